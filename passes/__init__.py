@@ -1,0 +1,29 @@
+"""Passes of xla-emit, one module per pass.
+
+`all_passes()` maps each pass name to a lazy loader, as xDSL's
+`xdsl.transforms.get_all_passes()` does: tools start fast and a pass module is
+imported only when a pipeline names it. Add one entry per new pass.
+"""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def _load(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def loader() -> type[ModulePass]:
+        import importlib
+
+        return getattr(importlib.import_module(f"passes.{module}"), cls)
+
+    return loader
+
+
+# name -> (module in passes/, class name)
+_PASSES: dict[str, tuple[str, str]] = {
+}
+
+
+def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Every pass of ours, by its command-line name."""
+    return {name: _load(module, cls) for name, (module, cls) in _PASSES.items()}

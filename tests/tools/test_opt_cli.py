@@ -1,0 +1,91 @@
+"""`xla-emit-opt` as a user meets it: exit codes, located errors, no tracebacks."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from xla_emit.tools.expected_diagnostics import parse_annotations
+from xla_emit.tools.opt import expand_pipelines, split_chunks
+
+
+def run_opt(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "xla_emit.tools.opt", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+GOOD = "func.func @f(%a: i32) -> i32 {\n  %b = arith.addi %a, %a : i32\n  func.return %b : i32\n}\n"
+
+
+def test_prints_and_applies_passes() -> None:
+    result = run_opt("-", "-p", "cse", stdin=GOOD)
+    assert result.returncode == 0, result.stderr
+    assert "%b = arith.addi %a, %a : i32" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "column", "message"),
+    [
+        ("func.func @f(\n", 2, 1, "Expected argument or type"),
+        (GOOD.replace(": i32\n  func", ": i64\n  func"), 2, 19, "previously used or defined"),
+        (GOOD.replace("arith.addi", "arith.nosuchop"), 2, 8, "arith.nosuchop is not registered"),
+        (GOOD.replace("func.return %b : i32", "func.return %b, %b : i32, i32"), 3, 3, "'func.return' op"),
+    ],
+)
+def test_bad_input_is_located_and_exits_1(
+    tmp_path: Path, source: str, line: int, column: int, message: str
+) -> None:
+    path = tmp_path / "bad.mlir"
+    path.write_text(source)
+    result = run_opt(str(path))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{path}:{line}:{column}: error: "), first
+    assert message in first
+    caret_line = result.stderr.splitlines()[2]
+    assert caret_line == " " * (column - 1) + "^"
+
+
+def test_unknown_pass_is_a_user_error() -> None:
+    result = run_opt("-", "-p", "no-such-pass", stdin=GOOD)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "no-such-pass" in result.stderr
+
+
+def test_missing_file_is_a_user_error() -> None:
+    result = run_opt("/nonexistent/file.mlir")
+    assert result.returncode == 1
+    assert "cannot read '/nonexistent/file.mlir'" in result.stderr
+
+
+def test_split_chunks_keep_file_line_numbers() -> None:
+    text = "a\nb\n// -----\nc\n// -----\nd\n"
+    chunks = split_chunks(text)
+    assert [chunk.splitlines().index(last) + 1 for chunk, last in zip(chunks, "acd", strict=True)] == [
+        1,
+        4,
+        6,
+    ]
+
+
+def test_annotations_resolve_relative_lines() -> None:
+    text = "x\n// expected-error@+2 {{two down}}\n\ny // expected-note {{same}}\n// expected-error@above {{up}}\n"
+    found = [(e.kind, e.line, e.message) for e in parse_annotations(text)]
+    assert found == [("error", 4, "two down"), ("note", 4, "same"), ("error", 4, "up")]
+
+
+def test_pipeline_names_expand_but_options_stay_intact(monkeypatch: pytest.MonkeyPatch) -> None:
+    import passes.pipelines
+
+    monkeypatch.setitem(passes.pipelines.PIPELINES, "both", "cse,dce")
+    assert expand_pipelines("both,canonicalize{max-iterations=2},both") == (
+        "cse,dce,canonicalize{max-iterations=2},cse,dce"
+    )

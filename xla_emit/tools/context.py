@@ -1,0 +1,117 @@
+"""The xDSL context our tools use, and MLIR parsing that remembers where ops came from.
+
+`make_context()` registers every dialect xDSL knows, with ours on top (our
+`gpu` replaces xDSL's: it adds MLIR's custom syntax `gpu.thread_id x`).
+`parse_mlir()` turns syntax errors into `UserError`s and keeps a table from
+each parsed op to its position, so that a verifier or a pass can later report
+`FILE:LINE:COL` for the op it rejects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import DiagnosticException, ParseError
+
+from dialects import all_dialects
+from xla_emit.diagnostics import Note, SourceLocation, UserError
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with xDSL's dialects and ours, all loaded lazily."""
+    ctx = Context(allow_unregistered=allow_unregistered)
+    ours = all_dialects()
+    for name, load in Universe.get_multiverse().all_dialects.items():
+        if name not in ours:
+            ctx.register_dialect(name, load)
+    for name, load in ours.items():
+        ctx.register_dialect(name, load)
+    return ctx
+
+
+@dataclass
+class SourceMap:
+    """Where each parsed op starts in its source text."""
+
+    file: str
+    text: str
+    offsets: dict[Operation, int] = field(default_factory=dict[Operation, int])
+
+    def location_of(self, op: Operation | None) -> SourceLocation | None:
+        """The op's location; ops a pass created report their closest parsed ancestor."""
+        while op is not None:
+            offset = self.offsets.get(op)
+            if offset is not None:
+                return SourceLocation.from_offset(self.file, self.text, offset)
+            op = op.parent_op()
+        return None
+
+
+class _LocatingParser(Parser):
+    """A parser that records the start offset of every operation it builds."""
+
+    def __init__(self, ctx: Context, text: str, name: str, source_map: SourceMap):
+        super().__init__(ctx, text, name)
+        self._source_map = source_map
+
+    def parse_operation(self) -> Operation:
+        start = self._current_token.span.start
+        op = super().parse_operation()
+        self._source_map.offsets[op] = start
+        return op
+
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        # Point an unknown op at its name, not at the token after it.
+        if self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack):
+            return super()._get_op_by_name(name)
+        name_start = self._source_map.text.rfind(name, 0, self.pos)
+        self.raise_error(
+            f"Operation {name} is not registered",
+            at_position=name_start if name_start >= 0 else self.pos,
+            end_position=name_start + len(name) if name_start >= 0 else self.pos,
+        )
+
+
+def parse_mlir(
+    text: str, file: str = "<stdin>", ctx: Context | None = None
+) -> tuple[ModuleOp, SourceMap]:
+    """Parse MLIR text; syntax errors become `UserError`s with a location."""
+    source_map = SourceMap(file, text)
+    parser = _LocatingParser(ctx or make_context(), text, file, source_map)
+    try:
+        module = parser.parse_module()
+    except ParseError as error:
+        offset = error.span.start if error.span.input.content == text else parser.pos
+        raise UserError(error.msg, SourceLocation.from_offset(file, text, offset)) from None
+    except DiagnosticException as error:
+        # Attributes and types verify themselves while they are built.
+        raise UserError(str(error), SourceLocation.from_offset(file, text, parser.pos)) from None
+    return module, source_map
+
+
+def verify_module(module: ModuleOp, source_map: SourceMap) -> None:
+    """Verify every op, outermost first; the first failure becomes a located `UserError`."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except DiagnosticException as error:
+            raise op_error(op, str(error), source_map) from None
+    try:
+        module.verify()
+    except DiagnosticException as error:
+        raise UserError(str(error)) from None
+
+
+def op_error(
+    op: Operation, message: str, source_map: SourceMap, notes: list[str] | None = None
+) -> UserError:
+    """An error about `op`, worded as MLIR words op errors: `'name' op message`."""
+    location = source_map.location_of(op)
+    return UserError(
+        f"'{op.name}' op {message}", location, [Note(note, location) for note in notes or []]
+    )

@@ -1,0 +1,249 @@
+"""`xla-emit-opt`: parse, transform and print MLIR (or HLO) the way mlir-opt does.
+
+    xla-emit-opt [FILE|-] [-p PASSES] [-o OUT] [--split-input-file]
+                 [--verify-diagnostics] [--print-ir-after-all] [--emit=xla|xla_gpu]
+
+A `.hlo` file is parsed as HLO text and emitted as MLIR by the fusion
+emitters before the passes run. Errors in the input print
+`FILE:LINE:COL: error: ...` with the source line and a caret, and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from io import StringIO
+from typing import TextIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.universe import Universe
+from xdsl.utils.exceptions import DiagnosticException
+
+from passes import all_passes
+from passes.diagnostics import OpError
+from xla_emit.diagnostics import UserError
+from xla_emit.tools.context import SourceMap, make_context, op_error, parse_mlir, verify_module
+from xla_emit.tools.expected_diagnostics import check_expected_diagnostics
+
+SPLIT_MARKER = "// -----"
+
+
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's passes and ours (ours are also in the multiverse through our plugin)."""
+    passes = dict(Universe.get_multiverse().all_passes)
+    passes.update(all_passes())
+    return passes
+
+
+def expand_pipelines(spec: str) -> str:
+    """Replace each named pipeline in a `-p` spec by the passes it stands for."""
+    from passes.pipelines import PIPELINES
+
+    names = [part.strip() for part in _split_top_level(spec)]
+    return ",".join(PIPELINES.get(name, name) for name in names if name)
+
+
+def _split_top_level(spec: str) -> list[str]:
+    """Split a pass spec at commas that are not inside `{...}` options."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, char in enumerate(spec):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(spec[start:i])
+            start = i + 1
+    parts.append(spec[start:])
+    return parts
+
+
+@dataclass
+class Options:
+    """The command line, parsed."""
+
+    input: str
+    passes: str
+    output: str | None
+    split_input_file: bool
+    verify_diagnostics: bool
+    print_ir_after_all: bool
+    print_op_generic: bool
+    allow_unregistered_dialect: bool
+    emit: str
+    print_partitions: bool
+
+
+def parse_arguments(argv: Sequence[str] | None) -> Options:
+    parser = argparse.ArgumentParser(
+        prog="xla-emit-opt", description="Parse, transform and print MLIR or HLO."
+    )
+    parser.add_argument("input", nargs="?", default="-", help="input file (.mlir or .hlo), or -")
+    parser.add_argument("-p", "--passes", default="", help="comma-separated pass pipeline")
+    parser.add_argument("-o", "--output", default=None, help="output file")
+    parser.add_argument("--split-input-file", action="store_true", help="split at '// -----'")
+    parser.add_argument(
+        "--verify-diagnostics",
+        action="store_true",
+        help="check errors against '// expected-error {{...}}' annotations",
+    )
+    parser.add_argument(
+        "--print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)"
+    )
+    parser.add_argument("--print-op-generic", action="store_true", help="print the generic form")
+    parser.add_argument("--allow-unregistered-dialect", action="store_true")
+    parser.add_argument(
+        "--emit",
+        choices=("xla_gpu", "xla"),
+        default="xla_gpu",
+        help="spelling of the target-neutral ops: the seed's xla_gpu.* or today's xla.*",
+    )
+    parser.add_argument(
+        "--print-partitions",
+        action="store_true",
+        help="for .hlo input: print how each fusion is split into subgraph functions",
+    )
+    args = parser.parse_args(argv)
+    return Options(
+        input=args.input,
+        passes=args.passes,
+        output=args.output,
+        split_input_file=args.split_input_file,
+        verify_diagnostics=args.verify_diagnostics,
+        print_ir_after_all=args.print_ir_after_all,
+        print_op_generic=args.print_op_generic,
+        allow_unregistered_dialect=args.allow_unregistered_dialect,
+        emit=args.emit,
+        print_partitions=args.print_partitions,
+    )
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """The input's text and the name errors will use for it."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(), path
+    except OSError as error:
+        raise UserError(f"cannot read '{path}': {error.strerror}") from None
+
+
+def split_chunks(text: str) -> list[str]:
+    """Split at `// -----`, padding each chunk with blank lines so line numbers stay file-relative."""
+    chunks: list[str] = []
+    lines_before = 0
+    for chunk in text.split(SPLIT_MARKER):
+        chunks.append("\n" * lines_before + chunk)
+        lines_before += chunk.count("\n")
+    return chunks
+
+
+class Driver:
+    """Runs one chunk of input: parse, verify, apply the pipeline, print."""
+
+    def __init__(self, options: Options, ctx: Context):
+        self.options = options
+        self.ctx = ctx
+        self.pipeline_spec = expand_pipelines(options.passes) if options.passes else ""
+
+    def run_chunk(self, text: str, file: str) -> str:
+        if file.endswith(".hlo"):
+            return self._run_hlo(text, file)
+        module, source_map = parse_mlir(text, file, self.ctx)
+        verify_module(module, source_map)
+        self._apply_passes(module, source_map)
+        return self._print(module)
+
+    def _run_hlo(self, text: str, file: str) -> str:
+        from xla_emit.emitters import emit_hlo_module, format_hlo_partitions
+
+        if self.options.print_partitions:
+            return format_hlo_partitions(text, file)
+        module = emit_hlo_module(text, file, spelling=self.options.emit)
+        source_map = SourceMap(file, text)
+        verify_module(module, source_map)
+        self._apply_passes(module, source_map)
+        return self._print(module)
+
+    def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
+        if not self.pipeline_spec:
+            return
+
+        def after_each_pass(
+            previous: ModulePass | None, module: ModuleOp, _next: ModulePass | None
+        ) -> None:
+            if previous is None:
+                return
+            verify_module(module, source_map)
+            if self.options.print_ir_after_all:
+                sys.stderr.write(f"// -----// IR Dump After {previous.name} //----- //\n")
+                sys.stderr.write(self._print(module))
+
+        try:
+            pipeline = PassPipeline.parse_spec(
+                available_passes(), self.pipeline_spec, after_each_pass
+            )
+        except Exception as error:  # xDSL reports bad specs with several exception types
+            raise UserError(f"invalid pass pipeline '{self.options.passes}': {error}") from None
+        try:
+            pipeline.apply(self.ctx, module)
+        except OpError as error:
+            raise op_error(error.op, error.message, source_map, error.notes) from None
+        except DiagnosticException as error:
+            raise UserError(str(error)) from None
+
+    def _print(self, module: ModuleOp) -> str:
+        out = StringIO()
+        printer = Printer(stream=out, print_generic_format=self.options.print_op_generic)
+        printer.print_op(module)
+        out.write("\n")
+        return out.getvalue()
+
+
+def run(options: Options, stdout: TextIO) -> int:
+    text, file = read_input(options.input)
+    chunks = split_chunks(text) if options.split_input_file else [text]
+    driver = Driver(options, make_context(options.allow_unregistered_dialect))
+    if options.verify_diagnostics:
+        errors = [_error_of(driver, chunk, file) for chunk in chunks]
+        problems = check_expected_diagnostics(text, file, [e for e in errors if e is not None])
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
+    outputs = [driver.run_chunk(chunk, file) for chunk in chunks]
+    result = (SPLIT_MARKER + "\n").join(outputs)
+    if options.output is None:
+        stdout.write(result)
+    else:
+        with open(options.output, "w", encoding="utf-8") as f:
+            f.write(result)
+    return 0
+
+
+def _error_of(driver: Driver, chunk: str, file: str) -> UserError | None:
+    try:
+        driver.run_chunk(chunk, file)
+    except UserError as error:
+        return error
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = parse_arguments(argv)
+    try:
+        return run(options, sys.stdout)
+    except UserError as error:
+        print(error.format(), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
