@@ -68,7 +68,16 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from xla_emit.pto.targets import LOCATIONS, TRANSPOSABLE_TYPES, element_bytes, is_element_type
+from xla_emit.pto.rules import TileDesc
+from xla_emit.pto.targets import (
+    DEFAULT_TARGET,
+    LOCATIONS,
+    TRANSPOSABLE_TYPES,
+    Target,
+    element_bytes,
+    is_element_type,
+    parse_target,
+)
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
 
 DYNAMIC = -1
@@ -109,6 +118,25 @@ def element_type_name(element: Attribute) -> str:
             return f"{prefix[element.signedness.data]}{element.width.data}"
         case _:
             return str(element)
+
+
+TARGET_ATTR = "pto.target_arch"
+
+
+def module_target(module: Operation, override: str | None = None) -> Target:
+    """The target a pass works for: its option if given, else the module's
+    `pto.target_arch` attribute, else A2A3 (PTOAS's default)."""
+    if override:
+        return parse_target(override)
+    attr = module.attributes.get(TARGET_ATTR)
+    if attr is None:
+        return DEFAULT_TARGET
+    if not isinstance(attr, StringAttr):
+        raise VerifyException(f"{TARGET_ATTR} must be a string (\"a2a3\" or \"a5\"), but got {attr}")
+    try:
+        return parse_target(attr.data)
+    except ValueError as error:
+        raise VerifyException(str(error)) from None
 
 
 def _format_dim(dim: int) -> str:
@@ -185,8 +213,11 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
     def is_row_major(self) -> bool:
         return self.blayout.data == "row_major"
 
-    def same_parameters_as(self, other: TileTypeBase) -> bool:
-        return self.parameters == other.parameters
+    def desc(self) -> TileDesc:
+        """The plain description the target rules of `xla_emit.pto.rules` take."""
+        return TileDesc(
+            self.element_name, self.rows.data, self.cols.data, self.valid_rows.data, self.valid_cols.data, self.is_row_major
+        )
 
     # -- verification ------------------------------------------------------
 

@@ -21,6 +21,7 @@ def _load(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 # name -> (module in passes/, class name)
 _PASSES: dict[str, tuple[str, str]] = {
+    "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
 }
 
 

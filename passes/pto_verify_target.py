@@ -1,0 +1,75 @@
+"""`pto-verify-target`: check the PTO rules that depend on the target.
+
+The op verifiers of the `pto` dialect check what every target requires; this
+pass adds what A2A3 or A5 requires on top (TTRANS's source layout, transpose
+domain and 32-byte alignment; A2A3's element types of elementwise ops; A2A3's
+extent limits of tload and tmatmul). The target comes from the `target-arch`
+option, else the module's `pto.target_arch` attribute, else A2A3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.pto import (
+    BinaryOpBase,
+    TileOpBase,
+    TLoadOp,
+    TMatmulOp,
+    TTransOp,
+    module_target,
+)
+from passes.diagnostics import OpError
+from xla_emit.pto.rules import elementwise_errors, extent_errors, ttrans_errors
+from xla_emit.pto.targets import Target
+
+
+def target_errors(op: Operation, target: Target) -> list[str]:
+    """Every target-specific rule `op` breaks (empty for ops without such rules)."""
+    if not isinstance(op, TileOpBase):
+        return []
+    if isinstance(op, TTransOp):
+        return ttrans_errors(target, op.source().desc(), op.destination_type().desc())
+    if isinstance(op, BinaryOpBase):
+        return elementwise_errors(target, op.name.removeprefix("pto."), op.destination_type().element_name)
+    if isinstance(op, TLoadOp):
+        return extent_errors(target, "tload", {"rows": op.destination_type().valid_rows.data})
+    if isinstance(op, TMatmulOp):
+        (m, k), n = op.source(0).valid_shape, op.source(1).valid_cols.data
+        return extent_errors(target, "tmatmul", {"m": m, "k": k, "n": n})
+    return []
+
+
+def verify_target(module: ModuleOp, override: str | None) -> Target:
+    """Raise an `OpError` at the first op breaking a rule of the module's target."""
+    try:
+        target = module_target(module, override)
+    except (ValueError, VerifyException) as error:
+        raise OpError(module, str(error)) from None
+    for op in module.walk():
+        errors = target_errors(op, target)
+        if errors:
+            raise OpError(op, errors[0], errors[1:])
+    return target
+
+
+@dataclass(frozen=True)
+class PTOVerifyTargetPass(ModulePass):
+    """Checks the target-specific PTO rules.
+
+    Options: `target-arch` (`a2a3` or `a5`; default: the module's
+    `pto.target_arch`, else `a2a3`).
+    """
+
+    name = "pto-verify-target"
+
+    target_arch: str | None = None
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        verify_target(op, self.target_arch)

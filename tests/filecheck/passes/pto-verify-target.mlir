@@ -1,0 +1,94 @@
+// RUN: xla-emit-opt %s --split-input-file --verify-diagnostics -p pto-verify-target
+
+// A2A3: the source must be row-major.
+module attributes {pto.target_arch = "a2a3"} {
+  func.func @a2a3_col_major_source(%s: !pto.tile_buf<vec, 16x16xf32, blayout=col_major>, %d: !pto.tile_buf<vec, 16x16xf32>) {
+    // expected-error@+1 {{A2A3 ttrans needs a row-major source, but the source is col_major}}
+    pto.ttrans ins(%s : !pto.tile_buf<vec, 16x16xf32, blayout=col_major>) outs(%d : !pto.tile_buf<vec, 16x16xf32>)
+    return
+  }
+}
+
+// -----
+
+// A2A3: the transpose size comes from the source's valid rows and columns.
+module attributes {pto.target_arch = "a2a3"} {
+  func.func @a2a3_valid_region(%s: !pto.tile_buf<vec, 16x16xf32, valid=16x8>, %d: !pto.tile_buf<vec, 16x16xf32, valid=16x8>) {
+    // expected-error@+1 {{A2A3 ttrans transposes the source's valid region 16x8, so the destination's valid shape must be 8x16, but it is 16x8}}
+    pto.ttrans ins(%s : !pto.tile_buf<vec, 16x16xf32, valid=16x8>) outs(%d : !pto.tile_buf<vec, 16x16xf32, valid=16x8>)
+    return
+  }
+}
+
+// -----
+
+// A5 checks the static shape, so the same program is fine there; its source
+// layout may be column-major as long as the major dimension is aligned.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_ignores_valid_region(%s: !pto.tile_buf<vec, 16x16xf32, valid=16x8>, %d: !pto.tile_buf<vec, 16x16xf32, valid=16x8>, %c: !pto.tile_buf<vec, 8x16xf32, blayout=col_major>, %e: !pto.tile_buf<vec, 16x8xf32>) {
+    pto.ttrans ins(%s : !pto.tile_buf<vec, 16x16xf32, valid=16x8>) outs(%d : !pto.tile_buf<vec, 16x16xf32, valid=16x8>)
+    pto.ttrans ins(%c : !pto.tile_buf<vec, 8x16xf32, blayout=col_major>) outs(%e : !pto.tile_buf<vec, 16x8xf32>)
+    return
+  }
+}
+
+// -----
+
+// A5: row-major tiles align Cols * sizeof(T) to 32 bytes.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_row_major_alignment(%s: !pto.tile_buf<vec, 16x12xf32>, %d: !pto.tile_buf<vec, 16x16xf32>) {
+    // expected-error@+1 {{A5 ttrans needs the source's major dimension aligned to 32 bytes: row_major Cols * sizeof(f32) = 12 * 4 = 48 bytes is not a multiple of 32}}
+    pto.ttrans ins(%s : !pto.tile_buf<vec, 16x12xf32>) outs(%d : !pto.tile_buf<vec, 16x16xf32>)
+    return
+  }
+}
+
+// -----
+
+// A5: column-major tiles align Rows * sizeof(T); here the destination's.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_col_major_alignment(%s: !pto.tile_buf<vec, 8x16xf16>, %d: !pto.tile_buf<vec, 24x8xf16, blayout=col_major>) {
+    // expected-error@+1 {{A5 ttrans needs the destination's major dimension aligned to 32 bytes: col_major Rows * sizeof(f16) = 24 * 2 = 48 bytes is not a multiple of 32}}
+    pto.ttrans ins(%s : !pto.tile_buf<vec, 8x16xf16>) outs(%d : !pto.tile_buf<vec, 24x8xf16, blayout=col_major>)
+    return
+  }
+}
+
+// -----
+
+// A5: the destination holds the transposed static shape.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_static_shape(%s: !pto.tile_buf<vec, 16x32xf32>, %d: !pto.tile_buf<vec, 16x16xf32>) {
+    // expected-error@+1 {{A5 ttrans transposes the source's static shape 16x32, so the destination must hold 32x16, but it is 16x16}}
+    pto.ttrans ins(%s : !pto.tile_buf<vec, 16x32xf32>) outs(%d : !pto.tile_buf<vec, 16x16xf32>)
+    return
+  }
+}
+
+// -----
+
+// Level 1 follows the same rules.
+module attributes {pto.target_arch = "a2a3"} {
+  func.func @a2a3_level1(%s: !pto.tile<16x16xf32, valid=16x8>) -> !pto.tile<16x16xf32> {
+    // expected-error@+1 {{A2A3 ttrans transposes the source's valid region 16x8, so the destination's valid shape must be 8x16, but it is 16x16}}
+    %d = pto.ttrans %s : !pto.tile<16x16xf32, valid=16x8> -> !pto.tile<16x16xf32>
+    return %d : !pto.tile<16x16xf32>
+  }
+}
+
+// -----
+
+// A2A3 elementwise element types.
+module attributes {pto.target_arch = "a2a3"} {
+  func.func @a2a3_tdiv_int(%a: !pto.tile<16x16xi32>) -> !pto.tile<16x16xi32> {
+    // expected-error@+1 {{A2A3 tdiv does not support i32 (supported: f16, f32)}}
+    %d = pto.tdiv %a, %a : (!pto.tile<16x16xi32>, !pto.tile<16x16xi32>) -> !pto.tile<16x16xi32>
+    return %d : !pto.tile<16x16xi32>
+  }
+}
+
+// -----
+
+// expected-error@+1 {{unknown PTO target 'a9', expected one of a2a3, a5}}
+module attributes {pto.target_arch = "a9"} {
+}

@@ -1,0 +1,132 @@
+"""Target-dependent rules of the PTO ISA, on plain tile descriptions.
+
+The `pto` dialect's verifiers check what holds on every target; the rules here
+differ between A2A3 and A5 and are applied by `pto-verify-target` (and used by
+the interpreter to pick TTRANS's transpose domain). Each rule returns the
+messages of the violations it finds, worded with the rule and the numbers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xla_emit.pto.targets import BLOCK_BYTES, Target, element_bytes
+
+DYNAMIC = -1
+
+# A2A3 vector elementwise ops accept these element types (pto-isa static_asserts).
+_A2A3_ELEMENTWISE_TYPES: dict[str, frozenset[str]] = {
+    name: frozenset({"i32", "si32", "i16", "si16", "f16", "f32"})
+    for name in ("tadd", "tsub", "tmul", "tmax", "tmin")
+} | {"tdiv": frozenset({"f16", "f32"})}
+
+# A2A3 hardware limits on tile extents for tload and tmatmul.
+_A2A3_MAX_EXTENT = 4095
+
+
+@dataclass(frozen=True)
+class TileDesc:
+    """What the rules need to know about a tile (DYNAMIC for `?` valid dims)."""
+
+    element: str
+    rows: int
+    cols: int
+    valid_rows: int
+    valid_cols: int
+    row_major: bool
+
+    @property
+    def element_bytes(self) -> int:
+        return element_bytes(self.element)
+
+    @property
+    def layout(self) -> str:
+        return "row_major" if self.row_major else "col_major"
+
+
+def _shape(rows: int, cols: int) -> str:
+    def dim(d: int) -> str:
+        return "?" if d == DYNAMIC else str(d)
+
+    return f"{dim(rows)}x{dim(cols)}"
+
+
+def transpose_domain(target: Target, src: TileDesc) -> tuple[int, int]:
+    """The (rows, cols) of the source TTRANS reads: its valid region on A2A3,
+    its static shape on A5."""
+    if target == "a5":
+        return src.rows, src.cols
+    return src.valid_rows, src.valid_cols
+
+
+def ttrans_errors(target: Target, src: TileDesc, dst: TileDesc) -> list[str]:
+    """TTRANS rules of `target` beyond the element rules every target shares."""
+    if target == "a2a3":
+        return _ttrans_a2a3_errors(src, dst)
+    return _ttrans_a5_errors(src, dst)
+
+
+def _ttrans_a2a3_errors(src: TileDesc, dst: TileDesc) -> list[str]:
+    errors: list[str] = []
+    if not src.row_major:
+        errors.append(f"A2A3 ttrans needs a row-major source, but the source is {src.layout}")
+    rows, cols = src.valid_rows, src.valid_cols
+    if DYNAMIC in (rows, cols, dst.valid_rows, dst.valid_cols):
+        return errors
+    if (dst.valid_rows, dst.valid_cols) != (cols, rows):
+        errors.append(
+            f"A2A3 ttrans transposes the source's valid region {_shape(rows, cols)}, so the "
+            f"destination's valid shape must be {_shape(cols, rows)}, but it is "
+            f"{_shape(dst.valid_rows, dst.valid_cols)}"
+        )
+    return errors
+
+
+def _major_dim_error(role: str, tile: TileDesc) -> str | None:
+    """A5 aligns the major dimension (cols if row-major, rows if col-major) to 32 bytes."""
+    major_name, major = ("Cols", tile.cols) if tile.row_major else ("Rows", tile.rows)
+    size = major * tile.element_bytes
+    if size % BLOCK_BYTES == 0:
+        return None
+    return (
+        f"A5 ttrans needs the {role}'s major dimension aligned to 32 bytes: {tile.layout} "
+        f"{major_name} * sizeof({tile.element}) = {major} * {tile.element_bytes} = {size} bytes "
+        f"is not a multiple of 32"
+    )
+
+
+def _ttrans_a5_errors(src: TileDesc, dst: TileDesc) -> list[str]:
+    errors = [
+        message
+        for message in (_major_dim_error("source", src), _major_dim_error("destination", dst))
+        if message is not None
+    ]
+    if dst.rows < src.cols or dst.cols < src.rows:
+        errors.append(
+            f"A5 ttrans transposes the source's static shape {_shape(src.rows, src.cols)}, so the "
+            f"destination must hold {_shape(src.cols, src.rows)}, but it is {_shape(dst.rows, dst.cols)}"
+        )
+    return errors
+
+
+def elementwise_errors(target: Target, op: str, element: str) -> list[str]:
+    """Element types A2A3's vector unit lacks for an elementwise op (`tadd`, ...)."""
+    if target != "a2a3":
+        return []
+    allowed = _A2A3_ELEMENTWISE_TYPES.get(op)
+    if allowed is None or element in allowed:
+        return []
+    return [
+        f"A2A3 {op} does not support {element} (supported: {', '.join(sorted(allowed))})"
+    ]
+
+
+def extent_errors(target: Target, op: str, extents: dict[str, int]) -> list[str]:
+    """A2A3 limits tload rows and matmul m/k/n to [1, 4095]."""
+    if target != "a2a3":
+        return []
+    return [
+        f"A2A3 {op} needs {name} in [1, {_A2A3_MAX_EXTENT}], but got {value}"
+        for name, value in extents.items()
+        if value != DYNAMIC and not 1 <= value <= _A2A3_MAX_EXTENT
+    ]
