@@ -21,6 +21,13 @@ def _load(module: str, cls: str) -> Callable[[], type[ModulePass]]:
 
 # name -> (module in passes/, class name)
 _PASSES: dict[str, tuple[str, str]] = {
+    "inline": ("inline", "InlinePass"),
+    "xla-erase-dead-functions": ("erase_dead_functions", "EraseDeadFunctionsPass"),
+    "xla-lower-xla-to-scf": ("lower_xla_to_scf", "LowerXlaToScfPass"),
+    "xla-lower-xla-loops-to-scf": ("lower_xla_loops_to_scf", "LowerXlaLoopsToScfPass"),
+    "xla-flatten-tensors": ("flatten_tensors", "FlattenTensorsPass"),
+    "xla-vectorize-loads-stores": ("vectorize_loads_stores", "VectorizeLoadsStoresPass"),
+    "xla-gpu-optimize-loops": ("optimize_loops", "OptimizeLoopsPass"),
     "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
 }
 

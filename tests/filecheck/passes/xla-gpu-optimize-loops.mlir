@@ -1,0 +1,176 @@
+// RUN: xla-emit-opt %s --split-input-file -p xla-gpu-optimize-loops | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=16}' | filecheck %s --check-prefix=MAX16
+
+// A 4-trip vector loop (the seed's) unrolls fully: four copies of the body at
+// constant positions named after the induction variable.
+func.func @full_unroll(%v: vector<4xf32>) -> vector<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %v) -> (vector<4xf32>) {
+    %e = vector.extract %v[%i] : f32 from vector<4xf32>
+    %t = math.tanh %e : f32
+    %n = vector.insert %t, %acc [%i] : f32 into vector<4xf32>
+    scf.yield %n : vector<4xf32>
+  }
+  func.return %r : vector<4xf32>
+}
+// CHECK-LABEL: func.func @full_unroll
+// CHECK-NOT:   scf.for
+// CHECK:       %[[I0:i]] = arith.constant 0 : index
+// CHECK:       %[[E0:.*]] = vector.extract %v[%[[I0]]]
+// CHECK-NEXT:  math.tanh %[[E0]]
+// CHECK:       %[[N0:.*]] = vector.insert %{{.*}}, %v [%[[I0]]]
+// CHECK:       %[[I1:i_1]] = arith.constant 1 : index
+// CHECK:       %[[N1:.*]] = vector.insert %{{.*}}, %[[N0]] [%[[I1]]]
+// CHECK:       %[[I2:i_2]] = arith.constant 2 : index
+// CHECK:       %[[N2:.*]] = vector.insert %{{.*}}, %[[N1]] [%[[I2]]]
+// CHECK:       %[[I3:i_3]] = arith.constant 3 : index
+// CHECK:       %[[N3:.*]] = vector.insert %{{.*}}, %[[N2]] [%[[I3]]]
+// CHECK:       func.return %[[N3]]
+
+// -----
+
+// A loop that never runs is replaced by its initial values.
+func.func @zero_trips(%x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c0 step %c1 iter_args(%acc = %x) -> (f32) {
+    %y = arith.addf %acc, %acc : f32
+    scf.yield %y : f32
+  }
+  func.return %r : f32
+}
+// CHECK-LABEL: func.func @zero_trips(%x: f32)
+// CHECK-NOT:   scf.for
+// CHECK-NOT:   arith.addf
+// CHECK:       func.return %x
+
+// -----
+
+// 8 trips > 4: partial unrolling. The body costs 5 * 20 (tanh) + 1 + yield
+// = 102, so f = 400 // 102 = 3, lowered to 2 to divide 8: step 2, two copies,
+// the second at %i + 1. With max_unroll_factor=16 it unrolls fully.
+func.func @partial_unroll(%x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %x) -> (f32) {
+    %a = math.tanh %acc : f32
+    %b = math.tanh %a : f32
+    %c = math.tanh %b : f32
+    %d = math.tanh %c : f32
+    %e = math.tanh %d : f32
+    %f = arith.addf %e, %x : f32
+    scf.yield %f : f32
+  }
+  func.return %r : f32
+}
+// CHECK-LABEL: func.func @partial_unroll
+// CHECK:       %[[STEP:.*]] = arith.constant 2 : index
+// CHECK:       scf.for %[[IV:i]] = %{{.*}} to %{{.*}} step %[[STEP]] iter_args(%[[ACC:acc]] = %x)
+// CHECK-COUNT-5: math.tanh
+// CHECK:       %[[F0:.*]] = arith.addf %{{.*}}, %x
+// CHECK:       %[[ONE:.*]] = arith.constant 1 : index
+// CHECK:       %{{.*}} = arith.addi %[[IV]], %[[ONE]] : index
+// CHECK:       math.tanh %[[F0]]
+// CHECK-COUNT-4: math.tanh
+// CHECK:       %[[F1:.*]] = arith.addf %{{.*}}, %x
+// CHECK:       scf.yield %[[F1]]
+// MAX16-LABEL: func.func @partial_unroll
+// MAX16-NOT:   scf.for
+// MAX16-COUNT-40: math.tanh
+// MAX16-NOT:   math.tanh
+
+// -----
+
+// Must not fire: lower bound not 0, step not 1, dynamic upper bound.
+func.func @not_canonical(%x: f32, %n: index) -> (f32, f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %a = scf.for %i = %c1 to %c4 step %c1 iter_args(%acc = %x) -> (f32) {
+    %y = arith.addf %acc, %x : f32
+    scf.yield %y : f32
+  }
+  %b = scf.for %i = %c0 to %c4 step %c2 iter_args(%acc = %x) -> (f32) {
+    %y = arith.addf %acc, %x : f32
+    scf.yield %y : f32
+  }
+  %c = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (f32) {
+    %y = arith.addf %acc, %x : f32
+    scf.yield %y : f32
+  }
+  func.return %a, %b, %c : f32, f32, f32
+}
+// CHECK-LABEL: func.func @not_canonical
+// CHECK:       scf.for %{{.*}} = %c1 to %c4 step %c1
+// CHECK-NEXT:    arith.addf
+// CHECK:       scf.for %{{.*}} = %c0 to %c4 step %c2
+// CHECK-NEXT:    arith.addf
+// CHECK:       scf.for %{{.*}} = %c0 to %n step %c1
+// CHECK-NEXT:    arith.addf
+// CHECK-NOT:   arith.addf
+
+// -----
+
+// Must not fire: a call in the body, a nested loop, an expensive inverse
+// trigonometric function.
+func.func private @callee(f32) -> f32
+
+func.func @blocked(%x: f32, %n: index) -> (f32, f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (f32) {
+    %y = func.call @callee(%acc) : (f32) -> f32
+    scf.yield %y : f32
+  }
+  %b = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (f32) {
+    %inner = scf.for %j = %c0 to %n step %c1 iter_args(%acc2 = %acc) -> (f32) {
+      %y = arith.addf %acc2, %x : f32
+      scf.yield %y : f32
+    }
+    scf.yield %inner : f32
+  }
+  %c = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %x) -> (f32) {
+    %y = math.asin %acc : f32
+    scf.yield %y : f32
+  }
+  func.return %a, %b, %c : f32, f32, f32
+}
+// CHECK-LABEL: func.func @blocked
+// CHECK:       scf.for
+// CHECK-NEXT:    func.call @callee
+// CHECK-NOT:   func.call
+// CHECK:       scf.for
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      arith.addf
+// CHECK-NOT:   arith.addf
+// CHECK:       scf.for
+// CHECK-NEXT:    math.asin
+// CHECK-NOT:   math.asin
+
+// -----
+
+// Vector results count once per element: 16 trips of a body whose vector
+// tanh costs 20 * 8 = 160 (+ yield) give f = 400 // 161 = 2.
+func.func @vector_cost(%x: vector<8xf32>) -> vector<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %x) -> (vector<8xf32>) {
+    %y = math.tanh %acc : vector<8xf32>
+    scf.yield %y : vector<8xf32>
+  }
+  func.return %r : vector<8xf32>
+}
+// CHECK-LABEL: func.func @vector_cost
+// CHECK:       %[[STEP:.*]] = arith.constant 2 : index
+// CHECK:       scf.for {{.*}} step %[[STEP]]
+// CHECK-COUNT-2: math.tanh
+// CHECK-NOT:   math.tanh
+// MAX16-LABEL: func.func @vector_cost
+// MAX16-NOT:   scf.for
+// MAX16-COUNT-16: math.tanh
