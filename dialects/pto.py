@@ -244,25 +244,6 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"pad must be 0 (null), 1 (zero), 2 (max) or 3 (min), but got {self.pad.data}")
         if self.compact.data not in (0, 1, 2):
             raise VerifyException(f"compact must be 0, 1 or 2, but got {self.compact.data}")
-        self._verify_boxes()
-
-    def _verify_boxes(self) -> None:
-        """Boxed (fractal) tiles are made of whole boxes."""
-        if self.slayout.data == "none_box":
-            return
-        per_block = 32 // self.element_bytes if self.element_bytes <= 32 else 1
-        if self.fractal.data == 1024:
-            box = (16, 16)
-        elif self.slayout.data == "row_major":
-            box = (16, per_block)
-        else:
-            box = (per_block, 16)
-        rows, cols = self.shape
-        if rows % box[0] or cols % box[1]:
-            raise VerifyException(
-                f"a {self.slayout.data} boxed tile of {self.element_name} with fractal "
-                f"{self.fractal.data} is made of {box[0]}x{box[1]} boxes, but its shape is {rows}x{cols}"
-            )
 
     # -- syntax --------------------------------------------------------------
 
@@ -359,8 +340,8 @@ def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
     if loc not in LOCATIONS:
         parser.raise_error(f"unknown tile location '{loc}', expected one of {', '.join(LOCATIONS)}")
     dims, element = parser.parse_ranked_shape()
-    if len(dims) != 2 or DYNAMIC in dims:
-        parser.raise_error(f"a tile has a static 2-D shape, but got {'x'.join(_format_dim(d) for d in dims)}")
+    if len(dims) != 2 or any(d < 0 for d in dims):
+        parser.raise_error(f"a tile has a static 2-D shape, but got {'x'.join(_format_dim(max(d, DYNAMIC)) for d in dims)}")
     rows, cols = dims
     options: dict[str, Attribute] = {
         "valid_rows": IntAttr(rows),
@@ -382,7 +363,7 @@ def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
         parser.parse_punctuation("=")
         match key:
             case "valid":
-                valid = parser.parse_dimension_list()
+                valid = [DYNAMIC if d < 0 else d for d in parser.parse_dimension_list()]
                 if len(valid) != 2:
                     parser.raise_error("valid must have exactly two dims")
                 options["valid_rows"], options["valid_cols"] = IntAttr(valid[0]), IntAttr(valid[1])
@@ -456,7 +437,7 @@ class _ShapedViewBase(ParametrizedAttribute, TypeAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             dims, element = parser.parse_ranked_shape()
-        return [ArrayAttr(IntAttr(d) for d in dims), element]
+        return [ArrayAttr(IntAttr(DYNAMIC if d < 0 else d) for d in dims), element]
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
@@ -562,7 +543,7 @@ class TileOpBase(IRDLOperation):
         assert isinstance(t, TileTypeBase)
         return t
 
-    def operand_types(self) -> list[Attribute]:
+    def input_types(self) -> list[Attribute]:
         return [v.type for v in self.ins]
 
     # -- syntax --------------------------------------------------------------
@@ -618,7 +599,7 @@ class TileOpBase(IRDLOperation):
                 printer.print_string(" ")
                 printer.print_attr_dict(attributes)
             printer.print_string(" : ")
-            printer.print_list(self.operand_types(), printer.print_attribute)
+            printer.print_list(self.input_types(), printer.print_attribute)
             printer.print_string(") outs(")
             printer.print_list(self.outs, printer.print_operand)
             printer.print_string(" : ")
@@ -635,7 +616,7 @@ class TileOpBase(IRDLOperation):
             printer.print_attribute(self.ins[0].type)
         else:
             printer.print_string("(")
-            printer.print_list(self.operand_types(), printer.print_attribute)
+            printer.print_list(self.input_types(), printer.print_attribute)
             printer.print_string(")")
         printer.print_string(" -> ")
         if len(self.res) == 1:
