@@ -1,0 +1,338 @@
+"""Reference evaluator: runs an HLO module with numpy (the oracle for every later stage).
+
+Values are numpy arrays of the element type's dtype (`ml_dtypes.bfloat16` for
+bf16) or tuples of values. Every op is vectorized over whole arrays; only
+reductions with a non-trivial reducer loop in Python, once per reduced
+element, vectorized over the kept ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo import elementwise
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.opcodes import BINARY_OPS, UNARY_OPS
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape
+
+Value = np.ndarray | tuple["Value", ...]
+
+
+def evaluate_module(module: HloModule, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """Runs the entry computation; returns its outputs with tuples flattened."""
+    entry = module.entry
+    check_arguments(entry, arguments)
+    result = evaluate_computation(entry, list(arguments))
+    return flatten_value(result)
+
+
+def check_arguments(computation: HloComputation, arguments: Sequence[np.ndarray]) -> None:
+    params = computation.parameters
+    if len(arguments) != len(params):
+        raise UserError(
+            f"'{computation.name}' takes {len(params)} arguments, {len(arguments)} were given"
+        )
+    for number, (param, argument) in enumerate(zip(params, arguments)):
+        shape = param.shape
+        if not isinstance(shape, ArrayShape):
+            raise UserError(f"parameter {number} ('{param.name}') is a tuple; only arrays are supported")
+        if tuple(argument.shape) != shape.dimensions or argument.dtype != shape.element_type.dtype:
+            raise UserError(
+                f"argument {number} is {argument.dtype}{list(argument.shape)} but parameter "
+                f"'{param.name}' is {shape.element_type.value}{list(shape.dimensions)}"
+            )
+
+
+def flatten_value(value: Value) -> list[np.ndarray]:
+    if isinstance(value, tuple):
+        return [leaf for element in value for leaf in flatten_value(element)]
+    return [value]
+
+
+def evaluate_computation(computation: HloComputation, arguments: Sequence[Value]) -> Value:
+    """Evaluates `computation`; arguments are in parameter-number order."""
+    values: dict[HloInstruction, Value] = {}
+    for instruction in computation.instructions:
+        if instruction.opcode == "parameter":
+            assert instruction.parameter_number is not None
+            values[instruction] = arguments[instruction.parameter_number]
+        else:
+            values[instruction] = evaluate_instruction(
+                instruction, [values[o] for o in instruction.operands]
+            )
+    return values[computation.root]
+
+
+def evaluate_instruction(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    """Evaluates one (non-parameter) instruction on the values of its operands."""
+    opcode = instruction.opcode
+    if opcode in UNARY_OPS:
+        x = _array(operands[0])
+        return elementwise.unary(opcode, x, _element_type(instruction.operands[0].shape))
+    if opcode in BINARY_OPS:
+        return elementwise.binary(
+            opcode, _array(operands[0]), _array(operands[1]), _element_type(instruction.shape)
+        )
+    return _HANDLERS[opcode](instruction, operands)
+
+
+def _array(value: Value) -> np.ndarray:
+    assert isinstance(value, np.ndarray), "expected an array value"
+    return value
+
+
+def _element_type(shape: Shape) -> PrimitiveType:
+    assert isinstance(shape, ArrayShape)
+    return shape.element_type
+
+
+def _constant(instruction: HloInstruction, _operands: Sequence[Value]) -> Value:
+    assert instruction.literal is not None
+    return instruction.literal
+
+
+def _iota(instruction: HloInstruction, _operands: Sequence[Value]) -> Value:
+    shape = instruction.array_shape
+    dim = instruction.iota_dimension
+    assert dim is not None
+    line = np.arange(shape.dimensions[dim], dtype=np.int64)
+    line = line.astype(np.float32) if shape.element_type.is_float else line
+    view = line.astype(shape.element_type.dtype).reshape(
+        [size if i == dim else 1 for i, size in enumerate(shape.dimensions)]
+    )
+    return np.broadcast_to(view, shape.dimensions)
+
+
+def _compare(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    assert instruction.comparison_direction is not None
+    return elementwise.compare(
+        instruction.comparison_direction,
+        _array(operands[0]),
+        _array(operands[1]),
+        _element_type(instruction.operands[0].shape),
+        instruction.comparison_type,
+    )
+
+
+def _select(_instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return elementwise.select(_array(operands[0]), _array(operands[1]), _array(operands[2]))
+
+
+def _clamp(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    low, x, high = (_array(o) for o in operands)
+    return elementwise.clamp(low, x, high, _element_type(instruction.shape))
+
+
+def _convert(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return elementwise.convert(
+        _array(operands[0]),
+        _element_type(instruction.operands[0].shape),
+        _element_type(instruction.shape),
+    )
+
+
+def _bitcast_convert(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return elementwise.bitcast_convert(_array(operands[0]), _element_type(instruction.shape))
+
+
+def _broadcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    x = _array(operands[0])
+    dims = instruction.dimensions
+    assert dims is not None
+    shape = instruction.array_shape
+    order = sorted(range(len(dims)), key=lambda i: dims[i])
+    ordered = np.transpose(x, order)
+    expanded = [1] * shape.rank
+    for operand_dim in order:
+        expanded[dims[operand_dim]] = x.shape[operand_dim]
+    return np.broadcast_to(ordered.reshape(expanded), shape.dimensions)
+
+
+def _reshape(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return np.reshape(_array(operands[0]), instruction.array_shape.dimensions)
+
+
+def _bitcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    """Reinterprets the operand's physical (layout) order as the result's."""
+    x = _array(operands[0])
+    source = instruction.operands[0].array_shape
+    target = instruction.array_shape
+    source_major_to_minor = list(reversed(source.minor_to_major))
+    target_major_to_minor = list(reversed(target.minor_to_major))
+    physical = np.transpose(x, source_major_to_minor).reshape(
+        [target.dimensions[d] for d in target_major_to_minor]
+    )
+    return np.transpose(physical, np.argsort(target_major_to_minor))
+
+
+def _transpose(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    assert instruction.dimensions is not None
+    return np.transpose(_array(operands[0]), instruction.dimensions)
+
+
+def _slice(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    assert instruction.slice_ranges is not None
+    index = tuple(slice(r.start, r.limit, r.stride) for r in instruction.slice_ranges)
+    return _array(operands[0])[index]
+
+
+def _clamped_starts(
+    operands: Sequence[Value], dims: Sequence[int], sizes: Sequence[int]
+) -> list[int]:
+    """XLA clamps dynamic start indices so that the whole window is in bounds."""
+    starts = [int(_array(v)) for v in operands]
+    return [min(max(start, 0), dim - size) for start, dim, size in zip(starts, dims, sizes)]
+
+
+def _dynamic_slice(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    x = _array(operands[0])
+    sizes = instruction.dynamic_slice_sizes
+    assert sizes is not None
+    starts = _clamped_starts(operands[1:], x.shape, sizes)
+    return x[tuple(slice(s, s + n) for s, n in zip(starts, sizes))]
+
+
+def _dynamic_update_slice(_instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    x = _array(operands[0])
+    update = _array(operands[1])
+    starts = _clamped_starts(operands[2:], x.shape, update.shape)
+    result = x.copy()
+    result[tuple(slice(s, s + n) for s, n in zip(starts, update.shape))] = update
+    return result
+
+
+def _pad(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    x = _array(operands[0])
+    value = _array(operands[1])
+    padding = instruction.padding
+    assert padding is not None
+    # Pad with the non-negative parts first, then crop the negative ones.
+    grown: list[int] = []
+    placement: list[slice] = []
+    for size, pad in zip(x.shape, padding):
+        dilated = size + max(size - 1, 0) * pad.interior
+        low, high = max(pad.low, 0), max(pad.high, 0)
+        grown.append(low + dilated + high)
+        placement.append(slice(low, low + dilated, pad.interior + 1))
+    result = np.full(grown, value, dtype=x.dtype)
+    result[tuple(placement)] = x
+    crop = tuple(
+        slice(max(-pad.low, 0), total - max(-pad.high, 0)) for total, pad in zip(grown, padding)
+    )
+    return result[crop]
+
+
+def _reverse(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    assert instruction.dimensions is not None
+    return np.flip(_array(operands[0]), axis=instruction.dimensions)
+
+
+def _concatenate(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    assert instruction.dimensions is not None
+    return np.concatenate([_array(o) for o in operands], axis=instruction.dimensions[0])
+
+
+def _tuple(_instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return tuple(operands)
+
+
+def _get_tuple_element(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    value = operands[0]
+    assert isinstance(value, tuple) and instruction.tuple_index is not None
+    return value[instruction.tuple_index]
+
+
+def _call(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return evaluate_computation(instruction.called_computations[0], operands)
+
+
+# Reducers that are one commutative op of the two parameters, with a numpy ufunc.
+_UFUNC_REDUCERS: dict[str, np.ufunc] = {
+    "add": np.add,
+    "multiply": np.multiply,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "and": np.logical_and,
+    "or": np.logical_or,
+}
+
+
+def _simple_reducer(reducer: HloComputation) -> str | None:
+    """The opcode if the reducer is `op(p0, p1)` of a commutative op, else None."""
+    root = reducer.root
+    params = reducer.parameters
+    if (
+        len(params) == 2
+        and root.opcode in _UFUNC_REDUCERS
+        and set(root.operands) == set(params)
+        and len(root.operands) == 2
+    ):
+        return root.opcode
+    return None
+
+
+def _reduce(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    half = len(operands) // 2
+    inputs = [_array(o) for o in operands[:half]]
+    inits = [_array(o) for o in operands[half:]]
+    dims = instruction.dimensions
+    assert dims is not None
+    reducer = instruction.called_computations[0]
+    ptype = _element_type(instruction.operands[0].shape)
+    simple = _simple_reducer(reducer)
+    if half == 1 and simple is not None and ptype not in (PrimitiveType.BF16, PrimitiveType.F16):
+        ufunc = _UFUNC_REDUCERS[simple]
+        with np.errstate(all="ignore"):
+            reduced = ufunc.reduce(inputs[0], axis=tuple(dims)) if dims else inputs[0]
+            return np.asarray(ufunc(inits[0], reduced)).astype(ptype.dtype)
+    return _reduce_sequentially(reducer, inputs, inits, tuple(dims))
+
+
+def _reduce_sequentially(
+    reducer: HloComputation,
+    inputs: list[np.ndarray],
+    inits: list[np.ndarray],
+    dims: tuple[int, ...],
+) -> Value:
+    """Applies the reducer once per reduced element, in row-major order, to all kept elements."""
+    rank = inputs[0].ndim
+    kept = [d for d in range(rank) if d not in dims]
+    kept_shape = [inputs[0].shape[d] for d in kept]
+    count = int(np.prod([inputs[0].shape[d] for d in dims], dtype=np.int64))
+    flat = [np.transpose(x, kept + list(dims)).reshape(kept_shape + [count]) for x in inputs]
+    accumulators: list[np.ndarray] = [np.broadcast_to(init, kept_shape) for init in inits]
+    for position in range(count):
+        step = evaluate_computation(reducer, accumulators + [x[..., position] for x in flat])
+        accumulators = [np.asarray(v) for v in flatten_value(step)]
+    results = [np.broadcast_to(a, kept_shape).astype(x.dtype) for a, x in zip(accumulators, inputs)]
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+_HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
+    "constant": _constant,
+    "iota": _iota,
+    "compare": _compare,
+    "select": _select,
+    "clamp": _clamp,
+    "convert": _convert,
+    "bitcast-convert": _bitcast_convert,
+    "broadcast": _broadcast,
+    "reshape": _reshape,
+    "bitcast": _bitcast,
+    "transpose": _transpose,
+    "slice": _slice,
+    "dynamic-slice": _dynamic_slice,
+    "dynamic-update-slice": _dynamic_update_slice,
+    "pad": _pad,
+    "reverse": _reverse,
+    "concatenate": _concatenate,
+    "reduce": _reduce,
+    "tuple": _tuple,
+    "get-tuple-element": _get_tuple_element,
+    "fusion": _call,
+    "call": _call,
+}
+

@@ -1,0 +1,136 @@
+"""A small Python model of an HLO module.
+
+`HloModule` holds `HloComputation`s; a computation holds its instructions in
+definition order (operands before users) and names its root. Each
+`HloInstruction` has an opcode, a shape, operand instructions, and the
+attributes its opcode needs as typed fields; attributes the front end does not
+interpret (`metadata`, `backend_config`, `sharding`, ...) are kept as raw text
+so that printing gives them back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from xla_emit.diagnostics import SourceLocation
+from xla_emit.hlo.shape import ArrayShape, Shape
+
+
+@dataclass(frozen=True)
+class SliceRange:
+    """One dimension of `slice={[start:limit:stride], ...}`."""
+
+    start: int
+    limit: int
+    stride: int = 1
+
+
+@dataclass(frozen=True)
+class PadDimension:
+    """One dimension of `padding=low_high[_interior]x...`; low/high may be negative."""
+
+    low: int
+    high: int
+    interior: int = 0
+
+
+@dataclass(eq=False)
+class HloInstruction:
+    """One HLO instruction. Identity is object identity (names are unique per computation)."""
+
+    name: str
+    opcode: str
+    shape: Shape
+    operands: list[HloInstruction] = field(default_factory=list["HloInstruction"])
+    # Typed attributes; which ones are set depends on the opcode.
+    dimensions: tuple[int, ...] | None = None
+    parameter_number: int | None = None
+    literal: np.ndarray | None = None
+    comparison_direction: str | None = None
+    comparison_type: str | None = None
+    slice_ranges: tuple[SliceRange, ...] | None = None
+    padding: tuple[PadDimension, ...] | None = None
+    iota_dimension: int | None = None
+    tuple_index: int | None = None
+    dynamic_slice_sizes: tuple[int, ...] | None = None
+    fusion_kind: str | None = None
+    called_computations: list[HloComputation] = field(default_factory=list["HloComputation"])
+    # Attributes kept verbatim, in source order: (key, raw value text).
+    extra_attributes: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])
+    location: SourceLocation | None = None
+
+    @property
+    def array_shape(self) -> ArrayShape:
+        """The shape, for instructions that produce an array (checked)."""
+        assert isinstance(self.shape, ArrayShape), f"{self.name} produces a tuple"
+        return self.shape
+
+    def __repr__(self) -> str:
+        return f"<HloInstruction {self.name} = {self.opcode}>"
+
+
+@dataclass(eq=False)
+class HloComputation:
+    """A named computation; `instructions` are in definition order."""
+
+    name: str
+    instructions: list[HloInstruction]
+    root: HloInstruction
+    is_entry: bool = False
+    execution_thread: str | None = None
+    location: SourceLocation | None = None
+
+    @property
+    def parameters(self) -> list[HloInstruction]:
+        """Parameter instructions ordered by parameter number."""
+        params = [i for i in self.instructions if i.opcode == "parameter"]
+        return sorted(params, key=lambda i: i.parameter_number or 0)
+
+    def instruction(self, name: str) -> HloInstruction:
+        for instr in self.instructions:
+            if instr.name == name:
+                return instr
+        raise KeyError(name)
+
+    def users(self) -> dict[HloInstruction, list[HloInstruction]]:
+        """Each instruction's users in definition order (a user appears once)."""
+        result: dict[HloInstruction, list[HloInstruction]] = {i: [] for i in self.instructions}
+        for instr in self.instructions:
+            for operand in dict.fromkeys(instr.operands):
+                result[operand].append(instr)
+        return result
+
+    def __repr__(self) -> str:
+        return f"<HloComputation {self.name}>"
+
+
+@dataclass(eq=False)
+class HloModule:
+    """A module: computations in source order, one of them the entry."""
+
+    name: str
+    computations: list[HloComputation]
+    header_attributes: str = ""
+
+    @property
+    def entry(self) -> HloComputation:
+        for computation in self.computations:
+            if computation.is_entry:
+                return computation
+        return self.computations[-1]
+
+    def computation(self, name: str) -> HloComputation:
+        for computation in self.computations:
+            if computation.name == name:
+                return computation
+        raise KeyError(name)
+
+    def to_text(self) -> str:
+        from xla_emit.hlo.printer import print_module
+
+        return print_module(self)
+
+    def __repr__(self) -> str:
+        return f"<HloModule {self.name}>"

@@ -1,0 +1,79 @@
+"""The npz convention of the tools: `arg0, arg1, ...` in, `out0, out1, ...` out.
+
+npz cannot hold bf16, so bf16 arrays travel as their uint16 bit patterns; the
+program's parameter types say how to read them back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import ml_dtypes
+import numpy as np
+
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo.ir import HloComputation
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType
+
+
+def to_storable(array: np.ndarray) -> np.ndarray:
+    """The array as npz can store it (bf16 as uint16 bits)."""
+    array = np.ascontiguousarray(array)
+    if array.dtype == ml_dtypes.bfloat16:
+        return array.view(np.uint16)
+    return array
+
+
+def from_storable(array: np.ndarray, shape: ArrayShape, what: str) -> np.ndarray:
+    """Reads a stored array as `shape`'s element type (uint16 bits for bf16)."""
+    if tuple(array.shape) != shape.dimensions:
+        raise UserError(f"{what} has shape {list(array.shape)}, expected {list(shape.dimensions)}")
+    expected = shape.element_type.dtype
+    if shape.element_type is PrimitiveType.BF16 and array.dtype == np.uint16:
+        return np.ascontiguousarray(array).view(expected)
+    if array.dtype != expected:
+        stored = "uint16 bits" if shape.element_type is PrimitiveType.BF16 else str(expected)
+        raise UserError(f"{what} has dtype {array.dtype}, expected {stored}")
+    return array
+
+
+def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
+    """Loads `arg0, arg1, ...` from an npz file, typed by the computation's parameters."""
+    try:
+        archive = np.load(path)
+    except (OSError, ValueError) as error:
+        raise UserError(f"cannot read inputs from '{path}': {error}") from None
+    with archive:
+        arguments: list[np.ndarray] = []
+        for number, param in enumerate(computation.parameters):
+            key = f"arg{number}"
+            if key not in archive.files:
+                raise UserError(f"'{path}' has no array '{key}' for parameter '{param.name}'")
+            assert isinstance(param.shape, ArrayShape)
+            arguments.append(from_storable(archive[key], param.shape, f"{path}:{key}"))
+        return arguments
+
+
+def write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
+    arrays = {f"out{i}": to_storable(o) for i, o in enumerate(outputs)}
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+
+
+def random_inputs(computation: HloComputation, seed: int) -> list[np.ndarray]:
+    """Deterministic inputs: floats ~ N(0, 1), integers in [-8, 8] (unsigned [0, 8]), random preds."""
+    rng = np.random.default_rng(seed)
+    arguments: list[np.ndarray] = []
+    for param in computation.parameters:
+        shape = param.shape
+        if not isinstance(shape, ArrayShape):
+            raise UserError(f"parameter '{param.name}' is a tuple; only arrays are supported")
+        ptype = shape.element_type
+        if ptype.is_float:
+            values = rng.standard_normal(shape.dimensions, dtype=np.float32).astype(ptype.dtype)
+        elif ptype is PrimitiveType.PRED:
+            values = rng.integers(0, 2, shape.dimensions).astype(bool)
+        else:
+            low = -8 if ptype.is_signed_int else 0
+            values = rng.integers(low, 9, shape.dimensions).astype(ptype.dtype)
+        arguments.append(np.asarray(values))
+    return arguments

@@ -1,0 +1,47 @@
+"""The HLO opcodes the front end supports, grouped by how they behave."""
+
+from __future__ import annotations
+
+UNARY_FLOAT_OPS: frozenset[str] = frozenset(
+    {
+        "ceil", "floor", "round-nearest-even", "round-nearest-afz", "exponential",
+        "exponential-minus-one", "log", "log-plus-one", "logistic", "sqrt", "rsqrt",
+        "cbrt", "tanh", "sine", "cosine", "tan", "erf", "is-finite",
+    }
+)  # fmt: skip
+UNARY_ANY_OPS: frozenset[str] = frozenset({"abs", "negate", "sign", "copy"})
+UNARY_INT_OPS: frozenset[str] = frozenset({"not", "popcnt"})
+UNARY_OPS: frozenset[str] = UNARY_FLOAT_OPS | UNARY_ANY_OPS | UNARY_INT_OPS
+
+BINARY_ARITH_OPS: frozenset[str] = frozenset(
+    {"add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power"}
+)
+BINARY_FLOAT_OPS: frozenset[str] = frozenset({"atan2"})
+BINARY_INT_OPS: frozenset[str] = frozenset(
+    {"and", "or", "xor", "shift-left", "shift-right-logical", "shift-right-arithmetic"}
+)
+BINARY_OPS: frozenset[str] = BINARY_ARITH_OPS | BINARY_FLOAT_OPS | BINARY_INT_OPS
+
+# Ops whose output element at an index depends only on operand elements at the
+# same index (XLA's IsElementwise).
+ELEMENTWISE_OPS: frozenset[str] = (
+    UNARY_OPS | BINARY_OPS | frozenset({"compare", "select", "clamp", "convert"})
+)
+
+# Ops that only move data: an output element is one input element.
+DATA_MOVEMENT_OPS: frozenset[str] = frozenset(
+    {
+        "broadcast", "reshape", "bitcast", "transpose", "slice", "dynamic-slice",
+        "dynamic-update-slice", "pad", "reverse", "concatenate", "bitcast-convert",
+    }
+)  # fmt: skip
+
+STRUCTURAL_OPS: frozenset[str] = frozenset(
+    {"parameter", "constant", "iota", "tuple", "get-tuple-element", "fusion", "call", "reduce"}
+)
+
+SUPPORTED_OPS: frozenset[str] = ELEMENTWISE_OPS | DATA_MOVEMENT_OPS | STRUCTURAL_OPS
+
+COMPARISON_DIRECTIONS: frozenset[str] = frozenset({"EQ", "NE", "LT", "LE", "GT", "GE"})
+COMPARISON_TYPES: frozenset[str] = frozenset({"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"})
+FUSION_KINDS: frozenset[str] = frozenset({"kLoop", "kInput", "kOutput", "kCustom"})

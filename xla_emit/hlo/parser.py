@@ -1,0 +1,681 @@
+"""HLO text parser: what XLA prints and what its documentation shows.
+
+Accepted forms include `HloModule name, attrs...` and the docs' `HloModule m:`,
+`ENTRY`, `ROOT`, names with or without `%`, computation signatures or bare
+`name {`, operands with or without their shape, layouts with tiles and memory
+spaces, `/*index=5*/` comments, and attributes the front end does not need
+(`metadata`, `backend_config`, `frontend_attributes`, `sharding`, ...), which
+are kept verbatim. Every error is a `UserError` at a line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule, PadDimension, SliceRange
+from xla_emit.hlo.opcodes import COMPARISON_DIRECTIONS, COMPARISON_TYPES, SUPPORTED_OPS
+from xla_emit.hlo.shape import (
+    PRIMITIVE_TYPE_NAMES,
+    ArrayShape,
+    Layout,
+    PrimitiveType,
+    Shape,
+    TupleShape,
+)
+
+_NAME = re.compile(r"[A-Za-z_$][\w.\-$]*")
+_OPCODE = re.compile(r"[a-z][a-z0-9\-]*")
+_ATTR_KEY = re.compile(r"[A-Za-z_][\w.\-]*")
+_INT = re.compile(r"[-+]?\d+")
+_TYPE_WORD = re.compile(r"[a-z][a-z0-9]*")
+_LITERAL_SCALAR = re.compile(
+    r"[-+]?(?:inf|nan|true|false|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
+)
+
+# Which attribute keys each opcode interprets; any other key is kept verbatim.
+_TYPED_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "broadcast": frozenset({"dimensions"}),
+    "transpose": frozenset({"dimensions"}),
+    "reverse": frozenset({"dimensions"}),
+    "concatenate": frozenset({"dimensions"}),
+    "reduce": frozenset({"dimensions", "to_apply"}),
+    "compare": frozenset({"direction", "type"}),
+    "slice": frozenset({"slice"}),
+    "pad": frozenset({"padding"}),
+    "iota": frozenset({"iota_dimension"}),
+    "get-tuple-element": frozenset({"index"}),
+    "dynamic-slice": frozenset({"dynamic_slice_sizes"}),
+    "fusion": frozenset({"kind", "calls"}),
+    "call": frozenset({"to_apply"}),
+}
+_REQUIRED_ATTRIBUTES: dict[str, frozenset[str]] = {
+    **_TYPED_ATTRIBUTES,
+    "compare": frozenset({"direction"}),
+}
+
+
+def parse_hlo_module(text: str, file: str = "<input>") -> HloModule:
+    """Parses and verifies HLO text; raises `UserError` with a location on bad input."""
+    from xla_emit.hlo.verifier import verify_module
+
+    module = _Parser(text, file).parse_module()
+    verify_module(module)
+    return module
+
+
+@dataclass
+class _PendingOperand:
+    name: str
+    offset: int
+    declared_shape: Shape | None
+
+
+@dataclass
+class _PendingCall:
+    instruction: HloInstruction
+    names: list[tuple[str, int]]
+
+
+class _Parser:
+    def __init__(self, text: str, file: str) -> None:
+        self.text = text
+        self.file = file
+        self.pos = 0
+        self.pending_calls: list[_PendingCall] = []
+
+    # ----------------------------------------------------------- low level
+
+    def location(self, offset: int | None = None) -> SourceLocation:
+        return SourceLocation.from_offset(
+            self.file, self.text, self.pos if offset is None else offset
+        )
+
+    def error(self, message: str, offset: int | None = None) -> UserError:
+        return UserError(message, self.location(offset))
+
+    def skip_ws(self) -> None:
+        text = self.text
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char.isspace():
+                self.pos += 1
+            elif text.startswith("/*", self.pos):
+                end = text.find("*/", self.pos + 2)
+                if end < 0:
+                    raise self.error("unterminated comment")
+                self.pos = end + 2
+            elif text.startswith("//", self.pos):
+                end = text.find("\n", self.pos)
+                self.pos = len(text) if end < 0 else end
+            else:
+                return
+
+    def at_end(self) -> bool:
+        self.skip_ws()
+        return self.pos >= len(self.text)
+
+    def peek(self) -> str:
+        self.skip_ws()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def try_consume(self, token: str) -> bool:
+        self.skip_ws()
+        if self.text.startswith(token, self.pos):
+            self.pos += len(token)
+            return True
+        return False
+
+    def expect(self, token: str, context: str) -> None:
+        if not self.try_consume(token):
+            found = self.describe_next()
+            raise self.error(f"expected '{token}' {context}, found {found}")
+
+    def describe_next(self) -> str:
+        self.skip_ws()
+        if self.pos >= len(self.text):
+            return "end of input"
+        match = re.compile(r"[\w.\-%$]+|.").match(self.text, self.pos)
+        assert match is not None
+        return f"'{match.group(0)}'"
+
+    def try_keyword(self, word: str) -> bool:
+        self.skip_ws()
+        end = self.pos + len(word)
+        if self.text.startswith(word, self.pos) and (
+            end >= len(self.text) or not (self.text[end].isalnum() or self.text[end] in "_.-")
+        ):
+            self.pos = end
+            return True
+        return False
+
+    def match(self, pattern: re.Pattern[str], what: str) -> str:
+        self.skip_ws()
+        found = pattern.match(self.text, self.pos)
+        if found is None:
+            raise self.error(f"expected {what}, found {self.describe_next()}")
+        self.pos = found.end()
+        return found.group(0)
+
+    def parse_name(self, what: str) -> str:
+        self.skip_ws()
+        if self.text.startswith("%", self.pos):
+            self.pos += 1
+            if _NAME.match(self.text, self.pos) is None:
+                raise self.error(f"expected {what} after '%'")
+        return self.match(_NAME, what)
+
+    def parse_int(self, what: str) -> int:
+        return int(self.match(_INT, what))
+
+    def parse_int_list(self, open_: str, close: str, what: str) -> tuple[int, ...]:
+        self.expect(open_, f"to start {what}")
+        values: list[int] = []
+        if not self.try_consume(close):
+            values.append(self.parse_int(what))
+            while self.try_consume(","):
+                values.append(self.parse_int(what))
+            self.expect(close, f"to end {what}")
+        return tuple(values)
+
+    # -------------------------------------------------------------- module
+
+    def parse_module(self) -> HloModule:
+        self.skip_ws()
+        if not self.try_keyword("HloModule"):
+            raise self.error(f"expected 'HloModule' at the start of the module, found {self.describe_next()}")
+        name = self.parse_name("module name")
+        header = self.rest_of_line().strip()
+        if header.startswith((",", ":")):
+            header = header[1:].strip()
+        computations: list[HloComputation] = []
+        while not self.at_end():
+            computations.append(self.parse_computation(computations))
+        if not computations:
+            raise self.error("the module has no computations")
+        self.resolve_calls(computations)
+        entries = [c for c in computations if c.is_entry]
+        if len(entries) > 1:
+            raise UserError("the module has more than one ENTRY computation", entries[1].location)
+        return HloModule(name, computations, header)
+
+    def rest_of_line(self) -> str:
+        end = self.text.find("\n", self.pos)
+        end = len(self.text) if end < 0 else end
+        line = self.text[self.pos : end]
+        self.pos = end
+        return line
+
+    def resolve_calls(self, computations: list[HloComputation]) -> None:
+        by_name = {c.name: c for c in computations}
+        for pending in self.pending_calls:
+            for name, offset in pending.names:
+                if name not in by_name:
+                    raise self.error(f"unknown computation '{name}'", offset)
+                pending.instruction.called_computations.append(by_name[name])
+
+    # --------------------------------------------------------- computation
+
+    def parse_computation(self, previous: list[HloComputation]) -> HloComputation:
+        start = self.pos
+        is_entry = self.try_keyword("ENTRY")
+        name_offset = self.pos
+        name = self.parse_name("computation name")
+        if any(c.name == name for c in previous):
+            raise self.error(f"computation '{name}' is defined twice", name_offset)
+        if self.peek() == "(":
+            self.skip_signature()
+        self.expect("{", f"to open the body of computation '{name}'")
+        instructions: list[HloInstruction] = []
+        pending: dict[HloInstruction, list[_PendingOperand]] = {}
+        root: HloInstruction | None = None
+        while not self.try_consume("}"):
+            if self.at_end():
+                raise self.error(f"expected '}}' to close computation '{name}', found end of input")
+            is_root, instruction, operands = self.parse_instruction()
+            if any(i.name == instruction.name for i in instructions):
+                raise UserError(
+                    f"instruction '{instruction.name}' is defined twice", instruction.location
+                )
+            instructions.append(instruction)
+            pending[instruction] = operands
+            if is_root:
+                if root is not None:
+                    raise UserError(f"computation '{name}' has two ROOTs", instruction.location)
+                root = instruction
+        execution_thread = self.parse_execution_thread()
+        if not instructions:
+            raise self.error(f"computation '{name}' is empty", name_offset)
+        self.resolve_operands(instructions, pending)
+        return HloComputation(
+            name,
+            _definition_order(instructions),
+            root if root is not None else instructions[-1],
+            is_entry,
+            execution_thread,
+            self.location(start),
+        )
+
+    def skip_signature(self) -> None:
+        """Skips `(p0: shape, ...) -> shape`; the parameter instructions carry the facts."""
+        self.expect("(", "to open the signature")
+        if not self.try_consume(")"):
+            while True:
+                self.parse_name("parameter name")
+                self.expect(":", "after a parameter name")
+                self.parse_shape()
+                if not self.try_consume(","):
+                    break
+            self.expect(")", "to close the signature")
+        self.expect("->", "after the parameter list")
+        self.parse_shape()
+
+    def parse_execution_thread(self) -> str | None:
+        saved = self.pos
+        if self.try_consume(",") and self.try_keyword("execution_thread"):
+            self.expect("=", "after execution_thread")
+            return self.scan_raw_value()
+        self.pos = saved
+        return None
+
+    def resolve_operands(
+        self,
+        instructions: list[HloInstruction],
+        pending: dict[HloInstruction, list[_PendingOperand]],
+    ) -> None:
+        by_name = {i.name: i for i in instructions}
+        for instruction, operands in pending.items():
+            for operand in operands:
+                target = by_name.get(operand.name)
+                if target is None:
+                    raise self.error(f"unknown operand name '{operand.name}'", operand.offset)
+                if operand.declared_shape is not None and not operand.declared_shape.same_dims_and_type(
+                    target.shape
+                ):
+                    raise self.error(
+                        f"shape mismatch: operand '{operand.name}' is written as "
+                        f"{_plain(operand.declared_shape)} but is defined as {_plain(target.shape)}",
+                        operand.offset,
+                    )
+                instruction.operands.append(target)
+
+    # --------------------------------------------------------- instruction
+
+    def parse_instruction(self) -> tuple[bool, HloInstruction, list[_PendingOperand]]:
+        is_root = self.try_keyword("ROOT")
+        self.skip_ws()
+        name_offset = self.pos
+        name = self.parse_name("instruction name")
+        self.expect("=", f"after instruction name '{name}'")
+        shape = self.parse_shape()
+        self.skip_ws()
+        opcode_offset = self.pos
+        opcode = self.match(_OPCODE, "an opcode")
+        if opcode not in SUPPORTED_OPS:
+            raise self.error(f"unsupported HLO op '{opcode}'", opcode_offset)
+        instruction = HloInstruction(name, opcode, shape, location=self.location(name_offset))
+        self.expect("(", f"after opcode '{opcode}'")
+        operands: list[_PendingOperand] = []
+        if opcode == "constant":
+            instruction.literal = self.parse_literal(shape)
+            self.expect(")", "to close the constant literal")
+        elif opcode == "parameter":
+            instruction.parameter_number = self.parse_int("parameter number")
+            self.expect(")", "after the parameter number")
+        else:
+            operands = self.parse_operands()
+        self.parse_attributes(instruction, name_offset)
+        return is_root, instruction, operands
+
+    def parse_operands(self) -> list[_PendingOperand]:
+        operands: list[_PendingOperand] = []
+        if self.try_consume(")"):
+            return operands
+        while True:
+            declared: Shape | None = None
+            if self.starts_shape():
+                declared = self.parse_shape()
+            self.skip_ws()
+            offset = self.pos
+            operands.append(_PendingOperand(self.parse_name("operand name"), offset, declared))
+            if not self.try_consume(","):
+                break
+        self.expect(")", "to close the operand list")
+        return operands
+
+    def starts_shape(self) -> bool:
+        self.skip_ws()
+        if self.text.startswith("(", self.pos):
+            return True
+        word = _TYPE_WORD.match(self.text, self.pos)
+        return word is not None and self.text.startswith("[", word.end())
+
+    # --------------------------------------------------------------- shape
+
+    def parse_shape(self) -> Shape:
+        self.skip_ws()
+        if self.try_consume("("):
+            elements: list[Shape] = []
+            if not self.try_consume(")"):
+                elements.append(self.parse_shape())
+                while self.try_consume(","):
+                    elements.append(self.parse_shape())
+                self.expect(")", "to close the tuple shape")
+            return TupleShape(tuple(elements))
+        type_offset = self.pos
+        type_name = self.match(_TYPE_WORD, "a shape")
+        if type_name not in PRIMITIVE_TYPE_NAMES:
+            if self.text.startswith("[", self.pos):
+                raise self.error(f"unsupported element type '{type_name}'", type_offset)
+            raise self.error(f"expected a shape, found '{type_name}'", type_offset)
+        element_type = PrimitiveType(type_name)
+        self.expect("[", f"after element type '{type_name}'")
+        dims: list[int] = []
+        if not self.try_consume("]"):
+            while True:
+                self.skip_ws()
+                if self.text.startswith("<=", self.pos) or self.text.startswith("?", self.pos):
+                    raise self.error("dynamic dimensions are not supported")
+                dim_offset = self.pos
+                dim = self.parse_int("a dimension size")
+                if dim < 0:
+                    raise self.error("a dimension size must not be negative", dim_offset)
+                dims.append(dim)
+                if not self.try_consume(","):
+                    break
+            self.expect("]", "to close the dimensions")
+        layout = self.parse_optional_layout(len(dims))
+        return ArrayShape(element_type, tuple(dims), layout)
+
+    def parse_optional_layout(self, rank: int) -> Layout | None:
+        # `{` also opens a computation body after a signature's result shape;
+        # a layout brace is followed by a dimension number, `:` or `}`.
+        saved = self.pos
+        if not self.try_consume("{"):
+            return None
+        next_char = self.peek()
+        if not (next_char.isdigit() or next_char in ":}"):
+            self.pos = saved
+            return None
+        start = self.pos
+        minor_to_major: list[int] = []
+        if self.peek().isdigit():
+            minor_to_major.append(self.parse_int("a layout dimension"))
+            while self.try_consume(","):
+                minor_to_major.append(self.parse_int("a layout dimension"))
+        tail = ""
+        if self.try_consume(":"):
+            end = self.text.find("}", self.pos)
+            if end < 0:
+                raise self.error("unterminated layout")
+            tail = self.text[self.pos : end].strip()
+            self.pos = end
+        self.expect("}", "to close the layout")
+        if sorted(minor_to_major) != list(range(rank)) and not (not minor_to_major and tail == ""):
+            raise self.error(
+                f"layout {{{','.join(map(str, minor_to_major))}}} is not a permutation of "
+                f"the {rank} dimensions",
+                start,
+            )
+        if not minor_to_major and rank > 0:
+            raise self.error(f"layout is not a permutation of the {rank} dimensions", start)
+        return Layout(tuple(minor_to_major), tail)
+
+    # ------------------------------------------------------------- literal
+
+    def parse_literal(self, shape: Shape) -> np.ndarray:
+        if not isinstance(shape, ArrayShape):
+            raise self.error("tuple constants are not supported")
+        self.skip_ws()
+        start = self.pos
+        if self.text.startswith("{...}", self.pos):
+            raise self.error(
+                "the constant's literal is elided as {...}; print the module with large constants"
+            )
+        value = self.parse_literal_value(shape.rank)
+        try:
+            array = _literal_array(value, shape)
+        except ValueError as error:
+            raise self.error(str(error), start) from None
+        return array
+
+    def parse_literal_value(self, depth: int) -> object:
+        """Nested lists of scalar tokens, `depth` levels of braces deep."""
+        if depth == 0:
+            self.skip_ws()
+            if self.text.startswith("{", self.pos):
+                raise self.error("expected a scalar literal, found '{'")
+            return self.match(_LITERAL_SCALAR, "a literal value")
+        self.expect("{", "to open an array literal")
+        items: list[object] = []
+        if not self.try_consume("}"):
+            items.append(self.parse_literal_value(depth - 1))
+            while self.try_consume(","):
+                items.append(self.parse_literal_value(depth - 1))
+            self.expect("}", "to close an array literal")
+        return items
+
+    # ---------------------------------------------------------- attributes
+
+    def parse_attributes(self, instruction: HloInstruction, name_offset: int) -> None:
+        typed = _TYPED_ATTRIBUTES.get(instruction.opcode, frozenset[str]())
+        seen: set[str] = set()
+        while self.try_consume(","):
+            self.skip_ws()
+            key_offset = self.pos
+            key = self.match(_ATTR_KEY, "an attribute name")
+            self.expect("=", f"after attribute name '{key}'")
+            if key in seen:
+                raise self.error(f"attribute '{key}' is given twice", key_offset)
+            seen.add(key)
+            if key in typed:
+                self.parse_typed_attribute(instruction, key)
+            else:
+                instruction.extra_attributes.append((key, self.scan_raw_value()))
+        missing = sorted(_REQUIRED_ATTRIBUTES.get(instruction.opcode, frozenset[str]()) - seen)
+        if missing:
+            raise self.error(
+                f"'{instruction.opcode}' needs the attribute '{missing[0]}'",
+                name_offset,
+            )
+
+    def parse_typed_attribute(self, instruction: HloInstruction, key: str) -> None:
+        self.skip_ws()
+        offset = self.pos
+        if key == "dimensions":
+            instruction.dimensions = self.parse_int_list("{", "}", "dimensions")
+        elif key == "direction":
+            direction = self.match(re.compile(r"[A-Z]+"), "a comparison direction")
+            if direction not in COMPARISON_DIRECTIONS:
+                raise self.error(f"unknown comparison direction '{direction}'", offset)
+            instruction.comparison_direction = direction
+        elif key == "type":
+            kind = self.match(re.compile(r"[A-Z]+"), "a comparison type")
+            if kind not in COMPARISON_TYPES:
+                raise self.error(f"unknown comparison type '{kind}'", offset)
+            instruction.comparison_type = kind
+        elif key == "slice":
+            instruction.slice_ranges = self.parse_slice_ranges()
+        elif key == "padding":
+            instruction.padding = self.parse_padding()
+        elif key == "iota_dimension":
+            instruction.iota_dimension = self.parse_int("iota dimension")
+        elif key == "index":
+            instruction.tuple_index = self.parse_int("tuple index")
+        elif key == "dynamic_slice_sizes":
+            instruction.dynamic_slice_sizes = self.parse_int_list("{", "}", "slice sizes")
+        elif key == "kind":
+            instruction.fusion_kind = self.match(re.compile(r"k[A-Za-z]+"), "a fusion kind")
+        else:  # calls, to_apply
+            self.parse_called_computations(instruction)
+
+    def parse_slice_ranges(self) -> tuple[SliceRange, ...]:
+        self.expect("{", "to open the slice")
+        ranges: list[SliceRange] = []
+        if not self.try_consume("}"):
+            while True:
+                self.expect("[", "to open a slice range")
+                start = self.parse_int("slice start")
+                self.expect(":", "after the slice start")
+                limit = self.parse_int("slice limit")
+                stride = self.parse_int("slice stride") if self.try_consume(":") else 1
+                self.expect("]", "to close a slice range")
+                ranges.append(SliceRange(start, limit, stride))
+                if not self.try_consume(","):
+                    break
+            self.expect("}", "to close the slice")
+        return tuple(ranges)
+
+    def parse_padding(self) -> tuple[PadDimension, ...]:
+        self.skip_ws()
+        offset = self.pos
+        raw = self.match(re.compile(r"[-\d_x]+"), "a padding configuration")
+        dims: list[PadDimension] = []
+        for part in raw.split("x"):
+            numbers = part.split("_")
+            if len(numbers) not in (2, 3) or not all(re.fullmatch(r"-?\d+", n) for n in numbers):
+                raise self.error(f"malformed padding '{raw}'", offset)
+            dims.append(PadDimension(*(int(n) for n in numbers)))
+        return tuple(dims)
+
+    def parse_called_computations(self, instruction: HloInstruction) -> None:
+        names: list[tuple[str, int]] = []
+        braced = self.try_consume("{")
+        while True:
+            self.skip_ws()
+            offset = self.pos
+            names.append((self.parse_name("computation name"), offset))
+            if not (braced and self.try_consume(",")):
+                break
+        if braced:
+            self.expect("}", "to close the computation list")
+        self.pending_calls.append(_PendingCall(instruction, names))
+
+    def scan_raw_value(self) -> str:
+        """An attribute value as text: balanced brackets and strings, up to `,` or space."""
+        self.skip_ws()
+        start = self.pos
+        text = self.text
+        depth = 0
+        while self.pos < len(text):
+            char = text[self.pos]
+            if char == '"':
+                self.skip_string()
+                continue
+            if char in "{[(":
+                depth += 1
+            elif char in "}])":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif depth == 0 and (char == "," or char.isspace()):
+                break
+            self.pos += 1
+        if depth > 0:
+            raise self.error("unbalanced brackets in attribute value", start)
+        if self.pos == start:
+            raise self.error(f"expected an attribute value, found {self.describe_next()}")
+        return text[start : self.pos]
+
+    def skip_string(self) -> None:
+        start = self.pos
+        self.pos += 1
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == "\\":
+                self.pos += 2
+                continue
+            self.pos += 1
+            if char == '"':
+                return
+        raise self.error("unterminated string", start)
+
+
+def _plain(shape: Shape) -> str:
+    from xla_emit.hlo.shape import shape_without_layout
+
+    return str(shape_without_layout(shape))
+
+
+def _definition_order(instructions: list[HloInstruction]) -> list[HloInstruction]:
+    """Source order, except that an operand is moved before its first user."""
+    ordered: list[HloInstruction] = []
+    state: dict[HloInstruction, int] = {}  # 1 = visiting, 2 = done
+    for start in instructions:
+        if state.get(start) == 2:
+            continue
+        stack: list[tuple[HloInstruction, int]] = [(start, 0)]
+        while stack:
+            instr, next_operand = stack.pop()
+            if next_operand == 0:
+                if state.get(instr) == 2:
+                    continue
+                state[instr] = 1
+            if next_operand < len(instr.operands):
+                stack.append((instr, next_operand + 1))
+                operand = instr.operands[next_operand]
+                if state.get(operand) == 1:
+                    raise UserError(
+                        f"instruction '{instr.name}' depends on itself through "
+                        f"'{operand.name}'",
+                        instr.location,
+                    )
+                if state.get(operand) is None:
+                    stack.append((operand, 0))
+                continue
+            state[instr] = 2
+            ordered.append(instr)
+    return ordered
+
+
+def _scalar_value(token: str, element_type: PrimitiveType) -> float | int | bool:
+    if element_type is PrimitiveType.PRED:
+        if token in ("true", "1"):
+            return True
+        if token in ("false", "0"):
+            return False
+        raise ValueError(f"'{token}' is not a pred literal (true or false)")
+    if element_type.is_float:
+        return float(token)
+    if not re.fullmatch(r"[-+]?\d+", token):
+        raise ValueError(f"'{token}' is not an integer literal")
+    value = int(token)
+    info = np.iinfo(element_type.dtype)
+    if not info.min <= value <= info.max:
+        raise ValueError(f"{value} does not fit in {element_type.value}")
+    return value
+
+
+def _literal_array(value: object, shape: ArrayShape) -> np.ndarray:
+    """Turns nested token lists into an array of `shape`, checking every size."""
+    flat: list[float | int | bool] = []
+
+    def walk(item: object, depth: int) -> None:
+        if depth == shape.rank:
+            assert isinstance(item, str)
+            flat.append(_scalar_value(item, shape.element_type))
+            return
+        assert isinstance(item, list)
+        items: list[object] = item  # type: ignore[assignment]
+        if len(items) != shape.dimensions[depth]:
+            raise ValueError(
+                f"literal has {len(items)} elements in dimension {depth} but the shape "
+                f"{_plain(shape)} needs {shape.dimensions[depth]}"
+            )
+        for element in items:
+            walk(element, depth + 1)
+
+    walk(value, 0)
+    element_type = shape.element_type
+    if element_type.is_float:
+        # XLA reads literals as double and converts via float for 16-bit types.
+        wide = np.array(flat, dtype=np.float64)
+        if element_type in (PrimitiveType.BF16, PrimitiveType.F16):
+            wide = wide.astype(np.float32)
+        array = wide.astype(element_type.dtype)
+    else:
+        array = np.array(flat, dtype=element_type.dtype)
+    return array.reshape(shape.dimensions)

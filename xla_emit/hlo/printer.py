@@ -1,0 +1,116 @@
+"""Prints the HLO IR back as HLO text in XLA's own format (which re-parses)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.shape import PrimitiveType
+
+
+def print_module(module: HloModule) -> str:
+    header = f"HloModule {module.name}"
+    if module.header_attributes:
+        header += ", " + module.header_attributes
+    parts = [header]
+    parts.extend(print_computation(c) for c in module.computations)
+    return "\n\n".join(parts) + "\n"
+
+
+def print_computation(computation: HloComputation) -> str:
+    params = ", ".join(f"{p.name}: {p.shape}" for p in computation.parameters)
+    entry = "ENTRY " if computation.is_entry else ""
+    lines = [f"{entry}%{computation.name} ({params}) -> {computation.root.shape} {{"]
+    for instruction in computation.instructions:
+        root = "ROOT " if instruction is computation.root else ""
+        lines.append(f"  {root}{print_instruction(instruction)}")
+    closing = "}"
+    if computation.execution_thread is not None:
+        closing += f", execution_thread={computation.execution_thread}"
+    lines.append(closing)
+    return "\n".join(lines)
+
+
+def print_instruction(instruction: HloInstruction) -> str:
+    if instruction.opcode == "constant":
+        assert instruction.literal is not None
+        inner = format_literal(instruction.literal, PrimitiveType.from_dtype(instruction.literal.dtype))
+    elif instruction.opcode == "parameter":
+        inner = str(instruction.parameter_number)
+    else:
+        inner = ", ".join(f"{o.shape} %{o.name}" for o in instruction.operands)
+    text = f"%{instruction.name} = {instruction.shape} {instruction.opcode}({inner})"
+    attributes = _typed_attributes(instruction) + [f"{k}={v}" for k, v in instruction.extra_attributes]
+    if attributes:
+        text += ", " + ", ".join(attributes)
+    return text
+
+
+def _ints(values: tuple[int, ...]) -> str:
+    return "{" + ",".join(str(v) for v in values) + "}"
+
+
+def _typed_attributes(instruction: HloInstruction) -> list[str]:
+    result: list[str] = []
+    if instruction.fusion_kind is not None:
+        result.append(f"kind={instruction.fusion_kind}")
+    if instruction.dimensions is not None:
+        result.append(f"dimensions={_ints(instruction.dimensions)}")
+    if instruction.comparison_direction is not None:
+        result.append(f"direction={instruction.comparison_direction}")
+    if instruction.comparison_type is not None:
+        result.append(f"type={instruction.comparison_type}")
+    if instruction.slice_ranges is not None:
+        ranges = ", ".join(f"[{r.start}:{r.limit}:{r.stride}]" for r in instruction.slice_ranges)
+        result.append(f"slice={{{ranges}}}")
+    if instruction.padding is not None:
+        dims = [
+            f"{p.low}_{p.high}" + (f"_{p.interior}" if p.interior else "") for p in instruction.padding
+        ]
+        result.append(f"padding={'x'.join(dims)}")
+    if instruction.iota_dimension is not None:
+        result.append(f"iota_dimension={instruction.iota_dimension}")
+    if instruction.tuple_index is not None:
+        result.append(f"index={instruction.tuple_index}")
+    if instruction.dynamic_slice_sizes is not None:
+        result.append(f"dynamic_slice_sizes={_ints(instruction.dynamic_slice_sizes)}")
+    if instruction.called_computations:
+        key = "calls" if instruction.opcode == "fusion" else "to_apply"
+        names = [f"%{c.name}" for c in instruction.called_computations]
+        result.append(f"{key}={names[0] if len(names) == 1 else '{' + ', '.join(names) + '}'}")
+    return result
+
+
+def format_literal(array: np.ndarray, element_type: PrimitiveType) -> str:
+    if array.ndim == 0:
+        return format_scalar(array[()], element_type)
+    return _format_nested(array, element_type)
+
+
+def _format_nested(array: np.ndarray, element_type: PrimitiveType) -> str:
+    if array.ndim == 1:
+        return "{" + ", ".join(format_scalar(v, element_type) for v in array) + "}"
+    return "{" + ", ".join(_format_nested(sub, element_type) for sub in array) + "}"
+
+
+def format_scalar(value: object, element_type: PrimitiveType) -> str:
+    if element_type is PrimitiveType.PRED:
+        return "true" if bool(value) else "false"
+    if not element_type.is_float:
+        return str(int(value))  # type: ignore[call-overload]
+    as_double = float(value)  # type: ignore[arg-type]
+    if math.isnan(as_double):
+        return "nan"
+    if math.isinf(as_double):
+        return "inf" if as_double > 0 else "-inf"
+    # The shortest text that reads back (via double, then float for 16-bit
+    # types, as the parser does) to the same value; else the exact double.
+    short = str(np.float32(as_double)) if element_type is not PrimitiveType.F64 else repr(as_double)
+    back = np.array([float(short)], dtype=np.float64)
+    if element_type is not PrimitiveType.F64:
+        back = back.astype(np.float32)
+    if back.astype(element_type.dtype)[0] == np.array([value], dtype=element_type.dtype)[0]:
+        return short
+    return repr(as_double)
