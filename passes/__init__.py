@@ -28,7 +28,9 @@ _PASSES: dict[str, tuple[str, str]] = {
     "xla-flatten-tensors": ("flatten_tensors", "FlattenTensorsPass"),
     "xla-vectorize-loads-stores": ("vectorize_loads_stores", "VectorizeLoadsStoresPass"),
     "xla-gpu-optimize-loops": ("optimize_loops", "OptimizeLoopsPass"),
+    "xla-simplify-arith": ("simplify_arith", "SimplifyArithPass"),
     "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
+    "pto-to-dps": ("pto_to_dps", "PTOToDPSPass"),
 }
 
 

@@ -1,4 +1,33 @@
-"""Named pipelines: a name that stands for a sequence of passes in a `-p` spec."""
+"""Named pipelines: a name that stands for a sequence of passes in a `-p` spec.
+
+`PIPELINES` maps each name to the `-p` spec it expands to; `xla-emit-opt`
+registers every name as a pseudo-pass, so `-p xla-gpu-pipeline` (alone or
+inside a longer spec) runs the whole sequence and `--print-ir-after-all`
+shows every stage. The stages are written as a table of pass specs so that
+each stage and its clean-up read on one line.
+"""
+
+# Removes what a stage leaves behind: folded constants, dead ops, duplicates.
+_CLEANUP = ("canonicalize", "cse")
+
+# XLA's loop-transformation stages (`pass_pipelines.cc`) in the order of the
+# seed's listings, each followed by the clean-up.
+_XLA_GPU_STAGES: tuple[tuple[str, ...], ...] = (
+    # Predicated accesses to scf.if; then inlining, dropping the inlined callees.
+    ("xla-lower-xla-to-scf",),
+    ("inline", "xla-erase-dead-functions", *_CLEANUP),
+    # xla_gpu.loop -> scf.for + scf.if; the range facts fold the thread/block checks.
+    ("xla-lower-xla-loops-to-scf", "xla-simplify-arith", *_CLEANUP),
+    ("xla-flatten-tensors", *_CLEANUP),
+    ("xla-vectorize-loads-stores", *_CLEANUP),
+    ("xla-gpu-optimize-loops", *_CLEANUP),
+)
+
+
+def _spec(stages: tuple[tuple[str, ...], ...]) -> str:
+    return ",".join(name for stage in stages for name in stage)
+
 
 PIPELINES: dict[str, str] = {
+    "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
 }

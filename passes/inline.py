@@ -1,0 +1,140 @@
+"""`inline`: inline calls to functions of the same module, with XLA's rules.
+
+Call sites are `func.call` and `xla.pure_call`/`xla_gpu.pure_call`. A call is
+inlined unless
+
+* the callee or the call carries `noinline`;
+* the callee is recursive, or has more than one block;
+* the caller calls this callee more than once (XLA keeps one copy instead of
+  cloning the body for every call site);
+* the caller would grow beyond `max_caller_ops` operations (XLA: 4000).
+
+A callee marked `xla.has_no_compute` (only index transformations: bitcast,
+broadcast, transpose, ...) is always inlined, whatever the counts say.
+As MLIR's inliner does, a private callee left without references after
+inlining is erased; `xla-erase-dead-functions` handles the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dialects.xla import PureCallOpBase
+from passes.call_graph import (
+    function_table,
+    is_public,
+    recursive_functions,
+    referenced_symbols,
+)
+
+NOINLINE = "noinline"
+HAS_NO_COMPUTE = "xla.has_no_compute"
+
+
+def call_target(op: Operation) -> str | None:
+    """The name of the function a call site calls, or None for other ops."""
+    if isinstance(op, func.CallOp | PureCallOpBase):
+        callee = op.callee
+        assert isinstance(callee, SymbolRefAttr)
+        return callee.root_reference.data
+    return None
+
+
+def _op_count(function: func.FuncOp) -> int:
+    return sum(1 for _ in function.body.walk())
+
+
+def _calls_to(caller: func.FuncOp, callee: str) -> int:
+    return sum(1 for op in caller.body.walk() if call_target(op) == callee)
+
+
+@dataclass
+class InlineCall(RewritePattern):
+    """Replaces one call with a copy of the callee's body, if the rules allow it."""
+
+    table: dict[str, func.FuncOp]
+    recursive: set[str]
+    max_caller_ops: int
+    inlined: set[str]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: func.CallOp | PureCallOpBase, rewriter: PatternRewriter
+    ) -> None:
+        name = call_target(op)
+        callee = self.table.get(name) if name is not None else None
+        caller = op.parent_op()
+        while caller is not None and not isinstance(caller, func.FuncOp):
+            caller = caller.parent_op()
+        if name is None or callee is None or caller is None:
+            return
+        if not self._may_inline(op, name, callee, caller):
+            return
+        block = callee.body.block
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, op.operands, strict=True))
+        returned: list[SSAValue] = []
+        for inner in block.ops:
+            if isinstance(inner, func.ReturnOp):
+                returned = [mapping.get(v, v) for v in inner.arguments]
+                continue
+            rewriter.insert(inner.clone(mapping), InsertPoint.before(op))
+        rewriter.replace(op, (), returned)
+        self.inlined.add(name)
+
+    def _may_inline(
+        self, call: Operation, name: str, callee: func.FuncOp, caller: func.FuncOp
+    ) -> bool:
+        if callee is caller or name in self.recursive:
+            return False
+        if len(callee.body.blocks) != 1:
+            return False  # a declaration, or control flow we cannot splice into a region
+        if NOINLINE in call.attributes or NOINLINE in callee.attributes:
+            return False
+        if HAS_NO_COMPUTE in callee.attributes:
+            return True
+        if _calls_to(caller, name) > 1:
+            return False
+        return _op_count(caller) + _op_count(callee) <= self.max_caller_ops
+
+
+@dataclass(frozen=True)
+class InlinePass(ModulePass):
+    """Inlines `func.call` and `pure_call` callees following XLA's inliner rules.
+
+    Options:
+    - max_caller_ops (int, default 4000): a call is not inlined if the caller
+      would then hold more operations than this (XLA's size cap).
+    """
+
+    name = "inline"
+
+    max_caller_ops: int = 4000
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.max_caller_ops < 0:
+            raise ValueError(f"max_caller_ops must be >= 0, but got {self.max_caller_ops}")
+        table = function_table(op)
+        pattern = InlineCall(table, recursive_functions(table), self.max_caller_ops, set())
+        PatternRewriteWalker(pattern, apply_recursively=True).rewrite_module(op)
+        _erase_unreferenced(op, pattern.inlined, table)
+
+
+def _erase_unreferenced(module: ModuleOp, inlined: set[str], table: dict[str, func.FuncOp]) -> None:
+    still_used = set(referenced_symbols(module))
+    for name in sorted(inlined):
+        function = table[name]
+        if not is_public(function) and name not in still_used:
+            Rewriter.erase_op(function)

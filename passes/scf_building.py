@@ -1,0 +1,57 @@
+"""Small builders shared by the passes that lower `xla` ops to `scf`/`arith`.
+
+The loop lowering and the predicated insert/extract lowering both turn
+"is this point in the domain" into `arith.cmpi`s joined by `arith.andi`, and
+both emit `apply_indexing` in the spelling of the op they replace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from xla_emit.indexing import Interval
+
+
+def spelling_of(op: Operation) -> str:
+    """"xla_gpu" for the seed's spelling of an op, "xla" for today's."""
+    return "xla_gpu" if op.name.startswith("xla_gpu.") else "xla"
+
+
+def index_constant(rewriter: PatternRewriter, value: int, where: InsertPoint) -> SSAValue:
+    """`arith.constant value : index` at `where`, named like MLIR's `%c127`."""
+    const = arith.ConstantOp(IntegerAttr(value, IndexType()))
+    const.result.name_hint = f"c{value}" if value >= 0 else f"c_neg{-value}"
+    rewriter.insert(const, where)
+    return const.result
+
+
+def in_interval(
+    rewriter: PatternRewriter, value: SSAValue, interval: Interval, where: InsertPoint
+) -> SSAValue:
+    """An i1 that is true iff `value` lies in `interval` (`eq` for a point)."""
+    if interval.is_point:
+        bound = index_constant(rewriter, interval.lower, where)
+        return rewriter.insert(arith.CmpiOp(value, bound, "eq"), where).result
+    lower = index_constant(rewriter, interval.lower, where)
+    above = rewriter.insert(arith.CmpiOp(value, lower, "sge"), where).result
+    upper = index_constant(rewriter, interval.upper, where)
+    below = rewriter.insert(arith.CmpiOp(value, upper, "sle"), where).result
+    return rewriter.insert(arith.AndIOp(above, below), where).result
+
+
+def all_of(
+    rewriter: PatternRewriter, conditions: Sequence[SSAValue], where: InsertPoint
+) -> SSAValue | None:
+    """The conjunction of `conditions` (None when there are none)."""
+    if not conditions:
+        return None
+    result = conditions[0]
+    for condition in conditions[1:]:
+        result = rewriter.insert(arith.AndIOp(result, condition), where).result
+    return result

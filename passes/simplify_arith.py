@@ -1,0 +1,134 @@
+"""`xla-simplify-arith`: fold integer arithmetic whose outcome the value ranges decide.
+
+Ranges come from `passes/value_ranges.py` (`xla.range` on thread and block
+ids, `scf.for` bounds, `apply_indexing` expression ranges, constants). With
+them this pass
+
+* folds `arith.cmpi` to a constant when every pair of values gives the same
+  answer (the domain checks of a lowered `xla.loop` on thread and block ids
+  become `true`, and `canonicalize` then removes the `scf.if`);
+* replaces `arith.minsi`/`arith.maxsi` by the operand that always wins;
+* tightens the domain of an `apply_indexing` to its operands' ranges and
+  re-simplifies the map (XLA does this for `scf.for` induction variables).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import BoolAttr, ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from dialects.xla import ApplyIndexingOpBase
+from passes.value_ranges import narrowed_map, value_range
+from xla_emit.indexing import Interval
+
+# arith.cmpi predicate numbers.
+_EQ, _NE, _SLT, _SLE, _SGT, _SGE, _ULT, _ULE, _UGT, _UGE = range(10)
+
+
+def _less(a: Interval, b: Interval, or_equal: bool) -> bool | None:
+    """Whether a < b (or a <= b) for all values, for none, or it depends (None)."""
+    if a.upper < b.lower or (or_equal and a.upper <= b.lower):
+        return True
+    if a.lower > b.upper or (not or_equal and a.lower >= b.upper):
+        return False
+    return None
+
+
+def decide_comparison(predicate: int, a: Interval, b: Interval) -> bool | None:
+    """The value of `cmpi predicate, a, b` if the ranges decide it."""
+    if predicate in (_ULT, _ULE, _UGT, _UGE):
+        if a.lower < 0 or b.lower < 0:
+            return None  # negative values compare as huge unsigned numbers
+        predicate -= _ULT - _SLT
+    if predicate in (_EQ, _NE):
+        if a.is_point and b.is_point and a.lower == b.lower:
+            equal: bool | None = True
+        elif a.intersect(b).is_empty:
+            equal = False
+        else:
+            equal = None
+        if equal is None or predicate == _EQ:
+            return equal
+        return not equal
+    if predicate == _SLT:
+        return _less(a, b, or_equal=False)
+    if predicate == _SLE:
+        return _less(a, b, or_equal=True)
+    if predicate == _SGT:
+        return _less(b, a, or_equal=False)
+    if predicate == _SGE:
+        return _less(b, a, or_equal=True)
+    return None
+
+
+class FoldCmpiByRange(RewritePattern):
+    """`arith.cmpi` whose result the operand ranges decide -> `arith.constant`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.CmpiOp, rewriter: PatternRewriter) -> None:
+        lhs, rhs = value_range(op.lhs), value_range(op.rhs)
+        if lhs is None or rhs is None:
+            return
+        outcome = decide_comparison(op.predicate.value.data, lhs, rhs)
+        if outcome is None:
+            return
+        rewriter.replace(op, arith.ConstantOp(BoolAttr.from_bool(outcome)))
+
+
+class FoldMinMaxByRange(RewritePattern):
+    """`arith.minsi`/`arith.maxsi` whose winner the ranges decide -> that operand."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.MinSIOp | arith.MaxSIOp, rewriter: PatternRewriter) -> None:
+        lhs, rhs = value_range(op.lhs), value_range(op.rhs)
+        if lhs is None or rhs is None:
+            return
+        lhs_wins = _less(lhs, rhs, or_equal=True)
+        if isinstance(op, arith.MaxSIOp):
+            lhs_wins = _less(rhs, lhs, or_equal=True)
+        if lhs_wins is None:
+            return
+        rewriter.replace(op, (), [op.lhs if lhs_wins else op.rhs])
+
+
+class TightenApplyIndexing(RewritePattern):
+    """An `apply_indexing` whose operands have narrower ranges than its domain gets
+    the narrower domain and a re-simplified map."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ApplyIndexingOpBase, rewriter: PatternRewriter) -> None:
+        narrowed = narrowed_map(op)
+        if narrowed == op.indexing_map:
+            return
+        simplified = narrowed.simplify()
+        num_dims = simplified.num_dims
+        rewriter.replace(
+            op, type(op)(simplified, op.arguments[:num_dims], op.arguments[num_dims:], op.attributes)
+        )
+
+
+@dataclass(frozen=True)
+class SimplifyArithPass(ModulePass):
+    """Folds integer comparisons and min/max by value ranges and tightens
+    `apply_indexing` domains (XLA's `xla-simplify-arith`). No options."""
+
+    name = "xla-simplify-arith"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [FoldCmpiByRange(), FoldMinMaxByRange(), TightenApplyIndexing()]
+            ),
+            apply_recursively=True,
+        ).rewrite_module(op)
