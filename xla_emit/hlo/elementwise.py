@@ -225,7 +225,7 @@ def binary(opcode: str, a: Array, b: Array, ptype: PrimitiveType) -> Array:
 def _total_order_key(x: Array, ptype: PrimitiveType) -> Array:
     """Integers ordered like XLA's float total order (-NaN < -inf < -0 < +0 < inf < NaN)."""
     signed = np.dtype(f"i{ptype.dtype.itemsize}")
-    bits = np.ascontiguousarray(x).view(signed).astype(np.int64)
+    bits = np.asarray(x, order="C").view(signed).astype(np.int64)
     magnitude_mask = (1 << (ptype.bit_width - 1)) - 1
     return np.where(bits < 0, bits ^ magnitude_mask, bits)
 
@@ -283,7 +283,7 @@ def select(pred: Array, on_true: Array, on_false: Array) -> Array:
 
 def bitcast_convert(x: Array, target: PrimitiveType) -> Array:
     """Reinterprets the bits; a narrower target adds a minor dimension, a wider one removes it."""
-    contiguous = np.ascontiguousarray(x)
+    contiguous = np.asarray(x, order="C")
     source_bytes = contiguous.dtype.itemsize
     target_bytes = target.dtype.itemsize
     if source_bytes == target_bytes:

@@ -68,6 +68,12 @@ def evaluate_computation(computation: HloComputation, arguments: Sequence[Value]
 
 def evaluate_instruction(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     """Evaluates one (non-parameter) instruction on the values of its operands."""
+    result = _evaluate(instruction, operands)
+    # numpy turns 0-d results of ufuncs into scalars; values are always arrays.
+    return result if isinstance(result, tuple) else np.asarray(result)
+
+
+def _evaluate(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     opcode = instruction.opcode
     if opcode in UNARY_OPS:
         x = _array(operands[0])

@@ -18,7 +18,7 @@ from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
 def to_storable(array: np.ndarray) -> np.ndarray:
     """The array as npz can store it (bf16 as uint16 bits)."""
-    array = np.ascontiguousarray(array)
+    array = np.asarray(array, order="C")
     if array.dtype == ml_dtypes.bfloat16:
         return array.view(np.uint16)
     return array
@@ -30,7 +30,7 @@ def from_storable(array: np.ndarray, shape: ArrayShape, what: str) -> np.ndarray
         raise UserError(f"{what} has shape {list(array.shape)}, expected {list(shape.dimensions)}")
     expected = shape.element_type.dtype
     if shape.element_type is PrimitiveType.BF16 and array.dtype == np.uint16:
-        return np.ascontiguousarray(array).view(expected)
+        return np.asarray(array, order="C").view(expected)
     if array.dtype != expected:
         stored = "uint16 bits" if shape.element_type is PrimitiveType.BF16 else str(expected)
         raise UserError(f"{what} has dtype {array.dtype}, expected {stored}")

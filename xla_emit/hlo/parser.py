@@ -29,6 +29,7 @@ from xla_emit.hlo.shape import (
 
 _NAME = re.compile(r"[A-Za-z_$][\w.\-$]*")
 _OPCODE = re.compile(r"[a-z][a-z0-9\-]*")
+_STACK_FRAME_TABLE = re.compile(r"(FileNames|FunctionNames|FileLocations|StackFrames)[ \t]*\n")
 _ATTR_KEY = re.compile(r"[A-Za-z_][\w.\-]*")
 _INT = re.compile(r"[-+]?\d+")
 _TYPE_WORD = re.compile(r"[a-z][a-z0-9]*")
@@ -191,6 +192,7 @@ class _Parser:
         header = self.rest_of_line().strip()
         if header.startswith((",", ":")):
             header = header[1:].strip()
+        self.skip_stack_frame_tables()
         computations: list[HloComputation] = []
         while not self.at_end():
             computations.append(self.parse_computation(computations))
@@ -201,6 +203,20 @@ class _Parser:
         if len(entries) > 1:
             raise UserError("the module has more than one ENTRY computation", entries[1].location)
         return HloModule(name, computations, header)
+
+    def skip_stack_frame_tables(self) -> None:
+        """Skips the `FileNames`, `FunctionNames`, `FileLocations` and `StackFrames` tables.
+
+        Newer XLA prints them between the header and the computations; they only
+        resolve `stack_frame_id`s in metadata, which the front end keeps as text.
+        """
+        while True:
+            self.skip_ws()
+            match = _STACK_FRAME_TABLE.match(self.text, self.pos)
+            if match is None:
+                return
+            end = self.text.find("\n\n", match.end())
+            self.pos = len(self.text) if end < 0 else end
 
     def rest_of_line(self) -> str:
         end = self.text.find("\n", self.pos)
