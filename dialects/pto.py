@@ -24,6 +24,7 @@ A2A3 and A5 live in `passes/pto_verify_target.py`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from math import prod
 from typing import ClassVar
 
@@ -143,6 +144,8 @@ def _format_dim(dim: int) -> str:
     return "?" if dim == DYNAMIC else str(dim)
 
 
+# A dataclass so that subclasses compare and hash by these parameters.
+@dataclass(frozen=True, init=False)
 class TileTypeBase(ParametrizedAttribute, TypeAttribute):
     """Parameters and syntax shared by `!pto.tile` and `!pto.tile_buf`."""
 
@@ -420,6 +423,8 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
     element_type: Attribute
 
 
+# A dataclass so that subclasses compare and hash by these parameters.
+@dataclass(frozen=True, init=False)
 class _ShapedViewBase(ParametrizedAttribute, TypeAttribute):
     """A global-memory view `<?x?xf32>`: a shape (`?` = dynamic) and an element type."""
 
@@ -465,6 +470,8 @@ class PartitionTensorViewType(_ShapedViewBase):
             raise VerifyException(f"a partition view has 1 to 5 dims, but got {len(self.dims)}")
 
 
+# A dataclass so that subclasses compare and hash by these parameters.
+@dataclass(frozen=True, init=False)
 class _EnumAttrBase(ParametrizedAttribute):
     """`#pto.NAME<VALUE>` with VALUE from a fixed list."""
 
