@@ -1,0 +1,45 @@
+"""A lane-vectorized (SIMT) executor for the IR of every pipeline stage.
+
+    from xla_emit.interpreter import Executor, CheckOptions
+    outputs = Executor(module, checks=CheckOptions.fast()).run([x])
+
+See `executor` for the value model, `memory` for buffers and the aliasing
+rule, `access` for the safety checks and `registry` for how a dialect plugs
+in its op implementations.
+"""
+
+from xla_emit.interpreter.executor import DEFAULT_MAX_LANES, Executor, OpLocator, Value, Values
+from xla_emit.interpreter.lanes import WARP_SIZE, LaneSet, LaunchGrid
+from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, Replication, TensorValue
+from xla_emit.interpreter.registry import (
+    DEFAULT_REGISTRY,
+    ImplRegistry,
+    OpImpls,
+    grid_axis,
+    impl,
+    load_dialect_impls,
+    register_impls,
+)
+
+__all__ = [
+    "DEFAULT_MAX_LANES",
+    "DEFAULT_REGISTRY",
+    "WARP_SIZE",
+    "Buffer",
+    "BufferKind",
+    "CheckOptions",
+    "Executor",
+    "ImplRegistry",
+    "LaneSet",
+    "LaunchGrid",
+    "OpImpls",
+    "OpLocator",
+    "Replication",
+    "TensorValue",
+    "Value",
+    "Values",
+    "grid_axis",
+    "impl",
+    "load_dialect_impls",
+    "register_impls",
+]

@@ -1,0 +1,260 @@
+"""Gathers and scatters on buffers for every memory op, with the safety checks.
+
+Indices come per tensor dimension; each is uniform or has a lane axis, and a
+vector access adds trailing vector dimensions (one entry per element). A read
+or write touches only the active lanes' elements; the checks report the
+first offending lane:
+
+- bounds: an index outside its dimension;
+- races: two lanes writing one element of an output or shared buffer within
+  one barrier interval (for outputs, lanes of different blocks always race);
+- shared reads: reading a shared element another lane wrote in the current
+  barrier interval (a missing `sync_threads`), or one nobody wrote yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.ir import Operation
+
+from xla_emit.interpreter.executor import Executor
+from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
+
+Array = np.ndarray | np.generic
+
+
+def check_version(ex: Executor, op: Operation, tensor: TensorValue) -> None:
+    """Reject use of a tensor value that an in-place update has made stale."""
+    if tensor.version != tensor.buffer.version:
+        raise ex.error(
+            op,
+            f"uses a value of {tensor.buffer.name} after a later update of the same buffer; "
+            "the interpreter (like XLA's tensor lowering) needs each tensor value to be "
+            "used before it is updated (destination-passing style)",
+        )
+
+
+def _lane_axis(array: np.ndarray, vector_rank: int) -> bool:
+    return array.ndim > vector_rank
+
+
+def _active_elements(ex: Executor, shape: tuple[int, ...], vector_rank: int, element_mask: Array | None) -> np.ndarray | None:
+    """Which entries of an access of `shape` belong to active lanes and valid elements."""
+    lane_mask = ex.mask
+    if lane_mask is None and element_mask is None:
+        return None
+    selected = np.ones(shape, np.bool_)
+    if lane_mask is not None:
+        selected &= lane_mask.reshape(lane_mask.shape + (1,) * vector_rank)
+    if element_mask is not None:
+        selected &= element_mask
+    return selected
+
+
+def _check_bounds(
+    ex: Executor, op: Operation, buffer: Buffer, indices: Sequence[Array], vector_rank: int, element_mask: Array | None
+) -> None:
+    for dim, (index, extent) in enumerate(zip(indices, buffer.shape, strict=True)):
+        index_array = np.asarray(index)
+        outside = (index_array < 0) | (index_array >= extent)
+        if element_mask is not None:
+            outside = outside & element_mask
+        if not outside.any():
+            continue
+        if _lane_axis(outside, vector_rank):
+            per_lane = outside.reshape(outside.shape[0], -1).any(axis=1)
+        else:
+            per_lane = np.ones(ex.lanes.count, np.bool_)
+        lane = ex.first_lane(per_lane)
+        if lane is None:
+            continue
+        index_values = [_lane_entry(np.asarray(i), lane, vector_rank) for i in indices]
+        raise ex.error(
+            op,
+            f"index {index_values} is out of bounds for {buffer.name} of shape "
+            f"{list(buffer.shape)} (dimension {dim})",
+            lane,
+        )
+
+
+def _lane_entry(index: np.ndarray, lane: int, vector_rank: int) -> int | list[int]:
+    entry = index[lane] if _lane_axis(index, vector_rank) else index
+    return int(entry) if np.ndim(entry) == 0 else [int(v) for v in np.ravel(entry)]
+
+
+def _offsets(ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int) -> np.ndarray:
+    linear: Array = np.int64(0)
+    for index, stride in zip(indices, buffer.strides, strict=True):
+        linear = linear + np.asarray(index, np.int64) * stride if stride != 1 else linear + np.asarray(index, np.int64)
+    slots = buffer.slots(ex.lanes)
+    if isinstance(slots, np.ndarray):
+        linear = slots.reshape(slots.shape + (1,) * vector_rank) + linear
+    return np.asarray(linear)
+
+
+def read(
+    ex: Executor,
+    op: Operation,
+    tensor: TensorValue,
+    indices: Sequence[Array],
+    vector_rank: int = 0,
+    element_mask: Array | None = None,
+) -> Array:
+    """The elements at `indices` (per lane, with `vector_rank` trailing element dims).
+
+    Elements outside `element_mask` are read from offset 0 and must be replaced
+    by the caller (vector padding).
+    """
+    check_version(ex, op, tensor)
+    buffer = tensor.buffer
+    if ex.checks.bounds:
+        _check_bounds(ex, op, buffer, indices, vector_rank, element_mask)
+    offsets = _offsets(ex, buffer, indices, vector_rank)
+    if element_mask is not None:
+        offsets = np.where(element_mask, offsets, 0)
+    if buffer.tracked and buffer.kind is BufferKind.SHARED:
+        _check_shared_read(ex, op, buffer, offsets, vector_rank, element_mask)
+    values = np.take(buffer.data, offsets, mode="clip")
+    return values if np.ndim(values) else values[()]
+
+
+def _check_shared_read(
+    ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, vector_rank: int, element_mask: Array | None
+) -> None:
+    assert buffer.writer is not None and buffer.write_epoch is not None
+    shape = np.broadcast_shapes(offsets.shape, (ex.lanes.count,) + (1,) * vector_rank)
+    full = np.broadcast_to(offsets, shape)
+    readers = np.broadcast_to(ex.lanes.global_lane.reshape((-1,) + (1,) * vector_rank), shape)
+    selected = _active_elements(ex, shape, vector_rank, element_mask)
+    if selected is not None:
+        full, readers = full[selected], readers[selected]
+    full = np.clip(full.ravel(), 0, buffer.data.shape[0] - 1)
+    readers = readers.ravel()
+    writers = buffer.writer[full]
+    if ex.checks.uninitialized:
+        unwritten = np.flatnonzero(writers == -1)
+        if unwritten.size:
+            first = unwritten[0]
+            raise ex.error(
+                op,
+                f"reads element {list(buffer.unravel(int(full[first])))} of {buffer.name}, "
+                "which no thread has written (uninitialised shared memory)",
+                _local(ex, int(readers[first])),
+            )
+    if ex.checks.shared_reads:
+        unsynced = (writers >= 0) & (writers != readers) & (buffer.write_epoch[full] == ex.lanes.epoch)
+        hits = np.flatnonzero(unsynced)
+        if hits.size:
+            first = hits[0]
+            raise ex.error(
+                op,
+                f"reads element {list(buffer.unravel(int(full[first])))} of {buffer.name} written by "
+                f"{ex.grid.describe_lane(int(writers[first]))} without a barrier in between",
+                _local(ex, int(readers[first])),
+            )
+
+
+def _local(ex: Executor, global_lane: int) -> int:
+    return global_lane - ex.lanes.first_block * ex.grid.threads_per_block
+
+
+def write(
+    ex: Executor,
+    op: Operation,
+    tensor: TensorValue,
+    indices: Sequence[Array],
+    values: Array,
+    vector_rank: int = 0,
+    element_mask: Array | None = None,
+    atomic: bool = False,
+) -> TensorValue:
+    """Store `values` at `indices` for the active lanes; returns the buffer's new version.
+
+    `atomic` stores (from `atomic_rmw`) never race with each other.
+    """
+    check_version(ex, op, tensor)
+    buffer = tensor.buffer
+    if buffer.readonly and buffer.kind is not BufferKind.PRIVATE:
+        raise ex.error(op, f"writes into {buffer.name}, which is an input of the kernel")
+    if ex.checks.bounds:
+        _check_bounds(ex, op, buffer, indices, vector_rank, element_mask)
+    values_array = np.asarray(values)
+    varying = (
+        ex.mask is not None
+        or _lane_axis(values_array, vector_rank)
+        or any(_lane_axis(np.asarray(i), vector_rank) for i in indices)
+    )
+    if buffer.kind is BufferKind.PRIVATE and buffer.replication is Replication.GLOBAL and (varying or buffer.readonly):
+        if varying:
+            buffer.make_private_per_lane(ex.lanes)
+        else:
+            buffer.data = buffer.data.copy()
+            buffer.readonly = False
+    offsets = _offsets(ex, buffer, indices, vector_rank)
+    racing = buffer.tracked and ex.checks.races and not atomic
+    if varying or buffer.tracked:
+        shape = np.broadcast_shapes(offsets.shape, values_array.shape, (ex.lanes.count,) + (1,) * vector_rank)
+        full_offsets = np.broadcast_to(offsets, shape)
+        full_values = np.broadcast_to(values_array, shape)
+        selected = _active_elements(ex, shape, vector_rank, element_mask)
+        writers = np.broadcast_to(ex.lanes.global_lane.reshape((-1,) + (1,) * vector_rank), shape)
+        if selected is not None:
+            full_offsets, full_values, writers = full_offsets[selected], full_values[selected], writers[selected]
+        full_offsets, full_values, writers = full_offsets.ravel(), full_values.ravel(), writers.ravel()
+        if buffer.tracked:
+            _record_writes(ex, op, buffer, full_offsets, writers, check_races=racing)
+        buffer.data[np.clip(full_offsets, 0, buffer.data.shape[0] - 1)] = full_values
+    else:
+        flat_offsets = offsets.ravel()
+        flat_values = np.broadcast_to(values_array, offsets.shape).ravel()
+        if element_mask is not None:
+            keep = np.broadcast_to(element_mask, offsets.shape).ravel()
+            flat_offsets, flat_values = flat_offsets[keep], flat_values[keep]
+        buffer.data[np.clip(flat_offsets, 0, buffer.data.shape[0] - 1)] = flat_values
+    buffer.version += 1
+    return TensorValue(buffer, buffer.version)
+
+
+def _record_writes(
+    ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, writers: np.ndarray, check_races: bool
+) -> None:
+    assert buffer.writer is not None and buffer.write_epoch is not None
+    offsets = np.clip(offsets, 0, buffer.data.shape[0] - 1)
+    if check_races:
+        _check_races_within(ex, op, buffer, offsets, writers)
+        previous = buffer.writer[offsets]
+        tpb = ex.grid.threads_per_block
+        conflict = (previous >= 0) & (previous != writers) & (
+            (previous // tpb != writers // tpb) | (buffer.write_epoch[offsets] == ex.lanes.epoch)
+        )
+        hits = np.flatnonzero(conflict)
+        if hits.size:
+            first = hits[0]
+            raise ex.error(
+                op,
+                f"writes element {list(buffer.unravel(int(offsets[first])))} of {buffer.name}, which "
+                f"{ex.grid.describe_lane(int(previous[first]))} also wrote without a barrier in between (race)",
+                _local(ex, int(writers[first])),
+            )
+    buffer.writer[offsets] = writers
+    buffer.write_epoch[offsets] = ex.lanes.epoch
+
+
+def _check_races_within(ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, writers: np.ndarray) -> None:
+    """Two lanes of one op storing to the same element."""
+    if offsets.size < 2:
+        return
+    order = np.lexsort((writers, offsets))
+    sorted_offsets, sorted_writers = offsets[order], writers[order]
+    clash = (sorted_offsets[1:] == sorted_offsets[:-1]) & (sorted_writers[1:] != sorted_writers[:-1])
+    hits = np.flatnonzero(clash)
+    if hits.size:
+        first = hits[0]
+        raise ex.error(
+            op,
+            f"writes element {list(buffer.unravel(int(sorted_offsets[first])))} of {buffer.name} from two "
+            f"threads at once: {ex.grid.describe_lane(int(sorted_writers[first]))} also writes it (race)",
+            _local(ex, int(sorted_writers[first + 1])),
+        )

@@ -1,0 +1,309 @@
+"""arith: integer and float arithmetic, comparisons, casts and constants.
+
+Integers are stored signed in their numpy container; unsigned ops reinterpret
+them (`unsigned_view`). Floats use numpy/ml_dtypes arithmetic at the op's own
+precision, so bf16 and f16 round after every op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    TensorType,
+    VectorType,
+)
+from xdsl.ir import Attribute, Operation
+
+from dialects.arith_ext import IndexCastUIOp, RemFOp
+from xla_emit.interpreter.element_types import (
+    integer_width,
+    is_float,
+    needs_wrap,
+    numpy_dtype,
+    shaped_rank,
+    unsigned_view,
+    wrap_integer,
+)
+from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.memory import Buffer, BufferKind, TensorValue
+from xla_emit.interpreter.registry import OpImpls, impl, register_impls
+
+Array = np.ndarray | np.generic
+
+
+def typed(values: Array, type_: Attribute) -> Array:
+    """`values` in the numpy dtype of `type_`, wrapped to its integer width."""
+    dtype = numpy_dtype(type_)
+    result = values if values.dtype == dtype else values.astype(dtype)
+    if needs_wrap(type_):
+        return wrap_integer(np.asarray(result), integer_width(type_))
+    return result
+
+
+def from_unsigned(values: Array, type_: Attribute) -> Array:
+    """Unsigned (uint64) values back to the signless storage of `type_`."""
+    width = integer_width(type_)
+    if width == 1:
+        return (values & np.uint64(1)).astype(np.bool_)
+    signed = np.asarray(values).astype(np.uint64).view(np.int64)
+    return typed(wrap_integer(signed, width) if width < 64 else signed, type_)
+
+
+def constant_value(ex: Executor, attribute: Attribute, type_: Attribute, op: Operation) -> Value:
+    """The runtime value of an `arith.constant` attribute."""
+    dtype = numpy_dtype(type_)
+    if isinstance(attribute, IntegerAttr):
+        return _integer_constant(attribute.value.data, type_)
+    if isinstance(attribute, FloatAttr):
+        return np.asarray(attribute.value.data, dtype=np.float64).astype(dtype)[()]
+    if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(type_, VectorType | TensorType):
+        shape = tuple(type_.get_shape())
+        raw = attribute.get_values()
+        if is_float(type_):
+            flat = np.asarray(raw, dtype=np.float64).astype(dtype)
+        else:
+            flat = np.asarray([_integer_constant(int(v), type_) for v in raw], dtype=dtype)
+        values = np.broadcast_to(flat, shape) if flat.size == 1 else flat.reshape(shape)
+        if isinstance(type_, VectorType):
+            return np.ascontiguousarray(values)
+        buffer = Buffer(np.ascontiguousarray(values).reshape(-1), shape, BufferKind.PRIVATE, "constant", readonly=True)
+        return TensorValue(buffer, 0)
+    raise ex.error(op, f"has an unsupported value {attribute}")
+
+
+def _integer_constant(value: int, type_: Attribute) -> np.generic:
+    width = integer_width(type_)
+    if width == 1:
+        return np.bool_(value & 1)
+    wrapped = (value + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
+    return np.asarray(wrapped, dtype=numpy_dtype(type_))[()]
+
+
+def _bool_as_int(function: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
+    """i1 arithmetic is arithmetic modulo 2, which numpy's bool ops are not."""
+
+    def run(lhs: Array, rhs: Array) -> Array:
+        if np.asarray(lhs).dtype == np.bool_:
+            return (function(np.asarray(lhs, np.int8), np.asarray(rhs, np.int8)) & 1).astype(np.bool_)
+        return function(lhs, rhs)
+
+    return run
+
+
+def _divsi(lhs: Array, rhs: Array) -> Array:
+    """Signed division rounding toward zero (C semantics)."""
+    safe = np.where(rhs == 0, 1, rhs)
+    quotient = lhs // safe
+    inexact = (lhs % safe != 0) & ((lhs < 0) != (safe < 0))
+    return quotient + inexact.astype(quotient.dtype)
+
+
+def _remsi(lhs: Array, rhs: Array) -> Array:
+    safe = np.where(rhs == 0, 1, rhs)
+    return lhs - _divsi(lhs, safe) * safe
+
+
+def _ceildivsi(lhs: Array, rhs: Array) -> Array:
+    safe = np.where(rhs == 0, 1, rhs)
+    return lhs // safe + (lhs % safe != 0).astype(np.asarray(lhs).dtype)
+
+
+def _floordivsi(lhs: Array, rhs: Array) -> Array:
+    return lhs // np.where(rhs == 0, 1, rhs)
+
+
+_SIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
+    arith.AddiOp: _bool_as_int(np.add),
+    arith.SubiOp: _bool_as_int(np.subtract),
+    arith.MuliOp: _bool_as_int(np.multiply),
+    arith.DivSIOp: _divsi,
+    arith.RemSIOp: _remsi,
+    arith.FloorDivSIOp: _floordivsi,
+    arith.CeilDivSIOp: _ceildivsi,
+    arith.MinSIOp: np.minimum,
+    arith.MaxSIOp: np.maximum,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+    arith.ShRSIOp: np.right_shift,
+}
+
+
+def _safe_unsigned(rhs: Array) -> Array:
+    return np.where(rhs == 0, np.uint64(1), rhs)
+
+
+_UNSIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
+    arith.DivUIOp: lambda a, b: a // _safe_unsigned(b),
+    arith.RemUIOp: lambda a, b: a % _safe_unsigned(b),
+    arith.CeilDivUIOp: lambda a, b: a // _safe_unsigned(b) + (a % _safe_unsigned(b) != 0).astype(np.uint64),
+    arith.MinUIOp: np.minimum,
+    arith.MaxUIOp: np.maximum,
+    arith.ShRUIOp: np.right_shift,
+    arith.ShLIOp: np.left_shift,
+}
+
+_FLOAT_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
+    arith.AddfOp: np.add,
+    arith.SubfOp: np.subtract,
+    arith.MulfOp: np.multiply,
+    arith.DivfOp: np.divide,
+    arith.MaximumfOp: np.maximum,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax,
+    arith.MinnumfOp: np.fmin,
+}
+
+# Predicates in MLIR's numbering.
+_CMPI: tuple[Callable[[Array, Array], Array], ...] = (
+    np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
+    np.less, np.less_equal, np.greater, np.greater_equal,
+)
+
+
+def _unordered(lhs: Array, rhs: Array) -> Array:
+    return np.isnan(lhs) | np.isnan(rhs)
+
+
+def _ordered_and(compare: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
+    return lambda a, b: compare(a, b) & ~_unordered(a, b)
+
+
+def _unordered_or(compare: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
+    return lambda a, b: compare(a, b) | _unordered(a, b)
+
+
+_CMPF: tuple[Callable[[Array, Array], Array], ...] = (
+    lambda a, b: np.zeros(np.broadcast(a, b).shape, np.bool_),
+    _ordered_and(np.equal), _ordered_and(np.greater), _ordered_and(np.greater_equal),
+    _ordered_and(np.less), _ordered_and(np.less_equal), _ordered_and(np.not_equal),
+    lambda a, b: ~_unordered(a, b),
+    _unordered_or(np.equal), _unordered_or(np.greater), _unordered_or(np.greater_equal),
+    _unordered_or(np.less), _unordered_or(np.less_equal), np.not_equal,
+    _unordered,
+    lambda a, b: np.ones(np.broadcast(a, b).shape, np.bool_),
+)
+
+
+@register_impls
+class ArithImpls(OpImpls):
+    """arith ops over lanes."""
+
+    @impl(arith.ConstantOp)
+    def run_constant(self, ex: Executor, op: arith.ConstantOp, _args: Values) -> Values:
+        return (constant_value(ex, op.value, op.result.type, op),)
+
+    @impl(*_FLOAT_BINARY)
+    def run_float_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        return (typed(_FLOAT_BINARY[type(op)](args[0], args[1]), op.results[0].type),)
+
+    @impl(*_SIGNED_BINARY)
+    def run_signed_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        return (typed(_SIGNED_BINARY[type(op)](args[0], args[1]), op.results[0].type),)
+
+    @impl(*_UNSIGNED_BINARY)
+    def run_unsigned_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        type_ = op.results[0].type
+        width = integer_width(type_)
+        lhs = unsigned_view(np.asarray(args[0]), width)
+        rhs = unsigned_view(np.asarray(args[1]), width)
+        if isinstance(op, arith.ShLIOp | arith.ShRUIOp):
+            # Shifting by the width or more is poison in MLIR; numpy is undefined there too.
+            rhs = np.minimum(rhs, np.uint64(63))
+        return (from_unsigned(_UNSIGNED_BINARY[type(op)](lhs, rhs), type_)[()],)
+
+    @impl(arith.NegfOp)
+    def run_negf(self, _ex: Executor, op: arith.NegfOp, args: Values) -> Values:
+        return (np.negative(args[0]),)
+
+    @impl(arith.CmpiOp)
+    def run_cmpi(self, _ex: Executor, op: arith.CmpiOp, args: Values) -> Values:
+        predicate = op.predicate.value.data
+        lhs, rhs = args[0], args[1]
+        if predicate >= 6:
+            width = integer_width(op.lhs.type)
+            lhs, rhs = unsigned_view(np.asarray(lhs), width), unsigned_view(np.asarray(rhs), width)
+        return (_CMPI[predicate](lhs, rhs),)
+
+    @impl(arith.CmpfOp)
+    def run_cmpf(self, _ex: Executor, op: arith.CmpfOp, args: Values) -> Values:
+        return (_CMPF[op.predicate.value.data](args[0], args[1]),)
+
+    @impl(arith.SelectOp)
+    def run_select(self, _ex: Executor, op: arith.SelectOp, args: Values) -> Values:
+        condition, if_true, if_false = args
+        if isinstance(if_true, TensorValue) or isinstance(if_false, TensorValue):
+            return (if_true if bool(condition) else if_false,) if np.ndim(condition) == 0 else (
+                _ex.merge(np.asarray(condition), if_true, if_false, op.result.type, op),
+            )
+        if np.ndim(condition) == 0:
+            return (if_true if condition else if_false,)
+        rank = shaped_rank(op.result.type)
+        condition_array = np.asarray(condition)
+        if condition_array.ndim == 1 and rank > 0:
+            condition_array = condition_array.reshape(condition_array.shape + (1,) * rank)
+        return (typed(np.where(condition_array, if_true, if_false), op.result.type),)
+
+    @impl(arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)
+    def run_signed_cast(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        source = np.asarray(args[0])
+        type_ = op.results[0].type
+        if source.dtype == np.bool_:
+            # Sign extension of i1 gives -1 for true.
+            source = -source.astype(np.int64)
+        if integer_width(type_) == 1:
+            return ((source & 1).astype(np.bool_)[()],)
+        return (typed(source, type_)[()],)
+
+    @impl(arith.ExtUIOp)
+    def run_extui(self, _ex: Executor, op: arith.ExtUIOp, args: Values) -> Values:
+        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
+        return (from_unsigned(source, op.result.type)[()],)
+
+    @impl(arith.SIToFPOp)
+    def run_sitofp(self, _ex: Executor, op: arith.SIToFPOp, args: Values) -> Values:
+        # Through f64: one rounding for every integer up to 2**53.
+        return (np.asarray(args[0]).astype(np.float64).astype(numpy_dtype(op.result.type))[()],)
+
+    @impl(arith.UIToFPOp)
+    def run_uitofp(self, _ex: Executor, op: arith.UIToFPOp, args: Values) -> Values:
+        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
+        return (source.astype(np.float64).astype(numpy_dtype(op.result.type))[()],)
+
+    @impl(arith.FPToSIOp)
+    def run_fptosi(self, _ex: Executor, op: arith.FPToSIOp, args: Values) -> Values:
+        truncated = np.trunc(np.asarray(args[0]).astype(np.float64))
+        return (typed(truncated.astype(np.int64), op.result.type)[()],)
+
+    @impl(arith.FPToUIOp)
+    def run_fptoui(self, _ex: Executor, op: arith.FPToUIOp, args: Values) -> Values:
+        truncated = np.trunc(np.asarray(args[0]).astype(np.float64))
+        return (from_unsigned(truncated.astype(np.uint64), op.result.type)[()],)
+
+    @impl(arith.ExtFOp, arith.TruncFOp)
+    def run_float_cast(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        return (np.asarray(args[0]).astype(numpy_dtype(op.results[0].type))[()],)
+
+    @impl(arith.BitcastOp)
+    def run_bitcast(self, _ex: Executor, op: arith.BitcastOp, args: Values) -> Values:
+        return (np.ascontiguousarray(args[0]).view(numpy_dtype(op.result.type))[()],)
+
+
+@register_impls
+class ArithExtImpls(OpImpls):
+    """The arith ops xDSL lacks (`dialects.arith_ext`)."""
+
+    @impl(RemFOp)
+    def run_remf(self, _ex: Executor, op: RemFOp, args: Values) -> Values:
+        return (typed(np.fmod(args[0], args[1]), op.results[0].type),)
+
+    @impl(IndexCastUIOp)
+    def run_index_castui(self, _ex: Executor, op: IndexCastUIOp, args: Values) -> Values:
+        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
+        return (from_unsigned(source, op.result.type)[()],)

@@ -1,0 +1,337 @@
+"""The lane-vectorized (SIMT) executor.
+
+Every SSA value is a numpy array with one entry per lane of the current chunk
+(shape `(lanes, *vector_shape)`) or, when it is the same for every lane, a
+uniform value of shape `vector_shape` (a numpy scalar for scalars). Tensors
+and memrefs are `TensorValue`s (see `memory`). An op is one numpy call over a
+whole chunk, so Python's cost per op is paid once per chunk, not per thread.
+
+Control flow: loops with uniform bounds run in Python; a lane-varying `scf.if`
+runs the branches that have active lanes under `Executor.mask` and merges the
+results per lane; lane-varying loops iterate until no lane is active.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
+from typing import Protocol, TypeAlias
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+
+from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
+from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
+from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
+from xla_emit.interpreter.registry import ImplRegistry, load_dialect_impls
+
+Value: TypeAlias = np.ndarray | np.generic | TensorValue
+Values: TypeAlias = tuple[Value, ...]
+_Step: TypeAlias = tuple[
+    Callable[[Operation, Values], Values], Operation, tuple[SSAValue, ...], tuple[SSAValue, ...]
+]
+
+# Lanes per chunk: big enough that numpy's per-call cost vanishes, small enough
+# that a chunk's values stay in cache and memory stays bounded.
+DEFAULT_MAX_LANES = 1 << 15
+
+
+class OpLocator(Protocol):
+    """Where an op came from (`xla_emit.tools.context.SourceMap` is one)."""
+
+    def location_of(self, op: Operation | None) -> SourceLocation | None: ...
+
+
+ProgressCallback: TypeAlias = Callable[[int, int], None]
+
+
+class Executor:
+    """Runs functions of one module over the lanes of a launch grid."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        checks: CheckOptions | None = None,
+        max_lanes: int = DEFAULT_MAX_LANES,
+        locator: OpLocator | None = None,
+        registry: ImplRegistry | None = None,
+    ):
+        self.module = module
+        self.checks = checks if checks is not None else CheckOptions()
+        self.max_lanes = max_lanes
+        self.locator = locator
+        self.registry = registry if registry is not None else load_dialect_impls()
+        self.functions: dict[str, FuncOp] = {
+            op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)
+        }
+        self.grid = LaunchGrid()
+        self.lanes = LaneSet(self.grid, 0, 1)
+        # Active lanes of the chunk (None: all of them).
+        self.mask: np.ndarray | None = None
+        self.env: dict[SSAValue, Value] = {}
+        self._steps: dict[Block, list[_Step]] = {}
+
+    # ----------------------------------------------------------------- launch
+
+    def entry_function(self, name: str | None = None) -> FuncOp:
+        """The function called `name`, or the module's only public function."""
+        if name is not None:
+            if name not in self.functions:
+                raise UserError(f"no function named '{name}' in the module")
+            return self.functions[name]
+        public = [f for f in self.functions.values() if f.body.blocks and not _is_private(f)]
+        if len(public) != 1:
+            names = ", ".join(f.sym_name.data for f in public) or "none"
+            raise UserError(f"cannot choose an entry function (public functions: {names}); name one")
+        return public[0]
+
+    def launch_grid(self, function: FuncOp) -> LaunchGrid:
+        """The grid read off the `xla.range` of the thread/block id ops reachable from `function`."""
+        threads = [1, 1, 1]
+        blocks = [1, 1, 1]
+        for op in self._reachable_ops(function):
+            axis = self.registry.grid_axis(op)
+            if axis is None:
+                continue
+            kind, dim, extent = axis
+            extents = threads if kind == "thread" else blocks
+            extents[dim] = max(extents[dim], extent)
+        return LaunchGrid((threads[0], threads[1], threads[2]), (blocks[0], blocks[1], blocks[2]))
+
+    def _reachable_ops(self, function: FuncOp) -> Iterator[Operation]:
+        seen = {function.sym_name.data}
+        pending = [function]
+        while pending:
+            for op in pending.pop().walk():
+                yield op
+                callee = op.properties.get("callee") or op.attributes.get("callee")
+                name = getattr(callee, "string_value", lambda: None)()
+                if isinstance(name, str) and name in self.functions and name not in seen:
+                    seen.add(name)
+                    pending.append(self.functions[name])
+
+    def run(
+        self,
+        inputs: Sequence[np.ndarray | np.generic | int | float],
+        entry: str | None = None,
+        grid: LaunchGrid | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> list[np.ndarray]:
+        """Launch `entry` on `inputs` and return its results as numpy arrays.
+
+        Tensor arguments are numpy arrays of the argument's shape and dtype
+        (bf16 as `ml_dtypes.bfloat16`). A kernel's output arguments (the last
+        ones, one per result, XLA's convention) may be left out: they are then
+        allocated. Scalar and vector results come back with a leading lane
+        axis unless the grid has a single lane.
+        """
+        function = self.entry_function(entry)
+        self.grid = grid if grid is not None else self.launch_grid(function)
+        arguments = self._bind_arguments(function, inputs)
+        per_chunk: list[Values] = []
+        done = 0
+        with np.errstate(all="ignore"):
+            for chunk in self.grid.chunks(self.max_lanes):
+                self.lanes = chunk
+                self.mask = None
+                # Earlier chunks updated the buffers: start from their newest versions.
+                current = [
+                    TensorValue(a.buffer, a.buffer.version) if isinstance(a, TensorValue) else a
+                    for a in arguments
+                ]
+                results = self.call_function(function, current, None)
+                per_chunk.append(
+                    tuple(
+                        self._detach(value, type_)
+                        for value, type_ in zip(results, function.function_type.outputs.data)
+                    )
+                )
+                done += chunk.count
+                if progress is not None:
+                    progress(done, self.grid.num_lanes)
+        return self._gather_results(function, per_chunk)
+
+    def _bind_arguments(
+        self, function: FuncOp, inputs: Sequence[np.ndarray | np.generic | int | float]
+    ) -> list[Value]:
+        arg_types = list(function.function_type.inputs.data)
+        result_types = list(function.function_type.outputs.data)
+        missing = len(arg_types) - len(inputs)
+        if missing not in (0, len(result_types)) or (
+            missing and arg_types[len(inputs) :] != result_types
+        ):
+            raise UserError(
+                f"'{function.sym_name.data}' takes {len(arg_types)} arguments, "
+                f"but {len(inputs)} were given"
+            )
+        values: list[Value] = []
+        for position, type_ in enumerate(arg_types):
+            if position < len(inputs):
+                values.append(self._input_value(position, type_, inputs[position], missing == 0))
+            else:
+                values.append(self._output_value(position, type_))
+        return values
+
+    def _input_value(
+        self, position: int, type_: Attribute, given: np.ndarray | np.generic | int | float, writable: bool
+    ) -> Value:
+        dtype = numpy_dtype(type_)
+        if not isinstance(type_, TensorType | MemRefType):
+            return np.asarray(given, dtype=dtype)[()]
+        array = np.asarray(given)
+        shape = tuple(type_.get_shape())
+        if array.dtype != dtype or array.shape != shape:
+            raise UserError(
+                f"argument {position}: expected {type_}, but got an array of "
+                f"{array.dtype}{list(array.shape)}"
+            )
+        kind = BufferKind.OUTPUT if writable else BufferKind.INPUT
+        buffer = Buffer(array.reshape(-1).copy(), shape, kind, f"argument {position}")
+        buffer.readonly = not writable
+        self._track_output(buffer)
+        return TensorValue(buffer, 0)
+
+    def _output_value(self, position: int, type_: Attribute) -> Value:
+        if not isinstance(type_, TensorType | MemRefType):
+            raise UserError(f"output argument {position} must be a tensor, not {type_}")
+        shape = tuple(type_.get_shape())
+        data = np.zeros(int(np.prod(shape, dtype=np.int64)), dtype=numpy_dtype(type_))
+        buffer = Buffer(data, shape, BufferKind.OUTPUT, f"output argument {position}")
+        self._track_output(buffer)
+        return TensorValue(buffer, 0)
+
+    def _track_output(self, buffer: Buffer) -> None:
+        if buffer.kind is BufferKind.OUTPUT and self.checks.races:
+            buffer.start_tracking(initialized=True)
+
+    def _detach(self, value: Value, type_: Attribute) -> Value:
+        """A chunk's result, broadcast to all of its lanes unless it is a tensor."""
+        if isinstance(value, TensorValue):
+            return value
+        return self.to_lanes(value, shaped_rank(type_))
+
+    def _gather_results(self, function: FuncOp, per_chunk: list[Values]) -> list[np.ndarray]:
+        results: list[np.ndarray] = []
+        for position in range(len(function.function_type.outputs.data)):
+            last = per_chunk[-1][position]
+            if isinstance(last, TensorValue):
+                results.append(last.buffer.as_array().copy())
+                continue
+            lanes = np.concatenate([np.asarray(chunk[position]) for chunk in per_chunk])
+            results.append(lanes[0] if self.grid.num_lanes == 1 else lanes)
+        return results
+
+    # ------------------------------------------------------------- execution
+
+    def call_function(self, function: FuncOp | str, args: Sequence[Value], caller: Operation | None) -> Values:
+        """Run a function body in a fresh frame and return what it returns."""
+        if isinstance(function, str):
+            if function not in self.functions:
+                raise self.error(caller, f"calls unknown function '@{function}'")
+            function = self.functions[function]
+        if not function.body.blocks:
+            raise self.error(caller, f"calls '@{function.sym_name.data}', which has no body")
+        outer = self.env
+        self.env = {}
+        try:
+            return self.run_block(function.body.blocks[0], args)
+        finally:
+            self.env = outer
+
+    def run_region(self, region: Region, args: Sequence[Value]) -> Values:
+        """Run the single block of `region`; returns its terminator's operands."""
+        return self.run_block(region.blocks[0], args)
+
+    def run_block(self, block: Block, args: Sequence[Value]) -> Values:
+        """Run `block` with `args` bound to its arguments; returns its terminator's values."""
+        env = self.env
+        for argument, value in zip(block.args, args, strict=True):
+            env[argument] = value
+        steps = self._steps.get(block)
+        if steps is None:
+            steps = self._compile(block)
+        for function, op, operands, results in steps[:-1]:
+            values = function(op, tuple([env[operand] for operand in operands]))
+            for result, value in zip(results, values):
+                env[result] = value
+        function, op, operands, _ = steps[-1]
+        return function(op, tuple([env[operand] for operand in operands]))
+
+    def _compile(self, block: Block) -> list[_Step]:
+        steps: list[_Step] = []
+        for op in block.ops:
+            implementation = self.registry.lookup(type(op))
+            if implementation is None:
+                raise self.error(op, "is not supported by the interpreter")
+            bound = partial(implementation, self)
+            steps.append((bound, op, tuple(op.operands), tuple(op.results)))
+        if not steps:
+            raise UserError("the interpreter cannot run an empty block")
+        self._steps[block] = steps
+        return steps
+
+    # --------------------------------------------------------------- helpers
+
+    @contextmanager
+    def masked(self, mask: np.ndarray | None) -> Iterator[None]:
+        """Run the body with `mask` as the active lanes (already combined with the outer mask)."""
+        outer = self.mask
+        self.mask = mask
+        try:
+            yield
+        finally:
+            self.mask = outer
+
+    def combine_mask(self, condition: np.ndarray) -> np.ndarray:
+        """`condition` restricted to the currently active lanes."""
+        return condition if self.mask is None else condition & self.mask
+
+    def to_lanes(self, value: np.ndarray | np.generic, rank: int) -> np.ndarray:
+        """`value` with a lane axis (uniform values are broadcast; no copy)."""
+        array = np.asarray(value)
+        if array.ndim > rank:
+            return array
+        return np.broadcast_to(array, (self.lanes.count, *array.shape))
+
+    def merge(self, condition: np.ndarray, if_true: Value, if_false: Value, type_: Attribute, op: Operation) -> Value:
+        """Per lane, `if_true` where `condition` holds, else `if_false`."""
+        if if_true is if_false:
+            return if_true
+        if isinstance(if_true, TensorValue) or isinstance(if_false, TensorValue):
+            if (
+                isinstance(if_true, TensorValue)
+                and isinstance(if_false, TensorValue)
+                and if_true.buffer is if_false.buffer
+            ):
+                return TensorValue(if_true.buffer, if_true.buffer.version)
+            raise self.error(op, "yields different tensors on different lanes, which the interpreter does not support")
+        rank = shaped_rank(type_)
+        shaped = condition.reshape(condition.shape + (1,) * rank)
+        merged = np.where(shaped, if_true, if_false)
+        return merged.astype(numpy_dtype(type_), copy=False)
+
+    def first_lane(self, condition: np.ndarray) -> int | None:
+        """The first active lane of the chunk where `condition` holds (None if none)."""
+        hits = np.flatnonzero(self.combine_mask(condition) if condition.ndim else np.broadcast_to(condition, (self.lanes.count,)))
+        return int(hits[0]) if hits.size else None
+
+    def describe_lane(self, local_lane: int) -> str:
+        """`thread T, block B` of a lane of the current chunk."""
+        return self.grid.describe_lane(self.lanes.first_block * self.grid.threads_per_block + local_lane)
+
+    def error(self, op: Operation | None, message: str, local_lane: int | None = None) -> UserError:
+        """A `UserError` naming the op, its source location (if known) and the lane."""
+        text = message if op is None else f"'{op.name}' op {message}"
+        if local_lane is not None:
+            text += f" ({self.describe_lane(local_lane)})"
+        location = self.locator.location_of(op) if self.locator is not None and op is not None else None
+        return UserError(text, location)
+
+
+def _is_private(function: FuncOp) -> bool:
+    visibility = function.sym_visibility
+    return visibility is not None and visibility.data == "private"

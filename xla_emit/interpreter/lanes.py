@@ -1,0 +1,113 @@
+"""The launch grid and the lanes of one chunk of it.
+
+A lane is one GPU thread: a (block, thread) pair of the launch grid. Lanes are
+numbered block-major, `lane = block * threads_per_block + thread`, with
+`thread = x + y * nx + z * nx * ny` (CUDA's linear thread id) and the same for
+blocks. Chunks are runs of whole blocks, so shared memory and barriers never
+straddle a chunk; warps are 32 consecutive threads of one block.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+WARP_SIZE = 32
+AXES = ("x", "y", "z")
+
+
+@dataclass(frozen=True)
+class LaunchGrid:
+    """Threads per block and blocks per grid, each as (x, y, z)."""
+
+    threads: tuple[int, int, int] = (1, 1, 1)
+    blocks: tuple[int, int, int] = (1, 1, 1)
+
+    @property
+    def threads_per_block(self) -> int:
+        return self.threads[0] * self.threads[1] * self.threads[2]
+
+    @property
+    def num_blocks(self) -> int:
+        return self.blocks[0] * self.blocks[1] * self.blocks[2]
+
+    @property
+    def num_lanes(self) -> int:
+        return self.threads_per_block * self.num_blocks
+
+    def describe_lane(self, lane: int) -> str:
+        """`thread T, block B`, with (x, y, z) coordinates when the grid is not 1-D."""
+        block, thread = divmod(lane, self.threads_per_block)
+        return (
+            f"thread {_coordinates(thread, self.threads)}, "
+            f"block {_coordinates(block, self.blocks)}"
+        )
+
+    def chunks(self, max_lanes: int) -> list[LaneSet]:
+        """Split the grid into runs of whole blocks of at most `max_lanes` lanes (>= 1 block)."""
+        per_chunk = max(1, max_lanes // self.threads_per_block)
+        return [
+            LaneSet(self, first, min(first + per_chunk, self.num_blocks))
+            for first in range(0, self.num_blocks, per_chunk)
+        ]
+
+
+def _coordinates(linear: int, extents: tuple[int, int, int]) -> str:
+    if extents[1] == 1 and extents[2] == 1:
+        return str(linear)
+    x = linear % extents[0]
+    y = (linear // extents[0]) % extents[1]
+    z = linear // (extents[0] * extents[1])
+    return f"({x}, {y}, {z})"
+
+
+@dataclass
+class LaneSet:
+    """The lanes of blocks [first_block, end_block) of a grid, in lane order."""
+
+    grid: LaunchGrid
+    first_block: int
+    end_block: int
+    # Barrier intervals elapsed in this chunk; race checks compare them.
+    epoch: int = field(default=0)
+
+    @property
+    def num_blocks(self) -> int:
+        return self.end_block - self.first_block
+
+    @property
+    def count(self) -> int:
+        return self.num_blocks * self.grid.threads_per_block
+
+    @cached_property
+    def local_thread(self) -> np.ndarray:
+        """Linear thread id within its block, per lane."""
+        return np.tile(np.arange(self.grid.threads_per_block, dtype=np.int64), self.num_blocks)
+
+    @cached_property
+    def block_slot(self) -> np.ndarray:
+        """Index of the lane's block within this chunk (shared memory copy), per lane."""
+        return np.repeat(np.arange(self.num_blocks, dtype=np.int64), self.grid.threads_per_block)
+
+    @cached_property
+    def global_lane(self) -> np.ndarray:
+        """Lane number in the whole grid, per lane."""
+        start = self.first_block * self.grid.threads_per_block
+        return np.arange(start, start + self.count, dtype=np.int64)
+
+    def thread_id(self, axis: int) -> np.ndarray:
+        """`gpu.thread_id` along x/y/z (0/1/2), per lane."""
+        nx, ny, _ = self.grid.threads
+        linear = self.local_thread
+        return (linear % nx, (linear // nx) % ny, linear // (nx * ny))[axis]
+
+    def block_id(self, axis: int) -> np.ndarray | np.int64:
+        """`gpu.block_id` along x/y/z; a scalar when the chunk holds a single block."""
+        nx, ny, _ = self.grid.blocks
+        if self.num_blocks == 1:
+            linear: np.ndarray | np.int64 = np.int64(self.first_block)
+        else:
+            linear = self.block_slot + self.first_block
+        return (linear % nx, (linear // nx) % ny, linear // (nx * ny))[axis]

@@ -1,0 +1,128 @@
+"""Per-dialect op implementations and the registry the executor dispatches through.
+
+Each dialect has one module in this package holding one `OpImpls` subclass
+decorated with `@register_impls`; each method decorated with `@impl(OpClass)`
+implements that op (and every subclass of it, so a shared undecorated base
+class such as `ApplyIndexingOpBase` covers both of its spellings):
+
+    @register_impls
+    class MyDialectImpls(OpImpls):
+        @impl(MyOp)
+        def run_my_op(self, ex: Executor, op: MyOp, args: Values) -> Values:
+            return (args[0] + args[1],)
+
+The method gets the executor (lanes, mask, checks, helpers for regions and
+errors), the op and its operand values, and returns the result values. A
+terminator returns the values it passes to its parent. A dialect module is
+found by name: add it to `DIALECT_MODULES` (a missing module is skipped, so
+`pto`/`tpu` can land later without touching the executor).
+
+`@grid_axis(OpClass)` registers a function telling how an op contributes to
+the launch grid (`gpu.thread_id x` with its `xla.range`, ...).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
+
+from xdsl.ir import Operation
+
+if TYPE_CHECKING:
+    from xla_emit.interpreter.executor import Executor, Values
+
+    ImplFunction: TypeAlias = Callable[[Executor, Operation, Values], Values]
+
+GridKind = Literal["thread", "block"]
+# (thread or block, axis 0..2, extent) of one grid-defining op.
+GridAxis = tuple[GridKind, int, int]
+GridAxisFunction: TypeAlias = Callable[[Operation], GridAxis | None]
+
+DIALECT_MODULES = ("func", "arith", "math", "scf", "tensor", "vector", "memref", "gpu", "xla", "tpu", "pto")
+
+_IMPL_MARK = "_implements_ops"
+
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+class OpImpls:
+    """Base class of a dialect's op implementations."""
+
+
+def impl(*op_types: type[Operation]) -> Callable[[_F], _F]:
+    """Mark a method of an `OpImpls` class as the implementation of `op_types`."""
+
+    def mark(method: _F) -> _F:
+        setattr(method, _IMPL_MARK, op_types)
+        return method
+
+    return mark
+
+
+class ImplRegistry:
+    """Op class -> implementation, looked up along the op's class hierarchy."""
+
+    def __init__(self) -> None:
+        self._impls: dict[type[Operation], ImplFunction] = {}
+        self._resolved: dict[type[Operation], ImplFunction | None] = {}
+        self._grid_axes: dict[type[Operation], GridAxisFunction] = {}
+
+    def register(self, impls: OpImpls) -> None:
+        """Add every `@impl` method of `impls`; later registrations win."""
+        for attribute in dir(type(impls)):
+            method = getattr(impls, attribute)
+            for op_type in getattr(method, _IMPL_MARK, ()):
+                self._impls[op_type] = method
+        self._resolved.clear()
+
+    def register_grid_axis(self, op_type: type[Operation], function: GridAxisFunction) -> None:
+        self._grid_axes[op_type] = function
+
+    def lookup(self, op_type: type[Operation]) -> ImplFunction | None:
+        """The implementation for `op_type` or its nearest registered base class."""
+        if op_type not in self._resolved:
+            self._resolved[op_type] = next(
+                (self._impls[base] for base in op_type.__mro__ if base in self._impls), None
+            )
+        return self._resolved[op_type]
+
+    def grid_axis(self, op: Operation) -> GridAxis | None:
+        for base in type(op).__mro__:
+            function = self._grid_axes.get(base)
+            if function is not None:
+                return function(op)
+        return None
+
+
+DEFAULT_REGISTRY = ImplRegistry()
+_loaded = False
+
+
+def register_impls(cls: type[OpImpls]) -> type[OpImpls]:
+    """Class decorator: register an instance of `cls` in the default registry."""
+    DEFAULT_REGISTRY.register(cls())
+    return cls
+
+
+def grid_axis(op_type: type[Operation]) -> Callable[[GridAxisFunction], GridAxisFunction]:
+    """Decorator: `function(op)` says which grid axis `op` reads and its extent."""
+
+    def register(function: GridAxisFunction) -> GridAxisFunction:
+        DEFAULT_REGISTRY.register_grid_axis(op_type, function)
+        return function
+
+    return register
+
+
+def load_dialect_impls() -> ImplRegistry:
+    """Import every dialect module present in this package (once) and return the registry."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for name in DIALECT_MODULES:
+            module = f"xla_emit.interpreter.{name}"
+            if importlib.util.find_spec(module) is not None:
+                importlib.import_module(module)
+    return DEFAULT_REGISTRY

@@ -1,0 +1,129 @@
+"""scf: loops and conditionals, uniform or lane-varying.
+
+Uniform control flow runs in Python. A lane-varying `scf.if` runs only the
+branches some active lane takes, each under its lanes' mask, and merges the
+results per lane. Loops whose bounds or conditions vary per lane iterate
+until no lane is active, every lane keeping its own iteration values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import scf
+from xdsl.ir import Operation
+
+from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.registry import OpImpls, impl, register_impls
+
+
+def _is_uniform(value: Value) -> bool:
+    return np.ndim(value) == 0  # pyright: ignore[reportArgumentType]
+
+
+def run_conditional(ex: Executor, op: Operation, condition: Value, then_index: int = 0) -> Values:
+    """Run `op`'s then/else regions (`then_index` and the next one) for the lanes taking each."""
+    then_region = op.regions[then_index]
+    else_region = op.regions[then_index + 1]
+    has_else = bool(else_region.blocks)
+    if _is_uniform(condition):
+        if condition:
+            return ex.run_region(then_region, ())
+        return ex.run_region(else_region, ()) if has_else else ()
+    lanes_true = np.asarray(condition, dtype=np.bool_)
+    takes_then = ex.combine_mask(lanes_true)
+    takes_else = ex.combine_mask(~lanes_true)
+    any_then = bool(takes_then.any())
+    any_else = has_else and bool(takes_else.any())
+    # Every active lane takes one branch, and an op without an else region has
+    # no results: running only the taken branch needs no merge.
+    if not any_else:
+        if not any_then:
+            return ()
+        with ex.masked(takes_then):
+            return ex.run_region(then_region, ())
+    if not any_then:
+        with ex.masked(takes_else):
+            return ex.run_region(else_region, ())
+    with ex.masked(takes_then):
+        then_values = ex.run_region(then_region, ())
+    with ex.masked(takes_else):
+        else_values = ex.run_region(else_region, ())
+    return tuple(
+        ex.merge(lanes_true, then_value, else_value, result.type, op)
+        for then_value, else_value, result in zip(then_values, else_values, op.results, strict=True)
+    )
+
+
+@register_impls
+class ScfImpls(OpImpls):
+    """scf.for, scf.if, scf.while and their terminators."""
+
+    @impl(scf.IfOp)
+    def run_if(self, ex: Executor, op: scf.IfOp, args: Values) -> Values:
+        return run_conditional(ex, op, args[0])
+
+    @impl(scf.ForOp)
+    def run_for(self, ex: Executor, op: scf.ForOp, args: Values) -> Values:
+        lower, upper, step, *carried = args
+        if _is_uniform(lower) and _is_uniform(upper) and _is_uniform(step):
+            return self._uniform_for(ex, op, lower, upper, step, list(carried))
+        return self._varying_for(ex, op, lower, upper, step, list(carried))
+
+    def _uniform_for(self, ex: Executor, op: scf.ForOp, lower: Value, upper: Value, step: Value, carried: list[Value]) -> Values:
+        if int(step) <= 0:  # pyright: ignore[reportArgumentType]
+            raise ex.error(op, f"has a non-positive step {int(step)}")  # pyright: ignore[reportArgumentType]
+        iv_type = type(lower)
+        values: Values = tuple(carried)
+        for iv in range(int(lower), int(upper), int(step)):  # pyright: ignore[reportArgumentType]
+            values = ex.run_region(op.body, (iv_type(iv), *values))  # pyright: ignore[reportCallIssue]
+        return values
+
+    def _varying_for(self, ex: Executor, op: scf.ForOp, lower: Value, upper: Value, step: Value, carried: list[Value]) -> Values:
+        iv = np.array(ex.to_lanes(lower, 0))  # pyright: ignore[reportArgumentType]
+        upper_lanes = ex.to_lanes(upper, 0)  # pyright: ignore[reportArgumentType]
+        step_lanes = ex.to_lanes(step, 0)  # pyright: ignore[reportArgumentType]
+        lane = ex.first_lane(step_lanes <= 0)
+        if lane is not None:
+            raise ex.error(op, "has a non-positive step", lane)
+        values: Values = tuple(carried)
+        while True:
+            running = ex.combine_mask(iv < upper_lanes)
+            if not running.any():
+                return values
+            with ex.masked(running):
+                new_values = ex.run_region(op.body, (iv, *values))
+            values = tuple(
+                ex.merge(running, new, old, result.type, op)
+                for new, old, result in zip(new_values, values, op.results, strict=True)
+            )
+            iv = iv + step_lanes
+
+    @impl(scf.WhileOp)
+    def run_while(self, ex: Executor, op: scf.WhileOp, args: Values) -> Values:
+        values: Values = args
+        exited: Values | None = None
+        running = ex.mask
+        while True:
+            with ex.masked(running):
+                condition, *forwarded = ex.run_region(op.before_region, values)
+            if _is_uniform(condition) and running is None:
+                if not condition:
+                    return tuple(forwarded)
+                values = ex.run_region(op.after_region, tuple(forwarded))
+                continue
+            lanes_true = np.broadcast_to(np.asarray(condition, np.bool_), (ex.lanes.count,))
+            leaving = lanes_true == False  # noqa: E712  (element-wise)
+            leaving = leaving if running is None else leaving & running
+            exited = tuple(forwarded) if exited is None else tuple(
+                ex.merge(leaving, new, old, result.type, op)
+                for new, old, result in zip(forwarded, exited, op.results, strict=True)
+            )
+            running = ex.combine_mask(lanes_true) if running is None else running & lanes_true
+            if not running.any():
+                return exited
+            with ex.masked(running):
+                values = ex.run_region(op.after_region, tuple(forwarded))
+
+    @impl(scf.YieldOp, scf.ConditionOp)
+    def run_yield(self, _ex: Executor, _op: Operation, args: Values) -> Values:
+        return args

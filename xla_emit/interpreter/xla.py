@@ -1,0 +1,160 @@
+"""xla: indexing, loops over indexing-map domains, calls and predicated/atomic accesses.
+
+Ops are matched by their undecorated base classes, so the seed's `xla_gpu.`
+spellings run the same code as today's `xla.` ones.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.ir import Operation
+
+from dialects.xla import (
+    ApplyIndexingOpBase,
+    AtomicRMWOp,
+    LoopOpBase,
+    PredicatedExtractOp,
+    PredicatedInsertOp,
+    PureCallOpBase,
+    WorkgroupIdOp,
+    YieldOpBase,
+)
+from xla_emit.interpreter.access import read, write
+from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.gpu import grid_extent
+from xla_emit.interpreter.lanes import AXES
+from xla_emit.interpreter.memory import TensorValue
+from xla_emit.interpreter.registry import GridAxis, OpImpls, grid_axis, impl, register_impls
+
+
+def _index(value: int | np.ndarray | np.generic) -> np.ndarray | np.generic:
+    return np.int64(value) if isinstance(value, int) else value
+
+
+def _domain_mask(ex: Executor, inside: bool | np.ndarray) -> bool | np.ndarray:
+    """True/False when uniform, else the active lanes inside the domain."""
+    if isinstance(inside, bool | np.bool_) or np.ndim(inside) == 0:
+        return bool(inside)
+    return ex.combine_mask(np.broadcast_to(inside, (ex.lanes.count,)))
+
+
+@grid_axis(WorkgroupIdOp)
+def _workgroup_axis(op: Operation) -> GridAxis:
+    assert isinstance(op, WorkgroupIdOp)
+    return grid_extent(op, "block", op.dimension.data.value)
+
+
+@register_impls
+class XlaImpls(OpImpls):
+    """xla ops (both spellings) over lanes."""
+
+    @impl(ApplyIndexingOpBase)
+    def run_apply_indexing(self, _ex: Executor, op: ApplyIndexingOpBase, args: Values) -> Values:
+        indexing_map = op.indexing_map_attr.indexing_map
+        dims, symbols = args[: indexing_map.num_dims], args[indexing_map.num_dims :]
+        return tuple(_index(r) for r in indexing_map.evaluate(dims, symbols))  # pyright: ignore[reportArgumentType]
+
+    @impl(LoopOpBase)
+    def run_loop(self, ex: Executor, op: LoopOpBase, args: Values) -> Values:
+        indexing_map = op.indexing_map_attr.indexing_map
+        if indexing_map.rt_vars:
+            raise ex.error(op, "has runtime variables in its indexing map, which the interpreter does not support")
+        dims = args[: len(op.dims)]
+        values: Values = args[len(op.dims) :]
+        ranges = [range(v.bounds.lower, v.bounds.upper + 1) for v in indexing_map.range_vars]
+        # The first range variable is the outermost loop, as XLA lowers it.
+        for point in itertools.product(*ranges):
+            symbols = [np.int64(s) for s in point]
+            active = _domain_mask(ex, indexing_map.is_in_domain(dims, symbols))  # pyright: ignore[reportArgumentType]
+            if active is False:
+                continue
+            results = [_index(r) for r in indexing_map.evaluate(dims, symbols)]  # pyright: ignore[reportArgumentType]
+            body_args = (*symbols, *results, *values)
+            if active is True:
+                values = ex.run_region(op.body, body_args)
+                continue
+            assert isinstance(active, np.ndarray)
+            if not active.any():
+                continue
+            if ex.mask is None and active.all():
+                values = ex.run_region(op.body, body_args)
+                continue
+            with ex.masked(active):
+                new_values = ex.run_region(op.body, body_args)
+            values = tuple(
+                ex.merge(active, new, old, result.type, op)
+                for new, old, result in zip(new_values, values, op.res, strict=True)
+            )
+        return values
+
+    @impl(PureCallOpBase)
+    def run_pure_call(self, ex: Executor, op: PureCallOpBase, args: Values) -> Values:
+        return ex.call_function(op.callee.string_value(), args, op)
+
+    @impl(YieldOpBase)
+    def run_yield(self, _ex: Executor, _op: YieldOpBase, args: Values) -> Values:
+        return args
+
+    @impl(WorkgroupIdOp)
+    def run_workgroup_id(self, ex: Executor, op: WorkgroupIdOp, _args: Values) -> Values:
+        return (ex.lanes.block_id(AXES.index(op.dimension.data.value)),)
+
+    @impl(PredicatedInsertOp)
+    def run_predicated_insert(self, ex: Executor, op: PredicatedInsertOp, args: Values) -> Values:
+        value, dest, *indices, condition = args
+        assert isinstance(dest, TensorValue)
+        return (self._under_condition(ex, condition, lambda: write(ex, op, dest, indices, value), dest),)  # pyright: ignore[reportArgumentType]
+
+    @impl(PredicatedExtractOp)
+    def run_predicated_extract(self, ex: Executor, op: PredicatedExtractOp, args: Values) -> Values:
+        source, *indices, condition, fallback = args
+        assert isinstance(source, TensorValue)
+        if np.ndim(condition) == 0:  # pyright: ignore[reportArgumentType]
+            return (read(ex, op, source, indices) if condition else fallback,)  # pyright: ignore[reportArgumentType]
+        active = ex.combine_mask(np.asarray(condition))
+        if not active.any():
+            return (fallback,)
+        with ex.masked(active):
+            loaded = read(ex, op, source, indices)  # pyright: ignore[reportArgumentType]
+        return (ex.merge(np.asarray(condition), loaded, fallback, op.result.type, op),)
+
+    def _under_condition(self, ex: Executor, condition: Value, action: object, unchanged: TensorValue) -> TensorValue:
+        assert callable(action)
+        if np.ndim(condition) == 0:  # pyright: ignore[reportArgumentType]
+            return action() if condition else unchanged
+        active = ex.combine_mask(np.asarray(condition))
+        if not active.any():
+            return unchanged
+        with ex.masked(active):
+            return action()
+
+    @impl(AtomicRMWOp)
+    def run_atomic_rmw(self, ex: Executor, op: AtomicRMWOp, args: Values) -> Values:
+        tensor, *indices = args
+        assert isinstance(tensor, TensorValue)
+        # Lanes hitting distinct elements update at once; lanes sharing an
+        # element take turns (in lane order), as the hardware serialises them.
+        pending = ex.mask.copy() if ex.mask is not None else np.ones(ex.lanes.count, np.bool_)
+        offsets = _element_keys(ex, tensor, indices)
+        while pending.any():
+            lanes = np.flatnonzero(pending)
+            _, first = np.unique(offsets[lanes], return_index=True)
+            turn = np.zeros_like(pending)
+            turn[lanes[first]] = True
+            with ex.masked(turn):
+                current = read(ex, op, tensor, indices)  # pyright: ignore[reportArgumentType]
+                (updated,) = ex.run_region(op.body, (current,))
+                tensor = write(ex, op, tensor, indices, updated, atomic=True)  # pyright: ignore[reportArgumentType]
+            pending &= ~turn
+        return (tensor,)
+
+
+def _element_keys(ex: Executor, tensor: TensorValue, indices: Sequence[Value]) -> np.ndarray:
+    key = np.zeros(ex.lanes.count, np.int64)
+    for index, stride in zip(indices, tensor.buffer.strides, strict=True):
+        key = key + np.asarray(index, np.int64) * stride
+    return np.broadcast_to(key, (ex.lanes.count,))
+
