@@ -230,8 +230,10 @@ def make_add(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
         return lhs
     lhs_offset = _constant_offset(lhs)
     if lhs_offset is not None:
-        # (x + c) + y -> (x + y) + c: constants gather at the end of a sum.
         assert isinstance(lhs, BinaryExpr)
+        if isinstance(rhs, ConstantExpr):
+            return make_add(lhs.lhs, ConstantExpr(lhs_offset + rhs.value))
+        # (x + c) + y -> (x + y) + c: constants gather at the end of a sum.
         return make_add(make_add(lhs.lhs, rhs), ConstantExpr(lhs_offset))
     rhs_offset = _constant_offset(rhs)
     if rhs_offset is not None:

@@ -29,7 +29,7 @@ from xla_emit.indexing.affine import (
     IndexValue,
     SymbolExpr,
 )
-from xla_emit.indexing.interval import Interval
+from xla_emit.indexing.interval import Interval, ceil_div
 from xla_emit.indexing.simplify import (
     ExprSimplifier,
     RangeEvaluator,
@@ -221,11 +221,16 @@ class IndexingMap:
         result = replace(self, constraints=())
         for expr, bounds in self.constraints:
             expr, bounds = normalize_constraint(simplifier.simplify(expr), bounds)
-            if bounds.contains_interval(ranges.range(expr)):
+            expr_range = ranges.range(expr)
+            if bounds.contains_interval(expr_range):
                 continue
+            if bounds.intersect(expr_range).is_empty:
+                return result.as_known_empty()
             result = result.with_constraint(expr, bounds)
             if result.is_known_empty:
                 return result
+        for expr, bounds in result.constraints:
+            result = _tighten_by_linear_constraint(result, expr, bounds)
         return _apply_mod_constraints(result)
 
     # -- printing ----------------------------------------------------------------
@@ -249,6 +254,35 @@ class IndexingMap:
         if domain:
             text += ", domain: " + ", ".join(domain)
         return text
+
+
+# ----------------------------------------------------------------------------
+# Bounds implied by constraints
+
+
+def _tighten_by_linear_constraint(
+    indexing_map: IndexingMap, expr: AffineExpr, bounds: Interval
+) -> IndexingMap:
+    """Narrows variable bounds implied by `sum(k_i * v_i) in bounds` over bare variables.
+
+    Each `k_j * v_j` must lie in `bounds` minus the range of the other summands.
+    """
+    terms = linear_form(expr)
+    if not all(isinstance(term, (DimExpr, SymbolExpr)) for term in terms.terms):
+        return indexing_map
+    for var, coefficient in terms.terms.items():
+        assert isinstance(var, (DimExpr, SymbolExpr))
+        ranges = indexing_map.range_evaluator(use_constraints=False)
+        rest = Interval.point(terms.constant)
+        for other, other_coefficient in terms.terms.items():
+            if other != var:
+                rest = rest + ranges.range(other) * Interval.point(other_coefficient)
+        lower, upper = bounds.lower - rest.upper, bounds.upper - rest.lower
+        if coefficient < 0:
+            lower, upper = upper, lower
+        implied = Interval(ceil_div(lower, coefficient), upper // coefficient)
+        indexing_map = indexing_map.with_constraint(var, implied)
+    return indexing_map
 
 
 # ----------------------------------------------------------------------------

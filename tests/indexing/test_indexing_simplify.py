@@ -1,0 +1,196 @@
+"""Simplification of indexing maps: XLA's worked examples, each checked by brute force."""
+
+import itertools
+
+import pytest
+
+from xla_emit.indexing import IndexingMap, parse_indexing_map
+
+
+def _domain_points(m: IndexingMap) -> list[tuple[list[int], list[int]]]:
+    """Every point of the variable box that satisfies the constraints."""
+    boxes = [range(v.bounds.lower, v.bounds.upper + 1) for v in m.dim_vars + m.symbol_vars]
+    points = []
+    for values in itertools.product(*boxes):
+        dims, symbols = list(values[: m.num_dims]), list(values[m.num_dims :])
+        if m.is_in_domain(dims, symbols):
+            points.append((dims, symbols))
+    return points
+
+
+def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
+    """Same domain over the original box, same values at every domain point."""
+    boxes = [range(v.bounds.lower, v.bounds.upper + 1) for v in original.dim_vars + original.symbol_vars]
+    for values in itertools.product(*boxes):
+        dims, symbols = list(values[: original.num_dims]), list(values[original.num_dims :])
+        inside = original.is_in_domain(dims, symbols)
+        assert simplified.is_in_domain(dims, symbols) == inside, values
+        if inside:
+            assert simplified.evaluate(dims, symbols) == original.evaluate(dims, symbols), values
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # The example from XLA's documentation of Simplify().
+        (
+            "(d0, d1) -> (d0 + d1 floordiv 16, d1 mod 16), domain: d0 in [0, 6], d1 in [0, 14]",
+            "(d0, d1) -> (d0, d1), domain: d0 in [0, 6], d1 in [0, 14]",
+        ),
+        # Summands that cannot change the quotient are dropped.
+        (
+            "(d0)[s0] -> ((d0 * 4 + s0) floordiv 4), domain: d0 in [0, 9], s0 in [0, 3]",
+            "(d0)[s0] -> (d0), domain: d0 in [0, 9], s0 in [0, 3]",
+        ),
+        (
+            "(d0)[s0] -> ((d0 * 4 + s0) mod 4), domain: d0 in [0, 9], s0 in [0, 3]",
+            "(d0)[s0] -> (s0), domain: d0 in [0, 9], s0 in [0, 3]",
+        ),
+        # Split at a factor of the modulus: (4*a + r) mod 8 == (a mod 2) * 4 + r.
+        (
+            "(d0)[s0] -> ((d0 * 4 + s0) mod 8, (d0 * 4 + s0) floordiv 8), "
+            "domain: d0 in [0, 9], s0 in [0, 3]",
+            "(d0)[s0] -> ((d0 mod 2) * 4 + s0, d0 floordiv 2), domain: d0 in [0, 9], s0 in [0, 3]",
+        ),
+        # (c*a) mod (a*b) -> (c mod b)*a
+        (
+            "(d0) -> ((d0 * 6) mod 8), domain: d0 in [0, 20]",
+            "(d0) -> (((d0 * 3) mod 4) * 2), domain: d0 in [0, 20]",
+        ),
+        # Multiples of the modulus are dropped; multiples of the divisor are pulled out.
+        (
+            "(d0, d1) -> ((d0 * 16 + d1) mod 8, (d0 * 16 + d1 + 3) floordiv 8), "
+            "domain: d0 in [0, 9], d1 in [0, 99]",
+            "(d0, d1) -> (d1 mod 8, d0 * 2 + (d1 + 3) floordiv 8), domain: d0 in [0, 9], d1 in [0, 99]",
+        ),
+        # Nested divisions merge; mod under a division becomes a division under mod.
+        (
+            "(d0) -> ((d0 floordiv 4) floordiv 8, (d0 mod 32) floordiv 4), domain: d0 in [0, 999]",
+            "(d0) -> (d0 floordiv 32, (d0 floordiv 4) mod 8), domain: d0 in [0, 999]",
+        ),
+        # Nothing wraps: mod of an offset range becomes a subtraction.
+        (
+            "(d0) -> ((d0 + 8) mod 8, (d0 + 10) floordiv 8), domain: d0 in [0, 5]",
+            "(d0) -> (d0, 1), domain: d0 in [0, 5]",
+        ),
+        (
+            "(d0) -> ((d0 + 8) mod 16), domain: d0 in [0, 5]",
+            "(d0) -> (d0 + 8), domain: d0 in [0, 5]",
+        ),
+        # Point ranges become constants; min/max with ordered ranges pick a side.
+        (
+            "(d0, d1) -> (d1 * 7, min(d0, 20), max(d0, d1 - 5)), domain: d0 in [0, 9], d1 in [3, 3]",
+            "(d0, d1) -> (21, d0, d0), domain: d0 in [0, 9], d1 in [3, 3]",
+        ),
+        # Constants distribute over sums; like terms combine; summands are sorted.
+        (
+            "(d0, d1)[s0] -> ((s0 + d1 + d0) * 2 + d0 - 3 * (d1 + 1)), "
+            "domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3]",
+            "(d0, d1)[s0] -> (d0 * 3 - d1 + s0 * 2 - 3), domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3]",
+        ),
+        # (x mod c) * k + (x floordiv c) * (c * k) -> x * k
+        (
+            "(d0, d1) -> ((d0 mod 8) * 3 + (d0 floordiv 8) * 24 + d1), domain: d0 in [0, 99], d1 in [0, 9]",
+            "(d0, d1) -> (d0 * 3 + d1), domain: d0 in [0, 99], d1 in [0, 9]",
+        ),
+        # Mod of mod with a multiple modulus.
+        (
+            "(d0) -> ((d0 mod 12) mod 4), domain: d0 in [0, 99]",
+            "(d0) -> (d0 mod 4), domain: d0 in [0, 99]",
+        ),
+    ],
+)
+def test_simplify_examples(before: str, after: str) -> None:
+    original = parse_indexing_map(before)
+    simplified = original.simplify()
+    assert str(simplified) == after
+    _check_equivalent(original, simplified)
+    # A simplified map is a fixed point and prints text that parses back to itself.
+    assert simplified.simplify() == simplified
+    assert parse_indexing_map(after) == simplified
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # Always-true constraints disappear.
+        (
+            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [0, 18], d0 mod 4 in [0, 3]",
+            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9]",
+        ),
+        # e + c, e * c and e floordiv c move into the interval; bare variables become bounds.
+        (
+            "(d0, d1) -> (d0), domain: d0 in [0, 99], d1 in [0, 99], d0 + 5 in [10, 20], "
+            "d1 * 3 in [4, 20], d0 + d1 floordiv 1 in [0, 150]",
+            "(d0, d1) -> (d0), domain: d0 in [5, 15], d1 in [2, 6]",
+        ),
+        (
+            "(d0, d1) -> (d0 + d1), domain: d0 in [0, 99], d1 in [0, 99], (d0 + d1) floordiv 8 in [1, 2]",
+            "(d0, d1) -> (d0 + d1), domain: d0 in [0, 23], d1 in [0, 23], d0 + d1 in [8, 23]",
+        ),
+        (
+            "(d0, d1) -> (d0), domain: d0 in [0, 99], d1 in [0, 99], -d0 - d1 in [-10, -5]",
+            "(d0, d1) -> (d0), domain: d0 in [0, 10], d1 in [0, 10], d0 + d1 in [5, 10]",
+        ),
+        (
+            "(d0, d1) -> (d0), domain: d0 in [0, 99], d1 in [0, 99], d0 * 2 + d1 * 4 in [3, 9]",
+            "(d0, d1) -> (d0), domain: d0 in [0, 4], d1 in [0, 2], d1 * 2 + d0 in [2, 4]",
+        ),
+        # Two mod constraints on one variable merge; the bounds move to satisfying values.
+        (
+            "(d0) -> (d0), domain: d0 in [1, 40], d0 mod 2 in [0, 0], d0 mod 3 in [1, 1]",
+            "(d0) -> (d0), domain: d0 in [4, 40], d0 mod 6 in [4, 4]",
+        ),
+        # The result simplifies using the tightened bounds.
+        (
+            "(d0) -> (d0 floordiv 16), domain: d0 in [0, 99], d0 in [0, 15]",
+            "(d0) -> (0), domain: d0 in [0, 15]",
+        ),
+    ],
+)
+def test_simplify_constraints(before: str, after: str) -> None:
+    original = parse_indexing_map(before)
+    simplified = original.simplify()
+    assert str(simplified) == after
+    _check_equivalent(original, simplified)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "(d0) -> (d0), domain: d0 in [0, 9], d0 mod 4 in [5, 7]",
+        "(d0) -> (d0), domain: d0 in [0, 9], d0 * 2 in [3, 3]",
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [19, 30]",
+        "(d0) -> (d0), domain: d0 in [0, 40], d0 mod 2 in [0, 0], d0 mod 4 in [1, 1]",
+        "(d0) -> (d0), domain: d0 in [1, 3], d0 mod 8 in [4, 7]",
+    ],
+)
+def test_simplify_detects_empty_domain(text: str) -> None:
+    original = parse_indexing_map(text)
+    assert _domain_points(original) == []  # the oracle: no point satisfies it
+    simplified = original.simplify()
+    assert simplified.is_known_empty
+    assert str(simplified) == "KNOWN EMPTY"
+
+
+def test_gelu_map_is_already_simplified() -> None:
+    text = (
+        "(th_x, bl_x)[vector_index] -> (bl_x floordiv 4096, (bl_x floordiv 8) mod 512, "
+        "(bl_x mod 8) * 512 + th_x * 4 + vector_index), domain: th_x in [0, 127], "
+        "bl_x in [0, 24575], vector_index in [0, 3]"
+    )
+    assert str(parse_indexing_map(text).simplify()) == text
+
+
+def test_xla_reshape_example_keeps_its_value() -> None:
+    # [4,8] -> [2,4,4] reshape indexing from XLA's documentation.
+    m = parse_indexing_map(
+        "(d0, d1, d2) -> (d0 * 2 + d1 floordiv 2, d2 + (d1 mod 2) * 4), "
+        "domain: d0 in [0, 1], d1 in [0, 3], d2 in [0, 3]"
+    )
+    simplified = m.simplify()
+    assert str(simplified) == (
+        "(d0, d1, d2) -> (d0 * 2 + d1 floordiv 2, (d1 mod 2) * 4 + d2), "
+        "domain: d0 in [0, 1], d1 in [0, 3], d2 in [0, 3]"
+    )
+    _check_equivalent(m, simplified)
