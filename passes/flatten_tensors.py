@@ -13,6 +13,7 @@ those casts, and a cast of a cast folds away.
   row-major linearization (see `passes/linear_index.py`);
 * `scf.for` iter_args and `scf.if` results;
 * `arith.constant dense<...>` tensors;
+* `xla_gpu.allocate_shared` and the tensors passing through `xla_gpu.sync_threads`;
 * `vector.transfer_read/write` of a 1-d vector along the minor dimension.
 
 Tensors of rank 0 or 1, with a dynamic size or with a layout encoding are
@@ -52,6 +53,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from dialects.xla import PureCallOpBase, make_apply_indexing
+from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.diagnostics import OpError
 from passes.linear_index import constant_result, linear_index
 from passes.scf_building import spelling_of
@@ -271,6 +273,32 @@ class FlattenConstant(RewritePattern):
         rewriter.replace(op, (), [_cast(constant.result, op.result.type, rewriter, where)])
 
 
+class FlattenAllocateShared(RewritePattern):
+    """Shared memory is allocated flat; its N-d users see a cast until they are rewritten."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AllocateSharedOp, rewriter: PatternRewriter) -> None:
+        if (flat := flat_type(op.result.type)) is None:
+            return
+        allocation = rewriter.insert(AllocateSharedOp(flat, op.attributes), InsertPoint.before(op))
+        where = InsertPoint.before(op)
+        rewriter.replace(op, (), [_cast(allocation.result, op.result.type, rewriter, where)])
+
+
+class FlattenSyncThreads(RewritePattern):
+    """`xla_gpu.sync_threads` passes flat tensors through."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SyncThreadsOp, rewriter: PatternRewriter) -> None:
+        if not _needs_flattening(op.result_types):
+            return
+        where = InsertPoint.before(op)
+        synced = rewriter.insert(
+            SyncThreadsOp(_flatten_values(op.tensors, rewriter, where), op.attributes), where
+        )
+        rewriter.replace(op, (), _unflatten_results(op.res, synced.res, rewriter, where))
+
+
 def _is_minor_identity(permutation: AffineMap, rank: int) -> bool:
     return permutation == AffineMap.minor_identity(rank, 1)
 
@@ -345,15 +373,25 @@ class FoldCastPairs(RewritePattern):
             rewriter.replace(op, (), [producer.inputs[0]])
 
 
+def _unflattened_neighbour(cast: UnrealizedConversionCastOp) -> Operation:
+    """The op that kept `cast` alive: the producer of an N-d input, else the N-d user."""
+    source = cast.inputs[0]
+    if flat_type(source.type) is not None:
+        producer = source.owner
+        if isinstance(producer, Operation):
+            return producer
+        return producer.parent_op() or cast
+    users = [use.operation for result in cast.results for use in result.uses]
+    return next((u for u in users if not isinstance(u, UnrealizedConversionCastOp)), cast)
+
+
 def _check_converged(module: ModuleOp) -> None:
     """XLA's post-condition: no bridging cast may survive."""
     for op in module.walk():
         if not isinstance(op, UnrealizedConversionCastOp):
             continue
-        users = [use.operation for result in op.results for use in result.uses]
-        culprit = next((u for u in users if not isinstance(u, UnrealizedConversionCastOp)), op)
         raise OpError(
-            culprit,
+            _unflattened_neighbour(op),
             "FlattenTensorsPass failed to converge",
             [f"no pattern flattens the {op.inputs[0].type} -> {op.results[0].type} value it uses"],
         )
@@ -376,6 +414,8 @@ class FlattenTensorsPass(ModulePass):
                     FlattenFor(),
                     FlattenIf(),
                     FlattenConstant(),
+                    FlattenAllocateShared(),
+                    FlattenSyncThreads(),
                     FlattenTransferRead(),
                     FlattenTransferWrite(),
                     FoldCastPairs(),
