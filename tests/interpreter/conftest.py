@@ -1,0 +1,32 @@
+"""Shared helpers of the interpreter tests: parse MLIR text and run it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pytest
+
+from xla_emit.interpreter import CheckOptions, Executor, LaunchGrid
+from xla_emit.tools.context import parse_mlir
+
+RunKernel = Callable[..., list[np.ndarray]]
+
+
+def run_mlir(
+    text: str,
+    inputs: Sequence[np.ndarray | np.generic | int | float],
+    checks: CheckOptions | None = None,
+    grid: LaunchGrid | None = None,
+    max_lanes: int = 1 << 15,
+    entry: str | None = None,
+) -> list[np.ndarray]:
+    """Parse `text` (file name `test.mlir`) and run its entry function on `inputs`."""
+    module, source_map = parse_mlir(text, "test.mlir")
+    executor = Executor(module, checks=checks, max_lanes=max_lanes, locator=source_map)
+    return executor.run(inputs, entry=entry, grid=grid)
+
+
+@pytest.fixture
+def run_kernel() -> RunKernel:
+    return run_mlir
