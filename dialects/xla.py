@@ -22,6 +22,7 @@ from enum import auto
 from typing import ClassVar, Self
 
 from xdsl.builder import Builder
+from xdsl.rewriter import InsertPoint
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IndexType,
@@ -1122,7 +1123,7 @@ def make_loop(
     attr = classes.indexing_map_attr.from_map(_as_map(indexing_map))
     loop = classes.loop(attr, dims, inits)
     if body_builder is not None:
-        builder = Builder.at_end(loop.body.block)
+        builder = Builder(InsertPoint.at_end(loop.body.block))
         yielded = body_builder(builder, loop.induction_vars, loop.map_results, loop.region_iter_args)
         builder.insert(classes.yield_(yielded))
     return loop

@@ -1,0 +1,300 @@
+"""The `xla` dialect's builders, spellings, indexing-map attribute and `xla.range` helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from io import StringIO
+
+import pytest
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    f32,
+)
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from dialects import xla, xla_gpu
+from dialects.xla import (
+    ApplyIndexingOpBase,
+    IndexingMapAttrBase,
+    LoopOpBase,
+    PureCallOpBase,
+    YieldOpBase,
+    get_xla_range,
+    make_apply_indexing,
+    make_indexing_map_attr,
+    make_loop,
+    make_pure_call,
+    make_yield,
+    xla_range_attr,
+)
+from xla_emit.diagnostics import UserError
+from xla_emit.indexing import Interval, parse_indexing_map
+from xla_emit.tools.context import make_context, parse_mlir
+
+# Two dims, one range variable, two results.
+LOOP_MAP = parse_indexing_map(
+    "(d0, d1)[s0] -> (d0 * 4 + s0, d1), domain: d0 in [0, 7], d1 in [0, 2], s0 in [0, 3]"
+)
+F32_TENSOR = TensorType(f32, [32, 3])
+
+
+def _print(op: Operation) -> str:
+    out = StringIO()
+    Printer(stream=out).print_op(op)
+    return out.getvalue()
+
+
+def _index_args(count: int) -> tuple[Block, Sequence[BlockArgument]]:
+    block = Block(arg_types=[IndexType()] * count)
+    return block, block.args
+
+
+@pytest.mark.parametrize(
+    ("spelling", "op_name", "attr_name"),
+    [
+        ("xla", "xla.apply_indexing", "xla.indexing_map"),
+        ("xla_gpu", "xla_gpu.apply_indexing", "xla_gpu.indexing_map"),
+    ],
+)
+def test_make_apply_indexing_spellings(spelling: str, op_name: str, attr_name: str) -> None:
+    _, (d0, d1, s0) = _index_args(3)
+    op = make_apply_indexing(LOOP_MAP, [d0, d1], [s0], spelling=spelling)
+    assert isinstance(op, ApplyIndexingOpBase)
+    assert op.name == op_name
+    assert op.indexing_map_attr.name == attr_name
+    # One index result per map result: the map above has two.
+    assert [r.type for r in op.res] == [IndexType(), IndexType()]
+    assert list(op.dims) == [d0, d1]
+    assert list(op.symbols) == [s0]
+    op.verify()
+    assert _print(op).startswith(f'%0, %1 = {op_name} #{attr_name}<"(d0, d1)[s0] -> ')
+
+
+def test_make_apply_indexing_respells_a_map_attribute_of_the_other_spelling() -> None:
+    _, (d0,) = _index_args(1)
+    seed_attr = make_indexing_map_attr(parse_indexing_map("(d0) -> (d0), domain: d0 in [0, 3]"))
+    op = make_apply_indexing(seed_attr, [d0], spelling="xla")
+    assert isinstance(op.indexing_map_attr, xla.IndexingMapAttr)
+    assert op.indexing_map == seed_attr.indexing_map
+
+
+def test_unknown_spelling_is_rejected() -> None:
+    with pytest.raises(ValueError, match="expected spelling 'xla' or 'xla_gpu', but got 'gpu'"):
+        make_yield([], spelling="gpu")
+
+
+@pytest.mark.parametrize("spelling", ["xla", "xla_gpu"])
+def test_make_loop_with_body_builder(spelling: str) -> None:
+    block, (d0, d1) = _index_args(2)
+    init = block.insert_arg(F32_TENSOR, 2)
+    seen: dict[str, int] = {}
+
+    def body(
+        builder: Builder,
+        ivs: Sequence[BlockArgument],
+        map_results: Sequence[BlockArgument],
+        iter_args: Sequence[BlockArgument],
+    ) -> Sequence[SSAValue]:
+        seen.update(ivs=len(ivs), map_results=len(map_results), iter_args=len(iter_args))
+        value = builder.insert(arith.ConstantOp(FloatAttr(1.0, f32))).result
+        from xdsl.dialects import tensor
+
+        inserted = builder.insert(tensor.InsertOp(value, iter_args[0], list(map_results)))
+        return [inserted.result]
+
+    loop = make_loop(LOOP_MAP, [d0, d1], [init], body, spelling=spelling)
+    assert isinstance(loop, LoopOpBase)
+    assert loop.name == f"{spelling}.loop"
+    # One range variable, two map results, one iter arg.
+    assert seen == {"ivs": 1, "map_results": 2, "iter_args": 1}
+    assert [a.type for a in loop.body.block.args] == [IndexType()] * 3 + [F32_TENSOR]
+    assert [r.type for r in loop.res] == [F32_TENSOR]
+    assert loop.res[0].name_hint == "xla_loop"
+    terminator = loop.body.block.last_op
+    assert isinstance(terminator, YieldOpBase)
+    assert terminator.name == f"{spelling}.yield"
+    loop.verify()
+
+
+def test_make_loop_without_body_builder_leaves_an_empty_body() -> None:
+    _, (d0, d1) = _index_args(2)
+    loop = make_loop(LOOP_MAP, [d0, d1], [], spelling="xla")
+    assert loop.body.block.first_op is None
+    assert len(loop.induction_vars) == 1
+    assert len(loop.map_results) == 2
+    assert len(loop.region_iter_args) == 0
+    wrong_terminator = func.ReturnOp()
+    loop.body.block.add_op(wrong_terminator)
+    with pytest.raises(VerifyException, match="expected the body to end with a yield, but got func.return"):
+        loop.verify(verify_nested_ops=False)
+    loop.body.block.erase_op(wrong_terminator)
+    loop.body.block.add_op(make_yield(spelling="xla"))
+    loop.verify()
+
+
+@pytest.mark.parametrize("spelling", ["xla", "xla_gpu"])
+def test_make_pure_call_verifies_against_the_callee(spelling: str) -> None:
+    callee = func.FuncOp.external("add", [f32, f32], [f32])
+    caller = func.FuncOp("caller", ((f32, f32), (f32,)))
+    a, b = caller.body.block.args
+    call = make_pure_call("add", [a, b], [f32], spelling=spelling)
+    assert isinstance(call, PureCallOpBase)
+    assert call.name == f"{spelling}.pure_call"
+    assert call.res[0].name_hint == "pure_call"
+    caller.body.block.add_ops([call, func.ReturnOp(call.res[0])])
+    module = ModuleOp([callee, caller])
+    module.verify()
+
+    wrong = make_pure_call("add", [a], [f32], spelling=spelling)
+    caller.body.block.insert_op_before(wrong, call)
+    with pytest.raises(VerifyException, match="argument count mismatch: 'operands' has 1 arguments, but '@add' expects 2"):
+        wrong.verify()
+
+
+def test_pure_call_outside_a_module_skips_symbol_checks() -> None:
+    # An op being built has no symbol table to look in yet.
+    _, (i,) = _index_args(1)
+    make_pure_call("not_yet_defined", [i], [IndexType()]).verify()
+
+
+def test_parsed_spellings_share_base_classes() -> None:
+    text = """
+    func.func private @id(%a: index) -> index
+    func.func @f(%a: index) -> index {
+      %0 = xla.apply_indexing #xla.indexing_map<"(d0) -> (d0), domain: d0 in [0, 3]">(%a)
+      %1 = xla_gpu.apply_indexing #xla_gpu.indexing_map<"(d0) -> (d0), domain: d0 in [0, 3]">(%0)
+      %2 = xla.pure_call @id(%1) : (index) -> index
+      %3 = xla_gpu.pure_call @id(%2) : (index) -> index
+      func.return %3 : index
+    }
+    """
+    module, _ = parse_mlir(text, "spellings.mlir", make_context())
+    module.verify()
+    ops = list(module.walk())
+    applies = [op for op in ops if isinstance(op, ApplyIndexingOpBase)]
+    calls = [op for op in ops if isinstance(op, PureCallOpBase)]
+    assert [op.name for op in applies] == ["xla.apply_indexing", "xla_gpu.apply_indexing"]
+    assert [op.name for op in calls] == ["xla.pure_call", "xla_gpu.pure_call"]
+    # Both map spellings hold the same map.
+    assert applies[0].indexing_map == applies[1].indexing_map
+    assert type(applies[0].indexing_map_attr) is not type(applies[1].indexing_map_attr)
+
+
+def test_indexing_map_attr_prints_canonically() -> None:
+    # Three spellings of floor division and extra spaces all print as `floordiv`.
+    texts = [
+        "(d0) -> (d0 floordiv 2), domain: d0 in [0, 7]",
+        "(d0) -> (d0 / 2), domain: d0 in [0, 7]",
+        "(d0)->(d0  floorDiv 2),domain: d0 in [0, 7]",
+    ]
+    attrs = [xla.IndexingMapAttr.from_map(parse_indexing_map(t)) for t in texts]
+    assert len(set(attrs)) == 1
+    printed = StringIO()
+    Printer(stream=printed).print_attribute(attrs[0])
+    assert printed.getvalue() == '#xla.indexing_map<"(d0) -> (d0 floordiv 2), domain: d0 in [0, 7]">'
+
+
+def test_indexing_map_attributes_of_the_two_spellings_differ() -> None:
+    indexing_map = parse_indexing_map("(d0) -> (d0), domain: d0 in [0, 3]")
+    assert xla.IndexingMapAttr.from_map(indexing_map) != xla_gpu.IndexingMapAttr.from_map(indexing_map)
+    assert isinstance(xla_gpu.IndexingMapAttr.from_map(indexing_map), IndexingMapAttrBase)
+
+
+def test_syntax_error_in_a_multi_line_map_points_into_the_second_literal() -> None:
+    text = (
+        "func.func @f(%a: index) -> index {\n"  # line 1
+        '  %0 = xla.apply_indexing #xla.indexing_map<"(d0) -> (d0),"\n'  # line 2
+        '     " domain: d0 in [0, 3], d0 mod in [0, 1]">(%a)\n'  # line 3
+        "  func.return %0 : index\n"
+        "}\n"
+    )
+    with pytest.raises(UserError) as error:
+        parse_mlir(text, "bad.mlir", make_context())
+    location = error.value.location
+    assert location is not None
+    # `in` after `mod` is where an operand was expected: line 3, column of that `in`.
+    line3 = text.splitlines()[2]
+    assert (location.line, location.column) == (3, line3.index("mod in") + len("mod ") + 1)
+    assert error.value.message.startswith("invalid indexing map: ")
+
+
+def test_unquoted_map_syntax_error_position() -> None:
+    text = "#m = #xla_gpu.indexing_map<(d0) -> (d0 + ), domain: d0 in [0, 3]>\n"
+    with pytest.raises(UserError) as error:
+        parse_mlir(text, "bad.mlir", make_context())
+    location = error.value.location
+    assert location is not None
+    assert (location.line, location.column) == (1, text.index("+ )") + 3)
+
+
+# -- xla.range ------------------------------------------------------------------
+
+
+def test_get_xla_range_on_ops_and_results() -> None:
+    op = xla.WorkgroupIdOp("x", {"xla.range": xla_range_attr(Interval(0, 1023))})
+    assert get_xla_range(op) == Interval(0, 1023)
+    assert get_xla_range(op.result) == Interval(0, 1023)
+    assert get_xla_range(xla.WorkgroupIdOp("y")) is None
+
+
+def test_xla_range_attr_prints_xla_syntax() -> None:
+    out = StringIO()
+    Printer(stream=out).print_attribute(xla_range_attr(Interval(3, 9)))
+    assert out.getvalue() == "[3 : index, 9 : index]"
+
+
+def test_get_xla_range_on_function_arguments() -> None:
+    text = """
+    func.func @f(%t: tensor<4xf32>, %i: index {xla.range = [0 : index, 3 : index]}) -> f32 {
+      %v = tensor.extract %t[%i] : tensor<4xf32>
+      func.return %v : f32
+    }
+    """
+    module, _ = parse_mlir(text, "args.mlir", make_context())
+    function = module.ops.first
+    assert isinstance(function, func.FuncOp)
+    tensor_arg, index_arg = function.body.block.args
+    assert get_xla_range(index_arg) == Interval(0, 3)
+    assert get_xla_range(tensor_arg) is None
+
+
+def test_get_xla_range_of_other_block_arguments_is_none() -> None:
+    _, (d0, d1) = _index_args(2)
+    loop = make_loop(LOOP_MAP, [d0, d1], [], spelling="xla")
+    assert get_xla_range(loop.induction_vars[0]) is None
+
+
+def test_get_xla_range_rejects_a_malformed_attribute() -> None:
+    op = xla.WorkgroupIdOp("x", {"xla.range": ArrayAttr([IntegerAttr(0, IndexType())])})
+    with pytest.raises(ValueError, match=r"expected xla.range = \[LB : index, UB : index\]"):
+        get_xla_range(op)
+    named = func.FuncOp(
+        "g",
+        ((IndexType(),), ()),
+        arg_attrs=ArrayAttr([DictionaryAttr({"xla.range": StringAttr("0..3")})]),
+    )
+    with pytest.raises(ValueError, match='but got "0..3"'):
+        get_xla_range(named.body.block.args[0])
+
+
+def test_atomic_rmw_builder_and_current_value() -> None:
+    block = Block(arg_types=[TensorType(f32, [8]), IndexType()])
+    tensor_value, index = block.args
+    body = Region(Block(arg_types=[f32]))
+    body.block.add_op(xla.YieldOp([body.block.args[0]]))
+    op = xla.AtomicRMWOp(tensor_value, [index], body)
+    assert op.result.type == TensorType(f32, [8])
+    assert op.current_value is body.block.args[0]
+    assert op.result.name_hint == "atomic_rmw"
+    op.verify()
