@@ -53,7 +53,9 @@ def test_evaluate_vectorized_matches_numpy_formula() -> None:
 
 
 def test_evaluate_min_max_on_arrays_and_ints() -> None:
-    m = parse_indexing_map("(d0, d1) -> (min(d0, d1), max(d0, d1 - 3)), domain: d0 in [0, 9], d1 in [0, 9]")
+    m = parse_indexing_map(
+        "(d0, d1) -> (min(d0, d1), max(d0, d1 - 3)), domain: d0 in [0, 9], d1 in [0, 9]"
+    )
     assert m.evaluate([4, 6]) == (4, 4)
     lo, hi = m.evaluate([np.array([1, 8]), np.array([5, 2])])
     np.testing.assert_array_equal(lo, [1, 2])
@@ -64,8 +66,11 @@ def test_is_in_domain_checks_bounds_and_constraints() -> None:
     m = parse_indexing_map(
         "(d0)[s0] -> (d0), domain: d0 in [1, 7], s0 in [0, 2], (d0 - 1) mod 2 in [0, 0]"
     )
-    expected = [(d0 in range(1, 8)) and (d0 - 1) % 2 == 0 and s0 in range(3)
-                for d0 in range(-2, 10) for s0 in range(-1, 4)]
+    expected = [
+        (d0 in range(1, 8)) and (d0 - 1) % 2 == 0 and s0 in range(3)
+        for d0 in range(-2, 10)
+        for s0 in range(-1, 4)
+    ]
     got = [m.is_in_domain([d0], [s0]) for d0 in range(-2, 10) for s0 in range(-1, 4)]
     assert got == expected
     d0s, s0s = np.meshgrid(np.arange(-2, 10), np.arange(-1, 4), indexing="ij")
@@ -109,7 +114,9 @@ def test_expression_range_encloses_values_tightly(expr_text: str, expected: Inte
 
 
 def test_expression_range_uses_a_matching_constraint() -> None:
-    m = parse_indexing_map("(d0, d1) -> (d0 + d1), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [3, 5]")
+    m = parse_indexing_map(
+        "(d0, d1) -> (d0 + d1), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [3, 5]"
+    )
     assert m.expression_range(DimExpr(0) + DimExpr(1)) == Interval(3, 5)
 
 

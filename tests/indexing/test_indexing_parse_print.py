@@ -24,13 +24,17 @@ GELU_MAP = (
     "text",
     [
         GELU_MAP,
-        "(d0, d1)[s0]{rt0} -> (d0 + s0, d1), domain: d0 in [0, 3], d1 in [0, 7], "
-        "s0 in [0, 1], rt0 in [0, 9], d0 + s0 in [1, 10]",
+        (
+            "(d0, d1)[s0]{rt0} -> (d0 + s0, d1), domain: d0 in [0, 3], d1 in [0, 7], "
+            "s0 in [0, 1], rt0 in [0, 9], d0 + s0 in [1, 10]"
+        ),
         "() -> ()",
         "(d0) -> (), domain: d0 in [0, 42]",
         "(d0) -> ((d0 - 1) floordiv 2, -d0 + 7), domain: d0 in [1, 7], (d0 - 1) mod 2 in [0, 0]",
-        "(d0, d1) -> (d0 - d1 * 3, d0 - (d1 + 2), max(d0, d1), min(d0, 3)), "
-        "domain: d0 in [0, 9], d1 in [-4, 4]",
+        (
+            "(d0, d1) -> (d0 - d1 * 3, d0 - (d1 + 2), max(d0, d1), min(d0, 3)), "
+            "domain: d0 in [0, 9], d1 in [-4, 4]"
+        ),
         "(d0) -> (d0 ceildiv 4, (-d0) mod 3, (d0 * 4) floordiv 8), domain: d0 in [-8, 8]",
         "(d0)[s0, s1] -> (d0 * s0 + s1), domain: d0 in [0, 3], s0 in [0, 3], s1 in [0, 3]",
         "KNOWN EMPTY",
@@ -54,7 +58,9 @@ def test_gelu_map_structure() -> None:
 
 
 def test_default_names_are_normalized() -> None:
-    m = parse_indexing_map("(d0)[s0]{rt0} -> (d0 + s0 + rt0), domain: d0 in [0, 1], s0 in [0, 2], rt0 in [0, 3]")
+    m = parse_indexing_map(
+        "(d0)[s0]{rt0} -> (d0 + s0 + rt0), domain: d0 in [0, 1], s0 in [0, 2], rt0 in [0, 3]"
+    )
     assert m == IndexingMap(
         dim_vars=(Variable(Interval(0, 1)),),
         range_vars=(Variable(Interval(0, 2)),),
@@ -63,9 +69,7 @@ def test_default_names_are_normalized() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "spelling", ["d0 floordiv 4", "d0 floorDiv 4", "d0 / 4"]
-)
+@pytest.mark.parametrize("spelling", ["d0 floordiv 4", "d0 floorDiv 4", "d0 / 4"])
 def test_floor_division_spellings(spelling: str) -> None:
     m = parse_indexing_map(f"(d0) -> ({spelling}), domain: d0 in [0, 15]")
     assert str(m) == "(d0) -> (d0 floordiv 4), domain: d0 in [0, 15]"
@@ -159,9 +163,17 @@ def _error(text: str) -> IndexingMapSyntaxError:
     [
         ("(d0) -> (d0 + d7), domain: d0 in [0, 3]", 14, "unknown variable 'd7'"),
         ("(d0) -> ((d0 + 1), domain: d0 in [0, 3]", 19, "expected ')' to close '(' at offset 8"),
-        ("(d0) -> ((d0 + 1 floordiv 2, d0), domain: d0 in [0, 3]", 27, "expected ')' to close '(' at offset 9"),
+        (
+            "(d0) -> ((d0 + 1 floordiv 2, d0), domain: d0 in [0, 3]",
+            27,
+            "expected ')' to close '(' at offset 9",
+        ),
         ("(d0) -> (d0)), domain: d0 in [0, 3]", 12, "unexpected ')' after the indexing map"),
-        ("(d0, d1 -> (d0), domain: d0 in [0, 3]", 8, "expected ',' or ')' to close '(' at offset 0"),
+        (
+            "(d0, d1 -> (d0), domain: d0 in [0, 3]",
+            8,
+            "expected ',' or ')' to close '(' at offset 0",
+        ),
         ("(d0) -> (d0), domain: d0 in [0 3]", 31, "expected ',' between the interval bounds"),
         ("(d0) -> (d0), domain: d0 in [a, 3]", 29, "expected an integer lower bound, but got 'a'"),
         ("(d0) -> (d0), domain: d0 in [0, 3", 33, "expected ']' to close the interval"),
@@ -173,7 +185,11 @@ def _error(text: str) -> IndexingMapSyntaxError:
         ("(d0) -> (d0 mod 0), domain: d0 in [0, 3]", 12, "'mod' by zero"),
         ("(d0) -> (d0 $ 1), domain: d0 in [0, 3]", 12, "unexpected character '$'"),
         ("(d0) -> (d0), domain: d0 in [0, 3], d0 + 1", 42, "expected 'in' after a constraint"),
-        ("(d0) -> (max(d0 1)), domain: d0 in [0, 3]", 16, "expected ',' between the arguments of 'max'"),
+        (
+            "(d0) -> (max(d0 1)), domain: d0 in [0, 3]",
+            16,
+            "expected ',' between the arguments of 'max'",
+        ),
         ("(mod) -> (0), domain: mod in [0, 3]", 1, "'mod' is a keyword"),
         ("(d0) (d0), domain: d0 in [0, 3]", 5, "expected '->' after the variable lists"),
     ],

@@ -36,7 +36,9 @@ _FACTORS = st.sampled_from([-4, -1, 2, 3, 4, 8, 12]).map(ConstantExpr)
 
 
 def _extend(children: st.SearchStrategy[AffineExpr]) -> st.SearchStrategy[AffineExpr]:
-    def binary(kind: AffineKind, rhs: st.SearchStrategy[AffineExpr]) -> st.SearchStrategy[AffineExpr]:
+    def binary(
+        kind: AffineKind, rhs: st.SearchStrategy[AffineExpr]
+    ) -> st.SearchStrategy[AffineExpr]:
         return st.builds(BinaryExpr, st.just(kind), children, rhs)
 
     return st.one_of(
@@ -64,8 +66,7 @@ def _intervals(draw: st.DrawFn, low: int = -4, high: int = 12, max_size: int = 8
 def MAPS(draw: st.DrawFn) -> IndexingMap:
     results = tuple(draw(st.lists(EXPRESSIONS, min_size=1, max_size=3)))
     constraints = tuple(
-        (expr, draw(_intervals(-10, 30, 25)))
-        for expr in draw(st.lists(EXPRESSIONS, max_size=2))
+        (expr, draw(_intervals(-10, 30, 25))) for expr in draw(st.lists(EXPRESSIONS, max_size=2))
     )
     return IndexingMap(
         dim_vars=(Variable(draw(_intervals())), Variable(draw(_intervals()))),
@@ -78,8 +79,10 @@ def MAPS(draw: st.DrawFn) -> IndexingMap:
 
 def _box(m: IndexingMap) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """All points of the variable box, one numpy lane per point."""
-    axes = [np.arange(v.bounds.lower, v.bounds.upper + 1, dtype=np.int64)
-            for v in m.dim_vars + m.symbol_vars]
+    axes = [
+        np.arange(v.bounds.lower, v.bounds.upper + 1, dtype=np.int64)
+        for v in m.dim_vars + m.symbol_vars
+    ]
     grids = [g.ravel() for g in np.meshgrid(*axes, indexing="ij")]
     return grids[: m.num_dims], grids[m.num_dims :]
 
@@ -102,15 +105,23 @@ def _reference(expr: AffineExpr, dims: list[np.ndarray], symbols: list[np.ndarra
         return symbols[expr.position]
     assert isinstance(expr, BinaryExpr)
     a, b = _reference(expr.lhs, dims, symbols), _reference(expr.rhs, dims, symbols)
-    return {
-        AffineKind.ADD: lambda: a + b,
-        AffineKind.MUL: lambda: a * b,
-        AffineKind.FLOORDIV: lambda: np.floor_divide(a, b),
-        AffineKind.CEILDIV: lambda: -np.floor_divide(-a, b),
-        AffineKind.MOD: lambda: np.mod(a, b),
-        AffineKind.MIN: lambda: np.minimum(a, b),
-        AffineKind.MAX: lambda: np.maximum(a, b),
-    }[expr.kind]()
+    value: np.ndarray
+    match expr.kind:
+        case AffineKind.ADD:
+            value = a + b
+        case AffineKind.MUL:
+            value = a * b
+        case AffineKind.FLOORDIV:
+            value = np.floor_divide(a, b)
+        case AffineKind.CEILDIV:
+            value = -np.floor_divide(-a, b)
+        case AffineKind.MOD:
+            value = np.mod(a, b)
+        case AffineKind.MIN:
+            value = np.minimum(a, b)
+        case AffineKind.MAX:
+            value = np.maximum(a, b)
+    return value
 
 
 @SETTINGS
@@ -139,7 +150,11 @@ def test_range_encloses_every_value_on_the_domain(m: IndexingMap) -> None:
             if values.size:
                 bounds = m.expression_range(sub)
                 assert bounds.lower <= values.min() and values.max() <= bounds.upper, (
-                    sub.to_str(), bounds, values.min(), values.max())
+                    sub.to_str(),
+                    bounds,
+                    values.min(),
+                    values.max(),
+                )
 
 
 @SETTINGS
@@ -149,7 +164,9 @@ def test_simplify_preserves_domain_and_values(m: IndexingMap) -> None:
     dims, symbols = _box(m)
     shape = dims[0].shape
     inside = _mask(m.is_in_domain(dims, symbols), shape)
-    assert np.array_equal(_mask(simplified.is_in_domain(dims, symbols), shape), inside), str(simplified)
+    assert np.array_equal(_mask(simplified.is_in_domain(dims, symbols), shape), inside), str(
+        simplified
+    )
     if simplified.is_known_empty:
         return
     for before, after in zip(m.results, simplified.results):

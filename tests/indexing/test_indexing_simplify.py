@@ -20,7 +20,9 @@ def _domain_points(m: IndexingMap) -> list[tuple[list[int], list[int]]]:
 
 def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
     """Same domain over the original box, same values at every domain point."""
-    boxes = [range(v.bounds.lower, v.bounds.upper + 1) for v in original.dim_vars + original.symbol_vars]
+    boxes = [
+        range(v.bounds.lower, v.bounds.upper + 1) for v in original.dim_vars + original.symbol_vars
+    ]
     for values in itertools.product(*boxes):
         dims, symbols = list(values[: original.num_dims]), list(values[original.num_dims :])
         inside = original.is_in_domain(dims, symbols)
@@ -48,8 +50,10 @@ def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
         ),
         # Split at a factor of the modulus: (4*a + r) mod 8 == (a mod 2) * 4 + r.
         (
-            "(d0)[s0] -> ((d0 * 4 + s0) mod 8, (d0 * 4 + s0) floordiv 8), "
-            "domain: d0 in [0, 9], s0 in [0, 3]",
+            (
+                "(d0)[s0] -> ((d0 * 4 + s0) mod 8, (d0 * 4 + s0) floordiv 8), "
+                "domain: d0 in [0, 9], s0 in [0, 3]"
+            ),
             "(d0)[s0] -> ((d0 mod 2) * 4 + s0, d0 floordiv 2), domain: d0 in [0, 9], s0 in [0, 3]",
         ),
         # (c*a) mod (a*b) -> (c mod b)*a
@@ -59,8 +63,10 @@ def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
         ),
         # Multiples of the modulus are dropped; multiples of the divisor are pulled out.
         (
-            "(d0, d1) -> ((d0 * 16 + d1) mod 8, (d0 * 16 + d1 + 3) floordiv 8), "
-            "domain: d0 in [0, 9], d1 in [0, 99]",
+            (
+                "(d0, d1) -> ((d0 * 16 + d1) mod 8, (d0 * 16 + d1 + 3) floordiv 8), "
+                "domain: d0 in [0, 9], d1 in [0, 99]"
+            ),
             "(d0, d1) -> (d1 mod 8, d0 * 2 + (d1 + 3) floordiv 8), domain: d0 in [0, 9], d1 in [0, 99]",
         ),
         # Nested divisions merge; mod under a division becomes a division under mod.
@@ -84,8 +90,10 @@ def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
         ),
         # Constants distribute over sums; like terms combine; summands are sorted.
         (
-            "(d0, d1)[s0] -> ((s0 + d1 + d0) * 2 + d0 - 3 * (d1 + 1)), "
-            "domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3]",
+            (
+                "(d0, d1)[s0] -> ((s0 + d1 + d0) * 2 + d0 - 3 * (d1 + 1)), "
+                "domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3]"
+            ),
             "(d0, d1)[s0] -> (d0 * 3 - d1 + s0 * 2 - 3), domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3]",
         ),
         # (x mod c) * k + (x floordiv c) * (c * k) -> x * k
@@ -120,8 +128,10 @@ def test_simplify_examples(before: str, after: str) -> None:
         ),
         # e + c, e * c and e floordiv c move into the interval; bare variables become bounds.
         (
-            "(d0, d1) -> (d0), domain: d0 in [0, 99], d1 in [0, 99], d0 + 5 in [10, 20], "
-            "d1 * 3 in [4, 20], d0 + d1 floordiv 1 in [0, 150]",
+            (
+                "(d0, d1) -> (d0), domain: d0 in [0, 99], d1 in [0, 99], d0 + 5 in [10, 20], "
+                "d1 * 3 in [4, 20], d0 + d1 floordiv 1 in [0, 150]"
+            ),
             "(d0, d1) -> (d0), domain: d0 in [5, 15], d1 in [2, 6]",
         ),
         (

@@ -14,6 +14,7 @@ int64 arrays alike (one array entry per lane).
 from __future__ import annotations
 
 import enum
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -48,7 +49,7 @@ _INFIX_SPELLING = {
 }
 
 
-class AffineExpr:
+class AffineExpr(ABC):
     """Base class of affine expressions."""
 
     __slots__ = ()
@@ -83,13 +84,15 @@ class AffineExpr:
     def mod(self, other: AffineExpr | int) -> AffineExpr:
         return make_binary(AffineKind.MOD, self, as_expr(other))
 
-    def evaluate(self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()) -> IndexValue:
+    @abstractmethod
+    def evaluate(
+        self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()
+    ) -> IndexValue:
         """The value at the given dims and symbols (ints, or int64 arrays of lanes)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def substitute(self, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr]) -> AffineExpr:
         """Replaces `d<i>` by `dims[i]` and `s<i>` by `symbols[i]`, folding constants."""
-        raise NotImplementedError
 
     def walk(self) -> Iterator[AffineExpr]:
         """This expression and all its subexpressions, parents before children."""
@@ -109,7 +112,9 @@ class AffineExpr:
 class ConstantExpr(AffineExpr):
     value: int
 
-    def evaluate(self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()) -> IndexValue:
+    def evaluate(
+        self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()
+    ) -> IndexValue:
         return self.value
 
     def substitute(self, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr]) -> AffineExpr:
@@ -120,7 +125,9 @@ class ConstantExpr(AffineExpr):
 class DimExpr(AffineExpr):
     position: int
 
-    def evaluate(self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()) -> IndexValue:
+    def evaluate(
+        self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()
+    ) -> IndexValue:
         return dims[self.position]
 
     def substitute(self, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr]) -> AffineExpr:
@@ -131,7 +138,9 @@ class DimExpr(AffineExpr):
 class SymbolExpr(AffineExpr):
     position: int
 
-    def evaluate(self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()) -> IndexValue:
+    def evaluate(
+        self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()
+    ) -> IndexValue:
         return symbols[self.position]
 
     def substitute(self, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr]) -> AffineExpr:
@@ -163,8 +172,12 @@ class BinaryExpr(AffineExpr):
             and self.rhs == other.rhs
         )
 
-    def evaluate(self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()) -> IndexValue:
-        return apply_kind(self.kind, self.lhs.evaluate(dims, symbols), self.rhs.evaluate(dims, symbols))
+    def evaluate(
+        self, dims: Sequence[IndexValue], symbols: Sequence[IndexValue] = ()
+    ) -> IndexValue:
+        return apply_kind(
+            self.kind, self.lhs.evaluate(dims, symbols), self.rhs.evaluate(dims, symbols)
+        )
 
     def substitute(self, dims: Sequence[AffineExpr], symbols: Sequence[AffineExpr]) -> AffineExpr:
         return make_binary(
@@ -262,11 +275,12 @@ def make_mul(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
 
 
 def _make_other(kind: AffineKind, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr:
-    if isinstance(lhs, ConstantExpr) and isinstance(rhs, ConstantExpr):
-        if rhs.value != 0 or kind in (AffineKind.MIN, AffineKind.MAX):
-            value = apply_kind(kind, lhs.value, rhs.value)
-            assert isinstance(value, int)
-            return ConstantExpr(value)
+    # Division by a constant zero stays symbolic: it has no value to fold to.
+    divides_by_zero = rhs == ConstantExpr(0) and kind not in (AffineKind.MIN, AffineKind.MAX)
+    if isinstance(lhs, ConstantExpr) and isinstance(rhs, ConstantExpr) and not divides_by_zero:
+        value = apply_kind(kind, lhs.value, rhs.value)
+        assert isinstance(value, int)
+        return ConstantExpr(value)
     if isinstance(rhs, ConstantExpr) and rhs.value == 1:
         if kind in (AffineKind.FLOORDIV, AffineKind.CEILDIV):
             return lhs

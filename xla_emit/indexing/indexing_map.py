@@ -415,8 +415,7 @@ def parse_indexing_map(text: str) -> IndexingMap:
 def _variables(parsed: Sequence[ParsedVariable], prefix: str) -> tuple[Variable, ...]:
     """Default names (`d3` at position 3) are stored as "" so equal maps compare equal."""
     return tuple(
-        Variable(v.bounds, "" if v.name == f"{prefix}{i}" else v.name)
-        for i, v in enumerate(parsed)
+        Variable(v.bounds, "" if v.name == f"{prefix}{i}" else v.name) for i, v in enumerate(parsed)
     )
 
 
@@ -442,7 +441,9 @@ def compose_indexing_maps(first: IndexingMap, second: IndexingMap) -> IndexingMa
     n_rt_2 = len(second.rt_vars)
     # Where each old symbol lands in the combined symbol list.
     first_symbols = [SymbolExpr(n_range_2 + i) for i in range(n_range_1)]
-    first_symbols += [SymbolExpr(n_range_2 + n_range_1 + n_rt_2 + i) for i in range(len(first.rt_vars))]
+    first_symbols += [
+        SymbolExpr(n_range_2 + n_range_1 + n_rt_2 + i) for i in range(len(first.rt_vars))
+    ]
     second_symbols = [SymbolExpr(i) for i in range(n_range_2)]
     second_symbols += [SymbolExpr(n_range_2 + n_range_1 + i) for i in range(n_rt_2)]
     first_dims = [DimExpr(i) for i in range(first.num_dims)]
@@ -485,9 +486,7 @@ def linearize_map(shape: Sequence[int]) -> IndexingMap:
     linear: AffineExpr = ConstantExpr(0)
     for i in range(len(shape)):
         linear = linear + DimExpr(i) * prod(shape[i + 1 :])
-    return IndexingMap(
-        dim_vars=_dims_of_shape(shape), range_vars=(), rt_vars=(), results=(linear,)
-    )
+    return IndexingMap(dim_vars=_dims_of_shape(shape), range_vars=(), rt_vars=(), results=(linear,))
 
 
 def delinearize_map(shape: Sequence[int]) -> IndexingMap:

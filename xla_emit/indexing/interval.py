@@ -81,8 +81,9 @@ class Interval:
             return Interval.unbounded()
         # Floor and ceiling are monotone and x / y is monotone in each argument while y keeps
         # its sign, so the extremes sit at the corners of the box.
-        corners = [divide(a, b) for a in (self.lower, self.upper)
-                   for b in (divisor.lower, divisor.upper)]
+        corners = [
+            divide(a, b) for a in (self.lower, self.upper) for b in (divisor.lower, divisor.upper)
+        ]
         return Interval(min(corners), max(corners))
 
     def mod(self, divisor: Interval) -> Interval:
@@ -112,7 +113,6 @@ class Interval:
 
     def __str__(self) -> str:
         return f"[{self.lower}, {self.upper}]"
-
 
 
 def ceil_div(a: int, b: int) -> int:

@@ -258,8 +258,9 @@ class ExprSimplifier:
         factor = math.gcd(modulus, terms.constant, *terms.terms.values())
         if factor > 1:
             # (g*a) mod (g*b) == (a mod b) * g
-            inner_mod = self._rewrite_mod(terms.scaled_down(factor).to_expr(),
-                                          ConstantExpr(modulus // factor))
+            inner_mod = self._rewrite_mod(
+                terms.scaled_down(factor).to_expr(), ConstantExpr(modulus // factor)
+            )
             return self._rewrite_sum(make_mul(inner_mod, ConstantExpr(factor)))
         split = self._split_at_factor(terms, modulus)
         if split is not None:
@@ -277,8 +278,9 @@ class ExprSimplifier:
         `multiples` is returned already divided by g. Only factors shared with
         some coefficient can leave a non-trivial rest, so only those are tried.
         """
-        candidates = sorted({math.gcd(c, divisor) for c in terms.terms.values()} | {divisor},
-                            reverse=True)
+        candidates = sorted(
+            {math.gcd(c, divisor) for c in terms.terms.values()} | {divisor}, reverse=True
+        )
         for factor in candidates:
             if factor == 1:
                 continue

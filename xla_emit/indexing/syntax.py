@@ -324,8 +324,7 @@ class _Parser:
             expr = self.parse_expr()
             if not self.at(")"):
                 raise self.error(
-                    f"expected ')' to close '(' at offset {token.offset}, but got "
-                    f"{self.describe()}"
+                    f"expected ')' to close '(' at offset {token.offset}, but got {self.describe()}"
                 )
             self.advance()
             return expr
