@@ -32,6 +32,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
     "pto-to-dps": ("pto_to_dps", "PTOToDPSPass"),
     "pto-materialize-tmp-tiles": ("pto_materialize_tmp_tiles", "PTOMaterializeTmpTilesPass"),
+    "pto-plan-memory": ("pto_plan_memory", "PTOPlanMemoryPass"),
 }
 
 
