@@ -166,15 +166,12 @@ class ShuffleOp(IRDLOperation):
 
 
 _REDECLARED: Sequence[type[Operation]] = (ThreadIdOp, BlockIdOp, BarrierOp)
+_REDECLARED_NAMES = frozenset(op.name for op in _REDECLARED)
 
 GPU = Dialect(
     "gpu",
     [
-        *(
-            op
-            for op in xdsl_gpu.GPU.operations
-            if op.name not in {redeclared.name for redeclared in _REDECLARED}
-        ),
+        *(op for op in xdsl_gpu.GPU.operations if op.name not in _REDECLARED_NAMES),
         *_REDECLARED,
         ShuffleOp,
     ],

@@ -228,28 +228,18 @@ def _verify_index_count(tensor_type: Attribute, indices: Sequence[SSAValue]) -> 
         )
 
 
-def lookup_function(op: Operation, callee: SymbolRefAttr) -> FuncOp | None:
-    """The `func.func` that `callee` names as seen from `op`, or None.
-
-    Also None when `op` is not inside a symbol table yet (an op being built).
-    """
+def nearest_symbol_table(op: Operation) -> Operation | None:
+    """The closest ancestor of `op` that holds symbols; None for an op not in a module yet."""
     anchor = op.parent_op()
     while anchor is not None and not anchor.has_trait(SymbolTable):
         anchor = anchor.parent_op()
-    if anchor is None:
-        return None
-    found = SymbolTable.lookup_symbol(anchor, callee)
+    return anchor
+
+
+def lookup_function(symbol_table: Operation, callee: SymbolRefAttr) -> FuncOp | None:
+    """The `func.func` that `callee` names in `symbol_table`, or None."""
+    found = SymbolTable.lookup_symbol(symbol_table, callee)
     return found if isinstance(found, FuncOp) else None
-
-
-def has_symbol_table_ancestor(op: Operation) -> bool:
-    """Whether symbol references from `op` can be resolved (the op sits in a module)."""
-    anchor = op.parent_op()
-    while anchor is not None:
-        if anchor.has_trait(SymbolTable):
-            return True
-        anchor = anchor.parent_op()
-    return False
 
 
 # ----------------------------------------------------------------------------
@@ -661,9 +651,11 @@ class PureCallOpBase(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        if not has_symbol_table_ancestor(self):
+        symbol_table = nearest_symbol_table(self)
+        if symbol_table is None:
+            # An op being built is checked once it is inserted into a module.
             return
-        function = lookup_function(self, self.callee)
+        function = lookup_function(symbol_table, self.callee)
         if function is None:
             raise VerifyException(
                 f"'f' attribute refers to an undefined function: {self.callee}"

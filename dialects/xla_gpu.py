@@ -53,8 +53,8 @@ from dialects.xla import (
     LoopOpBase,
     PureCallOpBase,
     YieldOpBase,
-    has_symbol_table_ancestor,
     lookup_function,
+    nearest_symbol_table,
 )
 from xla_emit.indexing import IndexingMap
 
@@ -170,9 +170,11 @@ class PureCallOp(PureCallOpBase):
 
 def _verify_combiner(op: Operation, combiner: SymbolRefAttr, expected: FunctionType) -> None:
     """The combiner must be a function of type `expected`."""
-    if not has_symbol_table_ancestor(op):
+    symbol_table = nearest_symbol_table(op)
+    if symbol_table is None:
+        # An op being built is checked once it is inserted into a module.
         return
-    function = lookup_function(op, combiner)
+    function = lookup_function(symbol_table, combiner)
     if function is None:
         raise VerifyException(f"combiner `{combiner}` not found")
     if function.function_type != expected:

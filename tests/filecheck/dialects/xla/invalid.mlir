@@ -286,3 +286,30 @@ func.func @not_a_map(%d0: index) -> index {
   %0 = xla.apply_indexing 3 (%d0)
   func.return %0 : index
 }
+
+// -----
+
+#map = #xla.indexing_map<"()[s0] -> (s0), domain: s0 in [0, 7]">
+func.func @loop_iter_args_type_count(%a: f32, %b: f32) -> f32 {
+  // expected-error@+1 {{expected 2 types, one per iter_arg, but got 1}}
+  %r = xla.loop ()[%i] -> (%r0) in #map iter_args(%x = %a, %y = %b) -> (f32) {
+    xla.yield %x : f32
+  }
+  func.return %r : f32
+}
+
+// -----
+
+func.func @predicated_insert_not_a_tensor(%v: i32, %t: i32, %i: index, %c: i1) -> i32 {
+  // expected-error@+1 {{expected a tensor type, but got i32}}
+  %r = xla.predicated_insert %v into %t[%i] if %c : i32
+  func.return %r : i32
+}
+
+// -----
+
+func.func @predicated_extract_not_a_tensor(%v: i32, %t: i32, %i: index, %c: i1) -> i32 {
+  // expected-error@+1 {{expected a tensor type, but got i32}}
+  %r = xla.predicated_extract %t[%i] if %c else %v : i32
+  func.return %r : i32
+}

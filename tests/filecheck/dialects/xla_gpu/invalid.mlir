@@ -198,3 +198,33 @@ func.func @insert_index_count(%input: !xla_gpu.indexed_vector<32x64xf32, #map>, 
 
 // expected-error@+1 {{expected an indexing map attribute, but got "(d0) -> (d0)"}}
 func.func private @indexed_vector_without_map(!xla_gpu.indexed_vector<32xf32, "(d0) -> (d0)">)
+
+// -----
+
+func.func @allocate_shared_not_a_tensor() -> f32 {
+  // expected-error@+1 {{expected a tensor type, but got f32}}
+  %shmem = xla_gpu.allocate_shared : f32
+  func.return %shmem : f32
+}
+
+// -----
+
+#map = #xla.indexing_map<"(d0)[s0] -> (d0 * 2 + s0), domain: d0 in [0, 15], s0 in [0, 1]">
+func.func @insert_without_map(%input: !xla_gpu.indexed_vector<32xf32, #map>, %i: index, %output: tensor<32xf32>) -> tensor<32xf32> {
+  // expected-error@+1 {{expected an indexing map attribute, but got [1 : i64, 2 : i64]}}
+  %0 = xla_gpu.insert %input(%i) into %output at [1, 2]
+    : !xla_gpu.indexed_vector<32xf32, #map> -> tensor<32xf32>
+  func.return %0 : tensor<32xf32>
+}
+
+// -----
+
+// The seed's transpose listing writes `(%thread_id_x %block_id_x)`; XLA's
+// parser needs the comma, and so does ours.
+#map = #xla_gpu.indexing_map<"(d0, d1)[s0] -> (d0), domain: d0 in [0, 127], d1 in [0, 3], s0 in [0, 1]">
+func.func @loop_missing_comma(%tx: index, %bx: index) {
+  // expected-error@+1 {{')' expected}}
+  xla_gpu.loop (%tx %bx)[%i] -> (%r) in #map {
+  }
+  func.return
+}
