@@ -1,0 +1,46 @@
+"""Fusion emitters: HLO fusions to `xla_gpu` MLIR kernels.
+
+The hooks other tools call are re-exported here and imported lazily, so that
+importing the package stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from xdsl.dialects.builtin import ModuleOp
+
+    from xla_emit.emitters.launch import LaunchDimensions
+    from xla_emit.hlo.ir import HloInstruction, HloModule
+
+
+def emit_hlo_module(text: str, file: str, spelling: str = "xla_gpu") -> ModuleOp:
+    """Parse HLO text and emit every fusion as a kernel function named after it."""
+    from xla_emit.emitters.fusion import emit_hlo_module as emit
+
+    return emit(text, file, spelling)
+
+
+def emit_fusion(module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu") -> ModuleOp:
+    """One fusion's kernel: entry function named after the fusion, then its private functions."""
+    from xla_emit.emitters.fusion import emit_fusion as emit
+
+    return emit(module, fusion_instruction, spelling)
+
+
+def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
+    """The launch grid (threads per block, blocks) of a module returned by `emit_fusion`."""
+    from xla_emit.emitters.fusion import fusion_launch_dimensions as launch
+
+    return launch(kernel_module)
+
+
+def format_hlo_partitions(text: str, file: str) -> str:
+    """Each fusion's subgraph functions, readable (for `xla-emit-opt --print-partitions`)."""
+    from xla_emit.emitters.fusion import format_hlo_partitions as format_partitions
+
+    return format_partitions(text, file)
+
+
+__all__ = ["emit_fusion", "emit_hlo_module", "format_hlo_partitions", "fusion_launch_dimensions"]

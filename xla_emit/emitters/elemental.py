@@ -1,0 +1,795 @@
+"""Elemental emission: one `func.func` per partitioned subgraph.
+
+A subgraph function computes its roots' elements at one output index:
+
+    func.func private @name(%arg0: tensor<...>, ..., %i: index {xla.range = [0 : index, N : index]}, ...,
+                            <injected scalars>) -> (root element types)
+
+Parameters are read with `tensor.extract`, elementwise HLO becomes `arith`
+and `math` ops on the element type (16-bit floats stay 16-bit: every op's
+result is rounded to the storage type, as XLA computes them), index
+transformations become `apply_indexing` of the op's output-to-input map, pad
+and concatenate branch with `scf.if` on the map's domain, reduce loops with
+`scf.for` calling its reducer, and values of other subgraphs come from
+`pure_call`s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, math, scf, tensor
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from dialects.arith_ext import RemFOp
+from dialects.xla import XLA_RANGE, make_apply_indexing, make_pure_call, xla_range_attr
+from xla_emit.diagnostics import UserError
+from xla_emit.emitters.operand_maps import operand_map, output_dim_vars
+from xla_emit.emitters.types import builder_at_end, element_type, tensor_type
+from xla_emit.hlo.ir import HloComputation, HloInstruction
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
+from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
+from xla_emit.indexing.indexing_map import IndexingMap
+from xla_emit.indexing.interval import Interval
+
+# Names of index arguments, as in the seed's `@gelu(%arg0, %i, %j, %k)`.
+_INDEX_NAMES = ("i", "j", "k", "l", "m", "n", "o", "p")
+
+
+@dataclass(eq=False)
+class Subgraph:
+    """A piece of a fused computation emitted as one function.
+
+    `roots` are the values the function returns, `instructions` every
+    instruction computed inside it; `injected` values (a hero's result, for
+    epilogues) arrive as extra scalar arguments after the indices.
+    """
+
+    name: str
+    roots: tuple[HloInstruction, ...]
+    instructions: frozenset[HloInstruction]
+    injected: tuple[HloInstruction, ...] = ()
+
+    @property
+    def index_shape(self) -> tuple[int, ...]:
+        """The shape the index arguments range over: the first root's (first leaf's) shape."""
+        return flatten_shape(self.roots[0].shape)[0].dimensions
+
+    @property
+    def result_shapes(self) -> list[ArrayShape]:
+        return [leaf for root in self.roots for leaf in flatten_shape(root.shape)]
+
+
+@dataclass
+class FusionFunctions:
+    """Every subgraph of a fusion, where each instruction lives, and the emitted functions."""
+
+    computation: HloComputation
+    subgraphs: list[Subgraph]
+    spelling: str
+    root_of: dict[HloInstruction, Subgraph] = field(default_factory=dict[HloInstruction, Subgraph])
+    reducers: dict[str, func.FuncOp] = field(default_factory=dict[str, func.FuncOp])
+
+    def __post_init__(self) -> None:
+        for subgraph in self.subgraphs:
+            for root in subgraph.roots:
+                self.root_of[root] = subgraph
+
+    def parameter_types(self) -> list[Attribute]:
+        return [tensor_type(p.array_shape) for p in self.computation.parameters]
+
+    def emit_all(self) -> list[func.FuncOp]:
+        """The subgraph functions, then the reducers they call."""
+        functions = [emit_subgraph_function(self, subgraph) for subgraph in self.subgraphs]
+        return functions + list(self.reducers.values())
+
+    def reducer(self, computation: HloComputation) -> str:
+        """The name of `computation` as a scalar function, emitting it on first use."""
+        name = sanitize_name(computation.name)
+        if name not in self.reducers:
+            self.reducers[name] = emit_scalar_function(computation, name, self.spelling)
+        return name
+
+
+def sanitize_name(name: str) -> str:
+    """XLA's symbol sanitizing: characters outside [A-Za-z0-9_$] become `_`."""
+    cleaned = "".join(c if c.isalnum() or c in "_$" else "_" for c in name)
+    if not cleaned:
+        return "__unnamed"
+    return "_" + cleaned if cleaned[0].isdigit() else cleaned
+
+
+def index_argument_attrs(shape: Sequence[int]) -> list[DictionaryAttr]:
+    return [DictionaryAttr({XLA_RANGE: xla_range_attr(Interval(0, max(size, 1) - 1))}) for size in shape]
+
+
+def emit_subgraph_function(fusion: FusionFunctions, subgraph: Subgraph) -> func.FuncOp:
+    """`func.func private @<subgraph>(tensors..., indices..., injected...) -> (elements...)`."""
+    tensor_types = fusion.parameter_types()
+    index_shape = subgraph.index_shape
+    injected_types = [
+        element_type(leaf.element_type) for i in subgraph.injected for leaf in flatten_shape(i.shape)
+    ]
+    input_types = [*tensor_types, *([IndexType()] * len(index_shape)), *injected_types]
+    result_types = [element_type(s.element_type) for s in subgraph.result_shapes]
+    arg_attrs = (
+        [DictionaryAttr({})] * len(tensor_types)
+        + index_argument_attrs(index_shape)
+        + [DictionaryAttr({})] * len(injected_types)
+    )
+    function = func.FuncOp(
+        subgraph.name, (input_types, result_types), visibility="private", arg_attrs=ArrayAttr(arg_attrs)
+    )
+    args = function.body.block.args
+    tensors = list(args[: len(tensor_types)])
+    name_arguments(tensors)
+    indices = list(args[len(tensor_types) : len(tensor_types) + len(index_shape)])
+    for position, index in enumerate(indices):
+        index.name_hint = _INDEX_NAMES[position] if position < len(_INDEX_NAMES) else f"idx{position}"
+    injected_args = list(args[len(tensor_types) + len(index_shape) :])
+    injected: dict[HloInstruction, list[SSAValue]] = {}
+    for instruction in subgraph.injected:
+        width = len(flatten_shape(instruction.shape))
+        injected[instruction], injected_args = injected_args[:width], injected_args[width:]
+    builder = builder_at_end(function.body.block)
+    emitter = ElementalEmitter(fusion, subgraph, builder, tensors, injected)
+    results = [value for root in subgraph.roots for value in emitter.emit(root, indices)]
+    builder.insert(func.ReturnOp(*results))
+    return function
+
+
+def emit_scalar_function(computation: HloComputation, name: str, spelling: str) -> func.FuncOp:
+    """A reducer: `func.func private @name(scalars...) -> (scalars...)`."""
+    params = computation.parameters
+    input_types = [element_type(p.array_shape.element_type) for p in params]
+    roots = [computation.root] if computation.root.opcode != "tuple" else list(computation.root.operands)
+    result_types = [element_type(r.array_shape.element_type) for r in roots]
+    function = func.FuncOp(name, (input_types, result_types), visibility="private")
+    subgraph = Subgraph(name, tuple(roots), frozenset(computation.instructions))
+    fusion = FusionFunctions(computation, [subgraph], spelling)
+    builder = builder_at_end(function.body.block)
+    scalars = {param: [arg] for param, arg in zip(params, function.body.block.args)}
+    emitter = ElementalEmitter(fusion, subgraph, builder, [], scalars)
+    results = [value for root in roots for value in emitter.emit(root, [])]
+    builder.insert(func.ReturnOp(*results))
+    return function
+
+
+def name_arguments(arguments: Sequence[SSAValue]) -> None:
+    """`%arg0`, `%arg1`, ...: the names MLIR gives function arguments."""
+    for position, argument in enumerate(arguments):
+        argument.name_hint = f"arg{position}"
+
+
+def unsupported(instruction: HloInstruction, what: str = "") -> UserError:
+    detail = f" ({what})" if what else ""
+    return UserError(f"Unsupported: {instruction.opcode} '{instruction.name}'{detail}", instruction.location)
+
+
+class ElementalEmitter:
+    """Emits HLO instructions of one subgraph at given indices into a function body."""
+
+    def __init__(
+        self,
+        fusion: FusionFunctions,
+        subgraph: Subgraph,
+        builder: Builder,
+        tensors: Sequence[SSAValue],
+        injected: dict[HloInstruction, list[SSAValue]],
+    ):
+        self.fusion = fusion
+        self.subgraph = subgraph
+        self.builder = builder
+        self.tensors = list(tensors)
+        self.injected = injected
+        # One cache per open region: values from a nested region are not visible after it.
+        self.caches: list[dict[tuple[object, ...], list[SSAValue]]] = [{}]
+        # Constants go to the top of the function (as canonicalization would put them), once each.
+        insertion_point = builder.insertion_point
+        self.function_block = insertion_point.block
+        self.last_constant: Operation | None = insertion_point.block.last_op
+        self.constants: dict[Attribute, SSAValue] = {}
+
+    # -- helpers ---------------------------------------------------------------
+
+    def insert(self, op: Operation) -> Operation:
+        return self.builder.insert(op)
+
+    def constant(self, value: Attribute, name: str | None = None) -> SSAValue:
+        """An `arith.constant` at the top of the function, shared by all uses."""
+        if value in self.constants:
+            return self.constants[value]
+        op = arith.ConstantOp(value)
+        op.results[0].name_hint = name
+        if self.last_constant is None:
+            point = InsertPoint.at_start(self.function_block)
+        else:
+            point = InsertPoint.after(self.last_constant)
+        Builder(point).insert(op)
+        self.last_constant = op
+        self.constants[value] = op.results[0]
+        return op.results[0]
+
+    def constant_index(self, value: int) -> SSAValue:
+        return self.constant(IntegerAttr(value, IndexType()), f"c{value}" if value >= 0 else None)
+
+    def lookup(self, key: tuple[object, ...]) -> list[SSAValue] | None:
+        for cache in reversed(self.caches):
+            if key in cache:
+                return cache[key]
+        return None
+
+    def apply_map(self, indexing_map: IndexingMap, indices: Sequence[SSAValue], bounds: Sequence[int]) -> list[SSAValue]:
+        """The map's results at `indices`: bare dims reuse the index, constants become `arith.constant`."""
+        values: list[SSAValue] = []
+        for result in indexing_map.results:
+            values.append(self.apply_expr(result, indices, bounds))
+        return values
+
+    def apply_expr(self, expr: AffineExpr, indices: Sequence[SSAValue], bounds: Sequence[int]) -> SSAValue:
+        domain = IndexingMap(output_dim_vars(bounds), (), (), ())
+        return self.apply_grid_expr(expr, domain, indices, ())
+
+    def apply_grid_expr(
+        self, expr: AffineExpr, domain: IndexingMap, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]
+    ) -> SSAValue:
+        """One result of a map whose variables have `domain`'s bounds, as XLA folds it."""
+        if isinstance(expr, ConstantExpr):
+            return self.constant_index(expr.value)
+        if isinstance(expr, DimExpr):
+            return dims[expr.position]
+        if isinstance(expr, SymbolExpr):
+            return symbols[expr.position]
+        single = IndexingMap(domain.dim_vars, domain.range_vars, (), (expr,))
+        return self.insert(make_apply_indexing(single, dims, symbols, self.fusion.spelling)).results[0]
+
+    # -- dispatch --------------------------------------------------------------
+
+    def emit(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        """The element(s) of `instruction` at `indices` (several for a tuple-shaped reduce)."""
+        if instruction in self.injected:
+            return self.injected[instruction]
+        key = (instruction, *indices)
+        cached = self.lookup(key)
+        if cached is not None:
+            return cached
+        values = self._emit_uncached(instruction, indices)
+        self.caches[-1][key] = values
+        return values
+
+    def _emit_uncached(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        opcode = instruction.opcode
+        if opcode == "parameter":
+            return [self.emit_parameter(instruction, indices)]
+        owner = self.fusion.root_of.get(instruction)
+        if owner is not None and instruction not in self.subgraph.instructions:
+            return self.emit_call(owner, instruction, indices)
+        emit_op = _EMITTERS.get(opcode)
+        if emit_op is not None:
+            return emit_op(self, instruction, indices)
+        if opcode in _ELEMENTWISE:
+            operands = [self.emit(op, indices)[0] for op in instruction.operands]
+            return [self.emit_elementwise(instruction, operands)]
+        raise unsupported(instruction)
+
+    def emit_parameter(self, parameter: HloInstruction, indices: Sequence[SSAValue]) -> SSAValue:
+        source = self.tensors[parameter.parameter_number or 0]
+        extract = self.insert(tensor.ExtractOp(source, indices, element_type(parameter.array_shape.element_type)))
+        extract.results[0].name_hint = "extracted"
+        return extract.results[0]
+
+    def emit_call(self, callee: Subgraph, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        key = (callee, *indices)
+        results = self.lookup(key)
+        if results is None:
+            types = [element_type(s.element_type) for s in callee.result_shapes]
+            injected = [value for hero in callee.injected for value in self.emit(hero, indices)]
+            call = make_pure_call(callee.name, [*self.tensors, *indices, *injected], types, self.fusion.spelling)
+            results = list(self.insert(call).results)
+            self.caches[-1][key] = results
+        offset = 0
+        for root in callee.roots:
+            width = len(flatten_shape(root.shape))
+            if root is instruction:
+                return results[offset : offset + width]
+            offset += width
+        raise AssertionError(f"{instruction.name} is not a root of {callee.name}")
+
+    def emit_operand_at_map(
+        self, instruction: HloInstruction, operand_number: int, indices: Sequence[SSAValue]
+    ) -> SSAValue:
+        indexing_map = operand_map(instruction, operand_number)
+        operand_indices = self.apply_map(indexing_map, indices, instruction.array_shape.dimensions)
+        return self.emit(instruction.operands[operand_number], operand_indices)[0]
+
+    # -- structural ops ----------------------------------------------------------
+
+    def emit_constant(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        literal = instruction.literal
+        assert literal is not None, "constants carry a literal"
+        ptype = instruction.array_shape.element_type
+        if literal.ndim == 0 or literal.size == 1:
+            return [self.scalar_constant(literal.reshape(()).item(), ptype)]
+        dense = DenseIntOrFPElementsAttr.from_list(
+            tensor_type(instruction.array_shape), [_python_scalar(v, ptype) for v in literal.flatten()]
+        )
+        table = self.constant(dense, "cst")
+        extract = self.insert(tensor.ExtractOp(table, indices, element_type(ptype)))
+        extract.results[0].name_hint = "extracted"
+        return [extract.results[0]]
+
+    def scalar_constant(self, value: object, ptype: PrimitiveType) -> SSAValue:
+        mlir_type = element_type(ptype)
+        scalar = _python_scalar(value, ptype)
+        if ptype.is_float:
+            attr: Attribute = FloatAttr(float(scalar), mlir_type)  # pyright: ignore[reportArgumentType]
+        else:
+            attr = IntegerAttr(_signless(int(scalar), ptype.bit_width), mlir_type)  # pyright: ignore[reportArgumentType]
+        return self.constant(attr, "cst")
+
+    def emit_iota(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        index = indices[instruction.iota_dimension or 0]
+        ptype = instruction.array_shape.element_type
+        if ptype.is_float:
+            as_int = self.insert(arith.IndexCastOp(index, IntegerType(64))).results[0]
+            return [self.insert(arith.SIToFPOp(as_int, element_type(ptype))).results[0]]
+        return [self.insert(arith.IndexCastOp(index, element_type(ptype))).results[0]]
+
+    def emit_index_transform(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        if instruction.operands[0].array_shape.rank == 0:
+            return [self.emit(instruction.operands[0], [])[0]]
+        return [self.emit_operand_at_map(instruction, 0, indices)]
+
+    def emit_get_tuple_element(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        source = instruction.operands[0]
+        values = self.emit(source, indices)
+        return [values[instruction.tuple_index or 0]]
+
+    def in_domain(self, indexing_map: IndexingMap, indices: Sequence[SSAValue], shape: Sequence[int]) -> SSAValue | None:
+        """An `i1` that holds where `indices` lie in the map's domain (None: always)."""
+        conditions: list[SSAValue] = []
+        for position, (variable, size) in enumerate(zip(indexing_map.dim_vars, shape)):
+            full = Interval(0, size - 1)
+            if variable.bounds != full:
+                conditions.extend(self.range_checks(indices[position], variable.bounds, full))
+        for expr, interval in indexing_map.constraints:
+            value = self.apply_expr(expr, indices, shape)
+            conditions.extend(self.range_checks(value, interval, Interval.unbounded()))
+        if not conditions:
+            return None
+        result = conditions[0]
+        for condition in conditions[1:]:
+            result = self.insert(arith.AndIOp(result, condition)).results[0]
+        return result
+
+    def range_checks(self, value: SSAValue, interval: Interval, known: Interval) -> list[SSAValue]:
+        checks: list[SSAValue] = []
+        if interval.is_point:
+            bound = self.constant_index(interval.lower)
+            return [self.insert(arith.CmpiOp(value, bound, "eq")).results[0]]
+        if interval.lower > known.lower:
+            bound = self.constant_index(interval.lower)
+            checks.append(self.insert(arith.CmpiOp(value, bound, "sge")).results[0])
+        if interval.upper < known.upper:
+            bound = self.constant_index(interval.upper)
+            checks.append(self.insert(arith.CmpiOp(value, bound, "sle")).results[0])
+        return checks
+
+    def emit_if(
+        self, condition: SSAValue, result_type: Attribute, then_body: Callable[[], SSAValue], else_body: Callable[[], SSAValue]
+    ) -> SSAValue:
+        """`scf.if` whose branches are emitted by the callbacks into fresh cache scopes."""
+        regions: list[Region] = []
+        for body in (then_body, else_body):
+            block = Block()
+            outer = self.builder
+            self.builder = builder_at_end(block)
+            self.caches.append({})
+            value = body()
+            self.insert(scf.YieldOp(value))
+            self.caches.pop()
+            self.builder = outer
+            regions.append(Region(block))
+        return self.insert(scf.IfOp(condition, [result_type], regions[0], regions[1])).results[0]
+
+    def emit_pad(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        indexing_map = operand_map(instruction, 0)
+        shape = instruction.array_shape.dimensions
+        condition = self.in_domain(indexing_map, indices, shape)
+        result_type = element_type(instruction.array_shape.element_type)
+
+        def operand_value() -> SSAValue:
+            operand_indices = self.apply_map(indexing_map, indices, shape)
+            return self.emit(instruction.operands[0], operand_indices)[0]
+
+        def padding_value() -> SSAValue:
+            return self.emit(instruction.operands[1], [])[0]
+
+        if condition is None:
+            return [operand_value()]
+        return [self.emit_if(condition, result_type, operand_value, padding_value)]
+
+    def emit_concatenate(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        return [self._concatenate_from(instruction, 0, indices)]
+
+    def _concatenate_from(self, instruction: HloInstruction, first: int, indices: Sequence[SSAValue]) -> SSAValue:
+        """The element read from operand `first` if the index falls there, else from a later one."""
+        if first == len(instruction.operands) - 1:
+            return self.emit_operand_at_map(instruction, first, indices)
+        shape = instruction.array_shape.dimensions
+        indexing_map = operand_map(instruction, first)
+        condition = self.in_domain(indexing_map, indices, shape)
+        assert condition is not None, "a concatenate operand covers part of the output"
+        return self.emit_if(
+            condition,
+            element_type(instruction.array_shape.element_type),
+            lambda: self.emit_operand_at_map(instruction, first, indices),
+            lambda: self._concatenate_from(instruction, first + 1, indices),
+        )
+
+    def emit_reduce(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        """`scf.for` nests over the reduced dims, accumulating with the reducer."""
+        num_inputs = len(instruction.operands) // 2
+        inits = [self.emit(init, [])[0] for init in instruction.operands[num_inputs:]]
+        nest = _ReduceNest(
+            inputs=instruction.operands[:num_inputs],
+            reducer=self.fusion.reducer(instruction.called_computations[0]),
+            input_shape=instruction.operands[0].array_shape.dimensions,
+            reduced=sorted(instruction.dimensions or ()),
+            kept_indices=indices,
+        )
+        return self.emit_reduce_level(nest, inits, [])
+
+    def emit_reduce_level(self, nest: _ReduceNest, accumulators: list[SSAValue], ivs: list[SSAValue]) -> list[SSAValue]:
+        """One `scf.for` of the nest; the innermost reads the inputs and calls the reducer."""
+        dim = nest.reduced[len(ivs)]
+        lower = self.constant_index(0)
+        upper = self.constant_index(nest.input_shape[dim])
+        step = self.constant_index(1)
+        block = Block(arg_types=[IndexType(), *[a.type for a in accumulators]])
+        block.args[0].name_hint = f"r{len(ivs)}"
+        for arg in block.args[1:]:
+            arg.name_hint = "acc"
+        outer = self.builder
+        self.builder = builder_at_end(block)
+        self.caches.append({})
+        inner_ivs = [*ivs, block.args[0]]
+        if len(inner_ivs) < len(nest.reduced):
+            results = self.emit_reduce_level(nest, list(block.args[1:]), inner_ivs)
+        else:
+            values = [self.emit(op, nest.input_indices(inner_ivs))[0] for op in nest.inputs]
+            types = [a.type for a in accumulators]
+            call = make_pure_call(nest.reducer, [*block.args[1:], *values], types, self.fusion.spelling)
+            results = list(self.insert(call).results)
+        self.insert(scf.YieldOp(*results))
+        self.caches.pop()
+        self.builder = outer
+        return list(self.insert(scf.ForOp(lower, upper, step, accumulators, block)).results)
+
+    # -- elementwise -------------------------------------------------------------
+
+    def emit_elementwise(self, instruction: HloInstruction, operands: list[SSAValue]) -> SSAValue:
+        operand_type = instruction.operands[0].array_shape.element_type
+        result_type = instruction.array_shape.element_type
+        return _elementwise_op(self, instruction, operand_type, result_type, operands)
+
+
+@dataclass(frozen=True)
+class _ReduceNest:
+    """What every level of a reduce's loop nest needs."""
+
+    inputs: Sequence[HloInstruction]
+    reducer: str
+    input_shape: Sequence[int]
+    reduced: list[int]
+    kept_indices: Sequence[SSAValue]
+
+    def input_indices(self, ivs: Sequence[SSAValue]) -> list[SSAValue]:
+        """The input index: loop IVs at the reduced dims, the output index at the kept ones."""
+        iv_of = dict(zip(self.reduced, ivs))
+        kept = iter(self.kept_indices)
+        return [iv_of[dim] if dim in iv_of else next(kept) for dim in range(len(self.input_shape))]
+
+
+def _python_scalar(value: object, ptype: PrimitiveType) -> float | int | bool:
+    if ptype.is_float:
+        return float(np.asarray(value).astype(ptype.dtype).astype(np.float64))
+    if ptype is PrimitiveType.PRED:
+        return bool(value)
+    return int(np.asarray(value).astype(np.int64))
+
+
+def _signless(value: int, bits: int) -> int:
+    """Unsigned values above the signed range wrap to their two's complement (MLIR's signless ints)."""
+    if bits == 1:
+        return -1 if value else 0
+    if value >= 1 << (bits - 1):
+        return value - (1 << bits)
+    return value
+
+
+_ELEMENTWISE: frozenset[str] = frozenset(
+    {
+        "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power", "atan2",
+        "and", "or", "xor", "not", "shift-left", "shift-right-logical", "shift-right-arithmetic",
+        "negate", "abs", "sign", "copy", "exponential", "exponential-minus-one", "log", "log-plus-one",
+        "logistic", "sqrt", "rsqrt", "cbrt", "tanh", "sine", "cosine", "tan", "erf", "ceil", "floor",
+        "round-nearest-even", "round-nearest-afz", "is-finite", "popcnt", "compare", "select", "clamp",
+        "convert", "bitcast-convert",
+    }
+)  # fmt: skip
+
+_FLOAT_UNARY: dict[str, type[Operation]] = {
+    "exponential": math.ExpOp,
+    "exponential-minus-one": math.ExpM1Op,
+    "log": math.LogOp,
+    "log-plus-one": math.Log1pOp,
+    "sqrt": math.SqrtOp,
+    "rsqrt": math.RsqrtOp,
+    "cbrt": math.CbrtOp,
+    "tanh": math.TanhOp,
+    "sine": math.SinOp,
+    "cosine": math.CosOp,
+    "tan": math.TanOp,
+    "erf": math.ErfOp,
+    "ceil": math.CeilOp,
+    "floor": math.FloorOp,
+    "round-nearest-even": math.RoundEvenOp,
+    "round-nearest-afz": math.RoundOp,
+    "abs": math.AbsFOp,
+}
+
+_FLOAT_BINARY: dict[str, type[Operation]] = {
+    "add": arith.AddfOp,
+    "subtract": arith.SubfOp,
+    "multiply": arith.MulfOp,
+    "divide": arith.DivfOp,
+    "remainder": RemFOp,
+    "maximum": arith.MaximumfOp,
+    "minimum": arith.MinimumfOp,
+    "power": math.PowFOp,
+    "atan2": math.Atan2Op,
+}
+
+_INT_BINARY: dict[str, type[Operation]] = {
+    "add": arith.AddiOp,
+    "subtract": arith.SubiOp,
+    "multiply": arith.MuliOp,
+    "and": arith.AndIOp,
+    "or": arith.OrIOp,
+    "xor": arith.XOrIOp,
+    "shift-left": arith.ShLIOp,
+    "shift-right-logical": arith.ShRUIOp,
+    "shift-right-arithmetic": arith.ShRSIOp,
+}
+
+_SIGNED_INT_BINARY: dict[str, type[Operation]] = {
+    "divide": arith.DivSIOp,
+    "remainder": arith.RemSIOp,
+    "maximum": arith.MaxSIOp,
+    "minimum": arith.MinSIOp,
+}
+
+_UNSIGNED_INT_BINARY: dict[str, type[Operation]] = {
+    "divide": arith.DivUIOp,
+    "remainder": arith.RemUIOp,
+    "maximum": arith.MaxUIOp,
+    "minimum": arith.MinUIOp,
+}
+
+# pred arithmetic is boolean logic.
+_PRED_BINARY: dict[str, type[Operation]] = {
+    "add": arith.OrIOp,
+    "maximum": arith.OrIOp,
+    "or": arith.OrIOp,
+    "multiply": arith.AndIOp,
+    "minimum": arith.AndIOp,
+    "and": arith.AndIOp,
+    "xor": arith.XOrIOp,
+}
+
+_FLOAT_PREDICATES = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
+_SIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
+_UNSIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge"}
+
+
+def _binary(emitter: ElementalEmitter, op_class: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+    return emitter.insert(op_class(a, b)).results[0]  # pyright: ignore[reportCallIssue]
+
+
+def _elementwise_op(
+    emitter: ElementalEmitter,
+    instruction: HloInstruction,
+    operand_type: PrimitiveType,
+    result_type: PrimitiveType,
+    operands: list[SSAValue],
+) -> SSAValue:
+    opcode = instruction.opcode
+    if opcode == "copy":
+        return operands[0]
+    if opcode == "compare":
+        return _compare(emitter, instruction, operand_type, operands)
+    if opcode == "select":
+        return emitter.insert(arith.SelectOp(operands[0], operands[1], operands[2])).results[0]
+    if opcode == "clamp":
+        return _clamp(emitter, instruction, operands)
+    if opcode == "convert":
+        return _convert(emitter, instruction, operands[0], operand_type, result_type)
+    if opcode == "bitcast-convert":
+        if operand_type.bit_width != result_type.bit_width:
+            raise unsupported(instruction, "bit widths differ")
+        return emitter.insert(arith.BitcastOp(operands[0], element_type(result_type))).results[0]
+    if len(operands) == 2:
+        return _binary_op(emitter, instruction, operand_type, operands[0], operands[1])
+    return _unary_op(emitter, instruction, operand_type, operands[0])
+
+
+def _binary_op(
+    emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, a: SSAValue, b: SSAValue
+) -> SSAValue:
+    opcode = instruction.opcode
+    if ptype.is_float:
+        table = _FLOAT_BINARY
+    elif ptype is PrimitiveType.PRED:
+        table = _PRED_BINARY
+    elif ptype.is_signed_int:
+        table = {**_INT_BINARY, **_SIGNED_INT_BINARY}
+    else:
+        table = {**_INT_BINARY, **_UNSIGNED_INT_BINARY}
+    op_class = table.get(opcode)
+    if op_class is None:
+        raise unsupported(instruction, f"on {ptype.value}")
+    return _binary(emitter, op_class, a, b)
+
+
+def _unary_op(emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, x: SSAValue) -> SSAValue:
+    opcode = instruction.opcode
+    mlir_type = element_type(ptype)
+    if ptype.is_float:
+        if opcode in _FLOAT_UNARY:
+            return emitter.insert(_FLOAT_UNARY[opcode](x)).results[0]  # pyright: ignore[reportCallIssue]
+        if opcode == "negate":
+            return emitter.insert(arith.NegfOp(x)).results[0]
+        if opcode == "logistic":
+            # 1 / (1 + exp(-x)), each step rounded to the element type as XLA emits it.
+            one = emitter.scalar_constant(1.0, ptype)
+            negated = emitter.insert(arith.NegfOp(x)).results[0]
+            exp = emitter.insert(math.ExpOp(negated)).results[0]
+            denominator = _binary(emitter, arith.AddfOp, exp, one)
+            return _binary(emitter, arith.DivfOp, one, denominator)
+        if opcode == "sign":
+            return _float_sign(emitter, ptype, x)
+        if opcode == "is-finite":
+            absolute = emitter.insert(math.AbsFOp(x)).results[0]
+            infinity = emitter.scalar_constant(float("inf"), ptype)
+            return emitter.insert(arith.CmpfOp(absolute, infinity, "one")).results[0]
+    else:
+        if opcode == "negate":
+            zero = emitter.scalar_constant(0, ptype)
+            return _binary(emitter, arith.SubiOp, zero, x)
+        if opcode == "abs":
+            return emitter.insert(math.AbsIOp(x)).results[0]
+        if opcode == "not":
+            all_ones = emitter.constant(IntegerAttr(-1, mlir_type), "cst")  # pyright: ignore[reportArgumentType]
+            return _binary(emitter, arith.XOrIOp, x, all_ones)
+        if opcode == "popcnt":
+            return emitter.insert(math.CtPopOp(x)).results[0]
+        if opcode == "sign":
+            return _int_sign(emitter, ptype, x)
+    raise unsupported(instruction, f"on {ptype.value}")
+
+
+def _float_sign(emitter: ElementalEmitter, ptype: PrimitiveType, x: SSAValue) -> SSAValue:
+    """copysign(1, x), except that zeros and NaN give themselves back."""
+    one = emitter.scalar_constant(1.0, ptype)
+    zero = emitter.scalar_constant(0.0, ptype)
+    signed_one = emitter.insert(math.CopySignOp(one, x)).results[0]
+    is_zero_or_nan = emitter.insert(arith.CmpfOp(x, zero, "ueq")).results[0]
+    return emitter.insert(arith.SelectOp(is_zero_or_nan, x, signed_one)).results[0]
+
+
+def _int_sign(emitter: ElementalEmitter, ptype: PrimitiveType, x: SSAValue) -> SSAValue:
+    zero = emitter.scalar_constant(0, ptype)
+    one = emitter.scalar_constant(1, ptype)
+    if ptype.is_unsigned_int:
+        is_zero = emitter.insert(arith.CmpiOp(x, zero, "eq")).results[0]
+        return emitter.insert(arith.SelectOp(is_zero, zero, one)).results[0]
+    minus_one = emitter.scalar_constant(-1, ptype)
+    negative = emitter.insert(arith.CmpiOp(x, zero, "slt")).results[0]
+    positive = emitter.insert(arith.CmpiOp(x, zero, "sgt")).results[0]
+    non_negative = emitter.insert(arith.SelectOp(positive, one, zero)).results[0]
+    return emitter.insert(arith.SelectOp(negative, minus_one, non_negative)).results[0]
+
+
+def _compare(
+    emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, operands: list[SSAValue]
+) -> SSAValue:
+    direction = instruction.comparison_direction or "EQ"
+    if ptype.is_float:
+        if instruction.comparison_type == "TOTALORDER":
+            raise unsupported(instruction, "TOTALORDER comparison")
+        return emitter.insert(arith.CmpfOp(operands[0], operands[1], _FLOAT_PREDICATES[direction])).results[0]
+    unsigned = ptype.is_unsigned_int or ptype is PrimitiveType.PRED
+    predicates = _UNSIGNED_PREDICATES if unsigned else _SIGNED_PREDICATES
+    return emitter.insert(arith.CmpiOp(operands[0], operands[1], predicates[direction])).results[0]
+
+
+def _clamp(emitter: ElementalEmitter, instruction: HloInstruction, operands: list[SSAValue]) -> SSAValue:
+    low, x, high = operands
+    ptype = instruction.array_shape.element_type
+    if ptype.is_float:
+        raised = _binary(emitter, arith.MaximumfOp, x, low)
+        return _binary(emitter, arith.MinimumfOp, raised, high)
+    if ptype.is_unsigned_int:
+        raised = _binary(emitter, arith.MaxUIOp, x, low)
+        return _binary(emitter, arith.MinUIOp, raised, high)
+    raised = _binary(emitter, arith.MaxSIOp, x, low)
+    return _binary(emitter, arith.MinSIOp, raised, high)
+
+
+def _convert(
+    emitter: ElementalEmitter, instruction: HloInstruction, x: SSAValue, source: PrimitiveType, target: PrimitiveType
+) -> SSAValue:
+    target_type = element_type(target)
+    if source == target:
+        return x
+    if target is PrimitiveType.PRED:
+        zero = emitter.scalar_constant(0, source)
+        if source.is_float:
+            return emitter.insert(arith.CmpfOp(x, zero, "une")).results[0]
+        return emitter.insert(arith.CmpiOp(x, zero, "ne")).results[0]
+    if source.is_float and target.is_float:
+        if target.bit_width > source.bit_width:
+            return emitter.insert(arith.ExtFOp(x, target_type)).results[0]
+        if target.bit_width == source.bit_width:
+            # bf16 <-> f16 goes through f32, which holds both exactly.
+            wide = emitter.insert(arith.ExtFOp(x, element_type(PrimitiveType.F32))).results[0]
+            return emitter.insert(arith.TruncFOp(wide, target_type)).results[0]
+        return emitter.insert(arith.TruncFOp(x, target_type)).results[0]
+    if target.is_float:
+        if source.is_signed_int:
+            return emitter.insert(arith.SIToFPOp(x, target_type)).results[0]
+        return emitter.insert(arith.UIToFPOp(x, target_type)).results[0]
+    if source.is_float:
+        if target.is_signed_int:
+            return emitter.insert(arith.FPToSIOp(x, target_type)).results[0]
+        return emitter.insert(arith.FPToUIOp(x, target_type)).results[0]
+    if target.bit_width > source.bit_width:
+        if source.is_signed_int:
+            return emitter.insert(arith.ExtSIOp(x, target_type)).results[0]
+        return emitter.insert(arith.ExtUIOp(x, target_type)).results[0]
+    if target.bit_width < source.bit_width:
+        return emitter.insert(arith.TruncIOp(x, target_type)).results[0]
+    del instruction
+    return x
+
+
+_EmitFn = Callable[[ElementalEmitter, HloInstruction, Sequence[SSAValue]], list[SSAValue]]
+
+_EMITTERS: dict[str, _EmitFn] = {
+    "constant": ElementalEmitter.emit_constant,
+    "iota": ElementalEmitter.emit_iota,
+    "broadcast": ElementalEmitter.emit_index_transform,
+    "reshape": ElementalEmitter.emit_index_transform,
+    "bitcast": ElementalEmitter.emit_index_transform,
+    "transpose": ElementalEmitter.emit_index_transform,
+    "slice": ElementalEmitter.emit_index_transform,
+    "reverse": ElementalEmitter.emit_index_transform,
+    "pad": ElementalEmitter.emit_pad,
+    "concatenate": ElementalEmitter.emit_concatenate,
+    "reduce": ElementalEmitter.emit_reduce,
+    "get-tuple-element": ElementalEmitter.emit_get_tuple_element,
+}

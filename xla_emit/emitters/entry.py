@@ -1,0 +1,136 @@
+"""The entry function of a fusion kernel, shared by every emitter kind.
+
+    func.func @fusion(%arg0: tensor<...>, ..., %out0: tensor<...>, ...) -> (tensor<...>, ...) {
+      %thread_id_x = gpu.thread_id  x {xla.range = [0 : index, T-1 : index]}
+      %block_id_x = gpu.block_id  x {xla.range = [0 : index, B-1 : index]}
+      ... writes the outputs with tensor.insert ...
+      return %out0', ...
+    }
+
+The launch grid is recoverable from the `xla.range` of the two id ops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import func, tensor
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
+from xdsl.ir import Operation, SSAValue
+
+from dialects.gpu import BlockIdOp, ThreadIdOp
+from dialects.xla import XLA_RANGE, LoopOpBase, get_xla_range, make_apply_indexing, make_loop, xla_range_attr
+from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph, name_arguments
+from xla_emit.emitters.launch import LaunchDimensions
+from xla_emit.emitters.operand_maps import linearize, output_dim_vars
+from xla_emit.emitters.types import builder_at_end, tensor_type
+from xla_emit.emitters.work_items import delinearize
+from xla_emit.hlo.shape import ArrayShape
+from xla_emit.indexing.affine import DimExpr
+from xla_emit.indexing.indexing_map import IndexingMap
+from xla_emit.indexing.interval import Interval
+
+
+@dataclass
+class EntryFunction:
+    """An entry function under construction: its arguments, grid ids and a builder at its end."""
+
+    function: func.FuncOp
+    inputs: list[SSAValue]
+    outputs: list[SSAValue]
+    thread_id: SSAValue
+    block_id: SSAValue
+    builder: Builder
+    fusion: FusionFunctions
+
+    def emitter(self) -> ElementalEmitter:
+        """An emitter that owns no instruction: every fusion value is a call or a parameter read."""
+        entry = Subgraph(self.function.sym_name.data, (), frozenset())
+        return ElementalEmitter(self.fusion, entry, self.builder, self.inputs, {})
+
+    def insert(self, op: Operation) -> Operation:
+        return self.builder.insert(op)
+
+    def finish(self, results: Sequence[SSAValue]) -> func.FuncOp:
+        self.builder.insert(func.ReturnOp(*results))
+        return self.function
+
+
+def begin_entry_function(
+    name: str, fusion: FusionFunctions, output_shapes: Sequence[ArrayShape], launch: LaunchDimensions
+) -> EntryFunction:
+    """The entry's signature and its `gpu.thread_id`/`gpu.block_id` with the grid's ranges."""
+    input_types = fusion.parameter_types()
+    output_types = [tensor_type(shape) for shape in output_shapes]
+    arg_attrs = [DictionaryAttr({}) for _ in input_types + output_types]
+    function = func.FuncOp(name, (input_types + output_types, output_types), arg_attrs=ArrayAttr(arg_attrs))
+    function.attributes["xla.entry"] = UnitAttr()
+    args = function.body.block.args
+    name_arguments(args)
+    builder = builder_at_end(function.body.block)
+    thread_id = builder.insert(ThreadIdOp("x", {XLA_RANGE: xla_range_attr(Interval(0, launch.threads_x - 1))}))
+    block_id = builder.insert(BlockIdOp("x", {XLA_RANGE: xla_range_attr(Interval(0, launch.blocks_x - 1))}))
+    thread_id.result.name_hint = "thread_id_x"
+    block_id.result.name_hint = "block_id_x"
+    return EntryFunction(
+        function,
+        list(args[: len(input_types)]),
+        list(args[len(input_types) :]),
+        thread_id.result,
+        block_id.result,
+        builder,
+        fusion,
+    )
+
+
+def launch_dimensions_of(entry: func.FuncOp) -> LaunchDimensions:
+    """The grid an entry function was emitted for, read back from its id ops' `xla.range`."""
+    threads = blocks = 1
+    for op in entry.walk():
+        if isinstance(op, ThreadIdOp | BlockIdOp):
+            bounds = get_xla_range(op)
+            if bounds is None:
+                continue
+            if isinstance(op, ThreadIdOp):
+                threads = bounds.upper + 1
+            else:
+                blocks = bounds.upper + 1
+    return LaunchDimensions(threads_x=threads, blocks_x=blocks)
+
+
+def begin_loop(
+    entry: EntryFunction, indexing_map: IndexingMap, inits: Sequence[SSAValue], result_names: Sequence[str]
+) -> LoopOpBase:
+    """An empty `xla_gpu.loop` over `(thread_id_x, block_id_x)` with named block arguments."""
+    loop = make_loop(indexing_map, [entry.thread_id, entry.block_id], inits, spelling=entry.fusion.spelling)
+    for iv, variable in zip(loop.induction_vars, indexing_map.range_vars):
+        iv.name_hint = variable.name or None
+    for arg, name in zip(loop.map_results, result_names):
+        arg.name_hint = name
+    for arg in loop.region_iter_args:
+        arg.name_hint = "iter"
+    return loop
+
+
+def insert_element(
+    builder: Builder,
+    value: SSAValue,
+    destination: SSAValue,
+    indices: Sequence[SSAValue],
+    index_shape: ArrayShape,
+    destination_shape: ArrayShape,
+    spelling: str,
+) -> SSAValue:
+    """`tensor.insert` at `indices`, re-indexed (as a bitcast) when the shapes differ."""
+    if destination_shape.dimensions != index_shape.dimensions:
+        dims = tuple(DimExpr(i) for i in range(index_shape.rank))
+        linear = linearize(dims, index_shape.dimensions, index_shape.minor_to_major)
+        results = delinearize(linear, destination_shape.dimensions, destination_shape.minor_to_major)
+        bitcast = IndexingMap(output_dim_vars(index_shape.dimensions), (), (), results).simplify()
+        indices = list(builder.insert(make_apply_indexing(bitcast, indices, (), spelling)).results)
+    insert = builder.insert(tensor.InsertOp(value, destination, indices))
+    insert.results[0].name_hint = "inserted"
+    return insert.results[0]
+

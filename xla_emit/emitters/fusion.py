@@ -1,0 +1,169 @@
+"""HLO fusions to kernels: hero choice, partitioning and the emitter of each kind.
+
+`emit_hlo_module` emits every fusion of a module as its own kernel (entry
+function named after the fusion, plus its private subgraph functions) into
+one `builtin.module`; `emit_fusion` does one fusion, for the module runtime.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ModuleOp
+
+from xla_emit.diagnostics import UserError
+from xla_emit.emitters.elemental import FusionFunctions, Subgraph, sanitize_name
+from xla_emit.emitters.entry import launch_dimensions_of
+from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
+from xla_emit.emitters.launch import LaunchDimensions
+from xla_emit.emitters.loop import emit_loop_entry
+from xla_emit.emitters.subgraphs import epilogue_subgraph, value_subgraph
+from xla_emit.emitters.transpose import emit_transpose_entry
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+
+
+@dataclass
+class EmittedKernel:
+    """One fusion's functions: the entry first, then its subgraphs and reducers."""
+
+    name: str
+    kind: EmitterKind
+    functions: list[func.FuncOp]
+
+    @property
+    def entry(self) -> func.FuncOp:
+        return self.functions[0]
+
+    @property
+    def launch(self) -> LaunchDimensions:
+        return launch_dimensions_of(self.entry)
+
+
+def fused_computation(fusion_instruction: HloInstruction) -> HloComputation:
+    if fusion_instruction.opcode != "fusion" or not fusion_instruction.called_computations:
+        raise UserError(f"'{fusion_instruction.name}' is not a fusion", fusion_instruction.location)
+    return fusion_instruction.called_computations[0]
+
+
+@dataclass
+class KernelPlan:
+    """How a fused computation is emitted: its emitter kind and subgraph functions."""
+
+    analysis: FusionAnalysis
+    subgraphs: list[Subgraph]
+    epilogue: Subgraph | None
+
+
+def plan_kernel(computation: HloComputation) -> KernelPlan:
+    """Hero choice, then the subgraphs the chosen emitter calls."""
+    analysis = analyze_fusion(computation)
+    if analysis.kind is EmitterKind.LOOP:
+        roots = value_subgraph(computation, analysis.roots)
+        return KernelPlan(analysis, [roots] if roots is not None else [], None)
+    hero = analysis.hero
+    read = hero.operands if hero.opcode == "transpose" else hero.operands[: len(hero.operands) // 2]
+    subgraphs: list[Subgraph] = []
+    operands = value_subgraph(computation, read)
+    if operands is not None:
+        subgraphs.append(operands)
+    epilogue = epilogue_subgraph(computation, analysis.roots[0], hero)
+    if epilogue is not None:
+        subgraphs.append(epilogue)
+    return KernelPlan(analysis, subgraphs, epilogue)
+
+
+def emit_kernel(name: str, computation: HloComputation, spelling: str = "xla_gpu") -> EmittedKernel:
+    """The kernel of a fused computation, with its entry function called `name`."""
+    plan = plan_kernel(computation)
+    fusion = FusionFunctions(computation, plan.subgraphs, spelling)
+    kind = plan.analysis.kind
+    if kind is EmitterKind.TRANSPOSE:
+        entry = emit_transpose_entry(name, fusion, plan.analysis, plan.epilogue)
+    elif kind is EmitterKind.REDUCTION:
+        from xla_emit.emitters.reduction import emit_reduction_entry
+
+        entry = emit_reduction_entry(name, fusion, plan.analysis, plan.epilogue)
+    else:
+        entry = emit_loop_entry(name, fusion, plan.analysis)
+    return EmittedKernel(name, kind, [entry, *fusion.emit_all()])
+
+
+def format_plan(name: str, plan: KernelPlan) -> str:
+    """`fusion NAME: KIND emitter, hero H` and one line per subgraph function."""
+    hero = plan.analysis.hero.name if plan.analysis.kind is not EmitterKind.LOOP else "none"
+    lines = [f"fusion {name}: {plan.analysis.kind.value} emitter, hero {hero}"]
+    for subgraph in plan.subgraphs:
+        members = [i.name for i in plan.analysis.computation.instructions if i in subgraph.instructions]
+        injected = f" injected=[{', '.join(i.name for i in subgraph.injected)}]" if subgraph.injected else ""
+        lines.append(
+            f"  @{subgraph.name}: roots=[{', '.join(r.name for r in subgraph.roots)}]{injected} "
+            f"instructions=[{', '.join(members)}]"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def format_hlo_partitions(text: str, file: str) -> str:
+    """Each fusion's emitter kind and subgraph functions, readable."""
+    from xla_emit.hlo.parser import parse_hlo_module
+
+    module = parse_hlo_module(text, file)
+    return "".join(
+        format_plan(sanitize_name(fusion.name), plan_kernel(fused_computation(fusion)))
+        for fusion in _fusions_or_error(module)
+    )
+
+
+def fusion_instructions(module: HloModule) -> list[HloInstruction]:
+    """The module's fusion instructions, in the order of its computations and instructions."""
+    return [
+        instruction
+        for computation in module.computations
+        for instruction in computation.instructions
+        if instruction.opcode == "fusion"
+    ]
+
+
+def emit_fusion(module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu") -> ModuleOp:
+    """One fusion's kernel as a module (the entry function is named after the fusion)."""
+    del module  # The fused computation is reachable from the instruction itself.
+    kernel = emit_kernel(sanitize_name(fusion_instruction.name), fused_computation(fusion_instruction), spelling)
+    return ModuleOp(kernel.functions)
+
+
+def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
+    """The launch grid of an emitted kernel module (from its entry's `xla.range` ids)."""
+    for op in kernel_module.body.block.ops:
+        if isinstance(op, func.FuncOp) and "xla.entry" in op.attributes:
+            return launch_dimensions_of(op)
+    raise ValueError("the module has no entry function")
+
+
+def emit_module_kernels(module: HloModule, spelling: str = "xla_gpu") -> list[EmittedKernel]:
+    """Every fusion's kernel. Functions shared by name (reducers) are emitted once."""
+    return [
+        emit_kernel(sanitize_name(fusion.name), fused_computation(fusion), spelling)
+        for fusion in _fusions_or_error(module)
+    ]
+
+
+def _fusions_or_error(module: HloModule) -> list[HloInstruction]:
+    fusions = fusion_instructions(module)
+    if not fusions:
+        raise UserError(f"module '{module.name}' has no fusion to emit")
+    return fusions
+
+
+def emit_hlo_module(text: str, file: str, spelling: str = "xla_gpu") -> ModuleOp:
+    """Parse HLO text and emit every fusion as its own kernel, in one module."""
+    from xla_emit.hlo.parser import parse_hlo_module
+
+    module = parse_hlo_module(text, file)
+    functions: list[func.FuncOp] = []
+    names: set[str] = set()
+    for kernel in emit_module_kernels(module, spelling):
+        for function in kernel.functions:
+            if function.sym_name.data not in names:
+                names.add(function.sym_name.data)
+                functions.append(function)
+    return ModuleOp(functions)

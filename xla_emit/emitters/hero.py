@@ -1,0 +1,171 @@
+"""Fusion analysis: roots, heroes and the emitter kind of a fused computation.
+
+XLA picks the code generator of a fusion from its *hero*: the op found by
+walking up from a root through "intermediate" ops (elementwise ops and
+layout-preserving reshapes) that decides how the whole fusion is generated.
+The order is XLA's: a reduction hero first, then a transpose that needs shared
+memory, then the loop emitter, which can emit anything elementally and is
+therefore also the fallback for shapes the special emitters do not handle.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from xla_emit.hlo.ir import HloComputation, HloInstruction
+from xla_emit.hlo.opcodes import ELEMENTWISE_OPS
+from xla_emit.hlo.shape import ArrayShape, flatten_shape
+
+# XLA's thresholds for the shared-memory transpose (`ir_emission_utils.h`).
+MIN_DIMENSION_TO_TRANSPOSE_TILED = 16
+MIN_DIMENSION_TO_TRANSPOSE_TILED_2 = 8
+MIN_TOTAL_DIMENSIONS_TO_TRANSPOSE_TILED = 64 * 128
+
+
+class EmitterKind(enum.Enum):
+    LOOP = "loop"
+    TRANSPOSE = "transpose"
+    REDUCTION = "reduction"
+
+
+def fusion_roots(computation: HloComputation) -> list[HloInstruction]:
+    """The instructions whose values the fusion writes: the root, or a tuple root's operands."""
+    root = computation.root
+    if root.opcode == "tuple":
+        return list(root.operands)
+    return [root]
+
+
+def _is_intermediate(instruction: HloInstruction, users: list[HloInstruction]) -> bool:
+    """Ops an epilogue may contain between a hero and a root (one operand, one user)."""
+    if len(users) > 1:
+        return False
+    if instruction.opcode in ("bitcast", "reshape", "copy"):
+        return True
+    non_constant = [op for op in instruction.operands if not _is_constant_like(op)]
+    return instruction.opcode in ELEMENTWISE_OPS and len(non_constant) <= 1
+
+
+def _is_constant_like(instruction: HloInstruction) -> bool:
+    if instruction.opcode in ("constant", "iota"):
+        return True
+    return instruction.opcode == "broadcast" and _is_constant_like(instruction.operands[0])
+
+
+def find_hero(root: HloInstruction, computation: HloComputation) -> HloInstruction:
+    """The reduce or transpose above `root` through intermediate ops, else the root itself."""
+    users = computation.users()
+    current = root
+    while current.opcode not in ("reduce", "transpose"):
+        # The root's own users are outside the epilogue (a tuple at most).
+        if not _is_intermediate(current, users[current] if current is not root else []):
+            return root
+        producers = [op for op in current.operands if not _is_constant_like(op)]
+        if len(producers) != 1:
+            return root
+        current = producers[0]
+    return current
+
+
+@dataclass(frozen=True)
+class ReductionGroups:
+    """A reduction's input viewed as 3 contiguous components, minor-most last.
+
+    Row reductions are `[1, kept, reduced]` (the minor dims are reduced);
+    column reductions are `[kept_major, reduced, kept_minor]`.
+    """
+
+    is_row: bool
+    components: tuple[int, int, int]
+
+
+def reduction_groups(reduce: HloInstruction) -> ReductionGroups | None:
+    """Classify a reduce whose reduced (or kept) dims are contiguous; None otherwise."""
+    operand = reduce.operands[0].array_shape
+    reduced = set(reduce.dimensions or ())
+    # Runs of (is_reduced, size) in major-to-minor order, ignoring size-1 dims.
+    runs: list[tuple[bool, int]] = []
+    for dim in reversed(operand.minor_to_major):
+        size = operand.dimensions[dim]
+        if size == 1:
+            continue
+        is_reduced = dim in reduced
+        if runs and runs[-1][0] == is_reduced:
+            runs[-1] = (is_reduced, runs[-1][1] * size)
+        else:
+            runs.append((is_reduced, size))
+    kinds = [kind for kind, _ in runs]
+    sizes = [size for _, size in runs]
+    if not runs or kinds == [True]:
+        return ReductionGroups(True, (1, 1, sizes[0] if runs else 1))
+    if kinds == [False]:
+        return None
+    if kinds == [False, True]:
+        return ReductionGroups(True, (1, sizes[0], sizes[1]))
+    if kinds == [True, False]:
+        return ReductionGroups(False, (1, sizes[0], sizes[1]))
+    if kinds == [False, True, False]:
+        return ReductionGroups(False, (sizes[0], sizes[1], sizes[2]))
+    return None
+
+
+def _is_supported_reduction_hero(reduce: HloInstruction) -> bool:
+    operands = reduce.operands[: len(reduce.operands) // 2]
+    if not all(_has_default_layout(op.array_shape) for op in operands):
+        return False
+    return reduction_groups(reduce) is not None
+
+
+def is_tiled_transpose(transpose: HloInstruction) -> bool:
+    """Whether a transpose moves the minor-most dim far enough to need shared-memory tiles."""
+    permutation = transpose.dimensions or ()
+    out = transpose.array_shape.dimensions
+    if len(permutation) < 2 or permutation[-1] == len(permutation) - 1:
+        return False
+    input_minor = transpose.operands[0].array_shape.dimensions[-1]
+    output_minor = out[-1]
+    if input_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED and output_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED:
+        return True
+    return (
+        input_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED_2
+        and output_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED_2
+        and input_minor * output_minor >= MIN_TOTAL_DIMENSIONS_TO_TRANSPOSE_TILED
+    )
+
+
+def _has_default_layout(shape: ArrayShape) -> bool:
+    return shape.minor_to_major == tuple(range(shape.rank - 1, -1, -1))
+
+
+@dataclass(frozen=True)
+class FusionAnalysis:
+    """What the emitters need to know about a fused computation."""
+
+    computation: HloComputation
+    roots: tuple[HloInstruction, ...]
+    heroes: tuple[HloInstruction, ...]
+    kind: EmitterKind
+
+    @property
+    def hero(self) -> HloInstruction:
+        return self.heroes[0]
+
+
+def analyze_fusion(computation: HloComputation) -> FusionAnalysis:
+    """Roots, heroes and emitter kind of a fused computation (XLA's fusion analysis)."""
+    roots = fusion_roots(computation)
+    heroes = tuple(find_hero(root, computation) for root in roots)
+    kind = _emitter_kind(roots, heroes)
+    return FusionAnalysis(computation, tuple(roots), heroes, kind)
+
+
+def _emitter_kind(roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]) -> EmitterKind:
+    leaves = [leaf for root in roots for leaf in flatten_shape(root.shape)]
+    if not all(_has_default_layout(leaf) for leaf in leaves):
+        return EmitterKind.LOOP
+    if len(roots) == 1 and heroes[0].opcode == "reduce" and _is_supported_reduction_hero(heroes[0]):
+        return EmitterKind.REDUCTION
+    if len(roots) == 1 and heroes[0].opcode == "transpose" and is_tiled_transpose(heroes[0]):
+        return EmitterKind.TRANSPOSE
+    return EmitterKind.LOOP

@@ -1,0 +1,75 @@
+"""The loop emitter: one thread per `unroll_factor` consecutive output elements.
+
+The entry function runs one `xla_gpu.loop` over XLA's default work-item map
+(the linearized output, so that writes coalesce), calls the root subgraph
+with `pure_call` at each element's index and inserts the results into the
+output tensors. Multi-output fusions (tuple roots) insert every root.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import func
+
+from dialects.xla import make_yield
+from xla_emit.emitters.elemental import FusionFunctions
+from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
+from xla_emit.emitters.hero import FusionAnalysis
+from xla_emit.emitters.launch import (
+    LaunchDimensions,
+    launch_dimensions,
+    loop_unroll_factor,
+    storage_bits,
+)
+from xla_emit.emitters.types import builder_at_end
+from xla_emit.emitters.work_items import default_work_item_map
+from xla_emit.hlo.ir import HloComputation
+from xla_emit.hlo.shape import ArrayShape, flatten_shape
+
+# XLA does not unroll fusions whose ops get slower when unrolled.
+_MAX_CONCATENATE_OPERANDS_FOR_UNROLLING = 10
+
+
+def may_prevent_vectorization(computation: HloComputation) -> bool:
+    """Concatenates of many operands and variadic reduces do not profit from unrolling."""
+    for instruction in computation.instructions:
+        if instruction.opcode == "concatenate" and len(instruction.operands) > _MAX_CONCATENATE_OPERANDS_FOR_UNROLLING:
+            return True
+        if instruction.opcode == "reduce" and len(instruction.operands) > 2:
+            return True
+    return False
+
+
+def output_shapes(analysis: FusionAnalysis) -> list[ArrayShape]:
+    return [leaf for root in analysis.roots for leaf in flatten_shape(root.shape)]
+
+
+def loop_launch_config(analysis: FusionAnalysis) -> tuple[int, LaunchDimensions]:
+    """The unroll factor and grid of a loop fusion."""
+    shapes = output_shapes(analysis)
+    num_elements = shapes[0].num_elements
+    bits = min(storage_bits(shape.element_type.bit_width) for shape in shapes)
+    unroll = loop_unroll_factor(num_elements, bits, may_prevent_vectorization(analysis.computation))
+    return unroll, launch_dimensions(num_elements, unroll)
+
+
+def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis) -> func.FuncOp:
+    """The loop fusion's entry function (the subgraph functions come from `fusion`)."""
+    shapes = output_shapes(analysis)
+    unroll, launch = loop_launch_config(analysis)
+    index_shape = shapes[0]
+    work_items = default_work_item_map(launch, unroll, index_shape.dimensions, index_shape.minor_to_major)
+    entry = begin_entry_function(name, fusion, shapes, launch)
+    names = [f"dim{i}" for i in range(index_shape.rank)]
+    loop = begin_loop(entry, work_items, entry.outputs, names)
+    entry.builder = builder_at_end(loop.body.block)
+    emitter = entry.emitter()
+    indices = list(loop.map_results)
+    values = [value for root in analysis.roots for value in emitter.emit(root, indices)]
+    updated = [
+        insert_element(entry.builder, value, iter_arg, indices, index_shape, shape, fusion.spelling)
+        for value, iter_arg, shape in zip(values, loop.region_iter_args, shapes)
+    ]
+    entry.builder.insert(make_yield(updated, fusion.spelling))
+    entry.builder = builder_at_end(entry.function.body.block)
+    entry.insert(loop)
+    return entry.finish(list(loop.res))

@@ -1,0 +1,45 @@
+"""HLO element types and shapes as MLIR types, and the builder helper the emitters share.
+
+Integers are signless, as in MLIR's arith dialect; the emitters pick signed or
+unsigned ops from the HLO type.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    TensorType,
+)
+from xdsl.builder import Builder
+from xdsl.ir import Attribute, Block
+from xdsl.rewriter import InsertPoint
+
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType
+
+_FLOAT_TYPES: dict[PrimitiveType, Attribute] = {
+    PrimitiveType.BF16: BFloat16Type(),
+    PrimitiveType.F16: Float16Type(),
+    PrimitiveType.F32: Float32Type(),
+    PrimitiveType.F64: Float64Type(),
+}
+
+
+def element_type(ptype: PrimitiveType) -> Attribute:
+    """The MLIR scalar type of an HLO element type (`pred` is `i1`)."""
+    if ptype in _FLOAT_TYPES:
+        return _FLOAT_TYPES[ptype]
+    return IntegerType(ptype.bit_width)
+
+
+def tensor_type(shape: ArrayShape) -> TensorType[Attribute]:
+    """`tensor<AxBxT>` for an array shape (`tensor<T>` for a scalar)."""
+    return TensorType(element_type(shape.element_type), shape.dimensions)
+
+
+def builder_at_end(block: Block) -> Builder:
+    """A builder that appends to `block`."""
+    return Builder(InsertPoint.at_end(block))
