@@ -60,7 +60,9 @@ class FromElementsOp(IRDLOperation):
 
     assembly_format = "$elements attr-dict `:` type($result)"
 
-    def __init__(self, elements: Sequence[SSAValue | Operation], result_type: VectorType[Attribute]):
+    def __init__(
+        self, elements: Sequence[SSAValue | Operation], result_type: VectorType[Attribute]
+    ):
         super().__init__(operands=[elements], result_types=[result_type])
 
     def verify_(self) -> None:

@@ -22,7 +22,6 @@ from enum import auto
 from typing import ClassVar, Self
 
 from xdsl.builder import Builder
-from xdsl.rewriter import InsertPoint
 from xdsl.dialects.builtin import (
     ArrayAttr,
     IndexType,
@@ -63,10 +62,11 @@ from xdsl.irdl import (
 )
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator, Pure, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 from xdsl.utils.str_enum import StrEnum
 
 from xla_emit.indexing import (
@@ -82,6 +82,7 @@ XLA_RANGE = "xla.range"
 # ----------------------------------------------------------------------------
 # The indexing-map attribute
 # ----------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _MapSource:
@@ -104,11 +105,16 @@ class _MapSource:
         return file_start + (offset - text_start)
 
 
+def _next_token(parser: AttrParser) -> MLIRToken:
+    # xDSL has no public peek; custom syntax needs one to pick between forms.
+    return parser._current_token  # pyright: ignore[reportPrivateUsage]
+
+
 def _parse_map_source(parser: AttrParser) -> _MapSource:
     """Parse `<"..." "...">` or XLA's older unquoted `<(d0) -> ..., domain: ...>`."""
-    if parser._current_token.kind != MLIRTokenKind.LESS:  # pyright: ignore[reportPrivateUsage]
+    if _next_token(parser).kind != MLIRTokenKind.LESS:
         parser.raise_error("expected '<' and an indexing map")
-    body_start = parser._current_token.span.end  # pyright: ignore[reportPrivateUsage]
+    body_start = _next_token(parser).span.end
     content = parser.lexer.input.content
     if not content[body_start:].lstrip().startswith('"'):
         # The raw scan is the only way to take `->` and nested brackets verbatim.
@@ -117,9 +123,9 @@ def _parse_map_source(parser: AttrParser) -> _MapSource:
     parser.parse_punctuation("<")
     text = ""
     pieces: list[tuple[int, Position]] = []
-    while parser._current_token.kind == MLIRTokenKind.STRING_LIT:  # pyright: ignore[reportPrivateUsage]
+    while _next_token(parser).kind == MLIRTokenKind.STRING_LIT:
         # +1 skips the opening quote.
-        pieces.append((len(text), parser._current_token.span.start + 1))  # pyright: ignore[reportPrivateUsage]
+        pieces.append((len(text), _next_token(parser).span.start + 1))
         text += parser.parse_str_literal()
     parser.parse_punctuation(">", " to end the indexing map")
     return _MapSource(text, tuple(pieces))
@@ -345,9 +351,9 @@ class ApplyIndexingOpBase(IRDLOperation):
         attr = _parse_map_attr(parser)
         operands: list[UnresolvedOperand] = []
         start = parser.pos
-        if parser._current_token.kind == MLIRTokenKind.L_PAREN:  # pyright: ignore[reportPrivateUsage]
+        if _next_token(parser).kind == MLIRTokenKind.L_PAREN:
             operands += _parse_operand_list(parser, Parser.Delimiter.PAREN)
-        if parser._current_token.kind == MLIRTokenKind.L_SQUARE:  # pyright: ignore[reportPrivateUsage]
+        if _next_token(parser).kind == MLIRTokenKind.L_SQUARE:
             operands += _parse_operand_list(parser, Parser.Delimiter.SQUARE)
         values = parser.resolve_operands(operands, [IndexType()] * len(operands), start)
         attributes = parser.parse_optional_attr_dict()
@@ -721,7 +727,7 @@ class PureCallOp(PureCallOpBase):
 
 @irdl_op_definition
 class AtomicRMWOp(IRDLOperation):
-    """`%r = xla.atomic_rmw %t[%i, %j] : tensor<2x3xf32> { ^bb0(%cur: f32): ... xla.yield %new : f32 }`.
+    """`%r = xla.atomic_rmw %t[%i, %j] : tensor<2x3xf32> {...}`.
 
     Atomically replaces one element (or a 1-D vector of elements starting at
     the indices) by what the body yields for its current value.
@@ -1074,7 +1080,9 @@ def spelling_classes(spelling: str) -> Spelling:
     raise ValueError(f"expected spelling 'xla' or 'xla_gpu', but got {spelling!r}")
 
 
-def make_indexing_map_attr(indexing_map: IndexingMap, spelling: str = "xla_gpu") -> IndexingMapAttrBase:
+def make_indexing_map_attr(
+    indexing_map: IndexingMap, spelling: str = "xla_gpu"
+) -> IndexingMapAttrBase:
     """`#xla.indexing_map<...>` or `#xla_gpu.indexing_map<...>` for `indexing_map`."""
     return spelling_classes(spelling).indexing_map_attr.from_map(indexing_map)
 
@@ -1085,7 +1093,7 @@ def make_apply_indexing(
     symbols: Sequence[SSAValue | Operation] = (),
     spelling: str = "xla_gpu",
 ) -> ApplyIndexingOpBase:
-    """An apply_indexing of `indexing_map` to `dims` and `symbols`, one index result per map result."""
+    """An apply_indexing of `indexing_map` to `dims` and `symbols` (one result per map result)."""
     classes = spelling_classes(spelling)
     attr = classes.indexing_map_attr.from_map(_as_map(indexing_map))
     return classes.apply_indexing(attr, dims, symbols)
@@ -1116,7 +1124,9 @@ def make_loop(
     loop = classes.loop(attr, dims, inits)
     if body_builder is not None:
         builder = Builder(InsertPoint.at_end(loop.body.block))
-        yielded = body_builder(builder, loop.induction_vars, loop.map_results, loop.region_iter_args)
+        yielded = body_builder(
+            builder, loop.induction_vars, loop.map_results, loop.region_iter_args
+        )
         builder.insert(classes.yield_(yielded))
     return loop
 
@@ -1131,7 +1141,9 @@ def make_pure_call(
     return spelling_classes(spelling).pure_call(callee, arguments, result_types)
 
 
-def make_yield(values: Sequence[SSAValue | Operation] = (), spelling: str = "xla_gpu") -> YieldOpBase:
+def make_yield(
+    values: Sequence[SSAValue | Operation] = (), spelling: str = "xla_gpu"
+) -> YieldOpBase:
     """A yield of `values`."""
     return spelling_classes(spelling).yield_(values)
 

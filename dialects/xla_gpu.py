@@ -92,7 +92,8 @@ class IndexedVectorType(ParametrizedAttribute, TypeAttribute):
         element_type: Attribute,
         indexing_map_attr: IndexingMapAttrBase,
     ):
-        super().__init__(ArrayAttr([IntAttr(size) for size in shape]), element_type, indexing_map_attr)
+        sizes = ArrayAttr([IntAttr(size) for size in shape])
+        super().__init__(sizes, element_type, indexing_map_attr)
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -192,7 +193,7 @@ def _parse_combiner(parser: Parser) -> SymbolRefAttr:
 
 @irdl_op_definition
 class AllocateSharedOp(IRDLOperation):
-    """`%s = xla_gpu.allocate_shared : tensor<32x33xf32>`: a tensor in shared memory, one per block."""
+    """`%s = xla_gpu.allocate_shared : tensor<32x33xf32>`: a shared-memory tensor, one per block."""
 
     name = "xla_gpu.allocate_shared"
 
@@ -359,7 +360,7 @@ class ShuffleReduceOp(IRDLOperation):
 
 @irdl_op_definition
 class ReduceOp(IRDLOperation):
-    """`%r:2 = xla_gpu.reduce(%in0, %in1) inits(%i0, %i1) dimensions=[0, 2] combiner=@add : T0, T1 to R0, R1`.
+    """`%r:2 = xla_gpu.reduce(%a, %b) inits(%i, %j) dimensions=[0, 2] combiner=@f : A, B to R, S`.
 
     Reduces `dimensions` (strictly increasing) of same-shaped input tensors
     with `@add(accumulators..., inputs...) -> (accumulators...)`.
@@ -514,7 +515,7 @@ def reduction_result_types(
 
 @irdl_op_definition
 class InsertOp(IRDLOperation):
-    """`%r = xla_gpu.insert %v(%i, %j) into %t at #map : !xla_gpu.indexed_vector<...> -> tensor<...>`.
+    """`%r = xla_gpu.insert %v(%i) into %t at #map : !xla_gpu.indexed_vector<...> -> tensor<...>`.
 
     Writes every element of an indexed vector into `%t`, at the position
     `#map` gives its tensor coordinates.

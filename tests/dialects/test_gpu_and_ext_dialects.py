@@ -97,14 +97,16 @@ def test_from_elements_counts_elements() -> None:
       func.return %v : vector<2x2xf32>
     }
     """
-    with pytest.raises(VerifyException, match=r"expected 4 elements for vector<2x2xf32>, but got 3"):
+    message = r"expected 4 elements for vector<2x2xf32>, but got 3"
+    with pytest.raises(VerifyException, match=message):
         _round_trip(text)
 
 
 def test_index_castui_needs_exactly_one_index_side() -> None:
     block = Block(arg_types=[i32])
     cast = arith_ext.IndexCastUIOp(block.args[0], i32)
-    with pytest.raises(VerifyException, match="exactly one of the operand and result types to be index"):
+    message = "exactly one of the operand and result types to be index"
+    with pytest.raises(VerifyException, match=message):
         cast.verify()
 
 

@@ -136,7 +136,8 @@ def test_make_loop_without_body_builder_leaves_an_empty_body() -> None:
     assert len(loop.region_iter_args) == 0
     wrong_terminator = func.ReturnOp()
     loop.body.block.add_op(wrong_terminator)
-    with pytest.raises(VerifyException, match="expected the body to end with a yield, but got func.return"):
+    message = "expected the body to end with a yield, but got func.return"
+    with pytest.raises(VerifyException, match=message):
         loop.verify(verify_nested_ops=False)
     loop.body.block.erase_op(wrong_terminator)
     loop.body.block.add_op(make_yield(spelling="xla"))
@@ -158,7 +159,8 @@ def test_make_pure_call_verifies_against_the_callee(spelling: str) -> None:
 
     wrong = make_pure_call("add", [a], [f32], spelling=spelling)
     caller.body.block.insert_op_before(wrong, call)
-    with pytest.raises(VerifyException, match="argument count mismatch: 'operands' has 1 arguments, but '@add' expects 2"):
+    message = "argument count mismatch: 'operands' has 1 arguments, but '@add' expects 2"
+    with pytest.raises(VerifyException, match=message):
         wrong.verify()
 
 
@@ -202,12 +204,16 @@ def test_indexing_map_attr_prints_canonically() -> None:
     assert len(set(attrs)) == 1
     printed = StringIO()
     Printer(stream=printed).print_attribute(attrs[0])
-    assert printed.getvalue() == '#xla.indexing_map<"(d0) -> (d0 floordiv 2), domain: d0 in [0, 7]">'
+    assert printed.getvalue() == (
+        '#xla.indexing_map<"(d0) -> (d0 floordiv 2), domain: d0 in [0, 7]">'
+    )
 
 
 def test_indexing_map_attributes_of_the_two_spellings_differ() -> None:
     indexing_map = parse_indexing_map("(d0) -> (d0), domain: d0 in [0, 3]")
-    assert xla.IndexingMapAttr.from_map(indexing_map) != xla_gpu.IndexingMapAttr.from_map(indexing_map)
+    today = xla.IndexingMapAttr.from_map(indexing_map)
+    seed = xla_gpu.IndexingMapAttr.from_map(indexing_map)
+    assert today != seed
     assert isinstance(xla_gpu.IndexingMapAttr.from_map(indexing_map), IndexingMapAttrBase)
 
 

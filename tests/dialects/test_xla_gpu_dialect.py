@@ -23,7 +23,9 @@ def _print_attribute(attr: Attribute) -> str:
 
 
 def test_indexed_vector_type_parameters_and_printing() -> None:
-    indexing_map = parse_indexing_map("(d0)[s0] -> (d0 * 2 + s0), domain: d0 in [0, 127], s0 in [0, 1]")
+    indexing_map = parse_indexing_map(
+        "(d0)[s0] -> (d0 * 2 + s0), domain: d0 in [0, 127], s0 in [0, 1]"
+    )
     vector_type = xla_gpu.IndexedVectorType([256], f32, xla.IndexingMapAttr.from_map(indexing_map))
     assert vector_type.sizes == (256,)
     assert vector_type.indexing_map == indexing_map
@@ -35,7 +37,8 @@ def test_indexed_vector_type_parameters_and_printing() -> None:
 
 def test_indexed_vector_type_parses_back_equal() -> None:
     text = """
-    func.func private @f(!xla_gpu.indexed_vector<32x2xf32, #xla_gpu.indexing_map<"(d0)[s0, s1] -> (d0, s0), domain: d0 in [0, 31], s0 in [0, 1], s1 in [0, 0]">>)
+    func.func private @f(!xla_gpu.indexed_vector<32x2xf32, #xla_gpu.indexing_map<
+      "(d0)[s0, s1] -> (d0, s0), domain: d0 in [0, 31], s0 in [0, 1], s1 in [0, 0]">>)
     """
     module, _ = parse_mlir(text, "t.mlir", make_context())
     function = module.ops.first
@@ -99,7 +102,8 @@ def test_shuffle_distance_must_be_a_power_of_two_below_the_warp(distance: int, v
     if valid:
         module.verify()
         return
-    with pytest.raises(VerifyException, match=f"power of 2 below the warp size 32, but got {distance}"):
+    message = f"power of 2 below the warp size 32, but got {distance}"
+    with pytest.raises(VerifyException, match=message):
         shuffle.verify()
 
 
