@@ -29,6 +29,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "xla-vectorize-loads-stores": ("vectorize_loads_stores", "VectorizeLoadsStoresPass"),
     "xla-gpu-optimize-loops": ("optimize_loops", "OptimizeLoopsPass"),
     "xla-simplify-arith": ("simplify_arith", "SimplifyArithPass"),
+    "xla-simplify-affine": ("simplify_affine", "SimplifyAffinePass"),
     "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
     "pto-to-dps": ("pto_to_dps", "PTOToDPSPass"),
     "pto-materialize-tmp-tiles": ("pto_materialize_tmp_tiles", "PTOMaterializeTmpTilesPass"),

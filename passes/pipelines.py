@@ -23,6 +23,12 @@ _XLA_GPU_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-gpu-optimize-loops", *_CLEANUP),
 )
 
+# After the loop transformations: index arithmetic in plain arith, so only
+# standard dialects (and the gpu ids) remain.
+_TO_STANDARD_STAGES: tuple[tuple[str, ...], ...] = (
+    ("xla-simplify-arith", "xla-simplify-affine", *_CLEANUP),
+)
+
 
 def _spec(stages: tuple[tuple[str, ...], ...]) -> str:
     return ",".join(name for stage in stages for name in stage)
@@ -30,4 +36,5 @@ def _spec(stages: tuple[tuple[str, ...], ...]) -> str:
 
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
+    "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
 }

@@ -96,3 +96,19 @@ func.func private @gelu(%arg0: tensor<6x512x4096xbf16>, %i: index, %j: index, %k
 // STAGES-LABEL: IR Dump After xla-gpu-optimize-loops
 // STAGES-NOT:   scf.for
 // STAGES:       vector.transfer_write
+
+// RUN: xla-emit-opt %s -p xla-gpu-to-standard | filecheck %s --check-prefix=STD
+// With the index arithmetic lowered, only standard dialects and gpu ids remain:
+// the base is th_x * 4 + bl_x * 512 (vector_index is 0 there).
+// STD-LABEL: func.func @main
+// STD-NOT:   xla_gpu.
+// STD-DAG:   %[[TH:.*]] = gpu.thread_id  x
+// STD-DAG:   %[[BL:.*]] = gpu.block_id  x
+// STD-DAG:   %[[C4:.*]] = arith.constant 4 : index
+// STD-DAG:   %[[C512:.*]] = arith.constant 512 : index
+// STD-DAG:   %[[A:.*]] = arith.muli %[[TH]], %[[C4]] : index
+// STD-DAG:   %[[B:.*]] = arith.muli %[[BL]], %[[C512]] : index
+// STD:       %[[BASE:.*]] = arith.addi %[[A]], %[[B]] : index
+// STD:       vector.transfer_read %input[%[[BASE]]]
+// STD:       vector.transfer_write %{{.*}}, %output[%[[BASE]]]
+// STD-NOT:   xla_gpu.
