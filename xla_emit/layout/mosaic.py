@@ -1,0 +1,150 @@
+"""Mosaic's tiled memref layout `#tpu.tiled<(8,128)(2,1),[16,1]>` as plain data.
+
+Tiles are XLA tiles (see `tiling`); `tile_strides` has one entry per memref
+dim and says how far apart consecutive first-level tiles are along that dim,
+in units of one first-level tile (or of one element along untiled leading
+dims). The element at `index` lives at
+
+    first_tile_elements * sum_d(tile_coordinate_d * tile_strides_d) + in_tile_offset
+
+where the tile coordinate is `index_d floordiv t_d` on tiled dims and
+`index_d` on leading untiled dims, and the in-tile offset applies the nested
+tiles to `index mod t` inside one first-level tile. With the default strides
+this equals XLA's tiled linear index. Functions accept ints, numpy arrays or
+xDSL affine expressions (anything with `+ * // %`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, Self, TypeVar
+
+from xla_emit.layout.shape import Tile
+from xla_emit.layout.tiling import make_tiling_step
+
+
+class Arithmetic(Protocol):
+    def __add__(self, other: int, /) -> Self: ...
+    def __mul__(self, other: int, /) -> Self: ...
+    def __floordiv__(self, other: int, /) -> Self: ...
+    def __mod__(self, other: int, /) -> Self: ...
+
+
+T = TypeVar("T", bound=Arithmetic)
+
+
+class MosaicTilingError(ValueError):
+    """A tiled layout Mosaic rejects (the message is Mosaic's where it has one)."""
+
+
+@dataclass(frozen=True)
+class MosaicTiledLayout:
+    """Tiles (first level first) and per-dim tile strides of a `#tpu.tiled` layout."""
+
+    tiles: tuple[tuple[int, ...], ...]
+    tile_strides: tuple[int, ...]
+
+    @property
+    def first_tile(self) -> tuple[int, ...]:
+        return self.tiles[0] if self.tiles else ()
+
+    @property
+    def first_tile_elements(self) -> int:
+        return math.prod(self.first_tile)
+
+    def check_tiles(self) -> None:
+        """Mosaic's rules on the tiles alone: positive sizes, nested tiles within the first."""
+        for tile in self.tiles:
+            if not tile or any(size < 1 for size in tile):
+                raise MosaicTilingError(f"Invalid tile {tile}: sizes must be positive")
+        current = self.first_tile
+        for tile in self.tiles[1:]:
+            if len(tile) > len(current):
+                raise MosaicTilingError("Not implemented: Nested tiling across first tiles")
+            suffix = current[len(current) - len(tile) :]
+            if any(outer % inner != 0 for outer, inner in zip(suffix, tile, strict=True)):
+                raise MosaicTilingError(
+                    f"Nested tiles must evenly divide the first tile {_text(self.first_tile)} "
+                    f"but they do not (would add padding)"
+                )
+            step = make_tiling_step(current, Tile(tile))
+            current = step.dims_after
+        for earlier, later in zip(self.tile_strides, self.tile_strides[1:]):
+            if later > earlier:
+                raise MosaicTilingError(
+                    f"Tile strides must be non-increasing, but got {list(self.tile_strides)}"
+                )
+
+    def check_for_shape(self, shape: Sequence[int]) -> None:
+        """Mosaic's `verifyLayout`: ranks agree with the memref's."""
+        self.check_tiles()
+        if len(self.first_tile) > len(shape):
+            raise MosaicTilingError(
+                f"The first tile {_text(self.first_tile)} has more dims than the memref rank "
+                f"{len(shape)}"
+            )
+        if len(self.tile_strides) != len(shape):
+            raise MosaicTilingError(
+                f"Expected {len(shape)} tile strides for the memref rank, but got "
+                f"{len(self.tile_strides)}"
+            )
+
+    def tiled_dims(self, rank: int) -> dict[int, int]:
+        """Memref dim -> first-level tile size, for the dims the first tile covers."""
+        first = self.first_tile
+        return {rank - len(first) + j: size for j, size in enumerate(first)}
+
+    def offset(self, index: Sequence[T]) -> T:
+        """Element offset of `index` in memory (see the module docstring)."""
+        rank = len(index)
+        tiled = self.tiled_dims(rank)
+        outer: T | int = 0
+        for dim, (coordinate, stride) in enumerate(zip(index, self.tile_strides, strict=True)):
+            size = tiled.get(dim)
+            tile_coordinate = coordinate // size if size is not None else coordinate
+            outer = tile_coordinate * stride + outer  # type: ignore[operator]
+        inner = self._in_tile_offset([index[dim] % size for dim, size in tiled.items()])
+        return outer * self.first_tile_elements + inner  # type: ignore[operator, return-value]
+
+    def _in_tile_offset(self, coords: list[T]) -> T | int:
+        dims = self.first_tile
+        for tile in self.tiles[1:]:
+            step = make_tiling_step(dims, Tile(tile))
+            coords = step.forward(coords)  # type: ignore[arg-type]
+            dims = step.dims_after
+        position: T | int = 0
+        for coordinate, bound in zip(coords, dims, strict=True):
+            position = coordinate + position * bound  # type: ignore[operator]
+        return position
+
+    def footprint(self, shape: Sequence[int]) -> int:
+        """Elements of memory the memref spans, padding included (its last offset + 1, rounded to tiles)."""
+        tiled = self.tiled_dims(len(shape))
+        last_tile = 0
+        for dim, (bound, stride) in enumerate(zip(shape, self.tile_strides, strict=True)):
+            size = tiled.get(dim)
+            count = -(-bound // size) if size is not None else bound
+            last_tile += (max(count, 1) - 1) * stride
+        return (last_tile + 1) * max(self.first_tile_elements, 1)
+
+
+def default_tile_strides(tiles: Sequence[Sequence[int]], shape: Sequence[int]) -> tuple[int, ...]:
+    """Contiguous tiles: walking minor to major, multiply by the tile count (or the dim size)."""
+    first = tuple(tiles[0]) if tiles else ()
+    rank = len(shape)
+    strides = [0] * rank
+    stride = 1
+    for dim in range(rank - 1, -1, -1):
+        strides[dim] = stride
+        position = dim - (rank - len(first))
+        if position >= 0:
+            stride *= -(-shape[dim] // first[position])
+        else:
+            stride *= shape[dim]
+    return tuple(strides)
+
+
+def _text(tile: Sequence[int]) -> str:
+    return "(" + ",".join(map(str, tile)) + ")"
