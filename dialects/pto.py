@@ -956,6 +956,24 @@ class TColMaxOp(ReductionOpBase):
     REDUCES_ROWS: ClassVar[bool] = False
 
 
+@irdl_op_definition
+class TRowExpandOp(TileOpBase):
+    """dst[i, j] = src[i, 0]: broadcast a one-column tile along each row."""
+
+    name = "pto.trowexpand"
+
+    def verify_semantics(self) -> None:
+        dst, src = self.destination_type(), self.source()
+        _require_vec_row_major(self.name, "the destination", dst)
+        _require_vec_row_major(self.name, "the source", src)
+        _require_same_element("source", dst, src)
+        if src.valid_cols.data not in (1, DYNAMIC):
+            raise VerifyException(f"{self.name} broadcasts one column, but the source has {src.valid_cols.data} valid columns")
+        a, b = src.valid_rows.data, dst.valid_rows.data
+        if DYNAMIC not in (a, b) and a != b:
+            raise VerifyException(f"expected {a} valid rows in the destination, as in the source, but got {b}")
+
+
 _MATMUL_TYPES = {("i32", "i8", "i8"), ("f32", "f16", "f16"), ("f32", "f32", "f32"), ("f32", "bf16", "bf16")}
 
 
@@ -1468,6 +1486,7 @@ TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TRowMaxOp,
     TColSumOp,
     TColMaxOp,
+    TRowExpandOp,
     TMatmulOp,
     TMovOp,
     TTransOp,

@@ -1,0 +1,579 @@
+"""A numpy executor for PTO programs, level 1 and level 2.
+
+    from xla_emit.interpreter.pto import PTOExecutor
+    results = PTOExecutor(module).run("kernel", [x, out])
+
+Values: a tile (`!pto.tile` value or `!pto.tile_buf` buffer) is a `Tile`, a
+2-D numpy array of its static shape plus its valid rows and columns; global
+memory (`!pto.ptr`, `!pto.tensor_view`, `!pto.partition_tensor_view`) is a
+numpy array that `tstore` writes through, so the caller's arrays hold the
+outputs; scalars are Python numbers. Control flow (`func`, `scf`) and scalar
+`arith` run op by op; every tile op is one numpy expression over the valid
+region of its destination, and elements outside it keep their values.
+
+Level 1 gives every op a fresh tile; level 2 writes the `outs` buffer. An
+`alloc_tile` buffer starts zeroed in storage of its own; `pto.tassign` moves
+it (with its contents) into the simulated memory of its location at the given
+address, so two buffers placed over each other really share bytes: a wrong
+memory plan changes the results. `tassign` on a level-1 value is a placement
+hint with no effect on values.
+
+`ttrans` transposes over the target's domain (A2A3: the source's valid
+region, A5: its static shape; `pto.target_arch` or the `target` argument) or
+performs its ConvTile `conversion` on the tiles' row-major contents.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import ml_dtypes
+import numpy as np
+from numpy.typing import NDArray
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from dialects import pto
+from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.pto.conv_layouts import convert
+from xla_emit.pto.rules import transpose_domain
+from xla_emit.pto.targets import CAPACITIES, Target
+from xla_emit.pto.ttrans_tmp import Conversion
+
+Array = NDArray[np.generic]
+Value = object
+Locator = Callable[[Operation], SourceLocation | None]
+
+
+def numpy_dtype(element: Attribute) -> np.dtype[np.generic]:
+    """The numpy dtype holding an MLIR element type (bf16 via ml_dtypes)."""
+    match element:
+        case Float32Type():
+            return np.dtype(np.float32)
+        case Float16Type():
+            return np.dtype(np.float16)
+        case BFloat16Type():
+            return np.dtype(ml_dtypes.bfloat16)
+        case Float64Type():
+            return np.dtype(np.float64)
+        case IntegerType():
+            width = max(element.width.data, 8)
+            unsigned = element.signedness.data == Signedness.UNSIGNED
+            return np.dtype(f"{'u' if unsigned else ''}int{width}")
+        case IndexType():
+            return np.dtype(np.int64)
+        case _:
+            raise ValueError(f"no numpy dtype for {element}")
+
+
+@dataclass
+class Tile:
+    """A tile: storage of its static shape and its (run-time) valid region."""
+
+    data: Array
+    valid_rows: int
+    valid_cols: int
+    loc: str = "vec"
+
+    @property
+    def valid(self) -> Array:
+        return self.data[: self.valid_rows, : self.valid_cols]
+
+    @staticmethod
+    def of_type(tile_type: pto.TileTypeBase, valid: tuple[int, int] | None = None) -> Tile:
+        rows, cols = tile_type.shape
+        vr, vc = tile_type.valid_shape
+        if valid is not None:
+            vr = valid[0] if vr == pto.DYNAMIC else vr
+            vc = valid[1] if vc == pto.DYNAMIC else vc
+        vr, vc = (rows if vr == pto.DYNAMIC else vr), (cols if vc == pto.DYNAMIC else vc)
+        data = np.zeros((rows, cols), dtype=numpy_dtype(tile_type.element_type))
+        return Tile(data, vr, vc, tile_type.loc.data)
+
+
+class PTOExecutionError(UserError):
+    """A PTO program did something the hardware would not (named op, location)."""
+
+
+def _compute_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
+    """Half-precision math runs in f32 and rounds once per op, like the vector unit."""
+    if dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):
+        return np.dtype(np.float32)
+    return dtype
+
+
+def _int_divide(a: Array, b: Array) -> Array:
+    return np.trunc(a.astype(np.float64) / b.astype(np.float64))
+
+
+_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
+    pto.TAddOp: np.add,
+    pto.TSubOp: np.subtract,
+    pto.TMulOp: np.multiply,
+    pto.TMaxOp: np.maximum,
+    pto.TMinOp: np.minimum,
+}
+
+_UNARY: dict[type[Operation], Callable[[Array], Array]] = {
+    pto.TExpOp: np.exp,
+    pto.TLogOp: np.log,
+    pto.TSqrtOp: np.sqrt,
+    pto.TRsqrtOp: lambda x: 1 / np.sqrt(x),
+    pto.TAbsOp: np.abs,
+    pto.TReluOp: lambda x: np.maximum(x, 0),
+}
+
+_ROUNDING: dict[str, Callable[[Array], Array]] = {
+    "CAST_RINT": np.rint,
+    "CAST_ROUND": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
+    "CAST_FLOOR": np.floor,
+    "CAST_CEIL": np.ceil,
+    "CAST_TRUNC": np.trunc,
+}
+
+_ARITH_BINARY: dict[type[Operation], Callable[[Value, Value], Value]] = {
+    arith.AddiOp: lambda a, b: a + b,  # type: ignore[operator]
+    arith.SubiOp: lambda a, b: a - b,  # type: ignore[operator]
+    arith.MuliOp: lambda a, b: a * b,  # type: ignore[operator]
+    arith.AddfOp: lambda a, b: a + b,  # type: ignore[operator]
+    arith.SubfOp: lambda a, b: a - b,  # type: ignore[operator]
+    arith.MulfOp: lambda a, b: a * b,  # type: ignore[operator]
+    arith.DivfOp: lambda a, b: a / b,  # type: ignore[operator]
+    arith.MaxSIOp: max,  # type: ignore[dict-item]
+    arith.MinSIOp: min,  # type: ignore[dict-item]
+    arith.MaximumfOp: max,  # type: ignore[dict-item]
+    arith.MinimumfOp: min,  # type: ignore[dict-item]
+}
+
+_CMPI: dict[int, Callable[[int, int], bool]] = {
+    0: lambda a, b: a == b,
+    1: lambda a, b: a != b,
+    2: lambda a, b: a < b,
+    3: lambda a, b: a <= b,
+    4: lambda a, b: a > b,
+    5: lambda a, b: a >= b,
+    6: lambda a, b: a < b,
+    7: lambda a, b: a <= b,
+    8: lambda a, b: a > b,
+    9: lambda a, b: a >= b,
+}
+
+
+class _Return(Exception):
+    """Unwinds a function body at `func.return`."""
+
+    def __init__(self, values: list[Value]) -> None:
+        super().__init__()
+        self.values = values
+
+
+class PTOExecutor:
+    """Runs functions of a PTO module on numpy values."""
+
+    def __init__(self, module: ModuleOp, target: str | None = None, locate: Locator | None = None) -> None:
+        self.module = module
+        self.target: Target = pto.module_target(module, target)
+        self.locate = locate
+        self.functions = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
+        self.memories: dict[str, NDArray[np.uint8]] = {}
+
+    # -- entry points ----------------------------------------------------------------
+
+    def run(self, name: str, args: Sequence[Value]) -> list[Value]:
+        """Call function `name`; tile arguments may be Tiles or 2-D arrays."""
+        function = self.functions.get(name)
+        if function is None:
+            raise UserError(f"no function named '{name}' (have: {', '.join(sorted(self.functions))})")
+        block = function.body.block
+        if len(args) != len(block.args):
+            raise UserError(f"'{name}' takes {len(block.args)} arguments, but got {len(args)}")
+        values = [self._argument(arg, value) for arg, value in zip(block.args, args, strict=True)]
+        return self._call(function, values)
+
+    def _argument(self, arg: SSAValue, value: Value) -> Value:
+        if isinstance(arg.type, pto.TileTypeBase) and isinstance(value, np.ndarray):
+            tile = Tile.of_type(arg.type)
+            if value.shape != tile.data.shape:
+                raise UserError(f"argument {arg.name_hint or arg.index} expects a {tile.data.shape} array, but got {value.shape}")  # type: ignore[attr-defined]
+            tile.data[...] = value
+            return tile
+        return value
+
+    def _call(self, function: func.FuncOp, args: list[Value]) -> list[Value]:
+        env: dict[SSAValue, Value] = dict(zip(function.body.block.args, args, strict=True))
+        try:
+            self._run_block(function.body.block, env)
+        except _Return as returned:
+            return returned.values
+        return []
+
+    # -- control flow ------------------------------------------------------------------
+
+    def _run_block(self, block: Block, env: dict[SSAValue, Value]) -> list[Value]:
+        """Run a block; returns the operands of its terminating `scf.yield`."""
+        for op in block.ops:
+            if isinstance(op, scf.YieldOp):
+                return [env[v] for v in op.operands]
+            if isinstance(op, func.ReturnOp):
+                raise _Return([env[v] for v in op.operands])
+            results = self._run_op(op, env)
+            for result, value in zip(op.results, results, strict=True):
+                env[result] = value
+        return []
+
+    def _run_op(self, op: Operation, env: dict[SSAValue, Value]) -> list[Value]:
+        args = [env[v] for v in op.operands]
+        if isinstance(op, pto.TileOpBase):
+            return self._tile_op(op, args)
+        if isinstance(op, scf.ForOp):
+            return self._for(op, args, env)
+        if isinstance(op, scf.IfOp):
+            branch = op.true_region if args[0] else op.false_region
+            return self._run_block(branch.block, env) if branch.blocks else []
+        if isinstance(op, func.CallOp):
+            return self._call(self.functions[op.callee.root_reference.data], args)
+        return self._scalar_or_memory_op(op, args)
+
+    def _for(self, op: scf.ForOp, args: list[Value], env: dict[SSAValue, Value]) -> list[Value]:
+        lower, upper, step, *carried = args
+        body = op.body.block
+        i = lower
+        while i < upper:  # type: ignore[operator]
+            env[body.args[0]] = i
+            for arg, value in zip(body.args[1:], carried, strict=True):
+                env[arg] = value
+            carried = self._run_block(body, env)
+            i = i + step  # type: ignore[operator]
+        return carried
+
+    def _scalar_or_memory_op(self, op: Operation, args: list[Value]) -> list[Value]:
+        if isinstance(op, arith.ConstantOp):
+            value = op.value
+            if isinstance(value, IntegerAttr):
+                return [value.value.data]
+            if isinstance(value, FloatAttr):
+                return [value.value.data]
+        binary = _ARITH_BINARY.get(type(op))
+        if binary is not None:
+            return [binary(args[0], args[1])]
+        if isinstance(op, arith.DivSIOp):
+            return [int(args[0] / args[1])]  # type: ignore[operator]
+        if isinstance(op, arith.RemSIOp):
+            return [int(math.fmod(args[0], args[1]))]  # type: ignore[arg-type]
+        if isinstance(op, arith.CmpiOp):
+            return [_CMPI[op.predicate.value.data](args[0], args[1])]  # type: ignore[arg-type]
+        if isinstance(op, arith.IndexCastOp):
+            return [int(args[0])]  # type: ignore[call-overload]
+        if isinstance(op, arith.SelectOp):
+            return [args[1] if args[0] else args[2]]
+        if isinstance(op, pto.AllocTileOp):
+            return [self._alloc(op, args)]
+        if isinstance(op, pto.TAssignOp):
+            return self._assign(op, args)
+        if isinstance(op, pto.MakeTensorViewOp):
+            return [self._make_tensor_view(op, args)]
+        if isinstance(op, pto.PartitionViewOp):
+            return [self._partition_view(op, args)]
+        if isinstance(op, pto.BarrierOp | pto.SetFlagOp | pto.WaitFlagOp):
+            return []  # the executor runs ops one at a time: pipes never overlap
+        raise self._error(op, f"the PTO executor cannot run '{op.name}'")
+
+    # -- buffers and memory --------------------------------------------------------------
+
+    def _alloc(self, op: pto.AllocTileOp, args: list[Value]) -> Tile:
+        tile_type = op.result.type
+        assert isinstance(tile_type, pto.TileBufType)
+        valid = None
+        if op.valid_row is not None:
+            valid = (int(args[-2]), int(args[-1]))  # type: ignore[call-overload]
+        tile = Tile.of_type(tile_type, valid)
+        if op.addr is not None:
+            self._bind(op, tile, int(args[0]))  # type: ignore[call-overload]
+        return tile
+
+    def _assign(self, op: pto.TAssignOp, args: list[Value]) -> list[Value]:
+        tile = args[0]
+        assert isinstance(tile, Tile)
+        if isinstance(op.tile.type, pto.TileType):
+            return [tile] if op.result else []  # a placement hint on a value
+        address = op.address.data if op.address is not None else int(args[1])  # type: ignore[call-overload]
+        self._bind(op, tile, address)
+        return [tile] if op.result else []
+
+    def _memory(self, loc: str) -> NDArray[np.uint8]:
+        if loc not in self.memories:
+            self.memories[loc] = np.zeros(CAPACITIES[self.target][loc], dtype=np.uint8)
+        return self.memories[loc]
+
+    def _bind(self, op: Operation, tile: Tile, address: int) -> None:
+        """Move the tile's storage to `address` of its location's memory."""
+        memory = self._memory(tile.loc)
+        size = tile.data.nbytes
+        if address < 0 or address + size > memory.size:
+            raise self._error(
+                op, f"tile of {size} bytes at {hex(address)} does not fit the {memory.size}-byte {tile.loc} memory"
+            )
+        view = memory[address : address + size].view(tile.data.dtype).reshape(tile.data.shape)
+        view[...] = tile.data
+        tile.data = view
+
+    def _make_tensor_view(self, op: pto.MakeTensorViewOp, args: list[Value]) -> Array:
+        base = args[0]
+        if not isinstance(base, np.ndarray):
+            raise self._error(op, f"expected a numpy array for {op.ptr.type}, but got {type(base).__name__}")
+        flat = base.reshape(-1)
+        rank = len(op.shape)
+        shape = [int(v) for v in args[1 : 1 + rank]]  # type: ignore[call-overload]
+        strides = [int(v) for v in args[1 + rank :]]  # type: ignore[call-overload]
+        extent = 1 + sum((d - 1) * s for d, s in zip(shape, strides, strict=True))
+        if extent > flat.size:
+            raise self._error(op, f"the view {shape} with strides {strides} reaches element {extent - 1} of a {flat.size}-element buffer")
+        return np.lib.stride_tricks.as_strided(flat, shape, [s * flat.itemsize for s in strides])
+
+    def _partition_view(self, op: pto.PartitionViewOp, args: list[Value]) -> Array:
+        view = args[0]
+        assert isinstance(view, np.ndarray)
+        rank = view.ndim
+        offsets = [int(v) for v in args[1 : 1 + rank]]  # type: ignore[call-overload]
+        sizes = [int(v) for v in args[1 + rank :]]  # type: ignore[call-overload]
+        for axis, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
+            if offset < 0 or offset + size > view.shape[axis]:
+                raise self._error(op, f"partition [{offset}, {offset + size}) of dim {axis} is outside the view's {view.shape[axis]}")
+        return view[tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))]
+
+    # -- tile ops --------------------------------------------------------------------------
+
+    def _tile_op(self, op: pto.TileOpBase, args: list[Value]) -> list[Value]:
+        if isinstance(op, pto.TStoreOp):
+            self._store(op, args)
+            return []
+        ins = args[: len(op.ins)]
+        if op.is_dps:
+            dst = args[len(op.ins)]
+            assert isinstance(dst, Tile)
+            self._compute(op, ins, dst)
+            return []
+        dst = Tile.of_type(op.destination_type(), self._result_valid(op, ins))
+        self._compute(op, ins, dst)
+        return [dst]
+
+    def _result_valid(self, op: pto.TileOpBase, ins: list[Value]) -> tuple[int, int] | None:
+        """A level-1 result with a dynamic valid shape takes its source's."""
+        source = next((v for v in ins if isinstance(v, Tile)), None)
+        if source is None:
+            return None
+        if isinstance(op, pto.TTransOp):
+            return source.valid_cols, source.valid_rows
+        return source.valid_rows, source.valid_cols
+
+    def _compute(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
+        tiles = [v for v in ins if isinstance(v, Tile)]
+        rows, cols = dst.valid_rows, dst.valid_cols
+        kind = type(op)
+        if kind in _BINARY or isinstance(op, pto.TDivOp):
+            a, b = (self._region(op, t, rows, cols) for t in tiles[:2])
+            self._write(dst, self._elementwise(op, dst, a, b))
+        elif kind in _UNARY:
+            self._write(dst, _UNARY[kind](self._as_compute(self._region(op, tiles[0], rows, cols), dst)))
+        elif isinstance(op, pto.TAddsOp | pto.TMulsOp):
+            src = self._as_compute(self._region(op, tiles[0], rows, cols), dst)
+            scalar = ins[1]
+            self._write(dst, src + scalar if isinstance(op, pto.TAddsOp) else src * scalar)  # type: ignore[operator]
+        elif isinstance(op, pto.TCvtOp):
+            self._convert(op, self._region(op, tiles[0], rows, cols), dst)
+        elif isinstance(op, pto.ReductionOpBase):
+            self._reduce(op, tiles[0], dst)
+        elif isinstance(op, pto.TRowExpandOp):
+            column = self._region(op, tiles[0], rows, 1)
+            dst.data[:rows, :cols] = np.broadcast_to(column, (rows, cols))
+        elif isinstance(op, pto.TMatmulOp):
+            self._matmul(op, tiles[0], tiles[1], dst)
+        elif isinstance(op, pto.TMovOp):
+            dst.data[:rows, :cols] = self._region(op, tiles[0], rows, cols).astype(dst.data.dtype)
+        elif isinstance(op, pto.TTransOp):
+            self._transpose(op, tiles[0], dst)
+        elif isinstance(op, pto.TLoadOp):
+            self._load(op, ins[0], dst)
+        else:
+            raise self._error(op, f"the PTO executor cannot run '{op.name}'")
+
+    def _region(self, op: Operation, tile: Tile, rows: int, cols: int) -> Array:
+        if rows > tile.data.shape[0] or cols > tile.data.shape[1]:
+            raise self._error(op, f"reads {rows}x{cols} elements of a {tile.data.shape[0]}x{tile.data.shape[1]} tile")
+        return tile.data[:rows, :cols]
+
+    @staticmethod
+    def _as_compute(values: Array, dst: Tile) -> Array:
+        return values.astype(_compute_dtype(dst.data.dtype))
+
+    def _elementwise(self, op: pto.TileOpBase, dst: Tile, a: Array, b: Array) -> Array:
+        a, b = self._as_compute(a, dst), self._as_compute(b, dst)
+        if isinstance(op, pto.TDivOp):
+            if np.issubdtype(dst.data.dtype, np.integer):
+                if np.any(b == 0):
+                    raise self._error(op, "integer division by zero")
+                return _int_divide(a, b)
+            return a / b
+        return _BINARY[type(op)](a, b)
+
+    @staticmethod
+    def _write(dst: Tile, values: Array) -> None:
+        rows, cols = values.shape
+        dst.data[:rows, :cols] = values.astype(dst.data.dtype)
+
+    def _convert(self, op: pto.TCvtOp, src: Array, dst: Tile) -> None:
+        values = src
+        if np.issubdtype(dst.data.dtype, np.integer) and not np.issubdtype(src.dtype, np.integer):
+            mode = op.attributes.get("rmode")
+            name = mode.data if isinstance(mode, StringAttr) else "CAST_RINT"
+            rounding = _ROUNDING.get(name)
+            if rounding is None:
+                raise self._error(op, f"unknown rmode '{name}' (expected one of {', '.join(_ROUNDING)})")
+            info = np.iinfo(dst.data.dtype)
+            values = np.clip(rounding(src.astype(np.float64)), info.min, info.max)
+        self._write(dst, values)
+
+    def _reduce(self, op: pto.ReductionOpBase, src: Tile, dst: Tile) -> None:
+        values = src.valid.astype(_compute_dtype(src.data.dtype))
+        reduce = np.sum if isinstance(op, pto.TRowSumOp | pto.TColSumOp) else np.max
+        if op.REDUCES_ROWS:
+            dst.data[: src.valid_rows, 0] = reduce(values, axis=1).astype(dst.data.dtype)
+        else:
+            dst.data[0, : src.valid_cols] = reduce(values, axis=0).astype(dst.data.dtype)
+
+    def _matmul(self, op: pto.TMatmulOp, left: Tile, right: Tile, dst: Tile) -> None:
+        accumulate = np.int64 if np.issubdtype(dst.data.dtype, np.integer) else np.float64
+        product = left.valid.astype(accumulate) @ right.valid.astype(accumulate)
+        self._write(dst, product)
+
+    def _transpose(self, op: pto.TTransOp, src: Tile, dst: Tile) -> None:
+        conversion, shape, c0 = pto.ttrans_conversion(op)
+        if conversion is Conversion.TRANSPOSE_2D:
+            # A2A3 reads the valid region the source has at run time.
+            desc = replace(op.source().desc(), valid_rows=src.valid_rows, valid_cols=src.valid_cols)
+            rows, cols = transpose_domain(self.target, desc)
+            if cols > dst.data.shape[0] or rows > dst.data.shape[1]:
+                raise self._error(op, f"the {rows}x{cols} transpose does not fit the {dst.data.shape[0]}x{dst.data.shape[1]} destination")
+            dst.data[:cols, :rows] = src.data[:rows, :cols].T
+            return
+        flat = src.data.reshape(-1)[: math.prod(shape)].reshape(shape)
+        result = convert(conversion, flat, c0).reshape(-1)
+        if result.size > dst.data.size:
+            raise self._error(op, f"{conversion.value} produces {result.size} elements, more than the {dst.data.size}-element destination")
+        dst.data.reshape(-1)[: result.size] = result.astype(dst.data.dtype)
+
+    def _load(self, op: pto.TLoadOp, view: Value, dst: Tile) -> None:
+        assert isinstance(view, np.ndarray)
+        rows, cols = dst.valid_rows, dst.valid_cols
+        dst.data[:rows, :cols] = view.reshape(rows, cols).astype(dst.data.dtype)
+
+    def _store(self, op: pto.TStoreOp, args: list[Value]) -> None:
+        src, view = args[0], args[-1]
+        assert isinstance(src, Tile) and isinstance(view, np.ndarray)
+        values = src.valid
+        if values.size != view.size:
+            raise self._error(op, f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of {view.size}")
+        view[...] = values.reshape(view.shape).astype(view.dtype)
+
+    def _error(self, op: Operation, message: str) -> PTOExecutionError:
+        location = self.locate(op) if self.locate is not None else None
+        return PTOExecutionError(f"'{op.name}' op {message}", location)
+
+
+# -- command line ------------------------------------------------------------------------
+
+
+def _global_array(arg: SSAValue, value: Array) -> Array:
+    """npz arrays for global memory: bf16 arrives as uint16 bit patterns."""
+    element = getattr(arg.type, "element_type", None)
+    if element is None:
+        return value
+    dtype = numpy_dtype(element)
+    if dtype == np.dtype(ml_dtypes.bfloat16) and value.dtype == np.uint16:
+        return value.view(ml_dtypes.bfloat16).copy()
+    return value.astype(dtype).copy()
+
+
+def _to_npz(value: Value) -> Array:
+    array = value.data if isinstance(value, Tile) else np.asarray(value)
+    if array.dtype == np.dtype(ml_dtypes.bfloat16):
+        return array.view(np.uint16)
+    return array
+
+
+def run_file(path: str, entry: str | None, inputs: dict[str, Array], target: str | None) -> dict[str, Array]:
+    """Run `entry` of a PTO module file on npz-style inputs `arg0, arg1, ...`.
+
+    The outputs are `out0, out1, ...` for the returned values, then, under
+    their input names, every global-memory argument (as left by `tstore`)."""
+    from xla_emit.tools.context import parse_mlir, verify_module
+
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    module, source_map = parse_mlir(text, path)
+    verify_module(module, source_map)
+    executor = PTOExecutor(module, target, source_map.location_of)
+    name = entry or next(iter(executor.functions), "")
+    function = executor.functions.get(name)
+    if function is None:
+        raise UserError(f"no function named '{name}' in {path}")
+    params = function.body.block.args
+    args: list[Value] = []
+    for index, param in enumerate(params):
+        key = f"arg{index}"
+        if key not in inputs:
+            raise UserError(f"missing input '{key}' for parameter {index} ({param.type})")
+        value = inputs[key]
+        args.append(value.item() if value.ndim == 0 else _global_array(param, value))
+    results = executor.run(name, args)
+    outputs = {f"out{i}": _to_npz(v) for i, v in enumerate(results)}
+    for index, (param, value) in enumerate(zip(params, args, strict=True)):
+        if isinstance(param.type, pto.PtrType | pto.PartitionTensorViewType | pto.TensorViewType):
+            outputs[f"arg{index}"] = _to_npz(value)
+    return outputs
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m xla_emit.interpreter.pto", description="Run a PTO program on npz inputs.")
+    parser.add_argument("file", help=".mlir/.pto module with pto ops")
+    parser.add_argument("--entry", default=None, help="function to run (default: the first)")
+    parser.add_argument("--inputs", required=True, help="npz with arg0, arg1, ...")
+    parser.add_argument("-o", "--output", default=None, help="npz to write (default: print)")
+    parser.add_argument("--target-arch", default=None, help="a2a3 or a5 (default: the module's)")
+    options = parser.parse_args(argv)
+    try:
+        with np.load(options.inputs) as data:
+            inputs = {k: data[k] for k in data.files}
+        outputs = run_file(options.file, options.entry, inputs, options.target_arch)
+    except (UserError, ValueError) as error:
+        print(error.format() if isinstance(error, UserError) else f"error: {error}", file=sys.stderr)
+        return 1
+    if options.output:
+        np.savez(options.output, **outputs)  # type: ignore[arg-type]
+    else:
+        np.set_printoptions(precision=4, suppress=True, linewidth=120)
+        for key, value in outputs.items():
+            print(f"{key} = {value!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
