@@ -40,7 +40,9 @@ GridKind = Literal["thread", "block"]
 GridAxis = tuple[GridKind, int, int]
 GridAxisFunction: TypeAlias = Callable[[Operation], GridAxis | None]
 
-DIALECT_MODULES = ("func", "arith", "math", "scf", "tensor", "vector", "memref", "gpu", "xla", "tpu", "pto")
+DIALECT_MODULES = (
+    "func", "arith", "math", "scf", "tensor", "vector", "memref", "gpu", "xla", "xla_gpu", "tpu", "pto",
+)
 
 _IMPL_MARK = "_implements_ops"
 
