@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from io import StringIO
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
@@ -304,3 +306,45 @@ def test_atomic_rmw_builder_and_current_value() -> None:
     assert op.current_value is body.block.args[0]
     assert op.result.name_hint == "atomic_rmw"
     op.verify()
+
+
+# -- printing is stable under re-parsing ------------------------------------------
+
+_TERMS = st.sampled_from(["d0", "d1", "s0", "s1", "d0 * 4", "s1 * 2", "d1 mod 3", "d0 floordiv 2"])
+
+
+@st.composite
+def _map_texts(draw: st.DrawFn) -> str:
+    results = draw(st.lists(st.lists(_TERMS, min_size=1, max_size=3), min_size=1, max_size=3))
+    bounds = draw(st.lists(st.integers(0, 40), min_size=4, max_size=4))
+    constrained = draw(st.booleans())
+    domain = ", ".join(
+        f"{name} in [0, {upper}]" for name, upper in zip(["d0", "d1", "s0", "s1"], bounds)
+    )
+    if constrained:
+        domain += ", d0 + s0 in [0, 30]"
+    exprs = ", ".join(" + ".join(terms) for terms in results)
+    return f"(d0, d1)[s0, s1] -> ({exprs}), domain: {domain}"
+
+
+@settings(max_examples=40, deadline=None)
+@given(_map_texts(), st.sampled_from(["xla", "xla_gpu"]))
+def test_loop_with_any_map_prints_stably(map_text: str, spelling: str) -> None:
+    indexing_map = parse_indexing_map(map_text)
+    count = len(indexing_map.results)
+    text = (
+        "func.func @f(%a: index, %b: index, %init: f32) -> f32 {\n"
+        f'  %r = {spelling}.loop (%a, %b)[%i, %j] -> ({", ".join(f"%r{k}" for k in range(count))})'
+        f' in #{spelling}.indexing_map<"{map_text}"> iter_args(%it = %init) -> (f32) {{\n'
+        f"    {spelling}.yield %it : f32\n"
+        "  }\n"
+        "  func.return %r : f32\n"
+        "}\n"
+    )
+    module, _ = parse_mlir(text, "gen.mlir", make_context())
+    module.verify()
+    printed = _print(module)
+    reparsed, _ = parse_mlir(printed, "printed.mlir", make_context())
+    assert _print(reparsed) == printed
+    loop = next(op for op in reparsed.walk() if isinstance(op, LoopOpBase))
+    assert loop.indexing_map == indexing_map
