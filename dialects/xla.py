@@ -1080,6 +1080,14 @@ def spelling_classes(spelling: str) -> Spelling:
     raise ValueError(f"expected spelling 'xla' or 'xla_gpu', but got {spelling!r}")
 
 
+def spelling_of(op: Operation) -> str:
+    """The spelling of `op`: "xla_gpu" for the seed's spellings, else "xla".
+
+    Passes that create ops next to `op` use it to keep the input's spelling.
+    """
+    return "xla_gpu" if op.dialect_name() == "xla_gpu" else "xla"
+
+
 def make_indexing_map_attr(
     indexing_map: IndexingMap, spelling: str = "xla_gpu"
 ) -> IndexingMapAttrBase:

@@ -38,6 +38,7 @@ from dialects.xla import (
     make_loop,
     make_pure_call,
     make_yield,
+    spelling_of,
     xla_range_attr,
 )
 from xla_emit.diagnostics import UserError
@@ -348,3 +349,12 @@ def test_loop_with_any_map_prints_stably(map_text: str, spelling: str) -> None:
     assert _print(reparsed) == printed
     loop = next(op for op in reparsed.walk() if isinstance(op, LoopOpBase))
     assert loop.indexing_map == indexing_map
+
+
+def test_spelling_of_follows_the_op_name() -> None:
+    _, (d0,) = _index_args(1)
+    identity = parse_indexing_map("(d0) -> (d0), domain: d0 in [0, 3]")
+    assert spelling_of(make_apply_indexing(identity, [d0], spelling="xla")) == "xla"
+    assert spelling_of(make_apply_indexing(identity, [d0], spelling="xla_gpu")) == "xla_gpu"
+    assert spelling_of(xla.WorkgroupIdOp("x")) == "xla"
+    assert spelling_of(xla_gpu.AllocateSharedOp(F32_TENSOR)) == "xla_gpu"
