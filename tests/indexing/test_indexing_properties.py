@@ -20,6 +20,7 @@ from xla_emit.indexing import (
     Interval,
     SymbolExpr,
     Variable,
+    compose_indexing_maps,
     parse_indexing_map,
 )
 
@@ -197,3 +198,48 @@ def test_printed_text_parses_to_an_equal_valued_map(m: IndexingMap) -> None:
         assert np.array_equal(
             _reference(after, dims, symbols)[inside], _reference(before, dims, symbols)[inside]
         )
+
+
+@SETTINGS
+@given(MAPS(), MAPS())
+def test_composition_applies_second_after_first(
+    first: IndexingMap, second_full: IndexingMap
+) -> None:
+    # Shape `second` to take as many dims as `first` has results.
+    n = len(first.results)
+    second = IndexingMap(
+        dim_vars=(second_full.dim_vars * 2)[:n],
+        range_vars=second_full.range_vars,
+        rt_vars=(),
+        results=tuple(
+            r
+            for r in second_full.results
+            if all(not isinstance(e, DimExpr) or e.position < n for e in r.walk())
+        )
+        or (ConstantExpr(0),),
+        constraints=tuple(
+            (e, b)
+            for e, b in second_full.constraints
+            if all(not isinstance(x, DimExpr) or x.position < n for x in e.walk())
+        ),
+    )
+    composed = compose_indexing_maps(first, second)
+    # Composed symbols: second's range var, then first's.
+    axes = [
+        np.arange(v.bounds.lower, v.bounds.upper + 1, dtype=np.int64)
+        for v in first.dim_vars + second.range_vars + first.range_vars
+    ]
+    d0, d1, s_second, s_first = (g.ravel() for g in np.meshgrid(*axes, indexing="ij"))
+    shape = d0.shape
+    inner = [_lanes(v, shape) for v in first.evaluate([d0, d1], [s_first])]
+    expected_inside = _mask(first.is_in_domain([d0, d1], [s_first]), shape) & _mask(
+        second.is_in_domain(inner, [s_second]), shape
+    )
+    for candidate in (composed, composed.simplify()):
+        inside = _mask(candidate.is_in_domain([d0, d1], [s_second, s_first]), shape)
+        assert np.array_equal(inside, expected_inside), str(candidate)
+        if candidate.is_known_empty:
+            continue
+        got = candidate.evaluate([d0, d1], [s_second, s_first])
+        for value, want in zip(got, second.evaluate(inner, [s_second])):
+            assert np.array_equal(_lanes(value, shape)[inside], _lanes(want, shape)[inside])

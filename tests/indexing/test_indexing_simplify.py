@@ -101,6 +101,34 @@ def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
             "(d0, d1) -> ((d0 mod 8) * 3 + (d0 floordiv 8) * 24 + d1), domain: d0 in [0, 99], d1 in [0, 9]",
             "(d0, d1) -> (d0 * 3 + d1), domain: d0 in [0, 99], d1 in [0, 9]",
         ),
+        # XLA's pad example is already simplified; the constant inside `mod` keeps its sign.
+        (
+            (
+                "(d0, d1) -> ((d0 - 1) floordiv 2, d1 - 4), domain: d0 in [1, 7], d1 in [4, 7], "
+                "(d0 - 1) mod 2 in [0, 0]"
+            ),
+            (
+                "(d0, d1) -> ((d0 - 1) floordiv 2, d1 - 4), domain: d0 in [1, 7], d1 in [4, 7], "
+                "(d0 - 1) mod 2 in [0, 0]"
+            ),
+        ),
+        # Whole multiples of the modulus leave the constant.
+        (
+            "(d0) -> ((d0 + 9) mod 8, (d0 - 9) mod 8), domain: d0 in [0, 99]",
+            "(d0) -> ((d0 + 1) mod 8, (d0 - 1) mod 8), domain: d0 in [0, 99]",
+        ),
+        # x * k - (x floordiv c) * (c * k) -> (x mod c) * k, also when x is a sum.
+        (
+            (
+                "(d0, d1) -> (d0 - (d0 floordiv 4) * 4, "
+                "(d0 + d1 * 2 + 3) * 3 - ((d0 + d1 * 2) floordiv 8) * 24), "
+                "domain: d0 in [0, 99], d1 in [0, 99]"
+            ),
+            (
+                "(d0, d1) -> (d0 mod 4, ((d1 * 2 + d0) mod 8) * 3 + 9), "
+                "domain: d0 in [0, 99], d1 in [0, 99]"
+            ),
+        ),
         # Mod of mod with a multiple modulus.
         (
             "(d0) -> ((d0 mod 12) mod 4), domain: d0 in [0, 99]",

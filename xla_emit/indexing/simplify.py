@@ -15,7 +15,8 @@ domain; the rewrites are those of XLA's `IndexingMap::Simplify`:
   (`(d0 * 4 + s0) floordiv 4 -> d0` when `s0` is in `[0, 3]`);
 - `min`/`max` of ordered ranges pick a side;
 - sums are flattened, constants distributed, like terms combined,
-  `(x mod c) * k + (x floordiv c) * (c * k) -> x * k`, and summands are
+  `(x mod c) * k + (x floordiv c) * (c * k) -> x * k` and (beyond XLA)
+  `x * k - (x floordiv c) * (c * k) -> (x mod c) * k`, and summands are
   sorted in the canonical order of `affine.canonical_key`.
 """
 
@@ -233,6 +234,7 @@ class ExprSimplifier:
     def _rewrite_sum(self, expr: AffineExpr) -> AffineExpr:
         terms = linear_form(expr)
         _merge_mod_and_floordiv_pairs(terms)
+        _merge_value_minus_quotient(terms)
         return terms.to_expr()
 
     # -- mod ---------------------------------------------------------------------
@@ -251,9 +253,11 @@ class ExprSimplifier:
             if inner is not None and inner % modulus == 0:
                 return self._rewrite_mod(lhs.lhs, rhs)
         terms = linear_form(lhs)
-        # Multiples of the modulus never change the result.
+        # Multiples of the modulus never change the result. The constant keeps its sign
+        # (`(d0 - 1) mod 2` stays as written) and only loses whole multiples.
         terms = LinearSum(
-            {t: c for t, c in terms.terms.items() if c % modulus != 0}, terms.constant % modulus
+            {t: c for t, c in terms.terms.items() if c % modulus != 0},
+            _remainder_toward_zero(terms.constant, modulus),
         )
         factor = math.gcd(modulus, terms.constant, *terms.terms.values())
         if factor > 1:
@@ -373,6 +377,39 @@ def _merge_mod_and_floordiv_pairs(terms: LinearSum) -> None:
             terms.add(linear_form(mod_term.lhs), k)
             merged = True
             break
+
+
+def _merge_value_minus_quotient(terms: LinearSum) -> None:
+    """`x * k - (x floordiv c) * (c * k)` -> `(x mod c) * k`, in place, until none is left.
+
+    `x` may itself be a sum whose summands appear among the terms; its constant
+    part needs no match because the sum's constant absorbs the difference.
+    """
+    merged = True
+    while merged:
+        merged = False
+        for quotient, m in terms.terms.items():
+            if not (isinstance(quotient, BinaryExpr) and quotient.kind == AffineKind.FLOORDIV):
+                continue
+            divisor = _positive_constant(quotient.rhs)
+            if divisor is None or m % divisor != 0:
+                continue
+            k = -m // divisor
+            value = linear_form(quotient.lhs)
+            if not value.terms or any(terms.terms.get(t) != c * k for t, c in value.terms.items()):
+                continue
+            del terms.terms[quotient]
+            for t in value.terms:
+                del terms.terms[t]
+            terms.constant -= value.constant * k
+            terms.add_term(BinaryExpr(AffineKind.MOD, quotient.lhs, quotient.rhs), k)
+            merged = True
+            break
+
+
+def _remainder_toward_zero(value: int, modulus: int) -> int:
+    """The remainder of `value / modulus` with the sign of `value` (like C's `%`)."""
+    return value % modulus if value >= 0 else -(-value % modulus)
 
 
 def _find_quotient_term(
