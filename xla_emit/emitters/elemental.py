@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from dialects import arith_ext
 from dialects.arith_ext import RemFOp
 from dialects.xla import XLA_RANGE, make_apply_indexing, make_pure_call, xla_range_attr
 from xla_emit.diagnostics import UserError
@@ -42,7 +43,7 @@ from xla_emit.emitters.types import builder_at_end, element_type, tensor_type
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
-from xla_emit.indexing.indexing_map import IndexingMap
+from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval
 
 # Names of index arguments, as in the seed's `@gelu(%arg0, %i, %j, %k)`.
@@ -253,8 +254,14 @@ class ElementalEmitter:
             return dims[expr.position]
         if isinstance(expr, SymbolExpr):
             return symbols[expr.position]
-        single = IndexingMap(domain.dim_vars, domain.range_vars, (), (expr,))
-        return self.insert(make_apply_indexing(single, dims, symbols, self.fusion.spelling)).results[0]
+        key = ("apply_indexing", expr, *dims, *symbols)
+        cached = self.lookup(key)
+        if cached is not None:
+            return cached[0]
+        single = IndexingMap(domain.dim_vars, domain.range_vars, (), (expr,)).simplify()
+        result = self.insert(make_apply_indexing(single, dims, symbols, self.fusion.spelling)).results[0]
+        self.caches[-1][key] = [result]
+        return result
 
     # -- dispatch --------------------------------------------------------------
 
@@ -439,6 +446,56 @@ class ElementalEmitter:
             lambda: self.emit_operand_at_map(instruction, first, indices),
             lambda: self._concatenate_from(instruction, first + 1, indices),
         )
+
+    def clamped_starts(self, instruction: HloInstruction, first: int, sizes: Sequence[int]) -> tuple[list[SSAValue], IndexingMap]:
+        """The start indices of a dynamic (update-)slice, clamped as XLA clamps them to
+        `[0, dim - size]`, and the domain giving them those bounds as symbols."""
+        operand_shape = instruction.operands[0].array_shape.dimensions
+        starts: list[SSAValue] = []
+        variables: list[Variable] = []
+        for position, (dim, size) in enumerate(zip(operand_shape, sizes)):
+            start_op = instruction.operands[first + position]
+            raw = self.emit(start_op, [])[0]
+            if start_op.array_shape.element_type.is_unsigned_int:
+                index = self.insert(arith_ext.IndexCastUIOp(raw, IndexType())).results[0]
+            else:
+                index = self.insert(arith.IndexCastOp(raw, IndexType())).results[0]
+            lowered = self.insert(arith.MaxSIOp(index, self.constant_index(0))).results[0]
+            clamped = self.insert(arith.MinSIOp(lowered, self.constant_index(dim - size))).results[0]
+            starts.append(clamped)
+            variables.append(Variable(Interval(0, dim - size)))
+        domain = IndexingMap(output_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ())
+        return starts, domain
+
+    def emit_dynamic_slice(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        sizes = instruction.array_shape.dimensions
+        starts, domain = self.clamped_starts(instruction, 1, sizes)
+        operand_indices = [
+            self.apply_grid_expr(DimExpr(d) + SymbolExpr(d), domain, indices, starts) for d in range(len(sizes))
+        ]
+        return [self.emit(instruction.operands[0], operand_indices)[0]]
+
+    def emit_dynamic_update_slice(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        """The update's element where the index falls inside the (clamped) window, else the operand's."""
+        update_shape = instruction.operands[1].array_shape.dimensions
+        starts, domain = self.clamped_starts(instruction, 2, update_shape)
+        offsets = [
+            self.apply_grid_expr(DimExpr(d) - SymbolExpr(d), domain, indices, starts) for d in range(len(update_shape))
+        ]
+        checks: list[SSAValue] = []
+        for offset, size in zip(offsets, update_shape):
+            checks.extend(self.range_checks(offset, Interval(0, size - 1), Interval.unbounded()))
+        condition = checks[0]
+        for check in checks[1:]:
+            condition = self.insert(arith.AndIOp(condition, check)).results[0]
+        return [
+            self.emit_if(
+                condition,
+                element_type(instruction.array_shape.element_type),
+                lambda: self.emit(instruction.operands[1], offsets)[0],
+                lambda: self.emit(instruction.operands[0], indices)[0],
+            )
+        ]
 
     def emit_reduce(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
         """`scf.for` nests over the reduced dims, accumulating with the reducer."""
@@ -792,4 +849,6 @@ _EMITTERS: dict[str, _EmitFn] = {
     "concatenate": ElementalEmitter.emit_concatenate,
     "reduce": ElementalEmitter.emit_reduce,
     "get-tuple-element": ElementalEmitter.emit_get_tuple_element,
+    "dynamic-slice": ElementalEmitter.emit_dynamic_slice,
+    "dynamic-update-slice": ElementalEmitter.emit_dynamic_update_slice,
 }
