@@ -76,7 +76,7 @@ class MaterializeTTransScratch(RewritePattern):
         alloc = AllocTileOp(tile_type)
         alloc.result.name_hint = "tmp"
         new_op = TTransOp([op.ins[0], alloc.result], list(op.outs), (), dict(op.attributes))
-        rewriter.replace_op(op, [alloc, new_op])
+        rewriter.replace(op, [alloc, new_op])
 
 
 @dataclass(frozen=True)

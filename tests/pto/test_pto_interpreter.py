@@ -1,0 +1,426 @@
+"""The PTO executor against numpy goldens, and level 1 against level 2."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from xdsl.dialects.builtin import ModuleOp
+
+from passes.pto_materialize_tmp_tiles import PTOMaterializeTmpTilesPass
+from passes.pto_plan_memory import PTOPlanMemoryPass
+from passes.pto_to_dps import PTOToDPSPass
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.pto import PTOExecutor, Tile, main
+from xla_emit.tools.context import make_context, parse_mlir, verify_module
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "pto"
+RNG = np.random.default_rng(1234)
+
+
+def parse(text: str) -> ModuleOp:
+    module, source_map = parse_mlir(text, "test.mlir")
+    verify_module(module, source_map)
+    return module
+
+
+def lower_to_level2(module: ModuleOp) -> ModuleOp:
+    ctx = make_context()
+    for compile_pass in (PTOToDPSPass(), PTOMaterializeTmpTilesPass(), PTOPlanMemoryPass()):
+        compile_pass.apply(ctx, module)
+    module.verify()
+    return module
+
+
+def tile_arg(array: np.ndarray) -> Tile:
+    return Tile(array.copy(), array.shape[0], array.shape[1])
+
+
+# -- ttrans ---------------------------------------------------------------------------
+
+TTRANS_VALID = """
+module attributes {{pto.target_arch = "{target}"}} {{
+  func.func @t(%s: !pto.tile_buf<vec, {src}>, %d: !pto.tile_buf<vec, {dst}>) {{
+    pto.ttrans ins(%s : !pto.tile_buf<vec, {src}>) outs(%d : !pto.tile_buf<vec, {dst}>)
+    return
+  }}
+}}
+"""
+
+
+def test_a2a3_ttrans_transposes_the_valid_region_and_keeps_the_rest() -> None:
+    module = parse(TTRANS_VALID.format(target="a2a3", src="16x16xf32, valid=16x8", dst="16x16xf32, valid=8x16"))
+    src = RNG.standard_normal((16, 16)).astype(np.float32)
+    dst = Tile(np.full((16, 16), -7.0, np.float32), 8, 16)
+    PTOExecutor(module).run("t", [Tile(src.copy(), 16, 8), dst])
+    for i, j in itertools.product(range(16), range(16)):
+        expected = src[j, i] if i < 8 else -7.0
+        assert dst.data[i, j] == expected
+
+
+def test_a5_ttrans_uses_the_static_shape() -> None:
+    module = parse(TTRANS_VALID.format(target="a5", src="8x16xf32, valid=8x8", dst="16x8xf32, valid=8x8"))
+    src = RNG.standard_normal((8, 16)).astype(np.float32)
+    dst = Tile(np.zeros((16, 8), np.float32), 8, 8)
+    PTOExecutor(module).run("t", [Tile(src.copy(), 8, 8), dst])
+    assert np.array_equal(dst.data, src.T)
+
+
+@pytest.mark.parametrize(("element", "dtype"), [("i8", np.int8), ("bf16", ml_dtypes.bfloat16), ("ui16", np.uint16), ("i32", np.int32)])
+def test_ttrans_element_types(element: str, dtype: type) -> None:
+    module = parse(TTRANS_VALID.format(target="a2a3", src=f"32x64x{element}", dst=f"64x32x{element}"))
+    src = RNG.integers(0, 100, (32, 64)).astype(dtype)
+    dst = Tile(np.zeros((64, 32), dtype), 64, 32)
+    PTOExecutor(module).run("t", [tile_arg(src), dst])
+    assert np.array_equal(dst.data, src.T)
+
+
+def test_ttrans_target_argument_overrides_the_module() -> None:
+    module = parse(TTRANS_VALID.format(target="a2a3", src="8x16xf32, valid=8x8", dst="16x8xf32, valid=8x8"))
+    src = RNG.standard_normal((8, 16)).astype(np.float32)
+    a2a3 = Tile(np.zeros((16, 8), np.float32), 8, 8)
+    a5 = Tile(np.zeros((16, 8), np.float32), 8, 8)
+    PTOExecutor(module).run("t", [Tile(src.copy(), 8, 8), a2a3])
+    PTOExecutor(module, target="a5").run("t", [Tile(src.copy(), 8, 8), a5])
+    assert not a2a3.data[8:].any()
+    assert np.array_equal(a5.data, src.T)
+
+
+CONVERSION = """
+func.func @c(%s: !pto.tile_buf<vec, {src}>, %d: !pto.tile_buf<vec, {dst}>) {{
+  pto.ttrans ins(%s {{conversion = "{conversion}", source_shape = array<i64: {shape}>, c0 = {c0} : i64}} : !pto.tile_buf<vec, {src}>) outs(%d : !pto.tile_buf<vec, {dst}>)
+  return
+}}
+"""
+
+
+def run_conversion(conversion: str, shape: tuple[int, ...], c0: int, src_tile: tuple[int, int], dst_tile: tuple[int, int], flat: np.ndarray) -> np.ndarray:
+    text = CONVERSION.format(
+        conversion=conversion,
+        shape=", ".join(map(str, shape)),
+        c0=c0,
+        src=f"{src_tile[0]}x{src_tile[1]}xf32",
+        dst=f"{dst_tile[0]}x{dst_tile[1]}xf32",
+    )
+    src = np.zeros(src_tile, np.float32)
+    src.reshape(-1)[: flat.size] = flat
+    dst = Tile(np.zeros(dst_tile, np.float32), *dst_tile)
+    PTOExecutor(parse(text)).run("c", [tile_arg(src), dst])
+    return dst.data.reshape(-1)
+
+
+def test_nchw_to_nc1hwc0_through_ttrans() -> None:
+    n, c, h, w, c0 = 1, 6, 2, 4, 8  # C1 = 1, channels 6..7 are padding
+    x = RNG.integers(1, 50, (n, c, h, w)).astype(np.float32)
+    out = run_conversion("nchw_to_nc1hwc0", (n, c, h, w), c0, (8, 8), (8, 8), x.reshape(-1))
+    for hi, wi, k in itertools.product(range(h), range(w), range(c0)):
+        expected = x[0, k, hi, wi] if k < c else 0
+        assert out[(hi * w + wi) * c0 + k] == expected
+
+
+def test_nc1hwc0_to_nchw_through_ttrans() -> None:
+    y = RNG.integers(1, 50, (1, 2, 2, 2, 8)).astype(np.float32)
+    out = run_conversion("nc1hwc0_to_nchw", y.shape, 8, (8, 8), (8, 8), y.reshape(-1))
+    for ch, hi, wi in itertools.product(range(16), range(2), range(2)):
+        assert out[(ch * 2 + hi) * 2 + wi] == y[0, ch // 8, hi, wi, ch % 8]
+
+
+def test_nc1hwc0_to_fractal_z_through_ttrans() -> None:
+    y = RNG.integers(1, 50, (3, 1, 1, 2, 8)).astype(np.float32)  # N = 3 pads to 16
+    out = run_conversion("nc1hwc0_to_fractal_z", y.shape, 8, (8, 8), (16, 16), y.reshape(-1))
+    for wi, n0, k in itertools.product(range(2), range(16), range(8)):
+        expected = y[n0, 0, 0, wi, k] if n0 < 3 else 0
+        assert out[(wi * 16 + n0) * 8 + k] == expected
+
+
+def test_conversion_larger_than_destination_is_an_error() -> None:
+    y = RNG.integers(1, 50, (3, 1, 1, 2, 8)).astype(np.float32)
+    with pytest.raises(UserError, match="nc1hwc0_to_fractal_z produces 256 elements, more than the 64-element destination"):
+        run_conversion("nc1hwc0_to_fractal_z", y.shape, 8, (8, 8), (8, 8), y.reshape(-1))
+
+
+# -- the other tile ops ---------------------------------------------------------------
+
+BINARY = {
+    "tadd": np.add,
+    "tsub": np.subtract,
+    "tmul": np.multiply,
+    "tdiv": np.divide,
+    "tmax": np.maximum,
+    "tmin": np.minimum,
+}
+UNARY = {
+    "texp": np.exp,
+    "tlog": np.log,
+    "tsqrt": np.sqrt,
+    "trsqrt": lambda x: 1 / np.sqrt(x),
+    "tabs": np.abs,
+    "trelu": lambda x: np.maximum(x, 0),
+}
+T = "!pto.tile<8x16xf32>"
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+def test_binary_ops(name: str) -> None:
+    module = parse(f"func.func @f(%a: {T}, %b: {T}) -> {T} {{\n  %d = pto.{name} %a, %b : ({T}, {T}) -> {T}\n  return %d : {T}\n}}")
+    a = RNG.uniform(0.5, 2, (8, 16)).astype(np.float32)
+    b = RNG.uniform(-2, -0.5, (8, 16)).astype(np.float32)
+    (result,) = PTOExecutor(module).run("f", [a, b])
+    assert isinstance(result, Tile)
+    np.testing.assert_allclose(result.data, BINARY[name](a, b), rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_ops(name: str) -> None:
+    module = parse(f"func.func @f(%a: {T}) -> {T} {{\n  %d = pto.{name} %a : {T} -> {T}\n  return %d : {T}\n}}")
+    sign = -1 if name in ("tabs", "trelu") else 1
+    a = (sign * RNG.uniform(0.5, 2, (8, 16))).astype(np.float32)
+    (result,) = PTOExecutor(module).run("f", [a])
+    assert isinstance(result, Tile)
+    np.testing.assert_allclose(result.data, UNARY[name](a), rtol=1e-6)
+
+
+def test_tile_scalar_ops_and_f16_rounding() -> None:
+    t16 = "!pto.tile<4x16xf16>"
+    module = parse(
+        f"func.func @f(%a: {t16}, %s: f16) -> {t16} {{\n"
+        f"  %b = pto.tadds %a, %s : ({t16}, f16) -> {t16}\n"
+        f"  %c = pto.tmuls %b, %s : ({t16}, f16) -> {t16}\n"
+        f"  return %c : {t16}\n}}"
+    )
+    a = RNG.uniform(-4, 4, (4, 16)).astype(np.float16)
+    (result,) = PTOExecutor(module).run("f", [a, 1.5])
+    assert isinstance(result, Tile)
+    expected = ((a.astype(np.float32) + 1.5).astype(np.float16).astype(np.float32) * 1.5).astype(np.float16)
+    assert np.array_equal(result.data, expected)
+
+
+def test_elementwise_level2_writes_only_the_valid_region() -> None:
+    buf = "!pto.tile_buf<vec, 8x8xf32, valid=4x3>"
+    module = parse(f"func.func @f(%a: {buf}, %d: {buf}) {{\n  pto.texp ins(%a : {buf}) outs(%d : {buf})\n  return\n}}")
+    a = RNG.standard_normal((8, 8)).astype(np.float32)
+    dst = Tile(np.full((8, 8), 5.0, np.float32), 4, 3)
+    PTOExecutor(module).run("f", [Tile(a.copy(), 4, 3), dst])
+    expected = np.full((8, 8), 5.0, np.float32)
+    expected[:4, :3] = np.exp(a[:4, :3])
+    np.testing.assert_allclose(dst.data, expected, rtol=1e-6)
+
+
+def test_reductions_and_row_expand() -> None:
+    module = parse(
+        f"func.func @f(%a: {T}) -> (!pto.tile<8x1xf32>, !pto.tile<8x1xf32>, !pto.tile<1x16xf32>, !pto.tile<1x16xf32>, {T}) {{\n"
+        f"  %rs = pto.trowsum %a : {T} -> !pto.tile<8x1xf32>\n"
+        f"  %rm = pto.trowmax %a : {T} -> !pto.tile<8x1xf32>\n"
+        f"  %cs = pto.tcolsum %a : {T} -> !pto.tile<1x16xf32>\n"
+        f"  %cm = pto.tcolmax %a : {T} -> !pto.tile<1x16xf32>\n"
+        f"  %x = pto.trowexpand %rm : !pto.tile<8x1xf32> -> {T}\n"
+        f"  return %rs, %rm, %cs, %cm, %x : !pto.tile<8x1xf32>, !pto.tile<8x1xf32>, !pto.tile<1x16xf32>, !pto.tile<1x16xf32>, {T}\n}}"
+    )
+    a = RNG.standard_normal((8, 16)).astype(np.float32)
+    rs, rm, cs, cm, x = PTOExecutor(module).run("f", [a])
+    assert isinstance(rs, Tile) and isinstance(rm, Tile) and isinstance(cs, Tile) and isinstance(cm, Tile) and isinstance(x, Tile)
+    np.testing.assert_allclose(rs.data[:, 0], a.sum(axis=1), rtol=1e-5)
+    assert np.array_equal(rm.data[:, 0], a.max(axis=1))
+    np.testing.assert_allclose(cs.data[0], a.sum(axis=0), rtol=1e-5)
+    assert np.array_equal(cm.data[0], a.max(axis=0))
+    assert np.array_equal(x.data, np.repeat(a.max(axis=1, keepdims=True), 16, axis=1))
+
+
+def test_f16_row_sum_accumulates_in_f32() -> None:
+    module = parse(
+        "func.func @f(%a: !pto.tile<1x64xf16>) -> !pto.tile<1x1xf32> {\n"
+        "  %s = pto.trowsum %a : !pto.tile<1x64xf16> -> !pto.tile<1x1xf32>\n"
+        "  return %s : !pto.tile<1x1xf32>\n}"
+    )
+    a = np.full((1, 64), 2049, np.float16)  # 2049 is not an f16 value: it rounds to 2048
+    (s,) = PTOExecutor(module).run("f", [a])
+    assert isinstance(s, Tile)
+    assert s.data[0, 0] == 64 * 2048  # an f16 accumulator would saturate long before
+
+
+def test_matmul_mov_and_cvt() -> None:
+    module = parse(
+        "func.func @f(%l: !pto.tile<left, 16x32xf16>, %r: !pto.tile<right, 32x16xf16>) -> !pto.tile<16x16xi32> {\n"
+        "  %acc = pto.tmatmul %l, %r : (!pto.tile<left, 16x32xf16>, !pto.tile<right, 32x16xf16>) -> !pto.tile<acc, 16x16xf32>\n"
+        "  %v = pto.tmov %acc : !pto.tile<acc, 16x16xf32> -> !pto.tile<16x16xf32>\n"
+        "  %half = pto.tmuls %v, %c : (!pto.tile<16x16xf32>, f32) -> !pto.tile<16x16xf32>\n"
+        "  %i = pto.tcvt %half {rmode = \"CAST_FLOOR\"} : !pto.tile<16x16xf32> -> !pto.tile<16x16xi32>\n"
+        "  return %i : !pto.tile<16x16xi32>\n}"
+        .replace("(%l:", "(%c: f32, %l:")
+    )
+    left = RNG.integers(-3, 4, (16, 32)).astype(np.float16)
+    right = RNG.integers(-3, 4, (32, 16)).astype(np.float16)
+    (result,) = PTOExecutor(module).run("f", [0.5, left, right])
+    assert isinstance(result, Tile)
+    product = left.astype(np.int64) @ right.astype(np.int64)
+    assert np.array_equal(result.data, np.floor(product * 0.5).astype(np.int32))
+
+
+def test_tcvt_rounding_modes() -> None:
+    values = np.array([[-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 2.7, -2.7]], np.float32)
+    expected = {
+        "CAST_RINT": [-2, -2, 0, 0, 2, 2, 3, -3],
+        "CAST_ROUND": [-3, -2, -1, 1, 2, 3, 3, -3],
+        "CAST_FLOOR": [-3, -2, -1, 0, 1, 2, 2, -3],
+        "CAST_CEIL": [-2, -1, 0, 1, 2, 3, 3, -2],
+        "CAST_TRUNC": [-2, -1, 0, 0, 1, 2, 2, -2],
+    }
+    for mode, want in expected.items():
+        module = parse(
+            "func.func @f(%a: !pto.tile<1x8xf32>) -> !pto.tile<1x8xi16> {\n"
+            f"  %i = pto.tcvt %a {{rmode = \"{mode}\"}} : !pto.tile<1x8xf32> -> !pto.tile<1x8xi16>\n"
+            "  return %i : !pto.tile<1x8xi16>\n}"
+        )
+        (result,) = PTOExecutor(module).run("f", [values])
+        assert isinstance(result, Tile)
+        assert result.data[0].tolist() == want, mode
+
+
+def test_load_and_store_through_tensor_views() -> None:
+    module = parse("""
+func.func @f(%src: !pto.ptr<f32>, %dst: !pto.ptr<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %v = pto.make_tensor_view %src, shape = [%c12, %c8], strides = [%c8, %c1] : !pto.tensor_view<?x?xf32>
+  %w = pto.make_tensor_view %dst, shape = [%c8, %c12], strides = [%c12, %c1] : !pto.tensor_view<?x?xf32>
+  %p = pto.partition_view %v, offsets = [%c4, %c2], sizes = [%c4, %c4] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<4x4xf32>
+  %q = pto.partition_view %w, offsets = [%c2, %c8], sizes = [%c4, %c4] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<4x4xf32>
+  %t = pto.tload %p : !pto.partition_tensor_view<4x4xf32> -> !pto.tile<4x8xf32, valid=4x4>
+  %u = pto.ttrans %t : !pto.tile<4x8xf32, valid=4x4> -> !pto.tile<8x8xf32, valid=4x4>
+  pto.tstore %u, %q : (!pto.tile<8x8xf32, valid=4x4>, !pto.partition_tensor_view<4x4xf32>) -> ()
+  return
+}""")
+    src = RNG.standard_normal(96).astype(np.float32)
+    dst = np.zeros(96, np.float32)
+    PTOExecutor(module).run("f", [src, dst])
+    expected = np.zeros((8, 12), np.float32)
+    expected[2:6, 8:12] = src.reshape(12, 8)[4:8, 2:6].T
+    assert np.array_equal(dst.reshape(8, 12), expected)
+
+
+def test_view_beyond_its_buffer_names_the_op_and_line() -> None:
+    text = """func.func @f(%src: !pto.ptr<f32>) {
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %v = pto.make_tensor_view %src, shape = [%c9, %c9], strides = [%c9, %c1] : !pto.tensor_view<?x?xf32>
+  return
+}"""
+    module, source_map = parse_mlir(text, "views.mlir")
+    with pytest.raises(UserError) as error:
+        PTOExecutor(module, locate=source_map.location_of).run("f", [np.zeros(64, np.float32)])
+    assert error.value.format().startswith(
+        "views.mlir:4:3: error: 'pto.make_tensor_view' op the view [9, 9] with strides [9, 1] reaches element 80 of a 64-element buffer"
+    )
+
+
+# -- level 1 against level 2 ----------------------------------------------------------
+
+
+def softmax_columns_reference(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=0))
+    return e / e.sum(axis=0)
+
+
+def test_softmax_example_levels_agree_with_numpy() -> None:
+    text = (EXAMPLES / "softmax_columns.mlir").read_text()
+    x = RNG.standard_normal((16, 16)).astype(np.float32) * 3
+    level1_out = np.zeros((16, 16), np.float32)
+    level2_out = np.zeros((16, 16), np.float32)
+    PTOExecutor(parse(text)).run("softmax_columns", [x, level1_out])
+    PTOExecutor(lower_to_level2(parse(text))).run("softmax_columns", [x, level2_out])
+    np.testing.assert_allclose(level1_out, softmax_columns_reference(x), rtol=1e-5, atol=1e-7)
+    assert np.array_equal(level1_out, level2_out)
+
+
+def test_overlapping_manual_addresses_change_the_result() -> None:
+    # Both live buffers at 0x0: the memory model makes the second load
+    # overwrite the first, as it would on the chip.
+    body = """
+func.func @f(%in: !pto.partition_tensor_view<8x8xf32>, %in2: !pto.partition_tensor_view<8x8xf32>, %out: !pto.partition_tensor_view<8x8xf32>) {
+  %a = pto.alloc_tile : !pto.tile_buf<vec, 8x8xf32>
+  pto.tassign %a, @tile(0x0)
+  %b = pto.alloc_tile : !pto.tile_buf<vec, 8x8xf32>
+  pto.tassign %b, @tile(ADDRESS)
+  pto.tload ins(%in : !pto.partition_tensor_view<8x8xf32>) outs(%a : !pto.tile_buf<vec, 8x8xf32>)
+  pto.tload ins(%in2 : !pto.partition_tensor_view<8x8xf32>) outs(%b : !pto.tile_buf<vec, 8x8xf32>)
+  pto.tsub ins(%a, %b : !pto.tile_buf<vec, 8x8xf32>, !pto.tile_buf<vec, 8x8xf32>) outs(%a : !pto.tile_buf<vec, 8x8xf32>)
+  pto.tstore ins(%a : !pto.tile_buf<vec, 8x8xf32>) outs(%out : !pto.partition_tensor_view<8x8xf32>)
+  return
+}"""
+    x, y = RNG.standard_normal((2, 8, 8)).astype(np.float32)
+    separate, aliased = np.zeros((8, 8), np.float32), np.zeros((8, 8), np.float32)
+    PTOExecutor(parse(body.replace("ADDRESS", "0x100"))).run("f", [x, y, separate])
+    PTOExecutor(parse(body.replace("ADDRESS", "0x0"))).run("f", [x, y, aliased])
+    assert np.array_equal(separate, x - y)
+    assert not aliased.any()
+
+
+ELEMENTWISE = ["tadd", "tsub", "tmul", "tmax", "tmin", "texp", "tabs", "trelu", "ttrans", "tadds"]
+
+
+@st.composite
+def programs(draw: st.DrawFn) -> tuple[str, int]:
+    """A random level-1 program over 8x8 f32 tiles with two stored outputs."""
+    lines = ["%v0 = pto.tload %in : !pto.partition_tensor_view<8x8xf32> -> !pto.tile<8x8xf32>"]
+    count = 1
+    for _ in range(draw(st.integers(2, 10))):
+        op = draw(st.sampled_from(ELEMENTWISE))
+        a = draw(st.integers(0, count - 1))
+        tile = "!pto.tile<8x8xf32>"
+        if op in BINARY:
+            b = draw(st.integers(0, count - 1))
+            lines.append(f"%v{count} = pto.{op} %v{a}, %v{b} : ({tile}, {tile}) -> {tile}")
+        elif op == "tadds":
+            lines.append(f"%v{count} = pto.tadds %v{a}, %s : ({tile}, f32) -> {tile}")
+        else:
+            lines.append(f"%v{count} = pto.{op} %v{a} : {tile} -> {tile}")
+        count += 1
+    first = draw(st.integers(0, count - 1))
+    view = "!pto.partition_tensor_view<8x8xf32>"
+    lines.append(f"pto.tstore %v{first}, %o1 : (!pto.tile<8x8xf32>, {view}) -> ()")
+    lines.append(f"pto.tstore %v{count - 1}, %o2 : (!pto.tile<8x8xf32>, {view}) -> ()")
+    body = "\n    ".join(lines)
+    text = (
+        f"func.func @p(%in: {view}, %o1: {view}, %o2: {view}, %s: f32) {{\n    {body}\n    return\n}}"
+    )
+    return text, count
+
+
+@settings(max_examples=40, deadline=None)
+@given(programs())
+def test_random_programs_agree_between_levels(program: tuple[str, int]) -> None:
+    text, _ = program
+    x = RNG.uniform(-1, 1, (8, 8)).astype(np.float32)
+    outs = [np.zeros((8, 8), np.float32) for _ in range(4)]
+    PTOExecutor(parse(text)).run("p", [x, outs[0], outs[1], 0.25])
+    PTOExecutor(lower_to_level2(parse(text))).run("p", [x, outs[2], outs[3], 0.25])
+    np.testing.assert_array_equal(outs[0], outs[2])
+    np.testing.assert_array_equal(outs[1], outs[3])
+
+
+# -- command line ---------------------------------------------------------------------
+
+
+def test_command_line_runs_a_file_on_npz_inputs(tmp_path: Path) -> None:
+    x = RNG.standard_normal((16, 16)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", arg0=x, arg1=np.zeros((16, 16), np.float32))
+    status = main([str(EXAMPLES / "softmax_columns.mlir"), "--inputs", str(tmp_path / "in.npz"), "-o", str(tmp_path / "out.npz")])
+    assert status == 0
+    with np.load(tmp_path / "out.npz") as out:
+        np.testing.assert_allclose(out["arg1"], softmax_columns_reference(x), rtol=1e-5, atol=1e-7)
+
+
+def test_command_line_reports_missing_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    np.savez(tmp_path / "in.npz", arg0=np.zeros((16, 16), np.float32))
+    status = main([str(EXAMPLES / "softmax_columns.mlir"), "--inputs", str(tmp_path / "in.npz")])
+    assert status == 1
+    assert "error: missing input 'arg1' for parameter 1 (!pto.partition_tensor_view<16x16xf32>)" in capsys.readouterr().err
