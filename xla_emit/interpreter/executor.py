@@ -78,11 +78,14 @@ class Executor:
     # ----------------------------------------------------------------- launch
 
     def entry_function(self, name: str | None = None) -> FuncOp:
-        """The function called `name`, or the module's only public function."""
+        """The function called `name`, else the one marked `xla.entry`, else the only public one."""
         if name is not None:
             if name not in self.functions:
                 raise UserError(f"no function named '{name}' in the module")
             return self.functions[name]
+        marked = [f for f in self.functions.values() if "xla.entry" in f.attributes]
+        if len(marked) == 1:
+            return marked[0]
         public = [f for f in self.functions.values() if f.body.blocks and not _is_private(f)]
         if len(public) != 1:
             names = ", ".join(f.sym_name.data for f in public) or "none"
@@ -190,7 +193,9 @@ class Executor:
                 f"{array.dtype}{list(array.shape)}"
             )
         kind = BufferKind.OUTPUT if writable else BufferKind.INPUT
-        buffer = Buffer(array.reshape(-1).copy(), shape, kind, f"argument {position}")
+        # Inputs are never written (writes into them are errors), so they need no copy.
+        data = array.reshape(-1).copy() if writable else np.ascontiguousarray(array).reshape(-1)
+        buffer = Buffer(data, shape, kind, f"argument {position}")
         buffer.readonly = not writable
         self._track_output(buffer)
         return TensorValue(buffer, 0)

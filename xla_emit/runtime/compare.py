@@ -1,0 +1,115 @@
+"""Comparing outputs the way `--check` reports them: max abs error, max ulp error, first difference.
+
+Integers and booleans must match exactly. Floats match when every element is
+within `max_ulp` units in the last place of the expected value, or within a
+tolerance relative to the largest expected magnitude (reductions reassociate
+sums, so their rounding differs from the reference's by more than a few ulp
+on small outputs). NaNs must sit at the same places.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+DEFAULT_MAX_ULP = 4
+
+# Relative to the largest expected magnitude.
+_SCALE_TOLERANCE: dict[np.dtype[np.generic], float] = {
+    np.dtype(ml_dtypes.bfloat16): 1e-2,
+    np.dtype(np.float16): 1e-3,
+    np.dtype(np.float32): 1e-5,
+    np.dtype(np.float64): 1e-12,
+}
+
+_ORDERED_INT = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How one output differs from the expected one."""
+
+    matches: bool
+    identical: bool
+    max_abs_error: float
+    max_ulp_error: int
+    first_difference: tuple[int, ...] | None
+    expected_value: float | None = None
+    actual_value: float | None = None
+
+    def describe(self) -> str:
+        if self.identical:
+            return "bit-identical"
+        where = ""
+        if self.first_difference is not None:
+            where = (
+                f", first difference at {list(self.first_difference)}: "
+                f"expected {self.expected_value}, got {self.actual_value}"
+            )
+        return f"max abs error {self.max_abs_error:.6g}, max ulp error {self.max_ulp_error}{where}"
+
+
+def ulp_distance(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:
+    """Units in the last place between two float arrays of one dtype (0 for equal NaNs)."""
+    signed = _ORDERED_INT[expected.dtype.itemsize]
+    a = _ordered(expected.view(signed))
+    b = _ordered(actual.view(signed))
+    return np.abs(a.astype(np.float64) - b.astype(np.float64))
+
+
+def _ordered(bits: np.ndarray) -> np.ndarray:
+    """Float bit patterns mapped to integers that sort like the floats."""
+    wide = bits.astype(np.int64)
+    minimum = np.iinfo(bits.dtype).min
+    return np.where(wide < 0, minimum - wide, wide)
+
+
+def compare(expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX_ULP) -> Comparison:
+    """Compare one output against its expected value."""
+    if expected.shape != actual.shape or expected.dtype != actual.dtype:
+        return Comparison(False, False, float("inf"), 0, None)
+    if np.array_equal(_bits(expected), _bits(actual)):
+        return Comparison(True, True, 0.0, 0, None)
+    if expected.dtype not in _SCALE_TOLERANCE:
+        differs = expected != actual
+        index = _first(differs)
+        error = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
+        return Comparison(False, False, float(error.max()), 0, index, _at(expected, index), _at(actual, index))
+    wide_expected = expected.astype(np.float64)
+    wide_actual = actual.astype(np.float64)
+    nan_mismatch = np.isnan(wide_expected) != np.isnan(wide_actual)
+    error = np.where(np.isnan(wide_expected) & np.isnan(wide_actual), 0.0, np.abs(wide_expected - wide_actual))
+    error = np.where(np.isnan(error), np.inf, error)
+    ulps = ulp_distance(expected, actual)
+    ulps = np.where(np.isnan(wide_expected) & np.isnan(wide_actual), 0, ulps)
+    finite = wide_expected[np.isfinite(wide_expected)]
+    scale = float(np.abs(finite).max()) if finite.size else 0.0
+    tolerance = _SCALE_TOLERANCE[expected.dtype] * scale
+    bad = nan_mismatch | ((ulps > max_ulp) & (error > tolerance))
+    index = _first(error > 0)
+    return Comparison(
+        not bool(bad.any()),
+        False,
+        float(error.max()),
+        int(ulps.max()),
+        index,
+        _at(expected, index),
+        _at(actual, index),
+    )
+
+
+def _bits(array: np.ndarray) -> np.ndarray:
+    if array.dtype.kind == "f" or array.dtype == np.dtype(ml_dtypes.bfloat16):
+        return array.view(_ORDERED_INT[array.dtype.itemsize])
+    return array
+
+
+def _first(mask: np.ndarray) -> tuple[int, ...] | None:
+    hits = np.argwhere(mask)
+    return tuple(int(i) for i in hits[0]) if hits.size else None
+
+
+def _at(array: np.ndarray, index: tuple[int, ...] | None) -> float | None:
+    return None if index is None else float(array[index])

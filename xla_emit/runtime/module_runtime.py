@@ -1,0 +1,139 @@
+"""Runs a whole HLO module: one interpreted kernel per fusion, buffers in between.
+
+The entry computation's parameters are the input buffers. Instructions run in
+order: a fusion is compiled (once per distinct fusion text) and launched;
+`tuple`, `get-tuple-element` and `bitcast` only alias buffers; `constant` is
+its literal; `call` runs its computation the same way; library calls that
+XLA hands to cuBLAS/cuDNN (`dot`, `convolution`, `custom-call`, ...) run in
+the reference evaluator; any other instruction is wrapped as a fusion of its
+own, as XLA does, and emitted like one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import MemRefType, TensorType
+
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo.evaluator import check_arguments, evaluate_instruction, flatten_value
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.shape import ArrayShape, TupleShape
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.executor import ProgressCallback
+from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
+
+RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
+
+# Instructions XLA:GPU sends to libraries rather than to the fusion emitters.
+LIBRARY_OPCODES = frozenset({"dot", "convolution", "custom-call", "fft", "triangular-solve", "cholesky"})
+_ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast"})
+_NOT_LAUNCHED = _ALIASES | LIBRARY_OPCODES | {"parameter", "constant", "while", "conditional"}
+
+
+@dataclass
+class KernelRun:
+    """One launch: which kernel, how many lanes, how long."""
+
+    name: str
+    lanes: int
+    seconds: float
+
+
+@dataclass
+class ModuleRuntime:
+    """Runs `module` with kernels from `kernels` (compiled on first use)."""
+
+    module: HloModule
+    kernels: KernelCache = field(default_factory=KernelCache)
+    progress: Callable[[str], ProgressCallback] | None = None
+    runs: list[KernelRun] = field(default_factory=list[KernelRun])
+
+    def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """The entry computation's outputs (tuples flattened) for `inputs`."""
+        check_arguments(self.module.entry, inputs)
+        return flatten_value(self.run_computation(self.module.entry, list(inputs)))
+
+    def run_computation(self, computation: HloComputation, arguments: Sequence[RuntimeValue]) -> RuntimeValue:
+        values: dict[HloInstruction, RuntimeValue] = {}
+        for instruction in computation.instructions:
+            if instruction.opcode == "parameter":
+                assert instruction.parameter_number is not None
+                values[instruction] = arguments[instruction.parameter_number]
+                continue
+            operands = [values[operand] for operand in instruction.operands]
+            values[instruction] = self._execute(instruction, operands)
+        return values[computation.root]
+
+    def _execute(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        opcode = instruction.opcode
+        if opcode == "constant":
+            assert instruction.literal is not None
+            return instruction.literal
+        if opcode in _ALIASES or opcode in LIBRARY_OPCODES:
+            return evaluate_instruction(instruction, operands)
+        if opcode == "call":
+            return self.run_computation(instruction.called_computations[0], operands)
+        if opcode in ("while", "conditional"):
+            raise UserError(f"'{instruction.name}': {opcode} is not supported by the runtime", instruction.location)
+        fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
+        return self.launch(fusion, operands)
+
+    def launch(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """Run the kernel of `fusion` on `operands`; returns its output(s)."""
+        kernel = self.kernels.kernel(self.module, fusion)
+        arguments = _kernel_arguments(kernel, fusion, operands)
+        progress = self.progress(fusion.name) if self.progress is not None else None
+        started = time.perf_counter()
+        results = kernel.executor.run(arguments, entry=kernel.entry.sym_name.data, progress=progress)
+        self.runs.append(KernelRun(fusion.name, kernel.executor.grid.num_lanes, time.perf_counter() - started))
+        return _fusion_outputs(fusion, results)
+
+
+def kernel_fusions(module: HloModule) -> list[HloInstruction]:
+    """The fusions a run of `module` launches (non-fusion instructions wrapped), in order."""
+    fusions: list[HloInstruction] = []
+    pending = [module.entry]
+    while pending:
+        for instruction in pending.pop(0).instructions:
+            opcode = instruction.opcode
+            if opcode == "call":
+                pending.append(instruction.called_computations[0])
+            elif opcode == "fusion":
+                fusions.append(instruction)
+            elif opcode not in _NOT_LAUNCHED:
+                fusions.append(wrap_as_fusion(instruction))
+    return fusions
+
+
+def _kernel_arguments(kernel: Kernel, fusion: HloInstruction, operands: list[RuntimeValue]) -> list[np.ndarray]:
+    """Operands in the kernel's argument types (flattened tensors, signless integers)."""
+    arg_types = kernel.entry.function_type.inputs.data
+    arguments: list[np.ndarray] = []
+    for position, operand in enumerate(operands):
+        if not isinstance(operand, np.ndarray):
+            raise UserError(f"'{fusion.name}': operand {position} is a tuple; fusions take arrays")
+        type_ = arg_types[position]
+        assert isinstance(type_, TensorType | MemRefType)
+        array = np.ascontiguousarray(operand)
+        dtype = numpy_dtype(type_)
+        if array.dtype != dtype:
+            # u32 and s32 share the signless i32 of the kernel, and so on.
+            array = array.view(dtype)
+        arguments.append(array.reshape(tuple(type_.get_shape())))
+    return arguments
+
+
+def _fusion_outputs(fusion: HloInstruction, results: list[np.ndarray]) -> RuntimeValue:
+    shapes = fusion.shape.elements if isinstance(fusion.shape, TupleShape) else [fusion.shape]
+    outputs: list[np.ndarray] = []
+    for result, shape in zip(results, shapes, strict=True):
+        assert isinstance(shape, ArrayShape)
+        array = result.reshape(shape.dimensions)
+        if array.dtype != shape.element_type.dtype:
+            array = array.view(shape.element_type.dtype)
+        outputs.append(array)
+    return tuple(outputs) if isinstance(fusion.shape, TupleShape) else outputs[0]

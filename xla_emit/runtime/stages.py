@@ -1,0 +1,128 @@
+"""Checking a pipeline stage by stage, the way `xla-emit-run --check` does.
+
+Every fusion is compiled once while the IR after each pass is kept; then the
+whole module runs with the kernels of each stage in turn (stage 0 is the
+emitters' output) and its outputs are compared with the reference outputs.
+Passes that leave every kernel's IR unchanged are not run again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from xla_emit.hlo.ir import HloInstruction, HloModule
+from xla_emit.interpreter import CheckOptions
+from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare
+from xla_emit.runtime.kernels import KernelCache, compile_fusion, fusion_key
+from xla_emit.runtime.module_runtime import ModuleRuntime, kernel_fusions
+from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, AfterPass, apply_pipeline
+
+EMITTED = "emitted"
+
+
+@dataclass
+class StageResult:
+    """The outputs of one stage compared with the reference."""
+
+    stage: str
+    comparisons: list[Comparison]
+    seconds: float
+
+    @property
+    def matches(self) -> bool:
+        return all(c.matches for c in self.comparisons)
+
+
+@dataclass
+class PipelineCheck:
+    """Every stage's comparison, in pipeline order."""
+
+    stages: list[StageResult] = field(default_factory=list[StageResult])
+
+    @property
+    def first_failure(self) -> StageResult | None:
+        return next((stage for stage in self.stages if not stage.matches), None)
+
+    def report(self) -> str:
+        lines: list[str] = []
+        for stage in self.stages:
+            status = "ok" if stage.matches else "DIFFERS"
+            details = "; ".join(f"out{i}: {c.describe()}" for i, c in enumerate(stage.comparisons))
+            lines.append(f"{stage.stage}: {status} ({details}) [{stage.seconds:.2f} s]")
+        failure = self.first_failure
+        if failure is not None:
+            lines.append(f"first stage whose outputs differ: {failure.stage}")
+        return "\n".join(lines)
+
+
+class StagedCompiler:
+    """Compiles fusions once, keeping a copy of each kernel after every pass."""
+
+    def __init__(self, pipeline: str):
+        self.pipeline = pipeline
+        self.stage_names: list[str] = [EMITTED]
+        self._kernels: dict[str, list[ModuleOp]] = {}
+
+    def compile_all(self, module: HloModule, fusions: Sequence[HloInstruction]) -> None:
+        for fusion in fusions:
+            key = fusion_key(fusion, self.pipeline)
+            if key in self._kernels:
+                continue
+            names: list[str] = []
+            snapshots: list[ModuleOp] = []
+
+            def keep(name: str, current: ModuleOp, _seconds: float) -> None:
+                names.append(name)
+                snapshots.append(current.clone())
+
+            kernel = compile_fusion(module, fusion, "", None)
+            emitted = kernel.clone()
+            apply_pipeline(kernel, self.pipeline, after_pass=keep)
+            self._kernels[key] = [emitted, *snapshots]
+            if len(names) + 1 > len(self.stage_names):
+                self.stage_names = [EMITTED, *names]
+
+    def distinct_stages(self) -> list[int]:
+        """Stage numbers whose IR differs from the previous stage for some kernel."""
+        kept = [0]
+        for stage in range(1, len(self.stage_names)):
+            if any(str(k[stage]) != str(k[stage - 1]) for k in self._kernels.values()):
+                kept.append(stage)
+        return kept
+
+    def compiler_for(self, stage: int) -> Callable[[HloModule, HloInstruction, str, AfterPass | None], ModuleOp]:
+        def compiler(_module: HloModule, fusion: HloInstruction, _pipeline: str, _after: AfterPass | None) -> ModuleOp:
+            return self._kernels[fusion_key(fusion, self.pipeline)][stage].clone()
+
+        return compiler
+
+
+def check_pipeline(
+    module: HloModule,
+    inputs: Sequence[np.ndarray],
+    expected: Sequence[np.ndarray],
+    pipeline: str = DEFAULT_PIPELINE,
+    checks: CheckOptions | None = None,
+    max_ulp: int = DEFAULT_MAX_ULP,
+    stop_at_first_failure: bool = True,
+) -> PipelineCheck:
+    """Run `module` after every stage of `pipeline` and compare with `expected`."""
+    checks = checks if checks is not None else CheckOptions()
+    staged = StagedCompiler(pipeline)
+    staged.compile_all(module, kernel_fusions(module))
+    result = PipelineCheck()
+    for stage in staged.distinct_stages():
+        cache = KernelCache(pipeline, staged.compiler_for(stage), checks)
+        started = time.perf_counter()
+        outputs = ModuleRuntime(module, cache).run(inputs)
+        comparisons = [compare(e, a, max_ulp) for e, a in zip(expected, outputs, strict=True)]
+        result.stages.append(StageResult(staged.stage_names[stage], comparisons, time.perf_counter() - started))
+        if stop_at_first_failure and not result.stages[-1].matches:
+            break
+    return result
+
