@@ -30,10 +30,14 @@ _PASSES: dict[str, tuple[str, str]] = {
     "xla-gpu-optimize-loops": ("optimize_loops", "OptimizeLoopsPass"),
     "xla-simplify-arith": ("simplify_arith", "SimplifyArithPass"),
     "xla-simplify-affine": ("simplify_affine", "SimplifyAffinePass"),
+    "xla-unswitch-loops": ("unswitch_loops", "UnswitchLoopsPass"),
     "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
     "pto-to-dps": ("pto_to_dps", "PTOToDPSPass"),
     "pto-materialize-tmp-tiles": ("pto_materialize_tmp_tiles", "PTOMaterializeTmpTilesPass"),
     "pto-plan-memory": ("pto_plan_memory", "PTOPlanMemoryPass"),
+    "tpu-verify-alignment": ("tpu_verify_alignment", "TpuVerifyAlignmentPass"),
+    "tpu-infer-memref-layout": ("tpu_infer_memref_layout", "TpuInferMemrefLayoutPass"),
+    "tpu-realign-accesses": ("tpu_realign_accesses", "TpuRealignAccessesPass"),
 }
 
 

@@ -18,7 +18,8 @@ _XLA_GPU_STAGES: tuple[tuple[str, ...], ...] = (
     ("inline", "xla-erase-dead-functions", *_CLEANUP),
     # xla_gpu.loop -> scf.for + scf.if; the range facts fold the thread/block checks.
     ("xla-lower-xla-loops-to-scf", "xla-simplify-arith", *_CLEANUP),
-    ("xla-flatten-tensors", *_CLEANUP),
+    # Flat tensors; an invariant scf.if in a loop is tested once, before it.
+    ("xla-flatten-tensors", "xla-unswitch-loops", *_CLEANUP),
     ("xla-vectorize-loads-stores", *_CLEANUP),
     ("xla-gpu-optimize-loops", *_CLEANUP),
 )
