@@ -83,6 +83,8 @@ class FusionFunctions:
     spelling: str
     root_of: dict[HloInstruction, Subgraph] = field(default_factory=dict[HloInstruction, Subgraph])
     reducers: dict[str, func.FuncOp] = field(default_factory=dict[str, func.FuncOp])
+    # Names of the subgraphs some emitted function calls: only those are emitted.
+    called: set[str] = field(default_factory=set[str])
 
     def __post_init__(self) -> None:
         for subgraph in self.subgraphs:
@@ -93,9 +95,13 @@ class FusionFunctions:
         return [tensor_type(p.array_shape) for p in self.computation.parameters]
 
     def emit_all(self) -> list[func.FuncOp]:
-        """The subgraph functions, then the reducers they call."""
-        functions = [emit_subgraph_function(self, subgraph) for subgraph in self.subgraphs]
-        return functions + list(self.reducers.values())
+        """The functions of the subgraphs the entry calls (transitively), then the reducers."""
+        emitted: dict[str, func.FuncOp] = {}
+        while pending := [s for s in self.subgraphs if s.name in self.called and s.name not in emitted]:
+            for subgraph in pending:
+                emitted[subgraph.name] = emit_subgraph_function(self, subgraph)
+        ordered = [emitted[s.name] for s in self.subgraphs if s.name in emitted]
+        return ordered + list(self.reducers.values())
 
     def reducer(self, computation: HloComputation) -> str:
         """The name of `computation` as a scalar function, emitting it on first use."""
@@ -281,6 +287,9 @@ class ElementalEmitter:
         opcode = instruction.opcode
         if opcode == "parameter":
             return [self.emit_parameter(instruction, indices)]
+        if opcode == "constant":
+            # A constant's own function would only return it: emit it in place.
+            return self.emit_constant(instruction, indices)
         owner = self.fusion.root_of.get(instruction)
         if owner is not None and instruction not in self.subgraph.instructions:
             return self.emit_call(owner, instruction, indices)
@@ -301,6 +310,7 @@ class ElementalEmitter:
     def emit_call(self, callee: Subgraph, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
         key = (callee, *indices)
         results = self.lookup(key)
+        self.fusion.called.add(callee.name)
         if results is None:
             types = [element_type(s.element_type) for s in callee.result_shapes]
             injected = [value for hero in callee.injected for value in self.emit(hero, indices)]

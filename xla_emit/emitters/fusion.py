@@ -18,7 +18,7 @@ from xla_emit.emitters.entry import launch_dimensions_of
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import emit_loop_entry
-from xla_emit.emitters.subgraphs import epilogue_subgraph, value_subgraph
+from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 
@@ -58,18 +58,7 @@ class KernelPlan:
 def plan_kernel(computation: HloComputation) -> KernelPlan:
     """Hero choice, then the subgraphs the chosen emitter calls."""
     analysis = analyze_fusion(computation)
-    if analysis.kind is EmitterKind.LOOP:
-        roots = value_subgraph(computation, analysis.roots)
-        return KernelPlan(analysis, [roots] if roots is not None else [], None)
-    hero = analysis.hero
-    read = hero.operands if hero.opcode == "transpose" else hero.operands[: len(hero.operands) // 2]
-    subgraphs: list[Subgraph] = []
-    operands = value_subgraph(computation, read)
-    if operands is not None:
-        subgraphs.append(operands)
-    epilogue = epilogue_subgraph(computation, analysis.roots[0], hero)
-    if epilogue is not None:
-        subgraphs.append(epilogue)
+    subgraphs, epilogue = emitter_subgraphs(analysis)
     return KernelPlan(analysis, subgraphs, epilogue)
 
 
@@ -89,29 +78,18 @@ def emit_kernel(name: str, computation: HloComputation, spelling: str = "xla_gpu
     return EmittedKernel(name, kind, [entry, *fusion.emit_all()])
 
 
-def format_plan(name: str, plan: KernelPlan) -> str:
-    """`fusion NAME: KIND emitter, hero H` and one line per subgraph function."""
-    hero = plan.analysis.hero.name if plan.analysis.kind is not EmitterKind.LOOP else "none"
-    lines = [f"fusion {name}: {plan.analysis.kind.value} emitter, hero {hero}"]
-    for subgraph in plan.subgraphs:
-        members = [i.name for i in plan.analysis.computation.instructions if i in subgraph.instructions]
-        injected = f" injected=[{', '.join(i.name for i in subgraph.injected)}]" if subgraph.injected else ""
-        lines.append(
-            f"  @{subgraph.name}: roots=[{', '.join(r.name for r in subgraph.roots)}]{injected} "
-            f"instructions=[{', '.join(members)}]"
-        )
-    return "\n".join(lines) + "\n"
-
-
 def format_hlo_partitions(text: str, file: str) -> str:
     """Each fusion's emitter kind and subgraph functions, readable."""
     from xla_emit.hlo.parser import parse_hlo_module
 
     module = parse_hlo_module(text, file)
-    return "".join(
-        format_plan(sanitize_name(fusion.name), plan_kernel(fused_computation(fusion)))
-        for fusion in _fusions_or_error(module)
-    )
+    sections: list[str] = []
+    for fusion in _fusions_or_error(module):
+        analysis = analyze_fusion(fused_computation(fusion))
+        hero = f", hero {analysis.hero.name}" if analysis.kind is not EmitterKind.LOOP else ""
+        sections.append(f"fusion {fusion.name}: {analysis.kind.value} emitter{hero}\n")
+        sections.append(format_partitions(analysis))
+    return "".join(sections)
 
 
 def fusion_instructions(module: HloModule) -> list[HloInstruction]:

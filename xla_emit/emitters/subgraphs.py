@@ -1,57 +1,63 @@
-"""Which subgraph functions a fusion is emitted as.
+"""The emitters' view of the computation partitioner's subgraphs.
 
-Every emitter names the values it needs as functions: the fusion's roots
-(loop emitter), a hero's operands (the values a transpose or reduction
-reads), and the epilogue from a hero to the fusion's root, which receives
-the hero's value as an extra argument. Each such root set becomes one
-subgraph holding everything it reaches up to the fusion's parameters.
+`xla_emit.emitters.partitioner` cuts a fused computation into single-root
+subgraphs by XLA's indexing-map rule, with the heroes and their operands
+forced to be roots. The emitters need two adjustments: a `tuple` root
+subgraph returns the tuple's elements (a multi-output loop fusion calls one
+function for all outputs), and the subgraph of the fusion's root becomes the
+*epilogue* when a hero sits below it: it receives the hero's value as an
+extra argument instead of calling the hero's function, XLA's
+`<computation>__epilogue__<root>` functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from xla_emit.emitters import partitioner
 from xla_emit.emitters.elemental import Subgraph, sanitize_name
+from xla_emit.emitters.hero import EmitterKind, FusionAnalysis
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 
 
-def reachable(roots: Sequence[HloInstruction], stop: frozenset[HloInstruction] = frozenset()) -> frozenset[HloInstruction]:
-    """`roots` and their transitive operands, not looking past `stop` or parameters."""
-    seen: set[HloInstruction] = set()
-    stack = list(roots)
-    while stack:
-        instruction = stack.pop()
-        if instruction in seen or instruction in stop:
-            continue
-        seen.add(instruction)
-        if instruction.opcode != "parameter":
-            stack.extend(instruction.operands)
-    return frozenset(seen)
+def forced_roots(analysis: FusionAnalysis) -> frozenset[HloInstruction]:
+    """Heroes and their operands start their own subgraphs (the loop emitter has no hero)."""
+    if analysis.kind is EmitterKind.LOOP:
+        return frozenset()
+    return partitioner.hero_roots([analysis.hero])
 
 
-def subgraph_name(computation: HloComputation, roots: Sequence[HloInstruction]) -> str:
-    """XLA's name: `<computation>_<root>_<root>...`, sanitized."""
-    return sanitize_name("_".join([computation.name, *(root.name for root in roots)]))
+def partition(analysis: FusionAnalysis) -> partitioner.PartitionedComputation:
+    return partitioner.partition_computation(analysis.computation, forced_roots(analysis))
 
 
-def epilogue_name(computation: HloComputation, roots: Sequence[HloInstruction]) -> str:
-    """XLA's epilogue name: `<computation>__epilogue__<root>_<root>...`, sanitized."""
-    return sanitize_name(computation.name + "__epilogue__" + "_".join(root.name for root in roots))
+def epilogue_name(computation: HloComputation, root: HloInstruction) -> str:
+    """XLA's epilogue name: `<computation>__epilogue__<root>`, sanitized."""
+    return sanitize_name(f"{computation.name}__epilogue__{root.name}")
 
 
-def value_subgraph(computation: HloComputation, roots: Sequence[HloInstruction]) -> Subgraph | None:
-    """One function computing `roots` (None when they are all parameters, read directly)."""
-    computed = [root for root in dict.fromkeys(roots) if root.opcode != "parameter"]
-    if not computed:
-        return None
-    return Subgraph(subgraph_name(computation, computed), tuple(computed), reachable(computed))
+def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgraph | None]:
+    """Every subgraph as the elemental emitter takes it, and the epilogue (if any)."""
+    partitioned = partition(analysis)
+    root = analysis.computation.root
+    hero = analysis.hero
+    has_epilogue = analysis.kind is not EmitterKind.LOOP and root is not hero
+    subgraphs: list[Subgraph] = []
+    epilogue: Subgraph | None = None
+    for subgraph in partitioned.subgraphs:
+        members = frozenset(subgraph.instructions)
+        (subgraph_root,) = subgraph.roots
+        if subgraph_root.opcode == "tuple":
+            roots = tuple(dict.fromkeys(subgraph_root.operands))
+            subgraphs.append(Subgraph(subgraph.name, roots, members - {subgraph_root}))
+        elif has_epilogue and subgraph_root is root:
+            epilogue = Subgraph(epilogue_name(analysis.computation, root), (root,), members, injected=(hero,))
+            subgraphs.append(epilogue)
+        else:
+            subgraphs.append(Subgraph(subgraph.name, (subgraph_root,), members))
+    return subgraphs, epilogue
 
 
-def epilogue_subgraph(
-    computation: HloComputation, root: HloInstruction, hero: HloInstruction
-) -> Subgraph | None:
-    """The ops from `hero` (exclusive) to `root`; None when the root is the hero itself."""
-    if root is hero:
-        return None
-    members = reachable([root], stop=frozenset({hero}))
-    return Subgraph(epilogue_name(computation, [root]), (root,), members, injected=(hero,))
+def format_partitions(analysis: FusionAnalysis) -> str:
+    """The partitioner's readable view of the fusion (and of the reducers it calls)."""
+    return partitioner.format_partitions(
+        partitioner.partition_fusion(analysis.computation, forced_roots(analysis))
+    )
