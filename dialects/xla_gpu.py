@@ -423,7 +423,13 @@ class ReduceOp(IRDLOperation):
         combiner = _parse_combiner(parser)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
+        types_start = parser.pos
         input_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        for input_type in input_types:
+            if not isinstance(input_type, TensorType):
+                parser.raise_error(
+                    f"expected tensor input types, but got {input_type}", types_start, parser.pos
+                )
         parser.parse_keyword("to")
         result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         input_values = parser.resolve_operands(inputs, input_types, start)

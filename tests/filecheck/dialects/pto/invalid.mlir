@@ -3,7 +3,7 @@
 // TTRANS rules every target shares, checked by the op verifier.
 module attributes {pto.target_arch = "a2a3"} {
   func.func @a2a3_element_sizes_differ(%s: !pto.tile_buf<vec, 16x16xf32>, %d: !pto.tile_buf<vec, 16x16xf16>) {
-    // expected-error@+1 {{ttrans needs equal element sizes, but the source f32 has 4 bytes and the destination f16 has 2}}
+    // expected-error@+1 {{needs equal element sizes, but the source f32 has 4 bytes and the destination f16 has 2}}
     pto.ttrans ins(%s : !pto.tile_buf<vec, 16x16xf32>) outs(%d : !pto.tile_buf<vec, 16x16xf16>)
     return
   }
@@ -13,7 +13,7 @@ module attributes {pto.target_arch = "a2a3"} {
 
 module attributes {pto.target_arch = "a5"} {
   func.func @a5_element_sizes_differ(%s: !pto.tile<16x16xi8>) -> !pto.tile<16x16xi16> {
-    // expected-error@+1 {{ttrans needs equal element sizes, but the source i8 has 1 bytes and the destination i16 has 2}}
+    // expected-error@+1 {{needs equal element sizes, but the source i8 has 1 bytes and the destination i16 has 2}}
     %d = pto.ttrans %s : !pto.tile<16x16xi8> -> !pto.tile<16x16xi16>
     return %d : !pto.tile<16x16xi16>
   }
@@ -23,7 +23,7 @@ module attributes {pto.target_arch = "a5"} {
 
 module attributes {pto.target_arch = "a2a3"} {
   func.func @a2a3_unsupported_type(%s: !pto.tile<16x16xi64>) -> !pto.tile<16x16xi64> {
-    // expected-error@+1 {{ttrans source element type i64 is not supported (4 B: ui32/i32/f32, 2 B: ui16/i16/f16/bf16, 1 B: ui8/i8)}}
+    // expected-error@+1 {{source element type i64 is not supported (4 B: ui32/i32/f32, 2 B: ui16/i16/f16/bf16, 1 B: ui8/i8)}}
     %d = pto.ttrans %s : !pto.tile<16x16xi64> -> !pto.tile<16x16xi64>
     return %d : !pto.tile<16x16xi64>
   }
@@ -33,7 +33,7 @@ module attributes {pto.target_arch = "a2a3"} {
 
 module attributes {pto.target_arch = "a5"} {
   func.func @a5_unsupported_type(%s: !pto.tile<16x16xf64>) -> !pto.tile<16x16xf64> {
-    // expected-error@+1 {{ttrans source element type f64 is not supported}}
+    // expected-error@+1 {{source element type f64 is not supported}}
     %d = pto.ttrans %s : !pto.tile<16x16xf64> -> !pto.tile<16x16xf64>
     return %d : !pto.tile<16x16xf64>
   }
@@ -42,7 +42,7 @@ module attributes {pto.target_arch = "a5"} {
 // -----
 
 func.func @ttrans_in_place(%s: !pto.tile_buf<vec, 16x16xf32>) {
-  // expected-error@+1 {{ttrans cannot write the buffer it reads (the destination aliases an input)}}
+  // expected-error@+1 {{cannot write the buffer it reads (the destination aliases an input)}}
   pto.ttrans ins(%s : !pto.tile_buf<vec, 16x16xf32>) outs(%s : !pto.tile_buf<vec, 16x16xf32>)
   return
 }
@@ -50,7 +50,7 @@ func.func @ttrans_in_place(%s: !pto.tile_buf<vec, 16x16xf32>) {
 // -----
 
 func.func @ttrans_scratch_size(%s: !pto.tile_buf<vec, 16x16xf16>, %t: !pto.tile_buf<vec, 16x16xf32>, %d: !pto.tile_buf<vec, 16x16xf16>) {
-  // expected-error@+1 {{ttrans scratch elements must have 2 bytes like the source, but f32 has 4}}
+  // expected-error@+1 {{scratch elements must have 2 bytes like the source, but f32 has 4}}
   pto.ttrans ins(%s, %t : !pto.tile_buf<vec, 16x16xf16>, !pto.tile_buf<vec, 16x16xf32>) outs(%d : !pto.tile_buf<vec, 16x16xf16>)
   return
 }
@@ -107,7 +107,7 @@ func.func @binary_no_broadcast(%a: !pto.tile<16x16xf32>, %b: !pto.tile<16x16xf32
 // -----
 
 func.func @vector_needs_vec(%a: !pto.tile<mat, 16x16xf32>) -> !pto.tile<mat, 16x16xf32> {
-  // expected-error@+1 {{pto.texp computes on vec tiles, but the destination is in 'mat'}}
+  // expected-error@+1 {{computes on vec tiles, but the destination is in 'mat'}}
   %d = pto.texp %a : !pto.tile<mat, 16x16xf32> -> !pto.tile<mat, 16x16xf32>
   return %d : !pto.tile<mat, 16x16xf32>
 }
@@ -115,7 +115,7 @@ func.func @vector_needs_vec(%a: !pto.tile<mat, 16x16xf32>) -> !pto.tile<mat, 16x
 // -----
 
 func.func @exp_of_int(%a: !pto.tile<16x16xi32>) -> !pto.tile<16x16xi32> {
-  // expected-error@+1 {{pto.texp needs a float element type, but got i32}}
+  // expected-error@+1 {{needs a float element type, but got i32}}
   %d = pto.texp %a : !pto.tile<16x16xi32> -> !pto.tile<16x16xi32>
   return %d : !pto.tile<16x16xi32>
 }
@@ -131,7 +131,7 @@ func.func @scalar_type(%a: !pto.tile<16x16xf32>, %s: f16) -> !pto.tile<16x16xf32
 // -----
 
 func.func @rowsum_columns(%a: !pto.tile<16x16xf32>) -> !pto.tile<16x2xf32> {
-  // expected-error@+1 {{pto.trowsum leaves one valid column per row, but the destination has 2 valid columns}}
+  // expected-error@+1 {{leaves one valid column per row, but the destination has 2 valid columns}}
   %d = pto.trowsum %a : !pto.tile<16x16xf32> -> !pto.tile<16x2xf32>
   return %d : !pto.tile<16x2xf32>
 }
@@ -139,7 +139,7 @@ func.func @rowsum_columns(%a: !pto.tile<16x16xf32>) -> !pto.tile<16x2xf32> {
 // -----
 
 func.func @colmax_types(%a: !pto.tile<16x16xf32>) -> !pto.tile<1x16xf16> {
-  // expected-error@+1 {{pto.tcolmax cannot reduce f32 into f16 (allowed: f32)}}
+  // expected-error@+1 {{cannot reduce f32 into f16 (allowed: f32)}}
   %d = pto.tcolmax %a : !pto.tile<16x16xf32> -> !pto.tile<1x16xf16>
   return %d : !pto.tile<1x16xf16>
 }
@@ -147,7 +147,7 @@ func.func @colmax_types(%a: !pto.tile<16x16xf32>) -> !pto.tile<1x16xf16> {
 // -----
 
 func.func @matmul_locations(%a: !pto.tile<16x16xf16>, %b: !pto.tile<right, 16x16xf16>) -> !pto.tile<acc, 16x16xf32> {
-  // expected-error@+1 {{pto.tmatmul expects the left operand in 'left', but got 'vec'}}
+  // expected-error@+1 {{expects the left operand in 'left', but got 'vec'}}
   %d = pto.tmatmul %a, %b : (!pto.tile<16x16xf16>, !pto.tile<right, 16x16xf16>) -> !pto.tile<acc, 16x16xf32>
   return %d : !pto.tile<acc, 16x16xf32>
 }
@@ -155,7 +155,7 @@ func.func @matmul_locations(%a: !pto.tile<16x16xf16>, %b: !pto.tile<right, 16x16
 // -----
 
 func.func @matmul_k(%a: !pto.tile<left, 16x32xf16>, %b: !pto.tile<right, 16x16xf16>) -> !pto.tile<acc, 16x16xf32> {
-  // expected-error@+1 {{pto.tmatmul K mismatch: 32 != 16 (left 16x32, right 16x16, acc 16x16)}}
+  // expected-error@+1 {{K mismatch: 32 != 16 (left 16x32, right 16x16, acc 16x16)}}
   %d = pto.tmatmul %a, %b : (!pto.tile<left, 16x32xf16>, !pto.tile<right, 16x16xf16>) -> !pto.tile<acc, 16x16xf32>
   return %d : !pto.tile<acc, 16x16xf32>
 }
@@ -163,7 +163,7 @@ func.func @matmul_k(%a: !pto.tile<left, 16x32xf16>, %b: !pto.tile<right, 16x16xf
 // -----
 
 func.func @matmul_types(%a: !pto.tile<left, 16x16xi8>, %b: !pto.tile<right, 16x16xi8>) -> !pto.tile<acc, 16x16xf32> {
-  // expected-error@+1 {{unsupported pto.tmatmul types (acc, left, right) = (f32, i8, i8)}}
+  // expected-error@+1 {{unsupported types (acc, left, right) = (f32, i8, i8)}}
   %d = pto.tmatmul %a, %b : (!pto.tile<left, 16x16xi8>, !pto.tile<right, 16x16xi8>) -> !pto.tile<acc, 16x16xf32>
   return %d : !pto.tile<acc, 16x16xf32>
 }
@@ -171,7 +171,7 @@ func.func @matmul_types(%a: !pto.tile<left, 16x16xi8>, %b: !pto.tile<right, 16x1
 // -----
 
 func.func @load_into_acc(%v: !pto.partition_tensor_view<16x16xf32>) -> !pto.tile<acc, 16x16xf32> {
-  // expected-error@+1 {{tload writes a vec or mat tile, but the destination is in 'acc'}}
+  // expected-error@+1 {{writes a vec or mat tile, but the destination is in 'acc'}}
   %d = pto.tload %v : !pto.partition_tensor_view<16x16xf32> -> !pto.tile<acc, 16x16xf32>
   return %d : !pto.tile<acc, 16x16xf32>
 }
@@ -179,7 +179,7 @@ func.func @load_into_acc(%v: !pto.partition_tensor_view<16x16xf32>) -> !pto.tile
 // -----
 
 func.func @store_shape(%t: !pto.tile_buf<vec, 16x16xf32, valid=8x16>, %v: !pto.partition_tensor_view<16x16xf32>) {
-  // expected-error@+1 {{tstore view !pto.partition_tensor_view<16x16xf32> has 16 rows, but the tile has 8 valid rows}}
+  // expected-error@+1 {{view !pto.partition_tensor_view<16x16xf32> has 16 rows, but the tile has 8 valid rows}}
   pto.tstore ins(%t : !pto.tile_buf<vec, 16x16xf32, valid=8x16>) outs(%v : !pto.partition_tensor_view<16x16xf32>)
   return
 }

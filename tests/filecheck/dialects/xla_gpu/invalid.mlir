@@ -228,3 +228,14 @@ func.func @loop_missing_comma(%tx: index, %bx: index) {
   }
   func.return
 }
+
+// -----
+
+func.func @add(%a: f32, %b: f32) -> f32 {
+  func.return %a : f32
+}
+func.func @reduce_scalar_input(%in: f32, %init: f32) -> f32 {
+  // expected-error@+1 {{expected tensor input types, but got f32}}
+  %r = xla_gpu.reduce (%in) inits(%init) dimensions=[] combiner=@add : f32 to f32
+  func.return %r : f32
+}
