@@ -695,9 +695,9 @@ def _resolve(parser: Parser, unresolved: Sequence[Parser.UnresolvedOperand], typ
 
 def _require_vec_row_major(op_name: str, role: str, tile: TileTypeBase) -> None:
     if tile.loc.data != "vec":
-        raise VerifyException(f"{op_name} computes on vec tiles, but {role} is in '{tile.loc.data}'")
+        raise VerifyException(f"computes on vec tiles, but {role} is in '{tile.loc.data}'")
     if not tile.is_row_major:
-        raise VerifyException(f"{op_name} computes on row-major tiles, but {role} is {tile.blayout.data}")
+        raise VerifyException(f"computes on row-major tiles, but {role} is {tile.blayout.data}")
 
 
 def _require_same_element(role: str, expected: TileTypeBase, tile: TileTypeBase) -> None:
@@ -735,7 +735,7 @@ class ElementwiseOpBase(TileOpBase):
         dst = self.destination_type()
         _require_vec_row_major(self.name, "the destination", dst)
         if self.FLOAT_ONLY and not _is_float(dst.element_type):
-            raise VerifyException(f"{self.name} needs a float element type, but got {dst.element_name}")
+            raise VerifyException(f"needs a float element type, but got {dst.element_name}")
         for index in range(self.TILE_INPUTS):
             src = self.source(index)
             _require_vec_row_major(self.name, f"input #{index}", src)
@@ -904,18 +904,18 @@ class ReductionOpBase(TileOpBase):
         dst, src = self.destination_type(), self.source()
         _require_vec_row_major(self.name, "the source", src)
         if dst.loc.data != "vec":
-            raise VerifyException(f"{self.name} writes a vec tile, but the destination is in '{dst.loc.data}'")
+            raise VerifyException(f"writes a vec tile, but the destination is in '{dst.loc.data}'")
         allowed = _REDUCTION_RESULTS.get(src.element_name)
         if allowed is None or dst.element_name not in allowed:
             raise VerifyException(
-                f"{self.name} cannot reduce {src.element_name} into {dst.element_name}"
+                f"cannot reduce {src.element_name} into {dst.element_name}"
                 + (f" (allowed: {', '.join(allowed)})" if allowed else "")
             )
         kept, reduced = (0, 1) if self.REDUCES_ROWS else (1, 0)
         if dst.valid_shape[reduced] not in (1, DYNAMIC):
             what = "columns" if self.REDUCES_ROWS else "rows"
             raise VerifyException(
-                f"{self.name} leaves one valid {what[:-1]} per {'row' if self.REDUCES_ROWS else 'column'}, "
+                f"leaves one valid {what[:-1]} per {'row' if self.REDUCES_ROWS else 'column'}, "
                 f"but the destination has {dst.valid_shape[reduced]} valid {what}"
             )
         a, b = src.valid_shape[kept], dst.valid_shape[kept]
@@ -968,7 +968,7 @@ class TRowExpandOp(TileOpBase):
         _require_vec_row_major(self.name, "the source", src)
         _require_same_element("source", dst, src)
         if src.valid_cols.data not in (1, DYNAMIC):
-            raise VerifyException(f"{self.name} broadcasts one column, but the source has {src.valid_cols.data} valid columns")
+            raise VerifyException(f"broadcasts one column, but the source has {src.valid_cols.data} valid columns")
         a, b = src.valid_rows.data, dst.valid_rows.data
         if DYNAMIC not in (a, b) and a != b:
             raise VerifyException(f"expected {a} valid rows in the destination, as in the source, but got {b}")
@@ -988,16 +988,16 @@ class TMatmulOp(TileOpBase):
         dst, a, b = self.destination_type(), self.source(0), self.source(1)
         for role, tile, loc in (("the left operand", a, "left"), ("the right operand", b, "right"), ("the destination", dst, "acc")):
             if tile.loc.data != loc:
-                raise VerifyException(f"{self.name} expects {role} in '{loc}', but got '{tile.loc.data}'")
+                raise VerifyException(f"expects {role} in '{loc}', but got '{tile.loc.data}'")
         types = (dst.element_name, a.element_name, b.element_name)
         if types not in _MATMUL_TYPES:
             raise VerifyException(
-                f"unsupported {self.name} types (acc, left, right) = ({', '.join(types)})"
+                f"unsupported types (acc, left, right) = ({', '.join(types)})"
             )
         (m, k), (k2, n), (dm, dn) = a.valid_shape, b.valid_shape, dst.valid_shape
         for what, x, y in (("K", k, k2), ("M", m, dm), ("N", n, dn)):
             if DYNAMIC not in (x, y) and x != y:
-                raise VerifyException(f"{self.name} {what} mismatch: {x} != {y} (left {_shape_str(a.valid_shape)}, right {_shape_str(b.valid_shape)}, acc {_shape_str(dst.valid_shape)})")
+                raise VerifyException(f"{what} mismatch: {x} != {y} (left {_shape_str(a.valid_shape)}, right {_shape_str(b.valid_shape)}, acc {_shape_str(dst.valid_shape)})")
 
 
 @irdl_op_definition
@@ -1038,12 +1038,12 @@ class TTransOp(TileOpBase):
         for role, tile in (("source", src), ("destination", dst)):
             if tile.element_name not in TRANSPOSABLE_TYPES:
                 raise VerifyException(
-                    f"ttrans {role} element type {tile.element_name} is not supported "
+                    f"{role} element type {tile.element_name} is not supported "
                     "(4 B: ui32/i32/f32, 2 B: ui16/i16/f16/bf16, 1 B: ui8/i8)"
                 )
         if src.element_bytes != dst.element_bytes:
             raise VerifyException(
-                f"ttrans needs equal element sizes, but the source {src.element_name} has "
+                f"needs equal element sizes, but the source {src.element_name} has "
                 f"{src.element_bytes} bytes and the destination {dst.element_name} has {dst.element_bytes}"
             )
         if len(self.ins) == 2:
@@ -1052,10 +1052,10 @@ class TTransOp(TileOpBase):
                 raise VerifyException(f"the scratch operand must be a tile, but got {self.ins[1].type}")
             if tmp.element_bytes != src.element_bytes:
                 raise VerifyException(
-                    f"ttrans scratch elements must have {src.element_bytes} bytes like the source, but {tmp.element_name} has {tmp.element_bytes}"
+                    f"scratch elements must have {src.element_bytes} bytes like the source, but {tmp.element_name} has {tmp.element_bytes}"
                 )
         if self.is_dps and (self.outs[0] == self.ins[0] or (len(self.ins) == 2 and self.outs[0] == self.ins[1])):
-            raise VerifyException("ttrans cannot write the buffer it reads (the destination aliases an input)")
+            raise VerifyException("cannot write the buffer it reads (the destination aliases an input)")
         self._verify_conversion(src, dst)
 
     def _verify_conversion(self, src: TileTypeBase, dst: TileTypeBase) -> None:
@@ -1089,11 +1089,11 @@ class TLoadOp(TileOpBase):
         dst = self.destination_type()
         view = self.ins[0].type
         if not isinstance(view, PartitionTensorViewType):
-            raise VerifyException(f"tload reads a !pto.partition_tensor_view, but got {view}")
+            raise VerifyException(f"reads a !pto.partition_tensor_view, but got {view}")
         if dst.loc.data not in ("vec", "mat"):
-            raise VerifyException(f"tload writes a vec or mat tile, but the destination is in '{dst.loc.data}'")
+            raise VerifyException(f"writes a vec or mat tile, but the destination is in '{dst.loc.data}'")
         if view.element_type != dst.element_type:
-            raise VerifyException(f"tload element types differ: view {view.element_type}, tile {dst.element_name}")
+            raise VerifyException(f"element types differ: view {view.element_type}, tile {dst.element_name}")
         _verify_view_fits(view, dst, "tload")
 
 
@@ -1105,7 +1105,7 @@ def _verify_view_fits(view: PartitionTensorViewType, tile: TileTypeBase, op_name
     for what, a, b in (("rows", rows, tile.valid_rows.data), ("cols", cols, tile.valid_cols.data)):
         if DYNAMIC not in (a, b) and a != b:
             raise VerifyException(
-                f"{op_name} view {view} has {a} {what}, but the tile has {b} valid {what}"
+                f"view {view} has {a} {what}, but the tile has {b} valid {what}"
             )
 
 
@@ -1120,9 +1120,9 @@ class TStoreOp(TileOpBase):
 
     def _verify_form(self) -> None:
         if self.res:
-            raise VerifyException("tstore has no results")
+            raise VerifyException("has no results")
         if not self.is_dps and len(self.ins) != 2:
-            raise VerifyException(f"level-1 tstore takes a tile and a view, but got {len(self.ins)} operands")
+            raise VerifyException(f"level-1 form takes a tile and a view, but got {len(self.ins)} operands")
         if self.is_dps and len(self.outs) != 1:
             raise VerifyException(f"expected 1 'outs' operand, but got {len(self.outs)}")
         expected = TileBufType if self.is_dps else TileType
@@ -1139,11 +1139,11 @@ class TStoreOp(TileOpBase):
         src = self.source()
         view = self.view().type
         if not isinstance(view, PartitionTensorViewType):
-            raise VerifyException(f"tstore writes a !pto.partition_tensor_view, but got {view}")
+            raise VerifyException(f"writes a !pto.partition_tensor_view, but got {view}")
         if src.loc.data not in ("vec", "mat", "acc"):
-            raise VerifyException(f"tstore reads a vec, mat or acc tile, but the source is in '{src.loc.data}'")
+            raise VerifyException(f"reads a vec, mat or acc tile, but the source is in '{src.loc.data}'")
         if src.loc.data != "acc" and view.element_type != src.element_type:
-            raise VerifyException(f"tstore element types differ: tile {src.element_name}, view {view.element_type}")
+            raise VerifyException(f"element types differ: tile {src.element_name}, view {view.element_type}")
         _verify_view_fits(view, src, "tstore")
 
 
@@ -1270,11 +1270,11 @@ class TAssignOp(IRDLOperation):
 
     def verify_(self) -> None:
         if (self.address is None) == (self.dynamic_address is None):
-            raise VerifyException("tassign takes either @tile(ADDRESS) or an address operand")
+            raise VerifyException("takes either @tile(ADDRESS) or an address operand")
         if self.dynamic_address is None and self.result:
-            raise VerifyException("tassign with @tile(ADDRESS) binds in place and has no result")
+            raise VerifyException("with @tile(ADDRESS) binds in place and has no result")
         if self.dynamic_address is not None and len(self.result) != 1:
-            raise VerifyException("tassign with an address operand returns the rebound tile")
+            raise VerifyException("with an address operand returns the rebound tile")
         if self.address is not None and self.address.data % 32 != 0:
             raise VerifyException(f"tile addresses are 32-byte aligned, but got {hex(self.address.data)}")
 
