@@ -1,0 +1,148 @@
+"""Which dynamic indices of a TPU memory access must be multiples of what (Mosaic's rules).
+
+Shared by `tpu-verify-alignment` (which proves them) and
+`tpu-realign-accesses` (which rewrites accesses that cannot meet them).
+
+For a memref of rank r, element bitwidth bw and first-level tile t:
+- rank 1: the index into dim 0 must be a multiple of the whole 1-D tile;
+- rank >= 2: the minor dim r-1 needs a multiple of t[-1] (128 lanes); the
+  second-minor dim r-2 needs a multiple of t[0], except for 32-bit data when
+  the memref's last dim fits in one tile row (<= 128) or the vector reads a
+  single row (second-minor size 1);
+- leading dims and constant indices are never checked.
+A memref without `#tpu.tiled` gets Mosaic's default tiling (what
+`tpu-infer-memref-layout` would give it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, memref, vector
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, VectorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+
+from dialects.tpu import (
+    DMASemaphoreType,
+    LoadOp,
+    SemaphoreType,
+    StoreOp,
+    VectorLoadOp,
+    VectorStoreOp,
+    element_bitwidth,
+    memory_space_of,
+    tiled_layout_of,
+)
+from xla_emit.layout.mosaic import (
+    LANES,
+    MosaicTiledLayout,
+    default_tile_strides,
+    mosaic_default_layout,
+)
+
+
+@dataclass(frozen=True)
+class Access:
+    """A vector-sized memory access: the memref, its indices and the vector's type."""
+
+    op: Operation
+    base: SSAValue
+    indices: tuple[SSAValue, ...]
+    vector: VectorType[Attribute]
+
+
+def as_access(op: Operation) -> Access | None:
+    """The access `op` makes, for the ops whose indices need alignment proofs."""
+    if isinstance(op, vector.LoadOp | VectorLoadOp | LoadOp):
+        result_type = op.result.type
+        assert isinstance(result_type, VectorType)
+        return Access(op, op.base, tuple(op.indices), result_type)  # pyright: ignore[reportUnknownArgumentType]
+    if isinstance(op, vector.StoreOp):
+        stored = op.vector.type
+        assert isinstance(stored, VectorType)
+        return Access(op, op.base, tuple(op.indices), stored)  # pyright: ignore[reportUnknownArgumentType]
+    if isinstance(op, VectorStoreOp | StoreOp):
+        stored = op.value_to_store.type
+        assert isinstance(stored, VectorType)
+        return Access(op, op.base, tuple(op.indices), stored)  # pyright: ignore[reportUnknownArgumentType]
+    return None
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """The layout an access sees and where it came from (for the explanation)."""
+
+    layout: MosaicTiledLayout
+    is_default: bool
+
+    def describe(self, memref_type: MemRefType[Attribute]) -> str:
+        tiles = "".join("(" + ",".join(map(str, tile)) + ")" for tile in self.layout.tiles)
+        if self.is_default:
+            return f"{memref_type} gets Mosaic's default tiling {tiles}"
+        return f"{memref_type} is tiled {tiles}"
+
+
+def is_kernel_argument(value: SSAValue) -> bool:
+    return isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), FuncOp)
+
+
+def tiling_of(value: SSAValue, hardware_generation: int) -> Tiling | None:
+    """The memref's tiled layout, or Mosaic's default; None for untiled (semaphore, SMEM) memrefs."""
+    memref_type = value.type
+    if not isinstance(memref_type, MemRefType):
+        return None
+    memref_type_: MemRefType[Attribute] = memref_type  # pyright: ignore[reportUnknownVariableType]
+    if isinstance(memref_type_.element_type, SemaphoreType | DMASemaphoreType):
+        return None
+    if memory_space_of(memref_type_) in ("smem", "semaphore_mem"):
+        return None
+    explicit = tiled_layout_of(memref_type_)
+    if explicit is not None:
+        return Tiling(explicit.layout, is_default=False)
+    bitwidth = element_bitwidth(memref_type_.element_type)
+    if bitwidth is None:
+        return None
+    shape = memref_type_.get_shape()
+    if isinstance(value.owner, memref.AllocaOp) and bitwidth == 32 and len(shape) >= 2 and shape[-1] <= LANES:
+        return Tiling(MosaicTiledLayout(((1, LANES),), default_tile_strides(((1, LANES),), shape)), True)
+    layout = mosaic_default_layout(shape, bitwidth, hardware_generation, is_kernel_argument(value))
+    return Tiling(layout, is_default=True)
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """The index into memref dim `dim` must be a multiple of `multiple`."""
+
+    dim: int
+    multiple: int
+
+
+def requirements(access: Access, tiling: Tiling) -> list[Requirement]:
+    """Mosaic's alignment requirements for `access` (see the module docstring)."""
+    memref_type = access.base.type
+    assert isinstance(memref_type, MemRefType)
+    shape: tuple[int, ...] = memref_type.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    rank = len(shape)
+    first = tiling.layout.first_tile
+    if rank == 0 or not first:
+        return []
+    if rank == 1:
+        return [Requirement(0, first[0])]
+    result = [Requirement(rank - 1, first[-1])]
+    if len(first) >= 2:
+        bitwidth = element_bitwidth(memref_type.element_type)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+        vector_shape = access.vector.get_shape()
+        rows_read = vector_shape[-2] if len(vector_shape) >= 2 else 1
+        single_row_ok = bitwidth == 32 and (shape[-1] <= LANES or rows_read == 1)
+        if not single_row_ok:
+            result.insert(0, Requirement(rank - 2, first[-2]))
+    return result
+
+
+def constant_value(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None

@@ -1,0 +1,251 @@
+"""`tpu-verify-alignment`: prove that dynamic indices of TPU memory accesses are tile-aligned.
+
+For every `vector.load`, `vector.store`, `tpu.load`, `tpu.store`,
+`tpu.vector_load` and `tpu.vector_store` on a tiled memref, each dynamic index
+into a tiled dim must be a multiple of that dim's tile size (rules in
+`tpu_alignment`); `tpu.memref_slice` offsets and sizes along tiled dims must be
+multiples of the tile. The first access that cannot be proven fails with
+Mosaic's message at the op, e.g.
+
+    'vector.load' op cannot statically prove that index in dimension 1 is a multiple of 128
+
+followed by notes Mosaic does not give: whether the index is provably
+misaligned (and by which remainder) or merely unproven (and where the
+analysis lost track), which tiling forced the multiple, and the fix.
+
+Options:
+- `mosaic-report` (default false): also write Mosaic's full report to stderr
+  (`INTERNAL: Mosaic failed to compile TPU kernel: ...`, `at location: ...`,
+  `The MLIR operation involved:` and the op in generic form with
+  function-wide value numbers).
+- `hardware-generation` (default 6): the TPU generation for default tilings.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from io import StringIO
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, MemRefType, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.printer import Printer
+
+from dialects.tpu import MemRefSliceOp
+from passes.diagnostics import OpError
+from passes.divisibility_analysis import Answer, Divisibility, DivisibilityAnalysis
+from passes.tpu_alignment import Access, Tiling, as_access, constant_value, requirements, tiling_of
+
+
+@dataclass(frozen=True)
+class TpuVerifyAlignmentPass(ModulePass):
+    """Prove every dynamic index into a tiled memref dim is a multiple of its tile (Mosaic's check)."""
+
+    name = "tpu-verify-alignment"
+
+    mosaic_report: bool = False
+    hardware_generation: int = 6
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        analysis = DivisibilityAnalysis()
+        for inner in op.walk():
+            failure = self._check(inner, analysis)
+            if failure is None:
+                continue
+            if self.mosaic_report:
+                sys.stderr.write(mosaic_report(failure.op, failure.message))
+            raise failure
+
+    def _check(self, op: Operation, analysis: DivisibilityAnalysis) -> OpError | None:
+        if isinstance(op, MemRefSliceOp):
+            return _check_slice(op, analysis, self.hardware_generation)
+        access = as_access(op)
+        if access is None:
+            return None
+        tiling = tiling_of(access.base, self.hardware_generation)
+        if tiling is None:
+            return None
+        for requirement in requirements(access, tiling):
+            index = access.indices[requirement.dim]
+            if constant_value(index) is not None:
+                continue  # static indices need no alignment for vector loads and stores
+            result = analysis.divisibility(index, requirement.multiple)
+            if result.answer is Answer.PROVEN:
+                continue
+            message = (
+                f"cannot statically prove that index in dimension {requirement.dim} "
+                f"is a multiple of {requirement.multiple}"
+            )
+            notes = [
+                explain(result, analysis.fact(index).lost_at),
+                _tiling_note(access, tiling, requirement.dim, requirement.multiple),
+                _fix_note(result, index),
+            ]
+            return OpError(op, message, notes)
+        return None
+
+
+def explain(result: Divisibility, lost_at: str | None) -> str:
+    """Proven misaligned (with the remainder) or unknown (and why), in words."""
+    k = result.divisor
+    congruence = result.congruence
+    if result.answer is Answer.DISPROVEN:
+        if congruence.is_constant:
+            return f"the index is provably misaligned: it is always {congruence.residue}, {result.remainder} past a multiple of {k}"
+        if result.remainder is not None:
+            return (
+                f"the index is provably misaligned: it is always {result.remainder} past a multiple "
+                f"of {k} (index ≡ {congruence.residue} mod {congruence.modulus})"
+            )
+        return (
+            f"the index is provably not a multiple of {k}: it is always ≡ {result.remainder_mod_known} "
+            f"(mod {result.known_modulus})"
+        )
+    known = ""
+    if not congruence.is_unknown:
+        known = f"; it is only known to be ≡ {congruence.residue} (mod {congruence.modulus})"
+    reason = f": {lost_at}" if lost_at else ""
+    return f"the alignment of the index is unknown, not disproven{reason}{known}"
+
+
+def _tiling_note(access: Access, tiling: Tiling, dim: int, multiple: int) -> str:
+    memref_type = access.base.type
+    assert isinstance(memref_type, MemRefType)
+    return (
+        f"{tiling.describe(memref_type)}, so a dynamic index into dimension {dim} must be a "  # pyright: ignore[reportUnknownArgumentType]
+        f"multiple of {multiple}"
+    )
+
+
+def _fix_note(result: Divisibility, index: SSAValue) -> str:
+    k = result.divisor
+    name = f"%{index.name_hint}" if index.name_hint else "%index"
+    realign = (
+        f"load the enclosing aligned tiles and move the data into place with tpu.dynamic_rotate "
+        f"(pass tpu-realign-accesses does this), or pad/repack the data so accesses start at "
+        f"multiples of {k}"
+    )
+    if result.answer is Answer.DISPROVEN:
+        return f"fix: tpu.assume_multiple would be a false promise here; {realign}"
+    return (
+        f"fix: if {name} is always a multiple of {k}, say so with "
+        f"'tpu.assume_multiple {name}, {k}'; otherwise {realign}"
+    )
+
+
+def _check_slice(op: MemRefSliceOp, analysis: DivisibilityAnalysis, generation: int) -> OpError | None:
+    tiling = tiling_of(op.mem_ref, generation)
+    if tiling is None:
+        return None
+    source = op.mem_ref.type
+    result_type = op.result.type
+    assert isinstance(source, MemRefType) and isinstance(result_type, MemRefType)
+    source_shape: tuple[int, ...] = source.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    sizes: tuple[int, ...] = result_type.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    for dim, tile in tiling.layout.tiled_dims(len(source_shape)).items():
+        result = analysis.divisibility(op.base_idx[dim], tile)
+        if result.answer is not Answer.PROVEN:
+            return OpError(
+                op,
+                "Offsets along tiled dimensions must be aligned to tiles. Failed to verify that the "
+                f"index at dimension {dim} is divisible by the tile dimension {tile}. If it is, use "
+                "tpu.assume_multiple to suppress this error.",
+                [explain(result, analysis.fact(op.base_idx[dim]).lost_at)],
+            )
+        size = sizes[dim]
+        if size >= 0 and size != source_shape[dim] and size % tile != 0:
+            return OpError(
+                op,
+                "Slice sizes along tiled dimensions must be aligned to tiles. Failed to verify that "
+                f"the size at dimension {dim} is divisible by the tile dimension {tile}.",
+                [f"the slice takes {size} of {source_shape[dim]} elements in dimension {dim}"],
+            )
+    return None
+
+
+# ----------------------------------------------------------------------------- Mosaic's report
+
+
+def mosaic_report(op: Operation, message: str) -> str:
+    """Mosaic's error text as libtpu prints it (the seed's form)."""
+    return (
+        f"INTERNAL: Mosaic failed to compile TPU kernel: {message}\n"
+        f"\n"
+        f"at location: {_location_text(op)}\n"
+        f"\n"
+        f"The MLIR operation involved:\n"
+        f"  {generic_form_with_numbers(op)}\n"
+    )
+
+
+def _location_text(op: Operation) -> str:
+    location = op.location
+    if isinstance(location, FileLineColLoc):
+        return f'loc("{location.filename.data}":{location.line.data}:{location.column.data})'
+    return "loc(unknown)"
+
+
+def generic_form_with_numbers(op: Operation) -> str:
+    """`%N = "name"(%a, %b) <{...}> : (T...) -> R`, numbering values through the enclosing function."""
+    numbers = _function_value_numbers(op)
+    out = StringIO()
+    printer = Printer(stream=out, print_generic_format=True)
+
+    def name(value: SSAValue) -> str:
+        return numbers.get(value, "%?")
+
+    results = ", ".join(name(r) for r in op.results)
+    out.write(f"{results} = " if results else "")
+    out.write(f'"{op.name}"(' + ", ".join(name(v) for v in op.operands) + ")")
+    properties = {k: v for k, v in op.properties.items()}
+    if properties:
+        out.write(" <")
+        printer.print_attr_dict(properties)
+        out.write(">")
+    if op.attributes:
+        out.write(" ")
+        printer.print_attr_dict(op.attributes)
+    out.write(" : (")
+    _print_types(printer, [v.type for v in op.operands])
+    out.write(") -> ")
+    result_types = [r.type for r in op.results]
+    if len(result_types) == 1:
+        printer.print_attribute(result_types[0])
+    else:
+        out.write("(")
+        _print_types(printer, result_types)
+        out.write(")")
+    return out.getvalue()
+
+
+def _print_types(printer: Printer, types: list[Attribute]) -> None:
+    for position, type_ in enumerate(types):
+        if position:
+            printer.print_string(", ")
+        printer.print_attribute(type_)
+
+
+def _function_value_numbers(op: Operation) -> dict[SSAValue, str]:
+    """MLIR's numbering without name hints: `%argN` for function arguments, then `%0, %1, ...`."""
+    function = op
+    while not isinstance(function, FuncOp) and function.parent_op() is not None:
+        parent = function.parent_op()
+        assert parent is not None
+        function = parent
+    numbers: dict[SSAValue, str] = {}
+    arguments = 0
+    results = 0
+    for inner in function.walk():
+        if inner is not function:
+            for result in inner.results:
+                numbers[result] = f"%{results}"
+                results += 1
+        for region in inner.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    numbers[arg] = f"%arg{arguments}"
+                    arguments += 1
+    return numbers
