@@ -28,6 +28,18 @@ def _gpu() -> Dialect:
     return GPU
 
 
+def _arith() -> Dialect:
+    from dialects.arith_ext import ARITH
+
+    return ARITH
+
+
+def _vector() -> Dialect:
+    from dialects.vector_ext import VECTOR
+
+    return VECTOR
+
+
 def _tpu() -> Dialect:
     from dialects.tpu import TPU
 
@@ -41,11 +53,18 @@ def _pto() -> Dialect:
 
 
 def all_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Our dialects by name. `gpu` replaces xDSL's own (it adds MLIR's custom syntax)."""
+    """Our dialects by name.
+
+    `gpu`, `arith` and `vector` replace xDSL's own: they add MLIR's custom
+    syntax for `gpu.thread_id x` and ops xDSL 0.74 lacks (`arith.remf`,
+    `vector.splat`, ...).
+    """
     return {
         "xla": _xla,
         "xla_gpu": _xla_gpu,
         "gpu": _gpu,
+        "arith": _arith,
+        "vector": _vector,
         "tpu": _tpu,
         "pto": _pto,
     }

@@ -1,16 +1,20 @@
 """The xDSL plugin entry point: makes our dialects and passes visible to plain `xdsl-opt`.
 
-`gpu` is left out: xDSL already registers a `gpu` dialect and a name may come
-from one universe only. `xla-emit-opt` swaps in our `gpu` (MLIR's custom
-syntax for `gpu.thread_id x`) itself.
+Dialects that extend one of xDSL's (`gpu` with MLIR's custom syntax for
+`gpu.thread_id x`, `arith` and `vector` with ops xDSL 0.74 lacks) are left
+out: a name may come from one universe only. `xla-emit-opt` swaps them in
+itself.
 """
 
+from xdsl.dialects import get_all_dialects
 from xdsl.universe import Universe
 
 from dialects import all_dialects
 from passes import all_passes
 
 XLA_EMIT_UNIVERSE = Universe(
-    all_dialects={name: load for name, load in all_dialects().items() if name != "gpu"},
+    all_dialects={
+        name: load for name, load in all_dialects().items() if name not in get_all_dialects()
+    },
     all_passes=all_passes(),
 )
