@@ -84,7 +84,7 @@ class FusionFunctions:
     root_of: dict[HloInstruction, Subgraph] = field(default_factory=dict[HloInstruction, Subgraph])
     reducers: dict[str, func.FuncOp] = field(default_factory=dict[str, func.FuncOp])
     # Names of the subgraphs some emitted function calls: only those are emitted.
-    called: set[str] = field(default_factory=set[str])
+    called: dict[str, None] = field(default_factory=dict[str, None])
 
     def __post_init__(self) -> None:
         for subgraph in self.subgraphs:
@@ -96,12 +96,13 @@ class FusionFunctions:
 
     def emit_all(self) -> list[func.FuncOp]:
         """The functions of the subgraphs the entry calls (transitively), then the reducers."""
+        by_name = {subgraph.name: subgraph for subgraph in self.subgraphs}
         emitted: dict[str, func.FuncOp] = {}
-        while pending := [s for s in self.subgraphs if s.name in self.called and s.name not in emitted]:
-            for subgraph in pending:
-                emitted[subgraph.name] = emit_subgraph_function(self, subgraph)
-        ordered = [emitted[s.name] for s in self.subgraphs if s.name in emitted]
-        return ordered + list(self.reducers.values())
+        while pending := [name for name in self.called if name not in emitted]:
+            for name in pending:
+                emitted[name] = emit_subgraph_function(self, by_name[name])
+        # In the order of their first calls, as a reader meets them.
+        return [emitted[name] for name in self.called] + list(self.reducers.values())
 
     def reducer(self, computation: HloComputation) -> str:
         """The name of `computation` as a scalar function, emitting it on first use."""
@@ -310,7 +311,7 @@ class ElementalEmitter:
     def emit_call(self, callee: Subgraph, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
         key = (callee, *indices)
         results = self.lookup(key)
-        self.fusion.called.add(callee.name)
+        self.fusion.called.setdefault(callee.name)
         if results is None:
             types = [element_type(s.element_type) for s in callee.result_shapes]
             injected = [value for hero in callee.injected for value in self.emit(hero, indices)]
