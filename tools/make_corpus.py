@@ -25,17 +25,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+# XLA reads XLA_FLAGS when jax loads it, hence before the imports below.
 # XLA:CPU splits large reductions into reduce-window trees; keeping plain
 # reduces keeps the corpus within the ops the front end covers.
 os.environ["XLA_FLAGS"] = (
     os.environ.get("XLA_FLAGS", "") + " --xla_disable_hlo_passes=tree_reduction_rewriter"
 ).strip()
 
-import jax  # noqa: E402  (XLA_FLAGS must be set before jax loads XLA)
-import jax.numpy as jnp  # noqa: E402
-import ml_dtypes  # noqa: E402
-import numpy as np  # noqa: E402
-from jax import lax  # noqa: E402
+import jax
+import jax.numpy as jnp
+import ml_dtypes
+import numpy as np
+from jax import lax
 
 jax.config.update("jax_platforms", "cpu")
 
@@ -199,14 +200,16 @@ def make_inputs(program: Program, seed: int) -> list[np.ndarray]:
     arrays: list[np.ndarray] = []
     for spec in program.inputs:
         if spec.dtype == "int32":
-            arrays.append(rng.integers(int(spec.low), int(spec.high) + 1, spec.shape).astype(np.int32))
+            arrays.append(
+                rng.integers(int(spec.low), int(spec.high) + 1, spec.shape).astype(np.int32)
+            )
         else:
             values = rng.uniform(spec.low, spec.high, spec.shape).astype(np.float32)
             arrays.append(values.astype(ml_dtypes.bfloat16) if spec.dtype == "bfloat16" else values)
     return arrays
 
 
-_METADATA = re.compile(r', metadata=\{[^{}]*\}')
+_METADATA = re.compile(r", metadata=\{[^{}]*\}")
 _STACK_TABLES = re.compile(
     r"\n(FileNames|FunctionNames|FileLocations|StackFrames)\n.*?(?=\n\n)", re.DOTALL
 )
@@ -250,7 +253,9 @@ def write_program(program: Program, out_dir: Path, seed: int) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "tests" / "corpus"))
+    parser.add_argument(
+        "--out", default=str(Path(__file__).resolve().parents[1] / "tests" / "corpus")
+    )
     parser.add_argument("--only", nargs="*", help="program names to (re)generate")
     args = parser.parse_args(argv)
     out_dir = Path(args.out)

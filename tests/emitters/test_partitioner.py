@@ -48,7 +48,10 @@ def assert_consistent(partitioned: PartitionedComputation) -> None:
                     if operand is member:
                         assert step is not None
                         through = compose_indexing_maps(subgraph.indexing[user], step).simplify()
-                        assert str(through) == str(subgraph.indexing[member]), (member.name, user.name)
+                        assert str(through) == str(subgraph.indexing[member]), (
+                            member.name,
+                            user.name,
+                        )
 
 
 SEED_GRAPH = """\
@@ -188,7 +191,8 @@ def test_forced_roots_make_epilogues() -> None:
 
 def test_size_cap_splits_long_chains() -> None:
     lines = ["  p = f32[4] parameter(0)"] + [
-        f"  {'ROOT ' if i == 9 else ''}n{i} = f32[4] negate({'p' if i == 0 else f'n{i - 1}'})" for i in range(10)
+        f"  {'ROOT ' if i == 9 else ''}n{i} = f32[4] negate({'p' if i == 0 else f'n{i - 1}'})"
+        for i in range(10)
     ]
     comp = computation("\n".join(lines))
     partitioned = partition_computation(comp, max_instructions=4)
@@ -227,7 +231,9 @@ def test_signatures() -> None:
         "tensor<10x10xf32>, index {xla.range = [0 : index, 9 : index]}) -> f32"
     )
     reducer = partitions[1].root_subgraph
-    assert reducer.signature.declaration(reducer.name) == "func.func private @add_add(f32, f32) -> f32"
+    assert (
+        reducer.signature.declaration(reducer.name) == "func.func private @add_add(f32, f32) -> f32"
+    )
     assert root.signature.index_ranges == (Interval(0, 9),)
 
 
@@ -260,7 +266,9 @@ def test_format_partitions_view() -> None:
     text = format_partitions([partition_computation(computation(SEED_GRAPH))])
     lines = text.splitlines()
     assert lines[0] == "computation fused_computation: 2 subgraphs"
-    assert lines[1].startswith("  func.func private @fused_computation_add(tensor<20x20xf32>, index")
+    assert lines[1].startswith(
+        "  func.func private @fused_computation_add(tensor<20x20xf32>, index"
+    )
     assert lines[2].split() == ["%transpose", "=", "transpose(%log)", "at", "(d0,", "d1)", "->", "(d0,", "d1),",
                                 "domain:", "d0", "in", "[0,", "19],", "d1", "in", "[0,", "19]"]  # fmt: skip
     assert lines[3].lstrip().startswith("ROOT %add = add(%log, %transpose)")

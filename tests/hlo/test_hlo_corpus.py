@@ -32,7 +32,9 @@ def assert_matches_xla(ours: np.ndarray, xla: np.ndarray, what: str) -> None:
         assert np.array_equal(np.isnan(ours), np.isnan(xla)), f"{what}: NaN positions"
         tolerance = F32_ULPS * np.spacing(np.abs(xla)) + F32_SCALE_EPS * np.abs(xla).max()
         bad = np.abs(ours.astype(np.float64) - xla) > tolerance
-        assert not bad.any(), f"{what}: {bad.sum()} elements differ, e.g. ours {ours[bad][:3]} xla {xla[bad][:3]}"
+        assert not bad.any(), (
+            f"{what}: {bad.sum()} elements differ, e.g. ours {ours[bad][:3]} xla {xla[bad][:3]}"
+        )
     else:
         np.testing.assert_array_equal(ours, xla, err_msg=what)
 

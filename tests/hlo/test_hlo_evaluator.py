@@ -78,7 +78,9 @@ def test_is_finite_not_popcnt() -> None:
     out = run1("  p = s32[4] parameter(0)\n  ROOT r = s32[4] popcnt(p)", ints)
     np.testing.assert_array_equal(out, [0, 3, 32, 8])
     preds = np.array([True, False], bool)
-    np.testing.assert_array_equal(run1("  p = pred[2] parameter(0)\n  ROOT r = pred[2] not(p)", preds), [False, True])
+    np.testing.assert_array_equal(
+        run1("  p = pred[2] parameter(0)\n  ROOT r = pred[2] not(p)", preds), [False, True]
+    )
 
 
 def binary(opcode: str, type_: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -125,7 +127,9 @@ def test_integer_binary_ops() -> None:
     np.testing.assert_array_equal(binary("divide", "u8", u, z), [255, 28])
     np.testing.assert_array_equal(binary("add", "u8", u, np.array([250, 100], np.uint8)), [1, 44])
     np.testing.assert_array_equal(
-        binary("power", "s32", np.array([3, 2, 1, 2], np.int32), np.array([4, 31, -3, -1], np.int32)),
+        binary(
+            "power", "s32", np.array([3, 2, 1, 2], np.int32), np.array([4, 31, -3, -1], np.int32)
+        ),
         [81, -2147483648, 1, 0],
     )
     x = np.array([0b1100, -16, 5], np.int32)
@@ -185,7 +189,9 @@ def test_convert_saturates_and_rounds() -> None:
     y = np.array([1 + 2**-8, 1 + 3 * 2**-8], np.float32)
     out = run1("  p = f32[2] parameter(0)\n  ROOT r = bf16[2] convert(p)", y)
     np.testing.assert_array_equal(out.astype(np.float32), [1.0, 1 + 2**-6])
-    out = run1("  p = s32[2] parameter(0)\n  ROOT r = s8[2] convert(p)", np.array([300, -129], np.int32))
+    out = run1(
+        "  p = s32[2] parameter(0)\n  ROOT r = s8[2] convert(p)", np.array([300, -129], np.int32)
+    )
     np.testing.assert_array_equal(out, [44, 127])
 
 
@@ -200,9 +206,15 @@ def test_bf16_rounds_after_every_op() -> None:
 
 
 def test_bitcast_convert() -> None:
-    out = run1("  p = f32[2] parameter(0)\n  ROOT r = u32[2] bitcast-convert(p)", np.array([1.0, -2.0], np.float32))
+    out = run1(
+        "  p = f32[2] parameter(0)\n  ROOT r = u32[2] bitcast-convert(p)",
+        np.array([1.0, -2.0], np.float32),
+    )
     np.testing.assert_array_equal(out, [0x3F800000, 0xC0000000])
-    out = run1("  p = f32[1] parameter(0)\n  ROOT r = u16[1,2] bitcast-convert(p)", np.array([1.0], np.float32))
+    out = run1(
+        "  p = f32[1] parameter(0)\n  ROOT r = u16[1,2] bitcast-convert(p)",
+        np.array([1.0], np.float32),
+    )
     np.testing.assert_array_equal(out, [[0x0000, 0x3F80]])
 
 
@@ -212,9 +224,12 @@ M23 = np.arange(6, dtype=np.float32).reshape(2, 3)  # [[0,1,2],[3,4,5]]
 def test_shape_ops() -> None:
     p = "  p = f32[2,3] parameter(0)\n"
     np.testing.assert_array_equal(
-        run1(p + "  ROOT r = f32[3,2] transpose(p), dimensions={1,0}", M23), [[0, 3], [1, 4], [2, 5]]
+        run1(p + "  ROOT r = f32[3,2] transpose(p), dimensions={1,0}", M23),
+        [[0, 3], [1, 4], [2, 5]],
     )
-    np.testing.assert_array_equal(run1(p + "  ROOT r = f32[3,2] reshape(p)", M23), [[0, 1], [2, 3], [4, 5]])
+    np.testing.assert_array_equal(
+        run1(p + "  ROOT r = f32[3,2] reshape(p)", M23), [[0, 1], [2, 3], [4, 5]]
+    )
     np.testing.assert_array_equal(
         run1(p + "  ROOT r = f32[2,2] slice(p), slice={[0:2], [0:3:2]}", M23), [[0, 2], [3, 5]]
     )
@@ -225,7 +240,8 @@ def test_shape_ops() -> None:
         run1(p + "  ROOT r = f32[2,3,2] broadcast(p), dimensions={0,1}", M23)[:, :, 1], M23
     )
     np.testing.assert_array_equal(
-        run1(p + "  ROOT r = f32[3,4,2] broadcast(p), dimensions={2,0}", M23)[:, 1, :], [[0, 3], [1, 4], [2, 5]]
+        run1(p + "  ROOT r = f32[3,4,2] broadcast(p), dimensions={2,0}", M23)[:, 1, :],
+        [[0, 3], [1, 4], [2, 5]],
     )
     np.testing.assert_array_equal(
         run1(p + "  ROOT r = f32[4,3] concatenate(p, p), dimensions={0}", M23)[2:], M23
@@ -243,7 +259,9 @@ def test_pad() -> None:
     x = np.array([1, 2, 3], np.float32)
     zero = np.array(0, np.float32)
     body = "  p = f32[3] parameter(0)\n  z = f32[] parameter(1)\n  ROOT r = f32[{n}] pad(p, z), padding={cfg}"
-    np.testing.assert_array_equal(run1(body.format(n=8, cfg="1_2_1"), x, zero), [0, 1, 0, 2, 0, 3, 0, 0])
+    np.testing.assert_array_equal(
+        run1(body.format(n=8, cfg="1_2_1"), x, zero), [0, 1, 0, 2, 0, 3, 0, 0]
+    )
     np.testing.assert_array_equal(run1(body.format(n=2, cfg="-1_0"), x, zero), [2, 3])
     np.testing.assert_array_equal(run1(body.format(n=4, cfg="-1_0_1"), x, zero), [0, 2, 0, 3])
 
@@ -264,19 +282,33 @@ def test_dynamic_slices_clamp_their_starts() -> None:
 
 
 def test_iota_select_clamp() -> None:
-    np.testing.assert_array_equal(run1("  ROOT r = s32[2,3] iota(), iota_dimension=1"), [[0, 1, 2], [0, 1, 2]])
-    np.testing.assert_array_equal(run1("  ROOT r = bf16[2,2] iota(), iota_dimension=0").astype(np.float32), [[0, 0], [1, 1]])
+    np.testing.assert_array_equal(
+        run1("  ROOT r = s32[2,3] iota(), iota_dimension=1"), [[0, 1, 2], [0, 1, 2]]
+    )
+    np.testing.assert_array_equal(
+        run1("  ROOT r = bf16[2,2] iota(), iota_dimension=0").astype(np.float32), [[0, 0], [1, 1]]
+    )
     body = (
         "  c = pred[3] parameter(0)\n  a = f32[3] parameter(1)\n  b = f32[3] parameter(2)\n"
         "  ROOT r = f32[3] select(c, a, b)"
     )
-    out = run1(body, np.array([True, False, True]), np.array([1, 2, 3], np.float32), np.array([4, 5, 6], np.float32))
+    out = run1(
+        body,
+        np.array([True, False, True]),
+        np.array([1, 2, 3], np.float32),
+        np.array([4, 5, 6], np.float32),
+    )
     np.testing.assert_array_equal(out, [1, 5, 3])
     body = (
         "  lo = f32[] parameter(0)\n  x = f32[4] parameter(1)\n  hi = f32[] parameter(2)\n"
         "  ROOT r = f32[4] clamp(lo, x, hi)"
     )
-    out = run1(body, np.array(-1, np.float32), np.array([-5, -0.5, 0.5, 5], np.float32), np.array(1, np.float32))
+    out = run1(
+        body,
+        np.array(-1, np.float32),
+        np.array([-5, -0.5, 0.5, 5], np.float32),
+        np.array(1, np.float32),
+    )
     np.testing.assert_array_equal(out, [-1, -0.5, 0.5, 1])
 
 

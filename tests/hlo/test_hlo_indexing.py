@@ -16,8 +16,8 @@ import pytest
 from xla_emit.hlo import evaluate_module, parse_hlo_module
 from xla_emit.hlo.indexing_analysis import (
     compose_along_path,
-    compute_output_to_input_indexing,
     computation_indexing,
+    compute_output_to_input_indexing,
     reshape_map,
 )
 from xla_emit.hlo.ir import HloModule
@@ -88,9 +88,7 @@ def test_elementwise_is_identity() -> None:
     assert indexing is not None
     for index in np.ndindex(3, 4):
         assert out[index] == -args[0][tuple(int(v) for v in indexing.evaluate(index, ()))]
-    both = (
-        "  p = s32[3,4] parameter(0)\n  q = s32[3,4] parameter(1)\n  ROOT r = s32[3,4] maximum(p, q)"
-    )
+    both = "  p = s32[3,4] parameter(0)\n  q = s32[3,4] parameter(1)\n  ROOT r = s32[3,4] maximum(p, q)"
     # q is below every p, so the maximum shows which element of p was read.
     check_reads(both, 0, args=[numbered((3, 4), 100), numbered((3, 4), -100)])
 
@@ -109,7 +107,9 @@ def test_scalar_operands_map_to_nothing() -> None:
 
 
 def test_broadcast() -> None:
-    indexing = check_reads("  p = s32[4] parameter(0)\n  ROOT r = s32[3,4,2] broadcast(p), dimensions={1}")
+    indexing = check_reads(
+        "  p = s32[4] parameter(0)\n  ROOT r = s32[3,4,2] broadcast(p), dimensions={1}"
+    )
     assert str(indexing).startswith("(d0, d1, d2) -> (d1),")
     check_reads("  p = s32[3,2] parameter(0)\n  ROOT r = s32[2,5,3] broadcast(p), dimensions={2,0}")
 
@@ -124,7 +124,13 @@ def test_transpose_uses_the_inverse_permutation() -> None:
 
 @pytest.mark.parametrize(
     ("source", "target"),
-    [((4, 8), (32,)), ((4, 8), (2, 4, 4)), ((6, 1, 4), (3, 8)), ((2, 3, 4), (4, 3, 2)), ((12,), (1, 3, 1, 4))],
+    [
+        ((4, 8), (32,)),
+        ((4, 8), (2, 4, 4)),
+        ((6, 1, 4), (3, 8)),
+        ((2, 3, 4), (4, 3, 2)),
+        ((12,), (1, 3, 1, 4)),
+    ],
 )
 def test_reshape(source: tuple[int, ...], target: tuple[int, ...]) -> None:
     s = ",".join(map(str, source))
@@ -133,7 +139,10 @@ def test_reshape(source: tuple[int, ...], target: tuple[int, ...]) -> None:
 
 
 def test_reshape_examples_from_xla() -> None:
-    assert str(reshape_map((32,), (4, 8))) == "(d0) -> (d0 floordiv 8, d0 mod 8), domain: d0 in [0, 31]"
+    assert (
+        str(reshape_map((32,), (4, 8)))
+        == "(d0) -> (d0 floordiv 8, d0 mod 8), domain: d0 in [0, 31]"
+    )
     simplified = reshape_map((2, 4, 4), (4, 8)).simplify()
     assert [r.to_str(("d0", "d1", "d2"), ()) for r in simplified.results] == [
         "d0 * 2 + d1 floordiv 2",
@@ -143,7 +152,11 @@ def test_reshape_examples_from_xla() -> None:
 
 @pytest.mark.parametrize(
     ("operand", "result"),
-    [("s32[2,3]{0,1}", "s32[3,2]{1,0}"), ("s32[6,4]{1,0}", "s32[2,3,4]{2,1,0}"), ("s32[4,6]{0,1}", "s32[3,2,4]{0,2,1}")],
+    [
+        ("s32[2,3]{0,1}", "s32[3,2]{1,0}"),
+        ("s32[6,4]{1,0}", "s32[2,3,4]{2,1,0}"),
+        ("s32[4,6]{0,1}", "s32[3,2,4]{0,2,1}"),
+    ],
 )
 def test_bitcast_follows_layouts(operand: str, result: str) -> None:
     check_reads(f"  p = {operand} parameter(0)\n  ROOT r = {result} bitcast(p)")
@@ -165,13 +178,20 @@ def test_slice() -> None:
 
 
 def test_reverse() -> None:
-    indexing = check_reads("  p = s32[4,3] parameter(0)\n  ROOT r = s32[4,3] reverse(p), dimensions={0}")
+    indexing = check_reads(
+        "  p = s32[4,3] parameter(0)\n  ROOT r = s32[4,3] reverse(p), dimensions={0}"
+    )
     assert str(indexing).startswith("(d0, d1) -> (-d0 + 3, d1),")
 
 
 @pytest.mark.parametrize(
     ("operand", "padding", "result"),
-    [("4,4", "1_4_1x4_8_0", "12,16"), ("5", "-2_1_2", "12"), ("3,2", "0_0x2_-1_1", "3,4"), ("4", "-1_-1", "2")],
+    [
+        ("4,4", "1_4_1x4_8_0", "12,16"),
+        ("5", "-2_1_2", "12"),
+        ("3,2", "0_0x2_-1_1", "3,4"),
+        ("4", "-1_-1", "2"),
+    ],
 )
 def test_pad(operand: str, padding: str, result: str) -> None:
     body = (
@@ -188,7 +208,9 @@ def test_pad_example_from_xla() -> None:
     )
     indexing = compute_output_to_input_indexing(mod.entry.root)[0]
     assert indexing is not None
-    assert str(indexing).startswith("(d0, d1) -> ((d0 - 1) floordiv 2, d1 - 4), domain: d0 in [1, 7], d1 in [4, 7]")
+    assert str(indexing).startswith(
+        "(d0, d1) -> ((d0 - 1) floordiv 2, d1 - 4), domain: d0 in [1, 7], d1 in [4, 7]"
+    )
     assert len(indexing.constraints) == 1
 
 
@@ -238,7 +260,12 @@ def test_dynamic_update_slice(starts: tuple[int, int]) -> None:
         "  p = s32[5,6] parameter(0)\n  u = s32[2,3] parameter(1)\n  i = s32[] parameter(2)\n"
         "  j = s32[] parameter(3)\n  ROOT r = s32[5,6] dynamic-update-slice(p, u, i, j)"
     )
-    args = [numbered((5, 6), 0), numbered((2, 3), 500), np.array(starts[0], np.int32), np.array(starts[1], np.int32)]
+    args = [
+        numbered((5, 6), 0),
+        numbered((2, 3), 500),
+        np.array(starts[0], np.int32),
+        np.array(starts[1], np.int32),
+    ]
     clamped = (min(max(starts[0], 0), 3), min(max(starts[1], 0), 3))
     mod = module(body)
     (out,) = evaluate_module(mod, args)
@@ -273,7 +300,10 @@ def test_reduce_reads_a_range(dims: tuple[int, ...]) -> None:
     data = numbered(shape, 1)
     ranges = [range(v.bounds.lower, v.bounds.upper + 1) for v in indexing.range_vars]
     for index in np.ndindex(*kept):
-        read = [data[tuple(int(v) for v in indexing.evaluate(index, s))] for s in itertools.product(*ranges)]
+        read = [
+            data[tuple(int(v) for v in indexing.evaluate(index, s))]
+            for s in itertools.product(*ranges)
+        ]
         assert len(set(read)) == len(read) == int(np.prod([shape[d] for d in dims]))
         assert results["add"][index] == sum(read)
         assert results["max"][index] == max(read)

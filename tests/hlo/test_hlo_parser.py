@@ -12,7 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo import ArrayShape, HloModule, PrimitiveType, TupleShape, parse_hlo_module
+from xla_emit.hlo import (
+    ArrayShape,
+    HloModule,
+    PrimitiveType,
+    TupleShape,
+    parse_hlo_module,
+    print_module,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 GELU = REPO / "examples" / "gelu.hlo"
@@ -71,10 +78,10 @@ def structure(module: HloModule) -> list[object]:
 
 def assert_round_trips(text: str) -> None:
     module = parse_hlo_module(text)
-    printed = module.to_text()
+    printed = print_module(module)
     again = parse_hlo_module(printed)
     assert structure(again) == structure(module)
-    assert again.to_text() == printed
+    assert print_module(again) == printed
 
 
 def test_gelu_seed_parses() -> None:
@@ -115,9 +122,14 @@ def test_xla_style_details() -> None:
     assert param.shape.layout.minor_to_major == (1, 0)
     assert param.shape.layout.tiles == "T(8,128)"
     assert param.shape.layout.memory_space == 1
-    assert math.isinf(float(fused.instruction("neg-inf").literal)) and float(fused.instruction("neg-inf").literal) < 0  # type: ignore[arg-type]
+    assert (
+        math.isinf(float(fused.instruction("neg-inf").literal))
+        and float(fused.instruction("neg-inf").literal) < 0
+    )  # type: ignore[arg-type]
     assert math.isnan(float(fused.instruction("nan.1").literal))  # type: ignore[arg-type]
-    np.testing.assert_array_equal(fused.instruction("c").literal, np.array([[1, -2], [3, 4]], np.int32))
+    np.testing.assert_array_equal(
+        fused.instruction("c").literal, np.array([[1, -2], [3, 4]], np.int32)
+    )
     # 0.1 = 0x3DCCCCCD in f32, which rounds to bf16 0x3DCD.
     bf = fused.instruction("bf").literal
     assert bf is not None and int(bf.view(np.uint16)) == 0x3DCD
@@ -184,7 +196,11 @@ GOOD = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT a = f32[4] add
 def test_errors_have_locations(text: str, line: int, column: int, message: str) -> None:
     error = error_of(text)
     assert error.location is not None
-    assert (error.location.file, error.location.line, error.location.column) == ("bad.hlo", line, column)
+    assert (error.location.file, error.location.line, error.location.column) == (
+        "bad.hlo",
+        line,
+        column,
+    )
     assert message in error.message
     assert "\n" not in error.message
     assert error.format().startswith(f"bad.hlo:{line}:{column}: error: ")
@@ -222,4 +238,4 @@ def test_mutated_modules_parse_or_fail_with_a_location(
         assert "\n" not in error.message
         return
     # Whatever still parses must print back to text that re-parses the same.
-    assert structure(parse_hlo_module(module.to_text())) == structure(module)
+    assert structure(parse_hlo_module(print_module(module))) == structure(module)

@@ -15,7 +15,9 @@ BF16 = ml_dtypes.bfloat16
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "xla_emit.tools.run", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=REPO)
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=120, cwd=REPO, check=False
+    )
 
 
 def gelu_by_hand(x: np.ndarray) -> np.ndarray:
@@ -33,7 +35,9 @@ def gelu_by_hand(x: np.ndarray) -> np.ndarray:
 
 def test_gelu_with_random_inputs(tmp_path: Path) -> None:
     out = tmp_path / "out.npz"
-    result = run_cli("--reference", str(REPO / "examples" / "gelu.hlo"), "--random-inputs", "7", "-o", str(out))
+    result = run_cli(
+        "--reference", str(REPO / "examples" / "gelu.hlo"), "--random-inputs", "7", "-o", str(out)
+    )
     assert result.returncode == 0, result.stderr
     with np.load(out) as archive:
         assert archive.files == ["out0"]
@@ -57,13 +61,17 @@ def test_inputs_and_multiple_outputs(tmp_path: Path) -> None:
     result = run_cli(str(module), "--reference", "--inputs", str(inputs), "-o", str(out))
     assert result.returncode == 0, result.stderr
     with np.load(out) as archive:
-        np.testing.assert_array_equal(archive["out0"], np.array([-1.5, 2.0, -0.25], BF16).view(np.uint16))
+        np.testing.assert_array_equal(
+            archive["out0"], np.array([-1.5, 2.0, -0.25], BF16).view(np.uint16)
+        )
         np.testing.assert_array_equal(archive["out1"], [1, 4, 9])
 
 
 def test_bad_hlo_is_a_located_error(tmp_path: Path) -> None:
     bad = tmp_path / "bad.hlo"
-    bad.write_text("HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] add(p, q)\n}\n")
+    bad.write_text(
+        "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] add(p, q)\n}\n"
+    )
     result = run_cli("--reference", str(bad), "--random-inputs", "0")
     assert result.returncode == 1
     lines = result.stderr.splitlines()

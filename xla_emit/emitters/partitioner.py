@@ -32,7 +32,18 @@ MAX_INSTRUCTIONS_PER_SUBGRAPH = 2000
 # Subgraphs of only these ops move data without computing; XLA marks their
 # functions `xla.has_no_compute` and always inlines them.
 NO_COMPUTE_OPS: frozenset[str] = frozenset(
-    {"bitcast", "constant", "iota", "parameter", "reshape", "reverse", "transpose", "broadcast", "slice", "copy"}
+    {
+        "bitcast",
+        "constant",
+        "iota",
+        "parameter",
+        "reshape",
+        "reverse",
+        "transpose",
+        "broadcast",
+        "slice",
+        "copy",
+    }
 )
 
 _MLIR_ELEMENT_TYPES: dict[PrimitiveType, str] = {
@@ -94,7 +105,8 @@ class SubgraphSignature:
             for p in self.parameters
         ]
         types += [
-            f"index {{xla.range = [{r.lower} : index, {r.upper} : index]}}" for r in self.index_ranges
+            f"index {{xla.range = [{r.lower} : index, {r.upper} : index]}}"
+            for r in self.index_ranges
         ]
         return types
 
@@ -316,7 +328,11 @@ def format_partitions(partitions: Iterable[PartitionedComputation]) -> str:
 def _operand_text(instruction: HloInstruction) -> str:
     if instruction.opcode == "parameter":
         return str(instruction.parameter_number)
-    if instruction.opcode == "constant" and instruction.literal is not None and instruction.literal.ndim == 0:
+    if (
+        instruction.opcode == "constant"
+        and instruction.literal is not None
+        and instruction.literal.ndim == 0
+    ):
         return str(instruction.literal)
     return ", ".join(f"%{o.name}" for o in instruction.operands)
 
@@ -326,6 +342,8 @@ def _format_subgraph(subgraph: Subgraph) -> list[str]:
     lines = [f"  {subgraph.signature.declaration(subgraph.name)}{note}"]
     for instruction in subgraph.instructions:
         marker = "ROOT " if instruction in subgraph.roots else ""
-        text = f"    {marker}%{instruction.name} = {instruction.opcode}({_operand_text(instruction)})"
+        text = (
+            f"    {marker}%{instruction.name} = {instruction.opcode}({_operand_text(instruction)})"
+        )
         lines.append(f"{text.ljust(44)} at {subgraph.indexing[instruction]}")
     return lines

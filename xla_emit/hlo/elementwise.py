@@ -9,6 +9,7 @@ within a few ulp of that.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -41,9 +42,7 @@ def _in_f64(x: Array) -> Array:
 
 
 def _erf(x: Array) -> Array:
-    import math
-
-    return np.frompyfunc(math.erf, 1, 1)(x).astype(np.float64)
+    return np.asarray(np.frompyfunc(math.erf, 1, 1)(x), dtype=np.float64)
 
 
 def _round_afz(x: Array) -> Array:
@@ -118,7 +117,7 @@ def _int_divide(a: Array, b: Array, ptype: PrimitiveType) -> Array:
     remainder = a - quotient * safe_b
     towards_zero = (remainder != 0) & ((a < 0) != (safe_b < 0))
     quotient = np.where(towards_zero, quotient + 1, quotient).astype(ptype.dtype)
-    all_ones = np.array(-1).astype(ptype.dtype) if ptype.is_signed_int else np.iinfo(ptype.dtype).max
+    all_ones = np.array(-1).astype(ptype.dtype) if ptype.is_signed_int else ptype.int_limits[1]
     return np.where(b == 0, all_ones, quotient).astype(ptype.dtype)
 
 
@@ -133,7 +132,7 @@ def _int_remainder(a: Array, b: Array, ptype: PrimitiveType) -> Array:
 def _signed_overflow(a: Array, b: Array, ptype: PrimitiveType) -> Array:
     if not ptype.is_signed_int:
         return np.zeros(np.broadcast(a, b).shape, dtype=bool)
-    return (a == np.iinfo(ptype.dtype).min) & (b == -1)
+    return (a == ptype.int_limits[0]) & (b == -1)
 
 
 def _int_power(a: Array, b: Array, ptype: PrimitiveType) -> Array:
@@ -240,7 +239,9 @@ _COMPARATORS: dict[str, Callable[[Array, Array], Array]] = {
 }
 
 
-def compare(direction: str, a: Array, b: Array, ptype: PrimitiveType, comparison_type: str | None) -> Array:
+def compare(
+    direction: str, a: Array, b: Array, ptype: PrimitiveType, comparison_type: str | None
+) -> Array:
     """`compare` with XLA's semantics: IEEE for floats unless TOTALORDER is asked for."""
     if ptype.is_float and comparison_type == "TOTALORDER":
         a, b = _total_order_key(a, ptype), _total_order_key(b, ptype)
@@ -260,14 +261,14 @@ def convert(x: Array, source: PrimitiveType, target: PrimitiveType) -> Array:
 
 
 def _float_to_int(x: Array, target: PrimitiveType) -> Array:
-    info = np.iinfo(target.dtype)
+    int_min, int_max = target.int_limits
     truncated = np.trunc(x)
-    low, high = float(info.min), float(info.max)
+    low, high = float(int_min), float(int_max)
     clipped = np.clip(np.nan_to_num(truncated, nan=0.0), low, high)
     # float(max) may round up past the type's range (e.g. 2**63), so fix both ends.
     result = np.where(clipped >= high, 0, clipped).astype(target.dtype)
-    result = np.where(truncated >= high, info.max, result)
-    result = np.where(truncated <= low, info.min, result)
+    result = np.where(truncated >= high, int_max, result)
+    result = np.where(truncated <= low, int_min, result)
     return np.where(np.isnan(x), 0, result).astype(target.dtype)
 
 

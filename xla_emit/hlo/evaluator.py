@@ -38,7 +38,9 @@ def check_arguments(computation: HloComputation, arguments: Sequence[np.ndarray]
     for number, (param, argument) in enumerate(zip(params, arguments)):
         shape = param.shape
         if not isinstance(shape, ArrayShape):
-            raise UserError(f"parameter {number} ('{param.name}') is a tuple; only arrays are supported")
+            raise UserError(
+                f"parameter {number} ('{param.name}') is a tuple; only arrays are supported"
+            )
         if tuple(argument.shape) != shape.dimensions or argument.dtype != shape.element_type.dtype:
             raise UserError(
                 f"argument {number} is {argument.dtype}{list(argument.shape)} but parameter "
@@ -341,4 +343,3 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "fusion": _call,
     "call": _call,
 }
-

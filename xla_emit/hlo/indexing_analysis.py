@@ -13,6 +13,7 @@ expressible (unknown to the analysis).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from math import prod
 
 from xla_emit.hlo.ir import HloComputation, HloInstruction
@@ -95,7 +96,7 @@ def _no_operands(_instruction: HloInstruction, _out: ArrayShape) -> OperandMaps:
     return []
 
 
-def _get_tuple_element(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
+def _get_tuple_element(_instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     return [identity_map(out.dimensions)]
 
 
@@ -178,13 +179,17 @@ def _bitcast(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     physical_out = [out.dimensions[d] for d in out_major_to_minor]
     physical_in = [operand.dimensions[d] for d in in_major_to_minor]
     reshape = reshape_map(physical_out, physical_in)
-    to_logical = _permutation_map(physical_in, [in_major_to_minor.index(j) for j in range(operand.rank)])
+    to_logical = _permutation_map(
+        physical_in, [in_major_to_minor.index(j) for j in range(operand.rank)]
+    )
     return [compose_indexing_maps(compose_indexing_maps(to_physical, reshape), to_logical)]
 
 
 def _slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     assert instruction.slice_ranges is not None
-    return [_map(out, [DimExpr(i) * r.stride + r.start for i, r in enumerate(instruction.slice_ranges)])]
+    return [
+        _map(out, [DimExpr(i) * r.stride + r.start for i, r in enumerate(instruction.slice_ranges)])
+    ]
 
 
 def _reverse(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
@@ -235,7 +240,9 @@ def _concatenate(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
 def _dynamic_slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     operand = instruction.operands[0].array_shape
     # rt_i is the start index after XLA clamps it into [0, dim - size].
-    rt_vars = [Variable(Interval(0, dim - size)) for dim, size in zip(operand.dimensions, out.dimensions)]
+    rt_vars = [
+        Variable(Interval(0, dim - size)) for dim, size in zip(operand.dimensions, out.dimensions)
+    ]
     results = [DimExpr(i) + SymbolExpr(i) for i in range(out.rank)]
     scalars: OperandMaps = [scalar_operand_map(out) for _ in instruction.operands[1:]]
     return [_map(out, results, rt_vars=rt_vars), *scalars]
@@ -243,7 +250,9 @@ def _dynamic_slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
 
 def _dynamic_update_slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     update = instruction.operands[1].array_shape
-    rt_vars = [Variable(Interval(0, dim - size)) for dim, size in zip(out.dimensions, update.dimensions)]
+    rt_vars = [
+        Variable(Interval(0, dim - size)) for dim, size in zip(out.dimensions, update.dimensions)
+    ]
     update_map = _map(out, [DimExpr(i) - SymbolExpr(i) for i in range(out.rank)], rt_vars=rt_vars)
     # Only output elements inside the window read the update.
     for i, size in enumerate(update.dimensions):
@@ -267,7 +276,8 @@ def _reduce(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
             results.append(DimExpr(next_kept))
             next_kept += 1
     input_map = _map(out, results, range_vars=range_vars)
-    return [input_map] * half + [scalar_operand_map(out)] * half
+    inputs: OperandMaps = [input_map] * half
+    return inputs + [scalar_operand_map(out)] * half
 
 
 _HANDLERS = {
@@ -290,7 +300,9 @@ _HANDLERS = {
 }
 
 
-def operand_indexing(instruction: HloInstruction, operand_number: int, output_id: int = 0) -> IndexingMap | None:
+def operand_indexing(
+    instruction: HloInstruction, operand_number: int, output_id: int = 0
+) -> IndexingMap | None:
     return compute_output_to_input_indexing(instruction, output_id)[operand_number]
 
 
@@ -302,7 +314,7 @@ def compose_along_path(path: Sequence[HloInstruction]) -> IndexingMap | None:
     """
     first = path[0]
     current = identity_map(_output_shape(first, 0).dimensions)
-    for user, operand in zip(path, path[1:]):
+    for user, operand in pairwise(path):
         maps = compute_output_to_input_indexing(user)
         uses = {maps[i] for i, o in enumerate(user.operands) if o is operand}
         if not uses:

@@ -127,10 +127,5 @@ class HloModule:
                 return computation
         raise KeyError(name)
 
-    def to_text(self) -> str:
-        from xla_emit.hlo.printer import print_module
-
-        return print_module(self)
-
     def __repr__(self) -> str:
         return f"<HloModule {self.name}>"

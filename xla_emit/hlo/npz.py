@@ -6,6 +6,8 @@ program's parameter types say how to read them back.
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections.abc import Sequence
 
 import ml_dtypes
@@ -55,8 +57,20 @@ def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
 
 
 def write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
-    arrays = {f"out{i}": to_storable(o) for i, o in enumerate(outputs)}
-    np.savez(path, **arrays)  # type: ignore[arg-type]
+    write_npz(path, {f"out{i}": o for i, o in enumerate(outputs)})
+
+
+def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
+    """An npz archive (what `np.savez` writes), with fixed timestamps so equal arrays give equal bytes."""
+    try:
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+            for name, array in arrays.items():
+                member = io.BytesIO()
+                np.lib.format.write_array(member, to_storable(array), allow_pickle=False)
+                info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+                archive.writestr(info, member.getvalue())
+    except OSError as error:
+        raise UserError(f"cannot write '{path}': {error.strerror}") from None
 
 
 def random_inputs(computation: HloComputation, seed: int) -> list[np.ndarray]:

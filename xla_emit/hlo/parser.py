@@ -83,9 +83,9 @@ class _PendingCall:
 
 class _Parser:
     def __init__(self, text: str, file: str) -> None:
-        self.text = text
-        self.file = file
-        self.pos = 0
+        self.text: str = text
+        self.file: str = file
+        self.pos: int = 0
         self.pending_calls: list[_PendingCall] = []
 
     # ----------------------------------------------------------- low level
@@ -187,7 +187,9 @@ class _Parser:
     def parse_module(self) -> HloModule:
         self.skip_ws()
         if not self.try_keyword("HloModule"):
-            raise self.error(f"expected 'HloModule' at the start of the module, found {self.describe_next()}")
+            raise self.error(
+                f"expected 'HloModule' at the start of the module, found {self.describe_next()}"
+            )
         name = self.parse_name("module name")
         header = self.rest_of_line().strip()
         if header.startswith((",", ":")):
@@ -308,8 +310,9 @@ class _Parser:
                 target = by_name.get(operand.name)
                 if target is None:
                     raise self.error(f"unknown operand name '{operand.name}'", operand.offset)
-                if operand.declared_shape is not None and not operand.declared_shape.same_dims_and_type(
-                    target.shape
+                if (
+                    operand.declared_shape is not None
+                    and not operand.declared_shape.same_dims_and_type(target.shape)
                 ):
                     raise self.error(
                         f"shape mismatch: operand '{operand.name}' is written as "
@@ -635,8 +638,7 @@ def _definition_order(instructions: list[HloInstruction]) -> list[HloInstruction
                 operand = instr.operands[next_operand]
                 if state.get(operand) == 1:
                     raise UserError(
-                        f"instruction '{instr.name}' depends on itself through "
-                        f"'{operand.name}'",
+                        f"instruction '{instr.name}' depends on itself through '{operand.name}'",
                         instr.location,
                     )
                 if state.get(operand) is None:
@@ -659,8 +661,8 @@ def _scalar_value(token: str, element_type: PrimitiveType) -> float | int | bool
     if not re.fullmatch(r"[-+]?\d+", token):
         raise ValueError(f"'{token}' is not an integer literal")
     value = int(token)
-    info = np.iinfo(element_type.dtype)
-    if not info.min <= value <= info.max:
+    low, high = element_type.int_limits
+    if not low <= value <= high:
         raise ValueError(f"{value} does not fit in {element_type.value}")
     return value
 

@@ -36,13 +36,17 @@ def print_computation(computation: HloComputation) -> str:
 def print_instruction(instruction: HloInstruction) -> str:
     if instruction.opcode == "constant":
         assert instruction.literal is not None
-        inner = format_literal(instruction.literal, PrimitiveType.from_dtype(instruction.literal.dtype))
+        inner = format_literal(
+            instruction.literal, PrimitiveType.from_dtype(instruction.literal.dtype)
+        )
     elif instruction.opcode == "parameter":
         inner = str(instruction.parameter_number)
     else:
         inner = ", ".join(f"{o.shape} %{o.name}" for o in instruction.operands)
     text = f"%{instruction.name} = {instruction.shape} {instruction.opcode}({inner})"
-    attributes = _typed_attributes(instruction) + [f"{k}={v}" for k, v in instruction.extra_attributes]
+    attributes = _typed_attributes(instruction) + [
+        f"{k}={v}" for k, v in instruction.extra_attributes
+    ]
     if attributes:
         text += ", " + ", ".join(attributes)
     return text
@@ -67,7 +71,8 @@ def _typed_attributes(instruction: HloInstruction) -> list[str]:
         result.append(f"slice={{{ranges}}}")
     if instruction.padding is not None:
         dims = [
-            f"{p.low}_{p.high}" + (f"_{p.interior}" if p.interior else "") for p in instruction.padding
+            f"{p.low}_{p.high}" + (f"_{p.interior}" if p.interior else "")
+            for p in instruction.padding
         ]
         result.append(f"padding={'x'.join(dims)}")
     if instruction.iota_dimension is not None:
@@ -84,33 +89,33 @@ def _typed_attributes(instruction: HloInstruction) -> list[str]:
 
 
 def format_literal(array: np.ndarray, element_type: PrimitiveType) -> str:
-    if array.ndim == 0:
-        return format_scalar(array[()], element_type)
-    return _format_nested(array, element_type)
+    values: object = array.tolist()  # nested lists of Python scalars
+    return _format_nested(values, element_type)
 
 
-def _format_nested(array: np.ndarray, element_type: PrimitiveType) -> str:
-    if array.ndim == 1:
-        return "{" + ", ".join(format_scalar(v, element_type) for v in array) + "}"
-    return "{" + ", ".join(_format_nested(sub, element_type) for sub in array) + "}"
+def _format_nested(values: object, element_type: PrimitiveType) -> str:
+    if isinstance(values, list):
+        items: list[object] = values  # pyright: ignore[reportUnknownVariableType]
+        return "{" + ", ".join(_format_nested(v, element_type) for v in items) + "}"
+    assert isinstance(values, (bool, int, float))
+    return format_scalar(values, element_type)
 
 
-def format_scalar(value: object, element_type: PrimitiveType) -> str:
+def format_scalar(value: bool | float, element_type: PrimitiveType) -> str:
     if element_type is PrimitiveType.PRED:
-        return "true" if bool(value) else "false"
+        return "true" if value else "false"
     if not element_type.is_float:
-        return str(int(value))  # type: ignore[call-overload]
-    as_double = float(value)  # type: ignore[arg-type]
+        return str(int(value))
+    as_double = float(value)
     if math.isnan(as_double):
         return "nan"
     if math.isinf(as_double):
         return "inf" if as_double > 0 else "-inf"
     # The shortest text that reads back (via double, then float for 16-bit
     # types, as the parser does) to the same value; else the exact double.
-    short = str(np.float32(as_double)) if element_type is not PrimitiveType.F64 else repr(as_double)
-    back = np.array([float(short)], dtype=np.float64)
-    if element_type is not PrimitiveType.F64:
-        back = back.astype(np.float32)
-    if back.astype(element_type.dtype)[0] == np.array([value], dtype=element_type.dtype)[0]:
-        return short
-    return repr(as_double)
+    if element_type is PrimitiveType.F64:
+        return repr(as_double)
+    short = str(np.float32(as_double))
+    back = np.array([float(short)], dtype=np.float64).astype(np.float32).astype(element_type.dtype)
+    exact = np.array([as_double], dtype=np.float64).astype(element_type.dtype)
+    return short if back[0] == exact[0] else repr(as_double)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any, cast
 
 import ml_dtypes
 import numpy as np
@@ -52,6 +53,12 @@ class PrimitiveType(Enum):
     @property
     def is_integral(self) -> bool:
         return self.is_signed_int or self.is_unsigned_int
+
+    @property
+    def int_limits(self) -> tuple[int, int]:
+        """The smallest and largest value of an integer type."""
+        info = np.iinfo(cast(type[np.integer[Any]], _NUMPY_TYPES[self]))
+        return int(info.min), int(info.max)
 
     @property
     def bit_width(self) -> int:

@@ -37,7 +37,9 @@ def verify_computation(computation: HloComputation) -> None:
         try:
             inferred = infer_shape(instruction)
         except _ShapeError as error:
-            raise UserError(f"{instruction.opcode} '{instruction.name}': {error}", instruction.location) from None
+            raise UserError(
+                f"{instruction.opcode} '{instruction.name}': {error}", instruction.location
+            ) from None
         if inferred is not None and not inferred.same_dims_and_type(instruction.shape):
             raise UserError(
                 f"shape mismatch: {instruction.opcode} '{instruction.name}' is declared as "
@@ -161,7 +163,10 @@ def _infer_select(instruction: HloInstruction) -> Shape:
     pred = _array(instruction.operands[0], "predicate")
     on_true = _array(instruction.operands[1], "operand")
     on_false = _array(instruction.operands[2], "operand")
-    _require(pred.element_type is PrimitiveType.PRED, f"the predicate must be pred, got {pred.element_type.value}")
+    _require(
+        pred.element_type is PrimitiveType.PRED,
+        f"the predicate must be pred, got {pred.element_type.value}",
+    )
     _require(
         on_true.same_dims_and_type(on_false),
         f"both branches must have the same shape, got {_plain(on_true)} and {_plain(on_false)}",
@@ -227,7 +232,10 @@ def _infer_broadcast(instruction: HloInstruction) -> None:
     result = _array(instruction, "broadcast")
     dims = instruction.dimensions
     assert dims is not None
-    _require(len(dims) == operand.rank, f"dimensions={{{_ints(dims)}}} must have one entry per operand dimension ({operand.rank})")
+    _require(
+        len(dims) == operand.rank,
+        f"dimensions={{{_ints(dims)}}} must have one entry per operand dimension ({operand.rank})",
+    )
     _require(len(set(dims)) == len(dims), "broadcast dimensions must be distinct")
     for operand_dim, result_dim in enumerate(dims):
         _require(0 <= result_dim < result.rank, f"broadcast dimension {result_dim} is out of range")
@@ -243,7 +251,9 @@ def _infer_reshape(instruction: HloInstruction) -> None:
     _operand_count(instruction, 1)
     operand = _array(instruction.operands[0], "operand")
     result = _array(instruction, instruction.opcode)
-    _require(result.element_type == operand.element_type, f"{instruction.opcode} keeps the element type")
+    _require(
+        result.element_type == operand.element_type, f"{instruction.opcode} keeps the element type"
+    )
     _require(
         operand.num_elements == result.num_elements,
         f"{_plain(operand)} and {_plain(result)} have different element counts",
@@ -255,7 +265,10 @@ def _infer_transpose(instruction: HloInstruction) -> Shape:
     operand = _array(instruction.operands[0], "operand")
     perm = instruction.dimensions
     assert perm is not None
-    _require(sorted(perm) == list(range(operand.rank)), f"dimensions={{{_ints(perm)}}} is not a permutation of {operand.rank} dimensions")
+    _require(
+        sorted(perm) == list(range(operand.rank)),
+        f"dimensions={{{_ints(perm)}}} is not a permutation of {operand.rank} dimensions",
+    )
     return ArrayShape(operand.element_type, tuple(operand.dimensions[p] for p in perm))
 
 
@@ -303,7 +316,10 @@ def _infer_dynamic_slice(instruction: HloInstruction) -> Shape:
     _check_scalar_indices(instruction, 1, operand.rank)
     sizes = instruction.dynamic_slice_sizes
     assert sizes is not None
-    _require(len(sizes) == operand.rank, f"dynamic_slice_sizes has {len(sizes)} entries for rank {operand.rank}")
+    _require(
+        len(sizes) == operand.rank,
+        f"dynamic_slice_sizes has {len(sizes)} entries for rank {operand.rank}",
+    )
     for size, dim in zip(sizes, operand.dimensions):
         _require(0 <= size <= dim, f"slice size {size} exceeds dimension size {dim}")
     return ArrayShape(operand.element_type, sizes)
@@ -327,10 +343,16 @@ def _infer_pad(instruction: HloInstruction) -> Shape:
     _operand_count(instruction, 2)
     operand = _array(instruction.operands[0], "operand")
     value = _array(instruction.operands[1], "padding value")
-    _require(value.rank == 0 and value.element_type == operand.element_type, f"the padding value must be a {operand.element_type.value} scalar")
+    _require(
+        value.rank == 0 and value.element_type == operand.element_type,
+        f"the padding value must be a {operand.element_type.value} scalar",
+    )
     padding = instruction.padding
     assert padding is not None
-    _require(len(padding) == operand.rank, f"padding has {len(padding)} dimensions for rank {operand.rank}")
+    _require(
+        len(padding) == operand.rank,
+        f"padding has {len(padding)} dimensions for rank {operand.rank}",
+    )
     dims: list[int] = []
     for size, pad in zip(operand.dimensions, padding):
         _require(pad.interior >= 0, "interior padding must not be negative")
@@ -355,7 +377,9 @@ def _infer_concatenate(instruction: HloInstruction) -> Shape:
             a == b for i, (a, b) in enumerate(zip(shape.dimensions, first.dimensions)) if i != dim
         )
         _require(
-            shape.element_type == first.element_type and shape.rank == first.rank and same_other_dims,
+            shape.element_type == first.element_type
+            and shape.rank == first.rank
+            and same_other_dims,
             f"operand {_plain(shape)} does not match {_plain(first)} outside dimension {dim}",
         )
         total += shape.dimensions[dim]
@@ -374,7 +398,9 @@ def _infer_reduce(instruction: HloInstruction) -> Shape:
     assert dims is not None
     first = inputs[0]
     for shape in inputs:
-        _require(shape.dimensions == first.dimensions, "reduce inputs must have the same dimensions")
+        _require(
+            shape.dimensions == first.dimensions, "reduce inputs must have the same dimensions"
+        )
     for dim in dims:
         _require(0 <= dim < first.rank, f"reduce dimension {dim} is out of range")
     _require(len(set(dims)) == len(dims), "reduce dimensions must be distinct")
@@ -421,12 +447,17 @@ def _infer_get_tuple_element(instruction: HloInstruction) -> Shape:
     assert isinstance(operand, TupleShape)
     index = instruction.tuple_index
     assert index is not None
-    _require(0 <= index < len(operand.elements), f"index {index} is out of range for a {len(operand.elements)}-tuple")
+    _require(
+        0 <= index < len(operand.elements),
+        f"index {index} is out of range for a {len(operand.elements)}-tuple",
+    )
     return operand.elements[index]
 
 
 def _infer_call(instruction: HloInstruction) -> Shape:
-    _require(len(instruction.called_computations) == 1, f"{instruction.opcode} calls one computation")
+    _require(
+        len(instruction.called_computations) == 1, f"{instruction.opcode} calls one computation"
+    )
     callee = instruction.called_computations[0]
     params = callee.parameters
     _require(
