@@ -26,6 +26,7 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from passes import all_passes
 from passes.diagnostics import OpError
+from passes.respell import RespellPass
 from xla_emit.diagnostics import UserError
 from xla_emit.tools.context import SourceMap, make_context, op_error, parse_mlir, verify_module
 from xla_emit.tools.expected_diagnostics import check_expected_diagnostics
@@ -77,7 +78,7 @@ class Options:
     print_ir_after_all: bool
     print_op_generic: bool
     allow_unregistered_dialect: bool
-    emit: str
+    emit: str | None
     print_partitions: bool
 
 
@@ -102,8 +103,9 @@ def parse_arguments(argv: Sequence[str] | None) -> Options:
     parser.add_argument(
         "--emit",
         choices=("xla_gpu", "xla"),
-        default="xla_gpu",
-        help="spelling of the target-neutral ops: the seed's xla_gpu.* or today's xla.*",
+        default=None,
+        help="spelling of the target-neutral ops: the seed's xla_gpu.* or today's xla.* "
+        "(default: HLO input is emitted as xla_gpu.*, MLIR input keeps its spelling)",
     )
     parser.add_argument(
         "--print-partitions",
@@ -160,6 +162,8 @@ class Driver:
         module, source_map = parse_mlir(text, file, self.ctx)
         verify_module(module, source_map)
         self._apply_passes(module, source_map)
+        if self.options.emit is not None:
+            RespellPass(self.options.emit).apply(self.ctx, module)
         return self._print(module)
 
     def _run_hlo(self, text: str, file: str) -> str:
@@ -167,7 +171,7 @@ class Driver:
 
         if self.options.print_partitions:
             return format_hlo_partitions(text, file)
-        module = emit_hlo_module(text, file, spelling=self.options.emit)
+        module = emit_hlo_module(text, file, spelling=self.options.emit or "xla_gpu")
         source_map = SourceMap(file, text)
         verify_module(module, source_map)
         self._apply_passes(module, source_map)
