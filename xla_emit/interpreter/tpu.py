@@ -1,0 +1,631 @@
+"""A small numpy executor for Mosaic TPU kernels: scalar control flow, whole-vector values.
+
+TPU kernels are not SIMT: one program runs with scalar indices and vector
+registers, so this executor (unlike the lane-vectorized GPU one) keeps Python
+ints for scalars and numpy arrays for vectors. Memrefs live in their tiled
+*physical* layout: a flat numpy buffer the size of the padded tiles, indexed
+through the memref's `#tpu.tiled` layout (or Mosaic's default), so a kernel
+that reads the wrong offset reads the wrong data, as on the chip.
+
+    outputs = run_tpu_kernel(module, [x, np.int64(3)])   # memref args: logical arrays
+
+Results: the function's return values followed by the final contents of
+every memref argument (logical view). Errors name the op: out-of-bounds
+accesses, broken `tpu.assume_multiple` promises, semaphore waits that could
+never complete.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+import numpy.typing as npt
+from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from dialects import tpu
+from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
+
+IndexArrays = tuple[npt.NDArray[np.int64], ...]
+
+
+def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
+    """The numpy dtype holding elements of an MLIR type (bf16 via ml_dtypes)."""
+    if isinstance(type_, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(type_, BFloat16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(type_, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(type_, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(type_, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(type_, IntegerType):
+        width = type_.width.data
+        return np.dtype({1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[width])
+    raise ValueError(f"no numpy dtype for {type_}")
+
+
+@dataclass
+class MemRef:
+    """A memref value: a flat physical buffer and a map from logical indices to offsets in it."""
+
+    storage: npt.NDArray[np.generic]
+    shape: tuple[int, ...]
+    offsets: Callable[[IndexArrays], npt.NDArray[np.int64]]
+
+    def logical(self) -> npt.NDArray[np.generic]:
+        """The memref's contents as a logical array."""
+        grid = np.indices(self.shape, dtype=np.int64) if self.shape else ()
+        return self.storage[self.offsets(tuple(grid))].reshape(self.shape)
+
+
+def _layout_of(type_: MemRefType[Attribute]) -> MosaicTiledLayout:
+    explicit = tpu.tiled_layout_of(type_)
+    if explicit is not None:
+        return explicit.layout
+    bitwidth = tpu.element_bitwidth(type_.element_type) or 32
+    return mosaic_default_layout(type_.get_shape(), bitwidth)
+
+
+def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None) -> MemRef:
+    """A memref of `type_` in its tiled physical layout; padding is filled with a poison value."""
+    shape = type_.get_shape()
+    dtype = numpy_dtype(type_.element_type)
+    layout = _layout_of(type_)
+    size = layout.footprint(shape) if layout.tiles else max(1, math.prod(shape))
+    poison = np.nan if np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16 else -12345
+    storage = np.full(size, poison, dtype=dtype)
+
+    def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
+        if not layout.tiles:
+            return np.ravel_multi_index(index, shape) if shape else np.zeros((), np.int64)
+        return np.asarray(layout.offset(list(index)), dtype=np.int64)
+
+    result = MemRef(storage, shape, offsets)
+    if contents is not None:
+        values = np.asarray(contents, dtype=dtype)
+        if values.shape != shape:
+            raise ValueError(f"expected an array of shape {shape} for {type_}, but got {values.shape}")
+        grid = np.indices(shape, dtype=np.int64) if shape else ()
+        storage[offsets(tuple(grid))] = values
+    return result
+
+
+class TpuKernelError(UserError):
+    """A fault in a running TPU kernel."""
+
+
+@dataclass
+class _Semaphore:
+    count: int = 0
+
+
+class TpuExecutor:
+    """Runs one function of a module; see the module docstring."""
+
+    def __init__(
+        self, module: ModuleOp, locate: Callable[[Operation], SourceLocation | None] | None = None
+    ) -> None:
+        self.module = module
+        self.locate = locate
+        self.env: dict[SSAValue, object] = {}
+
+    def error(self, op: Operation, message: str) -> TpuKernelError:
+        location = self.locate(op) if self.locate is not None else None
+        return TpuKernelError(f"'{op.name}' op {message}", location)
+
+    def run(self, inputs: Sequence[object], entry: str | None = None) -> list[npt.NDArray[np.generic]]:
+        function = self._entry(entry)
+        block = function.body.blocks.first
+        assert block is not None
+        if len(inputs) != len(block.args):
+            raise UserError(f"@{function.sym_name.data} takes {len(block.args)} arguments, but got {len(inputs)}")
+        memrefs: list[MemRef] = []
+        for arg, value in zip(block.args, inputs, strict=True):
+            if isinstance(arg.type, MemRefType):
+                if isinstance(arg.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
+                    self.env[arg] = _Semaphore()
+                    continue
+                buffer = allocate(arg.type, value)  # pyright: ignore[reportArgumentType]
+                memrefs.append(buffer)
+                self.env[arg] = buffer
+            else:
+                self.env[arg] = value if isinstance(value, np.ndarray) and value.ndim else int(value)  # type: ignore[call-overload]
+        returned = self._run_block(block, [self.env[a] for a in block.args])
+        outputs = [np.asarray(v) for v in returned]
+        return outputs + [m.logical() for m in memrefs]
+
+    def _entry(self, name: str | None) -> func.FuncOp:
+        functions = [op for op in self.module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+        for function in functions:
+            if name is None or function.sym_name.data == name:
+                return function
+        raise UserError(f"no function @{name} in the module" if name else "the module has no function")
+
+    def _run_block(self, block: Block, args: Sequence[object]) -> list[object]:
+        for arg, value in zip(block.args, args, strict=True):
+            self.env[arg] = value
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp | scf.YieldOp):
+                return [self.env[v] for v in op.operands]
+            handler = _HANDLERS.get(type(op))
+            if handler is None:
+                raise self.error(op, "is not supported by the TPU interpreter")
+            results = handler(self, op)
+            for result, value in zip(op.results, results, strict=True):
+                self.env[result] = value
+        return []
+
+    def value(self, value: SSAValue) -> object:
+        return self.env[value]
+
+    def integer(self, value: SSAValue) -> int:
+        v = self.env[value]
+        assert isinstance(v, int | np.integer)
+        return int(v)
+
+    def memref(self, value: SSAValue) -> MemRef:
+        v = self.env[value]
+        assert isinstance(v, MemRef)
+        return v
+
+    def array(self, value: SSAValue) -> npt.NDArray[np.generic]:
+        v = self.env[value]
+        assert isinstance(v, np.ndarray)
+        return v
+
+
+# ----------------------------------------------------------------------------- memory access
+
+
+def _window(
+    ex: TpuExecutor, op: Operation, ref: MemRef, start: Sequence[int], shape: Sequence[int],
+    strides: Sequence[int] | None = None,
+) -> npt.NDArray[np.int64]:
+    """Physical offsets of the block of `shape` at `start` (vector dims align with the minor memref dims)."""
+    rank = len(ref.shape)
+    full_shape = (1,) * (rank - len(shape)) + tuple(shape)
+    step = tuple(strides) if strides else (1,) * rank
+    grid = np.indices(full_shape, dtype=np.int64)
+    index = tuple(grid[d] * step[d] + start[d] for d in range(rank))
+    for d in range(rank):
+        last = start[d] + (full_shape[d] - 1) * step[d]
+        if start[d] < 0 or last >= ref.shape[d]:
+            raise ex.error(
+                op,
+                f"reads or writes out of bounds: index {start[d]}..{last} in dimension {d} "
+                f"of a memref with shape {list(ref.shape)}",
+            )
+    return ref.offsets(index).reshape(tuple(shape))
+
+
+def _vector_shape(type_: Attribute) -> tuple[int, ...]:
+    assert isinstance(type_, VectorType)
+    return type_.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+
+
+def _load(ex: TpuExecutor, op: vector.LoadOp | tpu.VectorLoadOp) -> list[object]:
+    ref = ex.memref(op.base)
+    start = [ex.integer(i) for i in op.indices]
+    offsets = _window(ex, op, ref, start, _vector_shape(op.result.type))
+    return [ref.storage[offsets].copy()]
+
+
+def _store(ex: TpuExecutor, op: vector.StoreOp | tpu.VectorStoreOp, value: SSAValue, mask: SSAValue | None) -> list[object]:
+    ref = ex.memref(op.base)
+    start = [ex.integer(i) for i in op.indices]
+    data = ex.array(value)
+    offsets = _window(ex, op, ref, start, data.shape)
+    if mask is not None:
+        keep = ex.array(mask).astype(bool)
+        offsets, data = offsets[keep], data[keep]
+    ref.storage[offsets] = data
+    return []
+
+
+def _tpu_load(ex: TpuExecutor, op: tpu.LoadOp) -> list[object]:
+    ref = ex.memref(op.base)
+    start = [ex.integer(i) for i in op.indices]
+    shape = _vector_shape(op.result.type)
+    stride = op.sublane_stride.value.data
+    rank = len(ref.shape)
+    strides = [1] * rank
+    if len(shape) >= 2:
+        strides[-2] = stride
+    offsets = _window(ex, op, ref, start, shape, strides)
+    return [ref.storage[offsets].copy()]
+
+
+def _tpu_store(ex: TpuExecutor, op: tpu.StoreOp) -> list[object]:
+    ref = ex.memref(op.base)
+    start = [ex.integer(i) for i in op.indices]
+    data = ex.array(op.value_to_store)
+    rank = len(ref.shape)
+    strides = [1] * rank
+    if data.ndim >= 2:
+        strides[-2] = op.sublane_stride.value.data
+    offsets = _window(ex, op, ref, start, data.shape, strides)
+    rows = np.array([bool(v) for v in op.sublane_mask.get_values()])  # pyright: ignore[reportUnknownArgumentType]
+    keep = np.ones(data.shape, dtype=bool)
+    if data.ndim >= 2:
+        keep &= np.resize(rows, data.shape[-2])[:, None]
+    if op.mask is not None:
+        keep &= ex.array(op.mask).astype(bool)
+    ref.storage[offsets[keep]] = data[keep]
+    return []
+
+
+def _strided_load(ex: TpuExecutor, op: tpu.StridedLoadOp) -> list[object]:
+    ref = ex.memref(op.base)
+    start = [ex.integer(i) for i in op.indices]
+    offsets = _window(ex, op, ref, start, _vector_shape(op.result.type), tpu._strides(op))  # pyright: ignore[reportPrivateUsage]
+    return [ref.storage[offsets].copy()]
+
+
+def _strided_store(ex: TpuExecutor, op: tpu.StridedStoreOp) -> list[object]:
+    ref = ex.memref(op.base)
+    start = [ex.integer(i) for i in op.indices]
+    data = ex.array(op.value_to_store)
+    offsets = _window(ex, op, ref, start, data.shape, tpu._strides(op))  # pyright: ignore[reportPrivateUsage]
+    ref.storage[offsets] = data
+    return []
+
+
+def _scalar_load(ex: TpuExecutor, op: memref.LoadOp) -> list[object]:
+    ref = ex.memref(op.memref)
+    start = [ex.integer(i) for i in op.indices]
+    offset = _window(ex, op, ref, start, ())
+    return [ref.storage[offset].item()]
+
+
+def _scalar_store(ex: TpuExecutor, op: memref.StoreOp) -> list[object]:
+    ref = ex.memref(op.memref)
+    start = [ex.integer(i) for i in op.indices]
+    offset = _window(ex, op, ref, start, ())
+    ref.storage[offset] = ex.value(op.value)  # type: ignore[assignment]
+    return []
+
+
+def _alloc(ex: TpuExecutor, op: memref.AllocOp | memref.AllocaOp) -> list[object]:
+    assert isinstance(op.memref.type, MemRefType)
+    if isinstance(op.memref.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
+        return [_Semaphore()]
+    return [allocate(op.memref.type)]  # pyright: ignore[reportUnknownArgumentType]
+
+
+# ----------------------------------------------------------------------------- memref views
+
+
+def _slice(ex: TpuExecutor, op: tpu.MemRefSliceOp) -> list[object]:
+    ref = ex.memref(op.mem_ref)
+    start = [ex.integer(i) for i in op.base_idx]
+    assert isinstance(op.result.type, MemRefType)
+    shape = op.result.type.get_shape()
+    _window(ex, op, ref, start, shape)  # bounds check of the whole view
+
+    def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
+        return ref.offsets(tuple(i + s for i, s in zip(index, start, strict=True)))
+
+    return [MemRef(ref.storage, shape, offsets)]
+
+
+def _squeeze(ex: TpuExecutor, op: tpu.MemRefSqueezeOp) -> list[object]:
+    ref = ex.memref(op.input)
+    assert isinstance(op.result.type, MemRefType)
+    shape = op.result.type.get_shape()
+    kept: list[int] = []
+    remaining = list(shape)
+    for dim, size in enumerate(ref.shape):
+        if remaining and remaining[0] == size:
+            kept.append(dim)
+            remaining.pop(0)
+
+    def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
+        zero = np.zeros_like(index[0]) if index else np.zeros((), np.int64)
+        full = [zero] * len(ref.shape)
+        for position, dim in enumerate(kept):
+            full[dim] = index[position]
+        return ref.offsets(tuple(full))
+
+    return [MemRef(ref.storage, shape, offsets)]
+
+
+def _reshape(ex: TpuExecutor, op: tpu.MemRefReshapeOp) -> list[object]:
+    ref = ex.memref(op.input)
+    assert isinstance(op.result.type, MemRefType)
+    shape = op.result.type.get_shape()
+
+    def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
+        flat = np.ravel_multi_index(index, shape)
+        return ref.offsets(np.unravel_index(flat, ref.shape))  # type: ignore[arg-type]
+
+    return [MemRef(ref.storage, shape, offsets)]
+
+
+# ----------------------------------------------------------------------------- vector compute
+
+
+def _rotate(ex: TpuExecutor, op: tpu.DynamicRotateOp) -> list[object]:
+    return [np.roll(ex.array(op.value), ex.integer(op.amount), axis=op.dimension.value.data)]
+
+
+def _iota(ex: TpuExecutor, op: tpu.IotaOp) -> list[object]:
+    shape = _vector_shape(op.output.type)
+    dims = tpu._int_values(op.dimensions)  # pyright: ignore[reportPrivateUsage]
+    grid = np.indices(shape, dtype=np.int64)
+    value = np.zeros(shape, dtype=np.int64)
+    for dim in dims:
+        value = value * shape[dim] + grid[dim]
+    assert isinstance(op.output.type, VectorType)
+    return [value.astype(numpy_dtype(op.output.type.element_type))]
+
+
+def _matmul(ex: TpuExecutor, op: tpu.MatmulOp) -> list[object]:
+    lhs, rhs, acc = ex.array(op.lhs), ex.array(op.rhs), ex.array(op.acc)
+    lhs_k, rhs_k = op.contraction()
+    left = lhs if lhs_k == 1 else lhs.T
+    right = rhs if rhs_k == 0 else rhs.T
+    product = left.astype(np.float32) @ right.astype(np.float32)
+    return [(acc.astype(np.float32) + product).astype(acc.dtype)]
+
+
+def _assume_multiple(ex: TpuExecutor, op: tpu.AssumeMultipleOp) -> list[object]:
+    value = ex.integer(op.value)
+    multiple = op.multiple.value.data
+    if value % multiple != 0:
+        raise ex.error(op, f"promised a multiple of {multiple}, but the value is {value}")
+    return [value]
+
+
+def _vector_extract(ex: TpuExecutor, op: vector.ExtractOp) -> list[object]:
+    position = tuple(int(p) for p in op.static_position.get_values())  # pyright: ignore[reportUnknownArgumentType]
+    if op.dynamic_position:
+        raise ex.error(op, "with dynamic positions is not supported by the TPU interpreter")
+    extracted = ex.array(op.vector)[position]
+    return [extracted.copy() if isinstance(extracted, np.ndarray) else extracted.item()]
+
+
+def _vector_shuffle(ex: TpuExecutor, op: vector.ShuffleOp) -> list[object]:
+    both = np.concatenate([ex.array(op.v1), ex.array(op.v2)])
+    mask = [int(m) for m in op.mask.get_values()]  # pyright: ignore[reportUnknownArgumentType]
+    return [both[mask]]
+
+
+def _vector_broadcast(ex: TpuExecutor, op: vector.BroadcastOp) -> list[object]:
+    assert isinstance(op.vector.type, VectorType)
+    shape = _vector_shape(op.vector.type)
+    dtype = numpy_dtype(op.vector.type.element_type)
+    return [np.broadcast_to(np.asarray(ex.value(op.source), dtype=dtype), shape).copy()]
+
+
+# ----------------------------------------------------------------------------- semaphores and DMA
+
+
+def _semaphore(ex: TpuExecutor, value: SSAValue) -> _Semaphore:
+    semaphore = ex.value(value)
+    assert isinstance(semaphore, _Semaphore)
+    return semaphore
+
+
+def _sem_signal(ex: TpuExecutor, op: tpu.SemaphoreSignalOp) -> list[object]:
+    _semaphore(ex, op.semaphore).count += ex.integer(op.amount)
+    return []
+
+
+def _sem_wait(ex: TpuExecutor, op: tpu.SemaphoreWaitOp) -> list[object]:
+    semaphore, amount = _semaphore(ex, op.semaphore), ex.integer(op.amount)
+    if semaphore.count < amount:
+        raise ex.error(op, f"waits for {amount} but the semaphore holds {semaphore.count}: it would wait forever")
+    semaphore.count -= amount
+    return []
+
+
+def _enqueue_dma(ex: TpuExecutor, op: tpu.EnqueueDMAOp) -> list[object]:
+    # DMAs complete immediately: copy, then signal the semaphores.
+    source, target = ex.memref(op.source), ex.memref(op.target)
+    target_offsets = target.offsets(tuple(np.indices(target.shape, dtype=np.int64)))
+    target.storage[target_offsets] = source.logical()
+    _semaphore(ex, op.target_semaphore).count += 1
+    if op.source_semaphore is not None:
+        _semaphore(ex, op.source_semaphore).count += 1
+    return []
+
+
+def _wait_dma(ex: TpuExecutor, op: tpu.WaitDMA2Op) -> list[object]:
+    semaphore = _semaphore(ex, op.semaphore)
+    if semaphore.count < 1:
+        raise ex.error(op, "waits for a DMA that was never started: it would wait forever")
+    semaphore.count -= 1
+    return []
+
+
+def _sem_alloc(ex: TpuExecutor, op: tpu.SemaphoreAllocOp) -> list[object]:
+    return [_Semaphore()]
+
+
+# ----------------------------------------------------------------------------- scalar code
+
+
+def _constant(ex: TpuExecutor, op: arith.ConstantOp) -> list[object]:
+    value = op.value
+    if isinstance(value, IntegerAttr):
+        return [value.value.data]
+    if isinstance(value, FloatAttr):
+        return [value.value.data]
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        type_ = value.type
+        assert isinstance(type_, VectorType)
+        values = np.array(value.get_values(), dtype=numpy_dtype(type_.element_type))  # pyright: ignore[reportUnknownMemberType]
+        shape = _vector_shape(type_)
+        return [np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)]
+    raise ex.error(op, f"with value {value} is not supported by the TPU interpreter")
+
+
+def _c_division(a: int, b: int) -> int:
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient
+
+
+def _binary(function: Callable[[object, object], object]) -> Callable[[TpuExecutor, Operation], list[object]]:
+    def run(ex: TpuExecutor, op: Operation) -> list[object]:
+        return [function(ex.value(op.operands[0]), ex.value(op.operands[1]))]
+
+    return run
+
+
+def _integer_division(ex: TpuExecutor, op: Operation) -> list[object]:
+    a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a_, b_ = np.asarray(a), np.asarray(b)
+        if np.any(b_ == 0):
+            raise ex.error(op, "divides by zero")
+        quotient = np.trunc(a_ / b_).astype(a_.dtype)
+        return [quotient if isinstance(op, arith.DivSIOp) else a_ - b_ * quotient]
+    assert isinstance(a, int) and isinstance(b, int)
+    if b == 0:
+        raise ex.error(op, "divides by zero")
+    quotient = _c_division(a, b)
+    return [quotient if isinstance(op, arith.DivSIOp | arith.DivUIOp) else a - b * quotient]
+
+
+def _select(ex: TpuExecutor, op: arith.SelectOp) -> list[object]:
+    condition = ex.value(op.cond)
+    if isinstance(condition, np.ndarray):
+        return [np.where(condition, ex.value(op.lhs), ex.value(op.rhs))]  # type: ignore[call-overload]
+    return [ex.value(op.lhs) if condition else ex.value(op.rhs)]
+
+
+_PREDICATES: dict[int, Callable[[object, object], object]] = {
+    0: lambda a, b: a == b,  # type: ignore[operator]
+    1: lambda a, b: a != b,  # type: ignore[operator]
+    2: lambda a, b: a < b,  # type: ignore[operator]
+    3: lambda a, b: a <= b,  # type: ignore[operator]
+    4: lambda a, b: a > b,  # type: ignore[operator]
+    5: lambda a, b: a >= b,  # type: ignore[operator]
+}
+
+
+def _cmpi(ex: TpuExecutor, op: arith.CmpiOp) -> list[object]:
+    predicate = op.predicate.value.data
+    compare = _PREDICATES.get(predicate if predicate < 6 else predicate - 4)
+    assert compare is not None
+    result = compare(ex.value(op.lhs), ex.value(op.rhs))
+    return [result if isinstance(result, np.ndarray) else bool(result)]
+
+
+def _index_cast(ex: TpuExecutor, op: Operation) -> list[object]:
+    value = ex.value(op.operands[0])
+    return [int(value) if isinstance(value, int | np.integer) else value]  # type: ignore[arg-type]
+
+
+def _for(ex: TpuExecutor, op: scf.ForOp) -> list[object]:
+    lower, upper, step = ex.integer(op.lb), ex.integer(op.ub), ex.integer(op.step)
+    if step <= 0:
+        raise ex.error(op, f"has a non-positive step {step}")
+    carried = [ex.value(v) for v in op.iter_args]
+    for iv in range(lower, upper, step):
+        carried = ex._run_block(op.body.block, [iv, *carried])  # pyright: ignore[reportPrivateUsage]
+    return carried
+
+
+def _if(ex: TpuExecutor, op: scf.IfOp) -> list[object]:
+    region = op.true_region if ex.value(op.cond) else op.false_region
+    if not region.blocks:
+        return []
+    return ex._run_block(region.block, [])  # pyright: ignore[reportPrivateUsage]
+
+
+def _float_binary(function: Callable[[npt.NDArray[np.generic], npt.NDArray[np.generic]], object]) -> Callable[[TpuExecutor, Operation], list[object]]:
+    def run(ex: TpuExecutor, op: Operation) -> list[object]:
+        a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
+        result = function(np.asarray(a), np.asarray(b))
+        dtype = numpy_dtype(op.results[0].type.element_type if isinstance(op.results[0].type, VectorType) else op.results[0].type)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+        result = np.asarray(result).astype(dtype)  # rounds bf16 after every op, as the hardware does
+        return [result if result.ndim else result.item()]
+
+    return run
+
+
+_HANDLERS: dict[type[Operation], Callable[[TpuExecutor, Operation], list[object]]] = {
+    arith.ConstantOp: _constant,  # type: ignore[dict-item]
+    arith.AddiOp: _binary(lambda a, b: a + b),  # type: ignore[operator]
+    arith.SubiOp: _binary(lambda a, b: a - b),  # type: ignore[operator]
+    arith.MuliOp: _binary(lambda a, b: a * b),  # type: ignore[operator]
+    arith.ShLIOp: _binary(lambda a, b: a << b),  # type: ignore[operator]
+    arith.MinSIOp: _binary(lambda a, b: np.minimum(a, b) if isinstance(a, np.ndarray) else min(a, b)),  # type: ignore[call-overload, type-var]
+    arith.MaxSIOp: _binary(lambda a, b: np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b)),  # type: ignore[call-overload, type-var]
+    arith.DivSIOp: _integer_division,
+    arith.DivUIOp: _integer_division,
+    arith.RemSIOp: _integer_division,
+    arith.RemUIOp: _integer_division,
+    arith.IndexCastOp: _index_cast,
+    arith.ExtSIOp: _index_cast,
+    arith.SelectOp: _select,  # type: ignore[dict-item]
+    arith.CmpiOp: _cmpi,  # type: ignore[dict-item]
+    arith.AddfOp: _float_binary(np.add),
+    arith.SubfOp: _float_binary(np.subtract),
+    arith.MulfOp: _float_binary(np.multiply),
+    arith.DivfOp: _float_binary(np.divide),
+    arith.MaximumfOp: _float_binary(np.maximum),
+    arith.MinimumfOp: _float_binary(np.minimum),
+    scf.ForOp: _for,  # type: ignore[dict-item]
+    scf.IfOp: _if,  # type: ignore[dict-item]
+    memref.AllocOp: _alloc,  # type: ignore[dict-item]
+    memref.AllocaOp: _alloc,  # type: ignore[dict-item]
+    memref.LoadOp: _scalar_load,  # type: ignore[dict-item]
+    memref.StoreOp: _scalar_store,  # type: ignore[dict-item]
+    vector.LoadOp: _load,  # type: ignore[dict-item]
+    vector.StoreOp: lambda ex, op: _store(ex, op, op.vector, None),  # type: ignore[attr-defined, arg-type]
+    vector.ExtractOp: _vector_extract,  # type: ignore[dict-item]
+    vector.ShuffleOp: _vector_shuffle,  # type: ignore[dict-item]
+    vector.BroadcastOp: _vector_broadcast,  # type: ignore[dict-item]
+    tpu.VectorLoadOp: _load,  # type: ignore[dict-item]
+    tpu.VectorStoreOp: lambda ex, op: _store(ex, op, op.value_to_store, op.mask),  # type: ignore[attr-defined, arg-type]
+    tpu.LoadOp: _tpu_load,  # type: ignore[dict-item]
+    tpu.StoreOp: _tpu_store,  # type: ignore[dict-item]
+    tpu.StridedLoadOp: _strided_load,  # type: ignore[dict-item]
+    tpu.StridedStoreOp: _strided_store,  # type: ignore[dict-item]
+    tpu.AssumeMultipleOp: _assume_multiple,  # type: ignore[dict-item]
+    tpu.MemRefSliceOp: _slice,  # type: ignore[dict-item]
+    tpu.MemRefSqueezeOp: _squeeze,  # type: ignore[dict-item]
+    tpu.MemRefReshapeOp: _reshape,  # type: ignore[dict-item]
+    tpu.DynamicRotateOp: _rotate,  # type: ignore[dict-item]
+    tpu.IotaOp: _iota,  # type: ignore[dict-item]
+    tpu.MatmulOp: _matmul,  # type: ignore[dict-item]
+    tpu.SemaphoreAllocOp: _sem_alloc,  # type: ignore[dict-item]
+    tpu.SemaphoreSignalOp: _sem_signal,  # type: ignore[dict-item]
+    tpu.SemaphoreWaitOp: _sem_wait,  # type: ignore[dict-item]
+    tpu.EnqueueDMAOp: _enqueue_dma,  # type: ignore[dict-item]
+    tpu.WaitDMA2Op: _wait_dma,  # type: ignore[dict-item]
+}
+
+
+def run_tpu_kernel(
+    module: ModuleOp,
+    inputs: Sequence[object],
+    entry: str | None = None,
+    locate: Callable[[Operation], SourceLocation | None] | None = None,
+) -> list[npt.NDArray[np.generic]]:
+    """Run `entry` (default: the first function) on `inputs`; see the module docstring."""
+    return TpuExecutor(module, locate).run(inputs, entry)
