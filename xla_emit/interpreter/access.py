@@ -85,7 +85,7 @@ def _lane_entry(index: np.ndarray, lane: int, vector_rank: int) -> int | list[in
 
 
 def _offsets(ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int) -> np.ndarray:
-    linear: Array = np.int64(0)
+    linear: Array = np.int64(buffer.offset)
     for index, stride in zip(indices, buffer.strides, strict=True):
         linear = linear + np.asarray(index, np.int64) * stride if stride != 1 else linear + np.asarray(index, np.int64)
     slots = buffer.slots(ex.lanes)

@@ -73,6 +73,8 @@ class Executor:
         # Active lanes of the chunk (None: all of them).
         self.mask: np.ndarray | None = None
         self.env: dict[SSAValue, Value] = {}
+        # After `run`: the contents of every tensor/memref argument (None for scalars).
+        self.final_arguments: list[np.ndarray | None] = []
         self._steps: dict[Block, list[_Step]] = {}
 
     # ----------------------------------------------------------------- launch
@@ -156,6 +158,10 @@ class Executor:
                 done += chunk.count
                 if progress is not None:
                     progress(done, self.grid.num_lanes)
+        # Kernels that write through memref arguments return nothing: keep what they wrote.
+        self.final_arguments = [
+            a.buffer.as_array().copy() if isinstance(a, TensorValue) else None for a in arguments
+        ]
         return self._gather_results(function, per_chunk)
 
     def _bind_arguments(

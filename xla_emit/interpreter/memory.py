@@ -66,7 +66,11 @@ class CheckOptions:
 
 
 class Buffer:
-    """A flat numpy array holding `copies` copies of a tensor of `shape`."""
+    """A flat numpy array holding `copies` copies of a tensor of `shape`.
+
+    A view (`memref.subview`) shares its root's storage through its own
+    offset and strides.
+    """
 
     def __init__(
         self,
@@ -77,10 +81,12 @@ class Buffer:
         replication: Replication = Replication.GLOBAL,
         readonly: bool = False,
     ):
-        self.data = data
+        self._data = data
         self.shape = shape
         self.numel = int(np.prod(shape, dtype=np.int64))
         self.strides = _row_major_strides(shape)
+        self.offset = 0
+        self.root: Buffer | None = None
         self.kind = kind
         self.name = name
         self.replication = replication
@@ -90,6 +96,31 @@ class Buffer:
         # barrier interval. Allocated only when a check needs them.
         self.writer: np.ndarray | None = None
         self.write_epoch: np.ndarray | None = None
+
+    @property
+    def data(self) -> np.ndarray:
+        return self._data if self.root is None else self.root.data
+
+    @data.setter
+    def data(self, value: np.ndarray) -> None:
+        if self.root is None:
+            self._data = value
+        else:
+            self.root.data = value
+
+    @property
+    def copy_size(self) -> int:
+        """Distance in `data` between two copies (the root's element count)."""
+        return self.numel if self.root is None else self.root.copy_size
+
+    def view(self, offsets: tuple[int, ...], shape: tuple[int, ...], steps: tuple[int, ...], name: str) -> Buffer:
+        """A strided window of this buffer sharing its storage."""
+        view = Buffer(self._data, shape, self.kind, name, self.replication, self.readonly)
+        view.root = self if self.root is None else self.root
+        view.offset = self.offset + sum(o * s for o, s in zip(offsets, self.strides, strict=True))
+        view.strides = tuple(step * stride for step, stride in zip(steps, self.strides, strict=True))
+        view.writer, view.write_epoch = self.writer, self.write_epoch
+        return view
 
     @property
     def tracked(self) -> bool:
@@ -105,25 +136,30 @@ class Buffer:
         if self.replication is Replication.GLOBAL:
             return 0
         if self.replication is Replication.BLOCK:
-            return lanes.block_slot * self.numel
-        return np.arange(lanes.count, dtype=np.int64) * self.numel
+            return lanes.block_slot * self.copy_size
+        return np.arange(lanes.count, dtype=np.int64) * self.copy_size
 
     def make_private_per_lane(self, lanes: LaneSet) -> None:
         """Give every lane its own copy (the first lane-varying write to a private tensor)."""
         if self.replication is Replication.LANE:
             return
-        self.data = np.tile(self.data[: self.numel], lanes.count)
+        self.data = np.tile(self.data[: self.copy_size], lanes.count)
         self.replication = Replication.LANE
         self.readonly = False
 
     def unravel(self, offset: int) -> tuple[int, ...]:
         """The tensor index of a flat offset into `data` (copy number dropped)."""
-        linear = offset % self.numel if self.numel else 0
-        return tuple(int(i) for i in np.unravel_index(linear, self.shape)) if self.shape else ()
+        root = self if self.root is None else self.root
+        linear = offset % root.numel if root.numel else 0
+        return tuple(int(i) for i in np.unravel_index(linear, root.shape)) if root.shape else ()
 
     def as_array(self) -> np.ndarray:
         """The (first copy of the) contents, shaped."""
-        return self.data[: self.numel].reshape(self.shape)
+        if self.root is None:
+            return self.data[: self.numel].reshape(self.shape)
+        byte_strides = tuple(stride * self.data.itemsize for stride in self.strides)
+        window = np.lib.stride_tricks.as_strided(self.data[self.offset :], self.shape, byte_strides)
+        return np.array(window)
 
 
 def _row_major_strides(shape: tuple[int, ...]) -> tuple[int, ...]:

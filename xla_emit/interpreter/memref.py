@@ -1,0 +1,101 @@
+"""memref: allocations, loads, stores and strided views.
+
+A memref is a reference: unlike a tensor value it does not change when the
+buffer behind it is written, so every use reads the buffer's current contents
+(no version check). Allocations inside a kernel are private to each lane,
+like `tensor.empty`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Attribute
+
+from xla_emit.interpreter.access import read, write
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.memory import Buffer, BufferKind, TensorValue
+from xla_emit.interpreter.registry import OpImpls, impl, register_impls
+
+DYNAMIC = -9223372036854775808
+
+
+def current(value: Value) -> TensorValue:
+    """The memref's buffer at its newest version (memrefs always see the latest contents)."""
+    assert isinstance(value, TensorValue), "memref operands are TensorValues"
+    return TensorValue(value.buffer, value.buffer.version)
+
+
+def _allocate(type_: Attribute, dynamic_sizes: Values) -> TensorValue:
+    assert isinstance(type_, MemRefType)
+    sizes = iter(int(size) for size in dynamic_sizes)  # pyright: ignore[reportArgumentType]
+    shape = tuple(next(sizes) if extent < 0 else extent for extent in type_.get_shape())
+    data = np.zeros(int(np.prod(shape, dtype=np.int64)), numpy_dtype(type_))
+    return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local memref"), 0)
+
+
+def _mixed(static: tuple[int, ...], dynamic: Values) -> tuple[int, ...]:
+    """Static entries with the dynamic ones (uniform operands) filled in."""
+    values = iter(dynamic)
+    result: list[int] = []
+    for entry in static:
+        if entry == DYNAMIC:
+            value = next(values)
+            if np.ndim(value):  # pyright: ignore[reportArgumentType]
+                raise ValueError("lane-varying subview operands")
+            result.append(int(value))  # pyright: ignore[reportArgumentType]
+        else:
+            result.append(entry)
+    return tuple(result)
+
+
+@register_impls
+class MemrefImpls(OpImpls):
+    """memref ops over lanes."""
+
+    @impl(memref.AllocOp, memref.AllocaOp)
+    def run_alloc(self, _ex: Executor, op: memref.AllocOp | memref.AllocaOp, args: Values) -> Values:
+        return (_allocate(op.memref.type, args[: len(op.dynamic_sizes)]),)
+
+    @impl(memref.DeallocOp)
+    def run_dealloc(self, _ex: Executor, _op: memref.DeallocOp, _args: Values) -> Values:
+        return ()
+
+    @impl(memref.LoadOp)
+    def run_load(self, ex: Executor, op: memref.LoadOp, args: Values) -> Values:
+        return (read(ex, op, current(args[0]), args[1:]),)  # pyright: ignore[reportArgumentType]
+
+    @impl(memref.StoreOp)
+    def run_store(self, ex: Executor, op: memref.StoreOp, args: Values) -> Values:
+        write(ex, op, current(args[1]), args[2:], args[0])  # pyright: ignore[reportArgumentType]
+        return ()
+
+    @impl(memref.SubviewOp)
+    def run_subview(self, ex: Executor, op: memref.SubviewOp, args: Values) -> Values:
+        source = current(args[0])
+        dynamic = args[1:]
+        counts = (len(op.offsets), len(op.sizes), len(op.strides))
+        try:
+            offsets = _mixed(op.static_offsets.get_values(), dynamic[: counts[0]])
+            sizes = _mixed(op.static_sizes.get_values(), dynamic[counts[0] : counts[0] + counts[1]])
+            steps = _mixed(op.static_strides.get_values(), dynamic[counts[0] + counts[1] :])
+        except ValueError:
+            raise ex.error(op, "has lane-varying offsets, sizes or strides, which the interpreter does not support") from None
+        result_type = op.result.type
+        assert isinstance(result_type, MemRefType)
+        kept = tuple(result_type.get_shape())
+        if len(kept) != len(sizes):
+            raise ex.error(op, "drops dimensions, which the interpreter does not support")
+        view = source.buffer.view(offsets, sizes, steps, f"a view of {source.buffer.name}")
+        return (TensorValue(view, 0),)
+
+    @impl(memref.CopyOp)
+    def run_copy(self, ex: Executor, op: memref.CopyOp, args: Values) -> Values:
+        source, target = current(args[0]), current(args[1])
+        # Every element at once: one index array per dimension, the elements as a vector.
+        grid = list(np.indices(source.buffer.shape).reshape(len(source.buffer.shape), -1))
+        values = read(ex, op, source, grid, vector_rank=1)
+        write(ex, op, target, grid, values, vector_rank=1)
+        return ()
