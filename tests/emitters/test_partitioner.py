@@ -8,6 +8,8 @@ import pytest
 
 from xla_emit.emitters.partitioner import (
     PartitionedComputation,
+    epilogue_subgraph,
+    format_module_partitions,
     format_partitions,
     hero_roots,
     partition_computation,
@@ -273,3 +275,64 @@ def test_format_partitions_view() -> None:
                                 "domain:", "d0", "in", "[0,", "19],", "d1", "in", "[0,", "19]"]  # fmt: skip
     assert lines[3].lstrip().startswith("ROOT %add = add(%log, %transpose)")
     assert lines[5].lstrip().startswith("%param = parameter(0)")
+
+
+EPILOGUE_MODULE = """\
+HloModule m
+
+add {
+  p0 = f32[] parameter(0)
+  p1 = f32[] parameter(1)
+  ROOT add = f32[] add(p0, p1)
+}
+
+fused_computation {
+  p0 = f32[4] parameter(0)
+  c0 = f32[] constant(0)
+  reduce = f32[] reduce(p0, c0), dimensions={0}, to_apply=add
+  bitcast = f32[1] bitcast(reduce)
+  abs = f32[1] abs(bitcast)
+  log = f32[1] log(abs)
+  sign = f32[1] sign(bitcast)
+  ROOT tuple = (f32[1], f32[1]) tuple(log, sign)
+}
+"""
+
+
+def test_epilogue_function_from_xla() -> None:
+    # XLA's Epilogue case: the reduce hero's value is injected after the indices.
+    fused = parse_hlo_module(EPILOGUE_MODULE).computation("fused_computation")
+    reduce = fused.instruction("reduce")
+    roots = [fused.instruction("log"), fused.instruction("sign")]
+    epilogue = epilogue_subgraph(fused, [reduce], roots, index_ranges=[1, 42])
+    assert epilogue.signature.declaration(epilogue.name) == (
+        "func.func private @fused_computation__epilogue__log_sign(tensor<4xf32>, "
+        "index {xla.range = [0 : index, 0 : index]}, "
+        "index {xla.range = [0 : index, 41 : index]}, f32) -> (f32, f32)"
+    )
+    assert [i.name for i in epilogue.instructions] == ["bitcast", "abs", "log", "sign"]
+    assert epilogue.injected == (reduce,)
+    default = epilogue_subgraph(fused, [reduce], roots)
+    assert default.signature.index_ranges == (Interval(0, 0),)
+    assert [str(m) for m in default.root_indexing] == ["(d0) -> (d0), domain: d0 in [0, 0]"] * 2
+    # The rest of the computation, with the hero and its operands forced to be roots.
+    partitioned = partition_computation(fused, hero_roots([reduce]))
+    assert groups(partitioned) == [
+        ("fused_computation_tuple", ["bitcast", "abs", "log", "sign", "tuple"]),
+        ("fused_computation_reduce", ["reduce"]),
+        ("fused_computation_c0", ["c0"]),
+        ("fused_computation_p0", ["p0"]),
+    ]
+
+
+def test_module_view_lists_every_fusion() -> None:
+    text = (REPO / "tests" / "corpus" / "softmax.hlo").read_text()
+    view = format_module_partitions(parse_hlo_module(text))
+    headers = [line for line in view.splitlines() if line.startswith("fusion ")]
+    assert headers == [
+        "fusion wrapped_reduce calls wrapped_reduce_computation",
+        "fusion subtract_exponential_fusion calls fused_computation.2",
+        "fusion reduce_divide_fusion calls fused_computation.1",
+        "fusion broadcast_multiply_fusion calls fused_computation",
+    ]
+    assert "func.func private @region_0_1_reduce_max_5(f32, f32) -> f32" in view

@@ -19,11 +19,11 @@ subgraph's root reaches it is remembered for its own operands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xla_emit.hlo.indexing_analysis import compute_output_to_input_indexing
-from xla_emit.hlo.ir import HloComputation, HloInstruction
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape, flatten_shape
 from xla_emit.indexing import IndexingMap, Interval, compose_indexing_maps, identity_map
 
@@ -92,12 +92,14 @@ class SubgraphSignature:
 
     One tensor per parameter of the computation (scalars are passed as
     scalars), one index per dimension of the first root, each with
-    `xla.range = [0, dim - 1]`, then one result per element of the roots.
+    `xla.range = [0, dim - 1]`, then the injected values (an epilogue's hero
+    results), and one result per element of the roots.
     """
 
     parameters: tuple[ArrayShape, ...]
     index_ranges: tuple[Interval, ...]
     results: tuple[PrimitiveType, ...]
+    injected: tuple[PrimitiveType, ...] = ()
 
     def argument_types(self) -> list[str]:
         types = [
@@ -108,6 +110,7 @@ class SubgraphSignature:
             f"index {{xla.range = [{r.lower} : index, {r.upper} : index]}}"
             for r in self.index_ranges
         ]
+        types += [mlir_element_type(t) for t in self.injected]
         return types
 
     def result_types(self) -> list[str]:
@@ -126,7 +129,8 @@ class Subgraph:
 
     `root_indexing` maps the function's index arguments to each root's index;
     `indexing[i]` is the map from the index arguments to instruction `i`
-    (the index at which the function evaluates it).
+    (the index at which the function evaluates it). `injected` values (the
+    heroes of an epilogue) arrive as arguments instead of being computed.
     """
 
     name: str
@@ -134,6 +138,7 @@ class Subgraph:
     instructions: tuple[HloInstruction, ...]
     signature: SubgraphSignature
     indexing: dict[HloInstruction, IndexingMap] = field(compare=False, hash=False)
+    injected: tuple[HloInstruction, ...] = ()
 
     @property
     def root_indexing(self) -> tuple[IndexingMap, ...]:
@@ -144,7 +149,7 @@ class Subgraph:
         return all(i.opcode in NO_COMPUTE_OPS for i in self.instructions)
 
     def __contains__(self, instruction: HloInstruction) -> bool:
-        return instruction in self.indexing
+        return instruction in self.instructions
 
 
 @dataclass
@@ -272,6 +277,61 @@ def _assemble(
     return PartitionedComputation(computation, subgraphs, subgraph_of)
 
 
+def epilogue_subgraph(
+    computation: HloComputation,
+    heroes: Sequence[HloInstruction],
+    roots: Sequence[HloInstruction],
+    index_ranges: Sequence[int] | None = None,
+) -> Subgraph:
+    """The function from the heroes' values to `roots`: `<computation>__epilogue__<roots>`.
+
+    It holds everything between the heroes (exclusive; their values are
+    injected as scalar arguments after the indices) and the roots. The
+    indices default to the first root's dimensions; the emitter may pass its
+    own ranges (XLA passes the thread-to-output map's bounds).
+    """
+    members = _reachable(roots, stop=frozenset(heroes))
+    order = {instruction: i for i, instruction in enumerate(computation.instructions)}
+    sizes = (
+        tuple(index_ranges) if index_ranges is not None else _first_leaf(roots[0].shape).dimensions
+    )
+    signature = SubgraphSignature(
+        tuple(_first_leaf(p.shape) for p in computation.parameters),
+        tuple(Interval(0, size - 1) for size in sizes),
+        tuple(leaf.element_type for root in roots for leaf in flatten_shape(root.shape)),
+        tuple(leaf.element_type for hero in heroes for leaf in flatten_shape(hero.shape)),
+    )
+    name = f"{computation.name}__epilogue__" + "_".join(root.name for root in roots)
+    # Roots shaped like the index space are evaluated at the function's own index.
+    indexing = {
+        root: identity_map(sizes)
+        for root in roots
+        if _first_leaf(root.shape).dimensions == tuple(sizes)
+    }
+    return Subgraph(
+        sanitize_function_name(name),
+        tuple(roots),
+        tuple(sorted(members, key=order.__getitem__)),
+        signature,
+        indexing,
+        tuple(heroes),
+    )
+
+
+def _reachable(
+    roots: Iterable[HloInstruction], stop: frozenset[HloInstruction]
+) -> set[HloInstruction]:
+    seen: set[HloInstruction] = set()
+    stack = [root for root in roots if root not in stop]
+    while stack:
+        instruction = stack.pop()
+        if instruction in seen:
+            continue
+        seen.add(instruction)
+        stack.extend(o for o in instruction.operands if o not in stop)
+    return seen
+
+
 def hero_roots(heroes: Iterable[HloInstruction]) -> frozenset[HloInstruction]:
     """The instructions emitters force to be subgraph roots: each hero and its operands."""
     roots: set[HloInstruction] = set()
@@ -325,6 +385,20 @@ def format_partitions(partitions: Iterable[PartitionedComputation]) -> str:
     return "\n".join(lines)
 
 
+def format_module_partitions(module: HloModule) -> str:
+    """`format_partitions` for every fusion of a module (no forced roots), in module order."""
+    sections: list[str] = []
+    for computation in module.computations:
+        for instruction in computation.instructions:
+            if instruction.opcode == "fusion":
+                header = (
+                    f"fusion {instruction.name} calls {instruction.called_computations[0].name}"
+                )
+                partitions = partition_fusion(instruction.called_computations[0])
+                sections.append(header + "\n" + format_partitions(partitions))
+    return "\n".join(sections)
+
+
 def _operand_text(instruction: HloInstruction) -> str:
     if instruction.opcode == "parameter":
         return str(instruction.parameter_number)
@@ -342,6 +416,11 @@ def _format_subgraph(subgraph: Subgraph) -> list[str]:
     lines = [f"  {subgraph.signature.declaration(subgraph.name)}{note}"]
     for instruction in subgraph.instructions:
         marker = "ROOT " if instruction in subgraph.roots else ""
+        if instruction not in subgraph.indexing:
+            lines.append(
+                f"    {marker}%{instruction.name} = {instruction.opcode}({_operand_text(instruction)})"
+            )
+            continue
         text = (
             f"    {marker}%{instruction.name} = {instruction.opcode}({_operand_text(instruction)})"
         )
