@@ -83,11 +83,14 @@ class FusionFunctions:
     spelling: str
     root_of: dict[HloInstruction, Subgraph] = field(default_factory=dict[HloInstruction, Subgraph])
     reducers: dict[str, func.FuncOp] = field(default_factory=dict[str, func.FuncOp])
+    # Names taken by kernels' entry functions, which other functions must not reuse.
+    reserved: frozenset[str] = frozenset()
     # Names of the subgraphs some emitted function calls: only those are emitted.
     called: dict[str, None] = field(default_factory=dict[str, None])
 
     def __post_init__(self) -> None:
         for subgraph in self.subgraphs:
+            subgraph.name = self.unreserved(subgraph.name)
             for root in subgraph.roots:
                 self.root_of[root] = subgraph
 
@@ -104,9 +107,14 @@ class FusionFunctions:
         # In the order of their first calls, as a reader meets them.
         return [emitted[name] for name in self.called] + list(self.reducers.values())
 
+    def unreserved(self, name: str) -> str:
+        while name in self.reserved:
+            name += "_"
+        return name
+
     def reducer(self, computation: HloComputation) -> str:
         """The name of `computation` as a scalar function, emitting it on first use."""
-        name = sanitize_name(computation.name)
+        name = self.unreserved(sanitize_name(computation.name))
         if name not in self.reducers:
             self.reducers[name] = emit_scalar_function(computation, name, self.spelling)
         return name
@@ -255,6 +263,8 @@ class ElementalEmitter:
         self, expr: AffineExpr, domain: IndexingMap, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]
     ) -> SSAValue:
         """One result of a map whose variables have `domain`'s bounds, as XLA folds it."""
+        single = IndexingMap(domain.dim_vars, domain.range_vars, (), (expr,)).simplify()
+        (expr,) = single.results
         if isinstance(expr, ConstantExpr):
             return self.constant_index(expr.value)
         if isinstance(expr, DimExpr):
@@ -265,7 +275,6 @@ class ElementalEmitter:
         cached = self.lookup(key)
         if cached is not None:
             return cached[0]
-        single = IndexingMap(domain.dim_vars, domain.range_vars, (), (expr,)).simplify()
         result = self.insert(make_apply_indexing(single, dims, symbols, self.fusion.spelling)).results[0]
         self.caches[-1][key] = [result]
         return result

@@ -62,10 +62,15 @@ def plan_kernel(computation: HloComputation) -> KernelPlan:
     return KernelPlan(analysis, subgraphs, epilogue)
 
 
-def emit_kernel(name: str, computation: HloComputation, spelling: str = "xla_gpu") -> EmittedKernel:
-    """The kernel of a fused computation, with its entry function called `name`."""
+def emit_kernel(
+    name: str, computation: HloComputation, spelling: str = "xla_gpu", reserved: frozenset[str] = frozenset()
+) -> EmittedKernel:
+    """The kernel of a fused computation, with its entry function called `name`.
+
+    Its other functions avoid `name` and the `reserved` names (other kernels' entries).
+    """
     plan = plan_kernel(computation)
-    fusion = FusionFunctions(computation, plan.subgraphs, spelling)
+    fusion = FusionFunctions(computation, plan.subgraphs, spelling, reserved=reserved | {name})
     kind = plan.analysis.kind
     if kind is EmitterKind.TRANSPOSE:
         entry = emit_transpose_entry(name, fusion, plan.analysis, plan.epilogue)
@@ -119,9 +124,11 @@ def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
 
 def emit_module_kernels(module: HloModule, spelling: str = "xla_gpu") -> list[EmittedKernel]:
     """Every fusion's kernel. Functions shared by name (reducers) are emitted once."""
+    fusions = _fusions_or_error(module)
+    entry_names = frozenset(sanitize_name(fusion.name) for fusion in fusions)
     return [
-        emit_kernel(sanitize_name(fusion.name), fused_computation(fusion), spelling)
-        for fusion in _fusions_or_error(module)
+        emit_kernel(sanitize_name(fusion.name), fused_computation(fusion), spelling, entry_names)
+        for fusion in fusions
     ]
 
 
