@@ -313,8 +313,7 @@ def _divide(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
     if unsigned_ok and c.modulus % divisor == 0 and c.residue % divisor == 0:
         return Fact(Congruence.of(c.modulus // abs(divisor), c.residue // divisor), lhs.lost_at)
     return Fact(
-        Congruence.unknown(),
-        lhs.lost_at or f"'{op.name}' by {divisor} of a value not known to be a multiple of {divisor}",
+        Congruence.unknown(), f"'{op.name}' by {divisor} of a value not known to be a multiple of {divisor}"
     )
 
 
