@@ -40,7 +40,10 @@ _BINARY = {1: "arith.mulf", 2: "arith.addf", 0: "arith.subf"}
 
 def elementwise_kernel(num_ops: int) -> str:
     """The loop emitter's kernel for a fusion that is a chain of `num_ops` elementwise ops."""
-    body = [f"  %v0 = tensor.extract %a[%i, %j, %k] : {_TENSOR}", f"  %w = tensor.extract %b[%i, %j, %k] : {_TENSOR}"]
+    body = [
+        f"  %v0 = tensor.extract %a[%i, %j, %k] : {_TENSOR}",
+        f"  %w = tensor.extract %b[%i, %j, %k] : {_TENSOR}",
+    ]
     for n in range(1, num_ops + 1):
         if n % 4 == 3:
             body.append(f"  %v{n} = math.tanh %v{n - 1} : bf16")
@@ -61,7 +64,8 @@ def elementwise_kernel(num_ops: int) -> str:
             "  }",
             f"  return %r : {_TENSOR}",
             "}",
-            f"func.func private @chain(%a: {_TENSOR}, %b: {_TENSOR}, %i: index, %j: index, %k: index) -> bf16 {{",
+            f"func.func private @chain(%a: {_TENSOR}, %b: {_TENSOR},",
+            "                          %i: index, %j: index, %k: index) -> bf16 {",
             *body,
             "}",
         ]
@@ -99,7 +103,8 @@ def main() -> None:
         ops_in = sum(1 for _ in module.walk())
         seconds, ops_out = time_pipeline(ctx, module, args.repeats)
         ratio = "" if previous is None else f"{seconds / previous:.2f}"
-        print(f"| {name} | {ops_in} | {ops_out} | {seconds:.3f} | {1e6 * seconds / ops_in:.0f} | {ratio} |")
+        per_op = 1e6 * seconds / ops_in
+        print(f"| {name} | {ops_in} | {ops_out} | {seconds:.3f} | {per_op:.0f} | {ratio} |")
         # Ratios compare the generated kernels with each other, not with the GELU.
         previous = None if name.startswith("GELU") else seconds
 

@@ -67,8 +67,4 @@ def reachable_functions(roots: list[str], table: dict[str, func.FuncOp]) -> set[
 def recursive_functions(table: dict[str, func.FuncOp]) -> set[str]:
     """Functions that can reach themselves (directly or through others)."""
     edges = {name: callees(f, table) for name, f in table.items()}
-    return {
-        name
-        for name in table
-        if name in reachable_functions(edges[name], table)
-    }
+    return {name for name in table if name in reachable_functions(edges[name], table)}

@@ -78,7 +78,9 @@ def _needs_flattening(types: Sequence[Attribute]) -> bool:
     return any(flat_type(t) is not None for t in types)
 
 
-def _cast(value: SSAValue, to: Attribute, rewriter: PatternRewriter, where: InsertPoint) -> SSAValue:
+def _cast(
+    value: SSAValue, to: Attribute, rewriter: PatternRewriter, where: InsertPoint
+) -> SSAValue:
     """`value` as type `to`: the input of a cast going the other way, else a new cast."""
     owner = value.owner
     if isinstance(owner, UnrealizedConversionCastOp) and owner.inputs[0].type == to:
@@ -169,7 +171,9 @@ class FlattenCall(RewritePattern):
     """Calls pass and receive flat tensors, matching the flattened callee."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: func.CallOp | PureCallOpBase, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: func.CallOp | PureCallOpBase, rewriter: PatternRewriter
+    ) -> None:
         if not _needs_flattening((*op.operand_types, *op.result_types)):
             return
         where = InsertPoint.before(op)

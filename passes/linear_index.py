@@ -82,7 +82,9 @@ def linear_index(
 ) -> tuple[IndexingMap, list[SSAValue]]:
     """A one-result map and its operands (all dims) computing the row-major linear index."""
     leaves = _Leaves()
-    exprs = tuple(_index_expr(index, size, leaves) for index, size in zip(indices, shape, strict=True))
+    exprs = tuple(
+        _index_expr(index, size, leaves) for index, size in zip(indices, shape, strict=True)
+    )
     accesses = IndexingMap(tuple(leaves.variables), (), (), exprs)
     linear = compose_indexing_maps(accesses, linearize_map(tuple(shape))).simplify()
     return linear, leaves.values

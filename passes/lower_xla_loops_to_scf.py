@@ -84,7 +84,10 @@ def _build_for_nest(loop: LoopOpBase, rewriter: PatternRewriter) -> _Nest:
 
 
 def _domain_checks(
-    loop: LoopOpBase, induction_vars: Sequence[SSAValue], rewriter: PatternRewriter, where: InsertPoint
+    loop: LoopOpBase,
+    induction_vars: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+    where: InsertPoint,
 ) -> list[SSAValue]:
     """i1 values: each dim within its bounds, then each constraint satisfied."""
     indexing_map = loop.indexing_map
@@ -126,7 +129,10 @@ class LowerLoop(RewritePattern):
         map_values: list[SSAValue] = []
         for expr, name in zip(indexing_map.results, op.map_results, strict=True):
             apply = make_apply_indexing(
-                _single_result_map(indexing_map, expr), op.dims, nest.induction_vars, spelling_of(op)
+                _single_result_map(indexing_map, expr),
+                op.dims,
+                nest.induction_vars,
+                spelling_of(op),
             )
             apply.res[0].name_hint = name.name_hint
             rewriter.insert(apply, body_point)
@@ -146,7 +152,7 @@ class LowerLoop(RewritePattern):
             if nest.loops:
                 rewriter.insert(scf.YieldOp(*guard.results), nest.innermost)
             produced = list(guard.results)
-        for outer, inner in zip(reversed(nest.loops[:-1]), reversed(nest.loops[1:])):
+        for outer, inner in zip(reversed(nest.loops[:-1]), reversed(nest.loops[1:]), strict=True):
             rewriter.insert(scf.YieldOp(*inner.results), InsertPoint.at_end(outer.body.block))
         if nest.loops:
             produced = list(nest.loops[0].results)

@@ -165,8 +165,6 @@ class OptimizeLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_unroll_factor < 0:
-            raise ValueError(
-                f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}"
-            )
+            raise ValueError(f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}")
         factor = self.max_unroll_factor or 4
         PatternRewriteWalker(UnrollLoop(factor), apply_recursively=True).rewrite_module(op)

@@ -19,7 +19,7 @@ from xla_emit.indexing import Interval
 
 
 def spelling_of(op: Operation) -> str:
-    """"xla_gpu" for the seed's spelling of an op, "xla" for today's."""
+    """ "xla_gpu" for the seed's spelling of an op, "xla" for today's."""
     return "xla_gpu" if op.name.startswith("xla_gpu.") else "xla"
 
 

@@ -90,7 +90,9 @@ class FoldMinMaxByRange(RewritePattern):
     """`arith.minsi`/`arith.maxsi` whose winner the ranges decide -> that operand."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: arith.MinSIOp | arith.MaxSIOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: arith.MinSIOp | arith.MaxSIOp, rewriter: PatternRewriter
+    ) -> None:
         lhs, rhs = value_range(op.lhs), value_range(op.rhs)
         if lhs is None or rhs is None:
             return
@@ -114,7 +116,8 @@ class TightenApplyIndexing(RewritePattern):
         simplified = narrowed.simplify()
         num_dims = simplified.num_dims
         rewriter.replace(
-            op, type(op)(simplified, op.arguments[:num_dims], op.arguments[num_dims:], op.attributes)
+            op,
+            type(op)(simplified, op.arguments[:num_dims], op.arguments[num_dims:], op.attributes),
         )
 
 

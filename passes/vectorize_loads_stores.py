@@ -181,7 +181,9 @@ def _base_index(access: _Access, loop: scf.ForOp, rewriter: PatternRewriter) -> 
     operands = list(access.apply.arguments)
     operands[access.induction_position] = zero
     num_dims = access.apply.indexing_map.num_dims
-    base = type(access.apply)(access.apply.indexing_map_attr, operands[:num_dims], operands[num_dims:])
+    base = type(access.apply)(
+        access.apply.indexing_map_attr, operands[:num_dims], operands[num_dims:]
+    )
     rewriter.insert(base, where)
     return base.res[0]
 
@@ -213,7 +215,9 @@ def _vectorize_load(
     padding = arith.ConstantOp(_zero(vector_type.element_type), vector_type.element_type)
     padding.result.name_hint = "cst"
     rewriter.insert(padding, InsertPoint.before(loop))
-    read = vector.TransferReadOp(op.tensor, [base], padding, vector_type, _in_bounds(), _identity_1d())
+    read = vector.TransferReadOp(
+        op.tensor, [base], padding, vector_type, _in_bounds(), _identity_1d()
+    )
     rewriter.insert(read, InsertPoint.before(loop))
     induction_var = loop.body.block.args[0]
     rewriter.replace(op, vector.ExtractOp(read.result, [induction_var], vector_type.element_type))
@@ -248,9 +252,7 @@ def _vectorizable_store(op: tensor.InsertOp, loop: scf.ForOp, trip_count: int) -
     return _Store(op, iter_position, access, vector_type)
 
 
-def _vectorize_stores(
-    stores: list[_Store], loop: scf.ForOp, rewriter: PatternRewriter
-) -> None:
+def _vectorize_stores(stores: list[_Store], loop: scf.ForOp, rewriter: PatternRewriter) -> None:
     """Adds one vector iter arg per store and writes each vector once after the loop."""
     block = loop.body.block
     induction_var = block.args[0]
@@ -276,7 +278,8 @@ def _vectorize_stores(
         loop.lb, loop.ub, loop.step, inits, rewriter.move_region_contents_to_new_regions(loop.body)
     )
     rewriter.insert(new_loop, InsertPoint.before(loop))
-    for new_result, old_result in zip(new_loop.results, loop.results):
+    # The new loop has one more result per store; the old ones keep their names.
+    for new_result, old_result in zip(new_loop.results, loop.results, strict=False):
         new_result.name_hint = old_result.name_hint
     results: list[SSAValue] = list(new_loop.results[: len(loop.results)])
     after = InsertPoint.after(new_loop)

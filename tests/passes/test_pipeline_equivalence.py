@@ -32,7 +32,9 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 # The seed's GELU kernel at a small shape: 32 threads x 4 blocks x 4 elements.
 SMALL_GELU = """
-#map = #xla_gpu.indexing_map<"(th_x, bl_x)[vector_index] -> (bl_x floordiv 2, (bl_x * 2 + th_x floordiv 16) mod 4, (th_x mod 16) * 4 + vector_index), domain: th_x in [0, 31], bl_x in [0, 3], vector_index in [0, 3]">
+#map = #xla_gpu.indexing_map<"(th_x, bl_x)[vector_index] -> (bl_x floordiv 2,"
+  "(bl_x * 2 + th_x floordiv 16) mod 4, (th_x mod 16) * 4 + vector_index),"
+  "domain: th_x in [0, 31], bl_x in [0, 3], vector_index in [0, 3]">
 func.func @main(%input: tensor<2x4x64xbf16>, %output: tensor<2x4x64xbf16>) -> tensor<2x4x64xbf16> {
   %thread_id_x = gpu.thread_id  x {xla.range = [0 : index, 31 : index]}
   %block_id_x = gpu.block_id  x {xla.range = [0 : index, 3 : index]}
@@ -97,7 +99,9 @@ def _bf16(x: np.ndarray) -> np.ndarray:
 
 def numpy_gelu(x: np.ndarray) -> np.ndarray:
     """The seed's GELU in numpy, rounding to bf16 after every op (as XLA does)."""
-    c05, c1, c0797, c0044 = (_bf16(np.array(v, np.float32)) for v in (0.5, 1.0, 0.796875, 0.0446777))
+    c05, c1, c0797, c0044 = (
+        _bf16(np.array(v, np.float32)) for v in (0.5, 1.0, 0.796875, 0.0446777)
+    )
     f32 = np.float32
     square = _bf16(x.astype(f32) * x.astype(f32))
     cube = _bf16(square.astype(f32) * x.astype(f32))
@@ -119,7 +123,11 @@ def test_small_gelu_every_stage_matches_numpy() -> None:
     assert reference[0].tobytes() == oracle.tobytes()
     for stage in _stages(ctx, module):
         outputs = _run(module, _shaped_for(module, [x]))
-        _assert_bitwise_equal([o.reshape(oracle.shape) for o in reference], [o.reshape(oracle.shape) for o in outputs], stage)
+        _assert_bitwise_equal(
+            [o.reshape(oracle.shape) for o in reference],
+            [o.reshape(oracle.shape) for o in outputs],
+            stage,
+        )
 
 
 def _shaped_for(module: ModuleOp, inputs: list[np.ndarray]) -> list[np.ndarray]:
@@ -158,7 +166,9 @@ def _random_inputs(entry: FuncOp, rng: np.random.Generator) -> list[np.ndarray]:
     """Random values for the kernel's parameters (the outputs are allocated by the executor)."""
     inputs: list[np.ndarray] = []
     num_outputs = len(entry.function_type.outputs.data)
-    for type_ in entry.function_type.inputs.data[: len(entry.function_type.inputs.data) - num_outputs]:
+    for type_ in entry.function_type.inputs.data[
+        : len(entry.function_type.inputs.data) - num_outputs
+    ]:
         assert isinstance(type_, TensorType)
         dtype = numpy_dtype(type_.element_type)
         shape = type_.get_shape()
