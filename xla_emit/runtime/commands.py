@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.ir import Attribute
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
@@ -81,6 +82,7 @@ def run_mlir_kernel(
     if options.check and options.passes:
         report = check_kernel_pipeline(_copy(module), inputs, options.passes, options.entry)
         finish_check(report, "the input kernel")
+    result_shapes = [_shape(t) for t in function.function_type.outputs.data]
     if options.passes:
         apply_pipeline(module, options.passes, source_map=source_map, after_pass=_pass_timer(options))
     executor = Executor(module, checks=options.safety_checks, locator=source_map)
@@ -89,7 +91,15 @@ def run_mlir_kernel(
     outputs = executor.run(inputs, entry=options.entry, progress=progress_bar(name))
     if options.time:
         print(_kernel_time(name, time.perf_counter() - started, executor.grid.num_lanes), file=sys.stderr)
-    return outputs
+    # Flattening passes change result shapes; report them as the kernel as given declares them.
+    return [
+        output.reshape(shape) if shape is not None and output.size == int(np.prod(shape)) else output
+        for output, shape in zip(outputs, result_shapes, strict=True)
+    ]
+
+
+def _shape(type_: Attribute) -> tuple[int, ...] | None:
+    return tuple(type_.get_shape()) if isinstance(type_, TensorType | MemRefType) else None
 
 
 def finish_check(report: PipelineCheck, oracle: str, stream: TextIO | None = None) -> None:

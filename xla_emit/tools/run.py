@@ -1,8 +1,16 @@
-"""`xla-emit-run`: runs an HLO module and writes its outputs as npz.
+"""`xla-emit-run`: runs an HLO module or an MLIR kernel and writes its outputs as npz.
 
-    xla-emit-run FILE.hlo --reference [--inputs IN.npz | --random-inputs SEED] [-o OUT.npz]
+    xla-emit-run FILE.hlo [--reference] [--inputs IN.npz | --random-inputs SEED] [-o OUT.npz]
+    xla-emit-run FILE.mlir [--entry NAME] [-p PASSES] [--inputs IN.npz | --random-inputs SEED]
+    either form: [--check] [--time]
 
-`--reference` runs the module in the numpy HLO evaluator. Inputs are `arg0,
+`--reference` runs the module in the numpy HLO evaluator. Otherwise each
+fusion of a `.hlo` module is compiled through `-p` (default
+`xla-gpu-pipeline`) and interpreted, and an `.mlir` kernel is interpreted
+(after `-p`, if given); `--check` turns on every safety check and compares the
+outputs after every pass with the reference (`.mlir`: with the kernel as
+given), and `--time` prints per-pass and per-kernel times (see
+`xla_emit.runtime.commands`). Inputs are `arg0,
 arg1, ...` in parameter order, outputs `out0, out1, ...`; bf16 travels as
 uint16 bit patterns. Without `-o` the outputs' types and shapes are printed.
 Each way of running a module is one function from `RunOptions` to the
@@ -24,8 +32,9 @@ from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.npz import random_inputs, read_inputs, write_outputs
 from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.runtime.commands import InterpreterOptions, run_hlo_module, run_mlir_kernel
 
-_DESCRIPTION = "Run an HLO module and write its outputs as npz."
+_DESCRIPTION = "Run an HLO module or an MLIR kernel and write its outputs as npz."
 
 
 @dataclass(frozen=True)
@@ -35,11 +44,12 @@ class RunOptions:
     random_inputs: int | None
     output: str | None
     reference: bool
+    interpreter: InterpreterOptions
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="xla-emit-run", description=_DESCRIPTION)
-    _ = parser.add_argument("file", help="the .hlo module to run")
+    _ = parser.add_argument("file", help="the .hlo module or .mlir kernel to run")
     inputs = parser.add_mutually_exclusive_group()
     _ = inputs.add_argument("--inputs", metavar="IN.npz", help="inputs arg0, arg1, ...")
     _ = inputs.add_argument(
@@ -54,6 +64,14 @@ def build_argument_parser() -> argparse.ArgumentParser:
     _ = parser.add_argument(
         "--reference", action="store_true", help="run the numpy HLO evaluator (the oracle)"
     )
+    _ = parser.add_argument("--entry", metavar="NAME", help="the kernel function to run (.mlir)")
+    _ = parser.add_argument(
+        "-p", "--passes", metavar="PASSES", help="pass pipeline for every kernel (.hlo: xla-gpu-pipeline)"
+    )
+    _ = parser.add_argument(
+        "--check", action="store_true", help="every safety check; compare outputs after every pass"
+    )
+    _ = parser.add_argument("--time", action="store_true", help="print per-pass and per-kernel times")
     return parser
 
 
@@ -65,6 +83,12 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
         random_inputs=cast(int | None, namespace.random_inputs),
         output=cast(str | None, namespace.output),
         reference=cast(bool, namespace.reference),
+        interpreter=InterpreterOptions(
+            passes=cast(str | None, namespace.passes),
+            check=cast(bool, namespace.check),
+            time=cast(bool, namespace.time),
+            entry=cast(str | None, namespace.entry),
+        ),
     )
 
 
@@ -90,15 +114,32 @@ def run_reference(options: RunOptions) -> list[np.ndarray]:
     return evaluate_module(module, module_inputs(module, options))
 
 
+def run_interpreted(options: RunOptions) -> list[np.ndarray]:
+    """Compiles every fusion through the pipeline and runs the module in the interpreter."""
+    module = load_module(options.file)
+    return run_hlo_module(module, module_inputs(module, options), options.interpreter)
+
+
+def run_kernel(options: RunOptions) -> list[np.ndarray]:
+    """Runs an MLIR kernel in the interpreter."""
+    return run_mlir_kernel(options.file, options.inputs, options.random_inputs, options.interpreter)
+
+
 _MODES: dict[str, Callable[[RunOptions], list[np.ndarray]]] = {
     "reference": run_reference,
+    "interpret": run_interpreted,
+    "kernel": run_kernel,
 }
 
 
 def select_mode(options: RunOptions) -> Callable[[RunOptions], list[np.ndarray]]:
+    if options.file.endswith(".mlir"):
+        if options.reference:
+            raise UserError("--reference evaluates .hlo modules; an .mlir kernel has no reference")
+        return _MODES["kernel"]
     if options.reference:
         return _MODES["reference"]
-    raise UserError("choose how to run the module: --reference")
+    return _MODES["interpret"]
 
 
 def report_outputs(outputs: Sequence[np.ndarray]) -> None:
