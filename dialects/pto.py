@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -42,7 +42,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     StringAttr,
-    SymbolRefAttr,
 )
 from xdsl.ir import (
     Attribute,
@@ -65,9 +64,10 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xla_emit.pto.rules import TileDesc
 from xla_emit.pto.targets import (
@@ -85,7 +85,16 @@ DYNAMIC = -1
 BLAYOUTS = ("row_major", "col_major")
 SLAYOUTS = ("none_box", "row_major", "col_major")
 DEFAULT_FRACTAL = 512
-PIPES = ("PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_FIX", "PIPE_ALL")
+PIPES = (
+    "PIPE_S",
+    "PIPE_V",
+    "PIPE_M",
+    "PIPE_MTE1",
+    "PIPE_MTE2",
+    "PIPE_MTE3",
+    "PIPE_FIX",
+    "PIPE_ALL",
+)
 EVENTS = tuple(f"EVENT_ID{i}" for i in range(8))
 
 # The key form lists every key in this order (`compact` may be left out).
@@ -133,7 +142,7 @@ def module_target(module: Operation, override: str | None = None) -> Target:
     if attr is None:
         return DEFAULT_TARGET
     if not isinstance(attr, StringAttr):
-        raise VerifyException(f"{TARGET_ATTR} must be a string (\"a2a3\" or \"a5\"), but got {attr}")
+        raise VerifyException(f'{TARGET_ATTR} must be a string ("a2a3" or "a5"), but got {attr}')
     try:
         return parse_target(attr.data)
     except ValueError as error:
@@ -161,8 +170,9 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
     pad: IntAttr
     compact: IntAttr
 
-    def __init__(
-        self,
+    @classmethod
+    def of(
+        cls,
         element_type: Attribute,
         rows: int,
         cols: int,
@@ -175,19 +185,22 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
         fractal: int = DEFAULT_FRACTAL,
         pad: int = 0,
         compact: int = 0,
-    ) -> None:
-        super().__init__(
-            StringAttr(loc),
-            element_type,
-            IntAttr(rows),
-            IntAttr(cols),
-            IntAttr(rows if valid_rows is None else valid_rows),
-            IntAttr(cols if valid_cols is None else valid_cols),
-            StringAttr(blayout),
-            StringAttr(slayout),
-            IntAttr(fractal),
-            IntAttr(pad),
-            IntAttr(compact),
+    ) -> Self:
+        """A tile type; the valid shape defaults to the static shape."""
+        return cls.new(
+            (
+                StringAttr(loc),
+                element_type,
+                IntAttr(rows),
+                IntAttr(cols),
+                IntAttr(rows if valid_rows is None else valid_rows),
+                IntAttr(cols if valid_cols is None else valid_cols),
+                StringAttr(blayout),
+                StringAttr(slayout),
+                IntAttr(fractal),
+                IntAttr(pad),
+                IntAttr(compact),
+            )
         )
 
     # -- convenient views -------------------------------------------------
@@ -219,7 +232,12 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
     def desc(self) -> TileDesc:
         """The plain description the target rules of `xla_emit.pto.rules` take."""
         return TileDesc(
-            self.element_name, self.rows.data, self.cols.data, self.valid_rows.data, self.valid_cols.data, self.is_row_major
+            self.element_name,
+            self.rows.data,
+            self.cols.data,
+            self.valid_rows.data,
+            self.valid_cols.data,
+            self.is_row_major,
         )
 
     # -- verification ------------------------------------------------------
@@ -234,7 +252,10 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
         rows, cols = self.shape
         if rows <= 0 or cols <= 0:
             raise VerifyException(f"tile shape must be positive, but got {rows}x{cols}")
-        for name, valid, static in (("rows", self.valid_rows.data, rows), ("cols", self.valid_cols.data, cols)):
+        for name, valid, static in (
+            ("rows", self.valid_rows.data, rows),
+            ("cols", self.valid_cols.data, cols),
+        ):
             if valid != DYNAMIC and not 0 < valid <= static:
                 raise VerifyException(
                     f"valid {name} must be in [1, {static}] (or '?'), but got {valid}"
@@ -244,7 +265,9 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
         if self.slayout.data not in SLAYOUTS:
             raise VerifyException(f"unknown slayout '{self.slayout.data}'")
         if self.pad.data not in (0, 1, 2, 3):
-            raise VerifyException(f"pad must be 0 (null), 1 (zero), 2 (max) or 3 (min), but got {self.pad.data}")
+            raise VerifyException(
+                f"pad must be 0 (null), 1 (zero), 2 (max) or 3 (min), but got {self.pad.data}"
+            )
         if self.compact.data not in (0, 1, 2):
             raise VerifyException(f"compact must be 0, 1 or 2, but got {self.compact.data}")
 
@@ -303,7 +326,9 @@ def _parse_key_form(parser: AttrParser) -> list[Attribute]:
     for index, key in enumerate(_KEY_FORM_KEYS):
         if index > 0:
             parser.parse_punctuation(",")
-            parser.parse_keyword(key, " (tile_buf keys come in the order " + ", ".join(_KEY_FORM_KEYS) + ")")
+            parser.parse_keyword(
+                key, " (tile_buf keys come in the order " + ", ".join(_KEY_FORM_KEYS) + ")"
+            )
         parser.parse_punctuation("=")
         match key:
             case "loc":
@@ -344,7 +369,9 @@ def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
         parser.raise_error(f"unknown tile location '{loc}', expected one of {', '.join(LOCATIONS)}")
     dims, element = parser.parse_ranked_shape()
     if len(dims) != 2 or any(d < 0 for d in dims):
-        parser.raise_error(f"a tile has a static 2-D shape, but got {'x'.join(_format_dim(max(d, DYNAMIC)) for d in dims)}")
+        parser.raise_error(
+            f"a tile has a static 2-D shape, but got {'x'.join(_format_dim(max(d, DYNAMIC)) for d in dims)}"
+        )
     rows, cols = dims
     options: dict[str, Attribute] = {
         "valid_rows": IntAttr(rows),
@@ -415,7 +442,7 @@ def buffer_type_of(tile: TileTypeBase) -> TileBufType:
 
 
 @irdl_attr_definition
-class PtrType(ParametrizedAttribute, TypeAttribute):
+class PtrType(ParametrizedAttribute, TypeAttribute):  # pyright: ignore[reportUnsafeMultipleInheritance] (xDSL's type pattern)
     """A global-memory pointer `!pto.ptr<f32>`."""
 
     name = "pto.ptr"
@@ -477,9 +504,6 @@ class _EnumAttrBase(ParametrizedAttribute):
 
     value: StringAttr
     ALLOWED: ClassVar[tuple[str, ...]] = ()
-
-    def __init__(self, value: str) -> None:
-        super().__init__(StringAttr(value))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -564,7 +588,9 @@ class TileOpBase(IRDLOperation):
     @classmethod
     def _parse_dps(cls, parser: Parser) -> TileOpBase:
         parser.parse_punctuation("(")
-        unresolved = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
@@ -573,7 +599,9 @@ class TileOpBase(IRDLOperation):
         outs: list[SSAValue] = []
         if parser.parse_optional_keyword("outs") is not None:
             parser.parse_punctuation("(")
-            out_unresolved = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            out_unresolved = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
             parser.parse_punctuation(":")
             out_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
             parser.parse_punctuation(")")
@@ -583,7 +611,9 @@ class TileOpBase(IRDLOperation):
 
     @classmethod
     def _parse_ssa(cls, parser: Parser) -> TileOpBase:
-        unresolved = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         if parser.parse_optional_punctuation("(") is not None:
@@ -592,7 +622,9 @@ class TileOpBase(IRDLOperation):
         else:
             types = [parser.parse_type()]
         parser.parse_punctuation("->")
-        result_types = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        result_types = parser.parse_optional_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_type
+        )
         if result_types is None:
             result_types = [parser.parse_type()]
         return cls(_resolve(parser, unresolved, types), (), result_types, attributes)
@@ -673,7 +705,9 @@ class TileOpBase(IRDLOperation):
             raise VerifyException(f"expected {expected} input operands, but got {len(self.ins)}")
         for index in range(self.TILE_INPUTS):
             if tile_params(self.ins[index]) is None:
-                raise VerifyException(f"input #{index} must be a tile, but got {self.ins[index].type}")
+                raise VerifyException(
+                    f"input #{index} must be a tile, but got {self.ins[index].type}"
+                )
 
     def verify_semantics(self) -> None:
         """Op-specific rules; operand counts and the level are already checked."""
@@ -684,9 +718,13 @@ class TileOpBase(IRDLOperation):
         return t
 
 
-def _resolve(parser: Parser, unresolved: Sequence[Parser.UnresolvedOperand], types: Sequence[Attribute]) -> list[SSAValue]:
+def _resolve(
+    parser: Parser, unresolved: Sequence[UnresolvedOperand], types: Sequence[Attribute]
+) -> list[SSAValue]:
     if len(unresolved) != len(types):
-        parser.raise_error(f"expected {len(unresolved)} types for {len(unresolved)} operands, but got {len(types)}")
+        parser.raise_error(
+            f"expected {len(unresolved)} types for {len(unresolved)} operands, but got {len(types)}"
+        )
     return [parser.resolve_operand(u, t) for u, t in zip(unresolved, types, strict=True)]
 
 
@@ -921,7 +959,9 @@ class ReductionOpBase(TileOpBase):
         a, b = src.valid_shape[kept], dst.valid_shape[kept]
         if DYNAMIC not in (a, b) and a != b:
             what = "rows" if self.REDUCES_ROWS else "columns"
-            raise VerifyException(f"expected {a} valid {what} in the destination, as in the source, but got {b}")
+            raise VerifyException(
+                f"expected {a} valid {what} in the destination, as in the source, but got {b}"
+            )
         if len(self.ins) == 2 and tile_params(self.ins[1]) is None:
             raise VerifyException(f"the scratch operand must be a tile, but got {self.ins[1].type}")
 
@@ -968,13 +1008,22 @@ class TRowExpandOp(TileOpBase):
         _require_vec_row_major(self.name, "the source", src)
         _require_same_element("source", dst, src)
         if src.valid_cols.data not in (1, DYNAMIC):
-            raise VerifyException(f"broadcasts one column, but the source has {src.valid_cols.data} valid columns")
+            raise VerifyException(
+                f"broadcasts one column, but the source has {src.valid_cols.data} valid columns"
+            )
         a, b = src.valid_rows.data, dst.valid_rows.data
         if DYNAMIC not in (a, b) and a != b:
-            raise VerifyException(f"expected {a} valid rows in the destination, as in the source, but got {b}")
+            raise VerifyException(
+                f"expected {a} valid rows in the destination, as in the source, but got {b}"
+            )
 
 
-_MATMUL_TYPES = {("i32", "i8", "i8"), ("f32", "f16", "f16"), ("f32", "f32", "f32"), ("f32", "bf16", "bf16")}
+_MATMUL_TYPES = {
+    ("i32", "i8", "i8"),
+    ("f32", "f16", "f16"),
+    ("f32", "f32", "f32"),
+    ("f32", "bf16", "bf16"),
+}
 
 
 @irdl_op_definition
@@ -986,18 +1035,22 @@ class TMatmulOp(TileOpBase):
 
     def verify_semantics(self) -> None:
         dst, a, b = self.destination_type(), self.source(0), self.source(1)
-        for role, tile, loc in (("the left operand", a, "left"), ("the right operand", b, "right"), ("the destination", dst, "acc")):
+        for role, tile, loc in (
+            ("the left operand", a, "left"),
+            ("the right operand", b, "right"),
+            ("the destination", dst, "acc"),
+        ):
             if tile.loc.data != loc:
                 raise VerifyException(f"expects {role} in '{loc}', but got '{tile.loc.data}'")
         types = (dst.element_name, a.element_name, b.element_name)
         if types not in _MATMUL_TYPES:
-            raise VerifyException(
-                f"unsupported types (acc, left, right) = ({', '.join(types)})"
-            )
+            raise VerifyException(f"unsupported types (acc, left, right) = ({', '.join(types)})")
         (m, k), (k2, n), (dm, dn) = a.valid_shape, b.valid_shape, dst.valid_shape
         for what, x, y in (("K", k, k2), ("M", m, dm), ("N", n, dn)):
             if DYNAMIC not in (x, y) and x != y:
-                raise VerifyException(f"{what} mismatch: {x} != {y} (left {_shape_str(a.valid_shape)}, right {_shape_str(b.valid_shape)}, acc {_shape_str(dst.valid_shape)})")
+                raise VerifyException(
+                    f"{what} mismatch: {x} != {y} (left {_shape_str(a.valid_shape)}, right {_shape_str(b.valid_shape)}, acc {_shape_str(dst.valid_shape)})"
+                )
 
 
 @irdl_op_definition
@@ -1017,7 +1070,7 @@ def ttrans_conversion(op: Operation) -> tuple[Conversion, tuple[int, ...], int]:
     attr = op.attributes.get("conversion")
     conversion = Conversion(attr.data) if isinstance(attr, StringAttr) else Conversion.TRANSPOSE_2D
     shape_attr = op.attributes.get("source_shape")
-    shape = tuple(shape_attr.get_values()) if isinstance(shape_attr, DenseArrayBase) else ()
+    shape = tuple(shape_attr.get_values()) if isa(shape_attr, DenseArrayBase[IntegerType]) else ()
     c0_attr = op.attributes.get("c0")
     c0 = c0_attr.value.data if isinstance(c0_attr, IntegerAttr) else 0
     return conversion, tuple(int(d) for d in shape), c0
@@ -1049,13 +1102,19 @@ class TTransOp(TileOpBase):
         if len(self.ins) == 2:
             tmp = tile_params(self.ins[1])
             if tmp is None:
-                raise VerifyException(f"the scratch operand must be a tile, but got {self.ins[1].type}")
+                raise VerifyException(
+                    f"the scratch operand must be a tile, but got {self.ins[1].type}"
+                )
             if tmp.element_bytes != src.element_bytes:
                 raise VerifyException(
                     f"scratch elements must have {src.element_bytes} bytes like the source, but {tmp.element_name} has {tmp.element_bytes}"
                 )
-        if self.is_dps and (self.outs[0] == self.ins[0] or (len(self.ins) == 2 and self.outs[0] == self.ins[1])):
-            raise VerifyException("cannot write the buffer it reads (the destination aliases an input)")
+        if self.is_dps and (
+            self.outs[0] == self.ins[0] or (len(self.ins) == 2 and self.outs[0] == self.ins[1])
+        ):
+            raise VerifyException(
+                "cannot write the buffer it reads (the destination aliases an input)"
+            )
         self._verify_conversion(src, dst)
 
     def _verify_conversion(self, src: TileTypeBase, dst: TileTypeBase) -> None:
@@ -1091,22 +1150,23 @@ class TLoadOp(TileOpBase):
         if not isinstance(view, PartitionTensorViewType):
             raise VerifyException(f"reads a !pto.partition_tensor_view, but got {view}")
         if dst.loc.data not in ("vec", "mat"):
-            raise VerifyException(f"writes a vec or mat tile, but the destination is in '{dst.loc.data}'")
+            raise VerifyException(
+                f"writes a vec or mat tile, but the destination is in '{dst.loc.data}'"
+            )
         if view.element_type != dst.element_type:
-            raise VerifyException(f"element types differ: view {view.element_type}, tile {dst.element_name}")
-        _verify_view_fits(view, dst, "tload")
+            raise VerifyException(
+                f"element types differ: view {view.element_type}, tile {dst.element_name}"
+            )
+        _verify_view_fits(view, dst)
 
 
-def _verify_view_fits(view: PartitionTensorViewType, tile: TileTypeBase, op_name: str) -> None:
-    """The view's trailing two dims are the tile's valid rows and columns."""
-    dims = view.dims
-    rows = prod(dims[:-1]) if len(dims) > 1 else 1
-    cols = dims[-1]
+def _verify_view_fits(view: PartitionTensorViewType, tile: TileTypeBase) -> None:
+    """The view's last dim is the tile's valid columns, the others its valid rows."""
+    *outer, cols = view.dims
+    rows = prod(outer)
     for what, a, b in (("rows", rows, tile.valid_rows.data), ("cols", cols, tile.valid_cols.data)):
         if DYNAMIC not in (a, b) and a != b:
-            raise VerifyException(
-                f"view {view} has {a} {what}, but the tile has {b} valid {what}"
-            )
+            raise VerifyException(f"view {view} has {a} {what}, but the tile has {b} valid {what}")
 
 
 @irdl_op_definition
@@ -1122,7 +1182,9 @@ class TStoreOp(TileOpBase):
         if self.res:
             raise VerifyException("has no results")
         if not self.is_dps and len(self.ins) != 2:
-            raise VerifyException(f"level-1 form takes a tile and a view, but got {len(self.ins)} operands")
+            raise VerifyException(
+                f"level-1 form takes a tile and a view, but got {len(self.ins)} operands"
+            )
         if self.is_dps and len(self.outs) != 1:
             raise VerifyException(f"expected 1 'outs' operand, but got {len(self.outs)}")
         expected = TileBufType if self.is_dps else TileType
@@ -1141,10 +1203,14 @@ class TStoreOp(TileOpBase):
         if not isinstance(view, PartitionTensorViewType):
             raise VerifyException(f"writes a !pto.partition_tensor_view, but got {view}")
         if src.loc.data not in ("vec", "mat", "acc"):
-            raise VerifyException(f"reads a vec, mat or acc tile, but the source is in '{src.loc.data}'")
+            raise VerifyException(
+                f"reads a vec, mat or acc tile, but the source is in '{src.loc.data}'"
+            )
         if src.loc.data != "acc" and view.element_type != src.element_type:
-            raise VerifyException(f"element types differ: tile {src.element_name}, view {view.element_type}")
-        _verify_view_fits(view, src, "tstore")
+            raise VerifyException(
+                f"element types differ: tile {src.element_name}, view {view.element_type}"
+            )
+        _verify_view_fits(view, src)
 
 
 # ---------------------------------------------------------------------------
@@ -1173,14 +1239,20 @@ class AllocTileOp(IRDLOperation):
         valid_col: SSAValue | None = None,
     ) -> None:
         super().__init__(
-            operands=[[addr] if addr else [], [valid_row] if valid_row else [], [valid_col] if valid_col else []],
+            operands=[
+                [addr] if addr else [],
+                [valid_row] if valid_row else [],
+                [valid_col] if valid_col else [],
+            ],
             result_types=[result_type],
         )
 
     @classmethod
     def parse(cls, parser: Parser) -> AllocTileOp:
         operands: dict[str, SSAValue | None] = {"addr": None, "valid_row": None, "valid_col": None}
-        while (key := parser.parse_optional_keyword_in(("addr", "valid_row", "valid_col"))) is not None:
+        while (
+            key := parser.parse_optional_keyword_in(("addr", "valid_row", "valid_col"))
+        ) is not None:
             parser.parse_punctuation("=")
             unresolved = parser.parse_unresolved_operand()
             operands[key] = parser.resolve_operand(
@@ -1193,7 +1265,11 @@ class AllocTileOp(IRDLOperation):
         return cls(result_type, operands["addr"], operands["valid_row"], operands["valid_col"])
 
     def print(self, printer: Printer) -> None:
-        for key, value in (("addr", self.addr), ("valid_row", self.valid_row), ("valid_col", self.valid_col)):
+        for key, value in (
+            ("addr", self.addr),
+            ("valid_row", self.valid_row),
+            ("valid_col", self.valid_col),
+        ):
             if value is not None:
                 printer.print_string(f" {key} = ")
                 printer.print_operand(value)
@@ -1208,9 +1284,13 @@ class AllocTileOp(IRDLOperation):
         if (self.valid_row is None) != (self.valid_col is None):
             raise VerifyException("valid_row and valid_col come together")
         if dynamic and not given:
-            raise VerifyException(f"a tile with dynamic valid shape {_shape_str(tile.valid_shape)} needs valid_row and valid_col")
+            raise VerifyException(
+                f"a tile with dynamic valid shape {_shape_str(tile.valid_shape)} needs valid_row and valid_col"
+            )
         if given and not dynamic:
-            raise VerifyException(f"valid_row/valid_col are only for dynamic valid shapes, but the tile's is {_shape_str(tile.valid_shape)}")
+            raise VerifyException(
+                f"valid_row/valid_col are only for dynamic valid shapes, but the tile's is {_shape_str(tile.valid_shape)}"
+            )
 
 
 @irdl_op_definition
@@ -1230,7 +1310,9 @@ class TAssignOp(IRDLOperation):
 
     def __init__(self, tile: SSAValue, address: int | SSAValue) -> None:
         if isinstance(address, int):
-            super().__init__(operands=[tile, []], result_types=[[]], properties={"address": IntAttr(address)})
+            super().__init__(
+                operands=[tile, []], result_types=[[]], properties={"address": IntAttr(address)}
+            )
         else:
             super().__init__(operands=[tile, [address]], result_types=[[tile.type]])
 
@@ -1276,7 +1358,9 @@ class TAssignOp(IRDLOperation):
         if self.dynamic_address is not None and len(self.result) != 1:
             raise VerifyException("with an address operand returns the rebound tile")
         if self.address is not None and self.address.data % 32 != 0:
-            raise VerifyException(f"tile addresses are 32-byte aligned, but got {hex(self.address.data)}")
+            raise VerifyException(
+                f"tile addresses are 32-byte aligned, but got {hex(self.address.data)}"
+            )
 
 
 def _parse_defined_operand(parser: Parser) -> SSAValue:
@@ -1311,7 +1395,9 @@ class MakeTensorViewOp(IRDLOperation):
             parser.parse_keyword(key)
             parser.parse_punctuation("=")
             lists.append(
-                parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType()))
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+                )
             )
         parser.parse_punctuation(":")
         view = parser.parse_type()
@@ -1364,7 +1450,9 @@ class PartitionViewOp(IRDLOperation):
             parser.parse_keyword(key)
             parser.parse_punctuation("=")
             lists.append(
-                parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType()))
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+                )
             )
         parser.parse_punctuation(":")
         source_type = parser.parse_type()
@@ -1392,9 +1480,13 @@ class PartitionViewOp(IRDLOperation):
         assert isinstance(source, TensorViewType) and isinstance(result, PartitionTensorViewType)
         rank = len(source.dims)
         if not len(self.offsets) == len(self.sizes) == rank:
-            raise VerifyException(f"expected {rank} offsets and sizes, but got {len(self.offsets)} and {len(self.sizes)}")
+            raise VerifyException(
+                f"expected {rank} offsets and sizes, but got {len(self.offsets)} and {len(self.sizes)}"
+            )
         if source.element_type != result.element_type:
-            raise VerifyException(f"element types differ: {source.element_type} and {result.element_type}")
+            raise VerifyException(
+                f"element types differ: {source.element_type} and {result.element_type}"
+            )
 
 
 @irdl_op_definition
@@ -1406,7 +1498,7 @@ class BarrierOp(IRDLOperation):
     pipe = prop_def(PipeAttr)
 
     def __init__(self, pipe: str) -> None:
-        super().__init__(properties={"pipe": PipeAttr(pipe)})
+        super().__init__(properties={"pipe": PipeAttr(StringAttr(pipe))})
 
     @classmethod
     def parse(cls, parser: Parser) -> BarrierOp:
@@ -1429,7 +1521,11 @@ class FlagOpBase(IRDLOperation):
 
     def __init__(self, src_pipe: str, dst_pipe: str, event: str) -> None:
         super().__init__(
-            properties={"src_pipe": PipeAttr(src_pipe), "dst_pipe": PipeAttr(dst_pipe), "event": EventAttr(event)}
+            properties={
+                "src_pipe": PipeAttr(StringAttr(src_pipe)),
+                "dst_pipe": PipeAttr(StringAttr(dst_pipe)),
+                "event": EventAttr(StringAttr(event)),
+            }
         )
 
     @classmethod

@@ -31,7 +31,14 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from dialects.pto import DYNAMIC, AllocTileOp, TileBufType, TileTypeBase, TTransOp, ttrans_conversion
+from dialects.pto import (
+    DYNAMIC,
+    AllocTileOp,
+    TileBufType,
+    TileTypeBase,
+    TTransOp,
+    ttrans_conversion,
+)
 from xla_emit.pto.ttrans_tmp import Conversion, tmp_tile_shape, uses_fast_path
 
 
@@ -59,7 +66,7 @@ def scratch_type(op: TTransOp) -> TileBufType | None:
     shape = tmp_tile_shape(conversion, source_shape, c0, element_bytes)
     if shape is None:
         return None
-    return TileBufType(src.element_type, shape[0], shape[1], loc="vec")
+    return TileBufType.of(src.element_type, shape[0], shape[1], loc="vec")
 
 
 @dataclass(frozen=True)

@@ -60,10 +60,16 @@ class _Buffer:
 
     def overlaps(self, other: _Buffer) -> bool:
         assert self.address is not None and other.address is not None
-        return self.address < other.address + other.size and other.address < self.address + self.size
+        return (
+            self.address < other.address + other.size and other.address < self.address + self.size
+        )
 
     def describe(self) -> str:
-        where = "" if self.address is None else f" at [{hex(self.address)}, {hex(self.address + self.size)})"
+        where = (
+            ""
+            if self.address is None
+            else f" at [{hex(self.address)}, {hex(self.address + self.size)})"
+        )
         return f"{self.name} ({self.size} bytes){where}"
 
 
@@ -84,7 +90,9 @@ class _FunctionPlan:
         for buffer in sorted(self.buffers, key=lambda b: b.start):
             if buffer.address is None:
                 address = self._place(buffer)
-                Rewriter.insert_op(TAssignOp(buffer.alloc.result, address), InsertPoint.after(buffer.alloc))
+                Rewriter.insert_op(
+                    TAssignOp(buffer.alloc.result, address), InsertPoint.after(buffer.alloc)
+                )
 
     # -- liveness --------------------------------------------------------------
 
@@ -107,11 +115,20 @@ class _FunctionPlan:
         return position
 
     def _collect_buffers(self) -> None:
-        for index, op in enumerate(op for op in self.function.walk() if isinstance(op, AllocTileOp)):
+        for index, op in enumerate(
+            op for op in self.function.walk() if isinstance(op, AllocTileOp)
+        ):
             tile = op.result.type
             assert isinstance(tile, TileBufType)
             name = f"%{op.result.name_hint}" if op.result.name_hint else f"alloc_tile #{index}"
-            buffer = _Buffer(op, name, tile.loc.data, tile_bytes(tile.rows.data, tile.cols.data, tile.element_name), self.order[op], self.order[op])
+            buffer = _Buffer(
+                op,
+                name,
+                tile.loc.data,
+                tile_bytes(tile.rows.data, tile.cols.data, tile.element_name),
+                self.order[op],
+                self.order[op],
+            )
             for user in _users_through_aliases(op.result):
                 buffer.end = max(buffer.end, self._use_position(user, op))
             self._read_manual_address(buffer)
@@ -145,7 +162,11 @@ class _FunctionPlan:
         fixed = [b for b in self.buffers if b.address is not None]
         for i, later in enumerate(fixed):
             for earlier in fixed[:i]:
-                if later.loc == earlier.loc and later.live_with(earlier) and later.overlaps(earlier):
+                if (
+                    later.loc == earlier.loc
+                    and later.live_with(earlier)
+                    and later.overlaps(earlier)
+                ):
                     assert later.bound_by is not None
                     raise OpError(
                         later.bound_by,
@@ -168,7 +189,14 @@ class _FunctionPlan:
     def _place(self, buffer: _Buffer) -> int:
         """First fit: the lowest aligned address clear of every live, placed buffer."""
         live = sorted(
-            (other for other in self.buffers if other is not buffer and other.address is not None and other.loc == buffer.loc and other.live_with(buffer)),
+            (
+                other
+                for other in self.buffers
+                if other is not buffer
+                and other.address is not None
+                and other.loc == buffer.loc
+                and other.live_with(buffer)
+            ),
             key=lambda other: other.address or 0,
         )
         address = 0
@@ -215,7 +243,9 @@ def _parse_capacities(entries: tuple[str, ...], defaults: dict[str, int]) -> dic
     for entry in entries:
         loc, _, size = entry.partition("=")
         if loc not in LOCATIONS or not size.isdigit():
-            raise ValueError(f"capacity entries look like \"vec=196608\" (locations: {', '.join(LOCATIONS)}), but got \"{entry}\"")
+            raise ValueError(
+                f'capacity entries look like "vec=196608" (locations: {", ".join(LOCATIONS)}), but got "{entry}"'
+            )
         capacities[loc] = int(size)
     return capacities
 

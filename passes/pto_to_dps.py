@@ -60,7 +60,9 @@ class _BufferPool:
     """Free buffers by type; pinned buffers are never recycled."""
 
     pinned: set[SSAValue]
-    free: dict[TileBufType, list[SSAValue]] = field(default_factory=dict[TileBufType, list[SSAValue]])
+    free: dict[TileBufType, list[SSAValue]] = field(
+        default_factory=dict[TileBufType, list[SSAValue]]
+    )
 
     def take(self, buffer_type: TileBufType) -> SSAValue | None:
         candidates = self.free.get(buffer_type, [])
@@ -78,7 +80,9 @@ class _BufferPool:
 class _BlockLowering:
     """Lowers the tile ops of one block, recycling buffers of dead values."""
 
-    def __init__(self, block: Block, pinned_values: set[SSAValue], pinned_buffers: set[SSAValue]) -> None:
+    def __init__(
+        self, block: Block, pinned_values: set[SSAValue], pinned_buffers: set[SSAValue]
+    ) -> None:
         self.block = block
         self.pinned_values = pinned_values
         self.pool = _BufferPool(pinned_buffers)
@@ -116,7 +120,9 @@ class _BlockLowering:
             return
         result = op.res[0]
         destination = self._destination(op, result, dying)
-        Rewriter.replace_op(op, type(op)(ins, [destination], (), dict(op.attributes)), new_results=[destination])
+        Rewriter.replace_op(
+            op, type(op)(ins, [destination], (), dict(op.attributes)), new_results=[destination]
+        )
         if destination in dying:
             dying.remove(destination)
         self.held[destination] = result
@@ -132,14 +138,20 @@ class _BlockLowering:
             return self._allocate(op, result, buffer_type, pinned=True)
         if isinstance(op, ElementwiseOpBase):
             for buffer in dying:
-                if buffer.type == buffer_type and buffer in op.ins and buffer not in self.pool.pinned:
+                if (
+                    buffer.type == buffer_type
+                    and buffer in op.ins
+                    and buffer not in self.pool.pinned
+                ):
                     return buffer
         reused = self.pool.take(buffer_type)
         if reused is not None:
             return reused
         return self._allocate(op, result, buffer_type, pinned=False)
 
-    def _allocate(self, op: TileOpBase, result: SSAValue, buffer_type: TileBufType, pinned: bool) -> SSAValue:
+    def _allocate(
+        self, op: TileOpBase, result: SSAValue, buffer_type: TileBufType, pinned: bool
+    ) -> SSAValue:
         if buffer_type.has_dynamic_valid_shape:
             raise OpError(
                 op,
@@ -196,7 +208,9 @@ def _convert_signature(function: func.FuncOp) -> None:
         if isinstance(arg.type, TileType):
             Rewriter.replace_value_with_new_type(arg, buffer_type_of(arg.type))
     inputs = [arg.type for arg in block.args]
-    outputs = [buffer_type_of(t) if isinstance(t, TileType) else t for t in function.function_type.outputs]
+    outputs = [
+        buffer_type_of(t) if isinstance(t, TileType) else t for t in function.function_type.outputs
+    ]
     function.function_type = FunctionType.from_lists(inputs, outputs)
 
 

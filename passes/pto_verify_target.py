@@ -37,7 +37,9 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     if isinstance(op, TTransOp):
         return ttrans_errors(target, op.source().desc(), op.destination_type().desc())
     if isinstance(op, BinaryOpBase):
-        return elementwise_errors(target, op.name.removeprefix("pto."), op.destination_type().element_name)
+        return elementwise_errors(
+            target, op.name.removeprefix("pto."), op.destination_type().element_name
+        )
     if isinstance(op, TLoadOp):
         return extent_errors(target, "tload", {"rows": op.destination_type().valid_rows.data})
     if isinstance(op, TMatmulOp):

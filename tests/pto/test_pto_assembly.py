@@ -32,7 +32,9 @@ def test_instructions_keep_their_lines_and_columns() -> None:
     module, source_map = parse_mlir(translated, "bad.pto")
     with pytest.raises(UserError) as error:
         verify_module(module, source_map)
-    assert str(error.value).startswith("bad.pto:3:3: error: 'pto.texp' op needs a float element type, but got i32")
+    assert str(error.value).startswith(
+        "bad.pto:3:3: error: 'pto.texp' op needs a float element type, but got i32"
+    )
 
 
 def test_constants_become_arith_constants() -> None:
@@ -59,11 +61,16 @@ def test_arg_after_instructions_is_an_error() -> None:
     text = ".const %c = 1 : index\n  .arg %a : !pto.tile<8x8xf32>\n"
     with pytest.raises(UserError) as error:
         pto_as_to_mlir(text, "late.pto")
-    assert error.value.format() == "late.pto:2:3: error: .arg must come before the instructions\n  .arg %a : !pto.tile<8x8xf32>\n  ^"
+    assert (
+        error.value.format()
+        == "late.pto:2:3: error: .arg must come before the instructions\n  .arg %a : !pto.tile<8x8xf32>\n  ^"
+    )
 
 
 def test_unknown_statement_is_an_error() -> None:
-    with pytest.raises(UserError, match="expected an instruction, .arg or .const, but got '42 = x'"):
+    with pytest.raises(
+        UserError, match="expected an instruction, .arg or .const, but got '42 = x'"
+    ):
         pto_as_to_mlir("42 = x\n", "junk.pto")
 
 

@@ -11,8 +11,8 @@ from xla_emit.pto.conv_layouts import (
     gnchw_to_gnc1hwc0,
     nc1hwc0_to_fractal_z,
     nc1hwc0_to_nchw,
-    nchw_to_nc1hwc0,
     ncdhw_to_fractal_z_3d,
+    nchw_to_nc1hwc0,
 )
 
 RNG = np.random.default_rng(7)
@@ -57,7 +57,9 @@ def test_nc1hwc0_to_fractal_z_blocks_the_batch_by_16() -> None:
     y = _ints(n, c1, h, w, c0)
     f = nc1hwc0_to_fractal_z(y)
     assert f.shape == (c1, h, w, 2, 16, c0)
-    for a, hi, wi, n1, n0, k in itertools.product(range(c1), range(h), range(w), range(2), range(16), range(c0)):
+    for a, hi, wi, n1, n0, k in itertools.product(
+        range(c1), range(h), range(w), range(2), range(16), range(c0)
+    ):
         batch = n1 * 16 + n0
         expected = y[batch, a, hi, wi, k] if batch < n else 0
         assert f[a, hi, wi, n1, n0, k] == expected
@@ -75,7 +77,9 @@ def test_ncdhw_to_fractal_z_3d() -> None:
     x = _ints(n, c, d, h, w)
     f = ncdhw_to_fractal_z_3d(x, c0)
     assert f.shape == (d, 2, h, w, 1, 16, c0)
-    for di, c1, hi, wi, n0, k in itertools.product(range(d), range(2), range(h), range(w), range(16), range(c0)):
+    for di, c1, hi, wi, n0, k in itertools.product(
+        range(d), range(2), range(h), range(w), range(16), range(c0)
+    ):
         channel = c1 * c0 + k
         expected = x[n0, channel, di, hi, wi] if n0 < n and channel < c else 0
         assert f[di, c1, hi, wi, 0, n0, k] == expected

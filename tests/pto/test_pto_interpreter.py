@@ -54,7 +54,9 @@ module attributes {{pto.target_arch = "{target}"}} {{
 
 
 def test_a2a3_ttrans_transposes_the_valid_region_and_keeps_the_rest() -> None:
-    module = parse(TTRANS_VALID.format(target="a2a3", src="16x16xf32, valid=16x8", dst="16x16xf32, valid=8x16"))
+    module = parse(
+        TTRANS_VALID.format(target="a2a3", src="16x16xf32, valid=16x8", dst="16x16xf32, valid=8x16")
+    )
     src = RNG.standard_normal((16, 16)).astype(np.float32)
     dst = Tile(np.full((16, 16), -7.0, np.float32), 8, 16)
     PTOExecutor(module).run("t", [Tile(src.copy(), 16, 8), dst])
@@ -64,16 +66,23 @@ def test_a2a3_ttrans_transposes_the_valid_region_and_keeps_the_rest() -> None:
 
 
 def test_a5_ttrans_uses_the_static_shape() -> None:
-    module = parse(TTRANS_VALID.format(target="a5", src="8x16xf32, valid=8x8", dst="16x8xf32, valid=8x8"))
+    module = parse(
+        TTRANS_VALID.format(target="a5", src="8x16xf32, valid=8x8", dst="16x8xf32, valid=8x8")
+    )
     src = RNG.standard_normal((8, 16)).astype(np.float32)
     dst = Tile(np.zeros((16, 8), np.float32), 8, 8)
     PTOExecutor(module).run("t", [Tile(src.copy(), 8, 8), dst])
     assert np.array_equal(dst.data, src.T)
 
 
-@pytest.mark.parametrize(("element", "dtype"), [("i8", np.int8), ("bf16", ml_dtypes.bfloat16), ("ui16", np.uint16), ("i32", np.int32)])
+@pytest.mark.parametrize(
+    ("element", "dtype"),
+    [("i8", np.int8), ("bf16", ml_dtypes.bfloat16), ("ui16", np.uint16), ("i32", np.int32)],
+)
 def test_ttrans_element_types(element: str, dtype: type) -> None:
-    module = parse(TTRANS_VALID.format(target="a2a3", src=f"32x64x{element}", dst=f"64x32x{element}"))
+    module = parse(
+        TTRANS_VALID.format(target="a2a3", src=f"32x64x{element}", dst=f"64x32x{element}")
+    )
     src = RNG.integers(0, 100, (32, 64)).astype(dtype)
     dst = Tile(np.zeros((64, 32), dtype), 64, 32)
     PTOExecutor(module).run("t", [tile_arg(src), dst])
@@ -81,7 +90,9 @@ def test_ttrans_element_types(element: str, dtype: type) -> None:
 
 
 def test_ttrans_target_argument_overrides_the_module() -> None:
-    module = parse(TTRANS_VALID.format(target="a2a3", src="8x16xf32, valid=8x8", dst="16x8xf32, valid=8x8"))
+    module = parse(
+        TTRANS_VALID.format(target="a2a3", src="8x16xf32, valid=8x8", dst="16x8xf32, valid=8x8")
+    )
     src = RNG.standard_normal((8, 16)).astype(np.float32)
     a2a3 = Tile(np.zeros((16, 8), np.float32), 8, 8)
     a5 = Tile(np.zeros((16, 8), np.float32), 8, 8)
@@ -99,7 +110,14 @@ func.func @c(%s: !pto.tile_buf<vec, {src}>, %d: !pto.tile_buf<vec, {dst}>) {{
 """
 
 
-def run_conversion(conversion: str, shape: tuple[int, ...], c0: int, src_tile: tuple[int, int], dst_tile: tuple[int, int], flat: np.ndarray) -> np.ndarray:
+def run_conversion(
+    conversion: str,
+    shape: tuple[int, ...],
+    c0: int,
+    src_tile: tuple[int, int],
+    dst_tile: tuple[int, int],
+    flat: np.ndarray,
+) -> np.ndarray:
     text = CONVERSION.format(
         conversion=conversion,
         shape=", ".join(map(str, shape)),
@@ -140,7 +158,10 @@ def test_nc1hwc0_to_fractal_z_through_ttrans() -> None:
 
 def test_conversion_larger_than_destination_is_an_error() -> None:
     y = RNG.integers(1, 50, (3, 1, 1, 2, 8)).astype(np.float32)
-    with pytest.raises(UserError, match="nc1hwc0_to_fractal_z produces 256 elements, more than the 64-element destination"):
+    with pytest.raises(
+        UserError,
+        match="nc1hwc0_to_fractal_z produces 256 elements, more than the 64-element destination",
+    ):
         run_conversion("nc1hwc0_to_fractal_z", y.shape, 8, (8, 8), (8, 8), y.reshape(-1))
 
 
@@ -167,7 +188,9 @@ T = "!pto.tile<8x16xf32>"
 
 @pytest.mark.parametrize("name", sorted(BINARY))
 def test_binary_ops(name: str) -> None:
-    module = parse(f"func.func @f(%a: {T}, %b: {T}) -> {T} {{\n  %d = pto.{name} %a, %b : ({T}, {T}) -> {T}\n  return %d : {T}\n}}")
+    module = parse(
+        f"func.func @f(%a: {T}, %b: {T}) -> {T} {{\n  %d = pto.{name} %a, %b : ({T}, {T}) -> {T}\n  return %d : {T}\n}}"
+    )
     a = RNG.uniform(0.5, 2, (8, 16)).astype(np.float32)
     b = RNG.uniform(-2, -0.5, (8, 16)).astype(np.float32)
     (result,) = PTOExecutor(module).run("f", [a, b])
@@ -177,7 +200,9 @@ def test_binary_ops(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(UNARY))
 def test_unary_ops(name: str) -> None:
-    module = parse(f"func.func @f(%a: {T}) -> {T} {{\n  %d = pto.{name} %a : {T} -> {T}\n  return %d : {T}\n}}")
+    module = parse(
+        f"func.func @f(%a: {T}) -> {T} {{\n  %d = pto.{name} %a : {T} -> {T}\n  return %d : {T}\n}}"
+    )
     sign = -1 if name in ("tabs", "trelu") else 1
     a = (sign * RNG.uniform(0.5, 2, (8, 16))).astype(np.float32)
     (result,) = PTOExecutor(module).run("f", [a])
@@ -196,13 +221,17 @@ def test_tile_scalar_ops_and_f16_rounding() -> None:
     a = RNG.uniform(-4, 4, (4, 16)).astype(np.float16)
     (result,) = PTOExecutor(module).run("f", [a, 1.5])
     assert isinstance(result, Tile)
-    expected = ((a.astype(np.float32) + 1.5).astype(np.float16).astype(np.float32) * 1.5).astype(np.float16)
+    expected = ((a.astype(np.float32) + 1.5).astype(np.float16).astype(np.float32) * 1.5).astype(
+        np.float16
+    )
     assert np.array_equal(result.data, expected)
 
 
 def test_elementwise_level2_writes_only_the_valid_region() -> None:
     buf = "!pto.tile_buf<vec, 8x8xf32, valid=4x3>"
-    module = parse(f"func.func @f(%a: {buf}, %d: {buf}) {{\n  pto.texp ins(%a : {buf}) outs(%d : {buf})\n  return\n}}")
+    module = parse(
+        f"func.func @f(%a: {buf}, %d: {buf}) {{\n  pto.texp ins(%a : {buf}) outs(%d : {buf})\n  return\n}}"
+    )
     a = RNG.standard_normal((8, 8)).astype(np.float32)
     dst = Tile(np.full((8, 8), 5.0, np.float32), 4, 3)
     PTOExecutor(module).run("f", [Tile(a.copy(), 4, 3), dst])
@@ -223,7 +252,13 @@ def test_reductions_and_row_expand() -> None:
     )
     a = RNG.standard_normal((8, 16)).astype(np.float32)
     rs, rm, cs, cm, x = PTOExecutor(module).run("f", [a])
-    assert isinstance(rs, Tile) and isinstance(rm, Tile) and isinstance(cs, Tile) and isinstance(cm, Tile) and isinstance(x, Tile)
+    assert (
+        isinstance(rs, Tile)
+        and isinstance(rm, Tile)
+        and isinstance(cs, Tile)
+        and isinstance(cm, Tile)
+        and isinstance(x, Tile)
+    )
     np.testing.assert_allclose(rs.data[:, 0], a.sum(axis=1), rtol=1e-5)
     assert np.array_equal(rm.data[:, 0], a.max(axis=1))
     np.testing.assert_allclose(cs.data[0], a.sum(axis=0), rtol=1e-5)
@@ -249,9 +284,8 @@ def test_matmul_mov_and_cvt() -> None:
         "  %acc = pto.tmatmul %l, %r : (!pto.tile<left, 16x32xf16>, !pto.tile<right, 32x16xf16>) -> !pto.tile<acc, 16x16xf32>\n"
         "  %v = pto.tmov %acc : !pto.tile<acc, 16x16xf32> -> !pto.tile<16x16xf32>\n"
         "  %half = pto.tmuls %v, %c : (!pto.tile<16x16xf32>, f32) -> !pto.tile<16x16xf32>\n"
-        "  %i = pto.tcvt %half {rmode = \"CAST_FLOOR\"} : !pto.tile<16x16xf32> -> !pto.tile<16x16xi32>\n"
-        "  return %i : !pto.tile<16x16xi32>\n}"
-        .replace("(%l:", "(%c: f32, %l:")
+        '  %i = pto.tcvt %half {rmode = "CAST_FLOOR"} : !pto.tile<16x16xf32> -> !pto.tile<16x16xi32>\n'
+        "  return %i : !pto.tile<16x16xi32>\n}".replace("(%l:", "(%c: f32, %l:")
     )
     left = RNG.integers(-3, 4, (16, 32)).astype(np.float16)
     right = RNG.integers(-3, 4, (32, 16)).astype(np.float16)
@@ -273,7 +307,7 @@ def test_tcvt_rounding_modes() -> None:
     for mode, want in expected.items():
         module = parse(
             "func.func @f(%a: !pto.tile<1x8xf32>) -> !pto.tile<1x8xi16> {\n"
-            f"  %i = pto.tcvt %a {{rmode = \"{mode}\"}} : !pto.tile<1x8xf32> -> !pto.tile<1x8xi16>\n"
+            f'  %i = pto.tcvt %a {{rmode = "{mode}"}} : !pto.tile<1x8xf32> -> !pto.tile<1x8xi16>\n'
             "  return %i : !pto.tile<1x8xi16>\n}"
         )
         (result,) = PTOExecutor(module).run("f", [values])
@@ -389,9 +423,7 @@ def programs(draw: st.DrawFn) -> tuple[str, int]:
     lines.append(f"pto.tstore %v{first}, %o1 : (!pto.tile<8x8xf32>, {view}) -> ()")
     lines.append(f"pto.tstore %v{count - 1}, %o2 : (!pto.tile<8x8xf32>, {view}) -> ()")
     body = "\n    ".join(lines)
-    text = (
-        f"func.func @p(%in: {view}, %o1: {view}, %o2: {view}, %s: f32) {{\n    {body}\n    return\n}}"
-    )
+    text = f"func.func @p(%in: {view}, %o1: {view}, %o2: {view}, %s: f32) {{\n    {body}\n    return\n}}"
     return text, count
 
 
@@ -413,14 +445,27 @@ def test_random_programs_agree_between_levels(program: tuple[str, int]) -> None:
 def test_command_line_runs_a_file_on_npz_inputs(tmp_path: Path) -> None:
     x = RNG.standard_normal((16, 16)).astype(np.float32)
     np.savez(tmp_path / "in.npz", arg0=x, arg1=np.zeros((16, 16), np.float32))
-    status = main([str(EXAMPLES / "softmax_columns.mlir"), "--inputs", str(tmp_path / "in.npz"), "-o", str(tmp_path / "out.npz")])
+    status = main(
+        [
+            str(EXAMPLES / "softmax_columns.mlir"),
+            "--inputs",
+            str(tmp_path / "in.npz"),
+            "-o",
+            str(tmp_path / "out.npz"),
+        ]
+    )
     assert status == 0
     with np.load(tmp_path / "out.npz") as out:
         np.testing.assert_allclose(out["arg1"], softmax_columns_reference(x), rtol=1e-5, atol=1e-7)
 
 
-def test_command_line_reports_missing_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_line_reports_missing_inputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     np.savez(tmp_path / "in.npz", arg0=np.zeros((16, 16), np.float32))
     status = main([str(EXAMPLES / "softmax_columns.mlir"), "--inputs", str(tmp_path / "in.npz")])
     assert status == 1
-    assert "error: missing input 'arg1' for parameter 1 (!pto.partition_tensor_view<16x16xf32>)" in capsys.readouterr().err
+    assert (
+        "error: missing input 'arg1' for parameter 1 (!pto.partition_tensor_view<16x16xf32>)"
+        in capsys.readouterr().err
+    )

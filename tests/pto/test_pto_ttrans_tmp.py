@@ -34,7 +34,9 @@ def test_elements_per_32_byte_block() -> None:
         (256 * 8, 16, 4, False),
     ],
 )
-def test_fast_path_conditions(src_stride: int, dst_stride: int, element_bytes: int, fast: bool) -> None:
+def test_fast_path_conditions(
+    src_stride: int, dst_stride: int, element_bytes: int, fast: bool
+) -> None:
     assert uses_fast_path(src_stride, dst_stride, element_bytes) is fast
 
 
@@ -92,5 +94,7 @@ def test_fractal_z_3d_takes_the_max_of_both_phases() -> None:
 
 
 def test_rank_mismatch_is_reported() -> None:
-    with pytest.raises(ValueError, match="nchw_to_nc1hwc0 expects a rank-4 source shape, but got \\[2, 3\\]"):
+    with pytest.raises(
+        ValueError, match="nchw_to_nc1hwc0 expects a rank-4 source shape, but got \\[2, 3\\]"
+    ):
         tmp_tile_shape(Conversion.NCHW_TO_NC1HWC0, (2, 3), 8, 4)

@@ -36,7 +36,6 @@ import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
-    AnyFloat,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -59,7 +58,7 @@ from xla_emit.pto.targets import CAPACITIES, Target
 from xla_emit.pto.ttrans_tmp import Conversion
 
 Array = NDArray[np.generic]
-Value = object
+Scalar = int | float
 Locator = Callable[[Operation], SourceLocation | None]
 
 
@@ -109,6 +108,20 @@ class Tile:
         return Tile(data, vr, vc, tile_type.loc.data)
 
 
+# A tile, a global-memory array or a scalar (i1 values are Python bools).
+Value = Tile | Array | Scalar
+
+
+def _scalar(value: Value) -> Scalar:
+    if isinstance(value, Tile | np.ndarray):
+        raise TypeError(f"expected a scalar, but got {type(value).__name__}")
+    return value
+
+
+def _index(value: Value) -> int:
+    return int(_scalar(value))
+
+
 class PTOExecutionError(UserError):
     """A PTO program did something the hardware would not (named op, location)."""
 
@@ -149,21 +162,21 @@ _ROUNDING: dict[str, Callable[[Array], Array]] = {
     "CAST_TRUNC": np.trunc,
 }
 
-_ARITH_BINARY: dict[type[Operation], Callable[[Value, Value], Value]] = {
-    arith.AddiOp: lambda a, b: a + b,  # type: ignore[operator]
-    arith.SubiOp: lambda a, b: a - b,  # type: ignore[operator]
-    arith.MuliOp: lambda a, b: a * b,  # type: ignore[operator]
-    arith.AddfOp: lambda a, b: a + b,  # type: ignore[operator]
-    arith.SubfOp: lambda a, b: a - b,  # type: ignore[operator]
-    arith.MulfOp: lambda a, b: a * b,  # type: ignore[operator]
-    arith.DivfOp: lambda a, b: a / b,  # type: ignore[operator]
-    arith.MaxSIOp: max,  # type: ignore[dict-item]
-    arith.MinSIOp: min,  # type: ignore[dict-item]
-    arith.MaximumfOp: max,  # type: ignore[dict-item]
-    arith.MinimumfOp: min,  # type: ignore[dict-item]
+_ARITH_BINARY: dict[type[Operation], Callable[[Scalar, Scalar], Scalar]] = {
+    arith.AddiOp: lambda a, b: a + b,
+    arith.SubiOp: lambda a, b: a - b,
+    arith.MuliOp: lambda a, b: a * b,
+    arith.AddfOp: lambda a, b: a + b,
+    arith.SubfOp: lambda a, b: a - b,
+    arith.MulfOp: lambda a, b: a * b,
+    arith.DivfOp: lambda a, b: a / b,
+    arith.MaxSIOp: lambda a, b: max(a, b),
+    arith.MinSIOp: lambda a, b: min(a, b),
+    arith.MaximumfOp: lambda a, b: max(a, b),
+    arith.MinimumfOp: lambda a, b: min(a, b),
 }
 
-_CMPI: dict[int, Callable[[int, int], bool]] = {
+_CMPI: dict[int, Callable[[Scalar, Scalar], bool]] = {
     0: lambda a, b: a == b,
     1: lambda a, b: a != b,
     2: lambda a, b: a < b,
@@ -188,7 +201,9 @@ class _Return(Exception):
 class PTOExecutor:
     """Runs functions of a PTO module on numpy values."""
 
-    def __init__(self, module: ModuleOp, target: str | None = None, locate: Locator | None = None) -> None:
+    def __init__(
+        self, module: ModuleOp, target: str | None = None, locate: Locator | None = None
+    ) -> None:
         self.module = module
         self.target: Target = pto.module_target(module, target)
         self.locate = locate
@@ -201,18 +216,26 @@ class PTOExecutor:
         """Call function `name`; tile arguments may be Tiles or 2-D arrays."""
         function = self.functions.get(name)
         if function is None:
-            raise UserError(f"no function named '{name}' (have: {', '.join(sorted(self.functions))})")
+            raise UserError(
+                f"no function named '{name}' (have: {', '.join(sorted(self.functions))})"
+            )
         block = function.body.block
         if len(args) != len(block.args):
             raise UserError(f"'{name}' takes {len(block.args)} arguments, but got {len(args)}")
-        values = [self._argument(arg, value) for arg, value in zip(block.args, args, strict=True)]
+        values = [
+            self._argument(i, arg, value)
+            for i, (arg, value) in enumerate(zip(block.args, args, strict=True))
+        ]
         return self._call(function, values)
 
-    def _argument(self, arg: SSAValue, value: Value) -> Value:
+    @staticmethod
+    def _argument(position: int, arg: SSAValue, value: Value) -> Value:
         if isinstance(arg.type, pto.TileTypeBase) and isinstance(value, np.ndarray):
             tile = Tile.of_type(arg.type)
             if value.shape != tile.data.shape:
-                raise UserError(f"argument {arg.name_hint or arg.index} expects a {tile.data.shape} array, but got {value.shape}")  # type: ignore[attr-defined]
+                raise UserError(
+                    f"argument {position} ({arg.type}) expects a {tile.data.shape} array, but got {value.shape}"
+                )
             tile.data[...] = value
             return tile
         return value
@@ -253,15 +276,14 @@ class PTOExecutor:
         return self._scalar_or_memory_op(op, args)
 
     def _for(self, op: scf.ForOp, args: list[Value], env: dict[SSAValue, Value]) -> list[Value]:
-        lower, upper, step, *carried = args
+        lower, upper, step = (_index(v) for v in args[:3])
+        carried = args[3:]
         body = op.body.block
-        i = lower
-        while i < upper:  # type: ignore[operator]
+        for i in range(lower, upper, step):
             env[body.args[0]] = i
             for arg, value in zip(body.args[1:], carried, strict=True):
                 env[arg] = value
             carried = self._run_block(body, env)
-            i = i + step  # type: ignore[operator]
         return carried
 
     def _scalar_or_memory_op(self, op: Operation, args: list[Value]) -> list[Value]:
@@ -273,15 +295,13 @@ class PTOExecutor:
                 return [value.value.data]
         binary = _ARITH_BINARY.get(type(op))
         if binary is not None:
-            return [binary(args[0], args[1])]
-        if isinstance(op, arith.DivSIOp):
-            return [int(args[0] / args[1])]  # type: ignore[operator]
-        if isinstance(op, arith.RemSIOp):
-            return [int(math.fmod(args[0], args[1]))]  # type: ignore[arg-type]
+            return [binary(_scalar(args[0]), _scalar(args[1]))]
+        if isinstance(op, arith.DivSIOp | arith.RemSIOp):
+            return [self._signed_division(op, _index(args[0]), _index(args[1]))]
         if isinstance(op, arith.CmpiOp):
-            return [_CMPI[op.predicate.value.data](args[0], args[1])]  # type: ignore[arg-type]
+            return [_CMPI[op.predicate.value.data](_scalar(args[0]), _scalar(args[1]))]
         if isinstance(op, arith.IndexCastOp):
-            return [int(args[0])]  # type: ignore[call-overload]
+            return [_index(args[0])]
         if isinstance(op, arith.SelectOp):
             return [args[1] if args[0] else args[2]]
         if isinstance(op, pto.AllocTileOp):
@@ -296,6 +316,13 @@ class PTOExecutor:
             return []  # the executor runs ops one at a time: pipes never overlap
         raise self._error(op, f"the PTO executor cannot run '{op.name}'")
 
+    def _signed_division(self, op: Operation, a: int, b: int) -> int:
+        """C division: the quotient rounds toward zero, the remainder takes a's sign."""
+        if b == 0:
+            raise self._error(op, "division by zero")
+        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        return quotient if isinstance(op, arith.DivSIOp) else a - quotient * b
+
     # -- buffers and memory --------------------------------------------------------------
 
     def _alloc(self, op: pto.AllocTileOp, args: list[Value]) -> Tile:
@@ -303,10 +330,10 @@ class PTOExecutor:
         assert isinstance(tile_type, pto.TileBufType)
         valid = None
         if op.valid_row is not None:
-            valid = (int(args[-2]), int(args[-1]))  # type: ignore[call-overload]
+            valid = (_index(args[-2]), _index(args[-1]))
         tile = Tile.of_type(tile_type, valid)
         if op.addr is not None:
-            self._bind(op, tile, int(args[0]))  # type: ignore[call-overload]
+            self._bind(op, tile, _index(args[0]))
         return tile
 
     def _assign(self, op: pto.TAssignOp, args: list[Value]) -> list[Value]:
@@ -314,7 +341,7 @@ class PTOExecutor:
         assert isinstance(tile, Tile)
         if isinstance(op.tile.type, pto.TileType):
             return [tile] if op.result else []  # a placement hint on a value
-        address = op.address.data if op.address is not None else int(args[1])  # type: ignore[call-overload]
+        address = op.address.data if op.address is not None else _index(args[1])
         self._bind(op, tile, address)
         return [tile] if op.result else []
 
@@ -329,7 +356,8 @@ class PTOExecutor:
         size = tile.data.nbytes
         if address < 0 or address + size > memory.size:
             raise self._error(
-                op, f"tile of {size} bytes at {hex(address)} does not fit the {memory.size}-byte {tile.loc} memory"
+                op,
+                f"tile of {size} bytes at {hex(address)} does not fit the {memory.size}-byte {tile.loc} memory",
             )
         view = memory[address : address + size].view(tile.data.dtype).reshape(tile.data.shape)
         view[...] = tile.data
@@ -338,25 +366,33 @@ class PTOExecutor:
     def _make_tensor_view(self, op: pto.MakeTensorViewOp, args: list[Value]) -> Array:
         base = args[0]
         if not isinstance(base, np.ndarray):
-            raise self._error(op, f"expected a numpy array for {op.ptr.type}, but got {type(base).__name__}")
+            raise self._error(
+                op, f"expected a numpy array for {op.ptr.type}, but got {type(base).__name__}"
+            )
         flat = base.reshape(-1)
         rank = len(op.shape)
-        shape = [int(v) for v in args[1 : 1 + rank]]  # type: ignore[call-overload]
-        strides = [int(v) for v in args[1 + rank :]]  # type: ignore[call-overload]
+        shape = [_index(v) for v in args[1 : 1 + rank]]
+        strides = [_index(v) for v in args[1 + rank :]]
         extent = 1 + sum((d - 1) * s for d, s in zip(shape, strides, strict=True))
         if extent > flat.size:
-            raise self._error(op, f"the view {shape} with strides {strides} reaches element {extent - 1} of a {flat.size}-element buffer")
+            raise self._error(
+                op,
+                f"the view {shape} with strides {strides} reaches element {extent - 1} of a {flat.size}-element buffer",
+            )
         return np.lib.stride_tricks.as_strided(flat, shape, [s * flat.itemsize for s in strides])
 
     def _partition_view(self, op: pto.PartitionViewOp, args: list[Value]) -> Array:
         view = args[0]
         assert isinstance(view, np.ndarray)
         rank = view.ndim
-        offsets = [int(v) for v in args[1 : 1 + rank]]  # type: ignore[call-overload]
-        sizes = [int(v) for v in args[1 + rank :]]  # type: ignore[call-overload]
+        offsets = [_index(v) for v in args[1 : 1 + rank]]
+        sizes = [_index(v) for v in args[1 + rank :]]
         for axis, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
             if offset < 0 or offset + size > view.shape[axis]:
-                raise self._error(op, f"partition [{offset}, {offset + size}) of dim {axis} is outside the view's {view.shape[axis]}")
+                raise self._error(
+                    op,
+                    f"partition [{offset}, {offset + size}) of dim {axis} is outside the view's {view.shape[axis]}",
+                )
         return view[tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))]
 
     # -- tile ops --------------------------------------------------------------------------
@@ -392,11 +428,16 @@ class PTOExecutor:
             a, b = (self._region(op, t, rows, cols) for t in tiles[:2])
             self._write(dst, self._elementwise(op, dst, a, b))
         elif kind in _UNARY:
-            self._write(dst, _UNARY[kind](self._as_compute(self._region(op, tiles[0], rows, cols), dst)))
+            self._write(
+                dst, _UNARY[kind](self._as_compute(self._region(op, tiles[0], rows, cols), dst))
+            )
         elif isinstance(op, pto.TAddsOp | pto.TMulsOp):
             src = self._as_compute(self._region(op, tiles[0], rows, cols), dst)
-            scalar = ins[1]
-            self._write(dst, src + scalar if isinstance(op, pto.TAddsOp) else src * scalar)  # type: ignore[operator]
+            scalar = _scalar(ins[1])
+            self._write(
+                dst,
+                np.add(src, scalar) if isinstance(op, pto.TAddsOp) else np.multiply(src, scalar),
+            )
         elif isinstance(op, pto.TCvtOp):
             self._convert(op, self._region(op, tiles[0], rows, cols), dst)
         elif isinstance(op, pto.ReductionOpBase):
@@ -417,7 +458,10 @@ class PTOExecutor:
 
     def _region(self, op: Operation, tile: Tile, rows: int, cols: int) -> Array:
         if rows > tile.data.shape[0] or cols > tile.data.shape[1]:
-            raise self._error(op, f"reads {rows}x{cols} elements of a {tile.data.shape[0]}x{tile.data.shape[1]} tile")
+            raise self._error(
+                op,
+                f"reads {rows}x{cols} elements of a {tile.data.shape[0]}x{tile.data.shape[1]} tile",
+            )
         return tile.data[:rows, :cols]
 
     @staticmethod
@@ -431,7 +475,7 @@ class PTOExecutor:
                 if np.any(b == 0):
                     raise self._error(op, "integer division by zero")
                 return _int_divide(a, b)
-            return a / b
+            return np.divide(a, b)
         return _BINARY[type(op)](a, b)
 
     @staticmethod
@@ -446,8 +490,10 @@ class PTOExecutor:
             name = mode.data if isinstance(mode, StringAttr) else "CAST_RINT"
             rounding = _ROUNDING.get(name)
             if rounding is None:
-                raise self._error(op, f"unknown rmode '{name}' (expected one of {', '.join(_ROUNDING)})")
-            info = np.iinfo(dst.data.dtype)
+                raise self._error(
+                    op, f"unknown rmode '{name}' (expected one of {', '.join(_ROUNDING)})"
+                )
+            info = np.iinfo(dst.data.dtype.name)
             values = np.clip(rounding(src.astype(np.float64)), info.min, info.max)
         self._write(dst, values)
 
@@ -471,13 +517,19 @@ class PTOExecutor:
             desc = replace(op.source().desc(), valid_rows=src.valid_rows, valid_cols=src.valid_cols)
             rows, cols = transpose_domain(self.target, desc)
             if cols > dst.data.shape[0] or rows > dst.data.shape[1]:
-                raise self._error(op, f"the {rows}x{cols} transpose does not fit the {dst.data.shape[0]}x{dst.data.shape[1]} destination")
+                raise self._error(
+                    op,
+                    f"the {rows}x{cols} transpose does not fit the {dst.data.shape[0]}x{dst.data.shape[1]} destination",
+                )
             dst.data[:cols, :rows] = src.data[:rows, :cols].T
             return
         flat = src.data.reshape(-1)[: math.prod(shape)].reshape(shape)
         result = convert(conversion, flat, c0).reshape(-1)
         if result.size > dst.data.size:
-            raise self._error(op, f"{conversion.value} produces {result.size} elements, more than the {dst.data.size}-element destination")
+            raise self._error(
+                op,
+                f"{conversion.value} produces {result.size} elements, more than the {dst.data.size}-element destination",
+            )
         dst.data.reshape(-1)[: result.size] = result.astype(dst.data.dtype)
 
     def _load(self, op: pto.TLoadOp, view: Value, dst: Tile) -> None:
@@ -490,7 +542,10 @@ class PTOExecutor:
         assert isinstance(src, Tile) and isinstance(view, np.ndarray)
         values = src.valid
         if values.size != view.size:
-            raise self._error(op, f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of {view.size}")
+            raise self._error(
+                op,
+                f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of {view.size}",
+            )
         view[...] = values.reshape(view.shape).astype(view.dtype)
 
     def _error(self, op: Operation, message: str) -> PTOExecutionError:
@@ -519,7 +574,9 @@ def _to_npz(value: Value) -> Array:
     return array
 
 
-def run_file(path: str, entry: str | None, inputs: dict[str, Array], target: str | None) -> dict[str, Array]:
+def run_file(
+    path: str, entry: str | None, inputs: dict[str, Array], target: str | None
+) -> dict[str, Array]:
     """Run `entry` of a PTO module file on npz-style inputs `arg0, arg1, ...`.
 
     The outputs are `out0, out1, ...` for the returned values, then, under
@@ -552,7 +609,9 @@ def run_file(path: str, entry: str | None, inputs: dict[str, Array], target: str
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m xla_emit.interpreter.pto", description="Run a PTO program on npz inputs.")
+    parser = argparse.ArgumentParser(
+        prog="python -m xla_emit.interpreter.pto", description="Run a PTO program on npz inputs."
+    )
     parser.add_argument("file", help=".mlir/.pto module with pto ops")
     parser.add_argument("--entry", default=None, help="function to run (default: the first)")
     parser.add_argument("--inputs", required=True, help="npz with arg0, arg1, ...")
@@ -564,10 +623,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             inputs = {k: data[k] for k in data.files}
         outputs = run_file(options.file, options.entry, inputs, options.target_arch)
     except (UserError, ValueError) as error:
-        print(error.format() if isinstance(error, UserError) else f"error: {error}", file=sys.stderr)
+        print(
+            error.format() if isinstance(error, UserError) else f"error: {error}", file=sys.stderr
+        )
         return 1
     if options.output:
-        np.savez(options.output, **outputs)  # type: ignore[arg-type]
+        # numpy's stub matches keyword arrays against `allow_pickle`.
+        np.savez(options.output, **outputs)  # pyright: ignore[reportArgumentType]
     else:
         np.set_printoptions(precision=4, suppress=True, linewidth=120)
         for key, value in outputs.items():

@@ -22,7 +22,9 @@ from xla_emit.diagnostics import SourceLocation, UserError
 _MLIR_START = re.compile(r"^\s*(module\b|builtin\.module\b|func\.func\b)", re.MULTILINE)
 _ARG = re.compile(r"^\.arg\s+(%[\w.$-]+)\s*:\s*(.+)$")
 _CONST = re.compile(r"^\.const\s+(%[\w.$-]+)\s*=\s*(.+?)\s*:\s*(.+)$")
-_INSTRUCTION = re.compile(r"^((?:%[\w.$-]+(?:\s*,\s*%[\w.$-]+)*)\s*=\s*)?(?:pto\.)?([a-z_][\w.]*)\b(.*)$")
+_INSTRUCTION = re.compile(
+    r"^((?:%[\w.$-]+(?:\s*,\s*%[\w.$-]+)*)\s*=\s*)?(?:pto\.)?([a-z_][\w.]*)\b(.*)$"
+)
 ENTRY = "main"
 
 
@@ -59,19 +61,30 @@ def pto_as_to_mlir(text: str, file: str = "<stdin>") -> str:
             continue
         if match := _ARG.match(statement):
             if seen_instruction:
-                raise _error(file, text, lines, number, raw, ".arg must come before the instructions")
+                raise _error(
+                    file, text, lines, number, raw, ".arg must come before the instructions"
+                )
             args.append(f"{match.group(1)}: {match.group(2)}")
             header_line = number
             body.append("")
         elif match := _CONST.match(statement):
             seen_instruction = True
-            body.append(f"{indent}{match.group(1)} = arith.constant {match.group(2)} : {match.group(3)}")
+            body.append(
+                f"{indent}{match.group(1)} = arith.constant {match.group(2)} : {match.group(3)}"
+            )
         elif match := _INSTRUCTION.match(statement):
             seen_instruction = True
             results, name, rest = match.group(1) or "", match.group(2), match.group(3)
             body.append(f"{indent}{results}pto.{name}{rest}")
         else:
-            raise _error(file, text, lines, number, raw, f"expected an instruction, .arg or .const, but got '{statement}'")
+            raise _error(
+                file,
+                text,
+                lines,
+                number,
+                raw,
+                f"expected an instruction, .arg or .const, but got '{statement}'",
+            )
     header = f"func.func @{ENTRY}({', '.join(args)}) {{"
     if header_line is None:
         body[0] = f"{header} {body[0]}"
@@ -81,6 +94,8 @@ def pto_as_to_mlir(text: str, file: str = "<stdin>") -> str:
     return "\n".join(body)
 
 
-def _error(file: str, text: str, lines: list[str], number: int, raw: str, message: str) -> UserError:
+def _error(
+    file: str, text: str, lines: list[str], number: int, raw: str, message: str
+) -> UserError:
     offset = sum(len(line) + 1 for line in lines[:number]) + (len(raw) - len(raw.lstrip()))
     return UserError(message, SourceLocation.from_offset(file, text, offset))

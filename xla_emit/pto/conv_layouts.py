@@ -71,9 +71,7 @@ def ncdhw_to_fractal_z_3d(x: NDArray[np.generic], c0: int) -> NDArray[np.generic
     return blocked.transpose(4, 2, 5, 6, 0, 1, 3).copy()
 
 
-def convert(
-    conversion: Conversion, source: NDArray[np.generic], c0: int
-) -> NDArray[np.generic]:
+def convert(conversion: Conversion, source: NDArray[np.generic], c0: int) -> NDArray[np.generic]:
     """Apply a ConvTile conversion to a source already shaped as its format."""
     match conversion:
         case Conversion.TRANSPOSE_2D:

@@ -116,9 +116,7 @@ def elementwise_errors(target: Target, op: str, element: str) -> list[str]:
     allowed = _A2A3_ELEMENTWISE_TYPES.get(op)
     if allowed is None or element in allowed:
         return []
-    return [
-        f"A2A3 {op} does not support {element} (supported: {', '.join(sorted(allowed))})"
-    ]
+    return [f"A2A3 {op} does not support {element} (supported: {', '.join(sorted(allowed))})"]
 
 
 def extent_errors(target: Target, op: str, extents: dict[str, int]) -> list[str]:

@@ -83,9 +83,7 @@ def tmp_shape_from_c0_blocked(h: int, w: int, c0: int, element_bytes: int) -> tu
     return c0, _padded(h * w, element_bytes)
 
 
-def tmp_elements_fractal_z_3d(
-    n: int, c: int, h: int, w: int, c0: int, element_bytes: int
-) -> int:
+def tmp_elements_fractal_z_3d(n: int, c: int, h: int, w: int, c0: int, element_bytes: int) -> int:
     """NCDHW -> FRACTAL_Z_3D: one NC1C0HW plane, plus a second buffer that is
     either another plane or the transpose scratch (chosen at run time)."""
     plane = n * (-(-c // c0)) * c0 * h * w
