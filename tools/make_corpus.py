@@ -91,6 +91,14 @@ def _unary_mix(x: jax.Array) -> jax.Array:
     )  # fmt: skip
 
 
+def _unary_bf16(x: jax.Array) -> tuple[jax.Array, ...]:
+    positive = jnp.abs(x) + jnp.asarray(0.5, BF16)
+    return (
+        jnp.exp(x), jnp.log(positive), jax.nn.sigmoid(x), lax.rsqrt(positive),
+        jnp.tanh(x), jnp.sin(x), jnp.expm1(x), jnp.log1p(positive),
+    )  # fmt: skip
+
+
 def _transpose_2d(x: jax.Array) -> jax.Array:
     return x.T + 1.0
 
@@ -176,6 +184,7 @@ PROGRAMS: tuple[Program, ...] = (
     Program("elementwise_f32", _elementwise_f32, (f32(16, 32), f32(16, 32))),
     Program("elementwise_bf16", _elementwise_bf16, (bf16(16, 32), bf16(16, 32))),
     Program("unary_mix_f32", _unary_mix, (f32(8, 64),)),
+    Program("unary_bf16", _unary_bf16, (bf16(16, 64),)),
     Program("transpose_2d", _transpose_2d, (f32(32, 48),)),
     Program("transpose_3d_exp", _transpose_3d_exp, (f32(6, 20, 34),)),
     Program("row_sum", _row_sum, (f32(16, 128),)),
