@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -46,25 +48,28 @@ def test_exact_unary_ops(opcode: str, expected: list[float]) -> None:
 
 
 def test_transcendental_unary_ops() -> None:
-    x = np.array([0.25, 1.0, 4.0], np.float32)
+    x = [0.25, 1.0, 4.0]
+    # Python's math module (the C library, in double) as the oracle.
     expected = {
-        "exponential": np.exp(np.float64(x)),
-        "exponential-minus-one": np.expm1(np.float64(x)),
-        "log": np.log(np.float64(x)),
-        "log-plus-one": np.log1p(np.float64(x)),
-        "logistic": 1 / (1 + np.exp(-np.float64(x))),
+        "exponential": [math.exp(v) for v in x],
+        "exponential-minus-one": [math.expm1(v) for v in x],
+        "log": [math.log(v) for v in x],
+        "log-plus-one": [math.log1p(v) for v in x],
+        "logistic": [1 / (1 + math.exp(-v)) for v in x],
         "sqrt": [0.5, 1.0, 2.0],
         "rsqrt": [2.0, 1.0, 0.5],
-        "cbrt": np.float64(x) ** (1 / 3),
-        "tanh": np.tanh(np.float64(x)),
-        "sine": np.sin(np.float64(x)),
-        "cosine": np.cos(np.float64(x)),
-        "tan": np.tan(np.float64(x)),
+        "cbrt": [0.6299605249474366, 1.0, 1.5874010519681994],
+        "tanh": [math.tanh(v) for v in x],
+        "sine": [math.sin(v) for v in x],
+        "cosine": [math.cos(v) for v in x],
+        "tan": [math.tan(v) for v in x],
         # erf from tables: erf(0.25) = 0.2763263902, erf(1) = 0.8427007929, erf(4) = 0.9999999846
         "erf": [0.2763263902, 0.8427007929, 0.9999999846],
     }
     for opcode, values in expected.items():
-        out = run1(f"  p = f32[3] parameter(0)\n  ROOT r = f32[3] {opcode}(p)", x)
+        out = run1(
+            f"  p = f32[3] parameter(0)\n  ROOT r = f32[3] {opcode}(p)", np.array(x, np.float32)
+        )
         np.testing.assert_allclose(out, np.array(values, np.float64), rtol=3e-7, err_msg=opcode)
 
 
@@ -104,7 +109,7 @@ def test_float_binary_ops() -> None:
         "maximum": [7, 2, 2, 1],
         "minimum": [2, -7, -3, 0],
         "power": [49, 49, 0.125, 0],
-        "atan2": np.arctan2([7.0, -7.0, 2.0, 0.0], [2.0, 2.0, -3.0, 1.0]),
+        "atan2": [math.atan2(7, 2), math.atan2(-7, 2), math.atan2(2, -3), 0.0],
     }
     for opcode, expected in cases.items():
         np.testing.assert_allclose(

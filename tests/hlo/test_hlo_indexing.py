@@ -358,3 +358,59 @@ ENTRY e {{
     assert str(indexing).startswith("(d0, d1) -> (d1, d0),")
     reached = computation_indexing(mod.computation("fused"))
     assert len(reached[mod.computation("fused").instruction("a")]) == 1
+
+
+def test_bitcast_convert_narrowing_and_widening() -> None:
+    # Narrowing: out[i, j] is 16-bit half j of in[i] (little-endian), read through (d0, d1) -> (d0).
+    mod = module("  p = s32[3] parameter(0)\n  ROOT r = s16[3,2] bitcast-convert(p)")
+    data = np.array([0x00010002, -1, 0x7FFF0000], np.int32)
+    (out,) = evaluate_module(mod, [data])
+    (narrow,) = compute_output_to_input_indexing(mod.entry.root)
+    assert narrow is not None
+    for i, j in np.ndindex(3, 2):
+        (source,) = (int(v) for v in narrow.evaluate((i, j), ()))
+        assert out[i, j] == data[source : source + 1].view(np.int16)[j]
+    # Widening: out[i] is made of in[i, s0] for s0 in [0, 1].
+    mod = module("  p = s16[3,2] parameter(0)\n  ROOT r = s32[3] bitcast-convert(p)")
+    halves = np.array([[2, 1], [-1, -1], [0, 0x7FFF]], np.int16)
+    (out,) = evaluate_module(mod, [halves])
+    (wide,) = compute_output_to_input_indexing(mod.entry.root)
+    assert wide is not None and len(wide.range_vars) == 1
+    for i in range(3):
+        read = [tuple(int(v) for v in wide.evaluate((i,), (s,))) for s in range(2)]
+        assert read == [(i, 0), (i, 1)]
+        assert out[i] == halves[i].view(np.int32)[0]
+
+
+def test_select_clamp_and_call_through_brute_force() -> None:
+    check_reads(
+        "  c = pred[] parameter(0)\n  p = s32[2,3] parameter(1)\n  q = s32[2,3] parameter(2)\n"
+        "  ROOT r = s32[2,3] select(c, p, q)",
+        1,
+        args=[np.array(True), numbered((2, 3), 10), numbered((2, 3), 100)],
+    )
+    check_reads(
+        "  lo = s32[] parameter(0)\n  p = s32[2,3] parameter(1)\n  hi = s32[] parameter(2)\n"
+        "  ROOT r = s32[2,3] clamp(lo, p, hi)",
+        1,
+        args=[np.array(0, np.int32), numbered((2, 3), 10), np.array(99, np.int32)],
+    )
+    text = f"""HloModule t
+{REDUCERS}
+callee {{
+  a = s32[4,6] parameter(0)
+  s = s32[2,6] slice(a), slice={{[1:4:2], [0:6]}}
+  ROOT r = s32[6,2] transpose(s), dimensions={{1,0}}
+}}
+ENTRY e {{
+  p = s32[4,6] parameter(0)
+  ROOT c = s32[6,2] call(p), to_apply=callee
+}}
+"""
+    mod = parse_hlo_module(text)
+    args = arguments_for(mod)
+    (out,) = evaluate_module(mod, args)
+    (indexing,) = compute_output_to_input_indexing(mod.entry.root)
+    assert indexing is not None
+    for index in np.ndindex(*out.shape):
+        assert out[index] == args[0][tuple(int(v) for v in indexing.evaluate(index, ()))]
