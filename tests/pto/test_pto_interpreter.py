@@ -469,3 +469,118 @@ def test_command_line_reports_missing_inputs(
         "error: missing input 'arg1' for parameter 1 (!pto.partition_tensor_view<16x16xf32>)"
         in capsys.readouterr().err
     )
+
+
+# -- control flow, dynamic shapes, addresses ------------------------------------------
+
+
+def test_loop_accumulates_into_a_buffer() -> None:
+    buf = "!pto.tile_buf<vec, 4x8xf32>"
+    module = parse(f"""
+func.func @f(%x: {buf}, %acc: {buf}, %n: index) {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {{
+    pto.tadd ins(%acc, %x : {buf}, {buf}) outs(%acc : {buf})
+  }}
+  return
+}}""")
+    x = RNG.integers(-5, 5, (4, 8)).astype(np.float32)
+    acc = Tile(np.zeros((4, 8), np.float32), 4, 8)
+    PTOExecutor(module).run("f", [tile_arg(x), acc, 7])
+    assert np.array_equal(acc.data, 7 * x)
+
+
+def test_dynamic_valid_shape_comes_from_alloc_operands() -> None:
+    module = parse("""
+func.func @f(%in: !pto.partition_tensor_view<16x16xf32>, %out: !pto.partition_tensor_view<16x16xf32>, %r: index, %c: index) {
+  %s = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  %d = pto.alloc_tile valid_row = %c valid_col = %r : !pto.tile_buf<vec, 16x16xf32, valid=?x?>
+  pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%s : !pto.tile_buf<vec, 16x16xf32>)
+  %t = pto.alloc_tile valid_row = %r valid_col = %c : !pto.tile_buf<vec, 16x16xf32, valid=?x?>
+  pto.tmov ins(%s : !pto.tile_buf<vec, 16x16xf32>) outs(%t : !pto.tile_buf<vec, 16x16xf32, valid=?x?>)
+  pto.ttrans ins(%t : !pto.tile_buf<vec, 16x16xf32, valid=?x?>) outs(%d : !pto.tile_buf<vec, 16x16xf32, valid=?x?>)
+  pto.tstore ins(%s : !pto.tile_buf<vec, 16x16xf32>) outs(%out : !pto.partition_tensor_view<16x16xf32>)
+  return
+}""")
+    executor = PTOExecutor(module)
+    x = RNG.standard_normal((16, 16)).astype(np.float32)
+    out = np.zeros((16, 16), np.float32)
+    executor.run("f", [x, out, 5, 3])
+    assert np.array_equal(out, x)
+
+
+def test_dynamic_transpose_uses_the_run_time_valid_region() -> None:
+    dyn = "!pto.tile_buf<vec, 16x16xf32, valid=?x?>"
+    module = parse(f"""
+func.func @f(%src: {dyn}, %r: index, %c: index) -> {dyn} {{
+  %d = pto.alloc_tile valid_row = %c valid_col = %r : {dyn}
+  pto.ttrans ins(%src : {dyn}) outs(%d : {dyn})
+  return %d : {dyn}
+}}""")
+    src = RNG.standard_normal((16, 16)).astype(np.float32)
+    (dst,) = PTOExecutor(module).run("f", [Tile(src.copy(), 5, 3), 5, 3])
+    assert isinstance(dst, Tile)
+    assert (dst.valid_rows, dst.valid_cols) == (3, 5)
+    expected = np.zeros((16, 16), np.float32)
+    expected[:3, :5] = src[:5, :3].T
+    assert np.array_equal(dst.data, expected)
+
+
+def test_ssa_tassign_rebinds_and_aliases() -> None:
+    buf = "!pto.tile_buf<vec, 8x8xf32>"
+    module = parse(f"""
+func.func @f(%x: {buf}) -> {buf} {{
+  %addr = arith.constant 4096 : i64
+  %a = pto.alloc_tile : {buf}
+  %b = pto.alloc_tile addr = %addr : {buf}
+  %a2 = pto.tassign %a, %addr : {buf} -> {buf}
+  pto.texp ins(%x : {buf}) outs(%a2 : {buf})
+  return %b : {buf}
+}}""")
+    x = RNG.standard_normal((8, 8)).astype(np.float32)
+    (b,) = PTOExecutor(module).run("f", [tile_arg(x)])
+    assert isinstance(b, Tile)
+    np.testing.assert_allclose(b.data, np.exp(x), rtol=1e-6)  # %b shares %a2's bytes
+
+
+def test_address_beyond_memory_is_an_error() -> None:
+    module = parse("""
+func.func @f() {
+  %t = pto.alloc_tile : !pto.tile_buf<bias, 16x16xf32>
+  pto.tassign %t, @tile(0x20)
+  return
+}""")
+    # A2A3's bias table holds 1 KB; A5's 4 KB.
+    with pytest.raises(
+        UserError, match="tile of 1024 bytes at 0x20 does not fit the 1024-byte bias memory"
+    ):
+        PTOExecutor(module).run("f", [])
+    PTOExecutor(module, target="a5").run("f", [])
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "quotient", "remainder"),
+    [(7, 2, 3, 1), (-7, 2, -3, -1), (7, -2, -3, 1), (-7, -2, 3, -1)],
+)
+def test_signed_division_rounds_toward_zero(a: int, b: int, quotient: int, remainder: int) -> None:
+    buf = "!pto.tile_buf<vec, 1x8xi32>"
+    view = "!pto.partition_tensor_view<1x8xi32>"
+    module = parse(f"""
+func.func @f(%a: index, %b: index, %oq: {view}, %or: {view}) {{
+  %q = arith.divsi %a, %b : index
+  %r = arith.remsi %a, %b : index
+  %qi = arith.index_cast %q : index to i32
+  %ri = arith.index_cast %r : index to i32
+  %tq = pto.alloc_tile : {buf}
+  %tr = pto.alloc_tile : {buf}
+  pto.tadds ins(%tq, %qi : {buf}, i32) outs(%tq : {buf})
+  pto.tadds ins(%tr, %ri : {buf}, i32) outs(%tr : {buf})
+  pto.tstore ins(%tq : {buf}) outs(%oq : {view})
+  pto.tstore ins(%tr : {buf}) outs(%or : {view})
+  return
+}}""")
+    out_q, out_r = np.zeros((1, 8), np.int32), np.zeros((1, 8), np.int32)
+    PTOExecutor(module).run("f", [a, b, out_q, out_r])
+    assert set(out_q.ravel().tolist()) == {quotient}
+    assert set(out_r.ravel().tolist()) == {remainder}
