@@ -290,32 +290,54 @@ def _reduce(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     assert dims is not None
     reducer = instruction.called_computations[0]
     ptype = _element_type(instruction.operands[0].shape)
-    simple = _simple_reducer(reducer)
-    if half == 1 and simple is not None and ptype not in (PrimitiveType.BF16, PrimitiveType.F16):
-        ufunc = _UFUNC_REDUCERS[simple]
-        with np.errstate(all="ignore"):
-            reduced = ufunc.reduce(inputs[0], axis=tuple(dims)) if dims else inputs[0]
-            return np.asarray(ufunc(inits[0], reduced)).astype(ptype.dtype)
-    return _reduce_sequentially(reducer, inputs, inits, tuple(dims))
+    simple = _simple_reducer(reducer) if half == 1 else None
+    if simple is None:
+        return _reduce_sequentially(_reducer_step(reducer), inputs, inits, tuple(dims))
+    if ptype in (PrimitiveType.BF16, PrimitiveType.F16):
+        # Rounded after every step, like XLA; the op is applied directly (no sub-evaluation).
+        def step(accumulators: list[np.ndarray], values: list[np.ndarray]) -> list[np.ndarray]:
+            return [elementwise.binary(simple, accumulators[0], values[0], ptype)]
+
+        return _reduce_sequentially(step, inputs, inits, tuple(dims))
+    ufunc = _UFUNC_REDUCERS[simple]
+    with np.errstate(all="ignore"):
+        reduced = ufunc.reduce(inputs[0], axis=tuple(dims)) if dims else inputs[0]
+        return np.asarray(ufunc(inits[0], reduced)).astype(ptype.dtype)
+
+
+ReducerStep = Callable[[list[np.ndarray], list[np.ndarray]], list[np.ndarray]]
+
+
+def _reducer_step(reducer: HloComputation) -> ReducerStep:
+    """One application of the reducer computation to whole arrays of accumulators and values."""
+
+    def step(accumulators: list[np.ndarray], values: list[np.ndarray]) -> list[np.ndarray]:
+        result = evaluate_computation(reducer, [*accumulators, *values])
+        return [np.asarray(v) for v in flatten_value(result)]
+
+    return step
 
 
 def _reduce_sequentially(
-    reducer: HloComputation,
+    step: ReducerStep,
     inputs: list[np.ndarray],
     inits: list[np.ndarray],
     dims: tuple[int, ...],
 ) -> Value:
-    """Applies the reducer once per reduced element, in row-major order, to all kept elements."""
+    """Applies `step` once per reduced element, in row-major order, to all kept elements."""
     rank = inputs[0].ndim
     kept = [d for d in range(rank) if d not in dims]
     kept_shape = [inputs[0].shape[d] for d in kept]
     count = int(np.prod([inputs[0].shape[d] for d in dims], dtype=np.int64))
-    flat = [np.transpose(x, kept + list(dims)).reshape(kept_shape + [count]) for x in inputs]
+    # Reduced elements first, so that each step reads one contiguous slab.
+    flat = [np.transpose(x, list(dims) + kept).reshape([count, *kept_shape]) for x in inputs]
     accumulators: list[np.ndarray] = [np.broadcast_to(init, kept_shape) for init in inits]
     for position in range(count):
-        step = evaluate_computation(reducer, accumulators + [x[..., position] for x in flat])
-        accumulators = [np.asarray(v) for v in flatten_value(step)]
-    results = [np.broadcast_to(a, kept_shape).astype(x.dtype) for a, x in zip(accumulators, inputs)]
+        accumulators = step(accumulators, [x[position] for x in flat])
+    results = [
+        np.broadcast_to(a, kept_shape).astype(x.dtype)
+        for a, x in zip(accumulators, inputs, strict=True)
+    ]
     return results[0] if len(results) == 1 else tuple(results)
 
 
