@@ -268,11 +268,13 @@ class FlattenConstant(RewritePattern):
         value = op.value
         if not isinstance(value, DenseIntOrFPElementsAttr):
             return
-        if (flat := flat_type(value.get_type())) is None:
+        if flat_type(value.get_type()) is None:
             return
         # Row-major data does not change when the shape collapses.
+        flat = TensorType(value.get_element_type(), [prod(value.get_shape())])
         flat_value = DenseIntOrFPElementsAttr(flat, value.data)
         constant = rewriter.insert(arith.ConstantOp(flat_value), InsertPoint.before(op))
+        constant.result.name_hint = op.result.name_hint
         where = InsertPoint.before(op)
         rewriter.replace(op, (), [_cast(constant.result, op.result.type, rewriter, where)])
 

@@ -33,10 +33,10 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf, tensor, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
+    AnyFloat,
     ArrayAttr,
     BoolAttr,
     DenseIntOrFPElementsAttr,
-    FixedBitwidthType,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -55,6 +55,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.hints import isa
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.loop_utils import insert_index_constant, static_bounds
@@ -155,15 +156,17 @@ def _contiguous_access(index: SSAValue, loop: scf.ForOp, trip_count: int) -> _Ac
     return _Access(apply, position)
 
 
-def _vector_type(tensor_type: Attribute, trip_count: int) -> VectorType[Attribute] | None:
+def _vector_type(
+    tensor_type: Attribute, trip_count: int
+) -> VectorType[IntegerType | AnyFloat] | None:
     """`vector<N x elem>` if a 1-d tensor of this type can be accessed N elements at a time."""
     if not isinstance(tensor_type, TensorType) or len(tensor_type.shape) != 1:
         return None
     if not isinstance(tensor_type.encoding, NoneAttr):
         return None
     element = tensor_type.element_type
-    if not isinstance(element, FixedBitwidthType):
-        return None
+    if not isinstance(element, IntegerType) and not isa(element, AnyFloat):
+        return None  # index elements have no fixed width
     (size,) = tensor_type.get_shape()
     if size < 0 or size % trip_count != 0:
         return None
@@ -188,10 +191,17 @@ def _base_index(access: _Access, loop: scf.ForOp, rewriter: PatternRewriter) -> 
     return base.res[0]
 
 
-def _zero(element: Attribute) -> Attribute:
+def _zero(element: IntegerType | AnyFloat) -> IntegerAttr[IntegerType] | FloatAttr[AnyFloat]:
     if isinstance(element, IntegerType):
         return IntegerAttr(0, element)
-    return FloatAttr(0.0, element)  # pyright: ignore[reportArgumentType]
+    return FloatAttr(0.0, element)
+
+
+def _zero_vector(vector_type: VectorType[IntegerType | AnyFloat]) -> DenseIntOrFPElementsAttr:
+    element = vector_type.element_type
+    if isinstance(element, IntegerType):
+        return DenseIntOrFPElementsAttr.from_list(VectorType(element, vector_type.shape), [0])
+    return DenseIntOrFPElementsAttr.from_list(VectorType(element, vector_type.shape), [0.0])
 
 
 def _in_bounds() -> ArrayAttr[BoolAttr]:
@@ -212,11 +222,11 @@ def _vectorize_load(
     if access is None:
         return False
     base = _base_index(access, loop, rewriter)
-    padding = arith.ConstantOp(_zero(vector_type.element_type), vector_type.element_type)
+    padding = arith.ConstantOp(_zero(vector_type.element_type))
     padding.result.name_hint = "cst"
     rewriter.insert(padding, InsertPoint.before(loop))
     read = vector.TransferReadOp(
-        op.tensor, [base], padding, vector_type, _in_bounds(), _identity_1d()
+        op.tensor, [base], padding.result, vector_type, _in_bounds(), _identity_1d()
     )
     rewriter.insert(read, InsertPoint.before(loop))
     induction_var = loop.body.block.args[0]
@@ -229,7 +239,7 @@ class _Store:
     insert: tensor.InsertOp
     iter_position: int  # position among the loop's iter args
     access: _Access
-    vector_type: VectorType[Attribute]
+    vector_type: VectorType[IntegerType | AnyFloat]
 
 
 def _vectorizable_store(op: tensor.InsertOp, loop: scf.ForOp, trip_count: int) -> _Store | None:
@@ -259,8 +269,7 @@ def _vectorize_stores(stores: list[_Store], loop: scf.ForOp, rewriter: PatternRe
     inits: list[SSAValue] = list(loop.iter_args)
     vectors: list[SSAValue] = []
     for store in stores:
-        zero_attr = DenseIntOrFPElementsAttr.from_list(store.vector_type, [0])
-        zero = arith.ConstantOp(zero_attr, store.vector_type)
+        zero = arith.ConstantOp(_zero_vector(store.vector_type))
         zero.result.name_hint = "vector"
         rewriter.insert(zero, InsertPoint.before(loop))
         inits.append(zero.result)
