@@ -16,7 +16,7 @@ from passes.pto_materialize_tmp_tiles import PTOMaterializeTmpTilesPass
 from passes.pto_plan_memory import PTOPlanMemoryPass
 from passes.pto_to_dps import PTOToDPSPass
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import PTOExecutor, Tile, main
+from xla_emit.interpreter.pto import PTOExecutor, Tile, main, run_file
 from xla_emit.tools.context import make_context, parse_mlir, verify_module
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "pto"
@@ -620,3 +620,24 @@ def test_command_line_summarises_outputs(capsys: pytest.CaptureFixture[str]) -> 
     assert main([str(EXAMPLES / "softmax_columns.mlir"), "--random-inputs", "0"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("arg1: float32[16x16] sum=16 ")  # every column sums to 1
+
+
+def test_random_inputs_cover_float_scalars_and_reject_pointers(tmp_path: Path) -> None:
+    scaled = tmp_path / "scaled.mlir"
+    scaled.write_text(
+        "func.func @f(%in: !pto.partition_tensor_view<2x8xf32>, %out: !pto.partition_tensor_view<2x8xf32>, %s: f32) {\n"
+        "  %x = pto.tload %in : !pto.partition_tensor_view<2x8xf32> -> !pto.tile<2x8xf32>\n"
+        "  %y = pto.tmuls %x, %s : (!pto.tile<2x8xf32>, f32) -> !pto.tile<2x8xf32>\n"
+        "  pto.tstore %y, %out : (!pto.tile<2x8xf32>, !pto.partition_tensor_view<2x8xf32>) -> ()\n"
+        "  return\n}\n"
+    )
+    outputs = run_file(str(scaled), None, None, None, seed=5)
+    ratio = outputs["arg1"] / outputs["arg0"]
+    assert np.allclose(ratio, ratio.flat[0])  # one random scalar scaled every element
+    pointer = tmp_path / "pointer.mlir"
+    pointer.write_text("func.func @g(%p: !pto.ptr<f32>) {\n  return\n}\n")
+    with pytest.raises(
+        UserError,
+        match="cannot make a random input for parameter 0 \\(!pto.ptr<f32>\\); pass --inputs",
+    ):
+        run_file(str(pointer), None, None, None)

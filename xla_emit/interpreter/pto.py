@@ -583,7 +583,7 @@ def _random_input(rng: np.random.Generator, position: int, param: SSAValue) -> A
             shape = param.type.dims
         case pto.TileTypeBase(element_type=element):
             shape = param.type.shape
-        case AnyFloat():
+        case Float16Type() | BFloat16Type() | Float32Type() | Float64Type():
             return float(rng.standard_normal())
         case _:
             raise UserError(
