@@ -1,0 +1,54 @@
+// RUN: xla-emit-opt %examples/softmax.hlo | filecheck %s
+// RUN: xla-emit-opt %examples/softmax.hlo | xla-emit-opt | filecheck %s
+
+// Softmax as XLA fuses it: a row-max reduction, exp(x - max) as a loop fusion,
+// a row-sum reduction whose epilogue inverts the sum, and the normalizing
+// loop fusion. Every fusion is its own kernel, named after the fusion.
+
+// Rows of 1000 elements: 64 threads per row (16 elements each), 4 rows per
+// block; the two warps of a row combine through shared memory.
+// CHECK-LABEL: func.func @row_max(
+// CHECK-SAME:    %{{.*}}: tensor<64x1000xf32>, %[[MAX:.*]]: tensor<64xf32>) -> tensor<64xf32>
+// CHECK:         gpu.thread_id  x {xla.range = [0 : index, 255 : index]}
+// CHECK-NEXT:    gpu.block_id  x {xla.range = [0 : index, 15 : index]}
+// CHECK-DAG:     %[[NEG_INF:.*]] = arith.constant 0xff800000 : f32
+// CHECK:         %xla_loop = xla_gpu.loop (%thread_id_x, %block_id_x)[%s0] -> (%input_dim0, %input_dim1)
+// CHECK-SAME:      "(th_x, bl_x)[s0] -> (bl_x * 4 + th_x floordiv 64, s0 * 64 + th_x mod 64)
+// CHECK-SAME:      iter_args(%acc = %[[NEG_INF]]) -> (f32) {
+// CHECK:           %[[NEW:.*]] = xla_gpu.pure_call @max_f32(%acc, %extracted) : (f32, f32) -> f32
+// CHECK-NEXT:      xla_gpu.yield %[[NEW]] : f32
+// CHECK:         %[[WARP:.*]] = xla_gpu.shuffle_reduce(%xla_loop) to 16 combiner=@max_f32 : f32
+// CHECK:         %shmem = xla_gpu.allocate_shared : tensor<4x2xf32>
+// CHECK-NEXT:    %[[STORED:.*]] = xla.predicated_insert %[[WARP]] into %shmem[%{{.*}}, %{{.*}}] if %{{.*}} : tensor<4x2xf32>
+// CHECK-NEXT:    %synced_tensor = xla_gpu.sync_threads %[[STORED]] : tensor<4x2xf32>
+// CHECK:         %[[GATHERED:.*]] = xla.predicated_extract %synced_tensor[%{{.*}}, %{{.*}}] if %{{.*}} else %[[NEG_INF]] : tensor<4x2xf32>
+// CHECK-NEXT:    %[[ROW:.*]] = xla_gpu.shuffle_reduce(%[[GATHERED]]) to 16 combiner=@max_f32 : f32
+// CHECK:         %[[WRITTEN:.*]] = xla.predicated_insert %[[ROW]] into %[[MAX]][%{{.*}}] if %{{.*}} : tensor<64xf32>
+// CHECK-NEXT:    func.return %[[WRITTEN]] : tensor<64xf32>
+// CHECK-LABEL: func.func private @max_f32(
+// CHECK-NEXT:    arith.maximumf
+
+// CHECK-LABEL: func.func @e(
+// CHECK:         xla_gpu.loop
+// CHECK:         xla_gpu.pure_call @fused_exp_e(
+// CHECK-LABEL: func.func private @fused_exp_e(
+// CHECK:         arith.subf
+// CHECK-NEXT:    math.exp
+
+// The epilogue (1 / sum) runs only where lane 0 of a row writes.
+// CHECK-LABEL: func.func @inverse(
+// CHECK:         xla_gpu.shuffle_reduce(%xla_loop) to 16 combiner=@add_f32 : f32
+// CHECK:         %[[SUM:.*]] = xla_gpu.shuffle_reduce(%{{.*}}) to 16 combiner=@add_f32 : f32
+// CHECK:         scf.if %{{.*}} -> (tensor<64xf32>) {
+// CHECK-NEXT:      %[[INV:.*]] = xla_gpu.pure_call @fused_row_sum_inverse__epilogue__inverse(%arg0, %[[I:.*]], %[[SUM]]) : (tensor<64x1000xf32>, index, f32) -> f32
+// CHECK-NEXT:      %inserted = tensor.insert %[[INV]] into %arg1[%[[I]]] : tensor<64xf32>
+// CHECK-NEXT:      scf.yield %inserted : tensor<64xf32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %arg1 : tensor<64xf32>
+// CHECK-NEXT:    }
+// CHECK-LABEL: func.func private @fused_row_sum_inverse__epilogue__inverse(
+// CHECK-SAME:    %i: index {xla.range = [0 : index, 63 : index]}, %[[HERO:.*]]: f32) -> f32
+// CHECK:         arith.divf %{{.*}}, %[[HERO]] : f32
+
+// CHECK-LABEL: func.func @softmax(
+// CHECK:         xla_gpu.pure_call @fused_normalize_softmax(
