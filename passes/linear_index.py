@@ -87,7 +87,9 @@ def linear_index(
     )
     accesses = IndexingMap(tuple(leaves.variables), (), (), exprs)
     linear = compose_indexing_maps(accesses, linearize_map(tuple(shape))).simplify()
-    return linear, leaves.values
+    # Composition records "index within its dimension" as constraints; an access is
+    # in bounds by definition, and apply_indexing takes no constraints.
+    return dataclasses.replace(linear, constraints=()), leaves.values
 
 
 def constant_result(indexing_map: IndexingMap) -> int | None:
