@@ -114,10 +114,20 @@ def read(
     offsets = _offsets(ex, buffer, indices, vector_rank)
     if element_mask is not None:
         offsets = np.where(element_mask, offsets, 0)
+    if ex.mask is not None and _lane_axis(offsets, vector_rank):
+        # Inactive lanes may hold any index; they read element 0 instead.
+        offsets = np.where(ex.mask.reshape(ex.mask.shape + (1,) * vector_rank), offsets, 0)
     if buffer.tracked and buffer.kind is BufferKind.SHARED:
         _check_shared_read(ex, op, buffer, offsets, vector_rank, element_mask)
-    values = np.take(buffer.data, offsets, mode="clip")
+    try:
+        values = buffer.data[offsets]
+    except IndexError:
+        raise _unchecked_out_of_bounds(ex, op) from None
     return values if np.ndim(values) else values[()]
+
+
+def _unchecked_out_of_bounds(ex: Executor, op: Operation) -> Exception:
+    return ex.error(op, "accesses memory out of bounds (turn bounds checks on to find the lane)")
 
 
 def _check_shared_read(
@@ -193,28 +203,45 @@ def write(
             buffer.data = buffer.data.copy()
             buffer.readonly = False
     offsets = _offsets(ex, buffer, indices, vector_rank)
-    racing = buffer.tracked and ex.checks.races and not atomic
-    if varying or buffer.tracked:
-        shape = np.broadcast_shapes(offsets.shape, values_array.shape, (ex.lanes.count,) + (1,) * vector_rank)
-        full_offsets = np.broadcast_to(offsets, shape)
-        full_values = np.broadcast_to(values_array, shape)
-        selected = _active_elements(ex, shape, vector_rank, element_mask)
-        writers = np.broadcast_to(ex.lanes.global_lane.reshape((-1,) + (1,) * vector_rank), shape)
-        if selected is not None:
-            full_offsets, full_values, writers = full_offsets[selected], full_values[selected], writers[selected]
-        full_offsets, full_values, writers = full_offsets.ravel(), full_values.ravel(), writers.ravel()
-        if buffer.tracked:
-            _record_writes(ex, op, buffer, full_offsets, writers, check_races=racing)
-        buffer.data[np.clip(full_offsets, 0, buffer.data.shape[0] - 1)] = full_values
+    if buffer.tracked or ex.mask is not None or element_mask is not None:
+        _store_selected(ex, op, buffer, offsets, values_array, vector_rank, element_mask, atomic)
     else:
-        flat_offsets = offsets.ravel()
-        flat_values = np.broadcast_to(values_array, offsets.shape).ravel()
-        if element_mask is not None:
-            keep = np.broadcast_to(element_mask, offsets.shape).ravel()
-            flat_offsets, flat_values = flat_offsets[keep], flat_values[keep]
-        buffer.data[np.clip(flat_offsets, 0, buffer.data.shape[0] - 1)] = flat_values
+        # Every lane stores every element: one scatter (numpy broadcasts the values).
+        shape = np.broadcast_shapes(offsets.shape, values_array.shape)
+        _store(ex, op, buffer, np.broadcast_to(offsets, shape), values_array)
     buffer.version += 1
     return TensorValue(buffer, buffer.version)
+
+
+def _store(ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, values: np.ndarray) -> None:
+    try:
+        buffer.data[offsets] = values
+    except IndexError:
+        raise _unchecked_out_of_bounds(ex, op) from None
+
+
+def _store_selected(
+    ex: Executor,
+    op: Operation,
+    buffer: Buffer,
+    offsets: np.ndarray,
+    values: np.ndarray,
+    vector_rank: int,
+    element_mask: Array | None,
+    atomic: bool,
+) -> None:
+    """Store the active lanes' valid elements, recording writers for the checks."""
+    shape = np.broadcast_shapes(offsets.shape, values.shape, (ex.lanes.count,) + (1,) * vector_rank)
+    full_offsets = np.broadcast_to(offsets, shape)
+    full_values = np.broadcast_to(values, shape)
+    selected = _active_elements(ex, shape, vector_rank, element_mask)
+    writers = np.broadcast_to(ex.lanes.global_lane.reshape((-1,) + (1,) * vector_rank), shape)
+    if selected is not None:
+        full_offsets, full_values, writers = full_offsets[selected], full_values[selected], writers[selected]
+    if buffer.tracked:
+        racing = ex.checks.races and not atomic
+        _record_writes(ex, op, buffer, full_offsets.ravel(), writers.ravel(), check_races=racing)
+    _store(ex, op, buffer, full_offsets, full_values)
 
 
 def _record_writes(

@@ -72,6 +72,7 @@ class LaneSet:
     end_block: int
     # Barrier intervals elapsed in this chunk; race checks compare them.
     epoch: int = field(default=0)
+    _ids: dict[tuple[str, int], np.ndarray | np.int64] = field(default_factory=dict[tuple[str, int], "np.ndarray | np.int64"])
 
     @property
     def num_blocks(self) -> int:
@@ -99,15 +100,28 @@ class LaneSet:
 
     def thread_id(self, axis: int) -> np.ndarray:
         """`gpu.thread_id` along x/y/z (0/1/2), per lane."""
-        nx, ny, _ = self.grid.threads
-        linear = self.local_thread
-        return (linear % nx, (linear // nx) % ny, linear // (nx * ny))[axis]
+        key = ("thread", axis)
+        if key not in self._ids:
+            self._ids[key] = _along(self.local_thread, self.grid.threads, axis)
+        return self._ids[key]
 
     def block_id(self, axis: int) -> np.ndarray | np.int64:
         """`gpu.block_id` along x/y/z; a scalar when the chunk holds a single block."""
-        nx, ny, _ = self.grid.blocks
-        if self.num_blocks == 1:
-            linear: np.ndarray | np.int64 = np.int64(self.first_block)
-        else:
-            linear = self.block_slot + self.first_block
-        return (linear % nx, (linear // nx) % ny, linear // (nx * ny))[axis]
+        key = ("block", axis)
+        if key not in self._ids:
+            linear: np.ndarray | np.int64 = (
+                np.int64(self.first_block) if self.num_blocks == 1 else self.block_slot + self.first_block
+            )
+            self._ids[key] = _along(linear, self.grid.blocks, axis)
+        return self._ids[key]
+
+
+def _along(linear: np.ndarray | np.int64, extents: tuple[int, int, int], axis: int) -> np.ndarray | np.int64:
+    """The coordinate along `axis` of a linear (x fastest) id."""
+    nx, ny, nz = extents
+    if axis == 0:
+        # In a 1-D grid the linear id is the x id already.
+        return linear if ny == nz == 1 else linear % nx
+    if axis == 1:
+        return (linear // nx) % ny
+    return linear // (nx * ny)
