@@ -285,6 +285,18 @@ def _check_vmem(memref: MemRefType[Attribute]) -> None:
 def _check_index_count(memref: MemRefType[Attribute], count: int) -> None:
     if count != memref.get_num_dims():
         raise VerifyException(f"Expected {memref.get_num_dims()} indices, but got {count}.")
+    _check_layout_fits(memref)
+
+
+def _check_layout_fits(memref: MemRefType[Attribute]) -> None:
+    """Mosaic's `verifyLayout`: a `#tpu.tiled` layout must match the memref's rank."""
+    layout = tiled_layout_of(memref)
+    if layout is None:
+        return
+    try:
+        layout.layout.check_for_shape(memref.get_shape())
+    except MosaicTilingError as error:
+        raise VerifyException(f"{memref}: {error}") from None
 
 
 def _check_semaphore_memref(memref: Attribute, kinds: tuple[type[Attribute], ...], what: str) -> None:

@@ -292,3 +292,11 @@ func.func @slice_i64_offsets(%m: memref<16x256xf32, #tpu.memory_space<any>>, %i:
   %s = tpu.memref_slice %m[%i, %i] : memref<16x256xf32, #tpu.memory_space<any>> -> memref<8x128xf32, #tpu.memory_space<any>>
   return
 }
+
+// -----
+
+func.func @layout_rank(%m: memref<8x128xf32, #tpu.tiled<(8,128),[1]>, #tpu.memory_space<vmem>>, %i: index) {
+  // expected-error@+1 {{Expected 2 tile strides for the memref rank, but got 1}}
+  %w = tpu.vector_load %m[%i, %i] {strides = array<i32>} : memref<8x128xf32, #tpu.tiled<(8,128),[1]>, #tpu.memory_space<vmem>>, vector<8x128xf32>,
+  return
+}
