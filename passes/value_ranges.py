@@ -7,6 +7,8 @@ Sources of ranges:
 * an `scf.for` induction variable with constant bounds: `[lb, ub - 1]`;
 * an `apply_indexing` result: the range of its expression over the map's
   domain, narrowed by the ranges of its operands;
+* an `xla.loop` induction variable (its range variable's bounds) or map
+  result (its expression's range);
 * `arith.addi/subi/muli/minsi/maxsi/index_cast` of ranged operands (interval
   arithmetic).
 
@@ -22,7 +24,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 
-from dialects.xla import ApplyIndexingOpBase, get_xla_range
+from dialects.xla import ApplyIndexingOpBase, LoopOpBase, get_xla_range
 from passes.loop_utils import static_bounds
 from xla_emit.indexing import IndexingMap, Interval, Variable
 
@@ -71,6 +73,13 @@ def _block_argument_range(arg: BlockArgument) -> Interval | None:
         bounds = static_bounds(parent)
         if bounds is not None and bounds.step > 0 and bounds.trip_count > 0:
             return Interval(bounds.lower, bounds.upper - 1)
+    if isinstance(parent, LoopOpBase):
+        indexing_map = parent.indexing_map
+        if arg in parent.induction_vars:
+            return indexing_map.range_vars[arg.index].bounds
+        if arg in parent.map_results:
+            position = arg.index - parent.num_induction_vars
+            return indexing_map.expression_range(indexing_map.results[position])
     return None
 
 

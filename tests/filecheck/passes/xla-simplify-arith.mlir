@@ -107,3 +107,27 @@ func.func @unknown(%i: index {xla.range = [-4 : index, 4 : index]}, %u: index) -
 // CHECK-NEXT:    %c8 = arith.constant 8 : index
 // CHECK-NEXT:    arith.cmpi ult, %i, %c8
 // CHECK-NEXT:    arith.cmpi slt, %u, %c8
+
+// -----
+
+// Inside an xla loop: the induction variable has its range variable's bounds
+// and a map result its expression's range (here [0, 511]).
+func.func @xla_loop_args(%th: index, %out: tensor<512xi1>) -> tensor<512xi1> {
+  %c512 = arith.constant 512 : index
+  %c3 = arith.constant 3 : index
+  %r = xla_gpu.loop (%th)[%vi] -> (%idx)
+      in #xla_gpu.indexing_map<"(th_x)[vector_index] -> (th_x * 4 + vector_index), domain: th_x in [0, 127], vector_index in [0, 3]">
+      iter_args(%it = %out) -> (tensor<512xi1>) {
+    %in = arith.cmpi slt, %idx, %c512 : index
+    %small = arith.cmpi sle, %vi, %c3 : index
+    %both = arith.andi %in, %small : i1
+    %n = tensor.insert %both into %it[%idx] : tensor<512xi1>
+    xla_gpu.yield %n : tensor<512xi1>
+  }
+  func.return %r : tensor<512xi1>
+}
+// CHECK-LABEL: func.func @xla_loop_args
+// CHECK:         xla_gpu.loop
+// CHECK-NOT:       arith.cmpi
+// CHECK:           %[[T:.*]] = arith.constant true
+// CHECK:           arith.andi %[[T]], %{{.*}} : i1
