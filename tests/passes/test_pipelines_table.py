@@ -1,0 +1,67 @@
+"""The named pipelines: every stage resolves to a registered pass, the table
+order is the seed's stage order, and running a pipeline is deterministic."""
+
+from __future__ import annotations
+
+from io import StringIO
+from pathlib import Path
+
+from xdsl.passes import PassPipeline
+from xdsl.printer import Printer
+
+from passes import all_passes
+from passes.pipelines import PIPELINES
+from xla_emit.emitters import emit_hlo_module
+from xla_emit.tools.context import make_context
+from xla_emit.tools.opt import available_passes
+
+GELU_HLO = Path(__file__).resolve().parents[2] / "examples" / "gelu.hlo"
+
+# The seed's listings, in order: inlined, lowered to scf, flattened,
+# vectorized, unrolled.
+SEED_STAGES = (
+    "inline",
+    "xla-lower-xla-loops-to-scf",
+    "xla-flatten-tensors",
+    "xla-vectorize-loads-stores",
+    "xla-gpu-optimize-loops",
+)
+
+
+def test_every_stage_is_a_registered_pass() -> None:
+    known = available_passes()
+    for name, spec in PIPELINES.items():
+        stages = spec.split(",")
+        assert all(stage in known for stage in stages), name
+        assert len(PassPipeline.parse_spec(known, spec).passes) == len(stages)
+
+
+def test_pipeline_follows_the_seed_stage_order() -> None:
+    stages = PIPELINES["xla-gpu-pipeline"].split(",")
+    positions = [stages.index(stage) for stage in SEED_STAGES]
+    assert positions == sorted(positions)
+    # Each stage is followed by the clean-up before the next stage starts.
+    for stage in SEED_STAGES:
+        after = stages[stages.index(stage) + 1 :]
+        assert "canonicalize" in after[:3] and "cse" in after[:4], stage
+
+
+def test_our_pipeline_passes_are_ours() -> None:
+    ours = set(all_passes())
+    stages = set(PIPELINES["xla-gpu-to-standard"].split(","))
+    assert stages - {"canonicalize", "cse"} <= ours
+
+
+def _pipeline_output() -> str:
+    ctx = make_context()
+    module = emit_hlo_module(GELU_HLO.read_text(), str(GELU_HLO))
+    PassPipeline.parse_spec(available_passes(), PIPELINES["xla-gpu-pipeline"]).apply(ctx, module)
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue()
+
+
+def test_pipeline_output_is_deterministic() -> None:
+    first = _pipeline_output()
+    assert first == _pipeline_output()
+    assert first.count("vector.transfer_read") == 1
