@@ -1,0 +1,132 @@
+"""Hero choice: which emitter each fused computation gets, and why (XLA's rules)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.emitters.kernel_checks import parse
+from xla_emit.emitters.hero import EmitterKind, ReductionGroups, analyze_fusion, reduction_groups
+
+ADD = """
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+"""
+
+
+def fused(body: str, params: str = "f32[64,128]") -> str:
+    return f"""HloModule m
+{ADD}
+fused {{
+{body}
+}}
+
+ENTRY main {{
+  p = {params} parameter(0)
+  ROOT f = f32[1] constant({{0}})
+}}
+"""
+
+
+def kind_and_hero(body: str) -> tuple[EmitterKind, str]:
+    analysis = analyze_fusion(parse(fused(body)).computation("fused"))
+    return analysis.kind, analysis.hero.name
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "hero"),
+    [
+        # Elementwise only: the loop emitter, the root is its own hero.
+        ("  p0 = f32[64,128] parameter(0)\n  ROOT n = f32[64,128] negate(p0)", EmitterKind.LOOP, "n"),
+        # A row reduction found through an elementwise epilogue with a constant operand.
+        (
+            "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
+            "  r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add\n"
+            "  c = f32[] constant(2)\n  cb = f32[64] broadcast(c), dimensions={}\n"
+            "  ROOT d = f32[64] divide(r, cb)",
+            EmitterKind.REDUCTION,
+            "r",
+        ),
+        # A column reduction.
+        (
+            "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
+            "  ROOT r = f32[128] reduce(p0, z), dimensions={0}, to_apply=add",
+            EmitterKind.REDUCTION,
+            "r",
+        ),
+        # The seed's transpose: the minor dim moves and both swapped dims are >= 16.
+        (
+            "  p0 = f32[64,128] parameter(0)\n  t = f32[128,64] transpose(p0), dimensions={1,0}\n"
+            "  ROOT a = f32[128,64] abs(t)",
+            EmitterKind.TRANSPOSE,
+            "t",
+        ),
+        # An epilogue op with two computed operands ends the walk: no hero below it.
+        (
+            "  p0 = f32[64,128] parameter(0)\n  t = f32[128,64] transpose(p0), dimensions={1,0}\n"
+            "  e = f32[128,64] exponential(t)\n  ROOT a = f32[128,64] add(t, e)",
+            EmitterKind.LOOP,
+            "a",
+        ),
+    ],
+)
+def test_hero_choice(body: str, kind: EmitterKind, hero: str) -> None:
+    assert kind_and_hero(body) == (kind, hero)
+
+
+@pytest.mark.parametrize(
+    ("shape", "permutation", "tiled"),
+    [
+        ((20, 160, 170), (2, 1, 0), True),  # the seed's
+        ((64, 128), (1, 0), True),
+        ((8, 128, 4), (0, 2, 1), False),  # the minor dims 4 and 128: 4 < 8
+        ((128, 8, 8), (2, 1, 0), False),  # 8 and 128 are >= 8, but 8 * 128 < 64 * 128
+        ((128, 4, 64), (2, 1, 0), True),  # minor dims 64 and 128
+        ((128, 12, 12), (0, 2, 1), False),
+        ((32, 64, 128), (1, 0, 2), False),  # the minor dim stays: no shared memory needed
+    ],
+)
+def test_tiled_transpose_condition(shape: tuple[int, ...], permutation: tuple[int, ...], tiled: bool) -> None:
+    out = tuple(shape[d] for d in permutation)
+    body = (
+        f"  p0 = f32[{','.join(map(str, shape))}] parameter(0)\n"
+        f"  ROOT t = f32[{','.join(map(str, out))}] transpose(p0), dimensions={{{','.join(map(str, permutation))}}}"
+    )
+    kind, _ = kind_and_hero(body)
+    assert kind is (EmitterKind.TRANSPOSE if tiled else EmitterKind.LOOP)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dims", "groups"),
+    [
+        ((8, 16), (1,), ReductionGroups(True, (1, 8, 16))),
+        ((8, 16), (0,), ReductionGroups(False, (1, 8, 16))),
+        ((4, 8, 16), (0,), ReductionGroups(False, (1, 4, 128))),
+        ((4, 8, 16), (1,), ReductionGroups(False, (4, 8, 16))),
+        ((4, 8, 16), (1, 2), ReductionGroups(True, (1, 4, 128))),
+        ((4, 1, 16), (1, 2), ReductionGroups(True, (1, 4, 16))),  # size-1 dims do not count
+        ((4, 8, 16), (0, 1, 2), ReductionGroups(True, (1, 1, 512))),
+        ((4, 8, 16), (0, 2), None),  # reduced dims on both sides of a kept one
+    ],
+)
+def test_reduction_groups(shape: tuple[int, ...], dims: tuple[int, ...], groups: ReductionGroups | None) -> None:
+    kept = [s for d, s in enumerate(shape) if d not in dims]
+    body = (
+        f"  p0 = f32[{','.join(map(str, shape))}] parameter(0)\n  z = f32[] constant(0)\n"
+        f"  ROOT r = f32[{','.join(map(str, kept))}] reduce(p0, z), dimensions={{{','.join(map(str, dims))}}}, to_apply=add"
+    )
+    reduce = parse(fused(body)).computation("fused").root
+    assert reduction_groups(reduce) == groups
+    kind, _ = kind_and_hero(body)
+    assert kind is (EmitterKind.REDUCTION if groups is not None else EmitterKind.LOOP)
+
+
+def test_multi_output_fusion_uses_the_loop_emitter() -> None:
+    body = (
+        "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
+        "  r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add\n"
+        "  n = f32[64] negate(r)\n  ROOT t = (f32[64], f32[64]) tuple(r, n)"
+    )
+    assert kind_and_hero(body)[0] is EmitterKind.LOOP

@@ -1,0 +1,138 @@
+"""Brute-force checks of the transpose and reduction emitters' thread maps.
+
+Each map is evaluated with numpy over its whole (thread, block, symbol)
+domain; the properties are XLA's correctness tool's: every input element is
+read exactly once and every output element written exactly once, and the
+shared-memory round trip puts each input element at its transposed position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from xla_emit.emitters.hero import ReductionGroups
+from xla_emit.emitters.reduction import ReductionTiling
+from xla_emit.emitters.transpose import TransposeTiling
+from xla_emit.indexing.indexing_map import IndexingMap
+
+
+def domain_points(indexing_map: IndexingMap) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """All (dims, symbols) points of the map's domain, as flat int64 arrays."""
+    variables = indexing_map.dim_vars + indexing_map.range_vars
+    axes = [np.arange(v.bounds.lower, v.bounds.upper + 1, dtype=np.int64) for v in variables]
+    flat = [g.ravel() for g in np.meshgrid(*axes, indexing="ij")]
+    inside = np.broadcast_to(np.asarray(indexing_map.is_in_domain(flat[: indexing_map.num_dims], flat[indexing_map.num_dims :])), flat[0].shape)
+    flat = [f[inside] for f in flat]
+    return flat[: indexing_map.num_dims], flat[indexing_map.num_dims :]
+
+
+def evaluate(indexing_map: IndexingMap, dims: list[np.ndarray], symbols: list[np.ndarray]) -> list[np.ndarray]:
+    return [np.broadcast_to(np.asarray(r, dtype=np.int64), dims[0].shape) for r in indexing_map.evaluate(dims, symbols)]
+
+
+def counts(indices: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    for index, size in zip(indices, shape):
+        assert index.min(initial=0) >= 0 and index.max(initial=0) < size, "index out of bounds"
+    result = np.zeros(shape, dtype=np.int64)
+    np.add.at(result, tuple(indices), 1)
+    return result
+
+
+TRANSPOSES = [
+    ((20, 160, 170), (2, 1, 0)),
+    ((33, 70), (1, 0)),
+    ((5, 40, 17), (0, 2, 1)),
+    ((3, 40, 2, 50), (0, 3, 2, 1)),
+    ((50, 2, 3, 40), (3, 1, 2, 0)),
+]
+
+
+@pytest.mark.parametrize(("shape", "permutation"), TRANSPOSES)
+def test_transpose_reads_every_input_once_and_writes_every_output_once(
+    shape: tuple[int, ...], permutation: tuple[int, ...]
+) -> None:
+    tiling = TransposeTiling(shape, permutation)
+    rank = len(shape)
+    read_dims, read_symbols = domain_points(tiling.read_map())
+    read = evaluate(tiling.read_map(), read_dims, read_symbols)
+    assert np.all(counts(read[:rank], shape) == 1)
+    write_dims, write_symbols = domain_points(tiling.write_map())
+    written = evaluate(tiling.write_map(), write_dims, write_symbols)
+    assert np.all(counts(written, tiling.output_shape) == 1)
+
+
+@pytest.mark.parametrize(("shape", "permutation"), TRANSPOSES)
+def test_transpose_shared_tile_round_trip(shape: tuple[int, ...], permutation: tuple[int, ...]) -> None:
+    """Simulate the two loops block by block: the output gets input[perm^-1(o)]."""
+    tiling = TransposeTiling(shape, permutation)
+    rank = len(shape)
+    source = np.arange(int(np.prod(shape))).reshape(shape)
+    output = np.full(tiling.output_shape, -1)
+    read_dims, read_symbols = domain_points(tiling.read_map())
+    read = evaluate(tiling.read_map(), read_dims, read_symbols)
+    write_dims, write_symbols = domain_points(tiling.write_map())
+    written = evaluate(tiling.write_map(), write_dims, write_symbols)
+    shared_index = evaluate(tiling.shared_read_map(), write_dims, write_symbols)
+    assert all(int(s.max()) < size for s, size in zip(shared_index, tiling.shared_shape))
+    for block in range(tiling.launch.blocks_x):
+        shared = np.full(tiling.shared_shape, -1)
+        in_block = read_dims[1] == block
+        shared[tuple(i[in_block] for i in read[rank:])] = source[tuple(i[in_block] for i in read[:rank])]
+        out_block = write_dims[1] == block
+        output[tuple(i[out_block] for i in written)] = shared[tuple(i[out_block] for i in shared_index)]
+    assert np.array_equal(output, np.transpose(source, permutation))
+
+
+def test_transpose_seed_launch() -> None:
+    tiling = TransposeTiling((20, 160, 170), (2, 1, 0))
+    assert (tiling.launch.threads_x, tiling.launch.blocks_x) == (128, 960)
+    assert tiling.shared_shape == (32, 1, 33)
+
+
+REDUCTIONS = [
+    (ReductionGroups(True, (1, 6, 10)), (6, 10), (6,)),
+    (ReductionGroups(True, (1, 5, 1000)), (5, 1000), (5,)),
+    (ReductionGroups(True, (1, 3, 40000)), (3, 40000), (3,)),  # 1024 threads per row, looping
+    (ReductionGroups(True, (1, 1, 700)), (700,), ()),
+    (ReductionGroups(False, (1, 100, 70)), (100, 70), (70,)),
+    (ReductionGroups(False, (3, 40, 33)), (3, 40, 33), (3, 33)),
+]
+
+
+@pytest.mark.parametrize(("groups", "input_shape", "output_shape"), REDUCTIONS)
+def test_reduction_reads_every_input_once_into_its_row(
+    groups: ReductionGroups, input_shape: tuple[int, ...], output_shape: tuple[int, ...]
+) -> None:
+    tiling = ReductionTiling(groups, input_shape, output_shape)
+    dims, symbols = domain_points(tiling.read_map())
+    read = evaluate(tiling.read_map(), dims, symbols)
+    assert np.all(counts(read, input_shape) == 1)
+    # The partial result a thread accumulates belongs to the output element of what it reads.
+    kept = np.asarray(tiling.kept_index().evaluate(dims, symbols), dtype=np.int64)
+    linear = np.ravel_multi_index(tuple(read), input_shape)
+    if groups.is_row:
+        expected = linear // groups.components[2]
+    else:
+        _, reduced, minor = groups.components
+        expected = (linear // (reduced * minor)) * minor + linear % minor
+    assert np.array_equal(np.broadcast_to(kept, expected.shape), expected)
+
+
+@pytest.mark.parametrize(("groups", "input_shape", "output_shape"), REDUCTIONS)
+def test_reduction_writes_every_output_once(
+    groups: ReductionGroups, input_shape: tuple[int, ...], output_shape: tuple[int, ...]
+) -> None:
+    """The writing lanes (lane 0 of each row, within bounds) cover each output element once."""
+    tiling = ReductionTiling(groups, input_shape, output_shape)
+    launch = tiling.launch
+    threads, blocks = np.meshgrid(np.arange(launch.threads_x), np.arange(launch.blocks_x), indexing="ij")
+    dims = [threads.ravel().astype(np.int64), blocks.ravel().astype(np.int64)]
+    writes = np.asarray(tiling.lane_in_row.evaluate(dims, []) == 0)
+    for expr, interval in tiling.written_in_bounds():
+        writes &= np.asarray(interval.contains(np.asarray(expr.evaluate(dims, []), dtype=np.int64)))
+    index = [np.broadcast_to(np.asarray(e.evaluate(dims, []), dtype=np.int64), writes.shape)[writes] for e in tiling.output_index()]
+    if not output_shape:
+        assert int(writes.sum()) == 1
+        return
+    assert np.all(counts(index, output_shape) == 1)
