@@ -11,7 +11,8 @@ those casts, and a cast of a cast folds away.
 * `tensor.extract` / `tensor.insert`: the index is linearized through one
   `apply_indexing` whose map composes the producers of the indices with the
   row-major linearization (see `passes/linear_index.py`);
-* `scf.for` iter_args and `scf.if` results;
+* `scf.for` iter_args and `scf.if` results; `xla.loop` iter_args;
+* `xla.atomic_rmw` (the element is addressed by its linear index);
 * `arith.constant dense<...>` tensors;
 * `xla_gpu.allocate_shared` and the tensors passing through `xla_gpu.sync_threads`;
 * `vector.transfer_read/write` of a 1-d vector along the minor dimension.
@@ -52,7 +53,14 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from dialects.xla import PureCallOpBase, make_apply_indexing
+from dialects.xla import (
+    ApplyIndexingOpBase,
+    AtomicRMWOp,
+    LoopOpBase,
+    PureCallOpBase,
+    YieldOpBase,
+    make_apply_indexing,
+)
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.diagnostics import OpError
 from passes.linear_index import constant_result, linear_index
@@ -128,9 +136,12 @@ def _retype_block_args(block: Block, rewriter: PatternRewriter, first: int = 0) 
 
 
 def _spelling_near(values: Sequence[SSAValue]) -> str:
+    """The spelling of the xla op that produced one of `values` (an apply_indexing or a loop)."""
     for value in values:
-        if isinstance(value.owner, Operation) and value.owner.name.endswith(".apply_indexing"):
-            return spelling_of(value.owner)
+        owner = value.owner
+        producer = owner if isinstance(owner, Operation) else owner.parent_op()
+        if isinstance(producer, ApplyIndexingOpBase | LoopOpBase):
+            return spelling_of(producer)
     return _DEFAULT_SPELLING
 
 
@@ -258,6 +269,49 @@ def _flatten_region_yields(block: Block, rewriter: PatternRewriter) -> None:
     assert isinstance(terminator, scf.YieldOp)
     flat = _flatten_values(terminator.arguments, rewriter, InsertPoint.before(terminator))
     rewriter.replace(terminator, scf.YieldOp(*flat))
+
+
+class FlattenXlaLoop(RewritePattern):
+    """`xla.loop` carrying N-d tensors carries flat ones instead."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: LoopOpBase, rewriter: PatternRewriter) -> None:
+        if not _needs_flattening(op.result_types):
+            return
+        where = InsertPoint.before(op)
+        inits = _flatten_values(op.inits, rewriter, where)
+        block = op.body.block
+        terminator = block.last_op
+        assert isinstance(terminator, YieldOpBase)
+        yielded = _flatten_values(terminator.values, rewriter, InsertPoint.before(terminator))
+        rewriter.replace(terminator, type(terminator)(yielded))
+        _retype_block_args(block, rewriter, first=len(block.args) - len(op.inits))
+        body = rewriter.move_region_contents_to_new_regions(op.body)
+        new_loop = rewriter.insert(
+            type(op)(op.indexing_map_attr, op.dims, inits, body, op.attributes), where
+        )
+        for new_result, old_result in zip(new_loop.res, op.res, strict=True):
+            new_result.name_hint = old_result.name_hint
+        after = InsertPoint.after(new_loop)
+        rewriter.replace(op, (), _unflatten_results(op.res, new_loop.res, rewriter, after))
+
+
+class FlattenAtomicRMW(RewritePattern):
+    """`xla.atomic_rmw %t[%i, %j]` updates the flat tensor at the linear index."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: AtomicRMWOp, rewriter: PatternRewriter) -> None:
+        if (flat := flat_type(op.input.type)) is None:
+            return
+        input_type = op.input.type
+        assert isinstance(input_type, TensorType)
+        where = InsertPoint.before(op)
+        index = _linear_index_value(input_type.get_shape(), op.indices, rewriter, where)
+        source = _cast(op.input, flat, rewriter, where)
+        body = rewriter.move_region_contents_to_new_regions(op.body)
+        atomic = rewriter.insert(AtomicRMWOp(source, [index], body, op.attributes), where)
+        atomic.result.name_hint = op.result.name_hint
+        rewriter.replace(op, (), [_cast(atomic.result, input_type, rewriter, where)])
 
 
 class FlattenConstant(RewritePattern):
@@ -419,6 +473,8 @@ class FlattenTensorsPass(ModulePass):
                     FlattenInsert(),
                     FlattenFor(),
                     FlattenIf(),
+                    FlattenXlaLoop(),
+                    FlattenAtomicRMW(),
                     FlattenConstant(),
                     FlattenAllocateShared(),
                     FlattenSyncThreads(),

@@ -151,3 +151,29 @@ func.func @already_flat(%a: tensor<8xf32>, %b: tensor<f32>, %c: tensor<?x4xf32>,
 // CHECK-NEXT:    tensor.extract %b[] : tensor<f32>
 // CHECK-NOT:     apply_indexing
 
+
+// -----
+
+// xla loops carry flat iter args (flattening may run before loop lowering);
+// atomic_rmw updates the flat tensor at the linear index.
+func.func @xla_loop_and_atomic(%t: tensor<4x8xf32>, %v: f32) -> tensor<4x8xf32> {
+  %r = xla.loop ()[%i, %j] -> (%a, %b)
+      in #xla.indexing_map<"()[s0, s1] -> (s0, s1), domain: s0 in [0, 3], s1 in [0, 7]">
+      iter_args(%it = %t) -> (tensor<4x8xf32>) {
+    %n = xla.atomic_rmw %it[%a, %b] : tensor<4x8xf32> {
+    ^bb0(%cur: f32):
+      %s = arith.addf %cur, %v : f32
+      xla.yield %s : f32
+    }
+    xla.yield %n : tensor<4x8xf32>
+  }
+  func.return %r : tensor<4x8xf32>
+}
+// CHECK-LABEL: func.func @xla_loop_and_atomic(%t: tensor<32xf32>, %v: f32) -> tensor<32xf32>
+// CHECK-NEXT:    %[[R:.*]] = xla.loop ()[%i, %j] -> (%a, %b) in {{.*}} iter_args(%[[IT:.*]] = %t) -> (tensor<32xf32>) {
+// CHECK-NEXT:      %[[L:.*]] = xla.apply_indexing #xla.indexing_map<"(d0, d1) -> (d0 * 8 + d1), domain: d0 in [0, 3], d1 in [0, 7]">(%a, %b)
+// CHECK-NEXT:      %[[N:.*]] = xla.atomic_rmw %[[IT]][%[[L]]] : tensor<32xf32> {
+// CHECK:             arith.addf
+// CHECK:           xla.yield %[[N]] : tensor<32xf32>
+// CHECK:         func.return %[[R]] : tensor<32xf32>
+// CHECK-NOT:     unrealized_conversion_cast
