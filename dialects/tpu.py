@@ -60,7 +60,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
-from xdsl.parser import AttrParser, Parser
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
@@ -319,10 +319,30 @@ class _Syntax:
     """Parsing and printing pieces shared by the memory ops' custom formats."""
 
     @staticmethod
-    def base_and_indices(parser: Parser) -> tuple[SSAValue, list[SSAValue]]:
-        base_value = parser.parse_operand()
-        indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_operand)
+    def base_and_indices(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
+        base_value = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
         return base_value, indices
+
+    @staticmethod
+    def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
+        return [parser.resolve_operand(operand, type_) for operand in operands]
+
+    @staticmethod
+    def optional_mask(parser: Parser) -> UnresolvedOperand | None:
+        if parser.parse_optional_keyword("masked") is None:
+            return None
+        return parser.parse_unresolved_operand()
+
+    @staticmethod
+    def resolve_mask(parser: Parser, mask: UnresolvedOperand | None, type_: Attribute | None) -> list[SSAValue]:
+        if mask is None:
+            return []
+        if type_ is None:
+            parser.raise_error("expected the mask type after the last ','")
+        return [parser.resolve_operand(mask, type_)]
 
     @staticmethod
     def print_base_and_indices(printer: Printer, base_value: SSAValue, indices: Sequence[SSAValue]) -> None:
@@ -404,11 +424,14 @@ class LoadOp(IRDLOperation):
         more, attributes = _Syntax.attributes(parser, ("sublane_stride",))
         properties.update(more)
         parser.parse_punctuation(":")
-        parser.parse_type()
+        base_type = parser.parse_type()
         parser.parse_punctuation(",")
         result_type = parser.parse_type()
         return cls.build(
-            operands=[base_value, indices],
+            operands=[
+                parser.resolve_operand(base_value, base_type),
+                _Syntax.resolve_all(parser, indices, IndexType()),
+            ],
             result_types=[result_type],
             properties=properties,
             attributes=attributes,
@@ -469,8 +492,8 @@ class StoreOp(IRDLOperation):
     def parse(cls, parser: Parser) -> StoreOp:
         base_value, indices = _Syntax.base_and_indices(parser)
         parser.parse_punctuation(",")
-        value = parser.parse_operand()
-        mask = parser.parse_operand() if parser.parse_optional_keyword("masked") else None
+        value = parser.parse_unresolved_operand()
+        mask = _Syntax.optional_mask(parser)
         parser.parse_keyword("sublanes")
         properties: dict[str, Attribute] = {"sublane_mask": parser.parse_attribute()}
         if parser.parse_optional_keyword("sublane_stride") is not None:
@@ -478,12 +501,17 @@ class StoreOp(IRDLOperation):
         more, attributes = _Syntax.attributes(parser, ("sublane_stride", "add"))
         properties.update(more)
         parser.parse_punctuation(":")
-        parser.parse_type()
+        base_type = parser.parse_type()
         parser.parse_punctuation(",")
-        parser.parse_type()
-        _Syntax.optional_trailing_type(parser)
+        value_type = parser.parse_type()
+        mask_type = _Syntax.optional_trailing_type(parser)
         return cls.build(
-            operands=[value, base_value, indices, [mask] if mask is not None else []],
+            operands=[
+                parser.resolve_operand(value, value_type),
+                parser.resolve_operand(base_value, base_type),
+                _Syntax.resolve_all(parser, indices, IndexType()),
+                _Syntax.resolve_mask(parser, mask, mask_type),
+            ],
             properties=properties,
             attributes=attributes,
         )
@@ -571,16 +599,20 @@ class VectorLoadOp(_VectorMemoryOpBase):
     @classmethod
     def parse(cls, parser: Parser) -> VectorLoadOp:
         base_value, indices = _Syntax.base_and_indices(parser)
-        mask = parser.parse_operand() if parser.parse_optional_keyword("masked") else None
+        mask = _Syntax.optional_mask(parser)
         properties, attributes = _Syntax.attributes(parser, ("strides",))
         properties.setdefault("strides", _empty_i32_array())
         parser.parse_punctuation(":")
-        parser.parse_type()
+        base_type = parser.parse_type()
         parser.parse_punctuation(",")
         result_type = parser.parse_type()
-        _Syntax.optional_trailing_type(parser)
+        mask_type = _Syntax.optional_trailing_type(parser)
         return cls.build(
-            operands=[base_value, indices, [mask] if mask is not None else []],
+            operands=[
+                parser.resolve_operand(base_value, base_type),
+                _Syntax.resolve_all(parser, indices, IndexType()),
+                _Syntax.resolve_mask(parser, mask, mask_type),
+            ],
             result_types=[result_type],
             properties=properties,
             attributes=attributes,
@@ -635,17 +667,22 @@ class VectorStoreOp(_VectorMemoryOpBase):
     def parse(cls, parser: Parser) -> VectorStoreOp:
         base_value, indices = _Syntax.base_and_indices(parser)
         parser.parse_punctuation(",")
-        value = parser.parse_operand()
-        mask = parser.parse_operand() if parser.parse_optional_keyword("masked") else None
+        value = parser.parse_unresolved_operand()
+        mask = _Syntax.optional_mask(parser)
         properties, attributes = _Syntax.attributes(parser, ("strides", "add"))
         properties.setdefault("strides", _empty_i32_array())
         parser.parse_punctuation(":")
-        parser.parse_type()
+        base_type = parser.parse_type()
         parser.parse_punctuation(",")
-        parser.parse_type()
-        _Syntax.optional_trailing_type(parser)
+        value_type = parser.parse_type()
+        mask_type = _Syntax.optional_trailing_type(parser)
         return cls.build(
-            operands=[value, base_value, indices, [mask] if mask is not None else []],
+            operands=[
+                parser.resolve_operand(value, value_type),
+                parser.resolve_operand(base_value, base_type),
+                _Syntax.resolve_all(parser, indices, IndexType()),
+                _Syntax.resolve_mask(parser, mask, mask_type),
+            ],
             properties=properties,
             attributes=attributes,
         )
@@ -796,19 +833,24 @@ class MemRefSliceOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> MemRefSliceOp:
         mem_ref, base_idx = _Syntax.base_and_indices(parser)
-        sizes: list[SSAValue] = []
+        sizes: list[UnresolvedOperand] = []
         if parser.parse_optional_punctuation("<") is not None:
-            sizes = [parser.parse_operand()]
+            sizes = [parser.parse_unresolved_operand()]
             while parser.parse_optional_punctuation(",") is not None:
-                sizes.append(parser.parse_operand())
+                sizes.append(parser.parse_unresolved_operand())
             parser.parse_punctuation(">")
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        parser.parse_type()
+        source_type = parser.parse_type()
         parser.parse_punctuation("->")
         result_type = parser.parse_type()
+        # Mosaic's offsets and sizes are i32; the verifier reports other types.
+        offsets = [parser.resolve_operand(o, _type_of_unresolved(parser, o, i32)) for o in base_idx]
+        dynamic = [parser.resolve_operand(o, _type_of_unresolved(parser, o, i32)) for o in sizes]
         return cls.build(
-            operands=[mem_ref, base_idx, sizes], result_types=[result_type], attributes=attributes
+            operands=[parser.resolve_operand(mem_ref, source_type), offsets, dynamic],
+            result_types=[result_type],
+            attributes=attributes,
         )
 
     def print(self, printer: Printer) -> None:
@@ -1134,16 +1176,23 @@ class SemaphoreSignalOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> SemaphoreSignalOp:
-        semaphore = parser.parse_operand()
+        semaphore = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        amount = parser.parse_operand()
-        device_id = parser.parse_operand() if parser.parse_optional_keyword("device_id") else None
-        core_id = parser.parse_operand() if parser.parse_optional_keyword("core_id") else None
+        amount = parser.parse_unresolved_operand()
+        device_id = (
+            parser.parse_unresolved_operand() if parser.parse_optional_keyword("device_id") else None
+        )
+        core_id = parser.parse_unresolved_operand() if parser.parse_optional_keyword("core_id") else None
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        parser.parse_type()
+        semaphore_type = parser.parse_type()
         return cls.build(
-            operands=[semaphore, amount, _optional(device_id), _optional(core_id)],
+            operands=[
+                parser.resolve_operand(semaphore, semaphore_type),
+                parser.resolve_operand(amount, i32),
+                _resolve_optional(parser, device_id, i32),
+                _resolve_optional(parser, core_id, i32),
+            ],
             attributes=attributes,
         )
 
@@ -1169,28 +1218,39 @@ def _optional(value: SSAValue | None) -> list[SSAValue]:
     return [value] if value is not None else []
 
 
+def _resolve_optional(parser: Parser, value: UnresolvedOperand | None, type_: Attribute) -> list[SSAValue]:
+    return [parser.resolve_operand(value, type_)] if value is not None else []
+
+
+def _type_of_unresolved(parser: Parser, operand: UnresolvedOperand, default: Attribute) -> Attribute:
+    """The type of an already defined value (so the verifier can name a wrong one), else `default`."""
+    values = parser.ssa_values.get(operand.operand_name)
+    if values is not None and operand.index < len(values):
+        return values[operand.index].type
+    return default
+
+
 def _parse_keyword_operand(parser: Parser, keyword: str, typed: bool) -> SSAValue:
-    """`keyword(%v : T)` (typed) or `keyword(%v)`; the type is checked by the verifier."""
+    """`keyword(%v : T)` (typed) or `keyword(%v)` (an i32)."""
     parser.parse_keyword(keyword)
-    parser.parse_punctuation("(")
-    value = parser.parse_operand()
-    if typed:
-        parser.parse_punctuation(":")
-        parser.parse_type()
-    parser.parse_punctuation(")")
-    return value
+    return _parse_parenthesized_operand(parser, typed)
 
 
 def _parse_optional_keyword_operand(parser: Parser, keyword: str, typed: bool) -> SSAValue | None:
     if parser.parse_optional_keyword(keyword) is None:
         return None
+    return _parse_parenthesized_operand(parser, typed)
+
+
+def _parse_parenthesized_operand(parser: Parser, typed: bool) -> SSAValue:
     parser.parse_punctuation("(")
-    value = parser.parse_operand()
+    value = parser.parse_unresolved_operand()
+    type_: Attribute = i32
     if typed:
         parser.parse_punctuation(":")
-        parser.parse_type()
+        type_ = parser.parse_type()
     parser.parse_punctuation(")")
-    return value
+    return parser.resolve_operand(value, type_)
 
 
 def _print_keyword_operand(printer: Printer, keyword: str, value: SSAValue | None, typed: bool) -> None:
