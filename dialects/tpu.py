@@ -299,7 +299,9 @@ def _check_layout_fits(memref: MemRefType[Attribute]) -> None:
         raise VerifyException(f"{memref}: {error}") from None
 
 
-def _check_semaphore_memref(memref: Attribute, kinds: tuple[type[Attribute], ...], what: str) -> None:
+def _check_semaphore_memref(
+    memref: Attribute, kinds: tuple[type[Attribute], ...], what: str
+) -> None:
     if not isinstance(memref, MemRefType) or not isinstance(memref.element_type, kinds):
         raise VerifyException(f"Expected a memref of {what}, but got {memref}")
 
@@ -327,7 +329,9 @@ class _Syntax:
         return base_value, indices
 
     @staticmethod
-    def resolve_all(parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute) -> list[SSAValue]:
+    def resolve_all(
+        parser: Parser, operands: Sequence[UnresolvedOperand], type_: Attribute
+    ) -> list[SSAValue]:
         return [parser.resolve_operand(operand, type_) for operand in operands]
 
     @staticmethod
@@ -337,7 +341,9 @@ class _Syntax:
         return parser.parse_unresolved_operand()
 
     @staticmethod
-    def resolve_mask(parser: Parser, mask: UnresolvedOperand | None, type_: Attribute | None) -> list[SSAValue]:
+    def resolve_mask(
+        parser: Parser, mask: UnresolvedOperand | None, type_: Attribute | None
+    ) -> list[SSAValue]:
         if mask is None:
             return []
         if type_ is None:
@@ -345,7 +351,9 @@ class _Syntax:
         return [parser.resolve_operand(mask, type_)]
 
     @staticmethod
-    def print_base_and_indices(printer: Printer, base_value: SSAValue, indices: Sequence[SSAValue]) -> None:
+    def print_base_and_indices(
+        printer: Printer, base_value: SSAValue, indices: Sequence[SSAValue]
+    ) -> None:
         printer.print_string(" ")
         printer.print_operand(base_value)
         printer.print_string("[")
@@ -549,8 +557,14 @@ class StoreOp(IRDLOperation):
 class _VectorMemoryOpBase(IRDLOperation):
     """Shared verification of `tpu.vector_load` and `tpu.vector_store`."""
 
-    def _verify_access(self, memref: MemRefType[Attribute], vector: VectorType[Attribute], kind: str,
-                       indices: int, mask: SSAValue | None) -> None:
+    def _verify_access(
+        self,
+        memref: MemRefType[Attribute],
+        vector: VectorType[Attribute],
+        kind: str,
+        indices: int,
+        mask: SSAValue | None,
+    ) -> None:
         if _strides(self):
             raise VerifyException(f"Not implemented: general vector {kind} with strides.")
         _check_vmem(memref)
@@ -560,11 +574,14 @@ class _VectorMemoryOpBase(IRDLOperation):
             raise VerifyException(f"Expected base and {noun} element type to match")
         if mask is not None:
             if element_bitwidth(vector.element_type) != 32:
-                raise VerifyException(f"Not implemented: masked {kind} with non-32-bit element type")
+                raise VerifyException(
+                    f"Not implemented: masked {kind} with non-32-bit element type"
+                )
             mask_shape = _vector(mask).get_shape()
             if mask_shape != vector.get_shape():
                 raise VerifyException(
-                    f"Expected mask shape to match result shape: ({', '.join(map(str, vector.get_shape()))}). "
+                    "Expected mask shape to match result shape: "
+                    f"({', '.join(map(str, vector.get_shape()))}). "
                     f"Got: ({', '.join(map(str, mask_shape))})."
                 )
 
@@ -633,7 +650,9 @@ class VectorLoadOp(_VectorMemoryOpBase):
             printer.print_attribute(self.mask.type)
 
     def verify_(self) -> None:
-        self._verify_access(_memref(self.base), _vector(self.result), "load", len(self.indices), self.mask)
+        self._verify_access(
+            _memref(self.base), _vector(self.result), "load", len(self.indices), self.mask
+        )
 
 
 @irdl_op_definition
@@ -710,16 +729,17 @@ class VectorStoreOp(_VectorMemoryOpBase):
 
 
 def _verify_strided(
-    memref: MemRefType[Attribute], vector: VectorType[Attribute], indices: int, strides: tuple[int, ...],
+    memref: MemRefType[Attribute],
+    vector: VectorType[Attribute],
+    indices: int,
+    strides: tuple[int, ...],
     min_stride: int,
 ) -> None:
     _check_index_count(memref, indices)
     if vector.element_type != memref.element_type:
         raise VerifyException("Expected base and vector element type to match")
     if len(strides) != memref.get_num_dims():
-        raise VerifyException(
-            f"Expected {memref.get_num_dims()} strides, but got {len(strides)}."
-        )
+        raise VerifyException(f"Expected {memref.get_num_dims()} strides, but got {len(strides)}.")
     if memref.get_num_dims() != vector.get_num_dims():
         raise VerifyException(
             "Base memref's rank and result's rank do not match: "
@@ -745,7 +765,9 @@ class StridedLoadOp(IRDLOperation):
     assembly_format = "$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)"
 
     def verify_(self) -> None:
-        _verify_strided(_memref(self.base), _vector(self.result), len(self.indices), _strides(self), 0)
+        _verify_strided(
+            _memref(self.base), _vector(self.result), len(self.indices), _strides(self), 0
+        )
 
 
 @irdl_op_definition
@@ -761,7 +783,8 @@ class StridedStoreOp(IRDLOperation):
 
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
-        "$base `[` $indices `]` `,` $value_to_store attr-dict `:` type($base) `,` type($value_to_store)"
+        "$base `[` $indices `]` `,` $value_to_store attr-dict "
+        "`:` type($base) `,` type($value_to_store)"
     )
 
     def verify_(self) -> None:
@@ -792,7 +815,9 @@ class AssumeMultipleOp(IRDLOperation):
     def __init__(self, value: SSAValue | Operation, multiple: int) -> None:
         value = SSAValue.get(value)
         super().__init__(
-            operands=[value], result_types=[value.type], properties={"multiple": IntegerAttr(multiple, 32)}
+            operands=[value],
+            result_types=[value.type],
+            properties={"multiple": IntegerAttr(multiple, 32)},
         )
 
     def verify_(self) -> None:
@@ -888,7 +913,9 @@ class MemRefSliceOp(IRDLOperation):
             raise VerifyException(
                 f"Expected {dynamic} dynamic sizes for {result}, but got {len(self.dynamic_sizes)}."
             )
-        for position, (size, bound) in enumerate(zip(result.get_shape(), source.get_shape(), strict=True)):
+        for position, (size, bound) in enumerate(
+            zip(result.get_shape(), source.get_shape(), strict=True)
+        ):
             if size >= 0 and bound >= 0 and size > bound:
                 raise VerifyException(
                     f"Slice size {size} at dimension {position} exceeds the source size {bound}."
@@ -906,7 +933,8 @@ def _verify_static_offsets(
         start = owner.value.value.data
         if size >= 0 and bound >= 0 and not 0 <= start <= bound - size:
             raise VerifyException(
-                f"Slice at dimension {position} is out of bounds: offset {start} + size {size} > {bound}."
+                f"Slice at dimension {position} is out of bounds: "
+                f"offset {start} + size {size} > {bound}."
             )
 
 
@@ -1021,10 +1049,13 @@ class DynamicRotateOp(IRDLOperation):
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
-        "$value `by` $amount `dim` $dimension attr-dict `:` type($value) `,` type($amount) `->` type($result)"
+        "$value `by` $amount `dim` $dimension attr-dict "
+        "`:` type($value) `,` type($amount) `->` type($result)"
     )
 
-    def __init__(self, value: SSAValue | Operation, amount: SSAValue | Operation, dimension: int) -> None:
+    def __init__(
+        self, value: SSAValue | Operation, amount: SSAValue | Operation, dimension: int
+    ) -> None:
         value = SSAValue.get(value)
         super().__init__(
             operands=[value, amount],
@@ -1038,7 +1069,9 @@ class DynamicRotateOp(IRDLOperation):
         if not 0 <= dimension < rank:
             raise VerifyException(f"Invalid dimension: {dimension}, expected it in [0, {rank})")
         if (self.stride is None) != (self.stride_dimension is None):
-            raise VerifyException("Expected either none or both stride and stride dimension are present")
+            raise VerifyException(
+                "Expected either none or both stride and stride dimension are present"
+            )
 
 
 @irdl_op_definition
@@ -1057,7 +1090,9 @@ class IotaOp(IRDLOperation):
     def verify_(self) -> None:
         vector = _vector(self.output)
         if not isinstance(vector.element_type, IntegerType | IndexType):
-            raise VerifyException(f"Expected an integer or index element type, but got {vector.element_type}")
+            raise VerifyException(
+                f"Expected an integer or index element type, but got {vector.element_type}"
+            )
         rank = vector.get_num_dims()
         dims = _int_values(self.dimensions)
         if not dims:
@@ -1091,7 +1126,8 @@ class MatmulOp(IRDLOperation):
     traits = traits_def(Pure())
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
-        "$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc) `->` type($result)"
+        "$lhs `,` $rhs `,` $acc attr-dict "
+        "`:` type($lhs) `,` type($rhs) `,` type($acc) `->` type($result)"
     )
 
     def contraction(self) -> tuple[int, int]:
@@ -1142,7 +1178,7 @@ class SemaphoreAllocOp(IRDLOperation):
 
 @irdl_op_definition
 class SemaphoreWaitOp(IRDLOperation):
-    """`tpu.sem_wait %sem, %n : memref<!tpu.semaphore, ...>`: wait until the count reaches n, subtract n."""
+    """`tpu.sem_wait %sem, %n : memref<!tpu.semaphore, ...>`: wait for a count of n, take it."""
 
     name = "tpu.sem_wait"
 
@@ -1180,9 +1216,13 @@ class SemaphoreSignalOp(IRDLOperation):
         parser.parse_punctuation(",")
         amount = parser.parse_unresolved_operand()
         device_id = (
-            parser.parse_unresolved_operand() if parser.parse_optional_keyword("device_id") else None
+            parser.parse_unresolved_operand()
+            if parser.parse_optional_keyword("device_id")
+            else None
         )
-        core_id = parser.parse_unresolved_operand() if parser.parse_optional_keyword("core_id") else None
+        core_id = (
+            parser.parse_unresolved_operand() if parser.parse_optional_keyword("core_id") else None
+        )
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         semaphore_type = parser.parse_type()
@@ -1218,12 +1258,16 @@ def _optional(value: SSAValue | None) -> list[SSAValue]:
     return [value] if value is not None else []
 
 
-def _resolve_optional(parser: Parser, value: UnresolvedOperand | None, type_: Attribute) -> list[SSAValue]:
+def _resolve_optional(
+    parser: Parser, value: UnresolvedOperand | None, type_: Attribute
+) -> list[SSAValue]:
     return [parser.resolve_operand(value, type_)] if value is not None else []
 
 
-def _type_of_unresolved(parser: Parser, operand: UnresolvedOperand, default: Attribute) -> Attribute:
-    """The type of an already defined value (so the verifier can name a wrong one), else `default`."""
+def _type_of_unresolved(
+    parser: Parser, operand: UnresolvedOperand, default: Attribute
+) -> Attribute:
+    """The type of an already defined value (so the verifier names a wrong one), else `default`."""
     values = parser.ssa_values.get(operand.operand_name)
     if values is not None and operand.index < len(values):
         return values[operand.index].type
@@ -1253,7 +1297,9 @@ def _parse_parenthesized_operand(parser: Parser, typed: bool) -> SSAValue:
     return parser.resolve_operand(value, type_)
 
 
-def _print_keyword_operand(printer: Printer, keyword: str, value: SSAValue | None, typed: bool) -> None:
+def _print_keyword_operand(
+    printer: Printer, keyword: str, value: SSAValue | None, typed: bool
+) -> None:
     if value is None:
         return
     printer.print_string(f" {keyword}(")
@@ -1266,7 +1312,8 @@ def _print_keyword_operand(printer: Printer, keyword: str, value: SSAValue | Non
 
 @irdl_op_definition
 class EnqueueDMAOp(IRDLOperation):
-    """`tpu.enqueue_dma source(%a : A) target(%b : B) [source_semaphore(%s : S)] target_semaphore(%t : S) ...`."""
+    """`tpu.enqueue_dma source(%a : A) target(%b : B) [source_semaphore(%s : S)]
+    target_semaphore(%t : S) [device_id(%d)] [core_id(%c)]`."""
 
     name = "tpu.enqueue_dma"
 
@@ -1322,7 +1369,9 @@ class EnqueueDMAOp(IRDLOperation):
             raise VerifyException("Expected the source and target element types to match")
         for semaphore in (self.source_semaphore, self.target_semaphore):
             if semaphore is not None:
-                _check_semaphore_memref(semaphore.type, (SemaphoreType, DMASemaphoreType), "semaphores")
+                _check_semaphore_memref(
+                    semaphore.type, (SemaphoreType, DMASemaphoreType), "semaphores"
+                )
                 _check_rank_zero(_memref(semaphore))
 
 

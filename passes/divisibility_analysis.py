@@ -199,7 +199,10 @@ class DivisibilityAnalysis:
                 return self._induction_variable(parent)
             return self._loop_carried(parent, value.index - 1)
         owner = f"'{parent.name}'" if parent is not None else "a block"
-        return Fact(Congruence.unknown(), f"{_describe(value)} (an argument of {owner}) is not known at compile time")
+        return Fact(
+            Congruence.unknown(),
+            f"{_describe(value)} (an argument of {owner}) is not known at compile time",
+        )
 
     def _induction_variable(self, loop: scf.ForOp) -> Fact:
         # iv = lb + k * step for k >= 0: iv ≡ lb modulo whatever every step value is a multiple of.
@@ -222,7 +225,9 @@ class DivisibilityAnalysis:
                 break
             state = merged
         else:
-            state = [Fact(Congruence.unknown(), "a loop-carried value that keeps changing")] * len(args)
+            state = [Fact(Congruence.unknown(), "a loop-carried value that keeps changing")] * len(
+                args
+            )
         for arg, fact in zip(args, state, strict=True):
             self.facts[arg] = fact
         self._forget_loop_body(loop)
@@ -271,7 +276,9 @@ def _first_loss(*facts: Fact) -> str | None:
     return next((f.lost_at for f in facts if f.lost_at is not None), None)
 
 
-def _binary(combine: Callable[[Congruence, Congruence], Congruence]) -> Callable[[DivisibilityAnalysis, Operation], Fact]:
+def _binary(
+    combine: Callable[[Congruence, Congruence], Congruence],
+) -> Callable[[DivisibilityAnalysis, Operation], Fact]:
     def rule(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
         lhs, rhs = analysis._operands(op)  # pyright: ignore[reportPrivateUsage]
         return Fact(combine(lhs.congruence, rhs.congruence), _first_loss(lhs, rhs))
@@ -313,7 +320,8 @@ def _divide(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
     if unsigned_ok and c.modulus % divisor == 0 and c.residue % divisor == 0:
         return Fact(Congruence.of(c.modulus // abs(divisor), c.residue // divisor), lhs.lost_at)
     return Fact(
-        Congruence.unknown(), f"'{op.name}' by {divisor} of a value not known to be a multiple of {divisor}"
+        Congruence.unknown(),
+        f"'{op.name}' by {divisor} of a value not known to be a multiple of {divisor}",
     )
 
 
@@ -326,7 +334,9 @@ def _remainder(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
         remainder = abs(a.residue) % abs(b.residue) * (1 if a.residue >= 0 else -1)
         return Fact(Congruence.exactly(remainder))
     # x rem d = x - d q: ≡ x modulo anything that divides every d and x's modulus.
-    return Fact(Congruence.of(math.gcd(a.modulus, b.multiples_of()), a.residue), _first_loss(lhs, rhs))
+    return Fact(
+        Congruence.of(math.gcd(a.modulus, b.multiples_of()), a.residue), _first_loss(lhs, rhs)
+    )
 
 
 def _select(analysis: DivisibilityAnalysis, op: Operation) -> Fact:

@@ -16,7 +16,6 @@ A memref without `#tpu.tiled` gets Mosaic's default tiling (what
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref, vector
@@ -105,8 +104,15 @@ def tiling_of(value: SSAValue, hardware_generation: int) -> Tiling | None:
     if bitwidth is None:
         return None
     shape = memref_type_.get_shape()
-    if isinstance(value.owner, memref.AllocaOp) and bitwidth == 32 and len(shape) >= 2 and shape[-1] <= LANES:
-        return Tiling(MosaicTiledLayout(((1, LANES),), default_tile_strides(((1, LANES),), shape)), True)
+    if (
+        isinstance(value.owner, memref.AllocaOp)
+        and bitwidth == 32
+        and len(shape) >= 2
+        and shape[-1] <= LANES
+    ):
+        return Tiling(
+            MosaicTiledLayout(((1, LANES),), default_tile_strides(((1, LANES),), shape)), True
+        )
     layout = mosaic_default_layout(shape, bitwidth, hardware_generation, is_kernel_argument(value))
     return Tiling(layout, is_default=True)
 

@@ -79,7 +79,9 @@ class InferAllocationLayouts(RewritePattern):
     generation: int
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: memref.AllocOp | memref.AllocaOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: memref.AllocOp | memref.AllocaOp, rewriter: PatternRewriter
+    ) -> None:
         new_type = _with_default_layout(op.memref, self.generation)
         if new_type is not None:
             rewriter.replace_value_with_new_type(op.memref, new_type)

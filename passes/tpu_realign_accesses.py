@@ -98,7 +98,10 @@ def _plan(access: Access, generation: int) -> _Plan | None:
 
 
 def _realign(
-    access: Access, plan: _Plan, rewriter: PatternRewriter, make_load: type[vector.LoadOp] | type[VectorLoadOp]
+    access: Access,
+    plan: _Plan,
+    rewriter: PatternRewriter,
+    make_load: type[vector.LoadOp | VectorLoadOp],
 ) -> None:
     op = access.op
     element = access.vector.element_type
@@ -147,7 +150,20 @@ def _realign(
     ):
         named.results[0].name_hint = hint
     new_ops: list[Operation] = [
-        multiple, tile, aligned, limit, base, wide, shift, shift32, window32, amount, rotated, row, lanes, result,
+        multiple,
+        tile,
+        aligned,
+        limit,
+        base,
+        wide,
+        shift,
+        shift32,
+        window32,
+        amount,
+        rotated,
+        row,
+        lanes,
+        result,
     ]
     rewriter.replace(op, new_ops, [result.vector])
 
@@ -195,8 +211,10 @@ class TpuRealignAccessesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
-                [RealignVectorLoad(self.hardware_generation), RealignTpuVectorLoad(self.hardware_generation)]
+                [
+                    RealignVectorLoad(self.hardware_generation),
+                    RealignTpuVectorLoad(self.hardware_generation),
+                ]
             ),
             apply_recursively=False,
         ).rewrite_module(op)
-

@@ -94,7 +94,10 @@ def explain(result: Divisibility, lost_at: str | None) -> str:
     congruence = result.congruence
     if result.answer is Answer.DISPROVEN:
         if congruence.is_constant:
-            return f"the index is provably misaligned: it is always {congruence.residue}, {result.remainder} past a multiple of {k}"
+            return (
+                f"the index is provably misaligned: it is always {congruence.residue}, "
+                f"{result.remainder} past a multiple of {k}"
+            )
         if result.remainder is not None:
             return (
                 f"the index is provably misaligned: it is always {result.remainder} past a multiple "
@@ -136,7 +139,9 @@ def _fix_note(result: Divisibility, index: SSAValue) -> str:
     )
 
 
-def _check_slice(op: MemRefSliceOp, analysis: DivisibilityAnalysis, generation: int) -> OpError | None:
+def _check_slice(
+    op: MemRefSliceOp, analysis: DivisibilityAnalysis, generation: int
+) -> OpError | None:
     tiling = tiling_of(op.mem_ref, generation)
     if tiling is None:
         return None
@@ -189,7 +194,7 @@ def _location_text(op: Operation) -> str:
 
 
 def generic_form_with_numbers(op: Operation) -> str:
-    """`%N = "name"(%a, %b) <{...}> : (T...) -> R`, numbering values through the enclosing function."""
+    """`%N = "name"(%a, %b) <{...}> : (T...) -> R`, numbering values through the function."""
     numbers = _function_value_numbers(op)
     out = StringIO()
     printer = Printer(stream=out, print_generic_format=True)

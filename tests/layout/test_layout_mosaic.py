@@ -22,7 +22,9 @@ from xla_emit.layout.mosaic import (
         ("bf16[4096]{0:T(1024)(128)(2,1)}", ((1024,), (128,), (2, 1))),
     ],
 )
-def test_default_strides_give_xla_offsets(xla_shape: str, tiles: tuple[tuple[int, ...], ...]) -> None:
+def test_default_strides_give_xla_offsets(
+    xla_shape: str, tiles: tuple[tuple[int, ...], ...]
+) -> None:
     shape = parse_shape(xla_shape)
     layout = MosaicTiledLayout(tiles, default_tile_strides(tiles, shape.dims))
     xla = tiled_layout_map(shape)
@@ -65,7 +67,11 @@ def test_custom_strides_leave_gaps() -> None:
     ],
 )
 def test_mosaic_default_tiles(
-    shape: tuple[int, ...], bits: int, generation: int, kernel_argument: bool, expected: tuple[tuple[int, ...], ...]
+    shape: tuple[int, ...],
+    bits: int,
+    generation: int,
+    kernel_argument: bool,
+    expected: tuple[tuple[int, ...], ...],
 ) -> None:
     assert mosaic_default_tiles(shape, bits, generation, kernel_argument) == expected
 
@@ -79,7 +85,9 @@ def test_mosaic_default_tiles(
         (((8, 128),), (1, 2), "Tile strides must be non-increasing"),
     ],
 )
-def test_invalid_tilings(tiles: tuple[tuple[int, ...], ...], strides: tuple[int, ...], message: str) -> None:
+def test_invalid_tilings(
+    tiles: tuple[tuple[int, ...], ...], strides: tuple[int, ...], message: str
+) -> None:
     with pytest.raises(MosaicTilingError, match=message.replace("(", r"\(").replace(")", r"\)")):
         MosaicTiledLayout(tiles, strides).check_tiles()
 
@@ -87,5 +95,7 @@ def test_invalid_tilings(tiles: tuple[tuple[int, ...], ...], strides: tuple[int,
 def test_layout_must_fit_the_memref_rank() -> None:
     with pytest.raises(MosaicTilingError, match="has more dims than the memref rank 1"):
         MosaicTiledLayout(((8, 128),), (1,)).check_for_shape((128,))
-    with pytest.raises(MosaicTilingError, match="Expected 2 tile strides for the memref rank, but got 1"):
+    with pytest.raises(
+        MosaicTilingError, match="Expected 2 tile strides for the memref rank, but got 1"
+    ):
         MosaicTiledLayout(((8, 128),), (1,)).check_for_shape((8, 128))

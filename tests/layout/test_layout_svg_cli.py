@@ -44,18 +44,35 @@ def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["f32[3,5]{1,0:T(2,x)}"], ["<shape>:1:18: error: expected a tile size or '*', but got 'x'",
-                                    "f32[3,5]{1,0:T(2,x)}", " " * 17 + "^"]),
-        (["f32[3,5]", "--index", "3,1"], ["<index>:1:1: error: index 3 in dimension 0 is out of bounds [0, 3)",
-                                          "3,1", "^"]),
-        (["f32[3,5]", "--index", "1"], ["<index>:1:1: error: expected 2 indices for f32[3,5], but got 1",
-                                        "1", "^"]),
-        (["f32[3,5]{1,0}", "--tpu-default"],
-         ["<shape>:1:9: error: --tpu-default needs a shape without a layout, but got {1,0}",
-          "f32[3,5]{1,0}", " " * 8 + "^"]),
+        (
+            ["f32[3,5]{1,0:T(2,x)}"],
+            [
+                "<shape>:1:18: error: expected a tile size or '*', but got 'x'",
+                "f32[3,5]{1,0:T(2,x)}",
+                " " * 17 + "^",
+            ],
+        ),
+        (
+            ["f32[3,5]", "--index", "3,1"],
+            ["<index>:1:1: error: index 3 in dimension 0 is out of bounds [0, 3)", "3,1", "^"],
+        ),
+        (
+            ["f32[3,5]", "--index", "1"],
+            ["<index>:1:1: error: expected 2 indices for f32[3,5], but got 1", "1", "^"],
+        ),
+        (
+            ["f32[3,5]{1,0}", "--tpu-default"],
+            [
+                "<shape>:1:9: error: --tpu-default needs a shape without a layout, but got {1,0}",
+                "f32[3,5]{1,0}",
+                " " * 8 + "^",
+            ],
+        ),
     ],
 )
-def test_user_errors(capsys: pytest.CaptureFixture[str], argv: list[str], expected: list[str]) -> None:
+def test_user_errors(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: list[str]
+) -> None:
     status, out, err = _run(capsys, *argv)
     assert status == 1
     assert out == ""
@@ -80,23 +97,38 @@ def test_svg_of_figure_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert root.tag == f"{SVG}svg"
     # Hand-worked offsets of the seed's figure 1.
     expected = {"0,0": 0, "0,1": 1, "1,0": 2, "1,1": 3, "0,2": 4, "2,3": 17, "2,4": 20, "1,4": 10}
-    elements = {r.get("data-index"): int(r.get("data-offset", "-1")) for r in _cells(root, "element")}
+    elements = {
+        r.get("data-index"): int(r.get("data-offset", "-1")) for r in _cells(root, "element")
+    }
     assert len(elements) == 15
     for index, offset in expected.items():
         assert elements[index] == offset
     # Padding: a 4x6 padded extent minus 15 elements; in memory, 9 padding slots.
     assert sorted(int(r.get("data-offset", "-1")) for r in _cells(root, "padding")) == [
-        9, 11, 14, 15, 18, 19, 21, 22, 23]
+        9,
+        11,
+        14,
+        15,
+        18,
+        19,
+        21,
+        22,
+        23,
+    ]
     assert len(_cells(root, "memory-padding")) == 9
     texts = [t.text for t in root.iter(f"{SVG}text")]
     assert "17" in texts and "2,3" in texts
 
 
-def test_svg_of_figure_2_outlines_the_2x1_tiles(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_svg_of_figure_2_outlines_the_2x1_tiles(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     out_file = tmp_path / "fig2.svg"
     assert _run(capsys, "f32[4,8]{1,0:T(2,4)(2,1)}", "--svg", str(out_file))[0] == 0
     root = ET.parse(out_file).getroot()
-    elements = {r.get("data-index"): int(r.get("data-offset", "-1")) for r in _cells(root, "element")}
+    elements = {
+        r.get("data-index"): int(r.get("data-offset", "-1")) for r in _cells(root, "element")
+    }
     assert [elements[f"{i},1"] for i in range(4)] == [2, 3, 18, 19]
     # Red outlines enclose the 2x1 tiles: cell edges between rows 0|1 are inside a tile,
     # edges between rows 1|2 and between columns are tile boundaries.

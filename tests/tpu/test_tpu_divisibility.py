@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from xdsl.dialects import scf
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import SSAValue
 
@@ -68,9 +69,13 @@ def programs(draw: st.DrawFn) -> tuple[tuple[int, int], list[Step]]:
             divisor = draw(st.sampled_from([-4, -3, -2, 1, 2, 3, 4, 8]))
             steps.append(Step(kind, (draw(st.sampled_from(numbers)), divisor)))
         elif kind == "select":
-            steps.append(Step(kind, (draw(st.sampled_from(numbers)), draw(st.sampled_from(numbers)))))
+            steps.append(
+                Step(kind, (draw(st.sampled_from(numbers)), draw(st.sampled_from(numbers))))
+            )
         else:
-            steps.append(Step(kind, (draw(st.sampled_from(numbers)), draw(st.sampled_from(numbers)))))
+            steps.append(
+                Step(kind, (draw(st.sampled_from(numbers)), draw(st.sampled_from(numbers))))
+            )
         numbers.append(count)
         count += 1
     return multiples, steps
@@ -108,7 +113,11 @@ def _evaluate(steps: list[Step], a: int, b: int, condition: bool) -> list[int | 
     values: list[int | None] = [a, b, None]
     for step in steps:
         x = values[step.args[0]] if step.kind != "const" else None
-        y = values[step.args[1]] if len(step.args) > 1 and step.kind not in ("shli", "divsi", "remsi") else None
+        y = (
+            values[step.args[1]]
+            if len(step.args) > 1 and step.kind not in ("shli", "divsi", "remsi")
+            else None
+        )
         if step.kind == "const":
             values.append(step.args[0])
             continue
@@ -129,9 +138,13 @@ def _evaluate(steps: list[Step], a: int, b: int, condition: bool) -> list[int | 
                 values.append(x if condition else y)
             else:
                 values.append(
-                    {"addi": x + y, "subi": x - y, "muli": x * y, "minsi": min(x, y), "maxsi": max(x, y)}[
-                        step.kind
-                    ]
+                    {
+                        "addi": x + y,
+                        "subi": x - y,
+                        "muli": x * y,
+                        "minsi": min(x, y),
+                        "maxsi": max(x, y),
+                    }[step.kind]
                 )
     return values
 
@@ -148,11 +161,19 @@ def _named_values(function: FuncOp) -> dict[str, SSAValue]:
 def _with_constants(kind: str) -> tuple[tuple[int, int], list[Step]]:
     """`c5 <kind> v0` and `c3 <kind> c5`: each rule meets constants and a multiple of 8."""
     second = (3, 0) if kind in BINARY or kind == "select" else (0, 3)
-    return (8, 1), [Step("const", (5,)), Step("const", (3,)), Step(kind, second), Step(kind, (4, 3))]
+    return (8, 1), [
+        Step("const", (5,)),
+        Step("const", (3,)),
+        Step(kind, second),
+        Step(kind, (4, 3)),
+    ]
 
 
 _EXAMPLES = [_with_constants(kind) for kind in (*BINARY, "select")] + [
-    ((8, 1), [Step("const", (5,)), Step("const", (-3,)), Step(kind, (0, 2)), Step(kind, (4, amount))])
+    (
+        (8, 1),
+        [Step("const", (5,)), Step("const", (-3,)), Step(kind, (0, 2)), Step(kind, (4, amount))],
+    )
     for kind, amount in (("shli", 2), ("divsi", -3), ("remsi", -3), ("divsi", 2))
 ]
 
@@ -187,7 +208,11 @@ def test_analysis_is_sound(program: tuple[tuple[int, int], list[Step]]) -> None:
             if congruence.is_constant:
                 assert value == congruence.residue
             else:
-                assert (value - congruence.residue) % congruence.modulus == 0, (number, congruence, value)
+                assert (value - congruence.residue) % congruence.modulus == 0, (
+                    number,
+                    congruence,
+                    value,
+                )
         for k in range(1, 17):
             result = analysis.divisibility(named[f"v{number}"], k)
             if result.answer is Answer.PROVEN:
@@ -231,12 +256,17 @@ def test_loop_values_are_sound(
     lb_multiple: int, step_multiple: int, lb_offset: int, step_offset: int, init: int, delta: int
 ) -> None:
     text = LOOP.format(
-        lb_multiple=lb_multiple, step_multiple=step_multiple, lb_offset=lb_offset,
-        step_offset=step_offset, init=init, delta=delta,
+        lb_multiple=lb_multiple,
+        step_multiple=step_multiple,
+        lb_offset=lb_offset,
+        step_offset=step_offset,
+        init=init,
+        delta=delta,
     )
     module, _ = parse_mlir(text, "<loop>")
     function = next(op for op in module.walk() if isinstance(op, FuncOp))
-    loop_body_args = [op for op in function.walk() if op.name == "scf.for"][0].regions[0].blocks.first.args  # type: ignore[union-attr]
+    loop = next(op for op in function.walk() if isinstance(op, scf.ForOp))
+    loop_body_args = loop.body.block.args
     analysis = DivisibilityAnalysis()
     iv, off = analysis.congruence(loop_body_args[0]), analysis.congruence(loop_body_args[1])
     ivs: set[int] = set()

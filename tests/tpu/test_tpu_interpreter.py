@@ -47,8 +47,12 @@ def test_assume_multiple_fix_for_aligned_columns(rows: np.ndarray, col: int) -> 
 
 
 def test_broken_assume_multiple_promise_is_an_error(rows: np.ndarray) -> None:
-    with pytest.raises(UserError, match="'tpu.assume_multiple' op promised a multiple of 128, but the value is 5"):
-        run_tpu_kernel(_example("fixed_assume_multiple.mlir"), [rows, np.zeros((8, 32), np.float32), 5])
+    with pytest.raises(
+        UserError, match="'tpu.assume_multiple' op promised a multiple of 128, but the value is 5"
+    ):
+        run_tpu_kernel(
+            _example("fixed_assume_multiple.mlir"), [rows, np.zeros((8, 32), np.float32), 5]
+        )
 
 
 def test_out_of_bounds_window_is_an_error(rows: np.ndarray) -> None:
@@ -126,7 +130,10 @@ def test_waiting_on_a_semaphore_nobody_signals_is_an_error() -> None:
       return
     }
     """
-    with pytest.raises(UserError, match="'tpu.sem_wait' op waits for 2 but the semaphore holds 1: it would wait forever"):
+    with pytest.raises(
+        UserError,
+        match="'tpu.sem_wait' op waits for 2 but the semaphore holds 1: it would wait forever",
+    ):
         run_tpu_kernel(_module(text), [None])
 
 

@@ -106,7 +106,9 @@ def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None
     if contents is not None:
         values = np.asarray(contents, dtype=dtype)
         if values.shape != shape:
-            raise ValueError(f"expected an array of shape {shape} for {type_}, but got {values.shape}")
+            raise ValueError(
+                f"expected an array of shape {shape} for {type_}, but got {values.shape}"
+            )
         grid = np.indices(shape, dtype=np.int64) if shape else ()
         storage[offsets(tuple(grid))] = values
     return result
@@ -135,12 +137,16 @@ class TpuExecutor:
         location = self.locate(op) if self.locate is not None else None
         return TpuKernelError(f"'{op.name}' op {message}", location)
 
-    def run(self, inputs: Sequence[object], entry: str | None = None) -> list[npt.NDArray[np.generic]]:
+    def run(
+        self, inputs: Sequence[object], entry: str | None = None
+    ) -> list[npt.NDArray[np.generic]]:
         function = self._entry(entry)
         block = function.body.blocks.first
         assert block is not None
         if len(inputs) != len(block.args):
-            raise UserError(f"@{function.sym_name.data} takes {len(block.args)} arguments, but got {len(inputs)}")
+            raise UserError(
+                f"@{function.sym_name.data} takes {len(block.args)} arguments, but got {len(inputs)}"
+            )
         memrefs: list[MemRef] = []
         for arg, value in zip(block.args, inputs, strict=True):
             if isinstance(arg.type, MemRefType):
@@ -151,17 +157,23 @@ class TpuExecutor:
                 memrefs.append(buffer)
                 self.env[arg] = buffer
             else:
-                self.env[arg] = value if isinstance(value, np.ndarray) and value.ndim else int(value)  # type: ignore[call-overload]
+                self.env[arg] = (
+                    value if isinstance(value, np.ndarray) and value.ndim else int(value)
+                )  # type: ignore[call-overload]
         returned = self._run_block(block, [self.env[a] for a in block.args])
         outputs = [np.asarray(v) for v in returned]
         return outputs + [m.logical() for m in memrefs]
 
     def _entry(self, name: str | None) -> func.FuncOp:
-        functions = [op for op in self.module.walk() if isinstance(op, func.FuncOp) and op.body.blocks]
+        functions = [
+            op for op in self.module.walk() if isinstance(op, func.FuncOp) and op.body.blocks
+        ]
         for function in functions:
             if name is None or function.sym_name.data == name:
                 return function
-        raise UserError(f"no function @{name} in the module" if name else "the module has no function")
+        raise UserError(
+            f"no function @{name} in the module" if name else "the module has no function"
+        )
 
     def _run_block(self, block: Block, args: Sequence[object]) -> list[object]:
         for arg, value in zip(block.args, args, strict=True):
@@ -200,10 +212,14 @@ class TpuExecutor:
 
 
 def _window(
-    ex: TpuExecutor, op: Operation, ref: MemRef, start: Sequence[int], shape: Sequence[int],
+    ex: TpuExecutor,
+    op: Operation,
+    ref: MemRef,
+    start: Sequence[int],
+    shape: Sequence[int],
     strides: Sequence[int] | None = None,
 ) -> npt.NDArray[np.int64]:
-    """Physical offsets of the block of `shape` at `start` (vector dims align with the minor memref dims)."""
+    """Physical offsets of the block of `shape` at `start` (vector dims are the minor memref dims)."""
     rank = len(ref.shape)
     full_shape = (1,) * (rank - len(shape)) + tuple(shape)
     step = tuple(strides) if strides else (1,) * rank
@@ -232,7 +248,9 @@ def _load(ex: TpuExecutor, op: vector.LoadOp | tpu.VectorLoadOp) -> list[object]
     return [ref.storage[offsets].copy()]
 
 
-def _store(ex: TpuExecutor, op: vector.StoreOp | tpu.VectorStoreOp, value: SSAValue, mask: SSAValue | None) -> list[object]:
+def _store(
+    ex: TpuExecutor, op: vector.StoreOp | tpu.VectorStoreOp, value: SSAValue, mask: SSAValue | None
+) -> list[object]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     data = ex.array(value)
@@ -436,7 +454,10 @@ def _sem_signal(ex: TpuExecutor, op: tpu.SemaphoreSignalOp) -> list[object]:
 def _sem_wait(ex: TpuExecutor, op: tpu.SemaphoreWaitOp) -> list[object]:
     semaphore, amount = _semaphore(ex, op.semaphore), ex.integer(op.amount)
     if semaphore.count < amount:
-        raise ex.error(op, f"waits for {amount} but the semaphore holds {semaphore.count}: it would wait forever")
+        raise ex.error(
+            op,
+            f"waits for {amount} but the semaphore holds {semaphore.count}: it would wait forever",
+        )
     semaphore.count -= amount
     return []
 
@@ -478,7 +499,9 @@ def _constant(ex: TpuExecutor, op: arith.ConstantOp) -> list[object]:
         assert isinstance(type_, VectorType)
         values = np.array(value.get_values(), dtype=numpy_dtype(type_.element_type))  # pyright: ignore[reportUnknownMemberType]
         shape = _vector_shape(type_)
-        return [np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)]
+        return [
+            np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)
+        ]
     raise ex.error(op, f"with value {value} is not supported by the TPU interpreter")
 
 
@@ -487,7 +510,9 @@ def _c_division(a: int, b: int) -> int:
     return quotient if (a >= 0) == (b > 0) else -quotient
 
 
-def _binary(function: Callable[[object, object], object]) -> Callable[[TpuExecutor, Operation], list[object]]:
+def _binary(
+    function: Callable[[object, object], object],
+) -> Callable[[TpuExecutor, Operation], list[object]]:
     def run(ex: TpuExecutor, op: Operation) -> list[object]:
         return [function(ex.value(op.operands[0]), ex.value(op.operands[1]))]
 
@@ -556,12 +581,20 @@ def _if(ex: TpuExecutor, op: scf.IfOp) -> list[object]:
     return ex._run_block(region.block, [])  # pyright: ignore[reportPrivateUsage]
 
 
-def _float_binary(function: Callable[[npt.NDArray[np.generic], npt.NDArray[np.generic]], object]) -> Callable[[TpuExecutor, Operation], list[object]]:
+def _float_binary(
+    function: Callable[[npt.NDArray[np.generic], npt.NDArray[np.generic]], object],
+) -> Callable[[TpuExecutor, Operation], list[object]]:
     def run(ex: TpuExecutor, op: Operation) -> list[object]:
         a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
         result = function(np.asarray(a), np.asarray(b))
-        dtype = numpy_dtype(op.results[0].type.element_type if isinstance(op.results[0].type, VectorType) else op.results[0].type)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
-        result = np.asarray(result).astype(dtype)  # rounds bf16 after every op, as the hardware does
+        dtype = numpy_dtype(
+            op.results[0].type.element_type
+            if isinstance(op.results[0].type, VectorType)
+            else op.results[0].type
+        )  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+        result = np.asarray(result).astype(
+            dtype
+        )  # rounds bf16 after every op, as the hardware does
         return [result if result.ndim else result.item()]
 
     return run
@@ -573,8 +606,12 @@ _HANDLERS: dict[type[Operation], Callable[[TpuExecutor, Operation], list[object]
     arith.SubiOp: _binary(lambda a, b: a - b),  # type: ignore[operator]
     arith.MuliOp: _binary(lambda a, b: a * b),  # type: ignore[operator]
     arith.ShLIOp: _binary(lambda a, b: a << b),  # type: ignore[operator]
-    arith.MinSIOp: _binary(lambda a, b: np.minimum(a, b) if isinstance(a, np.ndarray) else min(a, b)),  # type: ignore[call-overload, type-var]
-    arith.MaxSIOp: _binary(lambda a, b: np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b)),  # type: ignore[call-overload, type-var]
+    arith.MinSIOp: _binary(
+        lambda a, b: np.minimum(a, b) if isinstance(a, np.ndarray) else min(a, b)
+    ),  # type: ignore[call-overload, type-var]
+    arith.MaxSIOp: _binary(
+        lambda a, b: np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b)
+    ),  # type: ignore[call-overload, type-var]
     arith.DivSIOp: _integer_division,
     arith.DivUIOp: _integer_division,
     arith.RemSIOp: _integer_division,

@@ -71,7 +71,7 @@ class MosaicTiledLayout:
                 )
             step = make_tiling_step(current, Tile(tile))
             current = step.dims_after
-        for earlier, later in zip(self.tile_strides, self.tile_strides[1:]):
+        for earlier, later in zip(self.tile_strides, self.tile_strides[1:], strict=False):
             if later > earlier:
                 raise MosaicTilingError(
                     f"Tile strides must be non-increasing, but got {list(self.tile_strides)}"
@@ -120,7 +120,7 @@ class MosaicTiledLayout:
         return position
 
     def footprint(self, shape: Sequence[int]) -> int:
-        """Elements of memory the memref spans, padding included (its last offset + 1, rounded to tiles)."""
+        """Elements the memref spans, padding included (last offset + 1, rounded to tiles)."""
         tiled = self.tiled_dims(len(shape))
         last_tile = 0
         for dim, (bound, stride) in enumerate(zip(shape, self.tile_strides, strict=True)):
@@ -148,3 +148,60 @@ def default_tile_strides(tiles: Sequence[Sequence[int]], shape: Sequence[int]) -
 
 def _text(tile: Sequence[int]) -> str:
     return "(" + ",".join(map(str, tile)) + ")"
+
+
+SUBLANES = 8
+LANES = 128
+
+
+def mosaic_default_tiles(
+    shape: Sequence[int],
+    bitwidth: int,
+    hardware_generation: int = 6,
+    is_kernel_argument: bool = True,
+) -> tuple[tuple[int, ...], ...]:
+    """Mosaic's default memref tiling (`tpu-infer-memref-layout`) for a shape and element bitwidth.
+
+    rows = the second-minor size (1-D: ceil(n / 128)); packing p = 32 / bits;
+    the row tile is the largest power-of-two count, from `p` (times 2 before
+    generation 4) up to 8 sublanes, that `rows` needs, or the `large` tile
+    when rows are a multiple of it; narrower types add the packing tile `(p,1)`.
+    """
+    if not shape:
+        return ()
+    packing = max(1, 32 // bitwidth)
+    min_tiling = packing * (2 if hardware_generation < 4 else 1)
+    sublane_tiling = max(SUBLANES, packing)
+    rows = -(-shape[0] // LANES) if len(shape) == 1 else shape[-2]
+    large = sublane_tiling
+    if len(shape) >= 2:
+        if bitwidth == 2:
+            large = 128
+        elif bitwidth == 16 and not is_kernel_argument and hardware_generation >= 6:
+            large = 16
+    if rows % large != 0:
+        large = sublane_tiling
+    if large <= rows:
+        factor = large
+    else:
+        factor = min_tiling
+        while factor < min(rows, sublane_tiling):
+            factor *= 2
+    if len(shape) == 1:
+        if packing == 1:
+            return ((factor * LANES,),)
+        return ((factor * LANES,), (LANES,), (packing, 1))
+    if packing == 1:
+        return ((factor, LANES),)
+    return ((factor, LANES), (packing, 1))
+
+
+def mosaic_default_layout(
+    shape: Sequence[int],
+    bitwidth: int,
+    hardware_generation: int = 6,
+    is_kernel_argument: bool = True,
+) -> MosaicTiledLayout:
+    """The default tiles with contiguous (default) tile strides."""
+    tiles = mosaic_default_tiles(shape, bitwidth, hardware_generation, is_kernel_argument)
+    return MosaicTiledLayout(tiles, default_tile_strides(tiles, shape))

@@ -133,7 +133,9 @@ class Shape:
         return self.layout if self.layout is not None else Layout.default_for_rank(self.rank)
 
 
-_TOKEN = re.compile(r"\s*(?:(?P<int>-?\d+)|(?P<word>[A-Za-z][A-Za-z0-9_]*)|(?P<punct>[\[\]{}(),:*]))")
+_TOKEN = re.compile(
+    r"\s*(?:(?P<int>-?\d+)|(?P<word>[A-Za-z][A-Za-z0-9_]*)|(?P<punct>[\[\]{}(),:*]))"
+)
 
 
 class _Cursor:

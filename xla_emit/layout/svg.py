@@ -131,8 +131,13 @@ def _sub_tile_outlines(
             offset = int(layout_map.offset(_logical_index(panel, row, column, rank)))
             x, y = GAP + column * CELL, top + row * CELL
             block = offset // innermost
-            right = column + 1 < columns and _block(layout_map, panel, row, column + 1, innermost) == block
-            below = row + 1 < rows and _block(layout_map, panel, row + 1, column, innermost) == block
+            right = (
+                column + 1 < columns
+                and _block(layout_map, panel, row, column + 1, innermost) == block
+            )
+            below = (
+                row + 1 < rows and _block(layout_map, panel, row + 1, column, innermost) == block
+            )
             if not right:
                 out.append(_line(x + CELL, y, x + CELL, y + CELL))
             if not below:
@@ -144,7 +149,9 @@ def _sub_tile_outlines(
     return out
 
 
-def _block(layout_map: TiledLayoutMap, panel: tuple[int, ...], row: int, column: int, size: int) -> int:
+def _block(
+    layout_map: TiledLayoutMap, panel: tuple[int, ...], row: int, column: int, size: int
+) -> int:
     offset = int(layout_map.offset(_logical_index(panel, row, column, layout_map.shape.rank)))
     return offset // size
 
@@ -158,7 +165,9 @@ def _memory_panel(layout_map: TiledLayoutMap, left: int) -> tuple[list[str], int
         x, y = left + column * CELL * 2, GAP + row * CELL
         index = layout_map.logical_index(offset)
         if index is None:
-            out.append(_rect(x, y, "#ffffff", cls="memory-padding", offset=offset, dashed=True, width=2))
+            out.append(
+                _rect(x, y, "#ffffff", cls="memory-padding", offset=offset, dashed=True, width=2)
+            )
             continue
         colour = _PALETTE[(offset // per_row) % len(_PALETTE)]
         label = ",".join(map(str, index))
@@ -193,4 +202,7 @@ def _text(x: float, y: float, content: str, anchor: str = "middle") -> str:
 
 
 def _line(x1: float, y1: float, x2: float, y2: float) -> str:
-    return f'<line class="subtile" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#d62728" stroke-width="2"/>'
+    return (
+        f'<line class="subtile" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
+        'stroke="#d62728" stroke-width="2"/>'
+    )

@@ -68,8 +68,10 @@ class TilingStep:
     @property
     def untiled(self) -> int:
         """Number of leading dims (after prepending unit dims) the tile leaves alone."""
-        return len(self.dims_before) + self.leading_ones - sum(
-            g.last - g.first + 1 for g in self.groups
+        return (
+            len(self.dims_before)
+            + self.leading_ones
+            - sum(g.last - g.first + 1 for g in self.groups)
         )
 
     def forward(self, coords: Sequence[Coord]) -> list[Coord]:

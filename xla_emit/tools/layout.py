@@ -1,8 +1,8 @@
 """`xla-emit-layout`: sizes of an XLA shape with a tiled layout, and where an element lives.
 
-    xla-emit-layout 'f32[3,5]{1,0:T(2,2)}' --index 2,3
-    xla-emit-layout 'bf16[16,256]' --tpu-default --json
-    xla-emit-layout 'f32[4,8]{1,0:T(2,4)(2,1)}' --svg fig2.svg
+xla-emit-layout 'f32[3,5]{1,0:T(2,2)}' --index 2,3
+xla-emit-layout 'bf16[16,256]' --tpu-default --json
+xla-emit-layout 'f32[4,8]{1,0:T(2,4)(2,1)}' --svg fig2.svg
 """
 
 from __future__ import annotations
@@ -48,8 +48,7 @@ def _shape_from_argument(text: str, tpu_default: bool) -> Shape:
     if tpu_default:
         if shape.layout is not None:
             raise UserError(
-                "--tpu-default needs a shape without a layout, but got "
-                f"{shape.layout}",
+                f"--tpu-default needs a shape without a layout, but got {shape.layout}",
                 SourceLocation.from_offset(_ARGUMENT_FILE, text, text.index("{")),
             )
         shape = shape.with_layout(tpu_default_layout(shape))
