@@ -27,7 +27,7 @@ Array = np.ndarray | np.generic
 
 def check_version(ex: Executor, op: Operation, tensor: TensorValue) -> None:
     """Reject use of a tensor value that an in-place update has made stale."""
-    if tensor.version != tensor.buffer.version:
+    if tensor.version != ex.version(tensor.buffer):
         raise ex.error(
             op,
             f"uses a value of {tensor.buffer.name} after a later update of the same buffer; "
@@ -54,23 +54,36 @@ def _active_elements(ex: Executor, shape: tuple[int, ...], vector_rank: int, ele
 
 
 def _check_bounds(
-    ex: Executor, op: Operation, buffer: Buffer, indices: Sequence[Array], vector_rank: int, element_mask: Array | None
+    ex: Executor,
+    op: Operation,
+    buffer: Buffer,
+    indices: Sequence[Array],
+    vector_rank: int,
+    element_mask: Array | None,
+    run: int = 0,
 ) -> None:
+    last = len(buffer.shape) - 1
     for dim, (index, extent) in enumerate(zip(indices, buffer.shape, strict=True)):
         index_array = np.asarray(index)
-        outside = (index_array < 0) | (index_array >= extent)
+        # A run of elements starting at the index must end inside the dimension.
+        limit = extent - run + 1 if run and dim == last else extent
+        outside = (index_array < 0) | (index_array >= limit)
         if element_mask is not None:
             outside = outside & element_mask
         if not outside.any():
             continue
-        if _lane_axis(outside, vector_rank):
+        if _lane_axis(outside, 0 if run else vector_rank):
             per_lane = outside.reshape(outside.shape[0], -1).any(axis=1)
         else:
             per_lane = np.ones(ex.lanes.count, np.bool_)
         lane = ex.first_lane(per_lane)
         if lane is None:
             continue
-        index_values = [_lane_entry(np.asarray(i), lane, vector_rank) for i in indices]
+        index_values: list[int | list[int]] = [_lane_entry(np.asarray(i), lane, 0 if run else vector_rank) for i in indices]
+        if run:
+            start = index_values[-1]
+            assert isinstance(start, int)
+            index_values[-1] = list(range(start, start + run))
         raise ex.error(
             op,
             f"index {index_values} is out of bounds for {buffer.name} of shape "
@@ -84,13 +97,17 @@ def _lane_entry(index: np.ndarray, lane: int, vector_rank: int) -> int | list[in
     return int(entry) if np.ndim(entry) == 0 else [int(v) for v in np.ravel(entry)]
 
 
-def _offsets(ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int) -> np.ndarray:
+def _offsets(ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int, run: int = 0) -> np.ndarray:
+    """Flat positions in `data`; with `run`, `run` consecutive elements from each index."""
     linear: Array = np.int64(buffer.offset)
     for index, stride in zip(indices, buffer.strides, strict=True):
         linear = linear + np.asarray(index, np.int64) * stride if stride != 1 else linear + np.asarray(index, np.int64)
     slots = buffer.slots(ex.lanes)
     if isinstance(slots, np.ndarray):
-        linear = slots.reshape(slots.shape + (1,) * vector_rank) + linear
+        linear = slots.reshape(slots.shape + (1,) * (0 if run else vector_rank)) + linear
+    if run:
+        step = buffer.strides[-1] if buffer.strides else 1
+        linear = np.asarray(linear)[..., None] + np.arange(0, run * step, step, dtype=np.int64)
     return np.asarray(linear)
 
 
@@ -101,17 +118,19 @@ def read(
     indices: Sequence[Array],
     vector_rank: int = 0,
     element_mask: Array | None = None,
+    run: int = 0,
 ) -> Array:
     """The elements at `indices` (per lane, with `vector_rank` trailing element dims).
 
     Elements outside `element_mask` are read from offset 0 and must be replaced
-    by the caller (vector padding).
+    by the caller (vector padding). With `run` (a 1-d vector along the last
+    dimension), `indices` hold only each run's first element.
     """
     check_version(ex, op, tensor)
     buffer = tensor.buffer
     if ex.checks.bounds:
-        _check_bounds(ex, op, buffer, indices, vector_rank, element_mask)
-    offsets = _offsets(ex, buffer, indices, vector_rank)
+        _check_bounds(ex, op, buffer, indices, vector_rank, element_mask, run)
+    offsets = _offsets(ex, buffer, indices, vector_rank, run)
     if element_mask is not None:
         offsets = np.where(element_mask, offsets, 0)
     if ex.mask is not None and _lane_axis(offsets, vector_rank):
@@ -179,22 +198,23 @@ def write(
     vector_rank: int = 0,
     element_mask: Array | None = None,
     atomic: bool = False,
+    run: int = 0,
 ) -> TensorValue:
     """Store `values` at `indices` for the active lanes; returns the buffer's new version.
 
-    `atomic` stores (from `atomic_rmw`) never race with each other.
+    `atomic` stores (from `atomic_rmw`) never race with each other; `run` is as for `read`.
     """
     check_version(ex, op, tensor)
     buffer = tensor.buffer
     if buffer.readonly and buffer.kind is not BufferKind.PRIVATE:
         raise ex.error(op, f"writes into {buffer.name}, which is an input of the kernel")
     if ex.checks.bounds:
-        _check_bounds(ex, op, buffer, indices, vector_rank, element_mask)
+        _check_bounds(ex, op, buffer, indices, vector_rank, element_mask, run)
     values_array = np.asarray(values)
     varying = (
         ex.mask is not None
         or _lane_axis(values_array, vector_rank)
-        or any(_lane_axis(np.asarray(i), vector_rank) for i in indices)
+        or any(_lane_axis(np.asarray(i), 0 if run else vector_rank) for i in indices)
     )
     if buffer.kind is BufferKind.PRIVATE and buffer.replication is Replication.GLOBAL and (varying or buffer.readonly):
         if varying:
@@ -202,15 +222,14 @@ def write(
         else:
             buffer.data = buffer.data.copy()
             buffer.readonly = False
-    offsets = _offsets(ex, buffer, indices, vector_rank)
+    offsets = _offsets(ex, buffer, indices, vector_rank, run)
     if buffer.tracked or ex.mask is not None or element_mask is not None:
         _store_selected(ex, op, buffer, offsets, values_array, vector_rank, element_mask, atomic)
     else:
         # Every lane stores every element: one scatter (numpy broadcasts the values).
         shape = np.broadcast_shapes(offsets.shape, values_array.shape)
         _store(ex, op, buffer, np.broadcast_to(offsets, shape), values_array)
-    buffer.version += 1
-    return TensorValue(buffer, buffer.version)
+    return TensorValue(buffer, ex.bump_version(buffer))
 
 
 def _store(ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, values: np.ndarray) -> None:

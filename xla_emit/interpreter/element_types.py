@@ -10,6 +10,8 @@ container and are wrapped after every op by `wrap_integer`.
 
 from __future__ import annotations
 
+from functools import cache
+
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -58,8 +60,9 @@ def element_type(type_: Attribute) -> Attribute:
     return type_
 
 
+@cache
 def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
-    """The numpy dtype of a scalar type or of the elements of a shaped type."""
+    """The numpy dtype of a scalar type or of the elements of a shaped type (cached: types are immutable)."""
     scalar = element_type(type_)
     if isinstance(scalar, IndexType):
         return INDEX_DTYPE
@@ -71,6 +74,7 @@ def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
     return dtype
 
 
+@cache
 def integer_width(type_: Attribute) -> int:
     """Bit width of an integer or index type (index is 64 bits)."""
     scalar = element_type(type_)
@@ -79,6 +83,7 @@ def integer_width(type_: Attribute) -> int:
     return 64
 
 
+@cache
 def needs_wrap(type_: Attribute) -> bool:
     """Whether values of this integer type need explicit wrapping (no exact numpy type)."""
     width = integer_width(type_)
@@ -106,6 +111,7 @@ def is_float(type_: Attribute) -> bool:
     return type(element_type(type_)) in _FLOATS
 
 
+@cache
 def shaped_rank(type_: Attribute) -> int:
     """Rank of the per-lane shape of a value: 0 for scalars, the vector rank for vectors."""
     if isinstance(type_, VectorType):

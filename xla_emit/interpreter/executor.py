@@ -13,7 +13,11 @@ results per lane; lane-varying loops iterate until no lane is active.
 
 from __future__ import annotations
 
+import copy
+import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from typing import Protocol, TypeAlias
@@ -59,10 +63,14 @@ class Executor:
         max_lanes: int = DEFAULT_MAX_LANES,
         locator: OpLocator | None = None,
         registry: ImplRegistry | None = None,
+        workers: int | None = None,
     ):
         self.module = module
         self.checks = checks if checks is not None else CheckOptions()
         self.max_lanes = max_lanes
+        # Chunks run on this many threads (numpy releases the GIL inside its loops).
+        self.workers = workers if workers is not None else _available_cores()
+        self.versions: dict[Buffer, int] = {}
         self.locator = locator
         self.registry = registry if registry is not None else load_dialect_impls()
         self.functions: dict[str, FuncOp] = {
@@ -137,32 +145,62 @@ class Executor:
         function = self.entry_function(entry)
         self.grid = grid if grid is not None else self.launch_grid(function)
         arguments = self._bind_arguments(function, inputs)
-        per_chunk: list[Values] = []
-        done = 0
-        with np.errstate(all="ignore"):
-            for chunk in self.grid.chunks(self.max_lanes):
-                self.lanes = chunk
-                self.mask = None
-                # Earlier chunks updated the buffers: start from their newest versions.
-                current = [
-                    TensorValue(a.buffer, a.buffer.version) if isinstance(a, TensorValue) else a
-                    for a in arguments
+        chunks = self.grid.chunks(self.max_lanes)
+        tracker = _Progress(progress, self.grid.num_lanes)
+        # Tracked checks compare writes across chunks, so they run one chunk at a time.
+        workers = 1 if self.checks.tracks_writes else min(self.workers, len(chunks))
+        if workers <= 1:
+            per_chunk = [self._run_chunk(function, arguments, chunk, tracker) for chunk in chunks]
+        else:
+            runners = [self._worker() for _ in range(workers)]
+            with ThreadPoolExecutor(workers) as pool:
+                futures = [
+                    pool.submit(runners[n % workers]._run_chunk_group, function, arguments, chunks[n::workers], tracker)
+                    for n in range(workers)
                 ]
-                results = self.call_function(function, current, None)
-                per_chunk.append(
-                    tuple(
-                        self._detach(value, type_)
-                        for value, type_ in zip(results, function.function_type.outputs.data)
-                    )
-                )
-                done += chunk.count
-                if progress is not None:
-                    progress(done, self.grid.num_lanes)
+                groups = [future.result() for future in futures]
+            per_chunk = [groups[n % workers][n // workers] for n in range(len(chunks))]
         # Kernels that write through memref arguments return nothing: keep what they wrote.
-        self.final_arguments = [
-            a.buffer.as_array().copy() if isinstance(a, TensorValue) else None for a in arguments
-        ]
+        self.final_arguments = [a.buffer.as_array() if isinstance(a, TensorValue) else None for a in arguments]
         return self._gather_results(function, per_chunk)
+
+    def _run_chunk(self, function: FuncOp, arguments: list[Value], chunk: LaneSet, tracker: _Progress) -> Values:
+        """Run `function` on the lanes of `chunk`; results broadcast to the chunk's lanes."""
+        self.lanes = chunk
+        self.mask = None
+        # Each chunk starts from the arguments as given: versions count updates within a chunk.
+        self.versions = {}
+        with np.errstate(all="ignore"):
+            results = self.call_function(function, arguments, None)
+        detached = tuple(
+            self._detach(value, type_) for value, type_ in zip(results, function.function_type.outputs.data)
+        )
+        tracker.advance(chunk.count)
+        return detached
+
+    def _run_chunk_group(
+        self, function: FuncOp, arguments: list[Value], chunks: list[LaneSet], tracker: _Progress
+    ) -> list[Values]:
+        return [self._run_chunk(function, arguments, chunk, tracker) for chunk in chunks]
+
+    def _worker(self) -> Executor:
+        """An executor sharing this one's module, grid and buffers, with its own lane state."""
+        worker = copy.copy(self)
+        worker.env = {}
+        worker.versions = {}
+        worker.mask = None
+        worker._steps = {}
+        return worker
+
+    def version(self, buffer: Buffer) -> int:
+        """How many in-place updates `buffer` has seen in the current chunk."""
+        return self.versions.get(buffer, 0)
+
+    def bump_version(self, buffer: Buffer) -> int:
+        """Record one more in-place update of `buffer`; returns its new version."""
+        version = self.versions.get(buffer, 0) + 1
+        self.versions[buffer] = version
+        return version
 
     def _bind_arguments(
         self, function: FuncOp, inputs: Sequence[np.ndarray | np.generic | int | float]
@@ -233,7 +271,8 @@ class Executor:
         for position in range(len(function.function_type.outputs.data)):
             last = per_chunk[-1][position]
             if isinstance(last, TensorValue):
-                results.append(last.buffer.as_array().copy())
+                # The buffers belong to this launch: hand them out without a copy.
+                results.append(last.buffer.as_array())
                 continue
             lanes = np.concatenate([np.asarray(chunk[position]) for chunk in per_chunk])
             results.append(lanes[0] if self.grid.num_lanes == 1 else lanes)
@@ -321,7 +360,7 @@ class Executor:
                 and isinstance(if_false, TensorValue)
                 and if_true.buffer is if_false.buffer
             ):
-                return TensorValue(if_true.buffer, if_true.buffer.version)
+                return TensorValue(if_true.buffer, self.version(if_true.buffer))
             raise self.error(op, "yields different tensors on different lanes, which the interpreter does not support")
         rank = shaped_rank(type_)
         shaped = condition.reshape(condition.shape + (1,) * rank)
@@ -344,6 +383,30 @@ class Executor:
             text += f" ({self.describe_lane(local_lane)})"
         location = self.locator.location_of(op) if self.locator is not None and op is not None else None
         return UserError(text, location)
+
+
+class _Progress:
+    """Lanes done so far, reported from any worker thread."""
+
+    def __init__(self, callback: ProgressCallback | None, total: int):
+        self.callback = callback
+        self.total = total
+        self.done = 0
+        self.lock = threading.Lock()
+
+    def advance(self, lanes: int) -> None:
+        if self.callback is None:
+            return
+        with self.lock:
+            self.done += lanes
+            self.callback(self.done, self.total)
+
+
+def _available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _is_private(function: FuncOp) -> bool:

@@ -91,7 +91,6 @@ class Buffer:
         self.name = name
         self.replication = replication
         self.readonly = readonly
-        self.version = 0
         # Per element: the global lane that wrote it last (-1: never) and in which
         # barrier interval. Allocated only when a check needs them.
         self.writer: np.ndarray | None = None

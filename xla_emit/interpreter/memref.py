@@ -22,10 +22,10 @@ from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 DYNAMIC = -9223372036854775808
 
 
-def current(value: Value) -> TensorValue:
+def current(ex: Executor, value: Value) -> TensorValue:
     """The memref's buffer at its newest version (memrefs always see the latest contents)."""
     assert isinstance(value, TensorValue), "memref operands are TensorValues"
-    return TensorValue(value.buffer, value.buffer.version)
+    return TensorValue(value.buffer, ex.version(value.buffer))
 
 
 def _allocate(type_: Attribute, dynamic_sizes: Values) -> TensorValue:
@@ -65,16 +65,16 @@ class MemrefImpls(OpImpls):
 
     @impl(memref.LoadOp)
     def run_load(self, ex: Executor, op: memref.LoadOp, args: Values) -> Values:
-        return (read(ex, op, current(args[0]), args[1:]),)  # pyright: ignore[reportArgumentType]
+        return (read(ex, op, current(ex, args[0]), args[1:]),)  # pyright: ignore[reportArgumentType]
 
     @impl(memref.StoreOp)
     def run_store(self, ex: Executor, op: memref.StoreOp, args: Values) -> Values:
-        write(ex, op, current(args[1]), args[2:], args[0])  # pyright: ignore[reportArgumentType]
+        write(ex, op, current(ex, args[1]), args[2:], args[0])  # pyright: ignore[reportArgumentType]
         return ()
 
     @impl(memref.SubviewOp)
     def run_subview(self, ex: Executor, op: memref.SubviewOp, args: Values) -> Values:
-        source = current(args[0])
+        source = current(ex, args[0])
         dynamic = args[1:]
         counts = (len(op.offsets), len(op.sizes), len(op.strides))
         try:
@@ -93,7 +93,7 @@ class MemrefImpls(OpImpls):
 
     @impl(memref.CopyOp)
     def run_copy(self, ex: Executor, op: memref.CopyOp, args: Values) -> Values:
-        source, target = current(args[0]), current(args[1])
+        source, target = current(ex, args[0]), current(ex, args[1])
         # Every element at once: one index array per dimension, the elements as a vector.
         grid = list(np.indices(source.buffer.shape).reshape(len(source.buffer.shape), -1))
         values = read(ex, op, source, grid, vector_rank=1)

@@ -78,6 +78,24 @@ def _element_indices(
     return indices, valid
 
 
+def _is_contiguous_run(
+    ex: Executor,
+    op: vector.TransferReadOp | vector.TransferWriteOp,
+    tensor: TensorValue,
+    shape: tuple[int, ...],
+    mask: Value | None,
+) -> bool:
+    """A 1-d, unmasked, in-bounds transfer along the last tensor dimension (the common case)."""
+    last = len(tensor.buffer.shape) - 1
+    return (
+        len(shape) == 1
+        and mask is None
+        and last >= 0
+        and _in_bounds(op, 1)[0]
+        and _transfer_dims(ex, op) == [last]
+    )
+
+
 def _in_bounds(op: vector.TransferReadOp | vector.TransferWriteOp, rank: int) -> list[bool]:
     return [bool(flag.value.data) for flag in op.in_bounds.data] or [False] * rank
 
@@ -94,6 +112,9 @@ class VectorImpls(OpImpls):
         bases = args[1 : 1 + len(op.indices)]
         padding = args[1 + len(op.indices)]
         mask = args[2 + len(op.indices)] if op.mask is not None else None
+        if _is_contiguous_run(ex, op, tensor, shape, mask):
+            values = read(ex, op, tensor, bases, 1, run=shape[0])
+            return (typed(np.asarray(values), op.result.type),)
         indices, valid = _element_indices(ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask)
         values = read(ex, op, tensor, indices, len(shape), valid)
         values = np.broadcast_to(values, np.broadcast_shapes(np.shape(values), shape))
@@ -108,6 +129,9 @@ class VectorImpls(OpImpls):
         assert isinstance(tensor, TensorValue)
         bases = args[2 : 2 + len(op.indices)]
         mask = args[2 + len(op.indices)] if op.mask is not None else None
+        if _is_contiguous_run(ex, op, tensor, shape, mask):
+            updated = write(ex, op, tensor, bases, values, 1, run=shape[0])  # pyright: ignore[reportArgumentType]
+            return (updated,) if op.result is not None else ()
         indices, valid = _element_indices(ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask)
         updated = write(ex, op, tensor, indices, values, len(shape), valid)  # pyright: ignore[reportArgumentType]
         return (updated,) if op.result is not None else ()
