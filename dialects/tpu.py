@@ -165,17 +165,12 @@ class TiledLayoutAttr(MemRefLayoutAttr, ParametrizedAttribute):
             raise VerifyException(str(error)) from None
 
     def get_affine_map(self) -> AffineMap:
-        """Element offset: per tile, dims become (d floordiv t, d mod t); dot with the strides."""
+        """Element offset of an index: `xla_emit.layout.mosaic` offsets over affine dims."""
         rank = len(self.tile_strides.data)
         dims = [AffineExpr.dimension(i) for i in range(rank)]
-        offset = AffineExpr.constant(0)
-        for expr, stride in zip(
-            self.layout.expand_indices(dims),
-            self.layout.expanded_strides(),
-            strict=True,
-        ):
-            offset = offset + expr * stride
-        return AffineMap(rank, 0, (offset,))
+        offset = self.layout.offset(dims)
+        # A rank-0 memref gives the plain int 0: make it an expression.
+        return AffineMap(rank, 0, (AffineExpr.constant(0) + offset,))
 
 
 @irdl_attr_definition
