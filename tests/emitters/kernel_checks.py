@@ -67,10 +67,20 @@ MAX_ULP = 4
 
 
 def run_fusion(module: HloModule, fusion: HloInstruction, operands: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Emit one fusion's kernel, verify it, and run it in the interpreter."""
+    """Emit one fusion's kernel, verify it, and run it in the interpreter.
+
+    MLIR integers are signless: unsigned arrays travel as their signed bit patterns.
+    """
     kernel_module = emit_fusion(module, fusion)
     kernel_module.verify()
-    return Executor(kernel_module).run(list(operands), entry=entry_name(kernel_module))
+    signless = [_as_signed(np.asarray(operand)) for operand in operands]
+    return Executor(kernel_module).run(signless, entry=entry_name(kernel_module))
+
+
+def _as_signed(array: np.ndarray) -> np.ndarray:
+    if array.dtype.kind == "u":
+        return array.view(np.dtype(f"i{array.dtype.itemsize}"))
+    return array
 
 
 def entry_name(kernel_module: ModuleOp) -> str:
@@ -100,7 +110,9 @@ def check_module_fusions(module: HloModule, arguments: Sequence[np.ndarray]) -> 
         actual = run_fusion(module, instruction, [np.asarray(v) for v in operands])
         for position, (want, got) in enumerate(zip(expected, actual, strict=True)):
             exact = kind is not EmitterKind.REDUCTION
-            assert_same(np.asarray(want), np.asarray(got), exact, f"{instruction.name} output {position}")
+            want = np.asarray(want)
+            got = np.asarray(got).view(want.dtype) if want.dtype.kind == "u" else np.asarray(got)
+            assert_same(want, got, exact, f"{instruction.name} output {position}")
         checked.append(f"{instruction.name}:{kind.value}")
     return checked
 

@@ -63,10 +63,26 @@ def kind_and_hero(body: str) -> tuple[EmitterKind, str]:
             EmitterKind.TRANSPOSE,
             "t",
         ),
-        # An epilogue op with two computed operands ends the walk: no hero below it.
+        # Epilogue ops with several computed operands still lead to a single transpose.
         (
             "  p0 = f32[64,128] parameter(0)\n  t = f32[128,64] transpose(p0), dimensions={1,0}\n"
             "  e = f32[128,64] exponential(t)\n  ROOT a = f32[128,64] add(t, e)",
+            EmitterKind.TRANSPOSE,
+            "t",
+        ),
+        # Two transposes below the root: no single hero, the loop emitter.
+        (
+            "  p0 = f32[64,128] parameter(0)\n  t = f32[128,64] transpose(p0), dimensions={1,0}\n"
+            "  n = f32[64,128] negate(p0)\n  u = f32[128,64] transpose(n), dimensions={1,0}\n"
+            "  ROOT a = f32[128,64] add(t, u)",
+            EmitterKind.LOOP,
+            "a",
+        ),
+        # A reduction is only found through single-operand ops.
+        (
+            "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
+            "  r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add\n"
+            "  ROOT a = f32[64] add(r, r)",
             EmitterKind.LOOP,
             "a",
         ),

@@ -741,12 +741,7 @@ def _unary_op(emitter: ElementalEmitter, instruction: HloInstruction, ptype: Pri
         if opcode == "negate":
             return emitter.insert(arith.NegfOp(x)).results[0]
         if opcode == "logistic":
-            # 1 / (1 + exp(-x)), each step rounded to the element type as XLA emits it.
-            one = emitter.scalar_constant(1.0, ptype)
-            negated = emitter.insert(arith.NegfOp(x)).results[0]
-            exp = emitter.insert(math.ExpOp(negated)).results[0]
-            denominator = _binary(emitter, arith.AddfOp, exp, one)
-            return _binary(emitter, arith.DivfOp, one, denominator)
+            return _logistic(emitter, ptype, x)
         if opcode == "sign":
             return _float_sign(emitter, ptype, x)
         if opcode == "is-finite":
@@ -767,6 +762,22 @@ def _unary_op(emitter: ElementalEmitter, instruction: HloInstruction, ptype: Pri
         if opcode == "sign":
             return _int_sign(emitter, ptype, x)
     raise unsupported(instruction, f"on {ptype.value}")
+
+
+def _logistic(emitter: ElementalEmitter, ptype: PrimitiveType, x: SSAValue) -> SSAValue:
+    """1 / (1 + exp(-x)). It is one op in HLO, rounded once: 16-bit floats compute it in f32."""
+    narrow = ptype in (PrimitiveType.BF16, PrimitiveType.F16)
+    compute = PrimitiveType.F32 if narrow else ptype
+    if narrow:
+        x = emitter.insert(arith.ExtFOp(x, element_type(compute))).results[0]
+    one = emitter.scalar_constant(1.0, compute)
+    negated = emitter.insert(arith.NegfOp(x)).results[0]
+    exp = emitter.insert(math.ExpOp(negated)).results[0]
+    denominator = _binary(emitter, arith.AddfOp, exp, one)
+    result = _binary(emitter, arith.DivfOp, one, denominator)
+    if narrow:
+        result = emitter.insert(arith.TruncFOp(result, element_type(ptype))).results[0]
+    return result
 
 
 def _float_sign(emitter: ElementalEmitter, ptype: PrimitiveType, x: SSAValue) -> SSAValue:

@@ -54,8 +54,21 @@ def _is_constant_like(instruction: HloInstruction) -> bool:
 
 
 def find_hero(root: HloInstruction, computation: HloComputation) -> HloInstruction:
-    """The reduce or transpose above `root` through intermediate ops, else the root itself."""
+    """The reduce or transpose above `root` through intermediate ops, else the root itself.
+
+    Like XLA, a second, more lenient search lets the path to a transpose pass
+    elementwise ops with several computed operands (the shared-memory
+    transpose does not mind what else the epilogue reads).
+    """
     users = computation.users()
+    hero = _walk_to_hero(root, users)
+    if hero is not root:
+        return hero
+    transposes = _transposes_below_elementwise(root, users)
+    return transposes[0] if len(transposes) == 1 else root
+
+
+def _walk_to_hero(root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]) -> HloInstruction:
     current = root
     while current.opcode not in ("reduce", "transpose"):
         # The root's own users are outside the epilogue (a tuple at most).
@@ -66,6 +79,27 @@ def find_hero(root: HloInstruction, computation: HloComputation) -> HloInstructi
             return root
         current = producers[0]
     return current
+
+
+def _transposes_below_elementwise(
+    root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]
+) -> list[HloInstruction]:
+    """The transposes reached from `root` through single-user elementwise ops."""
+    found: list[HloInstruction] = []
+    stack = [root]
+    seen: set[HloInstruction] = set()
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if current.opcode == "transpose":
+            found.append(current)
+            continue
+        single_user = current is root or len(users[current]) == 1
+        if single_user and current.opcode in ELEMENTWISE_OPS:
+            stack.extend(current.operands)
+    return found
 
 
 @dataclass(frozen=True)
