@@ -18,7 +18,9 @@ found by name: add it to `DIALECT_MODULES` (a missing module is skipped, so
 `pto`/`tpu` can land later without touching the executor).
 
 `@grid_axis(OpClass)` registers a function telling how an op contributes to
-the launch grid (`gpu.thread_id x` with its `xla.range`, ...).
+the launch grid (`gpu.thread_id x` with its `xla.range`, ...). To override
+ops for one executor only: `registry = load_dialect_impls().copy();
+registry.register(MyImpls()); Executor(module, registry=registry)`.
 """
 
 from __future__ import annotations
@@ -78,6 +80,13 @@ class ImplRegistry:
             for op_type in getattr(method, _IMPL_MARK, ()):
                 self._impls[op_type] = method
         self._resolved.clear()
+
+    def copy(self) -> ImplRegistry:
+        """A registry with the same implementations, to override some without touching this one."""
+        duplicate = ImplRegistry()
+        duplicate._impls = dict(self._impls)
+        duplicate._grid_axes = dict(self._grid_axes)
+        return duplicate
 
     def register_grid_axis(self, op_type: type[Operation], function: GridAxisFunction) -> None:
         self._grid_axes[op_type] = function

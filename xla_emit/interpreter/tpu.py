@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.hints import isa
 
 from dialects import tpu
 from xla_emit.diagnostics import SourceLocation, UserError
@@ -61,8 +62,8 @@ def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
     if isinstance(type_, IndexType):
         return np.dtype(np.int64)
     if isinstance(type_, IntegerType):
-        width = type_.width.data
-        return np.dtype({1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[width])
+        widths = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
+        return np.dtype(widths[type_.bitwidth])
     raise ValueError(f"no numpy dtype for {type_}")
 
 
@@ -149,18 +150,20 @@ class TpuExecutor:
             )
         memrefs: list[MemRef] = []
         for arg, value in zip(block.args, inputs, strict=True):
-            if isinstance(arg.type, MemRefType):
-                if isinstance(arg.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
+            arg_type = arg.type
+            if isa(arg_type, MemRefType[Attribute]):
+                if isinstance(arg_type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
                     self.env[arg] = _Semaphore()
                     continue
-                buffer = allocate(arg.type, value)  # pyright: ignore[reportArgumentType]
+                buffer = allocate(arg_type, np.asarray(value))
                 memrefs.append(buffer)
                 self.env[arg] = buffer
+            elif isinstance(value, np.ndarray) and value.ndim:
+                self.env[arg] = value
             else:
-                self.env[arg] = (
-                    value if isinstance(value, np.ndarray) and value.ndim else int(value)
-                )  # type: ignore[call-overload]
-        returned = self._run_block(block, [self.env[a] for a in block.args])
+                assert isinstance(value, int | np.integer | bool | np.bool_)
+                self.env[arg] = int(value)
+        returned = self.run_block(block, [self.env[a] for a in block.args])
         outputs = [np.asarray(v) for v in returned]
         return outputs + [m.logical() for m in memrefs]
 
@@ -175,7 +178,7 @@ class TpuExecutor:
             f"no function @{name} in the module" if name else "the module has no function"
         )
 
-    def _run_block(self, block: Block, args: Sequence[object]) -> list[object]:
+    def run_block(self, block: Block, args: Sequence[object]) -> list[object]:
         for arg, value in zip(block.args, args, strict=True):
             self.env[arg] = value
         for op in block.ops:
@@ -297,7 +300,7 @@ def _tpu_store(ex: TpuExecutor, op: tpu.StoreOp) -> list[object]:
 def _strided_load(ex: TpuExecutor, op: tpu.StridedLoadOp) -> list[object]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
-    offsets = _window(ex, op, ref, start, _vector_shape(op.result.type), tpu._strides(op))  # pyright: ignore[reportPrivateUsage]
+    offsets = _window(ex, op, ref, start, _vector_shape(op.result.type), tpu.strides_of(op))
     return [ref.storage[offsets].copy()]
 
 
@@ -305,7 +308,7 @@ def _strided_store(ex: TpuExecutor, op: tpu.StridedStoreOp) -> list[object]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     data = ex.array(op.value_to_store)
-    offsets = _window(ex, op, ref, start, data.shape, tpu._strides(op))  # pyright: ignore[reportPrivateUsage]
+    offsets = _window(ex, op, ref, start, data.shape, tpu.strides_of(op))
     ref.storage[offsets] = data
     return []
 
@@ -390,7 +393,7 @@ def _rotate(ex: TpuExecutor, op: tpu.DynamicRotateOp) -> list[object]:
 
 def _iota(ex: TpuExecutor, op: tpu.IotaOp) -> list[object]:
     shape = _vector_shape(op.output.type)
-    dims = tpu._int_values(op.dimensions)  # pyright: ignore[reportPrivateUsage]
+    dims = tpu.int_values(op.dimensions)
     grid = np.indices(shape, dtype=np.int64)
     value = np.zeros(shape, dtype=np.int64)
     for dim in dims:
@@ -570,7 +573,7 @@ def _for(ex: TpuExecutor, op: scf.ForOp) -> list[object]:
         raise ex.error(op, f"has a non-positive step {step}")
     carried = [ex.value(v) for v in op.iter_args]
     for iv in range(lower, upper, step):
-        carried = ex._run_block(op.body.block, [iv, *carried])  # pyright: ignore[reportPrivateUsage]
+        carried = ex.run_block(op.body.block, [iv, *carried])
     return carried
 
 
@@ -578,7 +581,7 @@ def _if(ex: TpuExecutor, op: scf.IfOp) -> list[object]:
     region = op.true_region if ex.value(op.cond) else op.false_region
     if not region.blocks:
         return []
-    return ex._run_block(region.block, [])  # pyright: ignore[reportPrivateUsage]
+    return ex.run_block(region.block, [])
 
 
 def _float_binary(
@@ -587,17 +590,27 @@ def _float_binary(
     def run(ex: TpuExecutor, op: Operation) -> list[object]:
         a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
         result = function(np.asarray(a), np.asarray(b))
-        dtype = numpy_dtype(
-            op.results[0].type.element_type
-            if isinstance(op.results[0].type, VectorType)
-            else op.results[0].type
-        )  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
-        result = np.asarray(result).astype(
-            dtype
-        )  # rounds bf16 after every op, as the hardware does
-        return [result if result.ndim else result.item()]
+        result_type = op.results[0].type
+        element = result_type.element_type if isa(result_type, VectorType[Attribute]) else result_type
+        # Round (bf16 included) after every op, as the hardware does.
+        rounded = np.asarray(result).astype(numpy_dtype(element))
+        return [rounded if rounded.ndim else rounded.item()]
 
     return run
+
+
+def _minimum(a: object, b: object) -> object:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.minimum(np.asarray(a), np.asarray(b))
+    assert isinstance(a, int) and isinstance(b, int)
+    return min(a, b)
+
+
+def _maximum(a: object, b: object) -> object:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.maximum(np.asarray(a), np.asarray(b))
+    assert isinstance(a, int) and isinstance(b, int)
+    return max(a, b)
 
 
 _HANDLERS: dict[type[Operation], Callable[[TpuExecutor, Operation], list[object]]] = {
@@ -606,12 +619,8 @@ _HANDLERS: dict[type[Operation], Callable[[TpuExecutor, Operation], list[object]
     arith.SubiOp: _binary(lambda a, b: a - b),  # type: ignore[operator]
     arith.MuliOp: _binary(lambda a, b: a * b),  # type: ignore[operator]
     arith.ShLIOp: _binary(lambda a, b: a << b),  # type: ignore[operator]
-    arith.MinSIOp: _binary(
-        lambda a, b: np.minimum(a, b) if isinstance(a, np.ndarray) else min(a, b)
-    ),  # type: ignore[call-overload, type-var]
-    arith.MaxSIOp: _binary(
-        lambda a, b: np.maximum(a, b) if isinstance(a, np.ndarray) else max(a, b)
-    ),  # type: ignore[call-overload, type-var]
+    arith.MinSIOp: _binary(_minimum),
+    arith.MaxSIOp: _binary(_maximum),
     arith.DivSIOp: _integer_division,
     arith.DivUIOp: _integer_division,
     arith.RemSIOp: _integer_division,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import VectorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from dialects.vector_ext import FromElementsOp, SplatOp

@@ -1,0 +1,93 @@
+"""How a dialect plugs in: `@impl` methods on an `OpImpls` class, found along the op's class hierarchy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects import arith
+
+from conftest import RunKernel
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter import Executor, ImplRegistry, LaunchGrid, OpImpls, Values, impl, load_dialect_impls
+from xla_emit.tools.context import parse_mlir
+
+TEXT = """
+func.func @main(%a: i32, %b: i32) -> i32 {
+  %s = arith.addi %a, %b : i32
+  return %s : i32
+}
+"""
+
+
+class SubtractingImpls(OpImpls):
+    """Overrides arith.addi (a stand-in for a dialect module of another team)."""
+
+    @impl(arith.AddiOp)
+    def run_addi(self, _ex: Executor, _op: arith.AddiOp, args: Values) -> Values:
+        return (np.subtract(args[0], args[1]),)
+
+
+def _registry_with_override() -> ImplRegistry:
+    registry = load_dialect_impls().copy()
+    registry.register(SubtractingImpls())
+    return registry
+
+
+def test_a_later_registration_overrides_an_op() -> None:
+    module, _ = parse_mlir(TEXT, "t.mlir")
+    assert int(Executor(module).run([np.int32(7), np.int32(3)])[0]) == 10
+    overridden = Executor(module, registry=_registry_with_override())
+    assert int(overridden.run([np.int32(7), np.int32(3)])[0]) == 4
+
+
+def test_implementations_are_found_through_base_classes() -> None:
+    from dialects.xla import ApplyIndexingOpBase
+    from dialects.xla_gpu import ApplyIndexingOp as SeedSpelling
+
+    registry = load_dialect_impls()
+    assert registry.lookup(SeedSpelling) is registry.lookup(ApplyIndexingOpBase)
+    assert registry.lookup(SeedSpelling) is not None
+
+
+def test_an_op_without_implementation_is_reported(run_kernel: RunKernel) -> None:
+    text = """
+func.func @main(%a: vector<4xf32>) -> vector<4xf32> {
+  %r = vector.shuffle %a, %a [0, 1, 2, 3] : vector<4xf32>, vector<4xf32>
+  return %r : vector<4xf32>
+}
+"""
+    with pytest.raises(UserError, match=r"test.mlir:3:3: error: 'vector.shuffle' op is not supported by the interpreter"):
+        run_kernel(text, [np.zeros(4, np.float32)])
+
+
+def test_two_dimensional_grids(run_kernel: RunKernel) -> None:
+    # 4 x 2 threads per block, 3 x 2 blocks: each lane writes its linear id into its (y, x) cell.
+    text = """
+func.func @main(%out: tensor<4x12xindex>) -> tensor<4x12xindex> {
+  %tx = gpu.thread_id  x {xla.range = [0 : index, 3 : index]}
+  %ty = gpu.thread_id  y {xla.range = [0 : index, 1 : index]}
+  %bx = gpu.block_id  x {xla.range = [0 : index, 2 : index]}
+  %by = gpu.block_id  y {xla.range = [0 : index, 1 : index]}
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c100 = arith.constant 100 : index
+  %row0 = arith.muli %by, %c2 : index
+  %row = arith.addi %row0, %ty : index
+  %col0 = arith.muli %bx, %c4 : index
+  %col = arith.addi %col0, %tx : index
+  %b = arith.muli %by, %c100 : index
+  %v = arith.addi %b, %bx : index
+  %o = tensor.insert %v into %out[%row, %col] : tensor<4x12xindex>
+  return %o : tensor<4x12xindex>
+}
+"""
+    (result,) = run_kernel(text, [])
+    expected = [[(row // 2) * 100 + col // 4 for col in range(12)] for row in range(4)]
+    np.testing.assert_array_equal(result, expected)
+
+
+def test_grid_description_of_lanes() -> None:
+    grid = LaunchGrid((4, 2, 1), (3, 2, 1))
+    assert grid.threads_per_block == 8 and grid.num_blocks == 6
+    # Lane 8 * 4 + 5 is block 4 = (1, 1, 0), thread 5 = (1, 1, 0).
+    assert grid.describe_lane(8 * 4 + 5) == "thread (1, 1, 0), block (1, 1, 0)"
