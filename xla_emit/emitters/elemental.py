@@ -38,8 +38,9 @@ from dialects import arith_ext
 from dialects.arith_ext import RemFOp
 from dialects.xla import XLA_RANGE, make_apply_indexing, make_pure_call, xla_range_attr
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.operand_maps import operand_map, output_dim_vars
 from xla_emit.emitters.types import builder_at_end, element_type, tensor_type
+from xla_emit.emitters.work_items import index_dim_vars
+from xla_emit.hlo.indexing_analysis import compute_output_to_input_indexing
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
@@ -184,6 +185,13 @@ def emit_scalar_function(computation: HloComputation, name: str, spelling: str) 
     return function
 
 
+def _operand_map(instruction: HloInstruction, operand_number: int) -> IndexingMap:
+    """From the instruction's output index to the operand's (its domain: where it is read)."""
+    indexing_map = compute_output_to_input_indexing(instruction)[operand_number]
+    assert indexing_map is not None, f"{instruction.opcode} has an output-to-input map"
+    return indexing_map
+
+
 def name_arguments(arguments: Sequence[SSAValue]) -> None:
     """`%arg0`, `%arg1`, ...: the names MLIR gives function arguments."""
     for position, argument in enumerate(arguments):
@@ -256,7 +264,7 @@ class ElementalEmitter:
         return values
 
     def apply_expr(self, expr: AffineExpr, indices: Sequence[SSAValue], bounds: Sequence[int]) -> SSAValue:
-        domain = IndexingMap(output_dim_vars(bounds), (), (), ())
+        domain = IndexingMap(index_dim_vars(bounds), (), (), ())
         return self.apply_grid_expr(expr, domain, indices, ())
 
     def apply_grid_expr(
@@ -338,7 +346,7 @@ class ElementalEmitter:
     def emit_operand_at_map(
         self, instruction: HloInstruction, operand_number: int, indices: Sequence[SSAValue]
     ) -> SSAValue:
-        indexing_map = operand_map(instruction, operand_number)
+        indexing_map = _operand_map(instruction, operand_number)
         operand_indices = self.apply_map(indexing_map, indices, instruction.array_shape.dimensions)
         return self.emit(instruction.operands[operand_number], operand_indices)[0]
 
@@ -433,7 +441,7 @@ class ElementalEmitter:
         return self.insert(scf.IfOp(condition, [result_type], regions[0], regions[1])).results[0]
 
     def emit_pad(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
-        indexing_map = operand_map(instruction, 0)
+        indexing_map = _operand_map(instruction, 0)
         shape = instruction.array_shape.dimensions
         condition = self.in_domain(indexing_map, indices, shape)
         result_type = element_type(instruction.array_shape.element_type)
@@ -457,7 +465,7 @@ class ElementalEmitter:
         if first == len(instruction.operands) - 1:
             return self.emit_operand_at_map(instruction, first, indices)
         shape = instruction.array_shape.dimensions
-        indexing_map = operand_map(instruction, first)
+        indexing_map = _operand_map(instruction, first)
         condition = self.in_domain(indexing_map, indices, shape)
         assert condition is not None, "a concatenate operand covers part of the output"
         return self.emit_if(
@@ -484,7 +492,7 @@ class ElementalEmitter:
             clamped = self.insert(arith.MinSIOp(lowered, self.constant_index(dim - size))).results[0]
             starts.append(clamped)
             variables.append(Variable(Interval(0, dim - size)))
-        domain = IndexingMap(output_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ())
+        domain = IndexingMap(index_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ())
         return starts, domain
 
     def emit_dynamic_slice(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:

@@ -24,9 +24,8 @@ from dialects.gpu import BlockIdOp, ThreadIdOp
 from dialects.xla import XLA_RANGE, LoopOpBase, get_xla_range, make_apply_indexing, make_loop, xla_range_attr
 from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph, name_arguments
 from xla_emit.emitters.launch import LaunchDimensions
-from xla_emit.emitters.operand_maps import linearize, output_dim_vars
 from xla_emit.emitters.types import builder_at_end, tensor_type
-from xla_emit.emitters.work_items import delinearize
+from xla_emit.emitters.work_items import delinearize, index_dim_vars, linearize
 from xla_emit.hlo.shape import ArrayShape
 from xla_emit.indexing.affine import DimExpr
 from xla_emit.indexing.indexing_map import IndexingMap
@@ -128,7 +127,7 @@ def insert_element(
         dims = tuple(DimExpr(i) for i in range(index_shape.rank))
         linear = linearize(dims, index_shape.dimensions, index_shape.minor_to_major)
         results = delinearize(linear, destination_shape.dimensions, destination_shape.minor_to_major)
-        bitcast = IndexingMap(output_dim_vars(index_shape.dimensions), (), (), results).simplify()
+        bitcast = IndexingMap(index_dim_vars(index_shape.dimensions), (), (), results).simplify()
         indices = list(builder.insert(make_apply_indexing(bitcast, indices, (), spelling)).results)
     insert = builder.insert(tensor.InsertOp(value, destination, indices))
     insert.results[0].name_hint = "inserted"
