@@ -116,8 +116,9 @@ class _Parser:
     def token(self) -> _Token:
         return self.tokens[self.index]
 
-    def peek(self, ahead: int = 1) -> _Token:
-        return self.tokens[min(self.index + ahead, len(self.tokens) - 1)]
+    def peek(self) -> _Token:
+        """The token after the current one."""
+        return self.tokens[min(self.index + 1, len(self.tokens) - 1)]
 
     def advance(self) -> _Token:
         token = self.token
