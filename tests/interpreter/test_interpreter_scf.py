@@ -159,3 +159,31 @@ func.func @main(%out: tensor<50xindex>) -> tensor<50xindex> {
     (result,) = run_kernel(text, [])
     np.testing.assert_array_equal(result, [_collatz_steps(t + 1) for t in range(50)])
 
+
+
+def test_index_switch_per_lane(run_kernel: RunKernel) -> None:
+    text = """
+func.func @main(%out: tensor<12xindex>) -> tensor<12xindex> {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 11 : index]}
+  %c4 = arith.constant 4 : index
+  %k = arith.remui %t, %c4 : index
+  %r = scf.index_switch %k -> index
+  case 0 {
+    %a = arith.constant 100 : index
+    scf.yield %a : index
+  }
+  case 2 {
+    %b = arith.addi %t, %t : index
+    scf.yield %b : index
+  }
+  default {
+    %c = arith.constant 7 : index
+    scf.yield %c : index
+  }
+  %o = tensor.insert %r into %out[%t] : tensor<12xindex>
+  return %o : tensor<12xindex>
+}
+"""
+    (result,) = run_kernel(text, [])
+    expected = [100 if t % 4 == 0 else 2 * t if t % 4 == 2 else 7 for t in range(12)]
+    np.testing.assert_array_equal(result, expected)

@@ -150,3 +150,26 @@ def test_api_run_hlo_and_compile_hlo(pipeline: str) -> None:
         np.testing.assert_array_equal(output, reference)
     kernels = api.compile_hlo(CHAINED, pipeline)
     assert {"a", "d"} <= {op.sym_name.data for op in kernels.walk() if isinstance(op, FuncOp)}
+
+
+def test_kernel_errors_name_the_fusion() -> None:
+    from xla_emit.diagnostics import UserError
+    from xla_emit.tools.context import parse_mlir
+
+    # A kernel that reads past its input, standing in for a miscompiled fusion.
+    bad_kernel = """
+func.func @a(%p: tensor<8x64xf32>, %out: tensor<8x64xf32>) -> tensor<8x64xf32> attributes {xla.entry} {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 63 : index]}
+  %c8 = arith.constant 8 : index
+  %x = tensor.extract %p[%c8, %t] : tensor<8x64xf32>
+  %o = tensor.insert %x into %out[%c8, %t] : tensor<8x64xf32>
+  return %o : tensor<8x64xf32>
+}
+"""
+    module = parse_hlo_module(CHAINED, "chained.hlo")
+    cache = KernelCache(compiler=lambda _m, _f, _p, _a: parse_mlir(bad_kernel, "bad.mlir")[0])
+    with pytest.raises(UserError) as caught:
+        ModuleRuntime(module, cache).run(_inputs(module))
+    text = caught.value.format()
+    assert "'tensor.extract' op index [8, 0] is out of bounds for argument 0 of shape [8, 64] (dimension 0) (thread 0, block 0)" in text
+    assert "chained.hlo:" in text and "note: in the kernel of 'a'" in text

@@ -124,6 +124,38 @@ class ScfImpls(OpImpls):
             with ex.masked(running):
                 values = ex.run_region(op.after_region, tuple(forwarded))
 
+    @impl(scf.IndexSwitchOp)
+    def run_index_switch(self, ex: Executor, op: scf.IndexSwitchOp, args: Values) -> Values:
+        selector = args[0]
+        cases = op.cases.get_values()
+        if _is_uniform(selector):
+            chosen = cases.index(int(selector)) if int(selector) in cases else None  # pyright: ignore[reportArgumentType]
+            region = op.default_region if chosen is None else op.case_regions[chosen]
+            return ex.run_region(region, ())
+        # Lane-varying: every region some active lane takes, under its lanes' mask.
+        lanes_selector = np.asarray(selector)
+        taken = np.isin(lanes_selector, cases)
+        branches = [(lanes_selector == case, region) for case, region in zip(cases, op.case_regions, strict=True)]
+        branches.append((~taken, op.default_region))
+        results: Values | None = None
+        for condition, region in branches:
+            active = ex.combine_mask(condition)
+            if not active.any():
+                continue
+            with ex.masked(active):
+                values = ex.run_region(region, ())
+            results = values if results is None else tuple(
+                ex.merge(condition, new, old, result.type, op)
+                for new, old, result in zip(values, results, op.output, strict=True)
+            )
+        return results if results is not None else ()
+
+    @impl(scf.ExecuteRegionOp)
+    def run_execute_region(self, ex: Executor, op: scf.ExecuteRegionOp, _args: Values) -> Values:
+        if len(op.region.blocks) != 1:
+            raise ex.error(op, "has several blocks; the interpreter runs single-block regions only")
+        return ex.run_region(op.region, ())
+
     @impl(scf.YieldOp, scf.ConditionOp)
     def run_yield(self, _ex: Executor, _op: Operation, args: Values) -> Values:
         return args

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 
-from xla_emit.diagnostics import UserError
+from xla_emit.diagnostics import Note, UserError
 from xla_emit.hlo.evaluator import check_arguments, evaluate_instruction, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, TupleShape
@@ -85,7 +85,12 @@ class ModuleRuntime:
         arguments = _kernel_arguments(kernel, fusion, operands)
         progress = self.progress(fusion.name) if self.progress is not None else None
         started = time.perf_counter()
-        results = kernel.executor.run(arguments, entry=kernel.entry.sym_name.data, progress=progress)
+        try:
+            results = kernel.executor.run(arguments, entry=kernel.entry.sym_name.data, progress=progress)
+        except UserError as error:
+            # Kernel ops have no source text: point at the fusion in the HLO instead.
+            note = Note(f"in the kernel of '{fusion.name}'", fusion.location)
+            raise UserError(error.message, error.location, [*error.notes, note]) from None
         self.runs.append(KernelRun(fusion.name, kernel.executor.grid.num_lanes, time.perf_counter() - started))
         return _fusion_outputs(fusion, results)
 
