@@ -1357,6 +1357,10 @@ class TAssignOp(IRDLOperation):
             raise VerifyException("with @tile(ADDRESS) binds in place and has no result")
         if self.dynamic_address is not None and len(self.result) != 1:
             raise VerifyException("with an address operand returns the rebound tile")
+        if self.result and self.result[0].type != self.tile.type:
+            raise VerifyException(
+                f"returns the tile's own type {self.tile.type}, but got {self.result[0].type}"
+            )
         if self.address is not None and self.address.data % 32 != 0:
             raise VerifyException(
                 f"tile addresses are 32-byte aligned, but got {hex(self.address.data)}"

@@ -168,14 +168,17 @@ class _BlockLowering:
 
 
 def _bind_after_alloc(value: SSAValue, alloc: AllocTileOp) -> None:
-    """Move the tassigns of a level-1 value right after its buffer's alloc_tile."""
-    point = alloc
+    """Re-emit the tassigns of a level-1 value right after its buffer's
+    alloc_tile (they then bind the buffer once `value` is replaced by it)."""
+    point: Operation = alloc
     for use in list(value.uses):
-        if isinstance(use.operation, TAssignOp):
-            assign = use.operation
-            assign.detach()
-            Rewriter.insert_op(assign, InsertPoint.after(point))
-            point = assign
+        assign = use.operation
+        if not isinstance(assign, TAssignOp) or assign.address is None:
+            continue
+        bound = TAssignOp(value, assign.address.data)
+        Rewriter.erase_op(assign)
+        Rewriter.insert_op(bound, InsertPoint.after(point))
+        point = bound
 
 
 def _reject_carried_tiles(op: Operation) -> None:
@@ -197,6 +200,12 @@ def _pinned_values(function: func.FuncOp) -> set[SSAValue]:
         if isinstance(op, func.ReturnOp):
             pinned.update(op.operands)
         if isinstance(op, TAssignOp) and isinstance(op.tile.type, TileType):
+            if op.result:
+                raise OpError(
+                    op,
+                    "pto-to-dps binds level-1 tiles with `pto.tassign %t, @tile(ADDRESS)`; "
+                    "the address-operand form is for level-2 buffers",
+                )
             pinned.add(op.tile)
     return pinned
 

@@ -18,3 +18,12 @@ func.func @dynamic_valid(%a: !pto.tile<16x16xf32, valid=?x?>) -> !pto.tile<16x16
   %e = pto.texp %a : !pto.tile<16x16xf32, valid=?x?> -> !pto.tile<16x16xf32, valid=?x?>
   return %e : !pto.tile<16x16xf32, valid=?x?>
 }
+
+// -----
+
+func.func @ssa_tassign(%a: !pto.tile<16x16xf32>, %addr: i64) -> !pto.tile<16x16xf32> {
+  %e = pto.texp %a : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  // expected-error@+1 {{pto-to-dps binds level-1 tiles with `pto.tassign %t, @tile(ADDRESS)`; the address-operand form is for level-2 buffers}}
+  %f = pto.tassign %e, %addr : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
+  return %f : !pto.tile<16x16xf32>
+}

@@ -221,3 +221,11 @@ func.func @key_order(%t: !pto.tile_buf<loc=vec, rows=16, dtype=f32, cols=16, v_r
 func.func @unknown_location(%t: !pto.tile_buf<ub, 16x16xf32>) {
   return
 }
+
+// -----
+
+func.func @tassign_result_type(%t: !pto.tile_buf<vec, 16x16xf32>, %addr: i64) {
+  // expected-error@+1 {{returns the tile's own type !pto.tile_buf<vec, 16x16xf32>, but got !pto.tile_buf<vec, 16x16xf16>}}
+  %u = "pto.tassign"(%t, %addr) : (!pto.tile_buf<vec, 16x16xf32>, i64) -> !pto.tile_buf<vec, 16x16xf16>
+  return
+}
