@@ -64,6 +64,7 @@ from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xla_emit.layout.mosaic import MosaicTiledLayout, MosaicTilingError
 
@@ -297,18 +298,19 @@ def _check_layout_fits(memref: MemRefType[Attribute]) -> None:
 def _check_semaphore_memref(
     memref: Attribute, kinds: tuple[type[Attribute], ...], what: str
 ) -> None:
-    if not isinstance(memref, MemRefType) or not isinstance(memref.element_type, kinds):
+    if not isa(memref, MemRefType[Attribute]) or not isinstance(memref.element_type, kinds):
         raise VerifyException(f"Expected a memref of {what}, but got {memref}")
 
 
-def _strides(op: IRDLOperation) -> tuple[int, ...]:
+def strides_of(op: IRDLOperation) -> tuple[int, ...]:
+    """The `strides = array<i32: ...>` property of a memory op (empty when absent)."""
     strides = op.properties.get("strides")
-    if isinstance(strides, DenseArrayBase):
-        return tuple(int(v) for v in strides.get_values())  # pyright: ignore[reportUnknownArgumentType]
+    if isa(strides, DenseArrayBase[I32]):
+        return strides.get_values()
     return ()
 
 
-def _empty_i32_array() -> DenseArrayBase:
+def _empty_i32_array() -> DenseArrayBase[I32]:
     return DenseArrayBase.from_list(i32, [])
 
 
@@ -394,7 +396,7 @@ class LoadOp(IRDLOperation):
 
     base = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
-    sublane_mask = prop_def(DenseArrayBase)
+    sublane_mask = prop_def(DenseArrayBase.constr(i1))
     sublane_stride = prop_def(IntegerAttr[I32], default_value=IntegerAttr(1, 32))
     result = result_def(VectorType)
 
@@ -470,7 +472,7 @@ class StoreOp(IRDLOperation):
     base = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     mask = opt_operand_def(AnyAttr())
-    sublane_mask = prop_def(DenseArrayBase)
+    sublane_mask = prop_def(DenseArrayBase.constr(i1))
     sublane_stride = prop_def(IntegerAttr[I32], default_value=IntegerAttr(1, 32))
     add = prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
 
@@ -560,7 +562,7 @@ class _VectorMemoryOpBase(IRDLOperation):
         indices: int,
         mask: SSAValue | None,
     ) -> None:
-        if _strides(self):
+        if strides_of(self):
             raise VerifyException(f"Not implemented: general vector {kind} with strides.")
         _check_vmem(memref)
         _check_index_count(memref, indices)
@@ -590,7 +592,7 @@ class VectorLoadOp(_VectorMemoryOpBase):
     base = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     mask = opt_operand_def(VectorType)
-    strides = prop_def(DenseArrayBase, default_value=_empty_i32_array())
+    strides = prop_def(DenseArrayBase.constr(i32), default_value=_empty_i32_array())
     result = result_def(VectorType)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
@@ -660,7 +662,7 @@ class VectorStoreOp(_VectorMemoryOpBase):
     base = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     mask = opt_operand_def(VectorType)
-    strides = prop_def(DenseArrayBase, default_value=_empty_i32_array())
+    strides = prop_def(DenseArrayBase.constr(i32), default_value=_empty_i32_array())
     add = prop_def(BoolAttr, default_value=BoolAttr.from_bool(False))
 
     irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
@@ -753,7 +755,7 @@ class StridedLoadOp(IRDLOperation):
 
     base = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
-    strides = prop_def(DenseArrayBase)
+    strides = prop_def(DenseArrayBase.constr(i32))
     result = result_def(VectorType)
 
     irdl_options = (ParsePropInAttrDict(),)
@@ -761,7 +763,7 @@ class StridedLoadOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_strided(
-            _memref(self.base), _vector(self.result), len(self.indices), _strides(self), 0
+            _memref(self.base), _vector(self.result), len(self.indices), strides_of(self), 0
         )
 
 
@@ -774,7 +776,7 @@ class StridedStoreOp(IRDLOperation):
     value_to_store = operand_def(VectorType)
     base = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
-    strides = prop_def(DenseArrayBase)
+    strides = prop_def(DenseArrayBase.constr(i32))
 
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = (
@@ -784,7 +786,7 @@ class StridedStoreOp(IRDLOperation):
 
     def verify_(self) -> None:
         _verify_strided(
-            _memref(self.base), _vector(self.value_to_store), len(self.indices), _strides(self), 1
+            _memref(self.base), _vector(self.value_to_store), len(self.indices), strides_of(self), 1
         )
 
 
@@ -1075,7 +1077,7 @@ class IotaOp(IRDLOperation):
 
     name = "tpu.iota"
 
-    dimensions = prop_def(DenseArrayBase)
+    dimensions = prop_def(DenseArrayBase.constr(i32))
     output = result_def(VectorType)
 
     traits = traits_def(Pure())
@@ -1089,7 +1091,7 @@ class IotaOp(IRDLOperation):
                 f"Expected an integer or index element type, but got {vector.element_type}"
             )
         rank = vector.get_num_dims()
-        dims = _int_values(self.dimensions)
+        dims = int_values(self.dimensions)
         if not dims:
             raise VerifyException("At least one dimension must be specified.")
         if len(set(dims)) != len(dims):
@@ -1099,8 +1101,9 @@ class IotaOp(IRDLOperation):
                 raise VerifyException(f"Invalid dimension: {dim}, expected it in [0, {rank})")
 
 
-def _int_values(array: DenseArrayBase) -> list[int]:
-    return [int(v) for v in array.get_values()]  # pyright: ignore[reportUnknownArgumentType]
+def int_values(array: DenseArrayBase[I32]) -> list[int]:
+    """The values of an `array<i32: ...>` property."""
+    return list(array.get_values())
 
 
 @irdl_op_definition

@@ -155,14 +155,15 @@ class TpuExecutor:
                 if isinstance(arg_type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
                     self.env[arg] = _Semaphore()
                     continue
-                buffer = allocate(arg_type, np.asarray(value))
+                contents: npt.NDArray[np.generic] = np.asarray(value)
+                buffer = allocate(arg_type, contents)
                 memrefs.append(buffer)
                 self.env[arg] = buffer
             elif isinstance(value, np.ndarray) and value.ndim:
                 self.env[arg] = value
             else:
                 assert isinstance(value, int | np.integer | bool | np.bool_)
-                self.env[arg] = int(value)
+                self.env[arg] = int(value)  # pyright: ignore[reportUnknownArgumentType] -- numpy scalars
         returned = self.run_block(block, [self.env[a] for a in block.args])
         outputs = [np.asarray(v) for v in returned]
         return outputs + [m.logical() for m in memrefs]
@@ -198,7 +199,7 @@ class TpuExecutor:
     def integer(self, value: SSAValue) -> int:
         v = self.env[value]
         assert isinstance(v, int | np.integer)
-        return int(v)
+        return int(v)  # pyright: ignore[reportUnknownArgumentType] -- numpy integer scalars
 
     def memref(self, value: SSAValue) -> MemRef:
         v = self.env[value]
@@ -208,7 +209,7 @@ class TpuExecutor:
     def array(self, value: SSAValue) -> npt.NDArray[np.generic]:
         v = self.env[value]
         assert isinstance(v, np.ndarray)
-        return v
+        return v  # pyright: ignore[reportUnknownVariableType] -- vectors are numpy arrays
 
 
 # ----------------------------------------------------------------------------- memory access
@@ -591,7 +592,9 @@ def _float_binary(
         a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
         result = function(np.asarray(a), np.asarray(b))
         result_type = op.results[0].type
-        element = result_type.element_type if isa(result_type, VectorType[Attribute]) else result_type
+        element = (
+            result_type.element_type if isa(result_type, VectorType[Attribute]) else result_type
+        )
         # Round (bf16 included) after every op, as the hardware does.
         rounded = np.asarray(result).astype(numpy_dtype(element))
         return [rounded if rounded.ndim else rounded.item()]

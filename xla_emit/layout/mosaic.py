@@ -117,7 +117,7 @@ class MosaicTiledLayout:
         position: T | int = 0
         for coordinate, bound in zip(coords, dims, strict=True):
             position = coordinate + position * bound  # type: ignore[operator]
-        return position
+        return position  # pyright: ignore[reportUnknownVariableType] -- ints, arrays or affine exprs
 
     def footprint(self, shape: Sequence[int]) -> int:
         """Elements the memref spans, padding included (last offset + 1, rounded to tiles)."""

@@ -90,14 +90,14 @@ class TilingStep:
             inner.append(merged % group.size)
         return lead + outer + inner
 
-    def inverse(self, coords: Sequence[Coord]) -> tuple[list[Coord], Coord | bool]:
+    def inverse(self, coords: Sequence[Coord]) -> tuple[list[Coord], bool | npt.NDArray[np.bool_]]:
         """Coordinates in `dims_after` -> (coordinates in `dims_before`, not-padding)."""
         bounds = (1,) * self.leading_ones + self.dims_before
         count = len(self.groups)
         lead = list(coords[: self.untiled])
         outer = coords[self.untiled : self.untiled + count]
         inner = coords[self.untiled + count :]
-        valid: Coord | bool = True
+        valid: bool | npt.NDArray[np.bool_] = True
         recovered: list[Coord] = []
         for group, q, r in zip(self.groups, outer, inner, strict=True):
             merged = q * group.size + r
