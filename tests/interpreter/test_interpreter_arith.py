@@ -6,7 +6,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from conftest import RunKernel
+from interpreter_harness import RunKernel
 
 BF16 = ml_dtypes.bfloat16
 N = 64

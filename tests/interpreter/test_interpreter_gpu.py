@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import RunKernel
+from interpreter_harness import RunKernel
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import CheckOptions
 

@@ -8,7 +8,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from conftest import RunKernel
+from interpreter_harness import RunKernel
 from test_interpreter_arith import unary_kernel
 
 BF16 = ml_dtypes.bfloat16

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from xdsl.dialects import arith
 
-from conftest import RunKernel
+from interpreter_harness import RunKernel
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import Executor, ImplRegistry, LaunchGrid, OpImpls, Values, impl, load_dialect_impls
 from xla_emit.tools.context import parse_mlir

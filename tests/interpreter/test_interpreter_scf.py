@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from conftest import RunKernel
+from interpreter_harness import RunKernel
 from xla_emit.interpreter import CheckOptions
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from conftest import RunKernel
+from interpreter_harness import RunKernel
 
 BF16 = ml_dtypes.bfloat16
 

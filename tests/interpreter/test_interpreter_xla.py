@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from conftest import RunKernel
+from interpreter_harness import RunKernel
 from xla_emit.indexing import parse_indexing_map
 from xla_emit.interpreter import CheckOptions
 
