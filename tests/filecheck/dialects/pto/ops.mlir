@@ -46,6 +46,8 @@ func.func @level1(%in: !pto.partition_tensor_view<16x16xf32>, %out: !pto.partiti
   %cs = pto.tcolsum %cvt : !pto.tile<16x16xf16> -> !pto.tile<1x16xf32>
   // CHECK-NEXT: %cm = pto.tcolmax %muls : !pto.tile<16x16xf32> -> !pto.tile<1x16xf32>
   %cm = pto.tcolmax %muls : !pto.tile<16x16xf32> -> !pto.tile<1x16xf32>
+  // CHECK-NEXT: %rx = pto.trowexpand %rs : !pto.tile<16x1xf32> -> !pto.tile<16x16xf32>
+  %rx = pto.trowexpand %rs : !pto.tile<16x1xf32> -> !pto.tile<16x16xf32>
   // CHECK-NEXT: %mm = pto.tmatmul %l, %r : (!pto.tile<left, 16x32xf16>, !pto.tile<right, 32x16xf16>) -> !pto.tile<acc, 16x16xf32>
   %mm = pto.tmatmul %l, %r : (!pto.tile<left, 16x32xf16>, !pto.tile<right, 32x16xf16>) -> !pto.tile<acc, 16x16xf32>
   // CHECK-NEXT: %mov = pto.tmov %mm : !pto.tile<acc, 16x16xf32> -> !pto.tile<16x16xf32>
@@ -112,6 +114,8 @@ func.func @level2(%in: !pto.partition_tensor_view<16x16xf32>, %out: !pto.partiti
   pto.tcolsum ins(%b, %tmp {isBinary = false} : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%col : !pto.tile_buf<vec, 1x16xf32>)
   // CHECK-NEXT: pto.tcolmax ins(%b
   pto.tcolmax ins(%b : !pto.tile_buf<vec, 16x16xf32>) outs(%col : !pto.tile_buf<vec, 1x16xf32>)
+  // CHECK-NEXT: pto.trowexpand ins(%row : !pto.tile_buf<vec, 16x1xf32>) outs(%b : !pto.tile_buf<vec, 16x16xf32>)
+  pto.trowexpand ins(%row : !pto.tile_buf<vec, 16x1xf32>) outs(%b : !pto.tile_buf<vec, 16x16xf32>)
   // CHECK-NEXT: pto.tmatmul ins(%l, %r : !pto.tile_buf<left, 16x32xf16>, !pto.tile_buf<right, 32x16xf16>) outs(%acc : !pto.tile_buf<acc, 16x16xf32>)
   pto.tmatmul ins(%l, %r : !pto.tile_buf<left, 16x32xf16>, !pto.tile_buf<right, 32x16xf16>) outs(%acc : !pto.tile_buf<acc, 16x16xf32>)
   // CHECK-NEXT: pto.tmov ins(%acc : !pto.tile_buf<acc, 16x16xf32>) outs(%a : !pto.tile_buf<vec, 16x16xf32>)
