@@ -43,7 +43,9 @@ def assert_same(expected: np.ndarray, actual: np.ndarray, exact: bool, what: str
         wide_expected = expected.astype(np.float64)
         scale = max(1.0, float(np.max(np.abs(wide_expected), initial=0.0)))
         tolerance = 1e-2 if expected.dtype in (np.float16, ml_dtypes.bfloat16) else 1e-5
-        np.testing.assert_allclose(actual.astype(np.float64), wide_expected, rtol=0, atol=tolerance * scale, err_msg=what)
+        np.testing.assert_allclose(
+            actual.astype(np.float64), wide_expected, rtol=0, atol=tolerance * scale, err_msg=what
+        )
         return
     if expected.dtype in (np.float32, np.float64):
         with np.errstate(invalid="ignore"):
@@ -66,7 +68,9 @@ def assert_same(expected: np.ndarray, actual: np.ndarray, exact: bool, what: str
 MAX_ULP = 4
 
 
-def run_fusion(module: HloModule, fusion: HloInstruction, operands: Sequence[np.ndarray]) -> list[np.ndarray]:
+def run_fusion(
+    module: HloModule, fusion: HloInstruction, operands: Sequence[np.ndarray]
+) -> list[np.ndarray]:
     """Emit one fusion's kernel, verify it, and run it in the interpreter.
 
     MLIR integers are signless: unsigned arrays travel as their signed bit patterns.

@@ -16,21 +16,26 @@ add {
 """
 
 
-def fused(body: str, params: str = "f32[64,128]") -> str:
+def ints(values: tuple[int, ...] | list[int]) -> str:
+    return ",".join(map(str, values))
+
+
+def fused(body: tuple[str, ...]) -> str:
+    """A module with the fused computation `fused` made of the `body` instructions."""
+    instructions = "\n".join(f"  {line}" for line in body)
     return f"""HloModule m
 {ADD}
 fused {{
-{body}
+{instructions}
 }}
 
 ENTRY main {{
-  p = {params} parameter(0)
   ROOT f = f32[1] constant({{0}})
 }}
 """
 
 
-def kind_and_hero(body: str) -> tuple[EmitterKind, str]:
+def kind_and_hero(body: tuple[str, ...]) -> tuple[EmitterKind, str]:
     analysis = analyze_fusion(parse(fused(body)).computation("fused"))
     return analysis.kind, analysis.hero.name
 
@@ -39,56 +44,84 @@ def kind_and_hero(body: str) -> tuple[EmitterKind, str]:
     ("body", "kind", "hero"),
     [
         # Elementwise only: the loop emitter, the root is its own hero.
-        ("  p0 = f32[64,128] parameter(0)\n  ROOT n = f32[64,128] negate(p0)", EmitterKind.LOOP, "n"),
+        (
+            (
+                "p0 = f32[64,128] parameter(0)",
+                "ROOT n = f32[64,128] negate(p0)",
+            ),
+            EmitterKind.LOOP,
+            "n",
+        ),
         # A row reduction found through an elementwise epilogue with a constant operand.
         (
-            "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
-            "  r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add\n"
-            "  c = f32[] constant(2)\n  cb = f32[64] broadcast(c), dimensions={}\n"
-            "  ROOT d = f32[64] divide(r, cb)",
+            (
+                "p0 = f32[64,128] parameter(0)",
+                "z = f32[] constant(0)",
+                "r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add",
+                "c = f32[] constant(2)",
+                "cb = f32[64] broadcast(c), dimensions={}",
+                "ROOT d = f32[64] divide(r, cb)",
+            ),
             EmitterKind.REDUCTION,
             "r",
         ),
         # A column reduction.
         (
-            "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
-            "  ROOT r = f32[128] reduce(p0, z), dimensions={0}, to_apply=add",
+            (
+                "p0 = f32[64,128] parameter(0)",
+                "z = f32[] constant(0)",
+                "ROOT r = f32[128] reduce(p0, z), dimensions={0}, to_apply=add",
+            ),
             EmitterKind.REDUCTION,
             "r",
         ),
         # The seed's transpose: the minor dim moves and both swapped dims are >= 16.
         (
-            "  p0 = f32[64,128] parameter(0)\n  t = f32[128,64] transpose(p0), dimensions={1,0}\n"
-            "  ROOT a = f32[128,64] abs(t)",
+            (
+                "p0 = f32[64,128] parameter(0)",
+                "t = f32[128,64] transpose(p0), dimensions={1,0}",
+                "ROOT a = f32[128,64] abs(t)",
+            ),
             EmitterKind.TRANSPOSE,
             "t",
         ),
         # Epilogue ops with several computed operands still lead to a single transpose.
         (
-            "  p0 = f32[64,128] parameter(0)\n  t = f32[128,64] transpose(p0), dimensions={1,0}\n"
-            "  e = f32[128,64] exponential(t)\n  ROOT a = f32[128,64] add(t, e)",
+            (
+                "p0 = f32[64,128] parameter(0)",
+                "t = f32[128,64] transpose(p0), dimensions={1,0}",
+                "e = f32[128,64] exponential(t)",
+                "ROOT a = f32[128,64] add(t, e)",
+            ),
             EmitterKind.TRANSPOSE,
             "t",
         ),
         # Two transposes below the root: no single hero, the loop emitter.
         (
-            "  p0 = f32[64,128] parameter(0)\n  t = f32[128,64] transpose(p0), dimensions={1,0}\n"
-            "  n = f32[64,128] negate(p0)\n  u = f32[128,64] transpose(n), dimensions={1,0}\n"
-            "  ROOT a = f32[128,64] add(t, u)",
+            (
+                "p0 = f32[64,128] parameter(0)",
+                "t = f32[128,64] transpose(p0), dimensions={1,0}",
+                "n = f32[64,128] negate(p0)",
+                "u = f32[128,64] transpose(n), dimensions={1,0}",
+                "ROOT a = f32[128,64] add(t, u)",
+            ),
             EmitterKind.LOOP,
             "a",
         ),
         # A reduction is only found through single-operand ops.
         (
-            "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
-            "  r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add\n"
-            "  ROOT a = f32[64] add(r, r)",
+            (
+                "p0 = f32[64,128] parameter(0)",
+                "z = f32[] constant(0)",
+                "r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add",
+                "ROOT a = f32[64] add(r, r)",
+            ),
             EmitterKind.LOOP,
             "a",
         ),
     ],
 )
-def test_hero_choice(body: str, kind: EmitterKind, hero: str) -> None:
+def test_hero_choice(body: tuple[str, ...], kind: EmitterKind, hero: str) -> None:
     assert kind_and_hero(body) == (kind, hero)
 
 
@@ -104,11 +137,13 @@ def test_hero_choice(body: str, kind: EmitterKind, hero: str) -> None:
         ((32, 64, 128), (1, 0, 2), False),  # the minor dim stays: no shared memory needed
     ],
 )
-def test_tiled_transpose_condition(shape: tuple[int, ...], permutation: tuple[int, ...], tiled: bool) -> None:
+def test_tiled_transpose_condition(
+    shape: tuple[int, ...], permutation: tuple[int, ...], tiled: bool
+) -> None:
     out = tuple(shape[d] for d in permutation)
     body = (
-        f"  p0 = f32[{','.join(map(str, shape))}] parameter(0)\n"
-        f"  ROOT t = f32[{','.join(map(str, out))}] transpose(p0), dimensions={{{','.join(map(str, permutation))}}}"
+        f"p0 = f32[{ints(shape)}] parameter(0)",
+        f"ROOT t = f32[{ints(out)}] transpose(p0), dimensions={{{ints(permutation)}}}",
     )
     kind, _ = kind_and_hero(body)
     assert kind is (EmitterKind.TRANSPOSE if tiled else EmitterKind.LOOP)
@@ -127,11 +162,14 @@ def test_tiled_transpose_condition(shape: tuple[int, ...], permutation: tuple[in
         ((4, 8, 16), (0, 2), None),  # reduced dims on both sides of a kept one
     ],
 )
-def test_reduction_groups(shape: tuple[int, ...], dims: tuple[int, ...], groups: ReductionGroups | None) -> None:
+def test_reduction_groups(
+    shape: tuple[int, ...], dims: tuple[int, ...], groups: ReductionGroups | None
+) -> None:
     kept = [s for d, s in enumerate(shape) if d not in dims]
     body = (
-        f"  p0 = f32[{','.join(map(str, shape))}] parameter(0)\n  z = f32[] constant(0)\n"
-        f"  ROOT r = f32[{','.join(map(str, kept))}] reduce(p0, z), dimensions={{{','.join(map(str, dims))}}}, to_apply=add"
+        f"p0 = f32[{ints(shape)}] parameter(0)",
+        "z = f32[] constant(0)",
+        f"ROOT r = f32[{ints(kept)}] reduce(p0, z), dimensions={{{ints(dims)}}}, to_apply=add",
     )
     reduce = parse(fused(body)).computation("fused").root
     assert reduction_groups(reduce) == groups
@@ -141,8 +179,10 @@ def test_reduction_groups(shape: tuple[int, ...], dims: tuple[int, ...], groups:
 
 def test_multi_output_fusion_uses_the_loop_emitter() -> None:
     body = (
-        "  p0 = f32[64,128] parameter(0)\n  z = f32[] constant(0)\n"
-        "  r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add\n"
-        "  n = f32[64] negate(r)\n  ROOT t = (f32[64], f32[64]) tuple(r, n)"
+        "p0 = f32[64,128] parameter(0)",
+        "z = f32[] constant(0)",
+        "r = f32[64] reduce(p0, z), dimensions={1}, to_apply=add",
+        "n = f32[64] negate(r)",
+        "ROOT t = (f32[64], f32[64]) tuple(r, n)",
     )
     assert kind_and_hero(body)[0] is EmitterKind.LOOP

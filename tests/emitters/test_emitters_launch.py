@@ -47,21 +47,35 @@ def test_unroll_factor_respects_vectorization_blockers() -> None:
 
 @pytest.mark.parametrize(
     ("elements", "unroll", "threads", "blocks"),
-    [(1, 1, 1, 1), (0, 1, 1, 1), (7, 1, 7, 1), (128, 1, 128, 1), (129, 1, 128, 2), (1000, 4, 128, 2)],
+    [
+        (1, 1, 1, 1),
+        (0, 1, 1, 1),
+        (7, 1, 7, 1),
+        (128, 1, 128, 1),
+        (129, 1, 128, 2),
+        (1000, 4, 128, 2),
+    ],
 )
 def test_launch_dimensions(elements: int, unroll: int, threads: int, blocks: int) -> None:
-    assert launch_dimensions(elements, unroll) == LaunchDimensions(threads_x=threads, blocks_x=blocks)
+    assert launch_dimensions(elements, unroll) == LaunchDimensions(
+        threads_x=threads, blocks_x=blocks
+    )
 
 
 def writes_per_element(indexing_map: IndexingMap, shape: tuple[int, ...]) -> np.ndarray:
     """How often each output element is written, over the map's whole domain."""
     bounds = [v.bounds for v in indexing_map.dim_vars + indexing_map.range_vars]
-    grids = np.meshgrid(*[np.arange(b.lower, b.upper + 1, dtype=np.int64) for b in bounds], indexing="ij")
+    grids = np.meshgrid(
+        *[np.arange(b.lower, b.upper + 1, dtype=np.int64) for b in bounds], indexing="ij"
+    )
     flat = [g.ravel() for g in grids]
     dims, symbols = flat[: indexing_map.num_dims], flat[indexing_map.num_dims :]
     inside = np.asarray(indexing_map.is_in_domain(dims, symbols), dtype=bool)
     inside = np.broadcast_to(inside, flat[0].shape)
-    results = [np.broadcast_to(np.asarray(r), flat[0].shape)[inside] for r in indexing_map.evaluate(dims, symbols)]
+    results = [
+        np.broadcast_to(np.asarray(r), flat[0].shape)[inside]
+        for r in indexing_map.evaluate(dims, symbols)
+    ]
     for result, size in zip(results, shape):
         assert result.min(initial=0) >= 0 and result.max(initial=0) < size, "index out of bounds"
     counts = np.zeros(shape, dtype=np.int64)

@@ -22,13 +22,23 @@ def domain_points(indexing_map: IndexingMap) -> tuple[list[np.ndarray], list[np.
     variables = indexing_map.dim_vars + indexing_map.range_vars
     axes = [np.arange(v.bounds.lower, v.bounds.upper + 1, dtype=np.int64) for v in variables]
     flat = [g.ravel() for g in np.meshgrid(*axes, indexing="ij")]
-    inside = np.broadcast_to(np.asarray(indexing_map.is_in_domain(flat[: indexing_map.num_dims], flat[indexing_map.num_dims :])), flat[0].shape)
+    inside = np.broadcast_to(
+        np.asarray(
+            indexing_map.is_in_domain(flat[: indexing_map.num_dims], flat[indexing_map.num_dims :])
+        ),
+        flat[0].shape,
+    )
     flat = [f[inside] for f in flat]
     return flat[: indexing_map.num_dims], flat[indexing_map.num_dims :]
 
 
-def evaluate(indexing_map: IndexingMap, dims: list[np.ndarray], symbols: list[np.ndarray]) -> list[np.ndarray]:
-    return [np.broadcast_to(np.asarray(r, dtype=np.int64), dims[0].shape) for r in indexing_map.evaluate(dims, symbols)]
+def evaluate(
+    indexing_map: IndexingMap, dims: list[np.ndarray], symbols: list[np.ndarray]
+) -> list[np.ndarray]:
+    return [
+        np.broadcast_to(np.asarray(r, dtype=np.int64), dims[0].shape)
+        for r in indexing_map.evaluate(dims, symbols)
+    ]
 
 
 def counts(indices: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
@@ -63,7 +73,9 @@ def test_transpose_reads_every_input_once_and_writes_every_output_once(
 
 
 @pytest.mark.parametrize(("shape", "permutation"), TRANSPOSES)
-def test_transpose_shared_tile_round_trip(shape: tuple[int, ...], permutation: tuple[int, ...]) -> None:
+def test_transpose_shared_tile_round_trip(
+    shape: tuple[int, ...], permutation: tuple[int, ...]
+) -> None:
     """Simulate the two loops block by block: the output gets input[perm^-1(o)]."""
     tiling = TransposeTiling(shape, permutation)
     rank = len(shape)
@@ -78,9 +90,13 @@ def test_transpose_shared_tile_round_trip(shape: tuple[int, ...], permutation: t
     for block in range(tiling.launch.blocks_x):
         shared = np.full(tiling.shared_shape, -1)
         in_block = read_dims[1] == block
-        shared[tuple(i[in_block] for i in read[rank:])] = source[tuple(i[in_block] for i in read[:rank])]
+        shared[tuple(i[in_block] for i in read[rank:])] = source[
+            tuple(i[in_block] for i in read[:rank])
+        ]
         out_block = write_dims[1] == block
-        output[tuple(i[out_block] for i in written)] = shared[tuple(i[out_block] for i in shared_index)]
+        output[tuple(i[out_block] for i in written)] = shared[
+            tuple(i[out_block] for i in shared_index)
+        ]
     assert np.array_equal(output, np.transpose(source, permutation))
 
 
@@ -126,12 +142,17 @@ def test_reduction_writes_every_output_once(
     """The writing lanes (lane 0 of each row, within bounds) cover each output element once."""
     tiling = ReductionTiling(groups, input_shape, output_shape)
     launch = tiling.launch
-    threads, blocks = np.meshgrid(np.arange(launch.threads_x), np.arange(launch.blocks_x), indexing="ij")
+    threads, blocks = np.meshgrid(
+        np.arange(launch.threads_x), np.arange(launch.blocks_x), indexing="ij"
+    )
     dims = [threads.ravel().astype(np.int64), blocks.ravel().astype(np.int64)]
     writes = np.asarray(tiling.lane_in_row.evaluate(dims, []) == 0)
     for expr, interval in tiling.written_in_bounds():
         writes &= np.asarray(interval.contains(np.asarray(expr.evaluate(dims, []), dtype=np.int64)))
-    index = [np.broadcast_to(np.asarray(e.evaluate(dims, []), dtype=np.int64), writes.shape)[writes] for e in tiling.output_index()]
+    index = [
+        np.broadcast_to(np.asarray(e.evaluate(dims, []), dtype=np.int64), writes.shape)[writes]
+        for e in tiling.output_index()
+    ]
     if not output_shape:
         assert int(writes.sum()) == 1
         return

@@ -22,7 +22,9 @@ def emit_hlo_module(text: str, file: str, spelling: str = "xla_gpu") -> ModuleOp
     return emit(text, file, spelling)
 
 
-def emit_fusion(module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu") -> ModuleOp:
+def emit_fusion(
+    module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu"
+) -> ModuleOp:
     """One fusion's kernel: entry function named after the fusion, then its private functions."""
     from xla_emit.emitters.fusion import emit_fusion as emit
 

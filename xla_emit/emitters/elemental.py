@@ -2,7 +2,8 @@
 
 A subgraph function computes its roots' elements at one output index:
 
-    func.func private @name(%arg0: tensor<...>, ..., %i: index {xla.range = [0 : index, N : index]}, ...,
+    func.func private @name(%arg0: tensor<...>, ...,
+                            %i: index {xla.range = [0 : index, N : index]}, ...,
                             <injected scalars>) -> (root element types)
 
 Parameters are read with `tensor.extract`, elementwise HLO becomes `arith`
@@ -42,6 +43,7 @@ from xla_emit.emitters.types import builder_at_end, element_type, tensor_type
 from xla_emit.emitters.work_items import index_dim_vars
 from xla_emit.hlo.indexing_analysis import compute_output_to_input_indexing
 from xla_emit.hlo.ir import HloComputation, HloInstruction
+from xla_emit.hlo.opcodes import ELEMENTWISE_OPS
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
@@ -130,7 +132,9 @@ def sanitize_name(name: str) -> str:
 
 
 def index_argument_attrs(shape: Sequence[int]) -> list[DictionaryAttr]:
-    return [DictionaryAttr({XLA_RANGE: xla_range_attr(Interval(0, max(size, 1) - 1))}) for size in shape]
+    return [
+        DictionaryAttr({XLA_RANGE: xla_range_attr(Interval(0, max(size, 1) - 1))}) for size in shape
+    ]
 
 
 def emit_subgraph_function(fusion: FusionFunctions, subgraph: Subgraph) -> func.FuncOp:
@@ -138,7 +142,9 @@ def emit_subgraph_function(fusion: FusionFunctions, subgraph: Subgraph) -> func.
     tensor_types = fusion.parameter_types()
     index_shape = subgraph.index_shape
     injected_types = [
-        element_type(leaf.element_type) for i in subgraph.injected for leaf in flatten_shape(i.shape)
+        element_type(leaf.element_type)
+        for i in subgraph.injected
+        for leaf in flatten_shape(i.shape)
     ]
     input_types = [*tensor_types, *([IndexType()] * len(index_shape)), *injected_types]
     result_types = [element_type(s.element_type) for s in subgraph.result_shapes]
@@ -148,14 +154,19 @@ def emit_subgraph_function(fusion: FusionFunctions, subgraph: Subgraph) -> func.
         + [DictionaryAttr({})] * len(injected_types)
     )
     function = func.FuncOp(
-        subgraph.name, (input_types, result_types), visibility="private", arg_attrs=ArrayAttr(arg_attrs)
+        subgraph.name,
+        (input_types, result_types),
+        visibility="private",
+        arg_attrs=ArrayAttr(arg_attrs),
     )
     args = function.body.block.args
     tensors = list(args[: len(tensor_types)])
     name_arguments(tensors)
     indices = list(args[len(tensor_types) : len(tensor_types) + len(index_shape)])
     for position, index in enumerate(indices):
-        index.name_hint = _INDEX_NAMES[position] if position < len(_INDEX_NAMES) else f"idx{position}"
+        index.name_hint = (
+            _INDEX_NAMES[position] if position < len(_INDEX_NAMES) else f"idx{position}"
+        )
     injected_args = list(args[len(tensor_types) + len(index_shape) :])
     injected: dict[HloInstruction, list[SSAValue]] = {}
     for instruction in subgraph.injected:
@@ -172,7 +183,11 @@ def emit_scalar_function(computation: HloComputation, name: str, spelling: str) 
     """A reducer: `func.func private @name(scalars...) -> (scalars...)`."""
     params = computation.parameters
     input_types = [element_type(p.array_shape.element_type) for p in params]
-    roots = [computation.root] if computation.root.opcode != "tuple" else list(computation.root.operands)
+    roots = (
+        [computation.root]
+        if computation.root.opcode != "tuple"
+        else list(computation.root.operands)
+    )
     result_types = [element_type(r.array_shape.element_type) for r in roots]
     function = func.FuncOp(name, (input_types, result_types), visibility="private")
     subgraph = Subgraph(name, tuple(roots), frozenset(computation.instructions))
@@ -200,7 +215,9 @@ def name_arguments(arguments: Sequence[SSAValue]) -> None:
 
 def unsupported(instruction: HloInstruction, what: str = "") -> UserError:
     detail = f" ({what})" if what else ""
-    return UserError(f"Unsupported: {instruction.opcode} '{instruction.name}'{detail}", instruction.location)
+    return UserError(
+        f"Unsupported: {instruction.opcode} '{instruction.name}'{detail}", instruction.location
+    )
 
 
 class ElementalEmitter:
@@ -256,19 +273,27 @@ class ElementalEmitter:
                 return cache[key]
         return None
 
-    def apply_map(self, indexing_map: IndexingMap, indices: Sequence[SSAValue], bounds: Sequence[int]) -> list[SSAValue]:
-        """The map's results at `indices`: bare dims reuse the index, constants become `arith.constant`."""
+    def apply_map(
+        self, indexing_map: IndexingMap, indices: Sequence[SSAValue], bounds: Sequence[int]
+    ) -> list[SSAValue]:
+        """The map's results at `indices` (bare dims reuse the index, constants fold)."""
         values: list[SSAValue] = []
         for result in indexing_map.results:
             values.append(self.apply_expr(result, indices, bounds))
         return values
 
-    def apply_expr(self, expr: AffineExpr, indices: Sequence[SSAValue], bounds: Sequence[int]) -> SSAValue:
+    def apply_expr(
+        self, expr: AffineExpr, indices: Sequence[SSAValue], bounds: Sequence[int]
+    ) -> SSAValue:
         domain = IndexingMap(index_dim_vars(bounds), (), (), ())
         return self.apply_grid_expr(expr, domain, indices, ())
 
     def apply_grid_expr(
-        self, expr: AffineExpr, domain: IndexingMap, dims: Sequence[SSAValue], symbols: Sequence[SSAValue]
+        self,
+        expr: AffineExpr,
+        domain: IndexingMap,
+        dims: Sequence[SSAValue],
+        symbols: Sequence[SSAValue],
     ) -> SSAValue:
         """One result of a map whose variables have `domain`'s bounds, as XLA folds it."""
         single = IndexingMap(domain.dim_vars, domain.range_vars, (), (expr,)).simplify()
@@ -283,7 +308,9 @@ class ElementalEmitter:
         cached = self.lookup(key)
         if cached is not None:
             return cached[0]
-        result = self.insert(make_apply_indexing(single, dims, symbols, self.fusion.spelling)).results[0]
+        result = self.insert(
+            make_apply_indexing(single, dims, symbols, self.fusion.spelling)
+        ).results[0]
         self.caches[-1][key] = [result]
         return result
 
@@ -301,7 +328,9 @@ class ElementalEmitter:
         self.caches[-1][key] = values
         return values
 
-    def _emit_uncached(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def _emit_uncached(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         opcode = instruction.opcode
         if opcode == "parameter":
             return [self.emit_parameter(instruction, indices)]
@@ -321,18 +350,24 @@ class ElementalEmitter:
 
     def emit_parameter(self, parameter: HloInstruction, indices: Sequence[SSAValue]) -> SSAValue:
         source = self.tensors[parameter.parameter_number or 0]
-        extract = self.insert(tensor.ExtractOp(source, indices, element_type(parameter.array_shape.element_type)))
+        extract = self.insert(
+            tensor.ExtractOp(source, indices, element_type(parameter.array_shape.element_type))
+        )
         extract.results[0].name_hint = "extracted"
         return extract.results[0]
 
-    def emit_call(self, callee: Subgraph, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def emit_call(
+        self, callee: Subgraph, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         key = (callee, *indices)
         results = self.lookup(key)
         self.fusion.called.setdefault(callee.name)
         if results is None:
             types = [element_type(s.element_type) for s in callee.result_shapes]
             injected = [value for hero in callee.injected for value in self.emit(hero, indices)]
-            call = make_pure_call(callee.name, [*self.tensors, *indices, *injected], types, self.fusion.spelling)
+            call = make_pure_call(
+                callee.name, [*self.tensors, *indices, *injected], types, self.fusion.spelling
+            )
             results = list(self.insert(call).results)
             self.caches[-1][key] = results
         offset = 0
@@ -352,14 +387,17 @@ class ElementalEmitter:
 
     # -- structural ops ----------------------------------------------------------
 
-    def emit_constant(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def emit_constant(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         literal = instruction.literal
         assert literal is not None, "constants carry a literal"
         ptype = instruction.array_shape.element_type
         if literal.ndim == 0 or literal.size == 1:
             return [self.scalar_constant(literal.reshape(()).item(), ptype)]
         dense = DenseIntOrFPElementsAttr.from_list(
-            tensor_type(instruction.array_shape), [_python_scalar(v, ptype) for v in literal.flatten()]
+            tensor_type(instruction.array_shape),
+            [_python_scalar(v, ptype) for v in literal.flatten()],
         )
         table = self.constant(dense, "cst")
         extract = self.insert(tensor.ExtractOp(table, indices, element_type(ptype)))
@@ -370,9 +408,11 @@ class ElementalEmitter:
         mlir_type = element_type(ptype)
         scalar = _python_scalar(value, ptype)
         if ptype.is_float:
+            # element_type gives a float type for float HLO types.
             attr: Attribute = FloatAttr(float(scalar), mlir_type)  # pyright: ignore[reportArgumentType]
         else:
-            attr = IntegerAttr(_signless(int(scalar), ptype.bit_width), mlir_type)  # pyright: ignore[reportArgumentType]
+            value = _signless(int(scalar), ptype.bit_width)
+            attr = IntegerAttr(value, mlir_type)  # pyright: ignore[reportArgumentType]
         return self.constant(attr, "cst")
 
     def emit_iota(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
@@ -383,17 +423,23 @@ class ElementalEmitter:
             return [self.insert(arith.SIToFPOp(as_int, element_type(ptype))).results[0]]
         return [self.insert(arith.IndexCastOp(index, element_type(ptype))).results[0]]
 
-    def emit_index_transform(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def emit_index_transform(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         if instruction.operands[0].array_shape.rank == 0:
             return [self.emit(instruction.operands[0], [])[0]]
         return [self.emit_operand_at_map(instruction, 0, indices)]
 
-    def emit_get_tuple_element(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def emit_get_tuple_element(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         source = instruction.operands[0]
         values = self.emit(source, indices)
         return [values[instruction.tuple_index or 0]]
 
-    def in_domain(self, indexing_map: IndexingMap, indices: Sequence[SSAValue], shape: Sequence[int]) -> SSAValue | None:
+    def in_domain(
+        self, indexing_map: IndexingMap, indices: Sequence[SSAValue], shape: Sequence[int]
+    ) -> SSAValue | None:
         """An `i1` that holds where `indices` lie in the map's domain (None: always)."""
         conditions: list[SSAValue] = []
         for position, (variable, size) in enumerate(zip(indexing_map.dim_vars, shape)):
@@ -424,7 +470,11 @@ class ElementalEmitter:
         return checks
 
     def emit_if(
-        self, condition: SSAValue, result_type: Attribute, then_body: Callable[[], SSAValue], else_body: Callable[[], SSAValue]
+        self,
+        condition: SSAValue,
+        result_type: Attribute,
+        then_body: Callable[[], SSAValue],
+        else_body: Callable[[], SSAValue],
     ) -> SSAValue:
         """`scf.if` whose branches are emitted by the callbacks into fresh cache scopes."""
         regions: list[Region] = []
@@ -457,10 +507,14 @@ class ElementalEmitter:
             return [operand_value()]
         return [self.emit_if(condition, result_type, operand_value, padding_value)]
 
-    def emit_concatenate(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def emit_concatenate(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         return [self._concatenate_from(instruction, 0, indices)]
 
-    def _concatenate_from(self, instruction: HloInstruction, first: int, indices: Sequence[SSAValue]) -> SSAValue:
+    def _concatenate_from(
+        self, instruction: HloInstruction, first: int, indices: Sequence[SSAValue]
+    ) -> SSAValue:
         """The element read from operand `first` if the index falls there, else from a later one."""
         if first == len(instruction.operands) - 1:
             return self.emit_operand_at_map(instruction, first, indices)
@@ -475,7 +529,9 @@ class ElementalEmitter:
             lambda: self._concatenate_from(instruction, first + 1, indices),
         )
 
-    def clamped_starts(self, instruction: HloInstruction, first: int, sizes: Sequence[int]) -> tuple[list[SSAValue], IndexingMap]:
+    def clamped_starts(
+        self, instruction: HloInstruction, first: int, sizes: Sequence[int]
+    ) -> tuple[list[SSAValue], IndexingMap]:
         """The start indices of a dynamic (update-)slice, clamped as XLA clamps them to
         `[0, dim - size]`, and the domain giving them those bounds as symbols."""
         operand_shape = instruction.operands[0].array_shape.dimensions
@@ -489,26 +545,36 @@ class ElementalEmitter:
             else:
                 index = self.insert(arith.IndexCastOp(raw, IndexType())).results[0]
             lowered = self.insert(arith.MaxSIOp(index, self.constant_index(0))).results[0]
-            clamped = self.insert(arith.MinSIOp(lowered, self.constant_index(dim - size))).results[0]
+            clamped = self.insert(arith.MinSIOp(lowered, self.constant_index(dim - size))).results[
+                0
+            ]
             starts.append(clamped)
             variables.append(Variable(Interval(0, dim - size)))
-        domain = IndexingMap(index_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ())
+        domain = IndexingMap(
+            index_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ()
+        )
         return starts, domain
 
-    def emit_dynamic_slice(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def emit_dynamic_slice(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         sizes = instruction.array_shape.dimensions
         starts, domain = self.clamped_starts(instruction, 1, sizes)
         operand_indices = [
-            self.apply_grid_expr(DimExpr(d) + SymbolExpr(d), domain, indices, starts) for d in range(len(sizes))
+            self.apply_grid_expr(DimExpr(d) + SymbolExpr(d), domain, indices, starts)
+            for d in range(len(sizes))
         ]
         return [self.emit(instruction.operands[0], operand_indices)[0]]
 
-    def emit_dynamic_update_slice(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
-        """The update's element where the index falls inside the (clamped) window, else the operand's."""
+    def emit_dynamic_update_slice(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
+        """The update's element inside the (clamped) window, the operand's elsewhere."""
         update_shape = instruction.operands[1].array_shape.dimensions
         starts, domain = self.clamped_starts(instruction, 2, update_shape)
         offsets = [
-            self.apply_grid_expr(DimExpr(d) - SymbolExpr(d), domain, indices, starts) for d in range(len(update_shape))
+            self.apply_grid_expr(DimExpr(d) - SymbolExpr(d), domain, indices, starts)
+            for d in range(len(update_shape))
         ]
         checks: list[SSAValue] = []
         for offset, size in zip(offsets, update_shape):
@@ -525,7 +591,9 @@ class ElementalEmitter:
             )
         ]
 
-    def emit_reduce(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+    def emit_reduce(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> list[SSAValue]:
         """`scf.for` nests over the reduced dims, accumulating with the reducer."""
         num_inputs = len(instruction.operands) // 2
         inits = [self.emit(init, [])[0] for init in instruction.operands[num_inputs:]]
@@ -538,7 +606,9 @@ class ElementalEmitter:
         )
         return self.emit_reduce_level(nest, inits, [])
 
-    def emit_reduce_level(self, nest: _ReduceNest, accumulators: list[SSAValue], ivs: list[SSAValue]) -> list[SSAValue]:
+    def emit_reduce_level(
+        self, nest: _ReduceNest, accumulators: list[SSAValue], ivs: list[SSAValue]
+    ) -> list[SSAValue]:
         """One `scf.for` of the nest; the innermost reads the inputs and calls the reducer."""
         dim = nest.reduced[len(ivs)]
         lower = self.constant_index(0)
@@ -557,7 +627,9 @@ class ElementalEmitter:
         else:
             values = [self.emit(op, nest.input_indices(inner_ivs))[0] for op in nest.inputs]
             types = [a.type for a in accumulators]
-            call = make_pure_call(nest.reducer, [*block.args[1:], *values], types, self.fusion.spelling)
+            call = make_pure_call(
+                nest.reducer, [*block.args[1:], *values], types, self.fusion.spelling
+            )
             results = list(self.insert(call).results)
         self.insert(scf.YieldOp(*results))
         self.caches.pop()
@@ -598,7 +670,7 @@ def _python_scalar(value: object, ptype: PrimitiveType) -> float | int | bool:
 
 
 def _signless(value: int, bits: int) -> int:
-    """Unsigned values above the signed range wrap to their two's complement (MLIR's signless ints)."""
+    """Unsigned values above the signed range wrap to two's complement (signless ints)."""
     if bits == 1:
         return -1 if value else 0
     if value >= 1 << (bits - 1):
@@ -606,16 +678,8 @@ def _signless(value: int, bits: int) -> int:
     return value
 
 
-_ELEMENTWISE: frozenset[str] = frozenset(
-    {
-        "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power", "atan2",
-        "and", "or", "xor", "not", "shift-left", "shift-right-logical", "shift-right-arithmetic",
-        "negate", "abs", "sign", "copy", "exponential", "exponential-minus-one", "log", "log-plus-one",
-        "logistic", "sqrt", "rsqrt", "cbrt", "tanh", "sine", "cosine", "tan", "erf", "ceil", "floor",
-        "round-nearest-even", "round-nearest-afz", "is-finite", "popcnt", "compare", "select", "clamp",
-        "convert", "bitcast-convert",
-    }
-)  # fmt: skip
+# Ops computed from the operands' elements at the output's own index.
+_ELEMENTWISE: frozenset[str] = ELEMENTWISE_OPS | {"bitcast-convert"}
 
 _FLOAT_UNARY: dict[str, type[Operation]] = {
     "exponential": math.ExpOp,
@@ -691,7 +755,9 @@ _SIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "s
 _UNSIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge"}
 
 
-def _binary(emitter: ElementalEmitter, op_class: type[Operation], a: SSAValue, b: SSAValue) -> SSAValue:
+def _binary(
+    emitter: ElementalEmitter, op_class: type[Operation], a: SSAValue, b: SSAValue
+) -> SSAValue:
     return emitter.insert(op_class(a, b)).results[0]  # pyright: ignore[reportCallIssue]
 
 
@@ -723,7 +789,11 @@ def _elementwise_op(
 
 
 def _binary_op(
-    emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, a: SSAValue, b: SSAValue
+    emitter: ElementalEmitter,
+    instruction: HloInstruction,
+    ptype: PrimitiveType,
+    a: SSAValue,
+    b: SSAValue,
 ) -> SSAValue:
     opcode = instruction.opcode
     if ptype.is_float:
@@ -740,12 +810,15 @@ def _binary_op(
     return _binary(emitter, op_class, a, b)
 
 
-def _unary_op(emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, x: SSAValue) -> SSAValue:
+def _unary_op(
+    emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, x: SSAValue
+) -> SSAValue:
     opcode = instruction.opcode
     mlir_type = element_type(ptype)
     if ptype.is_float:
         if opcode in _FLOAT_UNARY:
-            return emitter.insert(_FLOAT_UNARY[opcode](x)).results[0]  # pyright: ignore[reportCallIssue]
+            unary = _FLOAT_UNARY[opcode](x)  # pyright: ignore[reportCallIssue]
+            return emitter.insert(unary).results[0]
         if opcode == "negate":
             return emitter.insert(arith.NegfOp(x)).results[0]
         if opcode == "logistic":
@@ -763,7 +836,8 @@ def _unary_op(emitter: ElementalEmitter, instruction: HloInstruction, ptype: Pri
         if opcode == "abs":
             return emitter.insert(math.AbsIOp(x)).results[0]
         if opcode == "not":
-            all_ones = emitter.constant(IntegerAttr(-1, mlir_type), "cst")  # pyright: ignore[reportArgumentType]
+            all_ones_attr = IntegerAttr(-1, mlir_type)  # pyright: ignore[reportArgumentType]
+            all_ones = emitter.constant(all_ones_attr, "cst")
             return _binary(emitter, arith.XOrIOp, x, all_ones)
         if opcode == "popcnt":
             return emitter.insert(math.CtPopOp(x)).results[0]
@@ -811,19 +885,26 @@ def _int_sign(emitter: ElementalEmitter, ptype: PrimitiveType, x: SSAValue) -> S
 
 
 def _compare(
-    emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, operands: list[SSAValue]
+    emitter: ElementalEmitter,
+    instruction: HloInstruction,
+    ptype: PrimitiveType,
+    operands: list[SSAValue],
 ) -> SSAValue:
     direction = instruction.comparison_direction or "EQ"
     if ptype.is_float:
         if instruction.comparison_type == "TOTALORDER":
             raise unsupported(instruction, "TOTALORDER comparison")
-        return emitter.insert(arith.CmpfOp(operands[0], operands[1], _FLOAT_PREDICATES[direction])).results[0]
+        return emitter.insert(
+            arith.CmpfOp(operands[0], operands[1], _FLOAT_PREDICATES[direction])
+        ).results[0]
     unsigned = ptype.is_unsigned_int or ptype is PrimitiveType.PRED
     predicates = _UNSIGNED_PREDICATES if unsigned else _SIGNED_PREDICATES
     return emitter.insert(arith.CmpiOp(operands[0], operands[1], predicates[direction])).results[0]
 
 
-def _clamp(emitter: ElementalEmitter, instruction: HloInstruction, operands: list[SSAValue]) -> SSAValue:
+def _clamp(
+    emitter: ElementalEmitter, instruction: HloInstruction, operands: list[SSAValue]
+) -> SSAValue:
     low, x, high = operands
     ptype = instruction.array_shape.element_type
     if ptype.is_float:
@@ -837,7 +918,11 @@ def _clamp(emitter: ElementalEmitter, instruction: HloInstruction, operands: lis
 
 
 def _convert(
-    emitter: ElementalEmitter, instruction: HloInstruction, x: SSAValue, source: PrimitiveType, target: PrimitiveType
+    emitter: ElementalEmitter,
+    instruction: HloInstruction,
+    x: SSAValue,
+    source: PrimitiveType,
+    target: PrimitiveType,
 ) -> SSAValue:
     target_type = element_type(target)
     if source == target:

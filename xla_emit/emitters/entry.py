@@ -21,7 +21,14 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Operation, SSAValue
 
 from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import XLA_RANGE, LoopOpBase, get_xla_range, make_apply_indexing, make_loop, xla_range_attr
+from dialects.xla import (
+    XLA_RANGE,
+    LoopOpBase,
+    get_xla_range,
+    make_apply_indexing,
+    make_loop,
+    xla_range_attr,
+)
 from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph, name_arguments
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, tensor_type
@@ -58,19 +65,28 @@ class EntryFunction:
 
 
 def begin_entry_function(
-    name: str, fusion: FusionFunctions, output_shapes: Sequence[ArrayShape], launch: LaunchDimensions
+    name: str,
+    fusion: FusionFunctions,
+    output_shapes: Sequence[ArrayShape],
+    launch: LaunchDimensions,
 ) -> EntryFunction:
     """The entry's signature and its `gpu.thread_id`/`gpu.block_id` with the grid's ranges."""
     input_types = fusion.parameter_types()
     output_types = [tensor_type(shape) for shape in output_shapes]
     arg_attrs = [DictionaryAttr({}) for _ in input_types + output_types]
-    function = func.FuncOp(name, (input_types + output_types, output_types), arg_attrs=ArrayAttr(arg_attrs))
+    function = func.FuncOp(
+        name, (input_types + output_types, output_types), arg_attrs=ArrayAttr(arg_attrs)
+    )
     function.attributes["xla.entry"] = UnitAttr()
     args = function.body.block.args
     name_arguments(args)
     builder = builder_at_end(function.body.block)
-    thread_id = builder.insert(ThreadIdOp("x", {XLA_RANGE: xla_range_attr(Interval(0, launch.threads_x - 1))}))
-    block_id = builder.insert(BlockIdOp("x", {XLA_RANGE: xla_range_attr(Interval(0, launch.blocks_x - 1))}))
+    thread_id = builder.insert(
+        ThreadIdOp("x", {XLA_RANGE: xla_range_attr(Interval(0, launch.threads_x - 1))})
+    )
+    block_id = builder.insert(
+        BlockIdOp("x", {XLA_RANGE: xla_range_attr(Interval(0, launch.blocks_x - 1))})
+    )
     thread_id.result.name_hint = "thread_id_x"
     block_id.result.name_hint = "block_id_x"
     return EntryFunction(
@@ -100,10 +116,15 @@ def launch_dimensions_of(entry: func.FuncOp) -> LaunchDimensions:
 
 
 def begin_loop(
-    entry: EntryFunction, indexing_map: IndexingMap, inits: Sequence[SSAValue], result_names: Sequence[str]
+    entry: EntryFunction,
+    indexing_map: IndexingMap,
+    inits: Sequence[SSAValue],
+    result_names: Sequence[str],
 ) -> LoopOpBase:
     """An empty `xla_gpu.loop` over `(thread_id_x, block_id_x)` with named block arguments."""
-    loop = make_loop(indexing_map, [entry.thread_id, entry.block_id], inits, spelling=entry.fusion.spelling)
+    loop = make_loop(
+        indexing_map, [entry.thread_id, entry.block_id], inits, spelling=entry.fusion.spelling
+    )
     for iv, variable in zip(loop.induction_vars, indexing_map.range_vars):
         iv.name_hint = variable.name or None
     for arg, name in zip(loop.map_results, result_names):
@@ -126,10 +147,11 @@ def insert_element(
     if destination_shape.dimensions != index_shape.dimensions:
         dims = tuple(DimExpr(i) for i in range(index_shape.rank))
         linear = linearize(dims, index_shape.dimensions, index_shape.minor_to_major)
-        results = delinearize(linear, destination_shape.dimensions, destination_shape.minor_to_major)
+        results = delinearize(
+            linear, destination_shape.dimensions, destination_shape.minor_to_major
+        )
         bitcast = IndexingMap(index_dim_vars(index_shape.dimensions), (), (), results).simplify()
         indices = list(builder.insert(make_apply_indexing(bitcast, indices, (), spelling)).results)
     insert = builder.insert(tensor.InsertOp(value, destination, indices))
     insert.results[0].name_hint = "inserted"
     return insert.results[0]
-

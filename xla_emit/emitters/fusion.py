@@ -63,7 +63,10 @@ def plan_kernel(computation: HloComputation) -> KernelPlan:
 
 
 def emit_kernel(
-    name: str, computation: HloComputation, spelling: str = "xla_gpu", reserved: frozenset[str] = frozenset()
+    name: str,
+    computation: HloComputation,
+    spelling: str = "xla_gpu",
+    reserved: frozenset[str] = frozenset(),
 ) -> EmittedKernel:
     """The kernel of a fused computation, with its entry function called `name`.
 
@@ -107,10 +110,14 @@ def fusion_instructions(module: HloModule) -> list[HloInstruction]:
     ]
 
 
-def emit_fusion(module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu") -> ModuleOp:
+def emit_fusion(
+    module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu"
+) -> ModuleOp:
     """One fusion's kernel as a module (the entry function is named after the fusion)."""
     del module  # The fused computation is reachable from the instruction itself.
-    kernel = emit_kernel(sanitize_name(fusion_instruction.name), fused_computation(fusion_instruction), spelling)
+    kernel = emit_kernel(
+        sanitize_name(fusion_instruction.name), fused_computation(fusion_instruction), spelling
+    )
     return ModuleOp(kernel.functions)
 
 

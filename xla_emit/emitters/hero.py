@@ -68,7 +68,9 @@ def find_hero(root: HloInstruction, computation: HloComputation) -> HloInstructi
     return transposes[0] if len(transposes) == 1 else root
 
 
-def _walk_to_hero(root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]) -> HloInstruction:
+def _walk_to_hero(
+    root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]
+) -> HloInstruction:
     current = root
     while current.opcode not in ("reduce", "transpose"):
         # The root's own users are outside the epilogue (a tuple at most).
@@ -159,7 +161,10 @@ def is_tiled_transpose(transpose: HloInstruction) -> bool:
         return False
     input_minor = transpose.operands[0].array_shape.dimensions[-1]
     output_minor = out[-1]
-    if input_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED and output_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED:
+    if (
+        input_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED
+        and output_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED
+    ):
         return True
     return (
         input_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED_2

@@ -32,7 +32,10 @@ _MAX_CONCATENATE_OPERANDS_FOR_UNROLLING = 10
 def may_prevent_vectorization(computation: HloComputation) -> bool:
     """Concatenates of many operands and variadic reduces do not profit from unrolling."""
     for instruction in computation.instructions:
-        if instruction.opcode == "concatenate" and len(instruction.operands) > _MAX_CONCATENATE_OPERANDS_FOR_UNROLLING:
+        if (
+            instruction.opcode == "concatenate"
+            and len(instruction.operands) > _MAX_CONCATENATE_OPERANDS_FOR_UNROLLING
+        ):
             return True
         if instruction.opcode == "reduce" and len(instruction.operands) > 2:
             return True
@@ -57,7 +60,9 @@ def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis
     shapes = output_shapes(analysis)
     unroll, launch = loop_launch_config(analysis)
     index_shape = shapes[0]
-    work_items = default_work_item_map(launch, unroll, index_shape.dimensions, index_shape.minor_to_major)
+    work_items = default_work_item_map(
+        launch, unroll, index_shape.dimensions, index_shape.minor_to_major
+    )
     entry = begin_entry_function(name, fusion, shapes, launch)
     names = [f"dim{i}" for i in range(index_shape.rank)]
     loop = begin_loop(entry, work_items, entry.outputs, names)

@@ -34,7 +34,7 @@ from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgr
 from xla_emit.emitters.entry import EntryFunction, begin_entry_function, begin_loop
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups, reduction_groups
 from xla_emit.emitters.launch import LaunchDimensions
-from xla_emit.emitters.types import builder_at_end, element_type
+from xla_emit.emitters.types import builder_at_end
 from xla_emit.emitters.work_items import BLOCK_X, THREAD_X, delinearize, grid_dim_vars
 from xla_emit.hlo.shape import flatten_shape
 from xla_emit.indexing.affine import AffineExpr, SymbolExpr
@@ -72,7 +72,9 @@ class ReductionTiling:
     def threads_per_row(self) -> int:
         if not self.groups.is_row:
             return WARP_SIZE
-        return min(MAX_THREADS_PER_ROW, round_up(ceil_div(self.reduced, ELEMENTS_PER_THREAD), WARP_SIZE))
+        return min(
+            MAX_THREADS_PER_ROW, round_up(ceil_div(self.reduced, ELEMENTS_PER_THREAD), WARP_SIZE)
+        )
 
     @property
     def rows_per_block(self) -> int:
@@ -113,7 +115,7 @@ class ReductionTiling:
         return BLOCK_X.floordiv(self.column_tiles) * minor + tile * WARP_SIZE + self.lane_in_row
 
     def written_kept_index(self) -> AffineExpr:
-        """The kept element the writing lane stores: for columns, the shared tile is read transposed."""
+        """The kept element the writing lane stores (columns read the shared tile transposed)."""
         if self.groups.is_row:
             return self.kept_index()
         minor = self.groups.components[2]
@@ -129,7 +131,11 @@ class ReductionTiling:
 
     def input_linear_index(self) -> AffineExpr:
         """The input element a thread reads in iteration `s0` of its loop (row-major input)."""
-        step = SymbolExpr(0) * self.threads_per_row if self.groups.is_row else SymbolExpr(0) * WARP_SIZE
+        step = (
+            SymbolExpr(0) * self.threads_per_row
+            if self.groups.is_row
+            else SymbolExpr(0) * WARP_SIZE
+        )
         if self.groups.is_row:
             return self.kept_index() * self.reduced + step + self.lane_in_row
         _, reduced, minor = self.groups.components
@@ -145,10 +151,14 @@ class ReductionTiling:
         results = delinearize(self.input_linear_index(), self.input_shape)
         range_vars = (Variable(Interval(0, iterations - 1), "s0"),)
         indexing_map = IndexingMap(grid_dim_vars(self.launch), range_vars, (), results)
-        reduced_position = SymbolExpr(0) * stride + (self.lane_in_row if self.groups.is_row else self.row_in_block)
+        reduced_position = SymbolExpr(0) * stride + (
+            self.lane_in_row if self.groups.is_row else self.row_in_block
+        )
         indexing_map = indexing_map.with_constraint(reduced_position, Interval(0, self.reduced - 1))
         if self.groups.is_row:
-            indexing_map = indexing_map.with_constraint(self.kept_index(), Interval(0, self.kept - 1))
+            indexing_map = indexing_map.with_constraint(
+                self.kept_index(), Interval(0, self.kept - 1)
+            )
         else:
             tile = BLOCK_X.mod(self.column_tiles)
             indexing_map = indexing_map.with_constraint(
@@ -181,7 +191,9 @@ class _Grid:
     domain: IndexingMap
 
     def value(self, expr: AffineExpr) -> SSAValue:
-        return self.emitter.apply_grid_expr(expr, self.domain, [self.entry.thread_id, self.entry.block_id], ())
+        return self.emitter.apply_grid_expr(
+            expr, self.domain, [self.entry.thread_id, self.entry.block_id], ()
+        )
 
     def holds(self, expr: AffineExpr, interval: Interval) -> SSAValue | None:
         """An `i1` for `expr in interval` (None when the grid's bounds already guarantee it)."""
@@ -220,7 +232,9 @@ def emit_reduction_entry(
     reducer = fusion.reducer(hero.called_computations[0])
     partials = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
     if tiling.groups.is_row:
-        warp_results = list(entry.insert(ShuffleReduceOp(partials, WARP_SIZE // 2, reducer)).results)
+        warp_results = list(
+            entry.insert(ShuffleReduceOp(partials, WARP_SIZE // 2, reducer)).results
+        )
         results = _combine_row_warps(grid, tiling, warp_results, inits, reducer)
     else:
         results = _combine_column_tile(grid, tiling, partials, reducer)
@@ -229,7 +243,11 @@ def emit_reduction_entry(
 
 
 def _emit_thread_loop(
-    entry: EntryFunction, tiling: ReductionTiling, analysis: FusionAnalysis, inits: list[SSAValue], reducer: str
+    entry: EntryFunction,
+    tiling: ReductionTiling,
+    analysis: FusionAnalysis,
+    inits: list[SSAValue],
+    reducer: str,
 ) -> list[SSAValue]:
     """Each thread folds its share of the reduced elements into its accumulators."""
     hero = analysis.hero
@@ -243,7 +261,9 @@ def _emit_thread_loop(
     inputs = hero.operands[: len(hero.operands) // 2]
     values = [emitter.emit(op, list(loop.map_results))[0] for op in inputs]
     types = [init.type for init in inits]
-    call = builder.insert(make_pure_call(reducer, [*loop.region_iter_args, *values], types, entry.fusion.spelling))
+    call = builder.insert(
+        make_pure_call(reducer, [*loop.region_iter_args, *values], types, entry.fusion.spelling)
+    )
     builder.insert(make_yield(list(call.results), entry.fusion.spelling))
     entry.insert(loop)
     return list(loop.res)
@@ -254,7 +274,11 @@ def _allocate_shared(entry: EntryFunction, shape: Sequence[int], value_type: Att
 
 
 def _combine_row_warps(
-    grid: _Grid, tiling: ReductionTiling, warp_results: list[SSAValue], inits: list[SSAValue], reducer: str
+    grid: _Grid,
+    tiling: ReductionTiling,
+    warp_results: list[SSAValue],
+    inits: list[SSAValue],
+    reducer: str,
 ) -> list[SSAValue]:
     """Rows wider than a warp: warp results meet in shared memory, then one more shuffle."""
     warps = tiling.threads_per_row // WARP_SIZE
@@ -269,7 +293,9 @@ def _combine_row_warps(
     stored: list[SSAValue] = []
     for value in warp_results:
         shared = _allocate_shared(entry, [tiling.rows_per_block, warps], value.type)
-        stored.append(entry.insert(PredicatedInsertOp(value, shared, [row, warp], is_lane_zero)).results[0])
+        stored.append(
+            entry.insert(PredicatedInsertOp(value, shared, [row, warp], is_lane_zero)).results[0]
+        )
     synced = list(entry.insert(SyncThreadsOp(stored)).results)
     has_warp_result = grid.all_hold([(lane, Interval(0, warps - 1))])
     gathered = [
@@ -320,7 +346,9 @@ def _emit_write(
         ]
     then_block = Block()
     then_builder = builder_at_end(then_block)
-    emitter = ElementalEmitter(entry.fusion, _ENTRY, then_builder, entry.inputs, {analysis.hero: results})
+    emitter = ElementalEmitter(
+        entry.fusion, _ENTRY, then_builder, entry.inputs, {analysis.hero: results}
+    )
     values = emitter.emit_call(epilogue, epilogue.roots[0], output_index)
     inserted: list[SSAValue] = []
     for value, output in zip(values, entry.outputs):

@@ -49,7 +49,9 @@ def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgrap
             roots = tuple(dict.fromkeys(subgraph_root.operands))
             subgraphs.append(Subgraph(subgraph.name, roots, members - {subgraph_root}))
         elif has_epilogue and subgraph_root is root:
-            epilogue = Subgraph(epilogue_name(analysis.computation, root), (root,), members, injected=(hero,))
+            epilogue = Subgraph(
+                epilogue_name(analysis.computation, root), (root,), members, injected=(hero,)
+            )
             subgraphs.append(epilogue)
         else:
             subgraphs.append(Subgraph(subgraph.name, (subgraph_root,), members))

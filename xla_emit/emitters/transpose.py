@@ -55,7 +55,9 @@ class TransposeTiling:
 
     @property
     def block_counts(self) -> tuple[int, ...]:
-        return tuple(ceil_div(size, block) for size, block in zip(self.input_shape, self.block_sizes))
+        return tuple(
+            ceil_div(size, block) for size, block in zip(self.input_shape, self.block_sizes)
+        )
 
     @property
     def output_shape(self) -> tuple[int, ...]:
@@ -88,15 +90,21 @@ class TransposeTiling:
 
     def thread_offsets(self, tile_sizes: Sequence[int]) -> tuple[AffineExpr, ...]:
         """The thread's position inside a tile of `tile_sizes`, row by row of 128 elements."""
-        linear = SymbolExpr(0) * (NUM_THREADS * VECTOR_SIZE) + THREAD_X * VECTOR_SIZE + SymbolExpr(1)
+        linear = (
+            SymbolExpr(0) * (NUM_THREADS * VECTOR_SIZE) + THREAD_X * VECTOR_SIZE + SymbolExpr(1)
+        )
         return delinearize(linear, tile_sizes)
 
     def block_ids(self) -> tuple[AffineExpr, ...]:
         """The tile's coordinates, in the input's dim order."""
         return delinearize(BLOCK_X, self.block_counts)
 
-    def grid_map(self, results: Sequence[AffineExpr], bounds: Sequence[tuple[AffineExpr, int]]) -> IndexingMap:
-        indexing_map = IndexingMap(grid_dim_vars(self.launch), self.range_vars(), (), tuple(results))
+    def grid_map(
+        self, results: Sequence[AffineExpr], bounds: Sequence[tuple[AffineExpr, int]]
+    ) -> IndexingMap:
+        indexing_map = IndexingMap(
+            grid_dim_vars(self.launch), self.range_vars(), (), tuple(results)
+        )
         for expr, size in bounds:
             indexing_map = indexing_map.with_constraint(expr, Interval(0, size - 1))
         return indexing_map.simplify()
@@ -104,7 +112,9 @@ class TransposeTiling:
     def read_map(self) -> IndexingMap:
         """(th_x, bl_x)[i, j] -> (input index..., shared index...): the coalesced read."""
         offsets = self.thread_offsets(self.block_sizes)
-        input_index = [b * size + t for b, size, t in zip(self.block_ids(), self.block_sizes, offsets)]
+        input_index = [
+            b * size + t for b, size, t in zip(self.block_ids(), self.block_sizes, offsets)
+        ]
         shared_index = [offsets[d] for d in self.permutation]
         bounds = list(zip(input_index, self.input_shape))
         return self.grid_map([*input_index, *shared_index], bounds)
@@ -129,7 +139,9 @@ def transpose_tiling(analysis: FusionAnalysis) -> TransposeTiling:
     return TransposeTiling(hero.operands[0].array_shape.dimensions, tuple(hero.dimensions or ()))
 
 
-def emit_transpose_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis, epilogue: Subgraph | None) -> func.FuncOp:
+def emit_transpose_entry(
+    name: str, fusion: FusionFunctions, analysis: FusionAnalysis, epilogue: Subgraph | None
+) -> func.FuncOp:
     """The transpose fusion's entry: read loop, sync, write loop with the epilogue."""
     tiling = transpose_tiling(analysis)
     hero = analysis.hero
@@ -153,7 +165,9 @@ def _emit_read_loop(
     builder = builder_at_end(loop.body.block)
     emitter = ElementalEmitter(entry.fusion, _ENTRY, builder, entry.inputs, {})
     value = emitter.emit(operand, list(loop.map_results[:rank]))[0]
-    insert = builder.insert(tensor.InsertOp(value, loop.region_iter_args[0], list(loop.map_results[rank:])))
+    insert = builder.insert(
+        tensor.InsertOp(value, loop.region_iter_args[0], list(loop.map_results[rank:]))
+    )
     insert.results[0].name_hint = "inserted"
     builder.insert(make_yield([insert.results[0]], entry.fusion.spelling))
     entry.insert(loop)
@@ -169,13 +183,16 @@ def _emit_write_loop(
 ) -> SSAValue:
     """Reads the shared tile by output rows, runs the epilogue and writes the output coalesced."""
     rank = len(tiling.output_shape)
-    loop = begin_loop(entry, tiling.write_map(), [entry.outputs[0]], [f"dim{d}" for d in range(rank)])
+    loop = begin_loop(
+        entry, tiling.write_map(), [entry.outputs[0]], [f"dim{d}" for d in range(rank)]
+    )
     builder = builder_at_end(loop.body.block)
     emitter = ElementalEmitter(entry.fusion, _ENTRY, builder, entry.inputs, {})
     shared_map = tiling.shared_read_map()
     grid = [entry.thread_id, entry.block_id]
     shared_index = [
-        emitter.apply_grid_expr(expr, shared_map, grid, loop.induction_vars) for expr in shared_map.results
+        emitter.apply_grid_expr(expr, shared_map, grid, loop.induction_vars)
+        for expr in shared_map.results
     ]
     hero_type = element_type(analysis.hero.array_shape.element_type)
     extract = builder.insert(tensor.ExtractOp(synced, shared_index, hero_type))

@@ -6,6 +6,7 @@ unsigned ops from the HLO type.
 
 from __future__ import annotations
 
+from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
@@ -14,7 +15,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
 )
-from xdsl.builder import Builder
 from xdsl.ir import Attribute, Block
 from xdsl.rewriter import InsertPoint
 

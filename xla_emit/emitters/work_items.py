@@ -30,16 +30,22 @@ def delinearize(
     linear: AffineExpr, sizes: Sequence[int], minor_to_major: Sequence[int] | None = None
 ) -> tuple[AffineExpr, ...]:
     """The multi-index of `linear` in a shape (row-major unless `minor_to_major` says otherwise)."""
-    order = list(minor_to_major) if minor_to_major is not None else list(range(len(sizes) - 1, -1, -1))
+    order = (
+        list(minor_to_major) if minor_to_major is not None else list(range(len(sizes) - 1, -1, -1))
+    )
     results: list[AffineExpr] = [ConstantExpr(0)] * len(sizes)
     divisor = 1
     for dim in order:
-        results[dim] = linear.floordiv(divisor).mod(sizes[dim]) if sizes[dim] > 1 else ConstantExpr(0)
+        results[dim] = (
+            linear.floordiv(divisor).mod(sizes[dim]) if sizes[dim] > 1 else ConstantExpr(0)
+        )
         divisor *= sizes[dim]
     return tuple(results)
 
 
-def linearize(indices: Sequence[AffineExpr], sizes: Sequence[int], minor_to_major: Sequence[int]) -> AffineExpr:
+def linearize(
+    indices: Sequence[AffineExpr], sizes: Sequence[int], minor_to_major: Sequence[int]
+) -> AffineExpr:
     """The linear position of a multi-index in a shape with the given layout."""
     linear: AffineExpr = ConstantExpr(0)
     stride = 1
@@ -85,7 +91,11 @@ def default_work_item_map(
     indexing_map = IndexingMap(grid_dim_vars(launch), tuple(range_vars), (), results)
     if num_elements % unroll_factor == 0:
         # Whole vectors are either in or out, so the bound need not mention vector_index.
-        indexing_map = indexing_map.with_constraint(linear, Interval(0, num_elements - unroll_factor))
+        indexing_map = indexing_map.with_constraint(
+            linear, Interval(0, num_elements - unroll_factor)
+        )
     else:
-        indexing_map = indexing_map.with_constraint(linear + vector_index, Interval(0, num_elements - 1))
+        indexing_map = indexing_map.with_constraint(
+            linear + vector_index, Interval(0, num_elements - 1)
+        )
     return indexing_map.simplify()
