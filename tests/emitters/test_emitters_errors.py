@@ -1,0 +1,109 @@
+"""Errors in the HLO the emitters are given: located `UserError`s, and the CLI's report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xla_emit.diagnostics import UserError
+from xla_emit.emitters import emit_hlo_module
+from xla_emit.tools.opt import main
+
+UNSUPPORTED_COMPARE = """HloModule m
+
+fused {
+  p0 = f32[8] parameter(0)
+  p1 = f32[8] parameter(1)
+  ROOT c = pred[8] compare(p0, p1), direction=LT, type=TOTALORDER
+}
+
+ENTRY main {
+  a = f32[8] parameter(0)
+  b = f32[8] parameter(1)
+  ROOT f = pred[8] fusion(a, b), kind=kLoop, calls=fused
+}
+"""
+
+INTEGER_POWER = """HloModule m
+
+fused {
+  p0 = s32[8] parameter(0)
+  ROOT p = s32[8] power(p0, p0)
+}
+
+ENTRY main {
+  a = s32[8] parameter(0)
+  ROOT f = s32[8] fusion(a), kind=kLoop, calls=fused
+}
+"""
+
+NO_FUSION = """HloModule plain
+
+ENTRY main {
+  a = f32[8] parameter(0)
+  ROOT n = f32[8] negate(a)
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"),
+    [
+        # Located at the instruction's name.
+        (UNSUPPORTED_COMPARE, 6, 8, "Unsupported: compare 'c' (TOTALORDER comparison)"),
+        (INTEGER_POWER, 5, 8, "Unsupported: power 'p' (on s32)"),
+    ],
+)
+def test_unsupported_ops_are_located(text: str, line: int, column: int, message: str) -> None:
+    with pytest.raises(UserError) as caught:
+        emit_hlo_module(text, "f.hlo")
+    error = caught.value
+    assert error.message == message
+    assert error.location is not None
+    assert (error.location.file, error.location.line, error.location.column) == (
+        "f.hlo",
+        line,
+        column,
+    )
+
+
+def test_module_without_fusions() -> None:
+    with pytest.raises(UserError, match="module 'plain' has no fusion to emit"):
+        emit_hlo_module(NO_FUSION, "plain.hlo")
+
+
+def test_cli_reports_unsupported_op_with_caret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.hlo"
+    path.write_text(INTEGER_POWER)
+    assert main([str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert lines[0] == f"{path}:5:8: error: Unsupported: power 'p' (on s32)"
+    assert lines[1] == "  ROOT p = s32[8] power(p0, p0)"
+    assert lines[2] == "       ^"
+    assert "Traceback" not in captured.err
+
+
+def test_cli_reports_hlo_syntax_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "syntax.hlo"
+    path.write_text("HloModule m\n\nENTRY main {\n  a = f32[8] parameter(0\n}\n")
+    assert main([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:")
+    assert ": error: " in err.splitlines()[0]
+    assert "Traceback" not in err
+
+
+def test_cli_emits_both_spellings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "ok.hlo"
+    path.write_text(INTEGER_POWER.replace("power(p0, p0)", "multiply(p0, p0)"))
+    assert main([str(path)]) == 0
+    seed_spelling = capsys.readouterr().out
+    assert "xla_gpu.loop" in seed_spelling and "xla.loop" not in seed_spelling
+    assert main([str(path), "--emit=xla"]) == 0
+    today = capsys.readouterr().out
+    assert "xla.loop" in today and "xla.pure_call" in today and "xla_gpu." not in today
