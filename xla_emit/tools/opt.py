@@ -159,6 +159,11 @@ class Driver:
     def run_chunk(self, text: str, file: str) -> str:
         if file.endswith(".hlo"):
             return self._run_hlo(text, file)
+        if file.endswith(".pto"):
+            from xla_emit.pto.assembly import pto_as_to_mlir
+
+            # PTO-AS assembly becomes MLIR line for line, so locations still hold.
+            text = pto_as_to_mlir(text, file)
         module, source_map = parse_mlir(text, file, self.ctx)
         verify_module(module, source_map)
         self._apply_passes(module, source_map)
