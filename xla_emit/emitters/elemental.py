@@ -24,6 +24,7 @@ import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, math, scf, tensor
 from xdsl.dialects.builtin import (
+    AnyFloat,
     ArrayAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -31,6 +32,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -39,7 +41,13 @@ from dialects import arith_ext
 from dialects.arith_ext import RemFOp
 from dialects.xla import XLA_RANGE, make_apply_indexing, make_pure_call, xla_range_attr
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.types import builder_at_end, element_type, tensor_type
+from xla_emit.emitters.types import (
+    builder_at_end,
+    element_type,
+    float_type,
+    integer_type,
+    tensor_type,
+)
 from xla_emit.emitters.work_items import index_dim_vars
 from xla_emit.hlo.indexing_analysis import compute_output_to_input_indexing
 from xla_emit.hlo.ir import HloComputation, HloInstruction
@@ -48,6 +56,11 @@ from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval
+
+ConstantValue = (
+    IntegerAttr[IntegerType | IndexType] | FloatAttr[AnyFloat] | DenseIntOrFPElementsAttr
+)
+"""What `arith.constant` takes."""
 
 # Names of index arguments, as in the seed's `@gelu(%arg0, %i, %j, %k)`.
 _INDEX_NAMES = ("i", "j", "k", "l", "m", "n", "o", "p")
@@ -171,7 +184,8 @@ def emit_subgraph_function(fusion: FusionFunctions, subgraph: Subgraph) -> func.
     injected: dict[HloInstruction, list[SSAValue]] = {}
     for instruction in subgraph.injected:
         width = len(flatten_shape(instruction.shape))
-        injected[instruction], injected_args = injected_args[:width], injected_args[width:]
+        injected[instruction] = list[SSAValue](injected_args[:width])
+        injected_args = injected_args[width:]
     builder = builder_at_end(function.body.block)
     emitter = ElementalEmitter(fusion, subgraph, builder, tensors, injected)
     results = [value for root in subgraph.roots for value in emitter.emit(root, indices)]
@@ -193,7 +207,7 @@ def emit_scalar_function(computation: HloComputation, name: str, spelling: str) 
     subgraph = Subgraph(name, tuple(roots), frozenset(computation.instructions))
     fusion = FusionFunctions(computation, [subgraph], spelling)
     builder = builder_at_end(function.body.block)
-    scalars = {param: [arg] for param, arg in zip(params, function.body.block.args)}
+    scalars = {param: list[SSAValue]([arg]) for param, arg in zip(params, function.body.block.args)}
     emitter = ElementalEmitter(fusion, subgraph, builder, [], scalars)
     results = [value for root in roots for value in emitter.emit(root, [])]
     builder.insert(func.ReturnOp(*results))
@@ -231,25 +245,25 @@ class ElementalEmitter:
         tensors: Sequence[SSAValue],
         injected: dict[HloInstruction, list[SSAValue]],
     ):
-        self.fusion = fusion
-        self.subgraph = subgraph
-        self.builder = builder
-        self.tensors = list(tensors)
-        self.injected = injected
+        self.fusion: FusionFunctions = fusion
+        self.subgraph: Subgraph = subgraph
+        self.builder: Builder = builder
+        self.tensors: list[SSAValue] = list(tensors)
+        self.injected: dict[HloInstruction, list[SSAValue]] = injected
         # One cache per open region: values from a nested region are not visible after it.
         self.caches: list[dict[tuple[object, ...], list[SSAValue]]] = [{}]
         # Constants go to the top of the function (as canonicalization would put them), once each.
         insertion_point = builder.insertion_point
-        self.function_block = insertion_point.block
+        self.function_block: Block = insertion_point.block
         self.last_constant: Operation | None = insertion_point.block.last_op
-        self.constants: dict[Attribute, SSAValue] = {}
+        self.constants: dict[ConstantValue, SSAValue] = {}
 
     # -- helpers ---------------------------------------------------------------
 
     def insert(self, op: Operation) -> Operation:
         return self.builder.insert(op)
 
-    def constant(self, value: Attribute, name: str | None = None) -> SSAValue:
+    def constant(self, value: ConstantValue, name: str | None = None) -> SSAValue:
         """An `arith.constant` at the top of the function, shared by all uses."""
         if value in self.constants:
             return self.constants[value]
@@ -368,8 +382,8 @@ class ElementalEmitter:
             call = make_pure_call(
                 callee.name, [*self.tensors, *indices, *injected], types, self.fusion.spelling
             )
-            results = list(self.insert(call).results)
-            self.caches[-1][key] = results
+            results = list[SSAValue](self.insert(call).results)
+            self.caches[-1][key] = list[SSAValue](results)
         offset = 0
         for root in callee.roots:
             width = len(flatten_shape(root.shape))
@@ -395,24 +409,27 @@ class ElementalEmitter:
         ptype = instruction.array_shape.element_type
         if literal.ndim == 0 or literal.size == 1:
             return [self.scalar_constant(literal.reshape(()).item(), ptype)]
-        dense = DenseIntOrFPElementsAttr.from_list(
-            tensor_type(instruction.array_shape),
-            [_python_scalar(v, ptype) for v in literal.flatten()],
-        )
+        dims = instruction.array_shape.dimensions
+        values = [_python_scalar(v, ptype) for v in literal.flatten()]
+        if ptype.is_float:
+            floats = [float(v) for v in values]
+            dense = DenseIntOrFPElementsAttr.from_list(TensorType(float_type(ptype), dims), floats)
+        else:
+            ints = [_signless(int(v), ptype.bit_width) for v in values]
+            dense = DenseIntOrFPElementsAttr.from_list(TensorType(integer_type(ptype), dims), ints)
         table = self.constant(dense, "cst")
         extract = self.insert(tensor.ExtractOp(table, indices, element_type(ptype)))
         extract.results[0].name_hint = "extracted"
         return [extract.results[0]]
 
     def scalar_constant(self, value: object, ptype: PrimitiveType) -> SSAValue:
-        mlir_type = element_type(ptype)
         scalar = _python_scalar(value, ptype)
         if ptype.is_float:
             # element_type gives a float type for float HLO types.
-            attr: Attribute = FloatAttr(float(scalar), mlir_type)  # pyright: ignore[reportArgumentType]
+            attr: ConstantValue = FloatAttr(float(scalar), float_type(ptype))
         else:
             value = _signless(int(scalar), ptype.bit_width)
-            attr = IntegerAttr(value, mlir_type)  # pyright: ignore[reportArgumentType]
+            attr = IntegerAttr(value, integer_type(ptype))
         return self.constant(attr, "cst")
 
     def emit_iota(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
@@ -420,7 +437,7 @@ class ElementalEmitter:
         ptype = instruction.array_shape.element_type
         if ptype.is_float:
             as_int = self.insert(arith.IndexCastOp(index, IntegerType(64))).results[0]
-            return [self.insert(arith.SIToFPOp(as_int, element_type(ptype))).results[0]]
+            return [self.insert(arith.SIToFPOp(as_int, float_type(ptype))).results[0]]
         return [self.insert(arith.IndexCastOp(index, element_type(ptype))).results[0]]
 
     def emit_index_transform(
@@ -630,7 +647,7 @@ class ElementalEmitter:
             call = make_pure_call(
                 nest.reducer, [*block.args[1:], *values], types, self.fusion.spelling
             )
-            results = list(self.insert(call).results)
+            results = list[SSAValue](self.insert(call).results)
         self.insert(scf.YieldOp(*results))
         self.caches.pop()
         self.builder = outer
@@ -778,7 +795,7 @@ def _elementwise_op(
     if opcode == "clamp":
         return _clamp(emitter, instruction, operands)
     if opcode == "convert":
-        return _convert(emitter, instruction, operands[0], operand_type, result_type)
+        return _convert(emitter, operands[0], operand_type, result_type)
     if opcode == "bitcast-convert":
         if operand_type.bit_width != result_type.bit_width:
             raise unsupported(instruction, "bit widths differ")
@@ -814,7 +831,6 @@ def _unary_op(
     emitter: ElementalEmitter, instruction: HloInstruction, ptype: PrimitiveType, x: SSAValue
 ) -> SSAValue:
     opcode = instruction.opcode
-    mlir_type = element_type(ptype)
     if ptype.is_float:
         if opcode in _FLOAT_UNARY:
             unary = _FLOAT_UNARY[opcode](x)  # pyright: ignore[reportCallIssue]
@@ -836,7 +852,7 @@ def _unary_op(
         if opcode == "abs":
             return emitter.insert(math.AbsIOp(x)).results[0]
         if opcode == "not":
-            all_ones_attr = IntegerAttr(-1, mlir_type)  # pyright: ignore[reportArgumentType]
+            all_ones_attr = IntegerAttr(-1, integer_type(ptype))
             all_ones = emitter.constant(all_ones_attr, "cst")
             return _binary(emitter, arith.XOrIOp, x, all_ones)
         if opcode == "popcnt":
@@ -918,13 +934,8 @@ def _clamp(
 
 
 def _convert(
-    emitter: ElementalEmitter,
-    instruction: HloInstruction,
-    x: SSAValue,
-    source: PrimitiveType,
-    target: PrimitiveType,
+    emitter: ElementalEmitter, x: SSAValue, source: PrimitiveType, target: PrimitiveType
 ) -> SSAValue:
-    target_type = element_type(target)
     if source == target:
         return x
     if target is PrimitiveType.PRED:
@@ -932,18 +943,32 @@ def _convert(
         if source.is_float:
             return emitter.insert(arith.CmpfOp(x, zero, "une")).results[0]
         return emitter.insert(arith.CmpiOp(x, zero, "ne")).results[0]
-    if source.is_float and target.is_float:
-        if target.bit_width > source.bit_width:
-            return emitter.insert(arith.ExtFOp(x, target_type)).results[0]
-        if target.bit_width == source.bit_width:
-            # bf16 <-> f16 goes through f32, which holds both exactly.
-            wide = emitter.insert(arith.ExtFOp(x, element_type(PrimitiveType.F32))).results[0]
-            return emitter.insert(arith.TruncFOp(wide, target_type)).results[0]
-        return emitter.insert(arith.TruncFOp(x, target_type)).results[0]
     if target.is_float:
+        return _convert_to_float(emitter, x, source, target)
+    return _convert_to_integer(emitter, x, source, target)
+
+
+def _convert_to_float(
+    emitter: ElementalEmitter, x: SSAValue, source: PrimitiveType, target: PrimitiveType
+) -> SSAValue:
+    target_type = float_type(target)
+    if not source.is_float:
         if source.is_signed_int:
             return emitter.insert(arith.SIToFPOp(x, target_type)).results[0]
         return emitter.insert(arith.UIToFPOp(x, target_type)).results[0]
+    if target.bit_width > source.bit_width:
+        return emitter.insert(arith.ExtFOp(x, target_type)).results[0]
+    if target.bit_width == source.bit_width:
+        # bf16 <-> f16 goes through f32, which holds both exactly.
+        wide = emitter.insert(arith.ExtFOp(x, float_type(PrimitiveType.F32))).results[0]
+        return emitter.insert(arith.TruncFOp(wide, target_type)).results[0]
+    return emitter.insert(arith.TruncFOp(x, target_type)).results[0]
+
+
+def _convert_to_integer(
+    emitter: ElementalEmitter, x: SSAValue, source: PrimitiveType, target: PrimitiveType
+) -> SSAValue:
+    target_type = integer_type(target)
     if source.is_float:
         if target.is_signed_int:
             return emitter.insert(arith.FPToSIOp(x, target_type)).results[0]
@@ -954,7 +979,7 @@ def _convert(
         return emitter.insert(arith.ExtUIOp(x, target_type)).results[0]
     if target.bit_width < source.bit_width:
         return emitter.insert(arith.TruncIOp(x, target_type)).results[0]
-    del instruction
+    # Same width: signless integers need no conversion.
     return x
 
 

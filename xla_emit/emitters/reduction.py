@@ -232,7 +232,7 @@ def emit_reduction_entry(
     reducer = fusion.reducer(hero.called_computations[0])
     partials = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
     if tiling.groups.is_row:
-        warp_results = list(
+        warp_results = list[SSAValue](
             entry.insert(ShuffleReduceOp(partials, WARP_SIZE // 2, reducer)).results
         )
         results = _combine_row_warps(grid, tiling, warp_results, inits, reducer)

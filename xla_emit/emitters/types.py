@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
+    AnyFloat,
     BFloat16Type,
     Float16Type,
     Float32Type,
@@ -20,7 +21,7 @@ from xdsl.rewriter import InsertPoint
 
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
-_FLOAT_TYPES: dict[PrimitiveType, Attribute] = {
+_FLOAT_TYPES: dict[PrimitiveType, AnyFloat] = {
     PrimitiveType.BF16: BFloat16Type(),
     PrimitiveType.F16: Float16Type(),
     PrimitiveType.F32: Float32Type(),
@@ -28,10 +29,21 @@ _FLOAT_TYPES: dict[PrimitiveType, Attribute] = {
 }
 
 
-def element_type(ptype: PrimitiveType) -> Attribute:
+def element_type(ptype: PrimitiveType) -> AnyFloat | IntegerType:
     """The MLIR scalar type of an HLO element type (`pred` is `i1`)."""
     if ptype in _FLOAT_TYPES:
         return _FLOAT_TYPES[ptype]
+    return IntegerType(ptype.bit_width)
+
+
+def float_type(ptype: PrimitiveType) -> AnyFloat:
+    """The MLIR type of an HLO float type."""
+    return _FLOAT_TYPES[ptype]
+
+
+def integer_type(ptype: PrimitiveType) -> IntegerType:
+    """The signless MLIR type of an HLO integer (or `pred`) type."""
+    assert not ptype.is_float, f"{ptype.value} is not an integer type"
     return IntegerType(ptype.bit_width)
 
 
