@@ -22,6 +22,7 @@ from xdsl.dialects import arith, memref, vector
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, VectorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.utils.exceptions import PassFailedException
 
 from dialects.tpu import (
     DMASemaphoreType,
@@ -40,6 +41,17 @@ from xla_emit.layout.mosaic import (
     default_tile_strides,
     mosaic_default_layout,
 )
+
+SUPPORTED_GENERATIONS = range(2, 8)
+
+
+def check_hardware_generation(generation: int) -> None:
+    """Validate a pass's `hardware-generation` option (TPU v2 ... v7)."""
+    if generation not in SUPPORTED_GENERATIONS:
+        raise PassFailedException(
+            f"hardware-generation must be between {SUPPORTED_GENERATIONS.start} and "
+            f"{SUPPORTED_GENERATIONS.stop - 1}, but got {generation}"
+        )
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects.tpu import MemRefSliceOp, TiledLayoutAttr, tiled_layout_of
-from passes.tpu_alignment import tiling_of
+from passes.tpu_alignment import check_hardware_generation, tiling_of
 
 
 def _with_default_layout(value: SSAValue, generation: int) -> MemRefType[Attribute] | None:
@@ -110,6 +110,7 @@ class TpuInferMemrefLayoutPass(ModulePass):
     hardware_generation: int = 6
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_hardware_generation(self.hardware_generation)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [

@@ -54,7 +54,14 @@ from xdsl.pattern_rewriter import (
 
 from dialects.tpu import DynamicRotateOp, VectorLoadOp
 from passes.divisibility_analysis import Answer, DivisibilityAnalysis
-from passes.tpu_alignment import Access, as_access, constant_value, requirements, tiling_of
+from passes.tpu_alignment import (
+    Access,
+    as_access,
+    check_hardware_generation,
+    constant_value,
+    requirements,
+    tiling_of,
+)
 
 
 @dataclass(frozen=True)
@@ -209,6 +216,7 @@ class TpuRealignAccessesPass(ModulePass):
     hardware_generation: int = 6
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_hardware_generation(self.hardware_generation)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [

@@ -37,7 +37,15 @@ from xdsl.printer import Printer
 from dialects.tpu import MemRefSliceOp
 from passes.diagnostics import OpError
 from passes.divisibility_analysis import Answer, Divisibility, DivisibilityAnalysis
-from passes.tpu_alignment import Access, Tiling, as_access, constant_value, requirements, tiling_of
+from passes.tpu_alignment import (
+    Access,
+    Tiling,
+    as_access,
+    check_hardware_generation,
+    constant_value,
+    requirements,
+    tiling_of,
+)
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,7 @@ class TpuVerifyAlignmentPass(ModulePass):
     hardware_generation: int = 6
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_hardware_generation(self.hardware_generation)
         analysis = DivisibilityAnalysis()
         for inner in op.walk():
             failure = self._check(inner, analysis)
