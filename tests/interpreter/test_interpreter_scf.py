@@ -187,3 +187,31 @@ func.func @main(%out: tensor<12xindex>) -> tensor<12xindex> {
     (result,) = run_kernel(text, [])
     expected = [100 if t % 4 == 0 else 2 * t if t % 4 == 2 else 7 for t in range(12)]
     np.testing.assert_array_equal(result, expected)
+
+
+def test_both_branches_update_one_tensor(run_kernel: RunKernel) -> None:
+    # Each lane runs one branch; in SIMT both updates land in the same buffer.
+    text = """
+func.func @main(%out: tensor<16xi32>) -> tensor<16xi32> {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 15 : index]}
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %m = arith.remui %t, %c2 : index
+  %even = arith.cmpi eq, %m, %c0 : index
+  %one = arith.constant 1 : i32
+  %two = arith.constant 2 : i32
+  %r = scf.if %even -> (tensor<16xi32>) {
+    %a = tensor.insert %one into %out[%t] : tensor<16xi32>
+    scf.yield %a : tensor<16xi32>
+  } else {
+    %b = tensor.insert %two into %out[%t] : tensor<16xi32>
+    scf.yield %b : tensor<16xi32>
+  }
+  %x = tensor.extract %r[%t] : tensor<16xi32>
+  %y = arith.addi %x, %x : i32
+  %o = tensor.insert %y into %r[%t] : tensor<16xi32>
+  return %o : tensor<16xi32>
+}
+"""
+    (result,) = run_kernel(text, [])
+    np.testing.assert_array_equal(result, [2 if t % 2 == 0 else 4 for t in range(16)])

@@ -18,7 +18,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from functools import partial
 from typing import Protocol, TypeAlias
 
@@ -338,6 +338,32 @@ class Executor:
             yield
         finally:
             self.mask = outer
+
+    @contextmanager
+    def branch_versions(self) -> Iterator[Callable[[], AbstractContextManager[None]]]:
+        """Tensor versions for branches that run one after another on disjoint lanes.
+
+        Each branch starts from the versions before the first (its lanes never
+        saw the other branches' updates); afterwards every buffer has the
+        newest version any branch gave it. Use as
+        `with ex.branch_versions() as join:` and `with join():` per branch.
+        """
+        before = dict(self.versions)
+        newest: dict[Buffer, int] = dict(before)
+
+        @contextmanager
+        def branch() -> Iterator[None]:
+            self.versions = dict(before)
+            try:
+                yield
+            finally:
+                for buffer, version in self.versions.items():
+                    newest[buffer] = max(version, newest.get(buffer, 0))
+
+        try:
+            yield branch
+        finally:
+            self.versions = newest
 
     def combine_mask(self, condition: np.ndarray) -> np.ndarray:
         """`condition` restricted to the currently active lanes."""

@@ -20,10 +20,9 @@ def _is_uniform(value: Value) -> bool:
     return np.ndim(value) == 0  # pyright: ignore[reportArgumentType]
 
 
-def run_conditional(ex: Executor, op: Operation, condition: Value, then_index: int = 0) -> Values:
-    """Run `op`'s then/else regions (`then_index` and the next one) for the lanes taking each."""
-    then_region = op.regions[then_index]
-    else_region = op.regions[then_index + 1]
+def run_conditional(ex: Executor, op: Operation, condition: Value) -> Values:
+    """Run `op`'s then/else regions (its first two) for the lanes taking each."""
+    then_region, else_region = op.regions[0], op.regions[1]
     has_else = bool(else_region.blocks)
     if _is_uniform(condition):
         if condition:
@@ -44,10 +43,11 @@ def run_conditional(ex: Executor, op: Operation, condition: Value, then_index: i
     if not any_then:
         with ex.masked(takes_else):
             return ex.run_region(else_region, ())
-    with ex.masked(takes_then):
-        then_values = ex.run_region(then_region, ())
-    with ex.masked(takes_else):
-        else_values = ex.run_region(else_region, ())
+    with ex.branch_versions() as join:
+        with ex.masked(takes_then), join():
+            then_values = ex.run_region(then_region, ())
+        with ex.masked(takes_else), join():
+            else_values = ex.run_region(else_region, ())
     return tuple(
         ex.merge(lanes_true, then_value, else_value, result.type, op)
         for then_value, else_value, result in zip(then_values, else_values, op.results, strict=True)
@@ -138,16 +138,17 @@ class ScfImpls(OpImpls):
         branches = [(lanes_selector == case, region) for case, region in zip(cases, op.case_regions, strict=True)]
         branches.append((~taken, op.default_region))
         results: Values | None = None
-        for condition, region in branches:
-            active = ex.combine_mask(condition)
-            if not active.any():
-                continue
-            with ex.masked(active):
-                values = ex.run_region(region, ())
-            results = values if results is None else tuple(
-                ex.merge(condition, new, old, result.type, op)
-                for new, old, result in zip(values, results, op.output, strict=True)
-            )
+        with ex.branch_versions() as join:
+            for condition, region in branches:
+                active = ex.combine_mask(condition)
+                if not active.any():
+                    continue
+                with ex.masked(active), join():
+                    values = ex.run_region(region, ())
+                results = values if results is None else tuple(
+                    ex.merge(condition, new, old, result.type, op)
+                    for new, old, result in zip(values, results, op.output, strict=True)
+                )
         return results if results is not None else ()
 
     @impl(scf.ExecuteRegionOp)
