@@ -448,8 +448,7 @@ class LoadOp(IRDLOperation):
         printer.print_attribute(self.sublane_mask)
         if self.sublane_stride.value.data != 1:
             printer.print_string(f" sublane_stride {self.sublane_stride.value.data}")
-        shown = {k: v for k, v in self.attributes.items()}
-        printer.print_op_attributes(shown)
+        printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.base.type)
         printer.print_string(", ")

@@ -264,7 +264,7 @@ class DivisibilityAnalysis:
             return Fact(Congruence.unknown(), f"'{op.name}' is not understood by the analysis")
         return rule(self, op)
 
-    def _operands(self, op: Operation) -> list[Fact]:
+    def operand_facts(self, op: Operation) -> list[Fact]:
         return [self.fact(operand) for operand in op.operands]
 
 
@@ -280,7 +280,7 @@ def _binary(
     combine: Callable[[Congruence, Congruence], Congruence],
 ) -> Callable[[DivisibilityAnalysis, Operation], Fact]:
     def rule(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
-        lhs, rhs = analysis._operands(op)  # pyright: ignore[reportPrivateUsage]
+        lhs, rhs = analysis.operand_facts(op)
         return Fact(combine(lhs.congruence, rhs.congruence), _first_loss(lhs, rhs))
 
     return rule
@@ -298,14 +298,14 @@ def _same_as_operand(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
 
 
 def _shift_left(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
-    lhs, rhs = analysis._operands(op)  # pyright: ignore[reportPrivateUsage]
+    lhs, rhs = analysis.operand_facts(op)
     if rhs.congruence.is_constant and rhs.congruence.residue >= 0:
         return Fact(lhs.congruence * Congruence.exactly(2**rhs.congruence.residue), lhs.lost_at)
     return Fact(Congruence.unknown(), f"'{op.name}' by an amount that is not a constant")
 
 
 def _divide(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
-    lhs, rhs = analysis._operands(op)  # pyright: ignore[reportPrivateUsage]
+    lhs, rhs = analysis.operand_facts(op)
     divisor = rhs.congruence.residue if rhs.congruence.is_constant else None
     if divisor is None or divisor == 0:
         return Fact(Congruence.unknown(), f"'{op.name}' by a value that is not a constant")
@@ -326,7 +326,7 @@ def _divide(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
 
 
 def _remainder(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
-    lhs, rhs = analysis._operands(op)  # pyright: ignore[reportPrivateUsage]
+    lhs, rhs = analysis.operand_facts(op)
     a, b = lhs.congruence, rhs.congruence
     if a.is_constant and b.is_constant and b.residue != 0:
         if isinstance(op, arith.RemUIOp) and (a.residue < 0 or b.residue < 0):
@@ -340,12 +340,12 @@ def _remainder(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
 
 
 def _select(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
-    _, if_true, if_false = analysis._operands(op)  # pyright: ignore[reportPrivateUsage]
+    _, if_true, if_false = analysis.operand_facts(op)
     return Fact(if_true.congruence.join(if_false.congruence), _first_loss(if_true, if_false))
 
 
 def _either_operand(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
-    lhs, rhs = analysis._operands(op)  # pyright: ignore[reportPrivateUsage]
+    lhs, rhs = analysis.operand_facts(op)
     return Fact(lhs.congruence.join(rhs.congruence), _first_loss(lhs, rhs))
 
 
