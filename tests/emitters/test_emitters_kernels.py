@@ -407,3 +407,49 @@ def test_seed_gelu_is_bit_exact_in_bf16() -> None:
     text = path.read_text().replace("bf16[6,512,4096]", "bf16[2,8,512]")
     hlo = parse(text)
     assert check_module_fusions(hlo, random_inputs(hlo.entry, 1)) == ["fusion:loop"]
+
+
+EDGE_CASES = """HloModule edge
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+fused_scalar {
+  p0 = f32[] parameter(0)
+  ROOT n = f32[] negate(p0)
+}
+
+fused_parameter_root {
+  p0 = f32[4,5] parameter(0)
+  n = f32[4,5] negate(p0)
+  ROOT t = (f32[4,5], f32[4,5]) tuple(p0, n)
+}
+
+fused_reduce_and_epilogue {
+  p0 = f32[6,7] parameter(0)
+  z = f32[] constant(0)
+  r = f32[6] reduce(p0, z), dimensions={1}, to_apply=add
+  e = f32[6] exponential(r)
+  ROOT t = (f32[6], f32[6]) tuple(r, e)
+}
+
+ENTRY main {
+  a = f32[] parameter(0)
+  b = f32[4,5] parameter(1)
+  c = f32[6,7] parameter(2)
+  scalar = f32[] fusion(a), kind=kLoop, calls=fused_scalar
+  copies = (f32[4,5], f32[4,5]) fusion(b), kind=kLoop, calls=fused_parameter_root
+  both = (f32[6], f32[6]) fusion(c), kind=kLoop, calls=fused_reduce_and_epilogue
+  ROOT t = (f32[], (f32[4,5], f32[4,5]), (f32[6], f32[6])) tuple(scalar, copies, both)
+}
+"""
+
+
+def test_scalar_outputs_parameter_roots_and_multi_output_reduces() -> None:
+    # A scalar fusion runs one thread; a tuple root may return a parameter as is; a reduce
+    # with a second output is not a reduction hero, so the loop emitter loops over it.
+    hlo = parse(EDGE_CASES)
+    checked = check_module_fusions(hlo, random_inputs(hlo.entry, 3))
+    assert checked == ["scalar:loop", "copies:loop", "both:loop"]
