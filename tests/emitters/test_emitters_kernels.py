@@ -453,3 +453,22 @@ def test_scalar_outputs_parameter_roots_and_multi_output_reduces() -> None:
     hlo = parse(EDGE_CASES)
     checked = check_module_fusions(hlo, random_inputs(hlo.entry, 3))
     assert checked == ["scalar:loop", "copies:loop", "both:loop"]
+
+
+@pytest.mark.parametrize(
+    ("body", "params", "result"),
+    [
+        ("ROOT r = f32[0,5] negate(x0)", ["f32[0,5]"], "f32[0,5]"),
+        # Reducing nothing gives the init value.
+        (
+            (
+                "z = f32[] constant(7)",
+                "ROOT r = f32[5] reduce(x0, z), dimensions={1}, to_apply=add_f32",
+            ),
+            ["f32[5,0]"],
+            "f32[5]",
+        ),
+    ],
+)
+def test_empty_arrays(body: Body, params: list[str], result: str) -> None:
+    assert run(body, params, result) == ["f:loop"]

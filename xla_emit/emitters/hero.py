@@ -203,6 +203,10 @@ def _emitter_kind(roots: list[HloInstruction], heroes: tuple[HloInstruction, ...
     leaves = [leaf for root in roots for leaf in flatten_shape(root.shape)]
     if not all(_has_default_layout(leaf) for leaf in leaves):
         return EmitterKind.LOOP
+    # Empty arrays need no tiling; the loop emitter handles them (and empty reductions).
+    hero_inputs = [leaf for op in heroes[0].operands for leaf in flatten_shape(op.shape)]
+    if any(leaf.num_elements == 0 for leaf in leaves + hero_inputs):
+        return EmitterKind.LOOP
     if len(roots) == 1 and heroes[0].opcode == "reduce" and _is_supported_reduction_hero(heroes[0]):
         return EmitterKind.REDUCTION
     if len(roots) == 1 and heroes[0].opcode == "transpose" and is_tiled_transpose(heroes[0]):

@@ -60,11 +60,14 @@ def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis
     shapes = output_shapes(analysis)
     unroll, launch = loop_launch_config(analysis)
     index_shape = shapes[0]
+    entry = begin_entry_function(name, fusion, shapes, launch)
+    if index_shape.num_elements == 0:
+        # Nothing to write: the outputs are returned as they are.
+        return entry.finish(entry.outputs)
+    names = [f"dim{i}" for i in range(index_shape.rank)]
     work_items = default_work_item_map(
         launch, unroll, index_shape.dimensions, index_shape.minor_to_major
     )
-    entry = begin_entry_function(name, fusion, shapes, launch)
-    names = [f"dim{i}" for i in range(index_shape.rank)]
     loop = begin_loop(entry, work_items, entry.outputs, names)
     entry.builder = builder_at_end(loop.body.block)
     emitter = entry.emitter()
