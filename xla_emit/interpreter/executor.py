@@ -162,6 +162,8 @@ class Executor:
             per_chunk = [groups[n % workers][n // workers] for n in range(len(chunks))]
         # Kernels that write through memref arguments return nothing: keep what they wrote.
         self.final_arguments = [a.buffer.as_array() if isinstance(a, TensorValue) else None for a in arguments]
+        # Buffers (and their check bookkeeping) must not outlive the launch.
+        self.versions = {}
         return self._gather_results(function, per_chunk)
 
     def _run_chunk(self, function: FuncOp, arguments: list[Value], chunk: LaneSet, tracker: _Progress) -> Values:
