@@ -3,9 +3,10 @@
     from xla_emit.interpreter import Executor, CheckOptions
     outputs = Executor(module, checks=CheckOptions.fast()).run([x])
 
-See `executor` for the value model, `memory` for buffers and the aliasing
-rule, `access` for the safety checks and `registry` for how a dialect plugs
-in its op implementations.
+See `executor` for the value model, chunks and threads, `memory` for buffers
+and the aliasing rule, `access` for the safety checks and `registry` for how
+a dialect plugs in its op implementations (one module per dialect here:
+`arith`, `math`, `scf`, `tensor`, `vector`, `memref`, `gpu`, `xla`, `xla_gpu`).
 """
 
 from xla_emit.interpreter.executor import DEFAULT_MAX_LANES, Executor, OpLocator, Value, Values

@@ -9,6 +9,16 @@ whole chunk, so Python's cost per op is paid once per chunk, not per thread.
 Control flow: loops with uniform bounds run in Python; a lane-varying `scf.if`
 runs the branches that have active lanes under `Executor.mask` and merges the
 results per lane; lane-varying loops iterate until no lane is active.
+
+The grid is split into chunks of whole blocks (`max_lanes` lanes at most), so
+shared memory and barriers never straddle a chunk. Chunks are independent and
+run on `workers` threads, each with its own lane state (`lanes`, `mask`,
+`env`, tensor `versions`); runs with write-tracking checks use one thread,
+since those checks compare writes across chunks.
+
+    executor = Executor(module, checks=CheckOptions.fast(), locator=source_map)
+    outputs = executor.run([x])            # output arguments are allocated
+    executor.grid                          # LaunchGrid read off the xla.range attributes
 """
 
 from __future__ import annotations
