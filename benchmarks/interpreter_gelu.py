@@ -112,7 +112,9 @@ def main() -> None:
     if args.measure is not None:
         print(json.dumps(measure(args.measure[0], args.measure[1], args.repeats)))
         return
-    print(f"{'program':<10} {'mode':<26} {'wall s':>7} {'cpu s':>7} {'M elem/s':>9} {'M lanes/s':>9} {'peak MB':>8}")
+    print(
+        f"{'program':<10} {'mode':<26} {'wall s':>7} {'cpu s':>7} {'M elem/s':>9} {'M lanes/s':>9} {'peak MB':>8}"
+    )
     for program in [args.only] if args.only else list(PROGRAMS):
         elements = int(sum(np.prod(x.shape) for x in _inputs(program)))
         results: dict[str, dict[str, float]] = {}
@@ -122,8 +124,12 @@ def main() -> None:
             results[mode] = _in_subprocess(program, mode, args.repeats)
             r = results[mode]
             lanes = f"{r['lanes'] / r['seconds'] / 1e6:9.2f}" if r["lanes"] else f"{'':>9}"
-            label = {"final": "(a) interpreter, final", "emitted": "(b) interpreter, emitted",
-                     "reference": "(c) reference evaluator", "numpy": "(d) numpy + ml_dtypes"}[mode]
+            label = {
+                "final": "(a) interpreter, final",
+                "emitted": "(b) interpreter, emitted",
+                "reference": "(c) reference evaluator",
+                "numpy": "(d) numpy + ml_dtypes",
+            }[mode]
             print(
                 f"{program:<10} {label:<26} {r['seconds']:7.3f} {r['cpu_seconds']:7.3f} "
                 f"{elements / r['seconds'] / 1e6:9.1f} {lanes} {r['peak_mb']:8.0f}"

@@ -119,7 +119,11 @@ def check_kernel_pipeline(
     """Run a kernel after every pass of `pipeline` and compare with the kernel as given."""
     checks = checks if checks is not None else CheckOptions()
     stages: list[tuple[str, ModuleOp]] = [(EMITTED, module.clone())]
-    apply_pipeline(module, pipeline, after_pass=lambda name, current, _s: stages.append((name, current.clone())))
+    apply_pipeline(
+        module,
+        pipeline,
+        after_pass=lambda name, current, _s: stages.append((name, current.clone())),
+    )
     result = PipelineCheck()
     expected: list[np.ndarray] | None = None
     previous_text: str | None = None
@@ -132,7 +136,9 @@ def check_kernel_pipeline(
         outputs = Executor(stage, checks=checks).run(inputs, entry=entry)
         if expected is None:
             expected = outputs
-        comparisons = [compare(e, _like(a, e), max_ulp) for e, a in zip(expected, outputs, strict=True)]
+        comparisons = [
+            compare(e, _like(a, e), max_ulp) for e, a in zip(expected, outputs, strict=True)
+        ]
         result.stages.append(StageResult(name, comparisons, time.perf_counter() - started))
         if not result.stages[-1].matches:
             break

@@ -1,7 +1,6 @@
 """The `run_kernel` fixture of the interpreter tests."""
 
 import pytest
-
 from interpreter_harness import RunKernel, run_mlir
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
-
 from xdsl.context import Context
 
 from dialects.arith_ext import ARITH

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from interpreter_harness import RunKernel
+
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import CheckOptions
 
@@ -44,7 +44,9 @@ def _butterfly(values: list[int], max_distance: int) -> list[int]:
 def test_shuffle_reduce_within_each_warp(run_kernel: RunKernel) -> None:
     values = np.random.default_rng(1).integers(-1000, 1000, 256).astype(np.int32)
     (result,) = run_kernel(SHUFFLE_REDUCE, [values])
-    expected = np.concatenate([_butterfly(values[w : w + 32].tolist(), 16) for w in range(0, 256, 32)])
+    expected = np.concatenate(
+        [_butterfly(values[w : w + 32].tolist(), 16) for w in range(0, 256, 32)]
+    )
     np.testing.assert_array_equal(result, expected)
     # Lane 0 of every warp holds the warp's total.
     np.testing.assert_array_equal(result[::32], values.reshape(8, 32).sum(axis=1))
@@ -66,7 +68,9 @@ func.func @main(%out: tensor<64xi32>) -> tensor<64xi32> {
     np.testing.assert_array_equal(result, np.arange(64) ^ 1)
 
 
-def transpose_kernel(barrier: str = "%synced = xla_gpu.sync_threads %filled : tensor<32x33xf32>") -> str:
+def transpose_kernel(
+    barrier: str = "%synced = xla_gpu.sync_threads %filled : tensor<32x33xf32>",
+) -> str:
     """64x64 transpose through a padded 32x33 shared tile per block (2x2 blocks of 256 threads)."""
     synced = "%synced" if barrier else "%filled"
     return f"""
@@ -122,7 +126,9 @@ def test_shared_memory_transpose_with_barrier(run_kernel: RunKernel, max_lanes: 
     np.testing.assert_array_equal(result, a.T)
 
 
-def _error(run_kernel: RunKernel, text: str, inputs: list[np.ndarray], checks: CheckOptions | None = None) -> str:
+def _error(
+    run_kernel: RunKernel, text: str, inputs: list[np.ndarray], checks: CheckOptions | None = None
+) -> str:
     with pytest.raises(UserError) as caught:
         run_kernel(text, inputs, checks=checks or CheckOptions())
     return caught.value.format()
@@ -159,7 +165,10 @@ func.func @main(%out: tensor<16xi32>) -> tensor<16xi32> {
 """
     message = _error(run_kernel, text, [])
     assert message.startswith("test.mlir:7:3: error:")
-    assert "'tensor.insert' op writes element [0] of output argument 0 from two threads at once" in message
+    assert (
+        "'tensor.insert' op writes element [0] of output argument 0 from two threads at once"
+        in message
+    )
     assert "thread 0, block 0 also writes it (race) (thread 1, block 0)" in message
     (result,) = run_kernel(text, [], checks=CheckOptions.fast())
     assert result.shape == (16,)
@@ -175,7 +184,9 @@ func.func @main(%out: tensor<4xi32>) -> tensor<4xi32> {
   return %o : tensor<4xi32>
 }
 """
-    with pytest.raises(UserError, match=r"which thread 0, block 0 also wrote .*\(race\) \(thread 0, block 1\)"):
+    with pytest.raises(
+        UserError, match=r"which thread 0, block 0 also wrote .*\(race\) \(thread 0, block 1\)"
+    ):
         run_kernel(text, [], checks=CheckOptions(), max_lanes=4)
 
 
@@ -195,7 +206,9 @@ func.func @main(%a: tensor<32xf32>, %out: tensor<32xf32>) -> tensor<32xf32> {
 }
 """
     message = _error(run_kernel, text, [np.zeros(32, np.float32)], checks=CheckOptions.fast())
-    assert message.startswith("test.mlir:10:3: error: 'tensor.extract' op index [32] is out of bounds")
+    assert message.startswith(
+        "test.mlir:10:3: error: 'tensor.extract' op index [32] is out of bounds"
+    )
     assert "(thread 31, block 2)" in message
     assert "%x = tensor.extract %a[%j]" in message
 
@@ -237,7 +250,10 @@ func.func @main(%out: tensor<8xf32>) -> tensor<8xf32> {
 }
 """
     message = _error(run_kernel, text, [])
-    assert "'tensor.extract' op reads element [4] of shared memory %s, which no thread has written" in message
+    assert (
+        "'tensor.extract' op reads element [4] of shared memory %s, which no thread has written"
+        in message
+    )
     assert "(thread 4, block 0)" in message
     # Unchecked, the unwritten elements read as NaN.
     (result,) = run_kernel(text, [], checks=CheckOptions.fast())

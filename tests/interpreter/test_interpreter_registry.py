@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from interpreter_harness import RunKernel
 from xdsl.dialects import arith
 
-from interpreter_harness import RunKernel
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter import Executor, ImplRegistry, LaunchGrid, OpImpls, Values, impl, load_dialect_impls
+from xla_emit.interpreter import (
+    Executor,
+    ImplRegistry,
+    LaunchGrid,
+    OpImpls,
+    Values,
+    impl,
+    load_dialect_impls,
+)
 from xla_emit.tools.context import parse_mlir
 
 TEXT = """
@@ -56,7 +64,10 @@ func.func @main(%a: vector<4xf32>) -> vector<4xf32> {
   return %r : vector<4xf32>
 }
 """
-    with pytest.raises(UserError, match=r"test.mlir:3:3: error: 'vector.shuffle' op is not supported by the interpreter"):
+    with pytest.raises(
+        UserError,
+        match=r"test.mlir:3:3: error: 'vector.shuffle' op is not supported by the interpreter",
+    ):
         run_kernel(text, [np.zeros(4, np.float32)])
 
 

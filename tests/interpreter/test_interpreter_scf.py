@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-
 from interpreter_harness import RunKernel
+
 from xla_emit.interpreter import CheckOptions
 
 
@@ -158,7 +158,6 @@ func.func @main(%out: tensor<50xindex>) -> tensor<50xindex> {
 """
     (result,) = run_kernel(text, [])
     np.testing.assert_array_equal(result, [_collatz_steps(t + 1) for t in range(50)])
-
 
 
 def test_index_switch_per_lane(run_kernel: RunKernel) -> None:

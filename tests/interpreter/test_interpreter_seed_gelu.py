@@ -49,10 +49,16 @@ def test_stage_is_bit_exact(stage: Path, gelu_input: np.ndarray, expected: np.nd
     executor = Executor(module, checks=CheckOptions.none(), locator=source_map)
     (result,) = executor.run([gelu_input])
     assert executor.grid.threads_per_block == 128 and executor.grid.num_blocks == 24576
-    np.testing.assert_array_equal(result.reshape(-1).view(np.uint16), expected.reshape(-1).view(np.uint16))
+    np.testing.assert_array_equal(
+        result.reshape(-1).view(np.uint16), expected.reshape(-1).view(np.uint16)
+    )
 
 
-def test_final_stage_passes_every_safety_check(gelu_input: np.ndarray, expected: np.ndarray) -> None:
+def test_final_stage_passes_every_safety_check(
+    gelu_input: np.ndarray, expected: np.ndarray
+) -> None:
     module, source_map = parse_mlir(STAGES[-1].read_text(), str(STAGES[-1]))
     (result,) = Executor(module, checks=CheckOptions(), locator=source_map).run([gelu_input])
-    np.testing.assert_array_equal(result.reshape(-1).view(np.uint16), expected.reshape(-1).view(np.uint16))
+    np.testing.assert_array_equal(
+        result.reshape(-1).view(np.uint16), expected.reshape(-1).view(np.uint16)
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
-
 from interpreter_harness import RunKernel
 
 BF16 = ml_dtypes.bfloat16

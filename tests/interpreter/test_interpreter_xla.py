@@ -6,8 +6,8 @@ import itertools
 
 import numpy as np
 import pytest
-
 from interpreter_harness import RunKernel
+
 from xla_emit.indexing import parse_indexing_map
 from xla_emit.interpreter import CheckOptions
 
@@ -85,7 +85,10 @@ func.func private @twice(%x: f32) -> f32 {{
     (result,) = run_kernel(text, [a], checks=CheckOptions())
     np.testing.assert_array_equal(result, a + a)
     indexing_map = parse_indexing_map(map_text)
-    points = [indexing_map.evaluate([t, b], [v]) for t, b, v in itertools.product(range(2), range(12), range(4))]
+    points = [
+        indexing_map.evaluate([t, b], [v])
+        for t, b, v in itertools.product(range(2), range(12), range(4))
+    ]
     assert len(set(points)) == a.size
 
 

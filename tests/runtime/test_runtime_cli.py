@@ -28,14 +28,19 @@ def test_hlo_module_matches_the_reference(tmp_path: Path) -> None:
     hlo = tmp_path / "gelu.hlo"
     hlo.write_text(SMALL_GELU)
     assert main([str(hlo), "--random-inputs", "7", "-o", str(tmp_path / "run.npz")]) == 0
-    assert main([str(hlo), "--random-inputs", "7", "--reference", "-o", str(tmp_path / "ref.npz")]) == 0
+    assert (
+        main([str(hlo), "--random-inputs", "7", "--reference", "-o", str(tmp_path / "ref.npz")])
+        == 0
+    )
     interpreted, reference = np.load(tmp_path / "run.npz"), np.load(tmp_path / "ref.npz")
     # bf16 travels as uint16 bit patterns.
     assert interpreted["out0"].dtype == np.uint16
     np.testing.assert_array_equal(interpreted["out0"], reference["out0"])
 
 
-def test_check_and_time_report_every_stage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_and_time_report_every_stage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     hlo = tmp_path / "gelu.hlo"
     hlo.write_text(SMALL_GELU)
     assert main([str(hlo), "--check", "--time"]) == 0
@@ -52,16 +57,32 @@ def test_mlir_kernel_with_inputs_and_passes(tmp_path: Path) -> None:
     x = (np.random.default_rng(2).standard_normal(12582912) * 2).astype(ml_dtypes.bfloat16)
     np.savez(tmp_path / "in.npz", arg0=x.view(np.uint16))
     out = tmp_path / "out.npz"
-    code = main([str(kernel), "--inputs", str(tmp_path / "in.npz"), "-p", "xla-vectorize-loads-stores,xla-gpu-optimize-loops", "-o", str(out)])
+    code = main(
+        [
+            str(kernel),
+            "--inputs",
+            str(tmp_path / "in.npz"),
+            "-p",
+            "xla-vectorize-loads-stores,xla-gpu-optimize-loops",
+            "-o",
+            str(out),
+        ]
+    )
     assert code == 0
     result = np.load(out)["out0"].view(ml_dtypes.bfloat16)
     c = [ml_dtypes.bfloat16(v) for v in (0.5, 1.0, 0.796875, 0.044677734375)]
-    tanh = np.tanh(((x + ((x * x) * x) * c[3]) * c[2]).astype(np.float64)).astype(np.float32).astype(ml_dtypes.bfloat16)
+    tanh = (
+        np.tanh(((x + ((x * x) * x) * c[3]) * c[2]).astype(np.float64))
+        .astype(np.float32)
+        .astype(ml_dtypes.bfloat16)
+    )
     expected = x * ((tanh + c[1]) * c[0])
     np.testing.assert_array_equal(result.view(np.uint16), expected.view(np.uint16))
 
 
-def test_mlir_check_blames_the_pass_that_changes_results(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_mlir_check_blames_the_pass_that_changes_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     kernel = tmp_path / "exp.mlir"
     kernel.write_text("""
 func.func @main(%a: tensor<64xf32>, %out: tensor<64xf32>) -> tensor<64xf32> {
@@ -75,10 +96,14 @@ func.func @main(%a: tensor<64xf32>, %out: tensor<64xf32>) -> tensor<64xf32> {
     assert main([str(kernel), "--check", "-p", "expand-math-to-polynomials{terms=2}"]) == 1
     err = capsys.readouterr().err
     assert "expand-math-to-polynomials: DIFFERS" in err
-    assert "error: outputs differ from the input kernel after pass 'expand-math-to-polynomials'" in err
+    assert (
+        "error: outputs differ from the input kernel after pass 'expand-math-to-polynomials'" in err
+    )
 
 
-def test_out_of_bounds_kernel_is_a_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_out_of_bounds_kernel_is_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     kernel = tmp_path / "oob.mlir"
     kernel.write_text(OOB_KERNEL)
     assert main([str(kernel)]) == 1

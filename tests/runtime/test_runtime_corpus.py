@@ -35,9 +35,13 @@ def test_corpus_program_matches_xla(program: Path) -> None:
     outputs = ModuleRuntime(module, KernelCache(checks=CheckOptions())).run(inputs)
     with np.load(program.with_suffix(".outputs.npz")) as archive:
         shapes = _output_shapes(module.entry.root.shape)  # pyright: ignore[reportArgumentType]
-        expected = [from_storable(archive[f"out{i}"], shape, f"out{i}") for i, shape in enumerate(shapes)]
+        expected = [
+            from_storable(archive[f"out{i}"], shape, f"out{i}") for i, shape in enumerate(shapes)
+        ]
     assert len(outputs) == len(expected)
     for number, (output, reference) in enumerate(zip(outputs, expected, strict=True)):
         comparison = compare(reference, output)
         exact = reference.dtype.kind in "biu" or reference.dtype.itemsize == 2
-        assert comparison.identical if exact else comparison.matches, f"out{number}: {comparison.describe()}"
+        assert comparison.identical if exact else comparison.matches, (
+            f"out{number}: {comparison.describe()}"
+        )

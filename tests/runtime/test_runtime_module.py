@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -74,7 +76,7 @@ def test_kernel_fusions_lists_what_a_run_launches() -> None:
 
 
 def test_bf16_gelu_module_is_bit_exact() -> None:
-    text = open("examples/gelu.hlo").read().replace("6,512,4096", "4,256")
+    text = Path("examples/gelu.hlo").read_text().replace("6,512,4096", "4,256")
     module = parse_hlo_module(text, "gelu.hlo")
     inputs = _inputs(module, 3)
     (output,) = ModuleRuntime(module).run(inputs)
@@ -124,7 +126,9 @@ def test_kernel_check_names_the_first_pass_that_changes_results() -> None:
     # A 3-term Taylor series is a poor exp: the check must blame that pass, not canonicalize.
     module = api.parse_kernel(EXP_KERNEL)
     x = np.linspace(-4, 4, 64, dtype=np.float32)
-    report = api.check_kernel_pipeline(module, [x], "canonicalize,expand-math-to-polynomials{terms=3},cse")
+    report = api.check_kernel_pipeline(
+        module, [x], "canonicalize,expand-math-to-polynomials{terms=3},cse"
+    )
     failure = report.first_failure
     assert failure is not None and failure.stage == "expand-math-to-polynomials"
     assert [stage.stage for stage in report.stages] == ["emitted", "expand-math-to-polynomials"]
@@ -135,7 +139,9 @@ def test_compile_fusion_runs_the_pipeline() -> None:
     module = parse_hlo_module(CHAINED, "chained.hlo")
     fusion = kernel_fusions(module)[0]
     passes: list[str] = []
-    kernel = compile_fusion(module, fusion, "xla-gpu-pipeline", lambda name, _m, _s: passes.append(name))
+    kernel = compile_fusion(
+        module, fusion, "xla-gpu-pipeline", lambda name, _m, _s: passes.append(name)
+    )
     assert "xla-flatten-tensors" in passes
     assert "xla_gpu.loop" not in str(kernel)
 
@@ -171,5 +177,8 @@ func.func @a(%p: tensor<8x64xf32>, %out: tensor<8x64xf32>) -> tensor<8x64xf32> a
     with pytest.raises(UserError) as caught:
         ModuleRuntime(module, cache).run(_inputs(module))
     text = caught.value.format()
-    assert "'tensor.extract' op index [8, 0] is out of bounds for argument 0 of shape [8, 64] (dimension 0) (thread 0, block 0)" in text
+    assert (
+        "'tensor.extract' op index [8, 0] is out of bounds for argument 0 of shape [8, 64] (dimension 0) (thread 0, block 0)"
+        in text
+    )
     assert "chained.hlo:" in text and "note: in the kernel of 'a'" in text

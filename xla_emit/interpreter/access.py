@@ -40,7 +40,9 @@ def _lane_axis(array: np.ndarray, vector_rank: int) -> bool:
     return array.ndim > vector_rank
 
 
-def _active_elements(ex: Executor, shape: tuple[int, ...], vector_rank: int, element_mask: Array | None) -> np.ndarray | None:
+def _active_elements(
+    ex: Executor, shape: tuple[int, ...], vector_rank: int, element_mask: Array | None
+) -> np.ndarray | None:
     """Which entries of an access of `shape` belong to active lanes and valid elements."""
     lane_mask = ex.mask
     if lane_mask is None and element_mask is None:
@@ -79,7 +81,9 @@ def _check_bounds(
         lane = ex.first_lane(per_lane)
         if lane is None:
             continue
-        index_values: list[int | list[int]] = [_lane_entry(np.asarray(i), lane, 0 if run else vector_rank) for i in indices]
+        index_values: list[int | list[int]] = [
+            _lane_entry(np.asarray(i), lane, 0 if run else vector_rank) for i in indices
+        ]
         if run:
             start = index_values[-1]
             assert isinstance(start, int)
@@ -97,11 +101,17 @@ def _lane_entry(index: np.ndarray, lane: int, vector_rank: int) -> int | list[in
     return int(entry) if np.ndim(entry) == 0 else [int(v) for v in np.ravel(entry)]
 
 
-def _offsets(ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int, run: int = 0) -> np.ndarray:
+def _offsets(
+    ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int, run: int = 0
+) -> np.ndarray:
     """Flat positions in `data`; with `run`, `run` consecutive elements from each index."""
     linear: Array = np.int64(buffer.offset)
     for index, stride in zip(indices, buffer.strides, strict=True):
-        linear = linear + np.asarray(index, np.int64) * stride if stride != 1 else linear + np.asarray(index, np.int64)
+        linear = (
+            linear + np.asarray(index, np.int64) * stride
+            if stride != 1
+            else linear + np.asarray(index, np.int64)
+        )
     slots = buffer.slots(ex.lanes)
     if isinstance(slots, np.ndarray):
         linear = slots.reshape(slots.shape + (1,) * (0 if run else vector_rank)) + linear
@@ -150,7 +160,12 @@ def _unchecked_out_of_bounds(ex: Executor, op: Operation) -> Exception:
 
 
 def _check_shared_read(
-    ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, vector_rank: int, element_mask: Array | None
+    ex: Executor,
+    op: Operation,
+    buffer: Buffer,
+    offsets: np.ndarray,
+    vector_rank: int,
+    element_mask: Array | None,
 ) -> None:
     assert buffer.writer is not None and buffer.write_epoch is not None
     shape = np.broadcast_shapes(offsets.shape, (ex.lanes.count,) + (1,) * vector_rank)
@@ -173,7 +188,9 @@ def _check_shared_read(
                 _local(ex, int(readers[first])),
             )
     if ex.checks.shared_reads:
-        unsynced = (writers >= 0) & (writers != readers) & (buffer.write_epoch[full] == ex.lanes.epoch)
+        unsynced = (
+            (writers >= 0) & (writers != readers) & (buffer.write_epoch[full] == ex.lanes.epoch)
+        )
         hits = np.flatnonzero(unsynced)
         if hits.size:
             first = hits[0]
@@ -216,7 +233,11 @@ def write(
         or _lane_axis(values_array, vector_rank)
         or any(_lane_axis(np.asarray(i), 0 if run else vector_rank) for i in indices)
     )
-    if buffer.kind is BufferKind.PRIVATE and buffer.replication is Replication.GLOBAL and (varying or buffer.readonly):
+    if (
+        buffer.kind is BufferKind.PRIVATE
+        and buffer.replication is Replication.GLOBAL
+        and (varying or buffer.readonly)
+    ):
         if varying:
             buffer.make_private_per_lane(ex.lanes)
         else:
@@ -232,7 +253,9 @@ def write(
     return TensorValue(buffer, ex.bump_version(buffer))
 
 
-def _store(ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, values: np.ndarray) -> None:
+def _store(
+    ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, values: np.ndarray
+) -> None:
     try:
         buffer.data[offsets] = values
     except IndexError:
@@ -256,7 +279,11 @@ def _store_selected(
     selected = _active_elements(ex, shape, vector_rank, element_mask)
     writers = np.broadcast_to(ex.lanes.global_lane.reshape((-1,) + (1,) * vector_rank), shape)
     if selected is not None:
-        full_offsets, full_values, writers = full_offsets[selected], full_values[selected], writers[selected]
+        full_offsets, full_values, writers = (
+            full_offsets[selected],
+            full_values[selected],
+            writers[selected],
+        )
     if buffer.tracked:
         racing = ex.checks.races and not atomic
         _record_writes(ex, op, buffer, full_offsets.ravel(), writers.ravel(), check_races=racing)
@@ -264,7 +291,12 @@ def _store_selected(
 
 
 def _record_writes(
-    ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, writers: np.ndarray, check_races: bool
+    ex: Executor,
+    op: Operation,
+    buffer: Buffer,
+    offsets: np.ndarray,
+    writers: np.ndarray,
+    check_races: bool,
 ) -> None:
     assert buffer.writer is not None and buffer.write_epoch is not None
     offsets = np.clip(offsets, 0, buffer.data.shape[0] - 1)
@@ -272,8 +304,13 @@ def _record_writes(
         _check_races_within(ex, op, buffer, offsets, writers)
         previous = buffer.writer[offsets]
         tpb = ex.grid.threads_per_block
-        conflict = (previous >= 0) & (previous != writers) & (
-            (previous // tpb != writers // tpb) | (buffer.write_epoch[offsets] == ex.lanes.epoch)
+        conflict = (
+            (previous >= 0)
+            & (previous != writers)
+            & (
+                (previous // tpb != writers // tpb)
+                | (buffer.write_epoch[offsets] == ex.lanes.epoch)
+            )
         )
         hits = np.flatnonzero(conflict)
         if hits.size:
@@ -288,13 +325,17 @@ def _record_writes(
     buffer.write_epoch[offsets] = ex.lanes.epoch
 
 
-def _check_races_within(ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, writers: np.ndarray) -> None:
+def _check_races_within(
+    ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, writers: np.ndarray
+) -> None:
     """Two lanes of one op storing to the same element."""
     if offsets.size < 2:
         return
     order = np.lexsort((writers, offsets))
     sorted_offsets, sorted_writers = offsets[order], writers[order]
-    clash = (sorted_offsets[1:] == sorted_offsets[:-1]) & (sorted_writers[1:] != sorted_writers[:-1])
+    clash = (sorted_offsets[1:] == sorted_offsets[:-1]) & (
+        sorted_writers[1:] != sorted_writers[:-1]
+    )
     hits = np.flatnonzero(clash)
     if hits.size:
         first = hits[0]

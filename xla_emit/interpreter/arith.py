@@ -62,7 +62,9 @@ def constant_value(ex: Executor, attribute: Attribute, type_: Attribute, op: Ope
         return _integer_constant(attribute.value.data, type_)
     if isinstance(attribute, FloatAttr):
         return np.asarray(attribute.value.data, dtype=np.float64).astype(dtype)[()]
-    if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(type_, VectorType | TensorType):
+    if isinstance(attribute, DenseIntOrFPElementsAttr) and isinstance(
+        type_, VectorType | TensorType
+    ):
         shape = tuple(type_.get_shape())
         raw = attribute.get_values()
         if is_float(type_):
@@ -72,7 +74,13 @@ def constant_value(ex: Executor, attribute: Attribute, type_: Attribute, op: Ope
         values = np.broadcast_to(flat, shape) if flat.size == 1 else flat.reshape(shape)
         if isinstance(type_, VectorType):
             return np.ascontiguousarray(values)
-        buffer = Buffer(np.ascontiguousarray(values).reshape(-1), shape, BufferKind.PRIVATE, "constant", readonly=True)
+        buffer = Buffer(
+            np.ascontiguousarray(values).reshape(-1),
+            shape,
+            BufferKind.PRIVATE,
+            "constant",
+            readonly=True,
+        )
         return TensorValue(buffer, 0)
     raise ex.error(op, f"has an unsupported value {attribute}")
 
@@ -90,7 +98,9 @@ def _bool_as_int(function: Callable[[Array, Array], Array]) -> Callable[[Array, 
 
     def run(lhs: Array, rhs: Array) -> Array:
         if np.asarray(lhs).dtype == np.bool_:
-            return (function(np.asarray(lhs, np.int8), np.asarray(rhs, np.int8)) & 1).astype(np.bool_)
+            return (function(np.asarray(lhs, np.int8), np.asarray(rhs, np.int8)) & 1).astype(
+                np.bool_
+            )
         return function(lhs, rhs)
 
     return run
@@ -142,7 +152,9 @@ def _safe_unsigned(rhs: Array) -> Array:
 _UNSIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     arith.DivUIOp: lambda a, b: a // _safe_unsigned(b),
     arith.RemUIOp: lambda a, b: a % _safe_unsigned(b),
-    arith.CeilDivUIOp: lambda a, b: a // _safe_unsigned(b) + (a % _safe_unsigned(b) != 0).astype(np.uint64),
+    arith.CeilDivUIOp: lambda a, b: (
+        a // _safe_unsigned(b) + (a % _safe_unsigned(b) != 0).astype(np.uint64)
+    ),
     arith.MinUIOp: np.minimum,
     arith.MaxUIOp: np.maximum,
     arith.ShRUIOp: np.right_shift,
@@ -162,8 +174,16 @@ _FLOAT_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
 
 # Predicates in MLIR's numbering.
 _CMPI: tuple[Callable[[Array, Array], Array], ...] = (
-    np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal,
-    np.less, np.less_equal, np.greater, np.greater_equal,
+    np.equal,
+    np.not_equal,
+    np.less,
+    np.less_equal,
+    np.greater,
+    np.greater_equal,
+    np.less,
+    np.less_equal,
+    np.greater,
+    np.greater_equal,
 )
 
 
@@ -181,11 +201,19 @@ def _unordered_or(compare: Callable[[Array, Array], Array]) -> Callable[[Array, 
 
 _CMPF: tuple[Callable[[Array, Array], Array], ...] = (
     lambda a, b: np.zeros(np.broadcast(a, b).shape, np.bool_),
-    _ordered_and(np.equal), _ordered_and(np.greater), _ordered_and(np.greater_equal),
-    _ordered_and(np.less), _ordered_and(np.less_equal), _ordered_and(np.not_equal),
+    _ordered_and(np.equal),
+    _ordered_and(np.greater),
+    _ordered_and(np.greater_equal),
+    _ordered_and(np.less),
+    _ordered_and(np.less_equal),
+    _ordered_and(np.not_equal),
     lambda a, b: ~_unordered(a, b),
-    _unordered_or(np.equal), _unordered_or(np.greater), _unordered_or(np.greater_equal),
-    _unordered_or(np.less), _unordered_or(np.less_equal), np.not_equal,
+    _unordered_or(np.equal),
+    _unordered_or(np.greater),
+    _unordered_or(np.greater_equal),
+    _unordered_or(np.less),
+    _unordered_or(np.less_equal),
+    np.not_equal,
     _unordered,
     lambda a, b: np.ones(np.broadcast(a, b).shape, np.bool_),
 )
@@ -239,8 +267,10 @@ class ArithImpls(OpImpls):
     def run_select(self, _ex: Executor, op: arith.SelectOp, args: Values) -> Values:
         condition, if_true, if_false = args
         if isinstance(if_true, TensorValue) or isinstance(if_false, TensorValue):
-            return (if_true if bool(condition) else if_false,) if np.ndim(condition) == 0 else (
-                _ex.merge(np.asarray(condition), if_true, if_false, op.result.type, op),
+            return (
+                (if_true if bool(condition) else if_false,)
+                if np.ndim(condition) == 0
+                else (_ex.merge(np.asarray(condition), if_true, if_false, op.result.type, op),)
             )
         if np.ndim(condition) == 0:
             return (if_true if condition else if_false,)

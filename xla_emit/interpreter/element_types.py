@@ -16,11 +16,11 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
-    Float8E4M3FNType,
-    Float8E5M2Type,
     IndexType,
     IntegerType,
     MemRefType,

@@ -109,7 +109,9 @@ class Executor:
         public = [f for f in self.functions.values() if f.body.blocks and not _is_private(f)]
         if len(public) != 1:
             names = ", ".join(f.sym_name.data for f in public) or "none"
-            raise UserError(f"cannot choose an entry function (public functions: {names}); name one")
+            raise UserError(
+                f"cannot choose an entry function (public functions: {names}); name one"
+            )
         return public[0]
 
     def launch_grid(self, function: FuncOp) -> LaunchGrid:
@@ -165,18 +167,28 @@ class Executor:
             runners = [self._worker() for _ in range(workers)]
             with ThreadPoolExecutor(workers) as pool:
                 futures = [
-                    pool.submit(runners[n % workers]._run_chunk_group, function, arguments, chunks[n::workers], tracker)
+                    pool.submit(
+                        runners[n % workers]._run_chunk_group,
+                        function,
+                        arguments,
+                        chunks[n::workers],
+                        tracker,
+                    )
                     for n in range(workers)
                 ]
                 groups = [future.result() for future in futures]
             per_chunk = [groups[n % workers][n // workers] for n in range(len(chunks))]
         # Kernels that write through memref arguments return nothing: keep what they wrote.
-        self.final_arguments = [a.buffer.as_array() if isinstance(a, TensorValue) else None for a in arguments]
+        self.final_arguments = [
+            a.buffer.as_array() if isinstance(a, TensorValue) else None for a in arguments
+        ]
         # Buffers (and their check bookkeeping) must not outlive the launch.
         self.versions = {}
         return self._gather_results(function, per_chunk)
 
-    def _run_chunk(self, function: FuncOp, arguments: list[Value], chunk: LaneSet, tracker: _Progress) -> Values:
+    def _run_chunk(
+        self, function: FuncOp, arguments: list[Value], chunk: LaneSet, tracker: _Progress
+    ) -> Values:
         """Run `function` on the lanes of `chunk`; results broadcast to the chunk's lanes."""
         self.lanes = chunk
         self.mask = None
@@ -185,7 +197,8 @@ class Executor:
         with np.errstate(all="ignore"):
             results = self.call_function(function, arguments, None)
         detached = tuple(
-            self._detach(value, type_) for value, type_ in zip(results, function.function_type.outputs.data)
+            self._detach(value, type_)
+            for value, type_ in zip(results, function.function_type.outputs.data)
         )
         tracker.advance(chunk.count)
         return detached
@@ -236,7 +249,11 @@ class Executor:
         return values
 
     def _input_value(
-        self, position: int, type_: Attribute, given: np.ndarray | np.generic | int | float, writable: bool
+        self,
+        position: int,
+        type_: Attribute,
+        given: np.ndarray | np.generic | float,
+        writable: bool,
     ) -> Value:
         dtype = numpy_dtype(type_)
         if not isinstance(type_, TensorType | MemRefType):
@@ -292,7 +309,9 @@ class Executor:
 
     # ------------------------------------------------------------- execution
 
-    def call_function(self, function: FuncOp | str, args: Sequence[Value], caller: Operation | None) -> Values:
+    def call_function(
+        self, function: FuncOp | str, args: Sequence[Value], caller: Operation | None
+    ) -> Values:
         """Run a function body in a fresh frame and return what it returns."""
         if isinstance(function, str):
             if function not in self.functions:
@@ -388,7 +407,14 @@ class Executor:
             return array
         return np.broadcast_to(array, (self.lanes.count, *array.shape))
 
-    def merge(self, condition: np.ndarray, if_true: Value, if_false: Value, type_: Attribute, op: Operation) -> Value:
+    def merge(
+        self,
+        condition: np.ndarray,
+        if_true: Value,
+        if_false: Value,
+        type_: Attribute,
+        op: Operation,
+    ) -> Value:
         """Per lane, `if_true` where `condition` holds, else `if_false`."""
         if if_true is if_false:
             return if_true
@@ -399,7 +425,10 @@ class Executor:
                 and if_true.buffer is if_false.buffer
             ):
                 return TensorValue(if_true.buffer, self.version(if_true.buffer))
-            raise self.error(op, "yields different tensors on different lanes, which the interpreter does not support")
+            raise self.error(
+                op,
+                "yields different tensors on different lanes, which the interpreter does not support",
+            )
         rank = shaped_rank(type_)
         shaped = condition.reshape(condition.shape + (1,) * rank)
         merged = np.where(shaped, if_true, if_false)
@@ -407,19 +436,27 @@ class Executor:
 
     def first_lane(self, condition: np.ndarray) -> int | None:
         """The first active lane of the chunk where `condition` holds (None if none)."""
-        hits = np.flatnonzero(self.combine_mask(condition) if condition.ndim else np.broadcast_to(condition, (self.lanes.count,)))
+        hits = np.flatnonzero(
+            self.combine_mask(condition)
+            if condition.ndim
+            else np.broadcast_to(condition, (self.lanes.count,))
+        )
         return int(hits[0]) if hits.size else None
 
     def describe_lane(self, local_lane: int) -> str:
         """`thread T, block B` of a lane of the current chunk."""
-        return self.grid.describe_lane(self.lanes.first_block * self.grid.threads_per_block + local_lane)
+        return self.grid.describe_lane(
+            self.lanes.first_block * self.grid.threads_per_block + local_lane
+        )
 
     def error(self, op: Operation | None, message: str, local_lane: int | None = None) -> UserError:
         """A `UserError` naming the op, its source location (if known) and the lane."""
         text = message if op is None else f"'{op.name}' op {message}"
         if local_lane is not None:
             text += f" ({self.describe_lane(local_lane)})"
-        location = self.locator.location_of(op) if self.locator is not None and op is not None else None
+        location = (
+            self.locator.location_of(op) if self.locator is not None and op is not None else None
+        )
         return UserError(text, location)
 
 

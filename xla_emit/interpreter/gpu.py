@@ -16,7 +16,14 @@ from dialects.xla import get_xla_range
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.executor import Executor, Values
 from xla_emit.interpreter.lanes import AXES, WARP_SIZE
-from xla_emit.interpreter.registry import GridAxis, GridKind, OpImpls, grid_axis, impl, register_impls
+from xla_emit.interpreter.registry import (
+    GridAxis,
+    GridKind,
+    OpImpls,
+    grid_axis,
+    impl,
+    register_impls,
+)
 
 
 def grid_extent(op: Operation, kind: GridKind, axis_name: str) -> GridAxis:
@@ -25,7 +32,9 @@ def grid_extent(op: Operation, kind: GridKind, axis_name: str) -> GridAxis:
     if interval is None:
         raise UserError(f"'{op.name}' op needs an xla.range attribute: it sizes the launch grid")
     if interval.lower != 0:
-        raise UserError(f"'{op.name}' op has xla.range starting at {interval.lower}; grid ids start at 0")
+        raise UserError(
+            f"'{op.name}' op has xla.range starting at {interval.lower}; grid ids start at 0"
+        )
     return (kind, AXES.index(axis_name), interval.upper + 1)
 
 
@@ -50,7 +59,11 @@ def barrier(ex: Executor, op: Operation) -> None:
         if divergent.any():
             block = int(np.flatnonzero(divergent)[0])
             lane = block * ex.grid.threads_per_block + int(np.flatnonzero(~per_block[block])[0])
-            raise ex.error(op, "is reached by only some threads of a block (divergent barrier); this one skips it", lane)
+            raise ex.error(
+                op,
+                "is reached by only some threads of a block (divergent barrier); this one skips it",
+                lane,
+            )
     ex.lanes.epoch += 1
 
 
@@ -60,7 +73,9 @@ def shuffle(ex: Executor, value: np.ndarray, source: np.ndarray, valid: np.ndarr
     return value[np.where(valid, source, own)]
 
 
-def shuffle_sources(ex: Executor, mode: ShuffleMode, offset: np.ndarray | np.generic, width: int) -> tuple[np.ndarray, np.ndarray]:
+def shuffle_sources(
+    ex: Executor, mode: ShuffleMode, offset: np.ndarray | np.generic, width: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Source lane (in the chunk) and validity of a shuffle for every lane."""
     thread = ex.lanes.local_thread
     in_warp = thread % WARP_SIZE
@@ -74,7 +89,9 @@ def shuffle_sources(ex: Executor, mode: ShuffleMode, offset: np.ndarray | np.gen
         target = segment ^ offset_lanes
     else:
         target = offset_lanes + np.zeros_like(segment)
-    valid = (target >= 0) & (target < width) & (thread - segment + target < ex.grid.threads_per_block)
+    valid = (
+        (target >= 0) & (target < width) & (thread - segment + target < ex.grid.threads_per_block)
+    )
     lane = np.arange(ex.lanes.count, dtype=np.int64)
     return lane - segment + target, valid
 

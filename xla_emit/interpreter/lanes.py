@@ -41,8 +41,7 @@ class LaunchGrid:
         """`thread T, block B`, with (x, y, z) coordinates when the grid is not 1-D."""
         block, thread = divmod(lane, self.threads_per_block)
         return (
-            f"thread {_coordinates(thread, self.threads)}, "
-            f"block {_coordinates(block, self.blocks)}"
+            f"thread {_coordinates(thread, self.threads)}, block {_coordinates(block, self.blocks)}"
         )
 
     def chunks(self, max_lanes: int) -> list[LaneSet]:
@@ -72,7 +71,9 @@ class LaneSet:
     end_block: int
     # Barrier intervals elapsed in this chunk; race checks compare them.
     epoch: int = field(default=0)
-    _ids: dict[tuple[str, int], np.ndarray | np.int64] = field(default_factory=dict[tuple[str, int], "np.ndarray | np.int64"])
+    _ids: dict[tuple[str, int], np.ndarray | np.int64] = field(
+        default_factory=dict[tuple[str, int], "np.ndarray | np.int64"]
+    )
 
     @property
     def num_blocks(self) -> int:
@@ -110,13 +111,17 @@ class LaneSet:
         key = ("block", axis)
         if key not in self._ids:
             linear: np.ndarray | np.int64 = (
-                np.int64(self.first_block) if self.num_blocks == 1 else self.block_slot + self.first_block
+                np.int64(self.first_block)
+                if self.num_blocks == 1
+                else self.block_slot + self.first_block
             )
             self._ids[key] = _along(linear, self.grid.blocks, axis)
         return self._ids[key]
 
 
-def _along(linear: np.ndarray | np.int64, extents: tuple[int, int, int], axis: int) -> np.ndarray | np.int64:
+def _along(
+    linear: np.ndarray | np.int64, extents: tuple[int, int, int], axis: int
+) -> np.ndarray | np.int64:
     """The coordinate along `axis` of a linear (x fastest) id."""
     nx, ny, nz = extents
     if axis == 0:

@@ -120,7 +120,10 @@ def _count_trailing_zeros(values: np.ndarray, width: int) -> np.ndarray:
 
 
 def _count_ones(values: np.ndarray, width: int) -> np.ndarray:
-    return sum((((values >> np.uint64(bit)) & np.uint64(1)).astype(np.int64) for bit in range(width)), np.zeros(values.shape, np.int64))
+    return sum(
+        (((values >> np.uint64(bit)) & np.uint64(1)).astype(np.int64) for bit in range(width)),
+        np.zeros(values.shape, np.int64),
+    )
 
 
 @register_impls
@@ -158,7 +161,9 @@ class MathImpls(OpImpls):
 
     @impl(math.IPowIOp)
     def run_ipowi(self, _ex: Executor, op: math.IPowIOp, args: Values) -> Values:
-        base, exponent = np.broadcast_arrays(np.asarray(args[0], np.int64), np.asarray(args[1], np.int64))
+        base, exponent = np.broadcast_arrays(
+            np.asarray(args[0], np.int64), np.asarray(args[1], np.int64)
+        )
         result = np.ones(base.shape, np.int64)
         power = base.copy()
         remaining = exponent.copy()
@@ -170,7 +175,11 @@ class MathImpls(OpImpls):
             power = power * power
             remaining = remaining >> 1
         negative = exponent < 0
-        result = np.where(negative, np.where(base == 1, 1, np.where(base == -1, np.where(exponent % 2 == 0, 1, -1), 0)), result)
+        result = np.where(
+            negative,
+            np.where(base == 1, 1, np.where(base == -1, np.where(exponent % 2 == 0, 1, -1), 0)),
+            result,
+        )
         return (typed(result, op.result.type)[()],)
 
     @impl(math.FPowIOp)

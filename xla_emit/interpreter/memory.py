@@ -112,12 +112,16 @@ class Buffer:
         """Distance in `data` between two copies (the root's element count)."""
         return self.numel if self.root is None else self.root.copy_size
 
-    def view(self, offsets: tuple[int, ...], shape: tuple[int, ...], steps: tuple[int, ...], name: str) -> Buffer:
+    def view(
+        self, offsets: tuple[int, ...], shape: tuple[int, ...], steps: tuple[int, ...], name: str
+    ) -> Buffer:
         """A strided window of this buffer sharing its storage."""
         view = Buffer(self._data, shape, self.kind, name, self.replication, self.readonly)
         view.root = self if self.root is None else self.root
         view.offset = self.offset + sum(o * s for o, s in zip(offsets, self.strides, strict=True))
-        view.strides = tuple(step * stride for step, stride in zip(steps, self.strides, strict=True))
+        view.strides = tuple(
+            step * stride for step, stride in zip(steps, self.strides, strict=True)
+        )
         view.writer, view.write_epoch = self.writer, self.write_epoch
         return view
 

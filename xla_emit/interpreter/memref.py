@@ -56,7 +56,9 @@ class MemrefImpls(OpImpls):
     """memref ops over lanes."""
 
     @impl(memref.AllocOp, memref.AllocaOp)
-    def run_alloc(self, _ex: Executor, op: memref.AllocOp | memref.AllocaOp, args: Values) -> Values:
+    def run_alloc(
+        self, _ex: Executor, op: memref.AllocOp | memref.AllocaOp, args: Values
+    ) -> Values:
         return (_allocate(op.memref.type, args[: len(op.dynamic_sizes)]),)
 
     @impl(memref.DeallocOp)
@@ -82,7 +84,10 @@ class MemrefImpls(OpImpls):
             sizes = _mixed(op.static_sizes.get_values(), dynamic[counts[0] : counts[0] + counts[1]])
             steps = _mixed(op.static_strides.get_values(), dynamic[counts[0] + counts[1] :])
         except ValueError:
-            raise ex.error(op, "has lane-varying offsets, sizes or strides, which the interpreter does not support") from None
+            raise ex.error(
+                op,
+                "has lane-varying offsets, sizes or strides, which the interpreter does not support",
+            ) from None
         result_type = op.result.type
         assert isinstance(result_type, MemRefType)
         kept = tuple(result_type.get_shape())

@@ -43,7 +43,18 @@ GridAxis = tuple[GridKind, int, int]
 GridAxisFunction: TypeAlias = Callable[[Operation], GridAxis | None]
 
 DIALECT_MODULES = (
-    "func", "arith", "math", "scf", "tensor", "vector", "memref", "gpu", "xla", "xla_gpu", "tpu", "pto",
+    "func",
+    "arith",
+    "math",
+    "scf",
+    "tensor",
+    "vector",
+    "memref",
+    "gpu",
+    "xla",
+    "xla_gpu",
+    "tpu",
+    "pto",
 )
 
 _IMPL_MARK = "_implements_ops"

@@ -69,7 +69,15 @@ class ScfImpls(OpImpls):
             return self._uniform_for(ex, op, lower, upper, step, list(carried))
         return self._varying_for(ex, op, lower, upper, step, list(carried))
 
-    def _uniform_for(self, ex: Executor, op: scf.ForOp, lower: Value, upper: Value, step: Value, carried: list[Value]) -> Values:
+    def _uniform_for(
+        self,
+        ex: Executor,
+        op: scf.ForOp,
+        lower: Value,
+        upper: Value,
+        step: Value,
+        carried: list[Value],
+    ) -> Values:
         if int(step) <= 0:  # pyright: ignore[reportArgumentType]
             raise ex.error(op, f"has a non-positive step {int(step)}")  # pyright: ignore[reportArgumentType]
         iv_type = type(lower)
@@ -78,7 +86,15 @@ class ScfImpls(OpImpls):
             values = ex.run_region(op.body, (iv_type(iv), *values))  # pyright: ignore[reportCallIssue]
         return values
 
-    def _varying_for(self, ex: Executor, op: scf.ForOp, lower: Value, upper: Value, step: Value, carried: list[Value]) -> Values:
+    def _varying_for(
+        self,
+        ex: Executor,
+        op: scf.ForOp,
+        lower: Value,
+        upper: Value,
+        step: Value,
+        carried: list[Value],
+    ) -> Values:
         iv = np.array(ex.to_lanes(lower, 0))  # pyright: ignore[reportArgumentType]
         upper_lanes = ex.to_lanes(upper, 0)  # pyright: ignore[reportArgumentType]
         step_lanes = ex.to_lanes(step, 0)  # pyright: ignore[reportArgumentType]
@@ -112,11 +128,15 @@ class ScfImpls(OpImpls):
                 values = ex.run_region(op.after_region, tuple(forwarded))
                 continue
             lanes_true = np.broadcast_to(np.asarray(condition, np.bool_), (ex.lanes.count,))
-            leaving = lanes_true == False  # noqa: E712  (element-wise)
+            leaving = lanes_true == False
             leaving = leaving if running is None else leaving & running
-            exited = tuple(forwarded) if exited is None else tuple(
-                ex.merge(leaving, new, old, result.type, op)
-                for new, old, result in zip(forwarded, exited, op.results, strict=True)
+            exited = (
+                tuple(forwarded)
+                if exited is None
+                else tuple(
+                    ex.merge(leaving, new, old, result.type, op)
+                    for new, old, result in zip(forwarded, exited, op.results, strict=True)
+                )
             )
             running = ex.combine_mask(lanes_true) if running is None else running & lanes_true
             if not running.any():
@@ -135,7 +155,10 @@ class ScfImpls(OpImpls):
         # Lane-varying: every region some active lane takes, under its lanes' mask.
         lanes_selector = np.asarray(selector)
         taken = np.isin(lanes_selector, cases)
-        branches = [(lanes_selector == case, region) for case, region in zip(cases, op.case_regions, strict=True)]
+        branches = [
+            (lanes_selector == case, region)
+            for case, region in zip(cases, op.case_regions, strict=True)
+        ]
         branches.append((~taken, op.default_region))
         results: Values | None = None
         with ex.branch_versions() as join:
@@ -145,9 +168,13 @@ class ScfImpls(OpImpls):
                     continue
                 with ex.masked(active), join():
                     values = ex.run_region(region, ())
-                results = values if results is None else tuple(
-                    ex.merge(condition, new, old, result.type, op)
-                    for new, old, result in zip(values, results, op.output, strict=True)
+                results = (
+                    values
+                    if results is None
+                    else tuple(
+                        ex.merge(condition, new, old, result.type, op)
+                        for new, old, result in zip(values, results, op.output, strict=True)
+                    )
                 )
         return results if results is not None else ()
 

@@ -18,19 +18,25 @@ def _tensor(value: Value) -> TensorValue:
     return value
 
 
-def private_tensor(ex: Executor, type_: TensorType, elements: list[Value] | None, dynamic_sizes: Values = ()) -> TensorValue:
+def private_tensor(
+    ex: Executor, type_: TensorType, elements: list[Value] | None, dynamic_sizes: Values = ()
+) -> TensorValue:
     """A tensor created inside the kernel: one copy, private per lane once a lane writes it."""
     sizes = iter(int(size) for size in dynamic_sizes)  # pyright: ignore[reportArgumentType]
     shape = tuple(next(sizes) if extent < 0 else extent for extent in type_.get_shape())
     numel = int(np.prod(shape, dtype=np.int64))
     dtype = numpy_dtype(type_)
     if elements is None:
-        return TensorValue(Buffer(np.zeros(numel, dtype), shape, BufferKind.PRIVATE, "a kernel-local tensor"), 0)
+        return TensorValue(
+            Buffer(np.zeros(numel, dtype), shape, BufferKind.PRIVATE, "a kernel-local tensor"), 0
+        )
     if all(np.ndim(element) == 0 for element in elements):  # pyright: ignore[reportArgumentType]
         data = np.asarray(elements, dtype=dtype).reshape(-1)
         return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local tensor"), 0)
     per_lane = np.stack([ex.to_lanes(element, 0) for element in elements], axis=1).astype(dtype)  # pyright: ignore[reportArgumentType]
-    buffer = Buffer(per_lane.reshape(-1), shape, BufferKind.PRIVATE, "a kernel-local tensor", Replication.LANE)
+    buffer = Buffer(
+        per_lane.reshape(-1), shape, BufferKind.PRIVATE, "a kernel-local tensor", Replication.LANE
+    )
     return TensorValue(buffer, 0)
 
 

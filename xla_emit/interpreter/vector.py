@@ -35,7 +35,9 @@ def _has_lanes(value: Value, rank: int) -> bool:
     return np.ndim(value) > rank  # pyright: ignore[reportArgumentType]
 
 
-def _transfer_dims(ex: Executor, op: vector.TransferReadOp | vector.TransferWriteOp) -> list[int | None]:
+def _transfer_dims(
+    ex: Executor, op: vector.TransferReadOp | vector.TransferWriteOp
+) -> list[int | None]:
     """For each vector dim, the tensor dim it runs along (None: broadcast)."""
     dims: list[int | None] = []
     for result in op.permutation_map.data.results:
@@ -115,7 +117,9 @@ class VectorImpls(OpImpls):
         if _is_contiguous_run(ex, op, tensor, shape, mask):
             values = read(ex, op, tensor, bases, 1, run=shape[0])
             return (typed(np.asarray(values), op.result.type),)
-        indices, valid = _element_indices(ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask)
+        indices, valid = _element_indices(
+            ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask
+        )
         values = read(ex, op, tensor, indices, len(shape), valid)
         values = np.broadcast_to(values, np.broadcast_shapes(np.shape(values), shape))
         if valid is not None:
@@ -132,7 +136,9 @@ class VectorImpls(OpImpls):
         if _is_contiguous_run(ex, op, tensor, shape, mask):
             updated = write(ex, op, tensor, bases, values, 1, run=shape[0])  # pyright: ignore[reportArgumentType]
             return (updated,) if op.result is not None else ()
-        indices, valid = _element_indices(ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask)
+        indices, valid = _element_indices(
+            ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask
+        )
         updated = write(ex, op, tensor, indices, values, len(shape), valid)  # pyright: ignore[reportArgumentType]
         return (updated,) if op.result is not None else ()
 
@@ -163,8 +169,13 @@ class VectorImpls(OpImpls):
         source, dest = np.asarray(args[0]), np.asarray(args[1])
         positions = _positions(op.get_mixed_position(), op.dynamic_position, args[2:])
         rank = shaped_rank(op.dest.type)
-        varying = _has_lanes(dest, rank) or _has_lanes(source, shaped_rank(op.source.type)) or any(
-            np.ndim(p) > 0 for p in positions  # pyright: ignore[reportArgumentType]
+        varying = (
+            _has_lanes(dest, rank)
+            or _has_lanes(source, shaped_rank(op.source.type))
+            or any(
+                np.ndim(p) > 0
+                for p in positions  # pyright: ignore[reportArgumentType]
+            )
         )
         if not varying:
             result = dest.copy()
@@ -185,7 +196,9 @@ class VectorImpls(OpImpls):
         source_rank = shaped_rank(op.source.type)
         if not _has_lanes(source, source_rank):
             return (np.broadcast_to(source, shape).copy(),)
-        lead = source.reshape((source.shape[0],) + (1,) * (len(shape) - source_rank) + source.shape[1:])
+        lead = source.reshape(
+            (source.shape[0],) + (1,) * (len(shape) - source_rank) + source.shape[1:]
+        )
         return (np.broadcast_to(lead, (source.shape[0], *shape)).copy(),)
 
     @impl(vector.FMAOp)
@@ -235,7 +248,9 @@ def _trailing_indices(bases: Sequence[Value], shape: tuple[int, ...]) -> list[Ar
     return indices
 
 
-def _positions(mixed: Sequence[SSAValue | int], dynamic: Sequence[SSAValue], values: Values) -> list[Value]:
+def _positions(
+    mixed: Sequence[SSAValue | int], dynamic: Sequence[SSAValue], values: Values
+) -> list[Value]:
     lookup = dict(zip(dynamic, values, strict=True))
     return [lookup[p] if isinstance(p, SSAValue) else np.int64(p) for p in mixed]
 
@@ -275,7 +290,11 @@ class VectorExtImpls(OpImpls):
         source = np.asarray(args[0])
         if source.ndim == 0:
             return (np.full(shape, source, dtype=numpy_dtype(op.result.type)),)
-        return (np.broadcast_to(source.reshape(source.shape + (1,) * len(shape)), (ex.lanes.count, *shape)).copy(),)
+        return (
+            np.broadcast_to(
+                source.reshape(source.shape + (1,) * len(shape)), (ex.lanes.count, *shape)
+            ).copy(),
+        )
 
     @impl(FromElementsOp)
     def run_from_elements(self, ex: Executor, op: FromElementsOp, args: Values) -> Values:

@@ -61,7 +61,10 @@ class XlaImpls(OpImpls):
     def run_loop(self, ex: Executor, op: LoopOpBase, args: Values) -> Values:
         indexing_map = op.indexing_map_attr.indexing_map
         if indexing_map.rt_vars:
-            raise ex.error(op, "has runtime variables in its indexing map, which the interpreter does not support")
+            raise ex.error(
+                op,
+                "has runtime variables in its indexing map, which the interpreter does not support",
+            )
         dims = args[: len(op.dims)]
         values: Values = args[len(op.dims) :]
         ranges = [range(v.bounds.lower, v.bounds.upper + 1) for v in indexing_map.range_vars]
@@ -106,7 +109,9 @@ class XlaImpls(OpImpls):
     def run_predicated_insert(self, ex: Executor, op: PredicatedInsertOp, args: Values) -> Values:
         value, dest, *indices, condition = args
         assert isinstance(dest, TensorValue)
-        return (self._under_condition(ex, condition, lambda: write(ex, op, dest, indices, value), dest),)  # pyright: ignore[reportArgumentType]
+        return (
+            self._under_condition(ex, condition, lambda: write(ex, op, dest, indices, value), dest),
+        )  # pyright: ignore[reportArgumentType]
 
     @impl(PredicatedExtractOp)
     def run_predicated_extract(self, ex: Executor, op: PredicatedExtractOp, args: Values) -> Values:
@@ -121,7 +126,9 @@ class XlaImpls(OpImpls):
             loaded = read(ex, op, source, indices)  # pyright: ignore[reportArgumentType]
         return (ex.merge(np.asarray(condition), loaded, fallback, op.result.type, op),)
 
-    def _under_condition(self, ex: Executor, condition: Value, action: object, unchanged: TensorValue) -> TensorValue:
+    def _under_condition(
+        self, ex: Executor, condition: Value, action: object, unchanged: TensorValue
+    ) -> TensorValue:
         assert callable(action)
         if np.ndim(condition) == 0:  # pyright: ignore[reportArgumentType]
             return action() if condition else unchanged
@@ -157,4 +164,3 @@ def _element_keys(ex: Executor, tensor: TensorValue, indices: Sequence[Value]) -
     for index, stride in zip(indices, tensor.buffer.strides, strict=True):
         key = key + np.asarray(index, np.int64) * stride
     return np.broadcast_to(key, (ex.lanes.count,))
-

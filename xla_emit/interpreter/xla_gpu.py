@@ -52,6 +52,9 @@ class XlaGpuImpls(OpImpls):
         while distance > 0:
             source, valid = shuffle_sources(ex, ShuffleMode.DOWN, np.int64(distance), WARP_SIZE)
             shuffled = tuple(shuffle(ex, v, source, valid) for v in values)
-            values = tuple(np.asarray(ex.to_lanes(v, 0)) for v in ex.call_function(combiner, (*values, *shuffled), op))  # pyright: ignore[reportArgumentType]
+            values = tuple(
+                np.asarray(ex.to_lanes(v, 0))
+                for v in ex.call_function(combiner, (*values, *shuffled), op)
+            )  # pyright: ignore[reportArgumentType]
             distance //= 2
         return values

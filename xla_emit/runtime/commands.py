@@ -48,7 +48,9 @@ class InterpreterOptions:
         return CheckOptions() if self.check else CheckOptions.fast()
 
 
-def run_hlo_module(module: HloModule, inputs: Sequence[np.ndarray], options: InterpreterOptions) -> list[np.ndarray]:
+def run_hlo_module(
+    module: HloModule, inputs: Sequence[np.ndarray], options: InterpreterOptions
+) -> list[np.ndarray]:
     """Compile every fusion through the pipeline and run the module in the interpreter."""
     pipeline = options.passes if options.passes is not None else DEFAULT_PIPELINE
     if options.check:
@@ -84,16 +86,23 @@ def run_mlir_kernel(
         finish_check(report, "the input kernel")
     result_shapes = [_shape(t) for t in function.function_type.outputs.data]
     if options.passes:
-        apply_pipeline(module, options.passes, source_map=source_map, after_pass=_pass_timer(options))
+        apply_pipeline(
+            module, options.passes, source_map=source_map, after_pass=_pass_timer(options)
+        )
     executor = Executor(module, checks=options.safety_checks, locator=source_map)
     name = function.sym_name.data
     started = time.perf_counter()
     outputs = executor.run(inputs, entry=options.entry, progress=progress_bar(name))
     if options.time:
-        print(_kernel_time(name, time.perf_counter() - started, executor.grid.num_lanes), file=sys.stderr)
+        print(
+            _kernel_time(name, time.perf_counter() - started, executor.grid.num_lanes),
+            file=sys.stderr,
+        )
     # Flattening passes change result shapes; report them as the kernel as given declares them.
     return [
-        output.reshape(shape) if shape is not None and output.size == int(np.prod(shape)) else output
+        output.reshape(shape)
+        if shape is not None and output.size == int(np.prod(shape))
+        else output
         for output, shape in zip(outputs, result_shapes, strict=True)
     ]
 
@@ -122,7 +131,9 @@ def progress_bar(name: str) -> ProgressCallback | None:
         filled = 30 * done // max(total, 1)
         bar = "#" * filled + "." * (30 - filled)
         end = "\n" if done >= total else ""
-        print(f"\r{name} [{bar}] {100 * done // max(total, 1)}%", end=end, file=sys.stderr, flush=True)
+        print(
+            f"\r{name} [{bar}] {100 * done // max(total, 1)}%", end=end, file=sys.stderr, flush=True
+        )
 
     return show
 

@@ -76,11 +76,15 @@ def compare(expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX
         differs = expected != actual
         index = _first(differs)
         error = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
-        return Comparison(False, False, float(error.max()), 0, index, _at(expected, index), _at(actual, index))
+        return Comparison(
+            False, False, float(error.max()), 0, index, _at(expected, index), _at(actual, index)
+        )
     wide_expected = expected.astype(np.float64)
     wide_actual = actual.astype(np.float64)
     nan_mismatch = np.isnan(wide_expected) != np.isnan(wide_actual)
-    error = np.where(np.isnan(wide_expected) & np.isnan(wide_actual), 0.0, np.abs(wide_expected - wide_actual))
+    error = np.where(
+        np.isnan(wide_expected) & np.isnan(wide_actual), 0.0, np.abs(wide_expected - wide_actual)
+    )
     error = np.where(np.isnan(error), np.inf, error)
     ulps = ulp_distance(expected, actual)
     ulps = np.where(np.isnan(wide_expected) & np.isnan(wide_actual), 0, ulps)

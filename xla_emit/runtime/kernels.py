@@ -25,7 +25,10 @@ FusionCompiler = Callable[[HloModule, HloInstruction, str, AfterPass | None], Mo
 
 
 def compile_fusion(
-    module: HloModule, fusion: HloInstruction, pipeline: str = DEFAULT_PIPELINE, after_pass: AfterPass | None = None
+    module: HloModule,
+    fusion: HloInstruction,
+    pipeline: str = DEFAULT_PIPELINE,
+    after_pass: AfterPass | None = None,
 ) -> ModuleOp:
     """Emit `fusion` as a kernel and run `pipeline` over it."""
     from xla_emit.emitters import emit_fusion

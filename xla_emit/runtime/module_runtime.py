@@ -53,7 +53,9 @@ class ModuleRuntime:
         check_arguments(self.module.entry, inputs)
         return flatten_value(self.run_computation(self.module.entry, list(inputs)))
 
-    def run_computation(self, computation: HloComputation, arguments: Sequence[RuntimeValue]) -> RuntimeValue:
+    def run_computation(
+        self, computation: HloComputation, arguments: Sequence[RuntimeValue]
+    ) -> RuntimeValue:
         values: dict[HloInstruction, RuntimeValue] = {}
         for instruction in computation.instructions:
             if instruction.opcode == "parameter":
@@ -75,7 +77,10 @@ class ModuleRuntime:
         if opcode == "call":
             return self.run_computation(instruction.called_computations[0], operands)
         if opcode in ("while", "conditional"):
-            raise UserError(f"'{instruction.name}': {opcode} is not supported by the runtime", instruction.location)
+            raise UserError(
+                f"'{instruction.name}': {opcode} is not supported by the runtime",
+                instruction.location,
+            )
         fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
         return self.launch(fusion, operands)
 
@@ -86,12 +91,16 @@ class ModuleRuntime:
         progress = self.progress(fusion.name) if self.progress is not None else None
         started = time.perf_counter()
         try:
-            results = kernel.executor.run(arguments, entry=kernel.entry.sym_name.data, progress=progress)
+            results = kernel.executor.run(
+                arguments, entry=kernel.entry.sym_name.data, progress=progress
+            )
         except UserError as error:
             # Kernel ops have no source text: point at the fusion in the HLO instead.
             note = Note(f"in the kernel of '{fusion.name}'", fusion.location)
             raise UserError(error.message, error.location, [*error.notes, note]) from None
-        self.runs.append(KernelRun(fusion.name, kernel.executor.grid.num_lanes, time.perf_counter() - started))
+        self.runs.append(
+            KernelRun(fusion.name, kernel.executor.grid.num_lanes, time.perf_counter() - started)
+        )
         return _fusion_outputs(fusion, results)
 
 
@@ -111,7 +120,9 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
     return fusions
 
 
-def _kernel_arguments(kernel: Kernel, fusion: HloInstruction, operands: list[RuntimeValue]) -> list[np.ndarray]:
+def _kernel_arguments(
+    kernel: Kernel, fusion: HloInstruction, operands: list[RuntimeValue]
+) -> list[np.ndarray]:
     """Operands in the kernel's argument types (flattened tensors, signless integers)."""
     arg_types = kernel.entry.function_type.inputs.data
     arguments: list[np.ndarray] = []

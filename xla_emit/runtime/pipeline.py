@@ -40,7 +40,9 @@ def apply_pipeline(
     source_map = source_map if source_map is not None else SourceMap("<kernel>", "")
     started = time.perf_counter()
 
-    def after_each_pass(previous: ModulePass | None, current: ModuleOp, _next: ModulePass | None) -> None:
+    def after_each_pass(
+        previous: ModulePass | None, current: ModuleOp, _next: ModulePass | None
+    ) -> None:
         nonlocal started
         if previous is None:
             started = time.perf_counter()
@@ -52,8 +54,10 @@ def apply_pipeline(
         started = time.perf_counter()
 
     try:
-        pipeline = PassPipeline.parse_spec(available_passes(), expand_pipelines(spec), after_each_pass)
-    except Exception as error:  # xDSL reports bad specs with several exception types
+        pipeline = PassPipeline.parse_spec(
+            available_passes(), expand_pipelines(spec), after_each_pass
+        )
+    except Exception as error:  # noqa: BLE001  (xDSL reports bad specs with several exception types)
         raise UserError(f"invalid pass pipeline '{spec}': {error}") from None
     try:
         pipeline.apply(ctx, module)

@@ -73,18 +73,9 @@ class StagedCompiler:
             key = fusion_key(fusion, self.pipeline)
             if key in self._kernels:
                 continue
-            names: list[str] = []
-            snapshots: list[ModuleOp] = []
-
-            def keep(name: str, current: ModuleOp, _seconds: float) -> None:
-                names.append(name)
-                snapshots.append(current.clone())
-
-            kernel = compile_fusion(module, fusion, "", None)
-            emitted = kernel.clone()
-            apply_pipeline(kernel, self.pipeline, after_pass=keep)
-            self._kernels[key] = [emitted, *snapshots]
-            if len(names) + 1 > len(self.stage_names):
+            names, snapshots = _compile_stages(module, fusion, self.pipeline)
+            self._kernels[key] = snapshots
+            if len(snapshots) > len(self.stage_names):
                 self.stage_names = [EMITTED, *names]
 
     def distinct_stages(self) -> list[int]:
@@ -95,11 +86,31 @@ class StagedCompiler:
                 kept.append(stage)
         return kept
 
-    def compiler_for(self, stage: int) -> Callable[[HloModule, HloInstruction, str, AfterPass | None], ModuleOp]:
-        def compiler(_module: HloModule, fusion: HloInstruction, _pipeline: str, _after: AfterPass | None) -> ModuleOp:
+    def compiler_for(
+        self, stage: int
+    ) -> Callable[[HloModule, HloInstruction, str, AfterPass | None], ModuleOp]:
+        def compiler(
+            _module: HloModule, fusion: HloInstruction, _pipeline: str, _after: AfterPass | None
+        ) -> ModuleOp:
             return self._kernels[fusion_key(fusion, self.pipeline)][stage].clone()
 
         return compiler
+
+
+def _compile_stages(
+    module: HloModule, fusion: HloInstruction, pipeline: str
+) -> tuple[list[str], list[ModuleOp]]:
+    """The names of the passes and a copy of the kernel before the first and after each."""
+    names: list[str] = []
+    kernel = compile_fusion(module, fusion, "", None)
+    snapshots = [kernel.clone()]
+
+    def keep(name: str, current: ModuleOp, _seconds: float) -> None:
+        names.append(name)
+        snapshots.append(current.clone())
+
+    apply_pipeline(kernel, pipeline, after_pass=keep)
+    return names, snapshots
 
 
 def check_pipeline(
@@ -121,8 +132,9 @@ def check_pipeline(
         started = time.perf_counter()
         outputs = ModuleRuntime(module, cache).run(inputs)
         comparisons = [compare(e, a, max_ulp) for e, a in zip(expected, outputs, strict=True)]
-        result.stages.append(StageResult(staged.stage_names[stage], comparisons, time.perf_counter() - started))
+        result.stages.append(
+            StageResult(staged.stage_names[stage], comparisons, time.perf_counter() - started)
+        )
         if stop_at_first_failure and not result.stages[-1].matches:
             break
     return result
-
