@@ -12,7 +12,12 @@ import itertools
 import numpy as np
 import pytest
 
-from xla_emit.emitters.launch import LaunchDimensions, launch_dimensions, loop_unroll_factor
+from xla_emit.emitters.launch import (
+    DeviceInfo,
+    LaunchDimensions,
+    launch_dimensions,
+    loop_unroll_factor,
+)
 from xla_emit.emitters.work_items import default_work_item_map
 from xla_emit.indexing.indexing_map import IndexingMap
 
@@ -95,9 +100,15 @@ def test_work_item_map_is_a_bijection(shape: tuple[int, ...], unroll: int) -> No
     assert np.all(writes_per_element(indexing_map, shape) == 1)
 
 
+def test_grid_is_capped_at_the_block_limit() -> None:
+    device = DeviceInfo(block_dim_limit_x=5)
+    assert launch_dimensions(128 * 7, 1, device) == LaunchDimensions(threads_x=128, blocks_x=5)
+
+
 def test_work_item_map_with_chunks_is_a_bijection() -> None:
-    # A grid smaller than the shape (as when blocks are capped) loops over chunks.
-    launch = LaunchDimensions(threads_x=8, blocks_x=3)
+    # A grid smaller than the shape (blocks capped at the limit) loops over chunks.
+    launch = launch_dimensions(5 * 23, 2, DeviceInfo(threads_per_warp=2, block_dim_limit_x=3))
+    assert launch == LaunchDimensions(threads_x=8, blocks_x=3)
     shape = (5, 23)
     indexing_map = default_work_item_map(launch, 2, shape)
     assert [v.name for v in indexing_map.range_vars] == ["chunk_id", "vector_index"]

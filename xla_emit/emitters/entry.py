@@ -33,6 +33,7 @@ from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgr
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, tensor_type
 from xla_emit.emitters.work_items import delinearize, index_dim_vars, linearize
+from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import ArrayShape
 from xla_emit.indexing.affine import DimExpr
 from xla_emit.indexing.indexing_map import IndexingMap
@@ -51,10 +52,16 @@ class EntryFunction:
     builder: Builder
     fusion: FusionFunctions
 
-    def emitter(self) -> ElementalEmitter:
-        """An emitter that owns no instruction: every fusion value is a call or a parameter read."""
-        entry = Subgraph(self.function.sym_name.data, (), frozenset())
-        return ElementalEmitter(self.fusion, entry, self.builder, self.inputs, {})
+    def emitter(
+        self,
+        builder: Builder | None = None,
+        injected: dict[HloInstruction, list[SSAValue]] | None = None,
+    ) -> ElementalEmitter:
+        """An emitter into the entry (at `builder`, default: the entry's own) that owns no
+        instruction: every fusion value is a call, a parameter read or `injected`."""
+        return ElementalEmitter(
+            self.fusion, _ENTRY, builder or self.builder, self.inputs, injected or {}
+        )
 
     def insert(self, op: Operation) -> Operation:
         return self.builder.insert(op)
@@ -155,3 +162,7 @@ def insert_element(
     insert = builder.insert(tensor.InsertOp(value, destination, indices))
     insert.results[0].name_hint = "inserted"
     return insert.results[0]
+
+
+# The subgraph of an entry function: it computes nothing itself.
+_ENTRY = Subgraph("entry", (), frozenset())

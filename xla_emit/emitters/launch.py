@@ -36,28 +36,18 @@ MAX_UNROLL_FACTOR = 4
 
 @dataclass(frozen=True)
 class LaunchDimensions:
-    """A kernel's grid: threads per block and blocks, x and y."""
+    """A kernel's grid along x: threads per block and blocks."""
 
     threads_x: int = 1
     blocks_x: int = 1
-    threads_y: int = 1
-    blocks_y: int = 1
 
     @property
     def num_threads_per_block(self) -> int:
-        return self.threads_x * self.threads_y
+        return self.threads_x
 
     @property
     def num_blocks(self) -> int:
-        return self.blocks_x * self.blocks_y
-
-    @property
-    def launch_bound(self) -> int:
-        """Threads in the whole grid."""
-        return self.num_threads_per_block * self.num_blocks
-
-    def __str__(self) -> str:
-        return f"{self.num_threads_per_block} threads x {self.num_blocks} blocks"
+        return self.blocks_x
 
 
 def max_unroll_factor_dividing(num_elements: int) -> int:
@@ -99,10 +89,10 @@ def launch_dimensions(
     work_items = ceil_div(num_elements, unroll_factor)
     max_threads_per_block = WARP_SCHEDULING_GRANULARITY * device.threads_per_warp
     threads = min(work_items, max_threads_per_block)
-    blocks = ceil_div(work_items, threads)
-    blocks_y = ceil_div(blocks, device.block_dim_limit_x)
-    blocks_x = ceil_div(blocks, blocks_y)
-    return LaunchDimensions(threads_x=threads, blocks_x=blocks_x, blocks_y=blocks_y)
+    # Past the x limit XLA adds y blocks; a capped grid whose threads loop over
+    # chunks of the output (see `default_work_item_map`) covers the same elements.
+    blocks = min(ceil_div(work_items, threads), device.block_dim_limit_x)
+    return LaunchDimensions(threads_x=threads, blocks_x=blocks)
 
 
 def storage_bits(bit_width: int) -> int:

@@ -257,7 +257,7 @@ def _emit_thread_loop(
     for arg in loop.region_iter_args:
         arg.name_hint = "acc"
     builder = builder_at_end(loop.body.block)
-    emitter = ElementalEmitter(entry.fusion, _ENTRY, builder, entry.inputs, {})
+    emitter = entry.emitter(builder)
     inputs = hero.operands[: len(hero.operands) // 2]
     values = [emitter.emit(op, list(loop.map_results))[0] for op in inputs]
     types = [init.type for init in inits]
@@ -346,9 +346,7 @@ def _emit_write(
         ]
     then_block = Block()
     then_builder = builder_at_end(then_block)
-    emitter = ElementalEmitter(
-        entry.fusion, _ENTRY, then_builder, entry.inputs, {analysis.hero: results}
-    )
+    emitter = entry.emitter(then_builder, {analysis.hero: results})
     values = emitter.emit_call(epilogue, epilogue.roots[0], output_index)
     inserted: list[SSAValue] = []
     for value, output in zip(values, entry.outputs):
@@ -361,7 +359,3 @@ def _emit_write(
     types = [output.type for output in entry.outputs]
     written = entry.insert(scf.IfOp(condition, types, Region(then_block), Region(else_block)))
     return list(written.results)
-
-
-# The entry function owns no HLO instruction: everything is a call or a parameter read.
-_ENTRY = Subgraph("entry", (), frozenset())

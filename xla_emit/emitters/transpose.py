@@ -22,7 +22,7 @@ from xdsl.ir import SSAValue
 
 from dialects.xla import make_yield
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
-from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph
+from xla_emit.emitters.elemental import FusionFunctions, Subgraph
 from xla_emit.emitters.entry import EntryFunction, begin_entry_function, begin_loop
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.launch import LaunchDimensions
@@ -163,7 +163,7 @@ def _emit_read_loop(
     names = [f"input_dim{d}" for d in range(rank)] + [f"shmem_dim{d}" for d in range(rank)]
     loop = begin_loop(entry, tiling.read_map(), [shared], names)
     builder = builder_at_end(loop.body.block)
-    emitter = ElementalEmitter(entry.fusion, _ENTRY, builder, entry.inputs, {})
+    emitter = entry.emitter(builder)
     value = emitter.emit(operand, list(loop.map_results[:rank]))[0]
     insert = builder.insert(
         tensor.InsertOp(value, loop.region_iter_args[0], list(loop.map_results[rank:]))
@@ -187,7 +187,7 @@ def _emit_write_loop(
         entry, tiling.write_map(), [entry.outputs[0]], [f"dim{d}" for d in range(rank)]
     )
     builder = builder_at_end(loop.body.block)
-    emitter = ElementalEmitter(entry.fusion, _ENTRY, builder, entry.inputs, {})
+    emitter = entry.emitter(builder)
     shared_map = tiling.shared_read_map()
     grid = [entry.thread_id, entry.block_id]
     shared_index = [
@@ -207,7 +207,3 @@ def _emit_write_loop(
     builder.insert(make_yield([insert.results[0]], entry.fusion.spelling))
     entry.insert(loop)
     return loop.res[0]
-
-
-# The entry function owns no HLO instruction: everything is a call or a parameter read.
-_ENTRY = Subgraph("entry", (), frozenset())
