@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.universe import Universe
@@ -43,13 +43,25 @@ class SourceMap:
     offsets: dict[Operation, int] = field(default_factory=dict[Operation, int])
 
     def location_of(self, op: Operation | None) -> SourceLocation | None:
-        """The op's location; ops a pass created report their closest parsed ancestor."""
+        """The op's location.
+
+        Ops a pass cloned keep the `loc(...)` of their original; ops a pass
+        created from nothing report their closest located ancestor.
+        """
         while op is not None:
             offset = self.offsets.get(op)
             if offset is not None:
                 return SourceLocation.from_offset(self.file, self.text, offset)
+            location = op.location
+            if isinstance(location, FileLineColLoc) and location.filename.data == self.file:
+                return self._at_line_column(location.line.data, location.column.data)
             op = op.parent_op()
         return None
+
+    def _at_line_column(self, line: int, column: int) -> SourceLocation:
+        lines = self.text.split("\n")
+        source_line = lines[line - 1] if 0 < line <= len(lines) else None
+        return SourceLocation(self.file, line, column, source_line)
 
 
 class _LocatingParser(Parser):
@@ -63,6 +75,13 @@ class _LocatingParser(Parser):
         start = self._current_token.span.start
         op = super().parse_operation()
         self._source_map.offsets[op] = start
+        if isinstance(op.location, UnknownLoc):
+            # A real location travels with the op through clones (inlining,
+            # unrolling) and into Mosaic-style reports.
+            where = SourceLocation.from_offset(self._source_map.file, self._source_map.text, start)
+            op.location = FileLineColLoc(
+                StringAttr(where.file), IntAttr(where.line), IntAttr(where.column)
+            )
         return op
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
