@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from xla_emit.emitters.hero import ReductionGroups
 from xla_emit.emitters.reduction import ReductionTiling
@@ -157,3 +159,44 @@ def test_reduction_writes_every_output_once(
         assert int(writes.sum()) == 1
         return
     assert np.all(counts(index, output_shape) == 1)
+
+
+@st.composite
+def transposes(draw: st.DrawFn) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A small shape and a permutation that moves the minor-most dim."""
+    rank = draw(st.integers(2, 4))
+    shape = tuple(draw(st.lists(st.integers(1, 40), min_size=rank, max_size=rank)))
+    permutation = tuple(draw(st.permutations(range(rank))))
+    assume(permutation[-1] != rank - 1)
+    return shape, permutation
+
+
+@settings(max_examples=30, deadline=None)
+@given(transposes())
+def test_random_transposes_round_trip_through_the_shared_tile(
+    case: tuple[tuple[int, ...], tuple[int, ...]],
+) -> None:
+    shape, permutation = case
+    test_transpose_reads_every_input_once_and_writes_every_output_once(shape, permutation)
+    test_transpose_shared_tile_round_trip(shape, permutation)
+
+
+@st.composite
+def reductions(draw: st.DrawFn) -> tuple[ReductionGroups, tuple[int, ...], tuple[int, ...]]:
+    is_row = draw(st.booleans())
+    major = draw(st.integers(1, 4)) if not is_row else 1
+    kept = draw(st.integers(1, 70))
+    reduced = draw(st.integers(1, 2500 if is_row else 90))
+    if is_row:
+        return ReductionGroups(True, (1, kept, reduced)), (kept, reduced), (kept,)
+    return ReductionGroups(False, (major, reduced, kept)), (major, reduced, kept), (major, kept)
+
+
+@settings(max_examples=30, deadline=None)
+@given(reductions())
+def test_random_reductions_read_and_write_everything_once(
+    case: tuple[ReductionGroups, tuple[int, ...], tuple[int, ...]],
+) -> None:
+    groups, input_shape, output_shape = case
+    test_reduction_reads_every_input_once_into_its_row(groups, input_shape, output_shape)
+    test_reduction_writes_every_output_once(groups, input_shape, output_shape)
