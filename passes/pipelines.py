@@ -1,8 +1,8 @@
 """Named pipelines: a name that stands for a sequence of passes in a `-p` spec.
 
 `PIPELINES` maps each name to the `-p` spec it expands to; `xla-emit-opt`
-registers every name as a pseudo-pass, so `-p xla-gpu-pipeline` (alone or
-inside a longer spec) runs the whole sequence and `--print-ir-after-all`
+and `xla-emit-run` expand every name they meet, so `-p xla-gpu-pipeline`
+(alone or inside a longer spec) runs the whole sequence and `--print-ir-after-all`
 shows every stage. The stages are written as a table of pass specs so that
 each stage and its clean-up read on one line.
 """
