@@ -41,13 +41,13 @@ def grid_extent(op: Operation, kind: GridKind, axis_name: str) -> GridAxis:
 @grid_axis(ThreadIdOp)
 def _thread_axis(op: Operation) -> GridAxis:
     assert isinstance(op, ThreadIdOp)
-    return grid_extent(op, "thread", op.dimension.data.value)
+    return grid_extent(op, "thread", str(op.dimension.data))
 
 
 @grid_axis(BlockIdOp)
 def _block_axis(op: Operation) -> GridAxis:
     assert isinstance(op, BlockIdOp)
-    return grid_extent(op, "block", op.dimension.data.value)
+    return grid_extent(op, "block", str(op.dimension.data))
 
 
 def barrier(ex: Executor, op: Operation) -> None:

@@ -99,7 +99,7 @@ class LaneSet:
         start = self.first_block * self.grid.threads_per_block
         return np.arange(start, start + self.count, dtype=np.int64)
 
-    def thread_id(self, axis: int) -> np.ndarray:
+    def thread_id(self, axis: int) -> np.ndarray | np.int64:
         """`gpu.thread_id` along x/y/z (0/1/2), per lane."""
         key = ("thread", axis)
         if key not in self._ids:

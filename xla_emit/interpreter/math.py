@@ -24,7 +24,10 @@ from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
 _SIXTEEN_BIT = (np.dtype(np.float16), np.dtype("bfloat16"))
 
-_erf = np.frompyfunc(pymath.erf, 1, 1)
+
+def _erf(values: np.ndarray) -> np.ndarray:
+    # numpy has no erf; Python's is correctly rounded in double, element by element.
+    return np.asarray(np.frompyfunc(pymath.erf, 1, 1)(values), dtype=np.float64)
 
 
 def _round_half_away(values: Array) -> Array:
@@ -55,7 +58,7 @@ _UNARY: dict[type[Operation], Callable[[Array], Array]] = {
     math.SqrtOp: np.sqrt,
     math.RsqrtOp: _rsqrt,
     math.CbrtOp: np.cbrt,
-    math.ErfOp: lambda v: _erf(v).astype(np.float64),
+    math.ErfOp: _erf,
     math.SinOp: np.sin,
     math.CosOp: np.cos,
     math.TanOp: np.tan,
@@ -126,6 +129,13 @@ def _count_ones(values: np.ndarray, width: int) -> np.ndarray:
     )
 
 
+_BIT_COUNTERS: dict[type[Operation], Callable[[np.ndarray, int], np.ndarray]] = {
+    math.CountLeadingZerosOp: _count_leading_zeros,
+    math.CountTrailingZerosOp: _count_trailing_zeros,
+    math.CtPopOp: _count_ones,
+}
+
+
 @register_impls
 class MathImpls(OpImpls):
     """math ops over lanes."""
@@ -152,11 +162,7 @@ class MathImpls(OpImpls):
         type_ = op.results[0].type
         width = integer_width(type_)
         bits = unsigned_view(np.asarray(args[0]), width)
-        counter = {
-            math.CountLeadingZerosOp: _count_leading_zeros,
-            math.CountTrailingZerosOp: _count_trailing_zeros,
-            math.CtPopOp: _count_ones,
-        }[type(op)]
+        counter = _BIT_COUNTERS[type(op)]
         return (typed(counter(np.asarray(bits), width), type_)[()],)
 
     @impl(math.IPowIOp)

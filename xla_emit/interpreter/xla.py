@@ -7,7 +7,7 @@ spellings run the same code as today's `xla.` ones.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.ir import Operation
@@ -44,7 +44,7 @@ def _domain_mask(ex: Executor, inside: bool | np.ndarray) -> bool | np.ndarray:
 @grid_axis(WorkgroupIdOp)
 def _workgroup_axis(op: Operation) -> GridAxis:
     assert isinstance(op, WorkgroupIdOp)
-    return grid_extent(op, "block", op.dimension.data.value)
+    return grid_extent(op, "block", str(op.dimension.data))
 
 
 @register_impls
@@ -127,9 +127,12 @@ class XlaImpls(OpImpls):
         return (ex.merge(np.asarray(condition), loaded, fallback, op.result.type, op),)
 
     def _under_condition(
-        self, ex: Executor, condition: Value, action: object, unchanged: TensorValue
+        self,
+        ex: Executor,
+        condition: Value,
+        action: Callable[[], TensorValue],
+        unchanged: TensorValue,
     ) -> TensorValue:
-        assert callable(action)
         if np.ndim(condition) == 0:  # pyright: ignore[reportArgumentType]
             return action() if condition else unchanged
         active = ex.combine_mask(np.asarray(condition))

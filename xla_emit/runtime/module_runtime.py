@@ -45,7 +45,8 @@ class ModuleRuntime:
 
     module: HloModule
     kernels: KernelCache = field(default_factory=KernelCache)
-    progress: Callable[[str], ProgressCallback] | None = None
+    # Given a kernel's name, the callback that shows its progress (if any).
+    progress: Callable[[str], ProgressCallback | None] | None = None
     runs: list[KernelRun] = field(default_factory=list[KernelRun])
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
