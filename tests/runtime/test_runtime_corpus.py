@@ -12,11 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.npz import from_storable, read_inputs
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter import CheckOptions
-from xla_emit.runtime import KernelCache, ModuleRuntime, compare
+from xla_emit.runtime import KernelCache, ModuleRuntime, check_pipeline, compare
 
 CORPUS = Path(__file__).parents[1] / "corpus"
 PROGRAMS = sorted(CORPUS.glob("*.hlo"))
@@ -45,3 +46,13 @@ def test_corpus_program_matches_xla(program: Path) -> None:
         assert comparison.identical if exact else comparison.matches, (
             f"out{number}: {comparison.describe()}"
         )
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.stem for p in PROGRAMS])
+def test_corpus_program_passes_check_at_every_stage(program: Path) -> None:
+    """What `xla-emit-run --check` asserts: every stage agrees with the reference evaluator."""
+    module = parse_hlo_module(program.read_text(), str(program))
+    inputs = read_inputs(str(program.with_suffix(".inputs.npz")), module.entry)
+    report = check_pipeline(module, inputs, evaluate_module(module, inputs), checks=CheckOptions())
+    assert report.first_failure is None, report.report()
+    assert report.stages[0].stage == "emitted" and len(report.stages) > 1
