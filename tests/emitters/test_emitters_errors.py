@@ -107,3 +107,29 @@ def test_cli_emits_both_spellings(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main([str(path), "--emit=xla"]) == 0
     today = capsys.readouterr().out
     assert "xla.loop" in today and "xla.pure_call" in today and "xla_gpu." not in today
+
+
+MIXED_OUTPUT_SHAPES = """HloModule m
+
+fused {
+  p0 = f32[4,5] parameter(0)
+  n = f32[4,5] negate(p0)
+  r = f32[20] reshape(n)
+  ROOT t = (f32[4,5], f32[20]) tuple(n, r)
+}
+
+ENTRY main {
+  a = f32[4,5] parameter(0)
+  ROOT f = (f32[4,5], f32[20]) fusion(a), kind=kLoop, calls=fused
+}
+"""
+
+
+def test_multi_output_loop_fusion_needs_one_output_shape() -> None:
+    with pytest.raises(UserError) as caught:
+        emit_hlo_module(MIXED_OUTPUT_SHAPES, "mixed.hlo")
+    error = caught.value
+    assert error.message == (
+        "Unsupported: multi-output loop fusion with outputs of shapes f32[4,5] and f32[20]"
+    )
+    assert error.location is not None and error.location.line == 6

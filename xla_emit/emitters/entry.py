@@ -1,10 +1,11 @@
 """The entry function of a fusion kernel, shared by every emitter kind.
 
-    func.func @fusion(%arg0: tensor<...>, ..., %out0: tensor<...>, ...) -> (tensor<...>, ...) {
+    func.func @fusion(%arg0: tensor<...>, ..., %argN: tensor<...>, ...) -> (tensor<...>, ...)
+        attributes {xla.entry} {
       %thread_id_x = gpu.thread_id  x {xla.range = [0 : index, T-1 : index]}
       %block_id_x = gpu.block_id  x {xla.range = [0 : index, B-1 : index]}
-      ... writes the outputs with tensor.insert ...
-      return %out0', ...
+      ... writes the output arguments with tensor.insert ...
+      return %written_outputs...
     }
 
 The launch grid is recoverable from the `xla.range` of the two id ops.
@@ -21,21 +22,12 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Operation, SSAValue
 
 from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import (
-    XLA_RANGE,
-    LoopOpBase,
-    get_xla_range,
-    make_apply_indexing,
-    make_loop,
-    xla_range_attr,
-)
+from dialects.xla import XLA_RANGE, LoopOpBase, get_xla_range, make_loop, xla_range_attr
 from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph, name_arguments
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, tensor_type
-from xla_emit.emitters.work_items import delinearize, index_dim_vars, linearize
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import ArrayShape
-from xla_emit.indexing.affine import DimExpr
 from xla_emit.indexing.indexing_map import IndexingMap
 from xla_emit.indexing.interval import Interval
 
@@ -59,9 +51,8 @@ class EntryFunction:
     ) -> ElementalEmitter:
         """An emitter into the entry (at `builder`, default: the entry's own) that owns no
         instruction: every fusion value is a call, a parameter read or `injected`."""
-        return ElementalEmitter(
-            self.fusion, _ENTRY, builder or self.builder, self.inputs, injected or {}
-        )
+        at = self.builder if builder is None else builder
+        return ElementalEmitter(self.fusion, _ENTRY, at, self.inputs, injected or {})
 
     def insert(self, op: Operation) -> Operation:
         return self.builder.insert(op)
@@ -142,24 +133,10 @@ def begin_loop(
 
 
 def insert_element(
-    builder: Builder,
-    value: SSAValue,
-    destination: SSAValue,
-    indices: Sequence[SSAValue],
-    index_shape: ArrayShape,
-    destination_shape: ArrayShape,
-    spelling: str,
+    builder: Builder, value: SSAValue, destination: SSAValue, indices: Sequence[SSAValue]
 ) -> SSAValue:
-    """`tensor.insert` at `indices`, re-indexed (as a bitcast) when the shapes differ."""
-    if destination_shape.dimensions != index_shape.dimensions:
-        dims = tuple(DimExpr(i) for i in range(index_shape.rank))
-        linear = linearize(dims, index_shape.dimensions, index_shape.minor_to_major)
-        results = delinearize(
-            linear, destination_shape.dimensions, destination_shape.minor_to_major
-        )
-        bitcast = IndexingMap(index_dim_vars(index_shape.dimensions), (), (), results).simplify()
-        indices = list(builder.insert(make_apply_indexing(bitcast, indices, (), spelling)).results)
-    insert = builder.insert(tensor.InsertOp(value, destination, indices))
+    """`%inserted = tensor.insert %value into %destination[indices]`."""
+    insert = builder.insert(tensor.InsertOp(value, destination, list(indices)))
     insert.results[0].name_hint = "inserted"
     return insert.results[0]
 

@@ -18,6 +18,7 @@ from xla_emit.emitters.entry import launch_dimensions_of
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import emit_loop_entry
+from xla_emit.emitters.reduction import emit_reduction_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
@@ -34,10 +35,6 @@ class EmittedKernel:
     @property
     def entry(self) -> func.FuncOp:
         return self.functions[0]
-
-    @property
-    def launch(self) -> LaunchDimensions:
-        return launch_dimensions_of(self.entry)
 
 
 def fused_computation(fusion_instruction: HloInstruction) -> HloComputation:
@@ -78,8 +75,6 @@ def emit_kernel(
     if kind is EmitterKind.TRANSPOSE:
         entry = emit_transpose_entry(name, fusion, plan.analysis, plan.epilogue)
     elif kind is EmitterKind.REDUCTION:
-        from xla_emit.emitters.reduction import emit_reduction_entry
-
         entry = emit_reduction_entry(name, fusion, plan.analysis, plan.epilogue)
     else:
         entry = emit_loop_entry(name, fusion, plan.analysis)
@@ -130,7 +125,7 @@ def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
 
 
 def emit_module_kernels(module: HloModule, spelling: str = "xla_gpu") -> list[EmittedKernel]:
-    """Every fusion's kernel. Functions shared by name (reducers) are emitted once."""
+    """Every fusion's kernel; no function takes the name of another fusion's entry."""
     fusions = _fusions_or_error(module)
     entry_names = frozenset(sanitize_name(fusion.name) for fusion in fusions)
     return [

@@ -11,6 +11,7 @@ from __future__ import annotations
 from xdsl.dialects import func
 
 from dialects.xla import make_yield
+from xla_emit.diagnostics import UserError
 from xla_emit.emitters.elemental import FusionFunctions
 from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
 from xla_emit.emitters.hero import FusionAnalysis
@@ -58,6 +59,7 @@ def loop_launch_config(analysis: FusionAnalysis) -> tuple[int, LaunchDimensions]
 def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis) -> func.FuncOp:
     """The loop fusion's entry function (the subgraph functions come from `fusion`)."""
     shapes = output_shapes(analysis)
+    _check_same_output_dims(analysis, shapes)
     unroll, launch = loop_launch_config(analysis)
     index_shape = shapes[0]
     entry = begin_entry_function(name, fusion, shapes, launch)
@@ -74,10 +76,22 @@ def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis
     indices = list(loop.map_results)
     values = [value for root in analysis.roots for value in emitter.emit(root, indices)]
     updated = [
-        insert_element(entry.builder, value, iter_arg, indices, index_shape, shape, fusion.spelling)
-        for value, iter_arg, shape in zip(values, loop.region_iter_args, shapes)
+        insert_element(entry.builder, value, iter_arg, indices)
+        for value, iter_arg in zip(values, loop.region_iter_args)
     ]
     entry.builder.insert(make_yield(updated, fusion.spelling))
     entry.builder = builder_at_end(entry.function.body.block)
     entry.insert(loop)
     return entry.finish(list(loop.res))
+
+
+def _check_same_output_dims(analysis: FusionAnalysis, shapes: list[ArrayShape]) -> None:
+    """All outputs are computed at one index, so they must share their dimensions."""
+    for root in analysis.roots:
+        for shape in flatten_shape(root.shape):
+            if shape.dimensions != shapes[0].dimensions:
+                raise UserError(
+                    f"Unsupported: multi-output loop fusion with outputs of shapes "
+                    f"{shapes[0]} and {shape}",
+                    root.location,
+                )

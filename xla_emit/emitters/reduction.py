@@ -31,7 +31,12 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from dialects.xla import PredicatedExtractOp, PredicatedInsertOp, make_pure_call, make_yield
 from dialects.xla_gpu import AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
 from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph
-from xla_emit.emitters.entry import EntryFunction, begin_entry_function, begin_loop
+from xla_emit.emitters.entry import (
+    EntryFunction,
+    begin_entry_function,
+    begin_loop,
+    insert_element,
+)
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups, reduction_groups
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end
@@ -316,9 +321,8 @@ def _combine_column_tile(
     stored: list[SSAValue] = []
     for value in partials:
         shared = _allocate_shared(entry, [WARP_SIZE, WARP_SIZE + 1], value.type)
-        insert = entry.insert(tensor.InsertOp(value, shared, [column, row]))
-        insert.results[0].name_hint = "inserted"
-        stored.append(insert.results[0])
+        insert = insert_element(entry.builder, value, shared, [column, row])
+        stored.append(insert)
     synced = list(entry.insert(SyncThreadsOp(stored)).results)
     transposed: list[SSAValue] = []
     for tile, value in zip(synced, partials):
@@ -350,9 +354,8 @@ def _emit_write(
     values = emitter.emit_call(epilogue, epilogue.roots[0], output_index)
     inserted: list[SSAValue] = []
     for value, output in zip(values, entry.outputs):
-        insert = then_builder.insert(tensor.InsertOp(value, output, output_index))
-        insert.results[0].name_hint = "inserted"
-        inserted.append(insert.results[0])
+        insert = insert_element(then_builder, value, output, output_index)
+        inserted.append(insert)
     then_builder.insert(scf.YieldOp(*inserted))
     else_block = Block()
     builder_at_end(else_block).insert(scf.YieldOp(*entry.outputs))

@@ -23,7 +23,12 @@ from xdsl.ir import SSAValue
 from dialects.xla import make_yield
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from xla_emit.emitters.elemental import FusionFunctions, Subgraph
-from xla_emit.emitters.entry import EntryFunction, begin_entry_function, begin_loop
+from xla_emit.emitters.entry import (
+    EntryFunction,
+    begin_entry_function,
+    begin_loop,
+    insert_element,
+)
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, element_type
@@ -165,11 +170,8 @@ def _emit_read_loop(
     builder = builder_at_end(loop.body.block)
     emitter = entry.emitter(builder)
     value = emitter.emit(operand, list(loop.map_results[:rank]))[0]
-    insert = builder.insert(
-        tensor.InsertOp(value, loop.region_iter_args[0], list(loop.map_results[rank:]))
-    )
-    insert.results[0].name_hint = "inserted"
-    builder.insert(make_yield([insert.results[0]], entry.fusion.spelling))
+    insert = insert_element(builder, value, loop.region_iter_args[0], list(loop.map_results[rank:]))
+    builder.insert(make_yield([insert], entry.fusion.spelling))
     entry.insert(loop)
     return loop.res[0]
 
@@ -202,8 +204,7 @@ def _emit_write_loop(
     if epilogue is not None:
         emitter.injected[analysis.hero] = [value]
         value = emitter.emit_call(epilogue, epilogue.roots[0], output_index)[0]
-    insert = builder.insert(tensor.InsertOp(value, loop.region_iter_args[0], output_index))
-    insert.results[0].name_hint = "inserted"
-    builder.insert(make_yield([insert.results[0]], entry.fusion.spelling))
+    insert = insert_element(builder, value, loop.region_iter_args[0], output_index)
+    builder.insert(make_yield([insert], entry.fusion.spelling))
     entry.insert(loop)
     return loop.res[0]

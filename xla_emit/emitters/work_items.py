@@ -43,18 +43,6 @@ def delinearize(
     return tuple(results)
 
 
-def linearize(
-    indices: Sequence[AffineExpr], sizes: Sequence[int], minor_to_major: Sequence[int]
-) -> AffineExpr:
-    """The linear position of a multi-index in a shape with the given layout."""
-    linear: AffineExpr = ConstantExpr(0)
-    stride = 1
-    for dim in minor_to_major:
-        linear = linear + indices[dim] * stride
-        stride *= sizes[dim]
-    return linear
-
-
 def index_dim_vars(shape: Sequence[int]) -> tuple[Variable, ...]:
     """Dims ranging over a shape's indices (a size-0 dim still gets the point 0)."""
     return tuple(Variable(Interval(0, max(size, 1) - 1)) for size in shape)
