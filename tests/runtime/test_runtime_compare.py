@@ -1,0 +1,58 @@
+"""Output comparison: ulp distances against nextafter stepping, tolerances, NaNs, integers."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+
+from xla_emit.runtime import compare, ulp_distance
+
+
+def _steps(start: np.float32, count: int) -> np.float32:
+    value = start
+    for _ in range(count):
+        value = np.nextafter(value, np.float32(np.inf))
+    return value
+
+
+def test_ulp_distance_counts_representable_floats() -> None:
+    starts = np.array([1.0, -3.5, 0.0, -1e-45, 1e30], np.float32)
+    for count in (0, 1, 7, 100):
+        moved = np.array([_steps(s, count) for s in starts], np.float32)
+        np.testing.assert_array_equal(ulp_distance(starts, moved), [count] * len(starts))
+
+
+def test_ulp_distance_across_zero_and_in_bf16() -> None:
+    tiny = np.float32(1e-45)  # the smallest subnormal
+    assert ulp_distance(np.array([-tiny]), np.array([tiny]))[0] == 2
+    one = np.array([1.0], ml_dtypes.bfloat16)
+    bits = one.view(np.uint16) + np.uint16(3)
+    assert ulp_distance(one, bits.view(ml_dtypes.bfloat16))[0] == 3
+
+
+def test_reports_the_first_difference() -> None:
+    expected = np.arange(12, dtype=np.float32).reshape(3, 4)
+    actual = expected.copy()
+    actual[1, 2] = _steps(actual[1, 2], 2)
+    actual[2, 3] = 100.0
+    comparison = compare(expected, actual)
+    assert not comparison.matches and not comparison.identical
+    assert comparison.first_difference == (1, 2)
+    assert comparison.expected_value == 6.0
+    assert comparison.max_abs_error == 89.0
+
+
+def test_small_errors_relative_to_the_largest_output_are_tolerated() -> None:
+    # A reassociated sum: 1e-3 next to 1e3 is off by many ulp of itself, not of the output.
+    expected = np.array([1000.0, 1e-3], np.float32)
+    actual = np.array([1000.0, 1e-3 + 1e-4], np.float32)
+    assert compare(expected, actual).matches
+    assert not compare(expected, np.array([1000.5, 1e-3], np.float32)).matches
+
+
+def test_nans_must_match_in_place_and_integers_exactly() -> None:
+    with_nan = np.array([np.nan, 1.0], np.float32)
+    assert compare(with_nan, with_nan.copy()).identical
+    assert not compare(with_nan, np.array([1.0, 1.0], np.float32)).matches
+    assert not compare(np.array([1, 2], np.int32), np.array([1, 3], np.int32)).matches
+    assert compare(np.array([True]), np.array([True])).identical
