@@ -118,3 +118,34 @@ def test_reference_is_refused_for_mlir(tmp_path: Path, capsys: pytest.CaptureFix
     kernel.write_text(OOB_KERNEL)
     assert main([str(kernel), "--reference"]) == 1
     assert "an .mlir kernel has no reference" in capsys.readouterr().err
+
+
+class _Terminal:
+    """A stderr that says it is a terminal and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xla_emit.runtime.commands import progress_bar
+
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    show = progress_bar("kernel")
+    assert show is not None
+    show(50, 100)  # too early to draw
+    show(100, 100)
+    assert terminal.text == f"\rkernel [{'#' * 30}] 100%\n"
+    monkeypatch.undo()
+    assert progress_bar("kernel") is None  # pytest's captured stderr is not a terminal
