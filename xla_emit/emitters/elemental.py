@@ -41,6 +41,7 @@ from dialects import arith_ext
 from dialects.arith_ext import RemFOp
 from dialects.xla import XLA_RANGE, make_apply_indexing, make_pure_call, xla_range_attr
 from xla_emit.diagnostics import UserError
+from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.types import (
     builder_at_end,
     element_type,
@@ -130,18 +131,10 @@ class FusionFunctions:
 
     def reducer(self, computation: HloComputation) -> str:
         """The name of `computation` as a scalar function, emitting it on first use."""
-        name = self.unreserved(sanitize_name(computation.name))
+        name = self.unreserved(sanitize_function_name(computation.name))
         if name not in self.reducers:
             self.reducers[name] = emit_scalar_function(computation, name, self.spelling)
         return name
-
-
-def sanitize_name(name: str) -> str:
-    """XLA's symbol sanitizing: characters outside [A-Za-z0-9_$] become `_`."""
-    cleaned = "".join(c if c.isalnum() or c in "_$" else "_" for c in name)
-    if not cleaned:
-        return "__unnamed"
-    return "_" + cleaned if cleaned[0].isdigit() else cleaned
 
 
 def index_argument_attrs(shape: Sequence[int]) -> list[DictionaryAttr]:

@@ -13,11 +13,12 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.elemental import FusionFunctions, Subgraph, sanitize_name
+from xla_emit.emitters.elemental import FusionFunctions, Subgraph
 from xla_emit.emitters.entry import launch_dimensions_of
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import emit_loop_entry
+from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.reduction import emit_reduction_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
@@ -111,7 +112,9 @@ def emit_fusion(
     """One fusion's kernel as a module (the entry function is named after the fusion)."""
     del module  # The fused computation is reachable from the instruction itself.
     kernel = emit_kernel(
-        sanitize_name(fusion_instruction.name), fused_computation(fusion_instruction), spelling
+        sanitize_function_name(fusion_instruction.name),
+        fused_computation(fusion_instruction),
+        spelling,
     )
     return ModuleOp(kernel.functions)
 
@@ -127,9 +130,11 @@ def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
 def emit_module_kernels(module: HloModule, spelling: str = "xla_gpu") -> list[EmittedKernel]:
     """Every fusion's kernel; no function takes the name of another fusion's entry."""
     fusions = _fusions_or_error(module)
-    entry_names = frozenset(sanitize_name(fusion.name) for fusion in fusions)
+    entry_names = frozenset(sanitize_function_name(fusion.name) for fusion in fusions)
     return [
-        emit_kernel(sanitize_name(fusion.name), fused_computation(fusion), spelling, entry_names)
+        emit_kernel(
+            sanitize_function_name(fusion.name), fused_computation(fusion), spelling, entry_names
+        )
         for fusion in fusions
     ]
 

@@ -13,7 +13,7 @@ extra argument instead of calling the hero's function, XLA's
 from __future__ import annotations
 
 from xla_emit.emitters import partitioner
-from xla_emit.emitters.elemental import Subgraph, sanitize_name
+from xla_emit.emitters.elemental import Subgraph
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 
@@ -31,7 +31,7 @@ def partition(analysis: FusionAnalysis) -> partitioner.PartitionedComputation:
 
 def epilogue_name(computation: HloComputation, root: HloInstruction) -> str:
     """XLA's epilogue name: `<computation>__epilogue__<root>`, sanitized."""
-    return sanitize_name(f"{computation.name}__epilogue__{root.name}")
+    return partitioner.sanitize_function_name(f"{computation.name}__epilogue__{root.name}")
 
 
 def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgraph | None]:
