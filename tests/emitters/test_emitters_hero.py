@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.emitters.kernel_checks import parse
+from emitter_kernel_checks import parse
 from xla_emit.emitters.hero import EmitterKind, ReductionGroups, analyze_fusion, reduction_groups
 
 ADD = """

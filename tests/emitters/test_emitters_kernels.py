@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.emitters.kernel_checks import check_module_fusions, parse
+from emitter_kernel_checks import check_module_fusions, parse
 from xla_emit.hlo.npz import random_inputs
 
 SCALAR_COMPUTATIONS = """

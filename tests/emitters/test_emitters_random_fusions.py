@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.emitters.kernel_checks import check_module_fusions, parse
+from emitter_kernel_checks import check_module_fusions, parse
 from xla_emit.hlo.npz import random_inputs
 
 SHAPE = "f32[4,4]"
