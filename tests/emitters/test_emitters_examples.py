@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from emitter_kernel_checks import check_module_fusions
+
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.hlo.npz import random_inputs
 from xla_emit.hlo.parser import parse_hlo_module

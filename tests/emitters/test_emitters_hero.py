@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from emitter_kernel_checks import parse
+
 from xla_emit.emitters.hero import EmitterKind, ReductionGroups, analyze_fusion, reduction_groups
 
 ADD = """

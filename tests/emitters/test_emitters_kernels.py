@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from emitter_kernel_checks import check_module_fusions, parse
+
 from xla_emit.hlo.npz import random_inputs
 
 SCALAR_COMPUTATIONS = """

@@ -7,10 +7,10 @@ compute what the evaluator computes.
 
 from __future__ import annotations
 
+from emitter_kernel_checks import check_module_fusions, parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from emitter_kernel_checks import check_module_fusions, parse
 from xla_emit.hlo.npz import random_inputs
 
 SHAPE = "f32[4,4]"
