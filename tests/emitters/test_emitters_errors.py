@@ -10,18 +10,19 @@ from xla_emit.diagnostics import UserError
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.tools.opt import main
 
-UNSUPPORTED_COMPARE = """HloModule m
+INTERNAL_TUPLE = """HloModule m
 
 fused {
   p0 = f32[8] parameter(0)
   p1 = f32[8] parameter(1)
-  ROOT c = pred[8] compare(p0, p1), direction=LT, type=TOTALORDER
+  t = (f32[8], f32[8]) tuple(p0, p1)
+  ROOT g = f32[8] get-tuple-element(t), index=1
 }
 
 ENTRY main {
   a = f32[8] parameter(0)
   b = f32[8] parameter(1)
-  ROOT f = pred[8] fusion(a, b), kind=kLoop, calls=fused
+  ROOT f = f32[8] fusion(a, b), kind=kLoop, calls=fused
 }
 """
 
@@ -51,7 +52,8 @@ ENTRY main {
     ("text", "line", "column", "message"),
     [
         # Located at the instruction's name.
-        (UNSUPPORTED_COMPARE, 6, 8, "Unsupported: compare 'c' (TOTALORDER comparison)"),
+        # Tuples inside a fusion are not supported (only a tuple root is).
+        (INTERNAL_TUPLE, 6, 3, "Unsupported: tuple 't'"),
         (INTEGER_POWER, 5, 8, "Unsupported: power 'p' (on s32)"),
     ],
 )

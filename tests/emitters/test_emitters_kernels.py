@@ -150,6 +150,11 @@ def test_binary_integer_ops(opcode: str, ptype: str) -> None:
         ("ROOT r = s32[4,33] popcnt(x0)", ["s32[4,33]"], "s32[4,33]"),
         ("ROOT r = pred[4,33] is-finite(x0)", ["f32[4,33]"], "pred[4,33]"),
         ("ROOT r = pred[4,33] compare(x0, x1), direction=LT", ["f32[4,33]"] * 2, "pred[4,33]"),
+        (
+            "ROOT r = pred[4,33] compare(x0, x1), direction=LT, type=TOTALORDER",
+            ["f32[4,33]"] * 2,
+            "pred[4,33]",
+        ),
         ("ROOT r = pred[4,33] compare(x0, x1), direction=GE", ["u8[4,33]"] * 2, "pred[4,33]"),
         ("ROOT r = pred[4,33] compare(x0, x1), direction=NE", ["s32[4,33]"] * 2, "pred[4,33]"),
         ("ROOT r = pred[4,33] and(x0, x1)", ["pred[4,33]"] * 2, "pred[4,33]"),
@@ -244,6 +249,19 @@ def test_other_elementwise_ops(body: str, params: list[str], result: str) -> Non
 )
 def test_index_transforming_ops(body: str, params: list[str], result: str) -> None:
     assert run(body, params, result) == ["f:loop"]
+
+
+@pytest.mark.parametrize("direction", ["LT", "GE", "EQ"])
+def test_total_order_compare_on_special_values(direction: str) -> None:
+    # -NaN < -inf < -1 < -0 < +0 < 1 < inf < NaN: every pair of these, both ways.
+    special = np.array(
+        [0xFFC00000, 0xFF800000, 0xBF800000, 0x80000000, 0, 0x3F800000, 0x7F800000, 0x7FC00000],
+        dtype=np.uint32,
+    ).view(np.float32)
+    a, b = np.meshgrid(special, special, indexing="ij")
+    body = f"ROOT r = pred[8,8] compare(x0, x1), direction={direction}, type=TOTALORDER"
+    hlo = parse(module(body, ["f32[8,8]"] * 2, "pred[8,8]"))
+    assert check_module_fusions(hlo, [a, b]) == ["f:loop"]
 
 
 def test_dynamic_slice_clamps_its_start() -> None:

@@ -902,13 +902,31 @@ def _compare(
     direction = instruction.comparison_direction or "EQ"
     if ptype.is_float:
         if instruction.comparison_type == "TOTALORDER":
-            raise unsupported(instruction, "TOTALORDER comparison")
+            keys = [_total_order_key(emitter, ptype, x) for x in operands]
+            return emitter.insert(
+                arith.CmpiOp(keys[0], keys[1], _SIGNED_PREDICATES[direction])
+            ).results[0]
         return emitter.insert(
             arith.CmpfOp(operands[0], operands[1], _FLOAT_PREDICATES[direction])
         ).results[0]
     unsigned = ptype.is_unsigned_int or ptype is PrimitiveType.PRED
     predicates = _UNSIGNED_PREDICATES if unsigned else _SIGNED_PREDICATES
     return emitter.insert(arith.CmpiOp(operands[0], operands[1], predicates[direction])).results[0]
+
+
+def _total_order_key(emitter: ElementalEmitter, ptype: PrimitiveType, x: SSAValue) -> SSAValue:
+    """The float's bits as a signed integer ordered like XLA's total order
+    (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN): negative floats get their
+    magnitude bits flipped, so a larger magnitude sorts lower."""
+    bits_type = IntegerType(ptype.bit_width)
+    as_int = emitter.insert(arith.BitcastOp(x, bits_type)).results[0]
+    shift = emitter.constant(IntegerAttr(ptype.bit_width - 1, bits_type), "cst")
+    sign_fill = emitter.insert(arith.ShRSIOp(as_int, shift)).results[0]
+    magnitude_bits = emitter.constant(
+        IntegerAttr((1 << (ptype.bit_width - 1)) - 1, bits_type), "cst"
+    )
+    flip = emitter.insert(arith.AndIOp(sign_fill, magnitude_bits)).results[0]
+    return emitter.insert(arith.XOrIOp(as_int, flip)).results[0]
 
 
 def _clamp(
