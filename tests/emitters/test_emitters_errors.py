@@ -26,16 +26,16 @@ ENTRY main {
 }
 """
 
-INTEGER_POWER = """HloModule m
+NARROWING_BITCAST = """HloModule m
 
 fused {
-  p0 = s32[8] parameter(0)
-  ROOT p = s32[8] power(p0, p0)
+  p0 = f32[8] parameter(0)
+  ROOT p = s16[8,2] bitcast-convert(p0)
 }
 
 ENTRY main {
-  a = s32[8] parameter(0)
-  ROOT f = s32[8] fusion(a), kind=kLoop, calls=fused
+  a = f32[8] parameter(0)
+  ROOT f = s16[8,2] fusion(a), kind=kLoop, calls=fused
 }
 """
 
@@ -54,7 +54,7 @@ ENTRY main {
         # Located at the instruction's name.
         # Tuples inside a fusion are not supported (only a tuple root is).
         (INTERNAL_TUPLE, 6, 3, "Unsupported: tuple 't'"),
-        (INTEGER_POWER, 5, 8, "Unsupported: power 'p' (on s32)"),
+        (NARROWING_BITCAST, 5, 8, "Unsupported: bitcast-convert 'p' (bit widths differ)"),
     ],
 )
 def test_unsupported_ops_are_located(text: str, line: int, column: int, message: str) -> None:
@@ -79,13 +79,13 @@ def test_cli_reports_unsupported_op_with_caret(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "bad.hlo"
-    path.write_text(INTEGER_POWER)
+    path.write_text(NARROWING_BITCAST)
     assert main([str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
     lines = captured.err.splitlines()
-    assert lines[0] == f"{path}:5:8: error: Unsupported: power 'p' (on s32)"
-    assert lines[1] == "  ROOT p = s32[8] power(p0, p0)"
+    assert lines[0] == f"{path}:5:8: error: Unsupported: bitcast-convert 'p' (bit widths differ)"
+    assert lines[1] == "  ROOT p = s16[8,2] bitcast-convert(p0)"
     assert lines[2] == "       ^"
     assert "Traceback" not in captured.err
 
@@ -102,7 +102,7 @@ def test_cli_reports_hlo_syntax_errors(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_cli_emits_both_spellings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "ok.hlo"
-    path.write_text(INTEGER_POWER.replace("power(p0, p0)", "multiply(p0, p0)"))
+    path.write_text(NARROWING_BITCAST.replace("s16[8,2]", "s32[8]"))
     assert main([str(path)]) == 0
     seed_spelling = capsys.readouterr().out
     assert "xla_gpu.loop" in seed_spelling and "xla.loop" not in seed_spelling

@@ -251,6 +251,18 @@ def test_index_transforming_ops(body: str, params: list[str], result: str) -> No
     assert run(body, params, result) == ["f:loop"]
 
 
+@pytest.mark.parametrize("ptype", ["s32", "s8", "u8"])
+def test_integer_power(ptype: str) -> None:
+    # Bases and exponents around the special cases: 0, +-1, negative exponents, wrap-around.
+    signed = ptype.startswith("s")
+    values = [-3, -2, -1, 0, 1, 2, 3, 7] if signed else [0, 1, 2, 3, 7, 15, 200, 255]
+    a, b = np.meshgrid(values, values, indexing="ij")
+    dtype = np.dtype(ptype.replace("s", "int").replace("u", "uint"))
+    body = f"ROOT r = {ptype}[8,8] power(x0, x1)"
+    hlo = parse(module(body, [f"{ptype}[8,8]"] * 2, f"{ptype}[8,8]"))
+    assert check_module_fusions(hlo, [a.astype(dtype), b.astype(dtype)]) == ["f:loop"]
+
+
 @pytest.mark.parametrize("direction", ["LT", "GE", "EQ"])
 def test_total_order_compare_on_special_values(direction: str) -> None:
     # -NaN < -inf < -1 < -0 < +0 < 1 < inf < NaN: every pair of these, both ways.

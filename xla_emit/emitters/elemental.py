@@ -815,9 +815,41 @@ def _binary_op(
     else:
         table = {**_INT_BINARY, **_UNSIGNED_INT_BINARY}
     op_class = table.get(opcode)
+    if opcode == "power" and ptype.is_integral:
+        return _integer_power(emitter, ptype, a, b)
     if op_class is None:
         raise unsupported(instruction, f"on {ptype.value}")
     return _binary(emitter, op_class, a, b)
+
+
+def _integer_power(
+    emitter: ElementalEmitter, ptype: PrimitiveType, base: SSAValue, exponent: SSAValue
+) -> SSAValue:
+    """Square-and-multiply over the exponent's bits (products wrap around); a negative
+    exponent gives 0, or 1 for base 1, as XLA defines it."""
+    bits_type = integer_type(ptype)
+    one = emitter.scalar_constant(1, ptype)
+    zero = emitter.scalar_constant(0, ptype)
+    block = Block(arg_types=[IndexType(), bits_type, bits_type, bits_type])
+    _, product, square, rest = block.args
+    body = builder_at_end(block)
+    odd = body.insert(arith.CmpiOp(body.insert(arith.AndIOp(rest, one)).results[0], zero, "ne"))
+    multiplied = body.insert(arith.MuliOp(product, square)).results[0]
+    next_product = body.insert(arith.SelectOp(odd.results[0], multiplied, product)).results[0]
+    next_square = body.insert(arith.MuliOp(square, square)).results[0]
+    next_rest = body.insert(arith.ShRUIOp(rest, one)).results[0]
+    body.insert(scf.YieldOp(next_product, next_square, next_rest))
+    steps = emitter.constant_index(ptype.bit_width)
+    loop = scf.ForOp(
+        emitter.constant_index(0), steps, emitter.constant_index(1), [one, base, exponent], block
+    )
+    result = emitter.insert(loop).results[0]
+    if ptype.is_unsigned_int:
+        return result
+    negative = emitter.insert(arith.CmpiOp(exponent, zero, "slt")).results[0]
+    base_is_one = emitter.insert(arith.CmpiOp(base, one, "eq")).results[0]
+    fallback = emitter.insert(arith.SelectOp(base_is_one, one, zero)).results[0]
+    return emitter.insert(arith.SelectOp(negative, fallback, result)).results[0]
 
 
 def _unary_op(
