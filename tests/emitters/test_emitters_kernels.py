@@ -78,19 +78,7 @@ def unary_body(opcode: str, ptype: str) -> Body:
     return f"ROOT r = {ptype}[3,50] {opcode}(x0)"
 
 
-ROUND_AFZ_SIGN = pytest.mark.xfail(
-    reason="the evaluator's round-nearest-afz gives +0.0 for small negative inputs, not -0.0",
-    strict=True,
-)
-
-
-@pytest.mark.parametrize(
-    "opcode",
-    [
-        pytest.param(op, marks=ROUND_AFZ_SIGN) if op == "round-nearest-afz" else op
-        for op in UNARY_F32
-    ],
-)
+@pytest.mark.parametrize("opcode", UNARY_F32)
 @pytest.mark.parametrize("ptype", ["bf16", "f16"])
 def test_unary_16_bit_float_ops(opcode: str, ptype: str) -> None:
     assert run(unary_body(opcode, ptype), [f"{ptype}[3,50]"], f"{ptype}[3,50]") == ["f:loop"]

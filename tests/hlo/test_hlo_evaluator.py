@@ -47,6 +47,14 @@ def test_exact_unary_ops(opcode: str, expected: list[float]) -> None:
     np.testing.assert_array_equal(out, np.array(expected, np.float32))
 
 
+def test_round_nearest_afz_keeps_the_sign_of_zero() -> None:
+    x = np.array([-0.4, -0.0, 0.4, -0.5], np.float32)
+    out = run1("  p = f32[4] parameter(0)\n  ROOT r = f32[4] round-nearest-afz(p)", x)
+    # C's roundf as the oracle: it rounds half away from zero and keeps the sign of zero.
+    np.testing.assert_array_equal(np.signbit(out), [True, True, False, True])
+    np.testing.assert_array_equal(out, [-0.0, -0.0, 0.0, -1.0])
+
+
 def test_transcendental_unary_ops() -> None:
     x = [0.25, 1.0, 4.0]
     # Python's math module (the C library, in double) as the oracle.

@@ -48,7 +48,9 @@ def _erf(x: Array) -> Array:
 def _round_afz(x: Array) -> Array:
     truncated = np.trunc(x)
     fraction = x - truncated  # exact in binary floating point
-    return truncated + np.where(np.abs(fraction) >= 0.5, np.sign(x), 0.0)
+    rounded = truncated + np.where(np.abs(fraction) >= 0.5, np.sign(x), 0.0)
+    # -0.4 rounds to -0.0, as IEEE roundf does; the sum above would give +0.0.
+    return np.copysign(rounded, x)
 
 
 def _logistic(x: Array) -> Array:
