@@ -26,7 +26,7 @@ from xdsl.passes import PassPipeline
 from passes.pipelines import PIPELINES
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.tools.context import make_context, parse_mlir
-from xla_emit.tools.opt import available_passes
+from passes.pipelines import available_passes
 
 SIZES = (100, 200, 400, 800)
 _TENSOR = "tensor<6x512x4096xbf16>"

@@ -7,6 +7,13 @@ shows every stage. The stages are written as a table of pass specs so that
 each stage and its clean-up read on one line.
 """
 
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+from xdsl.universe import Universe
+
+from passes import all_passes
+
 # Removes what a stage leaves behind: folded constants, dead ops, duplicates.
 _CLEANUP = ("canonicalize", "cse")
 
@@ -40,3 +47,33 @@ PIPELINES: dict[str, str] = {
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }
+
+
+def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's passes and ours (ours are also in the multiverse through our plugin)."""
+    passes = dict(Universe.get_multiverse().all_passes)
+    passes.update(all_passes())
+    return passes
+
+
+def expand_pipelines(spec: str) -> str:
+    """Replace each named pipeline in a `-p` spec by the passes it stands for."""
+    names = [part.strip() for part in _split_top_level(spec)]
+    return ",".join(PIPELINES.get(name, name) for name in names if name)
+
+
+def _split_top_level(spec: str) -> list[str]:
+    """Split a pass spec at commas that are not inside `{...}` options."""
+    parts: list[str] = []
+    depth = 0
+    start = 0
+    for i, char in enumerate(spec):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(spec[start:i])
+            start = i + 1
+    parts.append(spec[start:])
+    return parts

@@ -26,7 +26,7 @@ from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.tools.context import make_context, parse_mlir
-from xla_emit.tools.opt import available_passes
+from passes.pipelines import available_passes
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 

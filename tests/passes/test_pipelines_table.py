@@ -13,7 +13,7 @@ from passes import all_passes
 from passes.pipelines import PIPELINES
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.tools.context import make_context
-from xla_emit.tools.opt import available_passes
+from passes.pipelines import available_passes
 
 GELU_HLO = Path(__file__).resolve().parents[2] / "examples" / "gelu.hlo"
 

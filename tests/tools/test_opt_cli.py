@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from passes.pipelines import expand_pipelines
 from xla_emit.tools.expected_diagnostics import parse_annotations
-from xla_emit.tools.opt import expand_pipelines, split_chunks
+from xla_emit.tools.opt import split_chunks
 
 
 def run_opt(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -35,7 +36,12 @@ def test_prints_and_applies_passes() -> None:
         ("func.func @f(\n", 2, 1, "Expected argument or type"),
         (GOOD.replace(": i32\n  func", ": i64\n  func"), 2, 19, "previously used or defined"),
         (GOOD.replace("arith.addi", "arith.nosuchop"), 2, 8, "arith.nosuchop is not registered"),
-        (GOOD.replace("func.return %b : i32", "func.return %b, %b : i32, i32"), 3, 3, "'func.return' op"),
+        (
+            GOOD.replace("func.return %b : i32", "func.return %b, %b : i32, i32"),
+            3,
+            3,
+            "'func.return' op",
+        ),
     ],
 )
 def test_bad_input_is_located_and_exits_1(
@@ -53,11 +59,21 @@ def test_bad_input_is_located_and_exits_1(
     assert caret_line == " " * (column - 1) + "^"
 
 
-def test_unknown_pass_is_a_user_error() -> None:
-    result = run_opt("-", "-p", "no-such-pass", stdin=GOOD)
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("no-such-pass", "Unrecognized passes: ['no-such-pass']"),
+        ("cse{", "Expected argument name here"),
+        ("canonicalize{bogus=1}", 'Provided arguments ["bogus"] not found'),
+        ("xla-gpu-optimize-loops{max-unroll-factor=x}", "Incompatible types"),
+    ],
+)
+def test_bad_pipeline_is_a_user_error(spec: str, message: str) -> None:
+    result = run_opt("-", "-p", spec, stdin=GOOD)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
-    assert "no-such-pass" in result.stderr
+    assert result.stderr.startswith(f"error: invalid pass pipeline '{spec}'")
+    assert message in result.stderr
 
 
 def test_missing_file_is_a_user_error() -> None:
@@ -69,7 +85,9 @@ def test_missing_file_is_a_user_error() -> None:
 def test_split_chunks_keep_file_line_numbers() -> None:
     text = "a\nb\n// -----\nc\n// -----\nd\n"
     chunks = split_chunks(text)
-    assert [chunk.splitlines().index(last) + 1 for chunk, last in zip(chunks, "acd", strict=True)] == [
+    assert [
+        chunk.splitlines().index(last) + 1 for chunk, last in zip(chunks, "acd", strict=True)
+    ] == [
         1,
         4,
         6,
@@ -77,7 +95,10 @@ def test_split_chunks_keep_file_line_numbers() -> None:
 
 
 def test_annotations_resolve_relative_lines() -> None:
-    text = "x\n// expected-error@+2 {{two down}}\n\ny // expected-note {{same}}\n// expected-error@above {{up}}\n"
+    text = (
+        "x\n// expected-error@+2 {{two down}}\n\n"
+        "y // expected-note {{same}}\n// expected-error@above {{up}}\n"
+    )
     found = [(e.kind, e.line, e.message) for e in parse_annotations(text)]
     assert found == [("error", 4, "two down"), ("note", 4, "same"), ("error", 4, "up")]
 

@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from passes.diagnostics import OpError
 from xla_emit.diagnostics import UserError
 from xla_emit.tools.context import SourceMap, make_context, op_error, verify_module
-from xla_emit.tools.opt import available_passes, expand_pipelines
+from passes.pipelines import available_passes, expand_pipelines
 
 DEFAULT_PIPELINE = "xla-gpu-pipeline"
 

@@ -91,9 +91,7 @@ def check_expected_diagnostics(text: str, file: str, errors: list[UserError]) ->
         )
         if match is None:
             where = f"{file}:{diagnostic.line}" if diagnostic.line is not None else file
-            problems.append(
-                f"{where}: error: unexpected {diagnostic.kind}: {diagnostic.message}"
-            )
+            problems.append(f"{where}: error: unexpected {diagnostic.kind}: {diagnostic.message}")
         else:
             unmatched.remove(match)
     for expected in unmatched:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from io import StringIO
 from typing import TextIO
@@ -21,49 +21,16 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.universe import Universe
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
-from passes import all_passes
 from passes.diagnostics import OpError
+from passes.pipelines import available_passes, expand_pipelines
 from passes.respell import RespellPass
 from xla_emit.diagnostics import UserError
 from xla_emit.tools.context import SourceMap, make_context, op_error, parse_mlir, verify_module
 from xla_emit.tools.expected_diagnostics import check_expected_diagnostics
 
 SPLIT_MARKER = "// -----"
-
-
-def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """xDSL's passes and ours (ours are also in the multiverse through our plugin)."""
-    passes = dict(Universe.get_multiverse().all_passes)
-    passes.update(all_passes())
-    return passes
-
-
-def expand_pipelines(spec: str) -> str:
-    """Replace each named pipeline in a `-p` spec by the passes it stands for."""
-    from passes.pipelines import PIPELINES
-
-    names = [part.strip() for part in _split_top_level(spec)]
-    return ",".join(PIPELINES.get(name, name) for name in names if name)
-
-
-def _split_top_level(spec: str) -> list[str]:
-    """Split a pass spec at commas that are not inside `{...}` options."""
-    parts: list[str] = []
-    depth = 0
-    start = 0
-    for i, char in enumerate(spec):
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(spec[start:i])
-            start = i + 1
-    parts.append(spec[start:])
-    return parts
 
 
 @dataclass
@@ -139,7 +106,7 @@ def read_input(path: str) -> tuple[str, str]:
 
 
 def split_chunks(text: str) -> list[str]:
-    """Split at `// -----`, padding each chunk with blank lines so line numbers stay file-relative."""
+    """Split at `// -----`; blank lines pad each chunk so line numbers stay file-relative."""
     chunks: list[str] = []
     lines_before = 0
     for chunk in text.split(SPLIT_MARKER):
@@ -200,7 +167,8 @@ class Driver:
             pipeline = PassPipeline.parse_spec(
                 available_passes(), self.pipeline_spec, after_each_pass
             )
-        except Exception as error:  # xDSL reports bad specs with several exception types
+        except (ValueError, ArgSpecParseError) as error:
+            # ArgSpecParseError derives from BaseException, so name it.
             raise UserError(f"invalid pass pipeline '{self.options.passes}': {error}") from None
         try:
             pipeline.apply(self.ctx, module)
