@@ -43,7 +43,7 @@ def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
     """Loads `arg0, arg1, ...` from an npz file, typed by the computation's parameters."""
     try:
         archive = np.load(path)
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, EOFError) as error:  # EOFError: an empty file
         raise UserError(f"cannot read inputs from '{path}': {error}") from None
     with archive:
         arguments: list[np.ndarray] = []

@@ -26,6 +26,8 @@ from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.interpreter.executor import ProgressCallback
+from xla_emit.interpreter.pto import run_file as run_pto_file
+from xla_emit.interpreter.tpu import run_tpu_kernel
 from xla_emit.runtime.kernel_io import random_kernel_inputs, read_kernel_inputs
 from xla_emit.runtime.kernels import KernelCache
 from xla_emit.runtime.module_runtime import ModuleRuntime
@@ -76,7 +78,22 @@ def run_mlir_kernel(
 
     module, source_map = parse_mlir(_read(path), path)
     verify_module(module, source_map)
+    dialects_used = {op.dialect_name() for op in module.walk()}
+    if "pto" in dialects_used:
+        return _run_pto_kernel(path, inputs_path, seed, options)
     function = Executor(module).entry_function(options.entry)
+    if "tpu" in dialects_used or any(
+        isinstance(t, MemRefType) for t in function.function_type.inputs.data
+    ):
+        inputs = (
+            read_kernel_inputs(inputs_path, function)
+            if inputs_path is not None
+            else random_kernel_inputs(function, seed if seed is not None else 0)
+        )
+        # TPU kernels work on memrefs in their tiled layout, one vector at a time:
+        # the scalar-control-flow TPU executor runs them, not the SIMT one.
+        scalars_as_python = [a.item() if a.ndim == 0 else a for a in inputs]
+        return run_tpu_kernel(module, scalars_as_python, options.entry, source_map.location_of)
     if inputs_path is not None:
         inputs = read_kernel_inputs(inputs_path, function)
     else:
@@ -105,6 +122,24 @@ def run_mlir_kernel(
         else output
         for output, shape in zip(outputs, result_shapes, strict=True)
     ]
+
+
+def _run_pto_kernel(
+    path: str, inputs_path: str | None, seed: int | None, options: InterpreterOptions
+) -> list[np.ndarray]:
+    """PTO tile programs run in the tile executor: returned values, then global memory."""
+    inputs = None
+    if inputs_path is not None:
+        try:
+            archive = np.load(inputs_path)
+        except (OSError, ValueError, EOFError) as error:
+            raise UserError(f"cannot read inputs from '{inputs_path}': {error}") from None
+        with archive:
+            inputs = {name: archive[name] for name in archive.files}
+    outputs = run_pto_file(path, options.entry, inputs, None, seed if seed is not None else 0)
+    returned = sorted((k for k in outputs if k.startswith("out")), key=lambda k: int(k[3:]))
+    memories = sorted((k for k in outputs if k.startswith("arg")), key=lambda k: int(k[3:]))
+    return [outputs[name] for name in returned + memories]
 
 
 def _shape(type_: Attribute) -> tuple[int, ...] | None:

@@ -35,7 +35,7 @@ def read_kernel_inputs(path: str, function: FuncOp) -> list[np.ndarray]:
     """`arg0, arg1, ...` of an npz file, checked against the kernel's parameter types."""
     try:
         archive = np.load(path)
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, EOFError) as error:  # EOFError: an empty file
         raise UserError(f"cannot read inputs from '{path}': {error}") from None
     with archive:
         inputs: list[np.ndarray] = []
