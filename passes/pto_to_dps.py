@@ -160,6 +160,8 @@ class _BlockLowering:
             )
         alloc = AllocTileOp(buffer_type)
         alloc.result.name_hint = result.name_hint
+        # Errors about this buffer (e.g. memory planning) point at the op that made the value.
+        alloc.location = op.location
         Rewriter.insert_op(alloc, InsertPoint.before(op))
         if pinned:
             self.pool.pinned.add(alloc.result)

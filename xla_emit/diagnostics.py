@@ -68,7 +68,9 @@ class UserError(Exception):
         lines.extend(_source_excerpt(self.location))
         for note in self.notes:
             lines.append(_headline(note.location, "note", note.message))
-            lines.extend(_source_excerpt(note.location))
+            # The error already showed this line; repeating it per note only adds noise.
+            if note.location != self.location:
+                lines.extend(_source_excerpt(note.location))
         return "\n".join(lines)
 
 
