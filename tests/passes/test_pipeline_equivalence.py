@@ -21,12 +21,10 @@ from xdsl.passes import PassPipeline
 
 from dialects.arith_ext import ARITH
 from dialects.vector_ext import VECTOR
-from passes.pipelines import PIPELINES
-from xla_emit.diagnostics import UserError
+from passes.pipelines import PIPELINES, available_passes
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.tools.context import make_context, parse_mlir
-from passes.pipelines import available_passes
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
@@ -188,12 +186,7 @@ def test_corpus_fusion_every_stage_matches(program: str, fusion_index: int) -> N
     from xla_emit.hlo.parser import parse_hlo_module
 
     hlo = parse_hlo_module((CORPUS / program).read_text(), program)
-    try:
-        module = emit_fusion(hlo, fusion_instructions(hlo)[fusion_index])
-    except UserError as error:
-        if "Unsupported" not in error.message:
-            raise
-        pytest.xfail(f"the emitters cannot emit this fusion yet: {error.message}")
+    module = emit_fusion(hlo, fusion_instructions(hlo)[fusion_index])
     entry = next(op for op in module.ops if isinstance(op, FuncOp) and "xla.entry" in op.attributes)
     inputs = _random_inputs(entry, np.random.default_rng(fusion_index))
     shapes = [x.shape for x in inputs]
