@@ -321,7 +321,11 @@ def _parse_keyword_value(parser: AttrParser, options: Sequence[str], key: str) -
 
 
 def _parse_key_form(parser: AttrParser) -> list[Attribute]:
-    """`loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=..., slayout=..., fractal=512, pad=0[, compact=0]`."""
+    """The key form of a tile buffer type.
+
+    `loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=...,
+    slayout=..., fractal=512, pad=0[, compact=0]`.
+    """
     values: dict[str, Attribute] = {}
     for index, key in enumerate(_KEY_FORM_KEYS):
         if index > 0:
@@ -364,13 +368,17 @@ def _parse_key_form(parser: AttrParser) -> list[Attribute]:
 
 
 def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
-    """`RxCxT` then optional `, key=value` pairs (valid, blayout, slayout, fractal, pad, compact)."""
+    """`RxCxT`, then optional `, key=value` pairs.
+
+    The keys are valid, blayout, slayout, fractal, pad and compact.
+    """
     if loc not in LOCATIONS:
         parser.raise_error(f"unknown tile location '{loc}', expected one of {', '.join(LOCATIONS)}")
     dims, element = parser.parse_ranked_shape()
     if len(dims) != 2 or any(d < 0 for d in dims):
         parser.raise_error(
-            f"a tile has a static 2-D shape, but got {'x'.join(_format_dim(max(d, DYNAMIC)) for d in dims)}"
+            "a tile has a static 2-D shape, but got "
+            f"{'x'.join(_format_dim(max(d, DYNAMIC)) for d in dims)}"
         )
     rows, cols = dims
     options: dict[str, Attribute] = {
@@ -800,7 +808,8 @@ class TileScalarOpBase(ElementwiseOpBase):
         scalar = self.ins[1].type
         if scalar != self.destination_type().element_type:
             raise VerifyException(
-                f"expected a scalar of the tile element type {self.destination_type().element_name}, but got {scalar}"
+                "expected a scalar of the tile element type "
+                f"{self.destination_type().element_name}, but got {scalar}"
             )
 
 
@@ -1049,7 +1058,8 @@ class TMatmulOp(TileOpBase):
         for what, x, y in (("K", k, k2), ("M", m, dm), ("N", n, dn)):
             if DYNAMIC not in (x, y) and x != y:
                 raise VerifyException(
-                    f"{what} mismatch: {x} != {y} (left {_shape_str(a.valid_shape)}, right {_shape_str(b.valid_shape)}, acc {_shape_str(dst.valid_shape)})"
+                    f"{what} mismatch: {x} != {y} (left {_shape_str(a.valid_shape)}, right "
+                    f"{_shape_str(b.valid_shape)}, acc {_shape_str(dst.valid_shape)})"
                 )
 
 
@@ -1097,7 +1107,8 @@ class TTransOp(TileOpBase):
         if src.element_bytes != dst.element_bytes:
             raise VerifyException(
                 f"needs equal element sizes, but the source {src.element_name} has "
-                f"{src.element_bytes} bytes and the destination {dst.element_name} has {dst.element_bytes}"
+                f"{src.element_bytes} bytes and the destination {dst.element_name} has "
+                f"{dst.element_bytes}"
             )
         if len(self.ins) == 2:
             tmp = tile_params(self.ins[1])
@@ -1107,7 +1118,8 @@ class TTransOp(TileOpBase):
                 )
             if tmp.element_bytes != src.element_bytes:
                 raise VerifyException(
-                    f"scratch elements must have {src.element_bytes} bytes like the source, but {tmp.element_name} has {tmp.element_bytes}"
+                    f"scratch elements must have {src.element_bytes} bytes like the source, but "
+                    f"{tmp.element_name} has {tmp.element_bytes}"
                 )
         if self.is_dps and (
             self.outs[0] == self.ins[0] or (len(self.ins) == 2 and self.outs[0] == self.ins[1])
@@ -1123,7 +1135,8 @@ class TTransOp(TileOpBase):
             return
         if len(shape) != SOURCE_RANK[conversion]:
             raise VerifyException(
-                f"{conversion.value} needs a rank-{SOURCE_RANK[conversion]} source_shape, but got {list(shape)}"
+                f"{conversion.value} needs a rank-{SOURCE_RANK[conversion]} source_shape, but got "
+                f"{list(shape)}"
             )
         if src.loc.data != "vec" or dst.loc.data != "vec":
             raise VerifyException("ConvTile conversions run on vec tiles")
@@ -1132,7 +1145,8 @@ class TTransOp(TileOpBase):
         capacity = src.rows.data * src.cols.data
         if prod(shape) > capacity:
             raise VerifyException(
-                f"source_shape {list(shape)} holds {prod(shape)} elements, more than the {src.shape[0]}x{src.shape[1]} source tile"
+                f"source_shape {list(shape)} holds {prod(shape)} elements, more than the "
+                f"{src.shape[0]}x{src.shape[1]} source tile"
             )
 
 
@@ -1285,11 +1299,13 @@ class AllocTileOp(IRDLOperation):
             raise VerifyException("valid_row and valid_col come together")
         if dynamic and not given:
             raise VerifyException(
-                f"a tile with dynamic valid shape {_shape_str(tile.valid_shape)} needs valid_row and valid_col"
+                f"a tile with dynamic valid shape {_shape_str(tile.valid_shape)} needs valid_row "
+                "and valid_col"
             )
         if given and not dynamic:
             raise VerifyException(
-                f"valid_row/valid_col are only for dynamic valid shapes, but the tile's is {_shape_str(tile.valid_shape)}"
+                "valid_row/valid_col are only for dynamic valid shapes, but the tile's is "
+                f"{_shape_str(tile.valid_shape)}"
             )
 
 
@@ -1428,7 +1444,8 @@ class MakeTensorViewOp(IRDLOperation):
         assert isinstance(view, TensorViewType)
         if not len(self.shape) == len(self.strides) == len(view.dims):
             raise VerifyException(
-                f"expected {len(view.dims)} sizes and strides for {view}, but got {len(self.shape)} and {len(self.strides)}"
+                f"expected {len(view.dims)} sizes and strides for {view}, but got "
+                f"{len(self.shape)} and {len(self.strides)}"
             )
 
 
@@ -1485,7 +1502,8 @@ class PartitionViewOp(IRDLOperation):
         rank = len(source.dims)
         if not len(self.offsets) == len(self.sizes) == rank:
             raise VerifyException(
-                f"expected {rank} offsets and sizes, but got {len(self.offsets)} and {len(self.sizes)}"
+                f"expected {rank} offsets and sizes, but got {len(self.offsets)} and "
+                f"{len(self.sizes)}"
             )
         if source.element_type != result.element_type:
             raise VerifyException(
@@ -1548,7 +1566,8 @@ class FlagOpBase(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(
-            f"[<{self.src_pipe.value.data}>, <{self.dst_pipe.value.data}>, <{self.event.value.data}>]"
+            f"[<{self.src_pipe.value.data}>, <{self.dst_pipe.value.data}>, "
+            f"<{self.event.value.data}>]"
         )
 
 

@@ -2,7 +2,7 @@
 
 Ops print as Mosaic prints them (jax-ml/jax `jaxlib/mosaic/dialect/tpu/`):
 
-    %v = tpu.vector_load %m[%i, %j] {strides = array<i32>} : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>,
+    %v = tpu.vector_load %m[%i, %j] {strides = array<i32>} : memref<8x128xf32>, vector<8x128xf32>,
     %r = tpu.assume_multiple %x, 128 : index
     %s = tpu.memref_slice %m[%a, %b] : memref<4x256xf32> -> memref<1x128xf32>
 
@@ -1029,7 +1029,10 @@ class MemRefBitcastOp(_MemRefCastOpBase):
 
 @irdl_op_definition
 class DynamicRotateOp(IRDLOperation):
-    """`%r = tpu.dynamic_rotate %v by %amount dim 1 : V, i32 -> V`: element i moves to (i + amount) mod n."""
+    """`%r = tpu.dynamic_rotate %v by %amount dim 1 : V, i32 -> V`.
+
+    Element i moves to (i + amount) mod n.
+    """
 
     name = "tpu.dynamic_rotate"
 

@@ -273,9 +273,7 @@ class YieldOpBase(IRDLOperation):
         values: Sequence[SSAValue] = []
         if operands:
             parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(
-                Parser.Delimiter.NONE, parser.parse_type
-            )
+            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
             values = parser.resolve_operands(operands, types, start)
         op = cls(values)
         op.attributes |= attributes
@@ -497,7 +495,7 @@ class LoopOpBase(IRDLOperation):
                 )
         init_values = parser.resolve_operands(init_operands, init_types, parser.pos)
         block_args = [arg.resolve(IndexType()) for arg in (*ivs, *map_results)]
-        block_args += [arg.resolve(t) for arg, t in zip(iter_args, init_types)]
+        block_args += [arg.resolve(t) for arg, t in zip(iter_args, init_types, strict=True)]
         body = parser.parse_region(block_args)
         attributes = parser.parse_optional_attr_dict()
         op = cls(attr, dim_values, init_values, body, attributes)
@@ -524,7 +522,9 @@ class LoopOpBase(IRDLOperation):
         printer.print_attribute(self.indexing_map_attr)
         printer.print_string(" iter_args(")
         printer.print_list(
-            zip(self.region_iter_args, self.inits),
+            # Not strict: unverified IR is printed in diagnostics, and its body
+            # may have fewer arguments than there are inits.
+            zip(self.region_iter_args, self.inits, strict=False),
             lambda pair: _print_assignment(printer, *pair),
         )
         printer.print_string(") -> (")
@@ -565,7 +565,7 @@ class LoopOpBase(IRDLOperation):
                     f"expected block argument #{position} to be index, but got {arg.type}. "
                     "Induction variables and map results are indices"
                 )
-        for arg, result, init in zip(self.region_iter_args, self.res, self.inits):
+        for arg, result, init in zip(self.region_iter_args, self.res, self.inits, strict=True):
             if arg.type != result.type or init.type != result.type:
                 raise VerifyException(
                     f"block iter arg type = '{arg.type}', result type = '{result.type}' and "
@@ -584,7 +584,7 @@ class LoopOpBase(IRDLOperation):
                 f"expected the yield to return {len(expected)} values, but got {len(yielded)}. "
                 "A loop yields one value per iter arg"
             )
-        for position, (got, want) in enumerate(zip(yielded, expected)):
+        for position, (got, want) in enumerate(zip(yielded, expected, strict=True)):
             if got != want:
                 raise VerifyException(
                     f"expected yielded value #{position} to be {want}, but got {got}. "
@@ -663,16 +663,14 @@ class PureCallOpBase(IRDLOperation):
             return
         function = lookup_function(symbol_table, self.callee)
         if function is None:
-            raise VerifyException(
-                f"'f' attribute refers to an undefined function: {self.callee}"
-            )
+            raise VerifyException(f"'f' attribute refers to an undefined function: {self.callee}")
         inputs = function.function_type.inputs.data
         if len(self.arguments) != len(inputs):
             raise VerifyException(
                 f"argument count mismatch: 'operands' has {len(self.arguments)} arguments, "
                 f"but '{self.callee}' expects {len(inputs)}"
             )
-        for position, (arg, want) in enumerate(zip(self.arguments, inputs)):
+        for position, (arg, want) in enumerate(zip(self.arguments, inputs, strict=True)):
             if arg.type != want:
                 raise VerifyException(
                     f"expected operand #{position} to be {want}, but got {arg.type}. "
@@ -769,9 +767,7 @@ class AtomicRMWOp(IRDLOperation):
         parser.parse_punctuation(":")
         tensor_type = parser.parse_type()
         input_value = parser.resolve_operand(input_operand, tensor_type)
-        index_values = parser.resolve_operands(
-            indices, [IndexType()] * len(indices), indices_end
-        )
+        index_values = parser.resolve_operands(indices, [IndexType()] * len(indices), indices_end)
         body = parser.parse_region()
         attributes = parser.parse_optional_attr_dict()
         return cls(input_value, index_values, body, attributes)
@@ -792,8 +788,7 @@ class AtomicRMWOp(IRDLOperation):
         args = self.body.block.args
         if len(args) != 1:
             raise VerifyException(
-                f"expected 1 block argument, but got {len(args)}. "
-                "The body takes the current value"
+                f"expected 1 block argument, but got {len(args)}. The body takes the current value"
             )
         arg_type = args[0].type
         terminator = self.body.block.last_op
@@ -809,13 +804,10 @@ class AtomicRMWOp(IRDLOperation):
                 raise VerifyException("expected a rank-1 vector type for the block argument")
             if arg_type.get_element_type() != element_type:
                 raise VerifyException(
-                    "mismatch in the result element type and the block argument vector "
-                    "element type"
+                    "mismatch in the result element type and the block argument vector element type"
                 )
         elif arg_type != element_type:
-            raise VerifyException(
-                "mismatch in the result element type and the block argument type"
-            )
+            raise VerifyException("mismatch in the result element type and the block argument type")
 
 
 @irdl_op_definition
@@ -1003,7 +995,7 @@ class WorkgroupIdOp(IRDLOperation):
         return cls(dimension, parser.parse_optional_attr_dict())
 
     def print(self, printer: Printer) -> None:
-        _print_id_dimension(printer, self.dimension.data.value)
+        _print_id_dimension(printer, self.dimension.data)
         printer.print_op_attributes(self.attributes)
 
 

@@ -12,13 +12,14 @@ passes match.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
+    I64,
     ArrayAttr,
     DenseArrayBase,
-    I64,
     FunctionType,
     IndexType,
     IntAttr,
@@ -276,7 +277,7 @@ class SyncThreadsOp(IRDLOperation):
             raise VerifyException(
                 f"expected {len(self.tensors)} results, one per operand, but got {len(self.res)}"
             )
-        for position, (tensor, result) in enumerate(zip(self.tensors, self.res)):
+        for position, (tensor, result) in enumerate(zip(self.tensors, self.res, strict=True)):
             if tensor.type != result.type:
                 raise VerifyException(
                     f"expected result #{position} to be {tensor.type}, but got {result.type}. "
@@ -433,9 +434,7 @@ class ReduceOp(IRDLOperation):
         parser.parse_keyword("to")
         result_types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
         input_values = parser.resolve_operands(inputs, input_types, start)
-        init_values = parser.resolve_operands(
-            inits, [_element_type(t) for t in input_types], start
-        )
+        init_values = parser.resolve_operands(inits, [_element_type(t) for t in input_types], start)
         return cls(input_values, init_values, dimensions, combiner, result_types, attributes)
 
     def print(self, printer: Printer) -> None:
@@ -461,7 +460,7 @@ class ReduceOp(IRDLOperation):
             )
         self._verify_dimensions(input_types)
         init_types = [_element_type(t) for t in input_types]
-        for init, inferred in zip(self.inits, init_types):
+        for init, inferred in zip(self.inits, init_types, strict=True):
             if init.type != inferred:
                 raise VerifyException(
                     f"init type {init.type} does not match inferred type {inferred}"
@@ -473,9 +472,7 @@ class ReduceOp(IRDLOperation):
                 f"expected result types ({', '.join(map(str, expected))}), but got "
                 f"({', '.join(map(str, got))}). The reduced dimensions are dropped"
             )
-        _verify_combiner(
-            self, self.combiner, FunctionType.from_lists(init_types * 2, init_types)
-        )
+        _verify_combiner(self, self.combiner, FunctionType.from_lists(init_types * 2, init_types))
 
     def _verify_dimensions(self, input_types: Sequence[Attribute]) -> None:
         shapes = {_shape(t) for t in input_types}
@@ -485,12 +482,10 @@ class ReduceOp(IRDLOperation):
                 f"{', '.join(str(t) for t in input_types)}"
             )
         dimensions = list(self.reduced_dimensions)
-        if any(b <= a for a, b in zip(dimensions, dimensions[1:])):
-            raise VerifyException(
-                f"expected strictly increasing dimensions, but got {dimensions}"
-            )
+        if any(b <= a for a, b in itertools.pairwise(dimensions)):
+            raise VerifyException(f"expected strictly increasing dimensions, but got {dimensions}")
         rank = len(_shape(input_types[0])) if input_types else 0
-        if dimensions and not (0 <= dimensions[0] and dimensions[-1] < rank):
+        if dimensions and not (dimensions[0] >= 0 and dimensions[-1] < rank):
             raise VerifyException(
                 f"expected dimensions in [0, {rank - 1}], the input rank is {rank}, "
                 f"but got {dimensions}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from io import StringIO
 
@@ -293,7 +294,7 @@ def test_get_xla_range_rejects_a_malformed_attribute() -> None:
         ((IndexType(),), ()),
         arg_attrs=ArrayAttr([DictionaryAttr({"xla.range": StringAttr("0..3")})]),
     )
-    with pytest.raises(ValueError, match='but got "0..3"'):
+    with pytest.raises(ValueError, match=re.escape('but got "0..3"')):
         get_xla_range(named.body.block.args[0])
 
 
@@ -320,7 +321,8 @@ def _map_texts(draw: st.DrawFn) -> str:
     bounds = draw(st.lists(st.integers(0, 40), min_size=4, max_size=4))
     constrained = draw(st.booleans())
     domain = ", ".join(
-        f"{name} in [0, {upper}]" for name, upper in zip(["d0", "d1", "s0", "s1"], bounds)
+        f"{name} in [0, {upper}]"
+        for name, upper in zip(["d0", "d1", "s0", "s1"], bounds, strict=True)
     )
     if constrained:
         domain += ", d0 + s0 in [0, 30]"
@@ -335,7 +337,7 @@ def test_loop_with_any_map_prints_stably(map_text: str, spelling: str) -> None:
     count = len(indexing_map.results)
     text = (
         "func.func @f(%a: index, %b: index, %init: f32) -> f32 {\n"
-        f'  %r = {spelling}.loop (%a, %b)[%i, %j] -> ({", ".join(f"%r{k}" for k in range(count))})'
+        f"  %r = {spelling}.loop (%a, %b)[%i, %j] -> ({', '.join(f'%r{k}' for k in range(count))})"
         f' in #{spelling}.indexing_map<"{map_text}"> iter_args(%it = %init) -> (f32) {{\n'
         f"    {spelling}.yield %it : f32\n"
         "  }\n"

@@ -77,7 +77,10 @@ def test_key_form_and_printed_compact_form_are_the_same_type(params: dict[str, o
 
 
 def test_compact_form_leaves_defaults_out() -> None:
-    full = "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=128, v_row=16, v_col=1, blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+    full = (
+        "!pto.tile_buf<loc=vec, dtype=f32, rows=16, cols=128, v_row=16, v_col=1, "
+        "blayout=row_major, slayout=none_box, fractal=512, pad=0>"
+    )
     assert printed(parse_type(full)) == "!pto.tile_buf<vec, 16x128xf32, valid=16x1>"
 
 
