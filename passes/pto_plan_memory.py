@@ -151,7 +151,8 @@ class _FunctionPlan:
         if len(addresses) > 1:
             raise OpError(
                 bindings[-1][0],
-                f"{buffer.name} is bound to {len(addresses)} addresses ({', '.join(hex(a) for a in addresses)}); "
+                f"{buffer.name} is bound to {len(addresses)} addresses "
+                f"({', '.join(hex(a) for a in addresses)}); "
                 "pto-plan-memory needs one address per buffer",
             )
         if bindings:
@@ -170,7 +171,8 @@ class _FunctionPlan:
                     assert later.bound_by is not None
                     raise OpError(
                         later.bound_by,
-                        f"{later.describe()} overlaps {earlier.describe()} in {later.loc} memory while both are live",
+                        f"{later.describe()} overlaps {earlier.describe()} in {later.loc} memory "
+                        "while both are live",
                     )
 
     # -- placement -----------------------------------------------------------------
@@ -183,7 +185,8 @@ class _FunctionPlan:
         if buffer.address + buffer.size > self._capacity(buffer.loc):
             raise OpError(
                 op,
-                f"{buffer.describe()} ends beyond the {self._capacity(buffer.loc)}-byte {buffer.loc} memory",
+                f"{buffer.describe()} ends beyond the {self._capacity(buffer.loc)}-byte "
+                f"{buffer.loc} memory",
             )
 
     def _place(self, buffer: _Buffer) -> int:
@@ -210,7 +213,8 @@ class _FunctionPlan:
             in_use = sum(other.size for other in live)
             raise OpError(
                 buffer.alloc,
-                f"{buffer.loc} memory exceeded: {buffer.name} needs {buffer.size} bytes, but {in_use} of the "
+                f"{buffer.loc} memory exceeded: {buffer.name} needs {buffer.size} bytes, but "
+                f"{in_use} of the "
                 f"{capacity} bytes are held by {len(live)} live buffers",
                 [f"live: {other.describe()}" for other in live],
             )
@@ -244,7 +248,8 @@ def _parse_capacities(entries: tuple[str, ...], defaults: dict[str, int]) -> dic
         loc, _, size = entry.partition("=")
         if loc not in LOCATIONS or not size.isdigit():
             raise ValueError(
-                f'capacity entries look like "vec=196608" (locations: {", ".join(LOCATIONS)}), but got "{entry}"'
+                f'capacity entries look like "vec=196608" (locations: {", ".join(LOCATIONS)}), '
+                f'but got "{entry}"'
             )
         capacities[loc] = int(size)
     return capacities

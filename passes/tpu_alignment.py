@@ -100,7 +100,10 @@ def is_kernel_argument(value: SSAValue) -> bool:
 
 
 def tiling_of(value: SSAValue, hardware_generation: int) -> Tiling | None:
-    """The memref's tiled layout, or Mosaic's default; None for untiled (semaphore, SMEM) memrefs."""
+    """The memref's tiled layout, or Mosaic's default.
+
+    None for untiled (semaphore, SMEM) memrefs.
+    """
     memref_type = value.type
     if not isinstance(memref_type, MemRefType):
         return None

@@ -14,7 +14,7 @@ becomes (M = 128 lanes, C = 256 the memref's last dim, L = the window width)
     %wide    = vector.load %m[%r, %base] : ..., vector<1xLxf32>
     %amount  = L - index_cast(%c - %base)            // lane %c - %base moves to lane 0
     %rot     = tpu.dynamic_rotate %wide by %amount dim 1
-    %v       = lanes [0, 32) of %rot                 // vector.extract + vector.shuffle + vector.broadcast
+    %v       = lanes [0, 32) of %rot                 // vector.extract + shuffle + broadcast
 
 `%base` is provably a multiple of M, so the kernel then passes
 `tpu-verify-alignment`, and it reads the same values. The window is
@@ -66,7 +66,8 @@ from passes.tpu_alignment import (
 
 @dataclass(frozen=True)
 class _Plan:
-    """What to rewrite: the lane dim, its alignment M, the memref's lane count C and the window L."""
+    """What to rewrite: the lane dim, its alignment M, the memref's lane count C
+    and the window L."""
 
     lane_dim: int
     multiple: int
@@ -209,7 +210,10 @@ class RealignTpuVectorLoad(RewritePattern):
 
 @dataclass(frozen=True)
 class TpuRealignAccessesPass(ModulePass):
-    """Rewrite single-row loads at unproven lane offsets into aligned load + tpu.dynamic_rotate + slice."""
+    """Rewrite single-row loads at unproven lane offsets.
+
+    Each becomes an aligned load, a `tpu.dynamic_rotate` and a slice.
+    """
 
     name = "tpu-realign-accesses"
 

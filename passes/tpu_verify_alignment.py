@@ -50,7 +50,10 @@ from passes.tpu_alignment import (
 
 @dataclass(frozen=True)
 class TpuVerifyAlignmentPass(ModulePass):
-    """Prove every dynamic index into a tiled memref dim is a multiple of its tile (Mosaic's check)."""
+    """Prove every dynamic index into a tiled memref dim is a multiple of its tile.
+
+    This is Mosaic's check.
+    """
 
     name = "tpu-verify-alignment"
 
@@ -109,11 +112,13 @@ def explain(result: Divisibility, lost_at: str | None) -> str:
             )
         if result.remainder is not None:
             return (
-                f"the index is provably misaligned: it is always {result.remainder} past a multiple "
+                f"the index is provably misaligned: it is always {result.remainder} past a "
+                "multiple "
                 f"of {k} (index ≡ {congruence.residue} mod {congruence.modulus})"
             )
         return (
-            f"the index is provably not a multiple of {k}: it is always ≡ {result.remainder_mod_known} "
+            f"the index is provably not a multiple of {k}: it is always ≡ "
+            f"{result.remainder_mod_known} "
             f"(mod {result.known_modulus})"
         )
     known = ""
@@ -164,8 +169,10 @@ def _check_slice(
         if result.answer is not Answer.PROVEN:
             return OpError(
                 op,
-                "Offsets along tiled dimensions must be aligned to tiles. Failed to verify that the "
-                f"index at dimension {dim} is divisible by the tile dimension {tile}. If it is, use "
+                "Offsets along tiled dimensions must be aligned to tiles. Failed to verify that "
+                "the "
+                f"index at dimension {dim} is divisible by the tile dimension {tile}. If it is, "
+                "use "
                 "tpu.assume_multiple to suppress this error.",
                 [explain(result, analysis.fact(op.base_idx[dim]).lost_at)],
             )
@@ -173,7 +180,8 @@ def _check_slice(
         if size >= 0 and size != source_shape[dim] and size % tile != 0:
             return OpError(
                 op,
-                "Slice sizes along tiled dimensions must be aligned to tiles. Failed to verify that "
+                "Slice sizes along tiled dimensions must be aligned to tiles. Failed to verify "
+                "that "
                 f"the size at dimension {dim} is divisible by the tile dimension {tile}.",
                 [f"the slice takes {size} of {source_shape[dim]} elements in dimension {dim}"],
             )

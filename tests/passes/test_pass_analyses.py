@@ -28,7 +28,7 @@ from passes.vectorize_loads_stores import alignment_of, stride_in
 from xla_emit.indexing import AffineExpr, ConstantExpr, DimExpr, Interval, delinearize_map
 
 DIMS = (DimExpr(0), DimExpr(1))
-DOMAIN = list(itertools.product(range(0, 9), range(0, 5)))
+DOMAIN = list(itertools.product(range(9), range(5)))
 
 
 @st.composite
