@@ -181,7 +181,10 @@ def test_compare_all_directions(type_: str) -> None:
 def test_compare_nan_and_total_order() -> None:
     a = np.array([np.nan, -0.0, np.nan], np.float32)
     b = np.array([np.nan, 0.0, 1.0], np.float32)
-    body = "  a = f32[3] parameter(0)\n  b = f32[3] parameter(1)\n  ROOT r = pred[3] compare(a, b), direction={d}"
+    body = (
+        "  a = f32[3] parameter(0)\n  b = f32[3] parameter(1)\n"
+        "  ROOT r = pred[3] compare(a, b), direction={d}"
+    )
     np.testing.assert_array_equal(run1(body.format(d="EQ"), a, b), [False, True, False])
     np.testing.assert_array_equal(run1(body.format(d="NE"), a, b), [True, False, True])
     total = body.format(d="LT") + ", type=TOTALORDER"
@@ -271,7 +274,10 @@ def test_bitcast_follows_layouts() -> None:
 def test_pad() -> None:
     x = np.array([1, 2, 3], np.float32)
     zero = np.array(0, np.float32)
-    body = "  p = f32[3] parameter(0)\n  z = f32[] parameter(1)\n  ROOT r = f32[{n}] pad(p, z), padding={cfg}"
+    body = (
+        "  p = f32[3] parameter(0)\n  z = f32[] parameter(1)\n"
+        "  ROOT r = f32[{n}] pad(p, z), padding={cfg}"
+    )
     np.testing.assert_array_equal(
         run1(body.format(n=8, cfg="1_2_1"), x, zero), [0, 1, 0, 2, 0, 3, 0, 0]
     )
@@ -281,7 +287,10 @@ def test_pad() -> None:
 
 def test_dynamic_slices_clamp_their_starts() -> None:
     x = np.arange(5, dtype=np.int32)
-    body = "  p = s32[5] parameter(0)\n  i = s32[] parameter(1)\n  ROOT r = s32[2] dynamic-slice(p, i), dynamic_slice_sizes={2}"
+    body = (
+        "  p = s32[5] parameter(0)\n  i = s32[] parameter(1)\n"
+        "  ROOT r = s32[2] dynamic-slice(p, i), dynamic_slice_sizes={2}"
+    )
     np.testing.assert_array_equal(run1(body, x, np.array(1, np.int32)), [1, 2])
     np.testing.assert_array_equal(run1(body, x, np.array(9, np.int32)), [3, 4])
     np.testing.assert_array_equal(run1(body, x, np.array(-3, np.int32)), [0, 1])
@@ -326,10 +335,16 @@ def test_iota_select_clamp() -> None:
 
 
 def test_reduce_rows_and_columns() -> None:
-    body = "  p = f32[2,3] parameter(0)\n  z = f32[] constant(10)\n  ROOT r = f32[{n}] reduce(p, z), dimensions={{{d}}}, to_apply=add"
+    body = (
+        "  p = f32[2,3] parameter(0)\n  z = f32[] constant(10)\n"
+        "  ROOT r = f32[{n}] reduce(p, z), dimensions={{{d}}}, to_apply=add"
+    )
     np.testing.assert_array_equal(run1(body.format(n=2, d=1), M23), [13, 22])
     np.testing.assert_array_equal(run1(body.format(n=3, d=0), M23), [13, 15, 17])
-    scalar = "  p = f32[2,3] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[] reduce(p, z), dimensions={0,1}, to_apply=add"
+    scalar = (
+        "  p = f32[2,3] parameter(0)\n  z = f32[] constant(0)\n"
+        "  ROOT r = f32[] reduce(p, z), dimensions={0,1}, to_apply=add"
+    )
     assert float(run1(scalar, M23)) == 15.0
 
 

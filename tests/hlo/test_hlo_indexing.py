@@ -88,7 +88,10 @@ def test_elementwise_is_identity() -> None:
     assert indexing is not None
     for index in np.ndindex(3, 4):
         assert out[index] == -args[0][tuple(int(v) for v in indexing.evaluate(index, ()))]
-    both = "  p = s32[3,4] parameter(0)\n  q = s32[3,4] parameter(1)\n  ROOT r = s32[3,4] maximum(p, q)"
+    both = (
+        "  p = s32[3,4] parameter(0)\n  q = s32[3,4] parameter(1)\n"
+        "  ROOT r = s32[3,4] maximum(p, q)"
+    )
     # q is below every p, so the maximum shows which element of p was read.
     check_reads(both, 0, args=[numbered((3, 4), 100), numbered((3, 4), -100)])
 
@@ -117,7 +120,8 @@ def test_broadcast() -> None:
 def test_transpose_uses_the_inverse_permutation() -> None:
     # XLA's example: dims={0,2,3,1} gives (d0, d1, d2, d3) -> (d0, d3, d1, d2).
     indexing = check_reads(
-        "  p = s32[2,3,4,5] parameter(0)\n  ROOT r = s32[2,4,5,3] transpose(p), dimensions={0,2,3,1}"
+        "  p = s32[2,3,4,5] parameter(0)\n"
+        "  ROOT r = s32[2,4,5,3] transpose(p), dimensions={0,2,3,1}"
     )
     assert str(indexing).startswith("(d0, d1, d2, d3) -> (d0, d3, d1, d2),")
 
@@ -172,7 +176,8 @@ def test_copy_and_bitcast_convert() -> None:
 
 def test_slice() -> None:
     indexing = check_reads(
-        "  p = s32[10,20,9] parameter(0)\n  ROOT r = s32[5,3,5] slice(p), slice={[5:10:1], [3:20:7], [0:9:2]}"
+        "  p = s32[10,20,9] parameter(0)\n"
+        "  ROOT r = s32[5,3,5] slice(p), slice={[5:10:1], [3:20:7], [0:9:2]}"
     )
     assert str(indexing).startswith("(d0, d1, d2) -> (d0 + 5, d1 * 7 + 3, d2 * 2),")
 
@@ -289,7 +294,8 @@ def test_reduce_reads_a_range(dims: tuple[int, ...]) -> None:
     for reducer in ("add", "max"):
         body = (
             "  p = s32[3,4,5] parameter(0)\n  z = s32[] constant(0)\n"
-            f"  ROOT r = s32[{out_shape}] reduce(p, z), dimensions={{{dim_text}}}, to_apply={reducer}"
+            f"  ROOT r = s32[{out_shape}] reduce(p, z), dimensions={{{dim_text}}}, "
+            f"to_apply={reducer}"
         )
         mod = module(body)
         args = [numbered(shape, 1)]
@@ -325,7 +331,8 @@ def test_reduce_example_from_xla() -> None:
 def test_composition_along_a_path() -> None:
     mod = module(
         "  p = s32[4,6] parameter(0)\n  t = s32[6,4] transpose(p), dimensions={1,0}\n"
-        "  s = s32[3,4] slice(t), slice={[1:4], [0:4]}\n  ROOT r = s32[4,3] transpose(s), dimensions={1,0}"
+        "  s = s32[3,4] slice(t), slice={[1:4], [0:4]}\n"
+        "  ROOT r = s32[4,3] transpose(s), dimensions={1,0}"
     )
     entry = mod.entry
     path = [entry.instruction(n) for n in ("r", "s", "t", "p")]

@@ -54,7 +54,7 @@ ENTRY %main.9 (Arg_0.1: f32[8,16], Arg_1.2: s32[]) -> (f32[8,16], pred[4]) {
   %Arg_1.2 = s32[] parameter(1)
   ROOT %fusion.1 = (f32[8,16]{1,0}, pred[4]{0}) fusion(f32[8,16]{1,0} %Arg_0.1), kind=kLoop, calls=%fused-computation.1, backend_config={"outer":["1","2"]}
 }
-"""
+"""  # noqa: E501 - HLO as XLA dumps it, one instruction per line
 
 
 def structure(module: HloModule) -> list[object]:
@@ -149,7 +149,10 @@ def test_xla_style_details() -> None:
 
 
 def test_bare_names_and_docs_header() -> None:
-    text = "HloModule m:\n\nENTRY e {\n  p.0 = f32[3] parameter(0)\n  ROOT n-1 = f32[3] negate(p.0)\n}\n"
+    text = (
+        "HloModule m:\n\nENTRY e {\n  p.0 = f32[3] parameter(0)\n  ROOT n-1 = f32[3] negate(p.0)\n"
+        "}\n"
+    )
     module = parse_hlo_module(text)
     assert module.entry.root.name == "n-1"
     assert module.entry.root.operands[0].name == "p.0"
@@ -172,11 +175,18 @@ GOOD = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT a = f32[4] add
         (GOOD.replace("add(p, p)", "add(p, q)"), 4, 26, "unknown operand name 'q'"),
         (GOOD[:-4], 4, 27, "expected ')' to close the operand list, found end of input"),
         (GOOD[:-2], 5, 1, "expected '}' to close computation 'e', found end of input"),
-        (GOOD.replace("f32[4] parameter", "f33[4] parameter"), 3, 7, "unsupported element type 'f33'"),
-        (GOOD.replace("add(p, p)", "add(f32[8] p, p)"), 4, 30, "shape mismatch: operand 'p' is written as f32[8]"),
+        (
+            GOOD.replace("f32[4] parameter", "f33[4] parameter"),
+            3, 7, "unsupported element type 'f33'",
+        ),
+        (
+            GOOD.replace("add(p, p)", "add(f32[8] p, p)"),
+            4, 30, "shape mismatch: operand 'p' is written as f32[8]",
+        ),
         (GOOD.replace("HloModule m", "HloModul m"), 1, 1, "expected 'HloModule'"),
         (
-            "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT b = f32[4,2] broadcast(p), dimensions={1}\n}\n",
+            "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+            "  ROOT b = f32[4,2] broadcast(p), dimensions={1}\n}\n",
             4, 8, "operand dimension 0 (4) does not match result dimension 1 (2)",
         ),
         (
@@ -184,11 +194,13 @@ GOOD = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT a = f32[4] add
             3, 28, "literal has 3 elements in dimension 0 but the shape f32[2] needs 2",
         ),
         (
-            "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT s = f32[4] slice(p), slice={[0:4]}, slice={[0:4]}\n}\n",
+            "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+            "  ROOT s = f32[4] slice(p), slice={[0:4]}, slice={[0:4]}\n}\n",
             4, 44, "attribute 'slice' is given twice",
         ),
         (
-            "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT f = f32[4] fusion(p), kind=kLoop, calls=nowhere\n}\n",
+            "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+            "  ROOT f = f32[4] fusion(p), kind=kLoop, calls=nowhere\n}\n",
             4, 48, "unknown computation 'nowhere'",
         ),
     ],

@@ -133,7 +133,8 @@ def test_composition_orders_symbols_like_xla() -> None:
         "(d0)[a]{ra} -> (d0 + a, ra), domain: d0 in [0, 3], a in [0, 1], ra in [0, 9]"
     )
     second = parse_indexing_map(
-        "(x, y)[b]{rb} -> (x * b + y + rb), domain: x in [0, 4], y in [0, 9], b in [0, 2], rb in [0, 5]"
+        "(x, y)[b]{rb} -> (x * b + y + rb), domain: x in [0, 4], y in [0, 9], b in [0, 2], rb in "
+        "[0, 5]"
     )
     composed = compose_indexing_maps(first, second)
     assert [v.name for v in composed.range_vars] == ["b", "a"]
@@ -187,7 +188,7 @@ def test_linearize_and_delinearize_match_numpy(shape: list[int]) -> None:
     np.testing.assert_array_equal(linear, np.ravel_multi_index(tuple(indices), shape))
     flat = np.arange(int(np.prod(shape)))
     unravelled = delinearize_map(shape).evaluate([flat])
-    for got, want in zip(unravelled, np.unravel_index(flat, shape)):
+    for got, want in zip(unravelled, np.unravel_index(flat, shape), strict=True):
         np.testing.assert_array_equal(np.broadcast_to(got, flat.shape), want)
 
 
@@ -218,5 +219,6 @@ def test_symbols_count_range_then_runtime_vars() -> None:
     )
     assert (m.num_dims, m.num_symbols) == (1, 3)
     assert str(m) == (
-        "(d0)[s0]{rt0, rt1} -> (rt1), domain: d0 in [0, 1], s0 in [0, 2], rt0 in [0, 3], rt1 in [0, 4]"
+        "(d0)[s0]{rt0, rt1} -> (rt1), domain: d0 in [0, 1], s0 in [0, 2], rt0 in [0, 3], rt1 in "
+        "[0, 4]"
     )

@@ -192,7 +192,7 @@ def _reference(expr: AffineExpr, dims: list[np.ndarray], symbols: list[np.ndarra
 def test_evaluate_matches_reference_vectorized_and_scalar(m: IndexingMap) -> None:
     dims, symbols = _box(m)
     shape = dims[0].shape
-    for result, value in zip(m.results, m.evaluate(dims, symbols)):
+    for result, value in zip(m.results, m.evaluate(dims, symbols), strict=True):
         expected = _reference(result, dims, symbols)
         np.testing.assert_array_equal(_lanes(value, shape), expected)
         # Python ints take the same path as lanes.
@@ -232,7 +232,7 @@ def test_simplify_preserves_domain_and_values(m: IndexingMap) -> None:
     )
     if simplified.is_known_empty:
         return
-    for before, after in zip(m.results, simplified.results):
+    for before, after in zip(m.results, simplified.results, strict=True):
         expected = _reference(before, dims, symbols)[inside]
         got = _reference(after, dims, symbols)[inside]
         assert np.array_equal(got, expected), (before.to_str(), after.to_str())
@@ -256,7 +256,7 @@ def test_printed_text_parses_to_an_equal_valued_map(m: IndexingMap) -> None:
     shape = dims[0].shape
     inside = _mask(m.is_in_domain(dims, symbols), shape)
     assert np.array_equal(_mask(reparsed.is_in_domain(dims, symbols), shape), inside)
-    for before, after in zip(m.results, reparsed.results):
+    for before, after in zip(m.results, reparsed.results, strict=True):
         assert np.array_equal(
             _reference(after, dims, symbols)[inside], _reference(before, dims, symbols)[inside]
         )
@@ -303,7 +303,7 @@ def test_composition_applies_second_after_first(
         if candidate.is_known_empty:
             continue
         got = candidate.evaluate([d0, d1], [s_second, s_first])
-        for value, want in zip(got, second.evaluate(inner, [s_second])):
+        for value, want in zip(got, second.evaluate(inner, [s_second]), strict=True):
             assert np.array_equal(_lanes(value, shape)[inside], _lanes(want, shape)[inside])
 
 
@@ -323,7 +323,7 @@ def _near_identity_maps(draw: st.DrawFn) -> IndexingMap:
 def test_simplify_pairing_and_nesting_rules_keep_values(m: IndexingMap) -> None:
     simplified = m.simplify()
     dims, symbols = _box(m)
-    for before, after in zip(m.results, simplified.results):
+    for before, after in zip(m.results, simplified.results, strict=True):
         assert np.array_equal(
             _reference(after, dims, symbols), _reference(before, dims, symbols)
         ), (

@@ -67,7 +67,8 @@ def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
                 "(d0, d1) -> ((d0 * 16 + d1) mod 8, (d0 * 16 + d1 + 3) floordiv 8), "
                 "domain: d0 in [0, 9], d1 in [0, 99]"
             ),
-            "(d0, d1) -> (d1 mod 8, d0 * 2 + (d1 + 3) floordiv 8), domain: d0 in [0, 9], d1 in [0, 99]",
+            "(d0, d1) -> (d1 mod 8, d0 * 2 + (d1 + 3) floordiv 8), domain: d0 in [0, 9], d1 in "
+            "[0, 99]",
         ),
         # Nested divisions merge; mod under a division becomes a division under mod.
         (
@@ -85,7 +86,8 @@ def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
         ),
         # Point ranges become constants; min/max with ordered ranges pick a side.
         (
-            "(d0, d1) -> (d1 * 7, min(d0, 20), max(d0, d1 - 5)), domain: d0 in [0, 9], d1 in [3, 3]",
+            "(d0, d1) -> (d1 * 7, min(d0, 20), max(d0, d1 - 5)), domain: d0 in [0, 9], d1 in [3, "
+            "3]",
             "(d0, d1) -> (21, d0, d0), domain: d0 in [0, 9], d1 in [3, 3]",
         ),
         # Constants distribute over sums; like terms combine; summands are sorted.
@@ -94,11 +96,13 @@ def _check_equivalent(original: IndexingMap, simplified: IndexingMap) -> None:
                 "(d0, d1)[s0] -> ((s0 + d1 + d0) * 2 + d0 - 3 * (d1 + 1)), "
                 "domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3]"
             ),
-            "(d0, d1)[s0] -> (d0 * 3 - d1 + s0 * 2 - 3), domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3]",
+            "(d0, d1)[s0] -> (d0 * 3 - d1 + s0 * 2 - 3), domain: d0 in [0, 9], d1 in [0, 9], s0 "
+            "in [0, 3]",
         ),
         # (x mod c) * k + (x floordiv c) * (c * k) -> x * k
         (
-            "(d0, d1) -> ((d0 mod 8) * 3 + (d0 floordiv 8) * 24 + d1), domain: d0 in [0, 99], d1 in [0, 9]",
+            "(d0, d1) -> ((d0 mod 8) * 3 + (d0 floordiv 8) * 24 + d1), domain: d0 in [0, 99], d1 "
+            "in [0, 9]",
             "(d0, d1) -> (d0 * 3 + d1), domain: d0 in [0, 99], d1 in [0, 9]",
         ),
         # XLA's pad example is already simplified; the constant inside `mod` keeps its sign.
@@ -151,7 +155,8 @@ def test_simplify_examples(before: str, after: str) -> None:
     [
         # Always-true constraints disappear.
         (
-            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [0, 18], d0 mod 4 in [0, 3]",
+            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d0 + d1 in [0, 18], d0 mod 4 "
+            "in [0, 3]",
             "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9]",
         ),
         # e + c, e * c and e floordiv c move into the interval; bare variables become bounds.
@@ -163,7 +168,8 @@ def test_simplify_examples(before: str, after: str) -> None:
             "(d0, d1) -> (d0), domain: d0 in [5, 15], d1 in [2, 6]",
         ),
         (
-            "(d0, d1) -> (d0 + d1), domain: d0 in [0, 99], d1 in [0, 99], (d0 + d1) floordiv 8 in [1, 2]",
+            "(d0, d1) -> (d0 + d1), domain: d0 in [0, 99], d1 in [0, 99], (d0 + d1) floordiv 8 "
+            "in [1, 2]",
             "(d0, d1) -> (d0 + d1), domain: d0 in [0, 23], d1 in [0, 23], d0 + d1 in [8, 23]",
         ),
         (

@@ -292,5 +292,5 @@ def bitcast_convert(x: Array, target: PrimitiveType) -> Array:
     if source_bytes == target_bytes:
         return contiguous.view(target.dtype)
     if source_bytes > target_bytes:
-        return contiguous.reshape(contiguous.shape + (1,)).view(target.dtype)
+        return contiguous.reshape((*contiguous.shape, 1)).view(target.dtype)
     return contiguous.view(target.dtype).reshape(contiguous.shape[:-1])

@@ -35,7 +35,7 @@ def check_arguments(computation: HloComputation, arguments: Sequence[np.ndarray]
         raise UserError(
             f"'{computation.name}' takes {len(params)} arguments, {len(arguments)} were given"
         )
-    for number, (param, argument) in enumerate(zip(params, arguments)):
+    for number, (param, argument) in enumerate(zip(params, arguments, strict=True)):
         shape = param.shape
         if not isinstance(shape, ArrayShape):
             raise UserError(
@@ -192,7 +192,9 @@ def _clamped_starts(
 ) -> list[int]:
     """XLA clamps dynamic start indices so that the whole window is in bounds."""
     starts = [int(_array(v)) for v in operands]
-    return [min(max(start, 0), dim - size) for start, dim, size in zip(starts, dims, sizes)]
+    return [
+        min(max(start, 0), dim - size) for start, dim, size in zip(starts, dims, sizes, strict=True)
+    ]
 
 
 def _dynamic_slice(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
@@ -200,7 +202,7 @@ def _dynamic_slice(instruction: HloInstruction, operands: Sequence[Value]) -> Va
     sizes = instruction.dynamic_slice_sizes
     assert sizes is not None
     starts = _clamped_starts(operands[1:], x.shape, sizes)
-    return x[tuple(slice(s, s + n) for s, n in zip(starts, sizes))]
+    return x[tuple(slice(s, s + n) for s, n in zip(starts, sizes, strict=True))]
 
 
 def _dynamic_update_slice(_instruction: HloInstruction, operands: Sequence[Value]) -> Value:
@@ -208,7 +210,7 @@ def _dynamic_update_slice(_instruction: HloInstruction, operands: Sequence[Value
     update = _array(operands[1])
     starts = _clamped_starts(operands[2:], x.shape, update.shape)
     result = x.copy()
-    result[tuple(slice(s, s + n) for s, n in zip(starts, update.shape))] = update
+    result[tuple(slice(s, s + n) for s, n in zip(starts, update.shape, strict=True))] = update
     return result
 
 
@@ -220,7 +222,7 @@ def _pad(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     # Pad with the non-negative parts first, then crop the negative ones.
     grown: list[int] = []
     placement: list[slice] = []
-    for size, pad in zip(x.shape, padding):
+    for size, pad in zip(x.shape, padding, strict=True):
         dilated = size + max(size - 1, 0) * pad.interior
         low, high = max(pad.low, 0), max(pad.high, 0)
         grown.append(low + dilated + high)
@@ -228,7 +230,8 @@ def _pad(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     result = np.full(grown, value, dtype=x.dtype)
     result[tuple(placement)] = x
     crop = tuple(
-        slice(max(-pad.low, 0), total - max(-pad.high, 0)) for total, pad in zip(grown, padding)
+        slice(max(-pad.low, 0), total - max(-pad.high, 0))
+        for total, pad in zip(grown, padding, strict=True)
     )
     return result[crop]
 

@@ -206,7 +206,7 @@ def _pad(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     dims: list[Variable] = []
     results: list[AffineExpr] = []
     constraints: list[tuple[AffineExpr, Interval]] = []
-    for i, (size, pad) in enumerate(zip(operand.dimensions, instruction.padding)):
+    for i, (size, pad) in enumerate(zip(operand.dimensions, instruction.padding, strict=True)):
         dilated = size + max(size - 1, 0) * pad.interior
         last = min(out.dimensions[i] - 1, pad.low + dilated - 1)
         dims.append(Variable(Interval(max(0, pad.low), last)))
@@ -241,7 +241,8 @@ def _dynamic_slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     operand = instruction.operands[0].array_shape
     # rt_i is the start index after XLA clamps it into [0, dim - size].
     rt_vars = [
-        Variable(Interval(0, dim - size)) for dim, size in zip(operand.dimensions, out.dimensions)
+        Variable(Interval(0, dim - size))
+        for dim, size in zip(operand.dimensions, out.dimensions, strict=True)
     ]
     results = [DimExpr(i) + SymbolExpr(i) for i in range(out.rank)]
     scalars: OperandMaps = [scalar_operand_map(out) for _ in instruction.operands[1:]]
@@ -251,7 +252,8 @@ def _dynamic_slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
 def _dynamic_update_slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     update = instruction.operands[1].array_shape
     rt_vars = [
-        Variable(Interval(0, dim - size)) for dim, size in zip(out.dimensions, update.dimensions)
+        Variable(Interval(0, dim - size))
+        for dim, size in zip(out.dimensions, update.dimensions, strict=True)
     ]
     update_map = _map(out, [DimExpr(i) - SymbolExpr(i) for i in range(out.rank)], rt_vars=rt_vars)
     # Only output elements inside the window read the update.
@@ -344,7 +346,7 @@ def computation_indexing(
     for instruction in order:
         for own_map in list(reached.get(instruction, ())):
             operand_maps = compute_output_to_input_indexing(instruction)
-            for operand, step in zip(instruction.operands, operand_maps):
+            for operand, step in zip(instruction.operands, operand_maps, strict=True):
                 if step is None:
                     continue
                 composed = compose_indexing_maps(own_map, step).simplify()

@@ -61,7 +61,10 @@ def write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
 
 
 def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
-    """An npz archive (what `np.savez` writes), with fixed timestamps so equal arrays give equal bytes."""
+    """An npz archive (what `np.savez` writes).
+
+    Timestamps are fixed, so equal arrays give equal bytes.
+    """
     try:
         with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
             for name, array in arrays.items():
@@ -74,7 +77,10 @@ def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
 
 
 def random_inputs(computation: HloComputation, seed: int) -> list[np.ndarray]:
-    """Deterministic inputs: floats ~ N(0, 1), integers in [-8, 8] (unsigned [0, 8]), random preds."""
+    """Deterministic inputs.
+
+    Floats ~ N(0, 1), integers in [-8, 8] (unsigned [0, 8]), random preds.
+    """
     rng = np.random.default_rng(seed)
     arguments: list[np.ndarray] = []
     for param in computation.parameters:

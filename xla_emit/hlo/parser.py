@@ -316,7 +316,8 @@ class _Parser:
                 ):
                     raise self.error(
                         f"shape mismatch: operand '{operand.name}' is written as "
-                        f"{_plain(operand.declared_shape)} but is defined as {_plain(target.shape)}",
+                        f"{_plain(operand.declared_shape)} but is defined as "
+                        f"{_plain(target.shape)}",
                         operand.offset,
                     )
                 instruction.operands.append(target)

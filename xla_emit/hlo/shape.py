@@ -165,7 +165,9 @@ class TupleShape:
         return (
             isinstance(other, TupleShape)
             and len(self.elements) == len(other.elements)
-            and all(a.same_dims_and_type(b) for a, b in zip(self.elements, other.elements))
+            and all(
+                a.same_dims_and_type(b) for a, b in zip(self.elements, other.elements, strict=True)
+            )
         )
 
     def __str__(self) -> str:

@@ -43,7 +43,8 @@ def verify_computation(computation: HloComputation) -> None:
         if inferred is not None and not inferred.same_dims_and_type(instruction.shape):
             raise UserError(
                 f"shape mismatch: {instruction.opcode} '{instruction.name}' is declared as "
-                f"{_plain(instruction.shape)} but its operands and attributes give {_plain(inferred)}",
+                f"{_plain(instruction.shape)} but its operands and attributes give "
+                f"{_plain(inferred)}",
                 instruction.location,
             )
 
@@ -213,7 +214,7 @@ def _infer_bitcast_convert(instruction: HloInstruction) -> None:
     if in_bits == out_bits:
         expected = operand.dimensions
     elif in_bits > out_bits:
-        expected = operand.dimensions + (in_bits // out_bits,)
+        expected = (*operand.dimensions, in_bits // out_bits)
     else:
         _require(
             operand.rank > 0 and operand.dimensions[-1] == out_bits // in_bits,
@@ -222,7 +223,8 @@ def _infer_bitcast_convert(instruction: HloInstruction) -> None:
         expected = operand.dimensions[:-1]
     _require(
         result.dimensions == expected,
-        f"bitcast-convert of {_plain(operand)} to {result.element_type.value} gives dimensions {list(expected)}",
+        f"bitcast-convert of {_plain(operand)} to {result.element_type.value} gives dimensions "
+        f"{list(expected)}",
     )
 
 
@@ -290,10 +292,11 @@ def _infer_slice(instruction: HloInstruction) -> Shape:
     assert ranges is not None
     _require(len(ranges) == operand.rank, f"slice has {len(ranges)} ranges for rank {operand.rank}")
     dims: list[int] = []
-    for dim, (size, r) in enumerate(zip(operand.dimensions, ranges)):
+    for dim, (size, r) in enumerate(zip(operand.dimensions, ranges, strict=True)):
         _require(
             0 <= r.start <= r.limit <= size and r.stride >= 1,
-            f"slice range [{r.start}:{r.limit}:{r.stride}] is invalid for dimension {dim} of size {size}",
+            f"slice range [{r.start}:{r.limit}:{r.stride}] is invalid for dimension {dim} of "
+            f"size {size}",
         )
         dims.append(-(-(r.limit - r.start) // r.stride))
     return ArrayShape(operand.element_type, tuple(dims))
@@ -320,7 +323,7 @@ def _infer_dynamic_slice(instruction: HloInstruction) -> Shape:
         len(sizes) == operand.rank,
         f"dynamic_slice_sizes has {len(sizes)} entries for rank {operand.rank}",
     )
-    for size, dim in zip(sizes, operand.dimensions):
+    for size, dim in zip(sizes, operand.dimensions, strict=True):
         _require(0 <= size <= dim, f"slice size {size} exceeds dimension size {dim}")
     return ArrayShape(operand.element_type, sizes)
 
@@ -334,7 +337,7 @@ def _infer_dynamic_update_slice(instruction: HloInstruction) -> Shape:
         update.element_type == operand.element_type and update.rank == operand.rank,
         f"update {_plain(update)} does not match operand {_plain(operand)}",
     )
-    for size, dim in zip(update.dimensions, operand.dimensions):
+    for size, dim in zip(update.dimensions, operand.dimensions, strict=True):
         _require(size <= dim, f"update size {size} exceeds dimension size {dim}")
     return operand.with_type(operand.element_type)
 
@@ -354,7 +357,7 @@ def _infer_pad(instruction: HloInstruction) -> Shape:
         f"padding has {len(padding)} dimensions for rank {operand.rank}",
     )
     dims: list[int] = []
-    for size, pad in zip(operand.dimensions, padding):
+    for size, pad in zip(operand.dimensions, padding, strict=True):
         _require(pad.interior >= 0, "interior padding must not be negative")
         dim = pad.low + pad.high + size + max(size - 1, 0) * pad.interior
         _require(dim >= 0, "padding gives a negative dimension")
@@ -373,13 +376,13 @@ def _infer_concatenate(instruction: HloInstruction) -> Shape:
     _require(0 <= dim < first.rank, f"concatenate dimension {dim} is out of range")
     total = 0
     for shape in shapes:
-        same_other_dims = all(
-            a == b for i, (a, b) in enumerate(zip(shape.dimensions, first.dimensions)) if i != dim
+        same_other_dims = shape.rank == first.rank and all(
+            a == b
+            for i, (a, b) in enumerate(zip(shape.dimensions, first.dimensions, strict=True))
+            if i != dim
         )
         _require(
-            shape.element_type == first.element_type
-            and shape.rank == first.rank
-            and same_other_dims,
+            shape.element_type == first.element_type and same_other_dims,
             f"operand {_plain(shape)} does not match {_plain(first)} outside dimension {dim}",
         )
         total += shape.dimensions[dim]
@@ -404,7 +407,7 @@ def _infer_reduce(instruction: HloInstruction) -> Shape:
     for dim in dims:
         _require(0 <= dim < first.rank, f"reduce dimension {dim} is out of range")
     _require(len(set(dims)) == len(dims), "reduce dimensions must be distinct")
-    for shape, init in zip(inputs, inits):
+    for shape, init in zip(inputs, inits, strict=True):
         _require(
             init.rank == 0 and init.element_type == shape.element_type,
             f"init value {_plain(init)} must be a {shape.element_type.value} scalar",
@@ -421,10 +424,11 @@ def _check_reducer(instruction: HloInstruction, inits: list[ArrayShape]) -> None
     params = reducer.parameters
     _require(
         len(params) == 2 * len(inits),
-        f"the reducer '{reducer.name}' must take {2 * len(inits)} parameters, it takes {len(params)}",
+        f"the reducer '{reducer.name}' must take {2 * len(inits)} parameters, it takes "
+        f"{len(params)}",
     )
     expected = inits + inits
-    for param, init in zip(params, expected):
+    for param, init in zip(params, expected, strict=True):
         _require(
             init.same_dims_and_type(param.shape),
             f"reducer parameter '{param.name}' is {_plain(param.shape)}, expected {_plain(init)}",
@@ -432,7 +436,8 @@ def _check_reducer(instruction: HloInstruction, inits: list[ArrayShape]) -> None
     result = inits[0] if len(inits) == 1 else TupleShape(tuple(inits))
     _require(
         result.same_dims_and_type(reducer.root.shape),
-        f"the reducer '{reducer.name}' returns {_plain(reducer.root.shape)}, expected {_plain(result)}",
+        f"the reducer '{reducer.name}' returns {_plain(reducer.root.shape)}, expected "
+        f"{_plain(result)}",
     )
 
 
@@ -462,9 +467,10 @@ def _infer_call(instruction: HloInstruction) -> Shape:
     params = callee.parameters
     _require(
         len(params) == len(instruction.operands),
-        f"'{callee.name}' takes {len(params)} parameters but gets {len(instruction.operands)} operands",
+        f"'{callee.name}' takes {len(params)} parameters but gets {len(instruction.operands)} "
+        "operands",
     )
-    for param, operand in zip(params, instruction.operands):
+    for param, operand in zip(params, instruction.operands, strict=True):
         _require(
             param.shape.same_dims_and_type(operand.shape),
             f"operand '{operand.name}' is {_plain(operand.shape)} but parameter '{param.name}' "

@@ -122,8 +122,10 @@ class IndexingMap:
         if self.is_known_empty:
             return _all_false_like(dims, symbols)
         inside: bool | NDArray[np.bool_] = True
-        checks = [(var.bounds, value) for var, value in zip(self.dim_vars, dims)]
-        checks += [(var.bounds, value) for var, value in zip(self.symbol_vars, symbols)]
+        checks = [(var.bounds, value) for var, value in zip(self.dim_vars, dims, strict=True)]
+        checks += [
+            (var.bounds, value) for var, value in zip(self.symbol_vars, symbols, strict=True)
+        ]
         checks += [(bounds, expr.evaluate(dims, symbols)) for expr, bounds in self.constraints]
         for bounds, value in checks:
             inside = inside & _contains(bounds, value)
@@ -248,7 +250,7 @@ class IndexingMap:
         text += " -> (" + ", ".join(r.to_str(dims, symbols) for r in self.results) + ")"
         domain = [
             f"{name} in {var.bounds}"
-            for name, var in zip(dims + symbols, self.dim_vars + self.symbol_vars)
+            for name, var in zip(dims + symbols, self.dim_vars + self.symbol_vars, strict=True)
         ]
         domain += sorted(f"{e.to_str(dims, symbols)} in {b}" for e, b in self.constraints)
         if domain:
@@ -465,7 +467,7 @@ def compose_indexing_maps(first: IndexingMap, second: IndexingMap) -> IndexingMa
     )
     constraints = [(from_first(e), b) for e, b in first.constraints]
     constraints += [(from_second(e), b) for e, b in second.constraints]
-    constraints += [(expr, var.bounds) for expr, var in zip(inputs, second.dim_vars)]
+    constraints += [(expr, var.bounds) for expr, var in zip(inputs, second.dim_vars, strict=True)]
     for expr, bounds in constraints:
         composed = composed.with_constraint(expr, bounds)
     return composed

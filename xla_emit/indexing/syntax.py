@@ -160,7 +160,7 @@ class _Parser:
         bounds, constraints = self.parse_domain(names)
         if self.token.kind != "eof":
             raise self.error(f"unexpected {self.describe()} after the indexing map")
-        variables = [ParsedVariable(name, bound) for name, bound in zip(names, bounds)]
+        variables = [ParsedVariable(name, bound) for name, bound in zip(names, bounds, strict=True)]
         n_dims, n_range = len(dim_names), len(range_names)
         return ParsedMap(
             dims=tuple(variables[:n_dims]),

@@ -62,7 +62,10 @@ def render_svg(layout_map: TiledLayoutMap) -> str:
 
 
 def _padded_extent(layout_map: TiledLayoutMap, rows: int, columns: int) -> tuple[int, int]:
-    """Rows and columns to draw: the array grown to whole first-level tiles where that is defined."""
+    """Rows and columns to draw.
+
+    The array grown to whole first-level tiles, where that is defined.
+    """
     layout = layout_map.shape.layout_or_default()
     rank = layout_map.shape.rank
     if not layout.tiles or rank < 2 or layout.tiles[0].has_combined_dims:
@@ -78,7 +81,7 @@ def _round_up(value: int, multiple: int) -> int:
 
 
 def _logical_index(panel: tuple[int, ...], row: int, column: int, rank: int) -> tuple[int, ...]:
-    full = panel + (row, column)
+    full = (*panel, row, column)
     return full[len(full) - rank :]
 
 

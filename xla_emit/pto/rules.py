@@ -104,7 +104,8 @@ def _ttrans_a5_errors(src: TileDesc, dst: TileDesc) -> list[str]:
     if dst.rows < src.cols or dst.cols < src.rows:
         errors.append(
             f"A5 ttrans transposes the source's static shape {_shape(src.rows, src.cols)}, so the "
-            f"destination must hold {_shape(src.cols, src.rows)}, but it is {_shape(dst.rows, dst.cols)}"
+            f"destination must hold {_shape(src.cols, src.rows)}, but it is "
+            f"{_shape(dst.rows, dst.cols)}"
         )
     return errors
 
