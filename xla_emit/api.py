@@ -50,7 +50,10 @@ def parse_kernel(text: str, file: str = "<mlir>") -> ModuleOp:
 
 
 def compile_hlo(text: str, pipeline: str = DEFAULT_PIPELINE, file: str = "<hlo>") -> ModuleOp:
-    """Every fusion of an HLO module emitted as a kernel and run through `pipeline` ("" for none)."""
+    """Every fusion of an HLO module emitted as a kernel and run through `pipeline`.
+
+    An empty `pipeline` runs no passes.
+    """
     from xla_emit.emitters import emit_hlo_module
 
     module = emit_hlo_module(text, file)

@@ -1,4 +1,7 @@
-"""The example modules: every fusion emitted, round-tripped, run and checked against the evaluator."""
+"""The example modules: every fusion emitted, round-tripped, run and checked.
+
+The oracle is the HLO evaluator.
+"""
 
 from __future__ import annotations
 

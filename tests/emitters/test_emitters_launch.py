@@ -81,7 +81,7 @@ def writes_per_element(indexing_map: IndexingMap, shape: tuple[int, ...]) -> np.
         np.broadcast_to(np.asarray(r), flat[0].shape)[inside]
         for r in indexing_map.evaluate(dims, symbols)
     ]
-    for result, size in zip(results, shape):
+    for result, size in zip(results, shape, strict=True):
         assert result.min(initial=0) >= 0 and result.max(initial=0) < size, "index out of bounds"
     counts = np.zeros(shape, dtype=np.int64)
     np.add.at(counts, tuple(results), 1)

@@ -44,7 +44,7 @@ def evaluate(
 
 
 def counts(indices: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
-    for index, size in zip(indices, shape):
+    for index, size in zip(indices, shape, strict=True):
         assert index.min(initial=0) >= 0 and index.max(initial=0) < size, "index out of bounds"
     result = np.zeros(shape, dtype=np.int64)
     np.add.at(result, tuple(indices), 1)
@@ -88,7 +88,9 @@ def test_transpose_shared_tile_round_trip(
     write_dims, write_symbols = domain_points(tiling.write_map())
     written = evaluate(tiling.write_map(), write_dims, write_symbols)
     shared_index = evaluate(tiling.shared_read_map(), write_dims, write_symbols)
-    assert all(int(s.max()) < size for s, size in zip(shared_index, tiling.shared_shape))
+    assert all(
+        int(s.max()) < size for s, size in zip(shared_index, tiling.shared_shape, strict=True)
+    )
     for block in range(tiling.launch.blocks_x):
         shared = np.full(tiling.shared_shape, -1)
         in_block = read_dims[1] == block

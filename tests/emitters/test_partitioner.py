@@ -46,7 +46,7 @@ def assert_consistent(partitioned: PartitionedComputation) -> None:
                 if user.opcode == "tuple":
                     continue
                 steps = compute_output_to_input_indexing(user)
-                for operand, step in zip(user.operands, steps):
+                for operand, step in zip(user.operands, steps, strict=True):
                     if operand is member:
                         assert step is not None
                         through = compose_indexing_maps(subgraph.indexing[user], step).simplify()
@@ -128,7 +128,8 @@ def test_chain_of_diamonds_from_xla() -> None:
         lines += [
             f"  slice{level}.1 = f32[{size}] slice({previous}), slice={{[0:{size}]}}",
             f"  slice{level}.2 = f32[{size}] slice({previous}), slice={{[1:{size + 1}]}}",
-            f"  {'ROOT ' if level == 3 else ''}add{level} = f32[{size}] add(slice{level}.1, slice{level}.2)",
+            f"  {'ROOT ' if level == 3 else ''}add{level} = f32[{size}] add(slice{level}.1, "
+            f"slice{level}.2)",
         ]
         previous = f"add{level}"
     partitioned = partition_computation(computation("\n".join(lines)))
@@ -216,7 +217,10 @@ def test_names_are_sanitized_and_deterministic() -> None:
 
 def test_signatures() -> None:
     # XLA's SubgraphSignatures: a layout becomes an encoding; one index per root dim.
-    extra = "add {\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n  ROOT add = f32[] add(p0, p1)\n}"
+    extra = (
+        "add {\n  p0 = f32[] parameter(0)\n  p1 = f32[] parameter(1)\n"
+        "  ROOT add = f32[] add(p0, p1)\n}"
+    )
     body = """\
   p0 = f32[10,10]{0,1} parameter(0)
   p1 = f32[10,10]{1,0} parameter(1)
@@ -250,7 +254,8 @@ def test_tuple_root_signature_has_one_result_per_element() -> None:
     assert groups(partitioned) == [("fused_computation_root", ["p0", "p1", "c", "add", "root"])]
     signature = partitioned.root_subgraph.signature
     assert signature.declaration("f") == (
-        "func.func private @f(tensor<6xf32>, tensor<6xi32>, index {xla.range = [0 : index, 5 : index]}) -> (f32, i32)"
+        "func.func private @f(tensor<6xf32>, tensor<6xi32>, "
+        "index {xla.range = [0 : index, 5 : index]}) -> (f32, i32)"
     )
 
 
@@ -271,8 +276,10 @@ def test_format_partitions_view() -> None:
     assert lines[1].startswith(
         "  func.func private @fused_computation_add(tensor<20x20xf32>, index"
     )
-    assert lines[2].split() == ["%transpose", "=", "transpose(%log)", "at", "(d0,", "d1)", "->", "(d0,", "d1),",
-                                "domain:", "d0", "in", "[0,", "19],", "d1", "in", "[0,", "19]"]  # fmt: skip
+    assert lines[2].split() == [
+        "%transpose", "=", "transpose(%log)", "at", "(d0,", "d1)", "->", "(d0,", "d1),",
+        "domain:", "d0", "in", "[0,", "19],", "d1", "in", "[0,", "19]",
+    ]  # fmt: skip
     assert lines[3].lstrip().startswith("ROOT %add = add(%log, %transpose)")
     assert lines[5].lstrip().startswith("%param = parameter(0)")
 

@@ -200,7 +200,10 @@ def emit_scalar_function(computation: HloComputation, name: str, spelling: str) 
     subgraph = Subgraph(name, tuple(roots), frozenset(computation.instructions))
     fusion = FusionFunctions(computation, [subgraph], spelling)
     builder = builder_at_end(function.body.block)
-    scalars = {param: list[SSAValue]([arg]) for param, arg in zip(params, function.body.block.args)}
+    scalars = {
+        param: list[SSAValue]([arg])
+        for param, arg in zip(params, function.body.block.args, strict=True)
+    }
     emitter = ElementalEmitter(fusion, subgraph, builder, [], scalars)
     results = [value for root in roots for value in emitter.emit(root, [])]
     builder.insert(func.ReturnOp(*results))
@@ -452,7 +455,7 @@ class ElementalEmitter:
     ) -> SSAValue | None:
         """An `i1` that holds where `indices` lie in the map's domain (None: always)."""
         conditions: list[SSAValue] = []
-        for position, (variable, size) in enumerate(zip(indexing_map.dim_vars, shape)):
+        for position, (variable, size) in enumerate(zip(indexing_map.dim_vars, shape, strict=True)):
             full = Interval(0, size - 1)
             if variable.bounds != full:
                 conditions.extend(self.range_checks(indices[position], variable.bounds, full))
@@ -547,7 +550,7 @@ class ElementalEmitter:
         operand_shape = instruction.operands[0].array_shape.dimensions
         starts: list[SSAValue] = []
         variables: list[Variable] = []
-        for position, (dim, size) in enumerate(zip(operand_shape, sizes)):
+        for position, (dim, size) in enumerate(zip(operand_shape, sizes, strict=True)):
             start_op = instruction.operands[first + position]
             raw = self.emit(start_op, [])[0]
             if start_op.array_shape.element_type.is_unsigned_int:
@@ -587,7 +590,7 @@ class ElementalEmitter:
             for d in range(len(update_shape))
         ]
         checks: list[SSAValue] = []
-        for offset, size in zip(offsets, update_shape):
+        for offset, size in zip(offsets, update_shape, strict=True):
             checks.extend(self.range_checks(offset, Interval(0, size - 1), Interval.unbounded()))
         condition = checks[0]
         for check in checks[1:]:
@@ -666,7 +669,7 @@ class _ReduceNest:
 
     def input_indices(self, ivs: Sequence[SSAValue]) -> list[SSAValue]:
         """The input index: loop IVs at the reduced dims, the output index at the kept ones."""
-        iv_of = dict(zip(self.reduced, ivs))
+        iv_of = dict(zip(self.reduced, ivs, strict=True))
         kept = iter(self.kept_indices)
         return [iv_of[dim] if dim in iv_of else next(kept) for dim in range(len(self.input_shape))]
 

@@ -123,9 +123,9 @@ def begin_loop(
     loop = make_loop(
         indexing_map, [entry.thread_id, entry.block_id], inits, spelling=entry.fusion.spelling
     )
-    for iv, variable in zip(loop.induction_vars, indexing_map.range_vars):
+    for iv, variable in zip(loop.induction_vars, indexing_map.range_vars, strict=True):
         iv.name_hint = variable.name or None
-    for arg, name in zip(loop.map_results, result_names):
+    for arg, name in zip(loop.map_results, result_names, strict=True):
         arg.name_hint = name
     for arg in loop.region_iter_args:
         arg.name_hint = "iter"

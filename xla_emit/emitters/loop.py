@@ -77,7 +77,7 @@ def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis
     values = [value for root in analysis.roots for value in emitter.emit(root, indices)]
     updated = [
         insert_element(entry.builder, value, iter_arg, indices)
-        for value, iter_arg in zip(values, loop.region_iter_args)
+        for value, iter_arg in zip(values, loop.region_iter_args, strict=True)
     ]
     entry.builder.insert(make_yield(updated, fusion.spelling))
     entry.builder = builder_at_end(entry.function.body.block)

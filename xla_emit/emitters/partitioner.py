@@ -219,7 +219,9 @@ def partition_computation(
             own = next(iter(visit.maps.values()))
         members[subgraph_id].append(instruction)
         indexing[subgraph_id][instruction] = own
-        for operand, operand_map in zip(instruction.operands, _operand_maps(instruction, own)):
+        for operand, operand_map in zip(
+            instruction.operands, _operand_maps(instruction, own), strict=True
+        ):
             operand_visit = visits[operand]
             operand_visit.user_subgraphs.add(subgraph_id)
             if operand_map is None:
@@ -256,7 +258,7 @@ def _assemble(
     parameters = tuple(_first_leaf(p.shape) for p in computation.parameters)
     subgraphs: list[Subgraph] = []
     subgraph_of: dict[HloInstruction, Subgraph] = {}
-    for group, maps in zip(members, indexing):
+    for group, maps in zip(members, indexing, strict=True):
         root = group[0]  # the first member placed is the one that started the subgraph
         index_shape = _first_leaf(root.shape)
         signature = SubgraphSignature(
@@ -377,7 +379,8 @@ def format_partitions(partitions: Iterable[PartitionedComputation]) -> str:
     for partitioned in partitions:
         count = len(partitioned.subgraphs)
         lines.append(
-            f"computation {partitioned.computation.name}: {count} subgraph{'s' if count != 1 else ''}"
+            f"computation {partitioned.computation.name}: {count} "
+            f"subgraph{'s' if count != 1 else ''}"
         )
         for subgraph in partitioned.subgraphs:
             lines.extend(_format_subgraph(subgraph))
@@ -418,7 +421,8 @@ def _format_subgraph(subgraph: Subgraph) -> list[str]:
         marker = "ROOT " if instruction in subgraph.roots else ""
         if instruction not in subgraph.indexing:
             lines.append(
-                f"    {marker}%{instruction.name} = {instruction.opcode}({_operand_text(instruction)})"
+                f"    {marker}%{instruction.name} = "
+                f"{instruction.opcode}({_operand_text(instruction)})"
             )
             continue
         text = (

@@ -305,7 +305,7 @@ def _combine_row_warps(
     has_warp_result = grid.all_hold([(lane, Interval(0, warps - 1))])
     gathered = [
         entry.insert(PredicatedExtractOp(tile, [row, lane_value], has_warp_result, init)).results[0]
-        for tile, init in zip(synced, inits)
+        for tile, init in zip(synced, inits, strict=True)
     ]
     return list(entry.insert(ShuffleReduceOp(gathered, WARP_SIZE // 2, reducer)).results)
 
@@ -325,7 +325,7 @@ def _combine_column_tile(
         stored.append(insert)
     synced = list(entry.insert(SyncThreadsOp(stored)).results)
     transposed: list[SSAValue] = []
-    for tile, value in zip(synced, partials):
+    for tile, value in zip(synced, partials, strict=True):
         extract = entry.insert(tensor.ExtractOp(tile, [row, column], value.type))
         extract.results[0].name_hint = "extracted"
         transposed.append(extract.results[0])
@@ -346,14 +346,14 @@ def _emit_write(
     if epilogue is None:
         return [
             entry.insert(PredicatedInsertOp(value, output, output_index, condition)).results[0]
-            for value, output in zip(results, entry.outputs)
+            for value, output in zip(results, entry.outputs, strict=True)
         ]
     then_block = Block()
     then_builder = builder_at_end(then_block)
     emitter = entry.emitter(then_builder, {analysis.hero: results})
     values = emitter.emit_call(epilogue, epilogue.roots[0], output_index)
     inserted: list[SSAValue] = []
-    for value, output in zip(values, entry.outputs):
+    for value, output in zip(values, entry.outputs, strict=True):
         insert = insert_element(then_builder, value, output, output_index)
         inserted.append(insert)
     then_builder.insert(scf.YieldOp(*inserted))

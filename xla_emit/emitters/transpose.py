@@ -61,7 +61,8 @@ class TransposeTiling:
     @property
     def block_counts(self) -> tuple[int, ...]:
         return tuple(
-            ceil_div(size, block) for size, block in zip(self.input_shape, self.block_sizes)
+            ceil_div(size, block)
+            for size, block in zip(self.input_shape, self.block_sizes, strict=True)
         )
 
     @property
@@ -118,10 +119,11 @@ class TransposeTiling:
         """(th_x, bl_x)[i, j] -> (input index..., shared index...): the coalesced read."""
         offsets = self.thread_offsets(self.block_sizes)
         input_index = [
-            b * size + t for b, size, t in zip(self.block_ids(), self.block_sizes, offsets)
+            b * size + t
+            for b, size, t in zip(self.block_ids(), self.block_sizes, offsets, strict=True)
         ]
         shared_index = [offsets[d] for d in self.permutation]
-        bounds = list(zip(input_index, self.input_shape))
+        bounds = list(zip(input_index, self.input_shape, strict=True))
         return self.grid_map([*input_index, *shared_index], bounds)
 
     def write_map(self) -> IndexingMap:
@@ -129,9 +131,10 @@ class TransposeTiling:
         offsets = self.thread_offsets(self.output_block_sizes)
         block_ids = self.block_ids()
         output_index = [
-            block_ids[d] * self.block_sizes[d] + t for d, t in zip(self.permutation, offsets)
+            block_ids[d] * self.block_sizes[d] + t
+            for d, t in zip(self.permutation, offsets, strict=True)
         ]
-        return self.grid_map(output_index, list(zip(output_index, self.output_shape)))
+        return self.grid_map(output_index, list(zip(output_index, self.output_shape, strict=True)))
 
     def shared_read_map(self) -> IndexingMap:
         """(th_x, bl_x)[i, j] -> (shared index...) for the write loop."""
