@@ -1,5 +1,7 @@
 """PTO-AS programs: translation to MLIR, parsing and execution."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -27,7 +29,10 @@ def test_seed_program_runs_as_a_transpose() -> None:
 
 
 def test_instructions_keep_their_lines_and_columns() -> None:
-    text = ".arg %a : !pto.tile<8x8xf32>\n\n  %b = texp %a : !pto.tile<8x8xf32> -> !pto.tile<8x8xi32>\n"
+    text = (
+        ".arg %a : !pto.tile<8x8xf32>\n\n"
+        "  %b = texp %a : !pto.tile<8x8xf32> -> !pto.tile<8x8xi32>\n"
+    )
     translated = pto_as_to_mlir(text, "bad.pto")
     module, source_map = parse_mlir(translated, "bad.pto")
     with pytest.raises(UserError) as error:
@@ -40,7 +45,8 @@ def test_instructions_keep_their_lines_and_columns() -> None:
 def test_constants_become_arith_constants() -> None:
     text = (
         ".arg %a : !pto.tile<8x8xf32>\n.arg %o : !pto.partition_tensor_view<8x8xf32>\n"
-        ".const %s = 2.5 : f32\n%b = tadds %a, %s : (!pto.tile<8x8xf32>, f32) -> !pto.tile<8x8xf32>\n"
+        ".const %s = 2.5 : f32\n%b = tadds %a, %s : (!pto.tile<8x8xf32>, f32) -> "
+        "!pto.tile<8x8xf32>\n"
         "tstore %b, %o : (!pto.tile<8x8xf32>, !pto.partition_tensor_view<8x8xf32>) -> ()\n"
     )
     translated = pto_as_to_mlir(text)
@@ -62,14 +68,15 @@ def test_arg_after_instructions_is_an_error() -> None:
     with pytest.raises(UserError) as error:
         pto_as_to_mlir(text, "late.pto")
     assert (
-        error.value.format()
-        == "late.pto:2:3: error: .arg must come before the instructions\n  .arg %a : !pto.tile<8x8xf32>\n  ^"
+        error.value.format() == "late.pto:2:3: error: .arg must come before the instructions\n"
+        "  .arg %a : !pto.tile<8x8xf32>\n"
+        "  ^"
     )
 
 
 def test_unknown_statement_is_an_error() -> None:
     with pytest.raises(
-        UserError, match="expected an instruction, .arg or .const, but got '42 = x'"
+        UserError, match=re.escape("expected an instruction, .arg or .const, but got '42 = x'")
     ):
         pto_as_to_mlir("42 = x\n", "junk.pto")
 

@@ -52,7 +52,8 @@ def test_inputs_and_multiple_outputs(tmp_path: Path) -> None:
     module = tmp_path / "m.hlo"
     module.write_text(
         "HloModule m\nENTRY e {\n  a = bf16[3] parameter(0)\n  b = s32[3] parameter(1)\n"
-        "  n = bf16[3] negate(a)\n  c = s32[3] multiply(b, b)\n  ROOT t = (bf16[3], s32[3]) tuple(n, c)\n}\n"
+        "  n = bf16[3] negate(a)\n  c = s32[3] multiply(b, b)\n"
+        "  ROOT t = (bf16[3], s32[3]) tuple(n, c)\n}\n"
     )
     inputs = tmp_path / "in.npz"
     a = np.array([1.5, -2.0, 0.25], BF16)

@@ -18,7 +18,9 @@ from xla_emit.runtime.compare import compare
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="compare_npz", description=__doc__.splitlines()[0])
+    # `python -OO` strips docstrings, so __doc__ may be None.
+    summary = (__doc__ or "").partition("\n")[0]
+    parser = argparse.ArgumentParser(prog="compare_npz", description=summary)
     parser.add_argument("actual")
     parser.add_argument("expected")
     parser.add_argument("--max-ulp", type=int, default=None, help="accept this many ulp")
