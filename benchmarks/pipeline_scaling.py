@@ -23,10 +23,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
-from passes.pipelines import PIPELINES
+from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.tools.context import make_context, parse_mlir
-from passes.pipelines import available_passes
 
 SIZES = (100, 200, 400, 800)
 _TENSOR = "tensor<6x512x4096xbf16>"

@@ -10,10 +10,9 @@ from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 
 from passes import all_passes
-from passes.pipelines import PIPELINES
+from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.tools.context import make_context
-from passes.pipelines import available_passes
 
 GELU_HLO = Path(__file__).resolve().parents[2] / "examples" / "gelu.hlo"
 
