@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+LINT_STAMP := $(VENV)/.lint-installed
 
-.PHONY: test demo setup pytest lit bench clean
+.PHONY: test demo setup pytest lit bench lint clean
 
 setup: $(STAMP)
 
@@ -23,6 +24,16 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
+
+# Not part of `test`: the type check alone takes a while on CI.
+lint: $(LINT_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/basedpyright
+
+$(LINT_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[lint]'
+	touch $(LINT_STAMP)
 
 clean:
 	rm -rf $(VENV)
