@@ -334,9 +334,47 @@ class ElementalEmitter:
         cached = self.lookup(key)
         if cached is not None:
             return cached
+        if instruction.opcode in _ELEMENTWISE:
+            self._emit_elementwise_chain(instruction, indices)
         values = self._emit_uncached(instruction, indices)
         self.caches[-1][key] = values
         return values
+
+    def _emit_elementwise_chain(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> None:
+        """Emits, operands first and without recursion, the elementwise ops of this
+        subgraph that `instruction` reads at the same indices.
+
+        A fusion may chain thousands of elementwise ops; emitting each operand
+        recursively would exhaust Python's stack. Afterwards every such operand is
+        cached, so emitting `instruction` itself recurses one level only.
+        """
+        order: list[HloInstruction] = []
+        visited: set[HloInstruction] = {instruction}
+        stack: list[tuple[HloInstruction, int]] = [(instruction, 0)]
+        while stack:
+            current, next_operand = stack.pop()
+            if next_operand == len(current.operands):
+                order.append(current)
+                continue
+            stack.append((current, next_operand + 1))
+            operand = current.operands[next_operand]
+            if operand not in visited and self._same_index_elementwise(operand, indices):
+                visited.add(operand)
+                stack.append((operand, 0))
+        for pending in order[:-1]:  # the last one is `instruction`, emitted by the caller
+            self.emit(pending, indices)
+
+    def _same_index_elementwise(
+        self, instruction: HloInstruction, indices: Sequence[SSAValue]
+    ) -> bool:
+        return (
+            instruction.opcode in _ELEMENTWISE
+            and instruction in self.subgraph.instructions
+            and instruction not in self.injected
+            and self.lookup((instruction, *indices)) is None
+        )
 
     def _emit_uncached(
         self, instruction: HloInstruction, indices: Sequence[SSAValue]
