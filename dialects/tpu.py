@@ -384,6 +384,81 @@ class _Syntax:
             return None
         return parser.parse_optional_type()
 
+    @staticmethod
+    def memref_and_vector_types(parser: Parser) -> tuple[Attribute, Attribute]:
+        """`: M, V`."""
+        parser.parse_punctuation(":")
+        base_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        return base_type, parser.parse_type()
+
+    @staticmethod
+    def print_memref_and_vector_types(printer: Printer, base: SSAValue, vector: SSAValue) -> None:
+        printer.print_string(" : ")
+        printer.print_attribute(base.type)
+        printer.print_string(", ")
+        printer.print_attribute(vector.type)
+
+    @staticmethod
+    def print_trailing_mask_type(printer: Printer, mask: SSAValue | None) -> None:
+        """Mosaic prints the `, ` before the mask type even when there is no mask."""
+        printer.print_string(", ")
+        if mask is not None:
+            printer.print_attribute(mask.type)
+
+    @staticmethod
+    def value_and_mask(parser: Parser) -> tuple[UnresolvedOperand, UnresolvedOperand | None]:
+        """`, %v [masked %k]` after a store's base and indices."""
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        return value, _Syntax.optional_mask(parser)
+
+    @staticmethod
+    def print_value_and_mask(printer: Printer, value: SSAValue, mask: SSAValue | None) -> None:
+        printer.print_string(", ")
+        printer.print_operand(value)
+        _Syntax.print_optional_mask(printer, mask)
+
+    @staticmethod
+    def print_optional_mask(printer: Printer, mask: SSAValue | None) -> None:
+        if mask is not None:
+            printer.print_string(" masked ")
+            printer.print_operand(mask)
+
+    @staticmethod
+    def sublanes(parser: Parser) -> dict[str, Attribute]:
+        """`sublanes array<i1: ...> [sublane_stride N]`, as properties."""
+        parser.parse_keyword("sublanes")
+        properties: dict[str, Attribute] = {"sublane_mask": parser.parse_attribute()}
+        if parser.parse_optional_keyword("sublane_stride") is not None:
+            properties["sublane_stride"] = IntegerAttr(parser.parse_integer(), 32)
+        return properties
+
+    @staticmethod
+    def print_sublanes(
+        printer: Printer, sublane_mask: Attribute, sublane_stride: IntegerAttr[I32]
+    ) -> None:
+        printer.print_string(" sublanes ")
+        printer.print_attribute(sublane_mask)
+        if sublane_stride.value.data != 1:
+            printer.print_string(f" sublane_stride {sublane_stride.value.data}")
+
+    @staticmethod
+    def store_operands(
+        parser: Parser,
+        stored: tuple[UnresolvedOperand, Attribute],
+        base: tuple[UnresolvedOperand, Attribute],
+        indices: Sequence[UnresolvedOperand],
+        mask: tuple[UnresolvedOperand | None, Attribute | None],
+    ) -> list[SSAValue | list[SSAValue]]:
+        """The operand groups of a store: value, base, indices, optional mask."""
+        return [
+            parser.resolve_operand(*stored),
+            parser.resolve_operand(*base),
+            _Syntax.resolve_all(parser, indices, IndexType()),
+            _Syntax.resolve_mask(parser, *mask),
+        ]
+
 
 # ----------------------------------------------------------------------------- memory ops
 
@@ -422,16 +497,10 @@ class LoadOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
         base_value, indices = _Syntax.base_and_indices(parser)
-        parser.parse_keyword("sublanes")
-        properties: dict[str, Attribute] = {"sublane_mask": parser.parse_attribute()}
-        if parser.parse_optional_keyword("sublane_stride") is not None:
-            properties["sublane_stride"] = IntegerAttr(parser.parse_integer(), 32)
+        properties = _Syntax.sublanes(parser)
         more, attributes = _Syntax.attributes(parser, ("sublane_stride",))
         properties.update(more)
-        parser.parse_punctuation(":")
-        base_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        result_type = parser.parse_type()
+        base_type, result_type = _Syntax.memref_and_vector_types(parser)
         return cls.build(
             operands=[
                 parser.resolve_operand(base_value, base_type),
@@ -444,15 +513,9 @@ class LoadOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         _Syntax.print_base_and_indices(printer, self.base, self.indices)
-        printer.print_string(" sublanes ")
-        printer.print_attribute(self.sublane_mask)
-        if self.sublane_stride.value.data != 1:
-            printer.print_string(f" sublane_stride {self.sublane_stride.value.data}")
+        _Syntax.print_sublanes(printer, self.sublane_mask, self.sublane_stride)
         printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.result.type)
+        _Syntax.print_memref_and_vector_types(printer, self.base, self.result)
 
     def verify_(self) -> None:
         memref = _memref(self.base)
@@ -495,53 +558,30 @@ class StoreOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
         base_value, indices = _Syntax.base_and_indices(parser)
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        mask = _Syntax.optional_mask(parser)
-        parser.parse_keyword("sublanes")
-        properties: dict[str, Attribute] = {"sublane_mask": parser.parse_attribute()}
-        if parser.parse_optional_keyword("sublane_stride") is not None:
-            properties["sublane_stride"] = IntegerAttr(parser.parse_integer(), 32)
+        value, mask = _Syntax.value_and_mask(parser)
+        properties = _Syntax.sublanes(parser)
         more, attributes = _Syntax.attributes(parser, ("sublane_stride", "add"))
         properties.update(more)
-        parser.parse_punctuation(":")
-        base_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        value_type = parser.parse_type()
+        base_type, value_type = _Syntax.memref_and_vector_types(parser)
         mask_type = _Syntax.optional_trailing_type(parser)
         return cls.build(
-            operands=[
-                parser.resolve_operand(value, value_type),
-                parser.resolve_operand(base_value, base_type),
-                _Syntax.resolve_all(parser, indices, IndexType()),
-                _Syntax.resolve_mask(parser, mask, mask_type),
-            ],
+            operands=_Syntax.store_operands(
+                parser, (value, value_type), (base_value, base_type), indices, (mask, mask_type)
+            ),
             properties=properties,
             attributes=attributes,
         )
 
     def print(self, printer: Printer) -> None:
         _Syntax.print_base_and_indices(printer, self.base, self.indices)
-        printer.print_string(", ")
-        printer.print_operand(self.value_to_store)
-        if self.mask is not None:
-            printer.print_string(" masked ")
-            printer.print_operand(self.mask)
-        printer.print_string(" sublanes ")
-        printer.print_attribute(self.sublane_mask)
-        if self.sublane_stride.value.data != 1:
-            printer.print_string(f" sublane_stride {self.sublane_stride.value.data}")
+        _Syntax.print_value_and_mask(printer, self.value_to_store, self.mask)
+        _Syntax.print_sublanes(printer, self.sublane_mask, self.sublane_stride)
         extra: dict[str, Attribute] = dict(self.attributes)
         if self.add.value:
             extra["add"] = self.add
         printer.print_op_attributes(extra)
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.value_to_store.type)
-        printer.print_string(", ")
-        if self.mask is not None:
-            printer.print_attribute(self.mask.type)
+        _Syntax.print_memref_and_vector_types(printer, self.base, self.value_to_store)
+        _Syntax.print_trailing_mask_type(printer, self.mask)
 
     def verify_(self) -> None:
         memref = _memref(self.base)
@@ -615,10 +655,7 @@ class VectorLoadOp(_VectorMemoryOpBase):
         mask = _Syntax.optional_mask(parser)
         properties, attributes = _Syntax.attributes(parser, ("strides",))
         properties.setdefault("strides", _empty_i32_array())
-        parser.parse_punctuation(":")
-        base_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        result_type = parser.parse_type()
+        base_type, result_type = _Syntax.memref_and_vector_types(parser)
         mask_type = _Syntax.optional_trailing_type(parser)
         return cls.build(
             operands=[
@@ -633,17 +670,10 @@ class VectorLoadOp(_VectorMemoryOpBase):
 
     def print(self, printer: Printer) -> None:
         _Syntax.print_base_and_indices(printer, self.base, self.indices)
-        if self.mask is not None:
-            printer.print_string(" masked ")
-            printer.print_operand(self.mask)
+        _Syntax.print_optional_mask(printer, self.mask)
         _Syntax.print_attributes(printer, self, {})
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.result.type)
-        printer.print_string(", ")
-        if self.mask is not None:
-            printer.print_attribute(self.mask.type)
+        _Syntax.print_memref_and_vector_types(printer, self.base, self.result)
+        _Syntax.print_trailing_mask_type(printer, self.mask)
 
     def verify_(self) -> None:
         self._verify_access(
@@ -681,42 +711,25 @@ class VectorStoreOp(_VectorMemoryOpBase):
     @classmethod
     def parse(cls, parser: Parser) -> VectorStoreOp:
         base_value, indices = _Syntax.base_and_indices(parser)
-        parser.parse_punctuation(",")
-        value = parser.parse_unresolved_operand()
-        mask = _Syntax.optional_mask(parser)
+        value, mask = _Syntax.value_and_mask(parser)
         properties, attributes = _Syntax.attributes(parser, ("strides", "add"))
         properties.setdefault("strides", _empty_i32_array())
-        parser.parse_punctuation(":")
-        base_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        value_type = parser.parse_type()
+        base_type, value_type = _Syntax.memref_and_vector_types(parser)
         mask_type = _Syntax.optional_trailing_type(parser)
         return cls.build(
-            operands=[
-                parser.resolve_operand(value, value_type),
-                parser.resolve_operand(base_value, base_type),
-                _Syntax.resolve_all(parser, indices, IndexType()),
-                _Syntax.resolve_mask(parser, mask, mask_type),
-            ],
+            operands=_Syntax.store_operands(
+                parser, (value, value_type), (base_value, base_type), indices, (mask, mask_type)
+            ),
             properties=properties,
             attributes=attributes,
         )
 
     def print(self, printer: Printer) -> None:
         _Syntax.print_base_and_indices(printer, self.base, self.indices)
-        printer.print_string(", ")
-        printer.print_operand(self.value_to_store)
-        if self.mask is not None:
-            printer.print_string(" masked ")
-            printer.print_operand(self.mask)
+        _Syntax.print_value_and_mask(printer, self.value_to_store, self.mask)
         _Syntax.print_attributes(printer, self, {"add": BoolAttr.from_bool(False)})
-        printer.print_string(" : ")
-        printer.print_attribute(self.base.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.value_to_store.type)
-        printer.print_string(", ")
-        if self.mask is not None:
-            printer.print_attribute(self.mask.type)
+        _Syntax.print_memref_and_vector_types(printer, self.base, self.value_to_store)
+        _Syntax.print_trailing_mask_type(printer, self.mask)
 
     def verify_(self) -> None:
         self._verify_access(
