@@ -226,6 +226,17 @@ def _shaped_element_type(type_: Attribute) -> Attribute | None:
     return None
 
 
+def _parse_tensor_type(parser: Parser) -> tuple[Attribute, Attribute, int]:
+    """`: tensor<...>`: the type, its element type and the position it starts at."""
+    parser.parse_punctuation(":")
+    type_start = parser.pos
+    tensor_type = parser.parse_type()
+    element_type = _shaped_element_type(tensor_type)
+    if element_type is None:
+        parser.raise_error(f"expected a tensor type, but got {tensor_type}", type_start)
+    return tensor_type, element_type, type_start
+
+
 def _verify_index_count(tensor_type: Attribute, indices: Sequence[SSAValue]) -> None:
     if isinstance(tensor_type, TensorType) and len(indices) != tensor_type.get_num_dims():
         raise VerifyException(
@@ -852,12 +863,7 @@ class PredicatedInsertOp(IRDLOperation):
         parser.parse_keyword("if")
         condition = parser.parse_unresolved_operand()
         attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_start = parser.pos
-        tensor_type = parser.parse_type()
-        element_type = _shaped_element_type(tensor_type)
-        if element_type is None:
-            parser.raise_error(f"expected a tensor type, but got {tensor_type}", type_start)
+        tensor_type, element_type, type_start = _parse_tensor_type(parser)
         return cls(
             parser.resolve_operand(value, element_type),
             parser.resolve_operand(dest, tensor_type),
@@ -929,12 +935,7 @@ class PredicatedExtractOp(IRDLOperation):
         parser.parse_keyword("else")
         fallback = parser.parse_unresolved_operand()
         attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        type_start = parser.pos
-        tensor_type = parser.parse_type()
-        element_type = _shaped_element_type(tensor_type)
-        if element_type is None:
-            parser.raise_error(f"expected a tensor type, but got {tensor_type}", type_start)
+        tensor_type, element_type, type_start = _parse_tensor_type(parser)
         return cls(
             parser.resolve_operand(src, tensor_type),
             parser.resolve_operands(indices, [IndexType()] * len(indices), type_start),

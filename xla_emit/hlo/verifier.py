@@ -129,7 +129,8 @@ def _infer_unary(instruction: HloInstruction) -> Shape:
     return operand.with_type(ptype)
 
 
-def _infer_binary(instruction: HloInstruction) -> Shape:
+def _same_shaped_operands(instruction: HloInstruction) -> ArrayShape:
+    """The shape both operands of a binary op or compare share."""
     _operand_count(instruction, 2)
     lhs = _array(instruction.operands[0], "operand")
     rhs = _array(instruction.operands[1], "operand")
@@ -137,6 +138,11 @@ def _infer_binary(instruction: HloInstruction) -> Shape:
         lhs.same_dims_and_type(rhs),
         f"operands must have the same shape, got {_plain(lhs)} and {_plain(rhs)}",
     )
+    return lhs
+
+
+def _infer_binary(instruction: HloInstruction) -> Shape:
+    lhs = _same_shaped_operands(instruction)
     ptype = lhs.element_type
     if instruction.opcode in BINARY_FLOAT_OPS:
         _require(ptype.is_float, f"needs floating-point operands, got {ptype.value}")
@@ -149,14 +155,7 @@ def _infer_binary(instruction: HloInstruction) -> Shape:
 
 
 def _infer_compare(instruction: HloInstruction) -> Shape:
-    _operand_count(instruction, 2)
-    lhs = _array(instruction.operands[0], "operand")
-    rhs = _array(instruction.operands[1], "operand")
-    _require(
-        lhs.same_dims_and_type(rhs),
-        f"operands must have the same shape, got {_plain(lhs)} and {_plain(rhs)}",
-    )
-    return lhs.with_type(PrimitiveType.PRED)
+    return _same_shaped_operands(instruction).with_type(PrimitiveType.PRED)
 
 
 def _infer_select(instruction: HloInstruction) -> Shape:
