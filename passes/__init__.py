@@ -31,6 +31,7 @@ _PASSES: dict[str, tuple[str, str]] = {
     "xla-simplify-arith": ("simplify_arith", "SimplifyArithPass"),
     "xla-simplify-affine": ("simplify_affine", "SimplifyAffinePass"),
     "xla-unswitch-loops": ("unswitch_loops", "UnswitchLoopsPass"),
+    "xla-gpu-peel-loops": ("peel_loops", "PeelLoopsPass"),
     "xla-respell": ("respell", "RespellPass"),
     "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
     "pto-to-dps": ("pto_to_dps", "PTOToDPSPass"),

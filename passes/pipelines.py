@@ -23,8 +23,9 @@ _XLA_GPU_STAGES: tuple[tuple[str, ...], ...] = (
     # Predicated accesses to scf.if; then inlining, dropping the inlined callees.
     ("xla-lower-xla-to-scf",),
     ("inline", "xla-erase-dead-functions", *_CLEANUP),
+    # Loops constrained only at a variable's last value split into main + tail;
     # xla_gpu.loop -> scf.for + scf.if; the range facts fold the thread/block checks.
-    ("xla-lower-xla-loops-to-scf", "xla-simplify-arith", *_CLEANUP),
+    ("xla-gpu-peel-loops", "xla-lower-xla-loops-to-scf", "xla-simplify-arith", *_CLEANUP),
     # Flat tensors; an invariant scf.if in a loop is tested once, before it.
     ("xla-flatten-tensors", "xla-unswitch-loops", *_CLEANUP),
     ("xla-vectorize-loads-stores", *_CLEANUP),
