@@ -160,7 +160,6 @@ class _Shuffler:
     where: InsertPoint
     distance: SSAValue
     width: SSAValue
-    reduce_op: ShuffleReduceOp
 
     def emit(self, op: Operation) -> SSAValue:
         self.rewriter.insert(op, self.where)
@@ -184,12 +183,7 @@ class _Shuffler:
         """Shuffles a signless integer or a float, in 32-bit chunks."""
         type_ = value.type
         width = _bit_width(type_)
-        if width is None:
-            raise OpError(
-                self.reduce_op,
-                f"cannot shuffle a value of type {type_}: only integers, floats and "
-                "complex numbers can be shuffled",
-            )
+        assert width is not None, "_check_shuffle_reduce admits integers and floats only"
         if width == _SHUFFLE_BITS:
             return self.shuffle_32(value)
         chunks = -(-width // _SHUFFLE_BITS)
@@ -259,9 +253,7 @@ class LowerShuffleReduce(RewritePattern):
         values: Sequence[SSAValue] = list(op.values)
         distance = op.max_distance.value.data
         while distance > 0:
-            shuffler = _Shuffler(
-                rewriter, where, _i32_constant(rewriter, distance, where), width, op
-            )
+            shuffler = _Shuffler(rewriter, where, _i32_constant(rewriter, distance, where), width)
             shuffled = [shuffler.shuffle(value) for value in values]
             call = make_pure_call(op.combiner, [*values, *shuffled], types, spelling)
             rewriter.insert(call, where)
@@ -389,7 +381,9 @@ class LowerXlaToScfPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.warp_size <= 0 or self.warp_size & (self.warp_size - 1):
             raise PassFailedException(f"warp_size must be a power of 2, but got {self.warp_size}")
-        _check_distances(op, self.warp_size)
+        for shuffle_reduce in op.walk():
+            if isinstance(shuffle_reduce, ShuffleReduceOp):
+                _check_shuffle_reduce(shuffle_reduce, self.warp_size)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
@@ -403,12 +397,28 @@ class LowerXlaToScfPass(ModulePass):
         ).rewrite_module(op)
 
 
-def _check_distances(module: ModuleOp, warp_size: int) -> None:
-    """Every shuffle distance lies within a warp of `warp_size` lanes (as XLA checks)."""
-    for op in module.walk():
-        if isinstance(op, ShuffleReduceOp) and op.max_distance.value.data >= warp_size:
+def _check_shuffle_reduce(op: ShuffleReduceOp, warp_size: int) -> None:
+    """The lowering applies: distances within a warp (as XLA checks), values of shufflable types.
+
+    Checked before any rewrite, so that a rejected module is left as it was.
+    """
+    if op.max_distance.value.data >= warp_size:
+        raise OpError(
+            op,
+            f"max_distance {op.max_distance.value.data} must be a power of 2 below "
+            f"the warp size {warp_size}",
+        )
+    for value in op.values:
+        type_ = value.type
+        # complex.re/im take complex numbers of floats only.
+        shufflable = (
+            isa(type_.element_type, AnyFloat)
+            if isinstance(type_, ComplexType)
+            else _bit_width(type_) is not None
+        )
+        if not shufflable:
             raise OpError(
                 op,
-                f"max_distance {op.max_distance.value.data} must be a power of 2 below "
-                f"the warp size {warp_size}",
+                f"cannot shuffle a value of type {type_}: only integers, floats and "
+                "complex numbers of floats can be shuffled",
             )

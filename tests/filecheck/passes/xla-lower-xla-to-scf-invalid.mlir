@@ -17,7 +17,17 @@ func.func @too_far(%x: f32) -> f32 {
 // An index has no bit width to shuffle.
 func.func private @sum(%a: index, %b: index) -> index
 func.func @index_value(%x: index) -> index {
-  // expected-error@+1 {{cannot shuffle a value of type index: only integers, floats and complex numbers can be shuffled}}
+  // expected-error@+1 {{cannot shuffle a value of type index: only integers, floats and complex numbers of floats can be shuffled}}
   %r = xla_gpu.shuffle_reduce(%x) to 8 combiner=@sum : index
   func.return %r : index
+}
+
+// -----
+
+// complex.re/im take complex numbers of floats only.
+func.func private @sum(%a: complex<i32>, %b: complex<i32>) -> complex<i32>
+func.func @integer_complex(%x: complex<i32>) -> complex<i32> {
+  // expected-error@+1 {{cannot shuffle a value of type complex<i32>: only integers, floats and complex numbers of floats can be shuffled}}
+  %r = xla_gpu.shuffle_reduce(%x) to 8 combiner=@sum : complex<i32>
+  func.return %r : complex<i32>
 }
