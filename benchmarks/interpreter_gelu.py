@@ -113,7 +113,8 @@ def main() -> None:
         print(json.dumps(measure(args.measure[0], args.measure[1], args.repeats)))
         return
     print(
-        f"{'program':<10} {'mode':<26} {'wall s':>7} {'cpu s':>7} {'M elem/s':>9} {'M lanes/s':>9} {'peak MB':>8}"
+        f"{'program':<10} {'mode':<26} {'wall s':>7} {'cpu s':>7} {'M elem/s':>9} "
+        f"{'M lanes/s':>9} {'peak MB':>8}"
     )
     for program in [args.only] if args.only else list(PROGRAMS):
         elements = int(sum(np.prod(x.shape) for x in _inputs(program)))

@@ -1,4 +1,7 @@
-"""Shared helpers of the interpreter tests: parse MLIR text and run it (the `run_kernel` fixture)."""
+"""Shared helpers of the interpreter tests: parse MLIR text and run it.
+
+The `run_kernel` fixture does both.
+"""
 
 from __future__ import annotations
 

@@ -25,11 +25,14 @@ func.func @main(%a: tensor<{n}x{type_}>, %b: tensor<{n}x{type_}>, %out: tensor<{
   %o = tensor.insert %r into %out[%t] : tensor<{n}x{result_type}>
   return %o : tensor<{n}x{result_type}>
 }}
-"""
+"""  # noqa: E501 - IR listing, one op per line
 
 
 def unary_kernel(op: str, source: str, target: str, n: int = N) -> str:
-    """out[t] = op(a[t]) with `op` written as `<name> %x : source to target` or `<name> %x : type`."""
+    """out[t] = op(a[t]).
+
+    `op` is written as `<name> %x : source to target` or `<name> %x : type`.
+    """
     return f"""
 func.func @main(%a: tensor<{n}x{source}>, %out: tensor<{n}x{target}>) -> tensor<{n}x{target}> {{
   %t = gpu.thread_id  x {{xla.range = [0 : index, {n - 1} : index]}}
@@ -112,7 +115,9 @@ def test_integer_ops_wrap_around(
 ) -> None:
     dtype = {8: np.int8, 32: np.int32, 64: np.int64}[bits]
     a, b = _random(dtype, 3), _random(dtype, 4)
-    expected = np.array([_wrap(reference(int(x), int(y)), bits) for x, y in zip(a, b)], dtype=dtype)
+    expected = np.array(
+        [_wrap(reference(int(x), int(y)), bits) for x, y in zip(a, b, strict=True)], dtype=dtype
+    )
     (result,) = run_kernel(binary_kernel(op, type_), [a, b])
     np.testing.assert_array_equal(result, expected)
 
@@ -152,7 +157,7 @@ def test_signed_and_unsigned_i32_ops(run_kernel: RunKernel, op: str, reference) 
     if "sh" in op:
         b = np.abs(b % 32).astype(np.int32)
     expected = np.array(
-        [_wrap(reference(int(x), int(y)), 32) for x, y in zip(a, b)], dtype=np.int32
+        [_wrap(reference(int(x), int(y)), 32) for x, y in zip(a, b, strict=True)], dtype=np.int32
     )
     (result,) = run_kernel(binary_kernel(op, "i32"), [a, b])
     np.testing.assert_array_equal(result, expected)
@@ -172,7 +177,7 @@ def test_signed_and_unsigned_i32_ops(run_kernel: RunKernel, op: str, reference) 
 def test_cmpi_signed_and_unsigned(run_kernel: RunKernel, predicate: str, reference) -> None:
     a, b = _random(np.int16, 6), _random(np.int16, 7)
     b[:8] = a[:8]
-    expected = np.array([reference(int(x), int(y)) for x, y in zip(a, b)])
+    expected = np.array([reference(int(x), int(y)) for x, y in zip(a, b, strict=True)])
     (result,) = run_kernel(binary_kernel(f"arith.cmpi {predicate},", "i16", "i1"), [a, b])
     np.testing.assert_array_equal(result, expected)
 
@@ -193,7 +198,7 @@ def test_cmpf_ordered_and_unordered_with_nan(
 ) -> None:
     a = np.array([1.0, np.nan, 2.0, np.nan, -1.0, 3.0, 0.0, -0.0], np.float32)
     b = np.array([2.0, 1.0, np.nan, np.nan, -1.0, 1.0, -0.0, 0.0], np.float32)
-    expected = np.array([reference(float(x), float(y)) for x, y in zip(a, b)])
+    expected = np.array([reference(float(x), float(y)) for x, y in zip(a, b, strict=True)])
     (result,) = run_kernel(binary_kernel(f"arith.cmpf {predicate},", "f32", "i1", n=8), [a, b])
     np.testing.assert_array_equal(result, expected)
 

@@ -37,7 +37,7 @@ func.func @main(%a: memref<4x6xf32>, %out: memref<2x3xf32>) {
   "memref.copy"(%v, %out) : (memref<2x3xf32, strided<[6, 2], offset: 7>>, memref<2x3xf32>) -> ()
   return
 }
-"""
+"""  # noqa: E501 - IR listing, one op per line
     a = np.arange(24, dtype=np.float32).reshape(4, 6)
     executor = _run(text, [a, np.zeros((2, 3), np.float32)])
     np.testing.assert_array_equal(executor.final_arguments[1], a[1:3, 1:6:2])

@@ -1,4 +1,7 @@
-"""How a dialect plugs in: `@impl` methods on an `OpImpls` class, found along the op's class hierarchy."""
+"""How a dialect plugs in: `@impl` methods on an `OpImpls` class.
+
+They are found along the op's class hierarchy.
+"""
 
 from __future__ import annotations
 

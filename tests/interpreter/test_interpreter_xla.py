@@ -14,7 +14,10 @@ from xla_emit.interpreter import CheckOptions
 
 @pytest.mark.parametrize("spelling", ["xla", "xla_gpu"])
 def test_apply_indexing_matches_the_map(run_kernel: RunKernel, spelling: str) -> None:
-    map_text = "(d0, d1)[s0] -> (d0 floordiv 3 + s0 * 7, (d1 mod 5) * 2 - d0), domain: d0 in [0, 31], d1 in [0, 3], s0 in [0, 10]"
+    map_text = (
+        "(d0, d1)[s0] -> (d0 floordiv 3 + s0 * 7, (d1 mod 5) * 2 - d0), "
+        "domain: d0 in [0, 31], d1 in [0, 3], s0 in [0, 10]"
+    )
     text = f"""
 func.func @main(%out: tensor<4x32x2xindex>) -> tensor<4x32x2xindex> {{
   %t = gpu.thread_id  x {{xla.range = [0 : index, 31 : index]}}
@@ -52,7 +55,7 @@ func.func @main(%out: tensor<6xindex>) -> tensor<6xindex> {{
   %o = tensor.insert %r into %out[%t] : tensor<6xindex>
   return %o : tensor<6xindex>
 }}
-"""
+"""  # noqa: E501 - IR listing, one op per line
     (result,) = run_kernel(text, [])
     expected = [sum(t * 10 + s for s in range(8) if t + s <= 9) for t in range(6)]
     np.testing.assert_array_equal(result, expected)
@@ -61,7 +64,8 @@ func.func @main(%out: tensor<6xindex>) -> tensor<6xindex> {{
 def test_loop_writes_every_element_once(run_kernel: RunKernel) -> None:
     # The seed's loop-emitter map at a small size: each element is written by exactly one lane.
     map_text = (
-        "(th_x, bl_x)[vector_index] -> (bl_x floordiv 4, (bl_x floordiv 2) mod 2, (bl_x mod 2) * 8 + th_x * 4 + vector_index), "
+        "(th_x, bl_x)[vector_index] -> (bl_x floordiv 4, (bl_x floordiv 2) mod 2, "
+        "(bl_x mod 2) * 8 + th_x * 4 + vector_index), "
         "domain: th_x in [0, 1], bl_x in [0, 11], vector_index in [0, 3]"
     )
     text = f"""
@@ -80,7 +84,7 @@ func.func private @twice(%x: f32) -> f32 {{
   %y = arith.addf %x, %x : f32
   return %y : f32
 }}
-"""
+"""  # noqa: E501 - IR listing, one op per line
     a = np.random.default_rng(4).standard_normal((3, 2, 16)).astype(np.float32)
     (result,) = run_kernel(text, [a], checks=CheckOptions())
     np.testing.assert_array_equal(result, a + a)

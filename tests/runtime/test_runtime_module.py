@@ -171,14 +171,14 @@ func.func @a(%p: tensor<8x64xf32>, %out: tensor<8x64xf32>) -> tensor<8x64xf32> a
   %o = tensor.insert %x into %out[%c8, %t] : tensor<8x64xf32>
   return %o : tensor<8x64xf32>
 }
-"""
+"""  # noqa: E501 - IR listing, one op per line
     module = parse_hlo_module(CHAINED, "chained.hlo")
     cache = KernelCache(compiler=lambda _m, _f, _p, _a: parse_mlir(bad_kernel, "bad.mlir")[0])
     with pytest.raises(UserError) as caught:
         ModuleRuntime(module, cache).run(_inputs(module))
     text = caught.value.format()
     assert (
-        "'tensor.extract' op index [8, 0] is out of bounds for argument 0 of shape [8, 64] (dimension 0) (thread 0, block 0)"
-        in text
+        "'tensor.extract' op index [8, 0] is out of bounds for argument 0 of shape [8, 64] "
+        "(dimension 0) (thread 0, block 0)" in text
     )
     assert "chained.hlo:" in text and "note: in the kernel of 'a'" in text

@@ -196,7 +196,8 @@ def _check_shared_read(
             first = hits[0]
             raise ex.error(
                 op,
-                f"reads element {list(buffer.unravel(int(full[first])))} of {buffer.name} written by "
+                f"reads element {list(buffer.unravel(int(full[first])))} of {buffer.name} "
+                "written by "
                 f"{ex.grid.describe_lane(int(writers[first]))} without a barrier in between",
                 _local(ex, int(readers[first])),
             )
@@ -317,8 +318,9 @@ def _record_writes(
             first = hits[0]
             raise ex.error(
                 op,
-                f"writes element {list(buffer.unravel(int(offsets[first])))} of {buffer.name}, which "
-                f"{ex.grid.describe_lane(int(previous[first]))} also wrote without a barrier in between (race)",
+                f"writes element {list(buffer.unravel(int(offsets[first])))} of {buffer.name}, "
+                f"which {ex.grid.describe_lane(int(previous[first]))} also wrote without a "
+                "barrier in between (race)",
                 _local(ex, int(writers[first])),
             )
     buffer.writer[offsets] = writers
@@ -341,7 +343,8 @@ def _check_races_within(
         first = hits[0]
         raise ex.error(
             op,
-            f"writes element {list(buffer.unravel(int(sorted_offsets[first])))} of {buffer.name} from two "
-            f"threads at once: {ex.grid.describe_lane(int(sorted_writers[first]))} also writes it (race)",
+            f"writes element {list(buffer.unravel(int(sorted_offsets[first])))} of {buffer.name} "
+            "from two threads at once: "
+            f"{ex.grid.describe_lane(int(sorted_writers[first]))} also writes it (race)",
             _local(ex, int(sorted_writers[first + 1])),
         )

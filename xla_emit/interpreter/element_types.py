@@ -62,7 +62,10 @@ def element_type(type_: Attribute) -> Attribute:
 
 @cache
 def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
-    """The numpy dtype of a scalar type or of the elements of a shaped type (cached: types are immutable)."""
+    """The numpy dtype of a scalar type or of the elements of a shaped type.
+
+    Cached: types are immutable.
+    """
     scalar = element_type(type_)
     if isinstance(scalar, IndexType):
         return INDEX_DTYPE

@@ -115,7 +115,10 @@ class Executor:
         return public[0]
 
     def launch_grid(self, function: FuncOp) -> LaunchGrid:
-        """The grid read off the `xla.range` of the thread/block id ops reachable from `function`."""
+        """The grid, read off the `xla.range` of the thread/block id ops.
+
+        Those are the ops reachable from `function`.
+        """
         threads = [1, 1, 1]
         blocks = [1, 1, 1]
         for op in self._reachable_ops(function):
@@ -198,7 +201,7 @@ class Executor:
             results = self.call_function(function, arguments, None)
         detached = tuple(
             self._detach(value, type_)
-            for value, type_ in zip(results, function.function_type.outputs.data)
+            for value, type_ in zip(results, function.function_type.outputs.data, strict=True)
         )
         tracker.advance(chunk.count)
         return detached
@@ -340,7 +343,7 @@ class Executor:
             steps = self._compile(block)
         for function, op, operands, results in steps[:-1]:
             values = function(op, tuple([env[operand] for operand in operands]))
-            for result, value in zip(results, values):
+            for result, value in zip(results, values, strict=True):
                 env[result] = value
         function, op, operands, _ = steps[-1]
         return function(op, tuple([env[operand] for operand in operands]))
@@ -427,7 +430,8 @@ class Executor:
                 return TensorValue(if_true.buffer, self.version(if_true.buffer))
             raise self.error(
                 op,
-                "yields different tensors on different lanes, which the interpreter does not support",
+                "yields different tensors on different lanes, which the interpreter does not "
+                "support",
             )
         rank = shaped_rank(type_)
         shaped = condition.reshape(condition.shape + (1,) * rank)

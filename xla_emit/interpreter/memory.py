@@ -130,7 +130,10 @@ class Buffer:
         return self.writer is not None
 
     def start_tracking(self, initialized: bool) -> None:
-        """Record writers from now on; `initialized` buffers start as written by nobody in particular."""
+        """Record writers from now on.
+
+        `initialized` buffers start as written by nobody in particular.
+        """
         # int32 halves the memory of tracking; grids stay below 2**31 lanes.
         self.writer = np.full(self.data.shape[0], -2 if initialized else -1, dtype=np.int32)
         self.write_epoch = np.full(self.data.shape[0], -1, dtype=np.int32)

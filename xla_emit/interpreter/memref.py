@@ -86,7 +86,8 @@ class MemrefImpls(OpImpls):
         except ValueError:
             raise ex.error(
                 op,
-                "has lane-varying offsets, sizes or strides, which the interpreter does not support",
+                "has lane-varying offsets, sizes or strides, which the interpreter does not "
+                "support",
             ) from None
         result_type = op.result.type
         assert isinstance(result_type, MemRefType)

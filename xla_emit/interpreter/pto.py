@@ -234,7 +234,8 @@ class PTOExecutor:
             tile = Tile.of_type(arg.type)
             if value.shape != tile.data.shape:
                 raise UserError(
-                    f"argument {position} ({arg.type}) expects a {tile.data.shape} array, but got {value.shape}"
+                    f"argument {position} ({arg.type}) expects a {tile.data.shape} array, but got "
+                    f"{value.shape}"
                 )
             tile.data[...] = value
             return tile
@@ -357,7 +358,8 @@ class PTOExecutor:
         if address < 0 or address + size > memory.size:
             raise self._error(
                 op,
-                f"tile of {size} bytes at {hex(address)} does not fit the {memory.size}-byte {tile.loc} memory",
+                f"tile of {size} bytes at {hex(address)} does not fit the {memory.size}-byte "
+                f"{tile.loc} memory",
             )
         view = memory[address : address + size].view(tile.data.dtype).reshape(tile.data.shape)
         view[...] = tile.data
@@ -377,7 +379,8 @@ class PTOExecutor:
         if extent > flat.size:
             raise self._error(
                 op,
-                f"the view {shape} with strides {strides} reaches element {extent - 1} of a {flat.size}-element buffer",
+                f"the view {shape} with strides {strides} reaches element {extent - 1} of a "
+                f"{flat.size}-element buffer",
             )
         return np.lib.stride_tricks.as_strided(flat, shape, [s * flat.itemsize for s in strides])
 
@@ -391,7 +394,8 @@ class PTOExecutor:
             if offset < 0 or offset + size > view.shape[axis]:
                 raise self._error(
                     op,
-                    f"partition [{offset}, {offset + size}) of dim {axis} is outside the view's {view.shape[axis]}",
+                    f"partition [{offset}, {offset + size}) of dim {axis} is outside the view's "
+                    f"{view.shape[axis]}",
                 )
         return view[tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))]
 
@@ -519,7 +523,8 @@ class PTOExecutor:
             if cols > dst.data.shape[0] or rows > dst.data.shape[1]:
                 raise self._error(
                     op,
-                    f"the {rows}x{cols} transpose does not fit the {dst.data.shape[0]}x{dst.data.shape[1]} destination",
+                    f"the {rows}x{cols} transpose does not fit the "
+                    f"{dst.data.shape[0]}x{dst.data.shape[1]} destination",
                 )
             dst.data[:cols, :rows] = src.data[:rows, :cols].T
             return
@@ -528,7 +533,8 @@ class PTOExecutor:
         if result.size > dst.data.size:
             raise self._error(
                 op,
-                f"{conversion.value} produces {result.size} elements, more than the {dst.data.size}-element destination",
+                f"{conversion.value} produces {result.size} elements, more than the "
+                f"{dst.data.size}-element destination",
             )
         dst.data.reshape(-1)[: result.size] = result.astype(dst.data.dtype)
 
@@ -544,7 +550,8 @@ class PTOExecutor:
         if values.size != view.size:
             raise self._error(
                 op,
-                f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of {view.size}",
+                f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of "
+                f"{view.size}",
             )
         view[...] = values.reshape(view.shape).astype(view.dtype)
 

@@ -128,7 +128,7 @@ class ScfImpls(OpImpls):
                 values = ex.run_region(op.after_region, tuple(forwarded))
                 continue
             lanes_true = np.broadcast_to(np.asarray(condition, np.bool_), (ex.lanes.count,))
-            leaving = lanes_true == False
+            leaving = np.logical_not(lanes_true)
             leaving = leaving if running is None else leaving & running
             exited = (
                 tuple(forwarded)

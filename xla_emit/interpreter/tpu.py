@@ -146,7 +146,8 @@ class TpuExecutor:
         assert block is not None
         if len(inputs) != len(block.args):
             raise UserError(
-                f"@{function.sym_name.data} takes {len(block.args)} arguments, but got {len(inputs)}"
+                f"@{function.sym_name.data} takes {len(block.args)} arguments, but got "
+                f"{len(inputs)}"
             )
         memrefs: list[MemRef] = []
         for arg, value in zip(block.args, inputs, strict=True):
@@ -223,7 +224,10 @@ def _window(
     shape: Sequence[int],
     strides: Sequence[int] | None = None,
 ) -> npt.NDArray[np.int64]:
-    """Physical offsets of the block of `shape` at `start` (vector dims are the minor memref dims)."""
+    """Physical offsets of the block of `shape` at `start`.
+
+    The vector dims are the minor memref dims.
+    """
     rank = len(ref.shape)
     full_shape = (1,) * (rank - len(shape)) + tuple(shape)
     step = tuple(strides) if strides else (1,) * rank

@@ -33,7 +33,7 @@ class XlaGpuImpls(OpImpls):
         # NaN makes an unchecked read of uninitialised floats visible in the output.
         fill = np.nan if is_float(type_) else 0
         data = np.full(numel * ex.lanes.num_blocks, fill, dtype=dtype)
-        name = f"shared memory {op.result.name_hint and '%' + op.result.name_hint or ''}".rstrip()
+        name = f"shared memory {(op.result.name_hint and '%' + op.result.name_hint) or ''}".rstrip()
         buffer = Buffer(data, shape, BufferKind.SHARED, name, Replication.BLOCK)
         if ex.checks.tracks_writes:
             buffer.start_tracking(initialized=False)

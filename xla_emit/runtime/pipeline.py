@@ -17,9 +17,9 @@ from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import DiagnosticException
 
 from passes.diagnostics import OpError
+from passes.pipelines import available_passes, expand_pipelines
 from xla_emit.diagnostics import UserError
 from xla_emit.tools.context import SourceMap, make_context, op_error, verify_module
-from passes.pipelines import available_passes, expand_pipelines
 
 DEFAULT_PIPELINE = "xla-gpu-pipeline"
 

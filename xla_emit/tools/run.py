@@ -66,12 +66,17 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     _ = parser.add_argument("--entry", metavar="NAME", help="the kernel function to run (.mlir)")
     _ = parser.add_argument(
-        "-p", "--passes", metavar="PASSES", help="pass pipeline for every kernel (.hlo: xla-gpu-pipeline)"
+        "-p",
+        "--passes",
+        metavar="PASSES",
+        help="pass pipeline for every kernel (.hlo: xla-gpu-pipeline)",
     )
     _ = parser.add_argument(
         "--check", action="store_true", help="every safety check; compare outputs after every pass"
     )
-    _ = parser.add_argument("--time", action="store_true", help="print per-pass and per-kernel times")
+    _ = parser.add_argument(
+        "--time", action="store_true", help="print per-pass and per-kernel times"
+    )
     return parser
 
 
