@@ -31,6 +31,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
 
 from dialects.xla import PureCallOpBase
 from passes.call_graph import (
@@ -125,7 +126,7 @@ class InlinePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_caller_ops < 0:
-            raise ValueError(f"max_caller_ops must be >= 0, but got {self.max_caller_ops}")
+            raise PassFailedException(f"max_caller_ops must be >= 0, but got {self.max_caller_ops}")
         table = function_table(op)
         pattern = InlineCall(table, recursive_functions(table), self.max_caller_ops, set())
         PatternRewriteWalker(pattern, apply_recursively=True).rewrite_module(op)

@@ -31,6 +31,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import PassFailedException
 
 from dialects.xla import PureCallOpBase
 from passes.loop_utils import clone_body, insert_index_constant, static_bounds
@@ -165,6 +166,8 @@ class OptimizeLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_unroll_factor < 0:
-            raise ValueError(f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}")
+            raise PassFailedException(
+                f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}"
+            )
         factor = self.max_unroll_factor or 4
         PatternRewriteWalker(UnrollLoop(factor), apply_recursively=True).rewrite_module(op)

@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from dialects.pto import AllocTileOp, TAssignOp, TileBufType, module_target
 from passes.diagnostics import OpError
@@ -247,7 +247,7 @@ def _parse_capacities(entries: tuple[str, ...], defaults: dict[str, int]) -> dic
     for entry in entries:
         loc, _, size = entry.partition("=")
         if loc not in LOCATIONS or not size.isdigit():
-            raise ValueError(
+            raise PassFailedException(
                 f'capacity entries look like "vec=196608" (locations: {", ".join(LOCATIONS)}), '
                 f'but got "{entry}"'
             )

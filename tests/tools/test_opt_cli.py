@@ -110,3 +110,18 @@ def test_pipeline_names_expand_but_options_stay_intact(monkeypatch: pytest.Monke
     assert expand_pipelines("both,canonicalize{max-iterations=2},both") == (
         "cse,dce,canonicalize{max-iterations=2},cse,dce"
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("xla-gpu-optimize-loops{max-unroll-factor=-1}", "max_unroll_factor must be >= 0"),
+        ("inline{max-caller-ops=-5}", "max_caller_ops must be >= 0"),
+        ('pto-plan-memory{capacity="vec"}', 'capacity entries look like "vec=196608"'),
+    ],
+)
+def test_bad_pass_option_value_is_a_user_error(spec: str, message: str) -> None:
+    result = run_opt("-", "-p", spec, stdin=GOOD)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: ") and message in result.stderr

@@ -101,7 +101,11 @@ def parse_mlir(
 ) -> tuple[ModuleOp, SourceMap]:
     """Parse MLIR text; syntax errors become `UserError`s with a location."""
     source_map = SourceMap(file, text)
-    parser = _LocatingParser(ctx or make_context(), text, file, source_map)
+    try:
+        # The parser reads its first token while it is built: that can fail too.
+        parser = _LocatingParser(ctx or make_context(), text, file, source_map)
+    except ParseError as error:
+        raise UserError(error.msg, SourceLocation.from_offset(file, text, error.span.start)) from None
     try:
         module = parser.parse_module()
     except ParseError as error:
