@@ -334,7 +334,7 @@ class ElementalEmitter:
         cached = self.lookup(key)
         if cached is not None:
             return cached
-        if instruction.opcode in _ELEMENTWISE:
+        if self._is_chained_elementwise(instruction):
             self._emit_elementwise_chain(instruction, indices)
         values = self._emit_uncached(instruction, indices)
         self.caches[-1][key] = values
@@ -343,12 +343,13 @@ class ElementalEmitter:
     def _emit_elementwise_chain(
         self, instruction: HloInstruction, indices: Sequence[SSAValue]
     ) -> None:
-        """Emits, operands first and without recursion, the elementwise ops of this
-        subgraph that `instruction` reads at the same indices.
+        """Emits, operands first and without recursion, what `instruction` reads
+        through chains of elementwise ops of this subgraph (all at the same indices).
 
         A fusion may chain thousands of elementwise ops; emitting each operand
-        recursively would exhaust Python's stack. Afterwards every such operand is
-        cached, so emitting `instruction` itself recurses one level only.
+        recursively would exhaust Python's stack. The order is the one recursive
+        emission would give (operands left to right, depth first); other ops are
+        leaves of the walk and emit their own operands as usual.
         """
         order: list[HloInstruction] = []
         visited: set[HloInstruction] = {instruction}
@@ -360,20 +361,21 @@ class ElementalEmitter:
                 continue
             stack.append((current, next_operand + 1))
             operand = current.operands[next_operand]
-            if operand not in visited and self._same_index_elementwise(operand, indices):
-                visited.add(operand)
+            if operand in visited or self.lookup((operand, *indices)) is not None:
+                continue
+            visited.add(operand)
+            if self._is_chained_elementwise(operand):
                 stack.append((operand, 0))
+            else:
+                order.append(operand)
         for pending in order[:-1]:  # the last one is `instruction`, emitted by the caller
             self.emit(pending, indices)
 
-    def _same_index_elementwise(
-        self, instruction: HloInstruction, indices: Sequence[SSAValue]
-    ) -> bool:
+    def _is_chained_elementwise(self, instruction: HloInstruction) -> bool:
         return (
-            instruction.opcode in _ELEMENTWISE
+            _is_plain_elementwise(instruction)
             and instruction in self.subgraph.instructions
             and instruction not in self.injected
-            and self.lookup((instruction, *indices)) is None
         )
 
     def _emit_uncached(
@@ -731,6 +733,11 @@ def _signless(value: int, bits: int) -> int:
 
 # Ops computed from the operands' elements at the output's own index.
 _ELEMENTWISE: frozenset[str] = ELEMENTWISE_OPS | {"bitcast-convert"}
+
+
+def _is_plain_elementwise(instruction: HloInstruction) -> bool:
+    """Emitted by reading every operand at the op's own indices (no special emitter)."""
+    return instruction.opcode in _ELEMENTWISE and instruction.opcode not in _EMITTERS
 
 _FLOAT_UNARY: dict[str, type[Operation]] = {
     "exponential": math.ExpOp,
