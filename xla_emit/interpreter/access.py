@@ -19,10 +19,8 @@ from collections.abc import Sequence
 import numpy as np
 from xdsl.ir import Operation
 
-from xla_emit.interpreter.executor import Executor
+from xla_emit.interpreter.executor import Array, Executor
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
-
-Array = np.ndarray | np.generic
 
 
 def check_version(ex: Executor, op: Operation, tensor: TensorValue) -> None:
@@ -75,7 +73,7 @@ def _check_bounds(
         if not outside.any():
             continue
         if _lane_axis(outside, 0 if run else vector_rank):
-            per_lane = outside.reshape(outside.shape[0], -1).any(axis=1)
+            per_lane = np.asarray(outside.reshape(outside.shape[0], -1).any(axis=1))
         else:
             per_lane = np.ones(ex.lanes.count, np.bool_)
         lane = ex.first_lane(per_lane)
@@ -105,7 +103,7 @@ def _offsets(
     ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int, run: int = 0
 ) -> np.ndarray:
     """Flat positions in `data`; with `run`, `run` consecutive elements from each index."""
-    linear: Array = np.int64(buffer.offset)
+    linear: Array = np.asarray(buffer.offset, np.int64)
     for index, stride in zip(indices, buffer.strides, strict=True):
         linear = (
             linear + np.asarray(index, np.int64) * stride

@@ -30,11 +30,9 @@ from xla_emit.interpreter.element_types import (
     unsigned_view,
     wrap_integer,
 )
-from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
-
-Array = np.ndarray | np.generic
 
 
 def typed(values: Array, type_: Attribute) -> Array:
@@ -90,7 +88,7 @@ def _integer_constant(value: int, type_: Attribute) -> np.generic:
     if width == 1:
         return np.bool_(value & 1)
     wrapped = (value + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
-    return np.asarray(wrapped, dtype=numpy_dtype(type_))[()]
+    return numpy_dtype(type_).type(wrapped)
 
 
 def _bool_as_int(function: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
@@ -229,11 +227,13 @@ class ArithImpls(OpImpls):
 
     @impl(*_FLOAT_BINARY)
     def run_float_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
-        return (typed(_FLOAT_BINARY[type(op)](args[0], args[1]), op.results[0].type),)
+        return (typed(_FLOAT_BINARY[type(op)](lanes(args[0]), lanes(args[1])), op.results[0].type),)
 
     @impl(*_SIGNED_BINARY)
     def run_signed_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
-        return (typed(_SIGNED_BINARY[type(op)](args[0], args[1]), op.results[0].type),)
+        return (
+            typed(_SIGNED_BINARY[type(op)](lanes(args[0]), lanes(args[1])), op.results[0].type),
+        )
 
     @impl(*_UNSIGNED_BINARY)
     def run_unsigned_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
@@ -248,12 +248,12 @@ class ArithImpls(OpImpls):
 
     @impl(arith.NegfOp)
     def run_negf(self, _ex: Executor, op: arith.NegfOp, args: Values) -> Values:
-        return (np.negative(args[0]),)
+        return (np.negative(lanes(args[0])),)
 
     @impl(arith.CmpiOp)
     def run_cmpi(self, _ex: Executor, op: arith.CmpiOp, args: Values) -> Values:
         predicate = op.predicate.value.data
-        lhs, rhs = args[0], args[1]
+        lhs, rhs = lanes(args[0]), lanes(args[1])
         if predicate >= 6:
             width = integer_width(op.lhs.type)
             lhs, rhs = unsigned_view(np.asarray(lhs), width), unsigned_view(np.asarray(rhs), width)
@@ -261,11 +261,11 @@ class ArithImpls(OpImpls):
 
     @impl(arith.CmpfOp)
     def run_cmpf(self, _ex: Executor, op: arith.CmpfOp, args: Values) -> Values:
-        return (_CMPF[op.predicate.value.data](args[0], args[1]),)
+        return (_CMPF[op.predicate.value.data](lanes(args[0]), lanes(args[1])),)
 
     @impl(arith.SelectOp)
     def run_select(self, _ex: Executor, op: arith.SelectOp, args: Values) -> Values:
-        condition, if_true, if_false = args
+        condition, if_true, if_false = lanes(args[0]), args[1], args[2]
         if isinstance(if_true, TensorValue) or isinstance(if_false, TensorValue):
             return (
                 (if_true if bool(condition) else if_false,)
@@ -331,7 +331,7 @@ class ArithExtImpls(OpImpls):
 
     @impl(RemFOp)
     def run_remf(self, _ex: Executor, op: RemFOp, args: Values) -> Values:
-        return (typed(np.fmod(args[0], args[1]), op.results[0].type),)
+        return (typed(np.fmod(lanes(args[0]), lanes(args[1])), op.results[0].type),)
 
     @impl(IndexCastUIOp)
     def run_index_castui(self, _ex: Executor, op: IndexCastUIOp, args: Values) -> Values:

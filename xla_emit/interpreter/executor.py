@@ -26,13 +26,14 @@ from __future__ import annotations
 import copy
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from functools import partial
-from typing import Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, cast
 
 import numpy as np
+from numpy.typing import NDArray
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -45,6 +46,21 @@ from xla_emit.interpreter.registry import ImplRegistry, load_dialect_impls
 
 Value: TypeAlias = np.ndarray | np.generic | TensorValue
 Values: TypeAlias = tuple[Value, ...]
+
+# Lane values as numpy computes with them. A uniform value is often a numpy
+# scalar rather than a 0-d array; both take the same operators, ufuncs and
+# `[()]`, but numpy's stubs declare those on ndarray only, so code computing
+# on lanes views values through this type (see `lanes`).
+Array: TypeAlias = NDArray[Any]
+
+
+def lanes(value: Value) -> Array:
+    """The lanes of a scalar or vector value, for ops that never take tensors."""
+    assert not isinstance(value, TensorValue), "a tensor where lanes were expected"
+    # A numpy scalar is used as a 0-d array (see `Array`).
+    return cast(Array, value)
+
+
 _Step: TypeAlias = tuple[
     Callable[[Operation, Values], Values], Operation, tuple[SSAValue, ...], tuple[SSAValue, ...]
 ]
@@ -364,7 +380,7 @@ class Executor:
     # --------------------------------------------------------------- helpers
 
     @contextmanager
-    def masked(self, mask: np.ndarray | None) -> Iterator[None]:
+    def masked(self, mask: np.ndarray | None) -> Generator[None]:
         """Run the body with `mask` as the active lanes (already combined with the outer mask)."""
         outer = self.mask
         self.mask = mask
@@ -374,7 +390,7 @@ class Executor:
             self.mask = outer
 
     @contextmanager
-    def branch_versions(self) -> Iterator[Callable[[], AbstractContextManager[None]]]:
+    def branch_versions(self) -> Generator[Callable[[], AbstractContextManager[None]]]:
         """Tensor versions for branches that run one after another on disjoint lanes.
 
         Each branch starts from the versions before the first (its lanes never
@@ -386,7 +402,7 @@ class Executor:
         newest: dict[Buffer, int] = dict(before)
 
         @contextmanager
-        def branch() -> Iterator[None]:
+        def branch() -> Generator[None]:
             self.versions = dict(before)
             try:
                 yield

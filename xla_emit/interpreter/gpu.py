@@ -14,7 +14,7 @@ from xdsl.ir import Operation
 from dialects.gpu import BarrierOp, BlockIdOp, ShuffleMode, ShuffleOp, ThreadIdOp
 from dialects.xla import get_xla_range
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.executor import Executor, Values
+from xla_emit.interpreter.executor import Executor, Values, lanes
 from xla_emit.interpreter.lanes import AXES, WARP_SIZE
 from xla_emit.interpreter.registry import (
     GridAxis,
@@ -115,10 +115,10 @@ class GpuImpls(OpImpls):
 
     @impl(ShuffleOp)
     def run_shuffle(self, ex: Executor, op: ShuffleOp, args: Values) -> Values:
-        value, offset, width = args
-        width_value = int(np.max(width))  # pyright: ignore[reportArgumentType]
-        if np.ndim(width) or width_value <= 0 or width_value > WARP_SIZE:  # pyright: ignore[reportArgumentType]
+        value, offset, width = (lanes(arg) for arg in args)
+        width_value = int(np.max(width))
+        if np.ndim(width) or width_value <= 0 or width_value > WARP_SIZE:
             raise ex.error(op, f"needs a uniform width between 1 and {WARP_SIZE}")
-        source, valid = shuffle_sources(ex, op.mode.data, offset, width_value)  # pyright: ignore[reportArgumentType]
-        lanes_value = np.asarray(ex.to_lanes(value, np.ndim(value) if np.ndim(value) == 0 else 0))  # pyright: ignore[reportArgumentType]
+        source, valid = shuffle_sources(ex, op.mode.data, offset, width_value)
+        lanes_value = np.asarray(ex.to_lanes(value, np.ndim(value) if np.ndim(value) == 0 else 0))
         return (shuffle(ex, lanes_value, source, valid), valid)

@@ -17,15 +17,15 @@ import numpy as np
 from xdsl.dialects import math
 from xdsl.ir import Operation
 
-from xla_emit.interpreter.arith import Array, typed
+from xla_emit.interpreter.arith import typed
 from xla_emit.interpreter.element_types import integer_width, numpy_dtype, unsigned_view
-from xla_emit.interpreter.executor import Executor, Values
+from xla_emit.interpreter.executor import Array, Executor, Values, lanes
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
 _SIXTEEN_BIT = (np.dtype(np.float16), np.dtype("bfloat16"))
 
 
-def _erf(values: np.ndarray) -> np.ndarray:
+def _erf(values: Array) -> Array:
     # numpy has no erf; Python's is correctly rounded in double, element by element.
     return np.asarray(np.frompyfunc(pymath.erf, 1, 1)(values), dtype=np.float64)
 
@@ -142,16 +142,17 @@ class MathImpls(OpImpls):
 
     @impl(*_UNARY)
     def run_unary(self, _ex: Executor, op: Operation, args: Values) -> Values:
-        return (_unary(type(op), args[0], numpy_dtype(op.results[0].type))[()],)  # pyright: ignore[reportArgumentType]
+        return (_unary(type(op), lanes(args[0]), numpy_dtype(op.results[0].type))[()],)
 
     @impl(*_BINARY)
     def run_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
         dtype = numpy_dtype(op.results[0].type)
-        return (_evaluate(_BINARY[type(op)], dtype, args[0], args[1])[()],)  # pyright: ignore[reportArgumentType]
+        return (_evaluate(_BINARY[type(op)], dtype, lanes(args[0]), lanes(args[1]))[()],)
 
     @impl(math.FmaOp)
     def run_fma(self, _ex: Executor, op: math.FmaOp, args: Values) -> Values:
-        return (_evaluate(_fma, numpy_dtype(op.result.type), *args[:3])[()],)  # pyright: ignore[reportArgumentType]
+        operands = (lanes(value) for value in args[:3])
+        return (_evaluate(_fma, numpy_dtype(op.result.type), *operands)[()],)
 
     @impl(math.AbsIOp)
     def run_absi(self, _ex: Executor, op: math.AbsIOp, args: Values) -> Values:
@@ -190,4 +191,5 @@ class MathImpls(OpImpls):
 
     @impl(math.FPowIOp)
     def run_fpowi(self, _ex: Executor, op: math.FPowIOp, args: Values) -> Values:
-        return (_evaluate(np.power, numpy_dtype(op.result.type), args[0], args[1])[()],)  # pyright: ignore[reportArgumentType]
+        dtype = numpy_dtype(op.result.type)
+        return (_evaluate(np.power, dtype, lanes(args[0]), lanes(args[1]))[()],)

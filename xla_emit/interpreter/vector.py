@@ -19,9 +19,9 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from dialects.vector_ext import FromElementsOp, SplatOp
 from xla_emit.interpreter.access import read, write
-from xla_emit.interpreter.arith import Array, typed
+from xla_emit.interpreter.arith import typed
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
-from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
@@ -115,7 +115,7 @@ class VectorImpls(OpImpls):
         padding = args[1 + len(op.indices)]
         mask = args[2 + len(op.indices)] if op.mask is not None else None
         if _is_contiguous_run(ex, op, tensor, shape, mask):
-            values = read(ex, op, tensor, bases, 1, run=shape[0])
+            values = read(ex, op, tensor, [lanes(base) for base in bases], 1, run=shape[0])
             return (typed(np.asarray(values), op.result.type),)
         indices, valid = _element_indices(
             ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask
@@ -123,7 +123,7 @@ class VectorImpls(OpImpls):
         values = read(ex, op, tensor, indices, len(shape), valid)
         values = np.broadcast_to(values, np.broadcast_shapes(np.shape(values), shape))
         if valid is not None:
-            values = np.where(valid, values, padding)
+            values = np.where(valid, values, lanes(padding))
         return (typed(np.ascontiguousarray(values), op.result.type),)
 
     @impl(vector.TransferWriteOp)
@@ -172,21 +172,18 @@ class VectorImpls(OpImpls):
         varying = (
             _has_lanes(dest, rank)
             or _has_lanes(source, shaped_rank(op.source.type))
-            or any(
-                np.ndim(p) > 0
-                for p in positions  # pyright: ignore[reportArgumentType]
-            )
+            or any(np.ndim(lanes(p)) > 0 for p in positions)
         )
         if not varying:
             result = dest.copy()
             result[tuple(int(p) for p in positions)] = source  # pyright: ignore[reportArgumentType]
             return (result,)
         result = np.array(ex.to_lanes(dest, rank))
-        lanes = np.arange(ex.lanes.count)
+        lane_ids = np.arange(ex.lanes.count)
         if all(np.ndim(p) == 0 for p in positions):  # pyright: ignore[reportArgumentType]
             result[(slice(None), *(int(p) for p in positions))] = source  # pyright: ignore[reportArgumentType]
         else:
-            result[(lanes, *(np.asarray(p) for p in positions))] = source
+            result[(lane_ids, *(np.asarray(p) for p in positions))] = source
         return (result,)
 
     @impl(vector.BroadcastOp)
@@ -217,13 +214,13 @@ class VectorImpls(OpImpls):
         for position in range(1, source.shape[-1]):
             result = combine(result, source[..., position])
         if op.acc is not None:
-            result = combine(args[1], result)  # pyright: ignore[reportArgumentType]
+            result = combine(lanes(args[1]), result)
         return (typed(np.asarray(result), op.dest.type)[()],)
 
     @impl(vector.CreateMaskOp)
     def run_create_mask(self, ex: Executor, op: vector.CreateMaskOp, args: Values) -> Values:
         shape = _vector_shape(op.results[0].type)
-        result: Array = np.bool_(True)
+        result: Array = np.asarray(True)
         for position, (size, extent) in enumerate(zip(args, shape, strict=True)):
             step = np.arange(extent).reshape((extent,) + (1,) * (len(shape) - position - 1))
             bound = np.asarray(size, np.int64)
@@ -240,7 +237,10 @@ class VectorImpls(OpImpls):
 def _trailing_indices(bases: Sequence[Value], shape: tuple[int, ...]) -> list[Array]:
     """vector.load/store: the vector covers the innermost tensor dimensions."""
     rank = len(shape)
-    indices = [np.asarray(base, np.int64).reshape(np.shape(base) + (1,) * rank) for base in bases]  # pyright: ignore[reportArgumentType]
+    indices: list[Array] = []
+    for base in bases:
+        array = np.asarray(lanes(base), np.int64)
+        indices.append(array.reshape(array.shape + (1,) * rank))
     first = len(bases) - rank
     for position, extent in enumerate(shape):
         step = np.arange(extent, dtype=np.int64).reshape((extent,) + (1,) * (rank - position - 1))
@@ -256,7 +256,7 @@ def _positions(
 
 
 def _take(ex: Executor, source: np.ndarray, rank: int, positions: list[Value]) -> Array:
-    varying_positions = any(np.ndim(p) > 0 for p in positions)  # pyright: ignore[reportArgumentType]
+    varying_positions = any(np.ndim(lanes(p)) > 0 for p in positions)
     if not varying_positions:
         static = tuple(int(p) for p in positions)  # pyright: ignore[reportArgumentType]
         result = source[(slice(None), *static)] if _has_lanes(source, rank) else source[static]

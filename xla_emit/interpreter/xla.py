@@ -23,7 +23,7 @@ from dialects.xla import (
     YieldOpBase,
 )
 from xla_emit.interpreter.access import read, write
-from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.executor import Executor, Value, Values, lanes
 from xla_emit.interpreter.gpu import grid_extent
 from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.memory import TensorValue
@@ -110,8 +110,13 @@ class XlaImpls(OpImpls):
         value, dest, *indices, condition = args
         assert isinstance(dest, TensorValue)
         return (
-            self._under_condition(ex, condition, lambda: write(ex, op, dest, indices, value), dest),
-        )  # pyright: ignore[reportArgumentType]
+            self._under_condition(
+                ex,
+                condition,
+                lambda: write(ex, op, dest, [lanes(i) for i in indices], lanes(value)),
+                dest,
+            ),
+        )
 
     @impl(PredicatedExtractOp)
     def run_predicated_extract(self, ex: Executor, op: PredicatedExtractOp, args: Values) -> Values:

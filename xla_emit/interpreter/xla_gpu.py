@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import TensorType
 from dialects.gpu import ShuffleMode
 from dialects.xla_gpu import AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
 from xla_emit.interpreter.element_types import is_float, numpy_dtype
-from xla_emit.interpreter.executor import Executor, Values
+from xla_emit.interpreter.executor import Executor, Values, lanes
 from xla_emit.interpreter.gpu import barrier, shuffle, shuffle_sources
 from xla_emit.interpreter.lanes import WARP_SIZE
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
@@ -53,8 +53,8 @@ class XlaGpuImpls(OpImpls):
             source, valid = shuffle_sources(ex, ShuffleMode.DOWN, np.int64(distance), WARP_SIZE)
             shuffled = tuple(shuffle(ex, v, source, valid) for v in values)
             values = tuple(
-                np.asarray(ex.to_lanes(v, 0))
+                np.asarray(ex.to_lanes(lanes(v), 0))
                 for v in ex.call_function(combiner, (*values, *shuffled), op)
-            )  # pyright: ignore[reportArgumentType]
+            )
             distance //= 2
         return values
