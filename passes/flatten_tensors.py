@@ -199,17 +199,31 @@ class FlattenCall(RewritePattern):
         rewriter.replace(op, (), _unflatten_results(op.results, call.results, rewriter, where))
 
 
+def _flat_access(
+    tensor_value: SSAValue,
+    indices: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+    where: InsertPoint,
+) -> tuple[SSAValue, SSAValue] | None:
+    """The flat tensor and linear index that `tensor_value[indices]` becomes, or None
+    when the tensor is not one to flatten."""
+    tensor_type = tensor_value.type
+    if (flat := flat_type(tensor_type)) is None:
+        return None
+    assert isinstance(tensor_type, TensorType)
+    index = _linear_index_value(tensor_type.get_shape(), indices, rewriter, where)
+    return _cast(tensor_value, flat, rewriter, where), index
+
+
 class FlattenExtract(RewritePattern):
     """`tensor.extract %t[%i, %j]` -> `tensor.extract %flat[linear(%i, %j)]`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.ExtractOp, rewriter: PatternRewriter) -> None:
-        if (flat := flat_type(op.tensor.type)) is None:
-            return
-        assert isinstance(op.tensor.type, TensorType)
         where = InsertPoint.before(op)
-        index = _linear_index_value(op.tensor.type.get_shape(), op.indices, rewriter, where)
-        source = _cast(op.tensor, flat, rewriter, where)
+        if (access := _flat_access(op.tensor, op.indices, rewriter, where)) is None:
+            return
+        source, index = access
         rewriter.replace(op, tensor.ExtractOp(source, [index], op.result.type))
 
 
@@ -218,12 +232,10 @@ class FlattenInsert(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tensor.InsertOp, rewriter: PatternRewriter) -> None:
-        if (flat := flat_type(op.dest.type)) is None:
-            return
-        assert isinstance(op.dest.type, TensorType)
         where = InsertPoint.before(op)
-        index = _linear_index_value(op.dest.type.get_shape(), op.indices, rewriter, where)
-        dest = _cast(op.dest, flat, rewriter, where)
+        if (access := _flat_access(op.dest, op.indices, rewriter, where)) is None:
+            return
+        dest, index = access
         insert = rewriter.insert(tensor.InsertOp(op.scalar, dest, [index]), where)
         rewriter.replace(op, (), [_cast(insert.result, op.dest.type, rewriter, where)])
 
