@@ -12,19 +12,19 @@ import numpy as np
 from xdsl.dialects import scf
 from xdsl.ir import Operation
 
-from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
 
-def _is_uniform(value: Value) -> bool:
-    return np.ndim(value) == 0  # pyright: ignore[reportArgumentType]
+def _is_uniform(value: Array) -> bool:
+    return np.ndim(value) == 0
 
 
 def run_conditional(ex: Executor, op: Operation, condition: Value) -> Values:
     """Run `op`'s then/else regions (its first two) for the lanes taking each."""
     then_region, else_region = op.regions[0], op.regions[1]
     has_else = bool(else_region.blocks)
-    if _is_uniform(condition):
+    if _is_uniform(lanes(condition)):
         if condition:
             return ex.run_region(then_region, ())
         return ex.run_region(else_region, ()) if has_else else ()
@@ -64,7 +64,8 @@ class ScfImpls(OpImpls):
 
     @impl(scf.ForOp)
     def run_for(self, ex: Executor, op: scf.ForOp, args: Values) -> Values:
-        lower, upper, step, *carried = args
+        lower, upper, step = (lanes(bound) for bound in args[:3])
+        carried = args[3:]
         if _is_uniform(lower) and _is_uniform(upper) and _is_uniform(step):
             return self._uniform_for(ex, op, lower, upper, step, list(carried))
         return self._varying_for(ex, op, lower, upper, step, list(carried))
@@ -73,31 +74,32 @@ class ScfImpls(OpImpls):
         self,
         ex: Executor,
         op: scf.ForOp,
-        lower: Value,
-        upper: Value,
-        step: Value,
+        lower: Array,
+        upper: Array,
+        step: Array,
         carried: list[Value],
     ) -> Values:
-        if int(step) <= 0:  # pyright: ignore[reportArgumentType]
-            raise ex.error(op, f"has a non-positive step {int(step)}")  # pyright: ignore[reportArgumentType]
-        iv_type = type(lower)
+        if int(step) <= 0:
+            raise ex.error(op, f"has a non-positive step {int(step)}")
+        # The induction variable keeps the bounds' numpy scalar type.
+        iv_type = lower.dtype.type
         values: Values = tuple(carried)
-        for iv in range(int(lower), int(upper), int(step)):  # pyright: ignore[reportArgumentType]
-            values = ex.run_region(op.body, (iv_type(iv), *values))  # pyright: ignore[reportCallIssue]
+        for iv in range(int(lower), int(upper), int(step)):
+            values = ex.run_region(op.body, (iv_type(iv), *values))
         return values
 
     def _varying_for(
         self,
         ex: Executor,
         op: scf.ForOp,
-        lower: Value,
-        upper: Value,
-        step: Value,
+        lower: Array,
+        upper: Array,
+        step: Array,
         carried: list[Value],
     ) -> Values:
-        iv = np.array(ex.to_lanes(lower, 0))  # pyright: ignore[reportArgumentType]
-        upper_lanes = ex.to_lanes(upper, 0)  # pyright: ignore[reportArgumentType]
-        step_lanes = ex.to_lanes(step, 0)  # pyright: ignore[reportArgumentType]
+        iv = np.array(ex.to_lanes(lower, 0))
+        upper_lanes = ex.to_lanes(upper, 0)
+        step_lanes = ex.to_lanes(step, 0)
         lane = ex.first_lane(step_lanes <= 0)
         if lane is not None:
             raise ex.error(op, "has a non-positive step", lane)
@@ -121,7 +123,8 @@ class ScfImpls(OpImpls):
         running = ex.mask
         while True:
             with ex.masked(running):
-                condition, *forwarded = ex.run_region(op.before_region, values)
+                condition_value, *forwarded = ex.run_region(op.before_region, values)
+            condition = lanes(condition_value)
             if _is_uniform(condition) and running is None:
                 if not condition:
                     return tuple(forwarded)
@@ -146,10 +149,10 @@ class ScfImpls(OpImpls):
 
     @impl(scf.IndexSwitchOp)
     def run_index_switch(self, ex: Executor, op: scf.IndexSwitchOp, args: Values) -> Values:
-        selector = args[0]
+        selector = lanes(args[0])
         cases = op.cases.get_values()
         if _is_uniform(selector):
-            chosen = cases.index(int(selector)) if int(selector) in cases else None  # pyright: ignore[reportArgumentType]
+            chosen = cases.index(int(selector)) if int(selector) in cases else None
             region = op.default_region if chosen is None else op.case_regions[chosen]
             return ex.run_region(region, ())
         # Lane-varying: every region some active lane takes, under its lanes' mask.

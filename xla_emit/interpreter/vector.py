@@ -31,8 +31,8 @@ def _vector_shape(type_: Attribute) -> tuple[int, ...]:
     return tuple(type_.get_shape())
 
 
-def _has_lanes(value: Value, rank: int) -> bool:
-    return np.ndim(value) > rank  # pyright: ignore[reportArgumentType]
+def _has_lanes(value: Array, rank: int) -> bool:
+    return np.ndim(value) > rank
 
 
 def _transfer_dims(
@@ -129,17 +129,17 @@ class VectorImpls(OpImpls):
     @impl(vector.TransferWriteOp)
     def run_transfer_write(self, ex: Executor, op: vector.TransferWriteOp, args: Values) -> Values:
         shape = _vector_shape(op.vector.type)
-        values, tensor = args[0], args[1]
+        values, tensor = lanes(args[0]), args[1]
         assert isinstance(tensor, TensorValue)
-        bases = args[2 : 2 + len(op.indices)]
+        bases = [lanes(base) for base in args[2 : 2 + len(op.indices)]]
         mask = args[2 + len(op.indices)] if op.mask is not None else None
         if _is_contiguous_run(ex, op, tensor, shape, mask):
-            updated = write(ex, op, tensor, bases, values, 1, run=shape[0])  # pyright: ignore[reportArgumentType]
+            updated = write(ex, op, tensor, bases, values, 1, run=shape[0])
             return (updated,) if op.result is not None else ()
         indices, valid = _element_indices(
             ex, op, tensor, bases, shape, _in_bounds(op, len(shape)), mask
         )
-        updated = write(ex, op, tensor, indices, values, len(shape), valid)  # pyright: ignore[reportArgumentType]
+        updated = write(ex, op, tensor, indices, values, len(shape), valid)
         return (updated,) if op.result is not None else ()
 
     @impl(vector.LoadOp)
@@ -155,7 +155,7 @@ class VectorImpls(OpImpls):
         shape = _vector_shape(op.vector.type)
         memref = args[1]
         assert isinstance(memref, TensorValue)
-        write(ex, op, memref, _trailing_indices(args[2:], shape), args[0], len(shape))  # pyright: ignore[reportArgumentType]
+        write(ex, op, memref, _trailing_indices(args[2:], shape), lanes(args[0]), len(shape))
         return ()
 
     @impl(vector.ExtractOp)
@@ -172,16 +172,16 @@ class VectorImpls(OpImpls):
         varying = (
             _has_lanes(dest, rank)
             or _has_lanes(source, shaped_rank(op.source.type))
-            or any(np.ndim(lanes(p)) > 0 for p in positions)
+            or any(np.ndim(p) > 0 for p in positions)
         )
         if not varying:
             result = dest.copy()
-            result[tuple(int(p) for p in positions)] = source  # pyright: ignore[reportArgumentType]
+            result[tuple(int(p) for p in positions)] = source
             return (result,)
         result = np.array(ex.to_lanes(dest, rank))
         lane_ids = np.arange(ex.lanes.count)
-        if all(np.ndim(p) == 0 for p in positions):  # pyright: ignore[reportArgumentType]
-            result[(slice(None), *(int(p) for p in positions))] = source  # pyright: ignore[reportArgumentType]
+        if all(np.ndim(p) == 0 for p in positions):
+            result[(slice(None), *(int(p) for p in positions))] = source
         else:
             result[(lane_ids, *(np.asarray(p) for p in positions))] = source
         return (result,)
@@ -250,15 +250,15 @@ def _trailing_indices(bases: Sequence[Value], shape: tuple[int, ...]) -> list[Ar
 
 def _positions(
     mixed: Sequence[SSAValue | int], dynamic: Sequence[SSAValue], values: Values
-) -> list[Value]:
+) -> list[Array]:
     lookup = dict(zip(dynamic, values, strict=True))
-    return [lookup[p] if isinstance(p, SSAValue) else np.int64(p) for p in mixed]
+    return [lanes(lookup[p] if isinstance(p, SSAValue) else np.int64(p)) for p in mixed]
 
 
-def _take(ex: Executor, source: np.ndarray, rank: int, positions: list[Value]) -> Array:
-    varying_positions = any(np.ndim(lanes(p)) > 0 for p in positions)
+def _take(ex: Executor, source: np.ndarray, rank: int, positions: list[Array]) -> Array:
+    varying_positions = any(np.ndim(p) > 0 for p in positions)
     if not varying_positions:
-        static = tuple(int(p) for p in positions)  # pyright: ignore[reportArgumentType]
+        static = tuple(int(p) for p in positions)
         result = source[(slice(None), *static)] if _has_lanes(source, rank) else source[static]
         return result[()] if np.ndim(result) == 0 else result
     lanes_source = ex.to_lanes(source, rank)
@@ -300,7 +300,8 @@ class VectorExtImpls(OpImpls):
     def run_from_elements(self, ex: Executor, op: FromElementsOp, args: Values) -> Values:
         shape = _vector_shape(op.result.type)
         dtype = numpy_dtype(op.result.type)
-        if all(np.ndim(a) == 0 for a in args):  # pyright: ignore[reportArgumentType]
-            return (np.asarray(args, dtype=dtype).reshape(shape),)
-        stacked = np.stack([ex.to_lanes(a, 0) for a in args], axis=1)  # pyright: ignore[reportArgumentType]
+        elements = [lanes(arg) for arg in args]
+        if all(np.ndim(element) == 0 for element in elements):
+            return (np.asarray(elements, dtype=dtype).reshape(shape),)
+        stacked = np.stack([ex.to_lanes(element, 0) for element in elements], axis=1)
         return (stacked.astype(dtype, copy=False).reshape((ex.lanes.count, *shape)),)

@@ -23,7 +23,7 @@ from dialects.xla import (
     YieldOpBase,
 )
 from xla_emit.interpreter.access import read, write
-from xla_emit.interpreter.executor import Executor, Value, Values, lanes
+from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.gpu import grid_extent
 from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.memory import TensorValue
@@ -54,8 +54,9 @@ class XlaImpls(OpImpls):
     @impl(ApplyIndexingOpBase)
     def run_apply_indexing(self, _ex: Executor, op: ApplyIndexingOpBase, args: Values) -> Values:
         indexing_map = op.indexing_map_attr.indexing_map
-        dims, symbols = args[: indexing_map.num_dims], args[indexing_map.num_dims :]
-        return tuple(_index(r) for r in indexing_map.evaluate(dims, symbols))  # pyright: ignore[reportArgumentType]
+        operands = [lanes(arg) for arg in args]
+        dims, symbols = operands[: indexing_map.num_dims], operands[indexing_map.num_dims :]
+        return tuple(_index(r) for r in indexing_map.evaluate(dims, symbols))
 
     @impl(LoopOpBase)
     def run_loop(self, ex: Executor, op: LoopOpBase, args: Values) -> Values:
@@ -65,16 +66,16 @@ class XlaImpls(OpImpls):
                 op,
                 "has runtime variables in its indexing map, which the interpreter does not support",
             )
-        dims = args[: len(op.dims)]
+        dims = [lanes(arg) for arg in args[: len(op.dims)]]
         values: Values = args[len(op.dims) :]
         ranges = [range(v.bounds.lower, v.bounds.upper + 1) for v in indexing_map.range_vars]
         # The first range variable is the outermost loop, as XLA lowers it.
         for point in itertools.product(*ranges):
             symbols = [np.int64(s) for s in point]
-            active = _domain_mask(ex, indexing_map.is_in_domain(dims, symbols))  # pyright: ignore[reportArgumentType]
+            active = _domain_mask(ex, indexing_map.is_in_domain(dims, symbols))
             if active is False:
                 continue
-            results = [_index(r) for r in indexing_map.evaluate(dims, symbols)]  # pyright: ignore[reportArgumentType]
+            results = [_index(r) for r in indexing_map.evaluate(dims, symbols)]
             body_args = (*symbols, *results, *values)
             if active is True:
                 values = ex.run_region(op.body, body_args)
@@ -112,7 +113,7 @@ class XlaImpls(OpImpls):
         return (
             self._under_condition(
                 ex,
-                condition,
+                lanes(condition),
                 lambda: write(ex, op, dest, [lanes(i) for i in indices], lanes(value)),
                 dest,
             ),
@@ -120,25 +121,27 @@ class XlaImpls(OpImpls):
 
     @impl(PredicatedExtractOp)
     def run_predicated_extract(self, ex: Executor, op: PredicatedExtractOp, args: Values) -> Values:
-        source, *indices, condition, fallback = args
+        source, *index_values, condition_value, fallback = args
         assert isinstance(source, TensorValue)
-        if np.ndim(condition) == 0:  # pyright: ignore[reportArgumentType]
-            return (read(ex, op, source, indices) if condition else fallback,)  # pyright: ignore[reportArgumentType]
+        indices = [lanes(index) for index in index_values]
+        condition = lanes(condition_value)
+        if np.ndim(condition) == 0:
+            return (read(ex, op, source, indices) if condition else fallback,)
         active = ex.combine_mask(np.asarray(condition))
         if not active.any():
             return (fallback,)
         with ex.masked(active):
-            loaded = read(ex, op, source, indices)  # pyright: ignore[reportArgumentType]
+            loaded = read(ex, op, source, indices)
         return (ex.merge(np.asarray(condition), loaded, fallback, op.result.type, op),)
 
     def _under_condition(
         self,
         ex: Executor,
-        condition: Value,
+        condition: Array,
         action: Callable[[], TensorValue],
         unchanged: TensorValue,
     ) -> TensorValue:
-        if np.ndim(condition) == 0:  # pyright: ignore[reportArgumentType]
+        if np.ndim(condition) == 0:
             return action() if condition else unchanged
         active = ex.combine_mask(np.asarray(condition))
         if not active.any():
@@ -148,21 +151,22 @@ class XlaImpls(OpImpls):
 
     @impl(AtomicRMWOp)
     def run_atomic_rmw(self, ex: Executor, op: AtomicRMWOp, args: Values) -> Values:
-        tensor, *indices = args
+        tensor, *index_values = args
         assert isinstance(tensor, TensorValue)
+        indices = [lanes(index) for index in index_values]
         # Lanes hitting distinct elements update at once; lanes sharing an
         # element take turns (in lane order), as the hardware serialises them.
         pending = ex.mask.copy() if ex.mask is not None else np.ones(ex.lanes.count, np.bool_)
         offsets = _element_keys(ex, tensor, indices)
         while pending.any():
-            lanes = np.flatnonzero(pending)
-            _, first = np.unique(offsets[lanes], return_index=True)
+            waiting = np.flatnonzero(pending)
+            _, first = np.unique(offsets[waiting], return_index=True)
             turn = np.zeros_like(pending)
-            turn[lanes[first]] = True
+            turn[waiting[first]] = True
             with ex.masked(turn):
-                current = read(ex, op, tensor, indices)  # pyright: ignore[reportArgumentType]
+                current = read(ex, op, tensor, indices)
                 (updated,) = ex.run_region(op.body, (current,))
-                tensor = write(ex, op, tensor, indices, updated, atomic=True)  # pyright: ignore[reportArgumentType]
+                tensor = write(ex, op, tensor, indices, lanes(updated), atomic=True)
             pending &= ~turn
         return (tensor,)
 
