@@ -192,10 +192,7 @@ class _Shuffler:
         bits = value if type_ == integer else self.emit(arith.BitcastOp(value, integer))
         if padded != integer:
             bits = self.emit(arith.ExtUIOp(bits, padded))
-        if chunks == 1:
-            bits = self.shuffle_32(bits)
-        else:
-            bits = self.shuffle_chunks(bits, chunks)
+        bits = self.shuffle_32(bits) if chunks == 1 else self.shuffle_chunks(bits, chunks)
         if padded != integer:
             bits = self.emit(arith.TruncIOp(bits, integer))
         return bits if type_ == integer else self.emit(arith.BitcastOp(bits, type_))

@@ -52,13 +52,22 @@ def _assert_partition(original: IndexingMap, parts: list[IndexingMap]) -> None:
 
 HAND_WORKED = [
     # (map, number of loops after peeling)
-    ("(th_x)[s0] -> (s0 * 8 + th_x), domain: th_x in [0, 7], s0 in [0, 4], "
-     "s0 * 8 + th_x in [0, 36]", 2),
-    ("(d0)[s0, s1] -> (s0 * 16 + s1 * 2 + d0), domain: d0 in [0, 1], s0 in [0, 3], "
-     "s1 in [0, 6], s1 * 2 + d0 in [0, 12], s0 * 16 + d0 in [0, 48]", 3),
+    (
+        "(th_x)[s0] -> (s0 * 8 + th_x), domain: th_x in [0, 7], s0 in [0, 4], "
+        "s0 * 8 + th_x in [0, 36]",
+        2,
+    ),
+    (
+        "(d0)[s0, s1] -> (s0 * 16 + s1 * 2 + d0), domain: d0 in [0, 1], s0 in [0, 3], "
+        "s1 in [0, 6], s1 * 2 + d0 in [0, 12], s0 * 16 + d0 in [0, 48]",
+        3,
+    ),
     # The tail at s0 = 7 is empty: 28 + th_x mod 4 > 27.
-    ("(th_x)[s0] -> (s0 * 4 + th_x), domain: th_x in [0, 7], s0 in [0, 7], "
-     "s0 * 4 + th_x mod 4 in [0, 27]", 1),
+    (
+        "(th_x)[s0] -> (s0 * 4 + th_x), domain: th_x in [0, 7], s0 in [0, 7], "
+        "s0 * 4 + th_x mod 4 in [0, 27]",
+        1,
+    ),
 ]
 
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xla_emit.diagnostics import UserError
-from xla_emit.tools.opt import Driver, parse_arguments
 from xla_emit.tools.context import make_context
+from xla_emit.tools.opt import Driver, parse_arguments
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {
@@ -23,8 +23,10 @@ EXAMPLES = {
     "tpu": ("examples/tpu/misaligned.mlir", "tpu-verify-alignment"),
     "pto": ("examples/pto/softmax_columns.mlir", "pto-level2-pipeline"),
 }
-TOKENS = ["%", "(", ")", "{", "}", "[", "]", ":", ",", "->", "0", "-1", "128", "index", "f32",
-          "tensor<4xf32>", "xla_gpu.loop", "#map", "\"", "<", ">", "floordiv", "in", "=", "@main"]  # fmt: skip
+TOKENS = [
+    "%", "(", ")", "{", "}", "[", "]", ":", ",", "->", "0", "-1", "128", "index", "f32",
+    "tensor<4xf32>", "xla_gpu.loop", "#map", "\"", "<", ">", "floordiv", "in", "=", "@main",
+]  # fmt: skip
 
 
 def mutate(text: str, data: st.DataObject) -> str:

@@ -739,6 +739,7 @@ def _is_plain_elementwise(instruction: HloInstruction) -> bool:
     """Emitted by reading every operand at the op's own indices (no special emitter)."""
     return instruction.opcode in _ELEMENTWISE and instruction.opcode not in _EMITTERS
 
+
 _FLOAT_UNARY: dict[str, type[Operation]] = {
     "exponential": math.ExpOp,
     "exponential-minus-one": math.ExpM1Op,

@@ -105,7 +105,9 @@ def parse_mlir(
         # The parser reads its first token while it is built: that can fail too.
         parser = _LocatingParser(ctx or make_context(), text, file, source_map)
     except ParseError as error:
-        raise UserError(error.msg, SourceLocation.from_offset(file, text, error.span.start)) from None
+        raise UserError(
+            error.msg, SourceLocation.from_offset(file, text, error.span.start)
+        ) from None
     try:
         module = parser.parse_module()
     except ParseError as error:
