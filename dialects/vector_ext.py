@@ -88,7 +88,8 @@ def int_list(values: Sequence[int]) -> IntList:
     return ArrayAttr([IntegerAttr(v, i64) for v in values])
 
 
-def _ints(values: IntList) -> list[int]:
+def int_values(values: IntList) -> list[int]:
+    """The integers of an `I64ArrayAttr`."""
     return [v.value.data for v in values.data]
 
 
@@ -96,7 +97,7 @@ def _print_int_lists(printer: Printer, lists: Sequence[tuple[str, IntList]]) -> 
     # MLIR prints I64ArrayAttr without the `: i64` xDSL's attribute printer adds.
     printer.print_string(
         " {"
-        + ", ".join(f"{name} = [{', '.join(map(str, _ints(v)))}]" for name, v in lists)
+        + ", ".join(f"{name} = [{', '.join(map(str, int_values(v)))}]" for name, v in lists)
         + "}"
     )
 
@@ -197,7 +198,9 @@ class ExtractStridedSliceOp(IRDLOperation):
 
     def verify_(self) -> None:
         shape = _vector_shape(self.source)
-        offsets, sizes, strides = _ints(self.offsets), _ints(self.sizes), _ints(self.strides)
+        offsets = int_values(self.offsets)
+        sizes = int_values(self.sizes)
+        strides = int_values(self.strides)
         if not len(offsets) == len(sizes) == len(strides):
             raise VerifyException(
                 "Expected offsets, sizes and strides of the same length, but got "
@@ -290,7 +293,7 @@ class InsertStridedSliceOp(IRDLOperation):
 
     def verify_(self) -> None:
         source, dest = _vector_shape(self.source), _vector_shape(self.dest)
-        offsets, strides = _ints(self.offsets), _ints(self.strides)
+        offsets, strides = int_values(self.offsets), int_values(self.strides)
         if len(source) > len(dest):
             raise VerifyException(
                 f"Expected a source rank of at most {len(dest)} (the destination rank), but "

@@ -1,7 +1,9 @@
 """Which dynamic indices of a TPU memory access must be multiples of what (Mosaic's rules).
 
 Shared by `tpu-verify-alignment` (which proves them) and
-`tpu-realign-accesses` (which rewrites accesses that cannot meet them).
+`tpu-realign-accesses` (which rewrites accesses that cannot meet them; the
+proof's error says why when the rewrite is impossible, see
+`plan_realignment`).
 
 For a memref of rank r, element bitwidth bw and first-level tile t:
 - rank 1: the index into dim 0 must be a multiple of the whole 1-D tile;
@@ -35,6 +37,7 @@ from dialects.tpu import (
     memory_space_of,
     tiled_layout_of,
 )
+from passes.divisibility_analysis import Answer, DivisibilityAnalysis
 from xla_emit.layout.mosaic import (
     LANES,
     MosaicTiledLayout,
@@ -166,4 +169,114 @@ def constant_value(value: SSAValue) -> int | None:
     owner = value.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
+    return None
+
+
+# ----------------------------------------------------------------------------- realignment plans
+
+
+@dataclass(frozen=True)
+class RealignedDim:
+    """A memref dim whose dynamic index is not proven aligned, and its aligned window.
+
+    `dim` is the memref dim, `vector_dim` the vector dim reading it, `multiple`
+    the alignment the tiling needs, `size` the memref's extent and `width`
+    the vector's.
+    """
+
+    dim: int
+    vector_dim: int
+    multiple: int
+    size: int
+    width: int
+
+    @property
+    def window(self) -> int:
+        """Aligned elements enough for any start: the offset into the first tile is < multiple."""
+        needed = self.width + self.multiple - 1
+        return min(self.size, -(-needed // self.multiple) * self.multiple)
+
+
+@dataclass(frozen=True)
+class RealignPlan:
+    """Dims to read or write through aligned windows, rotated into place."""
+
+    dims: tuple[RealignedDim, ...]
+
+
+@dataclass(frozen=True)
+class CannotRealign:
+    """Why `tpu-realign-accesses` leaves an access with unproven indices alone."""
+
+    reason: str
+
+
+def unproven_requirements(access: Access, tiling: Tiling) -> list[Requirement]:
+    """The requirements on dynamic indices that the divisibility analysis cannot prove."""
+    analysis = DivisibilityAnalysis()
+    return [
+        r
+        for r in requirements(access, tiling)
+        if constant_value(access.indices[r.dim]) is None
+        and analysis.divisibility(access.indices[r.dim], r.multiple).answer is not Answer.PROVEN
+    ]
+
+
+def plan_realignment(access: Access, generation: int) -> RealignPlan | CannotRealign | None:
+    """How to realign `access`, why it cannot be, or None when every index is proven.
+
+    Realignable: `vector.load`, `vector.store` and unmasked `tpu.vector_load`
+    / `tpu.vector_store` whose vector spans every unproven dim, where each such
+    dim's extent is a multiple of its alignment (so the last aligned window
+    ends inside the memref). Stores are written back through a lane mask,
+    which Mosaic supports for 32-bit data only.
+    """
+    tiling = tiling_of(access.base, generation)
+    if tiling is None:
+        return None
+    unproven = unproven_requirements(access, tiling)
+    if not unproven:
+        return None
+    op_problem = _op_obstacle(access)
+    if op_problem is not None:
+        return CannotRealign(op_problem)
+    memref_type = access.base.type
+    assert isinstance(memref_type, MemRefType)
+    shape: tuple[int, ...] = memref_type.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    vector_shape = access.vector.get_shape()
+    first_vector_dim = len(shape) - len(vector_shape)
+    dims: list[RealignedDim] = []
+    for requirement in unproven:
+        dim, multiple = requirement.dim, requirement.multiple
+        if dim < first_vector_dim:
+            return CannotRealign(
+                f"the {access.vector} does not span dimension {dim}, so there is no window "
+                "to rotate along it"
+            )
+        if shape[dim] % multiple != 0:
+            return CannotRealign(
+                f"dimension {dim} has {shape[dim]} elements, not a multiple of {multiple}: an "
+                "aligned window at the end would reach past the memref"
+            )
+        width = vector_shape[dim - first_vector_dim]
+        dims.append(RealignedDim(dim, dim - first_vector_dim, multiple, shape[dim], width))
+    return RealignPlan(tuple(dims))
+
+
+def _op_obstacle(access: Access) -> str | None:
+    op = access.op
+    if isinstance(op, LoadOp | StoreOp):
+        return (
+            f"'{op.name}' selects sublanes; only vector.load, vector.store, tpu.vector_load and "
+            "tpu.vector_store are realigned"
+        )
+    if isinstance(op, VectorLoadOp | VectorStoreOp) and op.mask is not None:
+        return f"the '{op.name}' is masked, and its mask would have to be realigned as well"
+    if isinstance(op, vector.StoreOp | VectorStoreOp):
+        bitwidth = element_bitwidth(access.vector.element_type)
+        if bitwidth != 32:
+            return (
+                f"a realigned store writes its window through a lane mask, and Mosaic masks "
+                f"only 32-bit stores, not {access.vector.element_type}"
+            )
     return None

@@ -1,48 +1,63 @@
-"""`tpu-realign-accesses`: turn a misaligned dynamic lane load into aligned load + rotate + slice.
+"""`tpu-realign-accesses`: turn misaligned dynamic loads and stores into aligned ones plus rotates.
 
 The second fix of Mosaic's "cannot statically prove that index ... is a
-multiple of 128" error: when the lane (minor) index of a single-row load is not
-provably tile-aligned, load the enclosing aligned tiles instead and rotate the
-wanted lanes to the front:
+multiple of 128" error. For every dim d whose dynamic index i is not provably
+a multiple of its tile size M (the lanes, the rows of a (8,128) tile, the
+whole tile of a rank-1 memref), the access goes through the enclosing aligned
+window of W = min(C, roundup(w + M - 1, M)) elements, where C is the memref's
+extent and w the vector's:
 
-    %v = vector.load %m[%r, %c] : memref<4x256xf32>, vector<1x32xf32>
+    %tile_start = arith.muli (arith.divsi %i, M), M    // the tile that holds %i
+    %aligned    = arith.minsi %tile_start, C - W       // keep the window inside the memref
+    %shift      = arith.subi %i, %aligned               // in [0, W - w] for in-bounds %i
 
-becomes (M = 128 lanes, C = 256 the memref's last dim, L = the window width)
+A load reads the window, rotates element %shift to 0 along each such dim and
+keeps the first w:
 
-    %aligned = arith.muli (arith.divsi %c, M), M     // the tile that holds %c
-    %base    = arith.minsi %aligned, C - L           // keep the window inside the memref
-    %wide    = vector.load %m[%r, %base] : ..., vector<1xLxf32>
-    %amount  = L - index_cast(%c - %base)            // lane %c - %base moves to lane 0
-    %rot     = tpu.dynamic_rotate %wide by %amount dim 1
-    %v       = lanes [0, 32) of %rot                 // vector.extract + shuffle + broadcast
+    %window  = vector.load %m[%r, %aligned] : memref<4x256xf32>, vector<1x256xf32>
+    %rotated = tpu.dynamic_rotate %window by (W - %shift) dim 1
+    %v       = vector.extract_strided_slice %rotated {offsets = [0, 0], sizes = [1, 32], ...}
 
-`%base` is provably a multiple of M, so the kernel then passes
-`tpu-verify-alignment`, and it reads the same values. The window is
-L = min(C, roundup(width, M) + M) lanes: wide enough for any start.
+A store places the data at the window's origin, rotates it to %shift and
+writes the window through a mask of the lanes [%shift, %shift + w), so the
+rest of the window keeps its contents:
 
-Rewritten: `vector.load` and `tpu.vector_load` of a `vector<1xWxT>` from a
-memref of rank >= 2 whose last dim is a multiple of M, when the lane index
-is the only unproven one. Left alone (the proof still reports them): stores,
-multi-row vectors, rank-1 memrefs and constant indices.
+    %placed  = vector.insert_strided_slice %v, %zeros {offsets = [0, 0], ...}
+    %rotated = tpu.dynamic_rotate %placed by %shift dim 1
+    %mask    = arith.xori (vector.create_mask .., %shift + w), (vector.create_mask .., %shift)
+    tpu.vector_store %m[%r, %aligned], %rotated masked %mask
+
+The masked store is the read-modify-write done by the store unit (Mosaic's
+masked `tpu.vector_store`, 32-bit data only). Every `%aligned` is provably a
+multiple of M, so the kernel then passes `tpu-verify-alignment` and computes
+the same values.
+
+Rewritten: `vector.load`, `vector.store` and unmasked `tpu.vector_load` /
+`tpu.vector_store`, any rank, any set of unproven dims the vector spans.
+Left alone (`tpu-verify-alignment` still reports them, saying why; see
+`plan_realignment`): dims whose extent is not a multiple of M (the last
+window would reach past the memref), masked accesses, `tpu.load` /
+`tpu.store`, and stores of data narrower than 32 bits.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
-    MemRefType,
+    IntegerType,
     ModuleOp,
     VectorType,
+    i1,
     i32,
-    i64,
 )
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -52,167 +67,241 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from dialects.tpu import DynamicRotateOp, VectorLoadOp
-from passes.divisibility_analysis import Answer, DivisibilityAnalysis
+from dialects.tpu import DynamicRotateOp, VectorLoadOp, VectorStoreOp
+from dialects.vector_ext import ExtractStridedSliceOp, InsertStridedSliceOp
 from passes.tpu_alignment import (
     Access,
+    RealignedDim,
+    RealignPlan,
     as_access,
     check_hardware_generation,
-    constant_value,
-    requirements,
-    tiling_of,
+    plan_realignment,
 )
 
 
+@dataclass
+class _Emitter:
+    """Collects the new ops in order and names their results."""
+
+    ops: list[Operation] = field(default_factory=list[Operation])
+
+    def add(self, op: Operation, hint: str | None = None) -> SSAValue:
+        """Append `op`, which has one result, and return that result."""
+        self.ops.append(op)
+        (result,) = op.results
+        result.name_hint = hint
+        return result
+
+    def index(self, value: int, hint: str | None = None) -> SSAValue:
+        return self.add(arith.ConstantOp(IntegerAttr(value, IndexType())), hint)
+
+    def i32(self, value: int, hint: str | None = None) -> SSAValue:
+        return self.add(arith.ConstantOp(IntegerAttr(value, i32)), hint)
+
+
 @dataclass(frozen=True)
-class _Plan:
-    """What to rewrite: the lane dim, its alignment M, the memref's lane count C
-    and the window L."""
+class _Window:
+    """Where one dim's aligned window starts and how far into it the access begins."""
 
-    lane_dim: int
-    multiple: int
-    lanes: int
-    width: int
-
-    @property
-    def window(self) -> int:
-        rounded = -(-self.width // self.multiple) * self.multiple
-        return min(self.lanes, rounded + self.multiple)
+    dim: RealignedDim
+    start: SSAValue
+    shift: SSAValue
+    shift_i32: SSAValue
+    unit: str
 
 
-def _plan(access: Access, generation: int) -> _Plan | None:
-    """A plan if only the lane index of a single-row load is unproven, else None."""
-    tiling = tiling_of(access.base, generation)
-    memref_type = access.base.type
-    if tiling is None or not isinstance(memref_type, MemRefType):
-        return None
-    shape: tuple[int, ...] = memref_type.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    vector_shape = access.vector.get_shape()
-    if len(shape) < 2 or len(vector_shape) != 2 or vector_shape[0] != 1:
-        return None  # single rows only: slicing lanes out of several rows needs a strided slice
-    analysis = DivisibilityAnalysis()
-    unproven = [
-        r
-        for r in requirements(access, tiling)
-        if constant_value(access.indices[r.dim]) is None
-        and analysis.divisibility(access.indices[r.dim], r.multiple).answer is not Answer.PROVEN
-    ]
-    if len(unproven) != 1 or unproven[0].dim != len(shape) - 1:
-        return None
-    multiple = unproven[0].multiple
-    if shape[-1] % multiple != 0:
-        return None  # the last window would reach past the memref
-    return _Plan(len(shape) - 1, multiple, shape[-1], vector_shape[1])
+def _unit(dim: RealignedDim, rank: int) -> str:
+    """What the dim counts, for value names: lanes (the minor dim) or rows."""
+    return "lane" if dim.dim == rank - 1 else "row"
 
 
-def _realign(
+def _window_start(access: Access, dim: RealignedDim, rank: int, emit: _Emitter) -> _Window:
+    index = access.indices[dim.dim]
+    unit = _unit(dim, rank)
+    # The lane names are the ones the single-row rewrite always used.
+    names = (
+        ("lanes_per_tile", "lane_tile", "tile_start", "last_window_start", "aligned", "shift")
+        if unit == "lane"
+        else (
+            "rows_per_tile",
+            "row_tile",
+            "row_tile_start",
+            "last_row_window_start",
+            "aligned_row",
+            "row_shift",
+        )
+    )
+    multiple = emit.index(dim.multiple, names[0])
+    tile = emit.add(arith.DivSIOp(index, multiple), names[1])
+    tile_start = emit.add(arith.MuliOp(tile, multiple), names[2])
+    limit = emit.index(dim.size - dim.window, names[3])
+    start = emit.add(arith.MinSIOp(tile_start, limit), names[4])
+    shift = emit.add(arith.SubiOp(index, start), names[5])
+    shift_i32 = emit.add(arith.IndexCastOp(shift, i32), f"{names[5]}_i32")
+    return _Window(dim, start, shift, shift_i32, unit)
+
+
+def _windows(access: Access, plan: RealignPlan, emit: _Emitter) -> list[_Window]:
+    rank = len(access.indices)
+    return [_window_start(access, dim, rank, emit) for dim in plan.dims]
+
+
+def _window_type(access: Access, windows: Sequence[_Window]) -> VectorType[Attribute]:
+    shape = list(access.vector.get_shape())
+    for window in windows:
+        shape[window.dim.vector_dim] = window.dim.window
+    return VectorType(access.vector.element_type, shape)
+
+
+def _aligned_indices(access: Access, windows: Sequence[_Window]) -> list[SSAValue]:
+    indices = list(access.indices)
+    for window in windows:
+        indices[window.dim.dim] = window.start
+    return indices
+
+
+def _realign_load(
     access: Access,
-    plan: _Plan,
+    plan: RealignPlan,
     rewriter: PatternRewriter,
     make_load: type[vector.LoadOp | VectorLoadOp],
 ) -> None:
-    op = access.op
-    element = access.vector.element_type
-    lane_index = access.indices[plan.lane_dim]
-    window = plan.window
+    emit = _Emitter()
+    windows = _windows(access, plan, emit)
+    window_type = _window_type(access, windows)
+    aligned = _aligned_indices(access, windows)
+    data = emit.add(make_load(access.base, aligned, window_type), "window")
+    for window in windows:
+        # Rotating by W - shift moves element `shift` to 0.
+        width = emit.i32(window.dim.window, f"window_{window.unit}s")
+        amount = emit.add(arith.SubiOp(width, window.shift_i32), f"{window.unit}_rotate_by")
+        data = emit.add(DynamicRotateOp(data, amount, window.dim.vector_dim), "rotated")
+    if window_type != access.vector:
+        shape = access.vector.get_shape()
+        data = emit.add(ExtractStridedSliceOp(data, [0] * len(shape), shape))
+    rewriter.replace(access.op, emit.ops, [data])
 
-    def index_constant(value: int) -> arith.ConstantOp:
-        return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
-    multiple = index_constant(plan.multiple)
-    tile = arith.DivSIOp(lane_index, multiple)
-    aligned = arith.MuliOp(tile, multiple)
-    limit = index_constant(plan.lanes - window)
-    base = arith.MinSIOp(aligned, limit)
-    base.result.name_hint = "aligned"
-    indices = list(access.indices)
-    indices[plan.lane_dim] = base.result
-    wide_type = VectorType(element, [1, window])
-    wide: Operation = make_load(access.base, indices, wide_type)
-    shift = arith.SubiOp(lane_index, base)
-    shift32 = arith.IndexCastOp(shift, i32)
-    window32 = arith.ConstantOp(IntegerAttr(window, i32))
-    amount = arith.SubiOp(window32, shift32)
-    rotated = DynamicRotateOp(wide.results[0], amount, 1)
-    row = vector.ExtractOp(rotated.result, [0], VectorType(element, [window]))
-    lanes = vector.ShuffleOp(
-        row.result,
-        row.result,
-        DenseArrayBase.from_list(i64, list(range(plan.width))),
-        result_type=VectorType(element, [plan.width]),
-    )
-    result = vector.BroadcastOp(lanes.result, access.vector)
-    for named, hint in (
-        (multiple, "lanes_per_tile"),
-        (tile, "lane_tile"),
-        (aligned, "tile_start"),
-        (limit, "last_window_start"),
-        (wide, "window"),
-        (shift, "shift"),
-        (shift32, "shift_i32"),
-        (window32, "window_lanes"),
-        (amount, "rotate_by"),
-        (rotated, "rotated"),
-        (row, "row"),
-        (lanes, "lanes"),
-    ):
-        named.results[0].name_hint = hint
-    new_ops: list[Operation] = [
-        multiple,
-        tile,
-        aligned,
-        limit,
-        base,
-        wide,
-        shift,
-        shift32,
-        window32,
-        amount,
-        rotated,
-        row,
-        lanes,
-        result,
+def _zeros(type_: VectorType[Attribute]) -> DenseIntOrFPElementsAttr:
+    if isinstance(type_.element_type, IntegerType):
+        return DenseIntOrFPElementsAttr.from_list(type_, [0])  # pyright: ignore[reportArgumentType]
+    return DenseIntOrFPElementsAttr.from_list(type_, [0.0])  # pyright: ignore[reportArgumentType]
+
+
+def _lane_mask(
+    windows: Sequence[_Window], window_type: VectorType[Attribute], emit: _Emitter
+) -> SSAValue:
+    """True on [shift, shift + w) along every realigned dim, all along the others."""
+    shape = window_type.get_shape()
+    mask_type = VectorType(i1, shape)
+    realigned = {window.dim.vector_dim for window in windows}
+    # A realigned dim's extent is only needed by the masks of the other realigned dims.
+    extents: list[SSAValue | None] = [
+        emit.index(size, f"dim{dim}_extent")
+        if dim not in realigned or len(windows) > 1
+        else None
+        for dim, size in enumerate(shape)
     ]
-    rewriter.replace(op, new_ops, [result.vector])
+    mask: SSAValue | None = None
+    for window in windows:
+        unit = window.unit
+        width = emit.index(window.dim.width, f"{unit}s_stored")
+        end = emit.add(arith.AddiOp(window.shift, width), f"{unit}_end")
+        prefixes: list[SSAValue] = []
+        for bound, hint in ((end, f"before_{unit}_end"), (window.shift, f"before_{unit}_shift")):
+            bounds = [
+                bound if dim == window.dim.vector_dim else extent
+                for dim, extent in enumerate(extents)
+            ]
+            prefixes.append(emit.add(vector.CreateMaskOp(bounds, mask_type), hint))  # pyright: ignore[reportArgumentType] -- only the realigned dim's entry was None
+        # The prefix up to `shift` lies inside the prefix up to `end`: their xor is the range.
+        in_range = emit.add(arith.XOrIOp(*prefixes), f"in_{unit}_range")
+        mask = in_range if mask is None else emit.add(arith.AndIOp(mask, in_range), "in_window")
+    assert mask is not None
+    return mask
+
+
+def _realign_store(
+    access: Access, plan: RealignPlan, value: SSAValue, rewriter: PatternRewriter
+) -> None:
+    emit = _Emitter()
+    windows = _windows(access, plan, emit)
+    window_type = _window_type(access, windows)
+    zeros = emit.add(arith.ConstantOp(_zeros(window_type)), "zeros")
+    origin = [0] * window_type.get_num_dims()
+    data = emit.add(InsertStridedSliceOp(value, zeros, origin), "placed")
+    for window in windows:
+        data = emit.add(DynamicRotateOp(data, window.shift_i32, window.dim.vector_dim), "rotated")
+    mask = _lane_mask(windows, window_type, emit)
+    emit.ops.append(VectorStoreOp(data, access.base, _aligned_indices(access, windows), mask))
+    rewriter.replace(access.op, emit.ops, [])
+
+
+def _plan(op: Operation, generation: int) -> tuple[Access, RealignPlan] | None:
+    access = as_access(op)
+    assert access is not None
+    plan = plan_realignment(access, generation)
+    return (access, plan) if isinstance(plan, RealignPlan) else None
 
 
 @dataclass(frozen=True)
 class RealignVectorLoad(RewritePattern):
-    """`vector.load` with a misaligned lane index -> aligned `vector.load` + rotate + slice."""
+    """`vector.load` at unproven indices -> aligned `vector.load` + rotates + slice."""
 
     generation: int
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter) -> None:
-        access = as_access(op)
-        assert access is not None
-        plan = _plan(access, self.generation)
-        if plan is not None:
-            _realign(access, plan, rewriter, vector.LoadOp)
+        planned = _plan(op, self.generation)
+        if planned is not None:
+            _realign_load(*planned, rewriter, vector.LoadOp)
 
 
 @dataclass(frozen=True)
 class RealignTpuVectorLoad(RewritePattern):
-    """`tpu.vector_load` (unmasked) with a misaligned lane index -> the same rewrite."""
+    """Unmasked `tpu.vector_load` at unproven indices -> the same, with `tpu.vector_load`."""
 
     generation: int
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: VectorLoadOp, rewriter: PatternRewriter) -> None:
-        if op.mask is not None:
-            return  # the mask would have to be rotated as well
-        access = as_access(op)
-        assert access is not None
-        plan = _plan(access, self.generation)
-        if plan is not None:
-            _realign(access, plan, rewriter, VectorLoadOp)
+        planned = _plan(op, self.generation)
+        if planned is not None:
+            _realign_load(*planned, rewriter, VectorLoadOp)
+
+
+@dataclass(frozen=True)
+class RealignVectorStore(RewritePattern):
+    """`vector.store` at unproven indices -> rotate + masked aligned `tpu.vector_store`."""
+
+    generation: int
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter) -> None:
+        planned = _plan(op, self.generation)
+        if planned is not None:
+            _realign_store(*planned, op.vector, rewriter)
+
+
+@dataclass(frozen=True)
+class RealignTpuVectorStore(RewritePattern):
+    """Unmasked `tpu.vector_store` at unproven indices -> the same rewrite."""
+
+    generation: int
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: VectorStoreOp, rewriter: PatternRewriter) -> None:
+        planned = _plan(op, self.generation)
+        if planned is not None:
+            _realign_store(*planned, op.value_to_store, rewriter)
 
 
 @dataclass(frozen=True)
 class TpuRealignAccessesPass(ModulePass):
-    """Rewrite single-row loads at unproven lane offsets.
+    """Rewrite loads and stores at unproven offsets into aligned ones plus `tpu.dynamic_rotate`.
 
-    Each becomes an aligned load, a `tpu.dynamic_rotate` and a slice.
+    Options:
+    - `hardware-generation` (default 6): the TPU generation for default tilings.
     """
 
     name = "tpu-realign-accesses"
@@ -221,11 +310,14 @@ class TpuRealignAccessesPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_hardware_generation(self.hardware_generation)
+        generation = self.hardware_generation
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
-                    RealignVectorLoad(self.hardware_generation),
-                    RealignTpuVectorLoad(self.hardware_generation),
+                    RealignVectorLoad(generation),
+                    RealignTpuVectorLoad(generation),
+                    RealignVectorStore(generation),
+                    RealignTpuVectorStore(generation),
                 ]
             ),
             apply_recursively=False,

@@ -11,7 +11,8 @@ Mosaic's message at the op, e.g.
 
 followed by notes Mosaic does not give: whether the index is provably
 misaligned (and by which remainder) or merely unproven (and where the
-analysis lost track), which tiling forced the multiple, and the fix.
+analysis lost track), which tiling forced the multiple, the fix, and, when
+`tpu-realign-accesses` cannot rewrite the access, why not.
 
 Options:
 - `mosaic-report` (default false): also write Mosaic's full report to stderr
@@ -39,10 +40,12 @@ from passes.diagnostics import OpError
 from passes.divisibility_analysis import Answer, Divisibility, DivisibilityAnalysis
 from passes.tpu_alignment import (
     Access,
+    CannotRealign,
     Tiling,
     as_access,
     check_hardware_generation,
     constant_value,
+    plan_realignment,
     requirements,
     tiling_of,
 )
@@ -91,11 +94,15 @@ class TpuVerifyAlignmentPass(ModulePass):
                 f"cannot statically prove that index in dimension {requirement.dim} "
                 f"is a multiple of {requirement.multiple}"
             )
+            plan = plan_realignment(access, self.hardware_generation)
+            obstacle = plan.reason if isinstance(plan, CannotRealign) else None
             notes = [
                 explain(result, analysis.fact(index).lost_at),
                 _tiling_note(access, tiling, requirement.dim, requirement.multiple),
-                _fix_note(result, index),
+                _fix_note(result, index, realignable=obstacle is None),
             ]
+            if obstacle is not None:
+                notes.append(f"tpu-realign-accesses cannot realign this access: {obstacle}")
             return OpError(op, message, notes)
         return None
 
@@ -137,13 +144,13 @@ def _tiling_note(access: Access, tiling: Tiling, dim: int, multiple: int) -> str
     )
 
 
-def _fix_note(result: Divisibility, index: SSAValue) -> str:
+def _fix_note(result: Divisibility, index: SSAValue, realignable: bool) -> str:
     k = result.divisor
     name = f"%{index.name_hint}" if index.name_hint else "%index"
+    by_pass = " (pass tpu-realign-accesses does this)" if realignable else ""
     realign = (
-        f"load the enclosing aligned tiles and move the data into place with tpu.dynamic_rotate "
-        f"(pass tpu-realign-accesses does this), or pad/repack the data so accesses start at "
-        f"multiples of {k}"
+        f"load the enclosing aligned tiles and move the data into place with tpu.dynamic_rotate"
+        f"{by_pass}, or pad/repack the data so accesses start at multiples of {k}"
     )
     if result.answer is Answer.DISPROVEN:
         return f"fix: tpu.assume_multiple would be a false promise here; {realign}"

@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.hints import isa
 
-from dialects import tpu
+from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
 
@@ -445,6 +445,36 @@ def _vector_broadcast(ex: TpuExecutor, op: vector.BroadcastOp) -> list[object]:
     return [np.broadcast_to(np.asarray(ex.value(op.source), dtype=dtype), shape).copy()]
 
 
+def _extract_strided_slice(ex: TpuExecutor, op: vector_ext.ExtractStridedSliceOp) -> list[object]:
+    offsets = vector_ext.int_values(op.offsets)
+    sizes = vector_ext.int_values(op.sizes)
+    block = tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))
+    return [ex.array(op.source)[block].copy()]
+
+
+def _insert_strided_slice(ex: TpuExecutor, op: vector_ext.InsertStridedSliceOp) -> list[object]:
+    source = ex.array(op.source)
+    result = ex.array(op.dest).copy()
+    offsets = vector_ext.int_values(op.offsets)
+    leading = result.ndim - source.ndim
+    # The source's dims are the destination's trailing ones; leading offsets pick one index.
+    block = tuple(
+        offset if dim < leading else slice(offset, offset + source.shape[dim - leading])
+        for dim, offset in enumerate(offsets)
+    )
+    result[block] = source
+    return [result]
+
+
+def _create_mask(ex: TpuExecutor, op: vector.CreateMaskOp) -> list[object]:
+    shape = _vector_shape(op.mask_vector.type)
+    grid = np.indices(shape, dtype=np.int64)
+    mask = np.ones(shape, dtype=bool)
+    for dim, bound in enumerate(op.mask_dim_sizes):
+        mask &= grid[dim] < ex.integer(bound)
+    return [mask]
+
+
 # ----------------------------------------------------------------------------- semaphores and DMA
 
 
@@ -626,6 +656,9 @@ _HANDLERS: dict[type[Operation], Callable[[TpuExecutor, Operation], list[object]
     arith.SubiOp: _binary(lambda a, b: a - b),  # type: ignore[operator]
     arith.MuliOp: _binary(lambda a, b: a * b),  # type: ignore[operator]
     arith.ShLIOp: _binary(lambda a, b: a << b),  # type: ignore[operator]
+    arith.AndIOp: _binary(lambda a, b: a & b),  # type: ignore[operator]
+    arith.OrIOp: _binary(lambda a, b: a | b),  # type: ignore[operator]
+    arith.XOrIOp: _binary(lambda a, b: a ^ b),  # type: ignore[operator]
     arith.MinSIOp: _binary(_minimum),
     arith.MaxSIOp: _binary(_maximum),
     arith.DivSIOp: _integer_division,
@@ -653,6 +686,9 @@ _HANDLERS: dict[type[Operation], Callable[[TpuExecutor, Operation], list[object]
     vector.ExtractOp: _vector_extract,  # type: ignore[dict-item]
     vector.ShuffleOp: _vector_shuffle,  # type: ignore[dict-item]
     vector.BroadcastOp: _vector_broadcast,  # type: ignore[dict-item]
+    vector.CreateMaskOp: _create_mask,  # type: ignore[dict-item]
+    vector_ext.ExtractStridedSliceOp: _extract_strided_slice,  # type: ignore[dict-item]
+    vector_ext.InsertStridedSliceOp: _insert_strided_slice,  # type: ignore[dict-item]
     tpu.VectorLoadOp: _load,  # type: ignore[dict-item]
     tpu.VectorStoreOp: lambda ex, op: _store(ex, op, op.value_to_store, op.mask),  # type: ignore[attr-defined, arg-type]
     tpu.LoadOp: _tpu_load,  # type: ignore[dict-item]

@@ -472,10 +472,11 @@ func.func @tpu_load_and_store(%x: memref<8x256xf32, #tpu.memory_space<vmem>>, %c
   %a = tpu.assume_multiple %c, 128 : index
   %v = tpu.load %x[%c0, %a] sublanes array<i1: true, true, true, true, true, true, true, true> : memref<8x256xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
   %b = arith.addi %a, %c : index
-  // expected-error@+4 {{'tpu.store' op cannot statically prove that index in dimension 1 is a multiple of 128}}
-  // expected-note@+3 {{not known at compile time}}
-  // expected-note@+2 {{tiling (8,128)}}
-  // expected-note@+1 {{fix}}
+  // expected-error@+5 {{'tpu.store' op cannot statically prove that index in dimension 1 is a multiple of 128}}
+  // expected-note@+4 {{not known at compile time}}
+  // expected-note@+3 {{tiling (8,128)}}
+  // expected-note@+2 {{fix}}
+  // expected-note@+1 {{tpu-realign-accesses cannot realign this access: 'tpu.store' selects sublanes; only vector.load, vector.store, tpu.vector_load and tpu.vector_store are realigned}}
   tpu.store %x[%c0, %b], %v sublanes array<i1: true, true, true, true, true, true, true, true> : memref<8x256xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>,
   return
 }
