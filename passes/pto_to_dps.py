@@ -17,18 +17,43 @@ value placed by `pto.tassign` keeps a buffer of its own, bound right after its
 `alloc_tile` so that the address holds for the value's whole life.
 
 Reuse is per block; a value used inside a nested region (an `scf.for` body)
-stays live until the op holding the region ends. Tiles carried through loops
-(iter_args, yields) are not supported and reported as errors.
+stays live until the op holding the region ends, so it survives every trip
+around the loop.
+
+Tiles carried through `scf.for` iter_args and `scf.if` results become one
+buffer each, and level-2 loops and branches carry no tiles: the body writes
+the buffer in place.
+
+    %r = scf.for ... iter_args(%acc = %init) -> (!pto.tile<16x1xf32>) {
+      %m = pto.tmax %acc, %x : ...
+      scf.yield %m : !pto.tile<16x1xf32>
+    }
+  becomes
+    scf.for ... {
+      pto.tmax ins(%init, %x : ...) outs(%init : ...)
+    }
+
+A loop carries the buffer of its init when the init dies at the loop;
+otherwise (the init is read later, in the body, or belongs to the caller) a
+free or fresh buffer, filled from the init by a `pto.tmov` before the loop.
+The op producing the yielded value writes the carried buffer directly unless
+the previous iteration's value is still read after it; then, as for yielded
+values defined elsewhere, `pto.tmov`s before the yield copy it (all copies of
+one yield act at once: a cycle such as swapped accumulators goes through a
+scratch buffer). An `scf.if` result gets a buffer before the branch that both
+branches write the same way. Nested loops and branches pass the buffer down,
+so an accumulator carried through a loop nest stays in one buffer.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import FunctionType, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -39,6 +64,7 @@ from dialects.pto import (
     TileBufType,
     TileOpBase,
     TileType,
+    TMovOp,
     buffer_type_of,
 )
 from passes.diagnostics import OpError
@@ -78,27 +104,46 @@ class _BufferPool:
 
 
 class _BlockLowering:
-    """Lowers the tile ops of one block, recycling buffers of dead values."""
+    """Lowers the tile ops of one block, recycling buffers of dead values.
+
+    `carried` are the buffers the op holding this block carries (loop
+    iter_args, branch results): never recycled here, but a nested loop may
+    carry one on when the value in it dies there. `targets` names the buffer
+    the producer of a yielded value writes.
+    """
 
     def __init__(
-        self, block: Block, pinned_values: set[SSAValue], pinned_buffers: set[SSAValue]
+        self,
+        block: Block,
+        pinned_values: set[SSAValue],
+        pinned_buffers: set[SSAValue],
+        carried: set[SSAValue] | None = None,
+        targets: dict[SSAValue, SSAValue] | None = None,
     ) -> None:
         self.block = block
         self.pinned_values = pinned_values
-        self.pool = _BufferPool(pinned_buffers)
+        self.carried = carried or set()
+        self.targets = targets or {}
+        self.pool = _BufferPool(pinned_buffers | self.carried)
         self.last_use = _last_uses(block)
-        # The level-1 value each buffer allocated in this block holds now.
-        self.held: dict[SSAValue, SSAValue] = {}
+        # The level-1 value each buffer of this block holds now (a carried
+        # buffer stands for the iter_arg it replaced).
+        self.held: dict[SSAValue, SSAValue] = {buffer: buffer for buffer in self.carried}
 
     def run(self) -> None:
         for index, op in enumerate(list(self.block.ops)):
-            for region in op.regions:
-                for nested in region.blocks:
-                    _BlockLowering(nested, self.pinned_values, self.pool.pinned).run()
-            _reject_carried_tiles(op)
             dying = self._dying_buffers(op, index)
-            if isinstance(op, TileOpBase) and not op.is_dps:
-                self._lower(op, index, dying)
+            if isinstance(op, scf.ForOp) and _tile_slots(op.res):
+                self._lower_for(op, index, dying)
+            elif isinstance(op, scf.IfOp) and _tile_slots(op.output):
+                self._lower_if(op, dying)
+            else:
+                _reject_carried_tiles(op)
+                for region in op.regions:
+                    for nested in region.blocks:
+                        _BlockLowering(nested, self.pinned_values, self.pool.pinned).run()
+                if isinstance(op, TileOpBase) and not op.is_dps:
+                    self._lower(op, index, dying)
             for buffer in dying:
                 self.pool.release(buffer)
 
@@ -123,12 +168,15 @@ class _BlockLowering:
         Rewriter.replace_op(
             op, type(op)(ins, [destination], (), dict(op.attributes)), new_results=[destination]
         )
-        if destination in dying:
-            dying.remove(destination)
-        self.held[destination] = result
-        if result not in self.last_use:
+        self._now_holds(destination, result, dying)
+
+    def _now_holds(self, buffer: SSAValue, value: SSAValue, dying: list[SSAValue]) -> None:
+        if buffer in dying:
+            dying.remove(buffer)
+        self.held[buffer] = value
+        if value not in self.last_use:
             # A value nobody reads frees its buffer at once.
-            dying.append(destination)
+            dying.append(buffer)
 
     def _destination(self, op: TileOpBase, result: SSAValue, dying: list[SSAValue]) -> SSAValue:
         if not isinstance(result.type, TileType):
@@ -136,6 +184,9 @@ class _BlockLowering:
         buffer_type = buffer_type_of(result.type)
         if result in self.pinned_values:
             return self._allocate(op, result, buffer_type, pinned=True)
+        target = self.targets.get(result)
+        if target is not None:
+            return target
         if isinstance(op, ElementwiseOpBase):
             for buffer in dying:
                 if (
@@ -150,7 +201,7 @@ class _BlockLowering:
         return self._allocate(op, result, buffer_type, pinned=False)
 
     def _allocate(
-        self, op: TileOpBase, result: SSAValue, buffer_type: TileBufType, pinned: bool
+        self, op: Operation, result: SSAValue, buffer_type: TileBufType, pinned: bool
     ) -> SSAValue:
         if buffer_type.has_dynamic_valid_shape:
             raise OpError(
@@ -167,6 +218,234 @@ class _BlockLowering:
             self.pool.pinned.add(alloc.result)
             _bind_after_alloc(result, alloc)
         return alloc.result
+
+    # -- tiles carried through loops and branches ------------------------------------
+
+    def _lower_for(self, loop: scf.ForOp, index: int, dying: list[SSAValue]) -> None:
+        slots = _tile_slots(loop.res)
+        buffers: dict[int, SSAValue] = {}
+        for slot in slots:
+            buffers[slot] = self._carried_buffer(loop, slot, index, dying, buffers)
+        body = loop.body.block
+        for slot in slots:
+            body.args[slot + 1].replace_all_uses_with(buffers[slot])
+        for slot in reversed(slots):
+            body.erase_arg(body.args[slot + 1])
+        entry = {slot: buffers[slot] for slot in slots}
+        self._lower_carrying_block(body, buffers, entry)
+        kept = [k for k in range(len(loop.res)) if k not in buffers]
+        lowered = scf.ForOp(
+            loop.lb,
+            loop.ub,
+            loop.step,
+            [loop.iter_args[k] for k in kept],
+            Rewriter.move_region_contents_to_new_regions(loop.body),
+        )
+        self._replace_carrier(loop, lowered, buffers, kept, dying)
+
+    def _lower_if(self, branch: scf.IfOp, dying: list[SSAValue]) -> None:
+        buffers = {slot: self._result_buffer(branch, slot) for slot in _tile_slots(branch.output)}
+        # A buffer handed down by the enclosing loop enters the branches holding
+        # that loop's value; a fresh one holds nothing.
+        entry = {
+            slot: buffer
+            for slot, buffer in buffers.items()
+            if self.targets.get(branch.output[slot]) == buffer
+        }
+        for region in (branch.true_region, branch.false_region):
+            self._lower_carrying_block(region.block, buffers, entry)
+        kept = [k for k in range(len(branch.output)) if k not in buffers]
+        false_ops = list(branch.false_region.block.ops)
+        # An else that only yielded tiles in place has nothing left to do.
+        drop_else = not kept and len(false_ops) == 1
+        lowered = scf.IfOp(
+            branch.cond,
+            [branch.output[k].type for k in kept],
+            Rewriter.move_region_contents_to_new_regions(branch.true_region),
+            Region()
+            if drop_else
+            else Rewriter.move_region_contents_to_new_regions(branch.false_region),
+        )
+        self._replace_carrier(branch, lowered, buffers, kept, dying)
+
+    def _replace_carrier(
+        self,
+        old: Operation,
+        new: Operation,
+        buffers: dict[int, SSAValue],
+        kept: list[int],
+        dying: list[SSAValue],
+    ) -> None:
+        """Swap in the loop or branch without tile results; the results live on in buffers."""
+        new.attributes.update(old.attributes)
+        new.location = old.location
+        results = list(old.results)
+        Rewriter.replace_op(
+            old,
+            new,
+            [
+                buffers[k] if k in buffers else new.results[kept.index(k)]
+                for k in range(len(results))
+            ],
+        )
+        for slot, buffer in buffers.items():
+            self._now_holds(buffer, results[slot], dying)
+
+    def _carried_buffer(
+        self,
+        loop: scf.ForOp,
+        slot: int,
+        index: int,
+        dying: list[SSAValue],
+        taken: dict[int, SSAValue],
+    ) -> SSAValue:
+        """The one buffer of iter_arg `slot`, filled with its init before the loop."""
+        result, init = loop.res[slot], loop.iter_args[slot]
+        if isinstance(init.type, TileType):
+            raise OpError(loop, f"pto-to-dps cannot lower the producer of init #{slot}")
+        target = self.targets.get(result)
+        if target is not None:
+            buffer = target
+        elif result in self.pinned_values:
+            buffer = self._allocate(loop, result, buffer_type_of(_tile(result)), pinned=True)
+        elif self._dies_into(loop, init, index) and init not in taken.values():
+            dying.remove(init)
+            buffer = init
+        else:
+            buffer = self._free_or_new(loop, result)
+        if buffer != init:
+            Rewriter.insert_op(TMovOp([init], [buffer]), InsertPoint.before(loop))
+        return buffer
+
+    def _result_buffer(self, branch: scf.IfOp, slot: int) -> SSAValue:
+        result = branch.output[slot]
+        target = self.targets.get(result)
+        if target is not None:
+            return target
+        if result in self.pinned_values:
+            return self._allocate(branch, result, buffer_type_of(_tile(result)), pinned=True)
+        return self._free_or_new(branch, result)
+
+    def _free_or_new(self, op: Operation, result: SSAValue) -> SSAValue:
+        buffer_type = buffer_type_of(_tile(result))
+        reused = self.pool.take(buffer_type)
+        return reused if reused is not None else self._allocate(op, result, buffer_type, False)
+
+    def _dies_into(self, loop: scf.ForOp, init: SSAValue, index: int) -> bool:
+        """Whether `init`'s value is read for the last time as this loop's init
+        (not also in the body), so the loop may carry its buffer on."""
+        value = self.held.get(init)
+        if value is None or self.last_use.get(value) != index:
+            return False
+        if init in self.pool.pinned and init not in self.carried:
+            return False
+        return _reads(loop, init) == 1
+
+    def _lower_carrying_block(
+        self,
+        block: Block,
+        buffers: dict[int, SSAValue],
+        entry: dict[int, SSAValue],
+    ) -> None:
+        """Lower a loop body or branch that leaves yield slot k in `buffers[k]`;
+        `entry[k]` is the buffer's value on entry (a loop's previous iteration)."""
+        carried = set(buffers.values())
+        targets = _yield_targets(block, buffers, entry, self.pinned_values)
+        _BlockLowering(
+            block, self.pinned_values, self.pool.pinned | carried, set(entry.values()), targets
+        ).run()
+        yield_op = block.last_op
+        assert isinstance(yield_op, scf.YieldOp)
+        copies = [
+            (buffer, yield_op.operands[slot])
+            for slot, buffer in buffers.items()
+            if yield_op.operands[slot] != buffer
+        ]
+        _copy_at_once(copies, yield_op)
+        kept = [v for k, v in enumerate(yield_op.operands) if k not in buffers]
+        Rewriter.replace_op(yield_op, scf.YieldOp(*kept))
+
+
+def _tile(value: SSAValue) -> TileType:
+    assert isinstance(value.type, TileType)
+    return value.type
+
+
+def _tile_slots(values: Sequence[SSAValue]) -> list[int]:
+    return [k for k, value in enumerate(values) if isinstance(value.type, TileType)]
+
+
+def _reads(op: Operation, value: SSAValue) -> int:
+    """How often `op` and the ops nested in it read `value`."""
+    return sum(operand == value for nested in op.walk() for operand in nested.operands)
+
+
+def _yield_targets(
+    block: Block,
+    buffers: dict[int, SSAValue],
+    entry: dict[int, SSAValue],
+    pinned_values: set[SSAValue],
+) -> dict[SSAValue, SSAValue]:
+    """Yielded values whose producer (in `block`) may write slot k's buffer:
+    the buffer's entry value must not be read after the producer (nor by it,
+    unless it is an elementwise op, a loop that carries it on or a branch,
+    which then starts from it)."""
+    yield_op = block.last_op
+    assert isinstance(yield_op, scf.YieldOp)
+    last_use = _last_uses(block)
+    position = {op: i for i, op in enumerate(block.ops)}
+    targets: dict[SSAValue, SSAValue] = {}
+    for slot, buffer in buffers.items():
+        value = yield_op.operands[slot]
+        if not isinstance(value, OpResult) or value.op not in position:
+            continue
+        if value in targets or value in pinned_values:
+            continue
+        old = entry.get(slot)
+        if old is None or _may_overwrite(value, old, last_use.get(old, -1), position[value.op]):
+            targets[value] = buffer
+    return targets
+
+
+def _may_overwrite(value: OpResult, old: SSAValue, last_read: int, at: int) -> bool:
+    """Whether `value`'s producer, at `at`, may write the buffer holding `old`."""
+    producer = value.op
+    if not isinstance(producer, TileOpBase | scf.ForOp | scf.IfOp):
+        return False
+    if last_read != at:
+        return last_read < at
+    if isinstance(producer, ElementwiseOpBase | scf.IfOp):
+        # A branch starts from `old` in the buffer and yields in place.
+        return True
+    return (
+        isinstance(producer, scf.ForOp)
+        and producer.iter_args[value.index] == old
+        and _reads(producer, old) == 1
+    )
+
+
+def _copy_at_once(copies: list[tuple[SSAValue, SSAValue]], before: Operation) -> None:
+    """`pto.tmov` each (destination, source) pair before `before` as one
+    parallel copy: a destination is written once no pending copy reads it;
+    a cycle (swapped accumulators) is broken through a scratch buffer."""
+    pending = list(copies)
+    while pending:
+        sources = {source for _, source in pending}
+        ready = next((copy for copy in pending if copy[0] not in sources), None)
+        if ready is None:
+            blocked = pending[0][0]
+            assert isinstance(blocked.type, TileBufType)
+            scratch = AllocTileOp(blocked.type)
+            Rewriter.insert_op(scratch, InsertPoint.before(before))
+            Rewriter.insert_op(TMovOp([blocked], [scratch.result]), InsertPoint.before(before))
+            pending = [
+                (destination, scratch.result if source == blocked else source)
+                for destination, source in pending
+            ]
+            continue
+        pending.remove(ready)
+        destination, source = ready
+        Rewriter.insert_op(TMovOp([source], [destination]), InsertPoint.before(before))
 
 
 def _bind_after_alloc(value: SSAValue, alloc: AllocTileOp) -> None:
@@ -191,7 +470,7 @@ def _reject_carried_tiles(op: Operation) -> None:
             raise OpError(
                 op,
                 f"pto-to-dps does not lower '{op.name}' carrying a !pto.tile value; "
-                "pass tiles into loops and branches as values defined outside them",
+                "carry tiles through scf.for iter_args and scf.if results",
             )
 
 
@@ -207,6 +486,12 @@ def _pinned_values(function: func.FuncOp) -> set[SSAValue]:
                     op,
                     "pto-to-dps binds level-1 tiles with `pto.tassign %t, @tile(ADDRESS)`; "
                     "the address-operand form is for level-2 buffers",
+                )
+            if isinstance(op.tile, BlockArgument) and op.tile.block is not function.body.block:
+                raise OpError(
+                    op,
+                    "pto-to-dps places a loop-carried tile through its init value, "
+                    "not the iter_arg (one buffer holds it for the whole loop)",
                 )
             pinned.add(op.tile)
     return pinned
