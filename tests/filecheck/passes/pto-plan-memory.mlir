@@ -117,3 +117,123 @@ module attributes {pto.target_arch = "a5"} {
     return
   }
 }
+
+// -----
+
+// A loop-carried buffer (allocated before the loop, written in the body) is
+// bound once, before the loop; the body's buffers are bound inside it, right
+// after their alloc_tile, to addresses clear of everything live in the loop.
+// CHECK-LABEL: func.func @carried_buffer
+// CHECK:       %x = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+// CHECK-NEXT:  pto.tassign %x, @tile(0x0)
+// CHECK:       %m = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32>
+// CHECK-NEXT:  pto.tassign %m, @tile(0x400)
+// CHECK-NEXT:  pto.trowmax
+// CHECK-NEXT:  scf.for
+// CHECK-NEXT:    %b = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32>
+// CHECK-NEXT:    pto.tassign %b, @tile(0x440)
+// CHECK:         %d = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32>
+// CHECK-NEXT:    pto.tassign %d, @tile(0x480)
+// CHECK-NOT:     pto.tassign
+// CHECK:       func.return
+func.func @carried_buffer(%in: !pto.partition_tensor_view<16x16xf32>, %out: !pto.partition_tensor_view<16x1xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%x : !pto.tile_buf<vec, 16x16xf32>)
+  %m = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32>
+  pto.trowmax ins(%x : !pto.tile_buf<vec, 16x16xf32>) outs(%m : !pto.tile_buf<vec, 16x1xf32>)
+  scf.for %i = %c0 to %n step %c1 {
+    %b = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32>
+    pto.trowsum ins(%x : !pto.tile_buf<vec, 16x16xf32>) outs(%b : !pto.tile_buf<vec, 16x1xf32>)
+    pto.tmax ins(%m, %b : !pto.tile_buf<vec, 16x1xf32>, !pto.tile_buf<vec, 16x1xf32>) outs(%b : !pto.tile_buf<vec, 16x1xf32>)
+    %d = pto.alloc_tile : !pto.tile_buf<vec, 16x1xf32>
+    pto.tsub ins(%m, %b : !pto.tile_buf<vec, 16x1xf32>, !pto.tile_buf<vec, 16x1xf32>) outs(%d : !pto.tile_buf<vec, 16x1xf32>)
+    pto.tstore ins(%d : !pto.tile_buf<vec, 16x1xf32>) outs(%out : !pto.partition_tensor_view<16x1xf32>)
+    pto.tmov ins(%b : !pto.tile_buf<vec, 16x1xf32>) outs(%m : !pto.tile_buf<vec, 16x1xf32>)
+  }
+  pto.tstore ins(%m : !pto.tile_buf<vec, 16x1xf32>) outs(%out : !pto.partition_tensor_view<16x1xf32>)
+  return
+}
+
+// -----
+
+// A buffer allocated in a loop body has one address for every iteration; it
+// avoids %c, live across the loop, but not %a, dead before it.
+// CHECK-LABEL: func.func @loop_local
+// CHECK:       pto.tassign %a, @tile(0x0)
+// CHECK:       pto.tassign %c, @tile(0x0)
+// CHECK:       scf.for
+// CHECK-NEXT:    %t = pto.alloc_tile
+// CHECK-NEXT:    pto.tassign %t, @tile(0x400)
+func.func @loop_local(%in: !pto.partition_tensor_view<16x16xf32>, %out: !pto.partition_tensor_view<16x16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%a : !pto.tile_buf<vec, 16x16xf32>)
+  pto.tstore ins(%a : !pto.tile_buf<vec, 16x16xf32>) outs(%out : !pto.partition_tensor_view<16x16xf32>)
+  %c = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%c : !pto.tile_buf<vec, 16x16xf32>)
+  scf.for %i = %c0 to %n step %c1 {
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+    pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%t : !pto.tile_buf<vec, 16x16xf32>)
+    pto.tstore ins(%t : !pto.tile_buf<vec, 16x16xf32>) outs(%out : !pto.partition_tensor_view<16x16xf32>)
+  }
+  pto.tstore ins(%c : !pto.tile_buf<vec, 16x16xf32>) outs(%out : !pto.partition_tensor_view<16x16xf32>)
+  return
+}
+
+// -----
+
+// %o, allocated in the outer body, is read in every trip of the inner loop:
+// %p must not take its place although %o's last use comes first in program
+// order; %q, after the inner loop, may.
+// CHECK-LABEL: func.func @nested
+// CHECK:       scf.for %i
+// CHECK-NEXT:    %o = pto.alloc_tile
+// CHECK-NEXT:    pto.tassign %o, @tile(0x0)
+// CHECK:         scf.for %j
+// CHECK:           pto.tassign %p, @tile(0x400)
+// CHECK:         pto.tassign %q, @tile(0x0)
+func.func @nested(%in: !pto.partition_tensor_view<16x16xf32>, %out: !pto.partition_tensor_view<16x16xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %o = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+    pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%o : !pto.tile_buf<vec, 16x16xf32>)
+    scf.for %j = %c0 to %n step %c1 {
+      pto.texp ins(%o : !pto.tile_buf<vec, 16x16xf32>) outs(%o : !pto.tile_buf<vec, 16x16xf32>)
+      %p = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+      pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%p : !pto.tile_buf<vec, 16x16xf32>)
+      pto.tstore ins(%p : !pto.tile_buf<vec, 16x16xf32>) outs(%out : !pto.partition_tensor_view<16x16xf32>)
+    }
+    %q = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+    pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%q : !pto.tile_buf<vec, 16x16xf32>)
+    pto.tstore ins(%q : !pto.tile_buf<vec, 16x16xf32>) outs(%out : !pto.partition_tensor_view<16x16xf32>)
+  }
+  return
+}
+
+// -----
+
+// Buffers of the two branches of an scf.if are never live together.
+// CHECK-LABEL: func.func @branches
+// CHECK:       pto.tassign %r, @tile(0x0)
+// CHECK:       scf.if
+// CHECK:         pto.tassign %t, @tile(0x400)
+// CHECK:       } else {
+// CHECK:         pto.tassign %e, @tile(0x400)
+func.func @branches(%in: !pto.partition_tensor_view<16x16xf32>, %out: !pto.partition_tensor_view<16x16xf32>, %c: i1) {
+  %r = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+  scf.if %c {
+    %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+    pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%t : !pto.tile_buf<vec, 16x16xf32>)
+    pto.texp ins(%t : !pto.tile_buf<vec, 16x16xf32>) outs(%r : !pto.tile_buf<vec, 16x16xf32>)
+  } else {
+    %e = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+    pto.tload ins(%in : !pto.partition_tensor_view<16x16xf32>) outs(%e : !pto.tile_buf<vec, 16x16xf32>)
+    pto.tabs ins(%e : !pto.tile_buf<vec, 16x16xf32>) outs(%r : !pto.tile_buf<vec, 16x16xf32>)
+  }
+  pto.tstore ins(%r : !pto.tile_buf<vec, 16x16xf32>) outs(%out : !pto.partition_tensor_view<16x16xf32>)
+  return
+}
