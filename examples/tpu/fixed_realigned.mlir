@@ -1,5 +1,5 @@
 // Fix 2, for any %col: load the aligned window that holds the wanted lanes,
-// rotate them to lane 0 with tpu.dynamic_rotate and keep the first 32. This
+// rotate them to lane 0 with tpu.dynamic_rotate and slice out the first 32. This
 // is the output of `xla-emit-opt misaligned.mlir -p tpu-realign-accesses`; the
 // window start is provably a multiple of 128, so the proof goes through.
 builtin.module {
@@ -13,15 +13,13 @@ builtin.module {
       %tile_start = arith.muli %lane_tile, %lanes_per_tile : index
       %last_window_start = arith.constant 768 : index
       %aligned = arith.minsi %tile_start, %last_window_start : index
-      %window = vector.load %x[%r, %aligned] : memref<8x1024xf32, #tpu.memory_space<vmem>>, vector<1x256xf32>
       %shift = arith.subi %col, %aligned : index
       %shift_i32 = arith.index_cast %shift : index to i32
+      %window = vector.load %x[%r, %aligned] : memref<8x1024xf32, #tpu.memory_space<vmem>>, vector<1x256xf32>
       %window_lanes = arith.constant 256 : i32
-      %rotate_by = arith.subi %window_lanes, %shift_i32 : i32
-      %rotated = tpu.dynamic_rotate %window by %rotate_by dim 1 : vector<1x256xf32>, i32 -> vector<1x256xf32>
-      %row = vector.extract %rotated[0] : vector<256xf32> from vector<1x256xf32>
-      %lanes = vector.shuffle %row, %row [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<256xf32>, vector<256xf32>
-      %v = vector.broadcast %lanes : vector<32xf32> to vector<1x32xf32>
+      %lane_rotate_by = arith.subi %window_lanes, %shift_i32 : i32
+      %rotated = tpu.dynamic_rotate %window by %lane_rotate_by dim 1 : vector<1x256xf32>, i32 -> vector<1x256xf32>
+      %v = vector.extract_strided_slice %rotated {offsets = [0, 0], sizes = [1, 32], strides = [1, 1]} : vector<1x256xf32> to vector<1x32xf32>
       vector.store %v, %out[%r, %c0] : memref<8x32xf32, #tpu.memory_space<vmem>>, vector<1x32xf32>
     }
     func.return

@@ -14,6 +14,7 @@
 // ASSUME: vector.load %x[%r, %[[A]]]
 
 // REALIGNED: %[[BASE:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
-// REALIGNED-NEXT: %[[WIN:.*]] = vector.load %x[%r, %[[BASE]]] : memref<8x1024xf32, #tpu.memory_space<vmem>>, vector<1x256xf32>
-// REALIGNED: tpu.dynamic_rotate %[[WIN]] by %{{.*}} dim 1 : vector<1x256xf32>, i32 -> vector<1x256xf32>
+// REALIGNED: %[[WIN:.*]] = vector.load %x[%r, %[[BASE]]] : memref<8x1024xf32, #tpu.memory_space<vmem>>, vector<1x256xf32>
+// REALIGNED: %[[ROT:.*]] = tpu.dynamic_rotate %[[WIN]] by %{{.*}} dim 1 : vector<1x256xf32>, i32 -> vector<1x256xf32>
+// REALIGNED-NEXT: %v = vector.extract_strided_slice %[[ROT]] {offsets = [0, 0], sizes = [1, 32], strides = [1, 1]} : vector<1x256xf32> to vector<1x32xf32>
 // REALIGNED: vector.store %{{.*}}, %out[%r, %c0] : memref<8x32xf32, #tpu.memory_space<vmem>>, vector<1x32xf32>
