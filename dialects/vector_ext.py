@@ -31,6 +31,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 
 @irdl_op_definition
@@ -108,11 +109,10 @@ def _parse_int_lists(parser: Parser, names: Sequence[str]) -> dict[str, IntList]
     lists: dict[str, IntList] = {}
     for name in names:
         value = attributes.pop(name, None)
-        if not isinstance(value, ArrayAttr) or not all(
-            isinstance(v, IntegerAttr) for v in value.data
-        ):
+        if not isa(value, ArrayAttr[IntegerAttr]):
             parser.raise_error(f"expected '{name}' as a list of integers", position, parser.pos)
-        lists[name] = int_list([v.value.data for v in value.data])  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType, reportAttributeAccessIssue]
+        # Re-typed as i64 whatever the integers were written as, like MLIR's I64ArrayAttr.
+        lists[name] = int_list([v.value.data for v in value.data])
     if attributes:
         parser.raise_error(
             f"unexpected attributes {', '.join(sorted(attributes))}", position, parser.pos

@@ -4,7 +4,8 @@ Each kernel is run three ways for several dynamic offsets (tile starts, the
 last in-bounds offset, offsets where the window is clamped to the memref's
 end): the original kernel in the interpreter, the realigned one, and numpy
 slicing (the oracle). The realigned kernel must also pass the alignment
-proof, which the original fails.
+proof, which the original fails. A property test does the same for random
+shapes, blocks and offsets.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
@@ -243,3 +246,50 @@ def test_realigned_store_keeps_the_rest_of_the_window() -> None:
 def test_hardware_generation_is_checked() -> None:
     with pytest.raises(PassFailedException, match="hardware-generation must be between 2 and 7"):
         TpuRealignAccessesPass(hardware_generation=1).apply(make_context(), _parse(CASES[0].text))
+
+
+@st.composite
+def _kernels(draw: st.DrawFn) -> tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]:
+    """A random f32 load or store kernel at dynamic offsets, the offsets and the block."""
+    store = draw(st.booleans())
+    if draw(st.booleans()):
+        size = draw(st.sampled_from([256, 512, 1024]))
+        shape: tuple[int, ...] = (size,)
+        block: tuple[int, ...] = (draw(st.integers(1, 130)),)
+        layout = "#tpu.tiled<(128),[1]>, "
+    else:
+        shape = (draw(st.sampled_from([8, 16, 24])), draw(st.sampled_from([128, 256, 384])))
+        block = (draw(st.integers(1, shape[0])), draw(st.integers(1, min(160, shape[1]))))
+        layout = ""
+    at = tuple(draw(st.integers(0, n - b)) for n, b in zip(shape, block, strict=True))
+    memref = f"memref<{'x'.join(map(str, shape))}xf32, {layout}{VMEM}>"
+    vector = f"vector<{'x'.join(map(str, block))}xf32>"
+    indices = ", ".join(f"%i{d}" for d in range(len(shape)))
+    params = ", ".join(f"%i{d}: index" for d in range(len(shape)))
+    if store:
+        body = f"vector.store %v, %x[{indices}] : {memref}, {vector}\n  return"
+        text = f"func.func @k(%x: {memref}, %v: {vector}, {params}) {{\n  {body}\n}}"
+    else:
+        body = f"%r = vector.load %x[{indices}] : {memref}, {vector}\n  return %r : {vector}"
+        text = f"func.func @k(%x: {memref}, {params}) -> {vector} {{\n  {body}\n}}"
+    return text, shape, block, at, store
+
+
+@settings(max_examples=40, deadline=None)
+@given(_kernels())
+def test_random_realigned_accesses_match_numpy(
+    kernel: tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool],
+) -> None:
+    text, shape, block, at, store = kernel
+    realigned = _realigned(text)
+    TpuVerifyAlignmentPass().apply(make_context(), realigned)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape).astype(np.float32)
+    window = tuple(slice(a, a + b) for a, b in zip(at, block, strict=True))
+    if store:
+        v = rng.standard_normal(block).astype(np.float32)
+        expected = x.copy()
+        expected[window] = v
+        np.testing.assert_array_equal(run_tpu_kernel(realigned, [x, v, *at])[-1], expected)
+    else:
+        np.testing.assert_array_equal(run_tpu_kernel(realigned, [x, *at])[0], x[window])

@@ -109,3 +109,11 @@ func.func @insert_stride_two(%v: vector<8x32xf32>, %into: vector<8x256xf32>) {
   %r = vector.insert_strided_slice %v, %into {offsets = [0, 0], strides = [2, 1]} : vector<8x32xf32> into vector<8x256xf32>
   return
 }
+
+// -----
+
+func.func @extract_unknown_attribute(%v: vector<8x256xf32>) {
+  // expected-error@+1 {{unexpected attributes foo}}
+  %s = vector.extract_strided_slice %v {offsets = [0, 0], sizes = [8, 32], strides = [1, 1], foo = 1} : vector<8x256xf32> to vector<8x32xf32>
+  return
+}
