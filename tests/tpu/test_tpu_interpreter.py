@@ -166,3 +166,34 @@ def test_slices_and_squeezes_view_the_same_memory() -> None:
     expected = m.copy()
     expected[1, :, 128:] *= 2
     np.testing.assert_array_equal(after, expected)
+
+
+STRIDED_SLICES_AND_MASKS = """
+func.func @f(%a: vector<8x256xf32>, %b: vector<16xf32>, %i: index, %j: index) -> (vector<2x32xf32>, vector<8x256xf32>, vector<8x256xi1>, vector<8x256xi1>) {
+  %s = vector.extract_strided_slice %a {offsets = [3, 100], sizes = [2, 32], strides = [1, 1]} : vector<8x256xf32> to vector<2x32xf32>
+  %p = vector.insert_strided_slice %b, %a {offsets = [5, 200], strides = [1]} : vector<16xf32> into vector<8x256xf32>
+  %c8 = arith.constant 8 : index
+  %upto_i = vector.create_mask %c8, %i : vector<8x256xi1>
+  %upto_j = vector.create_mask %j, %c8 : vector<8x256xi1>
+  %x = arith.xori %upto_i, %upto_j : vector<8x256xi1>
+  %n = arith.andi %upto_i, %upto_j : vector<8x256xi1>
+  %o = arith.ori %x, %n : vector<8x256xi1>
+  return %s, %p, %x, %o : vector<2x32xf32>, vector<8x256xf32>, vector<8x256xi1>, vector<8x256xi1>
+}
+"""  # noqa: E501 - IR listing, one op per line
+
+
+def test_strided_slices_masks_and_i1_logic() -> None:
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((8, 256)).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    sliced, placed, xor, union = run_tpu_kernel(_module(STRIDED_SLICES_AND_MASKS), [a, b, 40, 3])
+    np.testing.assert_array_equal(sliced, a[3:5, 100:132])
+    expected = a.copy()
+    expected[5, 200:216] = b
+    np.testing.assert_array_equal(placed, expected)
+    lanes, rows = np.arange(256)[None, :], np.arange(8)[:, None]
+    upto_i = np.broadcast_to(lanes < 40, (8, 256))
+    upto_j = np.broadcast_to((rows < 3) & (lanes < 8), (8, 256))
+    np.testing.assert_array_equal(xor, upto_i ^ upto_j)
+    np.testing.assert_array_equal(union, upto_i | upto_j)
