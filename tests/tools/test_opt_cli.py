@@ -125,3 +125,19 @@ def test_bad_pass_option_value_is_a_user_error(spec: str, message: str) -> None:
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert result.stderr.startswith("error: ") and message in result.stderr
+
+
+def test_unterminated_string_is_reported_not_backtracked_forever(tmp_path: Path) -> None:
+    # 60 characters before the missing quote: xDSL's own string regex needs
+    # about 2^60 steps here; ours answers at once.
+    path = tmp_path / "open_string.mlir"
+    path.write_text('#map = #xla_gpu.indexing_map<"(d0) -> (' + "d0 + " * 12 + "d0)>\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "xla_emit.tools.opt", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"{path}:1:30: error: End of file reached before closing")

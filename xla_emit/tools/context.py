@@ -9,6 +9,8 @@ each parsed op to its position, so that a verifier or a pass can later report
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -17,9 +19,19 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from dialects import all_dialects
 from xla_emit.diagnostics import Note, SourceLocation, UserError
+
+
+# xDSL 0.74 lexes string literals with `"(?:[^"...]+|\\...)*"`: a quantified group
+# of a quantified class backtracks exponentially on an unterminated string (a
+# long indexing map missing its closing quote hangs the parser). Matching one
+# character per repetition accepts the same strings in linear time.
+MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
+    r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
+)
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
