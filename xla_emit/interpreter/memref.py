@@ -15,7 +15,7 @@ from xdsl.ir import Attribute
 
 from xla_emit.interpreter.access import read, write
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.executor import Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
@@ -30,7 +30,7 @@ def current(ex: Executor, value: Value) -> TensorValue:
 
 def _allocate(type_: Attribute, dynamic_sizes: Values) -> TensorValue:
     assert isinstance(type_, MemRefType)
-    sizes = iter(int(size) for size in dynamic_sizes)  # pyright: ignore[reportArgumentType]
+    sizes = iter(int(lanes(size)) for size in dynamic_sizes)
     shape = tuple(next(sizes) if extent < 0 else extent for extent in type_.get_shape())
     data = np.zeros(int(np.prod(shape, dtype=np.int64)), numpy_dtype(type_))
     return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local memref"), 0)
@@ -42,10 +42,10 @@ def _mixed(static: tuple[int, ...], dynamic: Values) -> tuple[int, ...]:
     result: list[int] = []
     for entry in static:
         if entry == DYNAMIC:
-            value = next(values)
-            if np.ndim(value):  # pyright: ignore[reportArgumentType]
+            value = lanes(next(values))
+            if np.ndim(value):
                 raise ValueError("lane-varying subview operands")
-            result.append(int(value))  # pyright: ignore[reportArgumentType]
+            result.append(int(value))
         else:
             result.append(entry)
     return tuple(result)
@@ -67,11 +67,12 @@ class MemrefImpls(OpImpls):
 
     @impl(memref.LoadOp)
     def run_load(self, ex: Executor, op: memref.LoadOp, args: Values) -> Values:
-        return (read(ex, op, current(ex, args[0]), args[1:]),)  # pyright: ignore[reportArgumentType]
+        return (read(ex, op, current(ex, args[0]), [lanes(index) for index in args[1:]]),)
 
     @impl(memref.StoreOp)
     def run_store(self, ex: Executor, op: memref.StoreOp, args: Values) -> Values:
-        write(ex, op, current(ex, args[1]), args[2:], args[0])  # pyright: ignore[reportArgumentType]
+        indices = [lanes(index) for index in args[2:]]
+        write(ex, op, current(ex, args[1]), indices, lanes(args[0]))
         return ()
 
     @impl(memref.SubviewOp)

@@ -8,7 +8,7 @@ from xdsl.dialects.builtin import TensorType
 
 from xla_emit.interpreter.access import check_version, read, write
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.executor import Executor, Value, Values
+from xla_emit.interpreter.executor import Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
@@ -22,7 +22,7 @@ def private_tensor(
     ex: Executor, type_: TensorType, elements: list[Value] | None, dynamic_sizes: Values = ()
 ) -> TensorValue:
     """A tensor created inside the kernel: one copy, private per lane once a lane writes it."""
-    sizes = iter(int(size) for size in dynamic_sizes)  # pyright: ignore[reportArgumentType]
+    sizes = iter(int(lanes(size)) for size in dynamic_sizes)
     shape = tuple(next(sizes) if extent < 0 else extent for extent in type_.get_shape())
     numel = int(np.prod(shape, dtype=np.int64))
     dtype = numpy_dtype(type_)
@@ -30,10 +30,11 @@ def private_tensor(
         return TensorValue(
             Buffer(np.zeros(numel, dtype), shape, BufferKind.PRIVATE, "a kernel-local tensor"), 0
         )
-    if all(np.ndim(element) == 0 for element in elements):  # pyright: ignore[reportArgumentType]
-        data = np.asarray(elements, dtype=dtype).reshape(-1)
+    scalars = [lanes(element) for element in elements]
+    if all(np.ndim(scalar) == 0 for scalar in scalars):
+        data = np.asarray(scalars, dtype=dtype).reshape(-1)
         return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local tensor"), 0)
-    per_lane = np.stack([ex.to_lanes(element, 0) for element in elements], axis=1).astype(dtype)  # pyright: ignore[reportArgumentType]
+    per_lane = np.stack([ex.to_lanes(scalar, 0) for scalar in scalars], axis=1).astype(dtype)
     buffer = Buffer(
         per_lane.reshape(-1), shape, BufferKind.PRIVATE, "a kernel-local tensor", Replication.LANE
     )
@@ -46,11 +47,12 @@ class TensorImpls(OpImpls):
 
     @impl(tensor.ExtractOp)
     def run_extract(self, ex: Executor, op: tensor.ExtractOp, args: Values) -> Values:
-        return (read(ex, op, _tensor(args[0]), args[1:]),)  # pyright: ignore[reportArgumentType]
+        return (read(ex, op, _tensor(args[0]), [lanes(index) for index in args[1:]]),)
 
     @impl(tensor.InsertOp)
     def run_insert(self, ex: Executor, op: tensor.InsertOp, args: Values) -> Values:
-        return (write(ex, op, _tensor(args[1]), args[2:], args[0]),)  # pyright: ignore[reportArgumentType]
+        indices = [lanes(index) for index in args[2:]]
+        return (write(ex, op, _tensor(args[1]), indices, lanes(args[0])),)
 
     @impl(tensor.EmptyOp)
     def run_empty(self, ex: Executor, op: tensor.EmptyOp, args: Values) -> Values:
@@ -73,4 +75,4 @@ class TensorImpls(OpImpls):
     def run_dim(self, ex: Executor, op: tensor.DimOp, args: Values) -> Values:
         source = _tensor(args[0])
         check_version(ex, op, source)
-        return (np.int64(source.buffer.shape[int(args[1])]),)  # pyright: ignore[reportArgumentType]
+        return (np.int64(source.buffer.shape[int(lanes(args[1]))]),)

@@ -46,7 +46,7 @@ class XlaGpuImpls(OpImpls):
 
     @impl(ShuffleReduceOp)
     def run_shuffle_reduce(self, ex: Executor, op: ShuffleReduceOp, args: Values) -> Values:
-        values = tuple(np.asarray(ex.to_lanes(v, 0)) for v in args)  # pyright: ignore[reportArgumentType]
+        values = tuple(np.asarray(ex.to_lanes(lanes(v), 0)) for v in args)
         distance = op.max_distance.value.data
         combiner = op.combiner.string_value()
         while distance > 0:
