@@ -16,6 +16,7 @@ xDSL affine expressions (anything with `+ * // %`).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,7 +72,7 @@ class MosaicTiledLayout:
                 )
             step = make_tiling_step(current, Tile(tile))
             current = step.dims_after
-        for earlier, later in zip(self.tile_strides, self.tile_strides[1:], strict=False):
+        for earlier, later in itertools.pairwise(self.tile_strides):
             if later > earlier:
                 raise MosaicTilingError(
                     f"Tile strides must be non-increasing, but got {list(self.tile_strides)}"
