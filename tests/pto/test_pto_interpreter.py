@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
 
 from passes.pto_materialize_tmp_tiles import PTOMaterializeTmpTilesPass
@@ -384,6 +385,33 @@ def test_softmax_example_levels_agree_with_numpy() -> None:
     assert np.array_equal(level1_out, level2_out)
 
 
+def softmax_rows_reference(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("scale", [1.0, 30.0])
+def test_online_softmax_example_levels_agree_with_numpy(scale: float) -> None:
+    # At scale 30 later blocks raise the running max by far, so a wrong
+    # rescaling of the running sum would show.
+    text = (EXAMPLES / "online_softmax.mlir").read_text()
+    x = (RNG.standard_normal((16, 64)) * scale).astype(np.float32)
+    level1, level2 = np.zeros(16 * 64, np.float32), np.zeros(16 * 64, np.float32)
+    PTOExecutor(parse(text)).run("online_softmax", [x.reshape(-1).copy(), level1])
+    PTOExecutor(lower_to_level2(parse(text))).run("online_softmax", [x.reshape(-1).copy(), level2])
+    np.testing.assert_allclose(
+        level1.reshape(16, 64), softmax_rows_reference(x), rtol=1e-5, atol=1e-7
+    )
+    assert np.array_equal(level1, level2)
+
+
+def test_online_softmax_level2_carries_no_tiles() -> None:
+    module = lower_to_level2(parse((EXAMPLES / "online_softmax.mlir").read_text()))
+    loops = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    assert len(loops) == 2
+    assert all(not loop.iter_args and not loop.res for loop in loops)
+
+
 def test_overlapping_manual_addresses_change_the_result() -> None:
     # Both live buffers at 0x0: the memory model makes the second load
     # overwrite the first, as it would on the chip.
@@ -408,47 +436,166 @@ func.func @f(%in: !pto.partition_tensor_view<8x8xf32>, %in2: !pto.partition_tens
 
 
 ELEMENTWISE = ["tadd", "tsub", "tmul", "tmax", "tmin", "texp", "tabs", "trelu", "ttrans", "tadds"]
+# Loops repeat ops: no texp or tmul, whose repeated application overflows f32.
+LOOP_OPS = ["tadd", "tsub", "tmax", "tmin", "tabs", "trelu", "ttrans", "tadds", "tmuls"]
+TILE = "!pto.tile<8x8xf32>"
+VIEW = "!pto.partition_tensor_view<8x8xf32>"
+
+
+class _ProgramWriter:
+    """Writes a random level-1 program over 8x8 f32 tiles; `max_depth` > 0
+    adds `scf.for` loops (three trips, carrying one or two tiles) and `scf.if`
+    branches with tile results, nested up to that depth."""
+
+    def __init__(self, draw: st.DrawFn, ops: list[str], max_depth: int) -> None:
+        self.draw = draw
+        self.ops = ops
+        self.max_depth = max_depth
+        self.count = 0
+        self.lines: list[str] = []
+
+    def fresh(self, prefix: str = "%v") -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("  " * (depth + 2) + line)
+
+    def pick(self, scope: list[str]) -> str:
+        """Mostly one of the latest values (a loop's iter_args and body values),
+        so bodies read and overwrite what they carry."""
+        recent = self.draw(st.booleans()) or self.draw(st.booleans())
+        return self.draw(st.sampled_from(scope[-4:] if recent else scope))
+
+    def block(self, scope: list[str], depth: int, condition: str) -> list[str]:
+        """Random statements; returns the tiles they define (visible after them)."""
+        defined: list[str] = []
+        kinds = ["op", "op", "op", "for", "if"] if depth < self.max_depth else ["op"]
+        for _ in range(self.draw(st.integers(1 if depth else 2, 5))):
+            kind = self.draw(st.sampled_from(kinds))
+            visible = scope + defined
+            if kind == "for":
+                defined += self.loop(visible, depth)
+            elif kind == "if":
+                defined += self.branch(visible, depth, condition)
+            else:
+                defined.append(self.op(visible, depth))
+        return defined
+
+    def op(self, scope: list[str], depth: int) -> str:
+        name, op, a = self.fresh(), self.draw(st.sampled_from(self.ops)), self.pick(scope)
+        if op in BINARY:
+            line = f"{name} = pto.{op} {a}, {self.pick(scope)} : ({TILE}, {TILE}) -> {TILE}"
+        elif op in ("tadds", "tmuls"):
+            line = f"{name} = pto.{op} {a}, %s : ({TILE}, f32) -> {TILE}"
+        else:
+            line = f"{name} = pto.{op} {a} : {TILE} -> {TILE}"
+        self.emit(depth, line)
+        return name
+
+    def loop(self, scope: list[str], depth: int) -> list[str]:
+        carried = self.draw(st.integers(1, 2))
+        inits = [self.pick(scope) for _ in range(carried)]
+        results = [self.fresh() for _ in range(carried)]
+        args = [self.fresh("%a") for _ in range(carried)]
+        index, parity, condition = self.fresh("%i"), self.fresh("%p"), self.fresh("%c")
+        types = ", ".join([TILE] * carried)
+        bindings = ", ".join(f"{a} = {i}" for a, i in zip(args, inits, strict=True))
+        self.emit(
+            depth,
+            f"{', '.join(results)} = scf.for {index} = %c0 to %c3 step %c1 "
+            f"iter_args({bindings}) -> ({types}) {{",
+        )
+        # Branches in the body alternate between trips.
+        self.emit(depth + 1, f"{parity} = arith.remsi {index}, %c2 : index")
+        self.emit(depth + 1, f"{condition} = arith.cmpi eq, {parity}, %c0 : index")
+        inner = self.block(scope + args, depth + 1, condition)
+        self.observe(args + inner, depth + 1)
+        yielded = [self.pick(scope + args + inner) for _ in range(carried)]
+        if self.draw(st.integers(0, 3)) == 0:
+            # The carried tiles trade places: a cycle of copies.
+            yielded = args[1:] + args[:1]
+        self.emit(depth + 1, f"scf.yield {', '.join(yielded)} : {types}")
+        self.emit(depth, "}")
+        return results
+
+    def observe(self, values: list[str], depth: int) -> None:
+        """Maybe store a sum of some of a body's values (the last trip's stays
+        in %o3), so that values read after the yielded ones are made count."""
+        observed = [value for value in values if self.draw(st.booleans())]
+        if not observed:
+            return
+        self.emit(depth, f"pto.tstore {self.fold(observed, depth)}, %o3 : ({TILE}, {VIEW}) -> ()")
+
+    def fold(self, values: list[str], depth: int) -> str:
+        total = values[0]
+        for value in values[1:]:
+            folded = self.fresh()
+            self.emit(depth, f"{folded} = pto.tadd {total}, {value} : ({TILE}, {TILE}) -> {TILE}")
+            total = folded
+        return total
+
+    def branch(self, scope: list[str], depth: int, condition: str) -> list[str]:
+        count = self.draw(st.integers(1, 2))
+        results = [self.fresh() for _ in range(count)]
+        types = ", ".join([TILE] * count)
+        self.emit(depth, f"{', '.join(results)} = scf.if {condition} -> ({types}) {{")
+        for side in ("then", "else"):
+            if side == "else":
+                self.emit(depth, "} else {")
+            inner = self.block(scope, depth + 1, condition)
+            yielded = [self.pick(scope + inner) for _ in range(count)]
+            self.emit(depth + 1, f"scf.yield {', '.join(yielded)} : {types}")
+        self.emit(depth, "}")
+        return results
+
+    def program(self) -> str:
+        self.emit(0, f"%v0 = pto.tload %in : {VIEW} -> {TILE}")
+        defined = ["%v0", *self.block(["%v0"], 0, "%flag")]
+        # Every top-level value (loop and branch results too) reaches an output.
+        self.emit(0, f"pto.tstore {self.fold(defined, 0)}, %o1 : ({TILE}, {VIEW}) -> ()")
+        self.emit(0, f"pto.tstore {defined[-1]}, %o2 : ({TILE}, {VIEW}) -> ()")
+        constants = [f"    %c{n} = arith.constant {n} : index" for n in (0, 1, 2, 3)]
+        body = "\n".join([*constants, *self.lines])
+        return (
+            f"func.func @p(%in: {VIEW}, %o1: {VIEW}, %o2: {VIEW}, %o3: {VIEW}, %s: f32, "
+            f"%flag: i1) {{\n"
+            f"{body}\n    return\n}}"
+        )
 
 
 @st.composite
-def programs(draw: st.DrawFn) -> tuple[str, int]:
-    """A random level-1 program over 8x8 f32 tiles with two stored outputs."""
-    lines = ["%v0 = pto.tload %in : !pto.partition_tensor_view<8x8xf32> -> !pto.tile<8x8xf32>"]
-    count = 1
-    for _ in range(draw(st.integers(2, 10))):
-        op = draw(st.sampled_from(ELEMENTWISE))
-        a = draw(st.integers(0, count - 1))
-        tile = "!pto.tile<8x8xf32>"
-        if op in BINARY:
-            b = draw(st.integers(0, count - 1))
-            lines.append(f"%v{count} = pto.{op} %v{a}, %v{b} : ({tile}, {tile}) -> {tile}")
-        elif op == "tadds":
-            lines.append(f"%v{count} = pto.tadds %v{a}, %s : ({tile}, f32) -> {tile}")
-        else:
-            lines.append(f"%v{count} = pto.{op} %v{a} : {tile} -> {tile}")
-        count += 1
-    first = draw(st.integers(0, count - 1))
-    view = "!pto.partition_tensor_view<8x8xf32>"
-    lines.append(f"pto.tstore %v{first}, %o1 : (!pto.tile<8x8xf32>, {view}) -> ()")
-    lines.append(f"pto.tstore %v{count - 1}, %o2 : (!pto.tile<8x8xf32>, {view}) -> ()")
-    body = "\n    ".join(lines)
-    text = (
-        f"func.func @p(%in: {view}, %o1: {view}, %o2: {view}, %s: f32) {{\n    {body}\n"
-        "    return\n}"
-    )
-    return text, count
+def programs(draw: st.DrawFn) -> str:
+    """A random straight-line level-1 program with two stored outputs."""
+    return _ProgramWriter(draw, ELEMENTWISE, max_depth=0).program()
+
+
+@st.composite
+def loop_programs(draw: st.DrawFn) -> str:
+    """A random level-1 program with loops carrying tiles and branches yielding them."""
+    return _ProgramWriter(draw, LOOP_OPS, max_depth=2).program()
+
+
+def run_both_levels(text: str, flag: bool) -> None:
+    x = RNG.uniform(-1, 1, (8, 8)).astype(np.float32)
+    level1 = [np.zeros((8, 8), np.float32) for _ in range(3)]
+    level2 = [np.zeros((8, 8), np.float32) for _ in range(3)]
+    PTOExecutor(parse(text)).run("p", [x, *level1, 0.25, flag])
+    PTOExecutor(lower_to_level2(parse(text))).run("p", [x, *level2, 0.25, flag])
+    for one, two in zip(level1, level2, strict=True):
+        np.testing.assert_array_equal(one, two)
 
 
 @settings(max_examples=40, deadline=None)
 @given(programs())
-def test_random_programs_agree_between_levels(program: tuple[str, int]) -> None:
-    text, _ = program
-    x = RNG.uniform(-1, 1, (8, 8)).astype(np.float32)
-    outs = [np.zeros((8, 8), np.float32) for _ in range(4)]
-    PTOExecutor(parse(text)).run("p", [x, outs[0], outs[1], 0.25])
-    PTOExecutor(lower_to_level2(parse(text))).run("p", [x, outs[2], outs[3], 0.25])
-    np.testing.assert_array_equal(outs[0], outs[2])
-    np.testing.assert_array_equal(outs[1], outs[3])
+def test_random_programs_agree_between_levels(text: str) -> None:
+    run_both_levels(text, True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(loop_programs(), st.booleans())
+def test_random_loop_programs_agree_between_levels(text: str, flag: bool) -> None:
+    run_both_levels(text, flag)
 
 
 # -- command line ---------------------------------------------------------------------
