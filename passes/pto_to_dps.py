@@ -106,10 +106,10 @@ class _BufferPool:
 class _BlockLowering:
     """Lowers the tile ops of one block, recycling buffers of dead values.
 
-    `carried` are the buffers the op holding this block carries (loop
-    iter_args, branch results): never recycled here, but a nested loop may
-    carry one on when the value in it dies there. `targets` names the buffer
-    the producer of a yielded value writes.
+    `carried` are buffers that enter the block holding a value (a loop's
+    previous iteration): never recycled here, but a nested loop may carry one
+    on when that value dies there. `targets` names the buffer the producer of
+    a yielded value writes.
     """
 
     def __init__(
@@ -301,8 +301,8 @@ class _BlockLowering:
     ) -> SSAValue:
         """The one buffer of iter_arg `slot`, filled with its init before the loop."""
         result, init = loop.res[slot], loop.iter_args[slot]
-        if isinstance(init.type, TileType):
-            raise OpError(loop, f"pto-to-dps cannot lower the producer of init #{slot}")
+        # Ops before the loop are lowered: the init is a buffer by now.
+        assert isinstance(init.type, TileBufType)
         target = self.targets.get(result)
         if target is not None:
             buffer = target
