@@ -136,7 +136,7 @@ class _BlockLowering:
             if isinstance(op, scf.ForOp) and _tile_slots(op.res):
                 self._lower_for(op, index, dying)
             elif isinstance(op, scf.IfOp) and _tile_slots(op.output):
-                self._lower_if(op, dying)
+                self._lower_if(op, index, dying)
             else:
                 _reject_carried_tiles(op)
                 for region in op.regions:
@@ -164,7 +164,7 @@ class _BlockLowering:
             Rewriter.replace_op(op, type(op)(ins[:1], ins[1:], (), dict(op.attributes)))
             return
         result = op.res[0]
-        destination = self._destination(op, result, dying)
+        destination = self._destination(op, index, result, dying)
         Rewriter.replace_op(
             op, type(op)(ins, [destination], (), dict(op.attributes)), new_results=[destination]
         )
@@ -178,13 +178,15 @@ class _BlockLowering:
             # A value nobody reads frees its buffer at once.
             dying.append(buffer)
 
-    def _destination(self, op: TileOpBase, result: SSAValue, dying: list[SSAValue]) -> SSAValue:
+    def _destination(
+        self, op: TileOpBase, index: int, result: SSAValue, dying: list[SSAValue]
+    ) -> SSAValue:
         if not isinstance(result.type, TileType):
             raise OpError(op, f"expected a !pto.tile result, but got {result.type}")
         buffer_type = buffer_type_of(result.type)
         if result in self.pinned_values:
             return self._allocate(op, result, buffer_type, pinned=True)
-        target = self.targets.get(result)
+        target = self._free_target(result, op, index)
         if target is not None:
             return target
         if isinstance(op, ElementwiseOpBase):
@@ -199,6 +201,26 @@ class _BlockLowering:
         if reused is not None:
             return reused
         return self._allocate(op, result, buffer_type, pinned=False)
+
+    def _free_target(
+        self, result: SSAValue, op: Operation, index: int, slot: int = 0
+    ) -> SSAValue | None:
+        """The buffer the enclosing loop or branch wants `result` in, unless
+        the value it holds now is still read after `op` (or by `op`, which is
+        fine only for an elementwise op, a branch, which starts from that
+        value, or a loop that carries it on in this slot)."""
+        target = self.targets.get(result)
+        if target is None:
+            return None
+        value = self.held.get(target)
+        last = -1 if value is None else self.last_use.get(value, -1)
+        if last != index:
+            return target if last < index else None
+        if isinstance(op, ElementwiseOpBase | scf.IfOp):
+            return target
+        if isinstance(op, scf.ForOp) and op.iter_args[slot] == target and _reads(op, target) == 1:
+            return target
+        return None
 
     def _allocate(
         self, op: Operation, result: SSAValue, buffer_type: TileBufType, pinned: bool
@@ -243,15 +265,17 @@ class _BlockLowering:
         )
         self._replace_carrier(loop, lowered, buffers, kept, dying)
 
-    def _lower_if(self, branch: scf.IfOp, dying: list[SSAValue]) -> None:
-        buffers = {slot: self._result_buffer(branch, slot) for slot in _tile_slots(branch.output)}
+    def _lower_if(self, branch: scf.IfOp, index: int, dying: list[SSAValue]) -> None:
+        buffers: dict[int, SSAValue] = {}
         # A buffer handed down by the enclosing loop enters the branches holding
-        # that loop's value; a fresh one holds nothing.
-        entry = {
-            slot: buffer
-            for slot, buffer in buffers.items()
-            if self.targets.get(branch.output[slot]) == buffer
-        }
+        # the value it holds here; a fresh one holds nothing.
+        entry: dict[int, SSAValue] = {}
+        for slot in _tile_slots(branch.output):
+            target = self._free_target(branch.output[slot], branch, index)
+            if target is not None:
+                buffers[slot] = entry[slot] = target
+            else:
+                buffers[slot] = self._result_buffer(branch, slot)
         for region in (branch.true_region, branch.false_region):
             self._lower_carrying_block(region.block, buffers, entry)
         kept = [k for k in range(len(branch.output)) if k not in buffers]
@@ -303,7 +327,7 @@ class _BlockLowering:
         result, init = loop.res[slot], loop.iter_args[slot]
         # Ops before the loop are lowered: the init is a buffer by now.
         assert isinstance(init.type, TileBufType)
-        target = self.targets.get(result)
+        target = self._free_target(result, loop, index, slot)
         if target is not None:
             buffer = target
         elif result in self.pinned_values:
@@ -319,9 +343,6 @@ class _BlockLowering:
 
     def _result_buffer(self, branch: scf.IfOp, slot: int) -> SSAValue:
         result = branch.output[slot]
-        target = self.targets.get(result)
-        if target is not None:
-            return target
         if result in self.pinned_values:
             return self._allocate(branch, result, buffer_type_of(_tile(result)), pinned=True)
         return self._free_or_new(branch, result)
@@ -350,7 +371,7 @@ class _BlockLowering:
         """Lower a loop body or branch that leaves yield slot k in `buffers[k]`;
         `entry[k]` is the buffer's value on entry (a loop's previous iteration)."""
         carried = set(buffers.values())
-        targets = _yield_targets(block, buffers, entry, self.pinned_values)
+        targets = _yield_targets(block, buffers, self.pinned_values)
         _BlockLowering(
             block, self.pinned_values, self.pool.pinned | carried, set(entry.values()), targets
         ).run()
@@ -381,47 +402,24 @@ def _reads(op: Operation, value: SSAValue) -> int:
 
 
 def _yield_targets(
-    block: Block,
-    buffers: dict[int, SSAValue],
-    entry: dict[int, SSAValue],
-    pinned_values: set[SSAValue],
+    block: Block, buffers: dict[int, SSAValue], pinned_values: set[SSAValue]
 ) -> dict[SSAValue, SSAValue]:
-    """Yielded values whose producer (in `block`) may write slot k's buffer:
-    the buffer's entry value must not be read after the producer (nor by it,
-    unless it is an elementwise op, a loop that carries it on or a branch,
-    which then starts from it)."""
+    """Yielded values produced in `block`, by the slot buffer each should be
+    written into (if that buffer is free when the producer runs)."""
     yield_op = block.last_op
     assert isinstance(yield_op, scf.YieldOp)
-    last_use = _last_uses(block)
-    position = {op: i for i, op in enumerate(block.ops)}
     targets: dict[SSAValue, SSAValue] = {}
     for slot, buffer in buffers.items():
         value = yield_op.operands[slot]
-        if not isinstance(value, OpResult) or value.op not in position:
-            continue
-        if value in targets or value in pinned_values:
-            continue
-        old = entry.get(slot)
-        if old is None or _may_overwrite(value, old, last_use.get(old, -1), position[value.op]):
+        if (
+            isinstance(value, OpResult)
+            and value.op.parent_block() is block
+            and isinstance(value.op, TileOpBase | scf.ForOp | scf.IfOp)
+            and value not in targets
+            and value not in pinned_values
+        ):
             targets[value] = buffer
     return targets
-
-
-def _may_overwrite(value: OpResult, old: SSAValue, last_read: int, at: int) -> bool:
-    """Whether `value`'s producer, at `at`, may write the buffer holding `old`."""
-    producer = value.op
-    if not isinstance(producer, TileOpBase | scf.ForOp | scf.IfOp):
-        return False
-    if last_read != at:
-        return last_read < at
-    if isinstance(producer, ElementwiseOpBase | scf.IfOp):
-        # A branch starts from `old` in the buffer and yields in place.
-        return True
-    return (
-        isinstance(producer, scf.ForOp)
-        and producer.iter_args[value.index] == old
-        and _reads(producer, old) == 1
-    )
 
 
 def _copy_at_once(copies: list[tuple[SSAValue, SSAValue]], before: Operation) -> None:
