@@ -37,12 +37,13 @@ A loop carries the buffer of its init when the init dies at the loop;
 otherwise (the init is read later, in the body, or belongs to the caller) a
 free or fresh buffer, filled from the init by a `pto.tmov` before the loop.
 The op producing the yielded value writes the carried buffer directly unless
-the previous iteration's value is still read after it; then, as for yielded
-values defined elsewhere, `pto.tmov`s before the yield copy it (all copies of
-one yield act at once: a cycle such as swapped accumulators goes through a
-scratch buffer). An `scf.if` result gets a buffer before the branch that both
-branches write the same way. Nested loops and branches pass the buffer down,
-so an accumulator carried through a loop nest stays in one buffer.
+the value the buffer holds then (the previous iteration's, or a nested loop's
+result) is still read after it; then, as for yielded values defined
+elsewhere, `pto.tmov`s before the yield copy it (all copies of one yield act
+at once: a cycle such as swapped accumulators goes through a scratch buffer).
+An `scf.if` result gets a buffer before the branch that both branches write
+the same way. Nested loops and branches take the buffer over, so an
+accumulator carried through a loop nest stays in one buffer.
 """
 
 from __future__ import annotations
