@@ -45,3 +45,17 @@ func.func @ssa_tassign(%a: !pto.tile<16x16xf32>, %addr: i64) -> !pto.tile<16x16x
   %f = pto.tassign %e, %addr : !pto.tile<16x16xf32> -> !pto.tile<16x16xf32>
   return %f : !pto.tile<16x16xf32>
 }
+
+// -----
+
+// A carried tile whose init belongs to the caller needs a buffer of its own,
+// which cannot be allocated with a dynamic valid shape.
+func.func @carried_dynamic(%a: !pto.tile<8x8xf32, valid=?x?>, %n: index) -> !pto.tile<8x8xf32, valid=?x?> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{pto-to-dps cannot allocate !pto.tile_buf<vec, 8x8xf32, valid=?x?>: its valid shape is dynamic; write this op at level 2 with `pto.alloc_tile valid_row = ... valid_col = ...`}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%t = %a) -> (!pto.tile<8x8xf32, valid=?x?>) {
+    scf.yield %t : !pto.tile<8x8xf32, valid=?x?>
+  }
+  return %r : !pto.tile<8x8xf32, valid=?x?>
+}
