@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, vector
 from xdsl.dialects.builtin import (
+    AnyFloat,
     DenseIntOrFPElementsAttr,
     IndexType,
     IntegerAttr,
@@ -66,6 +67,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.utils.hints import isa
 
 from dialects.tpu import DynamicRotateOp, VectorLoadOp, VectorStoreOp
 from dialects.vector_ext import ExtractStridedSliceOp, InsertStridedSliceOp
@@ -183,9 +185,10 @@ def _realign_load(
 
 
 def _zeros(type_: VectorType[Attribute]) -> DenseIntOrFPElementsAttr:
-    if isinstance(type_.element_type, IntegerType):
-        return DenseIntOrFPElementsAttr.from_list(type_, [0])  # pyright: ignore[reportArgumentType]
-    return DenseIntOrFPElementsAttr.from_list(type_, [0.0])  # pyright: ignore[reportArgumentType]
+    if isa(type_, VectorType[IntegerType]):
+        return DenseIntOrFPElementsAttr.from_list(type_, [0])
+    assert isa(type_, VectorType[AnyFloat]), "realigned vectors hold integers or floats"
+    return DenseIntOrFPElementsAttr.from_list(type_, [0.0])
 
 
 def _lane_mask(
@@ -197,9 +200,7 @@ def _lane_mask(
     realigned = {window.dim.vector_dim for window in windows}
     # A realigned dim's extent is only needed by the masks of the other realigned dims.
     extents: list[SSAValue | None] = [
-        emit.index(size, f"dim{dim}_extent")
-        if dim not in realigned or len(windows) > 1
-        else None
+        emit.index(size, f"dim{dim}_extent") if dim not in realigned or len(windows) > 1 else None
         for dim, size in enumerate(shape)
     ]
     mask: SSAValue | None = None
@@ -215,7 +216,8 @@ def _lane_mask(
             ]
             prefixes.append(emit.add(vector.CreateMaskOp(bounds, mask_type), hint))  # pyright: ignore[reportArgumentType] -- only the realigned dim's entry was None
         # The prefix up to `shift` lies inside the prefix up to `end`: their xor is the range.
-        in_range = emit.add(arith.XOrIOp(*prefixes), f"in_{unit}_range")
+        before_end, before_shift = prefixes
+        in_range = emit.add(arith.XOrIOp(before_end, before_shift), f"in_{unit}_range")
         mask = in_range if mask is None else emit.add(arith.AndIOp(mask, in_range), "in_window")
     assert mask is not None
     return mask

@@ -83,7 +83,7 @@ CASES = [
   %c0 = arith.constant 0 : index
   %v = vector.load %x[%c0, %col] : memref<8x512xf32, {VMEM}>, vector<8x32xf32>
   return %v : vector<8x32xf32>
-}}""",  # noqa: E501 - IR listing, one op per line
+}}""",
         (8, 512),
         F32,
         [(0,), (5,), (127,), (128,), (255,), (300,), (383,), (384,), (400,), (480,)],
@@ -96,7 +96,7 @@ CASES = [
   %c128 = arith.constant 128 : index
   %v = vector.load %x[%row, %c128] : memref<64x256xf32, {VMEM}>, vector<8x128xf32>
   return %v : vector<8x128xf32>
-}}""",  # noqa: E501 - IR listing, one op per line
+}}""",
         (64, 256),
         F32,
         [(0,), (1,), (7,), (8,), (15,), (47,), (48,), (51,), (56,)],
@@ -133,7 +133,7 @@ CASES = [
         f"""func.func @k(%x: memref<2048xf32, {VMEM}>, %i: index) -> vector<32xf32> {{
   %v = vector.load %x[%i] : memref<2048xf32, {VMEM}>, vector<32xf32>
   return %v : vector<32xf32>
-}}""",  # noqa: E501 - IR listing, one op per line
+}}""",
         (2048,),
         F32,
         [(0,), (1,), (1000,), (1023,), (1024,), (2016,)],
@@ -158,7 +158,7 @@ CASES = [
   %c0 = arith.constant 0 : index
   vector.store %v, %x[%c0, %col] : memref<8x512xf32, {VMEM}>, vector<8x32xf32>
   return
-}}""",  # noqa: E501 - IR listing, one op per line
+}}""",
         (8, 512),
         F32,
         [(0,), (1,), (127,), (128,), (250,), (383,), (400,), (480,)],
@@ -249,7 +249,9 @@ def test_hardware_generation_is_checked() -> None:
 
 
 @st.composite
-def _kernels(draw: st.DrawFn) -> tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]:
+def _kernels(
+    draw: st.DrawFn,
+) -> tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]:
     """A random f32 load or store kernel at dynamic offsets, the offsets and the block."""
     store = draw(st.booleans())
     if draw(st.booleans()):

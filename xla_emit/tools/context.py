@@ -10,7 +10,6 @@ each parsed op to its position, so that a verifier or a pass can later report
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -23,7 +22,6 @@ from xdsl.utils.mlir_lexer import MLIRLexer
 
 from dialects import all_dialects
 from xla_emit.diagnostics import Note, SourceLocation, UserError
-
 
 # xDSL 0.74 lexes string literals with `"(?:[^"...]+|\\...)*"`: a quantified group
 # of a quantified class backtracks exponentially on an unterminated string (a
