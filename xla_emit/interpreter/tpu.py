@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeAlias, TypeVar
 
 import ml_dtypes
 import numpy as np
@@ -124,6 +125,33 @@ class _Semaphore:
     count: int = 0
 
 
+# What an SSA value holds while a kernel runs: Python scalars for scalar code
+# (i1 as bool), numpy arrays for vectors, buffers for memrefs, counters for
+# semaphores.
+TpuValue: TypeAlias = int | float | bool | npt.NDArray[np.generic] | MemRef | _Semaphore
+
+# A scalar or vector operand of arith ops. The vector's element type is only
+# known at run time, and numpy's stubs type arithmetic on `NDArray[np.generic]`
+# with no matching overload, so operands are `NDArray[Any]` (as in the SIMT
+# executor's `Array`).
+Operand: TypeAlias = int | float | npt.NDArray[Any]
+IntOperand: TypeAlias = int | npt.NDArray[Any]
+
+
+def _operand(value: TpuValue) -> Operand:
+    """`value` as an arith operand: a scalar or a vector, never a buffer or semaphore."""
+    assert not isinstance(value, MemRef | _Semaphore), (
+        "a memref where a scalar or vector was expected"
+    )
+    return value
+
+
+def _integer_operand(value: TpuValue) -> IntOperand:
+    """`value` as an operand of an integer arith op: an int (i1: a bool) or a vector."""
+    assert not isinstance(value, float | MemRef | _Semaphore), "a non-integer operand"
+    return value
+
+
 class TpuExecutor:
     """Runs one function of a module; see the module docstring."""
 
@@ -132,7 +160,7 @@ class TpuExecutor:
     ) -> None:
         self.module = module
         self.locate = locate
-        self.env: dict[SSAValue, object] = {}
+        self.env: dict[SSAValue, TpuValue] = {}
 
     def error(self, op: Operation, message: str) -> TpuKernelError:
         location = self.locate(op) if self.locate is not None else None
@@ -164,7 +192,7 @@ class TpuExecutor:
                 self.env[arg] = value
             else:
                 assert isinstance(value, int | np.integer | bool | np.bool_)
-                self.env[arg] = int(value)  # pyright: ignore[reportUnknownArgumentType] -- numpy scalars
+                self.env[arg] = int(value)
         returned = self.run_block(block, [self.env[a] for a in block.args])
         outputs = [np.asarray(v) for v in returned]
         return outputs + [m.logical() for m in memrefs]
@@ -180,7 +208,7 @@ class TpuExecutor:
             f"no function @{name} in the module" if name else "the module has no function"
         )
 
-    def run_block(self, block: Block, args: Sequence[object]) -> list[object]:
+    def run_block(self, block: Block, args: Sequence[TpuValue]) -> list[TpuValue]:
         for arg, value in zip(block.args, args, strict=True):
             self.env[arg] = value
         for op in block.ops:
@@ -194,13 +222,13 @@ class TpuExecutor:
                 self.env[result] = value
         return []
 
-    def value(self, value: SSAValue) -> object:
+    def value(self, value: SSAValue) -> TpuValue:
         return self.env[value]
 
     def integer(self, value: SSAValue) -> int:
         v = self.env[value]
         assert isinstance(v, int | np.integer)
-        return int(v)  # pyright: ignore[reportUnknownArgumentType] -- numpy integer scalars
+        return int(v)
 
     def memref(self, value: SSAValue) -> MemRef:
         v = self.env[value]
@@ -210,7 +238,7 @@ class TpuExecutor:
     def array(self, value: SSAValue) -> npt.NDArray[np.generic]:
         v = self.env[value]
         assert isinstance(v, np.ndarray)
-        return v  # pyright: ignore[reportUnknownVariableType] -- vectors are numpy arrays
+        return v
 
 
 # ----------------------------------------------------------------------------- memory access
@@ -246,10 +274,10 @@ def _window(
 
 def _vector_shape(type_: Attribute) -> tuple[int, ...]:
     assert isinstance(type_, VectorType)
-    return type_.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return type_.get_shape()
 
 
-def _load(ex: TpuExecutor, op: vector.LoadOp | tpu.VectorLoadOp) -> list[object]:
+def _load(ex: TpuExecutor, op: vector.LoadOp | tpu.VectorLoadOp) -> list[TpuValue]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     offsets = _window(ex, op, ref, start, _vector_shape(op.result.type))
@@ -258,7 +286,7 @@ def _load(ex: TpuExecutor, op: vector.LoadOp | tpu.VectorLoadOp) -> list[object]
 
 def _store(
     ex: TpuExecutor, op: vector.StoreOp | tpu.VectorStoreOp, value: SSAValue, mask: SSAValue | None
-) -> list[object]:
+) -> list[TpuValue]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     data = ex.array(value)
@@ -270,7 +298,15 @@ def _store(
     return []
 
 
-def _tpu_load(ex: TpuExecutor, op: tpu.LoadOp) -> list[object]:
+def _vector_store(ex: TpuExecutor, op: vector.StoreOp) -> list[TpuValue]:
+    return _store(ex, op, op.vector, None)
+
+
+def _tpu_vector_store(ex: TpuExecutor, op: tpu.VectorStoreOp) -> list[TpuValue]:
+    return _store(ex, op, op.value_to_store, op.mask)
+
+
+def _tpu_load(ex: TpuExecutor, op: tpu.LoadOp) -> list[TpuValue]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     shape = _vector_shape(op.result.type)
@@ -283,7 +319,7 @@ def _tpu_load(ex: TpuExecutor, op: tpu.LoadOp) -> list[object]:
     return [ref.storage[offsets].copy()]
 
 
-def _tpu_store(ex: TpuExecutor, op: tpu.StoreOp) -> list[object]:
+def _tpu_store(ex: TpuExecutor, op: tpu.StoreOp) -> list[TpuValue]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     data = ex.array(op.value_to_store)
@@ -292,7 +328,7 @@ def _tpu_store(ex: TpuExecutor, op: tpu.StoreOp) -> list[object]:
     if data.ndim >= 2:
         strides[-2] = op.sublane_stride.value.data
     offsets = _window(ex, op, ref, start, data.shape, strides)
-    rows = np.array([bool(v) for v in op.sublane_mask.get_values()])  # pyright: ignore[reportUnknownArgumentType]
+    rows = np.array([bool(v) for v in op.sublane_mask.get_values()])
     keep = np.ones(data.shape, dtype=bool)
     if data.ndim >= 2:
         keep &= np.resize(rows, data.shape[-2])[:, None]
@@ -302,14 +338,14 @@ def _tpu_store(ex: TpuExecutor, op: tpu.StoreOp) -> list[object]:
     return []
 
 
-def _strided_load(ex: TpuExecutor, op: tpu.StridedLoadOp) -> list[object]:
+def _strided_load(ex: TpuExecutor, op: tpu.StridedLoadOp) -> list[TpuValue]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     offsets = _window(ex, op, ref, start, _vector_shape(op.result.type), tpu.strides_of(op))
     return [ref.storage[offsets].copy()]
 
 
-def _strided_store(ex: TpuExecutor, op: tpu.StridedStoreOp) -> list[object]:
+def _strided_store(ex: TpuExecutor, op: tpu.StridedStoreOp) -> list[TpuValue]:
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     data = ex.array(op.value_to_store)
@@ -318,32 +354,32 @@ def _strided_store(ex: TpuExecutor, op: tpu.StridedStoreOp) -> list[object]:
     return []
 
 
-def _scalar_load(ex: TpuExecutor, op: memref.LoadOp) -> list[object]:
+def _scalar_load(ex: TpuExecutor, op: memref.LoadOp) -> list[TpuValue]:
     ref = ex.memref(op.memref)
     start = [ex.integer(i) for i in op.indices]
     offset = _window(ex, op, ref, start, ())
     return [ref.storage[offset].item()]
 
 
-def _scalar_store(ex: TpuExecutor, op: memref.StoreOp) -> list[object]:
+def _scalar_store(ex: TpuExecutor, op: memref.StoreOp) -> list[TpuValue]:
     ref = ex.memref(op.memref)
     start = [ex.integer(i) for i in op.indices]
     offset = _window(ex, op, ref, start, ())
-    ref.storage[offset] = ex.value(op.value)  # type: ignore[assignment]
+    ref.storage[offset] = _operand(ex.value(op.value))
     return []
 
 
-def _alloc(ex: TpuExecutor, op: memref.AllocOp | memref.AllocaOp) -> list[object]:
+def _alloc(ex: TpuExecutor, op: memref.AllocOp | memref.AllocaOp) -> list[TpuValue]:
     assert isinstance(op.memref.type, MemRefType)
     if isinstance(op.memref.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
         return [_Semaphore()]
-    return [allocate(op.memref.type)]  # pyright: ignore[reportUnknownArgumentType]
+    return [allocate(op.memref.type)]
 
 
 # ----------------------------------------------------------------------------- memref views
 
 
-def _slice(ex: TpuExecutor, op: tpu.MemRefSliceOp) -> list[object]:
+def _slice(ex: TpuExecutor, op: tpu.MemRefSliceOp) -> list[TpuValue]:
     ref = ex.memref(op.mem_ref)
     start = [ex.integer(i) for i in op.base_idx]
     assert isinstance(op.result.type, MemRefType)
@@ -356,7 +392,7 @@ def _slice(ex: TpuExecutor, op: tpu.MemRefSliceOp) -> list[object]:
     return [MemRef(ref.storage, shape, offsets)]
 
 
-def _squeeze(ex: TpuExecutor, op: tpu.MemRefSqueezeOp) -> list[object]:
+def _squeeze(ex: TpuExecutor, op: tpu.MemRefSqueezeOp) -> list[TpuValue]:
     ref = ex.memref(op.input)
     assert isinstance(op.result.type, MemRefType)
     shape = op.result.type.get_shape()
@@ -377,14 +413,15 @@ def _squeeze(ex: TpuExecutor, op: tpu.MemRefSqueezeOp) -> list[object]:
     return [MemRef(ref.storage, shape, offsets)]
 
 
-def _reshape(ex: TpuExecutor, op: tpu.MemRefReshapeOp) -> list[object]:
+def _reshape(ex: TpuExecutor, op: tpu.MemRefReshapeOp) -> list[TpuValue]:
     ref = ex.memref(op.input)
     assert isinstance(op.result.type, MemRefType)
     shape = op.result.type.get_shape()
 
     def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
         flat = np.ravel_multi_index(index, shape)
-        return ref.offsets(np.unravel_index(flat, ref.shape))  # type: ignore[arg-type]
+        unraveled = np.unravel_index(flat, ref.shape)
+        return ref.offsets(tuple(i.astype(np.int64, copy=False) for i in unraveled))
 
     return [MemRef(ref.storage, shape, offsets)]
 
@@ -392,11 +429,11 @@ def _reshape(ex: TpuExecutor, op: tpu.MemRefReshapeOp) -> list[object]:
 # ----------------------------------------------------------------------------- vector compute
 
 
-def _rotate(ex: TpuExecutor, op: tpu.DynamicRotateOp) -> list[object]:
+def _rotate(ex: TpuExecutor, op: tpu.DynamicRotateOp) -> list[TpuValue]:
     return [np.roll(ex.array(op.value), ex.integer(op.amount), axis=op.dimension.value.data)]
 
 
-def _iota(ex: TpuExecutor, op: tpu.IotaOp) -> list[object]:
+def _iota(ex: TpuExecutor, op: tpu.IotaOp) -> list[TpuValue]:
     shape = _vector_shape(op.output.type)
     dims = tpu.int_values(op.dimensions)
     grid = np.indices(shape, dtype=np.int64)
@@ -407,7 +444,7 @@ def _iota(ex: TpuExecutor, op: tpu.IotaOp) -> list[object]:
     return [value.astype(numpy_dtype(op.output.type.element_type))]
 
 
-def _matmul(ex: TpuExecutor, op: tpu.MatmulOp) -> list[object]:
+def _matmul(ex: TpuExecutor, op: tpu.MatmulOp) -> list[TpuValue]:
     lhs, rhs, acc = ex.array(op.lhs), ex.array(op.rhs), ex.array(op.acc)
     lhs_k, rhs_k = op.contraction()
     left = lhs if lhs_k == 1 else lhs.T
@@ -416,7 +453,7 @@ def _matmul(ex: TpuExecutor, op: tpu.MatmulOp) -> list[object]:
     return [(acc.astype(np.float32) + product).astype(acc.dtype)]
 
 
-def _assume_multiple(ex: TpuExecutor, op: tpu.AssumeMultipleOp) -> list[object]:
+def _assume_multiple(ex: TpuExecutor, op: tpu.AssumeMultipleOp) -> list[TpuValue]:
     value = ex.integer(op.value)
     multiple = op.multiple.value.data
     if value % multiple != 0:
@@ -424,35 +461,35 @@ def _assume_multiple(ex: TpuExecutor, op: tpu.AssumeMultipleOp) -> list[object]:
     return [value]
 
 
-def _vector_extract(ex: TpuExecutor, op: vector.ExtractOp) -> list[object]:
-    position = tuple(int(p) for p in op.static_position.get_values())  # pyright: ignore[reportUnknownArgumentType]
+def _vector_extract(ex: TpuExecutor, op: vector.ExtractOp) -> list[TpuValue]:
+    position = tuple(int(p) for p in op.static_position.get_values())
     if op.dynamic_position:
         raise ex.error(op, "with dynamic positions is not supported by the TPU interpreter")
     extracted = ex.array(op.vector)[position]
     return [extracted.copy() if isinstance(extracted, np.ndarray) else extracted.item()]
 
 
-def _vector_shuffle(ex: TpuExecutor, op: vector.ShuffleOp) -> list[object]:
+def _vector_shuffle(ex: TpuExecutor, op: vector.ShuffleOp) -> list[TpuValue]:
     both = np.concatenate([ex.array(op.v1), ex.array(op.v2)])
-    mask = [int(m) for m in op.mask.get_values()]  # pyright: ignore[reportUnknownArgumentType]
+    mask = [int(m) for m in op.mask.get_values()]
     return [both[mask]]
 
 
-def _vector_broadcast(ex: TpuExecutor, op: vector.BroadcastOp) -> list[object]:
+def _vector_broadcast(ex: TpuExecutor, op: vector.BroadcastOp) -> list[TpuValue]:
     assert isinstance(op.vector.type, VectorType)
     shape = _vector_shape(op.vector.type)
     dtype = numpy_dtype(op.vector.type.element_type)
     return [np.broadcast_to(np.asarray(ex.value(op.source), dtype=dtype), shape).copy()]
 
 
-def _extract_strided_slice(ex: TpuExecutor, op: vector_ext.ExtractStridedSliceOp) -> list[object]:
+def _extract_strided_slice(ex: TpuExecutor, op: vector_ext.ExtractStridedSliceOp) -> list[TpuValue]:
     offsets = vector_ext.int_values(op.offsets)
     sizes = vector_ext.int_values(op.sizes)
     block = tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))
     return [ex.array(op.source)[block].copy()]
 
 
-def _insert_strided_slice(ex: TpuExecutor, op: vector_ext.InsertStridedSliceOp) -> list[object]:
+def _insert_strided_slice(ex: TpuExecutor, op: vector_ext.InsertStridedSliceOp) -> list[TpuValue]:
     source = ex.array(op.source)
     result = ex.array(op.dest).copy()
     offsets = vector_ext.int_values(op.offsets)
@@ -466,7 +503,7 @@ def _insert_strided_slice(ex: TpuExecutor, op: vector_ext.InsertStridedSliceOp) 
     return [result]
 
 
-def _create_mask(ex: TpuExecutor, op: vector.CreateMaskOp) -> list[object]:
+def _create_mask(ex: TpuExecutor, op: vector.CreateMaskOp) -> list[TpuValue]:
     shape = _vector_shape(op.mask_vector.type)
     grid = np.indices(shape, dtype=np.int64)
     mask = np.ones(shape, dtype=bool)
@@ -484,12 +521,12 @@ def _semaphore(ex: TpuExecutor, value: SSAValue) -> _Semaphore:
     return semaphore
 
 
-def _sem_signal(ex: TpuExecutor, op: tpu.SemaphoreSignalOp) -> list[object]:
+def _sem_signal(ex: TpuExecutor, op: tpu.SemaphoreSignalOp) -> list[TpuValue]:
     _semaphore(ex, op.semaphore).count += ex.integer(op.amount)
     return []
 
 
-def _sem_wait(ex: TpuExecutor, op: tpu.SemaphoreWaitOp) -> list[object]:
+def _sem_wait(ex: TpuExecutor, op: tpu.SemaphoreWaitOp) -> list[TpuValue]:
     semaphore, amount = _semaphore(ex, op.semaphore), ex.integer(op.amount)
     if semaphore.count < amount:
         raise ex.error(
@@ -500,7 +537,7 @@ def _sem_wait(ex: TpuExecutor, op: tpu.SemaphoreWaitOp) -> list[object]:
     return []
 
 
-def _enqueue_dma(ex: TpuExecutor, op: tpu.EnqueueDMAOp) -> list[object]:
+def _enqueue_dma(ex: TpuExecutor, op: tpu.EnqueueDMAOp) -> list[TpuValue]:
     # DMAs complete immediately: copy, then signal the semaphores.
     source, target = ex.memref(op.source), ex.memref(op.target)
     target_offsets = target.offsets(tuple(np.indices(target.shape, dtype=np.int64)))
@@ -511,7 +548,7 @@ def _enqueue_dma(ex: TpuExecutor, op: tpu.EnqueueDMAOp) -> list[object]:
     return []
 
 
-def _wait_dma(ex: TpuExecutor, op: tpu.WaitDMA2Op) -> list[object]:
+def _wait_dma(ex: TpuExecutor, op: tpu.WaitDMA2Op) -> list[TpuValue]:
     semaphore = _semaphore(ex, op.semaphore)
     if semaphore.count < 1:
         raise ex.error(op, "waits for a DMA that was never started: it would wait forever")
@@ -519,14 +556,14 @@ def _wait_dma(ex: TpuExecutor, op: tpu.WaitDMA2Op) -> list[object]:
     return []
 
 
-def _sem_alloc(ex: TpuExecutor, op: tpu.SemaphoreAllocOp) -> list[object]:
+def _sem_alloc(ex: TpuExecutor, op: tpu.SemaphoreAllocOp) -> list[TpuValue]:
     return [_Semaphore()]
 
 
 # ----------------------------------------------------------------------------- scalar code
 
 
-def _constant(ex: TpuExecutor, op: arith.ConstantOp) -> list[object]:
+def _constant(ex: TpuExecutor, op: arith.ConstantOp) -> list[TpuValue]:
     value = op.value
     if isinstance(value, IntegerAttr):
         return [value.value.data]
@@ -535,7 +572,7 @@ def _constant(ex: TpuExecutor, op: arith.ConstantOp) -> list[object]:
     if isinstance(value, DenseIntOrFPElementsAttr):
         type_ = value.type
         assert isinstance(type_, VectorType)
-        values = np.array(value.get_values(), dtype=numpy_dtype(type_.element_type))  # pyright: ignore[reportUnknownMemberType]
+        values = np.array(value.get_values(), dtype=numpy_dtype(type_.element_type))
         shape = _vector_shape(type_)
         return [
             np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)
@@ -549,15 +586,16 @@ def _c_division(a: int, b: int) -> int:
 
 
 def _binary(
-    function: Callable[[object, object], object],
-) -> Callable[[TpuExecutor, Operation], list[object]]:
-    def run(ex: TpuExecutor, op: Operation) -> list[object]:
-        return [function(ex.value(op.operands[0]), ex.value(op.operands[1]))]
+    function: Callable[[IntOperand, IntOperand], Operand],
+) -> Callable[[TpuExecutor, Operation], list[TpuValue]]:
+    def run(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
+        a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
+        return [function(_integer_operand(a), _integer_operand(b))]
 
     return run
 
 
-def _integer_division(ex: TpuExecutor, op: Operation) -> list[object]:
+def _integer_division(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
     a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         a_, b_ = np.asarray(a), np.asarray(b)
@@ -572,37 +610,37 @@ def _integer_division(ex: TpuExecutor, op: Operation) -> list[object]:
     return [quotient if isinstance(op, arith.DivSIOp | arith.DivUIOp) else a - b * quotient]
 
 
-def _select(ex: TpuExecutor, op: arith.SelectOp) -> list[object]:
+def _select(ex: TpuExecutor, op: arith.SelectOp) -> list[TpuValue]:
     condition = ex.value(op.cond)
     if isinstance(condition, np.ndarray):
-        return [np.where(condition, ex.value(op.lhs), ex.value(op.rhs))]  # type: ignore[call-overload]
+        return [np.where(condition, _operand(ex.value(op.lhs)), _operand(ex.value(op.rhs)))]
     return [ex.value(op.lhs) if condition else ex.value(op.rhs)]
 
 
-_PREDICATES: dict[int, Callable[[object, object], object]] = {
-    0: lambda a, b: a == b,  # type: ignore[operator]
-    1: lambda a, b: a != b,  # type: ignore[operator]
-    2: lambda a, b: a < b,  # type: ignore[operator]
-    3: lambda a, b: a <= b,  # type: ignore[operator]
-    4: lambda a, b: a > b,  # type: ignore[operator]
-    5: lambda a, b: a >= b,  # type: ignore[operator]
+_PREDICATES: dict[int, Callable[[Operand, Operand], bool | npt.NDArray[np.bool_]]] = {
+    0: lambda a, b: a == b,
+    1: lambda a, b: a != b,
+    2: lambda a, b: a < b,
+    3: lambda a, b: a <= b,
+    4: lambda a, b: a > b,
+    5: lambda a, b: a >= b,
 }
 
 
-def _cmpi(ex: TpuExecutor, op: arith.CmpiOp) -> list[object]:
+def _cmpi(ex: TpuExecutor, op: arith.CmpiOp) -> list[TpuValue]:
     predicate = op.predicate.value.data
     compare = _PREDICATES.get(predicate if predicate < 6 else predicate - 4)
     assert compare is not None
-    result = compare(ex.value(op.lhs), ex.value(op.rhs))
+    result = compare(_operand(ex.value(op.lhs)), _operand(ex.value(op.rhs)))
     return [result if isinstance(result, np.ndarray) else bool(result)]
 
 
-def _index_cast(ex: TpuExecutor, op: Operation) -> list[object]:
+def _index_cast(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
     value = ex.value(op.operands[0])
-    return [int(value) if isinstance(value, int | np.integer) else value]  # type: ignore[arg-type]
+    return [int(value) if isinstance(value, int | np.integer) else value]
 
 
-def _for(ex: TpuExecutor, op: scf.ForOp) -> list[object]:
+def _for(ex: TpuExecutor, op: scf.ForOp) -> list[TpuValue]:
     lower, upper, step = ex.integer(op.lb), ex.integer(op.ub), ex.integer(op.step)
     if step <= 0:
         raise ex.error(op, f"has a non-positive step {step}")
@@ -612,7 +650,7 @@ def _for(ex: TpuExecutor, op: scf.ForOp) -> list[object]:
     return carried
 
 
-def _if(ex: TpuExecutor, op: scf.IfOp) -> list[object]:
+def _if(ex: TpuExecutor, op: scf.IfOp) -> list[TpuValue]:
     region = op.true_region if ex.value(op.cond) else op.false_region
     if not region.blocks:
         return []
@@ -621,8 +659,8 @@ def _if(ex: TpuExecutor, op: scf.IfOp) -> list[object]:
 
 def _float_binary(
     function: Callable[[npt.NDArray[np.generic], npt.NDArray[np.generic]], object],
-) -> Callable[[TpuExecutor, Operation], list[object]]:
-    def run(ex: TpuExecutor, op: Operation) -> list[object]:
+) -> Callable[[TpuExecutor, Operation], list[TpuValue]]:
+    def run(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
         a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
         result = function(np.asarray(a), np.asarray(b))
         result_type = op.results[0].type
@@ -636,78 +674,96 @@ def _float_binary(
     return run
 
 
-def _minimum(a: object, b: object) -> object:
+def _minimum(a: IntOperand, b: IntOperand) -> Operand:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return np.minimum(np.asarray(a), np.asarray(b))
     assert isinstance(a, int) and isinstance(b, int)
     return min(a, b)
 
 
-def _maximum(a: object, b: object) -> object:
+def _maximum(a: IntOperand, b: IntOperand) -> Operand:
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         return np.maximum(np.asarray(a), np.asarray(b))
     assert isinstance(a, int) and isinstance(b, int)
     return max(a, b)
 
 
-_HANDLERS: dict[type[Operation], Callable[[TpuExecutor, Operation], list[object]]] = {
-    arith.ConstantOp: _constant,  # type: ignore[dict-item]
-    arith.AddiOp: _binary(lambda a, b: a + b),  # type: ignore[operator]
-    arith.SubiOp: _binary(lambda a, b: a - b),  # type: ignore[operator]
-    arith.MuliOp: _binary(lambda a, b: a * b),  # type: ignore[operator]
-    arith.ShLIOp: _binary(lambda a, b: a << b),  # type: ignore[operator]
-    arith.AndIOp: _binary(lambda a, b: a & b),  # type: ignore[operator]
-    arith.OrIOp: _binary(lambda a, b: a | b),  # type: ignore[operator]
-    arith.XOrIOp: _binary(lambda a, b: a ^ b),  # type: ignore[operator]
-    arith.MinSIOp: _binary(_minimum),
-    arith.MaxSIOp: _binary(_maximum),
-    arith.DivSIOp: _integer_division,
-    arith.DivUIOp: _integer_division,
-    arith.RemSIOp: _integer_division,
-    arith.RemUIOp: _integer_division,
-    arith.IndexCastOp: _index_cast,
-    arith.ExtSIOp: _index_cast,
-    arith.SelectOp: _select,  # type: ignore[dict-item]
-    arith.CmpiOp: _cmpi,  # type: ignore[dict-item]
-    arith.AddfOp: _float_binary(np.add),
-    arith.SubfOp: _float_binary(np.subtract),
-    arith.MulfOp: _float_binary(np.multiply),
-    arith.DivfOp: _float_binary(np.divide),
-    arith.MaximumfOp: _float_binary(np.maximum),
-    arith.MinimumfOp: _float_binary(np.minimum),
-    scf.ForOp: _for,  # type: ignore[dict-item]
-    scf.IfOp: _if,  # type: ignore[dict-item]
-    memref.AllocOp: _alloc,  # type: ignore[dict-item]
-    memref.AllocaOp: _alloc,  # type: ignore[dict-item]
-    memref.LoadOp: _scalar_load,  # type: ignore[dict-item]
-    memref.StoreOp: _scalar_store,  # type: ignore[dict-item]
-    vector.LoadOp: _load,  # type: ignore[dict-item]
-    vector.StoreOp: lambda ex, op: _store(ex, op, op.vector, None),  # type: ignore[attr-defined, arg-type]
-    vector.ExtractOp: _vector_extract,  # type: ignore[dict-item]
-    vector.ShuffleOp: _vector_shuffle,  # type: ignore[dict-item]
-    vector.BroadcastOp: _vector_broadcast,  # type: ignore[dict-item]
-    vector.CreateMaskOp: _create_mask,  # type: ignore[dict-item]
-    vector_ext.ExtractStridedSliceOp: _extract_strided_slice,  # type: ignore[dict-item]
-    vector_ext.InsertStridedSliceOp: _insert_strided_slice,  # type: ignore[dict-item]
-    tpu.VectorLoadOp: _load,  # type: ignore[dict-item]
-    tpu.VectorStoreOp: lambda ex, op: _store(ex, op, op.value_to_store, op.mask),  # type: ignore[attr-defined, arg-type]
-    tpu.LoadOp: _tpu_load,  # type: ignore[dict-item]
-    tpu.StoreOp: _tpu_store,  # type: ignore[dict-item]
-    tpu.StridedLoadOp: _strided_load,  # type: ignore[dict-item]
-    tpu.StridedStoreOp: _strided_store,  # type: ignore[dict-item]
-    tpu.AssumeMultipleOp: _assume_multiple,  # type: ignore[dict-item]
-    tpu.MemRefSliceOp: _slice,  # type: ignore[dict-item]
-    tpu.MemRefSqueezeOp: _squeeze,  # type: ignore[dict-item]
-    tpu.MemRefReshapeOp: _reshape,  # type: ignore[dict-item]
-    tpu.DynamicRotateOp: _rotate,  # type: ignore[dict-item]
-    tpu.IotaOp: _iota,  # type: ignore[dict-item]
-    tpu.MatmulOp: _matmul,  # type: ignore[dict-item]
-    tpu.SemaphoreAllocOp: _sem_alloc,  # type: ignore[dict-item]
-    tpu.SemaphoreSignalOp: _sem_signal,  # type: ignore[dict-item]
-    tpu.SemaphoreWaitOp: _sem_wait,  # type: ignore[dict-item]
-    tpu.EnqueueDMAOp: _enqueue_dma,  # type: ignore[dict-item]
-    tpu.WaitDMA2Op: _wait_dma,  # type: ignore[dict-item]
-}
+_OpT = TypeVar("_OpT", bound=Operation)
+_Handler: TypeAlias = Callable[[TpuExecutor, Operation], list[TpuValue]]
+
+
+def _handler_for(
+    op_type: type[_OpT], run: Callable[[TpuExecutor, _OpT], list[TpuValue]]
+) -> tuple[type[Operation], _Handler]:
+    """A `_HANDLERS` entry: `run` typed for its op class, checked at dispatch."""
+
+    def dispatch(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
+        assert isinstance(op, op_type)
+        return run(ex, op)
+
+    return op_type, dispatch
+
+
+_HANDLERS: dict[type[Operation], _Handler] = dict(
+    [
+        _handler_for(arith.ConstantOp, _constant),
+        _handler_for(arith.AddiOp, _binary(lambda a, b: a + b)),
+        _handler_for(arith.SubiOp, _binary(lambda a, b: a - b)),
+        _handler_for(arith.MuliOp, _binary(lambda a, b: a * b)),
+        _handler_for(arith.ShLIOp, _binary(lambda a, b: a << b)),
+        _handler_for(arith.AndIOp, _binary(lambda a, b: a & b)),
+        _handler_for(arith.OrIOp, _binary(lambda a, b: a | b)),
+        _handler_for(arith.XOrIOp, _binary(lambda a, b: a ^ b)),
+        _handler_for(arith.MinSIOp, _binary(_minimum)),
+        _handler_for(arith.MaxSIOp, _binary(_maximum)),
+        _handler_for(arith.DivSIOp, _integer_division),
+        _handler_for(arith.DivUIOp, _integer_division),
+        _handler_for(arith.RemSIOp, _integer_division),
+        _handler_for(arith.RemUIOp, _integer_division),
+        _handler_for(arith.IndexCastOp, _index_cast),
+        _handler_for(arith.ExtSIOp, _index_cast),
+        _handler_for(arith.SelectOp, _select),
+        _handler_for(arith.CmpiOp, _cmpi),
+        _handler_for(arith.AddfOp, _float_binary(np.add)),
+        _handler_for(arith.SubfOp, _float_binary(np.subtract)),
+        _handler_for(arith.MulfOp, _float_binary(np.multiply)),
+        _handler_for(arith.DivfOp, _float_binary(np.divide)),
+        _handler_for(arith.MaximumfOp, _float_binary(np.maximum)),
+        _handler_for(arith.MinimumfOp, _float_binary(np.minimum)),
+        _handler_for(scf.ForOp, _for),
+        _handler_for(scf.IfOp, _if),
+        _handler_for(memref.AllocOp, _alloc),
+        _handler_for(memref.AllocaOp, _alloc),
+        _handler_for(memref.LoadOp, _scalar_load),
+        _handler_for(memref.StoreOp, _scalar_store),
+        _handler_for(vector.LoadOp, _load),
+        _handler_for(vector.StoreOp, _vector_store),
+        _handler_for(vector.ExtractOp, _vector_extract),
+        _handler_for(vector.ShuffleOp, _vector_shuffle),
+        _handler_for(vector.BroadcastOp, _vector_broadcast),
+        _handler_for(vector.CreateMaskOp, _create_mask),
+        _handler_for(vector_ext.ExtractStridedSliceOp, _extract_strided_slice),
+        _handler_for(vector_ext.InsertStridedSliceOp, _insert_strided_slice),
+        _handler_for(tpu.VectorLoadOp, _load),
+        _handler_for(tpu.VectorStoreOp, _tpu_vector_store),
+        _handler_for(tpu.LoadOp, _tpu_load),
+        _handler_for(tpu.StoreOp, _tpu_store),
+        _handler_for(tpu.StridedLoadOp, _strided_load),
+        _handler_for(tpu.StridedStoreOp, _strided_store),
+        _handler_for(tpu.AssumeMultipleOp, _assume_multiple),
+        _handler_for(tpu.MemRefSliceOp, _slice),
+        _handler_for(tpu.MemRefSqueezeOp, _squeeze),
+        _handler_for(tpu.MemRefReshapeOp, _reshape),
+        _handler_for(tpu.DynamicRotateOp, _rotate),
+        _handler_for(tpu.IotaOp, _iota),
+        _handler_for(tpu.MatmulOp, _matmul),
+        _handler_for(tpu.SemaphoreAllocOp, _sem_alloc),
+        _handler_for(tpu.SemaphoreSignalOp, _sem_signal),
+        _handler_for(tpu.SemaphoreWaitOp, _sem_wait),
+        _handler_for(tpu.EnqueueDMAOp, _enqueue_dma),
+        _handler_for(tpu.WaitDMA2Op, _wait_dma),
+    ]
+)
 
 
 def run_tpu_kernel(
