@@ -20,18 +20,10 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, Self, TypeVar
+from typing import TypeVar
 
 from xla_emit.layout.shape import Tile
-from xla_emit.layout.tiling import make_tiling_step
-
-
-class Arithmetic(Protocol):
-    def __add__(self, other: int, /) -> Self: ...
-    def __mul__(self, other: int, /) -> Self: ...
-    def __floordiv__(self, other: int, /) -> Self: ...
-    def __mod__(self, other: int, /) -> Self: ...
-
+from xla_emit.layout.tiling import Arithmetic, make_tiling_step
 
 T = TypeVar("T", bound=Arithmetic)
 
@@ -97,28 +89,29 @@ class MosaicTiledLayout:
         first = self.first_tile
         return {rank - len(first) + j: size for j, size in enumerate(first)}
 
-    def offset(self, index: Sequence[T]) -> T:
-        """Element offset of `index` in memory (see the module docstring)."""
+    def offset(self, index: Sequence[T]) -> T | int:
+        """Element offset of `index` in memory (see the module docstring); 0 for a rank-0 index."""
         rank = len(index)
         tiled = self.tiled_dims(rank)
         outer: T | int = 0
         for dim, (coordinate, stride) in enumerate(zip(index, self.tile_strides, strict=True)):
             size = tiled.get(dim)
             tile_coordinate = coordinate // size if size is not None else coordinate
-            outer = tile_coordinate * stride + outer  # type: ignore[operator]
+            outer = tile_coordinate * stride + outer
         inner = self._in_tile_offset([index[dim] % size for dim, size in tiled.items()])
-        return outer * self.first_tile_elements + inner  # type: ignore[operator, return-value]
+        return outer * self.first_tile_elements + inner
 
-    def _in_tile_offset(self, coords: list[T]) -> T | int:
+    def _in_tile_offset(self, index: list[T]) -> T | int:
         dims = self.first_tile
+        coords: list[T | int] = list(index)
         for tile in self.tiles[1:]:
             step = make_tiling_step(dims, Tile(tile))
-            coords = step.forward(coords)  # type: ignore[arg-type]
+            coords = step.forward(coords)
             dims = step.dims_after
         position: T | int = 0
         for coordinate, bound in zip(coords, dims, strict=True):
-            position = coordinate + position * bound  # type: ignore[operator]
-        return position  # pyright: ignore[reportUnknownVariableType] -- ints, arrays or affine exprs
+            position = coordinate + position * bound
+        return position
 
     def footprint(self, shape: Sequence[int]) -> int:
         """Elements the memref spans, padding included (last offset + 1, rounded to tiles)."""

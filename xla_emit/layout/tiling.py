@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, Self, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +29,23 @@ import numpy.typing as npt
 from xla_emit.layout.shape import COMBINE_DIMENSION, Shape, Tile
 
 Coord = TypeVar("Coord", int, npt.NDArray[np.int64])
+
+
+class Arithmetic(Protocol):
+    """What tile coordinates are computed with: ints, numpy index arrays, xDSL affine exprs.
+
+    `__radd__` lets a sum start from the int 0; `+` takes the same type because
+    coordinates of several dims are added together.
+    """
+
+    def __add__(self, other: Self | int, /) -> Self: ...
+    def __radd__(self, other: int, /) -> Self: ...
+    def __mul__(self, other: int, /) -> Self: ...
+    def __floordiv__(self, other: int, /) -> Self: ...
+    def __mod__(self, other: int, /) -> Self: ...
+
+
+Num = TypeVar("Num", bound=Arithmetic)
 
 
 def linear_index(e: Sequence[int], d: Sequence[int]) -> int:
@@ -74,14 +91,18 @@ class TilingStep:
             - sum(g.last - g.first + 1 for g in self.groups)
         )
 
-    def forward(self, coords: Sequence[Coord]) -> list[Coord]:
-        """Coordinates in `dims_before` -> coordinates in `dims_after`."""
+    def forward(self, coords: Sequence[Num]) -> list[Num | int]:
+        """Coordinates in `dims_before` -> coordinates in `dims_after`.
+
+        The ints in the result are coordinates that depend on no input coordinate
+        (unit dims the tile prepends to an empty index).
+        """
         zero = coords[0] * 0 if coords else 0
         extended = [zero] * self.leading_ones + list(coords)
         bounds = (1,) * self.leading_ones + self.dims_before
         lead = extended[: self.untiled]
-        outer: list[Coord] = []
-        inner: list[Coord] = []
+        outer: list[Num | int] = []
+        inner: list[Num | int] = []
         for group in self.groups:
             merged = extended[group.first]
             for position in range(group.first + 1, group.last + 1):
@@ -168,10 +189,10 @@ class TiledLayoutMap:
     def offset(self, index: Sequence[Coord]) -> Coord:
         """Physical element offset of logical `index` (ints or same-shape numpy arrays)."""
         layout = self.shape.layout_or_default()
-        coords: list[Coord] = [index[d] for d in reversed(layout.minor_to_major)]
+        coords: list[Coord | int] = [index[d] for d in reversed(layout.minor_to_major)]
         for step in self.steps:
             coords = step.forward(coords)
-        position: Coord = coords[0] * 0 if coords else 0
+        position: Coord = index[0] * 0 if index else 0
         for coord, bound in zip(coords, self.tiled_dims, strict=True):
             position = position * bound + coord
         return position
