@@ -278,7 +278,9 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             if parser.parse_optional_keyword("loc") is not None:
                 return _parse_key_form(parser)
-            if parser._current_token.text[:1].isdigit() or parser._current_token.text == "?":  # pyright: ignore[reportPrivateUsage]
+            # xDSL has no public peek; the compact form starts with a size or `?`.
+            token = parser._current_token.text  # pyright: ignore[reportPrivateUsage]
+            if token[:1].isdigit() or token == "?":
                 return _parse_compact_form(parser, "vec")
             loc = parser.parse_identifier(" (a tile location, 'loc=' or a shape)")
             parser.parse_punctuation(",")
@@ -450,7 +452,7 @@ def buffer_type_of(tile: TileTypeBase) -> TileBufType:
 
 
 @irdl_attr_definition
-class PtrType(ParametrizedAttribute, TypeAttribute):  # pyright: ignore[reportUnsafeMultipleInheritance] (xDSL's type pattern)
+class PtrType(ParametrizedAttribute, TypeAttribute):
     """A global-memory pointer `!pto.ptr<f32>`."""
 
     name = "pto.ptr"

@@ -264,12 +264,12 @@ def element_bitwidth(type_: Attribute) -> int | None:
 
 def _memref(value: SSAValue) -> MemRefType[Attribute]:
     assert isinstance(value.type, MemRefType)
-    return value.type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return value.type
 
 
 def _vector(value: SSAValue) -> VectorType[Attribute]:
     assert isinstance(value.type, VectorType)
-    return value.type  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return value.type
 
 
 def _check_vmem(memref: MemRefType[Attribute]) -> None:

@@ -123,7 +123,7 @@ def _parse_int_lists(parser: Parser, names: Sequence[str]) -> dict[str, IntList]
 def _vector_shape(value: SSAValue) -> tuple[int, ...]:
     type_ = value.type
     assert isinstance(type_, VectorType)
-    return type_.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    return type_.get_shape()
 
 
 def _check_unit_strides(strides: Sequence[int]) -> None:
@@ -166,7 +166,7 @@ class ExtractStridedSliceOp(IRDLOperation):
         shape = list(sizes) + list(_vector_shape(source)[len(sizes) :])
         super().__init__(
             operands=[source],
-            result_types=[VectorType(source_type.element_type, shape)],  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+            result_types=[VectorType(source_type.element_type, shape)],
             properties={
                 "offsets": int_list(offsets),
                 "sizes": int_list(sizes),
