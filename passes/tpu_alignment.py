@@ -72,15 +72,15 @@ def as_access(op: Operation) -> Access | None:
     if isinstance(op, vector.LoadOp | VectorLoadOp | LoadOp):
         result_type = op.result.type
         assert isinstance(result_type, VectorType)
-        return Access(op, op.base, tuple(op.indices), result_type)  # pyright: ignore[reportUnknownArgumentType]
+        return Access(op, op.base, tuple(op.indices), result_type)
     if isinstance(op, vector.StoreOp):
         stored = op.vector.type
         assert isinstance(stored, VectorType)
-        return Access(op, op.base, tuple(op.indices), stored)  # pyright: ignore[reportUnknownArgumentType]
+        return Access(op, op.base, tuple(op.indices), stored)
     if isinstance(op, VectorStoreOp | StoreOp):
         stored = op.value_to_store.type
         assert isinstance(stored, VectorType)
-        return Access(op, op.base, tuple(op.indices), stored)  # pyright: ignore[reportUnknownArgumentType]
+        return Access(op, op.base, tuple(op.indices), stored)
     return None
 
 
@@ -110,7 +110,7 @@ def tiling_of(value: SSAValue, hardware_generation: int) -> Tiling | None:
     memref_type = value.type
     if not isinstance(memref_type, MemRefType):
         return None
-    memref_type_: MemRefType[Attribute] = memref_type  # pyright: ignore[reportUnknownVariableType]
+    memref_type_: MemRefType[Attribute] = memref_type
     if isinstance(memref_type_.element_type, SemaphoreType | DMASemaphoreType):
         return None
     if memory_space_of(memref_type_) in ("smem", "semaphore_mem"):
@@ -147,7 +147,7 @@ def requirements(access: Access, tiling: Tiling) -> list[Requirement]:
     """Mosaic's alignment requirements for `access` (see the module docstring)."""
     memref_type = access.base.type
     assert isinstance(memref_type, MemRefType)
-    shape: tuple[int, ...] = memref_type.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    shape: tuple[int, ...] = memref_type.get_shape()
     rank = len(shape)
     first = tiling.layout.first_tile
     if rank == 0 or not first:
@@ -156,7 +156,7 @@ def requirements(access: Access, tiling: Tiling) -> list[Requirement]:
         return [Requirement(0, first[0])]
     result = [Requirement(rank - 1, first[-1])]
     if len(first) >= 2:
-        bitwidth = element_bitwidth(memref_type.element_type)  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+        bitwidth = element_bitwidth(memref_type.element_type)
         vector_shape = access.vector.get_shape()
         rows_read = vector_shape[-2] if len(vector_shape) >= 2 else 1
         single_row_ok = bitwidth == 32 and (shape[-1] <= LANES or rows_read == 1)
@@ -242,7 +242,7 @@ def plan_realignment(access: Access, generation: int) -> RealignPlan | CannotRea
         return CannotRealign(op_problem)
     memref_type = access.base.type
     assert isinstance(memref_type, MemRefType)
-    shape: tuple[int, ...] = memref_type.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    shape: tuple[int, ...] = memref_type.get_shape()
     vector_shape = access.vector.get_shape()
     first_vector_dim = len(shape) - len(vector_shape)
     dims: list[RealignedDim] = []

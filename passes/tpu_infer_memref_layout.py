@@ -40,7 +40,7 @@ def _with_default_layout(value: SSAValue, generation: int) -> MemRefType[Attribu
     type_ = value.type
     if not isinstance(type_, MemRefType):
         return None
-    memref_type: MemRefType[Attribute] = type_  # pyright: ignore[reportUnknownVariableType]
+    memref_type: MemRefType[Attribute] = type_
     if tiled_layout_of(memref_type) is not None:
         return None
     tiling = tiling_of(value, generation)
@@ -58,16 +58,17 @@ class InferKernelArgumentLayouts(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FuncOp, rewriter: PatternRewriter) -> None:
-        if not op.body.blocks:
+        entry = op.body.blocks.first
+        if entry is None:
             return  # a declaration: nothing to retype
         changed = False
-        for arg in op.body.blocks.first.args:  # pyright: ignore[reportOptionalMemberAccess]
+        for arg in entry.args:
             new_type = _with_default_layout(arg, self.generation)
             if new_type is not None:
                 rewriter.replace_value_with_new_type(arg, new_type)
                 changed = True
         if changed:
-            inputs = [arg.type for arg in op.body.blocks.first.args]  # pyright: ignore[reportOptionalMemberAccess]
+            inputs = [arg.type for arg in entry.args]
             op.function_type = FunctionType.from_lists(inputs, op.function_type.outputs.data)
             rewriter.handle_operation_modification(op)
 
@@ -94,10 +95,10 @@ class InheritSliceLayout(RewritePattern):
     def match_and_rewrite(self, op: MemRefSliceOp, rewriter: PatternRewriter) -> None:
         source, result = op.mem_ref.type, op.result.type
         assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
-        source_layout = tiled_layout_of(source)  # pyright: ignore[reportUnknownArgumentType]
-        if source_layout is None or tiled_layout_of(result) is not None:  # pyright: ignore[reportUnknownArgumentType]
+        source_layout = tiled_layout_of(source)
+        if source_layout is None or tiled_layout_of(result) is not None:
             return
-        new_type = MemRefType(result.element_type, result.shape, source_layout, result.memory_space)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
+        new_type = MemRefType(result.element_type, result.shape, source_layout, result.memory_space)
         rewriter.replace_value_with_new_type(op.result, new_type)
 
 

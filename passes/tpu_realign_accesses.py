@@ -210,11 +210,15 @@ def _lane_mask(
         end = emit.add(arith.AddiOp(window.shift, width), f"{unit}_end")
         prefixes: list[SSAValue] = []
         for bound, hint in ((end, f"before_{unit}_end"), (window.shift, f"before_{unit}_shift")):
-            bounds = [
-                bound if dim == window.dim.vector_dim else extent
-                for dim, extent in enumerate(extents)
-            ]
-            prefixes.append(emit.add(vector.CreateMaskOp(bounds, mask_type), hint))  # pyright: ignore[reportArgumentType] -- only the realigned dim's entry was None
+            bounds: list[Operation | SSAValue] = []  # CreateMaskOp takes this invariant list type
+            for dim, extent in enumerate(extents):
+                if dim == window.dim.vector_dim:
+                    bounds.append(bound)
+                else:
+                    # Only a lone realigned dim's extent is left out, and it takes `bound`.
+                    assert extent is not None
+                    bounds.append(extent)
+            prefixes.append(emit.add(vector.CreateMaskOp(bounds, mask_type), hint))
         # The prefix up to `shift` lies inside the prefix up to `end`: their xor is the range.
         before_end, before_shift = prefixes
         in_range = emit.add(arith.XOrIOp(before_end, before_shift), f"in_{unit}_range")

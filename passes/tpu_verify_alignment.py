@@ -139,7 +139,7 @@ def _tiling_note(access: Access, tiling: Tiling, dim: int, multiple: int) -> str
     memref_type = access.base.type
     assert isinstance(memref_type, MemRefType)
     return (
-        f"{tiling.describe(memref_type)}, so a dynamic index into dimension {dim} must be a "  # pyright: ignore[reportUnknownArgumentType]
+        f"{tiling.describe(memref_type)}, so a dynamic index into dimension {dim} must be a "
         f"multiple of {multiple}"
     )
 
@@ -169,8 +169,8 @@ def _check_slice(
     source = op.mem_ref.type
     result_type = op.result.type
     assert isinstance(source, MemRefType) and isinstance(result_type, MemRefType)
-    source_shape: tuple[int, ...] = source.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    sizes: tuple[int, ...] = result_type.get_shape()  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    source_shape: tuple[int, ...] = source.get_shape()
+    sizes: tuple[int, ...] = result_type.get_shape()
     for dim, tile in tiling.layout.tiled_dims(len(source_shape)).items():
         result = analysis.divisibility(op.base_idx[dim], tile)
         if result.answer is not Answer.PROVEN:

@@ -295,13 +295,15 @@ def _vectorize_stores(stores: list[_Store], loop: scf.ForOp, rewriter: PatternRe
     for offset, store in enumerate(stores):
         base = _base_index(store.access, new_loop, rewriter)
         destination = loop.iter_args[store.iter_position]
+        # `_vectorizable_store` only accepts a store into a 1-d tensor iter arg.
+        assert isinstance(destination.type, TensorType)
         write = vector.TransferWriteOp(
             new_loop.results[len(loop.results) + offset],
             destination,
             [base],
             _in_bounds(),
             permutation_map=_identity_1d(),
-            result_type=destination.type,  # pyright: ignore[reportArgumentType]
+            result_type=destination.type,
         )
         rewriter.insert(write, after)
         after = InsertPoint.after(write)
