@@ -740,7 +740,7 @@ def _is_plain_elementwise(instruction: HloInstruction) -> bool:
     return instruction.opcode in _ELEMENTWISE and instruction.opcode not in _EMITTERS
 
 
-_FLOAT_UNARY: dict[str, type[Operation]] = {
+_FLOAT_UNARY: dict[str, Callable[[SSAValue], Operation]] = {
     "exponential": math.ExpOp,
     "exponential-minus-one": math.ExpM1Op,
     "log": math.LogOp,
@@ -760,7 +760,10 @@ _FLOAT_UNARY: dict[str, type[Operation]] = {
     "abs": math.AbsFOp,
 }
 
-_FLOAT_BINARY: dict[str, type[Operation]] = {
+# An op class built from its two operands (the result type follows them).
+_BinaryOpClass = Callable[[SSAValue, SSAValue], Operation]
+
+_FLOAT_BINARY: dict[str, _BinaryOpClass] = {
     "add": arith.AddfOp,
     "subtract": arith.SubfOp,
     "multiply": arith.MulfOp,
@@ -772,7 +775,7 @@ _FLOAT_BINARY: dict[str, type[Operation]] = {
     "atan2": math.Atan2Op,
 }
 
-_INT_BINARY: dict[str, type[Operation]] = {
+_INT_BINARY: dict[str, _BinaryOpClass] = {
     "add": arith.AddiOp,
     "subtract": arith.SubiOp,
     "multiply": arith.MuliOp,
@@ -784,14 +787,14 @@ _INT_BINARY: dict[str, type[Operation]] = {
     "shift-right-arithmetic": arith.ShRSIOp,
 }
 
-_SIGNED_INT_BINARY: dict[str, type[Operation]] = {
+_SIGNED_INT_BINARY: dict[str, _BinaryOpClass] = {
     "divide": arith.DivSIOp,
     "remainder": arith.RemSIOp,
     "maximum": arith.MaxSIOp,
     "minimum": arith.MinSIOp,
 }
 
-_UNSIGNED_INT_BINARY: dict[str, type[Operation]] = {
+_UNSIGNED_INT_BINARY: dict[str, _BinaryOpClass] = {
     "divide": arith.DivUIOp,
     "remainder": arith.RemUIOp,
     "maximum": arith.MaxUIOp,
@@ -799,7 +802,7 @@ _UNSIGNED_INT_BINARY: dict[str, type[Operation]] = {
 }
 
 # pred arithmetic is boolean logic.
-_PRED_BINARY: dict[str, type[Operation]] = {
+_PRED_BINARY: dict[str, _BinaryOpClass] = {
     "add": arith.OrIOp,
     "maximum": arith.OrIOp,
     "or": arith.OrIOp,
@@ -815,9 +818,9 @@ _UNSIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": 
 
 
 def _binary(
-    emitter: ElementalEmitter, op_class: type[Operation], a: SSAValue, b: SSAValue
+    emitter: ElementalEmitter, op_class: _BinaryOpClass, a: SSAValue, b: SSAValue
 ) -> SSAValue:
-    return emitter.insert(op_class(a, b)).results[0]  # pyright: ignore[reportCallIssue]
+    return emitter.insert(op_class(a, b)).results[0]
 
 
 def _elementwise_op(
@@ -907,7 +910,7 @@ def _unary_op(
     opcode = instruction.opcode
     if ptype.is_float:
         if opcode in _FLOAT_UNARY:
-            unary = _FLOAT_UNARY[opcode](x)  # pyright: ignore[reportCallIssue]
+            unary = _FLOAT_UNARY[opcode](x)
             return emitter.insert(unary).results[0]
         if opcode == "negate":
             return emitter.insert(arith.NegfOp(x)).results[0]

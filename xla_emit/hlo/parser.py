@@ -678,7 +678,7 @@ def _literal_array(value: object, shape: ArrayShape) -> np.ndarray:
             flat.append(_scalar_value(item, shape.element_type))
             return
         assert isinstance(item, list)
-        items: list[object] = item  # type: ignore[assignment]
+        items: list[object] = item
         if len(items) != shape.dimensions[depth]:
             raise ValueError(
                 f"literal has {len(items)} elements in dimension {depth} but the shape "

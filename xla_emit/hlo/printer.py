@@ -95,7 +95,7 @@ def format_literal(array: np.ndarray, element_type: PrimitiveType) -> str:
 
 def _format_nested(values: object, element_type: PrimitiveType) -> str:
     if isinstance(values, list):
-        items: list[object] = values  # pyright: ignore[reportUnknownVariableType]
+        items: list[object] = values
         return "{" + ", ".join(_format_nested(v, element_type) for v in items) + "}"
     assert isinstance(values, (bool, int, float))
     return format_scalar(values, element_type)
