@@ -132,6 +132,8 @@ def _shaped_for(module: ModuleOp, inputs: list[np.ndarray]) -> list[np.ndarray]:
     """The inputs reshaped to the entry's current parameter types (flattening changes them)."""
     entry = next(op for op in module.ops if isinstance(op, FuncOp) and op.sym_visibility is None)
     shaped: list[np.ndarray] = []
+    # Not strict: the entry's trailing `%output` parameter gets no input, as the
+    # executor allocates a kernel's left-out output arguments.
     for x, type_ in zip(inputs, entry.function_type.inputs.data, strict=False):
         assert isinstance(type_, TensorType)
         shaped.append(x.reshape(type_.get_shape()))
