@@ -23,11 +23,10 @@ from xdsl.dialects.func import FuncOp
 from xdsl.passes import PassPipeline
 
 from dialects.xla import LoopOpBase
-from passes.pipelines import PIPELINES
+from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.tools.context import parse_mlir
-from xla_emit.tools.opt import available_passes
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 WARP = 32

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from passes.diagnostics import OpError
 from passes.pipelines import available_passes, expand_pipelines
@@ -57,7 +57,8 @@ def apply_pipeline(
         pipeline = PassPipeline.parse_spec(
             available_passes(), expand_pipelines(spec), after_each_pass
         )
-    except Exception as error:  # noqa: BLE001  (xDSL reports bad specs with several exception types)
+    except (ValueError, ArgSpecParseError) as error:
+        # ArgSpecParseError (a malformed spec) derives from BaseException, so name it.
         raise UserError(f"invalid pass pipeline '{spec}': {error}") from None
     try:
         pipeline.apply(ctx, module)

@@ -19,15 +19,12 @@ from typing import TextIO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
-from passes.diagnostics import OpError
-from passes.pipelines import available_passes, expand_pipelines
 from passes.respell import RespellPass
 from xla_emit.diagnostics import UserError
-from xla_emit.tools.context import SourceMap, make_context, op_error, parse_mlir, verify_module
+from xla_emit.runtime.pipeline import apply_pipeline
+from xla_emit.tools.context import SourceMap, make_context, parse_mlir, verify_module
 from xla_emit.tools.expected_diagnostics import check_expected_diagnostics
 
 SPLIT_MARKER = "// -----"
@@ -121,7 +118,6 @@ class Driver:
     def __init__(self, options: Options, ctx: Context):
         self.options = options
         self.ctx = ctx
-        self.pipeline_spec = expand_pipelines(options.passes) if options.passes else ""
 
     def run_chunk(self, text: str, file: str) -> str:
         if file.endswith(".hlo"):
@@ -150,32 +146,12 @@ class Driver:
         return self._print(module)
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
-        if not self.pipeline_spec:
-            return
+        print_after = self._print_after_pass if self.options.print_ir_after_all else None
+        apply_pipeline(module, self.options.passes, self.ctx, source_map, print_after)
 
-        def after_each_pass(
-            previous: ModulePass | None, module: ModuleOp, _next: ModulePass | None
-        ) -> None:
-            if previous is None:
-                return
-            verify_module(module, source_map)
-            if self.options.print_ir_after_all:
-                sys.stderr.write(f"// -----// IR Dump After {previous.name} //----- //\n")
-                sys.stderr.write(self._print(module))
-
-        try:
-            pipeline = PassPipeline.parse_spec(
-                available_passes(), self.pipeline_spec, after_each_pass
-            )
-        except (ValueError, ArgSpecParseError) as error:
-            # ArgSpecParseError derives from BaseException, so name it.
-            raise UserError(f"invalid pass pipeline '{self.options.passes}': {error}") from None
-        try:
-            pipeline.apply(self.ctx, module)
-        except OpError as error:
-            raise op_error(error.op, error.message, source_map, error.notes) from None
-        except DiagnosticException as error:
-            raise UserError(str(error)) from None
+    def _print_after_pass(self, name: str, module: ModuleOp, _seconds: float) -> None:
+        sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n")
+        sys.stderr.write(self._print(module))
 
     def _print(self, module: ModuleOp) -> str:
         out = StringIO()
