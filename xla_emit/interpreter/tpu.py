@@ -27,15 +27,9 @@ import numpy as np
 import numpy.typing as npt
 from xdsl.dialects import arith, func, memref, scf, vector
 from xdsl.dialects.builtin import (
-    BFloat16Type,
     DenseIntOrFPElementsAttr,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     FloatAttr,
-    IndexType,
     IntegerAttr,
-    IntegerType,
     MemRefType,
     ModuleOp,
     VectorType,
@@ -45,27 +39,10 @@ from xdsl.utils.hints import isa
 
 from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
 
 IndexArrays = tuple[npt.NDArray[np.int64], ...]
-
-
-def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
-    """The numpy dtype holding elements of an MLIR type (bf16 via ml_dtypes)."""
-    if isinstance(type_, Float32Type):
-        return np.dtype(np.float32)
-    if isinstance(type_, BFloat16Type):
-        return np.dtype(ml_dtypes.bfloat16)
-    if isinstance(type_, Float16Type):
-        return np.dtype(np.float16)
-    if isinstance(type_, Float64Type):
-        return np.dtype(np.float64)
-    if isinstance(type_, IndexType):
-        return np.dtype(np.int64)
-    if isinstance(type_, IntegerType):
-        widths = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
-        return np.dtype(widths[type_.bitwidth])
-    raise ValueError(f"no numpy dtype for {type_}")
 
 
 @dataclass
