@@ -25,7 +25,7 @@ from xdsl.passes import PassPipeline
 
 from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
-from xla_emit.tools.context import make_context
+from xla_emit.ir import make_context
 
 SIZES = (100, 200, 400, 800)
 _SHAPE = "bf16[6,512,4096]"

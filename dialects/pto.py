@@ -18,7 +18,7 @@ form (`vec, 16x16xf32, valid=16x8`), and prints the compact one; `!pto.tile`
 also accepts the shorthand `16x16xf32` (a row-major `vec` tile).
 
 Op verifiers hold the target-independent rules; rules that differ between
-A2A3 and A5 live in `passes/pto_verify_target.py`.
+A2A3 and A5 live in `passes/pto/pto_verify_target.py`.
 """
 
 from __future__ import annotations

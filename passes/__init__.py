@@ -19,27 +19,27 @@ def _load(module: str, cls: str) -> Callable[[], type[ModulePass]]:
     return loader
 
 
-# name -> (module in passes/, class name)
+# name -> (module under passes/, class name)
 _PASSES: dict[str, tuple[str, str]] = {
-    "inline": ("inline", "InlinePass"),
-    "xla-erase-dead-functions": ("erase_dead_functions", "EraseDeadFunctionsPass"),
-    "xla-lower-xla-to-scf": ("lower_xla_to_scf", "LowerXlaToScfPass"),
-    "xla-lower-xla-loops-to-scf": ("lower_xla_loops_to_scf", "LowerXlaLoopsToScfPass"),
-    "xla-flatten-tensors": ("flatten_tensors", "FlattenTensorsPass"),
-    "xla-vectorize-loads-stores": ("vectorize_loads_stores", "VectorizeLoadsStoresPass"),
-    "xla-gpu-optimize-loops": ("optimize_loops", "OptimizeLoopsPass"),
-    "xla-simplify-arith": ("simplify_arith", "SimplifyArithPass"),
-    "xla-simplify-affine": ("simplify_affine", "SimplifyAffinePass"),
-    "xla-unswitch-loops": ("unswitch_loops", "UnswitchLoopsPass"),
-    "xla-gpu-peel-loops": ("peel_loops", "PeelLoopsPass"),
-    "xla-respell": ("respell", "RespellPass"),
-    "pto-verify-target": ("pto_verify_target", "PTOVerifyTargetPass"),
-    "pto-to-dps": ("pto_to_dps", "PTOToDPSPass"),
-    "pto-materialize-tmp-tiles": ("pto_materialize_tmp_tiles", "PTOMaterializeTmpTilesPass"),
-    "pto-plan-memory": ("pto_plan_memory", "PTOPlanMemoryPass"),
-    "tpu-verify-alignment": ("tpu_verify_alignment", "TpuVerifyAlignmentPass"),
-    "tpu-infer-memref-layout": ("tpu_infer_memref_layout", "TpuInferMemrefLayoutPass"),
-    "tpu-realign-accesses": ("tpu_realign_accesses", "TpuRealignAccessesPass"),
+    "inline": ("gpu.inline", "InlinePass"),
+    "xla-erase-dead-functions": ("gpu.erase_dead_functions", "EraseDeadFunctionsPass"),
+    "xla-lower-xla-to-scf": ("gpu.lower_xla_to_scf", "LowerXlaToScfPass"),
+    "xla-lower-xla-loops-to-scf": ("gpu.lower_xla_loops_to_scf", "LowerXlaLoopsToScfPass"),
+    "xla-flatten-tensors": ("gpu.flatten_tensors", "FlattenTensorsPass"),
+    "xla-vectorize-loads-stores": ("gpu.vectorize_loads_stores", "VectorizeLoadsStoresPass"),
+    "xla-gpu-optimize-loops": ("gpu.optimize_loops", "OptimizeLoopsPass"),
+    "xla-simplify-arith": ("gpu.simplify_arith", "SimplifyArithPass"),
+    "xla-simplify-affine": ("gpu.simplify_affine", "SimplifyAffinePass"),
+    "xla-unswitch-loops": ("gpu.unswitch_loops", "UnswitchLoopsPass"),
+    "xla-gpu-peel-loops": ("gpu.peel_loops", "PeelLoopsPass"),
+    "xla-respell": ("gpu.respell", "RespellPass"),
+    "pto-verify-target": ("pto.pto_verify_target", "PTOVerifyTargetPass"),
+    "pto-to-dps": ("pto.pto_to_dps", "PTOToDPSPass"),
+    "pto-materialize-tmp-tiles": ("pto.pto_materialize_tmp_tiles", "PTOMaterializeTmpTilesPass"),
+    "pto-plan-memory": ("pto.pto_plan_memory", "PTOPlanMemoryPass"),
+    "tpu-verify-alignment": ("tpu.tpu_verify_alignment", "TpuVerifyAlignmentPass"),
+    "tpu-infer-memref-layout": ("tpu.tpu_infer_memref_layout", "TpuInferMemrefLayoutPass"),
+    "tpu-realign-accesses": ("tpu.tpu_realign_accesses", "TpuRealignAccessesPass"),
 }
 
 

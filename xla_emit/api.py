@@ -27,12 +27,12 @@ from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter import CheckOptions, Executor, LaunchGrid
+from xla_emit.ir import SourceMap, parse_mlir, verify_module
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, compare
 from xla_emit.runtime.kernels import KernelCache
 from xla_emit.runtime.module_runtime import ModuleRuntime
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, apply_pipeline
 from xla_emit.runtime.stages import EMITTED, PipelineCheck, StageResult, check_pipeline
-from xla_emit.tools.context import SourceMap, parse_mlir, verify_module
 
 Inputs = Sequence[np.ndarray | np.generic | int | float]
 

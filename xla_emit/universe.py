@@ -9,12 +9,12 @@ itself.
 from xdsl.dialects import get_all_dialects
 from xdsl.universe import Universe
 
-from dialects import all_dialects
 from passes import all_passes
+from xla_emit.ir.context import published_dialects
 
 XLA_EMIT_UNIVERSE = Universe(
     all_dialects={
-        name: load for name, load in all_dialects().items() if name not in get_all_dialects()
+        name: load for name, load in published_dialects().items() if name not in get_all_dialects()
     },
     all_passes=all_passes(),
 )

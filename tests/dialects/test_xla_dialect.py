@@ -44,7 +44,7 @@ from dialects.xla import (
 )
 from xla_emit.diagnostics import UserError
 from xla_emit.indexing import Interval, parse_indexing_map
-from xla_emit.tools.context import make_context, parse_mlir
+from xla_emit.ir import make_context, parse_mlir
 
 # Two dims, one range variable, two results.
 LOOP_MAP = parse_indexing_map(

@@ -13,7 +13,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects import xla, xla_gpu
 from xla_emit.indexing import parse_indexing_map
-from xla_emit.tools.context import make_context, parse_mlir
+from xla_emit.ir import make_context, parse_mlir
 
 
 def _print_attribute(attr: Attribute) -> str:

@@ -12,7 +12,7 @@ from emitter_kernel_checks import check_module_fusions
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.hlo.npz import read_inputs
 from xla_emit.hlo.parser import parse_hlo_module
-from xla_emit.tools.context import parse_mlir
+from xla_emit.ir import parse_mlir
 
 CORPUS = Path(__file__).parent.parent / "corpus"
 PROGRAMS = sorted(path.stem for path in CORPUS.glob("*.hlo"))

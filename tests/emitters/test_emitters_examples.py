@@ -13,7 +13,7 @@ from emitter_kernel_checks import check_module_fusions
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.hlo.npz import random_inputs
 from xla_emit.hlo.parser import parse_hlo_module
-from xla_emit.tools.context import parse_mlir
+from xla_emit.ir import parse_mlir
 
 EXAMPLES = Path(__file__).parent.parent.parent / "examples"
 

@@ -13,7 +13,7 @@ from xdsl.context import Context
 from dialects.arith_ext import ARITH
 from dialects.vector_ext import VECTOR
 from xla_emit.interpreter import CheckOptions, Executor, LaunchGrid
-from xla_emit.tools.context import make_context, parse_mlir
+from xla_emit.ir import make_context, parse_mlir
 
 RunKernel = Callable[..., list[np.ndarray]]
 

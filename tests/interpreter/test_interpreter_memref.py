@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from xla_emit.interpreter import Executor
-from xla_emit.tools.context import parse_mlir
+from xla_emit.ir import parse_mlir
 
 
 def _run(text: str, inputs: list[np.ndarray]) -> Executor:

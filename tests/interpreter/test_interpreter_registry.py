@@ -20,7 +20,7 @@ from xla_emit.interpreter import (
     impl,
     load_dialect_impls,
 )
-from xla_emit.tools.context import parse_mlir
+from xla_emit.ir import parse_mlir
 
 TEXT = """
 func.func @main(%a: i32, %b: i32) -> i32 {

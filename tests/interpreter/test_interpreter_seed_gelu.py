@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from xla_emit.interpreter import CheckOptions, Executor
-from xla_emit.tools.context import parse_mlir
+from xla_emit.ir import parse_mlir
 
 BF16 = ml_dtypes.bfloat16
 STAGES = sorted((Path(__file__).parents[2] / "examples" / "gelu").glob("*.mlir"))

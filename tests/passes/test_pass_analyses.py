@@ -21,10 +21,10 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block
 
 from dialects.xla import make_apply_indexing
-from passes.linear_index import linear_index
-from passes.optimize_loops import partial_unroll_factor
-from passes.simplify_arith import decide_comparison
-from passes.vectorize_loads_stores import alignment_of, stride_in
+from passes.analysis.linear_index import linear_index
+from passes.gpu.optimize_loops import partial_unroll_factor
+from passes.gpu.simplify_arith import decide_comparison
+from passes.gpu.vectorize_loads_stores import alignment_of, stride_in
 from xla_emit.indexing import AffineExpr, ConstantExpr, DimExpr, Interval, delinearize_map
 
 DIMS = (DimExpr(0), DimExpr(1))

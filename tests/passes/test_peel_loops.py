@@ -13,7 +13,7 @@ import itertools
 import numpy as np
 import pytest
 
-from passes.peel_loops import peeled_maps
+from passes.gpu.peel_loops import peeled_maps
 from xla_emit.indexing import (
     ConstantExpr,
     DimExpr,

@@ -24,7 +24,7 @@ from dialects.vector_ext import VECTOR
 from passes.pipelines import PIPELINES, available_passes
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.tools.context import make_context, parse_mlir
+from xla_emit.ir import make_context, parse_mlir
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 

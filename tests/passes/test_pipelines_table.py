@@ -12,7 +12,7 @@ from xdsl.printer import Printer
 from passes import all_passes
 from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
-from xla_emit.tools.context import make_context
+from xla_emit.ir import make_context
 
 GELU_HLO = Path(__file__).resolve().parents[2] / "examples" / "gelu.hlo"
 

@@ -26,7 +26,7 @@ from dialects.xla import LoopOpBase
 from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.interpreter import CheckOptions, Executor
-from xla_emit.tools.context import parse_mlir
+from xla_emit.ir import parse_mlir
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 WARP = 32

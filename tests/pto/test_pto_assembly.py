@@ -7,8 +7,8 @@ import pytest
 
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.pto import PTOExecutor, Tile
+from xla_emit.ir import parse_mlir, verify_module
 from xla_emit.pto.assembly import pto_as_to_mlir
-from xla_emit.tools.context import parse_mlir, verify_module
 
 SEED_MANUAL = """# The seed's manual-mode transpose.
 .arg %src : !pto.tile<16x16xf32>

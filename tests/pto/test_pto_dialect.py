@@ -12,7 +12,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto import TileBufType, TileType, TileTypeBase, buffer_type_of, module_target
 from xla_emit.diagnostics import UserError
-from xla_emit.tools.context import parse_mlir
+from xla_emit.ir import parse_mlir
 
 LOCATIONS = ["vec", "mat", "left", "right", "acc", "bias", "scaling"]
 ELEMENTS = ["f32", "f16", "bf16", "i8", "ui8", "i16", "i32", "ui32"]

@@ -160,7 +160,7 @@ def test_api_run_hlo_and_compile_hlo(pipeline: str) -> None:
 
 def test_kernel_errors_name_the_fusion() -> None:
     from xla_emit.diagnostics import UserError
-    from xla_emit.tools.context import parse_mlir
+    from xla_emit.ir import parse_mlir
 
     # A kernel that reads past its input, standing in for a miscompiled fusion.
     bad_kernel = """

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from passes.pipelines import expand_pipelines
+from xla_emit.ir import split_chunks
 from xla_emit.tools.expected_diagnostics import parse_annotations
-from xla_emit.tools.opt import split_chunks
 
 
 def run_opt(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

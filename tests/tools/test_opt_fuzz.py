@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xla_emit.diagnostics import UserError
-from xla_emit.tools.context import make_context
+from xla_emit.ir import make_context
 from xla_emit.tools.opt import Driver, parse_arguments
 
 ROOT = Path(__file__).resolve().parents[2]

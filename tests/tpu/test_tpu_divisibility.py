@@ -9,8 +9,13 @@ from xdsl.dialects import scf
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import SSAValue
 
-from passes.divisibility_analysis import Answer, Congruence, DivisibilityAnalysis, divisibility
-from xla_emit.tools.context import parse_mlir
+from passes.analysis.divisibility_analysis import (
+    Answer,
+    Congruence,
+    DivisibilityAnalysis,
+    divisibility,
+)
+from xla_emit.ir import parse_mlir
 
 
 def test_congruence_arithmetic_by_hand() -> None:

@@ -10,8 +10,8 @@ from xdsl.dialects.builtin import MemRefType, f32
 
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.tpu import allocate, run_tpu_kernel
+from xla_emit.ir import parse_mlir
 from xla_emit.layout import parse_shape, tiled_layout_map
-from xla_emit.tools.context import parse_mlir
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tpu"
 

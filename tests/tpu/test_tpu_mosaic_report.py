@@ -3,8 +3,8 @@
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 
-from passes.tpu_verify_alignment import mosaic_report
-from xla_emit.tools.context import parse_mlir
+from passes.tpu.tpu_verify_alignment import mosaic_report
+from xla_emit.ir import parse_mlir
 
 KERNEL = """
 func.func @k(%x: memref<4x256xf32, #tpu.memory_space<vmem>>, %n: index) {

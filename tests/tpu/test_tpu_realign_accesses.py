@@ -23,10 +23,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
 
 from passes.diagnostics import OpError
-from passes.tpu_realign_accesses import TpuRealignAccessesPass
-from passes.tpu_verify_alignment import TpuVerifyAlignmentPass
+from passes.tpu.tpu_realign_accesses import TpuRealignAccessesPass
+from passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 from xla_emit.interpreter.tpu import run_tpu_kernel
-from xla_emit.tools.context import make_context, parse_mlir
+from xla_emit.ir import make_context, parse_mlir
 
 VMEM = "#tpu.memory_space<vmem>"
 

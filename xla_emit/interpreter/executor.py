@@ -71,7 +71,7 @@ DEFAULT_MAX_LANES = 1 << 15
 
 
 class OpLocator(Protocol):
-    """Where an op came from (`xla_emit.tools.context.SourceMap` is one)."""
+    """Where an op came from (`xla_emit.ir.SourceMap` is one)."""
 
     def location_of(self, op: Operation | None) -> SourceLocation | None: ...
 

@@ -625,8 +625,8 @@ def run_file(
 
     The outputs are `out0, out1, ...` for the returned values, then, under
     their input names, every global-memory argument (as left by `tstore`)."""
+    from xla_emit.ir import parse_mlir, verify_module
     from xla_emit.pto.assembly import pto_as_to_mlir
-    from xla_emit.tools.context import parse_mlir, verify_module
 
     with open(path, encoding="utf-8") as f:
         text = pto_as_to_mlir(f.read(), path)

@@ -74,7 +74,7 @@ def run_mlir_kernel(
 ) -> list[np.ndarray]:
     """Run the kernel in an `.mlir` file (after `options.passes`, if any)."""
     from xla_emit.api import check_kernel_pipeline
-    from xla_emit.tools.context import parse_mlir, verify_module
+    from xla_emit.ir import parse_mlir, verify_module
 
     module, source_map = parse_mlir(_read(path), path)
     verify_module(module, source_map)

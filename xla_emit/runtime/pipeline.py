@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 from passes.diagnostics import OpError
 from passes.pipelines import available_passes, expand_pipelines
 from xla_emit.diagnostics import UserError
-from xla_emit.tools.context import SourceMap, make_context, op_error, verify_module
+from xla_emit.ir import SourceMap, make_context, op_error, verify_module
 
 DEFAULT_PIPELINE = "xla-gpu-pipeline"
 

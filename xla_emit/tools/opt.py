@@ -21,13 +21,18 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from passes.respell import RespellPass
+from passes.gpu.respell import RespellPass
 from xla_emit.diagnostics import UserError
+from xla_emit.ir import (
+    SPLIT_MARKER,
+    SourceMap,
+    make_context,
+    parse_mlir,
+    split_chunks,
+    verify_module,
+)
 from xla_emit.runtime.pipeline import apply_pipeline
-from xla_emit.tools.context import SourceMap, make_context, parse_mlir, verify_module
 from xla_emit.tools.expected_diagnostics import check_expected_diagnostics
-
-SPLIT_MARKER = "// -----"
 
 
 @dataclass
@@ -100,16 +105,6 @@ def read_input(path: str) -> tuple[str, str]:
             return f.read(), path
     except OSError as error:
         raise UserError(f"cannot read '{path}': {error.strerror}") from None
-
-
-def split_chunks(text: str) -> list[str]:
-    """Split at `// -----`; blank lines pad each chunk so line numbers stay file-relative."""
-    chunks: list[str] = []
-    lines_before = 0
-    for chunk in text.split(SPLIT_MARKER):
-        chunks.append("\n" * lines_before + chunk)
-        lines_before += chunk.count("\n")
-    return chunks
 
 
 class Driver:

@@ -32,7 +32,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects.tpu import MemRefSliceOp, TiledLayoutAttr, tiled_layout_of
-from passes.tpu_alignment import check_hardware_generation, tiling_of
+from passes.analysis.tpu_alignment import check_hardware_generation, tiling_of
 
 
 def _with_default_layout(value: SSAValue, generation: int) -> MemRefType[Attribute] | None:

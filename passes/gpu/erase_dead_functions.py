@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from passes.call_graph import function_table, is_public, reachable_functions
+from passes.analysis.call_graph import function_table, is_public, reachable_functions
 
 
 @dataclass(frozen=True)

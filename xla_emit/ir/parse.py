@@ -1,7 +1,5 @@
-"""The xDSL context our tools use, and MLIR parsing that remembers where ops came from.
+"""MLIR parsing that remembers where ops came from, and `--split-input-file` chunks.
 
-`make_context()` registers every dialect xDSL knows, with ours on top (our
-`gpu` replaces xDSL's: it adds MLIR's custom syntax `gpu.thread_id x`).
 `parse_mlir()` turns syntax errors into `UserError`s and keeps a table from
 each parsed op to its position, so that a verifier or a pass can later report
 `FILE:LINE:COL` for the op it rejects.
@@ -16,12 +14,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.universe import Universe
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer
 
-from dialects import all_dialects
-from xla_emit.diagnostics import Note, SourceLocation, UserError
+from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.ir.context import make_context
 
 # xDSL 0.74 lexes string literals with `"(?:[^"...]+|\\...)*"`: a quantified group
 # of a quantified class backtracks exponentially on an unterminated string (a
@@ -30,18 +27,6 @@ from xla_emit.diagnostics import Note, SourceLocation, UserError
 MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPrivateUsage]
     r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
 )
-
-
-def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with xDSL's dialects and ours, all loaded lazily."""
-    ctx = Context(allow_unregistered=allow_unregistered)
-    ours = all_dialects()
-    for name, load in Universe.get_multiverse().all_dialects.items():
-        if name not in ours:
-            ctx.register_dialect(name, load)
-    for name, load in ours.items():
-        ctx.register_dialect(name, load)
-    return ctx
 
 
 @dataclass
@@ -129,24 +114,14 @@ def parse_mlir(
     return module, source_map
 
 
-def verify_module(module: ModuleOp, source_map: SourceMap) -> None:
-    """Verify every op, outermost first; the first failure becomes a located `UserError`."""
-    for op in module.walk():
-        try:
-            op.verify(verify_nested_ops=False)
-        except DiagnosticException as error:
-            raise op_error(op, str(error), source_map) from None
-    try:
-        module.verify()
-    except DiagnosticException as error:
-        raise UserError(str(error)) from None
+SPLIT_MARKER = "// -----"
 
 
-def op_error(
-    op: Operation, message: str, source_map: SourceMap, notes: list[str] | None = None
-) -> UserError:
-    """An error about `op`, worded as MLIR words op errors: `'name' op message`."""
-    location = source_map.location_of(op)
-    return UserError(
-        f"'{op.name}' op {message}", location, [Note(note, location) for note in notes or []]
-    )
+def split_chunks(text: str) -> list[str]:
+    """Split at `// -----`; blank lines pad each chunk so line numbers stay file-relative."""
+    chunks: list[str] = []
+    lines_before = 0
+    for chunk in text.split(SPLIT_MARKER):
+        chunks.append("\n" * lines_before + chunk)
+        lines_before += chunk.count("\n")
+    return chunks

@@ -10,7 +10,7 @@ those casts, and a cast of a cast folds away.
 * `func.call` / `pure_call` operands and results;
 * `tensor.extract` / `tensor.insert`: the index is linearized through one
   `apply_indexing` whose map composes the producers of the indices with the
-  row-major linearization (see `passes/linear_index.py`);
+  row-major linearization (see `passes/analysis/linear_index.py`);
 * `scf.for` iter_args and `scf.if` results; `xla.loop` iter_args;
 * `xla.atomic_rmw` (the element is addressed by its linear index);
 * `arith.constant dense<...>` tensors;
@@ -62,8 +62,8 @@ from dialects.xla import (
     make_apply_indexing,
 )
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
+from passes.analysis.linear_index import constant_result, linear_index
 from passes.diagnostics import OpError
-from passes.linear_index import constant_result, linear_index
 from passes.scf_building import spelling_of
 
 # Spelling of the apply_indexing ops this pass creates when the IR gives no hint.

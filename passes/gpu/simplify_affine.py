@@ -29,7 +29,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from dialects.xla import ApplyIndexingOpBase
-from passes.value_ranges import narrowed_map
+from passes.analysis.value_ranges import narrowed_map
 from xla_emit.indexing import (
     AffineExpr,
     AffineKind,

@@ -34,7 +34,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from dialects.xla import PureCallOpBase
-from passes.call_graph import (
+from passes.analysis.call_graph import (
     function_table,
     is_public,
     recursive_functions,

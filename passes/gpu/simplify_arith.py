@@ -1,6 +1,6 @@
 """`xla-simplify-arith`: fold integer arithmetic whose outcome the value ranges decide.
 
-Ranges come from `passes/value_ranges.py` (`xla.range` on thread and block
+Ranges come from `passes/analysis/value_ranges.py` (`xla.range` on thread and block
 ids, `scf.for` bounds, `apply_indexing` expression ranges, constants). With
 them this pass
 
@@ -29,7 +29,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects.xla import ApplyIndexingOpBase
-from passes.value_ranges import narrowed_map, value_range
+from passes.analysis.value_ranges import narrowed_map, value_range
 from xla_emit.indexing import Interval
 
 # arith.cmpi predicate numbers.

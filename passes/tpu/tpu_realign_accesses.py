@@ -71,7 +71,7 @@ from xdsl.utils.hints import isa
 
 from dialects.tpu import DynamicRotateOp, VectorLoadOp, VectorStoreOp
 from dialects.vector_ext import ExtractStridedSliceOp, InsertStridedSliceOp
-from passes.tpu_alignment import (
+from passes.analysis.tpu_alignment import (
     Access,
     RealignedDim,
     RealignPlan,

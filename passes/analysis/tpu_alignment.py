@@ -37,7 +37,7 @@ from dialects.tpu import (
     memory_space_of,
     tiled_layout_of,
 )
-from passes.divisibility_analysis import Answer, DivisibilityAnalysis
+from passes.analysis.divisibility_analysis import Answer, DivisibilityAnalysis
 from xla_emit.layout.mosaic import (
     LANES,
     MosaicTiledLayout,

@@ -36,9 +36,8 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from dialects.tpu import MemRefSliceOp
-from passes.diagnostics import OpError
-from passes.divisibility_analysis import Answer, Divisibility, DivisibilityAnalysis
-from passes.tpu_alignment import (
+from passes.analysis.divisibility_analysis import Answer, Divisibility, DivisibilityAnalysis
+from passes.analysis.tpu_alignment import (
     Access,
     CannotRealign,
     Tiling,
@@ -49,6 +48,7 @@ from passes.tpu_alignment import (
     requirements,
     tiling_of,
 )
+from passes.diagnostics import OpError
 
 
 @dataclass(frozen=True)

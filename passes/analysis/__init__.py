@@ -1,0 +1,1 @@
+"""Analyses the passes share: call graph, value ranges, congruences, Mosaic's alignment rules, linear indices."""

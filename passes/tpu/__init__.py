@@ -1,0 +1,1 @@
+"""Mosaic TPU passes: memref layouts, the alignment proof and the realignment of accesses."""
