@@ -1,1 +1,4 @@
-"""Analyses the passes share: call graph, value ranges, congruences, Mosaic's alignment rules, linear indices."""
+"""Analyses the passes share.
+
+Call graph, value ranges, congruences, Mosaic's alignment rules, linear indices.
+"""

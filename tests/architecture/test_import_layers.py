@@ -73,9 +73,8 @@ def layering_violations(path: Path) -> list[str]:
             continue
         target = layer_of(module)
         if target is not None and not allowed(source, target):
-            found.append(
-                f"{path.relative_to(ROOT)}:{line}: '{source}' imports {module} ('{target}' is above)"
-            )
+            where = f"{path.relative_to(ROOT)}:{line}"
+            found.append(f"{where}: '{source}' imports {module} ('{target}' is above)")
     return found
 
 

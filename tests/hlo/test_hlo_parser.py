@@ -203,6 +203,26 @@ GOOD = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT a = f32[4] add
             "  ROOT f = f32[4] fusion(p), kind=kLoop, calls=nowhere\n}\n",
             4, 48, "unknown computation 'nowhere'",
         ),
+        (
+            "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+            "  ROOT f = f32[4] fusion(p), kind=kLoop, calls=e\n}\n",
+            4, 8, "fusion 'f' calls 'e', which is already being called: "
+            "the call graph has a cycle (e -> e)",
+        ),
+        (
+            "HloModule m\nc {\n  p = f32[4] parameter(0)\n"
+            "  ROOT k = f32[4] call(p), to_apply=d\n}\n\n"
+            "d {\n  p = f32[4] parameter(0)\n  ROOT k = f32[4] call(p), to_apply=c\n}\n\n"
+            "ENTRY e {\n  p = f32[4] parameter(0)\n  ROOT k = f32[4] call(p), to_apply=c\n}\n",
+            9, 8, "call 'k' calls 'c', which is already being called: "
+            "the call graph has a cycle (c -> d -> c)",
+        ),
+        (
+            "HloModule m\nENTRY e {\n  p = "
+            + "(" * 65 + "f32[4]" + ")" * 65
+            + " parameter(0)\n}\n",
+            3, 71, "tuple shape nested too deeply (more than 64 levels)",
+        ),
     ],
 )  # fmt: skip
 def test_errors_have_locations(text: str, line: int, column: int, message: str) -> None:

@@ -33,6 +33,8 @@ _STACK_FRAME_TABLE = re.compile(r"(FileNames|FunctionNames|FileLocations|StackFr
 _ATTR_KEY = re.compile(r"[A-Za-z_][\w.\-]*")
 _INT = re.compile(r"[-+]?\d+")
 _TYPE_WORD = re.compile(r"[a-z][a-z0-9]*")
+# Tuples nest a few levels in real programs; the parser recurses once per level.
+MAX_TUPLE_NESTING = 64
 _LITERAL_SCALAR = re.compile(
     r"[-+]?(?:inf|nan|true|false|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
 )
@@ -234,6 +236,40 @@ class _Parser:
                 if name not in by_name:
                     raise self.error(f"unknown computation '{name}'", offset)
                 pending.instruction.called_computations.append(by_name[name])
+        self.reject_call_cycles(computations)
+
+    def reject_call_cycles(self, computations: list[HloComputation]) -> None:
+        """HLO computations form a DAG: a cycle would make every consumer recurse forever."""
+        callees = {
+            c: [(callee, i) for i in c.instructions for callee in i.called_computations]
+            for c in computations
+        }
+        state: dict[HloComputation, int] = {}  # 1 = on the current path, 2 = done
+        for start in computations:
+            if start in state:
+                continue
+            path: list[HloComputation] = [start]
+            stack = [iter(callees[start])]
+            state[start] = 1
+            while stack:
+                step = next(stack[-1], None)
+                if step is None:
+                    state[path.pop()] = 2
+                    stack.pop()
+                    continue
+                callee, instruction = step
+                if state.get(callee) == 1:
+                    cycle = [*path[path.index(callee) :], callee]
+                    names = " -> ".join(c.name for c in cycle)
+                    raise UserError(
+                        f"{instruction.opcode} '{instruction.name}' calls '{callee.name}', "
+                        f"which is already being called: the call graph has a cycle ({names})",
+                        instruction.location,
+                    )
+                if callee not in state:
+                    state[callee] = 1
+                    path.append(callee)
+                    stack.append(iter(callees[callee]))
 
     # --------------------------------------------------------- computation
 
@@ -375,14 +411,19 @@ class _Parser:
 
     # --------------------------------------------------------------- shape
 
-    def parse_shape(self) -> Shape:
+    def parse_shape(self, depth: int = 0) -> Shape:
         self.skip_ws()
         if self.try_consume("("):
+            if depth == MAX_TUPLE_NESTING:
+                raise self.error(
+                    f"tuple shape nested too deeply (more than {MAX_TUPLE_NESTING} levels)",
+                    self.pos - 1,
+                )
             elements: list[Shape] = []
             if not self.try_consume(")"):
-                elements.append(self.parse_shape())
+                elements.append(self.parse_shape(depth + 1))
                 while self.try_consume(","):
-                    elements.append(self.parse_shape())
+                    elements.append(self.parse_shape(depth + 1))
                 self.expect(")", "to close the tuple shape")
             return TupleShape(tuple(elements))
         type_offset = self.pos
