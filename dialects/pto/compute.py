@@ -63,6 +63,12 @@ class UnaryOpBase(ElementwiseOpBase):
     TILE_INPUTS: ClassVar[int] = 1
 
 
+class FloatUnaryOpBase(UnaryOpBase):
+    """Unary ops defined on floats only (exp, log, square roots)."""
+
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
 class TileScalarOpBase(ElementwiseOpBase):
     """`tile OP scalar`; the scalar has the tile's element type."""
 
@@ -77,6 +83,25 @@ class TileScalarOpBase(ElementwiseOpBase):
                 "expected a scalar of the tile element type "
                 f"{self.destination_type().element_name}, but got {scalar}"
             )
+
+
+def _vec_row_major_destination_and_source(op: TileOpBase) -> tuple[TileTypeBase, TileTypeBase]:
+    """The destination and source tiles of an op that needs both to be row-major vec tiles."""
+    dst, src = op.destination_type(), op.source()
+    require_vec_row_major(op.name, "the destination", dst)
+    require_vec_row_major(op.name, "the source", src)
+    return dst, src
+
+
+@irdl_op_definition
+class TCvtOp(TileOpBase):
+    """dst = convert(src) to the destination's element type (optional `rmode`)."""
+
+    name = "pto.tcvt"
+
+    def verify_semantics(self) -> None:
+        dst, src = _vec_row_major_destination_and_source(self)
+        require_same_valid_shape("source", dst, src)
 
 
 @irdl_op_definition
@@ -122,35 +147,31 @@ class TMinOp(BinaryOpBase):
 
 
 @irdl_op_definition
-class TExpOp(UnaryOpBase):
+class TExpOp(FloatUnaryOpBase):
     """dst = exp(src)."""
 
     name = "pto.texp"
-    FLOAT_ONLY: ClassVar[bool] = True
 
 
 @irdl_op_definition
-class TLogOp(UnaryOpBase):
+class TLogOp(FloatUnaryOpBase):
     """dst = log(src)."""
 
     name = "pto.tlog"
-    FLOAT_ONLY: ClassVar[bool] = True
 
 
 @irdl_op_definition
-class TSqrtOp(UnaryOpBase):
+class TSqrtOp(FloatUnaryOpBase):
     """dst = sqrt(src)."""
 
     name = "pto.tsqrt"
-    FLOAT_ONLY: ClassVar[bool] = True
 
 
 @irdl_op_definition
-class TRsqrtOp(UnaryOpBase):
+class TRsqrtOp(FloatUnaryOpBase):
     """dst = 1 / sqrt(src)."""
 
     name = "pto.trsqrt"
-    FLOAT_ONLY: ClassVar[bool] = True
 
 
 @irdl_op_definition
@@ -179,19 +200,6 @@ class TMulsOp(TileScalarOpBase):
     """dst = src * scalar."""
 
     name = "pto.tmuls"
-
-
-@irdl_op_definition
-class TCvtOp(TileOpBase):
-    """dst = convert(src) to the destination's element type (optional `rmode`)."""
-
-    name = "pto.tcvt"
-
-    def verify_semantics(self) -> None:
-        dst, src = self.destination_type(), self.source()
-        require_vec_row_major(self.name, "the destination", dst)
-        require_vec_row_major(self.name, "the source", src)
-        require_same_valid_shape("source", dst, src)
 
 
 # Row/column reductions: source element -> allowed accumulator elements.
@@ -241,34 +249,40 @@ class ReductionOpBase(TileOpBase):
             raise VerifyException(f"the scratch operand must be a tile, but got {self.ins[1].type}")
 
 
+class RowReductionOpBase(ReductionOpBase):
+    REDUCES_ROWS: ClassVar[bool] = True
+
+
+class ColumnReductionOpBase(ReductionOpBase):
+    REDUCES_ROWS: ClassVar[bool] = False
+
+
 @irdl_op_definition
-class TRowSumOp(ReductionOpBase):
+class TRowSumOp(RowReductionOpBase):
     """dst[i, 0] = sum_j src[i, j]."""
 
     name = "pto.trowsum"
 
 
 @irdl_op_definition
-class TRowMaxOp(ReductionOpBase):
+class TRowMaxOp(RowReductionOpBase):
     """dst[i, 0] = max_j src[i, j]."""
 
     name = "pto.trowmax"
 
 
 @irdl_op_definition
-class TColSumOp(ReductionOpBase):
+class TColSumOp(ColumnReductionOpBase):
     """dst[0, j] = sum_i src[i, j]."""
 
     name = "pto.tcolsum"
-    REDUCES_ROWS: ClassVar[bool] = False
 
 
 @irdl_op_definition
-class TColMaxOp(ReductionOpBase):
+class TColMaxOp(ColumnReductionOpBase):
     """dst[0, j] = max_i src[i, j]."""
 
     name = "pto.tcolmax"
-    REDUCES_ROWS: ClassVar[bool] = False
 
 
 @irdl_op_definition
@@ -278,9 +292,7 @@ class TRowExpandOp(TileOpBase):
     name = "pto.trowexpand"
 
     def verify_semantics(self) -> None:
-        dst, src = self.destination_type(), self.source()
-        require_vec_row_major(self.name, "the destination", dst)
-        require_vec_row_major(self.name, "the source", src)
+        dst, src = _vec_row_major_destination_and_source(self)
         require_same_element("source", dst, src)
         if src.valid_cols.data not in (1, DYNAMIC):
             raise VerifyException(

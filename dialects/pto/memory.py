@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from math import prod
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     IndexType,
     IntAttr,
     IntegerType,
 )
-from xdsl.ir import (
-    SSAValue,
-)
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -283,50 +282,85 @@ def _parse_defined_operand(parser: Parser) -> SSAValue:
     return values[unresolved.index]
 
 
+def _parse_index_lists(parser: Parser, keys: Sequence[str]) -> list[list[SSAValue]]:
+    """`, key = [%i, ...]` for each key in turn."""
+    lists: list[list[SSAValue]] = []
+    for key in keys:
+        parser.parse_punctuation(",")
+        parser.parse_keyword(key)
+        parser.parse_punctuation("=")
+        lists.append(
+            parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
+            )
+        )
+    return lists
+
+
+class _ViewOpBase(IRDLOperation):
+    """`%r = OP %v, KEY = [%i, ...], KEY = [%j, ...] : TYPES`: a view op of one operand and
+    two lists of index operands, named by `LIST_KEYS`; each op spells its own types."""
+
+    LIST_KEYS: ClassVar[tuple[str, str]]
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        operand = parser.parse_unresolved_operand()
+        lists = _parse_index_lists(parser, cls.LIST_KEYS)
+        parser.parse_punctuation(":")
+        operand_type, result_type = cls.parse_types(parser)
+        return cls.build(
+            operands=[parser.resolve_operand(operand, operand_type), *lists],
+            result_types=[result_type],
+        )
+
+    @classmethod
+    def parse_types(cls, parser: Parser) -> tuple[Attribute, Attribute]:
+        """The operand's and the result's type, from what follows the `:`."""
+        raise NotImplementedError
+
+    def index_lists(self) -> tuple[Sequence[SSAValue], Sequence[SSAValue]]:
+        raise NotImplementedError
+
+    def print_types(self, printer: Printer) -> None:
+        raise NotImplementedError
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operands[0])
+        for key, values in zip(self.LIST_KEYS, self.index_lists(), strict=True):
+            printer.print_string(f", {key} = [")
+            printer.print_list(values, printer.print_operand)
+            printer.print_string("]")
+        printer.print_string(" : ")
+        self.print_types(printer)
+
+
 @irdl_op_definition
-class MakeTensorViewOp(IRDLOperation):
+class MakeTensorViewOp(_ViewOpBase):
     """`%v = pto.make_tensor_view %ptr, shape = [...], strides = [...] : !pto.tensor_view<...>`."""
 
     name = "pto.make_tensor_view"
+    LIST_KEYS: ClassVar[tuple[str, str]] = ("shape", "strides")
 
     ptr = operand_def(PtrType)
     shape = var_operand_def(IndexType)
     strides = var_operand_def(IndexType)
     result = result_def(TensorViewType)
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    def index_lists(self) -> tuple[Sequence[SSAValue], Sequence[SSAValue]]:
+        return self.shape, self.strides
 
     @classmethod
-    def parse(cls, parser: Parser) -> MakeTensorViewOp:
-        ptr = parser.parse_unresolved_operand()
-        lists: list[list[SSAValue]] = []
-        for key in ("shape", "strides"):
-            parser.parse_punctuation(",")
-            parser.parse_keyword(key)
-            parser.parse_punctuation("=")
-            lists.append(
-                parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-                )
-            )
-        parser.parse_punctuation(":")
+    def parse_types(cls, parser: Parser) -> tuple[Attribute, Attribute]:
         view = parser.parse_type()
         if not isinstance(view, TensorViewType):
             parser.raise_error(f"expected a !pto.tensor_view, but got {view}")
-        op = cls.build(
-            operands=[parser.resolve_operand(ptr, PtrType(view.element_type)), lists[0], lists[1]],
-            result_types=[view],
-        )
-        return op
+        return PtrType(view.element_type), view
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.ptr)
-        for key, values in (("shape", self.shape), ("strides", self.strides)):
-            printer.print_string(f", {key} = [")
-            printer.print_list(values, printer.print_operand)
-            printer.print_string("]")
-        printer.print_string(" : ")
+    def print_types(self, printer: Printer) -> None:
         printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
@@ -340,48 +374,27 @@ class MakeTensorViewOp(IRDLOperation):
 
 
 @irdl_op_definition
-class PartitionViewOp(IRDLOperation):
+class PartitionViewOp(_ViewOpBase):
     """`%p = pto.partition_view %v, offsets = [...], sizes = [...] : TV -> PTV`."""
 
     name = "pto.partition_view"
+    LIST_KEYS: ClassVar[tuple[str, str]] = ("offsets", "sizes")
 
     source = operand_def(TensorViewType)
     offsets = var_operand_def(IndexType)
     sizes = var_operand_def(IndexType)
     result = result_def(PartitionTensorViewType)
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-
     @classmethod
-    def parse(cls, parser: Parser) -> PartitionViewOp:
-        source = parser.parse_unresolved_operand()
-        lists: list[list[SSAValue]] = []
-        for key in ("offsets", "sizes"):
-            parser.parse_punctuation(",")
-            parser.parse_keyword(key)
-            parser.parse_punctuation("=")
-            lists.append(
-                parser.parse_comma_separated_list(
-                    parser.Delimiter.SQUARE, lambda: parser.parse_operand(IndexType())
-                )
-            )
-        parser.parse_punctuation(":")
+    def parse_types(cls, parser: Parser) -> tuple[Attribute, Attribute]:
         source_type = parser.parse_type()
         parser.parse_punctuation("->")
-        result_type = parser.parse_type()
-        return cls.build(
-            operands=[parser.resolve_operand(source, source_type), lists[0], lists[1]],
-            result_types=[result_type],
-        )
+        return source_type, parser.parse_type()
 
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        for key, values in (("offsets", self.offsets), ("sizes", self.sizes)):
-            printer.print_string(f", {key} = [")
-            printer.print_list(values, printer.print_operand)
-            printer.print_string("]")
-        printer.print_string(" : ")
+    def index_lists(self) -> tuple[Sequence[SSAValue], Sequence[SSAValue]]:
+        return self.offsets, self.sizes
+
+    def print_types(self, printer: Printer) -> None:
         printer.print_attribute(self.source.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
