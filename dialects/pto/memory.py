@@ -37,6 +37,7 @@ from dialects.pto.types import (
     TileType,
     TileTypeBase,
 )
+from dialects.syntax import defined_value
 
 
 @irdl_op_definition
@@ -276,10 +277,10 @@ def _parse_defined_operand(parser: Parser) -> SSAValue:
     """An operand whose type is known because it is already defined (the seed's
     `pto.tassign %t, @tile(...)` names no type)."""
     unresolved = parser.parse_unresolved_operand()
-    values = parser.ssa_values.get(unresolved.operand_name)
-    if values is None:
+    value = defined_value(parser, unresolved)
+    if value is None:
         parser.raise_error("the tassign tile must be defined before it is bound", unresolved.span)
-    return values[unresolved.index]
+    return value
 
 
 def _parse_index_lists(parser: Parser, keys: Sequence[str]) -> list[list[SSAValue]]:
