@@ -19,6 +19,11 @@ also accepts the shorthand `16x16xf32` (a row-major `vec` tile).
 
 Op verifiers hold the target-independent rules; rules that differ between
 A2A3 and A5 live in `passes/pto/pto_verify_target.py`.
+
+The package: `types` (tile, tile buffer, pointer and view types, pipe and
+event attributes), `tile_op` (the tile op base and shared checks), then the op
+groups `compute`, `memory` and `sync`; this module gathers them into the `PTO`
+dialect.
 """
 
 from __future__ import annotations

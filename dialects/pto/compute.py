@@ -6,18 +6,9 @@ from __future__ import annotations
 from math import prod
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (
-    DenseArrayBase,
-    IntegerAttr,
-    IntegerType,
-    StringAttr,
-)
-from xdsl.ir import (
-    Operation,
-)
-from xdsl.irdl import (
-    irdl_op_definition,
-)
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr
+from xdsl.ir import Operation
+from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
@@ -31,9 +22,7 @@ from dialects.pto.tile_op import (
     tile_params,
 )
 from dialects.pto.types import DYNAMIC, TileTypeBase
-from xla_emit.pto.targets import (
-    TRANSPOSABLE_TYPES,
-)
+from xla_emit.pto.targets import TRANSPOSABLE_TYPES
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
 
 

@@ -6,11 +6,7 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar, Self
 
-from xdsl.dialects.builtin import (
-    IndexType,
-    IntAttr,
-    IntegerType,
-)
+from xdsl.dialects.builtin import IndexType, IntAttr, IntegerType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,

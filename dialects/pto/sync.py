@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (
-    StringAttr,
-)
-from xdsl.irdl import (
-    IRDLOperation,
-    irdl_op_definition,
-    prop_def,
-)
+from xdsl.dialects.builtin import StringAttr
+from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 

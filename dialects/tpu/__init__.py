@@ -10,6 +10,11 @@ Memory ops with an optional mask print a trailing `, ` after the last type
 when the mask is absent, exactly as Mosaic's assembly format does. The tiled
 memref layout `#tpu.tiled<(8,128)(2,1),[16,1]>` is a memref layout attribute;
 its index arithmetic comes from `xla_emit.layout.mosaic`.
+
+The package: `attributes` (memory spaces, tiled layouts, dot dimension
+numbers, semaphore types), `helpers` (checks and syntax the ops share), then
+the op groups `memory`, `views`, `compute` and `dma`; this module gathers them
+into the `TPU` dialect.
 """
 
 from __future__ import annotations

@@ -14,10 +14,7 @@ from xdsl.dialects.builtin import (
     VectorType,
     i32,
 )
-from xdsl.ir import (
-    Operation,
-    SSAValue,
-)
+from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,

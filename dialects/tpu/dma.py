@@ -2,16 +2,8 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (
-    I32,
-    IntegerAttr,
-    MemRefType,
-    i32,
-)
-from xdsl.ir import (
-    Attribute,
-    SSAValue,
-)
+from xdsl.dialects.builtin import I32, IntegerAttr, MemRefType, i32
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,

@@ -13,14 +13,8 @@ from xdsl.dialects.builtin import (
     VectorType,
     i32,
 )
-from xdsl.ir import (
-    Attribute,
-    Operation,
-    SSAValue,
-)
-from xdsl.irdl import (
-    IRDLOperation,
-)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException

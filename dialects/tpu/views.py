@@ -6,19 +6,8 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.arith import ConstantOp
-from xdsl.dialects.builtin import (
-    I32,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    MemRefType,
-    i32,
-)
-from xdsl.ir import (
-    Attribute,
-    Operation,
-    SSAValue,
-)
+from xdsl.dialects.builtin import I32, IndexType, IntegerAttr, IntegerType, MemRefType, i32
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
