@@ -148,3 +148,17 @@ def test_target_comes_from_the_option_then_the_module() -> None:
     module.attributes["pto.target_arch"] = StringAttr("a9")
     with pytest.raises(VerifyException, match="unknown PTO target 'a9', expected one of a2a3, a5"):
         module_target(module)
+
+
+def test_tassign_of_a_result_the_tile_does_not_have_is_a_located_error() -> None:
+    source = (
+        "func.func @f() {\n"
+        "  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>\n"
+        "  pto.tassign %t#1, @tile(0x1000)\n"
+        "  func.return\n"
+        "}"
+    )
+    with pytest.raises(UserError) as error:
+        parse_mlir(source)
+    assert "the tassign tile must be defined before it is bound" in error.value.message
+    assert error.value.location is not None and error.value.location.line == 3

@@ -1,0 +1,222 @@
+"""The `pto` dialect: PTO's tile ISA as PTOAS spells it, in two levels.
+
+Level 1 is SSA: tile ops take and return `!pto.tile<...>` values,
+
+    %d = pto.tadd %a, %b : (!pto.tile<16x16xf32>, !pto.tile<16x16xf32>) -> !pto.tile<16x16xf32>
+
+Level 2 is destination-passing: ops write into `!pto.tile_buf<...>` buffers
+made by `pto.alloc_tile`,
+
+    pto.tadd ins(%a, %b : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>)
+             outs(%d : !pto.tile_buf<vec, 16x16xf32>)
+
+Both tile types carry the same parameters (location, element type, static
+rows/cols, valid rows/cols, box layout, inner box layout, fractal size, pad,
+compact mode), so lowering level 1 to level 2 keeps every type. `tile_buf`
+parses PTOAS's key form (`loc=vec, dtype=f32, rows=16, ...`) and its compact
+form (`vec, 16x16xf32, valid=16x8`), and prints the compact one; `!pto.tile`
+also accepts the shorthand `16x16xf32` (a row-major `vec` tile).
+
+Op verifiers hold the target-independent rules; rules that differ between
+A2A3 and A5 live in `passes/pto/pto_verify_target.py`.
+
+The package: `types` (tile, tile buffer, pointer and view types, pipe and
+event attributes), `tile_op` (the tile op base and shared checks), then the op
+groups `compute`, `memory` and `sync`; this module gathers them into the `PTO`
+dialect.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import Dialect
+
+from dialects.pto.compute import (
+    BinaryOpBase,
+    ColumnReductionOpBase,
+    ElementwiseOpBase,
+    FloatUnaryOpBase,
+    ReductionOpBase,
+    RowReductionOpBase,
+    TAbsOp,
+    TAddOp,
+    TAddsOp,
+    TColMaxOp,
+    TColSumOp,
+    TCvtOp,
+    TDivOp,
+    TExpOp,
+    TileScalarOpBase,
+    TLogOp,
+    TMatmulOp,
+    TMaxOp,
+    TMinOp,
+    TMovOp,
+    TMulOp,
+    TMulsOp,
+    TReluOp,
+    TRowExpandOp,
+    TRowMaxOp,
+    TRowSumOp,
+    TRsqrtOp,
+    TSqrtOp,
+    TSubOp,
+    TTransOp,
+    UnaryOpBase,
+    ttrans_conversion,
+)
+from dialects.pto.memory import (
+    AllocTileOp,
+    MakeTensorViewOp,
+    PartitionViewOp,
+    TAssignOp,
+    TLoadOp,
+    TStoreOp,
+)
+from dialects.pto.sync import (
+    BarrierOp,
+    FlagOpBase,
+    SetFlagOp,
+    WaitFlagOp,
+)
+from dialects.pto.tile_op import (
+    TileOpBase,
+    tile_params,
+)
+from dialects.pto.types import (
+    BLAYOUTS,
+    DEFAULT_FRACTAL,
+    DYNAMIC,
+    EVENTS,
+    PIPES,
+    SLAYOUTS,
+    TARGET_ATTR,
+    EventAttr,
+    PartitionTensorViewType,
+    PipeAttr,
+    PtrType,
+    TensorViewType,
+    TileBufType,
+    TileType,
+    TileTypeBase,
+    buffer_type_of,
+    element_type_name,
+    module_target,
+)
+
+TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
+    TAddOp,
+    TSubOp,
+    TMulOp,
+    TDivOp,
+    TMaxOp,
+    TMinOp,
+    TExpOp,
+    TLogOp,
+    TSqrtOp,
+    TRsqrtOp,
+    TAbsOp,
+    TReluOp,
+    TAddsOp,
+    TMulsOp,
+    TCvtOp,
+    TRowSumOp,
+    TRowMaxOp,
+    TColSumOp,
+    TColMaxOp,
+    TRowExpandOp,
+    TMatmulOp,
+    TMovOp,
+    TTransOp,
+    TLoadOp,
+    TStoreOp,
+)
+
+PTO = Dialect(
+    "pto",
+    [
+        *TILE_COMPUTE_OPS,
+        AllocTileOp,
+        TAssignOp,
+        MakeTensorViewOp,
+        PartitionViewOp,
+        BarrierOp,
+        SetFlagOp,
+        WaitFlagOp,
+    ],
+    [
+        TileType,
+        TileBufType,
+        PtrType,
+        TensorViewType,
+        PartitionTensorViewType,
+        PipeAttr,
+        EventAttr,
+    ],
+)
+
+__all__ = [
+    "BLAYOUTS",
+    "DEFAULT_FRACTAL",
+    "DYNAMIC",
+    "EVENTS",
+    "PIPES",
+    "PTO",
+    "SLAYOUTS",
+    "TARGET_ATTR",
+    "TILE_COMPUTE_OPS",
+    "AllocTileOp",
+    "BarrierOp",
+    "BinaryOpBase",
+    "ColumnReductionOpBase",
+    "ElementwiseOpBase",
+    "EventAttr",
+    "FlagOpBase",
+    "FloatUnaryOpBase",
+    "MakeTensorViewOp",
+    "PartitionTensorViewType",
+    "PartitionViewOp",
+    "PipeAttr",
+    "PtrType",
+    "ReductionOpBase",
+    "RowReductionOpBase",
+    "SetFlagOp",
+    "TAbsOp",
+    "TAddOp",
+    "TAddsOp",
+    "TAssignOp",
+    "TColMaxOp",
+    "TColSumOp",
+    "TCvtOp",
+    "TDivOp",
+    "TExpOp",
+    "TLoadOp",
+    "TLogOp",
+    "TMatmulOp",
+    "TMaxOp",
+    "TMinOp",
+    "TMovOp",
+    "TMulOp",
+    "TMulsOp",
+    "TReluOp",
+    "TRowExpandOp",
+    "TRowMaxOp",
+    "TRowSumOp",
+    "TRsqrtOp",
+    "TSqrtOp",
+    "TStoreOp",
+    "TSubOp",
+    "TTransOp",
+    "TensorViewType",
+    "TileBufType",
+    "TileOpBase",
+    "TileScalarOpBase",
+    "TileType",
+    "TileTypeBase",
+    "UnaryOpBase",
+    "WaitFlagOp",
+    "buffer_type_of",
+    "element_type_name",
+    "module_target",
+    "tile_params",
+    "ttrans_conversion",
+]

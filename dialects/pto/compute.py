@@ -1,0 +1,417 @@
+"""`pto` tile compute ops: elementwise, conversions, reductions, row expansion,
+matmul, moves and transposes."""
+
+from __future__ import annotations
+
+from math import prod
+from typing import ClassVar
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr
+from xdsl.ir import Operation
+from xdsl.irdl import irdl_op_definition
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
+
+from dialects.pto.tile_op import (
+    TileOpBase,
+    is_float,
+    require_same_element,
+    require_same_valid_shape,
+    require_vec_row_major,
+    shape_str,
+    tile_params,
+)
+from dialects.pto.types import DYNAMIC, TileTypeBase
+from xla_emit.pto.targets import TRANSPOSABLE_TYPES
+from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
+
+
+class ElementwiseOpBase(TileOpBase):
+    """Vector elementwise ops: every tile is a row-major vec tile of one element
+    type and one valid shape; the op runs over the destination's valid region."""
+
+    FLOAT_ONLY: ClassVar[bool] = False
+
+    def verify_semantics(self) -> None:
+        dst = self.destination_type()
+        require_vec_row_major(self.name, "the destination", dst)
+        if self.FLOAT_ONLY and not is_float(dst.element_type):
+            raise VerifyException(f"needs a float element type, but got {dst.element_name}")
+        for index in range(self.TILE_INPUTS):
+            src = self.source(index)
+            require_vec_row_major(self.name, f"input #{index}", src)
+            require_same_element(f"input #{index}", dst, src)
+            require_same_valid_shape(f"input #{index}", dst, src)
+
+
+class BinaryOpBase(ElementwiseOpBase):
+    TILE_INPUTS: ClassVar[int] = 2
+
+
+class UnaryOpBase(ElementwiseOpBase):
+    TILE_INPUTS: ClassVar[int] = 1
+
+
+class FloatUnaryOpBase(UnaryOpBase):
+    """Unary ops defined on floats only (exp, log, square roots)."""
+
+    FLOAT_ONLY: ClassVar[bool] = True
+
+
+class TileScalarOpBase(ElementwiseOpBase):
+    """`tile OP scalar`; the scalar has the tile's element type."""
+
+    TILE_INPUTS: ClassVar[int] = 1
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        scalar = self.ins[1].type
+        if scalar != self.destination_type().element_type:
+            raise VerifyException(
+                "expected a scalar of the tile element type "
+                f"{self.destination_type().element_name}, but got {scalar}"
+            )
+
+
+def _vec_row_major_destination_and_source(op: TileOpBase) -> tuple[TileTypeBase, TileTypeBase]:
+    """The destination and source tiles of an op that needs both to be row-major vec tiles."""
+    dst, src = op.destination_type(), op.source()
+    require_vec_row_major(op.name, "the destination", dst)
+    require_vec_row_major(op.name, "the source", src)
+    return dst, src
+
+
+@irdl_op_definition
+class TCvtOp(TileOpBase):
+    """dst = convert(src) to the destination's element type (optional `rmode`)."""
+
+    name = "pto.tcvt"
+
+    def verify_semantics(self) -> None:
+        dst, src = _vec_row_major_destination_and_source(self)
+        require_same_valid_shape("source", dst, src)
+
+
+@irdl_op_definition
+class TAddOp(BinaryOpBase):
+    """dst = a + b over the destination's valid region."""
+
+    name = "pto.tadd"
+
+
+@irdl_op_definition
+class TSubOp(BinaryOpBase):
+    """dst = a - b."""
+
+    name = "pto.tsub"
+
+
+@irdl_op_definition
+class TMulOp(BinaryOpBase):
+    """dst = a * b."""
+
+    name = "pto.tmul"
+
+
+@irdl_op_definition
+class TDivOp(BinaryOpBase):
+    """dst = a / b."""
+
+    name = "pto.tdiv"
+
+
+@irdl_op_definition
+class TMaxOp(BinaryOpBase):
+    """dst = max(a, b)."""
+
+    name = "pto.tmax"
+
+
+@irdl_op_definition
+class TMinOp(BinaryOpBase):
+    """dst = min(a, b)."""
+
+    name = "pto.tmin"
+
+
+@irdl_op_definition
+class TExpOp(FloatUnaryOpBase):
+    """dst = exp(src)."""
+
+    name = "pto.texp"
+
+
+@irdl_op_definition
+class TLogOp(FloatUnaryOpBase):
+    """dst = log(src)."""
+
+    name = "pto.tlog"
+
+
+@irdl_op_definition
+class TSqrtOp(FloatUnaryOpBase):
+    """dst = sqrt(src)."""
+
+    name = "pto.tsqrt"
+
+
+@irdl_op_definition
+class TRsqrtOp(FloatUnaryOpBase):
+    """dst = 1 / sqrt(src)."""
+
+    name = "pto.trsqrt"
+
+
+@irdl_op_definition
+class TAbsOp(UnaryOpBase):
+    """dst = |src|."""
+
+    name = "pto.tabs"
+
+
+@irdl_op_definition
+class TReluOp(UnaryOpBase):
+    """dst = max(src, 0)."""
+
+    name = "pto.trelu"
+
+
+@irdl_op_definition
+class TAddsOp(TileScalarOpBase):
+    """dst = src + scalar."""
+
+    name = "pto.tadds"
+
+
+@irdl_op_definition
+class TMulsOp(TileScalarOpBase):
+    """dst = src * scalar."""
+
+    name = "pto.tmuls"
+
+
+# Row/column reductions: source element -> allowed accumulator elements.
+_REDUCTION_RESULTS: dict[str, tuple[str, ...]] = {
+    "f16": ("f16", "f32"),
+    "bf16": ("bf16", "f32"),
+    "f32": ("f32",),
+    "i16": ("i16", "i32"),
+    "si16": ("si16", "si32"),
+    "i32": ("i32",),
+    "si32": ("si32",),
+}
+
+
+class ReductionOpBase(TileOpBase):
+    """Reduce each row (to a one-column tile) or each column (to a one-row tile).
+    An optional second input is the scratch tile PTOAS passes explicitly."""
+
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
+    REDUCES_ROWS: ClassVar[bool] = True
+
+    def verify_semantics(self) -> None:
+        dst, src = self.destination_type(), self.source()
+        require_vec_row_major(self.name, "the source", src)
+        if dst.loc.data != "vec":
+            raise VerifyException(f"writes a vec tile, but the destination is in '{dst.loc.data}'")
+        allowed = _REDUCTION_RESULTS.get(src.element_name)
+        if allowed is None or dst.element_name not in allowed:
+            raise VerifyException(
+                f"cannot reduce {src.element_name} into {dst.element_name}"
+                + (f" (allowed: {', '.join(allowed)})" if allowed else "")
+            )
+        kept, reduced = (0, 1) if self.REDUCES_ROWS else (1, 0)
+        if dst.valid_shape[reduced] not in (1, DYNAMIC):
+            what = "columns" if self.REDUCES_ROWS else "rows"
+            raise VerifyException(
+                f"leaves one valid {what[:-1]} per {'row' if self.REDUCES_ROWS else 'column'}, "
+                f"but the destination has {dst.valid_shape[reduced]} valid {what}"
+            )
+        a, b = src.valid_shape[kept], dst.valid_shape[kept]
+        if DYNAMIC not in (a, b) and a != b:
+            what = "rows" if self.REDUCES_ROWS else "columns"
+            raise VerifyException(
+                f"expected {a} valid {what} in the destination, as in the source, but got {b}"
+            )
+        if len(self.ins) == 2 and tile_params(self.ins[1]) is None:
+            raise VerifyException(f"the scratch operand must be a tile, but got {self.ins[1].type}")
+
+
+class RowReductionOpBase(ReductionOpBase):
+    REDUCES_ROWS: ClassVar[bool] = True
+
+
+class ColumnReductionOpBase(ReductionOpBase):
+    REDUCES_ROWS: ClassVar[bool] = False
+
+
+@irdl_op_definition
+class TRowSumOp(RowReductionOpBase):
+    """dst[i, 0] = sum_j src[i, j]."""
+
+    name = "pto.trowsum"
+
+
+@irdl_op_definition
+class TRowMaxOp(RowReductionOpBase):
+    """dst[i, 0] = max_j src[i, j]."""
+
+    name = "pto.trowmax"
+
+
+@irdl_op_definition
+class TColSumOp(ColumnReductionOpBase):
+    """dst[0, j] = sum_i src[i, j]."""
+
+    name = "pto.tcolsum"
+
+
+@irdl_op_definition
+class TColMaxOp(ColumnReductionOpBase):
+    """dst[0, j] = max_i src[i, j]."""
+
+    name = "pto.tcolmax"
+
+
+@irdl_op_definition
+class TRowExpandOp(TileOpBase):
+    """dst[i, j] = src[i, 0]: broadcast a one-column tile along each row."""
+
+    name = "pto.trowexpand"
+
+    def verify_semantics(self) -> None:
+        dst, src = _vec_row_major_destination_and_source(self)
+        require_same_element("source", dst, src)
+        if src.valid_cols.data not in (1, DYNAMIC):
+            raise VerifyException(
+                f"broadcasts one column, but the source has {src.valid_cols.data} valid columns"
+            )
+        a, b = src.valid_rows.data, dst.valid_rows.data
+        if DYNAMIC not in (a, b) and a != b:
+            raise VerifyException(
+                f"expected {a} valid rows in the destination, as in the source, but got {b}"
+            )
+
+
+_MATMUL_TYPES = {
+    ("i32", "i8", "i8"),
+    ("f32", "f16", "f16"),
+    ("f32", "f32", "f32"),
+    ("f32", "bf16", "bf16"),
+}
+
+
+@irdl_op_definition
+class TMatmulOp(TileOpBase):
+    """acc[M, N] = left[M, K] x right[K, N]."""
+
+    name = "pto.tmatmul"
+    TILE_INPUTS: ClassVar[int] = 2
+
+    def verify_semantics(self) -> None:
+        dst, a, b = self.destination_type(), self.source(0), self.source(1)
+        for role, tile, loc in (
+            ("the left operand", a, "left"),
+            ("the right operand", b, "right"),
+            ("the destination", dst, "acc"),
+        ):
+            if tile.loc.data != loc:
+                raise VerifyException(f"expects {role} in '{loc}', but got '{tile.loc.data}'")
+        types = (dst.element_name, a.element_name, b.element_name)
+        if types not in _MATMUL_TYPES:
+            raise VerifyException(f"unsupported types (acc, left, right) = ({', '.join(types)})")
+        (m, k), (k2, n), (dm, dn) = a.valid_shape, b.valid_shape, dst.valid_shape
+        for what, x, y in (("K", k, k2), ("M", m, dm), ("N", n, dn)):
+            if DYNAMIC not in (x, y) and x != y:
+                raise VerifyException(
+                    f"{what} mismatch: {x} != {y} (left {shape_str(a.valid_shape)}, right "
+                    f"{shape_str(b.valid_shape)}, acc {shape_str(dst.valid_shape)})"
+                )
+
+
+@irdl_op_definition
+class TMovOp(TileOpBase):
+    """Copy the valid region of a tile into another (possibly another location)."""
+
+    name = "pto.tmov"
+
+    def verify_semantics(self) -> None:
+        dst, src = self.destination_type(), self.source()
+        require_same_element("source", dst, src)
+        require_same_valid_shape("source", dst, src)
+
+
+def ttrans_conversion(op: Operation) -> tuple[Conversion, tuple[int, ...], int]:
+    """A ttrans's conversion (default a 2-D transpose), logical source shape and C0."""
+    attr = op.attributes.get("conversion")
+    conversion = Conversion(attr.data) if isinstance(attr, StringAttr) else Conversion.TRANSPOSE_2D
+    shape_attr = op.attributes.get("source_shape")
+    shape = tuple(shape_attr.get_values()) if isa(shape_attr, DenseArrayBase[IntegerType]) else ()
+    c0_attr = op.attributes.get("c0")
+    c0 = c0_attr.value.data if isinstance(c0_attr, IntegerAttr) else 0
+    return conversion, tuple(int(d) for d in shape), c0
+
+
+@irdl_op_definition
+class TTransOp(TileOpBase):
+    """dst[i, j] = src[j, i] over the transpose domain (A2A3: the source's valid
+    region; A5: its static shape). A second input is the scratch tile. With
+    `{conversion = "nchw_to_nc1hwc0", source_shape = array<i64: ...>, c0 = 8}`
+    it performs a ConvTile format change on the tiles' row-major contents."""
+
+    name = "pto.ttrans"
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
+
+    def verify_semantics(self) -> None:
+        dst, src = self.destination_type(), self.source()
+        for role, tile in (("source", src), ("destination", dst)):
+            if tile.element_name not in TRANSPOSABLE_TYPES:
+                raise VerifyException(
+                    f"{role} element type {tile.element_name} is not supported "
+                    "(4 B: ui32/i32/f32, 2 B: ui16/i16/f16/bf16, 1 B: ui8/i8)"
+                )
+        if src.element_bytes != dst.element_bytes:
+            raise VerifyException(
+                f"needs equal element sizes, but the source {src.element_name} has "
+                f"{src.element_bytes} bytes and the destination {dst.element_name} has "
+                f"{dst.element_bytes}"
+            )
+        if len(self.ins) == 2:
+            tmp = tile_params(self.ins[1])
+            if tmp is None:
+                raise VerifyException(
+                    f"the scratch operand must be a tile, but got {self.ins[1].type}"
+                )
+            if tmp.element_bytes != src.element_bytes:
+                raise VerifyException(
+                    f"scratch elements must have {src.element_bytes} bytes like the source, but "
+                    f"{tmp.element_name} has {tmp.element_bytes}"
+                )
+        if self.is_dps and (
+            self.outs[0] == self.ins[0] or (len(self.ins) == 2 and self.outs[0] == self.ins[1])
+        ):
+            raise VerifyException(
+                "cannot write the buffer it reads (the destination aliases an input)"
+            )
+        self._verify_conversion(src, dst)
+
+    def _verify_conversion(self, src: TileTypeBase, dst: TileTypeBase) -> None:
+        conversion, shape, c0 = ttrans_conversion(self)
+        if conversion is Conversion.TRANSPOSE_2D:
+            return
+        if len(shape) != SOURCE_RANK[conversion]:
+            raise VerifyException(
+                f"{conversion.value} needs a rank-{SOURCE_RANK[conversion]} source_shape, but got "
+                f"{list(shape)}"
+            )
+        if src.loc.data != "vec" or dst.loc.data != "vec":
+            raise VerifyException("ConvTile conversions run on vec tiles")
+        if c0 <= 0 and conversion.value.endswith(("to_nc1hwc0", "to_gnc1hwc0", "fractal_z_3d")):
+            raise VerifyException(f"{conversion.value} needs a positive c0 attribute")
+        capacity = src.rows.data * src.cols.data
+        if prod(shape) > capacity:
+            raise VerifyException(
+                f"source_shape {list(shape)} holds {prod(shape)} elements, more than the "
+                f"{src.shape[0]}x{src.shape[1]} source tile"
+            )

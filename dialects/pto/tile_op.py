@@ -1,0 +1,244 @@
+"""The base of every `pto` tile op (both levels in one class) and the checks
+the tile ops share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import AnyFloat
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, var_operand_def, var_result_def
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.pto.types import DYNAMIC, TileBufType, TileType, TileTypeBase, format_dim
+
+
+def tile_params(value: SSAValue) -> TileTypeBase | None:
+    t = value.type
+    return t if isinstance(t, TileTypeBase) else None
+
+
+class TileOpBase(IRDLOperation):
+    """A tile op in level-1 (SSA, results) or level-2 (DPS, `outs`) form.
+
+    Level 1: `%d = pto.OP %a, %b {attrs} : (T, T) -> T` (one operand: `T -> T`).
+    Level 2: `pto.OP ins(%a, %b {attrs} : T, T) outs(%d : T)`.
+    """
+
+    ins = var_operand_def()
+    outs = var_operand_def()
+    res = var_result_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        ins: Sequence[SSAValue],
+        outs: Sequence[SSAValue] = (),
+        result_types: Sequence[Attribute] = (),
+        attributes: dict[str, Attribute] | None = None,
+    ) -> None:
+        super().__init__(operands=[ins, outs], result_types=[result_types], attributes=attributes)
+
+    # -- level-neutral accessors -------------------------------------------
+
+    @property
+    def is_dps(self) -> bool:
+        return len(self.outs) > 0
+
+    def destination_type(self) -> TileTypeBase:
+        """The tile this op writes: its result (level 1) or its `outs` buffer (level 2)."""
+        t = self.outs[0].type if self.is_dps else self.res[0].type
+        assert isinstance(t, TileTypeBase)
+        return t
+
+    def input_types(self) -> list[Attribute]:
+        return [v.type for v in self.ins]
+
+    # -- syntax --------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TileOpBase:
+        if parser.parse_optional_keyword("ins") is not None:
+            return cls._parse_dps(parser)
+        return cls._parse_ssa(parser)
+
+    @classmethod
+    def _parse_dps(cls, parser: Parser) -> TileOpBase:
+        parser.parse_punctuation("(")
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        ins = _resolve(parser, unresolved, types)
+        outs: list[SSAValue] = []
+        if parser.parse_optional_keyword("outs") is not None:
+            parser.parse_punctuation("(")
+            out_unresolved = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_unresolved_operand
+            )
+            parser.parse_punctuation(":")
+            out_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+            outs = _resolve(parser, out_unresolved, out_types)
+        attributes |= parser.parse_optional_attr_dict()
+        return cls(ins, outs, (), attributes)
+
+    @classmethod
+    def _parse_ssa(cls, parser: Parser) -> TileOpBase:
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        if parser.parse_optional_punctuation("(") is not None:
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+        else:
+            types = [parser.parse_type()]
+        parser.parse_punctuation("->")
+        result_types = parser.parse_optional_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_type
+        )
+        if result_types is None:
+            result_types = [parser.parse_type()]
+        return cls(_resolve(parser, unresolved, types), (), result_types, attributes)
+
+    def print(self, printer: Printer) -> None:
+        attributes = {k: v for k, v in self.attributes.items()}
+        if self.is_dps:
+            printer.print_string(" ins(")
+            printer.print_list(self.ins, printer.print_operand)
+            if attributes:
+                printer.print_string(" ")
+                printer.print_attr_dict(attributes)
+            printer.print_string(" : ")
+            printer.print_list(self.input_types(), printer.print_attribute)
+            printer.print_string(") outs(")
+            printer.print_list(self.outs, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.outs], printer.print_attribute)
+            printer.print_string(")")
+            return
+        printer.print_string(" ")
+        printer.print_list(self.ins, printer.print_operand)
+        if attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(attributes)
+        printer.print_string(" : ")
+        if len(self.ins) == 1:
+            printer.print_attribute(self.ins[0].type)
+        else:
+            printer.print_string("(")
+            printer.print_list(self.input_types(), printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" -> ")
+        if len(self.res) == 1:
+            printer.print_attribute(self.res[0].type)
+        else:
+            printer.print_string("(")
+            printer.print_list(self.result_types, printer.print_attribute)
+            printer.print_string(")")
+
+    # -- verification ------------------------------------------------------
+
+    # Number of tile operands the op reads (scalars and scratch tiles come after).
+    TILE_INPUTS: ClassVar[int] = 1
+    # Extra trailing operands allowed at most (scalars, optional scratch tiles).
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 0)
+
+    def verify_(self) -> None:
+        self._verify_form()
+        self._verify_operand_count()
+        self.verify_semantics()
+
+    def _verify_form(self) -> None:
+        """Level 1 returns tiles and has no `outs`; level 2 writes `outs` and returns nothing."""
+        if self.is_dps:
+            if self.res:
+                raise VerifyException("a DPS (level-2) op writes its 'outs' and has no results")
+            if len(self.outs) != 1:
+                raise VerifyException(f"expected 1 'outs' operand, but got {len(self.outs)}")
+            tile_class: type[TileTypeBase] = TileBufType
+        else:
+            if len(self.res) != 1:
+                raise VerifyException(f"expected 1 result, but got {len(self.res)}")
+            tile_class = TileType
+        other = TileType if tile_class is TileBufType else TileBufType
+        for value in [*self.ins, *self.outs, *self.res]:
+            if isinstance(value.type, other):
+                level = "level-2 (ins/outs)" if self.is_dps else "level-1 (SSA)"
+                raise VerifyException(
+                    f"{level} form expects {tile_class.name} tiles, but got {value.type}"
+                )
+
+    def _verify_operand_count(self) -> None:
+        low = self.TILE_INPUTS + self.EXTRA_INPUTS[0]
+        high = self.TILE_INPUTS + self.EXTRA_INPUTS[1]
+        if not low <= len(self.ins) <= high:
+            expected = str(low) if low == high else f"{low} to {high}"
+            raise VerifyException(f"expected {expected} input operands, but got {len(self.ins)}")
+        for index in range(self.TILE_INPUTS):
+            if tile_params(self.ins[index]) is None:
+                raise VerifyException(
+                    f"input #{index} must be a tile, but got {self.ins[index].type}"
+                )
+
+    def verify_semantics(self) -> None:
+        """Op-specific rules; operand counts and the level are already checked."""
+
+    def source(self, index: int = 0) -> TileTypeBase:
+        t = self.ins[index].type
+        assert isinstance(t, TileTypeBase)
+        return t
+
+
+def _resolve(
+    parser: Parser, unresolved: Sequence[UnresolvedOperand], types: Sequence[Attribute]
+) -> list[SSAValue]:
+    if len(unresolved) != len(types):
+        parser.raise_error(
+            f"expected {len(unresolved)} types for {len(unresolved)} operands, but got {len(types)}"
+        )
+    return [parser.resolve_operand(u, t) for u, t in zip(unresolved, types, strict=True)]
+
+
+# -- shared checks ---------------------------------------------------------
+
+
+def require_vec_row_major(op_name: str, role: str, tile: TileTypeBase) -> None:
+    if tile.loc.data != "vec":
+        raise VerifyException(f"computes on vec tiles, but {role} is in '{tile.loc.data}'")
+    if not tile.is_row_major:
+        raise VerifyException(f"computes on row-major tiles, but {role} is {tile.blayout.data}")
+
+
+def require_same_element(role: str, expected: TileTypeBase, tile: TileTypeBase) -> None:
+    if tile.element_type != expected.element_type:
+        raise VerifyException(
+            f"expected {role} element type {expected.element_name}, but got {tile.element_name}"
+        )
+
+
+def require_same_valid_shape(role: str, expected: TileTypeBase, tile: TileTypeBase) -> None:
+    for axis in range(2):
+        a, b = expected.valid_shape[axis], tile.valid_shape[axis]
+        if DYNAMIC not in (a, b) and a != b:
+            raise VerifyException(
+                f"expected {role} valid shape {shape_str(expected.valid_shape)}, "
+                f"but got {shape_str(tile.valid_shape)} (elementwise ops do not broadcast)"
+            )
+
+
+def shape_str(shape: tuple[int, int]) -> str:
+    return f"{format_dim(shape[0])}x{format_dim(shape[1])}"
+
+
+def is_float(element: Attribute) -> bool:
+    return isinstance(element, AnyFloat)

@@ -1,0 +1,493 @@
+"""The `pto` dialect's types and attributes: tiles, tile buffers, pointers, tensor
+views, pipes and events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Self
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntAttr,
+    IntegerType,
+    Signedness,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from xla_emit.pto.rules import TileDesc
+from xla_emit.pto.targets import (
+    DEFAULT_TARGET,
+    LOCATIONS,
+    Target,
+    element_bytes,
+    is_element_type,
+    parse_target,
+)
+
+DYNAMIC = -1
+BLAYOUTS = ("row_major", "col_major")
+SLAYOUTS = ("none_box", "row_major", "col_major")
+DEFAULT_FRACTAL = 512
+PIPES = (
+    "PIPE_S",
+    "PIPE_V",
+    "PIPE_M",
+    "PIPE_MTE1",
+    "PIPE_MTE2",
+    "PIPE_MTE3",
+    "PIPE_FIX",
+    "PIPE_ALL",
+)
+EVENTS = tuple(f"EVENT_ID{i}" for i in range(8))
+
+# The key form lists every key in this order (`compact` may be left out).
+_KEY_FORM_KEYS = (
+    "loc",
+    "dtype",
+    "rows",
+    "cols",
+    "v_row",
+    "v_col",
+    "blayout",
+    "slayout",
+    "fractal",
+    "pad",
+)
+
+
+def element_type_name(element: Attribute) -> str:
+    """The MLIR spelling of a scalar element type (`f32`, `bf16`, `ui8`, ...)."""
+    match element:
+        case Float32Type():
+            return "f32"
+        case Float16Type():
+            return "f16"
+        case BFloat16Type():
+            return "bf16"
+        case Float64Type():
+            return "f64"
+        case IntegerType():
+            prefix = {Signedness.SIGNLESS: "i", Signedness.SIGNED: "si", Signedness.UNSIGNED: "ui"}
+            return f"{prefix[element.signedness.data]}{element.width.data}"
+        case _:
+            return str(element)
+
+
+TARGET_ATTR = "pto.target_arch"
+
+
+def module_target(module: Operation, override: str | None = None) -> Target:
+    """The target a pass works for: its option if given, else the module's
+    `pto.target_arch` attribute, else A2A3 (PTOAS's default)."""
+    if override:
+        return parse_target(override)
+    attr = module.attributes.get(TARGET_ATTR)
+    if attr is None:
+        return DEFAULT_TARGET
+    if not isinstance(attr, StringAttr):
+        raise VerifyException(f'{TARGET_ATTR} must be a string ("a2a3" or "a5"), but got {attr}')
+    try:
+        return parse_target(attr.data)
+    except ValueError as error:
+        raise VerifyException(str(error)) from None
+
+
+def format_dim(dim: int) -> str:
+    return "?" if dim == DYNAMIC else str(dim)
+
+
+# A dataclass so that subclasses compare and hash by these parameters.
+@dataclass(frozen=True, init=False)
+class TileTypeBase(ParametrizedAttribute, TypeAttribute):
+    """Parameters and syntax shared by `!pto.tile` and `!pto.tile_buf`."""
+
+    loc: StringAttr
+    element_type: Attribute
+    rows: IntAttr
+    cols: IntAttr
+    valid_rows: IntAttr
+    valid_cols: IntAttr
+    blayout: StringAttr
+    slayout: StringAttr
+    fractal: IntAttr
+    pad: IntAttr
+    compact: IntAttr
+
+    @classmethod
+    def of(
+        cls,
+        element_type: Attribute,
+        rows: int,
+        cols: int,
+        *,
+        loc: str = "vec",
+        valid_rows: int | None = None,
+        valid_cols: int | None = None,
+        blayout: str = "row_major",
+        slayout: str = "none_box",
+        fractal: int = DEFAULT_FRACTAL,
+        pad: int = 0,
+        compact: int = 0,
+    ) -> Self:
+        """A tile type; the valid shape defaults to the static shape."""
+        return cls.new(
+            (
+                StringAttr(loc),
+                element_type,
+                IntAttr(rows),
+                IntAttr(cols),
+                IntAttr(rows if valid_rows is None else valid_rows),
+                IntAttr(cols if valid_cols is None else valid_cols),
+                StringAttr(blayout),
+                StringAttr(slayout),
+                IntAttr(fractal),
+                IntAttr(pad),
+                IntAttr(compact),
+            )
+        )
+
+    # -- convenient views -------------------------------------------------
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.rows.data, self.cols.data
+
+    @property
+    def valid_shape(self) -> tuple[int, int]:
+        return self.valid_rows.data, self.valid_cols.data
+
+    @property
+    def has_dynamic_valid_shape(self) -> bool:
+        return DYNAMIC in self.valid_shape
+
+    @property
+    def element_name(self) -> str:
+        return element_type_name(self.element_type)
+
+    @property
+    def element_bytes(self) -> int:
+        return element_bytes(self.element_name)
+
+    @property
+    def is_row_major(self) -> bool:
+        return self.blayout.data == "row_major"
+
+    def desc(self) -> TileDesc:
+        """The plain description the target rules of `xla_emit.pto.rules` take."""
+        return TileDesc(
+            self.element_name,
+            self.rows.data,
+            self.cols.data,
+            self.valid_rows.data,
+            self.valid_cols.data,
+            self.is_row_major,
+        )
+
+    # -- verification ------------------------------------------------------
+
+    def verify(self) -> None:
+        if self.loc.data not in LOCATIONS:
+            raise VerifyException(
+                f"unknown tile location '{self.loc.data}', expected one of {', '.join(LOCATIONS)}"
+            )
+        if not is_element_type(self.element_name):
+            raise VerifyException(f"'{self.element_name}' is not a tile element type")
+        rows, cols = self.shape
+        if rows <= 0 or cols <= 0:
+            raise VerifyException(f"tile shape must be positive, but got {rows}x{cols}")
+        for name, valid, static in (
+            ("rows", self.valid_rows.data, rows),
+            ("cols", self.valid_cols.data, cols),
+        ):
+            if valid != DYNAMIC and not 0 < valid <= static:
+                raise VerifyException(
+                    f"valid {name} must be in [1, {static}] (or '?'), but got {valid}"
+                )
+        if self.blayout.data not in BLAYOUTS:
+            raise VerifyException(f"unknown blayout '{self.blayout.data}'")
+        if self.slayout.data not in SLAYOUTS:
+            raise VerifyException(f"unknown slayout '{self.slayout.data}'")
+        if self.pad.data not in (0, 1, 2, 3):
+            raise VerifyException(
+                f"pad must be 0 (null), 1 (zero), 2 (max) or 3 (min), but got {self.pad.data}"
+            )
+        if self.compact.data not in (0, 1, 2):
+            raise VerifyException(f"compact must be 0, 1 or 2, but got {self.compact.data}")
+
+    # -- syntax --------------------------------------------------------------
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            if parser.parse_optional_keyword("loc") is not None:
+                return _parse_key_form(parser)
+            # xDSL has no public peek; the compact form starts with a size or `?`.
+            token = parser._current_token.text  # pyright: ignore[reportPrivateUsage]
+            if token[:1].isdigit() or token == "?":
+                return _parse_compact_form(parser, "vec")
+            loc = parser.parse_identifier(" (a tile location, 'loc=' or a shape)")
+            parser.parse_punctuation(",")
+            return _parse_compact_form(parser, loc)
+
+    def print_parameters(self, printer: Printer) -> None:
+        rows, cols = self.shape
+        printer.print_string("<")
+        if self._prints_location():
+            printer.print_string(f"{self.loc.data}, ")
+        printer.print_string(f"{rows}x{cols}x")
+        printer.print_attribute(self.element_type)
+        if self.valid_shape != self.shape:
+            vr, vc = self.valid_shape
+            printer.print_string(f", valid={format_dim(vr)}x{format_dim(vc)}")
+        if self.blayout.data != "row_major":
+            printer.print_string(f", blayout={self.blayout.data}")
+        if self.slayout.data != "none_box":
+            printer.print_string(f", slayout={self.slayout.data}")
+        if self.fractal.data != DEFAULT_FRACTAL:
+            printer.print_string(f", fractal={self.fractal.data}")
+        if self.pad.data != 0:
+            printer.print_string(f", pad={self.pad.data}")
+        if self.compact.data != 0:
+            printer.print_string(f", compact={self.compact.data}")
+        printer.print_string(">")
+
+    def _prints_location(self) -> bool:
+        return True
+
+
+def _parse_valid_dim(parser: AttrParser) -> int:
+    if parser.parse_optional_punctuation("?") is not None:
+        return DYNAMIC
+    return parser.parse_integer(allow_boolean=False)
+
+
+def _parse_keyword_value(parser: AttrParser, options: Sequence[str], key: str) -> str:
+    return parser.parse_keyword_in(options, f" for tile key '{key}'")
+
+
+def _parse_key_form(parser: AttrParser) -> list[Attribute]:
+    """The key form of a tile buffer type.
+
+    `loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=...,
+    slayout=..., fractal=512, pad=0[, compact=0]`.
+    """
+    values: dict[str, Attribute] = {}
+    for index, key in enumerate(_KEY_FORM_KEYS):
+        if index > 0:
+            parser.parse_punctuation(",")
+            parser.parse_keyword(
+                key, " (tile_buf keys come in the order " + ", ".join(_KEY_FORM_KEYS) + ")"
+            )
+        parser.parse_punctuation("=")
+        match key:
+            case "loc":
+                values[key] = StringAttr(_parse_keyword_value(parser, LOCATIONS, key))
+            case "dtype":
+                values[key] = parser.parse_type()
+            case "v_row" | "v_col":
+                values[key] = IntAttr(_parse_valid_dim(parser))
+            case "blayout":
+                values[key] = StringAttr(_parse_keyword_value(parser, BLAYOUTS, key))
+            case "slayout":
+                values[key] = StringAttr(_parse_keyword_value(parser, SLAYOUTS, key))
+            case _:
+                values[key] = IntAttr(parser.parse_integer(allow_boolean=False))
+    compact = IntAttr(0)
+    if parser.parse_optional_punctuation(",") is not None:
+        parser.parse_keyword("compact")
+        parser.parse_punctuation("=")
+        compact = IntAttr(parser.parse_integer(allow_boolean=False))
+    return [
+        values["loc"],
+        values["dtype"],
+        values["rows"],
+        values["cols"],
+        values["v_row"],
+        values["v_col"],
+        values["blayout"],
+        values["slayout"],
+        values["fractal"],
+        values["pad"],
+        compact,
+    ]
+
+
+def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
+    """`RxCxT`, then optional `, key=value` pairs.
+
+    The keys are valid, blayout, slayout, fractal, pad and compact.
+    """
+    if loc not in LOCATIONS:
+        parser.raise_error(f"unknown tile location '{loc}', expected one of {', '.join(LOCATIONS)}")
+    dims, element = parser.parse_ranked_shape()
+    if len(dims) != 2 or any(d < 0 for d in dims):
+        parser.raise_error(
+            "a tile has a static 2-D shape, but got "
+            f"{'x'.join(format_dim(max(d, DYNAMIC)) for d in dims)}"
+        )
+    rows, cols = dims
+    options: dict[str, Attribute] = {
+        "valid_rows": IntAttr(rows),
+        "valid_cols": IntAttr(cols),
+        "blayout": StringAttr("row_major"),
+        "slayout": StringAttr("none_box"),
+        "fractal": IntAttr(DEFAULT_FRACTAL),
+        "pad": IntAttr(0),
+        "compact": IntAttr(0),
+    }
+    seen: set[str] = set()
+    while parser.parse_optional_punctuation(",") is not None:
+        key = parser.parse_keyword_in(
+            ("valid", "blayout", "slayout", "fractal", "pad", "compact"), " (a tile_buf option)"
+        )
+        if key in seen:
+            parser.raise_error(f"duplicate '{key}' in tile type")
+        seen.add(key)
+        parser.parse_punctuation("=")
+        match key:
+            case "valid":
+                valid = [DYNAMIC if d < 0 else d for d in parser.parse_dimension_list()]
+                if len(valid) != 2:
+                    parser.raise_error("valid must have exactly two dims")
+                options["valid_rows"], options["valid_cols"] = IntAttr(valid[0]), IntAttr(valid[1])
+            case "blayout":
+                options[key] = StringAttr(_parse_keyword_value(parser, BLAYOUTS, key))
+            case "slayout":
+                options[key] = StringAttr(_parse_keyword_value(parser, SLAYOUTS, key))
+            case _:
+                options[key] = IntAttr(parser.parse_integer(allow_boolean=False))
+    return [
+        StringAttr(loc),
+        element,
+        IntAttr(rows),
+        IntAttr(cols),
+        options["valid_rows"],
+        options["valid_cols"],
+        options["blayout"],
+        options["slayout"],
+        options["fractal"],
+        options["pad"],
+        options["compact"],
+    ]
+
+
+@irdl_attr_definition
+class TileType(TileTypeBase):
+    """A level-1 tile value: `!pto.tile<16x16xf32>` or with tile_buf's parameters."""
+
+    name = "pto.tile"
+
+    def _prints_location(self) -> bool:
+        # The shorthand `!pto.tile<16x16xf32>` means a vec tile.
+        return self.loc.data != "vec"
+
+
+@irdl_attr_definition
+class TileBufType(TileTypeBase):
+    """A level-2 tile buffer in a local memory (`!pto.tile_buf<vec, 16x16xf32>`)."""
+
+    name = "pto.tile_buf"
+
+
+def buffer_type_of(tile: TileTypeBase) -> TileBufType:
+    """The level-2 buffer type holding a level-1 tile of the same parameters."""
+    return TileBufType.new(tile.parameters)
+
+
+@irdl_attr_definition
+class PtrType(ParametrizedAttribute, TypeAttribute):
+    """A global-memory pointer `!pto.ptr<f32>`."""
+
+    name = "pto.ptr"
+
+    element_type: Attribute
+
+
+# A dataclass so that subclasses compare and hash by these parameters.
+@dataclass(frozen=True, init=False)
+class _ShapedViewBase(ParametrizedAttribute, TypeAttribute):
+    """A global-memory view `<?x?xf32>`: a shape (`?` = dynamic) and an element type."""
+
+    shape: ArrayAttr[IntAttr]
+    element_type: Attribute
+
+    def __init__(self, shape: Sequence[int], element_type: Attribute) -> None:
+        super().__init__(ArrayAttr(IntAttr(d) for d in shape), element_type)
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.shape.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            dims, element = parser.parse_ranked_shape()
+        return [ArrayAttr(IntAttr(DYNAMIC if d < 0 else d) for d in dims), element]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for dim in self.dims:
+            printer.print_string(f"{format_dim(dim)}x")
+        printer.print_attribute(self.element_type)
+        printer.print_string(">")
+
+
+@irdl_attr_definition
+class TensorViewType(_ShapedViewBase):
+    """`!pto.tensor_view<?x?xf32>`: a strided view of global memory."""
+
+    name = "pto.tensor_view"
+
+
+@irdl_attr_definition
+class PartitionTensorViewType(_ShapedViewBase):
+    """`!pto.partition_tensor_view<32x32xf32>`: the window tload/tstore move."""
+
+    name = "pto.partition_tensor_view"
+
+    def verify(self) -> None:
+        if not 1 <= len(self.dims) <= 5:
+            raise VerifyException(f"a partition view has 1 to 5 dims, but got {len(self.dims)}")
+
+
+# A dataclass so that subclasses compare and hash by these parameters.
+@dataclass(frozen=True, init=False)
+class _EnumAttrBase(ParametrizedAttribute):
+    """`#pto.NAME<VALUE>` with VALUE from a fixed list."""
+
+    value: StringAttr
+    ALLOWED: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return [StringAttr(parser.parse_keyword_in(cls.ALLOWED))]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.value.data}>")
+
+
+@irdl_attr_definition
+class PipeAttr(_EnumAttrBase):
+    """A hardware pipe, `#pto.pipe<PIPE_V>`."""
+
+    name = "pto.pipe"
+    ALLOWED: ClassVar[tuple[str, ...]] = PIPES
+
+
+@irdl_attr_definition
+class EventAttr(_EnumAttrBase):
+    """A synchronization event id, `#pto.event<EVENT_ID0>`."""
+
+    name = "pto.event"
+    ALLOWED: ClassVar[tuple[str, ...]] = EVENTS
