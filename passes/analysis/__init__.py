@@ -1,1 +1,2 @@
-"""Analyses the passes share: call graph, value ranges, congruences, Mosaic's alignment rules, linear indices."""
+"""Analyses the passes share: call graph, value ranges, congruences, Mosaic's alignment
+rules, linear indices."""

@@ -88,7 +88,7 @@ from dialects.xla import (
 )
 from dialects.xla_gpu import IndexedVectorType, InsertOp, ShuffleReduceOp
 from passes.diagnostics import OpError
-from passes.scf_building import index_constant
+from passes.loop_utils import index_constant
 
 # gpu.shuffle moves this many bits per lane.
 _SHUFFLE_BITS = 32

@@ -9,12 +9,8 @@ from xdsl.dialects import scf
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import SSAValue
 
-from passes.analysis.divisibility_analysis import (
-    Answer,
-    Congruence,
-    DivisibilityAnalysis,
-    divisibility,
-)
+from passes.analysis.divisibility_analysis import DivisibilityAnalysis
+from xla_emit.indexing.congruence import Answer, Congruence, divisibility
 from xla_emit.ir import parse_mlir
 
 
