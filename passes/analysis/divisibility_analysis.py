@@ -18,7 +18,6 @@ is ignored (indices are assumed not to overflow).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,7 +26,17 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from dialects.tpu import AssumeMultipleOp
-from xla_emit.indexing.congruence import Answer, Congruence, Divisibility, divisibility
+from xla_emit.indexing.congruence import (
+    Answer,
+    Congruence,
+    Divisibility,
+    arithmetic_sequence,
+    divisibility,
+    exact_quotient,
+    remainder_class,
+    truncated_quotient,
+    truncated_remainder,
+)
 
 # The congruence arithmetic moved to the indexing library; its names stay importable here.
 __all__ = [
@@ -100,8 +109,8 @@ class DivisibilityAnalysis:
         # iv = lb + k * step for k >= 0: iv ≡ lb modulo whatever every step value is a multiple of.
         lower = self.fact(loop.lb)
         step = self.fact(loop.step)
-        modulus = math.gcd(lower.congruence.modulus, step.congruence.multiples_of())
-        return Fact(Congruence.of(modulus, lower.congruence.residue), _first_loss(lower, step))
+        sequence = arithmetic_sequence(lower.congruence, step.congruence)
+        return Fact(sequence, _first_loss(lower, step))
 
     def _loop_carried(self, loop: scf.ForOp, position: int) -> Fact:
         """All loop-carried values of `loop` at once: join the inits with what the body yields."""
@@ -203,14 +212,13 @@ def _divide(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
         return Fact(Congruence.unknown(), f"'{op.name}' by a value that is not a constant")
     c = lhs.congruence
     if c.is_constant:
-        quotient = abs(c.residue) // abs(divisor) * (1 if (c.residue >= 0) == (divisor > 0) else -1)
         if isinstance(op, arith.DivUIOp) and (c.residue < 0 or divisor < 0):
             return Fact(Congruence.unknown(), f"'{op.name}' of a negative constant")
-        return Fact(Congruence.exactly(quotient))
-    # x = r + m t with divisor | r and divisor | m: x / divisor = r/divisor + (m/divisor) t exactly.
+        return Fact(Congruence.exactly(truncated_quotient(c.residue, divisor)))
     unsigned_ok = divisor > 0 or not isinstance(op, arith.DivUIOp)
-    if unsigned_ok and c.modulus % divisor == 0 and c.residue % divisor == 0:
-        return Fact(Congruence.of(c.modulus // abs(divisor), c.residue // divisor), lhs.lost_at)
+    quotient = exact_quotient(c, divisor) if unsigned_ok else None
+    if quotient is not None:
+        return Fact(quotient, lhs.lost_at)
     return Fact(
         Congruence.unknown(),
         f"'{op.name}' by {divisor} of a value not known to be a multiple of {divisor}",
@@ -223,12 +231,8 @@ def _remainder(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
     if a.is_constant and b.is_constant and b.residue != 0:
         if isinstance(op, arith.RemUIOp) and (a.residue < 0 or b.residue < 0):
             return Fact(Congruence.unknown(), f"'{op.name}' of a negative constant")
-        remainder = abs(a.residue) % abs(b.residue) * (1 if a.residue >= 0 else -1)
-        return Fact(Congruence.exactly(remainder))
-    # x rem d = x - d q: ≡ x modulo anything that divides every d and x's modulus.
-    return Fact(
-        Congruence.of(math.gcd(a.modulus, b.multiples_of()), a.residue), _first_loss(lhs, rhs)
-    )
+        return Fact(Congruence.exactly(truncated_remainder(a.residue, b.residue)))
+    return Fact(remainder_class(a, b), _first_loss(lhs, rhs))
 
 
 def _select(analysis: DivisibilityAnalysis, op: Operation) -> Fact:

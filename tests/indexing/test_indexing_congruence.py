@@ -2,9 +2,19 @@
 
 import itertools
 
+import numpy as np
 import pytest
 
-from xla_emit.indexing.congruence import Answer, Congruence, divisibility
+from xla_emit.indexing.congruence import (
+    Answer,
+    Congruence,
+    arithmetic_sequence,
+    divisibility,
+    exact_quotient,
+    remainder_class,
+    truncated_quotient,
+    truncated_remainder,
+)
 
 # Constants, unknowns and proper classes, with negative residues too.
 SMALL = [Congruence.exactly(v) for v in range(-5, 6)] + [
@@ -101,3 +111,37 @@ def test_divisibility_answers_agree_with_the_members() -> None:
             assert remainders == {found.remainder}, (congruence, divisor)
         known = {x % found.known_modulus for x in _values(congruence)}
         assert known == {found.remainder_mod_known}, (congruence, divisor)
+
+
+def test_truncated_division_matches_c() -> None:
+    dividends = np.arange(-20, 21)
+    for divisor in [-7, -3, -1, 1, 2, 5]:
+        quotients = [truncated_quotient(int(x), divisor) for x in dividends]
+        remainders = [truncated_remainder(int(x), divisor) for x in dividends]
+        assert quotients == np.trunc(dividends / divisor).astype(int).tolist()
+        assert remainders == np.fmod(dividends, divisor).tolist()
+
+
+def test_arithmetic_sequence_holds_for_every_term() -> None:
+    for start, step in itertools.product(SMALL, repeat=2):
+        sequence = arithmetic_sequence(start, step)
+        for lower, stride, k in itertools.product(_values(start), _values(step), range(6)):
+            assert _holds(sequence, lower + k * stride), (start, step, lower, stride, k)
+
+
+def test_exact_quotient_holds_for_every_member() -> None:
+    for congruence, divisor in itertools.product(SMALL, [-4, -2, 1, 2, 3, 4]):
+        quotient = exact_quotient(congruence, divisor)
+        if quotient is None:
+            continue
+        for x in _values(congruence):
+            assert x % divisor == 0 and _holds(quotient, x // divisor), (congruence, divisor, x)
+
+
+def test_remainder_class_holds_for_c_and_floor_remainders() -> None:
+    for dividend, divisor in itertools.product(SMALL, repeat=2):
+        result = remainder_class(dividend, divisor)
+        for x, d in itertools.product(_values(dividend), _values(divisor)):
+            if d != 0:
+                assert _holds(result, truncated_remainder(x, d)), (dividend, divisor, x, d)
+                assert _holds(result, x % d), (dividend, divisor, x, d)

@@ -131,3 +131,34 @@ def divisibility(congruence: Congruence, divisor: int) -> Divisibility:
     if congruence.residue % g != 0:
         return Divisibility(Answer.DISPROVEN, divisor, congruence)
     return Divisibility(Answer.UNKNOWN, divisor, congruence)
+
+
+def truncated_quotient(dividend: int, divisor: int) -> int:
+    """`dividend / divisor` rounded toward zero, as C and `arith.divsi` divide."""
+    sign = 1 if (dividend >= 0) == (divisor > 0) else -1
+    return abs(dividend) // abs(divisor) * sign
+
+
+def truncated_remainder(dividend: int, divisor: int) -> int:
+    """`dividend % divisor` with the sign of the dividend, as C and `arith.remsi` compute it."""
+    return abs(dividend) % abs(divisor) * (1 if dividend >= 0 else -1)
+
+
+def arithmetic_sequence(start: Congruence, step: Congruence) -> Congruence:
+    """What holds for every `start + k * step` with k >= 0 (a loop's induction variable)."""
+    return Congruence.of(math.gcd(start.modulus, step.multiples_of()), start.residue)
+
+
+def exact_quotient(congruence: Congruence, divisor: int) -> Congruence | None:
+    """`x / divisor` for a non-constant x when `divisor` divides every x, else None.
+
+    x = r + m t with divisor | r and divisor | m gives x / divisor = r/divisor + (m/divisor) t.
+    """
+    if congruence.modulus % divisor != 0 or congruence.residue % divisor != 0:
+        return None
+    return Congruence.of(congruence.modulus // abs(divisor), congruence.residue // divisor)
+
+
+def remainder_class(dividend: Congruence, divisor: Congruence) -> Congruence:
+    """What holds for `x rem d` (any rounding): x - d q is x modulo anything dividing every d."""
+    return Congruence.of(math.gcd(dividend.modulus, divisor.multiples_of()), dividend.residue)
