@@ -1,7 +1,8 @@
 """Which integers an SSA value can take, modulo what: the congruence analysis behind Mosaic's proof.
 
-Every integer or index value gets a `Congruence(modulus, residue)`: in every
-execution `value ≡ residue (mod modulus)`. Modulus 0 means the value is the
+Every integer or index value gets a `Congruence(modulus, residue)` (the
+arithmetic is in `xla_emit/indexing/congruence.py`; this module walks the IR):
+in every execution `value ≡ residue (mod modulus)`. Modulus 0 means the value is the
 constant `residue`; modulus 1 means nothing is known. Asking "is v a multiple
 of k" then has three answers (`Divisibility`): proven, provably not (with the
 remainder when it is determined), or unknown.
@@ -38,7 +39,7 @@ from xla_emit.indexing.congruence import (
     truncated_remainder,
 )
 
-# The congruence arithmetic moved to the indexing library; its names stay importable here.
+# The congruence names stay importable from the analysis that uses them.
 __all__ = [
     "MAX_LOOP_ITERATIONS",
     "Answer",
