@@ -1,9 +1,10 @@
-"""Helpers shared by the passes that restructure `scf.for` loops.
+"""Helpers shared by the passes: integer constants and static `scf.for` loops.
 
-Unrolling and vectorization both need a loop's static shape (constant lower
-bound, upper bound and step) and a way to copy its body with the induction
-variable replaced; the helpers live here so that the two passes agree on what
-"static" means.
+Every pass reads a constant index through `constant_int` and builds one
+through `index_constant`/`insert_index_constant`, so that they agree on what
+"constant" means and on how constants are named. Unrolling and vectorization
+both need a loop's static shape (constant lower bound, upper bound and step)
+and a way to copy its body with the induction variable replaced.
 """
 
 from __future__ import annotations
@@ -59,6 +60,12 @@ def insert_index_constant(
     const.result.name_hint = name_hint
     rewriter.insert(const, where)
     return const.result
+
+
+def index_constant(rewriter: PatternRewriter, value: int, where: InsertPoint) -> SSAValue:
+    """`arith.constant value : index` at `where`, named like MLIR's `%c127`."""
+    name = f"c{value}" if value >= 0 else f"c_neg{-value}"
+    return insert_index_constant(rewriter, value, where, name)
 
 
 def clone_body(

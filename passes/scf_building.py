@@ -2,7 +2,8 @@
 
 The loop lowering and the predicated insert/extract lowering both turn
 "is this point in the domain" into `arith.cmpi`s joined by `arith.andi`, and
-both emit `apply_indexing` in the spelling of the op they replace.
+both emit `apply_indexing` in the spelling of the op they replace. Index
+constants come from `passes.loop_utils`, shared by every pass.
 """
 
 from __future__ import annotations
@@ -10,25 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from passes.loop_utils import index_constant
 from xla_emit.indexing import Interval
 
 
 def spelling_of(op: Operation) -> str:
     """ "xla_gpu" for the seed's spelling of an op, "xla" for today's."""
     return "xla_gpu" if op.name.startswith("xla_gpu.") else "xla"
-
-
-def index_constant(rewriter: PatternRewriter, value: int, where: InsertPoint) -> SSAValue:
-    """`arith.constant value : index` at `where`, named like MLIR's `%c127`."""
-    const = arith.ConstantOp(IntegerAttr(value, IndexType()))
-    const.result.name_hint = f"c{value}" if value >= 0 else f"c_neg{-value}"
-    rewriter.insert(const, where)
-    return const.result
 
 
 def in_interval(

@@ -1,7 +1,8 @@
 """Which integers an SSA value can take, modulo what: the congruence analysis behind Mosaic's proof.
 
-Every integer or index value gets a `Congruence(modulus, residue)`: in every
-execution `value ≡ residue (mod modulus)`. Modulus 0 means the value is the
+Every integer or index value gets a `Congruence(modulus, residue)` (the
+arithmetic is in `xla_emit/indexing/congruence.py`; this module walks the IR):
+in every execution `value ≡ residue (mod modulus)`. Modulus 0 means the value is the
 constant `residue`; modulus 1 means nothing is known. Asking "is v a multiple
 of k" then has three answers (`Divisibility`): proven, provably not (with the
 remainder when it is determined), or unknown.
@@ -18,138 +19,39 @@ is ignored (indices are assumed not to overflow).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 from dialects.tpu import AssumeMultipleOp
+from xla_emit.indexing.congruence import (
+    Answer,
+    Congruence,
+    Divisibility,
+    arithmetic_sequence,
+    divisibility,
+    exact_quotient,
+    remainder_class,
+    truncated_quotient,
+    truncated_remainder,
+)
+
+# The congruence names stay importable from the analysis that uses them.
+__all__ = [
+    "MAX_LOOP_ITERATIONS",
+    "Answer",
+    "Congruence",
+    "Divisibility",
+    "DivisibilityAnalysis",
+    "Fact",
+    "divisibility",
+]
 
 MAX_LOOP_ITERATIONS = 16
 """Fixpoint rounds for loop-carried values before giving up (each round only weakens a modulus)."""
-
-
-@dataclass(frozen=True)
-class Congruence:
-    """`value ≡ residue (mod modulus)`; modulus 0 = exactly `residue`, modulus 1 = unknown."""
-
-    modulus: int
-    residue: int
-
-    @staticmethod
-    def exactly(value: int) -> Congruence:
-        return Congruence(0, value)
-
-    @staticmethod
-    def unknown() -> Congruence:
-        return Congruence(1, 0)
-
-    @staticmethod
-    def of(modulus: int, residue: int) -> Congruence:
-        """Normalized: a non-negative modulus, residue in [0, modulus) unless exact."""
-        modulus = abs(modulus)
-        return Congruence(modulus, residue % modulus if modulus else residue)
-
-    @property
-    def is_constant(self) -> bool:
-        return self.modulus == 0
-
-    @property
-    def is_unknown(self) -> bool:
-        return self.modulus == 1
-
-    def __add__(self, other: Congruence) -> Congruence:
-        return Congruence.of(math.gcd(self.modulus, other.modulus), self.residue + other.residue)
-
-    def __sub__(self, other: Congruence) -> Congruence:
-        return Congruence.of(math.gcd(self.modulus, other.modulus), self.residue - other.residue)
-
-    def __mul__(self, other: Congruence) -> Congruence:
-        # (r1 + m1 x)(r2 + m2 y) = r1 r2 + r1 m2 y + r2 m1 x + m1 m2 x y
-        modulus = math.gcd(
-            self.modulus * other.modulus,
-            self.residue * other.modulus,
-            other.residue * self.modulus,
-        )
-        return Congruence.of(modulus, self.residue * other.residue)
-
-    def join(self, other: Congruence) -> Congruence:
-        """What holds for a value that is either `self` or `other`."""
-        modulus = math.gcd(self.modulus, other.modulus, self.residue - other.residue)
-        return Congruence.of(modulus, self.residue)
-
-    def meet(self, other: Congruence) -> Congruence | None:
-        """What holds when both hold (Chinese remaindering); None if they contradict."""
-        if self.is_constant or other.is_constant:
-            constant, rest = (self, other) if self.is_constant else (other, self)
-            if rest.is_constant:
-                return constant if constant.residue == rest.residue else None
-            return constant if (constant.residue - rest.residue) % rest.modulus == 0 else None
-        g = math.gcd(self.modulus, other.modulus)
-        if (self.residue - other.residue) % g != 0:
-            return None
-        lcm = self.modulus // g * other.modulus
-        # Step through residues of the smaller modulus class until both agree.
-        value = self.residue
-        while value % other.modulus != other.residue % other.modulus:
-            value += self.modulus
-        return Congruence.of(lcm, value)
-
-    def multiples_of(self) -> int:
-        """The largest d with every value a multiple of d (0 for the constant 0)."""
-        return math.gcd(self.modulus, self.residue)
-
-    def __str__(self) -> str:
-        if self.is_constant:
-            return f"always {self.residue}"
-        if self.is_unknown:
-            return "unknown"
-        return f"≡ {self.residue} (mod {self.modulus})"
-
-
-class Answer(Enum):
-    PROVEN = "proven"
-    DISPROVEN = "disproven"
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True)
-class Divisibility:
-    """Whether a value is a multiple of `divisor`; `remainder` is set when it is determined.
-
-    For DISPROVEN without a determined remainder, the value is known modulo
-    `known_modulus` only (a divisor of `divisor`), with residue `remainder_mod_known`.
-    """
-
-    answer: Answer
-    divisor: int
-    congruence: Congruence
-    remainder: int | None = None
-
-    @property
-    def known_modulus(self) -> int:
-        c = self.congruence
-        return self.divisor if c.is_constant else math.gcd(c.modulus, self.divisor)
-
-    @property
-    def remainder_mod_known(self) -> int:
-        return self.congruence.residue % self.known_modulus
-
-
-def divisibility(congruence: Congruence, divisor: int) -> Divisibility:
-    """Is a value with this congruence a multiple of `divisor` (> 0)?"""
-    if congruence.is_constant or congruence.modulus % divisor == 0:
-        remainder = congruence.residue % divisor
-        answer = Answer.PROVEN if remainder == 0 else Answer.DISPROVEN
-        return Divisibility(answer, divisor, congruence, remainder)
-    g = math.gcd(congruence.modulus, divisor)
-    if congruence.residue % g != 0:
-        return Divisibility(Answer.DISPROVEN, divisor, congruence)
-    return Divisibility(Answer.UNKNOWN, divisor, congruence)
 
 
 @dataclass
@@ -208,8 +110,8 @@ class DivisibilityAnalysis:
         # iv = lb + k * step for k >= 0: iv ≡ lb modulo whatever every step value is a multiple of.
         lower = self.fact(loop.lb)
         step = self.fact(loop.step)
-        modulus = math.gcd(lower.congruence.modulus, step.congruence.multiples_of())
-        return Fact(Congruence.of(modulus, lower.congruence.residue), _first_loss(lower, step))
+        sequence = arithmetic_sequence(lower.congruence, step.congruence)
+        return Fact(sequence, _first_loss(lower, step))
 
     def _loop_carried(self, loop: scf.ForOp, position: int) -> Fact:
         """All loop-carried values of `loop` at once: join the inits with what the body yields."""
@@ -311,14 +213,13 @@ def _divide(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
         return Fact(Congruence.unknown(), f"'{op.name}' by a value that is not a constant")
     c = lhs.congruence
     if c.is_constant:
-        quotient = abs(c.residue) // abs(divisor) * (1 if (c.residue >= 0) == (divisor > 0) else -1)
         if isinstance(op, arith.DivUIOp) and (c.residue < 0 or divisor < 0):
             return Fact(Congruence.unknown(), f"'{op.name}' of a negative constant")
-        return Fact(Congruence.exactly(quotient))
-    # x = r + m t with divisor | r and divisor | m: x / divisor = r/divisor + (m/divisor) t exactly.
+        return Fact(Congruence.exactly(truncated_quotient(c.residue, divisor)))
     unsigned_ok = divisor > 0 or not isinstance(op, arith.DivUIOp)
-    if unsigned_ok and c.modulus % divisor == 0 and c.residue % divisor == 0:
-        return Fact(Congruence.of(c.modulus // abs(divisor), c.residue // divisor), lhs.lost_at)
+    quotient = exact_quotient(c, divisor) if unsigned_ok else None
+    if quotient is not None:
+        return Fact(quotient, lhs.lost_at)
     return Fact(
         Congruence.unknown(),
         f"'{op.name}' by {divisor} of a value not known to be a multiple of {divisor}",
@@ -331,12 +232,8 @@ def _remainder(analysis: DivisibilityAnalysis, op: Operation) -> Fact:
     if a.is_constant and b.is_constant and b.residue != 0:
         if isinstance(op, arith.RemUIOp) and (a.residue < 0 or b.residue < 0):
             return Fact(Congruence.unknown(), f"'{op.name}' of a negative constant")
-        remainder = abs(a.residue) % abs(b.residue) * (1 if a.residue >= 0 else -1)
-        return Fact(Congruence.exactly(remainder))
-    # x rem d = x - d q: ≡ x modulo anything that divides every d and x's modulus.
-    return Fact(
-        Congruence.of(math.gcd(a.modulus, b.multiples_of()), a.residue), _first_loss(lhs, rhs)
-    )
+        return Fact(Congruence.exactly(truncated_remainder(a.residue, b.residue)))
+    return Fact(remainder_class(a, b), _first_loss(lhs, rhs))
 
 
 def _select(analysis: DivisibilityAnalysis, op: Operation) -> Fact:

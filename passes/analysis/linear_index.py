@@ -15,11 +15,10 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import SSAValue
 
 from dialects.xla import ApplyIndexingOpBase
+from passes.loop_utils import constant_int
 from xla_emit.indexing import (
     AffineExpr,
     ConstantExpr,
@@ -40,7 +39,7 @@ class _Leaves:
     variables: list[Variable] = dataclasses.field(default_factory=list[Variable])
 
     def dim_for(self, value: SSAValue, bounds: Interval, name: str) -> AffineExpr:
-        if (constant := _index_constant(value)) is not None:
+        if (constant := constant_int(value)) is not None:
             return ConstantExpr(constant)
         for position, known in enumerate(self.values):
             if known is value:
@@ -51,13 +50,6 @@ class _Leaves:
         self.values.append(value)
         self.variables.append(Variable(bounds, name if name not in taken else ""))
         return DimExpr(len(self.values) - 1)
-
-
-def _index_constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 def _index_expr(index: SSAValue, size: int, leaves: _Leaves) -> AffineExpr:

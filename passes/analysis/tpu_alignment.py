@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, memref, vector
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, VectorType
+from xdsl.dialects import memref, vector
+from xdsl.dialects.builtin import MemRefType, VectorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
@@ -37,7 +37,9 @@ from dialects.tpu import (
     memory_space_of,
     tiled_layout_of,
 )
-from passes.analysis.divisibility_analysis import Answer, DivisibilityAnalysis
+from passes.analysis.divisibility_analysis import DivisibilityAnalysis
+from passes.loop_utils import constant_int
+from xla_emit.indexing.congruence import Answer
 from xla_emit.layout.mosaic import (
     LANES,
     MosaicTiledLayout,
@@ -165,13 +167,6 @@ def requirements(access: Access, tiling: Tiling) -> list[Requirement]:
     return result
 
 
-def constant_value(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 # ----------------------------------------------------------------------------- realignment plans
 
 
@@ -217,7 +212,7 @@ def unproven_requirements(access: Access, tiling: Tiling) -> list[Requirement]:
     return [
         r
         for r in requirements(access, tiling)
-        if constant_value(access.indices[r.dim]) is None
+        if constant_int(access.indices[r.dim]) is None
         and analysis.divisibility(access.indices[r.dim], r.multiple).answer is not Answer.PROVEN
     ]
 

@@ -21,11 +21,10 @@ from __future__ import annotations
 import dataclasses
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 
 from dialects.xla import ApplyIndexingOpBase, LoopOpBase, get_xla_range
-from passes.loop_utils import static_bounds
+from passes.loop_utils import constant_int, static_bounds
 from xla_emit.indexing import IndexingMap, Interval, Variable
 
 _MAX_DEPTH = 16
@@ -38,9 +37,9 @@ def value_range(value: SSAValue, depth: int = 0) -> Interval | None:
     if isinstance(value, BlockArgument):
         return _block_argument_range(value)
     assert isinstance(value, OpResult)
+    if (constant := constant_int(value)) is not None:
+        return Interval.point(constant)
     op = value.op
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return Interval.point(op.value.value.data)
     if (declared := get_xla_range(op)) is not None:
         return declared
     if isinstance(op, ApplyIndexingOpBase):

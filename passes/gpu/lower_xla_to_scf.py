@@ -88,15 +88,21 @@ from dialects.xla import (
 )
 from dialects.xla_gpu import IndexedVectorType, InsertOp, ShuffleReduceOp
 from passes.diagnostics import OpError
-from passes.scf_building import index_constant
+from passes.loop_utils import index_constant
 
 # gpu.shuffle moves this many bits per lane.
 _SHUFFLE_BITS = 32
 
 
-def _yielding(op: Operation) -> Region:
-    """A region holding `op` followed by a yield of its result."""
-    return Region(Block([op, scf.YieldOp(*op.results)]))
+def _run_if(condition: SSAValue, op: Operation, otherwise: SSAValue) -> scf.IfOp:
+    """`scf.if` yielding `op`'s single result when `condition` holds, else `otherwise`."""
+    (result,) = op.results
+    return scf.IfOp(
+        condition,
+        [result.type],
+        Region(Block([op, scf.YieldOp(result)])),
+        Region(Block([scf.YieldOp(otherwise)])),
+    )
 
 
 class LowerPredicatedInsert(RewritePattern):
@@ -105,13 +111,7 @@ class LowerPredicatedInsert(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: PredicatedInsertOp, rewriter: PatternRewriter) -> None:
         insert = tensor.InsertOp(op.value, op.dest, op.indices)
-        guarded = scf.IfOp(
-            op.condition,
-            [op.result.type],
-            _yielding(insert),
-            Region(Block([scf.YieldOp(op.dest)])),
-        )
-        rewriter.replace(op, guarded)
+        rewriter.replace(op, _run_if(op.condition, insert, op.dest))
 
 
 class LowerPredicatedExtract(RewritePattern):
@@ -120,13 +120,7 @@ class LowerPredicatedExtract(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: PredicatedExtractOp, rewriter: PatternRewriter) -> None:
         extract = tensor.ExtractOp(op.src, op.indices, op.result.type)
-        guarded = scf.IfOp(
-            op.condition,
-            [op.result.type],
-            _yielding(extract),
-            Region(Block([scf.YieldOp(op.fallback)])),
-        )
-        rewriter.replace(op, guarded)
+        rewriter.replace(op, _run_if(op.condition, extract, op.fallback))
 
 
 # ----------------------------------------------------------------------------

@@ -30,46 +30,7 @@ from xdsl.pattern_rewriter import (
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.analysis.value_ranges import narrowed_map, value_range
-from xla_emit.indexing import Interval
-
-# arith.cmpi predicate numbers.
-_EQ, _NE, _SLT, _SLE, _SGT, _SGE, _ULT, _ULE, _UGT, _UGE = range(10)
-
-
-def _less(a: Interval, b: Interval, or_equal: bool) -> bool | None:
-    """Whether a < b (or a <= b) for all values, for none, or it depends (None)."""
-    if a.upper < b.lower or (or_equal and a.upper <= b.lower):
-        return True
-    if a.lower > b.upper or (not or_equal and a.lower >= b.upper):
-        return False
-    return None
-
-
-def decide_comparison(predicate: int, a: Interval, b: Interval) -> bool | None:
-    """The value of `cmpi predicate, a, b` if the ranges decide it."""
-    if predicate in (_ULT, _ULE, _UGT, _UGE):
-        if a.lower < 0 or b.lower < 0:
-            return None  # negative values compare as huge unsigned numbers
-        predicate -= _ULT - _SLT
-    if predicate in (_EQ, _NE):
-        if a.is_point and b.is_point and a.lower == b.lower:
-            equal: bool | None = True
-        elif a.intersect(b).is_empty:
-            equal = False
-        else:
-            equal = None
-        if equal is None or predicate == _EQ:
-            return equal
-        return not equal
-    if predicate == _SLT:
-        return _less(a, b, or_equal=False)
-    if predicate == _SLE:
-        return _less(a, b, or_equal=True)
-    if predicate == _SGT:
-        return _less(b, a, or_equal=False)
-    if predicate == _SGE:
-        return _less(b, a, or_equal=True)
-    return None
+from xla_emit.indexing.comparison import decide_comparison, decide_less
 
 
 class FoldCmpiByRange(RewritePattern):
@@ -96,9 +57,9 @@ class FoldMinMaxByRange(RewritePattern):
         lhs, rhs = value_range(op.lhs), value_range(op.rhs)
         if lhs is None or rhs is None:
             return
-        lhs_wins = _less(lhs, rhs, or_equal=True)
+        lhs_wins = decide_less(lhs, rhs, or_equal=True)
         if isinstance(op, arith.MaxSIOp):
-            lhs_wins = _less(rhs, lhs, or_equal=True)
+            lhs_wins = decide_less(rhs, lhs, or_equal=True)
         if lhs_wins is None:
             return
         rewriter.replace(op, (), [op.lhs if lhs_wins else op.rhs])

@@ -27,7 +27,6 @@ accesses nested in further regions of the body.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import gcd
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf, tensor, vector
@@ -59,50 +58,12 @@ from xdsl.utils.hints import isa
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.loop_utils import insert_index_constant, static_bounds
-from xla_emit.indexing import AffineExpr, AffineKind, BinaryExpr, ConstantExpr, DimExpr, SymbolExpr
+from xla_emit.indexing import DimExpr, SymbolExpr
+from xla_emit.indexing.strides import alignment_of, at_zero, stride_in
 
 MAX_VECTOR_BITS = 256
 MIN_TRIP_COUNT = 2
 MAX_TRIP_COUNT = 32
-
-
-def stride_in(expr: AffineExpr, var: AffineExpr) -> int | None:
-    """d expr / d var when expr is linear in `var`, else None."""
-    if expr == var:
-        return 1
-    if isinstance(expr, ConstantExpr | DimExpr | SymbolExpr):
-        return 0
-    assert isinstance(expr, BinaryExpr)
-    if var not in expr.walk():
-        return 0
-    lhs, rhs = stride_in(expr.lhs, var), stride_in(expr.rhs, var)
-    if lhs is None or rhs is None:
-        return None
-    if expr.kind == AffineKind.ADD:
-        return lhs + rhs
-    if expr.kind == AffineKind.MUL:
-        if isinstance(expr.rhs, ConstantExpr):
-            return lhs * expr.rhs.value
-        if isinstance(expr.lhs, ConstantExpr):
-            return rhs * expr.lhs.value
-    return None  # mod, division, min, max of the variable: not contiguous
-
-
-def alignment_of(expr: AffineExpr) -> int:
-    """A number every value of `expr` is a multiple of (0 means: only 0)."""
-    if isinstance(expr, ConstantExpr):
-        return abs(expr.value)
-    if isinstance(expr, DimExpr | SymbolExpr):
-        return 1
-    assert isinstance(expr, BinaryExpr)
-    lhs, rhs = alignment_of(expr.lhs), alignment_of(expr.rhs)
-    if expr.kind == AffineKind.ADD:
-        return gcd(lhs, rhs)
-    if expr.kind == AffineKind.MUL:
-        return lhs * rhs
-    if expr.kind == AffineKind.MOD and isinstance(expr.rhs, ConstantExpr):
-        return gcd(lhs, expr.rhs.value)
-    return 1
 
 
 def _defined_outside(value: SSAValue, loop: scf.ForOp) -> bool:
@@ -144,14 +105,8 @@ def _contiguous_access(index: SSAValue, loop: scf.ForOp, trip_count: int) -> _Ac
     expr = indexing_map.results[0]
     if stride_in(expr, var) != 1:
         return None
-    remainder = expr.substitute(
-        [ConstantExpr(0) if DimExpr(i) == var else DimExpr(i) for i in range(num_dims)],
-        [
-            ConstantExpr(0) if SymbolExpr(i) == var else SymbolExpr(i)
-            for i in range(indexing_map.num_symbols)
-        ],
-    )
-    if alignment_of(remainder) % trip_count != 0:
+    base = at_zero(expr, var, num_dims, indexing_map.num_symbols)
+    if alignment_of(base) % trip_count != 0:
         return None
     return _Access(apply, position)
 

@@ -61,11 +61,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
-    op_type_rewrite_pattern,
 )
 from xdsl.utils.hints import isa
 
@@ -251,54 +249,27 @@ def _plan(op: Operation, generation: int) -> tuple[Access, RealignPlan] | None:
 
 
 @dataclass(frozen=True)
-class RealignVectorLoad(RewritePattern):
-    """`vector.load` at unproven indices -> aligned `vector.load` + rotates + slice."""
+class RealignAccess(RewritePattern):
+    """An access at unproven indices -> an aligned one plus rotates.
+
+    `vector.load` and unmasked `tpu.vector_load` read an aligned window of the
+    same kind and slice it; `vector.store` and unmasked `tpu.vector_store`
+    rotate the value into place and write it through a masked `tpu.vector_store`.
+    """
 
     generation: int
 
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, vector.LoadOp | VectorLoadOp | vector.StoreOp | VectorStoreOp):
+            return
         planned = _plan(op, self.generation)
-        if planned is not None:
-            _realign_load(*planned, rewriter, vector.LoadOp)
-
-
-@dataclass(frozen=True)
-class RealignTpuVectorLoad(RewritePattern):
-    """Unmasked `tpu.vector_load` at unproven indices -> the same, with `tpu.vector_load`."""
-
-    generation: int
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: VectorLoadOp, rewriter: PatternRewriter) -> None:
-        planned = _plan(op, self.generation)
-        if planned is not None:
-            _realign_load(*planned, rewriter, VectorLoadOp)
-
-
-@dataclass(frozen=True)
-class RealignVectorStore(RewritePattern):
-    """`vector.store` at unproven indices -> rotate + masked aligned `tpu.vector_store`."""
-
-    generation: int
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter) -> None:
-        planned = _plan(op, self.generation)
-        if planned is not None:
+        if planned is None:
+            return
+        if isinstance(op, vector.LoadOp | VectorLoadOp):
+            _realign_load(*planned, rewriter, type(op))
+        elif isinstance(op, vector.StoreOp):
             _realign_store(*planned, op.vector, rewriter)
-
-
-@dataclass(frozen=True)
-class RealignTpuVectorStore(RewritePattern):
-    """Unmasked `tpu.vector_store` at unproven indices -> the same rewrite."""
-
-    generation: int
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: VectorStoreOp, rewriter: PatternRewriter) -> None:
-        planned = _plan(op, self.generation)
-        if planned is not None:
+        else:
             _realign_store(*planned, op.value_to_store, rewriter)
 
 
@@ -317,14 +288,4 @@ class TpuRealignAccessesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_hardware_generation(self.hardware_generation)
         generation = self.hardware_generation
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(
-                [
-                    RealignVectorLoad(generation),
-                    RealignTpuVectorLoad(generation),
-                    RealignVectorStore(generation),
-                    RealignTpuVectorStore(generation),
-                ]
-            ),
-            apply_recursively=False,
-        ).rewrite_module(op)
+        PatternRewriteWalker(RealignAccess(generation), apply_recursively=False).rewrite_module(op)

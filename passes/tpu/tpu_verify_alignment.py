@@ -36,19 +36,20 @@ from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 
 from dialects.tpu import MemRefSliceOp
-from passes.analysis.divisibility_analysis import Answer, Divisibility, DivisibilityAnalysis
+from passes.analysis.divisibility_analysis import DivisibilityAnalysis
 from passes.analysis.tpu_alignment import (
     Access,
     CannotRealign,
     Tiling,
     as_access,
     check_hardware_generation,
-    constant_value,
     plan_realignment,
     requirements,
     tiling_of,
 )
 from passes.diagnostics import OpError
+from passes.loop_utils import constant_int
+from xla_emit.indexing.congruence import Answer, Divisibility
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class TpuVerifyAlignmentPass(ModulePass):
             return None
         for requirement in requirements(access, tiling):
             index = access.indices[requirement.dim]
-            if constant_value(index) is not None:
+            if constant_int(index) is not None:
                 continue  # static indices need no alignment for vector loads and stores
             result = analysis.divisibility(index, requirement.multiple)
             if result.answer is Answer.PROVEN:

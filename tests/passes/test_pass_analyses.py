@@ -1,8 +1,8 @@
 """The analyses behind the pipeline passes, checked against brute force.
 
-- vectorization: `stride_in` and `alignment_of` against evaluating the
-  expression at every point of a small domain;
-- simplify-arith: `decide_comparison` against comparing every pair of values;
+(The affine stride and alignment math of vectorization and the range comparisons of
+simplify-arith are tested in tests/indexing.)
+
 - unrolling: `partial_unroll_factor` against the definition (largest divisor
   of the trip count within the budget);
 - flattening: the composed linear-index map against numpy's row-major
@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import itertools
-import operator
 
 import numpy as np
 from hypothesis import given, settings
@@ -23,103 +22,7 @@ from xdsl.ir import Block
 from dialects.xla import make_apply_indexing
 from passes.analysis.linear_index import linear_index
 from passes.gpu.optimize_loops import partial_unroll_factor
-from passes.gpu.simplify_arith import decide_comparison
-from passes.gpu.vectorize_loads_stores import alignment_of, stride_in
-from xla_emit.indexing import AffineExpr, ConstantExpr, DimExpr, Interval, delinearize_map
-
-DIMS = (DimExpr(0), DimExpr(1))
-DOMAIN = list(itertools.product(range(9), range(5)))
-
-
-@st.composite
-def expressions(draw: st.DrawFn, depth: int = 3) -> AffineExpr:
-    if depth == 0 or draw(st.booleans()):
-        if draw(st.booleans()):
-            return draw(st.sampled_from(DIMS))
-        return ConstantExpr(draw(st.integers(-6, 6)))
-    lhs = draw(expressions(depth - 1))
-    kind = draw(st.sampled_from(["add", "mul", "mod", "floordiv"]))
-    if kind == "add":
-        return lhs + draw(expressions(depth - 1))
-    constant = draw(st.integers(1, 6))
-    if kind == "mul":
-        return lhs * draw(st.integers(-4, 4))
-    if kind == "mod":
-        return lhs.mod(constant)
-    return lhs.floordiv(constant)
-
-
-def _value(expr: AffineExpr, d0: int, d1: int) -> int:
-    return int(expr.evaluate([d0, d1]))
-
-
-@settings(max_examples=200, deadline=None)
-@given(expressions())
-def test_stride_is_the_exact_step_in_d0(expr: AffineExpr) -> None:
-    stride = stride_in(expr, DIMS[0])
-    if stride is None:
-        return  # not provably linear: the pass leaves such accesses scalar
-    for d0, d1 in DOMAIN:
-        assert _value(expr, d0 + 1, d1) - _value(expr, d0, d1) == stride
-
-
-@settings(max_examples=200, deadline=None)
-@given(expressions())
-def test_alignment_divides_every_value(expr: AffineExpr) -> None:
-    alignment = alignment_of(expr)
-    for d0, d1 in DOMAIN:
-        value = _value(expr, d0, d1)
-        if alignment == 0:
-            assert value == 0
-        else:
-            assert value % alignment == 0
-
-
-def test_alignment_of_the_seed_base_is_four() -> None:
-    base = DIMS[0] * 4 + DIMS[1] * 512
-    assert alignment_of(base) == 4
-    assert stride_in(base + DimExpr(2), DimExpr(2)) == 1
-
-
-_PREDICATES = {
-    0: operator.eq,
-    1: operator.ne,
-    2: operator.lt,
-    3: operator.le,
-    4: operator.gt,
-    5: operator.ge,
-}
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.integers(0, 9),
-    st.integers(-5, 5),
-    st.integers(0, 5),
-    st.integers(-5, 5),
-    st.integers(0, 5),
-)
-def test_decided_comparisons_hold_for_every_pair(
-    predicate: int, a_lo: int, a_len: int, b_lo: int, b_len: int
-) -> None:
-    a, b = Interval(a_lo, a_lo + a_len), Interval(b_lo, b_lo + b_len)
-    outcome = decide_comparison(predicate, a, b)
-    compare = _PREDICATES[predicate % 6]
-    pairs = [(x, y) for x in range(a.lower, a.upper + 1) for y in range(b.lower, b.upper + 1)]
-    if predicate >= 6:
-        # Unsigned predicates compare two's-complement bit patterns.
-        pairs = [(x % 2**64, y % 2**64) for x, y in pairs]
-        compare = _PREDICATES[predicate - 4]
-    answers = {compare(x, y) for x, y in pairs}
-    if outcome is None:
-        return
-    assert answers == {outcome}
-
-
-def test_comparison_decisions_are_found_when_ranges_separate() -> None:
-    assert decide_comparison(5, Interval(0, 127), Interval(0, 0)) is True  # sge
-    assert decide_comparison(3, Interval(0, 127), Interval(127, 127)) is True  # sle
-    assert decide_comparison(2, Interval(0, 127), Interval(64, 64)) is None  # slt straddles
+from xla_emit.indexing import delinearize_map
 
 
 @settings(max_examples=200, deadline=None)

@@ -1,4 +1,5 @@
-"""The congruence analysis: unit rules by hand, and soundness by brute force on random programs."""
+"""The congruence analysis of SSA values: unit rules by hand, and soundness by brute force on
+random programs. The congruence arithmetic itself is tested in tests/indexing."""
 
 import itertools
 from dataclasses import dataclass
@@ -9,42 +10,9 @@ from xdsl.dialects import scf
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import SSAValue
 
-from passes.analysis.divisibility_analysis import (
-    Answer,
-    Congruence,
-    DivisibilityAnalysis,
-    divisibility,
-)
+from passes.analysis.divisibility_analysis import DivisibilityAnalysis
+from xla_emit.indexing.congruence import Answer
 from xla_emit.ir import parse_mlir
-
-
-def test_congruence_arithmetic_by_hand() -> None:
-    a = Congruence.of(128, 32)  # 128 i + 32
-    b = Congruence.exactly(32)
-    assert a - b == Congruence.of(128, 0)
-    assert a + a == Congruence.of(128, 64)
-    assert a * Congruence.exactly(2) == Congruence.of(256, 64)
-    # (4i + 2)(4j + 2) = 16ij + 8i + 8j + 4: known mod 8 only.
-    assert Congruence.of(4, 2) * Congruence.of(4, 2) == Congruence.of(8, 4)
-    assert Congruence.of(128, 0).join(Congruence.exactly(64)) == Congruence.of(64, 0)
-    assert Congruence.of(4, 1).meet(Congruence.of(6, 3)) == Congruence.of(12, 9)
-    assert Congruence.of(4, 1).meet(Congruence.of(6, 2)) is None
-
-
-def test_three_answers() -> None:
-    assert divisibility(Congruence.of(256, 128), 128).answer is Answer.PROVEN
-    misaligned = divisibility(Congruence.of(128, 32), 128)
-    assert (misaligned.answer, misaligned.remainder) == (Answer.DISPROVEN, 32)
-    partly = divisibility(Congruence.of(32, 1), 128)
-    assert (partly.answer, partly.remainder, partly.known_modulus, partly.remainder_mod_known) == (
-        Answer.DISPROVEN,
-        None,
-        32,
-        1,
-    )
-    assert divisibility(Congruence.of(64, 0), 128).answer is Answer.UNKNOWN
-    assert divisibility(Congruence.exactly(-3), 4).remainder == 1  # mathematical, not C, remainder
-
 
 # ----- soundness: random straight-line index programs, evaluated exhaustively
 

@@ -1,0 +1,56 @@
+"""The pass registry and the pass modules agree: one pass per module, named after the pass,
+registered under its own name."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from pathlib import Path
+
+from xdsl.passes import ModulePass
+
+from passes import all_passes
+
+PASSES_DIR = Path(__file__).resolve().parents[2] / "passes"
+GROUPS = ("gpu", "tpu", "pto")
+
+
+def _pass_modules() -> list[str]:
+    return sorted(
+        f"passes.{group}.{path.stem}"
+        for group in GROUPS
+        for path in (PASSES_DIR / group).glob("*.py")
+        if path.stem != "__init__"
+    )
+
+
+def _passes_defined_in(module_name: str) -> list[type[ModulePass]]:
+    module = importlib.import_module(module_name)
+    return [
+        value
+        for value in vars(module).values()
+        if inspect.isclass(value)
+        and issubclass(value, ModulePass)
+        and value.__module__ == module_name
+    ]
+
+
+def test_each_pass_module_defines_exactly_one_registered_pass() -> None:
+    registry = all_passes()
+    for module_name in _pass_modules():
+        defined = _passes_defined_in(module_name)
+        assert len(defined) == 1, (module_name, defined)
+        (pass_class,) = defined
+        assert registry[pass_class.name]() is pass_class, module_name
+
+
+def test_each_module_is_named_after_its_pass() -> None:
+    for module_name in _pass_modules():
+        (pass_class,) = _passes_defined_in(module_name)
+        stem = module_name.rsplit(".", 1)[1].replace("_", "-")
+        assert pass_class.name.endswith(stem), (module_name, pass_class.name)
+
+
+def test_every_registered_pass_loads_and_has_its_name() -> None:
+    for name, load in all_passes().items():
+        assert load().name == name
