@@ -9,8 +9,9 @@ a dialect plugs in its op implementations (one module per dialect here:
 `arith`, `math`, `scf`, `tensor`, `vector`, `memref`, `gpu`, `xla`, `xla_gpu`).
 """
 
+from dialects.xla_gpu import WARP_SIZE
 from xla_emit.interpreter.executor import DEFAULT_MAX_LANES, Executor, OpLocator, Value, Values
-from xla_emit.interpreter.lanes import WARP_SIZE, LaneSet, LaunchGrid
+from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, Replication, TensorValue
 from xla_emit.interpreter.registry import (
     DEFAULT_REGISTRY,

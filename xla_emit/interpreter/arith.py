@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from dialects.arith_ext import IndexCastUIOp, RemFOp
+from xla_emit.interpreter import scalars
 from xla_emit.interpreter.element_types import (
     integer_width,
     is_float,
@@ -87,8 +88,7 @@ def _integer_constant(value: int, type_: Attribute) -> np.generic:
     width = integer_width(type_)
     if width == 1:
         return np.bool_(value & 1)
-    wrapped = (value + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
-    return numpy_dtype(type_).type(wrapped)
+    return numpy_dtype(type_).type(scalars.wrap_signed(value, width))
 
 
 def _bool_as_int(function: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
@@ -104,36 +104,14 @@ def _bool_as_int(function: Callable[[Array, Array], Array]) -> Callable[[Array, 
     return run
 
 
-def _divsi(lhs: Array, rhs: Array) -> Array:
-    """Signed division rounding toward zero (C semantics)."""
-    safe = np.where(rhs == 0, 1, rhs)
-    quotient = lhs // safe
-    inexact = (lhs % safe != 0) & ((lhs < 0) != (safe < 0))
-    return quotient + inexact.astype(quotient.dtype)
-
-
-def _remsi(lhs: Array, rhs: Array) -> Array:
-    safe = np.where(rhs == 0, 1, rhs)
-    return lhs - _divsi(lhs, safe) * safe
-
-
-def _ceildivsi(lhs: Array, rhs: Array) -> Array:
-    safe = np.where(rhs == 0, 1, rhs)
-    return lhs // safe + (lhs % safe != 0).astype(np.asarray(lhs).dtype)
-
-
-def _floordivsi(lhs: Array, rhs: Array) -> Array:
-    return lhs // np.where(rhs == 0, 1, rhs)
-
-
 _SIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     arith.AddiOp: _bool_as_int(np.add),
     arith.SubiOp: _bool_as_int(np.subtract),
     arith.MuliOp: _bool_as_int(np.multiply),
-    arith.DivSIOp: _divsi,
-    arith.RemSIOp: _remsi,
-    arith.FloorDivSIOp: _floordivsi,
-    arith.CeilDivSIOp: _ceildivsi,
+    arith.DivSIOp: scalars.truncating_divide,
+    arith.RemSIOp: scalars.truncating_remainder,
+    arith.FloorDivSIOp: scalars.floor_divide,
+    arith.CeilDivSIOp: scalars.ceil_divide,
     arith.MinSIOp: np.minimum,
     arith.MaxSIOp: np.maximum,
     arith.AndIOp: np.bitwise_and,
@@ -143,16 +121,11 @@ _SIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
 }
 
 
-def _safe_unsigned(rhs: Array) -> Array:
-    return np.where(rhs == 0, np.uint64(1), rhs)
-
-
+# On unsigned (uint64) views of the operands.
 _UNSIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
-    arith.DivUIOp: lambda a, b: a // _safe_unsigned(b),
-    arith.RemUIOp: lambda a, b: a % _safe_unsigned(b),
-    arith.CeilDivUIOp: lambda a, b: (
-        a // _safe_unsigned(b) + (a % _safe_unsigned(b) != 0).astype(np.uint64)
-    ),
+    arith.DivUIOp: scalars.floor_divide,
+    arith.RemUIOp: lambda a, b: a % np.where(b == 0, np.uint64(1), b),
+    arith.CeilDivUIOp: scalars.ceil_divide,
     arith.MinUIOp: np.minimum,
     arith.MaxUIOp: np.maximum,
     arith.ShRUIOp: np.right_shift,
@@ -169,20 +142,6 @@ _FLOAT_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
 }
-
-# Predicates in MLIR's numbering.
-_CMPI: tuple[Callable[[Array, Array], Array], ...] = (
-    np.equal,
-    np.not_equal,
-    np.less,
-    np.less_equal,
-    np.greater,
-    np.greater_equal,
-    np.less,
-    np.less_equal,
-    np.greater,
-    np.greater_equal,
-)
 
 
 def _unordered(lhs: Array, rhs: Array) -> Array:
@@ -242,8 +201,7 @@ class ArithImpls(OpImpls):
         lhs = unsigned_view(np.asarray(args[0]), width)
         rhs = unsigned_view(np.asarray(args[1]), width)
         if isinstance(op, arith.ShLIOp | arith.ShRUIOp):
-            # Shifting by the width or more is poison in MLIR; numpy is undefined there too.
-            rhs = np.minimum(rhs, np.uint64(63))
+            rhs = scalars.shift_amount(rhs, 64)
         return (from_unsigned(_UNSIGNED_BINARY[type(op)](lhs, rhs), type_)[()],)
 
     @impl(arith.NegfOp)
@@ -252,12 +210,9 @@ class ArithImpls(OpImpls):
 
     @impl(arith.CmpiOp)
     def run_cmpi(self, _ex: Executor, op: arith.CmpiOp, args: Values) -> Values:
-        predicate = op.predicate.value.data
-        lhs, rhs = lanes(args[0]), lanes(args[1])
-        if predicate >= 6:
-            width = integer_width(op.lhs.type)
-            lhs, rhs = unsigned_view(np.asarray(lhs), width), unsigned_view(np.asarray(rhs), width)
-        return (_CMPI[predicate](lhs, rhs),)
+        lhs, rhs = np.asarray(lanes(args[0])), np.asarray(lanes(args[1]))
+        width = integer_width(op.lhs.type)
+        return (scalars.compare_integers(op.predicate.value.data, lhs, rhs, width),)
 
     @impl(arith.CmpfOp)
     def run_cmpf(self, _ex: Executor, op: arith.CmpfOp, args: Values) -> Values:

@@ -1,0 +1,151 @@
+"""Integer semantics shared by every executor: compares, C division, shifts, wrap-around.
+
+MLIR integers are signless: the op says whether bits are read signed or
+unsigned. Values may be Python ints (the scalar code of the TPU and PTO
+executors) or numpy arrays (lanes of the SIMT executor, TPU vectors, PTO
+tiles); each function takes either and returns the same kind. Signed
+values are stored signed; `unsigned` reads them as unsigned `width`-bit numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from xla_emit.interpreter.element_types import unsigned_view
+
+# A Python int (i1: a bool) or a numpy array or scalar of integers. numpy's
+# stubs have no overloads for arithmetic on `NDArray[np.generic]`, hence `Any`.
+Integers: TypeAlias = int | npt.NDArray[Any] | np.generic
+
+# Predicates of `arith.cmpi` in MLIR's numbering.
+CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_FIRST_UNSIGNED_PREDICATE = 6
+
+_COMPARES: tuple[Callable[[Any, Any], Any], ...] = (
+    np.equal,
+    np.not_equal,
+    np.less,
+    np.less_equal,
+    np.greater,
+    np.greater_equal,
+)
+
+
+def _is_python_int(value: object) -> bool:
+    return isinstance(value, int | bool) and not isinstance(value, np.generic)
+
+
+def wrap_signed(value: int, width: int) -> int:
+    """A Python int wrapped to a signed two's complement `width`-bit value."""
+    if width == 1:
+        return value & 1
+    half = 1 << (width - 1)
+    return (value + half) % (1 << width) - half
+
+
+def unsigned(value: Integers, width: int) -> Integers:
+    """The bits of `value` read as an unsigned `width`-bit number (arrays: as uint64)."""
+    if _is_python_int(value):
+        return int(value) & ((1 << width) - 1)
+    return unsigned_view(np.asarray(value), width)
+
+
+def compare_integers(predicate: int, lhs: Integers, rhs: Integers, width: int) -> Any:
+    """`arith.cmpi` with `predicate` (MLIR's number) on `width`-bit integers.
+
+    Python ints give a bool, arrays a bool array.
+    """
+    if predicate >= _FIRST_UNSIGNED_PREDICATE:
+        lhs, rhs = unsigned(lhs, width), unsigned(rhs, width)
+        predicate -= _FIRST_UNSIGNED_PREDICATE - 2  # ult -> slt's comparison, on unsigned bits
+    result = _COMPARES[predicate](lhs, rhs)
+    if _is_python_int(lhs) and _is_python_int(rhs):
+        return bool(result)
+    return result
+
+
+def _nonzero(divisor: Integers) -> Integers:
+    """`divisor` with zeros replaced by one: division by zero is undefined, never a crash."""
+    if _is_python_int(divisor):
+        return int(divisor) or 1
+    array = np.asarray(divisor)
+    return np.where(array == 0, 1, array).astype(array.dtype)
+
+
+def _in_dtype_of(result: npt.NDArray[Any], lhs: Integers) -> npt.NDArray[Any]:
+    """`result` in the dtype of the dividend, so a vector divided by a scalar keeps its type."""
+    return result if _is_python_int(lhs) else result.astype(np.asarray(lhs).dtype)
+
+
+def truncating_divide(lhs: Integers, rhs: Integers) -> Any:
+    """C division (`divsi`): the quotient rounds toward zero."""
+    divisor = _nonzero(rhs)
+    if _is_python_int(lhs) and _is_python_int(divisor):
+        quotient = abs(int(lhs)) // abs(int(divisor))
+        return quotient if (lhs < 0) == (divisor < 0) else -quotient
+    dividend, divisor_array = np.asarray(lhs), np.asarray(divisor)
+    quotient = dividend // divisor_array
+    inexact = (dividend % divisor_array != 0) & ((dividend < 0) != (divisor_array < 0))
+    return _in_dtype_of(quotient + inexact.astype(quotient.dtype), lhs)
+
+
+def truncating_remainder(lhs: Integers, rhs: Integers) -> Any:
+    """C remainder (`remsi`): takes the sign of `lhs`, so `lhs == q * rhs + r`."""
+    divisor = _nonzero(rhs)
+    remainder = lhs - truncating_divide(lhs, divisor) * divisor
+    if _is_python_int(remainder):
+        return remainder
+    return _in_dtype_of(np.asarray(remainder), lhs)
+
+
+def floor_divide(lhs: Integers, rhs: Integers) -> Any:
+    """`floordivsi`: the quotient rounds toward minus infinity."""
+    return lhs // _nonzero(rhs)
+
+
+def ceil_divide(lhs: Integers, rhs: Integers) -> Any:
+    """`ceildivsi` and `ceildivui`: the quotient rounds toward plus infinity."""
+    divisor = _nonzero(rhs)
+    if _is_python_int(lhs) and _is_python_int(divisor):
+        return -(-int(lhs) // int(divisor))
+    quotient = np.asarray(lhs // divisor)
+    return quotient + (np.asarray(lhs % divisor) != 0).astype(quotient.dtype)
+
+
+def unsigned_divide(lhs: Integers, rhs: Integers, width: int) -> Any:
+    """`divui` on `width`-bit values, as unsigned (arrays: uint64)."""
+    return unsigned(lhs, width) // _nonzero(unsigned(rhs, width))
+
+
+def unsigned_remainder(lhs: Integers, rhs: Integers, width: int) -> Any:
+    """`remui` on `width`-bit values, as unsigned (arrays: uint64)."""
+    return unsigned(lhs, width) % _nonzero(unsigned(rhs, width))
+
+
+def shift_amount(amount: Integers, width: int) -> Integers:
+    """An unsigned shift amount, capped below 64 bits.
+
+    Shifting by the width or more is poison in MLIR; numpy is undefined there,
+    so the amount is capped to keep the result deterministic.
+    """
+    bits = unsigned(amount, width)
+    if _is_python_int(bits):
+        return min(int(bits), 63)
+    return np.minimum(bits, np.uint64(63))
+
+
+def shift_left(value: Integers, amount: Integers, width: int) -> Any:
+    """`shli` on `width`-bit values, as unsigned bits (Python ints: wrapped back to signed)."""
+    shifted = unsigned(value, width) << shift_amount(amount, width)
+    if _is_python_int(shifted):
+        return wrap_signed(int(shifted), width)
+    return shifted
+
+
+def has_zero(divisor: Integers) -> bool:
+    """Whether any element of `divisor` is zero."""
+    return bool(np.any(np.asarray(divisor) == 0))
