@@ -30,6 +30,7 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -316,9 +317,6 @@ class PTOExecutor:
     # -- tile ops --------------------------------------------------------------------------
 
     def _tile_op(self, op: pto.TileOpBase, args: list[Value]) -> list[Value]:
-        if isinstance(op, pto.TStoreOp):
-            self._store(op, args)
-            return []
         ins = args[: len(op.ins)]
         if op.is_dps:
             dst = args[len(op.ins)]
@@ -339,40 +337,41 @@ class PTOExecutor:
         return source.valid_rows, source.valid_cols
 
     def _compute(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
-        tiles = [v for v in ins if isinstance(v, Tile)]
-        rows, cols = dst.valid_rows, dst.valid_cols
-        kind = type(op)
-        if kind in _BINARY or isinstance(op, pto.TDivOp):
-            a, b = (self._region(op, t, rows, cols) for t in tiles[:2])
-            self._write(dst, self._elementwise(op, dst, a, b))
-        elif kind in _UNARY:
-            self._write(
-                dst, _UNARY[kind](self._as_compute(self._region(op, tiles[0], rows, cols), dst))
-            )
-        elif isinstance(op, pto.TAddsOp | pto.TMulsOp):
-            src = self._as_compute(self._region(op, tiles[0], rows, cols), dst)
-            scalar = _scalar(ins[1])
-            self._write(
-                dst,
-                np.add(src, scalar) if isinstance(op, pto.TAddsOp) else np.multiply(src, scalar),
-            )
-        elif isinstance(op, pto.TCvtOp):
-            self._convert(op, self._region(op, tiles[0], rows, cols), dst)
-        elif isinstance(op, pto.ReductionOpBase):
-            self._reduce(op, tiles[0], dst)
-        elif isinstance(op, pto.TRowExpandOp):
-            column = self._region(op, tiles[0], rows, 1)
-            dst.data[:rows, :cols] = np.broadcast_to(column, (rows, cols))
-        elif isinstance(op, pto.TMatmulOp):
-            self._matmul(op, tiles[0], tiles[1], dst)
-        elif isinstance(op, pto.TMovOp):
-            dst.data[:rows, :cols] = self._region(op, tiles[0], rows, cols).astype(dst.data.dtype)
-        elif isinstance(op, pto.TTransOp):
-            self._transpose(op, tiles[0], dst)
-        elif isinstance(op, pto.TLoadOp):
-            self._load(op, ins[0], dst)
-        else:
+        """Write the result of tile op `op` on `ins` into the valid region of `dst`."""
+        compute = _COMPUTES.lookup(type(op))
+        if compute is None:
             raise self.error(op, f"the PTO executor cannot run '{op.name}'")
+        compute(self, op, ins, dst)
+
+    def _source(self, op: Operation, ins: list[Value], dst: Tile, position: int = 0) -> Array:
+        """The region of the `position`th input tile that `dst`'s valid region covers."""
+        tile = [v for v in ins if isinstance(v, Tile)][position]
+        return self._region(op, tile, dst.valid_rows, dst.valid_cols)
+
+    def _binary(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
+        a, b = self._source(op, ins, dst), self._source(op, ins, dst, 1)
+        self._write(dst, self._elementwise(op, dst, a, b))
+
+    def _unary(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
+        self._write(dst, _UNARY[type(op)](self._as_compute(self._source(op, ins, dst), dst)))
+
+    def _with_scalar(self, op: pto.TAddsOp | pto.TMulsOp, ins: list[Value], dst: Tile) -> None:
+        src = self._as_compute(self._source(op, ins, dst), dst)
+        scalar = _scalar(ins[1])
+        self._write(
+            dst, np.add(src, scalar) if isinstance(op, pto.TAddsOp) else np.multiply(src, scalar)
+        )
+
+    def _row_expand(self, op: pto.TRowExpandOp, ins: list[Value], dst: Tile) -> None:
+        tile = ins[0]
+        assert isinstance(tile, Tile)
+        rows, cols = dst.valid_rows, dst.valid_cols
+        column = self._region(op, tile, rows, 1)
+        dst.data[:rows, :cols] = np.broadcast_to(column, (rows, cols))
+
+    def _mov(self, op: pto.TMovOp, ins: list[Value], dst: Tile) -> None:
+        rows, cols = dst.valid_rows, dst.valid_cols
+        dst.data[:rows, :cols] = self._source(op, ins, dst).astype(dst.data.dtype)
 
     def _region(self, op: Operation, tile: Tile, rows: int, cols: int) -> Array:
         if rows > tile.data.shape[0] or cols > tile.data.shape[1]:
@@ -401,7 +400,8 @@ class PTOExecutor:
         rows, cols = values.shape
         dst.data[:rows, :cols] = values.astype(dst.data.dtype)
 
-    def _convert(self, op: pto.TCvtOp, src: Array, dst: Tile) -> None:
+    def _convert(self, op: pto.TCvtOp, ins: list[Value], dst: Tile) -> None:
+        src = self._source(op, ins, dst)
         values = src
         if np.issubdtype(dst.data.dtype, np.integer) and not np.issubdtype(src.dtype, np.integer):
             mode = op.attributes.get("rmode")
@@ -415,7 +415,9 @@ class PTOExecutor:
             values = np.clip(rounding(src.astype(np.float64)), info.min, info.max)
         self._write(dst, values)
 
-    def _reduce(self, op: pto.ReductionOpBase, src: Tile, dst: Tile) -> None:
+    def _reduce(self, op: pto.ReductionOpBase, ins: list[Value], dst: Tile) -> None:
+        src = ins[0]
+        assert isinstance(src, Tile)
         values = src.valid.astype(_compute_dtype(src.data.dtype))
         reduce = np.sum if isinstance(op, pto.TRowSumOp | pto.TColSumOp) else np.max
         if op.REDUCES_ROWS:
@@ -423,12 +425,16 @@ class PTOExecutor:
         else:
             dst.data[0, : src.valid_cols] = reduce(values, axis=0).astype(dst.data.dtype)
 
-    def _matmul(self, op: pto.TMatmulOp, left: Tile, right: Tile, dst: Tile) -> None:
+    def _matmul(self, op: pto.TMatmulOp, ins: list[Value], dst: Tile) -> None:
+        left, right = ins[0], ins[1]
+        assert isinstance(left, Tile) and isinstance(right, Tile)
         accumulate = np.int64 if np.issubdtype(dst.data.dtype, np.integer) else np.float64
         product = left.valid.astype(accumulate) @ right.valid.astype(accumulate)
         self._write(dst, product)
 
-    def _transpose(self, op: pto.TTransOp, src: Tile, dst: Tile) -> None:
+    def _transpose(self, op: pto.TTransOp, ins: list[Value], dst: Tile) -> None:
+        src = ins[0]
+        assert isinstance(src, Tile)
         conversion, shape, c0 = pto.ttrans_conversion(op)
         if conversion is Conversion.TRANSPOSE_2D:
             # A2A3 reads the valid region the source has at run time.
@@ -452,12 +458,13 @@ class PTOExecutor:
             )
         dst.data.reshape(-1)[: result.size] = result.astype(dst.data.dtype)
 
-    def _load(self, op: pto.TLoadOp, view: Value, dst: Tile) -> None:
+    def _load(self, op: pto.TLoadOp, ins: list[Value], dst: Tile) -> None:
+        view = ins[0]
         assert isinstance(view, np.ndarray)
         rows, cols = dst.valid_rows, dst.valid_cols
         dst.data[:rows, :cols] = view.reshape(rows, cols).astype(dst.data.dtype)
 
-    def _store(self, op: pto.TStoreOp, args: list[Value]) -> None:
+    def _store(self, op: pto.TStoreOp, args: list[Value]) -> list[Value]:
         src, view = args[0], args[-1]
         assert isinstance(src, Tile) and isinstance(view, np.ndarray)
         values = src.valid
@@ -468,6 +475,7 @@ class PTOExecutor:
                 f"{view.size}",
             )
         view[...] = values.reshape(view.shape).astype(view.dtype)
+        return []
 
     def error(self, op: Operation, message: str) -> PTOExecutionError:
         location = self.locate(op) if self.locate is not None else None
@@ -481,6 +489,7 @@ _HANDLERS: OpTable[_Handler] = OpTable()
 _HANDLERS.register(WholeValueArithImpls())
 for _op_type, _method in (
     (pto.TileOpBase, PTOExecutor._tile_op),
+    (pto.TStoreOp, PTOExecutor._store),
     (scf.ForOp, PTOExecutor._for),
     (scf.IfOp, PTOExecutor._if),
     (func.CallOp, PTOExecutor._call_op),
@@ -493,6 +502,25 @@ for _op_type, _method in (
     (pto.WaitFlagOp, PTOExecutor._no_effect),
 ):
     _HANDLERS.add(_op_type, _method)
+
+
+# How each tile op computes its destination tile from its inputs.
+_Compute = Callable[[PTOExecutor, Any, list[Value], Tile], None]
+_COMPUTES: OpTable[_Compute] = OpTable()
+for _op_types, _method in (
+    ((*_BINARY, pto.TDivOp), PTOExecutor._binary),
+    (tuple(_UNARY), PTOExecutor._unary),
+    ((pto.TAddsOp, pto.TMulsOp), PTOExecutor._with_scalar),
+    ((pto.TCvtOp,), PTOExecutor._convert),
+    ((pto.ReductionOpBase,), PTOExecutor._reduce),
+    ((pto.TRowExpandOp,), PTOExecutor._row_expand),
+    ((pto.TMatmulOp,), PTOExecutor._matmul),
+    ((pto.TMovOp,), PTOExecutor._mov),
+    ((pto.TTransOp,), PTOExecutor._transpose),
+    ((pto.TLoadOp,), PTOExecutor._load),
+):
+    for _op_type in _op_types:
+        _COMPUTES.add(_op_type, _method)
 
 
 # -- command line ------------------------------------------------------------------------
