@@ -21,6 +21,11 @@ found by name: add it to `DIALECT_MODULES` (a missing module is skipped, so
 the launch grid (`gpu.thread_id x` with its `xla.range`, ...). To override
 ops for one executor only: `registry = load_dialect_impls().copy();
 registry.register(MyImpls()); Executor(module, registry=registry)`.
+
+`OpTable` is the mechanism underneath, shared by every executor: the TPU and
+PTO executors keep one each (their values and handler signatures differ) and
+register the same `scalar_arith.WholeValueArithImpls` in it, so each adds only
+its memory model and its own ops.
 """
 
 from __future__ import annotations
