@@ -25,33 +25,14 @@ from xla_emit.interpreter import scalars
 from xla_emit.interpreter.element_types import (
     integer_width,
     is_float,
-    needs_wrap,
     numpy_dtype,
     shaped_rank,
     unsigned_view,
-    wrap_integer,
 )
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
-
-
-def typed(values: Array, type_: Attribute) -> Array:
-    """`values` in the numpy dtype of `type_`, wrapped to its integer width."""
-    dtype = numpy_dtype(type_)
-    result = values if values.dtype == dtype else values.astype(dtype)
-    if needs_wrap(type_):
-        return wrap_integer(np.asarray(result), integer_width(type_))
-    return result
-
-
-def from_unsigned(values: Array, type_: Attribute) -> Array:
-    """Unsigned (uint64) values back to the signless storage of `type_`."""
-    width = integer_width(type_)
-    if width == 1:
-        return (values & np.uint64(1)).astype(np.bool_)
-    signed = np.asarray(values).astype(np.uint64).view(np.int64)
-    return typed(wrap_integer(signed, width) if width < 64 else signed, type_)
+from xla_emit.interpreter.scalars import from_unsigned, typed
 
 
 def constant_value(ex: Executor, attribute: Attribute, type_: Attribute, op: Operation) -> Value:
@@ -237,39 +218,28 @@ class ArithImpls(OpImpls):
 
     @impl(arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)
     def run_signed_cast(self, _ex: Executor, op: Operation, args: Values) -> Values:
-        source = np.asarray(args[0])
-        type_ = op.results[0].type
-        if source.dtype == np.bool_:
-            # Sign extension of i1 gives -1 for true.
-            source = -source.astype(np.int64)
-        if integer_width(type_) == 1:
-            return ((source & 1).astype(np.bool_)[()],)
-        return (typed(source, type_)[()],)
+        return (scalars.sign_cast(np.asarray(args[0]), op.results[0].type)[()],)
 
     @impl(arith.ExtUIOp)
     def run_extui(self, _ex: Executor, op: arith.ExtUIOp, args: Values) -> Values:
-        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
-        return (from_unsigned(source, op.result.type)[()],)
+        return (scalars.zero_cast(np.asarray(args[0]), op.input.type, op.result.type)[()],)
 
     @impl(arith.SIToFPOp)
     def run_sitofp(self, _ex: Executor, op: arith.SIToFPOp, args: Values) -> Values:
-        # Through f64: one rounding for every integer up to 2**53.
-        return (np.asarray(args[0]).astype(np.float64).astype(numpy_dtype(op.result.type))[()],)
+        return (scalars.signed_to_float(np.asarray(args[0]), op.result.type)[()],)
 
     @impl(arith.UIToFPOp)
     def run_uitofp(self, _ex: Executor, op: arith.UIToFPOp, args: Values) -> Values:
-        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
-        return (source.astype(np.float64).astype(numpy_dtype(op.result.type))[()],)
+        source = np.asarray(args[0])
+        return (scalars.unsigned_to_float(source, op.input.type, op.result.type)[()],)
 
     @impl(arith.FPToSIOp)
     def run_fptosi(self, _ex: Executor, op: arith.FPToSIOp, args: Values) -> Values:
-        truncated = np.trunc(np.asarray(args[0]).astype(np.float64))
-        return (typed(truncated.astype(np.int64), op.result.type)[()],)
+        return (scalars.float_to_signed(np.asarray(args[0]), op.result.type)[()],)
 
     @impl(arith.FPToUIOp)
     def run_fptoui(self, _ex: Executor, op: arith.FPToUIOp, args: Values) -> Values:
-        truncated = np.trunc(np.asarray(args[0]).astype(np.float64))
-        return (from_unsigned(truncated.astype(np.uint64), op.result.type)[()],)
+        return (scalars.float_to_unsigned(np.asarray(args[0]), op.result.type)[()],)
 
     @impl(arith.ExtFOp, arith.TruncFOp)
     def run_float_cast(self, _ex: Executor, op: Operation, args: Values) -> Values:
@@ -277,7 +247,7 @@ class ArithImpls(OpImpls):
 
     @impl(arith.BitcastOp)
     def run_bitcast(self, _ex: Executor, op: arith.BitcastOp, args: Values) -> Values:
-        return (np.ascontiguousarray(args[0]).view(numpy_dtype(op.result.type))[()],)
+        return (scalars.bitcast(np.asarray(args[0]), op.result.type)[()],)
 
 
 @register_impls
@@ -290,5 +260,4 @@ class ArithExtImpls(OpImpls):
 
     @impl(IndexCastUIOp)
     def run_index_castui(self, _ex: Executor, op: IndexCastUIOp, args: Values) -> Values:
-        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
-        return (from_unsigned(source, op.result.type)[()],)
+        return (scalars.zero_cast(np.asarray(args[0]), op.input.type, op.result.type)[()],)

@@ -14,8 +14,15 @@ from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
+from xdsl.ir import Attribute
 
-from xla_emit.interpreter.element_types import unsigned_view
+from xla_emit.interpreter.element_types import (
+    integer_width,
+    needs_wrap,
+    numpy_dtype,
+    unsigned_view,
+    wrap_integer,
+)
 
 # A Python int (i1: a bool) or a numpy array or scalar of integers. numpy's
 # stubs have no overloads for arithmetic on `NDArray[np.generic]`, hence `Any`.
@@ -149,3 +156,67 @@ def shift_left(value: Integers, amount: Integers, width: int) -> Any:
 def has_zero(divisor: Integers) -> bool:
     """Whether any element of `divisor` is zero."""
     return bool(np.any(np.asarray(divisor) == 0))
+
+
+# ----------------------------------------------------------------------------- casts
+# On numpy arrays (or 0-d arrays) in the signless storage of their source type.
+
+
+def typed(values: npt.NDArray[Any], type_: Attribute) -> npt.NDArray[Any]:
+    """`values` in the numpy dtype of `type_`, wrapped to its integer width."""
+    dtype = numpy_dtype(type_)
+    result = values if values.dtype == dtype else values.astype(dtype)
+    if needs_wrap(type_):
+        return wrap_integer(np.asarray(result), integer_width(type_))
+    return result
+
+
+def from_unsigned(values: npt.NDArray[Any], type_: Attribute) -> npt.NDArray[Any]:
+    """Unsigned (uint64) values back to the signless storage of `type_`."""
+    width = integer_width(type_)
+    if width == 1:
+        return (values & np.uint64(1)).astype(np.bool_)
+    signed = np.asarray(values).astype(np.uint64).view(np.int64)
+    return typed(wrap_integer(signed, width) if width < 64 else signed, type_)
+
+
+def sign_cast(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
+    """`extsi`, `trunci` and `index_cast`: sign-extend or truncate to `target`."""
+    if values.dtype == np.bool_:
+        values = -values.astype(np.int64)  # sign extension of i1 gives -1 for true
+    if integer_width(target) == 1:
+        return (values & 1).astype(np.bool_)
+    return typed(values, target)
+
+
+def zero_cast(values: npt.NDArray[Any], source: Attribute, target: Attribute) -> npt.NDArray[Any]:
+    """`extui` and `index_castui`: zero-extend (or truncate) from `source` to `target`."""
+    return from_unsigned(unsigned_view(values, integer_width(source)), target)
+
+
+def signed_to_float(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
+    """`sitofp`, through f64: one rounding for every integer up to 2**53."""
+    return values.astype(np.float64).astype(numpy_dtype(target))
+
+
+def unsigned_to_float(
+    values: npt.NDArray[Any], source: Attribute, target: Attribute
+) -> npt.NDArray[Any]:
+    """`uitofp`: the source's bits read unsigned, then rounded once."""
+    as_unsigned = unsigned_view(values, integer_width(source))
+    return as_unsigned.astype(np.float64).astype(numpy_dtype(target))
+
+
+def float_to_signed(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
+    """`fptosi`: rounds toward zero."""
+    return typed(np.trunc(values.astype(np.float64)).astype(np.int64), target)
+
+
+def float_to_unsigned(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
+    """`fptoui`: rounds toward zero, stored in the target's signless storage."""
+    return from_unsigned(np.trunc(values.astype(np.float64)).astype(np.uint64), target)
+
+
+def bitcast(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
+    """`bitcast`: the same bits read as `target`."""
+    return np.ascontiguousarray(values).view(numpy_dtype(target))
