@@ -1,10 +1,11 @@
-"""Integer semantics shared by every executor: compares, C division, shifts, wrap-around.
+"""Scalar semantics shared by every executor: compares, C division, shifts, wrap-around, casts.
 
 MLIR integers are signless: the op says whether bits are read signed or
 unsigned. Values may be Python ints (the scalar code of the TPU and PTO
 executors) or numpy arrays (lanes of the SIMT executor, TPU vectors, PTO
-tiles); each function takes either and returns the same kind. Signed
-values are stored signed; `unsigned` reads them as unsigned `width`-bit numbers.
+tiles); each function takes either and returns the same kind (the casts take
+arrays). Signed values are stored signed; `unsigned` reads them as unsigned
+`width`-bit numbers. The numpy dtypes of element types are in `element_types`.
 """
 
 from __future__ import annotations
@@ -28,8 +29,7 @@ from xla_emit.interpreter.element_types import (
 # stubs have no overloads for arithmetic on `NDArray[np.generic]`, hence `Any`.
 Integers: TypeAlias = int | npt.NDArray[Any] | np.generic
 
-# Predicates of `arith.cmpi` in MLIR's numbering.
-CMPI_PREDICATES = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+# `arith.cmpi` numbers its predicates eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge.
 _FIRST_UNSIGNED_PREDICATE = 6
 
 _COMPARES: tuple[Callable[[Any, Any], Any], ...] = (
@@ -143,14 +143,6 @@ def shift_amount(amount: Integers, width: int) -> Integers:
     if _is_python_int(bits):
         return min(int(bits), 63)
     return np.minimum(bits, np.uint64(63))
-
-
-def shift_left(value: Integers, amount: Integers, width: int) -> Any:
-    """`shli` on `width`-bit values, as unsigned bits (Python ints: wrapped back to signed)."""
-    shifted = unsigned(value, width) << shift_amount(amount, width)
-    if _is_python_int(shifted):
-        return wrap_signed(int(shifted), width)
-    return shifted
 
 
 def has_zero(divisor: Integers) -> bool:
