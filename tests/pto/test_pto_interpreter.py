@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import math
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import ml_dtypes
@@ -199,6 +201,21 @@ def test_binary_ops(name: str) -> None:
     (result,) = PTOExecutor(module).run("f", [a, b])
     assert isinstance(result, Tile)
     np.testing.assert_allclose(result.data, BINARY[name](a, b), rtol=1e-6)
+
+
+def test_integer_tile_division_is_exact_c_division() -> None:
+    """Large i64 quotients round toward zero exactly (no detour through f64)."""
+    tile = "!pto.tile<1x8xi64>"
+    module = parse(
+        f"func.func @f(%a: {tile}, %b: {tile}) -> {tile} {{\n"
+        f"  %d = pto.tdiv %a, %b : ({tile}, {tile}) -> {tile}\n  return %d : {tile}\n}}"
+    )
+    a = np.array([[2**62 + 1, -(2**62) - 1, 7, -7, 2**53 + 1, -(2**53) - 3, 9, 0]], np.int64)
+    b = np.array([[1, 1, 2, 2, 1, 2, -4, 5]], np.int64)
+    (result,) = PTOExecutor(module).run("f", [a, b])
+    assert isinstance(result, Tile)
+    expected = [math.trunc(Fraction(int(x), int(y))) for x, y in zip(a[0], b[0], strict=True)]
+    assert result.data[0].tolist() == expected
 
 
 @pytest.mark.parametrize("name", sorted(UNARY))

@@ -197,3 +197,32 @@ def test_strided_slices_masks_and_i1_logic() -> None:
     upto_j = np.broadcast_to((rows < 3) & (lanes < 8), (8, 256))
     np.testing.assert_array_equal(xor, upto_i ^ upto_j)
     np.testing.assert_array_equal(union, upto_i | upto_j)
+
+
+def test_scalar_integer_arithmetic_wraps_to_its_width() -> None:
+    """Scalars are Python ints, which never overflow: results wrap to the type's width."""
+    module = _module("""
+func.func @f(%a: i32, %b: i8) -> (i32, i32, i8) {
+  %c1 = arith.constant 1 : i32
+  %c31 = arith.constant 31 : i32
+  %sum = arith.addi %a, %c1 : i32
+  %shifted = arith.shli %c1, %c31 : i32
+  %product = arith.muli %b, %b : i8
+  return %sum, %shifted, %product : i32, i32, i8
+}
+""")
+    outputs = run_tpu_kernel(module, [2**31 - 1, 16])
+    assert [int(v) for v in outputs] == [-(2**31), -(2**31), 0]
+
+
+def test_sign_extension_of_true_is_minus_one() -> None:
+    module = _module("""
+func.func @f(%a: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %is_zero = arith.cmpi eq, %a, %c0 : i32
+  %wide = arith.extsi %is_zero : i1 to i32
+  return %wide : i32
+}
+""")
+    assert int(run_tpu_kernel(module, [0])[0]) == -1
+    assert int(run_tpu_kernel(module, [5])[0]) == 0

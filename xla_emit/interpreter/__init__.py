@@ -7,15 +7,19 @@ See `executor` for the value model, chunks and threads, `memory` for buffers
 and the aliasing rule, `access` for the safety checks and `registry` for how
 a dialect plugs in its op implementations (one module per dialect here:
 `arith`, `math`, `scf`, `tensor`, `vector`, `memref`, `gpu`, `xla`, `xla_gpu`).
+The TPU (`tpu`) and PTO (`pto`) executors dispatch through the same `OpTable`;
+all three share the integer semantics of `scalars`.
 """
 
+from dialects.xla_gpu import WARP_SIZE
 from xla_emit.interpreter.executor import DEFAULT_MAX_LANES, Executor, OpLocator, Value, Values
-from xla_emit.interpreter.lanes import WARP_SIZE, LaneSet, LaunchGrid
+from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, Replication, TensorValue
 from xla_emit.interpreter.registry import (
     DEFAULT_REGISTRY,
     ImplRegistry,
     OpImpls,
+    OpTable,
     grid_axis,
     impl,
     load_dialect_impls,
@@ -35,6 +39,7 @@ __all__ = [
     "LaunchGrid",
     "OpImpls",
     "OpLocator",
+    "OpTable",
     "Replication",
     "TensorValue",
     "Value",

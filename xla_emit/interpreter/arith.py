@@ -21,36 +21,18 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from dialects.arith_ext import IndexCastUIOp, RemFOp
+from xla_emit.interpreter import scalars
 from xla_emit.interpreter.element_types import (
     integer_width,
     is_float,
-    needs_wrap,
     numpy_dtype,
     shaped_rank,
     unsigned_view,
-    wrap_integer,
 )
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
-
-
-def typed(values: Array, type_: Attribute) -> Array:
-    """`values` in the numpy dtype of `type_`, wrapped to its integer width."""
-    dtype = numpy_dtype(type_)
-    result = values if values.dtype == dtype else values.astype(dtype)
-    if needs_wrap(type_):
-        return wrap_integer(np.asarray(result), integer_width(type_))
-    return result
-
-
-def from_unsigned(values: Array, type_: Attribute) -> Array:
-    """Unsigned (uint64) values back to the signless storage of `type_`."""
-    width = integer_width(type_)
-    if width == 1:
-        return (values & np.uint64(1)).astype(np.bool_)
-    signed = np.asarray(values).astype(np.uint64).view(np.int64)
-    return typed(wrap_integer(signed, width) if width < 64 else signed, type_)
+from xla_emit.interpreter.scalars import from_unsigned, typed
 
 
 def constant_value(ex: Executor, attribute: Attribute, type_: Attribute, op: Operation) -> Value:
@@ -87,8 +69,7 @@ def _integer_constant(value: int, type_: Attribute) -> np.generic:
     width = integer_width(type_)
     if width == 1:
         return np.bool_(value & 1)
-    wrapped = (value + (1 << (width - 1))) % (1 << width) - (1 << (width - 1))
-    return numpy_dtype(type_).type(wrapped)
+    return numpy_dtype(type_).type(scalars.wrap_signed(value, width))
 
 
 def _bool_as_int(function: Callable[[Array, Array], Array]) -> Callable[[Array, Array], Array]:
@@ -104,36 +85,14 @@ def _bool_as_int(function: Callable[[Array, Array], Array]) -> Callable[[Array, 
     return run
 
 
-def _divsi(lhs: Array, rhs: Array) -> Array:
-    """Signed division rounding toward zero (C semantics)."""
-    safe = np.where(rhs == 0, 1, rhs)
-    quotient = lhs // safe
-    inexact = (lhs % safe != 0) & ((lhs < 0) != (safe < 0))
-    return quotient + inexact.astype(quotient.dtype)
-
-
-def _remsi(lhs: Array, rhs: Array) -> Array:
-    safe = np.where(rhs == 0, 1, rhs)
-    return lhs - _divsi(lhs, safe) * safe
-
-
-def _ceildivsi(lhs: Array, rhs: Array) -> Array:
-    safe = np.where(rhs == 0, 1, rhs)
-    return lhs // safe + (lhs % safe != 0).astype(np.asarray(lhs).dtype)
-
-
-def _floordivsi(lhs: Array, rhs: Array) -> Array:
-    return lhs // np.where(rhs == 0, 1, rhs)
-
-
 _SIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     arith.AddiOp: _bool_as_int(np.add),
     arith.SubiOp: _bool_as_int(np.subtract),
     arith.MuliOp: _bool_as_int(np.multiply),
-    arith.DivSIOp: _divsi,
-    arith.RemSIOp: _remsi,
-    arith.FloorDivSIOp: _floordivsi,
-    arith.CeilDivSIOp: _ceildivsi,
+    arith.DivSIOp: scalars.truncating_divide,
+    arith.RemSIOp: scalars.truncating_remainder,
+    arith.FloorDivSIOp: scalars.floor_divide,
+    arith.CeilDivSIOp: scalars.ceil_divide,
     arith.MinSIOp: np.minimum,
     arith.MaxSIOp: np.maximum,
     arith.AndIOp: np.bitwise_and,
@@ -143,16 +102,11 @@ _SIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
 }
 
 
-def _safe_unsigned(rhs: Array) -> Array:
-    return np.where(rhs == 0, np.uint64(1), rhs)
-
-
+# On unsigned (uint64) views of the operands.
 _UNSIGNED_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
-    arith.DivUIOp: lambda a, b: a // _safe_unsigned(b),
-    arith.RemUIOp: lambda a, b: a % _safe_unsigned(b),
-    arith.CeilDivUIOp: lambda a, b: (
-        a // _safe_unsigned(b) + (a % _safe_unsigned(b) != 0).astype(np.uint64)
-    ),
+    arith.DivUIOp: scalars.floor_divide,
+    arith.RemUIOp: lambda a, b: a % np.where(b == 0, np.uint64(1), b),
+    arith.CeilDivUIOp: scalars.ceil_divide,
     arith.MinUIOp: np.minimum,
     arith.MaxUIOp: np.maximum,
     arith.ShRUIOp: np.right_shift,
@@ -169,20 +123,6 @@ _FLOAT_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
 }
-
-# Predicates in MLIR's numbering.
-_CMPI: tuple[Callable[[Array, Array], Array], ...] = (
-    np.equal,
-    np.not_equal,
-    np.less,
-    np.less_equal,
-    np.greater,
-    np.greater_equal,
-    np.less,
-    np.less_equal,
-    np.greater,
-    np.greater_equal,
-)
 
 
 def _unordered(lhs: Array, rhs: Array) -> Array:
@@ -242,8 +182,7 @@ class ArithImpls(OpImpls):
         lhs = unsigned_view(np.asarray(args[0]), width)
         rhs = unsigned_view(np.asarray(args[1]), width)
         if isinstance(op, arith.ShLIOp | arith.ShRUIOp):
-            # Shifting by the width or more is poison in MLIR; numpy is undefined there too.
-            rhs = np.minimum(rhs, np.uint64(63))
+            rhs = scalars.shift_amount(rhs, 64)
         return (from_unsigned(_UNSIGNED_BINARY[type(op)](lhs, rhs), type_)[()],)
 
     @impl(arith.NegfOp)
@@ -252,12 +191,9 @@ class ArithImpls(OpImpls):
 
     @impl(arith.CmpiOp)
     def run_cmpi(self, _ex: Executor, op: arith.CmpiOp, args: Values) -> Values:
-        predicate = op.predicate.value.data
-        lhs, rhs = lanes(args[0]), lanes(args[1])
-        if predicate >= 6:
-            width = integer_width(op.lhs.type)
-            lhs, rhs = unsigned_view(np.asarray(lhs), width), unsigned_view(np.asarray(rhs), width)
-        return (_CMPI[predicate](lhs, rhs),)
+        lhs, rhs = np.asarray(lanes(args[0])), np.asarray(lanes(args[1]))
+        width = integer_width(op.lhs.type)
+        return (scalars.compare_integers(op.predicate.value.data, lhs, rhs, width),)
 
     @impl(arith.CmpfOp)
     def run_cmpf(self, _ex: Executor, op: arith.CmpfOp, args: Values) -> Values:
@@ -282,39 +218,28 @@ class ArithImpls(OpImpls):
 
     @impl(arith.IndexCastOp, arith.ExtSIOp, arith.TruncIOp)
     def run_signed_cast(self, _ex: Executor, op: Operation, args: Values) -> Values:
-        source = np.asarray(args[0])
-        type_ = op.results[0].type
-        if source.dtype == np.bool_:
-            # Sign extension of i1 gives -1 for true.
-            source = -source.astype(np.int64)
-        if integer_width(type_) == 1:
-            return ((source & 1).astype(np.bool_)[()],)
-        return (typed(source, type_)[()],)
+        return (scalars.sign_cast(np.asarray(args[0]), op.results[0].type)[()],)
 
     @impl(arith.ExtUIOp)
     def run_extui(self, _ex: Executor, op: arith.ExtUIOp, args: Values) -> Values:
-        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
-        return (from_unsigned(source, op.result.type)[()],)
+        return (scalars.zero_cast(np.asarray(args[0]), op.input.type, op.result.type)[()],)
 
     @impl(arith.SIToFPOp)
     def run_sitofp(self, _ex: Executor, op: arith.SIToFPOp, args: Values) -> Values:
-        # Through f64: one rounding for every integer up to 2**53.
-        return (np.asarray(args[0]).astype(np.float64).astype(numpy_dtype(op.result.type))[()],)
+        return (scalars.signed_to_float(np.asarray(args[0]), op.result.type)[()],)
 
     @impl(arith.UIToFPOp)
     def run_uitofp(self, _ex: Executor, op: arith.UIToFPOp, args: Values) -> Values:
-        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
-        return (source.astype(np.float64).astype(numpy_dtype(op.result.type))[()],)
+        source = np.asarray(args[0])
+        return (scalars.unsigned_to_float(source, op.input.type, op.result.type)[()],)
 
     @impl(arith.FPToSIOp)
     def run_fptosi(self, _ex: Executor, op: arith.FPToSIOp, args: Values) -> Values:
-        truncated = np.trunc(np.asarray(args[0]).astype(np.float64))
-        return (typed(truncated.astype(np.int64), op.result.type)[()],)
+        return (scalars.float_to_signed(np.asarray(args[0]), op.result.type)[()],)
 
     @impl(arith.FPToUIOp)
     def run_fptoui(self, _ex: Executor, op: arith.FPToUIOp, args: Values) -> Values:
-        truncated = np.trunc(np.asarray(args[0]).astype(np.float64))
-        return (from_unsigned(truncated.astype(np.uint64), op.result.type)[()],)
+        return (scalars.float_to_unsigned(np.asarray(args[0]), op.result.type)[()],)
 
     @impl(arith.ExtFOp, arith.TruncFOp)
     def run_float_cast(self, _ex: Executor, op: Operation, args: Values) -> Values:
@@ -322,7 +247,7 @@ class ArithImpls(OpImpls):
 
     @impl(arith.BitcastOp)
     def run_bitcast(self, _ex: Executor, op: arith.BitcastOp, args: Values) -> Values:
-        return (np.ascontiguousarray(args[0]).view(numpy_dtype(op.result.type))[()],)
+        return (scalars.bitcast(np.asarray(args[0]), op.result.type)[()],)
 
 
 @register_impls
@@ -335,5 +260,4 @@ class ArithExtImpls(OpImpls):
 
     @impl(IndexCastUIOp)
     def run_index_castui(self, _ex: Executor, op: IndexCastUIOp, args: Values) -> Values:
-        source = unsigned_view(np.asarray(args[0]), integer_width(op.input.type))
-        return (from_unsigned(source, op.result.type)[()],)
+        return (scalars.zero_cast(np.asarray(args[0]), op.input.type, op.result.type)[()],)

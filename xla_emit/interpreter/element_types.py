@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerType,
     MemRefType,
+    Signedness,
     TensorType,
     VectorType,
 )
@@ -75,6 +76,22 @@ def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
     if dtype is None:
         raise UserError(f"the interpreter does not support element type {scalar}")
     return dtype
+
+
+@cache
+def explicit_signedness_dtype(type_: Attribute) -> np.dtype[np.generic]:
+    """The numpy dtype of element data whose integer types carry their signedness.
+
+    PTO tiles and global memory hold `ui8` as uint8 and `si8`/`i8` as int8,
+    i1 in a byte (like the hardware), unlike the signless SIMT view.
+    """
+    scalar = element_type(type_)
+    if not isinstance(scalar, IntegerType):
+        return numpy_dtype(scalar)
+    container = integer_container(max(scalar.width.data, 8))
+    if scalar.signedness.data == Signedness.UNSIGNED:
+        return np.dtype(f"u{container.name}")
+    return container
 
 
 @cache

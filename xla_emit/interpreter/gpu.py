@@ -13,9 +13,10 @@ from xdsl.ir import Operation
 
 from dialects.gpu import BarrierOp, BlockIdOp, ShuffleMode, ShuffleOp, ThreadIdOp
 from dialects.xla import get_xla_range
+from dialects.xla_gpu import WARP_SIZE
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.executor import Executor, Values, lanes
-from xla_emit.interpreter.lanes import AXES, WARP_SIZE
+from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.registry import (
     GridAxis,
     GridKind,

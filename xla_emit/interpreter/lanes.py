@@ -14,7 +14,8 @@ from functools import cached_property
 
 import numpy as np
 
-WARP_SIZE = 32
+from dialects.xla_gpu import WARP_SIZE as WARP_SIZE  # lanes group into warps of this size
+
 AXES = ("x", "y", "z")
 
 

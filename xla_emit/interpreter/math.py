@@ -17,10 +17,10 @@ import numpy as np
 from xdsl.dialects import math
 from xdsl.ir import Operation
 
-from xla_emit.interpreter.arith import typed
 from xla_emit.interpreter.element_types import integer_width, numpy_dtype, unsigned_view
 from xla_emit.interpreter.executor import Array, Executor, Values, lanes
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
+from xla_emit.interpreter.scalars import typed
 
 _SIXTEEN_BIT = (np.dtype(np.float16), np.dtype("bfloat16"))
 

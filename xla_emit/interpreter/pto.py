@@ -30,28 +30,28 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
     ModuleOp,
-    Signedness,
     StringAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.interpreter import scalars
+from xla_emit.interpreter.element_types import explicit_signedness_dtype as numpy_dtype
+from xla_emit.interpreter.registry import OpTable
+from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
 from xla_emit.pto.conv_layouts import convert
 from xla_emit.pto.rules import transpose_domain
 from xla_emit.pto.targets import CAPACITIES, Target
@@ -60,27 +60,6 @@ from xla_emit.pto.ttrans_tmp import Conversion
 Array = NDArray[np.generic]
 Scalar = int | float
 Locator = Callable[[Operation], SourceLocation | None]
-
-
-def numpy_dtype(element: Attribute) -> np.dtype[np.generic]:
-    """The numpy dtype holding an MLIR element type (bf16 via ml_dtypes)."""
-    match element:
-        case Float32Type():
-            return np.dtype(np.float32)
-        case Float16Type():
-            return np.dtype(np.float16)
-        case BFloat16Type():
-            return np.dtype(ml_dtypes.bfloat16)
-        case Float64Type():
-            return np.dtype(np.float64)
-        case IntegerType():
-            width = max(element.width.data, 8)
-            unsigned = element.signedness.data == Signedness.UNSIGNED
-            return np.dtype(f"{'u' if unsigned else ''}int{width}")
-        case IndexType():
-            return np.dtype(np.int64)
-        case _:
-            raise ValueError(f"no numpy dtype for {element}")
 
 
 @dataclass
@@ -133,10 +112,6 @@ def _compute_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
     return dtype
 
 
-def _int_divide(a: Array, b: Array) -> Array:
-    return np.trunc(a.astype(np.float64) / b.astype(np.float64))
-
-
 _BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     pto.TAddOp: np.add,
     pto.TSubOp: np.subtract,
@@ -162,33 +137,6 @@ _ROUNDING: dict[str, Callable[[Array], Array]] = {
     "CAST_TRUNC": np.trunc,
 }
 
-_ARITH_BINARY: dict[type[Operation], Callable[[Scalar, Scalar], Scalar]] = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-    arith.MuliOp: lambda a, b: a * b,
-    arith.AddfOp: lambda a, b: a + b,
-    arith.SubfOp: lambda a, b: a - b,
-    arith.MulfOp: lambda a, b: a * b,
-    arith.DivfOp: lambda a, b: a / b,
-    arith.MaxSIOp: lambda a, b: max(a, b),
-    arith.MinSIOp: lambda a, b: min(a, b),
-    arith.MaximumfOp: lambda a, b: max(a, b),
-    arith.MinimumfOp: lambda a, b: min(a, b),
-}
-
-_CMPI: dict[int, Callable[[Scalar, Scalar], bool]] = {
-    0: lambda a, b: a == b,
-    1: lambda a, b: a != b,
-    2: lambda a, b: a < b,
-    3: lambda a, b: a <= b,
-    4: lambda a, b: a > b,
-    5: lambda a, b: a >= b,
-    6: lambda a, b: a < b,
-    7: lambda a, b: a <= b,
-    8: lambda a, b: a > b,
-    9: lambda a, b: a >= b,
-}
-
 
 class _Return(Exception):
     """Unwinds a function body at `func.return`."""
@@ -209,6 +157,7 @@ class PTOExecutor:
         self.locate = locate
         self.functions = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
         self.memories: dict[str, NDArray[np.uint8]] = {}
+        self.env: dict[SSAValue, Value] = {}
 
     # -- entry points ----------------------------------------------------------------
 
@@ -242,91 +191,57 @@ class PTOExecutor:
         return value
 
     def _call(self, function: func.FuncOp, args: list[Value]) -> list[Value]:
-        env: dict[SSAValue, Value] = dict(zip(function.body.block.args, args, strict=True))
+        caller_env = self.env
+        self.env = dict(zip(function.body.block.args, args, strict=True))
         try:
-            self._run_block(function.body.block, env)
+            self._run_block(function.body.block)
         except _Return as returned:
             return returned.values
+        finally:
+            self.env = caller_env
         return []
 
     # -- control flow ------------------------------------------------------------------
 
-    def _run_block(self, block: Block, env: dict[SSAValue, Value]) -> list[Value]:
+    def _run_block(self, block: Block) -> list[Value]:
         """Run a block; returns the operands of its terminating `scf.yield`."""
         for op in block.ops:
             if isinstance(op, scf.YieldOp):
-                return [env[v] for v in op.operands]
+                return [self.env[v] for v in op.operands]
             if isinstance(op, func.ReturnOp):
-                raise _Return([env[v] for v in op.operands])
-            results = self._run_op(op, env)
+                raise _Return([self.env[v] for v in op.operands])
+            handler = _HANDLERS.lookup(type(op))
+            if handler is None:
+                raise self.error(op, f"the PTO executor cannot run '{op.name}'")
+            results = handler(self, op, [self.env[v] for v in op.operands])
             for result, value in zip(op.results, results, strict=True):
-                env[result] = value
+                self.env[result] = value
         return []
 
-    def _run_op(self, op: Operation, env: dict[SSAValue, Value]) -> list[Value]:
-        args = [env[v] for v in op.operands]
-        if isinstance(op, pto.TileOpBase):
-            return self._tile_op(op, args)
-        if isinstance(op, scf.ForOp):
-            return self._for(op, args, env)
-        if isinstance(op, scf.IfOp):
-            branch = op.true_region if args[0] else op.false_region
-            return self._run_block(branch.block, env) if branch.blocks else []
-        if isinstance(op, func.CallOp):
-            return self._call(self.functions[op.callee.root_reference.data], args)
-        return self._scalar_or_memory_op(op, args)
-
-    def _for(self, op: scf.ForOp, args: list[Value], env: dict[SSAValue, Value]) -> list[Value]:
+    def _for(self, op: scf.ForOp, args: list[Value]) -> list[Value]:
         lower, upper, step = (_index(v) for v in args[:3])
         carried = args[3:]
         body = op.body.block
         for i in range(lower, upper, step):
-            env[body.args[0]] = i
+            self.env[body.args[0]] = i
             for arg, value in zip(body.args[1:], carried, strict=True):
-                env[arg] = value
-            carried = self._run_block(body, env)
+                self.env[arg] = value
+            carried = self._run_block(body)
         return carried
 
-    def _scalar_or_memory_op(self, op: Operation, args: list[Value]) -> list[Value]:
-        if isinstance(op, arith.ConstantOp):
-            value = op.value
-            if isinstance(value, IntegerAttr):
-                return [value.value.data]
-            if isinstance(value, FloatAttr):
-                return [value.value.data]
-        binary = _ARITH_BINARY.get(type(op))
-        if binary is not None:
-            return [binary(_scalar(args[0]), _scalar(args[1]))]
-        if isinstance(op, arith.DivSIOp | arith.RemSIOp):
-            return [self._signed_division(op, _index(args[0]), _index(args[1]))]
-        if isinstance(op, arith.CmpiOp):
-            return [_CMPI[op.predicate.value.data](_scalar(args[0]), _scalar(args[1]))]
-        if isinstance(op, arith.IndexCastOp):
-            return [_index(args[0])]
-        if isinstance(op, arith.SelectOp):
-            return [args[1] if args[0] else args[2]]
-        if isinstance(op, pto.AllocTileOp):
-            return [self._alloc(op, args)]
-        if isinstance(op, pto.TAssignOp):
-            return self._assign(op, args)
-        if isinstance(op, pto.MakeTensorViewOp):
-            return [self._make_tensor_view(op, args)]
-        if isinstance(op, pto.PartitionViewOp):
-            return [self._partition_view(op, args)]
-        if isinstance(op, pto.BarrierOp | pto.SetFlagOp | pto.WaitFlagOp):
-            return []  # the executor runs ops one at a time: pipes never overlap
-        raise self._error(op, f"the PTO executor cannot run '{op.name}'")
+    def _if(self, op: scf.IfOp, args: list[Value]) -> list[Value]:
+        branch = op.true_region if args[0] else op.false_region
+        return self._run_block(branch.block) if branch.blocks else []
 
-    def _signed_division(self, op: Operation, a: int, b: int) -> int:
-        """C division: the quotient rounds toward zero, the remainder takes a's sign."""
-        if b == 0:
-            raise self._error(op, "division by zero")
-        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
-        return quotient if isinstance(op, arith.DivSIOp) else a - quotient * b
+    def _call_op(self, op: func.CallOp, args: list[Value]) -> list[Value]:
+        return self._call(self.functions[op.callee.root_reference.data], args)
+
+    def _no_effect(self, op: Operation, args: list[Value]) -> list[Value]:
+        return []  # the executor runs ops one at a time: pipes never overlap
 
     # -- buffers and memory --------------------------------------------------------------
 
-    def _alloc(self, op: pto.AllocTileOp, args: list[Value]) -> Tile:
+    def _alloc(self, op: pto.AllocTileOp, args: list[Value]) -> list[Value]:
         tile_type = op.result.type
         assert isinstance(tile_type, pto.TileBufType)
         valid = None
@@ -335,7 +250,7 @@ class PTOExecutor:
         tile = Tile.of_type(tile_type, valid)
         if op.addr is not None:
             self._bind(op, tile, _index(args[0]))
-        return tile
+        return [tile]
 
     def _assign(self, op: pto.TAssignOp, args: list[Value]) -> list[Value]:
         tile = args[0]
@@ -356,7 +271,7 @@ class PTOExecutor:
         memory = self._memory(tile.loc)
         size = tile.data.nbytes
         if address < 0 or address + size > memory.size:
-            raise self._error(
+            raise self.error(
                 op,
                 f"tile of {size} bytes at {hex(address)} does not fit the {memory.size}-byte "
                 f"{tile.loc} memory",
@@ -365,10 +280,10 @@ class PTOExecutor:
         view[...] = tile.data
         tile.data = view
 
-    def _make_tensor_view(self, op: pto.MakeTensorViewOp, args: list[Value]) -> Array:
+    def _make_tensor_view(self, op: pto.MakeTensorViewOp, args: list[Value]) -> list[Value]:
         base = args[0]
         if not isinstance(base, np.ndarray):
-            raise self._error(
+            raise self.error(
                 op, f"expected a numpy array for {op.ptr.type}, but got {type(base).__name__}"
             )
         flat = base.reshape(-1)
@@ -377,14 +292,14 @@ class PTOExecutor:
         strides = [_index(v) for v in args[1 + rank :]]
         extent = 1 + sum((d - 1) * s for d, s in zip(shape, strides, strict=True))
         if extent > flat.size:
-            raise self._error(
+            raise self.error(
                 op,
                 f"the view {shape} with strides {strides} reaches element {extent - 1} of a "
                 f"{flat.size}-element buffer",
             )
-        return np.lib.stride_tricks.as_strided(flat, shape, [s * flat.itemsize for s in strides])
+        return [np.lib.stride_tricks.as_strided(flat, shape, [s * flat.itemsize for s in strides])]
 
-    def _partition_view(self, op: pto.PartitionViewOp, args: list[Value]) -> Array:
+    def _partition_view(self, op: pto.PartitionViewOp, args: list[Value]) -> list[Value]:
         view = args[0]
         assert isinstance(view, np.ndarray)
         rank = view.ndim
@@ -392,19 +307,16 @@ class PTOExecutor:
         sizes = [_index(v) for v in args[1 + rank :]]
         for axis, (offset, size) in enumerate(zip(offsets, sizes, strict=True)):
             if offset < 0 or offset + size > view.shape[axis]:
-                raise self._error(
+                raise self.error(
                     op,
                     f"partition [{offset}, {offset + size}) of dim {axis} is outside the view's "
                     f"{view.shape[axis]}",
                 )
-        return view[tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))]
+        return [view[tuple(slice(o, o + s) for o, s in zip(offsets, sizes, strict=True))]]
 
     # -- tile ops --------------------------------------------------------------------------
 
     def _tile_op(self, op: pto.TileOpBase, args: list[Value]) -> list[Value]:
-        if isinstance(op, pto.TStoreOp):
-            self._store(op, args)
-            return []
         ins = args[: len(op.ins)]
         if op.is_dps:
             dst = args[len(op.ins)]
@@ -425,44 +337,45 @@ class PTOExecutor:
         return source.valid_rows, source.valid_cols
 
     def _compute(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
-        tiles = [v for v in ins if isinstance(v, Tile)]
+        """Write the result of tile op `op` on `ins` into the valid region of `dst`."""
+        compute = _COMPUTES.lookup(type(op))
+        if compute is None:
+            raise self.error(op, f"the PTO executor cannot run '{op.name}'")
+        compute(self, op, ins, dst)
+
+    def _source(self, op: Operation, ins: list[Value], dst: Tile, position: int = 0) -> Array:
+        """The region of the `position`th input tile that `dst`'s valid region covers."""
+        tile = [v for v in ins if isinstance(v, Tile)][position]
+        return self._region(op, tile, dst.valid_rows, dst.valid_cols)
+
+    def _binary(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
+        a, b = self._source(op, ins, dst), self._source(op, ins, dst, 1)
+        self._write(dst, self._elementwise(op, dst, a, b))
+
+    def _unary(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
+        self._write(dst, _UNARY[type(op)](self._as_compute(self._source(op, ins, dst), dst)))
+
+    def _with_scalar(self, op: pto.TAddsOp | pto.TMulsOp, ins: list[Value], dst: Tile) -> None:
+        src = self._as_compute(self._source(op, ins, dst), dst)
+        scalar = _scalar(ins[1])
+        self._write(
+            dst, np.add(src, scalar) if isinstance(op, pto.TAddsOp) else np.multiply(src, scalar)
+        )
+
+    def _row_expand(self, op: pto.TRowExpandOp, ins: list[Value], dst: Tile) -> None:
+        tile = ins[0]
+        assert isinstance(tile, Tile)
         rows, cols = dst.valid_rows, dst.valid_cols
-        kind = type(op)
-        if kind in _BINARY or isinstance(op, pto.TDivOp):
-            a, b = (self._region(op, t, rows, cols) for t in tiles[:2])
-            self._write(dst, self._elementwise(op, dst, a, b))
-        elif kind in _UNARY:
-            self._write(
-                dst, _UNARY[kind](self._as_compute(self._region(op, tiles[0], rows, cols), dst))
-            )
-        elif isinstance(op, pto.TAddsOp | pto.TMulsOp):
-            src = self._as_compute(self._region(op, tiles[0], rows, cols), dst)
-            scalar = _scalar(ins[1])
-            self._write(
-                dst,
-                np.add(src, scalar) if isinstance(op, pto.TAddsOp) else np.multiply(src, scalar),
-            )
-        elif isinstance(op, pto.TCvtOp):
-            self._convert(op, self._region(op, tiles[0], rows, cols), dst)
-        elif isinstance(op, pto.ReductionOpBase):
-            self._reduce(op, tiles[0], dst)
-        elif isinstance(op, pto.TRowExpandOp):
-            column = self._region(op, tiles[0], rows, 1)
-            dst.data[:rows, :cols] = np.broadcast_to(column, (rows, cols))
-        elif isinstance(op, pto.TMatmulOp):
-            self._matmul(op, tiles[0], tiles[1], dst)
-        elif isinstance(op, pto.TMovOp):
-            dst.data[:rows, :cols] = self._region(op, tiles[0], rows, cols).astype(dst.data.dtype)
-        elif isinstance(op, pto.TTransOp):
-            self._transpose(op, tiles[0], dst)
-        elif isinstance(op, pto.TLoadOp):
-            self._load(op, ins[0], dst)
-        else:
-            raise self._error(op, f"the PTO executor cannot run '{op.name}'")
+        column = self._region(op, tile, rows, 1)
+        dst.data[:rows, :cols] = np.broadcast_to(column, (rows, cols))
+
+    def _mov(self, op: pto.TMovOp, ins: list[Value], dst: Tile) -> None:
+        rows, cols = dst.valid_rows, dst.valid_cols
+        dst.data[:rows, :cols] = self._source(op, ins, dst).astype(dst.data.dtype)
 
     def _region(self, op: Operation, tile: Tile, rows: int, cols: int) -> Array:
         if rows > tile.data.shape[0] or cols > tile.data.shape[1]:
-            raise self._error(
+            raise self.error(
                 op,
                 f"reads {rows}x{cols} elements of a {tile.data.shape[0]}x{tile.data.shape[1]} tile",
             )
@@ -477,8 +390,8 @@ class PTOExecutor:
         if isinstance(op, pto.TDivOp):
             if np.issubdtype(dst.data.dtype, np.integer):
                 if np.any(b == 0):
-                    raise self._error(op, "integer division by zero")
-                return _int_divide(a, b)
+                    raise self.error(op, "integer division by zero")
+                return scalars.truncating_divide(a, b)
             return np.divide(a, b)
         return _BINARY[type(op)](a, b)
 
@@ -487,21 +400,24 @@ class PTOExecutor:
         rows, cols = values.shape
         dst.data[:rows, :cols] = values.astype(dst.data.dtype)
 
-    def _convert(self, op: pto.TCvtOp, src: Array, dst: Tile) -> None:
+    def _convert(self, op: pto.TCvtOp, ins: list[Value], dst: Tile) -> None:
+        src = self._source(op, ins, dst)
         values = src
         if np.issubdtype(dst.data.dtype, np.integer) and not np.issubdtype(src.dtype, np.integer):
             mode = op.attributes.get("rmode")
             name = mode.data if isinstance(mode, StringAttr) else "CAST_RINT"
             rounding = _ROUNDING.get(name)
             if rounding is None:
-                raise self._error(
+                raise self.error(
                     op, f"unknown rmode '{name}' (expected one of {', '.join(_ROUNDING)})"
                 )
             info = np.iinfo(dst.data.dtype.name)
             values = np.clip(rounding(src.astype(np.float64)), info.min, info.max)
         self._write(dst, values)
 
-    def _reduce(self, op: pto.ReductionOpBase, src: Tile, dst: Tile) -> None:
+    def _reduce(self, op: pto.ReductionOpBase, ins: list[Value], dst: Tile) -> None:
+        src = ins[0]
+        assert isinstance(src, Tile)
         values = src.valid.astype(_compute_dtype(src.data.dtype))
         reduce = np.sum if isinstance(op, pto.TRowSumOp | pto.TColSumOp) else np.max
         if op.REDUCES_ROWS:
@@ -509,19 +425,23 @@ class PTOExecutor:
         else:
             dst.data[0, : src.valid_cols] = reduce(values, axis=0).astype(dst.data.dtype)
 
-    def _matmul(self, op: pto.TMatmulOp, left: Tile, right: Tile, dst: Tile) -> None:
+    def _matmul(self, op: pto.TMatmulOp, ins: list[Value], dst: Tile) -> None:
+        left, right = ins[0], ins[1]
+        assert isinstance(left, Tile) and isinstance(right, Tile)
         accumulate = np.int64 if np.issubdtype(dst.data.dtype, np.integer) else np.float64
         product = left.valid.astype(accumulate) @ right.valid.astype(accumulate)
         self._write(dst, product)
 
-    def _transpose(self, op: pto.TTransOp, src: Tile, dst: Tile) -> None:
+    def _transpose(self, op: pto.TTransOp, ins: list[Value], dst: Tile) -> None:
+        src = ins[0]
+        assert isinstance(src, Tile)
         conversion, shape, c0 = pto.ttrans_conversion(op)
         if conversion is Conversion.TRANSPOSE_2D:
             # A2A3 reads the valid region the source has at run time.
             desc = replace(op.source().desc(), valid_rows=src.valid_rows, valid_cols=src.valid_cols)
             rows, cols = transpose_domain(self.target, desc)
             if cols > dst.data.shape[0] or rows > dst.data.shape[1]:
-                raise self._error(
+                raise self.error(
                     op,
                     f"the {rows}x{cols} transpose does not fit the "
                     f"{dst.data.shape[0]}x{dst.data.shape[1]} destination",
@@ -531,33 +451,76 @@ class PTOExecutor:
         flat = src.data.reshape(-1)[: math.prod(shape)].reshape(shape)
         result = convert(conversion, flat, c0).reshape(-1)
         if result.size > dst.data.size:
-            raise self._error(
+            raise self.error(
                 op,
                 f"{conversion.value} produces {result.size} elements, more than the "
                 f"{dst.data.size}-element destination",
             )
         dst.data.reshape(-1)[: result.size] = result.astype(dst.data.dtype)
 
-    def _load(self, op: pto.TLoadOp, view: Value, dst: Tile) -> None:
+    def _load(self, op: pto.TLoadOp, ins: list[Value], dst: Tile) -> None:
+        view = ins[0]
         assert isinstance(view, np.ndarray)
         rows, cols = dst.valid_rows, dst.valid_cols
         dst.data[:rows, :cols] = view.reshape(rows, cols).astype(dst.data.dtype)
 
-    def _store(self, op: pto.TStoreOp, args: list[Value]) -> None:
+    def _store(self, op: pto.TStoreOp, args: list[Value]) -> list[Value]:
         src, view = args[0], args[-1]
         assert isinstance(src, Tile) and isinstance(view, np.ndarray)
         values = src.valid
         if values.size != view.size:
-            raise self._error(
+            raise self.error(
                 op,
                 f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of "
                 f"{view.size}",
             )
         view[...] = values.reshape(view.shape).astype(view.dtype)
+        return []
 
-    def _error(self, op: Operation, message: str) -> PTOExecutionError:
+    def error(self, op: Operation, message: str) -> PTOExecutionError:
         location = self.locate(op) if self.locate is not None else None
         return PTOExecutionError(f"'{op.name}' op {message}", location)
+
+
+# The PTO executor's handlers: its own methods (the op and its operand values),
+# after the shared scalar `arith`.
+_Handler = Callable[[PTOExecutor, Operation, list[Value]], list[Value]]
+_HANDLERS: OpTable[_Handler] = OpTable()
+_HANDLERS.register(WholeValueArithImpls())
+for _op_type, _method in (
+    (pto.TileOpBase, PTOExecutor._tile_op),
+    (pto.TStoreOp, PTOExecutor._store),
+    (scf.ForOp, PTOExecutor._for),
+    (scf.IfOp, PTOExecutor._if),
+    (func.CallOp, PTOExecutor._call_op),
+    (pto.AllocTileOp, PTOExecutor._alloc),
+    (pto.TAssignOp, PTOExecutor._assign),
+    (pto.MakeTensorViewOp, PTOExecutor._make_tensor_view),
+    (pto.PartitionViewOp, PTOExecutor._partition_view),
+    (pto.BarrierOp, PTOExecutor._no_effect),
+    (pto.SetFlagOp, PTOExecutor._no_effect),
+    (pto.WaitFlagOp, PTOExecutor._no_effect),
+):
+    _HANDLERS.add(_op_type, _method)
+
+
+# How each tile op computes its destination tile from its inputs.
+_Compute = Callable[[PTOExecutor, Any, list[Value], Tile], None]
+_COMPUTES: OpTable[_Compute] = OpTable()
+for _op_types, _method in (
+    ((*_BINARY, pto.TDivOp), PTOExecutor._binary),
+    (tuple(_UNARY), PTOExecutor._unary),
+    ((pto.TAddsOp, pto.TMulsOp), PTOExecutor._with_scalar),
+    ((pto.TCvtOp,), PTOExecutor._convert),
+    ((pto.ReductionOpBase,), PTOExecutor._reduce),
+    ((pto.TRowExpandOp,), PTOExecutor._row_expand),
+    ((pto.TMatmulOp,), PTOExecutor._matmul),
+    ((pto.TMovOp,), PTOExecutor._mov),
+    ((pto.TTransOp,), PTOExecutor._transpose),
+    ((pto.TLoadOp,), PTOExecutor._load),
+):
+    for _op_type in _op_types:
+        _COMPUTES.add(_op_type, _method)
 
 
 # -- command line ------------------------------------------------------------------------

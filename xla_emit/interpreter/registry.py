@@ -21,6 +21,11 @@ found by name: add it to `DIALECT_MODULES` (a missing module is skipped, so
 the launch grid (`gpu.thread_id x` with its `xla.range`, ...). To override
 ops for one executor only: `registry = load_dialect_impls().copy();
 registry.register(MyImpls()); Executor(module, registry=registry)`.
+
+`OpTable` is the mechanism underneath, shared by every executor: the TPU and
+PTO executors keep one each (their values and handler signatures differ) and
+register the same `scalar_arith.WholeValueArithImpls` in it, so each adds only
+its memory model and its own ops.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Generic, Literal, TypeAlias, TypeVar
 
 from xdsl.ir import Operation
 
@@ -60,6 +65,7 @@ DIALECT_MODULES = (
 _IMPL_MARK = "_implements_ops"
 
 _F = TypeVar("_F", bound=Callable[..., object])
+_H = TypeVar("_H", bound=Callable[..., object])
 
 
 class OpImpls:
@@ -76,21 +82,45 @@ def impl(*op_types: type[Operation]) -> Callable[[_F], _F]:
     return mark
 
 
-class ImplRegistry:
-    """Op class -> implementation, looked up along the op's class hierarchy."""
+class OpTable(Generic[_H]):
+    """Op class -> handler, looked up along the op's class hierarchy.
+
+    The one dispatch mechanism of every executor: the SIMT executor's
+    `ImplRegistry`, the TPU executor's and the PTO executor's tables. `_H` is
+    the executor's handler signature.
+    """
 
     def __init__(self) -> None:
-        self._impls: dict[type[Operation], ImplFunction] = {}
-        self._resolved: dict[type[Operation], ImplFunction | None] = {}
-        self._grid_axes: dict[type[Operation], GridAxisFunction] = {}
+        self._impls: dict[type[Operation], _H] = {}
+        self._resolved: dict[type[Operation], _H | None] = {}
+
+    def add(self, op_type: type[Operation], handler: _H) -> None:
+        """Make `handler` run `op_type` (and its subclasses); later additions win."""
+        self._impls[op_type] = handler
+        self._resolved.clear()
 
     def register(self, impls: OpImpls) -> None:
         """Add every `@impl` method of `impls`; later registrations win."""
         for attribute in dir(type(impls)):
             method = getattr(impls, attribute)
             for op_type in getattr(method, _IMPL_MARK, ()):
-                self._impls[op_type] = method
-        self._resolved.clear()
+                self.add(op_type, method)
+
+    def lookup(self, op_type: type[Operation]) -> _H | None:
+        """The handler for `op_type` or its nearest registered base class."""
+        if op_type not in self._resolved:
+            self._resolved[op_type] = next(
+                (self._impls[base] for base in op_type.__mro__ if base in self._impls), None
+            )
+        return self._resolved[op_type]
+
+
+class ImplRegistry(OpTable["ImplFunction"]):
+    """The SIMT executor's table, plus how ops define the launch grid."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._grid_axes: dict[type[Operation], GridAxisFunction] = {}
 
     def copy(self) -> ImplRegistry:
         """A registry with the same implementations, to override some without touching this one."""
@@ -101,14 +131,6 @@ class ImplRegistry:
 
     def register_grid_axis(self, op_type: type[Operation], function: GridAxisFunction) -> None:
         self._grid_axes[op_type] = function
-
-    def lookup(self, op_type: type[Operation]) -> ImplFunction | None:
-        """The implementation for `op_type` or its nearest registered base class."""
-        if op_type not in self._resolved:
-            self._resolved[op_type] = next(
-                (self._impls[base] for base in op_type.__mro__ if base in self._impls), None
-            )
-        return self._resolved[op_type]
 
     def grid_axis(self, op: Operation) -> GridAxis | None:
         for base in type(op).__mro__:

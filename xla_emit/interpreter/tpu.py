@@ -25,11 +25,8 @@ from typing import Any, TypeAlias, TypeVar
 import ml_dtypes
 import numpy as np
 import numpy.typing as npt
-from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects import func, memref, scf, vector
 from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     VectorType,
@@ -40,6 +37,8 @@ from xdsl.utils.hints import isa
 from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.registry import OpTable
+from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
 from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
 
 IndexArrays = tuple[npt.NDArray[np.int64], ...]
@@ -107,12 +106,9 @@ class _Semaphore:
 # semaphores.
 TpuValue: TypeAlias = int | float | bool | npt.NDArray[np.generic] | MemRef | _Semaphore
 
-# A scalar or vector operand of arith ops. The vector's element type is only
-# known at run time, and numpy's stubs type arithmetic on `NDArray[np.generic]`
-# with no matching overload, so operands are `NDArray[Any]` (as in the SIMT
-# executor's `Array`).
+# A scalar or vector value stored to memory. numpy's stubs type arithmetic on
+# `NDArray[np.generic]` with no matching overload, hence `NDArray[Any]`.
 Operand: TypeAlias = int | float | npt.NDArray[Any]
-IntOperand: TypeAlias = int | npt.NDArray[Any]
 
 
 def _operand(value: TpuValue) -> Operand:
@@ -120,12 +116,6 @@ def _operand(value: TpuValue) -> Operand:
     assert not isinstance(value, MemRef | _Semaphore), (
         "a memref where a scalar or vector was expected"
     )
-    return value
-
-
-def _integer_operand(value: TpuValue) -> IntOperand:
-    """`value` as an operand of an integer arith op: an int (i1: a bool) or a vector."""
-    assert not isinstance(value, float | MemRef | _Semaphore), "a non-integer operand"
     return value
 
 
@@ -191,10 +181,10 @@ class TpuExecutor:
         for op in block.ops:
             if isinstance(op, func.ReturnOp | scf.YieldOp):
                 return [self.env[v] for v in op.operands]
-            handler = _HANDLERS.get(type(op))
+            handler = _HANDLERS.lookup(type(op))
             if handler is None:
                 raise self.error(op, "is not supported by the TPU interpreter")
-            results = handler(self, op)
+            results = handler(self, op, [self.env[v] for v in op.operands])
             for result, value in zip(op.results, results, strict=True):
                 self.env[result] = value
         return []
@@ -540,83 +530,6 @@ def _sem_alloc(ex: TpuExecutor, op: tpu.SemaphoreAllocOp) -> list[TpuValue]:
 # ----------------------------------------------------------------------------- scalar code
 
 
-def _constant(ex: TpuExecutor, op: arith.ConstantOp) -> list[TpuValue]:
-    value = op.value
-    if isinstance(value, IntegerAttr):
-        return [value.value.data]
-    if isinstance(value, FloatAttr):
-        return [value.value.data]
-    if isinstance(value, DenseIntOrFPElementsAttr):
-        type_ = value.type
-        assert isinstance(type_, VectorType)
-        values = np.array(value.get_values(), dtype=numpy_dtype(type_.element_type))
-        shape = _vector_shape(type_)
-        return [
-            np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)
-        ]
-    raise ex.error(op, f"with value {value} is not supported by the TPU interpreter")
-
-
-def _c_division(a: int, b: int) -> int:
-    quotient = abs(a) // abs(b)
-    return quotient if (a >= 0) == (b > 0) else -quotient
-
-
-def _binary(
-    function: Callable[[IntOperand, IntOperand], Operand],
-) -> Callable[[TpuExecutor, Operation], list[TpuValue]]:
-    def run(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
-        a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
-        return [function(_integer_operand(a), _integer_operand(b))]
-
-    return run
-
-
-def _integer_division(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
-    a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        a_, b_ = np.asarray(a), np.asarray(b)
-        if np.any(b_ == 0):
-            raise ex.error(op, "divides by zero")
-        quotient = np.trunc(a_ / b_).astype(a_.dtype)
-        return [quotient if isinstance(op, arith.DivSIOp) else a_ - b_ * quotient]
-    assert isinstance(a, int) and isinstance(b, int)
-    if b == 0:
-        raise ex.error(op, "divides by zero")
-    quotient = _c_division(a, b)
-    return [quotient if isinstance(op, arith.DivSIOp | arith.DivUIOp) else a - b * quotient]
-
-
-def _select(ex: TpuExecutor, op: arith.SelectOp) -> list[TpuValue]:
-    condition = ex.value(op.cond)
-    if isinstance(condition, np.ndarray):
-        return [np.where(condition, _operand(ex.value(op.lhs)), _operand(ex.value(op.rhs)))]
-    return [ex.value(op.lhs) if condition else ex.value(op.rhs)]
-
-
-_PREDICATES: dict[int, Callable[[Operand, Operand], bool | npt.NDArray[np.bool_]]] = {
-    0: lambda a, b: a == b,
-    1: lambda a, b: a != b,
-    2: lambda a, b: a < b,
-    3: lambda a, b: a <= b,
-    4: lambda a, b: a > b,
-    5: lambda a, b: a >= b,
-}
-
-
-def _cmpi(ex: TpuExecutor, op: arith.CmpiOp) -> list[TpuValue]:
-    predicate = op.predicate.value.data
-    compare = _PREDICATES.get(predicate if predicate < 6 else predicate - 4)
-    assert compare is not None
-    result = compare(_operand(ex.value(op.lhs)), _operand(ex.value(op.rhs)))
-    return [result if isinstance(result, np.ndarray) else bool(result)]
-
-
-def _index_cast(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
-    value = ex.value(op.operands[0])
-    return [int(value) if isinstance(value, int | np.integer) else value]
-
-
 def _for(ex: TpuExecutor, op: scf.ForOp) -> list[TpuValue]:
     lower, upper, step = ex.integer(op.lb), ex.integer(op.ub), ex.integer(op.step)
     if step <= 0:
@@ -634,113 +547,61 @@ def _if(ex: TpuExecutor, op: scf.IfOp) -> list[TpuValue]:
     return ex.run_block(region.block, [])
 
 
-def _float_binary(
-    function: Callable[[npt.NDArray[np.generic], npt.NDArray[np.generic]], object],
-) -> Callable[[TpuExecutor, Operation], list[TpuValue]]:
-    def run(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
-        a, b = ex.value(op.operands[0]), ex.value(op.operands[1])
-        result = function(np.asarray(a), np.asarray(b))
-        result_type = op.results[0].type
-        element = (
-            result_type.element_type if isa(result_type, VectorType[Attribute]) else result_type
-        )
-        # Round (bf16 included) after every op, as the hardware does.
-        rounded = np.asarray(result).astype(numpy_dtype(element))
-        return [rounded if rounded.ndim else rounded.item()]
-
-    return run
-
-
-def _minimum(a: IntOperand, b: IntOperand) -> Operand:
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.minimum(np.asarray(a), np.asarray(b))
-    assert isinstance(a, int) and isinstance(b, int)
-    return min(a, b)
-
-
-def _maximum(a: IntOperand, b: IntOperand) -> Operand:
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.maximum(np.asarray(a), np.asarray(b))
-    assert isinstance(a, int) and isinstance(b, int)
-    return max(a, b)
-
-
 _OpT = TypeVar("_OpT", bound=Operation)
-_Handler: TypeAlias = Callable[[TpuExecutor, Operation], list[TpuValue]]
+# The handlers of the TPU's own ops read their operands through the executor;
+# the shared `arith` handlers get them as `args`.
+_Handler: TypeAlias = Callable[[TpuExecutor, Operation, list[TpuValue]], list[TpuValue]]
 
 
 def _handler_for(
     op_type: type[_OpT], run: Callable[[TpuExecutor, _OpT], list[TpuValue]]
 ) -> tuple[type[Operation], _Handler]:
-    """A `_HANDLERS` entry: `run` typed for its op class, checked at dispatch."""
+    """A table entry: `run` typed for its op class, checked at dispatch."""
 
-    def dispatch(ex: TpuExecutor, op: Operation) -> list[TpuValue]:
+    def dispatch(ex: TpuExecutor, op: Operation, _args: list[TpuValue]) -> list[TpuValue]:
         assert isinstance(op, op_type)
         return run(ex, op)
 
     return op_type, dispatch
 
 
-_HANDLERS: dict[type[Operation], _Handler] = dict(
-    [
-        _handler_for(arith.ConstantOp, _constant),
-        _handler_for(arith.AddiOp, _binary(lambda a, b: a + b)),
-        _handler_for(arith.SubiOp, _binary(lambda a, b: a - b)),
-        _handler_for(arith.MuliOp, _binary(lambda a, b: a * b)),
-        _handler_for(arith.ShLIOp, _binary(lambda a, b: a << b)),
-        _handler_for(arith.AndIOp, _binary(lambda a, b: a & b)),
-        _handler_for(arith.OrIOp, _binary(lambda a, b: a | b)),
-        _handler_for(arith.XOrIOp, _binary(lambda a, b: a ^ b)),
-        _handler_for(arith.MinSIOp, _binary(_minimum)),
-        _handler_for(arith.MaxSIOp, _binary(_maximum)),
-        _handler_for(arith.DivSIOp, _integer_division),
-        _handler_for(arith.DivUIOp, _integer_division),
-        _handler_for(arith.RemSIOp, _integer_division),
-        _handler_for(arith.RemUIOp, _integer_division),
-        _handler_for(arith.IndexCastOp, _index_cast),
-        _handler_for(arith.ExtSIOp, _index_cast),
-        _handler_for(arith.SelectOp, _select),
-        _handler_for(arith.CmpiOp, _cmpi),
-        _handler_for(arith.AddfOp, _float_binary(np.add)),
-        _handler_for(arith.SubfOp, _float_binary(np.subtract)),
-        _handler_for(arith.MulfOp, _float_binary(np.multiply)),
-        _handler_for(arith.DivfOp, _float_binary(np.divide)),
-        _handler_for(arith.MaximumfOp, _float_binary(np.maximum)),
-        _handler_for(arith.MinimumfOp, _float_binary(np.minimum)),
-        _handler_for(scf.ForOp, _for),
-        _handler_for(scf.IfOp, _if),
-        _handler_for(memref.AllocOp, _alloc),
-        _handler_for(memref.AllocaOp, _alloc),
-        _handler_for(memref.LoadOp, _scalar_load),
-        _handler_for(memref.StoreOp, _scalar_store),
-        _handler_for(vector.LoadOp, _load),
-        _handler_for(vector.StoreOp, _vector_store),
-        _handler_for(vector.ExtractOp, _vector_extract),
-        _handler_for(vector.ShuffleOp, _vector_shuffle),
-        _handler_for(vector.BroadcastOp, _vector_broadcast),
-        _handler_for(vector.CreateMaskOp, _create_mask),
-        _handler_for(vector_ext.ExtractStridedSliceOp, _extract_strided_slice),
-        _handler_for(vector_ext.InsertStridedSliceOp, _insert_strided_slice),
-        _handler_for(tpu.VectorLoadOp, _load),
-        _handler_for(tpu.VectorStoreOp, _tpu_vector_store),
-        _handler_for(tpu.LoadOp, _tpu_load),
-        _handler_for(tpu.StoreOp, _tpu_store),
-        _handler_for(tpu.StridedLoadOp, _strided_load),
-        _handler_for(tpu.StridedStoreOp, _strided_store),
-        _handler_for(tpu.AssumeMultipleOp, _assume_multiple),
-        _handler_for(tpu.MemRefSliceOp, _slice),
-        _handler_for(tpu.MemRefSqueezeOp, _squeeze),
-        _handler_for(tpu.MemRefReshapeOp, _reshape),
-        _handler_for(tpu.DynamicRotateOp, _rotate),
-        _handler_for(tpu.IotaOp, _iota),
-        _handler_for(tpu.MatmulOp, _matmul),
-        _handler_for(tpu.SemaphoreAllocOp, _sem_alloc),
-        _handler_for(tpu.SemaphoreSignalOp, _sem_signal),
-        _handler_for(tpu.SemaphoreWaitOp, _sem_wait),
-        _handler_for(tpu.EnqueueDMAOp, _enqueue_dma),
-        _handler_for(tpu.WaitDMA2Op, _wait_dma),
-    ]
-)
+_HANDLERS: OpTable[_Handler] = OpTable()
+_HANDLERS.register(WholeValueArithImpls())
+for _op_type, _handler in (
+    _handler_for(scf.ForOp, _for),
+    _handler_for(scf.IfOp, _if),
+    _handler_for(memref.AllocOp, _alloc),
+    _handler_for(memref.AllocaOp, _alloc),
+    _handler_for(memref.LoadOp, _scalar_load),
+    _handler_for(memref.StoreOp, _scalar_store),
+    _handler_for(vector.LoadOp, _load),
+    _handler_for(vector.StoreOp, _vector_store),
+    _handler_for(vector.ExtractOp, _vector_extract),
+    _handler_for(vector.ShuffleOp, _vector_shuffle),
+    _handler_for(vector.BroadcastOp, _vector_broadcast),
+    _handler_for(vector.CreateMaskOp, _create_mask),
+    _handler_for(vector_ext.ExtractStridedSliceOp, _extract_strided_slice),
+    _handler_for(vector_ext.InsertStridedSliceOp, _insert_strided_slice),
+    _handler_for(tpu.VectorLoadOp, _load),
+    _handler_for(tpu.VectorStoreOp, _tpu_vector_store),
+    _handler_for(tpu.LoadOp, _tpu_load),
+    _handler_for(tpu.StoreOp, _tpu_store),
+    _handler_for(tpu.StridedLoadOp, _strided_load),
+    _handler_for(tpu.StridedStoreOp, _strided_store),
+    _handler_for(tpu.AssumeMultipleOp, _assume_multiple),
+    _handler_for(tpu.MemRefSliceOp, _slice),
+    _handler_for(tpu.MemRefSqueezeOp, _squeeze),
+    _handler_for(tpu.MemRefReshapeOp, _reshape),
+    _handler_for(tpu.DynamicRotateOp, _rotate),
+    _handler_for(tpu.IotaOp, _iota),
+    _handler_for(tpu.MatmulOp, _matmul),
+    _handler_for(tpu.SemaphoreAllocOp, _sem_alloc),
+    _handler_for(tpu.SemaphoreSignalOp, _sem_signal),
+    _handler_for(tpu.SemaphoreWaitOp, _sem_wait),
+    _handler_for(tpu.EnqueueDMAOp, _enqueue_dma),
+    _handler_for(tpu.WaitDMA2Op, _wait_dma),
+):
+    _HANDLERS.add(_op_type, _handler)
 
 
 def run_tpu_kernel(

@@ -19,11 +19,11 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
 from dialects.vector_ext import FromElementsOp, SplatOp
 from xla_emit.interpreter.access import read, write
-from xla_emit.interpreter.arith import typed
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
+from xla_emit.interpreter.scalars import typed
 
 
 def _vector_shape(type_: Attribute) -> tuple[int, ...]:

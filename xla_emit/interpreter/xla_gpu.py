@@ -10,11 +10,10 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 
 from dialects.gpu import ShuffleMode
-from dialects.xla_gpu import AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
+from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
 from xla_emit.interpreter.element_types import is_float, numpy_dtype
 from xla_emit.interpreter.executor import Executor, Values, lanes
 from xla_emit.interpreter.gpu import barrier, shuffle, shuffle_sources
-from xla_emit.interpreter.lanes import WARP_SIZE
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
