@@ -22,4 +22,3 @@ def read_source(path: str) -> str:
 def load_hlo_module(path: str) -> HloModule:
     """Parse the HLO module in `path`."""
     return parse_hlo_module(read_source(path), path)
-
