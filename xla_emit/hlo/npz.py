@@ -39,19 +39,22 @@ def from_storable(array: np.ndarray, shape: ArrayShape, what: str) -> np.ndarray
     return array
 
 
-def load_arrays(path: str) -> dict[str, np.ndarray]:
-    """Every array of an npz file by name; the one reader of input archives."""
+def load_arrays(path: str, what: str = "inputs") -> dict[str, np.ndarray]:
+    """Every array of an npz file by name; the one reader of npz archives.
+
+    `what` names the archive's contents in the error message.
+    """
     try:
         archive = np.load(path)
     except (OSError, ValueError, EOFError) as error:  # EOFError: an empty file
-        raise UserError(f"cannot read inputs from '{path}': {error}") from None
+        raise UserError(f"cannot read {what} from '{path}': {error}") from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise UserError(f"cannot read inputs from '{path}': not an npz archive")
+        raise UserError(f"cannot read {what} from '{path}': not an npz archive")
     try:
         with archive:
             return {name: archive[name] for name in archive.files}
     except (OSError, ValueError, zipfile.BadZipFile) as error:
-        raise UserError(f"cannot read inputs from '{path}': {error}") from None
+        raise UserError(f"cannot read {what} from '{path}': {error}") from None
 
 
 def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
