@@ -90,3 +90,13 @@ def test_hlo_modules_refuse_another_backend(
     status = main([str(ROOT / "examples/gelu.hlo"), "--backend", "pto"])
     assert status == 1
     assert "HLO modules compile for the gpu backend, not 'pto'" in capsys.readouterr().err
+
+
+def test_backend_flag_runs_a_kernel_on_the_named_executor(tmp_path: Path) -> None:
+    x = np.random.default_rng(4).standard_normal((8, 1024)).astype(np.float32)
+    inputs, outputs = tmp_path / "in.npz", tmp_path / "out.npz"
+    np.savez(inputs, arg0=x, arg1=np.zeros((8, 32), np.float32), arg2=np.array(128))
+    kernel = str(ROOT / "examples/tpu/misaligned.mlir")
+    assert main([kernel, "--backend", "tpu", "--inputs", str(inputs), "-o", str(outputs)]) == 0
+    with np.load(outputs) as data:
+        np.testing.assert_array_equal(data["out1"], x[:, 128:160])
