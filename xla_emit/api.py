@@ -17,7 +17,6 @@ Errors in the input (syntax, verification, out-of-bounds accesses, races) raise
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,13 +27,24 @@ from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter import CheckOptions, Executor, LaunchGrid
 from xla_emit.ir import SourceMap, parse_mlir, verify_module
-from xla_emit.runtime.compare import DEFAULT_MAX_ULP, compare
+from xla_emit.runtime.compare import DEFAULT_MAX_ULP
 from xla_emit.runtime.kernels import KernelCache
 from xla_emit.runtime.module_runtime import ModuleRuntime
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, apply_pipeline
-from xla_emit.runtime.stages import EMITTED, PipelineCheck, StageResult, check_pipeline
+from xla_emit.runtime.stages import PipelineCheck, check_kernel_pipeline, check_pipeline
 
 Inputs = Sequence[np.ndarray | np.generic | int | float]
+
+__all__ = [
+    "check_hlo_pipeline",
+    "check_kernel_pipeline",
+    "compile_hlo",
+    "parse_hlo",
+    "parse_kernel",
+    "run_hlo",
+    "run_kernel",
+    "run_reference",
+]
 
 
 def parse_hlo(text: str, file: str = "<hlo>") -> HloModule:
@@ -109,45 +119,3 @@ def check_hlo_pipeline(
     module = parse_hlo_module(text, file)
     expected = evaluate_module(module, inputs)
     return check_pipeline(module, inputs, expected, pipeline, checks, max_ulp)
-
-
-def check_kernel_pipeline(
-    module: ModuleOp,
-    inputs: Inputs,
-    pipeline: str,
-    entry: str | None = None,
-    checks: CheckOptions | None = None,
-    max_ulp: int = DEFAULT_MAX_ULP,
-) -> PipelineCheck:
-    """Run a kernel after every pass of `pipeline` and compare with the kernel as given."""
-    checks = checks if checks is not None else CheckOptions()
-    stages: list[tuple[str, ModuleOp]] = [(EMITTED, module.clone())]
-    apply_pipeline(
-        module,
-        pipeline,
-        after_pass=lambda name, current, _s: stages.append((name, current.clone())),
-    )
-    result = PipelineCheck()
-    expected: list[np.ndarray] | None = None
-    previous_text: str | None = None
-    for name, stage in stages:
-        text = str(stage)
-        if text == previous_text:
-            continue
-        previous_text = text
-        started = time.perf_counter()
-        outputs = Executor(stage, checks=checks).run(inputs, entry=entry)
-        if expected is None:
-            expected = outputs
-        comparisons = [
-            compare(e, _like(a, e), max_ulp) for e, a in zip(expected, outputs, strict=True)
-        ]
-        result.stages.append(StageResult(name, comparisons, time.perf_counter() - started))
-        if not result.stages[-1].matches:
-            break
-    return result
-
-
-def _like(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
-    """A flattened stage's output in the shape of the first stage's."""
-    return actual.reshape(expected.shape) if actual.size == expected.size else actual

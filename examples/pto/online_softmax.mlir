@@ -7,7 +7,7 @@
 // The first block initializes m and s, so the loop starts at column 16.
 //
 //   xla-emit-opt examples/pto/online_softmax.mlir -p pto-level2-pipeline
-//   python -m xla_emit.interpreter.pto examples/pto/online_softmax.mlir --inputs in.npz
+//   python -m xla_emit.tools.run_pto examples/pto/online_softmax.mlir --inputs in.npz
 // (in.npz: arg0 the 16x64 input, arg1 a 16x64 output buffer)
 module attributes {pto.target_arch = "a2a3"} {
   func.func @online_softmax(%src: !pto.ptr<f32>, %dst: !pto.ptr<f32>) {

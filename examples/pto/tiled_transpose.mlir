@@ -3,7 +3,7 @@
 // the tile grid, every tile goes GM -> UB -> ttrans -> GM.
 //
 //   xla-emit-opt examples/pto/tiled_transpose.mlir -p pto-level2-pipeline
-//   python -m xla_emit.interpreter.pto examples/pto/tiled_transpose.mlir --inputs in.npz
+//   python -m xla_emit.tools.run_pto examples/pto/tiled_transpose.mlir --inputs in.npz
 module attributes {pto.target_arch = "a2a3"} {
   func.func @tiled_transpose(%src: !pto.ptr<f32>, %dst: !pto.ptr<f32>, %s: f32) {
     %c0 = arith.constant 0 : index

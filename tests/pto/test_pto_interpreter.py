@@ -20,8 +20,10 @@ from passes.pto.pto_materialize_tmp_tiles import PTOMaterializeTmpTilesPass
 from passes.pto.pto_plan_memory import PTOPlanMemoryPass
 from passes.pto.pto_to_dps import PTOToDPSPass
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import PTOExecutor, Tile, main, run_file
+from xla_emit.interpreter.pto import PTOExecutor, Tile
 from xla_emit.ir import make_context, parse_mlir, verify_module
+from xla_emit.runtime.pto_kernels import run_pto_file as run_file
+from xla_emit.tools.run_pto import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "pto"
 RNG = np.random.default_rng(1234)

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from xla_emit.tools.compare_npz import main
 
@@ -33,3 +34,15 @@ def test_missing_output_fails(tmp_path: Path) -> None:
     a = _write(tmp_path / "a.npz", out0=np.zeros(2))
     b = _write(tmp_path / "b.npz", out0=np.zeros(2), out1=np.zeros(2))
     assert main([a, b]) == 1
+
+
+def test_unreadable_files_are_errors_not_tracebacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = _write(tmp_path / "good.npz", out0=np.zeros(4, np.float32))
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"not an archive")
+    assert main([str(garbage), good]) == 1
+    assert f"cannot read outputs from '{garbage}'" in capsys.readouterr().err
+    assert main([str(tmp_path / "missing.npz"), good]) == 1
+    assert "cannot read outputs from" in capsys.readouterr().err

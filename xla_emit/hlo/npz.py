@@ -39,21 +39,35 @@ def from_storable(array: np.ndarray, shape: ArrayShape, what: str) -> np.ndarray
     return array
 
 
-def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
-    """Loads `arg0, arg1, ...` from an npz file, typed by the computation's parameters."""
+def load_arrays(path: str, what: str = "inputs") -> dict[str, np.ndarray]:
+    """Every array of an npz file by name; the one reader of npz archives.
+
+    `what` names the archive's contents in the error message.
+    """
     try:
         archive = np.load(path)
     except (OSError, ValueError, EOFError) as error:  # EOFError: an empty file
-        raise UserError(f"cannot read inputs from '{path}': {error}") from None
-    with archive:
-        arguments: list[np.ndarray] = []
-        for number, param in enumerate(computation.parameters):
-            key = f"arg{number}"
-            if key not in archive.files:
-                raise UserError(f"'{path}' has no array '{key}' for parameter '{param.name}'")
-            assert isinstance(param.shape, ArrayShape)
-            arguments.append(from_storable(archive[key], param.shape, f"{path}:{key}"))
-        return arguments
+        raise UserError(f"cannot read {what} from '{path}': {error}") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise UserError(f"cannot read {what} from '{path}': not an npz archive")
+    try:
+        with archive:
+            return {name: archive[name] for name in archive.files}
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise UserError(f"cannot read {what} from '{path}': {error}") from None
+
+
+def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
+    """Loads `arg0, arg1, ...` from an npz file, typed by the computation's parameters."""
+    archive = load_arrays(path)
+    arguments: list[np.ndarray] = []
+    for number, param in enumerate(computation.parameters):
+        key = f"arg{number}"
+        if key not in archive:
+            raise UserError(f"'{path}' has no array '{key}' for parameter '{param.name}'")
+        assert isinstance(param.shape, ArrayShape)
+        arguments.append(from_storable(archive[key], param.shape, f"{path}:{key}"))
+    return arguments
 
 
 def write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:

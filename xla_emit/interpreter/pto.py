@@ -25,9 +25,7 @@ performs its ConvTile `conversion` on the tiles' row-major contents.
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -37,10 +35,6 @@ import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    Float32Type,
-    Float64Type,
     ModuleOp,
     StringAttr,
 )
@@ -521,149 +515,3 @@ for _op_types, _method in (
 ):
     for _op_type in _op_types:
         _COMPUTES.add(_op_type, _method)
-
-
-# -- command line ------------------------------------------------------------------------
-
-
-def _global_array(arg: SSAValue, value: Array) -> Array:
-    """npz arrays for global memory: bf16 arrives as uint16 bit patterns."""
-    element = getattr(arg.type, "element_type", None)
-    if element is None:
-        return value
-    dtype = numpy_dtype(element)
-    if dtype == np.dtype(ml_dtypes.bfloat16) and value.dtype == np.uint16:
-        return value.view(ml_dtypes.bfloat16).copy()
-    return value.astype(dtype).copy()
-
-
-def _to_npz(value: Value) -> Array:
-    array = value.data if isinstance(value, Tile) else np.asarray(value)
-    if array.dtype == np.dtype(ml_dtypes.bfloat16):
-        return array.view(np.uint16)
-    return array
-
-
-def _random_input(rng: np.random.Generator, position: int, param: SSAValue) -> Array | Scalar:
-    """Random data shaped by a parameter's type (small integers for integer types)."""
-    match param.type:
-        case pto.PartitionTensorViewType(element_type=element) if (
-            pto.DYNAMIC not in param.type.dims
-        ):
-            shape = param.type.dims
-        case pto.TileTypeBase(element_type=element):
-            shape = param.type.shape
-        case Float16Type() | BFloat16Type() | Float32Type() | Float64Type():
-            return float(rng.standard_normal())
-        case _:
-            raise UserError(
-                f"cannot make a random input for parameter {position} ({param.type}); pass --inputs"
-            )
-    dtype = numpy_dtype(element)
-    if np.issubdtype(dtype, np.integer):
-        return rng.integers(-8, 8, shape).astype(dtype)
-    return rng.standard_normal(shape).astype(dtype)
-
-
-def _input(position: int, param: SSAValue, value: Array) -> Array | Scalar:
-    if value.ndim == 0:
-        return value.item()
-    dims = getattr(param.type, "dims", None)
-    if (
-        isinstance(param.type, pto.PartitionTensorViewType)
-        and dims is not None
-        and value.shape != dims
-    ):
-        raise UserError(
-            f"input 'arg{position}' must have shape {dims} for {param.type}, but has {value.shape}"
-        )
-    return _global_array(param, value)
-
-
-def run_file(
-    path: str, entry: str | None, inputs: dict[str, Array] | None, target: str | None, seed: int = 0
-) -> dict[str, Array]:
-    """Run `entry` of a PTO module (MLIR or PTO-AS) on npz-style inputs
-    `arg0, arg1, ...`, or on random inputs from `seed` when `inputs` is None.
-
-    The outputs are `out0, out1, ...` for the returned values, then, under
-    their input names, every global-memory argument (as left by `tstore`)."""
-    from xla_emit.ir import parse_mlir, verify_module
-    from xla_emit.pto.assembly import pto_as_to_mlir
-
-    with open(path, encoding="utf-8") as f:
-        text = pto_as_to_mlir(f.read(), path)
-    module, source_map = parse_mlir(text, path)
-    verify_module(module, source_map)
-    executor = PTOExecutor(module, target, source_map.location_of)
-    name = entry or next(iter(executor.functions), "")
-    function = executor.functions.get(name)
-    if function is None:
-        raise UserError(f"no function named '{name}' in {path}")
-    params = function.body.block.args
-    rng = np.random.default_rng(seed)
-    args: list[Value] = []
-    for index, param in enumerate(params):
-        if inputs is None:
-            args.append(_random_input(rng, index, param))
-            continue
-        key = f"arg{index}"
-        if key not in inputs:
-            raise UserError(f"missing input '{key}' for parameter {index} ({param.type})")
-        args.append(_input(index, param, inputs[key]))
-    results = executor.run(name, args)
-    outputs = {f"out{i}": _to_npz(v) for i, v in enumerate(results)}
-    for index, (param, value) in enumerate(zip(params, args, strict=True)):
-        if isinstance(param.type, pto.PtrType | pto.PartitionTensorViewType | pto.TensorViewType):
-            outputs[f"arg{index}"] = _to_npz(value)
-    return outputs
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m xla_emit.interpreter.pto",
-        description="Run a PTO program (level 1 or 2, MLIR or PTO-AS) on npz or random inputs.",
-    )
-    parser.add_argument("file", help=".mlir or .pto module with pto ops")
-    parser.add_argument("--entry", default=None, help="function to run (default: the first)")
-    source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("--inputs", default=None, help="npz with arg0, arg1, ...")
-    source.add_argument("--random-inputs", type=int, metavar="SEED", help="random inputs from SEED")
-    parser.add_argument("-o", "--output", default=None, help="npz to write (default: print)")
-    parser.add_argument("--target-arch", default=None, help="a2a3 or a5 (default: the module's)")
-    options = parser.parse_args(argv)
-    try:
-        inputs = None
-        if options.inputs is not None:
-            with np.load(options.inputs) as data:
-                inputs = {k: data[k] for k in data.files}
-        outputs = run_file(
-            options.file, options.entry, inputs, options.target_arch, options.random_inputs or 0
-        )
-    except (UserError, ValueError, OSError) as error:
-        print(
-            error.format() if isinstance(error, UserError) else f"error: {error}", file=sys.stderr
-        )
-        return 1
-    if options.output:
-        # numpy's stub matches keyword arrays against `allow_pickle`.
-        np.savez(options.output, **outputs)  # pyright: ignore[reportArgumentType]
-    else:
-        for key, value in outputs.items():
-            print(_summary(key, value))
-    return 0
-
-
-def _summary(name: str, value: Array) -> str:
-    """One line per output: type, shape, sum and extremes; small arrays in full."""
-    head = f"{name}: {value.dtype}[{'x'.join(map(str, value.shape))}]"
-    if value.size == 0:
-        return head
-    if value.size <= 16:
-        return f"{head} = {np.array2string(value.ravel(), precision=4, separator=', ')}"
-    wide = value.astype(np.float64)
-    return f"{head} sum={wide.sum():.6g} min={wide.min():.6g} max={wide.max():.6g}"
-
-
-if __name__ == "__main__":
-    sys.exit(main())

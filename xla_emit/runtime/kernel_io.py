@@ -14,6 +14,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.npz import load_arrays
 from xla_emit.interpreter.element_types import numpy_dtype
 
 
@@ -33,18 +34,14 @@ def _shape(type_: Attribute) -> tuple[int, ...]:
 
 def read_kernel_inputs(path: str, function: FuncOp) -> list[np.ndarray]:
     """`arg0, arg1, ...` of an npz file, checked against the kernel's parameter types."""
-    try:
-        archive = np.load(path)
-    except (OSError, ValueError, EOFError) as error:  # EOFError: an empty file
-        raise UserError(f"cannot read inputs from '{path}': {error}") from None
-    with archive:
-        inputs: list[np.ndarray] = []
-        for number, type_ in enumerate(kernel_parameters(function)):
-            key = f"arg{number}"
-            if key not in archive.files:
-                raise UserError(f"'{path}' has no array '{key}' for a parameter of type {type_}")
-            inputs.append(_typed(archive[key], type_, f"{path}:{key}"))
-        return inputs
+    archive = load_arrays(path)
+    inputs: list[np.ndarray] = []
+    for number, type_ in enumerate(kernel_parameters(function)):
+        key = f"arg{number}"
+        if key not in archive:
+            raise UserError(f"'{path}' has no array '{key}' for a parameter of type {type_}")
+        inputs.append(_typed(archive[key], type_, f"{path}:{key}"))
+    return inputs
 
 
 def _typed(array: np.ndarray, type_: Attribute, what: str) -> np.ndarray:

@@ -5,6 +5,10 @@ order: a fusion is compiled (once per distinct fusion text) and launched;
 `tuple`, `get-tuple-element` and `bitcast` only alias buffers; `constant` is
 its literal; `call` runs its computation the same way; any other instruction
 is wrapped as a fusion of its own, as XLA does, and emitted like one.
+
+The runtime executes these entry-level instructions with its own code, never
+with the reference evaluator's: `--check` compares the two, so sharing code
+would hide a bug in it on both sides.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
-from xla_emit.hlo.evaluator import check_arguments, evaluate_instruction, flatten_value
+from xla_emit.hlo.evaluator import check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter.element_types import numpy_dtype
@@ -73,8 +77,7 @@ class ModuleRuntime:
             assert instruction.literal is not None
             return instruction.literal
         if opcode in _ALIASES:
-            # numpy gives views: the result aliases the operand's buffer.
-            return evaluate_instruction(instruction, operands)
+            return _alias(instruction, operands)
         if opcode == "call":
             return self.run_computation(instruction.called_computations[0], operands)
         if opcode in ("while", "conditional"):
@@ -103,6 +106,37 @@ class ModuleRuntime:
             KernelRun(fusion.name, kernel.executor.grid.num_lanes, time.perf_counter() - started)
         )
         return _fusion_outputs(fusion, results)
+
+
+def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+    """A tuple, tuple element or bitcast: the result views the operands' buffers."""
+    if instruction.opcode == "tuple":
+        return tuple(operands)
+    operand = operands[0]
+    if instruction.opcode == "get-tuple-element":
+        index = instruction.tuple_index
+        if not isinstance(operand, tuple) or index is None:
+            raise UserError(f"'{instruction.name}': operand is not a tuple", instruction.location)
+        return operand[index]
+    if not isinstance(operand, np.ndarray):
+        raise UserError(f"'{instruction.name}': a bitcast takes an array", instruction.location)
+    return _bitcast(operand, instruction.operands[0].array_shape, instruction.array_shape)
+
+
+def _bitcast(array: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.ndarray:
+    """The same bytes in memory read with the target's dimensions and layout.
+
+    A buffer's memory order is its layout's major-to-minor order; the array
+    holds logical indices, so go through the memory order and back.
+    """
+    in_memory = array.transpose(_major_to_minor(source)).reshape(-1)
+    target_order = _major_to_minor(target)
+    target_in_memory = in_memory.reshape([target.dimensions[d] for d in target_order])
+    return target_in_memory.transpose(np.argsort(target_order))
+
+
+def _major_to_minor(shape: ArrayShape) -> list[int]:
+    return list(reversed(shape.minor_to_major))
 
 
 def kernel_fusions(module: HloModule) -> list[HloInstruction]:

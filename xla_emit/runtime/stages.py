@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.hlo.ir import HloInstruction, HloModule
-from xla_emit.interpreter import CheckOptions
+from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare
 from xla_emit.runtime.kernels import KernelCache, compile_fusion, fusion_key
 from xla_emit.runtime.module_runtime import ModuleRuntime, kernel_fusions
@@ -138,3 +138,45 @@ def check_pipeline(
         if stop_at_first_failure and not result.stages[-1].matches:
             break
     return result
+
+
+def check_kernel_pipeline(
+    module: ModuleOp,
+    inputs: Sequence[np.ndarray | np.generic | int | float],
+    pipeline: str,
+    entry: str | None = None,
+    checks: CheckOptions | None = None,
+    max_ulp: int = DEFAULT_MAX_ULP,
+) -> PipelineCheck:
+    """Run a kernel after every pass of `pipeline` and compare with the kernel as given."""
+    checks = checks if checks is not None else CheckOptions()
+    stages: list[tuple[str, ModuleOp]] = [(EMITTED, module.clone())]
+    apply_pipeline(
+        module,
+        pipeline,
+        after_pass=lambda name, current, _s: stages.append((name, current.clone())),
+    )
+    result = PipelineCheck()
+    expected: list[np.ndarray] | None = None
+    previous_text: str | None = None
+    for name, stage in stages:
+        text = str(stage)
+        if text == previous_text:
+            continue
+        previous_text = text
+        started = time.perf_counter()
+        outputs = Executor(stage, checks=checks).run(inputs, entry=entry)
+        if expected is None:
+            expected = outputs
+        comparisons = [
+            compare(e, _like(a, e), max_ulp) for e, a in zip(expected, outputs, strict=True)
+        ]
+        result.stages.append(StageResult(name, comparisons, time.perf_counter() - started))
+        if not result.stages[-1].matches:
+            break
+    return result
+
+
+def _like(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """A flattened stage's output in the shape of the first stage's."""
+    return actual.reshape(expected.shape) if actual.size == expected.size else actual

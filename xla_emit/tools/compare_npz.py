@@ -12,8 +12,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-import numpy as np
-
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo.npz import load_arrays
 from xla_emit.runtime.compare import compare
 
 
@@ -26,13 +26,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-ulp", type=int, default=None, help="accept this many ulp")
     args = parser.parse_args(argv)
     try:
-        actual, expected = np.load(args.actual), np.load(args.expected)
-    except OSError as error:
-        print(f"error: {error}", file=sys.stderr)
+        actual = load_arrays(args.actual, "outputs")
+        expected = load_arrays(args.expected, "outputs")
+    except UserError as error:
+        print(error.format(), file=sys.stderr)
         return 1
     ok = True
-    for name in sorted(expected.files):
-        if name not in actual.files:
+    for name in sorted(expected):
+        if name not in actual:
             print(f"{name}: missing from {args.actual}")
             ok = False
             continue

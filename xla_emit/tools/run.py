@@ -2,12 +2,16 @@
 
     xla-emit-run FILE.hlo [--reference] [--inputs IN.npz | --random-inputs SEED] [-o OUT.npz]
     xla-emit-run FILE.mlir [--entry NAME] [-p PASSES] [--inputs IN.npz | --random-inputs SEED]
-    either form: [--check] [--time]
+    either form: [--check] [--time] [--backend gpu|tpu|pto]
 
 `--reference` runs the module in the numpy HLO evaluator. Otherwise each
 fusion of a `.hlo` module is compiled through `-p` (default
 `xla-gpu-pipeline`) and interpreted, and an `.mlir` kernel is interpreted
-(after `-p`, if given); `--check` turns on every safety check and compares the
+(after `-p`, if given) on its backend's executor: GPU kernels on the SIMT
+executor, TPU kernels on the TPU one, PTO programs (`.mlir` or PTO-AS `.pto`)
+on the tile executor. `--backend` names the backend; without it the module's
+attributes and parameter types say which (see `xla_emit.runtime.backends`).
+`--check` turns on every safety check and compares the
 outputs after every pass with the reference (`.mlir`: with the kernel as
 given), and `--time` prints per-pass and per-kernel times (see
 `xla_emit.runtime.commands`). Inputs are `arg0,
@@ -31,8 +35,9 @@ from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.npz import random_inputs, read_inputs, write_outputs
-from xla_emit.hlo.parser import parse_hlo_module
-from xla_emit.runtime.commands import InterpreterOptions, run_hlo_module, run_mlir_kernel
+from xla_emit.runtime.backends import BACKENDS
+from xla_emit.runtime.commands import InterpreterOptions, run_hlo_module, run_kernel_file
+from xla_emit.runtime.sources import load_hlo_module
 
 _DESCRIPTION = "Run an HLO module or an MLIR kernel and write its outputs as npz."
 
@@ -77,6 +82,11 @@ def build_argument_parser() -> argparse.ArgumentParser:
     _ = parser.add_argument(
         "--time", action="store_true", help="print per-pass and per-kernel times"
     )
+    _ = parser.add_argument(
+        "--backend",
+        choices=sorted(BACKENDS),
+        help="the backend whose executor runs a kernel (default: the module's attributes say)",
+    )
     return parser
 
 
@@ -93,17 +103,13 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
             check=cast(bool, namespace.check),
             time=cast(bool, namespace.time),
             entry=cast(str | None, namespace.entry),
+            backend=cast(str | None, namespace.backend),
         ),
     )
 
 
 def load_module(path: str) -> HloModule:
-    try:
-        with open(path, encoding="utf-8") as stream:
-            text = stream.read()
-    except OSError as error:
-        raise UserError(f"cannot read '{path}': {error.strerror}") from None
-    return parse_hlo_module(text, path)
+    return load_hlo_module(path)
 
 
 def module_inputs(module: HloModule, options: RunOptions) -> list[np.ndarray]:
@@ -126,8 +132,8 @@ def run_interpreted(options: RunOptions) -> list[np.ndarray]:
 
 
 def run_kernel(options: RunOptions) -> list[np.ndarray]:
-    """Runs an MLIR kernel in the interpreter."""
-    return run_mlir_kernel(options.file, options.inputs, options.random_inputs, options.interpreter)
+    """Runs a kernel (MLIR, or PTO-AS) in its backend's executor."""
+    return run_kernel_file(options.file, options.inputs, options.random_inputs, options.interpreter)
 
 
 _MODES: dict[str, Callable[[RunOptions], list[np.ndarray]]] = {
@@ -138,7 +144,7 @@ _MODES: dict[str, Callable[[RunOptions], list[np.ndarray]]] = {
 
 
 def select_mode(options: RunOptions) -> Callable[[RunOptions], list[np.ndarray]]:
-    if options.file.endswith(".mlir"):
+    if options.file.endswith((".mlir", ".pto")):
         if options.reference:
             raise UserError("--reference evaluates .hlo modules; an .mlir kernel has no reference")
         return _MODES["kernel"]
