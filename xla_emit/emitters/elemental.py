@@ -39,7 +39,13 @@ from xdsl.rewriter import InsertPoint
 
 from dialects import arith_ext
 from dialects.arith_ext import RemFOp
-from dialects.xla import XLA_RANGE, make_apply_indexing, make_pure_call, xla_range_attr
+from dialects.xla import (
+    XLA_RANGE,
+    ApplyIndexingOp,
+    IndexingMapAttr,
+    PureCallOp,
+    xla_range_attr,
+)
 from xla_emit.diagnostics import UserError
 from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.types import (
@@ -97,7 +103,6 @@ class FusionFunctions:
 
     computation: HloComputation
     subgraphs: list[Subgraph]
-    spelling: str
     root_of: dict[HloInstruction, Subgraph] = field(default_factory=dict[HloInstruction, Subgraph])
     reducers: dict[str, func.FuncOp] = field(default_factory=dict[str, func.FuncOp])
     # Names taken by kernels' entry functions, which other functions must not reuse.
@@ -133,7 +138,7 @@ class FusionFunctions:
         """The name of `computation` as a scalar function, emitting it on first use."""
         name = self.unreserved(sanitize_function_name(computation.name))
         if name not in self.reducers:
-            self.reducers[name] = emit_scalar_function(computation, name, self.spelling)
+            self.reducers[name] = emit_scalar_function(computation, name)
         return name
 
 
@@ -186,7 +191,7 @@ def emit_subgraph_function(fusion: FusionFunctions, subgraph: Subgraph) -> func.
     return function
 
 
-def emit_scalar_function(computation: HloComputation, name: str, spelling: str) -> func.FuncOp:
+def emit_scalar_function(computation: HloComputation, name: str) -> func.FuncOp:
     """A reducer: `func.func private @name(scalars...) -> (scalars...)`."""
     params = computation.parameters
     input_types = [element_type(p.array_shape.element_type) for p in params]
@@ -198,7 +203,7 @@ def emit_scalar_function(computation: HloComputation, name: str, spelling: str) 
     result_types = [element_type(r.array_shape.element_type) for r in roots]
     function = func.FuncOp(name, (input_types, result_types), visibility="private")
     subgraph = Subgraph(name, tuple(roots), frozenset(computation.instructions))
-    fusion = FusionFunctions(computation, [subgraph], spelling)
+    fusion = FusionFunctions(computation, [subgraph])
     builder = builder_at_end(function.body.block)
     scalars = {
         param: list[SSAValue]([arg])
@@ -318,9 +323,8 @@ class ElementalEmitter:
         cached = self.lookup(key)
         if cached is not None:
             return cached[0]
-        result = self.insert(
-            make_apply_indexing(single, dims, symbols, self.fusion.spelling)
-        ).results[0]
+        apply = ApplyIndexingOp(IndexingMapAttr.from_map(single), dims, symbols)
+        result = self.insert(apply).results[0]
         self.caches[-1][key] = [result]
         return result
 
@@ -415,9 +419,7 @@ class ElementalEmitter:
         if results is None:
             types = [element_type(s.element_type) for s in callee.result_shapes]
             injected = [value for hero in callee.injected for value in self.emit(hero, indices)]
-            call = make_pure_call(
-                callee.name, [*self.tensors, *indices, *injected], types, self.fusion.spelling
-            )
+            call = PureCallOp(callee.name, [*self.tensors, *indices, *injected], types)
             results = list[SSAValue](self.insert(call).results)
             self.caches[-1][key] = list[SSAValue](results)
         offset = 0
@@ -680,9 +682,7 @@ class ElementalEmitter:
         else:
             values = [self.emit(op, nest.input_indices(inner_ivs))[0] for op in nest.inputs]
             types = [a.type for a in accumulators]
-            call = make_pure_call(
-                nest.reducer, [*block.args[1:], *values], types, self.fusion.spelling
-            )
+            call = PureCallOp(nest.reducer, [*block.args[1:], *values], types)
             results = list[SSAValue](self.insert(call).results)
         self.insert(scf.YieldOp(*results))
         self.caches.pop()

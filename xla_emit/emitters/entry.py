@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
 from xdsl.ir import Operation, SSAValue
 
 from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import XLA_RANGE, LoopOpBase, get_xla_range, make_loop, xla_range_attr
+from dialects.xla import XLA_RANGE, IndexingMapAttr, LoopOp, get_xla_range, xla_range_attr
 from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph, name_arguments
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, tensor_type
@@ -118,11 +118,10 @@ def begin_loop(
     indexing_map: IndexingMap,
     inits: Sequence[SSAValue],
     result_names: Sequence[str],
-) -> LoopOpBase:
-    """An empty `xla_gpu.loop` over `(thread_id_x, block_id_x)` with named block arguments."""
-    loop = make_loop(
-        indexing_map, [entry.thread_id, entry.block_id], inits, spelling=entry.fusion.spelling
-    )
+) -> LoopOp:
+    """An empty `xla.loop` over `(thread_id_x, block_id_x)` with named block arguments."""
+    attr = IndexingMapAttr.from_map(indexing_map)
+    loop = LoopOp(attr, [entry.thread_id, entry.block_id], inits)
     for iv, variable in zip(loop.induction_vars, indexing_map.range_vars, strict=True):
         iv.name_hint = variable.name or None
     for arg, name in zip(loop.map_results, result_names, strict=True):

@@ -6,7 +6,7 @@ The hero reduce's input is viewed as contiguous components (see
 - **row** reductions `[K, R]` reduce the minor dim. Each row gets
   `T = min(1024, roundup(ceil(R / 16), 32))` threads (about 16 elements per
   thread) and a block holds `max(1, 256 / T)` rows. Every thread folds its
-  strided share of the row in an `xla_gpu.loop`, `xla_gpu.shuffle_reduce`
+  strided share of the row in an `xla.loop`, `xla_gpu.shuffle_reduce`
   combines a warp, and when a row spans several warps their results meet in
   shared memory (`xla.predicated_insert` by each warp's lane 0,
   `xla_gpu.sync_threads`, `xla.predicated_extract` with the init as
@@ -28,7 +28,7 @@ from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.builtin import IntegerAttr, TensorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
-from dialects.xla import PredicatedExtractOp, PredicatedInsertOp, make_pure_call, make_yield
+from dialects.xla import PredicatedExtractOp, PredicatedInsertOp, PureCallOp, YieldOp
 from dialects.xla_gpu import AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
 from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph
 from xla_emit.emitters.entry import (
@@ -266,10 +266,8 @@ def _emit_thread_loop(
     inputs = hero.operands[: len(hero.operands) // 2]
     values = [emitter.emit(op, list(loop.map_results))[0] for op in inputs]
     types = [init.type for init in inits]
-    call = builder.insert(
-        make_pure_call(reducer, [*loop.region_iter_args, *values], types, entry.fusion.spelling)
-    )
-    builder.insert(make_yield(list(call.results), entry.fusion.spelling))
+    call = builder.insert(PureCallOp(reducer, [*loop.region_iter_args, *values], types))
+    builder.insert(YieldOp(list(call.results)))
     entry.insert(loop)
     return list(loop.res)
 

@@ -20,7 +20,7 @@ from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
-from dialects.xla import make_yield
+from dialects.xla import YieldOp
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from xla_emit.emitters.elemental import FusionFunctions, Subgraph
 from xla_emit.emitters.entry import (
@@ -174,7 +174,7 @@ def _emit_read_loop(
     emitter = entry.emitter(builder)
     value = emitter.emit(operand, list(loop.map_results[:rank]))[0]
     insert = insert_element(builder, value, loop.region_iter_args[0], list(loop.map_results[rank:]))
-    builder.insert(make_yield([insert], entry.fusion.spelling))
+    builder.insert(YieldOp([insert]))
     entry.insert(loop)
     return loop.res[0]
 
@@ -208,6 +208,6 @@ def _emit_write_loop(
         emitter.injected[analysis.hero] = [value]
         value = emitter.emit_call(epilogue, epilogue.roots[0], output_index)[0]
     insert = insert_element(builder, value, loop.region_iter_args[0], output_index)
-    builder.insert(make_yield([insert], entry.fusion.spelling))
+    builder.insert(YieldOp([insert]))
     entry.insert(loop)
     return loop.res[0]
