@@ -23,7 +23,8 @@ from xdsl.ir import Operation, SSAValue
 
 from dialects.gpu import BlockIdOp, ThreadIdOp
 from dialects.xla import XLA_RANGE, IndexingMapAttr, LoopOp, get_xla_range, xla_range_attr
-from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph, name_arguments
+from xla_emit.emitters.elemental import ElementalEmitter
+from xla_emit.emitters.functions import FusionFunctions, Subgraph, name_arguments
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, tensor_type
 from xla_emit.hlo.ir import HloInstruction

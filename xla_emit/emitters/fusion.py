@@ -13,8 +13,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.elemental import FusionFunctions, Subgraph
 from xla_emit.emitters.entry import launch_dimensions_of
+from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import emit_loop_entry

@@ -12,8 +12,8 @@ from xdsl.dialects import func
 
 from dialects.xla import YieldOp
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.elemental import FusionFunctions
 from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
+from xla_emit.emitters.functions import FusionFunctions
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.launch import (
     LaunchDimensions,

@@ -30,13 +30,14 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.xla import PredicatedExtractOp, PredicatedInsertOp, PureCallOp, YieldOp
 from dialects.xla_gpu import AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
-from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph
+from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import (
     EntryFunction,
     begin_entry_function,
     begin_loop,
     insert_element,
 )
+from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups, reduction_groups
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end

@@ -22,13 +22,13 @@ from xdsl.ir import SSAValue
 
 from dialects.xla import YieldOp
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
-from xla_emit.emitters.elemental import FusionFunctions, Subgraph
 from xla_emit.emitters.entry import (
     EntryFunction,
     begin_entry_function,
     begin_loop,
     insert_element,
 )
+from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, element_type
