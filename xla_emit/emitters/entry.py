@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from dialects.gpu import BlockIdOp, ThreadIdOp
 from dialects.xla import XLA_RANGE, IndexingMapAttr, LoopOp, get_xla_range, xla_range_attr
@@ -33,33 +33,28 @@ from xla_emit.indexing.indexing_map import IndexingMap
 from xla_emit.indexing.interval import Interval
 
 
-@dataclass
+@dataclass(frozen=True)
 class EntryFunction:
-    """An entry function under construction: its arguments, grid ids and a builder at its end."""
+    """An entry function under construction: its arguments, grid ids and a builder at the end
+    of its body (nested regions get their own builders, passed explicitly)."""
 
     function: func.FuncOp
     inputs: list[SSAValue]
     outputs: list[SSAValue]
     thread_id: SSAValue
     block_id: SSAValue
-    builder: Builder
+    body: Builder
     fusion: FusionFunctions
 
     def emitter(
-        self,
-        builder: Builder | None = None,
-        injected: dict[HloInstruction, list[SSAValue]] | None = None,
+        self, builder: Builder, injected: dict[HloInstruction, list[SSAValue]] | None = None
     ) -> ElementalEmitter:
-        """An emitter into the entry (at `builder`, default: the entry's own) that owns no
-        instruction: every fusion value is a call, a parameter read or `injected`."""
-        at = self.builder if builder is None else builder
-        return ElementalEmitter(self.fusion, _ENTRY, at, self.inputs, injected or {})
-
-    def insert(self, op: Operation) -> Operation:
-        return self.builder.insert(op)
+        """An emitter into the entry at `builder` that owns no instruction: every fusion
+        value is a call, a parameter read or `injected`."""
+        return ElementalEmitter(self.fusion, _ENTRY, builder, self.inputs, injected or {})
 
     def finish(self, results: Sequence[SSAValue]) -> func.FuncOp:
-        self.builder.insert(func.ReturnOp(*results))
+        self.body.insert(func.ReturnOp(*results))
         return self.function
 
 

@@ -71,17 +71,16 @@ def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis
         launch, unroll, index_shape.dimensions, index_shape.minor_to_major
     )
     loop = begin_loop(entry, work_items, entry.outputs, names)
-    entry.builder = builder_at_end(loop.body.block)
-    emitter = entry.emitter()
+    builder = builder_at_end(loop.body.block)
+    emitter = entry.emitter(builder)
     indices = list(loop.map_results)
     values = [value for root in analysis.roots for value in emitter.emit(root, indices)]
     updated = [
-        insert_element(entry.builder, value, iter_arg, indices)
+        insert_element(builder, value, iter_arg, indices)
         for value, iter_arg in zip(values, loop.region_iter_args, strict=True)
     ]
-    entry.builder.insert(YieldOp(updated))
-    entry.builder = builder_at_end(entry.function.body.block)
-    entry.insert(loop)
+    builder.insert(YieldOp(updated))
+    entry.body.insert(loop)
     return entry.finish(list(loop.res))
 
 

@@ -156,9 +156,9 @@ def emit_transpose_entry(
     root_shape = analysis.roots[0].array_shape
     entry = begin_entry_function(name, fusion, [root_shape], tiling.launch)
     shared_type = TensorType(element_type(hero.array_shape.element_type), tiling.shared_shape)
-    shared = entry.insert(AllocateSharedOp(shared_type)).results[0]
+    shared = entry.body.insert(AllocateSharedOp(shared_type)).results[0]
     filled = _emit_read_loop(entry, tiling, hero.operands[0], shared)
-    synced = entry.insert(SyncThreadsOp([filled])).results[0]
+    synced = entry.body.insert(SyncThreadsOp([filled])).results[0]
     written = _emit_write_loop(entry, tiling, analysis, epilogue, synced)
     return entry.finish([written])
 
@@ -175,7 +175,7 @@ def _emit_read_loop(
     value = emitter.emit(operand, list(loop.map_results[:rank]))[0]
     insert = insert_element(builder, value, loop.region_iter_args[0], list(loop.map_results[rank:]))
     builder.insert(YieldOp([insert]))
-    entry.insert(loop)
+    entry.body.insert(loop)
     return loop.res[0]
 
 
@@ -209,5 +209,5 @@ def _emit_write_loop(
         value = emitter.emit_call(epilogue, epilogue.roots[0], output_index)[0]
     insert = insert_element(builder, value, loop.region_iter_args[0], output_index)
     builder.insert(YieldOp([insert]))
-    entry.insert(loop)
+    entry.body.insert(loop)
     return loop.res[0]
