@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import func, tensor
+from xdsl.dialects import tensor
 from xdsl.ir import SSAValue
 
 from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.entry import insert_element
-from xla_emit.emitters.functions import FusionFunctions, Subgraph
-from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.reduction_parts import (
     GridValues,
     ReductionTiling,
     allocate_shared,
-    emit_reduction_entry_with,
     shuffle_reduce,
 )
 from xla_emit.emitters.work_items import BLOCK_X
@@ -100,16 +97,6 @@ class ColumnReductionTiling(ReductionTiling):
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.tile * WARP_SIZE + self.lane_in_row, Interval(0, self.minor - 1)
-
-
-def emit_column_reduction_entry(
-    name: str,
-    fusion: FusionFunctions,
-    analysis: FusionAnalysis,
-    epilogue: Subgraph | None,
-    tiling: ColumnReductionTiling,
-) -> func.FuncOp:
-    return emit_reduction_entry_with(name, fusion, analysis, epilogue, tiling, combine_column)
 
 
 def combine_column(

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 
-from xla_emit.emitters.column_reduction import (
-    ColumnReductionTiling,
-    emit_column_reduction_entry,
-)
+from xla_emit.emitters.column_reduction import ColumnReductionTiling, combine_column
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups, reduction_groups
-from xla_emit.emitters.row_reduction import RowReductionTiling, emit_row_reduction_entry
+from xla_emit.emitters.reduction_parts import emit_reduction_entry_with
+from xla_emit.emitters.row_reduction import RowReductionTiling, combine_row
 from xla_emit.hlo.shape import flatten_shape
 
 
@@ -48,6 +46,5 @@ def emit_reduction_entry(
 ) -> func.FuncOp:
     """The reduction fusion's entry function, by the row or the column emitter."""
     tiling = reduction_tiling(analysis)
-    if isinstance(tiling, RowReductionTiling):
-        return emit_row_reduction_entry(name, fusion, analysis, epilogue, tiling)
-    return emit_column_reduction_entry(name, fusion, analysis, epilogue, tiling)
+    combine = combine_row if isinstance(tiling, RowReductionTiling) else combine_column
+    return emit_reduction_entry_with(name, fusion, analysis, epilogue, tiling, combine)

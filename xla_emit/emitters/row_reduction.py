@@ -13,18 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import func
 from xdsl.ir import SSAValue
 
 from dialects.xla import PredicatedExtractOp, PredicatedInsertOp
 from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
-from xla_emit.emitters.functions import FusionFunctions, Subgraph
-from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.reduction_parts import (
     GridValues,
     ReductionTiling,
     allocate_shared,
-    emit_reduction_entry_with,
     round_up,
     shuffle_reduce,
 )
@@ -85,16 +81,6 @@ class RowReductionTiling(ReductionTiling):
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.kept_index(), Interval(0, self.kept - 1)
-
-
-def emit_row_reduction_entry(
-    name: str,
-    fusion: FusionFunctions,
-    analysis: FusionAnalysis,
-    epilogue: Subgraph | None,
-    tiling: RowReductionTiling,
-) -> func.FuncOp:
-    return emit_reduction_entry_with(name, fusion, analysis, epilogue, tiling, combine_row)
 
 
 def combine_row(
