@@ -1,4 +1,8 @@
-"""Fusion emitters: HLO fusions to `xla_gpu` MLIR kernels.
+"""Fusion emitters: HLO fusions to MLIR kernels.
+
+Kernels are built in one form, today's `xla` ops (plus the GPU-only
+`xla_gpu` ones); callers that print choose the spelling with
+`passes.gpu.respell.RespellPass`.
 
 The hooks other tools call are re-exported here and imported lazily, so that
 importing the package stays cheap.
