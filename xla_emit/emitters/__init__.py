@@ -1,4 +1,8 @@
-"""Fusion emitters: HLO fusions to `xla_gpu` MLIR kernels.
+"""Fusion emitters: HLO fusions to MLIR kernels.
+
+Kernels are built in one form, today's `xla` ops (plus the GPU-only
+`xla_gpu` ones); callers that print choose the spelling with
+`passes.gpu.respell.RespellPass`.
 
 The hooks other tools call are re-exported here and imported lazily, so that
 importing the package stays cheap.
@@ -15,20 +19,18 @@ if TYPE_CHECKING:
     from xla_emit.hlo.ir import HloInstruction, HloModule
 
 
-def emit_hlo_module(text: str, file: str, spelling: str = "xla_gpu") -> ModuleOp:
+def emit_hlo_module(text: str, file: str) -> ModuleOp:
     """Parse HLO text and emit every fusion as a kernel function named after it."""
     from xla_emit.emitters.fusion import emit_hlo_module as emit
 
-    return emit(text, file, spelling)
+    return emit(text, file)
 
 
-def emit_fusion(
-    module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu"
-) -> ModuleOp:
+def emit_fusion(module: HloModule, fusion_instruction: HloInstruction) -> ModuleOp:
     """One fusion's kernel: entry function named after the fusion, then its private functions."""
     from xla_emit.emitters.fusion import emit_fusion as emit
 
-    return emit(module, fusion_instruction, spelling)
+    return emit(module, fusion_instruction)
 
 
 def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 
 from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import XLA_RANGE, LoopOpBase, get_xla_range, make_loop, xla_range_attr
-from xla_emit.emitters.elemental import ElementalEmitter, FusionFunctions, Subgraph, name_arguments
+from dialects.xla import XLA_RANGE, IndexingMapAttr, LoopOp, get_xla_range, xla_range_attr
+from xla_emit.emitters.elemental import ElementalEmitter
+from xla_emit.emitters.functions import FusionFunctions, Subgraph, name_arguments
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, tensor_type
 from xla_emit.hlo.ir import HloInstruction
@@ -32,33 +33,28 @@ from xla_emit.indexing.indexing_map import IndexingMap
 from xla_emit.indexing.interval import Interval
 
 
-@dataclass
+@dataclass(frozen=True)
 class EntryFunction:
-    """An entry function under construction: its arguments, grid ids and a builder at its end."""
+    """An entry function under construction: its arguments, grid ids and a builder at the end
+    of its body (nested regions get their own builders, passed explicitly)."""
 
     function: func.FuncOp
     inputs: list[SSAValue]
     outputs: list[SSAValue]
     thread_id: SSAValue
     block_id: SSAValue
-    builder: Builder
+    body: Builder
     fusion: FusionFunctions
 
     def emitter(
-        self,
-        builder: Builder | None = None,
-        injected: dict[HloInstruction, list[SSAValue]] | None = None,
+        self, builder: Builder, injected: dict[HloInstruction, list[SSAValue]] | None = None
     ) -> ElementalEmitter:
-        """An emitter into the entry (at `builder`, default: the entry's own) that owns no
-        instruction: every fusion value is a call, a parameter read or `injected`."""
-        at = self.builder if builder is None else builder
-        return ElementalEmitter(self.fusion, _ENTRY, at, self.inputs, injected or {})
-
-    def insert(self, op: Operation) -> Operation:
-        return self.builder.insert(op)
+        """An emitter into the entry at `builder` that owns no instruction: every fusion
+        value is a call, a parameter read or `injected`."""
+        return ElementalEmitter(self.fusion, _ENTRY, builder, self.inputs, injected or {})
 
     def finish(self, results: Sequence[SSAValue]) -> func.FuncOp:
-        self.builder.insert(func.ReturnOp(*results))
+        self.body.insert(func.ReturnOp(*results))
         return self.function
 
 
@@ -118,11 +114,10 @@ def begin_loop(
     indexing_map: IndexingMap,
     inits: Sequence[SSAValue],
     result_names: Sequence[str],
-) -> LoopOpBase:
-    """An empty `xla_gpu.loop` over `(thread_id_x, block_id_x)` with named block arguments."""
-    loop = make_loop(
-        indexing_map, [entry.thread_id, entry.block_id], inits, spelling=entry.fusion.spelling
-    )
+) -> LoopOp:
+    """An empty `xla.loop` over `(thread_id_x, block_id_x)` with named block arguments."""
+    attr = IndexingMapAttr.from_map(indexing_map)
+    loop = LoopOp(attr, [entry.thread_id, entry.block_id], inits)
     for iv, variable in zip(loop.induction_vars, indexing_map.range_vars, strict=True):
         iv.name_hint = variable.name or None
     for arg, name in zip(loop.map_results, result_names, strict=True):

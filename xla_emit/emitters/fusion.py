@@ -13,8 +13,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.elemental import FusionFunctions, Subgraph
 from xla_emit.emitters.entry import launch_dimensions_of
+from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import emit_loop_entry
@@ -63,7 +63,6 @@ def plan_kernel(computation: HloComputation) -> KernelPlan:
 def emit_kernel(
     name: str,
     computation: HloComputation,
-    spelling: str = "xla_gpu",
     reserved: frozenset[str] = frozenset(),
 ) -> EmittedKernel:
     """The kernel of a fused computation, with its entry function called `name`.
@@ -71,7 +70,7 @@ def emit_kernel(
     Its other functions avoid `name` and the `reserved` names (other kernels' entries).
     """
     plan = plan_kernel(computation)
-    fusion = FusionFunctions(computation, plan.subgraphs, spelling, reserved=reserved | {name})
+    fusion = FusionFunctions(computation, plan.subgraphs, reserved=reserved | {name})
     kind = plan.analysis.kind
     if kind is EmitterKind.TRANSPOSE:
         entry = emit_transpose_entry(name, fusion, plan.analysis, plan.epilogue)
@@ -106,15 +105,12 @@ def fusion_instructions(module: HloModule) -> list[HloInstruction]:
     ]
 
 
-def emit_fusion(
-    module: HloModule, fusion_instruction: HloInstruction, spelling: str = "xla_gpu"
-) -> ModuleOp:
+def emit_fusion(module: HloModule, fusion_instruction: HloInstruction) -> ModuleOp:
     """One fusion's kernel as a module (the entry function is named after the fusion)."""
     del module  # The fused computation is reachable from the instruction itself.
     kernel = emit_kernel(
         sanitize_function_name(fusion_instruction.name),
         fused_computation(fusion_instruction),
-        spelling,
     )
     return ModuleOp(kernel.functions)
 
@@ -127,14 +123,12 @@ def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
     raise ValueError("the module has no entry function")
 
 
-def emit_module_kernels(module: HloModule, spelling: str = "xla_gpu") -> list[EmittedKernel]:
+def emit_module_kernels(module: HloModule) -> list[EmittedKernel]:
     """Every fusion's kernel; no function takes the name of another fusion's entry."""
     fusions = _fusions_or_error(module)
     entry_names = frozenset(sanitize_function_name(fusion.name) for fusion in fusions)
     return [
-        emit_kernel(
-            sanitize_function_name(fusion.name), fused_computation(fusion), spelling, entry_names
-        )
+        emit_kernel(sanitize_function_name(fusion.name), fused_computation(fusion), entry_names)
         for fusion in fusions
     ]
 
@@ -146,14 +140,14 @@ def _fusions_or_error(module: HloModule) -> list[HloInstruction]:
     return fusions
 
 
-def emit_hlo_module(text: str, file: str, spelling: str = "xla_gpu") -> ModuleOp:
+def emit_hlo_module(text: str, file: str) -> ModuleOp:
     """Parse HLO text and emit every fusion as its own kernel, in one module."""
     from xla_emit.hlo.parser import parse_hlo_module
 
     module = parse_hlo_module(text, file)
     functions: list[func.FuncOp] = []
     names: set[str] = set()
-    for kernel in emit_module_kernels(module, spelling):
+    for kernel in emit_module_kernels(module):
         for function in kernel.functions:
             if function.sym_name.data not in names:
                 names.add(function.sym_name.data)

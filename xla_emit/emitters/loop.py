@@ -1,6 +1,6 @@
 """The loop emitter: one thread per `unroll_factor` consecutive output elements.
 
-The entry function runs one `xla_gpu.loop` over XLA's default work-item map
+The entry function runs one `xla.loop` over XLA's default work-item map
 (the linearized output, so that writes coalesce), calls the root subgraph
 with `pure_call` at each element's index and inserts the results into the
 output tensors. Multi-output fusions (tuple roots) insert every root.
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 
-from dialects.xla import make_yield
+from dialects.xla import YieldOp
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.elemental import FusionFunctions
 from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
+from xla_emit.emitters.functions import FusionFunctions
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.launch import (
     LaunchDimensions,
@@ -71,17 +71,16 @@ def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis
         launch, unroll, index_shape.dimensions, index_shape.minor_to_major
     )
     loop = begin_loop(entry, work_items, entry.outputs, names)
-    entry.builder = builder_at_end(loop.body.block)
-    emitter = entry.emitter()
+    builder = builder_at_end(loop.body.block)
+    emitter = entry.emitter(builder)
     indices = list(loop.map_results)
     values = [value for root in analysis.roots for value in emitter.emit(root, indices)]
     updated = [
-        insert_element(entry.builder, value, iter_arg, indices)
+        insert_element(builder, value, iter_arg, indices)
         for value, iter_arg in zip(values, loop.region_iter_args, strict=True)
     ]
-    entry.builder.insert(make_yield(updated, fusion.spelling))
-    entry.builder = builder_at_end(entry.function.body.block)
-    entry.insert(loop)
+    builder.insert(YieldOp(updated))
+    entry.body.insert(loop)
     return entry.finish(list(loop.res))
 
 

@@ -13,7 +13,7 @@ extra argument instead of calling the hero's function, XLA's
 from __future__ import annotations
 
 from xla_emit.emitters import partitioner
-from xla_emit.emitters.elemental import Subgraph
+from xla_emit.emitters.functions import Subgraph
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 

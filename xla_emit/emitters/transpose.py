@@ -20,15 +20,15 @@ from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
-from dialects.xla import make_yield
+from dialects.xla import YieldOp
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
-from xla_emit.emitters.elemental import FusionFunctions, Subgraph
 from xla_emit.emitters.entry import (
     EntryFunction,
     begin_entry_function,
     begin_loop,
     insert_element,
 )
+from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end, element_type
@@ -156,9 +156,9 @@ def emit_transpose_entry(
     root_shape = analysis.roots[0].array_shape
     entry = begin_entry_function(name, fusion, [root_shape], tiling.launch)
     shared_type = TensorType(element_type(hero.array_shape.element_type), tiling.shared_shape)
-    shared = entry.insert(AllocateSharedOp(shared_type)).results[0]
+    shared = entry.body.insert(AllocateSharedOp(shared_type)).results[0]
     filled = _emit_read_loop(entry, tiling, hero.operands[0], shared)
-    synced = entry.insert(SyncThreadsOp([filled])).results[0]
+    synced = entry.body.insert(SyncThreadsOp([filled])).results[0]
     written = _emit_write_loop(entry, tiling, analysis, epilogue, synced)
     return entry.finish([written])
 
@@ -174,8 +174,8 @@ def _emit_read_loop(
     emitter = entry.emitter(builder)
     value = emitter.emit(operand, list(loop.map_results[:rank]))[0]
     insert = insert_element(builder, value, loop.region_iter_args[0], list(loop.map_results[rank:]))
-    builder.insert(make_yield([insert], entry.fusion.spelling))
-    entry.insert(loop)
+    builder.insert(YieldOp([insert]))
+    entry.body.insert(loop)
     return loop.res[0]
 
 
@@ -208,6 +208,6 @@ def _emit_write_loop(
         emitter.injected[analysis.hero] = [value]
         value = emitter.emit_call(epilogue, epilogue.roots[0], output_index)[0]
     insert = insert_element(builder, value, loop.region_iter_args[0], output_index)
-    builder.insert(make_yield([insert], entry.fusion.spelling))
-    entry.insert(loop)
+    builder.insert(YieldOp([insert]))
+    entry.body.insert(loop)
     return loop.res[0]

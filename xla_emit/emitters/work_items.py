@@ -2,7 +2,7 @@
 
 Maps here have the dims `(th_x, bl_x)` (XLA's six grid dims with the point
 ones folded away, as canonicalization does) and range variables that a
-`xla_gpu.loop` iterates over.
+`xla.loop` iterates over.
 """
 
 from __future__ import annotations

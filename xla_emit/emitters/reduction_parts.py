@@ -1,0 +1,278 @@
+"""Pieces shared by the row and column reduction emitters.
+
+`ReductionTiling` is the tiling arithmetic both kinds have in common (threads
+grouped into "rows" of `threads_per_row` lanes, one row per kept element at a
+time, each thread folding a strided share of the reduced elements); each kind
+supplies its own coordinates. The rest builds what both entry functions
+share: the per-thread loop, shared-memory tiles, and the write of each row's
+result by its lane 0 (through the epilogue, if any).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i1
+from xdsl.ir import Attribute, Block, Region, SSAValue
+
+from dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
+from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp
+from xla_emit.emitters.elemental import ElementalEmitter
+from xla_emit.emitters.entry import (
+    EntryFunction,
+    begin_entry_function,
+    begin_loop,
+    insert_element,
+)
+from xla_emit.emitters.functions import FusionFunctions, Subgraph
+from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups
+from xla_emit.emitters.launch import LaunchDimensions
+from xla_emit.emitters.types import builder_at_end
+from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars
+from xla_emit.hlo.shape import flatten_shape
+from xla_emit.indexing.affine import AffineExpr, SymbolExpr
+from xla_emit.indexing.indexing_map import IndexingMap, Variable
+from xla_emit.indexing.interval import Interval, ceil_div
+
+
+def round_up(value: int, multiple: int) -> int:
+    return ceil_div(value, multiple) * multiple
+
+
+@dataclass(frozen=True)
+class ReductionTiling(ABC):
+    """How threads and blocks cover a reduction whose input is viewed as `groups`."""
+
+    groups: ReductionGroups
+    input_shape: tuple[int, ...]
+    output_shape: tuple[int, ...]
+
+    @property
+    @abstractmethod
+    def kept(self) -> int:
+        """The number of kept (output) elements."""
+
+    @property
+    @abstractmethod
+    def reduced(self) -> int:
+        """The number of elements folded into each kept element."""
+
+    @property
+    @abstractmethod
+    def threads_per_row(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def rows_per_block(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def blocks(self) -> int: ...
+
+    @property
+    @abstractmethod
+    def loop_stride(self) -> int:
+        """How many reduced elements apart one thread's consecutive reads are."""
+
+    @property
+    @abstractmethod
+    def lane_in_reduced(self) -> AffineExpr:
+        """A thread's first position along the reduced elements."""
+
+    @abstractmethod
+    def kept_index(self) -> AffineExpr:
+        """The linear kept (output) element a thread's partial result belongs to."""
+
+    @abstractmethod
+    def written_kept_index(self) -> AffineExpr:
+        """The kept element the writing lane stores."""
+
+    @abstractmethod
+    def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
+        """What must hold for the writing lane's kept element to exist."""
+
+    @abstractmethod
+    def input_linear_index(self) -> AffineExpr:
+        """The input element a thread reads in iteration `s0` of its loop (row-major input)."""
+
+    @abstractmethod
+    def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
+        """What must hold, besides the reduced position, for a thread's read to exist."""
+
+    @property
+    def launch(self) -> LaunchDimensions:
+        threads = self.threads_per_row * self.rows_per_block
+        return LaunchDimensions(threads_x=threads, blocks_x=self.blocks)
+
+    # -- thread coordinates (affine in th_x, bl_x) --------------------------------
+
+    @property
+    def lane_in_row(self) -> AffineExpr:
+        return THREAD_X.mod(self.threads_per_row)
+
+    @property
+    def row_in_block(self) -> AffineExpr:
+        return THREAD_X.floordiv(self.threads_per_row)
+
+    @property
+    def loop_step(self) -> AffineExpr:
+        """How far along the reduced elements iteration `s0` has moved."""
+        return SymbolExpr(0) * self.loop_stride
+
+    def read_map(self) -> IndexingMap:
+        """(th_x, bl_x)[s0] -> input index, over the elements each thread folds."""
+        iterations = ceil_div(self.reduced, self.loop_stride)
+        results = delinearize(self.input_linear_index(), self.input_shape)
+        range_vars = (Variable(Interval(0, iterations - 1), "s0"),)
+        indexing_map = IndexingMap(grid_dim_vars(self.launch), range_vars, (), results)
+        reduced_position = self.loop_step + self.lane_in_reduced
+        indexing_map = indexing_map.with_constraint(reduced_position, Interval(0, self.reduced - 1))
+        indexing_map = indexing_map.with_constraint(*self.read_in_bounds())
+        return indexing_map.simplify()
+
+    def output_index(self) -> tuple[AffineExpr, ...]:
+        return delinearize(self.written_kept_index(), self.output_shape)
+
+    def grid_map(self) -> IndexingMap:
+        """The domain of grid expressions evaluated outside loops."""
+        return IndexingMap(grid_dim_vars(self.launch), (), (), ())
+
+
+@dataclass
+class GridValues:
+    """Evaluates grid expressions (of th_x, bl_x) into index values in the entry function."""
+
+    entry: EntryFunction
+    emitter: ElementalEmitter
+    domain: IndexingMap
+
+    @property
+    def builder(self) -> Builder:
+        """Where the values (and the ops that use them) go: the entry's body."""
+        return self.entry.body
+
+    def value(self, expr: AffineExpr) -> SSAValue:
+        return self.emitter.apply_grid_expr(
+            expr, self.domain, [self.entry.thread_id, self.entry.block_id], ()
+        )
+
+    def holds(self, expr: AffineExpr, interval: Interval) -> SSAValue | None:
+        """An `i1` for `expr in interval` (None when the grid's bounds already guarantee it)."""
+        value = self.value(expr)
+        checks = self.emitter.range_checks(value, interval, self.domain.expression_range(expr))
+        return self.conjunction(checks)
+
+    def conjunction(self, conditions: Sequence[SSAValue | None]) -> SSAValue | None:
+        present = [c for c in conditions if c is not None]
+        if not present:
+            return None
+        result = present[0]
+        for condition in present[1:]:
+            result = self.emitter.insert(arith.AndIOp(result, condition)).results[0]
+        return result
+
+    def all_hold(self, conditions: Sequence[tuple[AffineExpr, Interval]]) -> SSAValue:
+        result = self.conjunction([self.holds(expr, interval) for expr, interval in conditions])
+        if result is None:
+            return self.emitter.constant(IntegerAttr(1, i1), "true")
+        return result
+
+
+# Combines the threads' partial results into one result per row, readable by its lane 0:
+# (grid, tiling, partials, inits, reducer name) -> results.
+CombinePartials = Callable[
+    [GridValues, ReductionTiling, list[SSAValue], list[SSAValue], str], list[SSAValue]
+]
+
+
+def emit_reduction_entry_with(
+    name: str,
+    fusion: FusionFunctions,
+    analysis: FusionAnalysis,
+    epilogue: Subgraph | None,
+    tiling: ReductionTiling,
+    combine: CombinePartials,
+) -> func.FuncOp:
+    """A reduction's entry: thread loop, `combine`, then the write by each row's lane 0."""
+    hero = analysis.hero
+    output_shapes = [leaf for root in analysis.roots for leaf in flatten_shape(root.shape)]
+    entry = begin_entry_function(name, fusion, output_shapes, tiling.launch)
+    emitter = entry.emitter(entry.body)
+    grid = GridValues(entry, emitter, tiling.grid_map())
+    num_inputs = len(hero.operands) // 2
+    inits = [emitter.emit(init, [])[0] for init in hero.operands[num_inputs:]]
+    reducer = fusion.reducer(hero.called_computations[0])
+    partials = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
+    results = combine(grid, tiling, partials, inits, reducer)
+    written = _emit_write(grid, tiling, analysis, epilogue, results)
+    return entry.finish(written)
+
+
+def _emit_thread_loop(
+    entry: EntryFunction,
+    tiling: ReductionTiling,
+    analysis: FusionAnalysis,
+    inits: list[SSAValue],
+    reducer: str,
+) -> list[SSAValue]:
+    """Each thread folds its share of the reduced elements into its accumulators."""
+    hero = analysis.hero
+    names = [f"input_dim{d}" for d in range(len(tiling.input_shape))]
+    loop = begin_loop(entry, tiling.read_map(), inits, names)
+    for arg in loop.region_iter_args:
+        arg.name_hint = "acc"
+    builder = builder_at_end(loop.body.block)
+    emitter = entry.emitter(builder)
+    inputs = hero.operands[: len(hero.operands) // 2]
+    values = [emitter.emit(op, list(loop.map_results))[0] for op in inputs]
+    types = [init.type for init in inits]
+    call = builder.insert(PureCallOp(reducer, [*loop.region_iter_args, *values], types))
+    builder.insert(YieldOp(list(call.results)))
+    entry.body.insert(loop)
+    return list(loop.res)
+
+
+def allocate_shared(builder: Builder, shape: Sequence[int], value_type: Attribute) -> SSAValue:
+    return builder.insert(AllocateSharedOp(TensorType(value_type, shape))).results[0]
+
+
+def shuffle_reduce(builder: Builder, values: Sequence[SSAValue], reducer: str) -> list[SSAValue]:
+    """Each warp's values combined across its lanes (butterfly from half the warp down)."""
+    return list(builder.insert(ShuffleReduceOp(values, WARP_SIZE // 2, reducer)).results)
+
+
+def _emit_write(
+    grid: GridValues,
+    tiling: ReductionTiling,
+    analysis: FusionAnalysis,
+    epilogue: Subgraph | None,
+    results: list[SSAValue],
+) -> list[SSAValue]:
+    """Lane 0 of each row writes its row's result, through the epilogue if there is one."""
+    entry = grid.entry
+    condition = grid.all_hold([(tiling.lane_in_row, Interval(0, 0)), *tiling.written_in_bounds()])
+    output_index = [grid.value(expr) for expr in tiling.output_index()]
+    if epilogue is None:
+        inserts = [
+            PredicatedInsertOp(value, output, output_index, condition)
+            for value, output in zip(results, entry.outputs, strict=True)
+        ]
+        return [entry.body.insert(insert).results[0] for insert in inserts]
+    then_block = Block()
+    then_builder = builder_at_end(then_block)
+    emitter = entry.emitter(then_builder, {analysis.hero: results})
+    values = emitter.emit_call(epilogue, epilogue.roots[0], output_index)
+    inserted = [
+        insert_element(then_builder, value, output, output_index)
+        for value, output in zip(values, entry.outputs, strict=True)
+    ]
+    then_builder.insert(scf.YieldOp(*inserted))
+    else_block = Block()
+    builder_at_end(else_block).insert(scf.YieldOp(*entry.outputs))
+    types = [output.type for output in entry.outputs]
+    written = entry.body.insert(scf.IfOp(condition, types, Region(then_block), Region(else_block)))
+    return list(written.results)

@@ -1,0 +1,117 @@
+"""The row reduction emitter: `[kept, reduced]` inputs reduced along the minor dim.
+
+Each row gets `T = min(1024, roundup(ceil(R / 16), 32))` threads (about 16
+elements per thread) and a block holds `max(1, 256 / T)` rows. Every thread
+folds its strided share of the row in an `xla.loop`, `xla_gpu.shuffle_reduce`
+combines a warp, and when a row spans several warps their results meet in
+shared memory (`xla.predicated_insert` by each warp's lane 0,
+`xla_gpu.sync_threads`, `xla.predicated_extract` with the init as fallback)
+for a second shuffle. As XLA's RowReductionFusion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.ir import SSAValue
+
+from dialects.xla import PredicatedExtractOp, PredicatedInsertOp
+from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
+from xla_emit.emitters.reduction_parts import (
+    GridValues,
+    ReductionTiling,
+    allocate_shared,
+    round_up,
+    shuffle_reduce,
+)
+from xla_emit.emitters.work_items import BLOCK_X, THREAD_X
+from xla_emit.indexing.affine import AffineExpr
+from xla_emit.indexing.interval import Interval, ceil_div
+
+MAX_THREADS_PER_ROW = 1024
+ELEMENTS_PER_THREAD = 16
+TARGET_THREADS_PER_BLOCK = 256
+
+
+@dataclass(frozen=True)
+class RowReductionTiling(ReductionTiling):
+    """`[1, kept, reduced]` components: a row of threads per kept element."""
+
+    @property
+    def kept(self) -> int:
+        return self.groups.components[1]
+
+    @property
+    def reduced(self) -> int:
+        return self.groups.components[2]
+
+    @property
+    def threads_per_row(self) -> int:
+        return min(
+            MAX_THREADS_PER_ROW, round_up(ceil_div(self.reduced, ELEMENTS_PER_THREAD), WARP_SIZE)
+        )
+
+    @property
+    def rows_per_block(self) -> int:
+        return max(1, TARGET_THREADS_PER_BLOCK // self.threads_per_row)
+
+    @property
+    def blocks(self) -> int:
+        return ceil_div(self.kept, self.rows_per_block)
+
+    @property
+    def loop_stride(self) -> int:
+        return self.threads_per_row
+
+    @property
+    def lane_in_reduced(self) -> AffineExpr:
+        return self.lane_in_row
+
+    def kept_index(self) -> AffineExpr:
+        return BLOCK_X * self.rows_per_block + self.row_in_block
+
+    def written_kept_index(self) -> AffineExpr:
+        return self.kept_index()
+
+    def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
+        return [(self.kept_index(), Interval(0, self.kept - 1))]
+
+    def input_linear_index(self) -> AffineExpr:
+        return self.kept_index() * self.reduced + self.loop_step + self.lane_in_row
+
+    def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
+        return self.kept_index(), Interval(0, self.kept - 1)
+
+
+def combine_row(
+    grid: GridValues,
+    tiling: ReductionTiling,
+    partials: list[SSAValue],
+    inits: list[SSAValue],
+    reducer: str,
+) -> list[SSAValue]:
+    """A warp shuffle; rows wider than a warp then meet in shared memory for one more."""
+    builder = grid.builder
+    warp_results = shuffle_reduce(builder, partials, reducer)
+    warps = tiling.threads_per_row // WARP_SIZE
+    if warps == 1:
+        return warp_results
+    lane = THREAD_X.mod(WARP_SIZE)
+    row = grid.value(tiling.row_in_block)
+    warp = grid.value(tiling.lane_in_row.floordiv(WARP_SIZE))
+    lane_value = grid.value(lane)
+    is_lane_zero = grid.all_hold([(lane, Interval(0, 0))])
+    stored: list[SSAValue] = []
+    for value in warp_results:
+        shared = allocate_shared(builder, [tiling.rows_per_block, warps], value.type)
+        insert = PredicatedInsertOp(value, shared, [row, warp], is_lane_zero)
+        stored.append(builder.insert(insert).results[0])
+    synced = list(builder.insert(SyncThreadsOp(stored)).results)
+    has_warp_result = grid.all_hold([(lane, Interval(0, warps - 1))])
+    gathered = [
+        builder.insert(PredicatedExtractOp(tile, [row, lane_value], has_warp_result, init)).results[
+            0
+        ]
+        for tile, init in zip(synced, inits, strict=True)
+    ]
+    return shuffle_reduce(builder, gathered, reducer)
