@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.hlo.graph import definition_order, reject_call_cycles
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule, PadDimension, SliceRange
 from xla_emit.hlo.opcodes import COMPARISON_DIRECTIONS, COMPARISON_TYPES, SUPPORTED_OPS
 from xla_emit.hlo.shape import (
@@ -236,40 +237,7 @@ class _Parser:
                 if name not in by_name:
                     raise self.error(f"unknown computation '{name}'", offset)
                 pending.instruction.called_computations.append(by_name[name])
-        self.reject_call_cycles(computations)
-
-    def reject_call_cycles(self, computations: list[HloComputation]) -> None:
-        """HLO computations form a DAG: a cycle would make every consumer recurse forever."""
-        callees = {
-            c: [(callee, i) for i in c.instructions for callee in i.called_computations]
-            for c in computations
-        }
-        state: dict[HloComputation, int] = {}  # 1 = on the current path, 2 = done
-        for start in computations:
-            if start in state:
-                continue
-            path: list[HloComputation] = [start]
-            stack = [iter(callees[start])]
-            state[start] = 1
-            while stack:
-                step = next(stack[-1], None)
-                if step is None:
-                    state[path.pop()] = 2
-                    stack.pop()
-                    continue
-                callee, instruction = step
-                if state.get(callee) == 1:
-                    cycle = [*path[path.index(callee) :], callee]
-                    names = " -> ".join(c.name for c in cycle)
-                    raise UserError(
-                        f"{instruction.opcode} '{instruction.name}' calls '{callee.name}', "
-                        f"which is already being called: the call graph has a cycle ({names})",
-                        instruction.location,
-                    )
-                if callee not in state:
-                    state[callee] = 1
-                    path.append(callee)
-                    stack.append(iter(callees[callee]))
+        reject_call_cycles(computations)
 
     # --------------------------------------------------------- computation
 
@@ -306,7 +274,7 @@ class _Parser:
         self.resolve_operands(instructions, pending)
         return HloComputation(
             name,
-            _definition_order(instructions),
+            definition_order(instructions),
             root if root is not None else instructions[-1],
             is_entry,
             execution_thread,
@@ -659,36 +627,6 @@ def _plain(shape: Shape) -> str:
     from xla_emit.hlo.shape import shape_without_layout
 
     return str(shape_without_layout(shape))
-
-
-def _definition_order(instructions: list[HloInstruction]) -> list[HloInstruction]:
-    """Source order, except that an operand is moved before its first user."""
-    ordered: list[HloInstruction] = []
-    state: dict[HloInstruction, int] = {}  # 1 = visiting, 2 = done
-    for start in instructions:
-        if state.get(start) == 2:
-            continue
-        stack: list[tuple[HloInstruction, int]] = [(start, 0)]
-        while stack:
-            instr, next_operand = stack.pop()
-            if next_operand == 0:
-                if state.get(instr) == 2:
-                    continue
-                state[instr] = 1
-            if next_operand < len(instr.operands):
-                stack.append((instr, next_operand + 1))
-                operand = instr.operands[next_operand]
-                if state.get(operand) == 1:
-                    raise UserError(
-                        f"instruction '{instr.name}' depends on itself through '{operand.name}'",
-                        instr.location,
-                    )
-                if state.get(operand) is None:
-                    stack.append((operand, 0))
-                continue
-            state[instr] = 2
-            ordered.append(instr)
-    return ordered
 
 
 def _scalar_value(token: str, element_type: PrimitiveType) -> float | int | bool:
