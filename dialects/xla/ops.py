@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from xdsl.dialects.builtin import IndexType, TensorType, i1
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
@@ -22,7 +23,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
+from dialects.grid_index import GridIndexOpBase
 from dialects.xla.attributes import (
     IndexingMapAttr,
     IndexingMapAttrBase,
@@ -33,7 +36,6 @@ from dialects.xla.bases import ApplyIndexingOpBase, LoopOpBase, PureCallOpBase, 
 from dialects.xla.syntax import (
     parse_operand_list,
     parse_tensor_type,
-    print_id_dimension,
     print_values,
     shaped_element_type,
     verify_index_count,
@@ -221,32 +223,12 @@ class PredicatedExtractOp(IRDLOperation):
 
 
 @irdl_op_definition
-class WorkgroupIdOp(IRDLOperation):
+class WorkgroupIdOp(GridIndexOpBase):
     """`%r = xla.workgroup_id x {xla.range = [0 : index, 1023 : index]}`: the block id."""
 
     name = "xla.workgroup_id"
 
+    DIMENSION: ClassVar[type[StrEnum]] = WorkGroupDimension
+    DIMENSION_ATTR: ClassVar[type[EnumAttribute[Any]]] = WorkGroupDimensionAttr
+
     dimension = prop_def(WorkGroupDimensionAttr)
-    result = result_def(IndexType)
-
-    traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        dimension: WorkGroupDimension | str,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        super().__init__(
-            result_types=[IndexType()],
-            properties={"dimension": WorkGroupDimensionAttr(WorkGroupDimension(dimension))},
-            attributes=attributes,
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        dimension = parser.parse_str_enum(WorkGroupDimension)
-        return cls(dimension, parser.parse_optional_attr_dict())
-
-    def print(self, printer: Printer) -> None:
-        print_id_dimension(printer, self.dimension.data)
-        printer.print_op_attributes(self.attributes)

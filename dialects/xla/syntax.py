@@ -35,12 +35,6 @@ def print_types(printer: Printer, types: Sequence[Attribute]) -> None:
     printer.print_list(types, printer.print_attribute)
 
 
-def print_id_dimension(printer: Printer, dimension: str) -> None:
-    # MLIR prints a space before the enum keyword on top of the one after the
-    # op name; we print the same bytes.
-    printer.print_string(f"  {dimension}")
-
-
 def shaped_element_type(type_: Attribute) -> Attribute | None:
     if isinstance(type_, TensorType | VectorType):
         return type_.get_element_type()
