@@ -2,7 +2,7 @@
 
 The loop lowering and the predicated insert/extract lowering both turn
 "is this point in the domain" into `arith.cmpi`s joined by `arith.andi`, and
-both emit `apply_indexing` in the spelling of the op they replace.
+both emit `apply_indexing` in the internal form.
 """
 
 from __future__ import annotations
@@ -11,16 +11,11 @@ from collections.abc import Sequence
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from xla_emit.indexing import Interval
-
-
-def spelling_of(op: Operation) -> str:
-    """ "xla_gpu" for the seed's spelling of an op, "xla" for today's."""
-    return "xla_gpu" if op.name.startswith("xla_gpu.") else "xla"
 
 
 def index_constant(rewriter: PatternRewriter, value: int, where: InsertPoint) -> SSAValue:

@@ -15,6 +15,9 @@ from xdsl.irdl import irdl_attr_definition, irdl_op_definition
 from dialects.xla.attributes import IndexingMapAttrBase
 from dialects.xla.bases import ApplyIndexingOpBase, LoopOpBase, PureCallOpBase, YieldOpBase
 
+SEED_SPELLING = "xla_gpu"
+"""The seed's name for the target-neutral ops' dialect."""
+
 
 @irdl_attr_definition
 class SeedIndexingMapAttr(IndexingMapAttrBase):
