@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import auto
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from xdsl.dialects import gpu as xdsl_gpu
-from xdsl.dialects.builtin import IndexType, i1, i32
+from xdsl.dialects.builtin import i1, i32
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SpacedOpaqueSyntaxAttribute, SSAValue
@@ -35,35 +35,16 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.str_enum import StrEnum
 
+from dialects.grid_index import GridIndexOpBase
 
-class _GridIdOpBase(IRDLOperation):
-    """An index of the launch grid along `x`, `y` or `z`, in MLIR's `gpu.thread_id  x` syntax."""
+
+class _GridIdOpBase(GridIndexOpBase):
+    """An index of the launch grid, its dimension a `#gpu<dim x>`."""
+
+    DIMENSION: ClassVar[type[StrEnum]] = DimensionEnum
+    DIMENSION_ATTR: ClassVar[type[EnumAttribute[Any]]] = DimensionAttr
 
     dimension = prop_def(DimensionAttr)
-    result = result_def(IndexType)
-
-    traits = traits_def(Pure())
-
-    def __init__(
-        self,
-        dimension: DimensionEnum | str,
-        attributes: dict[str, Attribute] | None = None,
-    ):
-        super().__init__(
-            result_types=[IndexType()],
-            properties={"dimension": DimensionAttr(DimensionEnum(dimension))},
-            attributes=attributes,
-        )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        dimension = parser.parse_str_enum(DimensionEnum)
-        return cls(dimension, parser.parse_optional_attr_dict())
-
-    def print(self, printer: Printer) -> None:
-        # MLIR prints an extra space before the dimension; we print the same bytes.
-        printer.print_string(f"  {self.dimension.data.value}")
-        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition

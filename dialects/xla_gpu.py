@@ -6,8 +6,9 @@ GPU-only ops (today's XLA keeps them in `xla_gpu`): `allocate_shared`,
 
 Seed spellings: `xla_gpu.loop`, `xla_gpu.apply_indexing`, `xla_gpu.pure_call`,
 `xla_gpu.yield` and `#xla_gpu.indexing_map` are the `xla` ops under their
-2024 names. They share the undecorated bases of `dialects.xla`, which is what
-passes match.
+2024 names, defined in `dialects.xla.seed_spelling` and registered here so
+seed files parse. Nothing builds them but the printers: see `dialects.xla`
+for the spelling policy.
 """
 
 from __future__ import annotations
@@ -48,15 +49,13 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.xla import (
-    ApplyIndexingOpBase,
-    IndexingMapAttrBase,
-    LoopOpBase,
-    PureCallOpBase,
-    YieldOpBase,
-    lookup_function,
-    nearest_symbol_table,
-)
+from dialects.xla.attributes import IndexingMapAttrBase
+from dialects.xla.seed_spelling import SeedApplyIndexingOp as ApplyIndexingOp
+from dialects.xla.seed_spelling import SeedIndexingMapAttr as IndexingMapAttr
+from dialects.xla.seed_spelling import SeedLoopOp as LoopOp
+from dialects.xla.seed_spelling import SeedPureCallOp as PureCallOp
+from dialects.xla.seed_spelling import SeedYieldOp as YieldOp
+from dialects.xla.syntax import lookup_function, nearest_symbol_table
 from xla_emit.indexing import IndexingMap
 
 WARP_SIZE = 32
@@ -64,13 +63,6 @@ WARP_SIZE = 32
 # ----------------------------------------------------------------------------
 # Attributes and types
 # ----------------------------------------------------------------------------
-
-
-@irdl_attr_definition
-class IndexingMapAttr(IndexingMapAttrBase):
-    """The seed's spelling, `#xla_gpu.indexing_map<"...">`."""
-
-    name = "xla_gpu.indexing_map"
 
 
 @irdl_attr_definition
@@ -125,44 +117,6 @@ class IndexedVectorType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(", ")
         printer.print_attribute(self.indexing_map_attr)
         printer.print_string(">")
-
-
-# ----------------------------------------------------------------------------
-# The seed's spellings of the xla ops
-# ----------------------------------------------------------------------------
-
-
-@irdl_op_definition
-class YieldOp(YieldOpBase):
-    """`xla_gpu.yield` (today `xla.yield`)."""
-
-    name = "xla_gpu.yield"
-
-
-@irdl_op_definition
-class ApplyIndexingOp(ApplyIndexingOpBase):
-    """`xla_gpu.apply_indexing` (today `xla.apply_indexing`)."""
-
-    name = "xla_gpu.apply_indexing"
-
-    MAP_ATTR: ClassVar[type[IndexingMapAttrBase]] = IndexingMapAttr
-
-
-@irdl_op_definition
-class LoopOp(LoopOpBase):
-    """`xla_gpu.loop` (today `xla.loop`)."""
-
-    name = "xla_gpu.loop"
-
-    MAP_ATTR: ClassVar[type[IndexingMapAttrBase]] = IndexingMapAttr
-    YIELD: ClassVar[type[YieldOpBase]] = YieldOp
-
-
-@irdl_op_definition
-class PureCallOp(PureCallOpBase):
-    """`xla_gpu.pure_call` (today `xla.pure_call`)."""
-
-    name = "xla_gpu.pure_call"
 
 
 # ----------------------------------------------------------------------------

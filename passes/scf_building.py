@@ -2,8 +2,8 @@
 
 The loop lowering and the predicated insert/extract lowering both turn
 "is this point in the domain" into `arith.cmpi`s joined by `arith.andi`, and
-both emit `apply_indexing` in the spelling of the op they replace. Index
-constants come from `passes.loop_utils`, shared by every pass.
+both emit `apply_indexing` in the internal form. Index constants come from
+`passes.loop_utils`, shared by every pass.
 """
 
 from __future__ import annotations
@@ -11,17 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from passes.loop_utils import index_constant
 from xla_emit.indexing import Interval
-
-
-def spelling_of(op: Operation) -> str:
-    """ "xla_gpu" for the seed's spelling of an op, "xla" for today's."""
-    return "xla_gpu" if op.name.startswith("xla_gpu.") else "xla"
 
 
 def in_interval(

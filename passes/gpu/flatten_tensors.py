@@ -54,7 +54,6 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from dialects.xla import (
-    ApplyIndexingOpBase,
     AtomicRMWOp,
     LoopOpBase,
     PureCallOpBase,
@@ -64,10 +63,6 @@ from dialects.xla import (
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.analysis.linear_index import constant_result, linear_index
 from passes.diagnostics import OpError
-from passes.scf_building import spelling_of
-
-# Spelling of the apply_indexing ops this pass creates when the IR gives no hint.
-_DEFAULT_SPELLING = "xla_gpu"
 
 
 def flat_type(type_: Attribute) -> TensorType[Attribute] | None:
@@ -135,16 +130,6 @@ def _retype_block_args(block: Block, rewriter: PatternRewriter, first: int = 0) 
         )
 
 
-def _spelling_near(values: Sequence[SSAValue]) -> str:
-    """The spelling of the xla op that produced one of `values` (an apply_indexing or a loop)."""
-    for value in values:
-        owner = value.owner
-        producer = owner if isinstance(owner, Operation) else owner.parent_op()
-        if isinstance(producer, ApplyIndexingOpBase | LoopOpBase):
-            return spelling_of(producer)
-    return _DEFAULT_SPELLING
-
-
 def _linear_index_value(
     shape: Sequence[int], indices: Sequence[SSAValue], rewriter: PatternRewriter, where: InsertPoint
 ) -> SSAValue:
@@ -153,7 +138,7 @@ def _linear_index_value(
         const = arith.ConstantOp(IntegerAttr(constant, IndexType()))
         rewriter.insert(const, where)
         return const.result
-    apply = make_apply_indexing(indexing_map, operands, (), _spelling_near(indices))
+    apply = make_apply_indexing(indexing_map, operands)
     apply.res[0].name_hint = "linear_index"
     rewriter.insert(apply, where)
     return apply.res[0]

@@ -42,7 +42,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from dialects.xla import LoopOpBase, YieldOpBase, make_apply_indexing
-from passes.scf_building import all_of, in_interval, index_constant, spelling_of
+from passes.scf_building import all_of, in_interval, index_constant
 from xla_emit.indexing import AffineExpr, IndexingMap
 
 
@@ -97,7 +97,7 @@ def _domain_checks(
     ]
     for expr, interval in indexing_map.constraints:
         value = make_apply_indexing(
-            _single_result_map(indexing_map, expr), loop.dims, induction_vars, spelling_of(loop)
+            _single_result_map(indexing_map, expr), loop.dims, induction_vars
         )
         rewriter.insert(value, where)
         checks.append(in_interval(rewriter, value.res[0], interval, where))
@@ -132,7 +132,6 @@ class LowerLoop(RewritePattern):
                 _single_result_map(indexing_map, expr),
                 op.dims,
                 nest.induction_vars,
-                spelling_of(op),
             )
             apply.res[0].name_hint = name.name_hint
             rewriter.insert(apply, body_point)

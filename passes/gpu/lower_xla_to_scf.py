@@ -28,11 +28,8 @@ one shuffle per chunk. Complex values shuffle their real and imaginary parts;
 unsigned integers go through a signless cast. The shuffle width is the warp
 size (option `warp_size`, XLA's default 32).
 
-Created `xla` ops keep the input's spelling. The `xla_gpu` ops matched here
-exist under one spelling only, so the insert's loop takes the spelling of its
-map attribute, and the combiner calls that of the module's other `xla` ops
-(`xla_gpu.pure_call` next to `xla_gpu.loop`), today's `xla.` when there are
-none.
+Created `xla` ops are in the internal form (`xla.loop`, `xla.pure_call`);
+printers respell them (see `dialects.xla`).
 
 `xla.loop` itself is lowered by `xla-lower-xla-loops-to-scf` (XLA runs the
 inliner and loop peeling in between). `xla.atomic_rmw` is kept: XLA lowers it
@@ -75,16 +72,14 @@ from xdsl.utils.hints import isa
 from dialects.gpu import ShuffleMode, ShuffleOp
 from dialects.vector_ext import FromElementsOp
 from dialects.xla import (
-    ApplyIndexingOpBase,
+    IndexingMapAttr,
+    LoopOp,
     LoopOpBase,
     PredicatedExtractOp,
     PredicatedInsertOp,
-    PureCallOpBase,
-    YieldOpBase,
+    YieldOp,
     make_apply_indexing,
     make_pure_call,
-    spelling_classes,
-    spelling_of,
 )
 from dialects.xla_gpu import IndexedVectorType, InsertOp, ShuffleReduceOp
 from passes.diagnostics import OpError
@@ -121,24 +116,6 @@ class LowerPredicatedExtract(RewritePattern):
     def match_and_rewrite(self, op: PredicatedExtractOp, rewriter: PatternRewriter) -> None:
         extract = tensor.ExtractOp(op.src, op.indices, op.result.type)
         rewriter.replace(op, _run_if(op.condition, extract, op.fallback))
-
-
-# ----------------------------------------------------------------------------
-# The spelling of created xla ops
-# ----------------------------------------------------------------------------
-
-_SPELLED_OPS = (ApplyIndexingOpBase, LoopOpBase, PureCallOpBase, YieldOpBase)
-
-
-def _spelling_near(op: Operation) -> str:
-    """The spelling of the first spelled `xla` op in `op`'s module, "xla" if there is none."""
-    root = op
-    while (parent := root.parent_op()) is not None:
-        root = parent
-    for other in root.walk():
-        if isinstance(other, _SPELLED_OPS):
-            return spelling_of(other)
-    return "xla"
 
 
 # ----------------------------------------------------------------------------
@@ -240,13 +217,12 @@ class LowerShuffleReduce(RewritePattern):
         where = InsertPoint.before(op)
         width = _i32_constant(rewriter, self.warp_size, where)
         types = [value.type for value in op.values]
-        spelling = _spelling_near(op)
         values: Sequence[SSAValue] = list(op.values)
         distance = op.max_distance.value.data
         while distance > 0:
             shuffler = _Shuffler(rewriter, where, _i32_constant(rewriter, distance, where), width)
             shuffled = [shuffler.shuffle(value) for value in values]
-            call = make_pure_call(op.combiner, [*values, *shuffled], types, spelling)
+            call = make_pure_call(op.combiner, [*values, *shuffled], types)
             rewriter.insert(call, where)
             values = call.results
             distance //= 2
@@ -279,30 +255,23 @@ class LowerInsert(RewritePattern):
     def match_and_rewrite(self, op: InsertOp, rewriter: PatternRewriter) -> None:
         source_type = op.source.type
         assert isinstance(source_type, IndexedVectorType), "the operand constraint says so"
-        # The map attribute carries the input's spelling (`#xla_gpu.indexing_map`).
-        spelling = "xla_gpu" if op.map.name.startswith("xla_gpu.") else "xla"
-        classes = spelling_classes(spelling)
         where = InsertPoint.before(op)
         thread_vector = rewriter.insert(
             UnrealizedConversionCastOp.get([op.source], [_thread_vector_type(source_type)]),
             where,
         ).results[0]
-        loop = classes.loop(
-            classes.indexing_map_attr.from_map(source_type.indexing_map), op.indices, [op.dest]
-        )
+        loop = LoopOp(IndexingMapAttr.from_map(source_type.indexing_map), op.indices, [op.dest])
         _name_loop_arguments(loop)
         body = InsertPoint.at_end(loop.body.block)
         positions = _vector_positions(rewriter, loop, source_type, body)
         element = _element_at(rewriter, thread_vector, positions, source_type.element_type, body)
         # apply_indexing takes no constraints: the loop's domain already holds them.
         insert_map = dataclasses.replace(op.map.indexing_map, constraints=())
-        indices = rewriter.insert(
-            make_apply_indexing(insert_map, loop.map_results, (), spelling), body
-        ).results
+        indices = rewriter.insert(make_apply_indexing(insert_map, loop.map_results), body).results
         inserted = rewriter.insert(
             tensor.InsertOp(element, loop.region_iter_args[-1], list(indices)), body
         )
-        rewriter.insert(classes.yield_([inserted.result]), body)
+        rewriter.insert(YieldOp([inserted.result]), body)
         rewriter.insert(loop, where)
         rewriter.replace(op, (), list(loop.results))
 

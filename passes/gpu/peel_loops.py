@@ -47,7 +47,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
-from dialects.xla import LoopOpBase, spelling_classes, spelling_of
+from dialects.xla import IndexingMapAttr, LoopOp, LoopOpBase
 from xla_emit.indexing import IndexingMap, Interval, SymbolExpr, Variable
 
 # XLA stops walking outwards once the visited variables span this many iterations.
@@ -110,11 +110,10 @@ class PeelLoop(RewritePattern):
         maps = peeled_maps(indexing_map)
         if maps is None:
             return  # no range variable to peel
-        classes = spelling_classes(spelling_of(op))
         carried: list[SSAValue] = list(op.inits)
         for part in maps:
-            loop = classes.loop(
-                classes.indexing_map_attr.from_map(part),
+            loop = LoopOp(
+                IndexingMapAttr.from_map(part),
                 op.dims,
                 carried,
                 op.body.clone(),

@@ -1,17 +1,21 @@
 """`xla-respell`: print the target-neutral ops in the seed's or today's spelling.
 
 The seed writes `xla_gpu.loop`, `xla_gpu.apply_indexing`, `#xla_gpu.indexing_map`;
-current XLA writes `xla.loop`, `xla.apply_indexing`, `#xla.indexing_map`. Both
-are concrete classes over one base class, so passes never care. This pass
-rebuilds each such op as its counterpart in the requested spelling, keeping
-operands, results, regions and attributes, and rewrites the map attribute.
+current XLA writes `xla.loop`, `xla.apply_indexing`, `#xla.indexing_map`. Passes
+build only today's (the internal form) and match the base classes, so the
+spelling is chosen when printing: by this pass and by `xla-emit-opt --emit`
+(the policy is in `dialects.xla`). This pass rebuilds each op as its
+counterpart in the requested spelling, keeping operands, results, regions and
+attributes, and rewrites the map attribute. Without an option it spells the
+internal form.
 """
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -20,6 +24,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from dialects.xla import (
+    INTERNAL_SPELLING,
     ApplyIndexingOpBase,
     IndexingMapAttrBase,
     LoopOpBase,
@@ -28,6 +33,7 @@ from dialects.xla import (
     YieldOpBase,
     spelling_classes,
 )
+from dialects.xla.seed_spelling import SEED_SPELLING
 
 
 def _counterpart(op: Operation, spelling: Spelling) -> type[Operation] | None:
@@ -80,8 +86,48 @@ class RespellPass(ModulePass):
 
     name = "xla-respell"
 
-    spelling: str = "xla"
+    spelling: str = INTERNAL_SPELLING
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         classes = spelling_classes(self.spelling)
         PatternRewriteWalker(RespellOp(classes), apply_recursively=False).rewrite_module(op)
+
+
+def module_spelling(module: Operation) -> str | None:
+    """The spelling `module` is written in: "xla_gpu" if any op or map attribute is spelled
+    the seed's way, else "xla" if any is spelled today's way, else None (nothing to spell)."""
+    found: str | None = None
+    for op in module.walk():
+        spelled = [*_spelled_ops_of(op), *_spelled_attributes_of(op)]
+        if SEED_SPELLING in spelled:
+            return SEED_SPELLING
+        if spelled:
+            found = INTERNAL_SPELLING
+    return found
+
+
+def _spelled_ops_of(op: Operation) -> Iterator[str]:
+    if isinstance(op, ApplyIndexingOpBase | LoopOpBase | PureCallOpBase | YieldOpBase):
+        yield op.dialect_name()
+
+
+def _spelled_attributes_of(op: Operation) -> Iterator[str]:
+    attributes: list[Attribute] = [*op.properties.values(), *op.attributes.values()]
+    attributes += [value.type for value in op.results]
+    for attr in attributes:
+        yield from _map_spellings(attr)
+
+
+def _map_spellings(attr: Attribute) -> Iterator[str]:
+    """The spellings of the indexing maps in `attr`, however deeply nested (a type's map, too)."""
+    if isinstance(attr, IndexingMapAttrBase):
+        yield attr.name.split(".")[0]
+    elif isinstance(attr, ParametrizedAttribute):
+        for parameter in attr.parameters:
+            yield from _map_spellings(parameter)
+    elif isinstance(attr, ArrayAttr):
+        for element in attr.data:  # pyright: ignore[reportUnknownVariableType]
+            yield from _map_spellings(element)  # pyright: ignore[reportUnknownArgumentType]
+    elif isinstance(attr, DictionaryAttr):
+        for element in attr.data.values():
+            yield from _map_spellings(element)

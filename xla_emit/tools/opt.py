@@ -4,7 +4,10 @@
                  [--verify-diagnostics] [--print-ir-after-all] [--emit=xla|xla_gpu]
 
 A `.hlo` file is parsed as HLO text and emitted as MLIR by the fusion
-emitters before the passes run. Errors in the input print
+emitters before the passes run. Passes build the internal `xla.*` form; the
+output is spelled when printed (the policy is in `dialects.xla`): as `--emit`
+says, else as the last `xla-respell` left it, else in the input's spelling
+(the seed's `xla_gpu.*` for HLO). Errors in the input print
 `FILE:LINE:COL: error: ...` with the source line and a caret, and exit 1.
 """
 
@@ -21,7 +24,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from passes.gpu.respell import RespellPass
+from dialects.xla.seed_spelling import SEED_SPELLING
+from passes.gpu.respell import RespellPass, module_spelling
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import (
     SPLIT_MARKER,
@@ -74,7 +78,7 @@ def parse_arguments(argv: Sequence[str] | None) -> Options:
         choices=("xla_gpu", "xla"),
         default=None,
         help="spelling of the target-neutral ops: the seed's xla_gpu.* or today's xla.* "
-        "(default: HLO input is emitted as xla_gpu.*, MLIR input keeps its spelling)",
+        "(default: the input's spelling, xla_gpu.* for HLO; an xla-respell pass changes it)",
     )
     parser.add_argument(
         "--print-partitions",
@@ -113,6 +117,9 @@ class Driver:
     def __init__(self, options: Options, ctx: Context):
         self.options = options
         self.ctx = ctx
+        # The spelling the chunk being run is printed in when --emit names none;
+        # None prints the ops as they are.
+        self.spelling: str | None = None
 
     def run_chunk(self, text: str, file: str) -> str:
         if file.endswith(".hlo"):
@@ -124,10 +131,13 @@ class Driver:
             text = pto_as_to_mlir(text, file)
         module, source_map = parse_mlir(text, file, self.ctx)
         verify_module(module, source_map)
+        # Input with no target-neutral op takes the seed's spelling, as HLO does.
+        self.spelling = module_spelling(module) or SEED_SPELLING
+        if not self.options.passes.strip():
+            # Nothing was built: the module prints as written, even in mixed spellings.
+            self.spelling = None
         self._apply_passes(module, source_map)
-        if self.options.emit is not None:
-            RespellPass(self.options.emit).apply(self.ctx, module)
-        return self._print(module)
+        return self._print_output(module)
 
     def _run_hlo(self, text: str, file: str) -> str:
         from xla_emit.emitters import emit_hlo_module, format_hlo_partitions
@@ -135,22 +145,30 @@ class Driver:
         if self.options.print_partitions:
             return format_hlo_partitions(text, file)
         module = emit_hlo_module(text, file)
-        # The emitters build today's spelling; the seed's is the default output.
-        RespellPass(self.options.emit or "xla_gpu").apply(self.ctx, module)
         source_map = SourceMap(file, text)
         verify_module(module, source_map)
+        self.spelling = SEED_SPELLING
         self._apply_passes(module, source_map)
-        return self._print(module)
+        return self._print_output(module)
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
-        print_after = self._print_after_pass if self.options.print_ir_after_all else None
-        apply_pipeline(module, self.options.passes, self.ctx, source_map, print_after)
+        apply_pipeline(module, self.options.passes, self.ctx, source_map, self._after_pass)
 
-    def _print_after_pass(self, name: str, module: ModuleOp, _seconds: float) -> None:
-        sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n")
-        sys.stderr.write(self._print(module))
+    def _after_pass(self, name: str, module: ModuleOp, _seconds: float) -> None:
+        if name == RespellPass.name:
+            # The pass has chosen the spelling: keep it for the output.
+            self.spelling = module_spelling(module) or self.spelling
+        if self.options.print_ir_after_all:
+            sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n")
+            sys.stderr.write(self._print(module, self.spelling))
 
-    def _print(self, module: ModuleOp) -> str:
+    def _print_output(self, module: ModuleOp) -> str:
+        return self._print(module, self.options.emit or self.spelling)
+
+    def _print(self, module: ModuleOp, spelling: str | None) -> str:
+        """`module` as text, its target-neutral ops spelled as `spelling` (None: as they are)."""
+        if spelling is not None:
+            RespellPass(spelling).apply(self.ctx, module)
         out = StringIO()
         printer = Printer(stream=out, print_generic_format=self.options.print_op_generic)
         printer.print_op(module)

@@ -11,13 +11,13 @@ func.func @f32_from_4(%x: f32) -> f32 {
 // CHECK-NEXT:    %[[W:c32_i32]] = arith.constant 32 : i32
 // CHECK-NEXT:    %[[D4:c4_i32]] = arith.constant 4 : i32
 // CHECK-NEXT:    %[[S4:shuffleResult]], %{{valid}} = gpu.shuffle down %x, %[[D4]], %[[W]] : f32
-// CHECK-NEXT:    %[[P4:pure_call]] = xla.pure_call @sum(%x, %[[S4]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[P4:pure_call]] = xla_gpu.pure_call @sum(%x, %[[S4]]) : (f32, f32) -> f32
 // CHECK-NEXT:    %[[D2:c2_i32]] = arith.constant 2 : i32
 // CHECK-NEXT:    %[[S2:shuffleResult_1]], %{{valid_1}} = gpu.shuffle down %[[P4]], %[[D2]], %[[W]] : f32
-// CHECK-NEXT:    %[[P2:pure_call_1]] = xla.pure_call @sum(%[[P4]], %[[S2]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[P2:pure_call_1]] = xla_gpu.pure_call @sum(%[[P4]], %[[S2]]) : (f32, f32) -> f32
 // CHECK-NEXT:    %[[D1:c1_i32]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[S1:shuffleResult_2]], %{{valid_2}} = gpu.shuffle down %[[P2]], %[[D1]], %[[W]] : f32
-// CHECK-NEXT:    %[[P1:pure_call_2]] = xla.pure_call @sum(%[[P2]], %[[S1]]) : (f32, f32) -> f32
+// CHECK-NEXT:    %[[P1:pure_call_2]] = xla_gpu.pure_call @sum(%[[P2]], %[[S1]]) : (f32, f32) -> f32
 // CHECK-NEXT:    func.return %[[P1]] : f32
 
 // -----
@@ -40,7 +40,7 @@ func.func @half_floats(%x: bf16, %y: f16) -> (bf16, f16) {
 // CHECK-NEXT:    %[[YS:.*]], %{{.*}} = gpu.shuffle down %[[YW]], %c1_i32, %c32_i32 : i32
 // CHECK-NEXT:    %[[YT:.*]] = arith.trunci %[[YS]] : i32 to i16
 // CHECK-NEXT:    %[[YB:.*]] = arith.bitcast %[[YT]] : i16 to f16
-// CHECK-NEXT:    %[[R0:[^,]+]], %[[R1:[^ ]+]] = xla.pure_call @pick(%x, %y, %[[XB]], %[[YB]]) : (bf16, f16, bf16, f16) -> (bf16, f16)
+// CHECK-NEXT:    %[[R0:[^,]+]], %[[R1:[^ ]+]] = xla_gpu.pure_call @pick(%x, %y, %[[XB]], %[[YB]]) : (bf16, f16, bf16, f16) -> (bf16, f16)
 // CHECK-NEXT:    func.return %[[R0]], %[[R1]] : bf16, f16
 // CHECK-NOT:     gpu.shuffle
 
@@ -69,7 +69,7 @@ func.func @wide(%x: i64, %y: f64) -> (i64, f64) {
 // CHECK-COUNT-2: gpu.shuffle down
 // CHECK:         %[[YJ:.*]] = vector.extract %{{.*}}[0] : i64 from vector<1xi64>
 // CHECK-NEXT:    %[[YS:.*]] = arith.bitcast %[[YJ]] : i64 to f64
-// CHECK-NEXT:    xla.pure_call @pick(%x, %y, %[[XS]], %[[YS]]) : (i64, f64, i64, f64) -> (i64, f64)
+// CHECK-NEXT:    xla_gpu.pure_call @pick(%x, %y, %[[XS]], %[[YS]]) : (i64, f64, i64, f64) -> (i64, f64)
 
 // -----
 
@@ -121,7 +121,7 @@ func.func @complex_and_unsigned(%z: complex<f32>, %u: ui16) -> (complex<f32>, ui
 // CHECK-NEXT:    %[[SS:.*]], %{{.*}} = gpu.shuffle down %[[SW]], %c1_i32, %c32_i32 : i32
 // CHECK-NEXT:    %[[ST:.*]] = arith.trunci %[[SS]] : i32 to i16
 // CHECK-NEXT:    %[[U:.*]] = builtin.unrealized_conversion_cast %[[ST]] : i16 to ui16
-// CHECK-NEXT:    xla.pure_call @pick(%z, %u, %[[Z]], %[[U]])
+// CHECK-NEXT:    xla_gpu.pure_call @pick(%z, %u, %[[Z]], %[[U]])
 
 // -----
 
