@@ -20,10 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from passes.gpu.respell import RespellPass
 from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.parser import parse_hlo_module
@@ -69,8 +67,6 @@ def compile_hlo(text: str, pipeline: str = DEFAULT_PIPELINE, file: str = "<hlo>"
     from xla_emit.emitters import emit_hlo_module
 
     module = emit_hlo_module(text, file)
-    # Compiled modules keep the seed's spelling, as before.
-    RespellPass("xla_gpu").apply(Context(), module)
     apply_pipeline(module, pipeline)
     return module
 

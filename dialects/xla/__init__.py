@@ -99,7 +99,6 @@ __all__ = [
     "make_yield",
     "nearest_symbol_table",
     "spelling_classes",
-    "spelling_of",
     "xla_range_attr",
 ]
 
@@ -133,28 +132,18 @@ def spelling_classes(spelling: str) -> Spelling:
     raise ValueError(f"expected spelling 'xla' or 'xla_gpu', but got {spelling!r}")
 
 
-def spelling_of(op: Operation) -> str:
-    """The spelling of `op`: "xla_gpu" for the seed's spellings, else "xla"."""
-    return "xla_gpu" if op.dialect_name() == "xla_gpu" else "xla"
-
-
-def make_indexing_map_attr(
-    indexing_map: IndexingMap, spelling: str = INTERNAL_SPELLING
-) -> IndexingMapAttrBase:
-    """`#xla.indexing_map<...>` or `#xla_gpu.indexing_map<...>` for `indexing_map`."""
-    return spelling_classes(spelling).indexing_map_attr.from_map(indexing_map)
+def make_indexing_map_attr(indexing_map: IndexingMap) -> IndexingMapAttr:
+    """`#xla.indexing_map<...>` for `indexing_map`."""
+    return IndexingMapAttr.from_map(indexing_map)
 
 
 def make_apply_indexing(
     indexing_map: IndexingMap | IndexingMapAttrBase,
     dims: Sequence[SSAValue | Operation],
     symbols: Sequence[SSAValue | Operation] = (),
-    spelling: str = INTERNAL_SPELLING,
-) -> ApplyIndexingOpBase:
+) -> ApplyIndexingOp:
     """An apply_indexing of `indexing_map` to `dims` and `symbols` (one result per map result)."""
-    classes = spelling_classes(spelling)
-    attr = classes.indexing_map_attr.from_map(as_map(indexing_map))
-    return classes.apply_indexing(attr, dims, symbols)
+    return ApplyIndexingOp(IndexingMapAttr.from_map(as_map(indexing_map)), dims, symbols)
 
 
 LoopBodyBuilder = Callable[
@@ -169,23 +158,20 @@ def make_loop(
     dims: Sequence[SSAValue | Operation],
     inits: Sequence[SSAValue | Operation],
     body_builder: LoopBodyBuilder | None = None,
-    spelling: str = INTERNAL_SPELLING,
-) -> LoopOpBase:
+) -> LoopOp:
     """A loop over `indexing_map`'s domain.
 
     With `body_builder`, the body is built and its results yielded; without,
     the body block is empty (with its arguments) and the caller adds the ops
     and the yield.
     """
-    classes = spelling_classes(spelling)
-    attr = classes.indexing_map_attr.from_map(as_map(indexing_map))
-    loop = classes.loop(attr, dims, inits)
+    loop = LoopOp(IndexingMapAttr.from_map(as_map(indexing_map)), dims, inits)
     if body_builder is not None:
         builder = Builder(InsertPoint.at_end(loop.body.block))
         yielded = body_builder(
             builder, loop.induction_vars, loop.map_results, loop.region_iter_args
         )
-        builder.insert(classes.yield_(yielded))
+        builder.insert(YieldOp(yielded))
     return loop
 
 
@@ -193,17 +179,14 @@ def make_pure_call(
     callee: str | SymbolRefAttr,
     arguments: Sequence[SSAValue | Operation],
     result_types: Sequence[Attribute],
-    spelling: str = INTERNAL_SPELLING,
-) -> PureCallOpBase:
+) -> PureCallOp:
     """A pure_call of `@callee`."""
-    return spelling_classes(spelling).pure_call(callee, arguments, result_types)
+    return PureCallOp(callee, arguments, result_types)
 
 
-def make_yield(
-    values: Sequence[SSAValue | Operation] = (), spelling: str = INTERNAL_SPELLING
-) -> YieldOpBase:
+def make_yield(values: Sequence[SSAValue | Operation] = ()) -> YieldOp:
     """A yield of `values`."""
-    return spelling_classes(spelling).yield_(values)
+    return YieldOp(values)
 
 
 XLA = Dialect(

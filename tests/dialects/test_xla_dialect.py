@@ -35,11 +35,10 @@ from dialects.xla import (
     YieldOpBase,
     get_xla_range,
     make_apply_indexing,
-    make_indexing_map_attr,
     make_loop,
     make_pure_call,
     make_yield,
-    spelling_of,
+    spelling_classes,
     xla_range_attr,
 )
 from xla_emit.diagnostics import UserError
@@ -71,9 +70,10 @@ def _index_args(count: int) -> tuple[Block, Sequence[BlockArgument]]:
         ("xla_gpu", "xla_gpu.apply_indexing", "xla_gpu.indexing_map"),
     ],
 )
-def test_make_apply_indexing_spellings(spelling: str, op_name: str, attr_name: str) -> None:
+def test_apply_indexing_spellings(spelling: str, op_name: str, attr_name: str) -> None:
     _, (d0, d1, s0) = _index_args(3)
-    op = make_apply_indexing(LOOP_MAP, [d0, d1], [s0], spelling=spelling)
+    classes = spelling_classes(spelling)
+    op = classes.apply_indexing(classes.indexing_map_attr.from_map(LOOP_MAP), [d0, d1], [s0])
     assert isinstance(op, ApplyIndexingOpBase)
     assert op.name == op_name
     assert op.indexing_map_attr.name == attr_name
@@ -87,19 +87,19 @@ def test_make_apply_indexing_spellings(spelling: str, op_name: str, attr_name: s
 
 def test_make_apply_indexing_respells_a_map_attribute_of_the_other_spelling() -> None:
     _, (d0,) = _index_args(1)
-    seed_attr = make_indexing_map_attr(parse_indexing_map("(d0) -> (d0), domain: d0 in [0, 3]"))
-    op = make_apply_indexing(seed_attr, [d0], spelling="xla")
+    seed_map = parse_indexing_map("(d0) -> (d0), domain: d0 in [0, 3]")
+    seed_attr = spelling_classes("xla_gpu").indexing_map_attr.from_map(seed_map)
+    op = make_apply_indexing(seed_attr, [d0])
     assert isinstance(op.indexing_map_attr, xla.IndexingMapAttr)
     assert op.indexing_map == seed_attr.indexing_map
 
 
 def test_unknown_spelling_is_rejected() -> None:
     with pytest.raises(ValueError, match="expected spelling 'xla' or 'xla_gpu', but got 'gpu'"):
-        make_yield([], spelling="gpu")
+        spelling_classes("gpu")
 
 
-@pytest.mark.parametrize("spelling", ["xla", "xla_gpu"])
-def test_make_loop_with_body_builder(spelling: str) -> None:
+def test_make_loop_with_body_builder() -> None:
     block, (d0, d1) = _index_args(2)
     init = block.insert_arg(F32_TENSOR, 2)
     seen: dict[str, int] = {}
@@ -117,9 +117,9 @@ def test_make_loop_with_body_builder(spelling: str) -> None:
         inserted = builder.insert(tensor.InsertOp(value, iter_args[0], list(map_results)))
         return [inserted.result]
 
-    loop = make_loop(LOOP_MAP, [d0, d1], [init], body, spelling=spelling)
+    loop = make_loop(LOOP_MAP, [d0, d1], [init], body)
     assert isinstance(loop, LoopOpBase)
-    assert loop.name == f"{spelling}.loop"
+    assert loop.name == "xla.loop"
     # One range variable, two map results, one iter arg.
     assert seen == {"ivs": 1, "map_results": 2, "iter_args": 1}
     assert [a.type for a in loop.body.block.args] == [IndexType()] * 3 + [F32_TENSOR]
@@ -127,13 +127,13 @@ def test_make_loop_with_body_builder(spelling: str) -> None:
     assert loop.res[0].name_hint == "xla_loop"
     terminator = loop.body.block.last_op
     assert isinstance(terminator, YieldOpBase)
-    assert terminator.name == f"{spelling}.yield"
+    assert terminator.name == "xla.yield"
     loop.verify()
 
 
 def test_make_loop_without_body_builder_leaves_an_empty_body() -> None:
     _, (d0, d1) = _index_args(2)
-    loop = make_loop(LOOP_MAP, [d0, d1], [], spelling="xla")
+    loop = make_loop(LOOP_MAP, [d0, d1], [])
     assert loop.body.block.first_op is None
     assert len(loop.induction_vars) == 1
     assert len(loop.map_results) == 2
@@ -144,7 +144,7 @@ def test_make_loop_without_body_builder_leaves_an_empty_body() -> None:
     with pytest.raises(VerifyException, match=message):
         loop.verify(verify_nested_ops=False)
     loop.body.block.erase_op(wrong_terminator)
-    loop.body.block.add_op(make_yield(spelling="xla"))
+    loop.body.block.add_op(make_yield())
     loop.verify()
 
 
@@ -153,7 +153,8 @@ def test_make_pure_call_verifies_against_the_callee(spelling: str) -> None:
     callee = func.FuncOp.external("add", [f32, f32], [f32])
     caller = func.FuncOp("caller", ((f32, f32), (f32,)))
     a, b = caller.body.block.args
-    call = make_pure_call("add", [a, b], [f32], spelling=spelling)
+    pure_call = spelling_classes(spelling).pure_call
+    call = pure_call("add", [a, b], [f32])
     assert isinstance(call, PureCallOpBase)
     assert call.name == f"{spelling}.pure_call"
     assert call.res[0].name_hint == "pure_call"
@@ -161,7 +162,7 @@ def test_make_pure_call_verifies_against_the_callee(spelling: str) -> None:
     module = ModuleOp([callee, caller])
     module.verify()
 
-    wrong = make_pure_call("add", [a], [f32], spelling=spelling)
+    wrong = pure_call("add", [a], [f32])
     caller.body.block.insert_op_before(wrong, call)
     message = "argument count mismatch: 'operands' has 1 arguments, but '@add' expects 2"
     with pytest.raises(VerifyException, match=message):
@@ -281,7 +282,7 @@ def test_get_xla_range_on_function_arguments() -> None:
 
 def test_get_xla_range_of_other_block_arguments_is_none() -> None:
     _, (d0, d1) = _index_args(2)
-    loop = make_loop(LOOP_MAP, [d0, d1], [], spelling="xla")
+    loop = make_loop(LOOP_MAP, [d0, d1], [])
     assert get_xla_range(loop.induction_vars[0]) is None
 
 
@@ -351,12 +352,3 @@ def test_loop_with_any_map_prints_stably(map_text: str, spelling: str) -> None:
     assert _print(reparsed) == printed
     loop = next(op for op in reparsed.walk() if isinstance(op, LoopOpBase))
     assert loop.indexing_map == indexing_map
-
-
-def test_spelling_of_follows_the_op_name() -> None:
-    _, (d0,) = _index_args(1)
-    identity = parse_indexing_map("(d0) -> (d0), domain: d0 in [0, 3]")
-    assert spelling_of(make_apply_indexing(identity, [d0], spelling="xla")) == "xla"
-    assert spelling_of(make_apply_indexing(identity, [d0], spelling="xla_gpu")) == "xla_gpu"
-    assert spelling_of(xla.WorkgroupIdOp("x")) == "xla"
-    assert spelling_of(xla_gpu.AllocateSharedOp(F32_TENSOR)) == "xla_gpu"

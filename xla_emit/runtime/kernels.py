@@ -12,11 +12,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
-from passes.gpu.respell import RespellPass
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.printer import print_computation
 from xla_emit.interpreter import CheckOptions, Executor
@@ -36,8 +34,6 @@ def compile_fusion(
     from xla_emit.emitters import emit_fusion
 
     kernel = emit_fusion(module, fusion)
-    # Kernels are kept (and printed) in the seed's spelling, as before.
-    RespellPass("xla_gpu").apply(Context(), kernel)
     apply_pipeline(kernel, pipeline, after_pass=after_pass)
     return kernel
 
