@@ -62,7 +62,8 @@ def parse_kernel(text: str, file: str = "<mlir>") -> ModuleOp:
 def compile_hlo(text: str, pipeline: str = DEFAULT_PIPELINE, file: str = "<hlo>") -> ModuleOp:
     """Every fusion of an HLO module emitted as a kernel and run through `pipeline`.
 
-    An empty `pipeline` runs no passes.
+    An empty `pipeline` runs no passes. The module holds today's `xla` ops;
+    `xla-respell{spelling=xla_gpu}` spells it as the seed does for printing.
     """
     from xla_emit.emitters import emit_hlo_module
 

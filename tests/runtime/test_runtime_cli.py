@@ -149,3 +149,10 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     assert terminal.text == f"\rkernel [{'#' * 30}] 100%\n"
     monkeypatch.undo()
     assert progress_bar("kernel") is None  # pytest's captured stderr is not a terminal
+
+
+def test_negative_random_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["examples/gelu.hlo", "--random-inputs", "-5"])
+    assert exit_info.value.code == 2
+    assert "argument --random-inputs: invalid seed value: '-5'" in capsys.readouterr().err

@@ -82,6 +82,29 @@ def test_missing_file_is_a_user_error() -> None:
     assert "cannot read '/nonexistent/file.mlir'" in result.stderr
 
 
+def test_binary_input_is_a_user_error(tmp_path: Path) -> None:
+    binary = tmp_path / "binary.hlo"
+    binary.write_bytes(b"\x00\xff\xfebinary")
+    result = run_opt(str(binary))
+    assert result.returncode == 1
+    assert (
+        result.stderr == f"error: cannot read '{binary}': not UTF-8 text (byte 0xff at offset 1)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [("missing/out.mlir", "No such file or directory"), (".", "Is a directory")],
+)
+def test_unwritable_output_is_a_user_error(tmp_path: Path, output: str, reason: str) -> None:
+    source = tmp_path / "good.mlir"
+    source.write_text(GOOD)
+    target = tmp_path / output
+    result = run_opt(str(source), "-o", str(target))
+    assert result.returncode == 1
+    assert result.stderr == f"error: cannot write '{target}': {reason}\n"
+
+
 def test_split_chunks_keep_file_line_numbers() -> None:
     text = "a\nb\n// -----\nc\n// -----\nd\n"
     chunks = split_chunks(text)

@@ -36,6 +36,7 @@ from xla_emit.ir import (
     verify_module,
 )
 from xla_emit.runtime.pipeline import apply_pipeline
+from xla_emit.runtime.sources import read_source, write_text
 from xla_emit.tools.expected_diagnostics import check_expected_diagnostics
 
 
@@ -104,11 +105,7 @@ def read_input(path: str) -> tuple[str, str]:
     """The input's text and the name errors will use for it."""
     if path == "-":
         return sys.stdin.read(), "<stdin>"
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read(), path
-    except OSError as error:
-        raise UserError(f"cannot read '{path}': {error.strerror}") from None
+    return read_source(path), path
 
 
 class Driver:
@@ -191,8 +188,7 @@ def run(options: Options, stdout: TextIO) -> int:
     if options.output is None:
         stdout.write(result)
     else:
-        with open(options.output, "w", encoding="utf-8") as f:
-            f.write(result)
+        write_text(options.output, result)
     return 0
 
 

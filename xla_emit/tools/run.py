@@ -60,7 +60,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
     _ = inputs.add_argument(
         "--random-inputs",
         metavar="SEED",
-        type=int,
+        type=seed,
         help="deterministic random inputs (default seed 0)",
     )
     _ = parser.add_argument(
@@ -174,3 +174,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def seed(text: str) -> int:
+    """A random seed: numpy takes non-negative integers only."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
