@@ -4,23 +4,37 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from xla_emit.diagnostics import Note, UserError
 from xla_emit.ir.parse import SourceMap
 
 
 def verify_module(module: ModuleOp, source_map: SourceMap) -> None:
-    """Verify every op, outermost first; the first failure becomes a located `UserError`."""
+    """Verify every op once, outermost first; the first failure becomes a located `UserError`.
+
+    `Operation.verify()` would verify each op again for every op it is nested
+    in; here each op checks itself alone, and the one rule xDSL keeps at the
+    block level (a single-block region needs its terminator) is checked per op.
+    """
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
+            _verify_no_empty_body(op)
         except DiagnosticException as error:
             raise op_error(op, str(error), source_map) from None
-    try:
-        module.verify()
-    except DiagnosticException as error:
-        raise UserError(str(error)) from None
+
+
+def _verify_no_empty_body(op: Operation) -> None:
+    if op.has_trait(NoTerminator):
+        return
+    for region in op.regions:
+        if len(region.blocks) == 1 and region.block.first_op is None:
+            raise VerifyException(
+                f"Operation {op.name} contains empty block in "
+                "single-block region that expects at least a terminator"
+            )
 
 
 def op_error(
