@@ -52,6 +52,14 @@ class RunOptions:
     interpreter: InterpreterOptions
 
 
+def seed(text: str) -> int:
+    """A random seed: numpy takes non-negative integers only."""
+    value = int(text)
+    if value < 0:
+        raise ValueError(text)
+    return value
+
+
 def build_argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="xla-emit-run", description=_DESCRIPTION)
     _ = parser.add_argument("file", help="the .hlo module or .mlir kernel to run")
@@ -174,11 +182,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-def seed(text: str) -> int:
-    """A random seed: numpy takes non-negative integers only."""
-    value = int(text)
-    if value < 0:
-        raise ValueError(text)
-    return value
