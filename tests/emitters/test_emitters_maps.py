@@ -14,7 +14,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from xla_emit.emitters.hero import ReductionGroups
-from xla_emit.emitters.reduction import ReductionTiling
+from xla_emit.emitters.reduction import tiling_of_groups
 from xla_emit.emitters.transpose import TransposeTiling
 from xla_emit.indexing.indexing_map import IndexingMap
 
@@ -124,7 +124,7 @@ REDUCTIONS = [
 def test_reduction_reads_every_input_once_into_its_row(
     groups: ReductionGroups, input_shape: tuple[int, ...], output_shape: tuple[int, ...]
 ) -> None:
-    tiling = ReductionTiling(groups, input_shape, output_shape)
+    tiling = tiling_of_groups(groups, input_shape, output_shape)
     dims, symbols = domain_points(tiling.read_map())
     read = evaluate(tiling.read_map(), dims, symbols)
     assert np.all(counts(read, input_shape) == 1)
@@ -144,7 +144,7 @@ def test_reduction_writes_every_output_once(
     groups: ReductionGroups, input_shape: tuple[int, ...], output_shape: tuple[int, ...]
 ) -> None:
     """The writing lanes (lane 0 of each row, within bounds) cover each output element once."""
-    tiling = ReductionTiling(groups, input_shape, output_shape)
+    tiling = tiling_of_groups(groups, input_shape, output_shape)
     launch = tiling.launch
     threads, blocks = np.meshgrid(
         np.arange(launch.threads_x), np.arange(launch.blocks_x), indexing="ij"

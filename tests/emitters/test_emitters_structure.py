@@ -10,7 +10,7 @@ from dialects import xla, xla_gpu
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.emitters.column_reduction import ColumnReductionTiling
 from xla_emit.emitters.hero import ReductionGroups
-from xla_emit.emitters.reduction import ReductionTiling
+from xla_emit.emitters.reduction import tiling_of_groups
 from xla_emit.emitters.row_reduction import RowReductionTiling
 
 EXAMPLES = Path(__file__).parent.parent.parent / "examples"
@@ -36,8 +36,8 @@ def test_emitters_build_only_todays_spelling(name: str) -> None:
 
 
 def test_reduction_tiling_is_the_row_or_the_column_one() -> None:
-    row = ReductionTiling(ReductionGroups(True, (1, 6, 10)), (6, 10), (6,))
-    column = ReductionTiling(ReductionGroups(False, (1, 100, 70)), (100, 70), (70,))
+    row = tiling_of_groups(ReductionGroups(True, (1, 6, 10)), (6, 10), (6,))
+    column = tiling_of_groups(ReductionGroups(False, (1, 100, 70)), (100, 70), (70,))
     assert isinstance(row, RowReductionTiling)
     assert isinstance(column, ColumnReductionTiling)
     assert (row.kept, row.reduced, column.kept, column.reduced) == (6, 10, 70, 100)

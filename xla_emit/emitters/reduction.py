@@ -29,10 +29,6 @@ def tiling_of_groups(
     return ColumnReductionTiling(groups, input_shape, output_shape)
 
 
-# Constructing "a reduction's tiling" picks the kind from its groups.
-ReductionTiling = tiling_of_groups
-
-
 def reduction_tiling(analysis: FusionAnalysis) -> RowReductionTiling | ColumnReductionTiling:
     hero = analysis.hero
     groups = reduction_groups(hero)

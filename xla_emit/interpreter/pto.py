@@ -43,7 +43,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter import scalars
-from xla_emit.interpreter.element_types import explicit_signedness_dtype as numpy_dtype
+from xla_emit.interpreter.element_types import explicit_signedness_dtype
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
 from xla_emit.pto.conv_layouts import convert
@@ -77,7 +77,7 @@ class Tile:
             vr = valid[0] if vr == pto.DYNAMIC else vr
             vc = valid[1] if vc == pto.DYNAMIC else vc
         vr, vc = (rows if vr == pto.DYNAMIC else vr), (cols if vc == pto.DYNAMIC else vc)
-        data = np.zeros((rows, cols), dtype=numpy_dtype(tile_type.element_type))
+        data = np.zeros((rows, cols), dtype=explicit_signedness_dtype(tile_type.element_type))
         return Tile(data, vr, vc, tile_type.loc.data)
 
 

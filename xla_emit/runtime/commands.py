@@ -42,7 +42,6 @@ __all__ = [
     "progress_bar",
     "run_hlo_module",
     "run_kernel_file",
-    "run_mlir_kernel",
 ]
 
 
@@ -84,7 +83,3 @@ def run_kernel_file(
         )
     program = KernelProgram(module, source_map, inputs_path, seed if seed is not None else 0)
     return backend.run(program, options)
-
-
-# The name the command used before kernels of every backend went through it.
-run_mlir_kernel = run_kernel_file

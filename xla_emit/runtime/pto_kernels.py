@@ -15,7 +15,8 @@ from xdsl.ir import SSAValue
 
 from dialects import pto
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import Array, PTOExecutor, Scalar, Tile, Value, numpy_dtype
+from xla_emit.interpreter.element_types import explicit_signedness_dtype
+from xla_emit.interpreter.pto import Array, PTOExecutor, Scalar, Tile, Value
 from xla_emit.ir import SourceMap, parse_mlir, verify_module
 from xla_emit.pto.assembly import pto_as_to_mlir
 from xla_emit.runtime.sources import read_source
@@ -84,7 +85,7 @@ def _global_array(arg: SSAValue, value: Array) -> Array:
     element = getattr(arg.type, "element_type", None)
     if element is None:
         return value
-    dtype = numpy_dtype(element)
+    dtype = explicit_signedness_dtype(element)
     if dtype == np.dtype(ml_dtypes.bfloat16) and value.dtype == np.uint16:
         return value.view(ml_dtypes.bfloat16).copy()
     return value.astype(dtype).copy()
@@ -112,7 +113,7 @@ def _random_input(rng: np.random.Generator, position: int, param: SSAValue) -> A
             raise UserError(
                 f"cannot make a random input for parameter {position} ({param.type}); pass --inputs"
             )
-    dtype = numpy_dtype(element)
+    dtype = explicit_signedness_dtype(element)
     if np.issubdtype(dtype, np.integer):
         return rng.integers(-8, 8, shape).astype(dtype)
     return rng.standard_normal(shape).astype(dtype)
