@@ -11,11 +11,13 @@ arrays). Signed values are stored signed; `unsigned` reads them as unsigned
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-from xdsl.ir import Attribute
+from xdsl.dialects import arith
+from xdsl.ir import Attribute, Operation
 
 from xla_emit.interpreter.element_types import (
     integer_width,
@@ -145,9 +147,50 @@ def shift_amount(amount: Integers, width: int) -> Integers:
     return np.minimum(bits, np.uint64(63))
 
 
-def has_zero(divisor: Integers) -> bool:
-    """Whether any element of `divisor` is zero."""
-    return bool(np.any(np.asarray(divisor) == 0))
+# ----------------------------------------------------------------------------- undefined results
+# MLIR leaves these undefined (LLVM: immediate UB or poison); XLA's emitters
+# never produce them, so the interpreter reports them instead of inventing a value.
+
+_DIVISIONS = (
+    arith.DivSIOp,
+    arith.DivUIOp,
+    arith.RemSIOp,
+    arith.RemUIOp,
+    arith.FloorDivSIOp,
+    arith.CeilDivSIOp,
+    arith.CeilDivUIOp,
+)
+# Signed division of INT_MIN by -1 overflows (LLVM's srem is undefined there too).
+_SIGNED_DIVISIONS = (arith.DivSIOp, arith.RemSIOp, arith.FloorDivSIOp, arith.CeilDivSIOp)
+_SHIFTS = (arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp)
+
+
+@dataclass(frozen=True)
+class UndefinedCase:
+    """Where an integer op's result is undefined (a bool, or a bool array over the
+    operands' broadcast shape) and what to say, formatted with `lhs` and `rhs`."""
+
+    where: Any
+    message: str
+
+
+def undefined_cases(op: Operation, lhs: Integers, rhs: Integers, width: int) -> list[UndefinedCase]:
+    """The ways `op` (an integer division or shift) is undefined on these operands."""
+    cases: list[UndefinedCase] = []
+    if isinstance(op, _DIVISIONS):
+        cases.append(UndefinedCase(np.equal(rhs, 0), "divides {lhs} by zero, which is undefined"))
+    if isinstance(op, _SIGNED_DIVISIONS) and width > 1:
+        int_min = -(1 << (width - 1))
+        overflow = np.equal(lhs, int_min) & np.equal(rhs, -1)
+        cases.append(UndefinedCase(overflow, f"divides {{lhs}} by -1, which overflows i{width}"))
+    if isinstance(op, _SHIFTS):
+        too_far = np.asarray(unsigned(rhs, width)) >= width
+        cases.append(
+            UndefinedCase(
+                too_far, f"shifts {{lhs}} by {{rhs}}, not in [0, {width}): the result is poison"
+            )
+        )
+    return [case for case in cases if np.any(case.where)]
 
 
 # ----------------------------------------------------------------------------- casts
