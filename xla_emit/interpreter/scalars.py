@@ -242,14 +242,27 @@ def unsigned_to_float(
     return as_unsigned.astype(np.float64).astype(numpy_dtype(target))
 
 
+# The largest doubles below 2**63 and 2**64: limits numpy can cast to 64-bit integers.
+_BELOW_2_63 = float(np.nextafter(2.0**63, 0))
+_BELOW_2_64 = float(np.nextafter(2.0**64, 0))
+
+
+def _truncated(values: npt.NDArray[Any], low: float, high: float) -> npt.NDArray[Any]:
+    """Rounded toward zero; NaN and values outside [low, high] (poison in MLIR, and
+    selected away by XLA's converts) become 0 or the nearest limit, deterministically."""
+    with np.errstate(invalid="ignore"):
+        truncated = np.trunc(values.astype(np.float64))
+    return np.clip(np.nan_to_num(truncated, nan=0.0), low, high)
+
+
 def float_to_signed(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
     """`fptosi`: rounds toward zero."""
-    return typed(np.trunc(values.astype(np.float64)).astype(np.int64), target)
+    return typed(_truncated(values, -(2.0**63), _BELOW_2_63).astype(np.int64), target)
 
 
 def float_to_unsigned(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
     """`fptoui`: rounds toward zero, stored in the target's signless storage."""
-    return from_unsigned(np.trunc(values.astype(np.float64)).astype(np.uint64), target)
+    return from_unsigned(_truncated(values, 0.0, _BELOW_2_64).astype(np.uint64), target)
 
 
 def bitcast(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
