@@ -252,3 +252,15 @@ def test_float_to_int_compiled_match_the_evaluator(source: str, data: st.DataObj
     x = data.draw(_float_arrays(source))
     text = convert_module(source, (*INTEGERS, "pred"))
     _same(evaluate_module(parse_hlo(text), [x]), compiled(text, [x]), source)
+
+
+@pytest.mark.parametrize("source", INTEGERS)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_integer_converts_compiled_match_the_evaluator(source: str, data: st.DataObject) -> None:
+    """To every integer type (sign- or zero-extended by the source's signedness, or
+    truncated), every float type (rounded once) and pred (x != 0)."""
+    x = data.draw(_integer_arrays(source))
+    targets = tuple(t for t in (*INTEGERS, *FLOATS, "pred") if t != source)
+    text = convert_module(source, targets)
+    _same(evaluate_module(parse_hlo(text), [x]), compiled(text, [x]), source)
