@@ -100,9 +100,8 @@ def _run_simt(program: KernelProgram, options: InterpreterOptions) -> list[np.nd
             module, options.passes, source_map=source_map, after_pass=pass_timer(options)
         )
     executor = Executor(module, checks=options.safety_checks, locator=source_map)
-    check_launch_grid(
-        executor.launch_grid(executor.entry_function(options.entry)), options.limits.max_memory
-    )
+    entry = executor.entry_function(options.entry)
+    check_launch_grid(executor.launch_grid(entry), entry, source_map, options.limits.max_memory)
     name = function.sym_name.data
     started = time.perf_counter()
     outputs = executor.run(

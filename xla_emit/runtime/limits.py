@@ -44,13 +44,15 @@ def check_kernel_module(module: ModuleOp, source_map: SourceMap, budget: int) ->
                 check_memory(size, f"'{op.name}' op {what} ({type_})", budget, where)
 
 
-def check_launch_grid(grid: LaunchGrid, budget: int) -> None:
+def check_launch_grid(
+    grid: LaunchGrid, function: FuncOp, source_map: SourceMap, budget: int
+) -> None:
     """The grid's lanes fit in the budget: each holds at least one index while it runs."""
     check_memory(
         grid.num_lanes * INDEX_DTYPE.itemsize,
-        f"the launch grid of {grid.num_lanes} lanes",
+        f"the launch grid of @{function.sym_name.data} ({grid.num_lanes} lanes)",
         budget,
-        None,
+        source_map.location_of(function),
     )
 
 

@@ -77,7 +77,7 @@ def progress_bar(
 
     def show(done: int, total: int) -> None:
         if not bar:
-            if done < total and time.perf_counter() - started < delay:
+            if time.perf_counter() - started < delay:
                 return
             bar.append(_make_bar(name, total))
         bar[0].update(done - bar[0].n)
