@@ -37,7 +37,9 @@ class _VersionAction(argparse.Action):
         values: str | Sequence[Any] | None,
         option_string: str | None = None,
     ) -> NoReturn:
-        parser.exit(message=version_text(parser.prog) + "\n")
+        # On stdout, as argparse's own `version` action prints.
+        print(version_text(parser.prog))
+        parser.exit()
 
 
 def add_version(parser: argparse.ArgumentParser) -> None:
