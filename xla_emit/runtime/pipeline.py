@@ -25,10 +25,9 @@ from passes.diagnostics import OpError
 from passes.pipelines import available_passes, expand_pipelines
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, op_error, verify_module
-from xla_emit.runtime.timing import Timer
+from xla_emit.runtime.timing import VERIFY, Timer
 
 DEFAULT_PIPELINE = "xla-gpu-pipeline"
-VERIFY = "verify"
 
 AfterPass = Callable[[str, ModuleOp, float], None]
 

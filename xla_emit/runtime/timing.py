@@ -14,6 +14,11 @@ from contextlib import contextmanager
 
 _RULE = "===" + "-" * 73 + "==="
 
+# The steps every tool names the same way.
+PARSE = "parse"
+VERIFY = "verify"
+PRINT = "print"
+
 
 class Timer:
     """Named wall-time totals, in the order each name was first timed."""

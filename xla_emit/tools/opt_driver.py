@@ -1,7 +1,9 @@
 """What `xla-emit-opt` does with one chunk of input: parse (or emit), verify, run passes, print.
 
 Kept apart from the command line (`tools/opt.py`) so that `--help` and
-`--version` answer before xDSL's dialects, the emitters and the passes load.
+`--version` answer before xDSL's dialects, the emitters and the passes load;
+and the spelling policy, the passes and the emitters load only when a chunk
+needs them, so a file with no pass starts as fast as plain `xdsl-opt`.
 """
 
 from __future__ import annotations
@@ -14,16 +16,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.printer import Printer
 
-from dialects.xla.seed_spelling import SEED_SPELLING
-from passes.gpu.respell import RespellPass, module_spelling
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, parse_mlir, verify_module
-from xla_emit.runtime.pipeline import VERIFY, apply_pipeline
 from xla_emit.runtime.sources import input_format
-from xla_emit.runtime.timing import Timer
-
-PARSE = "parse"
-PRINT = "print"
+from xla_emit.runtime.timing import PARSE, PRINT, VERIFY, Timer
 
 
 @dataclass(frozen=True)
@@ -69,13 +65,17 @@ class Driver:
             verify_module(module, source_map)
         self.spelling = None
         if self.options.passes.strip():
+            from dialects.xla.seed_spelling import SEED_SPELLING
+            from passes.gpu.respell import module_spelling
+
             # Input with no target-neutral op takes the seed's spelling, as HLO does;
             # with no pass, nothing was built and the module prints as written.
             self.spelling = module_spelling(module) or SEED_SPELLING
-        self._apply_passes(module, source_map)
+            self._apply_passes(module, source_map)
         return self._print(module, self.options.emit or self.spelling)
 
     def _run_hlo(self, text: str, file: str) -> str:
+        from dialects.xla.seed_spelling import SEED_SPELLING
         from xla_emit.emitters import emit_hlo_module, format_hlo_partitions
 
         if self.options.print_partitions:
@@ -90,11 +90,15 @@ class Driver:
         return self._print(module, self.options.emit or self.spelling)
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
+        from xla_emit.runtime.pipeline import apply_pipeline
+
         apply_pipeline(
             module, self.options.passes, self.ctx, source_map, self._after_pass, self.timer
         )
 
     def _after_pass(self, name: str, module: ModuleOp, _seconds: float) -> None:
+        from passes.gpu.respell import RespellPass, module_spelling
+
         if name == RespellPass.name:
             # The pass has chosen the spelling: keep it for the output.
             self.spelling = module_spelling(module) or self.spelling
@@ -106,6 +110,8 @@ class Driver:
         """`module` as text, its target-neutral ops spelled as `spelling` (None: as they are)."""
         with self.timer.measure(PRINT):
             if spelling is not None:
+                from passes.gpu.respell import RespellPass
+
                 RespellPass(spelling).apply(self.ctx, module)
             out = StringIO()
             printer = Printer(stream=out, print_generic_format=self.options.print_op_generic)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, cast
 
 from xla_emit.diagnostics import UserError
 from xla_emit.runtime.sources import input_format, read_input
+from xla_emit.runtime.timing import PARSE
 from xla_emit.tools.cli import add_input_format, add_timing, add_version
 
 if TYPE_CHECKING:
@@ -109,9 +110,10 @@ def build_argument_parser() -> argparse.ArgumentParser:
 
 
 def parse_options(argv: Sequence[str] | None) -> RunOptions:
+    namespace = build_argument_parser().parse_args(argv)
+    # Only once the command line is known (`--help` exits above): this loads the interpreter.
     from xla_emit.runtime.reporting import InterpreterOptions
 
-    namespace = build_argument_parser().parse_args(argv)
     return RunOptions(
         file=cast(str, namespace.file),
         inputs=cast(str | None, namespace.inputs),
@@ -163,7 +165,7 @@ def run_reference(program: Program, options: RunOptions, timer: Timer) -> list[n
     """Evaluates the module with the numpy reference evaluator."""
     from xla_emit.hlo.evaluator import evaluate_module
 
-    with timer.measure("parse"):
+    with timer.measure(PARSE):
         module = load_module(program)
     with timer.measure("inputs"):
         inputs = module_inputs(module, options)
@@ -175,7 +177,7 @@ def run_interpreted(program: Program, options: RunOptions, timer: Timer) -> list
     """Compiles every fusion through the pipeline and runs the module in the interpreter."""
     from xla_emit.runtime.commands import run_hlo_module
 
-    with timer.measure("parse"):
+    with timer.measure(PARSE):
         module = load_module(program)
     with timer.measure("inputs"):
         inputs = module_inputs(module, options)
