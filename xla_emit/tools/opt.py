@@ -113,7 +113,6 @@ def run(args: argparse.Namespace, stdout: TextIO) -> int:
     text, file = read_input(args.input)
     chunks = split_input(text) if args.split_input_file else [text]
     driver = Driver(driver_options(args), timer)
-    status = 0
     if args.verify_diagnostics:
         status = verify_diagnostics(driver, text, chunks, file)
     else:
