@@ -22,8 +22,9 @@ test: $(STAMP)
 demo: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" sh examples/demo.sh
 
+# A few minutes; `make bench BENCH_ARGS=--quick` for smaller sizes and fewer repeats.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/run_all.py $(BENCH_ARGS)
 
 # Not part of `test`: the type check alone takes a while on CI. Python sources only are
 # format-checked: the code samples in the Markdown docs keep their hand alignment.

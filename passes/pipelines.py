@@ -8,8 +8,11 @@ each stage and its clean-up read on one line.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from xdsl.passes import ModulePass
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
 from xdsl.universe import Universe
 
 from passes import all_passes
@@ -78,3 +81,15 @@ def _split_top_level(spec: str) -> list[str]:
             start = i + 1
     parts.append(spec[start:])
     return parts
+
+
+def pipeline_pass(name: str) -> type[ModulePass]:
+    """A pass that runs the pipeline `name`, for drivers without named pipelines (`xdsl-opt`)."""
+    spec = PIPELINES[name]
+
+    def apply(_self: ModulePass, ctx: Context, op: ModuleOp) -> None:
+        PassPipeline.parse_spec(available_passes(), spec).apply(ctx, op)
+
+    namespace = {"name": name, "apply": apply, "__doc__": f"The pipeline {spec}."}
+    class_name = "".join(part.title() for part in name.split("-")) + "Pass"
+    return dataclass(frozen=True)(type(class_name, (ModulePass,), namespace))

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("xla_emit", "dialects", "passes")
 
 IR_LAYERS = ("ir", "dialects", "passes", "emitters", "interpreter", "runtime", "tools")
-LIBRARIES = ("hlo", "indexing", "layout", "pto", "diagnostics")
+LIBRARIES = ("hlo", "indexing", "layout", "pto", "diagnostics", "limits")
 # Modules at the top of `xla_emit` that sit with the tools: the Python API and the xDSL plugin.
 TOP_LEVEL = {"api": "tools", "universe": "tools", "__init__": "tools"}
 

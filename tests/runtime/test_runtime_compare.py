@@ -5,7 +5,8 @@ from __future__ import annotations
 import ml_dtypes
 import numpy as np
 
-from xla_emit.runtime import compare, ulp_distance
+from xla_emit.runtime import ulp_distance
+from xla_emit.runtime.compare import compare
 
 
 def _steps(start: np.float32, count: int) -> np.float32:
@@ -56,3 +57,10 @@ def test_nans_must_match_in_place_and_integers_exactly() -> None:
     assert not compare(with_nan, np.array([1.0, 1.0], np.float32)).matches
     assert not compare(np.array([1, 2], np.int32), np.array([1, 3], np.int32)).matches
     assert compare(np.array([True]), np.array([True])).identical
+
+
+def test_the_package_serves_every_name_it_lists() -> None:
+    import xla_emit.runtime as runtime
+
+    for name in runtime.__all__:
+        assert getattr(runtime, name) is not None, name

@@ -17,7 +17,8 @@ from xla_emit.hlo.npz import from_storable, read_inputs
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter import CheckOptions
-from xla_emit.runtime import KernelCache, ModuleRuntime, check_pipeline, compare
+from xla_emit.runtime import KernelCache, ModuleRuntime, check_pipeline
+from xla_emit.runtime.compare import compare
 
 CORPUS = Path(__file__).parents[1] / "corpus"
 PROGRAMS = sorted(CORPUS.glob("*.hlo"))

@@ -13,8 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from xla_emit.diagnostics import UserError
-from xla_emit.ir import make_context
-from xla_emit.tools.opt import Driver, parse_arguments
+from xla_emit.runtime.timing import Timer
+from xla_emit.tools.opt import driver_options, parse_arguments
+from xla_emit.tools.opt_driver import Driver
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {
@@ -55,7 +56,7 @@ def mutate(text: str, data: st.DataObject) -> str:
 def test_mutated_programs_fail_only_with_user_errors(example: str, data: st.DataObject) -> None:
     path, pipeline = EXAMPLES[example]
     text = mutate((ROOT / path).read_text(), data)
-    driver = Driver(parse_arguments(["-p", pipeline]), make_context())
+    driver = Driver(driver_options(parse_arguments(["-p", pipeline])), Timer())
     try:
         driver.run_chunk(text, path)
     except UserError as error:

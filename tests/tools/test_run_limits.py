@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from xla_emit.hlo.limits import format_bytes, parse_byte_size
+from xla_emit.limits import format_bytes, parse_byte_size
 from xla_emit.runtime.reporting import progress_bar
 from xla_emit.tools.run import main
 
@@ -269,7 +269,8 @@ def test_forced_progress_bar_draws_on_stderr(capsys: pytest.CaptureFixture[str])
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "kernel" in captured.err
-    assert "25%" in captured.err
+    # tqdm may skip the intermediate redraw (it throttles); the last state always shows.
+    assert "4/4" in captured.err
     assert "100%" in captured.err
 
 

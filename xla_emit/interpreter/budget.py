@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from xla_emit.hlo.limits import RunLimits
+from xla_emit.limits import RunLimits
 
 _LIMITS: ContextVar[RunLimits | None] = ContextVar("run_limits", default=None)
 

@@ -27,12 +27,10 @@ from xdsl.ir import Attribute
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.npz import load_arrays
 from xla_emit.interpreter import Executor
-from xla_emit.interpreter.tpu import run_tpu_kernel
 from xla_emit.ir import SourceMap
 from xla_emit.runtime.kernel_io import random_kernel_inputs, read_kernel_inputs
 from xla_emit.runtime.limits import check_launch_grid
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, apply_pipeline
-from xla_emit.runtime.pto_kernels import run_pto_module
 from xla_emit.runtime.reporting import (
     InterpreterOptions,
     finish_check,
@@ -122,6 +120,9 @@ def _run_simt(program: KernelProgram, options: InterpreterOptions) -> list[np.nd
 def _run_tpu(program: KernelProgram, options: InterpreterOptions) -> list[np.ndarray]:
     """TPU kernels work on memrefs in their tiled layout, one vector at a time:
     the scalar-control-flow TPU executor runs them, not the SIMT one."""
+    # Each backend's executor loads with the first kernel it runs: a GPU run needs neither.
+    from xla_emit.interpreter.tpu import run_tpu_kernel
+
     function = Executor(program.module).entry_function(options.entry)
     inputs = _kernel_inputs(program, function)
     scalars_as_python = [a.item() if a.ndim == 0 else a for a in inputs]
@@ -131,6 +132,8 @@ def _run_tpu(program: KernelProgram, options: InterpreterOptions) -> list[np.nda
 
 def _run_pto(program: KernelProgram, options: InterpreterOptions) -> list[np.ndarray]:
     """PTO tile programs run in the tile executor: returned values, then global memory."""
+    from xla_emit.runtime.pto_kernels import run_pto_module
+
     inputs = load_arrays(program.inputs_path) if program.inputs_path is not None else None
     outputs = run_pto_module(
         program.module, program.source_map, options.entry, inputs, None, program.seed

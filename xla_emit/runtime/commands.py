@@ -37,7 +37,7 @@ from xla_emit.runtime.reporting import (
     pass_timer,
     progress_bar,
 )
-from xla_emit.runtime.sources import read_source
+from xla_emit.runtime.sources import input_format, read_source
 from xla_emit.runtime.stages import check_pipeline
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "progress_bar",
     "run_hlo_module",
     "run_kernel_file",
+    "run_kernel_source",
 ]
 
 
@@ -83,7 +84,21 @@ def run_kernel_file(
 ) -> list[np.ndarray]:
     """Run the kernel in an `.mlir` (or PTO-AS `.pto`) file on the backend it is for."""
     text = read_source(path)
-    if path.endswith(".pto"):
+    return run_kernel_source(
+        text, path, input_format(text, path) == "pto", inputs_path, seed, options
+    )
+
+
+def run_kernel_source(
+    text: str,
+    path: str,
+    pto_assembly: bool,
+    inputs_path: str | None,
+    seed: int | None,
+    options: InterpreterOptions,
+) -> list[np.ndarray]:
+    """Run the kernel `text` (read from `path`; PTO-AS if `pto_assembly`) on its backend."""
+    if pto_assembly:
         text = pto_as_to_mlir(text, path)
     module, source_map = parse_mlir(text, path)
     verify_module(module, source_map)

@@ -4,12 +4,17 @@ The runtime compiles each fusion through a pipeline (`xla-gpu-pipeline` by
 default) and `--check` needs the IR after every pass: `apply_pipeline` runs a
 `-p` spec (named pipelines expand as in `xla-emit-opt`), verifies after each
 pass and tells `after_pass` the pass name, the module and the time the pass took.
+
+The passes run one by one here (not through xDSL's `PassPipeline.apply`) so
+that an error names the pass it came from, `[PASS] message`, and so that
+`--timing` can tell each pass's time from the verification after it.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -20,10 +25,20 @@ from passes.diagnostics import OpError
 from passes.pipelines import available_passes, expand_pipelines
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, op_error, verify_module
+from xla_emit.runtime.timing import VERIFY, Timer
 
 DEFAULT_PIPELINE = "xla-gpu-pipeline"
 
 AfterPass = Callable[[str, ModuleOp, float], None]
+
+
+def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
+    """The passes of a `-p` spec, named pipelines expanded (`UserError` if it is malformed)."""
+    try:
+        return PassPipeline.parse_spec(available_passes(), expand_pipelines(spec)).passes
+    except (ValueError, ArgSpecParseError) as error:
+        # ArgSpecParseError (a malformed spec) derives from BaseException, so name it.
+        raise UserError(f"invalid pass pipeline '{spec}': {error}") from None
 
 
 def apply_pipeline(
@@ -32,37 +47,51 @@ def apply_pipeline(
     ctx: Context | None = None,
     source_map: SourceMap | None = None,
     after_pass: AfterPass | None = None,
+    timer: Timer | None = None,
 ) -> None:
-    """Run the passes of `spec` on `module` in place; errors become `UserError`s."""
+    """Run the passes of `spec` on `module` in place, verifying after each.
+
+    Errors become `UserError`s whose message starts with the pass's name;
+    `timer` (if any) gets each pass's time and the verification's under `verify`.
+    """
     if not spec.strip():
         return
+    passes = parse_pipeline(spec)
     ctx = ctx if ctx is not None else make_context()
     source_map = source_map if source_map is not None else SourceMap("<kernel>", "")
-    started = time.perf_counter()
-
-    def after_each_pass(
-        previous: ModulePass | None, current: ModuleOp, _next: ModulePass | None
-    ) -> None:
-        nonlocal started
-        if previous is None:
-            started = time.perf_counter()
-            return
-        elapsed = time.perf_counter() - started
-        verify_module(current, source_map)
-        if after_pass is not None:
-            after_pass(previous.name, current, elapsed)
+    timer = timer if timer is not None else Timer()
+    for module_pass in passes:
         started = time.perf_counter()
+        _apply_one(module_pass, ctx, module, source_map)
+        elapsed = time.perf_counter() - started
+        timer.add(module_pass.name, elapsed)
+        with timer.measure(VERIFY):
+            _verify_after(module_pass, module, source_map)
+        if after_pass is not None:
+            after_pass(module_pass.name, module, elapsed)
 
+
+def _apply_one(
+    module_pass: ModulePass, ctx: Context, module: ModuleOp, source_map: SourceMap
+) -> None:
     try:
-        pipeline = PassPipeline.parse_spec(
-            available_passes(), expand_pipelines(spec), after_each_pass
-        )
-    except (ValueError, ArgSpecParseError) as error:
-        # ArgSpecParseError (a malformed spec) derives from BaseException, so name it.
-        raise UserError(f"invalid pass pipeline '{spec}': {error}") from None
-    try:
-        pipeline.apply(ctx, module)
+        module_pass.apply(ctx, module)
     except OpError as error:
-        raise op_error(error.op, error.message, source_map, error.notes) from None
+        error = op_error(error.op, error.message, source_map, error.notes)
+        raise _named(module_pass, error) from None
+    except UserError as error:
+        raise _named(module_pass, error) from None
     except DiagnosticException as error:
-        raise UserError(str(error)) from None
+        raise _named(module_pass, UserError(str(error))) from None
+
+
+def _verify_after(module_pass: ModulePass, module: ModuleOp, source_map: SourceMap) -> None:
+    try:
+        verify_module(module, source_map)
+    except UserError as error:
+        raise _named(module_pass, error, "left invalid IR: ") from None
+
+
+def _named(module_pass: ModulePass, error: UserError, what: str = "") -> UserError:
+    """`error` with the pass's name in front of its message."""
+    return replace(error, message=f"[{module_pass.name}] {what}{error.message}")

@@ -27,25 +27,30 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
-
-import numpy as np
+from typing import TYPE_CHECKING, cast
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo.evaluator import evaluate_module
-from xla_emit.hlo.ir import HloModule
-from xla_emit.hlo.limits import (
+from xla_emit.limits import (
     DEFAULT_MAX_MEMORY,
     DEFAULT_MAX_STEPS,
     RunLimits,
-    check_module_memory,
     format_bytes,
     parse_byte_size,
 )
-from xla_emit.hlo.npz import random_inputs, read_inputs, write_outputs
-from xla_emit.runtime.backends import BACKENDS
-from xla_emit.runtime.commands import InterpreterOptions, run_hlo_module, run_kernel_file
-from xla_emit.runtime.sources import load_hlo_module
+from xla_emit.runtime.sources import input_format, read_input
+from xla_emit.runtime.timing import PARSE
+from xla_emit.tools.cli import add_input_format, add_timing, add_version
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from xla_emit.hlo.ir import HloModule
+    from xla_emit.runtime.reporting import InterpreterOptions
+    from xla_emit.runtime.timing import Timer
+
+# The backends `--backend` names (`runtime.backends.BACKENDS`, which a test keeps in step):
+# spelled out so that `--help` answers before the interpreter loads.
+BACKEND_NAMES = ("gpu", "pto", "tpu")
 
 _DESCRIPTION = "Run an HLO module or an MLIR kernel and write its outputs as npz."
 
@@ -57,6 +62,8 @@ class RunOptions:
     random_inputs: int | None
     output: str | None
     reference: bool
+    input_format: str | None
+    timing: bool
     interpreter: InterpreterOptions
 
 
@@ -104,7 +111,7 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="xla-emit-run", description=_DESCRIPTION)
-    _ = parser.add_argument("file", help="the .hlo module or .mlir kernel to run")
+    _ = parser.add_argument("file", help="the HLO module or MLIR kernel to run, or - for stdin")
     inputs = parser.add_mutually_exclusive_group()
     _ = inputs.add_argument("--inputs", metavar="IN.npz", help="inputs arg0, arg1, ...")
     _ = inputs.add_argument(
@@ -134,21 +141,29 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     _ = parser.add_argument(
         "--backend",
-        choices=sorted(BACKENDS),
+        choices=BACKEND_NAMES,
         help="the backend whose executor runs a kernel (default: the module's attributes say)",
     )
     add_limit_arguments(parser)
+    add_input_format(parser)
+    add_timing(parser)
+    add_version(parser)
     return parser
 
 
 def parse_options(argv: Sequence[str] | None) -> RunOptions:
     namespace = build_argument_parser().parse_args(argv)
+    # Only once the command line is known (`--help` exits above): this loads the interpreter.
+    from xla_emit.runtime.reporting import InterpreterOptions
+
     return RunOptions(
         file=cast(str, namespace.file),
         inputs=cast(str | None, namespace.inputs),
         random_inputs=cast(int | None, namespace.random_inputs),
         output=cast(str | None, namespace.output),
         reference=cast(bool, namespace.reference),
+        input_format=cast(str | None, namespace.input_format),
+        timing=cast(bool, namespace.timing),
         interpreter=InterpreterOptions(
             passes=cast(str | None, namespace.passes),
             check=cast(bool, namespace.check),
@@ -161,11 +176,30 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
     )
 
 
-def load_module(path: str) -> HloModule:
-    return load_hlo_module(path)
+@dataclass(frozen=True)
+class Program:
+    """The program to run: its text, the name errors use for it, and what it is written in."""
+
+    text: str
+    file: str
+    kind: str
+
+
+def read_program(options: RunOptions) -> Program:
+    text, file = read_input(options.file)
+    return Program(text, file, input_format(text, file, options.input_format))
+
+
+def load_module(program: Program) -> HloModule:
+    from xla_emit.runtime.sources import load_hlo_module
+
+    return load_hlo_module(program.file, program.text)
 
 
 def module_inputs(module: HloModule, options: RunOptions) -> list[np.ndarray]:
+    from xla_emit.hlo.limits import check_module_memory
+    from xla_emit.hlo.npz import random_inputs, read_inputs
+
     check_module_memory(module, options.interpreter.limits.max_memory)
     if options.inputs is not None:
         return read_inputs(options.inputs, module.entry)
@@ -173,32 +207,56 @@ def module_inputs(module: HloModule, options: RunOptions) -> list[np.ndarray]:
     return random_inputs(module.entry, seed)
 
 
-def run_reference(options: RunOptions) -> list[np.ndarray]:
+def run_reference(program: Program, options: RunOptions, timer: Timer) -> list[np.ndarray]:
     """Evaluates the module with the numpy reference evaluator."""
-    module = load_module(options.file)
-    return evaluate_module(module, module_inputs(module, options))
+    from xla_emit.hlo.evaluator import evaluate_module
+
+    with timer.measure(PARSE):
+        module = load_module(program)
+    with timer.measure("inputs"):
+        inputs = module_inputs(module, options)
+    with timer.measure("run (reference evaluator)"):
+        return evaluate_module(module, inputs)
 
 
-def run_interpreted(options: RunOptions) -> list[np.ndarray]:
+def run_interpreted(program: Program, options: RunOptions, timer: Timer) -> list[np.ndarray]:
     """Compiles every fusion through the pipeline and runs the module in the interpreter."""
-    module = load_module(options.file)
-    return run_hlo_module(module, module_inputs(module, options), options.interpreter)
+    from xla_emit.runtime.commands import run_hlo_module
+
+    with timer.measure(PARSE):
+        module = load_module(program)
+    with timer.measure("inputs"):
+        inputs = module_inputs(module, options)
+    with timer.measure("compile (emit, passes, verify) and run"):
+        return run_hlo_module(module, inputs, options.interpreter)
 
 
-def run_kernel(options: RunOptions) -> list[np.ndarray]:
+def run_kernel(program: Program, options: RunOptions, timer: Timer) -> list[np.ndarray]:
     """Runs a kernel (MLIR, or PTO-AS) in its backend's executor."""
-    return run_kernel_file(options.file, options.inputs, options.random_inputs, options.interpreter)
+    from xla_emit.runtime.commands import run_kernel_source
+
+    with timer.measure("parse, passes and run"):
+        return run_kernel_source(
+            program.text,
+            program.file,
+            program.kind == "pto",
+            options.inputs,
+            options.random_inputs,
+            options.interpreter,
+        )
 
 
-_MODES: dict[str, Callable[[RunOptions], list[np.ndarray]]] = {
+Mode = Callable[[Program, RunOptions, "Timer"], "list[np.ndarray]"]
+
+_MODES: dict[str, Mode] = {
     "reference": run_reference,
     "interpret": run_interpreted,
     "kernel": run_kernel,
 }
 
 
-def select_mode(options: RunOptions) -> Callable[[RunOptions], list[np.ndarray]]:
-    if options.file.endswith((".mlir", ".pto")):
+def select_mode(program: Program, options: RunOptions) -> Mode:
+    if program.kind != "hlo":
         if options.reference:
             raise UserError("--reference evaluates .hlo modules; an .mlir kernel has no reference")
         return _MODES["kernel"]
@@ -212,17 +270,31 @@ def report_outputs(outputs: Sequence[np.ndarray]) -> None:
         print(f"out{number}: {output.dtype}{list(output.shape)}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    options = parse_options(argv)
-    try:
-        outputs = select_mode(options)(options)
-        if options.output is not None:
+def run(options: RunOptions, timer: Timer) -> None:
+    program = read_program(options)
+    outputs = select_mode(program, options)(program, options, timer)
+    if options.output is not None:
+        from xla_emit.hlo.npz import write_outputs
+
+        with timer.measure("write outputs"):
             write_outputs(options.output, outputs)
-        else:
-            report_outputs(outputs)
+    else:
+        report_outputs(outputs)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from xla_emit.runtime.timing import Timer
+
+    options = parse_options(argv)
+    timer = Timer()
+    try:
+        run(options, timer)
     except UserError as error:
         print(error.format(), file=sys.stderr)
         return 1
+    finally:
+        if options.timing:
+            sys.stderr.write(timer.report())
     return 0
 
 

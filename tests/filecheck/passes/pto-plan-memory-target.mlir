@@ -10,5 +10,5 @@ module attributes {pto.target_arch = "a2a3"} {
     return
   }
 }
-// CHECK: error: 'pto.alloc_tile' op vec memory exceeded: %big needs 204800 bytes, but 0 of the 196608 bytes are held by 0 live buffers
+// CHECK: error: [pto-plan-memory] 'pto.alloc_tile' op vec memory exceeded: %big needs 204800 bytes, but 0 of the 196608 bytes are held by 0 live buffers
 // A5: pto.tassign %big, @tile(0x0)

@@ -10,5 +10,5 @@ module attributes {pto.target_arch = "a2a3"} {
   }
 }
 // CHECK: pto.ttrans ins(%s : !pto.tile_buf<vec, 8x4xf32>) outs(%d : !pto.tile_buf<vec, 4x8xf32>)
-// A5: pto-verify-target-option.mlir:8:5: error: 'pto.ttrans' op A5 ttrans needs the source's major dimension aligned to 32 bytes: row_major Cols * sizeof(f32) = 4 * 4 = 16 bytes is not a multiple of 32
+// A5: pto-verify-target-option.mlir:8:5: error: [pto-verify-target] 'pto.ttrans' op A5 ttrans needs the source's major dimension aligned to 32 bytes: row_major Cols * sizeof(f32) = 4 * 4 = 16 bytes is not a multiple of 32
 // A5-NEXT: pto.ttrans ins

@@ -5,7 +5,7 @@
 // RUN: xla-emit-opt %examples/tpu/fixed_realigned.mlir -p tpu-verify-alignment | filecheck %s --check-prefix=REALIGNED
 // RUN: xla-emit-opt %examples/tpu/misaligned.mlir -p tpu-realign-accesses | filecheck %s --check-prefix=REALIGNED
 
-// MISALIGNED: misaligned.mlir:16:5: error: 'vector.load' op cannot statically prove that index in dimension 1 is a multiple of 128
+// MISALIGNED: misaligned.mlir:16:5: error: [tpu-verify-alignment] 'vector.load' op cannot statically prove that index in dimension 1 is a multiple of 128
 // MISALIGNED: note: the alignment of the index is unknown, not disproven: %col (an argument of 'func.func') is not known at compile time
 // MISALIGNED: note: memref<8x1024xf32, #tpu.memory_space<vmem>> gets Mosaic's default tiling (8,128), so a dynamic index into dimension 1 must be a multiple of 128
 // MISALIGNED: note: fix: if %col is always a multiple of 128, say so with 'tpu.assume_multiple %col, 128'

@@ -3,9 +3,9 @@
 // RUN: not xla-emit-opt %s -p 'tpu-infer-memref-layout{hardware-generation=1}' 2>&1 | filecheck %s --check-prefix=LOW
 // RUN: not xla-emit-opt %s -p 'tpu-realign-accesses{hardware-generation=0}' 2>&1 | filecheck %s --check-prefix=ZERO
 
-// CHECK: error: hardware-generation must be between 2 and 7, but got 9
-// LOW: error: hardware-generation must be between 2 and 7, but got 1
-// ZERO: error: hardware-generation must be between 2 and 7, but got 0
+// CHECK: error: [tpu-verify-alignment] hardware-generation must be between 2 and 7, but got 9
+// LOW: error: [tpu-infer-memref-layout] hardware-generation must be between 2 and 7, but got 1
+// ZERO: error: [tpu-realign-accesses] hardware-generation must be between 2 and 7, but got 0
 func.func @empty() {
   return
 }

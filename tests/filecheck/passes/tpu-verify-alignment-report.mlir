@@ -8,7 +8,7 @@
 // CHECK-EMPTY:
 // CHECK-NEXT: The MLIR operation involved:
 // CHECK-NEXT:   %3 = "vector.load"(%arg0, %arg1, %2) : (memref<4x256xf32, #tpu.memory_space<vmem>>, index, index) -> vector<1x32xf32>
-// CHECK-NEXT: {{.*}}tpu-verify-alignment-report.mlir:17:3: error: 'vector.load' op cannot statically prove that index in dimension 1 is a multiple of 128
+// CHECK-NEXT: {{.*}}tpu-verify-alignment-report.mlir:17:3: error: [tpu-verify-alignment] 'vector.load' op cannot statically prove that index in dimension 1 is a multiple of 128
 // CHECK:      note: the index is provably misaligned: it is always 1 past a multiple of 128 (index ≡ 1 mod 128)
 func.func @kernel(%x: memref<4x256xf32, #tpu.memory_space<vmem>>, %row: index, %i: index) -> vector<1x32xf32> {
   %c = tpu.assume_multiple %i, 128 : index

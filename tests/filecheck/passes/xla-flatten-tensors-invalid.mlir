@@ -21,5 +21,5 @@ func.func @unknown_producer(%i: index) -> f32 {
   func.return %e : f32
 }
 
-// CHECK: xla-flatten-tensors-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tensor.cast' op FlattenTensorsPass failed to converge
+// CHECK: xla-flatten-tensors-invalid.mlir:{{[0-9]+}}:{{[0-9]+}}: error: [xla-flatten-tensors] 'tensor.cast' op FlattenTensorsPass failed to converge
 // CHECK: note: no pattern flattens the tensor<6xf32> -> tensor<2x3xf32> value it uses

@@ -1,0 +1,78 @@
+"""`make bench`: every benchmark in this folder, printed as the README's performance section.
+
+    .venv/bin/python benchmarks/run_all.py [--quick]
+
+Runs, each in its own process and one after the other (so that they do not
+compete for the cores):
+
+  startup.py          `--help` and a trivial file, against plain `xdsl-opt`;
+  whole_process.py    GELU from HLO text to `-o out.npz`, against a numpy per-op script;
+  interpreter_gelu.py the interpreter in process (compilation not timed);
+  pipeline_scaling.py `xla-gpu-pipeline` on growing kernels.
+
+and prints their tables in Markdown under the README's headings. The full run
+takes a few minutes; `--quick` runs fewer repeats and a smaller GELU for the
+whole-process table (the in-process sizes are fixed). Ratios compare numbers
+measured in the same run: on a shared machine absolute times drift between runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def run_benchmark(script: str, arguments: list[str]) -> str:
+    command = [sys.executable, str(HERE / script), *arguments]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=HERE.parent)
+    if result.returncode != 0:
+        sys.exit(f"{script} failed:\n{result.stderr}")
+    return result.stdout.rstrip("\n")
+
+
+def sections(quick: bool) -> list[tuple[str, str, list[str], bool]]:
+    """(heading, script, arguments, whether its output is a Markdown table already)."""
+    repeats = ["--repeats", "1" if quick else "3"]
+    startup_repeats = ["--repeats", "5" if quick else "10"]
+    return [
+        (
+            "Start-up (fresh process, best of N)",
+            "startup.py",
+            startup_repeats,
+            True,
+        ),
+        (
+            "Whole process (fresh process, HLO text to npz, best of N)",
+            "whole_process.py",
+            [*repeats, *(["--quick"] if quick else [])],
+            True,
+        ),
+        (
+            "Interpreter, in process (compilation not timed)",
+            "interpreter_gelu.py",
+            [*repeats, *(["--only", "gelu"] if quick else [])],
+            False,
+        ),
+        ("Pipeline, in process (emission not timed)", "pipeline_scaling.py", repeats, True),
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, smaller sizes")
+    args = parser.parse_args()
+    print("## Performance\n")
+    for heading, script, arguments, is_table in sections(args.quick):
+        output = run_benchmark(script, arguments)
+        command = " ".join(["benchmarks/" + script, *arguments])
+        print(f"{heading}, `{command}`:\n")
+        print(output if is_table else f"```\n{output}\n```")
+        print()
+
+
+if __name__ == "__main__":
+    main()
