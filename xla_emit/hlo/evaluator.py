@@ -14,6 +14,7 @@ import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo import elementwise
+from xla_emit.hlo.eval_indexed import gather, scatter
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import BINARY_OPS, UNARY_OPS
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape
@@ -344,6 +345,14 @@ def _reduce_sequentially(
     return results[0] if len(results) == 1 else tuple(results)
 
 
+def _gather(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return gather(instruction, _array(operands[0]), _array(operands[1]))
+
+
+def _scatter(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return scatter(instruction, [_array(o) for o in operands], evaluate_computation)
+
+
 _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "constant": _constant,
     "iota": _iota,
@@ -367,4 +376,6 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "get-tuple-element": _get_tuple_element,
     "fusion": _call,
     "call": _call,
+    "gather": _gather,
+    "scatter": _scatter,
 }

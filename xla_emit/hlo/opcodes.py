@@ -40,7 +40,10 @@ STRUCTURAL_OPS: frozenset[str] = frozenset(
     {"parameter", "constant", "iota", "tuple", "get-tuple-element", "fusion", "call", "reduce"}
 )
 
-SUPPORTED_OPS: frozenset[str] = ELEMENTWISE_OPS | DATA_MOVEMENT_OPS | STRUCTURAL_OPS
+# Ops that read or write the operand at positions taken from an index array.
+INDEXED_OPS: frozenset[str] = frozenset({"gather", "scatter"})
+
+SUPPORTED_OPS: frozenset[str] = ELEMENTWISE_OPS | DATA_MOVEMENT_OPS | STRUCTURAL_OPS | INDEXED_OPS
 
 COMPARISON_DIRECTIONS: frozenset[str] = frozenset({"EQ", "NE", "LT", "LE", "GT", "GE"})
 COMPARISON_TYPES: frozenset[str] = frozenset({"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"})

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.infer_indexed import infer_gather, infer_scatter
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import (
     BINARY_FLOAT_OPS,
@@ -19,11 +20,13 @@ from xla_emit.hlo.opcodes import (
     UNARY_INT_OPS,
     UNARY_OPS,
 )
-from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape, TupleShape, shape_without_layout
-
-
-class _ShapeError(Exception):
-    """A message about one instruction; the caller adds the location."""
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape, TupleShape
+from xla_emit.hlo.shape_checks import ShapeError as _ShapeError
+from xla_emit.hlo.shape_checks import array as _array
+from xla_emit.hlo.shape_checks import ints as _ints
+from xla_emit.hlo.shape_checks import operand_count as _operand_count
+from xla_emit.hlo.shape_checks import plain as _plain
+from xla_emit.hlo.shape_checks import require as _require
 
 
 def verify_module(module: HloModule) -> None:
@@ -64,28 +67,6 @@ def _check_parameter_numbers(computation: HloComputation) -> None:
                 f"parameter numbers must be 0..{len(seen) - 1}; {expected} is missing",
                 param.location,
             )
-
-
-def _plain(shape: Shape) -> str:
-    return str(shape_without_layout(shape))
-
-
-def _array(instruction: HloInstruction, what: str) -> ArrayShape:
-    if not isinstance(instruction.shape, TupleShape):
-        return instruction.shape
-    raise _ShapeError(f"{what} '{instruction.name}' must be an array, not a tuple")
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise _ShapeError(message)
-
-
-def _operand_count(instruction: HloInstruction, count: int) -> None:
-    _require(
-        len(instruction.operands) == count,
-        f"expects {count} operand{'s' if count != 1 else ''}, got {len(instruction.operands)}",
-    )
 
 
 def infer_shape(instruction: HloInstruction) -> Shape | None:
@@ -478,10 +459,6 @@ def _infer_call(instruction: HloInstruction) -> Shape:
     return callee.root.shape
 
 
-def _ints(values: tuple[int, ...]) -> str:
-    return ",".join(str(v) for v in values)
-
-
 _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "compare": _infer_compare,
     "select": _infer_select,
@@ -503,4 +480,6 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "get-tuple-element": _infer_get_tuple_element,
     "fusion": _infer_call,
     "call": _infer_call,
+    "gather": infer_gather,
+    "scatter": infer_scatter,
 }
