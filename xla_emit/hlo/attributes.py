@@ -126,10 +126,10 @@ def interpret_attributes(
         instruction.dot_dimensions = DotDimensions(
             lhs_batch, lhs_contracting, rhs_batch, rhs_contracting
         )
-    elif opcode == "convolution":
-        instruction.convolution_dimensions = parse_dim_labels(reader("dim_labels"))
     elif opcode == "custom-call":
         instruction.custom_call_target = reader("custom_call_target").string()
+    if "dim_labels" in raw:  # convolutions, and cuDNN's custom calls
+        instruction.convolution_dimensions = parse_dim_labels(reader("dim_labels"))
     if "window" in raw:
         instruction.window = parse_window(reader("window"))
     for key in ("feature_group_count", "batch_group_count"):

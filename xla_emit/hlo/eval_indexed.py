@@ -70,7 +70,7 @@ def scatter(
     flat_updates = [u.reshape(-1)[valid] for u in updates]
     results = [o.copy().reshape(-1) for o in operands]
     combiner = instruction.called_computations[0]
-    for round_members in _rounds(flat_targets):
+    for round_members in update_rounds(flat_targets):
         where = flat_targets[round_members]
         current = [r[where] for r in results]
         incoming = [u[round_members] for u in flat_updates]
@@ -128,7 +128,7 @@ def _scatter_targets(
     return np.asarray(targets).reshape(-1), valid.reshape(-1)
 
 
-def _rounds(targets: np.ndarray) -> list[np.ndarray]:
+def update_rounds(targets: np.ndarray) -> list[np.ndarray]:
     """Positions grouped so that round k holds each target's k-th update, in order.
 
     Within a round every target is distinct, so a round is one vectorized

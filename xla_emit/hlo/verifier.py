@@ -10,8 +10,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.infer_compute import (
+    infer_convolution,
+    infer_dot,
+    infer_reduce_window,
+    infer_select_and_scatter,
+)
+from xla_emit.hlo.infer_control import (
+    infer_all_gather,
+    infer_all_reduce,
+    infer_conditional,
+    infer_declared,
+    infer_sort,
+    infer_while,
+)
 from xla_emit.hlo.infer_indexed import infer_gather, infer_scatter
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.library_calls import check_library_target
 from xla_emit.hlo.opcodes import (
     BINARY_FLOAT_OPS,
     BINARY_INT_OPS,
@@ -233,8 +248,16 @@ def _infer_reshape(instruction: HloInstruction) -> None:
     _operand_count(instruction, 1)
     operand = _array(instruction.operands[0], "operand")
     result = _array(instruction, instruction.opcode)
+    # A bitcast may reinterpret the bits as another type of the same width (f32 <-> s32).
+    same_bits = (
+        instruction.opcode == "bitcast"
+        and result.element_type.bit_width == operand.element_type.bit_width
+        and PrimitiveType.PRED not in (result.element_type, operand.element_type)
+    )
     _require(
-        result.element_type == operand.element_type, f"{instruction.opcode} keeps the element type"
+        result.element_type == operand.element_type or same_bits,
+        f"{instruction.opcode} keeps the element type"
+        + (" (or its bit width)" if instruction.opcode == "bitcast" else ""),
     )
     _require(
         operand.num_elements == result.num_elements,
@@ -459,6 +482,10 @@ def _infer_call(instruction: HloInstruction) -> Shape:
     return callee.root.shape
 
 
+def _infer_custom_call(instruction: HloInstruction) -> None:
+    check_library_target(instruction)
+
+
 _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "compare": _infer_compare,
     "select": _infer_select,
@@ -482,4 +509,15 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "call": _infer_call,
     "gather": infer_gather,
     "scatter": infer_scatter,
+    "dot": infer_dot,
+    "convolution": infer_convolution,
+    "reduce-window": infer_reduce_window,
+    "select-and-scatter": infer_select_and_scatter,
+    "sort": infer_sort,
+    "while": infer_while,
+    "conditional": infer_conditional,
+    "custom-call": _infer_custom_call,
+    "rng-bit-generator": infer_declared,
+    "all-reduce": infer_all_reduce,
+    "all-gather": infer_all_gather,
 }

@@ -132,6 +132,8 @@ def _bitcast(array: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.nd
     in_memory = array.transpose(_major_to_minor(source)).reshape(-1)
     target_order = _major_to_minor(target)
     target_in_memory = in_memory.reshape([target.dimensions[d] for d in target_order])
+    if target_in_memory.dtype != target.element_type.dtype:  # f32 <-> s32 and the like
+        target_in_memory = target_in_memory.view(target.element_type.dtype)
     return target_in_memory.transpose(np.argsort(target_order))
 
 
