@@ -15,29 +15,14 @@ import numpy as np
 
 from xla_emit.hlo.eval_linalg import exact_convolution, exact_dot, round_to
 from xla_emit.hlo.ir import HloInstruction
-from xla_emit.hlo.library_calls import (
-    CONV_TARGETS,
-    GEMM_TARGETS,
-    check_library_target,
-    conv_config,
-    gemm_config,
-)
-from xla_emit.hlo.shape import ArrayShape, flatten_shape
+from xla_emit.hlo.library_calls import conv_config, gemm_config, run_library_call
+from xla_emit.hlo.shape import ArrayShape
 
 
-def custom_call(instruction: HloInstruction, operands: Sequence[np.ndarray]) -> object:
-    check_library_target(instruction)
-    leaves = flatten_shape(instruction.shape)
-    target = instruction.custom_call_target
-    if target in GEMM_TARGETS:
-        results = [_gemm(instruction, operands, leaves[0])]
-    elif target in CONV_TARGETS:
-        results = [_convolution(instruction, operands, leaves[0])]
-    else:
-        results = list(_top_k(operands[0], leaves[0].dimensions[-1]))
-    # The remaining leaves are the library's scratch space.
-    results += [np.zeros(s.dimensions, s.element_type.dtype) for s in leaves[len(results) :]]
-    return results[0] if isinstance(instruction.shape, ArrayShape) else tuple(results)
+def custom_call(
+    instruction: HloInstruction, operands: Sequence[np.ndarray]
+) -> np.ndarray | tuple[np.ndarray, ...]:
+    return run_library_call(instruction, operands, _gemm, _convolution, _top_k)
 
 
 def _gemm(

@@ -12,10 +12,14 @@ facts; the evaluator and the runtime's kernel library each compute with them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import DotDimensions, HloInstruction
+from xla_emit.hlo.shape import ArrayShape, flatten_shape
 
 GEMM_TARGETS = frozenset({"__cublas$gemm", "__cublas$lt$matmul"})
 CONV_TARGETS = frozenset({"__cudnn$convForward", "__cudnn$convBiasActivationForward"})
@@ -107,3 +111,33 @@ def check_library_target(instruction: HloInstruction) -> None:
     if instruction.custom_call_target not in LIBRARY_TARGETS:
         known = ", ".join(sorted(LIBRARY_TARGETS))
         raise _fail(instruction, f"unsupported custom-call target (supported: {known})")
+
+
+# (the call, its operands, the shape of its main result) -> that result
+LibraryKernel = Callable[[HloInstruction, Sequence[np.ndarray], ArrayShape], np.ndarray]
+TopKKernel = Callable[[np.ndarray, int], tuple[np.ndarray, np.ndarray]]
+
+
+def run_library_call(
+    instruction: HloInstruction,
+    operands: Sequence[np.ndarray],
+    gemm: LibraryKernel,
+    convolution: LibraryKernel,
+    top_k: TopKKernel,
+) -> np.ndarray | tuple[np.ndarray, ...]:
+    """Dispatches a library custom call to its kernel and assembles XLA's result tuple.
+
+    The leaves after the kernel's own results are the library's scratch space;
+    they come back zeroed.
+    """
+    check_library_target(instruction)
+    leaves = flatten_shape(instruction.shape)
+    target = instruction.custom_call_target
+    if target in GEMM_TARGETS:
+        results = [gemm(instruction, operands, leaves[0])]
+    elif target in CONV_TARGETS:
+        results = [convolution(instruction, operands, leaves[0])]
+    else:
+        results = list(top_k(operands[0], leaves[0].dimensions[-1]))
+    results += [np.zeros(s.dimensions, s.element_type.dtype) for s in leaves[len(results) :]]
+    return results[0] if isinstance(instruction.shape, ArrayShape) else tuple(results)

@@ -12,20 +12,14 @@ implementations.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import DotDimensions, HloInstruction, WindowDimension
-from xla_emit.hlo.library_calls import (
-    CONV_TARGETS,
-    GEMM_TARGETS,
-    check_library_target,
-    conv_config,
-    gemm_config,
-)
-from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
+from xla_emit.hlo.library_calls import conv_config, gemm_config, run_library_call
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
 
 def accumulator_dtype(ptype: PrimitiveType) -> np.dtype[np.generic]:
@@ -65,18 +59,8 @@ def dot(instruction: HloInstruction, lhs: np.ndarray, rhs: np.ndarray) -> np.nda
 def custom_call(
     instruction: HloInstruction, operands: Sequence[np.ndarray]
 ) -> np.ndarray | tuple[np.ndarray, ...]:
-    """A library custom call; its last tuple elements (scratch space) come back zeroed."""
-    check_library_target(instruction)
-    leaves = flatten_shape(instruction.shape)
-    target = instruction.custom_call_target
-    if target in GEMM_TARGETS:
-        results = [_cublas_gemm(instruction, operands, leaves[0])]
-    elif target in CONV_TARGETS:
-        results = [_cudnn_convolution(instruction, operands, leaves[0])]
-    else:
-        results = list(top_k(operands[0], leaves[0].dimensions[-1]))
-    results += [np.zeros(s.dimensions, s.element_type.dtype) for s in leaves[len(results) :]]
-    return results[0] if isinstance(instruction.shape, ArrayShape) else tuple(results)
+    """A library custom call (its scratch-space results come back zeroed)."""
+    return run_library_call(instruction, operands, _cublas_gemm, _cudnn_convolution, top_k)
 
 
 def _cublas_gemm(
@@ -187,3 +171,60 @@ def top_k(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     order = x.shape[-1] - 1 - flipped
     top = order[..., :k]
     return np.take_along_axis(x, top, axis=-1), top.astype(np.int32)
+
+
+# Compares lanes of pairs: (lhs of operand 0, rhs of operand 0, lhs of operand 1, ...) -> pred.
+PairComparison = Callable[[list[np.ndarray]], np.ndarray]
+# Pairs per comparator launch, bounding the memory of the all-pairs comparison.
+_MAX_PAIRS = 1 << 20
+
+
+def sort(operands: Sequence[np.ndarray], axis: int, compare: PairComparison) -> list[np.ndarray]:
+    """A stable sort of every row along `axis`, by a comparator run on all pairs of a row.
+
+    Element j goes before element i when `compare(j, i)`, or when j comes
+    first in the row and `compare(i, j)` is false (a tie keeps the order), so
+    i's place is the number of elements that go before it.
+    """
+    length = operands[0].shape[axis]
+    rows = [np.moveaxis(x, axis, -1).reshape(-1, length) for x in operands]
+    per_launch = _rows_per_launch(length)
+    places = [
+        _places([r[start : start + per_launch] for r in rows], compare)
+        for start in range(0, rows[0].shape[0], per_launch)
+    ]
+    place = np.concatenate(places) if places else np.zeros((0, length), np.int64)
+    results: list[np.ndarray] = []
+    for x, r in zip(operands, rows, strict=True):
+        out = np.empty_like(r)
+        np.put_along_axis(out, place, r, axis=1)
+        moved_shape = np.moveaxis(x, axis, -1).shape
+        results.append(np.moveaxis(out.reshape(moved_shape), -1, axis))
+    return results
+
+
+def _rows_per_launch(length: int) -> int:
+    return max(1, _MAX_PAIRS // max(length * length, 1))
+
+
+def sort_launch_lanes(shape: Sequence[int], axis: int) -> list[int]:
+    """The lane counts of the comparator launches `sort` makes for an operand of `shape`."""
+    length = shape[axis]
+    rows = int(np.prod(shape, dtype=np.int64)) // max(length, 1)
+    per_launch = _rows_per_launch(length)
+    sizes = [min(per_launch, rows - start) for start in range(0, rows, per_launch)]
+    return sorted({size * length * length for size in sizes})
+
+
+def _places(rows: list[np.ndarray], compare: PairComparison) -> np.ndarray:
+    count, length = rows[0].shape
+    lanes: list[np.ndarray] = []
+    for r in rows:
+        lanes.append(np.repeat(r, length, axis=1).reshape(-1))  # element i of pair (i, j)
+        lanes.append(np.tile(r, (1, length)).reshape(-1))  # element j
+    first_before = np.asarray(compare(lanes)).astype(bool).reshape(count, length, length)
+    # first_before[., i, j]: i goes before j.
+    j_before_i = np.swapaxes(first_before, 1, 2)
+    j_earlier = np.arange(length)[None, :] < np.arange(length)[:, None]  # [i, j]: j < i
+    goes_before = j_before_i | (j_earlier[None] & ~first_before)
+    return goes_before.sum(axis=2)

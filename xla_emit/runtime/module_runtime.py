@@ -31,13 +31,14 @@ from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library
+from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast"})
 _LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
-_NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant"}
+_NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
 # Ops whose called computations run as computations (their fusions launch kernels).
 _RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
 
@@ -92,6 +93,8 @@ class ModuleRuntime:
             return self._while(instruction, operands)
         if opcode == "conditional":
             return self._conditional(instruction, operands)
+        if opcode == "sort":
+            return self._sort(instruction, operands)
         if opcode in _LIBRARY_CALLS:
             return _library_call(instruction, operands)
         fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
@@ -108,6 +111,20 @@ class ModuleRuntime:
         while _predicate(self.run_computation(condition, [state]), instruction):
             state = self.run_computation(body, [state])
         return state
+
+    def _sort(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """The library sort; its comparator runs as a kernel of ours over all pairs of a row."""
+        arrays = _arrays(instruction, operands)
+        assert instruction.dimensions is not None
+
+        def compare(pairs: list[np.ndarray]) -> np.ndarray:
+            fusion = comparator_fusion(instruction, pairs[0].size)
+            result = self.launch(fusion, list(pairs))
+            assert isinstance(result, np.ndarray)
+            return result
+
+        results = library.sort(arrays, instruction.dimensions[0], compare)
+        return results[0] if len(results) == 1 else tuple(results)
 
     def _conditional(
         self, instruction: HloInstruction, operands: list[RuntimeValue]
@@ -154,12 +171,17 @@ def _is_library_fusion(instruction: HloInstruction) -> bool:
     return instruction.opcode == "fusion" and instruction.fusion_kind == "kCustom"
 
 
-def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+def _arrays(instruction: HloInstruction, operands: list[RuntimeValue]) -> list[np.ndarray]:
     arrays: list[np.ndarray] = []
     for operand in operands:
         if not isinstance(operand, np.ndarray):
             raise UserError(f"'{instruction.name}': operands must be arrays", instruction.location)
         arrays.append(operand)
+    return arrays
+
+
+def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+    arrays = _arrays(instruction, operands)
     if instruction.opcode == "dot":
         return library.dot(instruction, arrays[0], arrays[1])
     if instruction.opcode == "custom-call":
@@ -210,11 +232,22 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
             opcode = instruction.opcode
             if opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
                 pending.extend(instruction.called_computations)
+            elif opcode == "sort":
+                fusions.extend(_comparator_fusions(instruction))
             elif opcode == "fusion":
                 fusions.append(instruction)
             elif opcode not in _NOT_LAUNCHED:
                 fusions.append(wrap_as_fusion(instruction))
     return fusions
+
+
+def _comparator_fusions(sort: HloInstruction) -> list[HloInstruction]:
+    assert sort.dimensions is not None
+    shape = sort.operands[0].array_shape.dimensions
+    return [
+        comparator_fusion(sort, lanes)
+        for lanes in library.sort_launch_lanes(shape, sort.dimensions[0])
+    ]
 
 
 def _kernel_arguments(
