@@ -14,7 +14,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from xla_emit.hlo import evaluate_module, parse_hlo_module
+from xla_emit.hlo import evaluate_module, parse_hlo_module, print_module
 from xla_emit.hlo.npz import read_inputs
 
 ZOO_DIR = Path(__file__).resolve().parents[1] / "corpus" / "zoo"
@@ -52,3 +52,10 @@ def test_evaluator_matches_xla_on_the_zoo(name: str) -> None:
         assert len(outputs) == len(expected.files)
         for number, output in enumerate(outputs):
             assert_close_to_xla(name, number, output, expected[f"out{number}"])
+
+
+@pytest.mark.parametrize("name", ZOO)
+def test_zoo_modules_print_and_parse_back_unchanged(name: str) -> None:
+    path = ZOO_DIR / f"{name}.hlo"
+    printed = print_module(parse_hlo_module(path.read_text(), str(path)))
+    assert print_module(parse_hlo_module(printed, "printed")) == printed

@@ -7,6 +7,8 @@ anything else, including a traceback, fails.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import ml_dtypes
@@ -46,3 +48,62 @@ def test_module_runtime_matches_xla_on_the_zoo(name: str) -> None:
                 continue
             scale = TOLERANCE.get(name, F32_RELATIVE) * max(float(np.abs(xla).max()), 1.0)
             assert float(np.abs(ours.astype(np.float64) - xla).max()) <= scale, number
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "xla_emit.tools.run", *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "flag"), [("fori_loop", "--check"), ("argsort_topk", "--check"),
+                       ("transformer_block", "--reference")]
+)  # fmt: skip
+def test_xla_emit_run_on_the_zoo(tmp_path: Path, name: str, flag: str) -> None:
+    out = tmp_path / "out.npz"
+    inputs = ZOO_DIR / f"{name}.inputs.npz"
+    result = run_cli(str(ZOO_DIR / f"{name}.hlo"), flag, "--inputs", str(inputs), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    if flag == "--check":
+        assert "bit-identical" in result.stdout + result.stderr
+    with np.load(out) as ours, np.load(ZOO_DIR / f"{name}.outputs.npz") as xla:
+        for key in xla.files:
+            bound = F32_RELATIVE * max(float(np.abs(xla[key]).max()), 1.0)
+            np.testing.assert_allclose(ours[key], xla[key], rtol=0, atol=bound, err_msg=key)
+
+
+POOL_GRADIENT = """\
+HloModule g
+
+ge {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY e {
+  x = f32[4] parameter(0)
+  s = f32[2] parameter(1)
+  z = f32[] constant(0)
+  ROOT r = f32[4] select-and-scatter(x, s, z), window={size=2 stride=2}, select=ge, scatter=add
+}
+"""
+
+
+def test_an_op_without_an_emitter_is_named_with_its_location(tmp_path: Path) -> None:
+    path = tmp_path / "pool_gradient.hlo"
+    path.write_text(POOL_GRADIENT)
+    result = run_cli(str(path), "--random-inputs", "1")
+    assert result.returncode == 1
+    first = result.stderr.splitlines()[0]
+    assert first == (
+        f"{path}:19:8: error: Unsupported: select-and-scatter 'r' (no emitter computes its "
+        "indexing)"
+    )
+    assert "Traceback" not in result.stderr
