@@ -267,3 +267,51 @@ def test_scatter_shape_errors_name_the_instruction() -> None:
     with pytest.raises(UserError, match=r"scatter 's': the update's scatter dimensions \[4\] must "
                        r"match the indices' \[3\]"):  # fmt: skip
         parse_hlo_module(text)
+
+
+def scatter_add_loop(
+    operand: np.ndarray,
+    indices: np.ndarray,
+    updates: np.ndarray,
+    window_dims: tuple[int, ...],
+    inserted: tuple[int, ...],
+    to_operand: tuple[int, ...],
+    index_vector_dim: int,
+) -> np.ndarray:
+    """One update element at a time; a window reaching outside the operand is skipped whole."""
+    out = operand.astype(np.float64)
+    scatter_dims = [d for d in range(updates.ndim) if d not in window_dims]
+    kept = [d for d in range(operand.ndim) if d not in inserted]
+    for update_index in itertools.product(*(range(n) for n in updates.shape)):
+        position = [update_index[d] for d in scatter_dims]
+        starts = [0] * operand.ndim
+        for k, d in enumerate(to_operand):
+            at = list(position)
+            at.insert(index_vector_dim, k)
+            starts[d] = int(indices[tuple(at)])
+        sizes = [1] * operand.ndim
+        full = list(starts)
+        for k, d in enumerate(kept):
+            sizes[d] = updates.shape[window_dims[k]]
+            full[d] += update_index[window_dims[k]]
+        if all(0 <= s <= n - w for s, n, w in zip(starts, operand.shape, sizes, strict=True)):
+            out[tuple(full)] += updates[update_index]
+    return out.astype(operand.dtype)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_scatter_add_of_2d_windows_matches_an_element_loop(seed: int) -> None:
+    # Windows of [2, k] columns placed by 2-d start vectors (the vector in dimension 0 of the
+    # indices), with the window dimensions first in the update.
+    rng = np.random.default_rng(seed)
+    operand = rng.integers(-5, 5, (4, 6)).astype(np.float32)
+    indices = rng.integers(-1, 5, (2, 3)).astype(np.int32)
+    updates = rng.integers(-5, 5, (2, 3, 3)).astype(np.float32)
+    text = module(
+        "  o = f32[4,6] parameter(0)\n  i = s32[2,3] parameter(1)\n  u = f32[2,3,3] parameter(2)\n"
+        "  ROOT s = f32[4,6] scatter(o, i, u), update_window_dims={0,1}, inserted_window_dims={}, "
+        "scatter_dims_to_operand_dims={0,1}, index_vector_dim=0, to_apply=add",
+        ADD_F32,
+    )
+    expected = scatter_add_loop(operand, indices, updates, (0, 1), (), (0, 1), 0)
+    np.testing.assert_array_equal(run1(text, operand, indices, updates), expected)
