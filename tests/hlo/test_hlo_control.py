@@ -198,3 +198,36 @@ def test_while_errors_name_the_mismatched_computation() -> None:
     )
     with pytest.raises(UserError, match=r"while 'w': 'cond' must take \(f32\[3\]\)"):
         parse_hlo_module(text)
+
+
+def test_map_applies_a_computation_elementwise() -> None:
+    fma = (
+        "fma {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  m = f32[] multiply(a, b)\n"
+        "  one = f32[] constant(1)\n  ROOT s = f32[] add(m, one)\n}\n"
+    )
+    text = module(
+        "  x = f32[2,2] parameter(0)\n  y = f32[2,2] parameter(1)\n"
+        "  ROOT m = f32[2,2] map(x, y), dimensions={0,1}, to_apply=fma",
+        fma,
+    )
+    x = np.array([[1, 2], [3, 4]], np.float32)
+    (out,) = run(text, x, x)
+    np.testing.assert_array_equal(out, [[2, 5], [10, 17]])
+
+
+def test_opt_barrier_passes_its_tuple_through() -> None:
+    text = module(
+        "  x = f32[2] parameter(0)\n  t = (f32[2], f32[2]) tuple(x, x)\n"
+        "  b = (f32[2], f32[2]) opt-barrier(t)\n  ROOT g = f32[2] get-tuple-element(b), index=1"
+    )
+    (out,) = run(text, np.array([3, -1], np.float32))
+    np.testing.assert_array_equal(out, [3, -1])
+
+
+def test_map_over_a_dimension_subset_is_an_error() -> None:
+    text = module(
+        "  x = f32[2,2] parameter(0)\n  ROOT m = f32[2,2] map(x), dimensions={0}, to_apply=neg",
+        "neg {\n  a = f32[] parameter(0)\n  ROOT n = f32[] negate(a)\n}\n",
+    )
+    with pytest.raises(UserError, match=r"map 'm': map dimensions must be all of 0\.\.1"):
+        parse_hlo_module(text)

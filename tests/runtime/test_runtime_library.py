@@ -199,3 +199,14 @@ def test_cublas_custom_call_runs_as_a_library_call() -> None:
     c = np.full((2, 3), 10, np.float32)
     (out,) = run(text, a, b, c)
     np.testing.assert_array_equal(out, [[11, 13, 14], [12, 14, 16]])
+
+
+def test_opt_barrier_is_an_alias_in_the_runtime() -> None:
+    text = (
+        "HloModule b\n\nENTRY e {\n  x = f32[3] parameter(0)\n  t = (f32[3]) tuple(x)\n"
+        "  b = (f32[3]) opt-barrier(t)\n  ROOT g = f32[3] get-tuple-element(b), index=0\n}\n"
+    )
+    runtime = ModuleRuntime(parse_hlo_module(text))
+    x = np.array([1, 2, 3], np.float32)
+    (out,) = runtime.run([x])
+    assert out is x and not runtime.runs  # no kernel, no copy

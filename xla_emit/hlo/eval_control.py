@@ -88,6 +88,15 @@ def one_device_collective(_instruction: HloInstruction, operands: Sequence[objec
     return operands[0] if len(operands) == 1 else tuple(operands)
 
 
+def map_elementwise(
+    instruction: HloInstruction, operands: Sequence[np.ndarray], run: RunComputation
+) -> np.ndarray:
+    """The mapped computation on whole arrays (its ops are elementwise), broadcast back."""
+    result = np.asarray(run(instruction.called_computations[0], list(operands)))
+    dtype = instruction.array_shape.element_type.dtype
+    return np.broadcast_to(result, operands[0].shape).astype(dtype)
+
+
 def rng_bit_generator(instruction: HloInstruction, _operands: Sequence[object]) -> object:
     raise UserError(
         f"rng-bit-generator '{instruction.name}': random bits are not reproduced (XLA's "

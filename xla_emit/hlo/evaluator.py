@@ -400,6 +400,14 @@ def _collective(instruction: HloInstruction, operands: Sequence[Value]) -> Value
     return eval_control.one_device_collective(instruction, operands)  # type: ignore[return-value]
 
 
+def _map(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_control.map_elementwise(instruction, _arrays(operands), evaluate_computation)
+
+
+def _opt_barrier(_instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return operands[0]
+
+
 def _rng_bit_generator(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     return eval_control.rng_bit_generator(instruction, operands)  # type: ignore[return-value]
 
@@ -440,4 +448,6 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "all-reduce": _collective,
     "all-gather": _collective,
     "rng-bit-generator": _rng_bit_generator,
+    "map": _map,
+    "opt-barrier": _opt_barrier,
 }

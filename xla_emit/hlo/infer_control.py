@@ -106,3 +106,36 @@ def infer_all_reduce(instruction: HloInstruction) -> Shape:
 def infer_declared(_instruction: HloInstruction) -> None:
     """Library calls and random bits: only the declaration says the shape."""
     return None
+
+
+def infer_opt_barrier(instruction: HloInstruction) -> Shape:
+    """An optimization barrier passes its (tuple) operand through unchanged."""
+    require(len(instruction.operands) == 1, "opt-barrier takes one operand")
+    return instruction.operands[0].shape
+
+
+def infer_map(instruction: HloInstruction) -> Shape:
+    """`map` applies a scalar computation elementwise to operands of one shape."""
+    require(len(instruction.operands) >= 1, "map expects at least one operand")
+    shapes = [array(o, "operand") for o in instruction.operands]
+    first = shapes[0]
+    require(
+        all(s.dimensions == first.dimensions for s in shapes),
+        "map operands must have the same dimensions",
+    )
+    dims = instruction.dimensions
+    assert dims is not None
+    require(
+        tuple(dims) == tuple(range(first.rank)),
+        f"map dimensions must be all of 0..{first.rank - 1}",
+    )
+    require(len(instruction.called_computations) == 1, "map needs one to_apply computation")
+    mapper = instruction.called_computations[0]
+    _takes(mapper, [ArrayShape(s.element_type, ()) for s in shapes])
+    root = mapper.root.shape
+    require(
+        isinstance(root, ArrayShape) and root.rank == 0,
+        f"'{mapper.name}' must return a scalar, it returns {plain(root)}",
+    )
+    assert isinstance(root, ArrayShape)
+    return ArrayShape(root.element_type, first.dimensions)

@@ -53,7 +53,7 @@ CONTROL_OPS: frozenset[str] = frozenset({"sort", "while", "conditional"})
 
 # Library calls, random bits, and collectives (identities on one device).
 CALL_OPS: frozenset[str] = frozenset(
-    {"custom-call", "rng-bit-generator", "all-reduce", "all-gather"}
+    {"custom-call", "rng-bit-generator", "all-reduce", "all-gather", "map", "opt-barrier"}
 )
 
 SUPPORTED_OPS: frozenset[str] = (

@@ -61,6 +61,7 @@ _TYPED_ATTRIBUTES: dict[str, frozenset[str]] = {
     "select-and-scatter": frozenset({"select", "scatter"}),
     "while": frozenset({"condition", "body"}),
     "all-reduce": frozenset({"to_apply"}),
+    "map": frozenset({"dimensions", "to_apply"}),
     "all-gather": frozenset({"dimensions"}),
     "conditional": frozenset({"true_computation", "false_computation", "branch_computations"}),
 }

@@ -21,6 +21,8 @@ from xla_emit.hlo.infer_control import (
     infer_all_reduce,
     infer_conditional,
     infer_declared,
+    infer_map,
+    infer_opt_barrier,
     infer_sort,
     infer_while,
 )
@@ -520,4 +522,6 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "rng-bit-generator": infer_declared,
     "all-reduce": infer_all_reduce,
     "all-gather": infer_all_gather,
+    "map": infer_map,
+    "opt-barrier": infer_opt_barrier,
 }

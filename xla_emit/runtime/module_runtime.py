@@ -36,7 +36,7 @@ from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
-_ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast"})
+_ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast", "opt-barrier"})
 _LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
 _NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
 # Ops whose called computations run as computations (their fusions launch kernels).
@@ -207,6 +207,8 @@ def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> Runtime
     if instruction.opcode == "tuple":
         return tuple(operands)
     operand = operands[0]
+    if instruction.opcode == "opt-barrier":  # only orders the schedule
+        return operand
     if instruction.opcode == "get-tuple-element":
         index = instruction.tuple_index
         if not isinstance(operand, tuple) or index is None:
