@@ -69,5 +69,5 @@ def test_an_empty_inputs_file_is_a_user_error(program: str, tmp_path: Path) -> N
     result = run_cli(program, "--inputs", str(empty))
     assert result.returncode == 1
     assert (
-        result.stderr.strip() == f"error: cannot read inputs from '{empty}': No data left in file"
+        result.stderr.strip() == f"error: cannot read inputs from '{empty}': the file is empty"
     )

@@ -557,7 +557,8 @@ class _ReduceNest:
 
 def _python_scalar(value: object, ptype: PrimitiveType) -> float | int | bool:
     if ptype.is_float:
-        return float(np.asarray(value).astype(ptype.dtype).astype(np.float64))
+        with np.errstate(over="ignore"):  # beyond the type's range is inf, as in XLA
+            return float(np.asarray(value).astype(ptype.dtype).astype(np.float64))
     if ptype is PrimitiveType.PRED:
         return bool(value)
     return int(np.asarray(value).astype(np.int64))

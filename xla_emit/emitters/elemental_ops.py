@@ -2,7 +2,9 @@
 
 Floats, signed and unsigned integers and `pred` each have their own table
 (pred arithmetic is boolean logic; integer division, remainder, min/max and
-comparisons follow the operand's signedness). Ops with no single MLIR
+comparisons follow the operand's signedness; division, shifts and float to
+integer converts have XLA's results where `arith` is undefined, see
+`integer_ops`). Ops with no single MLIR
 counterpart (integer power, logistic, sign, total-order compare, clamp,
 converts) are built from several ops here. 16-bit floats stay 16-bit.
 
@@ -21,6 +23,11 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from dialects.arith_ext import RemFOp
 from xla_emit.diagnostics import UserError
+from xla_emit.emitters.integer_ops import (
+    emit_float_to_integer,
+    emit_integer_division,
+    emit_shift,
+)
 from xla_emit.emitters.types import builder_at_end, element_type, float_type, integer_type
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import PrimitiveType
@@ -87,21 +94,14 @@ _INT_BINARY: dict[str, _BinaryOpClass] = {
     "and": arith.AndIOp,
     "or": arith.OrIOp,
     "xor": arith.XOrIOp,
-    "shift-left": arith.ShLIOp,
-    "shift-right-logical": arith.ShRUIOp,
-    "shift-right-arithmetic": arith.ShRSIOp,
 }
 
 _SIGNED_INT_BINARY: dict[str, _BinaryOpClass] = {
-    "divide": arith.DivSIOp,
-    "remainder": arith.RemSIOp,
     "maximum": arith.MaxSIOp,
     "minimum": arith.MinSIOp,
 }
 
 _UNSIGNED_INT_BINARY: dict[str, _BinaryOpClass] = {
-    "divide": arith.DivUIOp,
-    "remainder": arith.RemUIOp,
     "maximum": arith.MaxUIOp,
     "minimum": arith.MinUIOp,
 }
@@ -170,8 +170,13 @@ def _binary_op(
     else:
         table = {**_INT_BINARY, **_UNSIGNED_INT_BINARY}
     op_class = table.get(opcode)
-    if opcode == "power" and ptype.is_integral:
-        return _integer_power(emitter, ptype, a, b)
+    if ptype.is_integral:
+        if opcode == "power":
+            return _integer_power(emitter, ptype, a, b)
+        if opcode in ("divide", "remainder"):
+            return emit_integer_division(emitter, opcode, ptype, a, b)
+        if opcode.startswith("shift-"):
+            return emit_shift(emitter, opcode, ptype, a, b)
     if op_class is None:
         raise unsupported(instruction, f"on {ptype.value}")
     return _binary(emitter, op_class, a, b)
@@ -366,9 +371,7 @@ def _convert_to_integer(
 ) -> SSAValue:
     target_type = integer_type(target)
     if source.is_float:
-        if target.is_signed_int:
-            return emitter.insert(arith.FPToSIOp(x, target_type)).results[0]
-        return emitter.insert(arith.FPToUIOp(x, target_type)).results[0]
+        return emit_float_to_integer(emitter, x, source, target)
     if target.bit_width > source.bit_width:
         if source.is_signed_int:
             return emitter.insert(arith.ExtSIOp(x, target_type)).results[0]

@@ -58,6 +58,13 @@ def flatten_value(value: Value) -> list[np.ndarray]:
 
 def evaluate_computation(computation: HloComputation, arguments: Sequence[Value]) -> Value:
     """Evaluates `computation`; arguments are in parameter-number order."""
+    return evaluate_values(computation, arguments)[computation.root]
+
+
+def evaluate_values(
+    computation: HloComputation, arguments: Sequence[Value]
+) -> dict[HloInstruction, Value]:
+    """The value of every instruction of `computation` (fusions: of the fusion, not inside)."""
     values: dict[HloInstruction, Value] = {}
     for instruction in computation.instructions:
         if instruction.opcode == "parameter":
@@ -67,7 +74,7 @@ def evaluate_computation(computation: HloComputation, arguments: Sequence[Value]
             values[instruction] = evaluate_instruction(
                 instruction, [values[o] for o in instruction.operands]
             )
-    return values[computation.root]
+    return values
 
 
 def evaluate_instruction(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
@@ -279,7 +286,7 @@ _UFUNC_REDUCERS: dict[str, np.ufunc] = {
 }
 
 
-def _simple_reducer(reducer: HloComputation) -> str | None:
+def simple_reducer(reducer: HloComputation) -> str | None:
     """The opcode if the reducer is `op(p0, p1)` of a commutative op, else None."""
     root = reducer.root
     params = reducer.parameters
@@ -301,7 +308,7 @@ def _reduce(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     assert dims is not None
     reducer = instruction.called_computations[0]
     ptype = _element_type(instruction.operands[0].shape)
-    simple = _simple_reducer(reducer) if half == 1 else None
+    simple = simple_reducer(reducer) if half == 1 else None
     if simple is None:
         return _reduce_sequentially(_reducer_step(reducer), inputs, inits, tuple(dims))
     if ptype in (PrimitiveType.BF16, PrimitiveType.F16):

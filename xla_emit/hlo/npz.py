@@ -42,19 +42,66 @@ def from_storable(array: np.ndarray, shape: ArrayShape, what: str) -> np.ndarray
 def load_arrays(path: str, what: str = "inputs") -> dict[str, np.ndarray]:
     """Every array of an npz file by name; the one reader of npz archives.
 
-    `what` names the archive's contents in the error message.
+    `what` names the archive's contents in the error message. Pickles are
+    never loaded (they run code), so object arrays are an error.
     """
+    archive = _open_archive(path, what)
+    arrays: dict[str, np.ndarray] = {}
+    with archive:
+        for name in archive.files:
+            arrays[name] = _load_member(archive, path, name)
+    return arrays
+
+
+def _open_archive(path: str, what: str) -> np.lib.npyio.NpzFile:
+    prefix = f"cannot read {what} from '{path}'"
     try:
-        archive = np.load(path)
-    except (OSError, ValueError, EOFError) as error:  # EOFError: an empty file
-        raise UserError(f"cannot read {what} from '{path}': {error}") from None
+        archive = np.load(path, allow_pickle=False)
+    except EOFError:
+        raise UserError(f"{prefix}: the file is empty") from None
+    except OSError as error:
+        raise UserError(f"{prefix}: {error.strerror or error}") from None
+    except (ValueError, zipfile.BadZipFile) as error:
+        # numpy reads anything that is neither zip nor .npy as a pickle, which it refuses.
+        raise UserError(f"{prefix}: not an npz archive ({_reason(error)})") from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
-        raise UserError(f"cannot read {what} from '{path}': not an npz archive")
+        raise UserError(f"{prefix}: a single .npy array, not an npz archive of arg0, arg1, ...")
+    return archive
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, zipfile.BadZipFile):
+        return f"damaged zip: {error}"
+    return "unknown format"
+
+
+def _load_member(archive: np.lib.npyio.NpzFile, path: str, name: str) -> np.ndarray:
     try:
-        with archive:
-            return {name: archive[name] for name in archive.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as error:
-        raise UserError(f"cannot read {what} from '{path}': {error}") from None
+        array = archive[name]
+    except ValueError as error:
+        if "allow_pickle" in str(error):
+            raise UserError(
+                f"cannot read '{name}' from '{path}': an object array, which only a pickle "
+                "can hold (pickles are not loaded: allow_pickle=False)"
+            ) from None
+        raise UserError(f"cannot read '{name}' from '{path}': {error}") from None
+    except (OSError, EOFError, zipfile.BadZipFile) as error:
+        raise UserError(f"cannot read '{name}' from '{path}': damaged ({error})") from None
+    return np.asarray(array)
+
+
+def check_argument_names(path: str, arrays: dict[str, np.ndarray], count: int) -> None:
+    """The archive holds no array besides `arg0 ... arg<count-1>`."""
+    expected = {f"arg{number}" for number in range(count)}
+    extra = sorted(set(arrays) - expected)
+    if extra:
+        takes = (
+            ", ".join(f"arg{n}" for n in range(count)) if count <= 3 else f"arg0 ... arg{count - 1}"
+        )
+        takes = takes or "no arguments"
+        raise UserError(
+            f"'{path}' has arrays the program does not take: {', '.join(extra)} (it takes {takes})"
+        )
 
 
 def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
@@ -63,10 +110,15 @@ def read_inputs(path: str, computation: HloComputation) -> list[np.ndarray]:
     arguments: list[np.ndarray] = []
     for number, param in enumerate(computation.parameters):
         key = f"arg{number}"
+        if not isinstance(param.shape, ArrayShape):
+            raise UserError(f"parameter '{param.name}' is a tuple; only arrays are supported")
         if key not in archive:
-            raise UserError(f"'{path}' has no array '{key}' for parameter '{param.name}'")
-        assert isinstance(param.shape, ArrayShape)
+            raise UserError(
+                f"'{path}' has no array '{key}' for parameter '{param.name}' "
+                f"(expected {param.shape.element_type.value}{list(param.shape.dimensions)})"
+            )
         arguments.append(from_storable(archive[key], param.shape, f"{path}:{key}"))
+    check_argument_names(path, archive, len(computation.parameters))
     return arguments
 
 

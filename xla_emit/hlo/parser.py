@@ -36,6 +36,8 @@ _ATTR_KEY = re.compile(r"[A-Za-z_][\w.\-]*")
 _TYPE_WORD = re.compile(r"[a-z][a-z0-9]*")
 # Tuples nest a few levels in real programs; the parser recurses once per level.
 MAX_TUPLE_NESTING = 64
+# numpy arrays have at most 64 dimensions; a literal's braces nest once per dimension.
+MAX_RANK = 64
 _LITERAL_SCALAR = re.compile(
     r"[-+]?(?:inf|nan|true|false|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)"
 )
@@ -342,6 +344,8 @@ class _Parser(Scanner):
                 if dim < 0:
                     raise self.error("a dimension size must not be negative", dim_offset)
                 dims.append(dim)
+                if len(dims) > MAX_RANK:
+                    raise self.error(f"shape has more than {MAX_RANK} dimensions", dim_offset)
                 if not self.try_consume(","):
                     break
             self.expect("]", "to close the dimensions")

@@ -98,6 +98,11 @@ class AffineExpr(ABC):
         """This expression and all its subexpressions, parents before children."""
         yield self
 
+    @property
+    def depth(self) -> int:
+        """Levels of operators from here to the deepest leaf, plus one (a leaf is 1)."""
+        return 1
+
     def to_str(
         self, dim_names: Sequence[str] | None = None, symbol_names: Sequence[str] | None = None
     ) -> str:
@@ -154,9 +159,16 @@ class BinaryExpr(AffineExpr):
     rhs: AffineExpr
     # Simplification hashes the same subtrees many times; computing it once keeps that linear.
     _hash: int = field(init=False, repr=False, compare=False)
+    # Every walk over an expression recurses once per level: parsers bound this.
+    _depth: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.kind, self.lhs, self.rhs)))
+        object.__setattr__(self, "_depth", 1 + max(self.lhs.depth, self.rhs.depth))
+
+    @property
+    def depth(self) -> int:
+        return self._depth
 
     def __hash__(self) -> int:
         return self._hash

@@ -28,6 +28,9 @@ from xla_emit.indexing.affine import (
 from xla_emit.indexing.interval import Interval
 
 KNOWN_EMPTY_TEXT = "KNOWN EMPTY"
+# Parsing, simplifying and printing recurse once (or a few times) per level of an
+# expression; real maps are a dozen levels deep, and Python's stack holds ~1000 frames.
+MAX_EXPRESSION_DEPTH = 100
 
 _MULTIPLICATIVE = {
     "*": AffineKind.MUL,
@@ -109,6 +112,8 @@ class _Parser:
         self.index = 0
         # Name -> expression for every declared variable (dims, then all symbols).
         self.variables: dict[str, AffineExpr] = {}
+        # How many parenthesized or called subexpressions are open at the current token.
+        self.open_groups = 0
 
     # -- token helpers -------------------------------------------------------
 
@@ -288,13 +293,28 @@ class _Parser:
 
     # -- expressions -------------------------------------------------------------
 
+    def too_deep(self, offset: int) -> IndexingMapSyntaxError:
+        return IndexingMapSyntaxError(
+            f"expression nested too deeply (limit {MAX_EXPRESSION_DEPTH} levels)", offset
+        )
+
+    def bounded(self, expr: AffineExpr, offset: int) -> AffineExpr:
+        """`expr`, unless it is deeper than the limit."""
+        if expr.depth > MAX_EXPRESSION_DEPTH:
+            raise self.too_deep(offset)
+        return expr
+
     def parse_expr(self) -> AffineExpr:
         """sum := term (('+' | '-') term)*"""
+        self.open_groups += 1
+        if self.open_groups > MAX_EXPRESSION_DEPTH:
+            raise self.too_deep(self.token.offset)
         expr = self.parse_term()
         while self.at("+") or self.at("-"):
-            negate = self.advance().text == "-"
+            operator = self.advance()
             rhs = self.parse_term()
-            expr = expr - rhs if negate else expr + rhs
+            expr = self.bounded(expr - rhs if operator.text == "-" else expr + rhs, operator.offset)
+        self.open_groups -= 1
         return expr
 
     def parse_term(self) -> AffineExpr:
@@ -306,14 +326,20 @@ class _Parser:
             kind = _MULTIPLICATIVE[operator.text]
             if kind != AffineKind.MUL and isinstance(rhs, ConstantExpr) and rhs.value == 0:
                 raise self.error(f"'{operator.text}' by zero", operator.offset)
-            expr = make_binary(kind, expr, rhs)
+            expr = self.bounded(make_binary(kind, expr, rhs), operator.offset)
         return expr
 
     def parse_unary(self) -> AffineExpr:
         """Unary minus binds tighter than every binary operator."""
-        if self.accept("-"):
-            return -self.parse_unary()
-        return self.parse_primary()
+        minus = self.token
+        if not self.accept("-"):
+            return self.parse_primary()
+        self.open_groups += 1
+        if self.open_groups > MAX_EXPRESSION_DEPTH:
+            raise self.too_deep(minus.offset)
+        expr = self.bounded(-self.parse_unary(), minus.offset)
+        self.open_groups -= 1
+        return expr
 
     def parse_primary(self) -> AffineExpr:
         token = self.token
@@ -350,4 +376,4 @@ class _Parser:
                 f"{self.describe()}"
             )
         self.advance()
-        return make_binary(kind, lhs, rhs)
+        return self.bounded(make_binary(kind, lhs, rhs), open_token.offset)

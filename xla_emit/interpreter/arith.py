@@ -157,6 +157,35 @@ _CMPF: tuple[Callable[[Array, Array], Array], ...] = (
 )
 
 
+def _check_defined(ex: Executor, op: Operation, lhs: Array, rhs: Array) -> None:
+    """An integer division or shift whose result is undefined on an active lane is an error
+    naming the lane and the operands (see `scalars.undefined_cases`)."""
+    if not ex.checks.undefined_arith:
+        return
+    cases = scalars.undefined_cases(op, lhs, rhs, integer_width(op.results[0].type))
+    if not cases:
+        return
+    shape = np.broadcast(lhs, rhs).shape
+    vector_rank = shaped_rank(op.results[0].type)
+    has_lanes = len(shape) > vector_rank
+    for case in cases:
+        where = np.broadcast_to(case.where, shape)
+        if has_lanes:
+            per_lane = where.reshape(shape[0], -1).any(axis=1)
+        else:
+            per_lane = np.full(ex.lanes.count, bool(where.any()))
+        lane = ex.first_lane(per_lane)
+        if lane is None:
+            continue  # only inactive lanes: their results are never used
+        in_lane = where[lane] if has_lanes else where
+        element = tuple(int(i) for i in np.argwhere(in_lane)[0])
+        index = ((lane,) if has_lanes else ()) + element
+        values = {
+            name: int(np.broadcast_to(v, shape)[index]) for name, v in (("lhs", lhs), ("rhs", rhs))
+        }
+        raise ex.error(op, case.message.format(**values), lane)
+
+
 @register_impls
 class ArithImpls(OpImpls):
     """arith ops over lanes."""
@@ -170,15 +199,17 @@ class ArithImpls(OpImpls):
         return (typed(_FLOAT_BINARY[type(op)](lanes(args[0]), lanes(args[1])), op.results[0].type),)
 
     @impl(*_SIGNED_BINARY)
-    def run_signed_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
+    def run_signed_binary(self, ex: Executor, op: Operation, args: Values) -> Values:
+        _check_defined(ex, op, lanes(args[0]), lanes(args[1]))
         return (
             typed(_SIGNED_BINARY[type(op)](lanes(args[0]), lanes(args[1])), op.results[0].type),
         )
 
     @impl(*_UNSIGNED_BINARY)
-    def run_unsigned_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
+    def run_unsigned_binary(self, ex: Executor, op: Operation, args: Values) -> Values:
         type_ = op.results[0].type
         width = integer_width(type_)
+        _check_defined(ex, op, lanes(args[0]), lanes(args[1]))
         lhs = unsigned_view(np.asarray(args[0]), width)
         rhs = unsigned_view(np.asarray(args[1]), width)
         if isinstance(op, arith.ShLIOp | arith.ShRUIOp):

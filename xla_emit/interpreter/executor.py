@@ -39,6 +39,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
@@ -110,6 +111,9 @@ class Executor:
         # After `run`: the contents of every tensor/memref argument (None for scalars).
         self.final_arguments: list[np.ndarray | None] = []
         self._steps: dict[Block, list[_Step]] = {}
+        self.step_counter = StepCounter()
+        # Results of pure calls in the current chunk (see `xla.run_pure_call`).
+        self.pure_call_results: dict[object, Values] = {}
 
     # ----------------------------------------------------------------- launch
 
@@ -175,6 +179,7 @@ class Executor:
         """
         function = self.entry_function(entry)
         self.grid = grid if grid is not None else self.launch_grid(function)
+        self.step_counter = StepCounter()
         arguments = self._bind_arguments(function, inputs)
         chunks = self.grid.chunks(self.max_lanes)
         tracker = _Progress(progress, self.grid.num_lanes)
@@ -213,6 +218,7 @@ class Executor:
         self.mask = None
         # Each chunk starts from the arguments as given: versions count updates within a chunk.
         self.versions = {}
+        self.pure_call_results = {}
         with np.errstate(all="ignore"):
             results = self.call_function(function, arguments, None)
         detached = tuple(
@@ -234,6 +240,7 @@ class Executor:
         worker.versions = {}
         worker.mask = None
         worker._steps = {}
+        worker.pure_call_results = {}
         return worker
 
     def version(self, buffer: Buffer) -> int:
@@ -357,6 +364,8 @@ class Executor:
         steps = self._steps.get(block)
         if steps is None:
             steps = self._compile(block)
+        if self.step_counter.charge(len(steps)):
+            raise self.error(block.parent_op(), self.step_counter.exceeded())
         for function, op, operands, results in steps[:-1]:
             values = function(op, tuple([env[operand] for operand in operands]))
             for result, value in zip(results, values, strict=True):

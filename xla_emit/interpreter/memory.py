@@ -45,12 +45,15 @@ class BufferKind(Enum):
 
 @dataclass(frozen=True)
 class CheckOptions:
-    """Which safety checks run; each costs time, `fast()` keeps only bounds checks."""
+    """Which safety checks run; each costs time, `fast()` keeps only the cheap ones
+    (bounds and undefined integer arithmetic)."""
 
     bounds: bool = True
     races: bool = True
     shared_reads: bool = True
     uninitialized: bool = True
+    # Integer division by zero, signed division overflow, shifts by >= the bit width.
+    undefined_arith: bool = True
 
     @staticmethod
     def fast() -> CheckOptions:
@@ -58,7 +61,13 @@ class CheckOptions:
 
     @staticmethod
     def none() -> CheckOptions:
-        return CheckOptions(bounds=False, races=False, shared_reads=False, uninitialized=False)
+        return CheckOptions(
+            bounds=False,
+            races=False,
+            shared_reads=False,
+            uninitialized=False,
+            undefined_arith=False,
+        )
 
     @property
     def tracks_writes(self) -> bool:

@@ -43,6 +43,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter import scalars
+from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import explicit_signedness_dtype
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -152,6 +153,7 @@ class PTOExecutor:
         self.functions = {f.sym_name.data: f for f in module.walk() if isinstance(f, func.FuncOp)}
         self.memories: dict[str, NDArray[np.uint8]] = {}
         self.env: dict[SSAValue, Value] = {}
+        self.step_counter = StepCounter()
 
     # -- entry points ----------------------------------------------------------------
 
@@ -200,6 +202,8 @@ class PTOExecutor:
     def _run_block(self, block: Block) -> list[Value]:
         """Run a block; returns the operands of its terminating `scf.yield`."""
         for op in block.ops:
+            if self.step_counter.charge(1):
+                raise self.error(block.parent_op() or op, self.step_counter.exceeded())
             if isinstance(op, scf.YieldOp):
                 return [self.env[v] for v in op.operands]
             if isinstance(op, func.ReturnOp):

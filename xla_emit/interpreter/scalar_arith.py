@@ -117,6 +117,19 @@ def _from_unsigned(value: Any, like: Any, type_: Attribute) -> Any:
     return wrapped(value, type_)
 
 
+def _check_defined(ex: Faults, op: Operation, lhs: Any, rhs: Any) -> None:
+    """An integer division or shift whose result is undefined is an error (see `scalars`)."""
+    width = integer_width(op.results[0].type)
+    for case in scalars.undefined_cases(op, lhs, rhs, width):
+        shape = np.broadcast(lhs, rhs).shape
+        first = tuple(int(i) for i in np.argwhere(np.broadcast_to(case.where, shape))[0])
+        values = {
+            name: int(np.broadcast_to(np.asarray(v), shape)[first])
+            for name, v in (("lhs", lhs), ("rhs", rhs))
+        }
+        raise ex.error(op, case.message.format(**values))
+
+
 class WholeValueArithImpls(OpImpls):
     """arith on Python scalars and whole numpy vectors."""
 
@@ -134,15 +147,15 @@ class WholeValueArithImpls(OpImpls):
         raise ex.error(op, f"with value {value} is not supported by this interpreter")
 
     @impl(*_INTEGER_BINARY)
-    def run_integer_binary(self, _ex: Faults, op: Operation, args: Sequence[Any]) -> list[Any]:
+    def run_integer_binary(self, ex: Faults, op: Operation, args: Sequence[Any]) -> list[Any]:
+        _check_defined(ex, op, args[0], args[1])
         result = _INTEGER_BINARY[type(op)](args[0], args[1])
         return [wrapped(result, op.results[0].type)]
 
     @impl(*_SIGNED_DIVISION, *_UNSIGNED_DIVISION)
     def run_integer_division(self, ex: Faults, op: Operation, args: Sequence[Any]) -> list[Any]:
         lhs, rhs = args[0], args[1]
-        if scalars.has_zero(rhs):
-            raise ex.error(op, "divides by zero")
+        _check_defined(ex, op, lhs, rhs)
         type_ = op.results[0].type
         signed = _SIGNED_DIVISION.get(type(op))
         if signed is not None:

@@ -11,11 +11,13 @@ arrays). Signed values are stored signed; `unsigned` reads them as unsigned
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-from xdsl.ir import Attribute
+from xdsl.dialects import arith
+from xdsl.ir import Attribute, Operation
 
 from xla_emit.interpreter.element_types import (
     integer_width,
@@ -145,9 +147,50 @@ def shift_amount(amount: Integers, width: int) -> Integers:
     return np.minimum(bits, np.uint64(63))
 
 
-def has_zero(divisor: Integers) -> bool:
-    """Whether any element of `divisor` is zero."""
-    return bool(np.any(np.asarray(divisor) == 0))
+# ----------------------------------------------------------------------------- undefined results
+# MLIR leaves these undefined (LLVM: immediate UB or poison); XLA's emitters
+# never produce them, so the interpreter reports them instead of inventing a value.
+
+_DIVISIONS = (
+    arith.DivSIOp,
+    arith.DivUIOp,
+    arith.RemSIOp,
+    arith.RemUIOp,
+    arith.FloorDivSIOp,
+    arith.CeilDivSIOp,
+    arith.CeilDivUIOp,
+)
+# Signed division of INT_MIN by -1 overflows (LLVM's srem is undefined there too).
+_SIGNED_DIVISIONS = (arith.DivSIOp, arith.RemSIOp, arith.FloorDivSIOp, arith.CeilDivSIOp)
+_SHIFTS = (arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp)
+
+
+@dataclass(frozen=True)
+class UndefinedCase:
+    """Where an integer op's result is undefined (a bool, or a bool array over the
+    operands' broadcast shape) and what to say, formatted with `lhs` and `rhs`."""
+
+    where: Any
+    message: str
+
+
+def undefined_cases(op: Operation, lhs: Integers, rhs: Integers, width: int) -> list[UndefinedCase]:
+    """The ways `op` (an integer division or shift) is undefined on these operands."""
+    cases: list[UndefinedCase] = []
+    if isinstance(op, _DIVISIONS):
+        cases.append(UndefinedCase(np.equal(rhs, 0), "divides {lhs} by zero, which is undefined"))
+    if isinstance(op, _SIGNED_DIVISIONS) and width > 1:
+        int_min = -(1 << (width - 1))
+        overflow = np.equal(lhs, int_min) & np.equal(rhs, -1)
+        cases.append(UndefinedCase(overflow, f"divides {{lhs}} by -1, which overflows i{width}"))
+    if isinstance(op, _SHIFTS):
+        too_far = np.asarray(unsigned(rhs, width)) >= width
+        cases.append(
+            UndefinedCase(
+                too_far, f"shifts {{lhs}} by {{rhs}}, not in [0, {width}): the result is poison"
+            )
+        )
+    return [case for case in cases if np.any(case.where)]
 
 
 # ----------------------------------------------------------------------------- casts
@@ -199,14 +242,27 @@ def unsigned_to_float(
     return as_unsigned.astype(np.float64).astype(numpy_dtype(target))
 
 
+# The largest doubles below 2**63 and 2**64: limits numpy can cast to 64-bit integers.
+_BELOW_2_63 = float(np.nextafter(2.0**63, 0))
+_BELOW_2_64 = float(np.nextafter(2.0**64, 0))
+
+
+def _truncated(values: npt.NDArray[Any], low: float, high: float) -> npt.NDArray[Any]:
+    """Rounded toward zero; NaN and values outside [low, high] (poison in MLIR, and
+    selected away by XLA's converts) become 0 or the nearest limit, deterministically."""
+    with np.errstate(invalid="ignore"):
+        truncated = np.trunc(values.astype(np.float64))
+    return np.clip(np.nan_to_num(truncated, nan=0.0), low, high)
+
+
 def float_to_signed(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
     """`fptosi`: rounds toward zero."""
-    return typed(np.trunc(values.astype(np.float64)).astype(np.int64), target)
+    return typed(_truncated(values, -(2.0**63), _BELOW_2_63).astype(np.int64), target)
 
 
 def float_to_unsigned(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
     """`fptoui`: rounds toward zero, stored in the target's signless storage."""
-    return from_unsigned(np.trunc(values.astype(np.float64)).astype(np.uint64), target)
+    return from_unsigned(_truncated(values, 0.0, _BELOW_2_64).astype(np.uint64), target)
 
 
 def bitcast(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:

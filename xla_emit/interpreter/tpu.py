@@ -36,6 +36,7 @@ from xdsl.utils.hints import isa
 
 from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -128,6 +129,7 @@ class TpuExecutor:
         self.module = module
         self.locate = locate
         self.env: dict[SSAValue, TpuValue] = {}
+        self.step_counter = StepCounter()
 
     def error(self, op: Operation, message: str) -> TpuKernelError:
         location = self.locate(op) if self.locate is not None else None
@@ -179,6 +181,8 @@ class TpuExecutor:
         for arg, value in zip(block.args, args, strict=True):
             self.env[arg] = value
         for op in block.ops:
+            if self.step_counter.charge(1):
+                raise self.error(block.parent_op() or op, self.step_counter.exceeded())
             if isinstance(op, func.ReturnOp | scf.YieldOp):
                 return [self.env[v] for v in op.operands]
             handler = _HANDLERS.lookup(type(op))

@@ -29,6 +29,23 @@ from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.memory import TensorValue
 from xla_emit.interpreter.registry import GridAxis, OpImpls, grid_axis, impl, register_impls
 
+# Bounds the memory the kept results of pure calls take in a chunk (each holds
+# one value per lane).
+_MAX_KEPT_PURE_CALLS = 256
+
+
+def _lanes_key(mask: np.ndarray | None) -> object:
+    return None if mask is None else mask.tobytes()
+
+
+def _argument_key(value: Value) -> object:
+    """Equal keys for equal argument values: tensors by buffer and version, lanes by content."""
+    if isinstance(value, TensorValue):
+        # Holding the buffer keeps its identity from being reused while the key lives.
+        return (value.buffer, value.version)
+    array = np.asarray(value)
+    return (array.dtype.str, array.shape, array.tobytes())
+
 
 def _index(value: int | np.ndarray | np.generic) -> np.ndarray | np.generic:
     return np.int64(value) if isinstance(value, int) else value
@@ -96,7 +113,24 @@ class XlaImpls(OpImpls):
 
     @impl(PureCallOpBase)
     def run_pure_call(self, ex: Executor, op: PureCallOpBase, args: Values) -> Values:
-        return ex.call_function(op.callee.string_value(), args, op)
+        """A pure call runs once per distinct callee, arguments and active lanes in a chunk.
+
+        XLA's CSE merges equal pure calls; without that, a callee whose body calls
+        its own callee twice (`v = add(v, transpose(v))` fused, level after level)
+        doubles the work at every level. Results that hold tensors are not kept:
+        later in-place updates may reuse their buffers.
+        """
+        callee = op.callee.string_value()
+        key = (callee, _lanes_key(ex.mask), *(_argument_key(a) for a in args))
+        cached = ex.pure_call_results.get(key)
+        if cached is not None:
+            return cached
+        results = ex.call_function(callee, args, op)
+        if len(ex.pure_call_results) >= _MAX_KEPT_PURE_CALLS:
+            ex.pure_call_results.clear()
+        if not any(isinstance(result, TensorValue) for result in results):
+            ex.pure_call_results[key] = results
+        return results
 
     @impl(YieldOpBase)
     def run_yield(self, _ex: Executor, _op: YieldOpBase, args: Values) -> Values:

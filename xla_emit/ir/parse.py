@@ -28,6 +28,30 @@ MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPri
     r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"'
 )
 
+# xDSL's parser, verifier and printer recurse several Python frames per level
+# of brackets and regions; beyond about 140 levels Python's stack runs out.
+# Real kernels nest a dozen levels, so deeper text is rejected before parsing.
+MAX_NESTING = 64
+_NESTING_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*|->|[(\[{<]|[)\]}>]')
+_OPENING = frozenset("([{<")
+_CLOSING = frozenset(")]}>")
+
+
+def check_nesting(text: str, file: str) -> None:
+    """Brackets outside strings and comments nest at most `MAX_NESTING` levels."""
+    depth = 0
+    for token in _NESTING_TOKEN.finditer(text):
+        bracket = token.group()
+        if bracket in _OPENING:
+            depth += 1
+            if depth > MAX_NESTING:
+                raise UserError(
+                    f"nested too deeply (limit {MAX_NESTING} levels of brackets and regions)",
+                    SourceLocation.from_offset(file, text, token.start()),
+                )
+        elif bracket in _CLOSING:
+            depth = max(depth - 1, 0)
+
 
 @dataclass
 class SourceMap:
@@ -95,6 +119,7 @@ def parse_mlir(
     text: str, file: str = "<stdin>", ctx: Context | None = None
 ) -> tuple[ModuleOp, SourceMap]:
     """Parse MLIR text; syntax errors become `UserError`s with a location."""
+    check_nesting(text, file)
     source_map = SourceMap(file, text)
     try:
         # The parser reads its first token while it is built: that can fail too.

@@ -30,6 +30,7 @@ from xla_emit.interpreter import Executor
 from xla_emit.interpreter.tpu import run_tpu_kernel
 from xla_emit.ir import SourceMap
 from xla_emit.runtime.kernel_io import random_kernel_inputs, read_kernel_inputs
+from xla_emit.runtime.limits import check_launch_grid
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, apply_pipeline
 from xla_emit.runtime.pto_kernels import run_pto_module
 from xla_emit.runtime.reporting import (
@@ -99,9 +100,13 @@ def _run_simt(program: KernelProgram, options: InterpreterOptions) -> list[np.nd
             module, options.passes, source_map=source_map, after_pass=pass_timer(options)
         )
     executor = Executor(module, checks=options.safety_checks, locator=source_map)
+    entry = executor.entry_function(options.entry)
+    check_launch_grid(executor.launch_grid(entry), entry, source_map, options.limits.max_memory)
     name = function.sym_name.data
     started = time.perf_counter()
-    outputs = executor.run(inputs, entry=options.entry, progress=progress_bar(name))
+    outputs = executor.run(
+        inputs, entry=options.entry, progress=progress_bar(name, options.progress)
+    )
     if options.time:
         elapsed = time.perf_counter() - started
         print(kernel_time(name, elapsed, executor.grid.num_lanes), file=sys.stderr)

@@ -14,16 +14,20 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
+from xla_emit.hlo.limits import check_module_memory
+from xla_emit.interpreter.budget import run_limits
 from xla_emit.ir import parse_mlir, verify_module
 from xla_emit.pto.assembly import pto_as_to_mlir
 from xla_emit.runtime.backends import GPU, KernelProgram, backend_of
 from xla_emit.runtime.kernels import KernelCache
+from xla_emit.runtime.limits import check_kernel_module
 from xla_emit.runtime.module_runtime import ModuleRuntime
 from xla_emit.runtime.pipeline import apply_pipeline
 from xla_emit.runtime.reporting import (
@@ -49,6 +53,14 @@ def run_hlo_module(
     module: HloModule, inputs: Sequence[np.ndarray], options: InterpreterOptions
 ) -> list[np.ndarray]:
     """Compile every fusion through the pipeline and run the module in the interpreter."""
+    check_module_memory(module, options.limits.max_memory)
+    with run_limits(options.limits):
+        return _run_hlo_module(module, inputs, options)
+
+
+def _run_hlo_module(
+    module: HloModule, inputs: Sequence[np.ndarray], options: InterpreterOptions
+) -> list[np.ndarray]:
     if options.backend not in (None, GPU.name):
         raise UserError(f"HLO modules compile for the {GPU.name} backend, not '{options.backend}'")
     pipeline = options.passes if options.passes is not None else GPU.default_pipeline
@@ -56,7 +68,7 @@ def run_hlo_module(
         expected = evaluate_module(module, inputs)
         finish_check(check_pipeline(module, inputs, expected, pipeline), "the reference evaluator")
     cache = KernelCache(pipeline, checks=options.safety_checks)
-    runtime = ModuleRuntime(module, cache, progress=progress_bar)
+    runtime = ModuleRuntime(module, cache, progress=partial(progress_bar, forced=options.progress))
     outputs = runtime.run(inputs)
     if options.time:
         for name, seconds in cache.pass_seconds.items():
@@ -75,6 +87,7 @@ def run_kernel_file(
         text = pto_as_to_mlir(text, path)
     module, source_map = parse_mlir(text, path)
     verify_module(module, source_map)
+    check_kernel_module(module, source_map, options.limits.max_memory)
     backend = backend_of(module, options.backend)
     if options.passes and backend is not GPU:
         # The GPU runner applies `-p` itself, after checking it stage by stage.
@@ -82,4 +95,5 @@ def run_kernel_file(
             module, options.passes, source_map=source_map, after_pass=pass_timer(options)
         )
     program = KernelProgram(module, source_map, inputs_path, seed if seed is not None else 0)
-    return backend.run(program, options)
+    with run_limits(options.limits):
+        return backend.run(program, options)

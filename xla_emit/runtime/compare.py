@@ -38,10 +38,14 @@ class Comparison:
     first_difference: tuple[int, ...] | None
     expected_value: float | None = None
     actual_value: float | None = None
+    # What was demanded and how it went, when not the ulp/scale tolerance (see `expectations`).
+    verdict: str | None = None
 
     def describe(self) -> str:
         if self.identical:
             return "bit-identical"
+        if self.verdict is not None:
+            return self.verdict
         where = ""
         if self.first_difference is not None:
             where = (
@@ -74,10 +78,16 @@ def compare(expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX
         return Comparison(True, True, 0.0, 0, None)
     if expected.dtype not in _SCALE_TOLERANCE:
         differs = expected != actual
-        index = _first(differs)
+        index = first_index(differs)
         error = np.abs(expected.astype(np.float64) - actual.astype(np.float64))
         return Comparison(
-            False, False, float(error.max()), 0, index, _at(expected, index), _at(actual, index)
+            False,
+            False,
+            float(error.max()),
+            0,
+            index,
+            value_at(expected, index),
+            value_at(actual, index),
         )
     wide_expected = expected.astype(np.float64)
     wide_actual = actual.astype(np.float64)
@@ -92,15 +102,15 @@ def compare(expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX
     scale = float(np.abs(finite).max()) if finite.size else 0.0
     tolerance = _SCALE_TOLERANCE[expected.dtype] * scale
     bad = nan_mismatch | ((ulps > max_ulp) & (error > tolerance))
-    index = _first(error > 0)
+    index = first_index(error > 0)
     return Comparison(
         not bool(bad.any()),
         False,
         float(error.max()),
         int(ulps.max()),
         index,
-        _at(expected, index),
-        _at(actual, index),
+        value_at(expected, index),
+        value_at(actual, index),
     )
 
 
@@ -110,10 +120,10 @@ def _bits(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _first(mask: np.ndarray) -> tuple[int, ...] | None:
+def first_index(mask: np.ndarray) -> tuple[int, ...] | None:
     hits = np.argwhere(mask)
     return tuple(int(i) for i in hits[0]) if hits.size else None
 
 
-def _at(array: np.ndarray, index: tuple[int, ...] | None) -> float | None:
+def value_at(array: np.ndarray, index: tuple[int, ...] | None) -> float | None:
     return None if index is None else float(array[index])

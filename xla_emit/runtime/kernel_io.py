@@ -14,7 +14,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo.npz import load_arrays
+from xla_emit.hlo.npz import check_argument_names, load_arrays
 from xla_emit.interpreter.element_types import numpy_dtype
 
 
@@ -36,11 +36,13 @@ def read_kernel_inputs(path: str, function: FuncOp) -> list[np.ndarray]:
     """`arg0, arg1, ...` of an npz file, checked against the kernel's parameter types."""
     archive = load_arrays(path)
     inputs: list[np.ndarray] = []
-    for number, type_ in enumerate(kernel_parameters(function)):
+    parameters = kernel_parameters(function)
+    for number, type_ in enumerate(parameters):
         key = f"arg{number}"
         if key not in archive:
             raise UserError(f"'{path}' has no array '{key}' for a parameter of type {type_}")
         inputs.append(_typed(archive[key], type_, f"{path}:{key}"))
+    check_argument_names(path, archive, len(parameters))
     return inputs
 
 

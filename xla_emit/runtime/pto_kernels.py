@@ -8,13 +8,17 @@ global-memory argument as `tstore` left it.
 
 from __future__ import annotations
 
+import math
+
 import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.ir import SSAValue
 
 from dialects import pto
-from xla_emit.diagnostics import UserError
+from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.hlo.limits import check_memory
+from xla_emit.interpreter.budget import current_limits
 from xla_emit.interpreter.element_types import explicit_signedness_dtype
 from xla_emit.interpreter.pto import Array, PTOExecutor, Scalar, Tile, Value
 from xla_emit.ir import SourceMap, parse_mlir, verify_module
@@ -55,7 +59,7 @@ def run_pto_module(
     if function is None:
         raise UserError(f"no function named '{name}' in {source_map.file}")
     params = function.body.block.args
-    args = _arguments(params, inputs, seed)
+    args = _arguments(params, inputs, seed, source_map.location_of(function))
     results = executor.run(name, args)
     outputs = {f"out{i}": _to_npz(v) for i, v in enumerate(results)}
     for index, (param, value) in enumerate(zip(params, args, strict=True)):
@@ -65,13 +69,16 @@ def run_pto_module(
 
 
 def _arguments(
-    params: tuple[SSAValue, ...], inputs: dict[str, Array] | None, seed: int
+    params: tuple[SSAValue, ...],
+    inputs: dict[str, Array] | None,
+    seed: int,
+    where: SourceLocation | None,
 ) -> list[Value]:
     rng = np.random.default_rng(seed)
     args: list[Value] = []
     for index, param in enumerate(params):
         if inputs is None:
-            args.append(_random_input(rng, index, param))
+            args.append(_random_input(rng, index, param, where))
             continue
         key = f"arg{index}"
         if key not in inputs:
@@ -98,7 +105,9 @@ def _to_npz(value: Value) -> Array:
     return array
 
 
-def _random_input(rng: np.random.Generator, position: int, param: SSAValue) -> Array | Scalar:
+def _random_input(
+    rng: np.random.Generator, position: int, param: SSAValue, where: SourceLocation | None
+) -> Array | Scalar:
     """Random data shaped by a parameter's type (small integers for integer types)."""
     match param.type:
         case pto.PartitionTensorViewType(element_type=element) if (
@@ -114,6 +123,10 @@ def _random_input(rng: np.random.Generator, position: int, param: SSAValue) -> A
                 f"cannot make a random input for parameter {position} ({param.type}); pass --inputs"
             )
     dtype = explicit_signedness_dtype(element)
+    # numpy draws the values as 8-byte numbers before converting them.
+    size = math.prod(shape) * max(dtype.itemsize, 8)
+    what = f"parameter {position} ({param.type})"
+    check_memory(size, what, current_limits().max_memory, where)
     if np.issubdtype(dtype, np.integer):
         return rng.integers(-8, 8, shape).astype(dtype)
     return rng.standard_normal(shape).astype(dtype)

@@ -1,18 +1,20 @@
 """The interpreter's command-line options and what a run reports on stderr.
 
 `--check` prints the stage report and fails on the first stage that differs;
-`--time` prints per-pass and per-kernel times; long runs draw a progress bar
-on stderr when it is a terminal.
+`--time` prints per-pass and per-kernel times; runs longer than a couple of
+seconds draw a progress bar on stderr when it is a terminal (or under
+`--progress`), with tqdm when it is installed and a plain line otherwise.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
-from typing import TextIO
+from dataclasses import dataclass, field
+from typing import Protocol, TextIO
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.limits import RunLimits
 from xla_emit.interpreter import CheckOptions
 from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime.pipeline import AfterPass
@@ -29,6 +31,10 @@ class InterpreterOptions:
     entry: str | None = None
     # `gpu`, `tpu` or `pto`; None: the module's own attributes say (see runtime.backends).
     backend: str | None = None
+    # --max-memory and --max-steps.
+    limits: RunLimits = field(default_factory=RunLimits)
+    # --progress: a bar even when stderr is not a terminal.
+    progress: bool = False
 
     @property
     def safety_checks(self) -> CheckOptions:
@@ -44,23 +50,69 @@ def finish_check(report: PipelineCheck, oracle: str, stream: TextIO | None = Non
         raise UserError(f"outputs differ from {oracle} after pass '{failure.stage}'")
 
 
-def progress_bar(name: str) -> ProgressCallback | None:
-    """A progress bar on stderr, only when stderr is a terminal and the run takes a while."""
-    if not sys.stderr.isatty():
+# A bar appears only once a run has taken this long: short runs print nothing.
+PROGRESS_DELAY_SECONDS = 2.0
+
+
+class _Bar(Protocol):
+    n: float
+
+    def update(self, n: float = 1) -> bool | None: ...
+
+    def close(self) -> None: ...
+
+
+def progress_bar(
+    name: str, forced: bool = False, delay: float = PROGRESS_DELAY_SECONDS
+) -> ProgressCallback | None:
+    """A progress bar on stderr for a run that takes a while.
+
+    Only when stderr is a terminal, or `forced` (`--progress`): never in pipes
+    and logs. Drawn by tqdm when it is installed, else as one rewritten line.
+    """
+    if not (forced or sys.stderr.isatty()):
         return None
     started = time.perf_counter()
+    bar: list[_Bar] = []
 
     def show(done: int, total: int) -> None:
-        if time.perf_counter() - started < 0.5 and done < total:
-            return
-        filled = 30 * done // max(total, 1)
-        bar = "#" * filled + "." * (30 - filled)
-        end = "\n" if done >= total else ""
-        print(
-            f"\r{name} [{bar}] {100 * done // max(total, 1)}%", end=end, file=sys.stderr, flush=True
-        )
+        if not bar:
+            if time.perf_counter() - started < delay:
+                return
+            bar.append(_make_bar(name, total))
+        bar[0].update(done - bar[0].n)
+        if done >= total:
+            bar[0].close()
 
     return show
+
+
+def _make_bar(name: str, total: int) -> _Bar:
+    try:
+        from tqdm import tqdm  # pyright: ignore[reportMissingModuleSource]
+    except ImportError:
+        return _LineBar(name, total)
+    return tqdm(total=total, desc=name, unit="lane", file=sys.stderr, leave=True)
+
+
+class _LineBar:
+    """A bar drawn on one rewritten stderr line, for when tqdm is missing."""
+
+    def __init__(self, name: str, total: int) -> None:
+        self.name = name
+        self.total = max(total, 1)
+        self.n: float = 0
+
+    def update(self, n: float = 1) -> bool | None:
+        self.n += n
+        filled = int(30 * self.n) // self.total
+        percent = int(100 * self.n) // self.total
+        bar = "#" * filled + "." * (30 - filled)
+        print(f"\r{self.name} [{bar}] {percent}%", end="", file=sys.stderr, flush=True)
+        return None
+
+    def close(self) -> None:
+        print(file=sys.stderr, flush=True)
 
 
 def kernel_time(name: str, seconds: float, lanes: int) -> str:

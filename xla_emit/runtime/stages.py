@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare
+from xla_emit.runtime.expectations import Expectation, output_expectations
 from xla_emit.runtime.kernels import KernelCache, compile_fusion, fusion_key
 from xla_emit.runtime.module_runtime import ModuleRuntime, kernel_fusions
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, AfterPass, apply_pipeline
@@ -121,9 +122,17 @@ def check_pipeline(
     checks: CheckOptions | None = None,
     max_ulp: int = DEFAULT_MAX_ULP,
     stop_at_first_failure: bool = True,
+    expectations: Sequence[Expectation] | None = None,
 ) -> PipelineCheck:
-    """Run `module` after every stage of `pipeline` and compare with `expected`."""
+    """Run `module` after every stage of `pipeline` and compare with `expected`.
+
+    Each output is held to what its computation allows (`expectations`, by
+    default read off the module): bit-exact, within the bound of a reordered
+    sum, or within `max_ulp`.
+    """
     checks = checks if checks is not None else CheckOptions()
+    if expectations is None:
+        expectations = output_expectations(module, inputs)
     staged = StagedCompiler(pipeline)
     staged.compile_all(module, kernel_fusions(module))
     result = PipelineCheck()
@@ -131,7 +140,10 @@ def check_pipeline(
         cache = KernelCache(pipeline, staged.compiler_for(stage), checks)
         started = time.perf_counter()
         outputs = ModuleRuntime(module, cache).run(inputs)
-        comparisons = [compare(e, a, max_ulp) for e, a in zip(expected, outputs, strict=True)]
+        comparisons = [
+            expectation.compare(e, a, max_ulp)
+            for expectation, e, a in zip(expectations, expected, outputs, strict=True)
+        ]
         result.stages.append(
             StageResult(staged.stage_names[stage], comparisons, time.perf_counter() - started)
         )

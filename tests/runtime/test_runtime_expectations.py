@@ -1,0 +1,203 @@
+"""`--check` demands what each output's computation allows, and still catches broken kernels.
+
+Bounds are checked against numbers worked by hand; the bf16 sum case is one
+the plain ulp/scale comparison rejects although the kernel is right.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+from xdsl.dialects import arith
+
+from xla_emit.api import parse_hlo
+from xla_emit.emitters import elemental_ops
+from xla_emit.emitters.row_reduction import RowReductionTiling
+from xla_emit.hlo.evaluator import evaluate_module
+from xla_emit.hlo.npz import random_inputs
+from xla_emit.hlo.shape import PrimitiveType
+from xla_emit.runtime.compare import compare
+from xla_emit.runtime.expectations import (
+    OutputKind,
+    ReorderedSum,
+    compare_exactly,
+    compare_within_bound,
+    output_expectations,
+)
+from xla_emit.runtime.kernels import KernelCache
+from xla_emit.runtime.module_runtime import ModuleRuntime
+from xla_emit.runtime.stages import check_pipeline
+from xla_emit.tools.run import main
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+BF16_SUM = """HloModule bf16_sum
+
+%add (a: bf16[], b: bf16[]) -> bf16[] {
+  %a = bf16[] parameter(0)
+  %b = bf16[] parameter(1)
+  ROOT %s = bf16[] add(%a, %b)
+}
+
+ENTRY %main (x: bf16[8,4096]) -> bf16[8] {
+  %x = bf16[8,4096]{1,0} parameter(0)
+  %zero = bf16[] constant(0)
+  ROOT %r = bf16[8]{0} reduce(%x, %zero), dimensions={1}, to_apply=%add
+}
+"""
+
+MIXED = """HloModule mixed
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+
+ENTRY %main (x: f32[4,16]) -> (f32[4,16], f32[4,16], bf16[4], f32[4]) {
+  %x = f32[4,16] parameter(0)
+  %y = f32[4,16] multiply(%x, %x)
+  %e = f32[4,16] exponential(%x)
+  %zero = f32[] constant(0)
+  %s = f32[4] reduce(%y, %zero), dimensions={1}, to_apply=%add
+  %c = bf16[4] convert(%s)
+  %t = f32[4] reduce(%e, %zero), dimensions={1}, to_apply=%add
+  ROOT %out = (f32[4,16], f32[4,16], bf16[4], f32[4]) tuple(%y, %e, %c, %t)
+}
+"""
+
+
+def test_each_output_gets_what_its_computation_allows() -> None:
+    module = parse_hlo(MIXED)
+    inputs = random_inputs(module.entry, 0)
+    kinds = [e.kind for e in output_expectations(module, inputs)]
+    # x*x: exact; exp: approximated; sum of x*x (rounded to bf16): a reordered sum;
+    # a sum of approximated values: the ulp tolerance.
+    assert kinds == [
+        OutputKind.EXACT,
+        OutputKind.APPROXIMATE,
+        OutputKind.REORDERED_SUM,
+        OutputKind.APPROXIMATE,
+    ]
+    reordered = output_expectations(module, inputs)[2].reordered
+    assert reordered is not None
+    assert (reordered.length, reordered.accumulator, reordered.output) == (
+        17,
+        PrimitiveType.F32,
+        PrimitiveType.BF16,
+    )
+    squares = inputs[0].astype(np.float64) ** 2
+    np.testing.assert_allclose(reordered.magnitudes, squares.sum(axis=1), rtol=1e-6)
+
+
+def test_bound_matches_hand_worked_numbers() -> None:
+    u = 2.0**-8
+    same_type = ReorderedSum(
+        3, PrimitiveType.BF16, PrimitiveType.BF16, np.array([2.0]), np.array([1.0])
+    )
+    # 2 * ((1+u)^3 - 1) * sum|x|, with (1+u)^3 - 1 = 3u + 3u^2 + u^3.
+    assert same_type.bound()[0] == pytest.approx(2 * (3 * u + 3 * u**2 + u**3) * 2.0, rel=1e-12)
+    narrowed = ReorderedSum(
+        100, PrimitiveType.F32, PrimitiveType.BF16, np.array([10.0]), np.array([-4.0])
+    )
+    e = (1 + 2.0**-24) ** 100 - 1
+    expected = 2 * e * 10.0 + 2 * u * (4.0 + e * 10.0)
+    assert narrowed.bound()[0] == pytest.approx(expected, rel=1e-9)
+
+
+def test_bound_comparison_rejects_infinities_and_nans_out_of_place() -> None:
+    loose = ReorderedSum(
+        4096, PrimitiveType.BF16, PrimitiveType.BF16, np.array([1e30, 1.0]), np.array([0, 0])
+    )
+    expected = np.array([np.inf, 1.0], dtype=ml_dtypes.bfloat16)
+    actual = np.array([3.0, np.nan], dtype=ml_dtypes.bfloat16)
+    result = compare_within_bound(expected, actual, loose)
+    assert not result.matches
+    assert result.first_difference == (0,)
+
+
+def test_plain_bf16_row_sum_passes_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = parse_hlo(BF16_SUM)
+    inputs = random_inputs(module.entry, 0)
+    expected = evaluate_module(module, inputs)
+    actual = ModuleRuntime(module, KernelCache()).run(inputs)
+    # The ulp/scale tolerance alone calls the tree-ordered sum wrong.
+    assert not compare(expected[0], actual[0]).matches
+    hlo = tmp_path / "bf16_sum.hlo"
+    hlo.write_text(BF16_SUM)
+    assert main([str(hlo), "--check"]) == 0
+    err = capsys.readouterr().err
+    assert "emitted: ok (out0: within the reordered-sum bound (max error " in err
+    assert "reduction of 4097 bf16 elements))" in err
+
+
+def test_corpus_bf16_row_sum_passes_check(capsys: pytest.CaptureFixture[str]) -> None:
+    hlo = CORPUS / "bf16_row_sum.hlo"
+    inputs = CORPUS / "bf16_row_sum.inputs.npz"
+    assert main([str(hlo), "--inputs", str(inputs), "--check"]) == 0
+    assert "DIFFERS" not in capsys.readouterr().err
+
+
+def test_a_row_sum_missing_one_element_differs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Break the emitter: each thread row folds one element fewer than the row has."""
+    reduced = RowReductionTiling.reduced
+    monkeypatch.setattr(
+        RowReductionTiling,
+        "reduced",
+        property(lambda self: reduced.fget(self) - 1),  # type: ignore[union-attr]
+    )
+    hlo = CORPUS / "bf16_row_sum.hlo"
+    inputs = CORPUS / "bf16_row_sum.inputs.npz"
+    assert main([str(hlo), "--inputs", str(inputs), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "emitted: DIFFERS (out0: outside the reordered-sum bound (max error " in err
+    assert "reduction of 65 f32 elements), first at [" in err
+    assert "error: outputs differ from the reference evaluator after pass 'emitted'" in err
+
+
+def test_elementwise_output_one_ulp_off_differs() -> None:
+    """An elementwise output must be bit-exact: one ulp is caught (the ulp tolerance took 4)."""
+    module = parse_hlo(MIXED)
+    inputs = random_inputs(module.entry, 0)
+    expected = evaluate_module(module, inputs)
+    off = expected[0].copy()
+    off[1, 2] = np.nextafter(off[1, 2], np.float32(np.inf))
+    assert compare(off, expected[0]).matches
+    result = compare_exactly(off, expected[0])
+    assert not result.matches
+    assert result.describe().startswith(
+        "not bit-identical, though the kernel computes what the reference does in the same "
+        "order: max abs error "
+    )
+    assert "first difference at [1, 2]" in result.describe()
+    report = check_pipeline(module, inputs, [off, *expected[1:]], stop_at_first_failure=True)
+    assert report.first_failure is not None
+    assert report.first_failure.stage == "emitted"
+
+
+def test_nan_payloads_do_not_matter_for_exact_outputs() -> None:
+    expected = np.array([np.nan, 1.0], np.float32)
+    actual = np.array([-np.nan, 1.0], np.float32)
+    result = compare_exactly(expected, actual)
+    assert result.matches
+    assert math.isnan(float(actual[0]))
+
+
+def test_a_broken_elementwise_kernel_differs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Break the emitter: f32 multiply emitted as an add (x*x becomes x+x)."""
+    monkeypatch.setitem(elemental_ops._FLOAT_BINARY, "multiply", arith.AddfOp)  # pyright: ignore[reportPrivateUsage]
+    hlo = tmp_path / "mixed.hlo"
+    hlo.write_text(MIXED)
+    assert main([str(hlo), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "emitted: DIFFERS (out0: not bit-identical, though the kernel computes" in err

@@ -1,0 +1,121 @@
+"""XLA's integer semantics at the edges, built from `arith` ops that are never undefined.
+
+`arith.divsi` by zero or of INT_MIN by -1, and shifts by the bit width or
+more, are undefined in MLIR (and in LLVM); float to integer conversion out
+of range is poison. XLA defines every one of them (xla/service/
+elemental_ir_emitter.cc and the MLIR emitters' lowering of mhlo ops):
+
+- x / 0 is -1 (all ones, also unsigned) and x % 0 is x; INT_MIN / -1 is
+  INT_MIN and INT_MIN % -1 is 0;
+- a shift by an amount that is negative or >= the bit width (compared
+  unsigned) gives 0, or the sign fill for `shift-right-arithmetic`;
+- float to integer truncates toward zero and saturates; NaN gives 0.
+
+The undefined cases get a safe operand (divisor 1, shift amount 0) and
+`arith.select` puts XLA's value in their place, so the emitted IR computes
+nothing undefined on any input.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation, SSAValue
+
+from xla_emit.emitters.types import integer_type
+from xla_emit.hlo.shape import PrimitiveType
+
+if TYPE_CHECKING:
+    from xla_emit.emitters.elemental_ops import ScalarOps
+
+_DIVISIONS: dict[tuple[str, bool], type[Operation]] = {
+    ("divide", True): arith.DivSIOp,
+    ("divide", False): arith.DivUIOp,
+    ("remainder", True): arith.RemSIOp,
+    ("remainder", False): arith.RemUIOp,
+}
+
+_SHIFTS: dict[str, type[Operation]] = {
+    "shift-left": arith.ShLIOp,
+    "shift-right-logical": arith.ShRUIOp,
+    "shift-right-arithmetic": arith.ShRSIOp,
+}
+
+
+def _result(emitter: ScalarOps, op: Operation) -> SSAValue:
+    return emitter.insert(op).results[0]
+
+
+def _cmpi(emitter: ScalarOps, a: SSAValue, b: SSAValue, predicate: str) -> SSAValue:
+    return _result(emitter, arith.CmpiOp(a, b, predicate))
+
+
+def _select(emitter: ScalarOps, condition: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+    return _result(emitter, arith.SelectOp(condition, a, b))
+
+
+def _all_ones(emitter: ScalarOps, ptype: PrimitiveType) -> SSAValue:
+    return emitter.constant(IntegerAttr(-1, integer_type(ptype)), "cst")
+
+
+def emit_integer_division(
+    emitter: ScalarOps, opcode: str, ptype: PrimitiveType, a: SSAValue, b: SSAValue
+) -> SSAValue:
+    """`divide` or `remainder` of integers with XLA's results for x / 0 and INT_MIN / -1."""
+    signed = ptype.is_signed_int
+    zero = emitter.scalar_constant(0, ptype)
+    one = emitter.scalar_constant(1, ptype)
+    by_zero = _cmpi(emitter, b, zero, "eq")
+    undefined = by_zero
+    if signed:
+        int_min = emitter.scalar_constant(ptype.int_limits[0], ptype)
+        is_int_min = _cmpi(emitter, a, int_min, "eq")
+        is_minus_one = _cmpi(emitter, b, _all_ones(emitter, ptype), "eq")
+        overflow = _result(emitter, arith.AndIOp(is_int_min, is_minus_one))
+        undefined = _result(emitter, arith.OrIOp(by_zero, overflow))
+    # Dividing by 1 instead of -1 already gives XLA's INT_MIN / -1 (INT_MIN) and % (0).
+    safe_divisor = _select(emitter, undefined, one, b)
+    op_class = _DIVISIONS[(opcode, signed)]
+    result = _result(emitter, op_class(a, safe_divisor))  # pyright: ignore[reportCallIssue]
+    by_zero_value = a if opcode == "remainder" else _all_ones(emitter, ptype)
+    return _select(emitter, by_zero, by_zero_value, result)
+
+
+def emit_shift(
+    emitter: ScalarOps, opcode: str, ptype: PrimitiveType, a: SSAValue, b: SSAValue
+) -> SSAValue:
+    """A shift with XLA's result for amounts outside [0, bit width): 0, or the sign fill."""
+    width = emitter.scalar_constant(ptype.bit_width, ptype)
+    zero = emitter.scalar_constant(0, ptype)
+    # Unsigned compare: a negative amount is a huge one.
+    in_range = _cmpi(emitter, b, width, "ult")
+    safe_amount = _select(emitter, in_range, b, zero)
+    shifted = _result(emitter, _SHIFTS[opcode](a, safe_amount))  # pyright: ignore[reportCallIssue]
+    if opcode == "shift-right-arithmetic":
+        last_bit = emitter.scalar_constant(ptype.bit_width - 1, ptype)
+        shifted_out = _result(emitter, arith.ShRSIOp(a, last_bit))
+    else:
+        shifted_out = zero
+    return _select(emitter, in_range, shifted, shifted_out)
+
+
+def emit_float_to_integer(
+    emitter: ScalarOps, x: SSAValue, source: PrimitiveType, target: PrimitiveType
+) -> SSAValue:
+    """`convert` float -> integer: truncates toward zero, saturates, NaN gives 0.
+
+    As in XLA, the limits are compared in the source type (where INT_MAX may
+    round up to 2**31, which still saturates correctly); the raw conversion's
+    value is used only where the operand is in range.
+    """
+    low, high = target.int_limits
+    op_class = arith.FPToSIOp if target.is_signed_int else arith.FPToUIOp
+    converted = _result(emitter, op_class(x, integer_type(target)))
+    below = _result(emitter, arith.CmpfOp(x, emitter.scalar_constant(float(low), source), "ole"))
+    above = _result(emitter, arith.CmpfOp(x, emitter.scalar_constant(float(high), source), "oge"))
+    is_nan = _result(emitter, arith.CmpfOp(x, x, "uno"))
+    result = _select(emitter, below, emitter.scalar_constant(low, target), converted)
+    result = _select(emitter, above, emitter.scalar_constant(high, target), result)
+    return _select(emitter, is_nan, emitter.scalar_constant(0, target), result)
