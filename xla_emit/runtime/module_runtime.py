@@ -3,8 +3,12 @@
 The entry computation's parameters are the input buffers. Instructions run in
 order: a fusion is compiled (once per distinct fusion text) and launched;
 `tuple`, `get-tuple-element` and `bitcast` only alias buffers; `constant` is
-its literal; `call` runs its computation the same way; any other instruction
-is wrapped as a fusion of its own, as XLA does, and emitted like one.
+its literal; `call`, `while` and `conditional` run their computations the same
+way; dots, cuBLAS/cuDNN custom calls and the one-device collectives are calls
+into the kernel library (`runtime.library`), and a `kind=kCustom` fusion (a
+gemm, sort or Triton fusion) runs its computation op by op, its dot as a
+library call; any other instruction is wrapped as a fusion of its own, as XLA
+does, and emitted like one.
 
 The runtime executes these entry-level instructions with its own code, never
 with the reference evaluator's: `--check` compares the two, so sharing code
@@ -26,12 +30,17 @@ from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
+from xla_emit.runtime import library
+from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
-_ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast"})
-_NOT_LAUNCHED = _ALIASES | {"parameter", "constant", "while", "conditional"}
+_ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast", "opt-barrier"})
+_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
+_NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
+# Ops whose called computations run as computations (their fusions launch kernels).
+_RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
 
 
 @dataclass
@@ -78,15 +87,69 @@ class ModuleRuntime:
             return instruction.literal
         if opcode in _ALIASES:
             return _alias(instruction, operands)
-        if opcode == "call":
+        if opcode == "call" or _is_library_fusion(instruction):
             return self.run_computation(instruction.called_computations[0], operands)
-        if opcode in ("while", "conditional"):
-            raise UserError(
-                f"'{instruction.name}': {opcode} is not supported by the runtime",
-                instruction.location,
-            )
+        if opcode == "while":
+            return self._while(instruction, operands)
+        if opcode == "conditional":
+            return self._conditional(instruction, operands)
+        if opcode == "sort" or opcode in _LIBRARY_CALLS:
+            return self._library_call(instruction, operands)
         fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
         return self.launch(fusion, operands)
+
+    def _while(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """Runs the condition's and the body's kernels (compiled once) every trip.
+
+        The loop state is handed from one trip to the next as the body returns it,
+        without copies: buffers the body passes through unchanged stay the same arrays.
+        """
+        condition, body = instruction.called_computations
+        state = operands[0]
+        while _predicate(self.run_computation(condition, [state]), instruction):
+            state = self.run_computation(body, [state])
+        return state
+
+    def _library_call(
+        self, instruction: HloInstruction, operands: list[RuntimeValue]
+    ) -> RuntimeValue:
+        """A call into the kernel library, listed among the launches (`--time`)."""
+        started = time.perf_counter()
+        if instruction.opcode == "sort":
+            result = self._sort(instruction, operands)
+        else:
+            result = _library_call(instruction, operands)
+        elements = sum(leaf.size for leaf in flatten_value(result))
+        seconds = time.perf_counter() - started
+        self.runs.append(KernelRun(f"{instruction.name} (library)", elements, seconds))
+        return result
+
+    def _sort(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """The library sort; its comparator runs as a kernel of ours over all pairs of a row."""
+        arrays = _arrays(instruction, operands)
+        assert instruction.dimensions is not None
+
+        def compare(pairs: list[np.ndarray]) -> np.ndarray:
+            fusion = comparator_fusion(instruction, pairs[0].size)
+            result = self.launch(fusion, list(pairs))
+            assert isinstance(result, np.ndarray)
+            return result
+
+        results = library.sort(arrays, instruction.dimensions[0], compare)
+        return results[0] if len(results) == 1 else tuple(results)
+
+    def _conditional(
+        self, instruction: HloInstruction, operands: list[RuntimeValue]
+    ) -> RuntimeValue:
+        selector = operands[0]
+        branches = instruction.called_computations
+        if isinstance(selector, np.ndarray) and selector.dtype == np.bool_:
+            chosen = 0 if _predicate(selector, instruction) else 1
+        else:
+            index = int(np.asarray(selector))
+            # XLA runs the last branch for an index out of range.
+            chosen = index if 0 <= index < len(branches) else len(branches) - 1
+        return self.run_computation(branches[chosen], [operands[1 + chosen]])
 
     def launch(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
         """Run the kernel of `fusion` on `operands`; returns its output(s)."""
@@ -108,11 +171,44 @@ class ModuleRuntime:
         return _fusion_outputs(fusion, results)
 
 
+def _predicate(value: RuntimeValue, instruction: HloInstruction) -> bool:
+    if not isinstance(value, np.ndarray) or value.size != 1:
+        message = f"'{instruction.name}': the condition must be a pred[]"
+        raise UserError(message, instruction.location)
+    return bool(value.reshape(()))
+
+
+def _is_library_fusion(instruction: HloInstruction) -> bool:
+    """A kCustom fusion (gemm, sort, Triton): its ops run one by one, dots as library calls."""
+    return instruction.opcode == "fusion" and instruction.fusion_kind == "kCustom"
+
+
+def _arrays(instruction: HloInstruction, operands: list[RuntimeValue]) -> list[np.ndarray]:
+    arrays: list[np.ndarray] = []
+    for operand in operands:
+        if not isinstance(operand, np.ndarray):
+            raise UserError(f"'{instruction.name}': operands must be arrays", instruction.location)
+        arrays.append(operand)
+    return arrays
+
+
+def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+    arrays = _arrays(instruction, operands)
+    if instruction.opcode == "dot":
+        return library.dot(instruction, arrays[0], arrays[1])
+    if instruction.opcode == "custom-call":
+        return library.custom_call(instruction, arrays)
+    # all-reduce and all-gather over one device.
+    return arrays[0] if len(arrays) == 1 else tuple(arrays)
+
+
 def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
     """A tuple, tuple element or bitcast: the result views the operands' buffers."""
     if instruction.opcode == "tuple":
         return tuple(operands)
     operand = operands[0]
+    if instruction.opcode == "opt-barrier":  # only orders the schedule
+        return operand
     if instruction.opcode == "get-tuple-element":
         index = instruction.tuple_index
         if not isinstance(operand, tuple) or index is None:
@@ -132,6 +228,8 @@ def _bitcast(array: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.nd
     in_memory = array.transpose(_major_to_minor(source)).reshape(-1)
     target_order = _major_to_minor(target)
     target_in_memory = in_memory.reshape([target.dimensions[d] for d in target_order])
+    if target_in_memory.dtype != target.element_type.dtype:  # f32 <-> s32 and the like
+        target_in_memory = target_in_memory.view(target.element_type.dtype)
     return target_in_memory.transpose(np.argsort(target_order))
 
 
@@ -146,13 +244,24 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
     while pending:
         for instruction in pending.pop(0).instructions:
             opcode = instruction.opcode
-            if opcode == "call":
-                pending.append(instruction.called_computations[0])
+            if opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
+                pending.extend(instruction.called_computations)
+            elif opcode == "sort":
+                fusions.extend(_comparator_fusions(instruction))
             elif opcode == "fusion":
                 fusions.append(instruction)
             elif opcode not in _NOT_LAUNCHED:
                 fusions.append(wrap_as_fusion(instruction))
     return fusions
+
+
+def _comparator_fusions(sort: HloInstruction) -> list[HloInstruction]:
+    assert sort.dimensions is not None
+    shape = sort.operands[0].array_shape.dimensions
+    return [
+        comparator_fusion(sort, lanes)
+        for lanes in library.sort_launch_lanes(shape, sort.dimensions[0])
+    ]
 
 
 def _kernel_arguments(

@@ -1,0 +1,67 @@
+"""Reference semantics of XLA:GPU's library custom calls (cuBLAS gemm, cuDNN conv, TopK).
+
+Each is the HLO op it replaced plus what the backend_config adds: gemm
+`alpha * dot + beta * c`, then the epilogue's bias and ReLU; cuDNN
+`act(scale * conv + side_input_scale * side + bias)`. Sums are exact
+(float64) and rounded once to the result type, like the library's f32
+accumulator rounded at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from xla_emit.hlo.eval_linalg import exact_convolution, exact_dot, round_to
+from xla_emit.hlo.ir import HloInstruction
+from xla_emit.hlo.library_calls import conv_config, gemm_config, run_library_call
+from xla_emit.hlo.shape import ArrayShape
+
+
+def custom_call(
+    instruction: HloInstruction, operands: Sequence[np.ndarray]
+) -> np.ndarray | tuple[np.ndarray, ...]:
+    return run_library_call(instruction, operands, _gemm, _convolution, _top_k)
+
+
+def _gemm(
+    instruction: HloInstruction, operands: Sequence[np.ndarray], result: ArrayShape
+) -> np.ndarray:
+    config = gemm_config(instruction)
+    out_type = result.element_type
+    wide = exact_dot(operands[0], operands[1], config.dimensions, out_type) * config.alpha
+    extra = list(operands[2:])
+    if config.beta != 0:
+        wide = wide + config.beta * extra.pop(0).astype(np.float64)
+    if config.epilogue.startswith("BIAS"):
+        wide = wide + extra.pop(0).astype(np.float64)  # broadcast along the rows
+    if config.epilogue.endswith("RELU"):
+        wide = np.maximum(wide, 0)
+    return round_to(wide, out_type).reshape(result.dimensions)
+
+
+def _convolution(
+    instruction: HloInstruction, operands: Sequence[np.ndarray], result: ArrayShape
+) -> np.ndarray:
+    config = conv_config(instruction)
+    out_type = result.element_type
+    wide = exact_convolution(instruction, operands[0], operands[1], out_type)
+    wide = wide * config.result_scale
+    dims = instruction.convolution_dimensions
+    assert dims is not None
+    if len(operands) > 2:  # the bias, one value per output feature
+        shape = [1] * wide.ndim
+        shape[dims.output_feature] = -1
+        wide = wide + operands[2].astype(np.float64).reshape(shape)
+    if len(operands) > 3 and config.side_input_scale != 0:
+        wide = wide + config.side_input_scale * operands[3].astype(np.float64)
+    if config.activation == "kRelu":
+        wide = np.maximum(wide, 0)
+    return round_to(wide, out_type)
+
+
+def _top_k(x: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The k largest along the last dimension, ties to the lower index (a stable sort)."""
+    order = np.argsort(-x.astype(np.float64), axis=-1, kind="stable")[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
