@@ -13,7 +13,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo import elementwise
+from xla_emit.hlo import elementwise, eval_control, eval_linalg, eval_window
+from xla_emit.hlo.eval_indexed import gather, scatter
+from xla_emit.hlo.eval_library import custom_call
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import BINARY_OPS, UNARY_OPS
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape
@@ -168,12 +170,18 @@ def _bitcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     x = _array(operands[0])
     source = instruction.operands[0].array_shape
     target = instruction.array_shape
+    dtype = target.element_type.dtype
+    if source.rank == 0 and target.rank == 0:
+        # Scalars; reducers and comparators also run on whole arrays of them.
+        return x.view(dtype) if x.dtype != dtype else x
     source_major_to_minor = list(reversed(source.minor_to_major))
     target_major_to_minor = list(reversed(target.minor_to_major))
     physical = np.transpose(x, source_major_to_minor).reshape(
         [target.dimensions[d] for d in target_major_to_minor]
     )
-    return np.transpose(physical, np.argsort(target_major_to_minor))
+    logical = np.transpose(physical, np.argsort(target_major_to_minor))
+    # Same bit width, another type: the same bits read as the result type.
+    return logical.view(dtype) if logical.dtype != dtype else logical
 
 
 def _transpose(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
@@ -344,6 +352,58 @@ def _reduce_sequentially(
     return results[0] if len(results) == 1 else tuple(results)
 
 
+def _gather(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return gather(instruction, _array(operands[0]), _array(operands[1]))
+
+
+def _scatter(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return scatter(instruction, [_array(o) for o in operands], evaluate_computation)
+
+
+def _arrays(operands: Sequence[Value]) -> list[np.ndarray]:
+    return [_array(o) for o in operands]
+
+
+def _dot(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_linalg.dot(instruction, _array(operands[0]), _array(operands[1]))
+
+
+def _convolution(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_linalg.convolution(instruction, _array(operands[0]), _array(operands[1]))
+
+
+def _reduce_window(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_window.reduce_window(instruction, _arrays(operands), evaluate_computation)
+
+
+def _select_and_scatter(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_window.select_and_scatter(instruction, _arrays(operands), evaluate_computation)
+
+
+def _sort(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_control.sort(instruction, _arrays(operands), evaluate_computation)
+
+
+def _while(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_control.while_loop(instruction, operands, evaluate_computation)  # type: ignore[return-value]
+
+
+def _conditional(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_control.conditional(instruction, operands, evaluate_computation)  # type: ignore[return-value]
+
+
+def _custom_call(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return custom_call(instruction, _arrays(operands))  # type: ignore[return-value]
+
+
+def _collective(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_control.one_device_collective(instruction, operands)  # type: ignore[return-value]
+
+
+def _rng_bit_generator(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return eval_control.rng_bit_generator(instruction, operands)  # type: ignore[return-value]
+
+
 _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "constant": _constant,
     "iota": _iota,
@@ -367,4 +427,17 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "get-tuple-element": _get_tuple_element,
     "fusion": _call,
     "call": _call,
+    "gather": _gather,
+    "scatter": _scatter,
+    "dot": _dot,
+    "convolution": _convolution,
+    "reduce-window": _reduce_window,
+    "select-and-scatter": _select_and_scatter,
+    "sort": _sort,
+    "while": _while,
+    "conditional": _conditional,
+    "custom-call": _custom_call,
+    "all-reduce": _collective,
+    "all-gather": _collective,
+    "rng-bit-generator": _rng_bit_generator,
 }

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from math import prod
 
+from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.opcodes import ELEMENTWISE_OPS
 from xla_emit.hlo.shape import ArrayShape, Shape, TupleShape
@@ -80,7 +81,14 @@ def compute_output_to_input_indexing(
         return [_elementwise_operand(out, o.shape) for o in instruction.operands]
     if opcode in ("fusion", "call"):
         return _called_computation_indexing(instruction, output_id)
-    maps = _HANDLERS[opcode](instruction, out)
+    handler = _HANDLERS.get(opcode)
+    if handler is None:
+        # The front end reads more ops than the emitters index (gather, reduce-window, ...).
+        raise UserError(
+            f"Unsupported: {opcode} '{instruction.name}' (no emitter computes its indexing)",
+            instruction.location,
+        )
+    maps = handler(instruction, out)
     return [m.simplify() if m is not None else None for m in maps]
 
 

@@ -36,6 +36,69 @@ class PadDimension:
     interior: int = 0
 
 
+@dataclass(frozen=True)
+class GatherDimensions:
+    """`gather`'s dimension numbers and `slice_sizes`, as XLA prints them."""
+
+    offset_dims: tuple[int, ...]
+    collapsed_slice_dims: tuple[int, ...]
+    start_index_map: tuple[int, ...]
+    index_vector_dim: int
+    slice_sizes: tuple[int, ...]
+    operand_batching_dims: tuple[int, ...] = ()
+    start_indices_batching_dims: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScatterDimensions:
+    """`scatter`'s dimension numbers, as XLA prints them."""
+
+    update_window_dims: tuple[int, ...]
+    inserted_window_dims: tuple[int, ...]
+    scatter_dims_to_operand_dims: tuple[int, ...]
+    index_vector_dim: int
+    input_batching_dims: tuple[int, ...] = ()
+    scatter_indices_batching_dims: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class DotDimensions:
+    """`dot`'s batch and contracting dimensions of each side."""
+
+    lhs_batch: tuple[int, ...] = ()
+    lhs_contracting: tuple[int, ...] = ()
+    rhs_batch: tuple[int, ...] = ()
+    rhs_contracting: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class WindowDimension:
+    """One dimension of `window={size=.. stride=.. pad=.. lhs_dilate=.. rhs_dilate=..}`."""
+
+    size: int
+    stride: int = 1
+    pad_low: int = 0
+    pad_high: int = 0
+    base_dilation: int = 1
+    window_dilation: int = 1
+    reversal: bool = False
+
+
+@dataclass(frozen=True)
+class ConvolutionDimensions:
+    """`dim_labels=b01f_01io->b01f`: where batch, feature and spatial dims sit on each side."""
+
+    input_batch: int
+    input_feature: int
+    input_spatial: tuple[int, ...]
+    kernel_input_feature: int
+    kernel_output_feature: int
+    kernel_spatial: tuple[int, ...]
+    output_batch: int
+    output_feature: int
+    output_spatial: tuple[int, ...]
+
+
 @dataclass(eq=False)
 class HloInstruction:
     """One HLO instruction. Identity is object identity (names are unique per computation)."""
@@ -56,6 +119,17 @@ class HloInstruction:
     tuple_index: int | None = None
     dynamic_slice_sizes: tuple[int, ...] | None = None
     fusion_kind: str | None = None
+    gather_dimensions: GatherDimensions | None = None
+    scatter_dimensions: ScatterDimensions | None = None
+    dot_dimensions: DotDimensions | None = None
+    window: tuple[WindowDimension, ...] | None = None
+    convolution_dimensions: ConvolutionDimensions | None = None
+    feature_group_count: int = 1
+    batch_group_count: int = 1
+    indices_are_sorted: bool = False
+    unique_indices: bool = False
+    is_stable: bool = False
+    custom_call_target: str | None = None
     called_computations: list[HloComputation] = field(default_factory=list["HloComputation"])
     # Attributes kept verbatim, in source order: (key, raw value text).
     extra_attributes: list[tuple[str, str]] = field(default_factory=list[tuple[str, str]])

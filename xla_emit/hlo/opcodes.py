@@ -40,7 +40,26 @@ STRUCTURAL_OPS: frozenset[str] = frozenset(
     {"parameter", "constant", "iota", "tuple", "get-tuple-element", "fusion", "call", "reduce"}
 )
 
-SUPPORTED_OPS: frozenset[str] = ELEMENTWISE_OPS | DATA_MOVEMENT_OPS | STRUCTURAL_OPS
+# Ops that read or write the operand at positions taken from an index array.
+INDEXED_OPS: frozenset[str] = frozenset({"gather", "scatter"})
+
+# Ops that compute each result element from many operand elements.
+CONTRACTION_OPS: frozenset[str] = frozenset(
+    {"dot", "convolution", "reduce-window", "select-and-scatter"}
+)
+
+# Ops that run called computations a data-dependent number of times.
+CONTROL_OPS: frozenset[str] = frozenset({"sort", "while", "conditional"})
+
+# Library calls, random bits, and collectives (identities on one device).
+CALL_OPS: frozenset[str] = frozenset(
+    {"custom-call", "rng-bit-generator", "all-reduce", "all-gather"}
+)
+
+SUPPORTED_OPS: frozenset[str] = (
+    ELEMENTWISE_OPS | DATA_MOVEMENT_OPS | STRUCTURAL_OPS | INDEXED_OPS | CONTRACTION_OPS
+    | CONTROL_OPS | CALL_OPS
+)  # fmt: skip
 
 COMPARISON_DIRECTIONS: frozenset[str] = frozenset({"EQ", "NE", "LT", "LE", "GT", "GE"})
 COMPARISON_TYPES: frozenset[str] = frozenset({"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"})

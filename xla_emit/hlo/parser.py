@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo.attributes import REQUIRED_KEYS, RawAttribute, interpret_attributes
 from xla_emit.hlo.graph import definition_order, reject_call_cycles
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule, PadDimension, SliceRange
 from xla_emit.hlo.opcodes import COMPARISON_DIRECTIONS, COMPARISON_TYPES, SUPPORTED_OPS
+from xla_emit.hlo.scanner import Scanner
 from xla_emit.hlo.shape import (
     PRIMITIVE_TYPE_NAMES,
     ArrayShape,
@@ -28,11 +30,9 @@ from xla_emit.hlo.shape import (
     TupleShape,
 )
 
-_NAME = re.compile(r"[A-Za-z_$][\w.\-$]*")
 _OPCODE = re.compile(r"[a-z][a-z0-9\-]*")
 _STACK_FRAME_TABLE = re.compile(r"(FileNames|FunctionNames|FileLocations|StackFrames)[ \t]*\n")
 _ATTR_KEY = re.compile(r"[A-Za-z_][\w.\-]*")
-_INT = re.compile(r"[-+]?\d+")
 _TYPE_WORD = re.compile(r"[a-z][a-z0-9]*")
 # Tuples nest a few levels in real programs; the parser recurses once per level.
 MAX_TUPLE_NESTING = 64
@@ -55,11 +55,33 @@ _TYPED_ATTRIBUTES: dict[str, frozenset[str]] = {
     "dynamic-slice": frozenset({"dynamic_slice_sizes"}),
     "fusion": frozenset({"kind", "calls"}),
     "call": frozenset({"to_apply"}),
+    "sort": frozenset({"dimensions", "to_apply"}),
+    "scatter": frozenset({"to_apply"}),
+    "reduce-window": frozenset({"to_apply"}),
+    "select-and-scatter": frozenset({"select", "scatter"}),
+    "while": frozenset({"condition", "body"}),
+    "all-reduce": frozenset({"to_apply"}),
+    "all-gather": frozenset({"dimensions"}),
+    "conditional": frozenset({"true_computation", "false_computation", "branch_computations"}),
 }
 _REQUIRED_ATTRIBUTES: dict[str, frozenset[str]] = {
     **_TYPED_ATTRIBUTES,
     "compare": frozenset({"direction"}),
+    "conditional": frozenset(),
+    **{opcode: frozenset(keys) for opcode, keys in REQUIRED_KEYS.items()},
 }
+# Attributes that name computations, in the order `called_computations` lists them.
+CALL_KEYS: tuple[str, ...] = (
+    "calls",
+    "to_apply",
+    "condition",
+    "body",
+    "true_computation",
+    "false_computation",
+    "branch_computations",
+    "select",
+    "scatter",
+)
 
 
 def parse_hlo_module(text: str, file: str = "<input>") -> HloModule:
@@ -81,109 +103,14 @@ class _PendingOperand:
 @dataclass
 class _PendingCall:
     instruction: HloInstruction
+    key: str
     names: list[tuple[str, int]]
 
 
-class _Parser:
+class _Parser(Scanner):
     def __init__(self, text: str, file: str) -> None:
-        self.text: str = text
-        self.file: str = file
-        self.pos: int = 0
+        super().__init__(text, file)
         self.pending_calls: list[_PendingCall] = []
-
-    # ----------------------------------------------------------- low level
-
-    def location(self, offset: int | None = None) -> SourceLocation:
-        return SourceLocation.from_offset(
-            self.file, self.text, self.pos if offset is None else offset
-        )
-
-    def error(self, message: str, offset: int | None = None) -> UserError:
-        return UserError(message, self.location(offset))
-
-    def skip_ws(self) -> None:
-        text = self.text
-        while self.pos < len(text):
-            char = text[self.pos]
-            if char.isspace():
-                self.pos += 1
-            elif text.startswith("/*", self.pos):
-                end = text.find("*/", self.pos + 2)
-                if end < 0:
-                    raise self.error("unterminated comment")
-                self.pos = end + 2
-            elif text.startswith("//", self.pos):
-                end = text.find("\n", self.pos)
-                self.pos = len(text) if end < 0 else end
-            else:
-                return
-
-    def at_end(self) -> bool:
-        self.skip_ws()
-        return self.pos >= len(self.text)
-
-    def peek(self) -> str:
-        self.skip_ws()
-        return self.text[self.pos] if self.pos < len(self.text) else ""
-
-    def try_consume(self, token: str) -> bool:
-        self.skip_ws()
-        if self.text.startswith(token, self.pos):
-            self.pos += len(token)
-            return True
-        return False
-
-    def expect(self, token: str, context: str) -> None:
-        if not self.try_consume(token):
-            found = self.describe_next()
-            raise self.error(f"expected '{token}' {context}, found {found}")
-
-    def describe_next(self) -> str:
-        self.skip_ws()
-        if self.pos >= len(self.text):
-            return "end of input"
-        match = re.compile(r"[\w.\-%$]+|.").match(self.text, self.pos)
-        assert match is not None
-        return f"'{match.group(0)}'"
-
-    def try_keyword(self, word: str) -> bool:
-        self.skip_ws()
-        end = self.pos + len(word)
-        if self.text.startswith(word, self.pos) and (
-            end >= len(self.text) or not (self.text[end].isalnum() or self.text[end] in "_.-")
-        ):
-            self.pos = end
-            return True
-        return False
-
-    def match(self, pattern: re.Pattern[str], what: str) -> str:
-        self.skip_ws()
-        found = pattern.match(self.text, self.pos)
-        if found is None:
-            raise self.error(f"expected {what}, found {self.describe_next()}")
-        self.pos = found.end()
-        return found.group(0)
-
-    def parse_name(self, what: str) -> str:
-        self.skip_ws()
-        if self.text.startswith("%", self.pos):
-            self.pos += 1
-            if _NAME.match(self.text, self.pos) is None:
-                raise self.error(f"expected {what} after '%'")
-        return self.match(_NAME, what)
-
-    def parse_int(self, what: str) -> int:
-        return int(self.match(_INT, what))
-
-    def parse_int_list(self, open_: str, close: str, what: str) -> tuple[int, ...]:
-        self.expect(open_, f"to start {what}")
-        values: list[int] = []
-        if not self.try_consume(close):
-            values.append(self.parse_int(what))
-            while self.try_consume(","):
-                values.append(self.parse_int(what))
-            self.expect(close, f"to end {what}")
-        return tuple(values)
 
     # -------------------------------------------------------------- module
 
@@ -232,7 +159,8 @@ class _Parser:
 
     def resolve_calls(self, computations: list[HloComputation]) -> None:
         by_name = {c.name: c for c in computations}
-        for pending in self.pending_calls:
+        # Stable sort: each instruction's computations in CALL_KEYS order.
+        for pending in sorted(self.pending_calls, key=lambda p: CALL_KEYS.index(p.key)):
             for name, offset in pending.names:
                 if name not in by_name:
                     raise self.error(f"unknown computation '{name}'", offset)
@@ -492,6 +420,7 @@ class _Parser:
     def parse_attributes(self, instruction: HloInstruction, name_offset: int) -> None:
         typed = _TYPED_ATTRIBUTES.get(instruction.opcode, frozenset[str]())
         seen: set[str] = set()
+        raw: dict[str, RawAttribute] = {}
         while self.try_consume(","):
             self.skip_ws()
             key_offset = self.pos
@@ -503,13 +432,18 @@ class _Parser:
             if key in typed:
                 self.parse_typed_attribute(instruction, key)
             else:
-                instruction.extra_attributes.append((key, self.scan_raw_value()))
+                self.skip_ws()
+                value_offset = self.pos
+                text = self.scan_raw_value()
+                raw[key] = RawAttribute(text, value_offset)
+                instruction.extra_attributes.append((key, text))
         missing = sorted(_REQUIRED_ATTRIBUTES.get(instruction.opcode, frozenset[str]()) - seen)
         if missing:
             raise self.error(
                 f"'{instruction.opcode}' needs the attribute '{missing[0]}'",
                 name_offset,
             )
+        interpret_attributes(instruction, raw, self.error)
 
     def parse_typed_attribute(self, instruction: HloInstruction, key: str) -> None:
         self.skip_ws()
@@ -538,8 +472,8 @@ class _Parser:
             instruction.dynamic_slice_sizes = self.parse_int_list("{", "}", "slice sizes")
         elif key == "kind":
             instruction.fusion_kind = self.match(re.compile(r"k[A-Za-z]+"), "a fusion kind")
-        else:  # calls, to_apply
-            self.parse_called_computations(instruction)
+        else:  # the CALL_KEYS
+            self.parse_called_computations(instruction, key)
 
     def parse_slice_ranges(self) -> tuple[SliceRange, ...]:
         self.expect("{", "to open the slice")
@@ -570,7 +504,7 @@ class _Parser:
             dims.append(PadDimension(*(int(n) for n in numbers)))
         return tuple(dims)
 
-    def parse_called_computations(self, instruction: HloInstruction) -> None:
+    def parse_called_computations(self, instruction: HloInstruction, key: str) -> None:
         names: list[tuple[str, int]] = []
         braced = self.try_consume("{")
         while True:
@@ -581,46 +515,7 @@ class _Parser:
                 break
         if braced:
             self.expect("}", "to close the computation list")
-        self.pending_calls.append(_PendingCall(instruction, names))
-
-    def scan_raw_value(self) -> str:
-        """An attribute value as text: balanced brackets and strings, up to `,` or space."""
-        self.skip_ws()
-        start = self.pos
-        text = self.text
-        depth = 0
-        while self.pos < len(text):
-            char = text[self.pos]
-            if char == '"':
-                self.skip_string()
-                continue
-            if char in "{[(":
-                depth += 1
-            elif char in "}])":
-                if depth == 0:
-                    break
-                depth -= 1
-            elif depth == 0 and (char == "," or char.isspace()):
-                break
-            self.pos += 1
-        if depth > 0:
-            raise self.error("unbalanced brackets in attribute value", start)
-        if self.pos == start:
-            raise self.error(f"expected an attribute value, found {self.describe_next()}")
-        return text[start : self.pos]
-
-    def skip_string(self) -> None:
-        start = self.pos
-        self.pos += 1
-        while self.pos < len(self.text):
-            char = self.text[self.pos]
-            if char == "\\":
-                self.pos += 2
-                continue
-            self.pos += 1
-            if char == '"':
-                return
-        raise self.error("unterminated string", start)
+        self.pending_calls.append(_PendingCall(instruction, key, names))
 
 
 def _plain(shape: Shape) -> str:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
-from xla_emit.hlo.shape import PrimitiveType
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
 
 def print_module(module: HloModule) -> str:
@@ -81,11 +81,36 @@ def _typed_attributes(instruction: HloInstruction) -> list[str]:
         result.append(f"index={instruction.tuple_index}")
     if instruction.dynamic_slice_sizes is not None:
         result.append(f"dynamic_slice_sizes={_ints(instruction.dynamic_slice_sizes)}")
-    if instruction.called_computations:
-        key = "calls" if instruction.opcode == "fusion" else "to_apply"
-        names = [f"%{c.name}" for c in instruction.called_computations]
-        result.append(f"{key}={names[0] if len(names) == 1 else '{' + ', '.join(names) + '}'}")
+    result.extend(_call_attributes(instruction))
     return result
+
+
+def _call_attributes(instruction: HloInstruction) -> list[str]:
+    """The computations an instruction calls, under the attribute names XLA uses."""
+    names = [f"%{c.name}" for c in instruction.called_computations]
+    if not names:
+        return []
+    opcode = instruction.opcode
+    keys = _NAMED_CALLS.get(opcode)
+    predicate = instruction.operands[0].shape if instruction.operands else None
+    if opcode == "conditional" and (
+        predicate is None or not _PRED_SCALAR.same_dims_and_type(predicate)
+    ):
+        keys = None
+    if keys is not None and len(keys) == len(names):
+        return [f"{key}={name}" for key, name in zip(keys, names, strict=True)]
+    if opcode == "conditional":
+        return ["branch_computations={" + ", ".join(names) + "}"]
+    key = "calls" if opcode == "fusion" else "to_apply"
+    return [f"{key}={names[0] if len(names) == 1 else '{' + ', '.join(names) + '}'}"]
+
+
+_NAMED_CALLS: dict[str, tuple[str, ...]] = {
+    "while": ("condition", "body"),
+    "conditional": ("true_computation", "false_computation"),
+    "select-and-scatter": ("select", "scatter"),
+}
+_PRED_SCALAR = ArrayShape(PrimitiveType.PRED, ())
 
 
 def format_literal(array: np.ndarray, element_type: PrimitiveType) -> str:

@@ -10,7 +10,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.infer_compute import (
+    infer_convolution,
+    infer_dot,
+    infer_reduce_window,
+    infer_select_and_scatter,
+)
+from xla_emit.hlo.infer_control import (
+    infer_all_gather,
+    infer_all_reduce,
+    infer_conditional,
+    infer_declared,
+    infer_sort,
+    infer_while,
+)
+from xla_emit.hlo.infer_indexed import infer_gather, infer_scatter
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.library_calls import check_library_target
 from xla_emit.hlo.opcodes import (
     BINARY_FLOAT_OPS,
     BINARY_INT_OPS,
@@ -19,11 +35,13 @@ from xla_emit.hlo.opcodes import (
     UNARY_INT_OPS,
     UNARY_OPS,
 )
-from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape, TupleShape, shape_without_layout
-
-
-class _ShapeError(Exception):
-    """A message about one instruction; the caller adds the location."""
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape, TupleShape
+from xla_emit.hlo.shape_checks import ShapeError as _ShapeError
+from xla_emit.hlo.shape_checks import array as _array
+from xla_emit.hlo.shape_checks import ints as _ints
+from xla_emit.hlo.shape_checks import operand_count as _operand_count
+from xla_emit.hlo.shape_checks import plain as _plain
+from xla_emit.hlo.shape_checks import require as _require
 
 
 def verify_module(module: HloModule) -> None:
@@ -64,28 +82,6 @@ def _check_parameter_numbers(computation: HloComputation) -> None:
                 f"parameter numbers must be 0..{len(seen) - 1}; {expected} is missing",
                 param.location,
             )
-
-
-def _plain(shape: Shape) -> str:
-    return str(shape_without_layout(shape))
-
-
-def _array(instruction: HloInstruction, what: str) -> ArrayShape:
-    if not isinstance(instruction.shape, TupleShape):
-        return instruction.shape
-    raise _ShapeError(f"{what} '{instruction.name}' must be an array, not a tuple")
-
-
-def _require(condition: bool, message: str) -> None:
-    if not condition:
-        raise _ShapeError(message)
-
-
-def _operand_count(instruction: HloInstruction, count: int) -> None:
-    _require(
-        len(instruction.operands) == count,
-        f"expects {count} operand{'s' if count != 1 else ''}, got {len(instruction.operands)}",
-    )
 
 
 def infer_shape(instruction: HloInstruction) -> Shape | None:
@@ -252,8 +248,16 @@ def _infer_reshape(instruction: HloInstruction) -> None:
     _operand_count(instruction, 1)
     operand = _array(instruction.operands[0], "operand")
     result = _array(instruction, instruction.opcode)
+    # A bitcast may reinterpret the bits as another type of the same width (f32 <-> s32).
+    same_bits = (
+        instruction.opcode == "bitcast"
+        and result.element_type.bit_width == operand.element_type.bit_width
+        and PrimitiveType.PRED not in (result.element_type, operand.element_type)
+    )
     _require(
-        result.element_type == operand.element_type, f"{instruction.opcode} keeps the element type"
+        result.element_type == operand.element_type or same_bits,
+        f"{instruction.opcode} keeps the element type"
+        + (" (or its bit width)" if instruction.opcode == "bitcast" else ""),
     )
     _require(
         operand.num_elements == result.num_elements,
@@ -478,8 +482,8 @@ def _infer_call(instruction: HloInstruction) -> Shape:
     return callee.root.shape
 
 
-def _ints(values: tuple[int, ...]) -> str:
-    return ",".join(str(v) for v in values)
+def _infer_custom_call(instruction: HloInstruction) -> None:
+    check_library_target(instruction)
 
 
 _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
@@ -503,4 +507,17 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "get-tuple-element": _infer_get_tuple_element,
     "fusion": _infer_call,
     "call": _infer_call,
+    "gather": infer_gather,
+    "scatter": infer_scatter,
+    "dot": infer_dot,
+    "convolution": infer_convolution,
+    "reduce-window": infer_reduce_window,
+    "select-and-scatter": infer_select_and_scatter,
+    "sort": infer_sort,
+    "while": infer_while,
+    "conditional": infer_conditional,
+    "custom-call": _infer_custom_call,
+    "rng-bit-generator": infer_declared,
+    "all-reduce": infer_all_reduce,
+    "all-gather": infer_all_gather,
 }

@@ -3,8 +3,12 @@
 The entry computation's parameters are the input buffers. Instructions run in
 order: a fusion is compiled (once per distinct fusion text) and launched;
 `tuple`, `get-tuple-element` and `bitcast` only alias buffers; `constant` is
-its literal; `call` runs its computation the same way; any other instruction
-is wrapped as a fusion of its own, as XLA does, and emitted like one.
+its literal; `call`, `while` and `conditional` run their computations the same
+way; dots, cuBLAS/cuDNN custom calls and the one-device collectives are calls
+into the kernel library (`runtime.library`), and a `kind=kCustom` fusion (a
+gemm, sort or Triton fusion) runs its computation op by op, its dot as a
+library call; any other instruction is wrapped as a fusion of its own, as XLA
+does, and emitted like one.
 
 The runtime executes these entry-level instructions with its own code, never
 with the reference evaluator's: `--check` compares the two, so sharing code
@@ -26,12 +30,16 @@ from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
+from xla_emit.runtime import library
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast"})
-_NOT_LAUNCHED = _ALIASES | {"parameter", "constant", "while", "conditional"}
+_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
+_NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant"}
+# Ops whose called computations run as computations (their fusions launch kernels).
+_RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
 
 
 @dataclass
@@ -78,15 +86,41 @@ class ModuleRuntime:
             return instruction.literal
         if opcode in _ALIASES:
             return _alias(instruction, operands)
-        if opcode == "call":
+        if opcode == "call" or _is_library_fusion(instruction):
             return self.run_computation(instruction.called_computations[0], operands)
-        if opcode in ("while", "conditional"):
-            raise UserError(
-                f"'{instruction.name}': {opcode} is not supported by the runtime",
-                instruction.location,
-            )
+        if opcode == "while":
+            return self._while(instruction, operands)
+        if opcode == "conditional":
+            return self._conditional(instruction, operands)
+        if opcode in _LIBRARY_CALLS:
+            return _library_call(instruction, operands)
         fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
         return self.launch(fusion, operands)
+
+    def _while(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """Runs the condition's and the body's kernels (compiled once) every trip.
+
+        The loop state is handed from one trip to the next as the body returns it,
+        without copies: buffers the body passes through unchanged stay the same arrays.
+        """
+        condition, body = instruction.called_computations
+        state = operands[0]
+        while _predicate(self.run_computation(condition, [state]), instruction):
+            state = self.run_computation(body, [state])
+        return state
+
+    def _conditional(
+        self, instruction: HloInstruction, operands: list[RuntimeValue]
+    ) -> RuntimeValue:
+        selector = operands[0]
+        branches = instruction.called_computations
+        if isinstance(selector, np.ndarray) and selector.dtype == np.bool_:
+            chosen = 0 if _predicate(selector, instruction) else 1
+        else:
+            index = int(np.asarray(selector))
+            # XLA runs the last branch for an index out of range.
+            chosen = index if 0 <= index < len(branches) else len(branches) - 1
+        return self.run_computation(branches[chosen], [operands[1 + chosen]])
 
     def launch(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
         """Run the kernel of `fusion` on `operands`; returns its output(s)."""
@@ -106,6 +140,32 @@ class ModuleRuntime:
             KernelRun(fusion.name, kernel.executor.grid.num_lanes, time.perf_counter() - started)
         )
         return _fusion_outputs(fusion, results)
+
+
+def _predicate(value: RuntimeValue, instruction: HloInstruction) -> bool:
+    if not isinstance(value, np.ndarray) or value.size != 1:
+        message = f"'{instruction.name}': the condition must be a pred[]"
+        raise UserError(message, instruction.location)
+    return bool(value.reshape(()))
+
+
+def _is_library_fusion(instruction: HloInstruction) -> bool:
+    """A kCustom fusion (gemm, sort, Triton): its ops run one by one, dots as library calls."""
+    return instruction.opcode == "fusion" and instruction.fusion_kind == "kCustom"
+
+
+def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+    arrays: list[np.ndarray] = []
+    for operand in operands:
+        if not isinstance(operand, np.ndarray):
+            raise UserError(f"'{instruction.name}': operands must be arrays", instruction.location)
+        arrays.append(operand)
+    if instruction.opcode == "dot":
+        return library.dot(instruction, arrays[0], arrays[1])
+    if instruction.opcode == "custom-call":
+        return library.custom_call(instruction, arrays)
+    # all-reduce and all-gather over one device.
+    return arrays[0] if len(arrays) == 1 else tuple(arrays)
 
 
 def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
@@ -132,6 +192,8 @@ def _bitcast(array: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.nd
     in_memory = array.transpose(_major_to_minor(source)).reshape(-1)
     target_order = _major_to_minor(target)
     target_in_memory = in_memory.reshape([target.dimensions[d] for d in target_order])
+    if target_in_memory.dtype != target.element_type.dtype:  # f32 <-> s32 and the like
+        target_in_memory = target_in_memory.view(target.element_type.dtype)
     return target_in_memory.transpose(np.argsort(target_order))
 
 
@@ -146,8 +208,8 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
     while pending:
         for instruction in pending.pop(0).instructions:
             opcode = instruction.opcode
-            if opcode == "call":
-                pending.append(instruction.called_computations[0])
+            if opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
+                pending.extend(instruction.called_computations)
             elif opcode == "fusion":
                 fusions.append(instruction)
             elif opcode not in _NOT_LAUNCHED:

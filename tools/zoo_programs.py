@@ -1,0 +1,168 @@
+"""The model zoo: small real JAX programs (training steps, attention, convolution, loops).
+
+Each program is a function and its argument specs; `tools/make_zoo.py`
+compiles it for an H100 and records XLA:CPU's outputs. Sizes are large enough
+that XLA picks its real emitters and library calls, and small enough that the
+interpreter runs a whole program in seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument: shape, dtype name, and the range values are drawn from."""
+
+    shape: tuple[int, ...]
+    dtype: str = "float32"
+    low: float = -1.0
+    high: float = 1.0
+
+
+@dataclass(frozen=True)
+class ZooProgram:
+    name: str
+    function: object
+    args: tuple[Arg, ...]
+
+
+def _mlp_loss(params: tuple[jax.Array, ...], x: jax.Array, y: jax.Array) -> jax.Array:
+    w1, b1, w2, b2 = params
+    hidden = jax.nn.relu(x @ w1 + b1)
+    prediction = hidden @ w2 + b2
+    return jnp.mean(((prediction - y) ** 2).astype(jnp.float32))
+
+
+def mlp_step(
+    w1: jax.Array, b1: jax.Array, w2: jax.Array, b2: jax.Array, x: jax.Array, y: jax.Array
+) -> tuple[jax.Array, ...]:
+    """Forward, loss, gradients and an SGD update of a two-layer MLP."""
+    params = (w1, b1, w2, b2)
+    loss, grads = jax.value_and_grad(_mlp_loss)(params, x, y)
+    updated = tuple(p - (0.1 * g).astype(p.dtype) for p, g in zip(params, grads, strict=True))
+    return (loss, *updated)
+
+
+def _layernorm(x: jax.Array, gamma: jax.Array, beta: jax.Array) -> jax.Array:
+    mean = jnp.mean(x, axis=-1, keepdims=True)
+    var = jnp.mean((x - mean) ** 2, axis=-1, keepdims=True)
+    return (x - mean) * lax.rsqrt(var + 1e-5) * gamma + beta
+
+
+def transformer_block(
+    tokens: jax.Array,
+    embedding: jax.Array,
+    wqkv: jax.Array,
+    wo: jax.Array,
+    w_up: jax.Array,
+    w_down: jax.Array,
+    gamma: jax.Array,
+    beta: jax.Array,
+) -> jax.Array:
+    """Embedding, causal two-head attention with softmax, layernorm, GELU MLP, residuals."""
+    x = embedding[tokens]
+    length, width = x.shape
+    heads = 2
+    h = _layernorm(x, gamma, beta)
+    q, k, v = jnp.split(h @ wqkv, 3, axis=-1)
+    q, k, v = (t.reshape(length, heads, width // heads).transpose(1, 0, 2) for t in (q, k, v))
+    scores = q @ k.transpose(0, 2, 1) / jnp.sqrt(jnp.float32(width // heads))
+    causal = jnp.tril(jnp.ones((length, length), bool))
+    scores = jnp.where(causal, scores, -1e9)
+    attention = jax.nn.softmax(scores, axis=-1) @ v
+    x = x + attention.transpose(1, 0, 2).reshape(length, width) @ wo
+    h = _layernorm(x, gamma, beta)
+    return x + jax.nn.gelu(h @ w_up) @ w_down
+
+
+def small_cnn(images: jax.Array, k1: jax.Array, k2: jax.Array, dense: jax.Array) -> jax.Array:
+    """conv, batch norm, relu, max pool, conv, average pool, dense (NHWC)."""
+    dims = ("NHWC", "HWIO", "NHWC")
+    x = lax.conv_general_dilated(images, k1, (1, 1), "SAME", dimension_numbers=dims)
+    mean = jnp.mean(x, axis=(0, 1, 2))
+    var = jnp.var(x, axis=(0, 1, 2))
+    x = jax.nn.relu((x - mean) * lax.rsqrt(var + 1e-5))
+    x = lax.reduce_window(x, -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+    x = lax.conv_general_dilated(x, k2, (2, 2), ((1, 1), (1, 1)), dimension_numbers=dims)
+    x = jnp.mean(x, axis=(1, 2))
+    return x @ dense
+
+
+def embedding_lookup(table: jax.Array, ids: jax.Array) -> jax.Array:
+    return jnp.take(table, ids, axis=0) * 2.0
+
+
+def scatter_add(values: jax.Array, segments: jax.Array) -> jax.Array:
+    return jnp.zeros((16, values.shape[1]), values.dtype).at[segments].add(values)
+
+
+def argsort_topk(x: jax.Array) -> tuple[jax.Array, jax.Array, jax.Array]:
+    values, indices = lax.top_k(x, 4)
+    return jnp.argsort(x, axis=-1).astype(jnp.int32), values, indices
+
+
+def cumsum(x: jax.Array) -> jax.Array:
+    return jnp.cumsum(x, axis=-1)
+
+
+def scan_rnn(xs: jax.Array, h0: jax.Array, w: jax.Array, u: jax.Array) -> tuple[jax.Array, ...]:
+    """A tanh RNN cell over the time steps of `xs` with `lax.scan`."""
+
+    def cell(h: jax.Array, x: jax.Array) -> tuple[jax.Array, jax.Array]:
+        new = jnp.tanh(h @ w + x @ u)
+        return new, new
+
+    last, all_states = lax.scan(cell, h0, xs)
+    return last, all_states
+
+
+def fori_loop(x: jax.Array) -> jax.Array:
+    """Ten steps of a contraction, so that XLA's own sine error does not grow step by step."""
+    return lax.fori_loop(
+        0, 10, lambda i, v: v * 0.5 + jnp.sin(v) * 0.25 + i.astype(v.dtype) * 0.01, x
+    )
+
+
+def _bf16(shape: tuple[int, ...], low: float = -1.0, high: float = 1.0) -> Arg:
+    return Arg(shape, "bfloat16", low, high)
+
+
+_MLP_SHAPES = ((64, 128), (128,), (128, 16), (16,), (32, 64), (32, 16))
+
+PROGRAMS: tuple[ZooProgram, ...] = (
+    ZooProgram("mlp_step_f32", mlp_step, tuple(Arg(s) for s in _MLP_SHAPES)),
+    ZooProgram("mlp_step_bf16", mlp_step, tuple(_bf16(s) for s in _MLP_SHAPES)),
+    ZooProgram(
+        "transformer_block",
+        transformer_block,
+        (
+            Arg((16,), "int32", 0, 99),
+            Arg((100, 64)),
+            Arg((64, 192), low=-0.2, high=0.2),
+            Arg((64, 64), low=-0.2, high=0.2),
+            Arg((64, 128), low=-0.2, high=0.2),
+            Arg((128, 64), low=-0.2, high=0.2),
+            Arg((64,), low=0.5, high=1.5),
+            Arg((64,)),
+        ),
+    ),
+    ZooProgram(
+        "small_cnn", small_cnn, (Arg((4, 16, 16, 3)), Arg((3, 3, 3, 8)), Arg((3, 3, 8, 16)),
+                                 Arg((16, 10)))
+    ),  # fmt: skip
+    ZooProgram("embedding_lookup", embedding_lookup, (Arg((1000, 32)), Arg((64,), "int32", 0, 999))),
+    ZooProgram("scatter_add", scatter_add, (Arg((48, 8)), Arg((48,), "int32", 0, 15))),
+    ZooProgram("argsort_topk", argsort_topk, (Arg((8, 128), low=-100, high=100),)),
+    ZooProgram("cumsum", cumsum, (Arg((8, 256)),)),
+    ZooProgram(
+        "scan_rnn", scan_rnn, (Arg((8, 4, 16)), Arg((4, 32)), Arg((32, 32), low=-0.3, high=0.3),
+                               Arg((16, 32), low=-0.3, high=0.3))
+    ),  # fmt: skip
+    ZooProgram("fori_loop", fori_loop, (Arg((8, 64)),)),
+)

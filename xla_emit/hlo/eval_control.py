@@ -1,0 +1,96 @@
+"""Reference semantics of sort, while, conditional, and the one-device collectives."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo.eval_indexed import RunComputation
+from xla_emit.hlo.ir import HloInstruction
+
+# Comparisons per chunk of rows: bounds the memory of the all-pairs comparison.
+_PAIRS_PER_CHUNK = 1 << 22
+
+
+def sort(
+    instruction: HloInstruction, operands: Sequence[np.ndarray], run: RunComputation
+) -> np.ndarray | tuple[np.ndarray, ...]:
+    """A stable sort by the comparator, from the rank of every element among its row.
+
+    Element i of a row goes to position #{j : j before i} + #{j < i : neither
+    before the other}: for a strict weak order that is exactly where a stable
+    sort puts it. The comparator runs once on all pairs of a row, vectorized.
+    """
+    assert instruction.dimensions is not None
+    axis = instruction.dimensions[0]
+    rows = [np.moveaxis(x, axis, -1) for x in operands]
+    length = rows[0].shape[-1]
+    flat = [r.reshape(-1, length) for r in rows]
+    chunk = max(1, _PAIRS_PER_CHUNK // max(length * length, 1))
+    ranks = np.concatenate(
+        [
+            _ranks([f[start : start + chunk] for f in flat], instruction, run)
+            for start in range(0, flat[0].shape[0], chunk)
+        ]
+    ) if flat[0].shape[0] else np.zeros((0, length), np.int64)  # fmt: skip
+    results: list[np.ndarray] = []
+    for f, r in zip(flat, rows, strict=True):
+        placed = np.empty_like(f)
+        np.put_along_axis(placed, ranks, f, axis=-1)
+        results.append(np.moveaxis(placed.reshape(r.shape), -1, axis))
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def _ranks(rows: list[np.ndarray], instruction: HloInstruction, run: RunComputation) -> np.ndarray:
+    comparator = instruction.called_computations[0]
+    pairs: list[np.ndarray] = []
+    for r in rows:
+        pairs.append(r[:, :, None])  # the comparator's lhs: element i
+        pairs.append(r[:, None, :])  # its rhs: element j
+    shape = (rows[0].shape[0], rows[0].shape[1], rows[0].shape[1])
+    pairs = [np.broadcast_to(p, shape) for p in pairs]
+    before = np.broadcast_to(np.asarray(run(comparator, pairs)).astype(bool), shape)
+    # before[., i, j]: i goes before j.
+    length = shape[1]
+    earlier = np.tri(length, length, -1, dtype=bool)  # [i, j]: j < i
+    tied = ~before & ~np.swapaxes(before, 1, 2)
+    return np.swapaxes(before, 1, 2).sum(axis=2) + (tied & earlier[None]).sum(axis=2)
+
+
+def while_loop(
+    instruction: HloInstruction, operands: Sequence[object], run: RunComputation
+) -> object:
+    condition, body = instruction.called_computations
+    state = operands[0]
+    while bool(np.asarray(run(condition, [state]))):  # type: ignore[list-item]
+        state = run(body, [state])  # type: ignore[list-item]
+    return state
+
+
+def conditional(
+    instruction: HloInstruction, operands: Sequence[object], run: RunComputation
+) -> object:
+    """A pred selects branch 0 when true; an out-of-range index selects the last branch."""
+    selector = np.asarray(operands[0])
+    branches = instruction.called_computations
+    if selector.dtype == np.bool_:
+        chosen = 0 if bool(selector) else 1
+    else:
+        index = int(selector)
+        chosen = index if 0 <= index < len(branches) else len(branches) - 1
+    return run(branches[chosen], [operands[1 + chosen]])  # type: ignore[list-item]
+
+
+def one_device_collective(_instruction: HloInstruction, operands: Sequence[object]) -> object:
+    """all-reduce and all-gather over one device: each operand unchanged."""
+    return operands[0] if len(operands) == 1 else tuple(operands)
+
+
+def rng_bit_generator(instruction: HloInstruction, _operands: Sequence[object]) -> object:
+    raise UserError(
+        f"rng-bit-generator '{instruction.name}': random bits are not reproduced (XLA's "
+        "Philox and ThreeFry streams are not implemented); pass the random values as inputs",
+        instruction.location,
+    )
