@@ -150,3 +150,155 @@ def test_input_slices_fusions(sizes: list[int], data: st.DataObject, seed: int) 
     assert emitter_kind(text) is EmitterKind.INPUT_SLICES
     rng = np.random.default_rng(seed)
     assert_runs_like_the_evaluator(text, [random_array(rng, sizes), random_array(rng, sizes)])
+
+
+@st.composite
+def indexed_windows(draw: st.DrawFn, all_inserted: bool = False) -> dict[str, object]:
+    """An operand shape, the dims an index vector addresses (in vector order), which of
+    them are collapsed (window size 1, no window dim), and the window sizes."""
+    sizes = draw(dims)
+    rank = len(sizes)
+    indexed = draw(st.permutations(range(rank)))[: draw(st.integers(1, rank))]
+    inserted = (
+        sorted(indexed) if all_inserted else sorted(d for d in indexed if draw(st.booleans()))
+    )
+    window = [1 if d in inserted else draw(st.integers(1, sizes[d])) for d in range(rank)]
+    return {"sizes": sizes, "indexed": list(indexed), "inserted": inserted, "window": window}
+
+
+def ints(values: list[int]) -> str:
+    return ",".join(map(str, values))
+
+
+def index_vectors(
+    rng: np.random.Generator, count: int, sizes: list[int], indexed: list[int]
+) -> np.ndarray:
+    """Starts from 2 below to 2 past each dim: some windows stick out, some repeat."""
+    columns = [rng.integers(-2, sizes[d] + 3, count) for d in indexed]
+    return np.stack(columns, axis=1).astype(np.int32)
+
+
+COMBINERS = {
+    "add": "ROOT r = s32[] add(a, b)",
+    "maximum": "ROOT r = s32[] maximum(a, b)",
+    "overwrite": "ROOT r = s32[] copy(b)",
+}
+
+
+def scatter_module(params: list[str], body: list[str], result: str, combiner: str) -> str:
+    computation = "\n".join(
+        ["combine {", "  a = s32[] parameter(0)", "  b = s32[] parameter(1)", f"  {combiner}", "}"]
+    )
+    return fusion_module(params, body, result).replace(
+        "HloModule test\n", f"HloModule test\n\n{computation}\n"
+    )
+
+
+def scatter_starts(
+    rng: np.random.Generator, count: int, sizes: list[int], indexed: list[int], unique: bool
+) -> np.ndarray:
+    """`count` index vectors: distinct ones (some out of range) when `unique`; else each
+    drawn one twice, in shuffled order, the first at the origin, so that updates collide."""
+    if unique:
+        ranges = [np.arange(-1, sizes[d] + 1) for d in indexed]
+        grid = np.stack(np.meshgrid(*ranges, indexing="ij"), -1).reshape(-1, len(indexed))
+        grid = rng.permutation(grid)
+        return grid[:count].astype(np.int32)
+    drawn = index_vectors(rng, (count + 1) // 2, sizes, indexed)
+    drawn[0] = 0
+    return rng.permutation(np.concatenate([drawn, drawn]))[:count].astype(np.int32)
+
+
+def check_scatter(
+    case: dict[str, object], count: int, unique: bool, combiner: str, seed: int
+) -> None:
+    sizes, indexed, inserted, window = (
+        case["sizes"], case["indexed"], case["inserted"], case["window"]
+    )  # fmt: skip
+    assert isinstance(sizes, list) and isinstance(indexed, list)
+    assert isinstance(inserted, list) and isinstance(window, list)
+    rng = np.random.default_rng(seed)
+    starts = scatter_starts(rng, count, sizes, indexed, unique)
+    count = len(starts)
+    update_sizes = [count] + [w for d, w in enumerate(window) if d not in inserted]
+    operand = shape_text("s32", sizes)
+    params = [operand, shape_text("s32", [count, len(indexed)]), shape_text("s32", update_sizes)]
+    scatter = (
+        f"ROOT s = {operand} scatter(x0, x1, n), "
+        f"update_window_dims={{{ints(list(range(1, len(update_sizes))))}}}, "
+        f"inserted_window_dims={{{ints(inserted)}}}, "
+        f"scatter_dims_to_operand_dims={{{ints(indexed)}}}, index_vector_dim=1, "
+        f"unique_indices={'true' if unique else 'false'}, to_apply=combine"
+    )
+    body = [f"n = {params[2]} negate(x2)", scatter]
+    text = scatter_module(params, body, operand, COMBINERS[combiner])
+    assert emitter_kind(text) is EmitterKind.SCATTER
+    updates = rng.integers(-50, 50, update_sizes).astype(np.int32)
+    operand_values = rng.integers(-50, 50, sizes).astype(np.int32)
+    assert_runs_like_the_evaluator(text, [operand_values, starts, updates])
+
+
+@EXAMPLES
+@given(
+    case=indexed_windows(),
+    count=st.integers(2, 8),
+    combiner=st.sampled_from(["add", "maximum"]),
+    seed=st.integers(0, 2**16),
+)
+def test_scatter_fusions_combine_colliding_updates_atomically(
+    case: dict[str, object], count: int, combiner: str, seed: int
+) -> None:
+    check_scatter(case, count, False, combiner, seed)
+
+
+@EXAMPLES
+@given(
+    case=indexed_windows(all_inserted=True),
+    count=st.integers(1, 4),
+    combiner=st.sampled_from(["add", "overwrite"]),
+    seed=st.integers(0, 2**16),
+)
+def test_scatter_fusions_with_unique_indices(
+    case: dict[str, object], count: int, combiner: str, seed: int
+) -> None:
+    check_scatter(case, count, True, combiner, seed)
+
+
+@EXAMPLES
+@given(case=indexed_windows(), count=st.integers(1, 5), seed=st.integers(0, 2**16))
+def test_gathers_in_loop_fusions_clamp_their_starts(
+    case: dict[str, object], count: int, seed: int
+) -> None:
+    sizes, indexed, collapsed, window = (
+        case["sizes"], case["indexed"], case["inserted"], case["window"]
+    )  # fmt: skip
+    assert isinstance(sizes, list) and isinstance(indexed, list)
+    assert isinstance(collapsed, list) and isinstance(window, list)
+    out_sizes = [count] + [w for d, w in enumerate(window) if d not in collapsed]
+    operand, result = shape_text("f32", sizes), shape_text("f32", out_sizes)
+    params = [operand, shape_text("s32", [count, len(indexed)])]
+    body = [
+        f"g = {result} gather(x0, x1), offset_dims={{{ints(list(range(1, len(out_sizes))))}}}, "
+        f"collapsed_slice_dims={{{ints(collapsed)}}}, start_index_map={{{ints(indexed)}}}, "
+        f"index_vector_dim=1, slice_sizes={{{ints(window)}}}",
+        f"ROOT n = {result} negate(g)",
+    ]
+    text = fusion_module(params, body, result)
+    assert emitter_kind(text) is EmitterKind.LOOP
+    rng = np.random.default_rng(seed)
+    starts = index_vectors(rng, count, sizes, indexed)
+    assert_runs_like_the_evaluator(text, [random_array(rng, sizes), starts])
+
+
+def test_scatter_add_of_colliding_and_out_of_range_indices_by_hand() -> None:
+    """Three updates of row 1 all land; rows 7 and -1 do not exist and are dropped."""
+    body = [
+        "ROOT s = s32[5] scatter(x0, x1, x2), update_window_dims={}, inserted_window_dims={0}, "
+        "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=combine"
+    ]
+    text = scatter_module(["s32[5]", "s32[6,1]", "s32[6]"], body, "s32[5]", COMBINERS["add"])
+    operand = np.array([1, 2, 3, 4, 5], np.int32)
+    indices = np.array([[1], [3], [1], [7], [-1], [1]], np.int32)
+    updates = np.array([10, 20, 30, 40, 50, 60], np.int32)
+    (result,) = run_hlo(text, [operand, indices, updates])
+    np.testing.assert_array_equal(result, [1, 2 + 10 + 30 + 60, 3, 4 + 20, 5])

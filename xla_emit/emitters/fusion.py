@@ -23,6 +23,7 @@ from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import emit_loop_entry
 from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.reduction import emit_reduction_entry
+from xla_emit.emitters.scatter import emit_scatter_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
@@ -85,6 +86,8 @@ def emit_kernel(
         entry = emit_in_place_dus_entry(name, fusion, plan.analysis)
     elif kind is EmitterKind.INPUT_SLICES:
         entry = emit_input_slices_entry(name, fusion, plan.analysis)
+    elif kind is EmitterKind.SCATTER:
+        entry = emit_scatter_entry(name, fusion, plan.analysis)
     else:
         entry = emit_loop_entry(name, fusion, plan.analysis)
     return EmittedKernel(name, kind, [entry, *fusion.emit_all()])

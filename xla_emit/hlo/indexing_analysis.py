@@ -271,6 +271,19 @@ def _dynamic_update_slice(instruction: HloInstruction, out: ArrayShape) -> Opera
     return [identity_map(out.dimensions), update_map, *scalars]
 
 
+def _data_dependent(instruction: HloInstruction, _out: ArrayShape) -> OperandMaps:
+    """Gather: where it reads depends on the indices' values, so no map is defined
+    (the partitioner makes both operands roots of their own subgraphs)."""
+    return [None] * len(instruction.operands)
+
+
+def _scatter(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
+    """Scatter: the operands as the output (XLA's partitioner convention); the indices
+    and updates are read where the values say."""
+    half = len(instruction.operands) // 2
+    return [identity_map(out.dimensions)] * half + [None] * (half + 1)
+
+
 def _reduce(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     assert instruction.dimensions is not None
     half = len(instruction.operands) // 2
@@ -307,6 +320,8 @@ _HANDLERS = {
     "dynamic-slice": _dynamic_slice,
     "dynamic-update-slice": _dynamic_update_slice,
     "reduce": _reduce,
+    "gather": _data_dependent,
+    "scatter": _scatter,
 }
 
 
