@@ -302,3 +302,54 @@ def test_scatter_add_of_colliding_and_out_of_range_indices_by_hand() -> None:
     updates = np.array([10, 20, 30, 40, 50, 60], np.int32)
     (result,) = run_hlo(text, [operand, indices, updates])
     np.testing.assert_array_equal(result, [1, 2 + 10 + 30 + 60, 3, 4 + 20, 5])
+
+
+@st.composite
+def windows(draw: st.DrawFn, sizes: list[int]) -> list[tuple[int, int, int, int, int, int]]:
+    """Per dim: size, stride, low and high padding, base and window dilation, such that
+    the output has at least one element."""
+    result = []
+    for size in sizes:
+        base = draw(st.integers(1, 2))
+        dilation = draw(st.integers(1, 2))
+        low, high = draw(st.integers(0, 2)), draw(st.integers(0, 2))
+        padded = (size - 1) * base + 1 + low + high
+        extent = draw(st.integers(1, min(3, (padded - 1) // dilation + 1)))
+        result.append((extent, draw(st.integers(1, 2)), low, high, base, dilation))
+    return result
+
+
+@EXAMPLES
+@given(
+    sizes=dims,
+    data=st.data(),
+    combiner=st.sampled_from(["add", "maximum"]),
+    seed=st.integers(0, 2**16),
+)
+def test_reduce_windows_in_loop_fusions(
+    sizes: list[int], data: st.DataObject, combiner: str, seed: int
+) -> None:
+    window = data.draw(windows(sizes))
+    out_sizes = [
+        ((size - 1) * base + 1 + low + high - ((extent - 1) * dilation + 1)) // stride + 1
+        for size, (extent, stride, low, high, base, dilation) in zip(sizes, window, strict=True)
+    ]
+    text_window = (
+        f"size={'x'.join(str(w[0]) for w in window)} "
+        f"stride={'x'.join(str(w[1]) for w in window)} "
+        f"pad={'x'.join(f'{w[2]}_{w[3]}' for w in window)} "
+        f"lhs_dilate={'x'.join(str(w[4]) for w in window)} "
+        f"rhs_dilate={'x'.join(str(w[5]) for w in window)}"
+    )
+    operand, result = shape_text("s32", sizes), shape_text("s32", out_sizes)
+    body = [
+        f"r = {result} reduce-window(x0, x1), window={{{text_window}}}, to_apply=combine",
+        f"ROOT n = {result} negate(r)",
+    ]
+    text = scatter_module([operand, "s32[]"], body, result, COMBINERS[combiner])
+    assert emitter_kind(text) is EmitterKind.LOOP
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-50, 50, sizes).astype(np.int32)
+    # Padding and dilation holes hold the init: 0 adds nothing, and a maximum starts there.
+    init = np.array(0 if combiner == "add" else rng.integers(-60, 0), np.int32)
+    assert_runs_like_the_evaluator(text, [values, init])

@@ -43,6 +43,7 @@ from dialects.xla import (
     IndexingMapAttr,
     PureCallOp,
 )
+from xla_emit.emitters.elemental_indexed import emit_gather, emit_reduce_window
 from xla_emit.emitters.elemental_ops import emit_elementwise_op, unsupported
 from xla_emit.emitters.types import (
     builder_at_end,
@@ -454,59 +455,6 @@ class ElementalEmitter:
         lowered = self.insert(arith.MaxSIOp(index, self.constant_index(0))).results[0]
         return self.insert(arith.MinSIOp(lowered, self.constant_index(upper))).results[0]
 
-    def emit_gather(
-        self, instruction: HloInstruction, indices: Sequence[SSAValue]
-    ) -> list[SSAValue]:
-        """The operand element at the clamped start of the slice this output index lies in.
-
-        As XLA's gather semantics: the output's batch dims pick an index vector,
-        whose components (cast to `index`, clamped to `[0, dim - slice_size]`)
-        start the slice along `start_index_map`; the offset dims walk the slice.
-        """
-        dims = instruction.gather_dimensions
-        assert dims is not None, "a gather has dimension numbers"
-        if dims.operand_batching_dims:
-            raise unsupported(instruction, "gather with batching dims")
-        operand = instruction.operands[0].array_shape
-        starts = self._gather_starts(instruction, indices)
-        offset_dims = sorted(dims.offset_dims)
-        window_dims = [d for d in range(operand.rank) if d not in dims.collapsed_slice_dims]
-        variables = [
-            Variable(Interval(0, operand.dimensions[d] - dims.slice_sizes[d]))
-            for d in dims.start_index_map
-        ]
-        domain = IndexingMap(
-            index_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ()
-        )
-        operand_index: list[SSAValue] = []
-        for d in range(operand.rank):
-            expr: AffineExpr = ConstantExpr(0)
-            if d in dims.start_index_map:
-                expr = SymbolExpr(dims.start_index_map.index(d))
-            if d in window_dims:
-                expr = expr + DimExpr(offset_dims[window_dims.index(d)])
-            operand_index.append(self.apply_grid_expr(expr, domain, indices, starts))
-        return [self.emit(instruction.operands[0], operand_index)[0]]
-
-    def _gather_starts(
-        self, instruction: HloInstruction, indices: Sequence[SSAValue]
-    ) -> list[SSAValue]:
-        """One clamped start per `start_index_map` entry, read from the index vector."""
-        dims = instruction.gather_dimensions
-        assert dims is not None
-        operand = instruction.operands[0].array_shape
-        start_indices = instruction.operands[1]
-        batch = [index for d, index in enumerate(indices) if d not in dims.offset_dims]
-        starts: list[SSAValue] = []
-        for component, d in enumerate(dims.start_index_map):
-            position = list(batch)
-            if dims.index_vector_dim < start_indices.array_shape.rank:
-                position.insert(dims.index_vector_dim, self.constant_index(component))
-            raw = self.emit(start_indices, position)[0]
-            index = self.index_value(raw, start_indices.array_shape.element_type)
-            starts.append(self.clamp_index(index, operand.dimensions[d] - dims.slice_sizes[d]))
-        return starts
-
     def emit_dynamic_slice(
         self, instruction: HloInstruction, indices: Sequence[SSAValue]
     ) -> list[SSAValue]:
@@ -654,5 +602,6 @@ _EMITTERS: dict[str, _EmitFn] = {
     "get-tuple-element": ElementalEmitter.emit_get_tuple_element,
     "dynamic-slice": ElementalEmitter.emit_dynamic_slice,
     "dynamic-update-slice": ElementalEmitter.emit_dynamic_update_slice,
-    "gather": ElementalEmitter.emit_gather,
+    "gather": emit_gather,
+    "reduce-window": emit_reduce_window,
 }

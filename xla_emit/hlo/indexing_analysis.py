@@ -271,9 +271,10 @@ def _dynamic_update_slice(instruction: HloInstruction, out: ArrayShape) -> Opera
     return [identity_map(out.dimensions), update_map, *scalars]
 
 
-def _data_dependent(instruction: HloInstruction, _out: ArrayShape) -> OperandMaps:
-    """Gather: where it reads depends on the indices' values, so no map is defined
-    (the partitioner makes both operands roots of their own subgraphs)."""
+def _no_maps(instruction: HloInstruction, _out: ArrayShape) -> OperandMaps:
+    """Ops whose reads the emitters compute themselves (gather's depend on the indices'
+    values, reduce-window's on padding and dilation): no map, so the partitioner makes
+    every operand the root of its own subgraph."""
     return [None] * len(instruction.operands)
 
 
@@ -320,7 +321,8 @@ _HANDLERS = {
     "dynamic-slice": _dynamic_slice,
     "dynamic-update-slice": _dynamic_update_slice,
     "reduce": _reduce,
-    "gather": _data_dependent,
+    "gather": _no_maps,
+    "reduce-window": _no_maps,
     "scatter": _scatter,
 }
 
