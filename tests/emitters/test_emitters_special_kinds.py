@@ -10,6 +10,7 @@ choice picked the kind under test.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 from emitter_kernel_checks import bits, parse
 from hypothesis import given, settings
@@ -353,3 +354,35 @@ def test_reduce_windows_in_loop_fusions(
     # Padding and dilation holes hold the init: 0 adds nothing, and a maximum starts there.
     init = np.array(0 if combiner == "add" else rng.integers(-60, 0), np.int32)
     assert_runs_like_the_evaluator(text, [values, init])
+
+
+@EXAMPLES
+@given(
+    batch=st.lists(st.integers(1, 3), max_size=1),
+    rows=st.integers(1, 4),
+    depth=st.lists(st.integers(1, 4), min_size=1, max_size=2),
+    cols=st.integers(1, 4),
+    dtype=st.sampled_from(["s32", "bf16"]),
+    seed=st.integers(0, 2**16),
+)
+def test_dots_in_loop_fusions(
+    batch: list[int], rows: int, depth: list[int], cols: int, dtype: str, seed: int
+) -> None:
+    """[batch, rows, depth...] x [batch, depth..., cols]; small integers, so that bf16
+    products and their f32 sums are exact and the result rounds once, as XLA rounds it."""
+    nb, nd = len(batch), len(depth)
+    lhs_sizes, rhs_sizes = [*batch, rows, *depth], [*batch, *depth, cols]
+    lhs, rhs = shape_text(dtype, lhs_sizes), shape_text(dtype, rhs_sizes)
+    result = shape_text(dtype, [*batch, rows, cols])
+    dot = (
+        f"d = {result} dot(x0, x1), lhs_batch_dims={{{ints(list(range(nb)))}}}, "
+        f"lhs_contracting_dims={{{ints(list(range(nb + 1, nb + 1 + nd)))}}}, "
+        f"rhs_batch_dims={{{ints(list(range(nb)))}}}, "
+        f"rhs_contracting_dims={{{ints(list(range(nb, nb + nd)))}}}"
+    )
+    text = fusion_module([lhs, rhs], [dot, f"ROOT n = {result} negate(d)"], result)
+    assert emitter_kind(text) is EmitterKind.LOOP
+    rng = np.random.default_rng(seed)
+    numpy_type = np.int32 if dtype == "s32" else ml_dtypes.bfloat16
+    inputs = [rng.integers(-8, 9, s).astype(numpy_type) for s in (lhs_sizes, rhs_sizes)]
+    assert_runs_like_the_evaluator(text, inputs)

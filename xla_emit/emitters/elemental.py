@@ -43,7 +43,7 @@ from dialects.xla import (
     IndexingMapAttr,
     PureCallOp,
 )
-from xla_emit.emitters.elemental_indexed import emit_gather, emit_reduce_window
+from xla_emit.emitters.elemental_indexed import emit_dot, emit_gather, emit_reduce_window
 from xla_emit.emitters.elemental_ops import emit_elementwise_op, unsupported
 from xla_emit.emitters.types import (
     builder_at_end,
@@ -604,4 +604,5 @@ _EMITTERS: dict[str, _EmitFn] = {
     "dynamic-update-slice": ElementalEmitter.emit_dynamic_update_slice,
     "gather": emit_gather,
     "reduce-window": emit_reduce_window,
+    "dot": emit_dot,
 }

@@ -14,7 +14,7 @@ them no map), read at indices these functions compute:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, scf
@@ -23,9 +23,10 @@ from xdsl.ir import Block, SSAValue
 
 from dialects.xla import PureCallOp
 from xla_emit.emitters.elemental_ops import unsupported
-from xla_emit.emitters.types import builder_at_end
+from xla_emit.emitters.types import builder_at_end, element_type
 from xla_emit.emitters.work_items import index_dim_vars
 from xla_emit.hlo.ir import HloInstruction, WindowDimension
+from xla_emit.hlo.shape import PrimitiveType
 from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval
@@ -96,7 +97,39 @@ def emit_reduce_window(
         raise unsupported(instruction, "reduce-window with window reversal")
     init = emitter.emit(instruction.operands[1], [])[0]
     nest = _WindowNest(emitter, instruction, window, indices)
-    return [nest.level(init, [])]
+    sizes = [w.size for w in window]
+    return [emit_loop_nest(emitter, sizes, init, nest.accumulate)]
+
+
+def emit_loop_nest(
+    emitter: ElementalEmitter,
+    sizes: Sequence[int],
+    init: SSAValue,
+    body: Callable[[SSAValue, list[SSAValue]], SSAValue],
+) -> SSAValue:
+    """`scf.for` nests over `sizes` (outermost first; size-1 dims get the index 0, no loop)
+    carrying one accumulator; `body(accumulator, ivs)` gives the next one."""
+
+    def level(accumulator: SSAValue, ivs: list[SSAValue]) -> SSAValue:
+        if len(ivs) == len(sizes):
+            return body(accumulator, ivs)
+        size = sizes[len(ivs)]
+        if size == 1:
+            return level(accumulator, [*ivs, emitter.constant_index(0)])
+        block = Block(arg_types=[IndexType(), accumulator.type])
+        block.args[0].name_hint = f"w{len(ivs)}"
+        block.args[1].name_hint = "acc"
+        outer = emitter.builder
+        emitter.builder = builder_at_end(block)
+        emitter.caches.append({})
+        result = level(block.args[1], [*ivs, block.args[0]])
+        emitter.insert(scf.YieldOp(result))
+        emitter.caches.pop()
+        emitter.builder = outer
+        bounds = [emitter.constant_index(v) for v in (0, size, 1)]
+        return emitter.insert(scf.ForOp(*bounds, [accumulator], block)).results[0]
+
+    return level(init, [])
 
 
 class _WindowNest:
@@ -118,26 +151,6 @@ class _WindowNest:
         self.domain = IndexingMap(
             index_dim_vars(instruction.array_shape.dimensions), symbols, (), ()
         )
-
-    def level(self, accumulator: SSAValue, ivs: list[SSAValue]) -> SSAValue:
-        emitter = self.emitter
-        if len(ivs) == len(self.window):
-            return self.accumulate(accumulator, ivs)
-        size = self.window[len(ivs)].size
-        if size == 1:
-            return self.level(accumulator, [*ivs, emitter.constant_index(0)])
-        block = Block(arg_types=[IndexType(), accumulator.type])
-        block.args[0].name_hint = f"w{len(ivs)}"
-        block.args[1].name_hint = "acc"
-        outer = emitter.builder
-        emitter.builder = builder_at_end(block)
-        emitter.caches.append({})
-        result = self.level(block.args[1], [*ivs, block.args[0]])
-        emitter.insert(scf.YieldOp(result))
-        emitter.caches.pop()
-        emitter.builder = outer
-        bounds = [emitter.constant_index(v) for v in (0, size, 1)]
-        return emitter.insert(scf.ForOp(*bounds, [accumulator], block)).results[0]
 
     def accumulate(self, accumulator: SSAValue, ivs: list[SSAValue]) -> SSAValue:
         """The reducer on the accumulator and the element at this window position, if any."""
@@ -172,3 +185,77 @@ class _WindowNest:
 
     def apply(self, expr: AffineExpr, ivs: Sequence[SSAValue]) -> SSAValue:
         return self.emitter.apply_grid_expr(expr, self.domain, self.indices, ivs)
+
+
+def emit_dot(
+    emitter: ElementalEmitter, instruction: HloInstruction, indices: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """XLA's elemental dot: a loop nest over the contracting dims accumulating
+    `acc + lhs * rhs` (`or`/`and` for pred) from zero; bf16 accumulates in f32 and is
+    rounded once at the end. The output is [batch, lhs free, rhs free]."""
+    dims = instruction.dot_dimensions
+    assert dims is not None, "a dot has dimension numbers"
+    lhs, rhs = instruction.operands
+    out_type = instruction.array_shape.element_type
+    acc_type = PrimitiveType.F32 if out_type is PrimitiveType.BF16 else out_type
+    lhs_free = [
+        d for d in range(lhs.array_shape.rank) if d not in dims.lhs_batch + dims.lhs_contracting
+    ]
+    rhs_free = [
+        d for d in range(rhs.array_shape.rank) if d not in dims.rhs_batch + dims.rhs_contracting
+    ]
+    batch = list(indices[: len(dims.lhs_batch)])
+    lhs_indices = indices[len(batch) : len(batch) + len(lhs_free)]
+    rhs_indices = indices[len(batch) + len(lhs_free) :]
+    # Each side's index at the output index, but for the contracting dims.
+    lhs_fixed = dict(zip(dims.lhs_batch, batch, strict=True))
+    lhs_fixed.update(zip(lhs_free, lhs_indices, strict=True))
+    rhs_fixed = dict(zip(dims.rhs_batch, batch, strict=True))
+    rhs_fixed.update(zip(rhs_free, rhs_indices, strict=True))
+
+    def read(
+        side: HloInstruction,
+        fixed: dict[int, SSAValue],
+        contracting: Sequence[int],
+        ivs: Sequence[SSAValue],
+    ) -> SSAValue:
+        index = {**fixed, **dict(zip(contracting, ivs, strict=True))}
+        value = emitter.emit(side, [index[d] for d in range(side.array_shape.rank)])[0]
+        return _widen(emitter, instruction, value, side.array_shape.element_type, acc_type)
+
+    def step(accumulator: SSAValue, ivs: list[SSAValue]) -> SSAValue:
+        a = read(lhs, lhs_fixed, dims.lhs_contracting, ivs)
+        b = read(rhs, rhs_fixed, dims.rhs_contracting, ivs)
+        if acc_type is PrimitiveType.PRED:
+            both = emitter.insert(arith.AndIOp(a, b)).results[0]
+            return emitter.insert(arith.OrIOp(accumulator, both)).results[0]
+        if acc_type.is_float:
+            product = emitter.insert(arith.MulfOp(a, b)).results[0]
+            return emitter.insert(arith.AddfOp(accumulator, product)).results[0]
+        product = emitter.insert(arith.MuliOp(a, b)).results[0]
+        return emitter.insert(arith.AddiOp(accumulator, product)).results[0]
+
+    sizes = [lhs.array_shape.dimensions[d] for d in dims.lhs_contracting]
+    zero = emitter.scalar_constant(0, acc_type)
+    result = emit_loop_nest(emitter, sizes, zero, step)
+    if acc_type is not out_type:
+        result = emitter.insert(arith.TruncFOp(result, element_type(out_type))).results[0]
+    return [result]
+
+
+def _widen(
+    emitter: ElementalEmitter,
+    instruction: HloInstruction,
+    value: SSAValue,
+    source: PrimitiveType,
+    target: PrimitiveType,
+) -> SSAValue:
+    """An operand element in the accumulator's type (the dot's operands may be narrower)."""
+    if source is target:
+        return value
+    if source.is_float and target.is_float and source.bit_width < target.bit_width:
+        return emitter.insert(arith.ExtFOp(value, element_type(target))).results[0]
+    if not source.is_float and not target.is_float and source.bit_width < target.bit_width:
+        extend = arith.ExtUIOp if source.is_unsigned_int else arith.ExtSIOp
+        return emitter.insert(extend(value, element_type(target))).results[0]
+    raise unsupported(instruction, f"{source.value} operands accumulated in {target.value}")

@@ -273,8 +273,8 @@ def _dynamic_update_slice(instruction: HloInstruction, out: ArrayShape) -> Opera
 
 def _no_maps(instruction: HloInstruction, _out: ArrayShape) -> OperandMaps:
     """Ops whose reads the emitters compute themselves (gather's depend on the indices'
-    values, reduce-window's on padding and dilation): no map, so the partitioner makes
-    every operand the root of its own subgraph."""
+    values, reduce-window's on padding and dilation, dot's loop over contracting dims):
+    no map, so the partitioner makes every operand the root of its own subgraph."""
     return [None] * len(instruction.operands)
 
 
@@ -323,6 +323,7 @@ _HANDLERS = {
     "reduce": _reduce,
     "gather": _no_maps,
     "reduce-window": _no_maps,
+    "dot": _no_maps,
     "scatter": _scatter,
 }
 
