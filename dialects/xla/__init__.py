@@ -34,6 +34,7 @@ from xdsl.rewriter import InsertPoint
 
 from dialects.xla.attributes import (
     XLA_RANGE,
+    XLA_SLICE_INDEX,
     IndexingMapAttr,
     IndexingMapAttrBase,
     WorkGroupDimension,
@@ -72,6 +73,7 @@ __all__ = [
     "INTERNAL_SPELLING",
     "XLA",
     "XLA_RANGE",
+    "XLA_SLICE_INDEX",
     "ApplyIndexingOp",
     "ApplyIndexingOpBase",
     "AtomicRMWOp",

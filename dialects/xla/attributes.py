@@ -35,6 +35,9 @@ from xla_emit.indexing import (
 XLA_RANGE = "xla.range"
 """The attribute holding a value's inclusive range: `[LB : index, UB : index]`."""
 
+XLA_SLICE_INDEX = "xla.slice_index"
+"""On kernel arguments: the buffer slice an argument lives in (equal indices share memory)."""
+
 # ----------------------------------------------------------------------------
 # The indexing-map attribute
 # ----------------------------------------------------------------------------

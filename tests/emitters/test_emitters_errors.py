@@ -39,6 +39,63 @@ ENTRY main {
 }
 """
 
+SCATTER_OF_COMPUTED_OPERAND = """HloModule m
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+fused {
+  p0 = f32[5] parameter(0)
+  i = s32[2,1] parameter(1)
+  u = f32[2] parameter(2)
+  n = f32[5] negate(p0)
+  ROOT s = f32[5] scatter(n, i, u), update_window_dims={}, inserted_window_dims={0}, \
+scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+}
+
+ENTRY main {
+  a = f32[5] parameter(0)
+  i = s32[2,1] parameter(1)
+  u = f32[2] parameter(2)
+  ROOT f = f32[5] fusion(a, i, u), kind=kInput, calls=fused
+}
+"""
+
+VARIADIC_SCATTER = """HloModule m
+
+add2 {
+  a = f32[] parameter(0)
+  b = s32[] parameter(1)
+  c = f32[] parameter(2)
+  d = s32[] parameter(3)
+  x = f32[] add(a, c)
+  y = s32[] add(b, d)
+  ROOT t = (f32[], s32[]) tuple(x, y)
+}
+
+fused {
+  p0 = f32[5] parameter(0)
+  p1 = s32[5] parameter(1)
+  i = s32[2,1] parameter(2)
+  u0 = f32[2] parameter(3)
+  u1 = s32[2] parameter(4)
+  ROOT s = (f32[5], s32[5]) scatter(p0, p1, i, u0, u1), update_window_dims={}, \
+inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add2
+}
+
+ENTRY main {
+  a = f32[5] parameter(0)
+  b = s32[5] parameter(1)
+  i = s32[2,1] parameter(2)
+  u0 = f32[2] parameter(3)
+  u1 = s32[2] parameter(4)
+  ROOT f = (f32[5], s32[5]) fusion(a, b, i, u0, u1), kind=kInput, calls=fused
+}
+"""
+
 NO_FUSION = """HloModule plain
 
 ENTRY main {
@@ -55,6 +112,19 @@ ENTRY main {
         # Tuples inside a fusion are not supported (only a tuple root is).
         (INTERNAL_TUPLE, 6, 3, "Unsupported: tuple 't'"),
         (NARROWING_BITCAST, 5, 8, "Unsupported: bitcast-convert 'p' (bit widths differ)"),
+        (
+            SCATTER_OF_COMPUTED_OPERAND,
+            14,
+            8,
+            "Unsupported: scatter 's' whose operand is computed in the fusion "
+            "(XLA updates a parameter's buffer in place)",
+        ),
+        (
+            VARIADIC_SCATTER,
+            19,
+            8,
+            "Unsupported: scatter 's' of 2 operands (the scatter emitter takes one)",
+        ),
     ],
 )
 def test_unsupported_ops_are_located(text: str, line: int, column: int, message: str) -> None:

@@ -43,6 +43,7 @@ from dialects.xla import (
     IndexingMapAttr,
     PureCallOp,
 )
+from xla_emit.emitters.elemental_indexed import emit_dot, emit_gather, emit_reduce_window
 from xla_emit.emitters.elemental_ops import emit_elementwise_op, unsupported
 from xla_emit.emitters.types import (
     builder_at_end,
@@ -435,21 +436,24 @@ class ElementalEmitter:
         variables: list[Variable] = []
         for position, (dim, size) in enumerate(zip(operand_shape, sizes, strict=True)):
             start_op = instruction.operands[first + position]
-            raw = self.emit(start_op, [])[0]
-            if start_op.array_shape.element_type.is_unsigned_int:
-                index = self.insert(arith_ext.IndexCastUIOp(raw, IndexType())).results[0]
-            else:
-                index = self.insert(arith.IndexCastOp(raw, IndexType())).results[0]
-            lowered = self.insert(arith.MaxSIOp(index, self.constant_index(0))).results[0]
-            clamped = self.insert(arith.MinSIOp(lowered, self.constant_index(dim - size))).results[
-                0
-            ]
-            starts.append(clamped)
+            index = self.index_value(self.emit(start_op, [])[0], start_op.array_shape.element_type)
+            starts.append(self.clamp_index(index, dim - size))
             variables.append(Variable(Interval(0, dim - size)))
         domain = IndexingMap(
             index_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ()
         )
         return starts, domain
+
+    def index_value(self, raw: SSAValue, ptype: PrimitiveType) -> SSAValue:
+        """An integer element as an `index` (unsigned types zero-extend)."""
+        if ptype.is_unsigned_int:
+            return self.insert(arith_ext.IndexCastUIOp(raw, IndexType())).results[0]
+        return self.insert(arith.IndexCastOp(raw, IndexType())).results[0]
+
+    def clamp_index(self, index: SSAValue, upper: int) -> SSAValue:
+        """`min(max(index, 0), upper)`: XLA's clamp of dynamic start indices."""
+        lowered = self.insert(arith.MaxSIOp(index, self.constant_index(0))).results[0]
+        return self.insert(arith.MinSIOp(lowered, self.constant_index(upper))).results[0]
 
     def emit_dynamic_slice(
         self, instruction: HloInstruction, indices: Sequence[SSAValue]
@@ -599,4 +603,7 @@ _EMITTERS: dict[str, _EmitFn] = {
     "get-tuple-element": ElementalEmitter.emit_get_tuple_element,
     "dynamic-slice": ElementalEmitter.emit_dynamic_slice,
     "dynamic-update-slice": ElementalEmitter.emit_dynamic_update_slice,
+    "gather": emit_gather,
+    "reduce-window": emit_reduce_window,
+    "dot": emit_dot,
 }

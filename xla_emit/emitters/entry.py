@@ -18,11 +18,18 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import func, tensor
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, UnitAttr, i64
 from xdsl.ir import SSAValue
 
 from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import XLA_RANGE, IndexingMapAttr, LoopOp, get_xla_range, xla_range_attr
+from dialects.xla import (
+    XLA_RANGE,
+    XLA_SLICE_INDEX,
+    IndexingMapAttr,
+    LoopOp,
+    get_xla_range,
+    xla_range_attr,
+)
 from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.functions import FusionFunctions, Subgraph, name_arguments
 from xla_emit.emitters.launch import LaunchDimensions
@@ -63,11 +70,20 @@ def begin_entry_function(
     fusion: FusionFunctions,
     output_shapes: Sequence[ArrayShape],
     launch: LaunchDimensions,
+    aliases: dict[int, int] | None = None,
 ) -> EntryFunction:
-    """The entry's signature and its `gpu.thread_id`/`gpu.block_id` with the grid's ranges."""
+    """The entry's signature and its `gpu.thread_id`/`gpu.block_id` with the grid's ranges.
+
+    `aliases` maps an output's position to the parameter whose buffer it reuses
+    (in-place fusions): both arguments get that parameter's `xla.slice_index`,
+    as XLA's buffer assignment gives arguments sharing one buffer slice.
+    """
     input_types = fusion.parameter_types()
     output_types = [tensor_type(shape) for shape in output_shapes]
     arg_attrs = [DictionaryAttr({}) for _ in input_types + output_types]
+    for output, parameter in (aliases or {}).items():
+        slice_index = DictionaryAttr({XLA_SLICE_INDEX: IntegerAttr(parameter, i64)})
+        arg_attrs[parameter] = arg_attrs[len(input_types) + output] = slice_index
     function = func.FuncOp(
         name, (input_types + output_types, output_types), arg_attrs=ArrayAttr(arg_attrs)
     )

@@ -13,13 +13,17 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.diagnostics import UserError
+from xla_emit.emitters.concatenate import emit_concatenate_entry
 from xla_emit.emitters.entry import launch_dimensions_of
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
+from xla_emit.emitters.in_place_dus import emit_in_place_dus_entry
+from xla_emit.emitters.input_slices import emit_input_slices_entry
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import emit_loop_entry
 from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.reduction import emit_reduction_entry
+from xla_emit.emitters.scatter import emit_scatter_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
@@ -76,6 +80,14 @@ def emit_kernel(
         entry = emit_transpose_entry(name, fusion, plan.analysis, plan.epilogue)
     elif kind is EmitterKind.REDUCTION:
         entry = emit_reduction_entry(name, fusion, plan.analysis, plan.epilogue)
+    elif kind is EmitterKind.CONCATENATE:
+        entry = emit_concatenate_entry(name, fusion, plan.analysis, plan.epilogue)
+    elif kind is EmitterKind.IN_PLACE_DUS:
+        entry = emit_in_place_dus_entry(name, fusion, plan.analysis)
+    elif kind is EmitterKind.INPUT_SLICES:
+        entry = emit_input_slices_entry(name, fusion, plan.analysis)
+    elif kind is EmitterKind.SCATTER:
+        entry = emit_scatter_entry(name, fusion, plan.analysis)
     else:
         entry = emit_loop_entry(name, fusion, plan.analysis)
     return EmittedKernel(name, kind, [entry, *fusion.emit_all()])

@@ -3,9 +3,14 @@
 XLA picks the code generator of a fusion from its *hero*: the op found by
 walking up from a root through "intermediate" ops (elementwise ops and
 layout-preserving reshapes) that decides how the whole fusion is generated.
-The order is XLA's: a reduction hero first, then a transpose that needs shared
-memory, then the loop emitter, which can emit anything elementally and is
-therefore also the fallback for shapes the special emitters do not handle.
+The order is XLA's (`GetEmitterFusionKind`): a reduction hero first, then a
+transpose that needs shared memory; a fusion with several roots is then an
+input-slices fusion (every root a unit-stride slice of one input shape) or a
+loop fusion; a scatter root picks the scatter emitter, a concatenate hero of at
+most four operands the concatenate emitter; what is left is a loop fusion,
+emitted in place when its roots are dynamic-update-slices of parameters whose
+buffers the outputs can reuse. The loop emitter can emit anything elementally
+and is therefore also the fallback for shapes the special emitters do not handle.
 """
 
 from __future__ import annotations
@@ -27,6 +32,16 @@ class EmitterKind(enum.Enum):
     LOOP = "loop"
     TRANSPOSE = "transpose"
     REDUCTION = "reduction"
+    CONCATENATE = "concatenate"
+    SCATTER = "scatter"
+    IN_PLACE_DUS = "in-place dynamic-update-slice"
+    INPUT_SLICES = "input slices"
+
+
+# XLA's concatenate emitter takes at most this many operands (`UseConcatenateFusion`).
+MAX_CONCATENATE_OPERANDS = 4
+# Hero ops the walk up from a root stops at.
+_HERO_OPCODES = ("reduce", "transpose", "concatenate")
 
 
 def fusion_roots(computation: HloComputation) -> list[HloInstruction]:
@@ -54,7 +69,8 @@ def _is_constant_like(instruction: HloInstruction) -> bool:
 
 
 def find_hero(root: HloInstruction, computation: HloComputation) -> HloInstruction:
-    """The reduce or transpose above `root` through intermediate ops, else the root itself.
+    """The reduce, transpose or concatenate above `root` through intermediate ops, else the
+    root itself.
 
     Like XLA, a second, more lenient search lets the path to a transpose pass
     elementwise ops with several computed operands (the shared-memory
@@ -72,7 +88,7 @@ def _walk_to_hero(
     root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]
 ) -> HloInstruction:
     current = root
-    while current.opcode not in ("reduce", "transpose"):
+    while current.opcode not in _HERO_OPCODES:
         # The root's own users are outside the epilogue (a tuple at most).
         if not _is_intermediate(current, users[current] if current is not root else []):
             return root
@@ -195,11 +211,13 @@ def analyze_fusion(computation: HloComputation) -> FusionAnalysis:
     """Roots, heroes and emitter kind of a fused computation (XLA's fusion analysis)."""
     roots = fusion_roots(computation)
     heroes = tuple(find_hero(root, computation) for root in roots)
-    kind = _emitter_kind(roots, heroes)
+    kind = _emitter_kind(computation, roots, heroes)
     return FusionAnalysis(computation, tuple(roots), heroes, kind)
 
 
-def _emitter_kind(roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]) -> EmitterKind:
+def _emitter_kind(
+    computation: HloComputation, roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
+) -> EmitterKind:
     leaves = [leaf for root in roots for leaf in flatten_shape(root.shape)]
     if not all(_has_default_layout(leaf) for leaf in leaves):
         return EmitterKind.LOOP
@@ -211,4 +229,55 @@ def _emitter_kind(roots: list[HloInstruction], heroes: tuple[HloInstruction, ...
         return EmitterKind.REDUCTION
     if len(roots) == 1 and heroes[0].opcode == "transpose" and is_tiled_transpose(heroes[0]):
         return EmitterKind.TRANSPOSE
+    if len(roots) > 1:
+        return EmitterKind.INPUT_SLICES if is_input_slices_fusion(roots) else EmitterKind.LOOP
+    if roots[0].opcode == "scatter":
+        return EmitterKind.SCATTER
+    if is_concatenate_hero(roots[0], heroes[0]):
+        return EmitterKind.CONCATENATE
+    if in_place_dus_parameters(computation) is not None:
+        return EmitterKind.IN_PLACE_DUS
     return EmitterKind.LOOP
+
+
+def is_input_slices_fusion(roots: list[HloInstruction]) -> bool:
+    """Every root a unit-stride slice, all of them slicing inputs of one shape."""
+    if not all(root.opcode == "slice" for root in roots):
+        return False
+    if any(r.stride != 1 for root in roots for r in root.slice_ranges or ()):
+        return False
+    input_dims = {root.operands[0].array_shape.dimensions for root in roots}
+    return len(input_dims) == 1
+
+
+def is_concatenate_hero(root: HloInstruction, hero: HloInstruction) -> bool:
+    """A concatenate of few operands whose epilogue keeps its shape (index for index)."""
+    if hero.opcode != "concatenate" or len(hero.operands) > MAX_CONCATENATE_OPERANDS:
+        return False
+    return hero.array_shape.dimensions == root.array_shape.dimensions and _has_default_layout(
+        hero.array_shape
+    )
+
+
+def in_place_dus_parameters(computation: HloComputation) -> list[HloInstruction] | None:
+    """The parameter each root updates in place, if the fusion can be emitted in place.
+
+    XLA writes a dynamic-update-slice fusion in place when every root is a
+    dynamic-update-slice whose operand is a fusion parameter that nothing else
+    reads (so its buffer can become the output's), all updates have one shape,
+    and no two roots update the same parameter.
+    """
+    roots = fusion_roots(computation)
+    if not roots or not all(root.opcode == "dynamic-update-slice" for root in roots):
+        return None
+    update_dims = {root.operands[1].array_shape.dimensions for root in roots}
+    parameters = [root.operands[0] for root in roots]
+    if len(update_dims) != 1 or len(set(parameters)) != len(parameters):
+        return None
+    users = computation.users()
+    for root, parameter in zip(roots, parameters, strict=True):
+        if parameter.opcode != "parameter" or parameter.shape != root.shape:
+            return None
+        if users[parameter] != [root] or root.operands.count(parameter) != 1:
+            return None
+    return parameters

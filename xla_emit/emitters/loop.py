@@ -47,10 +47,16 @@ def output_shapes(analysis: FusionAnalysis) -> list[ArrayShape]:
     return [leaf for root in analysis.roots for leaf in flatten_shape(root.shape)]
 
 
-def loop_launch_config(analysis: FusionAnalysis) -> tuple[int, LaunchDimensions]:
-    """The unroll factor and grid of a loop fusion."""
+def loop_launch_config(
+    analysis: FusionAnalysis, iteration_shape: ArrayShape | None = None
+) -> tuple[int, LaunchDimensions]:
+    """The unroll factor and grid of a loop over `iteration_shape` (default: the first output).
+
+    XLA's `ComputeLoopFusionConfig`: the element count is the iteration space's,
+    the narrowest element type is the outputs'.
+    """
     shapes = output_shapes(analysis)
-    num_elements = shapes[0].num_elements
+    num_elements = (iteration_shape or shapes[0]).num_elements
     bits = min(storage_bits(shape.element_type.bit_width) for shape in shapes)
     unroll = loop_unroll_factor(num_elements, bits, may_prevent_vectorization(analysis.computation))
     return unroll, launch_dimensions(num_elements, unroll)

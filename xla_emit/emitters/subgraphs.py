@@ -22,7 +22,7 @@ def forced_roots(analysis: FusionAnalysis) -> frozenset[HloInstruction]:
     """Heroes and their operands start their own subgraphs (the loop emitter has no hero)."""
     if analysis.kind is EmitterKind.LOOP:
         return frozenset()
-    return partitioner.hero_roots([analysis.hero])
+    return partitioner.hero_roots(analysis.heroes)
 
 
 def partition(analysis: FusionAnalysis) -> partitioner.PartitionedComputation:

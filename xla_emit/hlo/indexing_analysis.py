@@ -271,6 +271,20 @@ def _dynamic_update_slice(instruction: HloInstruction, out: ArrayShape) -> Opera
     return [identity_map(out.dimensions), update_map, *scalars]
 
 
+def _no_maps(instruction: HloInstruction, _out: ArrayShape) -> OperandMaps:
+    """Ops whose reads the emitters compute themselves (gather's depend on the indices'
+    values, reduce-window's on padding and dilation, dot's loop over contracting dims):
+    no map, so the partitioner makes every operand the root of its own subgraph."""
+    return [None] * len(instruction.operands)
+
+
+def _scatter(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
+    """Scatter: the operands as the output (XLA's partitioner convention); the indices
+    and updates are read where the values say."""
+    half = len(instruction.operands) // 2
+    return [identity_map(out.dimensions)] * half + [None] * (half + 1)
+
+
 def _reduce(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     assert instruction.dimensions is not None
     half = len(instruction.operands) // 2
@@ -307,6 +321,10 @@ _HANDLERS = {
     "dynamic-slice": _dynamic_slice,
     "dynamic-update-slice": _dynamic_update_slice,
     "reduce": _reduce,
+    "gather": _no_maps,
+    "reduce-window": _no_maps,
+    "dot": _no_maps,
+    "scatter": _scatter,
 }
 
 

@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
+from dialects.xla import XLA_SLICE_INDEX
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
@@ -267,11 +268,13 @@ class Executor:
                 f"but {len(inputs)} were given"
             )
         values: list[Value] = []
+        shared = _shared_slices(function)
         for position, type_ in enumerate(arg_types):
             if position < len(inputs):
                 values.append(self._input_value(position, type_, inputs[position], missing == 0))
             else:
-                values.append(self._output_value(position, type_))
+                initial = inputs[shared[position]] if position in shared else None
+                values.append(self._output_value(position, type_, initial))
         return values
 
     def _input_value(
@@ -302,11 +305,26 @@ class Executor:
         self._track_output(buffer)
         return TensorValue(buffer, 0)
 
-    def _output_value(self, position: int, type_: Attribute) -> Value:
+    def _output_value(
+        self,
+        position: int,
+        type_: Attribute,
+        initial: np.ndarray | np.generic | float | None = None,
+    ) -> Value:
+        """An allocated output: zeros, or a copy of the input whose buffer slice it shares."""
         if not isinstance(type_, TensorType | MemRefType):
             raise UserError(f"output argument {position} must be a tensor, not {type_}")
         shape = tuple(type_.get_shape())
-        data = np.zeros(int(np.prod(shape, dtype=np.int64)), dtype=numpy_dtype(type_))
+        size = int(np.prod(shape, dtype=np.int64))
+        if initial is None:
+            data = np.zeros(size, dtype=numpy_dtype(type_))
+        else:
+            data = np.array(initial, dtype=numpy_dtype(type_)).reshape(-1)
+            if data.size != size:
+                raise UserError(
+                    f"output argument {position} shares a buffer slice with an input of "
+                    f"{data.size} elements, but has {size}"
+                )
         buffer = Buffer(data, shape, BufferKind.OUTPUT, f"output argument {position}")
         self._track_output(buffer)
         return TensorValue(buffer, 0)
@@ -516,3 +534,24 @@ def _available_cores() -> int:
 def _is_private(function: FuncOp) -> bool:
     visibility = function.sym_visibility
     return visibility is not None and visibility.data == "private"
+
+
+def _shared_slices(function: FuncOp) -> dict[int, int]:
+    """Each output argument sharing an input argument's `xla.slice_index`: that input.
+
+    In-place kernels (dynamic-update-slice, scatter) write only some elements
+    of an output whose buffer is the input's, so the output starts as the input.
+    """
+    arg_attrs = function.arg_attrs.data if function.arg_attrs is not None else ()
+    num_inputs = len(function.function_type.inputs.data) - len(function.function_type.outputs.data)
+    slice_of: dict[int, Attribute] = {}
+    for position, attrs in enumerate(arg_attrs):
+        index = attrs.data.get(XLA_SLICE_INDEX)
+        if index is not None:
+            slice_of[position] = index
+    inputs = {index: position for position, index in slice_of.items() if position < num_inputs}
+    return {
+        position: inputs[index]
+        for position, index in slice_of.items()
+        if position >= num_inputs and index in inputs
+    }

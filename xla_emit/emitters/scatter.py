@@ -1,0 +1,240 @@
+"""The scatter emitter: one thread per update element, combined into the output in place.
+
+As XLA's `ScatterFusion`: the output reuses the scatter operand's buffer (the
+two entry arguments share an `xla.slice_index`), and the grid covers the
+*updates*. Each thread reads its update element and the index vector of its
+update window, and drops the element when the window would not fit in the
+operand along some indexed dim (`start ule dim - window`, which also drops
+negative starts). Otherwise it combines the element into the output at
+`start + window offset`:
+
+- with `unique_indices=true` no two threads meet, so the combiner runs on the
+  operand's element and the result is stored with `tensor.insert`;
+- else `xla.atomic_rmw` runs the combiner on the current element, so that
+  colliding updates all land (in some order, as on the GPU).
+
+The combiner computation is inlined into the kernel, as XLA inlines it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import arith, func, scf, tensor
+from xdsl.dialects.builtin import IntegerAttr, i1
+from xdsl.ir import Block, Region, SSAValue
+
+from dialects.xla import AtomicRMWOp, YieldOp
+from xla_emit.diagnostics import UserError
+from xla_emit.emitters.elemental import ElementalEmitter
+from xla_emit.emitters.entry import begin_entry_function, begin_loop
+from xla_emit.emitters.functions import FusionFunctions, Subgraph
+from xla_emit.emitters.hero import FusionAnalysis
+from xla_emit.emitters.loop import loop_launch_config, output_shapes
+from xla_emit.emitters.types import builder_at_end
+from xla_emit.emitters.work_items import default_work_item_map
+from xla_emit.hlo.ir import HloComputation, HloInstruction, ScatterDimensions
+from xla_emit.indexing.affine import DimExpr
+
+
+def emit_scatter_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis) -> func.FuncOp:
+    """One `xla.loop` over the updates, each element combined into the output."""
+    scatter = analysis.hero
+    _check_supported(scatter)
+    operand, _, updates = scatter.operands
+    update_shape = updates.array_shape
+    unroll, launch = loop_launch_config(analysis, update_shape)
+    aliases = {0: operand.parameter_number or 0}
+    entry = begin_entry_function(name, fusion, output_shapes(analysis), launch, aliases)
+    if update_shape.num_elements == 0:
+        return entry.finish(entry.outputs)
+    update_map = default_work_item_map(
+        launch, unroll, update_shape.dimensions, update_shape.minor_to_major
+    )
+    names = [f"update_dim{d}" for d in range(update_shape.rank)]
+    loop = begin_loop(entry, update_map, entry.outputs, names)
+    builder = builder_at_end(loop.body.block)
+    emitter = entry.emitter(builder)
+    update_index = list(loop.map_results)
+    value = emitter.emit(updates, update_index)[0]
+    starts = _window_starts(emitter, scatter, update_index)
+    in_bounds = _window_fits(emitter, scatter, starts)
+    output = loop.region_iter_args[0]
+
+    def combine() -> SSAValue:
+        output_index = _output_index(emitter, scatter, starts, update_index)
+        return _combine_into(emitter, scatter, output, output_index, value)
+
+    written = _if_then_else(emitter, in_bounds, combine, output)
+    builder.insert(YieldOp([written]))
+    entry.body.insert(loop)
+    return entry.finish(list(loop.res))
+
+
+def _check_supported(scatter: HloInstruction) -> None:
+    dims = scatter.scatter_dimensions
+    assert dims is not None, "a scatter has dimension numbers"
+    if len(scatter.operands) != 3:
+        raise UserError(
+            f"Unsupported: scatter '{scatter.name}' of {len(scatter.operands) // 2} operands "
+            "(the scatter emitter takes one)",
+            scatter.location,
+        )
+    if dims.input_batching_dims:
+        raise UserError(
+            f"Unsupported: scatter '{scatter.name}' with batching dims", scatter.location
+        )
+    if scatter.operands[0].opcode != "parameter":
+        raise UserError(
+            f"Unsupported: scatter '{scatter.name}' whose operand is computed in the fusion "
+            "(XLA updates a parameter's buffer in place)",
+            scatter.location,
+        )
+
+
+def _dims(scatter: HloInstruction) -> ScatterDimensions:
+    assert scatter.scatter_dimensions is not None
+    return scatter.scatter_dimensions
+
+
+def _window_starts(
+    emitter: ElementalEmitter, scatter: HloInstruction, update_index: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """The index vector of this update's window: one `index` per scatter-indexed operand dim."""
+    dims = _dims(scatter)
+    indices = scatter.operands[1]
+    batch = [index for d, index in enumerate(update_index) if d not in dims.update_window_dims]
+    starts: list[SSAValue] = []
+    for component in range(len(dims.scatter_dims_to_operand_dims)):
+        position = list(batch)
+        if dims.index_vector_dim < indices.array_shape.rank:
+            position.insert(dims.index_vector_dim, emitter.constant_index(component))
+        raw = emitter.emit(indices, position)[0]
+        starts.append(emitter.index_value(raw, indices.array_shape.element_type))
+    return starts
+
+
+def _window_sizes(scatter: HloInstruction) -> list[int]:
+    """The update window's extent along each operand dim (1 along inserted dims)."""
+    dims = _dims(scatter)
+    rank = scatter.operands[0].array_shape.rank
+    window_dims = [d for d in range(rank) if d not in dims.inserted_window_dims]
+    update_dims = scatter.operands[2].array_shape.dimensions
+    sizes = [1] * rank
+    for window_dim, update_dim in zip(window_dims, sorted(dims.update_window_dims), strict=True):
+        sizes[window_dim] = update_dims[update_dim]
+    return sizes
+
+
+def _window_fits(
+    emitter: ElementalEmitter, scatter: HloInstruction, starts: Sequence[SSAValue]
+) -> SSAValue:
+    """`start ule dim - window` along every indexed dim: negative starts wrap and fail too."""
+    operand_dims = scatter.operands[0].array_shape.dimensions
+    sizes = _window_sizes(scatter)
+    fits: SSAValue | None = None
+    for start, d in zip(starts, _dims(scatter).scatter_dims_to_operand_dims, strict=True):
+        bound = emitter.constant_index(operand_dims[d] - sizes[d])
+        check = emitter.insert(arith.CmpiOp(start, bound, "ule")).results[0]
+        fits = check if fits is None else emitter.insert(arith.AndIOp(fits, check)).results[0]
+    if fits is None:
+        return emitter.constant(IntegerAttr(-1, i1), "true")
+    return fits
+
+
+def _output_index(
+    emitter: ElementalEmitter,
+    scatter: HloInstruction,
+    starts: Sequence[SSAValue],
+    update_index: Sequence[SSAValue],
+) -> list[SSAValue]:
+    """`start + window offset` along each operand dim."""
+    dims = _dims(scatter)
+    rank = scatter.operands[0].array_shape.rank
+    window_dims = [d for d in range(rank) if d not in dims.inserted_window_dims]
+    update_dims = sorted(dims.update_window_dims)
+    update_shape = scatter.operands[2].array_shape.dimensions
+    index: list[SSAValue] = []
+    for d in range(rank):
+        offset = None
+        if d in window_dims:
+            update_dim = update_dims[window_dims.index(d)]
+            offset = emitter.apply_expr(DimExpr(update_dim), update_index, update_shape)
+        start = (
+            starts[dims.scatter_dims_to_operand_dims.index(d)]
+            if d in dims.scatter_dims_to_operand_dims
+            else None
+        )
+        index.append(_add(emitter, start, offset))
+    return index
+
+
+def _add(emitter: ElementalEmitter, a: SSAValue | None, b: SSAValue | None) -> SSAValue:
+    if a is None and b is None:
+        return emitter.constant_index(0)
+    if a is None or b is None:
+        present = a if a is not None else b
+        assert present is not None
+        return present
+    return emitter.insert(arith.AddiOp(a, b)).results[0]
+
+
+def _combine_into(
+    emitter: ElementalEmitter,
+    scatter: HloInstruction,
+    output: SSAValue,
+    output_index: list[SSAValue],
+    update: SSAValue,
+) -> SSAValue:
+    """The combiner applied to the output element and the update, written back."""
+    combiner = scatter.called_computations[0]
+    if scatter.unique_indices:
+        current = emitter.emit(scatter.operands[0], output_index)[0]
+        combined = _inline(combiner, emitter, [current, update])
+        return emitter.insert(tensor.InsertOp(combined, output, output_index)).results[0]
+    body = Block(arg_types=[update.type])
+    body.args[0].name_hint = "current"
+    outer = emitter.builder
+    emitter.builder = builder_at_end(body)
+    combined = _inline(combiner, emitter, [body.args[0], update])
+    emitter.insert(YieldOp([combined]))
+    emitter.builder = outer
+    return emitter.insert(AtomicRMWOp(output, output_index, Region(body))).results[0]
+
+
+def _inline(
+    combiner: HloComputation,
+    emitter: ElementalEmitter,
+    arguments: list[SSAValue],
+) -> SSAValue:
+    """The combiner's root computed from `arguments` at the emitter's insertion point."""
+    subgraph = Subgraph(combiner.name, (combiner.root,), frozenset(combiner.instructions))
+    scalars = {
+        parameter: [argument]
+        for parameter, argument in zip(combiner.parameters, arguments, strict=True)
+    }
+    inlined = ElementalEmitter(
+        FusionFunctions(combiner, [subgraph]), subgraph, emitter.builder, [], scalars
+    )
+    return inlined.emit(combiner.root, [])[0]
+
+
+def _if_then_else(
+    emitter: ElementalEmitter,
+    condition: SSAValue,
+    then_body: Callable[[], SSAValue],
+    unchanged: SSAValue,
+) -> SSAValue:
+    """`scf.if %condition` yielding `then_body()` or `unchanged` (a tensor)."""
+    then_block = Block()
+    outer = emitter.builder
+    emitter.builder = builder_at_end(then_block)
+    emitter.caches.append({})
+    written = then_body()
+    emitter.insert(scf.YieldOp(written))
+    emitter.caches.pop()
+    emitter.builder = outer
+    else_block = Block()
+    builder_at_end(else_block).insert(scf.YieldOp(unchanged))
+    if_op = scf.IfOp(condition, [unchanged.type], Region(then_block), Region(else_block))
+    return emitter.insert(if_op).results[0]
