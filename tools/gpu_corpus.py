@@ -222,8 +222,10 @@ def write_program(program: Program, out_dir: Path, seed: int) -> None:
         )
         cpu_device = jax.devices("cpu")[0]
         on_cpu = [jax.device_put(a, cpu_device) for a in arguments]
-        cpu = jax.jit(program.function).lower(*on_cpu).compile(
-            {**DUMP_OPTIONS, "xla_dump_to": cpu_dir}
+        cpu = (
+            jax.jit(program.function)
+            .lower(*on_cpu)
+            .compile({**DUMP_OPTIONS, "xla_dump_to": cpu_dir})
         )
         results = cpu(*on_cpu)
         (folder / "gpu.hlo").write_text(strip_hlo(gpu.as_text()))
