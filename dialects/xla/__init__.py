@@ -34,6 +34,8 @@ from xdsl.rewriter import InsertPoint
 
 from dialects.xla.attributes import (
     XLA_RANGE,
+    BackendKind,
+    BackendKindAttr,
     IndexingMapAttr,
     IndexingMapAttrBase,
     WorkGroupDimension,
@@ -75,6 +77,8 @@ __all__ = [
     "ApplyIndexingOp",
     "ApplyIndexingOpBase",
     "AtomicRMWOp",
+    "BackendKind",
+    "BackendKindAttr",
     "IndexingMapAttr",
     "IndexingMapAttrBase",
     "LoopBodyBuilder",
@@ -201,5 +205,5 @@ XLA = Dialect(
         WorkgroupIdOp,
         YieldOp,
     ],
-    [IndexingMapAttr, WorkGroupDimensionAttr],
+    [BackendKindAttr, IndexingMapAttr, WorkGroupDimensionAttr],
 )
