@@ -172,7 +172,7 @@ class ForallOp(IRDLOperation):
         if self.outputs:
             printer.print_string(" shared_outs(")
             printer.print_list(
-                zip(self.shared_outs, self.outputs), lambda pair: print_assignment(printer, *pair)
+                zip(self.shared_outs, self.outputs, strict=True), lambda pair: print_assignment(printer, *pair)
             )
             printer.print_string(") -> (")
             printer.print_list((r.type for r in self.results), printer.print_attribute)
@@ -216,9 +216,9 @@ class ForallOp(IRDLOperation):
                 parser.raise_error(f"expected {len(shared)} result types, but got {len(types)}")
         index = IndexType()
         dynamic = [parser.resolve_operand(value, index) for value in bound_values]
-        inits = [parser.resolve_operand(init, t) for (_, init), t in zip(shared, types)]
+        inits = [parser.resolve_operand(init, t) for (_, init), t in zip(shared, types, strict=True)]
         arguments = [iv.resolve(index) for iv in ivs]
-        arguments += [arg.resolve(t) for (arg, _), t in zip(shared, types)]
+        arguments += [arg.resolve(t) for (arg, _), t in zip(shared, types, strict=True)]
         body = parser.parse_region(arguments)
         attributes = parser.parse_optional_attr_dict()
         upper = list(bound_integers)

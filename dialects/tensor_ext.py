@@ -4,7 +4,8 @@
 a shared output; it only appears inside `scf.forall.in_parallel` and has no
 result (the `scf.forall` returns the updated tensors):
 
-    tensor.parallel_insert_slice %v into %o[0, 0] [8, 4] [1, 1] : tensor<8x4xf32> into tensor<8x4xf32>
+    tensor.parallel_insert_slice %v into %o[0, 0] [8, 4] [1, 1]
+        : tensor<8x4xf32> into tensor<8x4xf32>
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Each snapshot follows a header
 
-    // -----// IR Dump Before <PassClass>: <pass-arg>{<options>} ('<op>' operation: @<sym>) //----- //
+    // -----// IR Dump Before <PassClass>: <pass-arg>{<options>} ('<op>' operation: @<sym>)
+        //----- //  (on one line)
 
 The first one is the emitter's output; the rest show what each pass received. A
 log may be xz-compressed (`*.xz`, as the corpus keeps them). A snapshot's text is
