@@ -171,9 +171,8 @@ class ForallOp(IRDLOperation):
         )
         if self.outputs:
             printer.print_string(" shared_outs(")
-            printer.print_list(
-                zip(self.shared_outs, self.outputs, strict=True), lambda pair: print_assignment(printer, *pair)
-            )
+            pairs = zip(self.shared_outs, self.outputs, strict=True)
+            printer.print_list(pairs, lambda pair: print_assignment(printer, *pair))
             printer.print_string(") -> (")
             printer.print_list((r.type for r in self.results), printer.print_attribute)
             printer.print_string(")")
@@ -216,9 +215,10 @@ class ForallOp(IRDLOperation):
                 parser.raise_error(f"expected {len(shared)} result types, but got {len(types)}")
         index = IndexType()
         dynamic = [parser.resolve_operand(value, index) for value in bound_values]
-        inits = [parser.resolve_operand(init, t) for (_, init), t in zip(shared, types, strict=True)]
+        pairs = list(zip(shared, types, strict=True))
+        inits = [parser.resolve_operand(init, t) for (_, init), t in pairs]
         arguments = [iv.resolve(index) for iv in ivs]
-        arguments += [arg.resolve(t) for (arg, _), t in zip(shared, types, strict=True)]
+        arguments += [arg.resolve(t) for (arg, _), t in pairs]
         body = parser.parse_region(arguments)
         attributes = parser.parse_optional_attr_dict()
         upper = list(bound_integers)
