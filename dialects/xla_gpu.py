@@ -183,6 +183,19 @@ class AllocateSharedOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PdlWaitOp(IRDLOperation):
+    """`"xla_gpu.pdl_wait"() : () -> ()`: programmatic dependent launch's wait.
+
+    `xla-gpu-insert-pdl` puts it first in a kernel that may start before the
+    previous kernel ends: reads of that kernel's outputs wait here. A kernel
+    that runs alone (as here) has nothing to wait for. XLA prints it in the
+    generic form.
+    """
+
+    name = "xla_gpu.pdl_wait"
+
+
+@irdl_op_definition
 class SyncThreadsOp(IRDLOperation):
     """`%a, %b = xla_gpu.sync_threads %s1, %s2 : tensor<2xf32>, tensor<2xf32>`.
 
@@ -572,6 +585,7 @@ XLA_GPU = Dialect(
         ApplyIndexingOp,
         InsertOp,
         LoopOp,
+        PdlWaitOp,
         PureCallOp,
         ReduceOp,
         ShuffleReduceOp,

@@ -1,6 +1,7 @@
 """Writes the XLA corpus: JAX programs as optimized HLO text, inputs, and XLA's outputs.
 
     python tools/make_corpus.py [--out tests/corpus] [--only NAME ...]
+    python tools/make_corpus.py --gpu [--out tests/corpus/gpu] [--programs MODULE:NAME]
 
 Needs the optional `jax` extra (never needed by `make test`). For each program
 it writes `<name>.hlo` (the module after XLA's optimization and fusion passes,
@@ -16,9 +17,11 @@ wherever XLA itself is deterministic.
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import os
 import re
+import sys
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
@@ -31,6 +34,12 @@ from pathlib import Path
 os.environ["XLA_FLAGS"] = (
     os.environ.get("XLA_FLAGS", "") + " --xla_disable_hlo_passes=tree_reduction_rewriter"
 ).strip()
+if "--gpu" in sys.argv[1:]:
+    # XLA:CPU's loop emitters instead of its tiled ones, so its emitter IR is
+    # comparable with XLA:GPU's; the CUDA plugin compiles with no GPU present.
+    os.environ["XLA_FLAGS"] += " --xla_backend_extra_options=xla_cpu_disable_tiled_emitter=1"
+    os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
+    os.environ["JAX_SKIP_CUDA_CONSTRAINTS_CHECK"] = "1"
 
 import jax
 import jax.numpy as jnp
@@ -38,7 +47,8 @@ import ml_dtypes
 import numpy as np
 from jax import lax
 
-jax.config.update("jax_platforms", "cpu")
+if "--gpu" not in sys.argv[1:]:
+    jax.config.update("jax_platforms", "cpu")
 
 BF16 = jnp.bfloat16
 
@@ -226,7 +236,11 @@ _STACK_TABLES = re.compile(
 
 def optimized_hlo(program: Program, arguments: Sequence[np.ndarray]) -> str:
     compiled = jax.jit(program.function).lower(*arguments).compile()
-    text = compiled.as_text()
+    return strip_hlo(compiled.as_text())
+
+
+def strip_hlo(text: str) -> str:
+    """HLO text without source locations, which name the generating script's paths."""
     text = _STACK_TABLES.sub("", text)
     text = _METADATA.sub("", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip() + "\n"
@@ -237,15 +251,17 @@ def storable(array: np.ndarray) -> np.ndarray:
     return array.view(np.uint16) if array.dtype == ml_dtypes.bfloat16 else array
 
 
-def write_npz(path: Path, prefix: str, arrays: Sequence[np.ndarray]) -> None:
+def write_npz(
+    path: Path, prefix: str, arrays: Sequence[np.ndarray], method: int = zipfile.ZIP_DEFLATED
+) -> None:
     """An npz file with fixed timestamps, so equal arrays give equal bytes."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", method) as archive:
         for number, array in enumerate(arrays):
             member = io.BytesIO()
             np.lib.format.write_array(member, storable(array), allow_pickle=False)
             info = zipfile.ZipInfo(f"{prefix}{number}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = method
             archive.writestr(info, member.getvalue())
     path.write_bytes(buffer.getvalue())
 
@@ -260,20 +276,36 @@ def write_program(program: Program, out_dir: Path, seed: int) -> None:
     write_npz(out_dir / f"{program.name}.outputs.npz", "out", outputs)
 
 
+def load_programs(spec: str) -> tuple[Program, ...]:
+    """`MODULE:NAME`: a tuple of `Program` defined in another module of tools/."""
+    module_name, _, attribute = spec.partition(":")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    return tuple(getattr(importlib.import_module(module_name), attribute))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--out", default=str(Path(__file__).resolve().parents[1] / "tests" / "corpus")
-    )
+    corpus = Path(__file__).resolve().parents[1] / "tests" / "corpus"
+    parser.add_argument("--out", help="output folder (default: tests/corpus[/gpu])")
     parser.add_argument("--only", nargs="*", help="program names to (re)generate")
+    parser.add_argument("--gpu", action="store_true", help="the XLA:GPU corpus with dumps")
+    parser.add_argument("--programs", help="MODULE:NAME, a program list from tools/MODULE.py")
     args = parser.parse_args(argv)
-    out_dir = Path(args.out)
+    writer = write_program
+    programs = PROGRAMS
+    out_dir = corpus
+    if args.gpu:
+        gpu_corpus = importlib.import_module("gpu_corpus")
+        writer, programs, out_dir = gpu_corpus.write_program, gpu_corpus.PROGRAMS, corpus / "gpu"
+    if args.programs:
+        programs = load_programs(args.programs)
+    out_dir = Path(args.out) if args.out else out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
-    for program in PROGRAMS:
+    for program in programs:
         if args.only and program.name not in args.only:
             continue
         # The seed depends on the name only, so adding programs changes no other file.
-        write_program(program, out_dir, seed=zlib.crc32(program.name.encode()))
+        writer(program, out_dir, seed=zlib.crc32(program.name.encode()))
         print(f"wrote {program.name}")
     return 0
 

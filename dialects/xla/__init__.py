@@ -35,6 +35,8 @@ from xdsl.rewriter import InsertPoint
 from dialects.xla.attributes import (
     XLA_RANGE,
     XLA_SLICE_INDEX,
+    BackendKind,
+    BackendKindAttr,
     IndexingMapAttr,
     IndexingMapAttrBase,
     WorkGroupDimension,
@@ -77,6 +79,8 @@ __all__ = [
     "ApplyIndexingOp",
     "ApplyIndexingOpBase",
     "AtomicRMWOp",
+    "BackendKind",
+    "BackendKindAttr",
     "IndexingMapAttr",
     "IndexingMapAttrBase",
     "LoopBodyBuilder",
@@ -203,5 +207,5 @@ XLA = Dialect(
         WorkgroupIdOp,
         YieldOp,
     ],
-    [IndexingMapAttr, WorkGroupDimensionAttr],
+    [BackendKindAttr, IndexingMapAttr, WorkGroupDimensionAttr],
 )

@@ -148,7 +148,28 @@ class WorkGroupDimensionAttr(EnumAttribute[WorkGroupDimension], SpacedOpaqueSynt
     name = "xla.workgroup_dim"
 
 
-# ----------------------------------------------------------------------------
+class BackendKind(StrEnum):
+    """The backend a kernel module is compiled for."""
+
+    CPU = auto()
+    GPU = auto()
+    TPU = auto()
+
+
+@irdl_attr_definition
+class BackendKindAttr(EnumAttribute[BackendKind]):
+    """`#xla.backend_kind<gpu>`: on today's XLA kernel entry functions (`xla.backend_kind`)."""
+
+    name = "xla.backend_kind"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> BackendKind:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(BackendKind)
+
 
 # ----------------------------------------------------------------------------
 # The xla.range convention

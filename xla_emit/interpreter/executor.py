@@ -143,12 +143,9 @@ class Executor:
         threads = [1, 1, 1]
         blocks = [1, 1, 1]
         for op in self._reachable_ops(function):
-            axis = self.registry.grid_axis(op)
-            if axis is None:
-                continue
-            kind, dim, extent = axis
-            extents = threads if kind == "thread" else blocks
-            extents[dim] = max(extents[dim], extent)
+            for kind, dim, extent in self.registry.grid_axes(op):
+                extents = threads if kind == "thread" else blocks
+                extents[dim] = max(extents[dim], extent)
         return LaunchGrid((threads[0], threads[1], threads[2]), (blocks[0], blocks[1], blocks[2]))
 
     def _reachable_ops(self, function: FuncOp) -> Iterator[Operation]:

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 GridKind = Literal["thread", "block"]
 # (thread or block, axis 0..2, extent) of one grid-defining op.
 GridAxis = tuple[GridKind, int, int]
-GridAxisFunction: TypeAlias = Callable[[Operation], GridAxis | None]
+GridAxisFunction: TypeAlias = Callable[[Operation], GridAxis | tuple[GridAxis, ...] | None]
 
 DIALECT_MODULES = (
     "func",
@@ -132,12 +132,16 @@ class ImplRegistry(OpTable["ImplFunction"]):
     def register_grid_axis(self, op_type: type[Operation], function: GridAxisFunction) -> None:
         self._grid_axes[op_type] = function
 
-    def grid_axis(self, op: Operation) -> GridAxis | None:
+    def grid_axes(self, op: Operation) -> tuple[GridAxis, ...]:
+        """The grid axes `op` reads (an `scf.forall` maps up to three)."""
         for base in type(op).__mro__:
             function = self._grid_axes.get(base)
             if function is not None:
-                return function(op)
-        return None
+                axes = function(op)
+                if axes is None:
+                    return ()
+                return axes if isinstance(axes[0], tuple) else (axes,)  # pyright: ignore
+        return ()
 
 
 DEFAULT_REGISTRY = ImplRegistry()

@@ -12,8 +12,46 @@ import numpy as np
 from xdsl.dialects import scf
 from xdsl.ir import Operation
 
+from dialects.scf_ext import ForallOp, InParallelOp
+from dialects.tensor_ext import ParallelInsertSliceOp
+from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
-from xla_emit.interpreter.registry import OpImpls, impl, register_impls
+from xla_emit.interpreter.lanes import AXES
+from xla_emit.interpreter.memory import TensorValue
+from xla_emit.interpreter.registry import GridAxis, OpImpls, grid_axis, impl, register_impls
+
+
+@grid_axis(ForallOp)
+def _forall_axes(op: Operation) -> tuple[GridAxis, ...]:
+    """XLA's loop emitter maps the threads of a block to `scf.forall`'s iterations, x y z."""
+    assert isinstance(op, ForallOp)
+    bounds = op.upper_bounds()
+    if len(bounds) > len(AXES) or not all(isinstance(b, int) for b in bounds):
+        raise UserError(
+            f"'scf.forall' maps threads only with at most {len(AXES)} constant upper bounds"
+        )
+    return tuple(("thread", axis, int(bound)) for axis, bound in enumerate(bounds))
+
+
+def _parallel_insert(ex: Executor, op: ParallelInsertSliceOp) -> TensorValue:
+    """The shared output after `op`: its source, when that is the whole output updated in place.
+
+    Iterations (threads) wrote their elements into the output's buffer; slices
+    of other tensors would need a copy per thread, which XLA's kernels never ask.
+    """
+    source, dest = ex.env[op.source], ex.env[op.dest]
+    assert isinstance(source, TensorValue) and isinstance(dest, TensorValue)
+    shape = list(source.buffer.shape)
+    whole = (
+        source.buffer is dest.buffer
+        and not op.offsets and not op.sizes and not op.strides
+        and set(op.static_offsets.get_values()) <= {0}
+        and list(op.static_sizes.get_values()) == shape
+        and set(op.static_strides.get_values()) <= {1}
+    )  # fmt: skip
+    if not whole:
+        raise ex.error(op, "is supported only for the whole shared output it updated in place")
+    return source
 
 
 def _is_uniform(value: Array) -> bool:
@@ -186,6 +224,28 @@ class ScfImpls(OpImpls):
         if len(op.region.blocks) != 1:
             raise ex.error(op, "has several blocks; the interpreter runs single-block regions only")
         return ex.run_region(op.region, ())
+
+    @impl(ForallOp)
+    def run_forall(self, ex: Executor, op: ForallOp, args: Values) -> Values:
+        outputs = args[len(op.dynamic_upper_bound) :]
+        thread_ids = [ex.lanes.thread_id(axis) for axis in range(op.rank)]
+        updated = ex.run_region(op.body, (*thread_ids, *outputs))
+        results = dict(zip(op.shared_outs, outputs, strict=True))
+        in_parallel = op.body.block.last_op
+        assert isinstance(in_parallel, InParallelOp)
+        inserts = [i for i in in_parallel.body.ops if isinstance(i, ParallelInsertSliceOp)]
+        for insert, value in zip(inserts, updated, strict=True):
+            results[insert.dest] = value
+        return tuple(results[out] for out in op.shared_outs)
+
+    @impl(InParallelOp)
+    def run_in_parallel(self, ex: Executor, op: InParallelOp, _args: Values) -> Values:
+        values: list[Value] = []
+        for insert in op.body.ops:
+            if not isinstance(insert, ParallelInsertSliceOp):
+                raise ex.error(insert, "is not supported inside scf.forall.in_parallel")
+            values.append(_parallel_insert(ex, insert))
+        return tuple(values)
 
     @impl(scf.YieldOp, scf.ConditionOp)
     def run_yield(self, _ex: Executor, _op: Operation, args: Values) -> Values:

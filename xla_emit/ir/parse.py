@@ -8,12 +8,21 @@ each parsed op to its position, so that a verifier or a pass can later report
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer
 
@@ -83,6 +92,27 @@ class SourceMap:
         return SourceLocation(self.file, line, column, source_line)
 
 
+_FLOAT_BITS = {16: "<e", 32: "<f", 64: "<d"}
+
+
+class _HexElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+    """A hex literal in a dense attribute: for a float type it is the bit pattern.
+
+    MLIR prints `dense<0xFF800000> : vector<2xf32>` for -inf; xDSL 0.74 reads
+    the literal as the integer 4286578688 and converts it to a float.
+    """
+
+    def to_type(self, parser: AttrParser, type: Attribute) -> object:
+        if not isinstance(type, AnyFloat) or not isinstance(self.value, int):
+            return super().to_type(parser, type)  # pyright: ignore[reportArgumentType]
+        width = type.bitwidth
+        if type == BFloat16Type():
+            return struct.unpack("<f", (self.value << 16).to_bytes(4, "little"))[0]
+        if width not in _FLOAT_BITS or self.value >= 1 << width:
+            parser.raise_error(f"hex literal does not fit {type}", at_position=self.span)
+        return struct.unpack(_FLOAT_BITS[width], self.value.to_bytes(width // 8, "little"))[0]
+
+
 class _LocatingParser(Parser):
     """A parser that records the start offset of every operation it builds."""
 
@@ -102,6 +132,13 @@ class _LocatingParser(Parser):
                 StringAttr(where.file), IntAttr(where.line), IntAttr(where.column)
             )
         return op
+
+    def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
+        is_hex = self._current_token.text[:2] in ("0x", "0X")
+        element = super()._parse_tensor_literal_element()
+        if is_hex:
+            return _HexElement(element.is_negative, element.value, element.span)
+        return element
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # Point an unknown op at its name, not at the token after it.
