@@ -34,15 +34,15 @@ from pathlib import Path
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
-import jax  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
-from jax._src.interpreters import mlir as jax_mlir  # noqa: E402
-from jax._src.lib import tpu as tpu_ext  # noqa: E402
-from jax.experimental import pallas as pl  # noqa: E402
-from jax.experimental.pallas import tpu as pltpu  # noqa: E402
-from jaxlib.mlir import ir  # noqa: E402
-from jaxlib.mlir.passmanager import PassManager  # noqa: E402
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax._src.interpreters import mlir as jax_mlir
+from jax._src.lib import tpu as tpu_ext
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+from jaxlib.mlir import ir
+from jaxlib.mlir.passmanager import PassManager
 
 F32 = jnp.float32
 BF16 = jnp.bfloat16
@@ -89,15 +89,15 @@ def lower_for_tpu(fn: Callable[..., object], args: Sequence[np.ndarray]) -> list
 # --------------------------------------------------------------------------- kernels
 
 
-def matmul_kernel(x_ref, y_ref, o_ref, acc_ref):  # noqa: ANN001, ANN201
+def matmul_kernel(x_ref, y_ref, o_ref, acc_ref):
     @pl.when(pl.program_id(2) == 0)
-    def _():  # noqa: ANN202
+    def _():
         acc_ref[...] = jnp.zeros_like(acc_ref)
 
     acc_ref[...] += jnp.dot(x_ref[...], y_ref[...], preferred_element_type=F32)
 
     @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
-    def _():  # noqa: ANN202
+    def _():
         o_ref[...] = acc_ref[...].astype(o_ref.dtype)
 
 
@@ -127,7 +127,7 @@ def matmul(interpret: bool) -> Callable[..., jax.Array]:
 def matmul_bf16(interpret: bool) -> Callable[..., jax.Array]:
     """A bf16 matmul accumulating in f32 inside the kernel, one 16-row block per step."""
 
-    def kernel(x_ref, y_ref, o_ref):  # noqa: ANN001, ANN202
+    def kernel(x_ref, y_ref, o_ref):
         acc = jnp.dot(x_ref[...], y_ref[...], preferred_element_type=F32)
         o_ref[...] = acc.astype(o_ref.dtype)
 
@@ -150,7 +150,7 @@ def matmul_bf16(interpret: bool) -> Callable[..., jax.Array]:
 def attention(interpret: bool) -> Callable[..., jax.Array]:
     """Softmax(q k^T / sqrt(d)) v for one head, one 8-row query block per grid step."""
 
-    def kernel(q_ref, k_ref, v_ref, o_ref):  # noqa: ANN001, ANN202
+    def kernel(q_ref, k_ref, v_ref, o_ref):
         q = q_ref[...]
         s = jax.lax.dot_general(q, k_ref[...], (((1,), (1,)), ((), ())))
         s = s * (1.0 / 128.0**0.5)
@@ -179,7 +179,7 @@ def attention(interpret: bool) -> Callable[..., jax.Array]:
 def layernorm(interpret: bool) -> Callable[..., jax.Array]:
     """Row layernorm with gamma and beta, 8 rows per grid step."""
 
-    def kernel(x_ref, g_ref, b_ref, o_ref):  # noqa: ANN001, ANN202
+    def kernel(x_ref, g_ref, b_ref, o_ref):
         x = x_ref[...]
         mean = jnp.mean(x, axis=1, keepdims=True)
         centered = x - mean
@@ -206,16 +206,17 @@ def layernorm(interpret: bool) -> Callable[..., jax.Array]:
 def row_blocks_loop(interpret: bool) -> Callable[..., jax.Array]:
     """Sum 8-row slabs found with `pl.ds(pl.multiple_of(i * 8, 8), 8)` in a fori_loop."""
 
-    def kernel(x_ref, o_ref):  # noqa: ANN001, ANN202
-        def body(i, acc):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref):
+        def body(i, acc):
             start = pl.multiple_of(i * 8, 8)
             return acc + x_ref[pl.ds(start, 8), :]
 
         o_ref[...] = jax.lax.fori_loop(0, 8, body, jnp.zeros((8, 256), F32))
 
     def call(x: jax.Array) -> jax.Array:
-        return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 256), F32),
-                              interpret=interpret)(x)
+        return pl.pallas_call(
+            kernel, out_shape=jax.ShapeDtypeStruct((8, 256), F32), interpret=interpret
+        )(x)
 
     return call
 
@@ -223,15 +224,16 @@ def row_blocks_loop(interpret: bool) -> Callable[..., jax.Array]:
 def lane_blocks_loop(interpret: bool) -> Callable[..., jax.Array]:
     """Add 128-lane column blocks found with an i32 loop counter times 128."""
 
-    def kernel(x_ref, o_ref):  # noqa: ANN001, ANN202
-        def body(j, acc):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref):
+        def body(j, acc):
             return acc + x_ref[:, pl.ds(pl.multiple_of(j * 128, 128), 128)]
 
         o_ref[...] = jax.lax.fori_loop(0, 3, body, jnp.zeros((8, 128), F32))
 
     def call(x: jax.Array) -> jax.Array:
-        return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 128), F32),
-                              interpret=interpret)(x)
+        return pl.pallas_call(
+            kernel, out_shape=jax.ShapeDtypeStruct((8, 128), F32), interpret=interpret
+        )(x)
 
     return call
 
@@ -239,15 +241,16 @@ def lane_blocks_loop(interpret: bool) -> Callable[..., jax.Array]:
 def loop_stride_rows(interpret: bool) -> Callable[..., jax.Array]:
     """Rows `pl.ds(i, 8)` for i in range(0, 32, 8): aligned by the loop's step, no hint."""
 
-    def kernel(x_ref, o_ref):  # noqa: ANN001, ANN202
-        def body(i, acc):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref):
+        def body(i, acc):
             return acc + x_ref[pl.ds(i * 8, 8), :] * 2.0
 
         o_ref[...] = jax.lax.fori_loop(0, 4, body, jnp.zeros((8, 256), F32))
 
     def call(x: jax.Array) -> jax.Array:
-        return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 256), F32),
-                              interpret=interpret)(x)
+        return pl.pallas_call(
+            kernel, out_shape=jax.ShapeDtypeStruct((8, 256), F32), interpret=interpret
+        )(x)
 
     return call
 
@@ -255,7 +258,7 @@ def loop_stride_rows(interpret: bool) -> Callable[..., jax.Array]:
 def scalar_prefetch_gather(interpret: bool) -> Callable[..., jax.Array]:
     """Gather 8-row blocks in the order a scalar-prefetched index table gives."""
 
-    def kernel(idx_ref, x_ref, o_ref):  # noqa: ANN001, ANN202
+    def kernel(idx_ref, x_ref, o_ref):
         o_ref[...] = x_ref[...] + idx_ref[pl.program_id(0)].astype(F32)
 
     def call(idx: jax.Array, x: jax.Array) -> jax.Array:
@@ -266,7 +269,9 @@ def scalar_prefetch_gather(interpret: bool) -> Callable[..., jax.Array]:
             out_specs=pl.BlockSpec((8, 128), lambda i, idx_ref: (i, 0)),
         )
         return pl.pallas_call(
-            kernel, grid_spec=grid_spec, out_shape=jax.ShapeDtypeStruct((32, 128), F32),
+            kernel,
+            grid_spec=grid_spec,
+            out_shape=jax.ShapeDtypeStruct((32, 128), F32),
             interpret=interpret,
         )(idx, x)
 
@@ -276,7 +281,7 @@ def scalar_prefetch_gather(interpret: bool) -> Callable[..., jax.Array]:
 def dma_rows(interpret: bool) -> Callable[..., jax.Array]:
     """Copy an 8-row slab of an HBM array into VMEM scratch by DMA, then scale it."""
 
-    def kernel(x_hbm, o_ref, buf, sem):  # noqa: ANN001, ANN202
+    def kernel(x_hbm, o_ref, buf, sem):
         start = pl.multiple_of(pl.program_id(0) * 8, 8)
         copy = pltpu.make_async_copy(x_hbm.at[pl.ds(start, 8)], buf, sem)
         copy.start()
@@ -300,12 +305,13 @@ def dma_rows(interpret: bool) -> Callable[..., jax.Array]:
 def strided_rows(interpret: bool) -> Callable[..., jax.Array]:
     """Every other row of a (16, 128) block: a strided load."""
 
-    def kernel(x_ref, o_ref):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref):
         o_ref[...] = x_ref[pl.ds(0, 8, stride=2), :] + x_ref[pl.ds(1, 8, stride=2), :]
 
     def call(x: jax.Array) -> jax.Array:
-        return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 128), F32),
-                              interpret=interpret)(x)
+        return pl.pallas_call(
+            kernel, out_shape=jax.ShapeDtypeStruct((8, 128), F32), interpret=interpret
+        )(x)
 
     return call
 
@@ -313,7 +319,7 @@ def strided_rows(interpret: bool) -> Callable[..., jax.Array]:
 def masked_select(interpret: bool) -> Callable[..., jax.Array]:
     """Vector compares, selects, iota and an integer column sum."""
 
-    def kernel(x_ref, o_ref, n_ref):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref, n_ref):
         x = x_ref[...]
         col = jax.lax.broadcasted_iota(I32, x.shape, 1)
         keep = (x > 0.0) & (col < 100)
@@ -333,7 +339,7 @@ def masked_select(interpret: bool) -> Callable[..., jax.Array]:
 def bad_lane_offset(interpret: bool) -> Callable[..., jax.Array]:
     """The classic off-by-one: `pl.ds(start + 1, 128)` on the lane dimension."""
 
-    def kernel(x_ref, o_ref):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref):
         start = pl.multiple_of(pl.program_id(0) * 128, 128)
         o_ref[...] = x_ref[:, pl.ds(start + 1, 128)]
 
@@ -353,7 +359,7 @@ def bad_lane_offset(interpret: bool) -> Callable[..., jax.Array]:
 def bad_f32_rows(interpret: bool) -> Callable[..., jax.Array]:
     """8-row slices of an f32 ref at row `program_id * 4`: not provably a multiple of 8."""
 
-    def kernel(x_ref, o_ref):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref):
         o_ref[...] = x_ref[pl.ds(pl.program_id(0) * 4, 8), :]
 
     def call(x: jax.Array) -> jax.Array:
@@ -372,11 +378,11 @@ def bad_f32_rows(interpret: bool) -> Callable[..., jax.Array]:
 def bad_bf16_rows(interpret: bool) -> Callable[..., jax.Array]:
     """bf16 rows at multiples of 8 in a VMEM scratch: on v6 bf16 scratch tiles hold 16 rows."""
 
-    def kernel(x_ref, o_ref):  # noqa: ANN001, ANN202
-        def scoped(buf):  # noqa: ANN001, ANN202
+    def kernel(x_ref, o_ref):
+        def scoped(buf):
             buf[...] = x_ref[...]
 
-            def body(i, acc):  # noqa: ANN001, ANN202
+            def body(i, acc):
                 rows = buf[pl.ds(pl.multiple_of(i * 8, 8), 8), :]
                 return acc + rows.astype(F32)
 
@@ -385,8 +391,9 @@ def bad_bf16_rows(interpret: bool) -> Callable[..., jax.Array]:
         pl.run_scoped(scoped, pltpu.VMEM((32, 256), BF16))
 
     def call(x: jax.Array) -> jax.Array:
-        return pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8, 256), F32),
-                              interpret=interpret)(x)
+        return pl.pallas_call(
+            kernel, out_shape=jax.ShapeDtypeStruct((8, 256), F32), interpret=interpret
+        )(x)
 
     return call
 
@@ -394,8 +401,13 @@ def bad_bf16_rows(interpret: bool) -> Callable[..., jax.Array]:
 # --------------------------------------------------------------------------- inputs
 
 
-def ints(rng: np.random.Generator, shape: tuple[int, ...], dtype: object = np.float32,
-         low: int = -4, high: int = 5) -> np.ndarray:
+def ints(
+    rng: np.random.Generator,
+    shape: tuple[int, ...],
+    dtype: object = np.float32,
+    low: int = -4,
+    high: int = 5,
+) -> np.ndarray:
     """Small integers: sums and products of them are exact in f32 and bf16."""
     return rng.integers(low, high, size=shape).astype(dtype)
 
@@ -414,17 +426,27 @@ class Kernel:
 
 KERNELS: tuple[Kernel, ...] = (
     Kernel("matmul", matmul, lambda r: [ints(r, (16, 256)), ints(r, (256, 256))]),
-    Kernel("matmul_bf16", matmul_bf16,
-           lambda r: [ints(r, (32, 128), BF16), ints(r, (128, 128), BF16)]),
-    Kernel("attention", attention,
-           lambda r: [uniform(r, (16, 128)), uniform(r, (128, 128)), uniform(r, (128, 128))]),
-    Kernel("layernorm", layernorm,
-           lambda r: [uniform(r, (16, 256)), uniform(r, (1, 256)), uniform(r, (1, 256))]),
+    Kernel(
+        "matmul_bf16", matmul_bf16, lambda r: [ints(r, (32, 128), BF16), ints(r, (128, 128), BF16)]
+    ),
+    Kernel(
+        "attention",
+        attention,
+        lambda r: [uniform(r, (16, 128)), uniform(r, (128, 128)), uniform(r, (128, 128))],
+    ),
+    Kernel(
+        "layernorm",
+        layernorm,
+        lambda r: [uniform(r, (16, 256)), uniform(r, (1, 256)), uniform(r, (1, 256))],
+    ),
     Kernel("row_blocks_loop", row_blocks_loop, lambda r: [ints(r, (64, 256))]),
     Kernel("lane_blocks_loop", lane_blocks_loop, lambda r: [ints(r, (8, 384))]),
     Kernel("loop_stride_rows", loop_stride_rows, lambda r: [ints(r, (32, 256))]),
-    Kernel("scalar_prefetch_gather", scalar_prefetch_gather,
-           lambda r: [np.array([3, 0, 2, 1], np.int32), ints(r, (32, 128))]),
+    Kernel(
+        "scalar_prefetch_gather",
+        scalar_prefetch_gather,
+        lambda r: [np.array([3, 0, 2, 1], np.int32), ints(r, (32, 128))],
+    ),
     Kernel("dma_rows", dma_rows, lambda r: [ints(r, (16, 128))]),
     Kernel("strided_rows", strided_rows, lambda r: [ints(r, (16, 128))]),
     Kernel("masked_select", masked_select, lambda r: [ints(r, (8, 128))]),
@@ -465,9 +487,11 @@ def write_kernel(kernel: Kernel, out: Path) -> None:
     outputs = results if isinstance(results, tuple) else (results,)
     (out / f"{kernel.name}.mlir").write_text(texts[0])
     (out / f"{kernel.name}.inputs.npz").write_bytes(
-        npz_bytes({f"arg{i}": a for i, a in enumerate(args)}))
+        npz_bytes({f"arg{i}": a for i, a in enumerate(args)})
+    )
     (out / f"{kernel.name}.outputs.npz").write_bytes(
-        npz_bytes({f"out{i}": np.asarray(o) for i, o in enumerate(outputs)}))
+        npz_bytes({f"out{i}": np.asarray(o) for i, o in enumerate(outputs)})
+    )
 
 
 def main() -> None:
