@@ -11,8 +11,10 @@ Mosaic's message at the op, e.g.
 
 followed by notes Mosaic does not give: whether the index is provably
 misaligned (and by which remainder) or merely unproven (and where the
-analysis lost track), which tiling forced the multiple, the fix, and, when
-`tpu-realign-accesses` cannot rewrite the access, why not.
+analysis lost track); for a Pallas kernel with a grid, when the index
+depends on the program ids alone, a grid point where it is misaligned or
+that it never is (`grid_values`); which tiling forced the multiple, the fix,
+and, when `tpu-realign-accesses` cannot rewrite the access, why not.
 
 Options:
 - `mosaic-report` (default false): also write Mosaic's full report to stderr
@@ -37,6 +39,7 @@ from xdsl.printer import Printer
 
 from dialects.tpu import MemRefSliceOp
 from passes.analysis.divisibility_analysis import DivisibilityAnalysis
+from passes.analysis.grid_values import grid_note
 from passes.analysis.tpu_alignment import (
     Access,
     CannotRealign,
@@ -97,8 +100,10 @@ class TpuVerifyAlignmentPass(ModulePass):
             )
             plan = plan_realignment(access, self.hardware_generation)
             obstacle = plan.reason if isinstance(plan, CannotRealign) else None
+            grid = grid_note(index, requirement.multiple)
             notes = [
                 explain(result, analysis.fact(index).lost_at),
+                *([grid] if grid else []),
                 _tiling_note(access, tiling, requirement.dim, requirement.multiple),
                 _fix_note(result, index, realignable=obstacle is None),
             ]
@@ -182,7 +187,10 @@ def _check_slice(
                 f"index at dimension {dim} is divisible by the tile dimension {tile}. If it is, "
                 "use "
                 "tpu.assume_multiple to suppress this error.",
-                [explain(result, analysis.fact(op.base_idx[dim]).lost_at)],
+                [
+                    explain(result, analysis.fact(op.base_idx[dim]).lost_at),
+                    *filter(None, [grid_note(op.base_idx[dim], tile)]),
+                ],
             )
         size = sizes[dim]
         if size >= 0 and size != source_shape[dim] and size % tile != 0:
