@@ -30,3 +30,9 @@ def test_kernel_keeps_its_ops(name: str) -> None:
             op = token.strip('"').split("<")[0].rstrip(",")
             if op.startswith(word) and op.replace(word, "").isidentifier():
                 assert op in printed, op
+
+
+def test_hex_float_constants_keep_their_bits() -> None:
+    """Mosaic prints -inf as `dense<0xFF800000>`: a bit pattern, not the integer 4286578688."""
+    printed = str(parse_kernel("attention"))
+    assert "arith.constant dense<0xff800000> : vector<8xf32>" in printed

@@ -8,12 +8,23 @@ each parsed op to its position, so that a verifier or a pass can later report
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
-from xdsl.parser import Parser
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    FileLineColLoc,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
+from xdsl.ir import Attribute, Operation
+from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer
 
@@ -59,6 +70,33 @@ class SourceMap:
         return SourceLocation(self.file, line, column, source_line)
 
 
+@dataclass
+class _HexBits(AttrParser._TensorLiteralElement):
+    """A hex literal in a float `dense<...>` is MLIR's bit pattern: `0xFF800000` is -inf (f32)."""
+
+    def to_type(
+        self, parser: AttrParser, type: Attribute
+    ) -> int | float | tuple[int, int] | tuple[float, float]:
+        if isinstance(type, BFloat16Type | Float16Type | Float32Type | Float64Type):
+            assert isinstance(self.value, int)
+            return float_from_bits(self.value, type)
+        return super().to_type(parser, type)
+
+
+# struct codes of the IEEE formats by bit width; bf16 is the top half of an f32.
+_FLOAT_CODES = {16: "<e", 32: "<f", 64: "<d"}
+
+
+def float_from_bits(bits: int, element_type: Attribute) -> float:
+    """The float of `element_type` whose bit pattern is `bits`."""
+    if isinstance(element_type, BFloat16Type):
+        return struct.unpack("<f", ((bits & 0xFFFF) << 16).to_bytes(4, "little"))[0]
+    assert isinstance(element_type, Float16Type | Float32Type | Float64Type)
+    width = element_type.bitwidth
+    pattern = (bits & ((1 << width) - 1)).to_bytes(width // 8, "little")
+    return struct.unpack(_FLOAT_CODES[width], pattern)[0]
+
+
 class _LocatingParser(Parser):
     """A parser that records the start offset of every operation it builds."""
 
@@ -78,6 +116,12 @@ class _LocatingParser(Parser):
                 StringAttr(where.file), IntAttr(where.line), IntAttr(where.column)
             )
         return op
+
+    def _parse_tensor_literal_element(self) -> AttrParser._TensorLiteralElement:
+        element = super()._parse_tensor_literal_element()
+        if isinstance(element.value, int) and element.span.text.lower().startswith("0x"):
+            return _HexBits(element.is_negative, element.value, element.span)
+        return element
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # Point an unknown op at its name, not at the token after it.
