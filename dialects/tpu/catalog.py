@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
     I32,
+    I64,
     BoolAttr,
     DenseArrayBase,
     IndexType,
@@ -50,8 +51,8 @@ from dialects.tpu import catalog_checks as checks
 from dialects.tpu.enums import PackFormatAttr, ReductionKindAttr, RoundingModeAttr
 
 # Property kinds, as `tpu_ops.td` names them.
-I32_ATTR: AttrConstraint = base(IntegerAttr)
-I64_ATTR: AttrConstraint = base(IntegerAttr)
+I32_ATTR = IntegerAttr[I32]
+I64_ATTR = IntegerAttr[I64]
 STR_ATTR: AttrConstraint = base(StringAttr)
 BOOL_ATTR: AttrConstraint = base(BoolAttr)
 I32_ARRAY: AttrConstraint = DenseArrayBase.constr(i32)
@@ -69,9 +70,7 @@ class OpRow:
     name: str
     operands: str = ""
     results: str = ""
-    properties: Mapping[str, AttrConstraint | tuple[AttrConstraint, str]] = field(
-        default_factory=dict
-    )
+    properties: Mapping[str, object] = field(default_factory=dict)
     format: str | None = None
     pure: bool = True
     check: Callable[[IRDLOperation], None] | None = None
@@ -392,7 +391,7 @@ ROWS: tuple[OpRow, ...] = (
         "",
         "output",
         {"from": I32_ATTR, "to": I32_ATTR},
-        "attr-dict `:` type($output)",
+        "$from `,` $to attr-dict `:` type($output)",
     ),
     OpRow("mask_cast", "input", "result", {}, MEMREF_VIEW),
     # MXU staging.
@@ -464,7 +463,7 @@ ROWS: tuple[OpRow, ...] = (
         "source, source_semaphore?, target, target_semaphore?, device_id?:i32, "
         "core_id?:i32, subcore_id?:i32",
         "",
-        {"priority": opt(I32_ATTR)},
+        {"wait_target": BOOL_ATTR, "priority": opt(I32_ATTR), "strict_ordering": opt(BOOL_ATTR)},
         "`source` `(` $source `:` type($source) `)` `target` `(` $target `:` type($target) `)` "
         "(`source_semaphore` `(` $source_semaphore^ `:` type($source_semaphore) `)`)? "
         "(`target_semaphore` `(` $target_semaphore^ `:` type($target_semaphore) `)`)? "

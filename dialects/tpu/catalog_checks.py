@@ -121,6 +121,9 @@ def check_concatenate(op: IRDLOperation) -> None:
     rank = len(shapes[0])
     if not 0 <= dim < rank:
         raise VerifyException(f"Invalid dimension: {dim}, expected it in [0, {rank})")
+    elements = {value.type.get_element_type() for value in op.operands}  # type: ignore[union-attr]
+    if len(elements) != 1:
+        raise VerifyException("Not all operands have the same element type")
     expected = list(shapes[0])
     expected[dim] = sum(shape[dim] for shape in shapes)
     for shape in shapes:
