@@ -131,8 +131,19 @@ def opt(constraint: AttrConstraint) -> tuple[AttrConstraint, str]:
     return (constraint, OPTIONAL)
 
 
+def _rounding_convert(name: str) -> OpRow:
+    """`tpu.fptosi` and kin: an elementwise conversion with a rounding mode."""
+    return OpRow(
+        name,
+        "in",
+        "output",
+        {"rounding_mode": RoundingModeAttr},
+        "$in attr-dict `:` type($in) `->` type($output)",
+        check=checks.check_same_shape("in", "output"),
+    )
+
+
 UNARY = "$input attr-dict `:` type($input) `->` type($output)"
-CONVERT = "$in attr-dict `:` type($in) `->` type($output)"
 FLOAT_CONVERT = "$in attr-dict `:` type($in) `->` type($out)"
 MEMREF_VIEW = "$input attr-dict `:` type($input) `->` type($result)"
 LOAD_AT = "$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)"
@@ -314,38 +325,10 @@ ROWS: tuple[OpRow, ...] = (
         "$sources attr-dict `:` type($sources) `->` type($output)",
     ),
     # Conversions and elementwise math.
-    OpRow(
-        "fptosi",
-        "in",
-        "output",
-        {"rounding_mode": RoundingModeAttr},
-        CONVERT,
-        check=checks.check_same_shape("in", "output"),
-    ),
-    OpRow(
-        "fptoui",
-        "in",
-        "output",
-        {"rounding_mode": RoundingModeAttr},
-        CONVERT,
-        check=checks.check_same_shape("in", "output"),
-    ),
-    OpRow(
-        "sitofp",
-        "in",
-        "output",
-        {"rounding_mode": RoundingModeAttr},
-        CONVERT,
-        check=checks.check_same_shape("in", "output"),
-    ),
-    OpRow(
-        "uitofp",
-        "in",
-        "output",
-        {"rounding_mode": RoundingModeAttr},
-        CONVERT,
-        check=checks.check_same_shape("in", "output"),
-    ),
+    _rounding_convert("fptosi"),
+    _rounding_convert("fptoui"),
+    _rounding_convert("sitofp"),
+    _rounding_convert("uitofp"),
     OpRow("extf", "in", "out", {}, FLOAT_CONVERT, check=checks.check_same_shape("in", "out")),
     OpRow(
         "truncf",

@@ -24,6 +24,7 @@ from dialects import tpu, vector_mosaic
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.arith import ArithImpls
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.registry import OpTable
 
 
 class WholeValues(Protocol):
@@ -104,21 +105,14 @@ def iteration_bound(ex: WholeValues, op: tpu.IterationBoundOp) -> list[Any]:
     return [int(bounds.get_values()[dim])]
 
 
-# Elementwise arith ops the whole-value arith handlers lack, run by the SIMT ones.
-_SIMT_ARITH = ArithImpls()
-ELEMENTWISE_ARITH: tuple[tuple[type[Operation], Callable[..., Any]], ...] = (
-    (arith.CmpfOp, _SIMT_ARITH.run_cmpf),
-    (arith.ExtUIOp, _SIMT_ARITH.run_extui),
-    (arith.TruncIOp, _SIMT_ARITH.run_signed_cast),
-    (arith.SIToFPOp, _SIMT_ARITH.run_sitofp),
-    (arith.UIToFPOp, _SIMT_ARITH.run_uitofp),
-    (arith.FPToSIOp, _SIMT_ARITH.run_fptosi),
-    (arith.FPToUIOp, _SIMT_ARITH.run_fptoui),
-    (arith.ExtFOp, _SIMT_ARITH.run_float_cast),
-    (arith.TruncFOp, _SIMT_ARITH.run_float_cast),
-    (arith.NegfOp, _SIMT_ARITH.run_negf),
-    (arith.BitcastOp, _SIMT_ARITH.run_bitcast),
-)
+# Elementwise arith ops the whole-value arith handlers lack: the SIMT executor's handlers
+# are elementwise over any array shape, so the TPU executor borrows them.
+_SIMT_ARITH: OpTable[Callable[..., Any]] = OpTable()
+_SIMT_ARITH.register(ArithImpls())
+_BORROWED = [arith.CmpfOp, arith.ExtUIOp, arith.TruncIOp, arith.SIToFPOp, arith.UIToFPOp]
+_BORROWED += [arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp, arith.TruncFOp, arith.NegfOp]
+_BORROWED += [arith.BitcastOp]
+ELEMENTWISE_ARITH = tuple((op_type, _SIMT_ARITH.lookup(op_type)) for op_type in _BORROWED)
 
 PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
     (vector_mosaic.MultiReductionOp, multi_reduction),
