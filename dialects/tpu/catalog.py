@@ -23,10 +23,11 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     TypeAttribute,
+    VectorType,
     i32,
     i64,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     AttrSizedOperandSegments,
@@ -45,7 +46,10 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.irdl.constraints import AttrConstraint, EqAttrConstraint
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
 
 from dialects.tpu import catalog_checks as checks
 from dialects.tpu.enums import PackFormatAttr, ReductionKindAttr, RoundingModeAttr
@@ -393,7 +397,30 @@ ROWS: tuple[OpRow, ...] = (
         {"acc": I32_ATTR, "mxu_index": I32_ATTR, "load_staged_rhs": opt(I32_ATTR)},
         pure=False,
     ),
-    OpRow("matmul_pop", "", "result", {"acc": I32_ATTR, "mxu_index": I32_ATTR}, pure=False),
+    OpRow(
+        "matmul_pop",
+        "",
+        "result",
+        {"acc": I32_ATTR, "mxu_index": I32_ATTR},
+        "$acc attr-dict `:` type($result)",
+        pure=False,
+    ),
+    OpRow(
+        "matmul_lhs_fifo",
+        "lhs",
+        "",
+        {"mxu_index": I32_ATTR, "load_staged_rhs": opt(I32_ATTR)},
+        "$lhs attr-dict `:` type($lhs)",
+        pure=False,
+    ),
+    OpRow(
+        "matmul_pop_fifo",
+        "",
+        "result",
+        {"mxu_index": I32_ATTR},
+        "$mxu_index attr-dict `:` type($result)",
+        pure=False,
+    ),
     # Memref views.
     OpRow(
         "reinterpret_cast",
@@ -502,7 +529,67 @@ ROWS: tuple[OpRow, ...] = (
     ),
 )
 
-CATALOG_OPS: tuple[type[IRDLOperation], ...] = tuple(define_op(row) for row in ROWS)
+
+@irdl_op_definition
+class CreateMaskOp(IRDLOperation):
+    """`%m = tpu.create_mask[%l0, %l1] [%h0, %h1] : vector<8x128xi1>`: true inside the box.
+
+    Low and high bounds are one operand list of equal halves (MLIR's
+    SameVariadicOperandSize), so the generic form carries no segment sizes.
+    """
+
+    name = "tpu.create_mask"
+
+    bounds = var_operand_def(EqAttrConstraint(IndexType()))
+    output = result_def(AnyAttr())
+
+    traits = traits_def(Pure())
+
+    @property
+    def low(self) -> tuple[SSAValue, ...]:
+        return tuple(self.bounds[: len(self.bounds) // 2])
+
+    @property
+    def high(self) -> tuple[SSAValue, ...]:
+        return tuple(self.bounds[len(self.bounds) // 2 :])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> CreateMaskOp:
+        delimiter = parser.Delimiter.SQUARE
+        low = parser.parse_comma_separated_list(delimiter, parser.parse_unresolved_operand)
+        high = parser.parse_comma_separated_list(delimiter, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        output = parser.parse_type()
+        bounds = parser.resolve_operands(
+            [*low, *high], [IndexType()] * (len(low) + len(high)), parser.pos
+        )
+        op = cls(operands=[bounds], result_types=[output], attributes=attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        # Mosaic prints no space after the op name and one between the lists.
+        printer.print_string("[")
+        printer.print_list(self.low, printer.print_operand)
+        printer.print_string("] [")
+        printer.print_list(self.high, printer.print_operand)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.output.type}")
+
+    def verify_(self) -> None:
+        rank = len(self.output.type.get_shape()) if isinstance(self.output.type, VectorType) else 0
+        if len(self.bounds) % 2 or len(self.low) != rank:
+            raise VerifyException(
+                f"Expected {rank} low and {rank} high bounds for {self.output.type}, but got "
+                f"{len(self.bounds)} operands"
+            )
+
+
+CATALOG_OPS: tuple[type[IRDLOperation], ...] = (
+    *(define_op(row) for row in ROWS),
+    CreateMaskOp,
+)
 CATALOG_BY_NAME: dict[str, type[IRDLOperation]] = {op.name: op for op in CATALOG_OPS}
 
 __all__ = ["CATALOG_BY_NAME", "CATALOG_OPS", "I32", "ROWS", "OpRow", "define_op"]

@@ -61,6 +61,8 @@ OPS = [
     "%22 = tpu.pack_subelements %v, %v {pack_format = #tpu.pack_format<compressed>, "
     "positions = array<i32: 0, 1>} : vector<8x128xf32>, vector<8x128xf32> -> "
     "vector<16x128xbf16>",
+    "%23 = tpu.create_mask[%c, %c] [%c, %c] : vector<8x128xi1>",
+    "%24 = tpu.matmul_pop 0 {mxu_index = 1 : i32} : vector<8x128xf32>",
     '"tpu.trace_start"() <{level = 10 : i32, message = "step"}> : () -> ()',
     '"tpu.trace_stop"() : () -> ()',
     "tpu.wait_dma source(%x : memref<16x128xf32, #tpu.memory_space<vmem>>) "
