@@ -26,6 +26,7 @@ from dialects.tpu.attributes import (
     MEMORY_SPACES,
     DMASemaphoreType,
     DotDimensionNumbersAttr,
+    Float8EXMYType,
     MemorySpaceAttr,
     SemaphoreType,
     TiledLayoutAttr,
@@ -115,6 +116,7 @@ TPU = Dialect(
         DotDimensionNumbersAttr,
         SemaphoreType,
         DMASemaphoreType,
+        Float8EXMYType,
         *ENUM_ATTRIBUTES,
     ],
 )
@@ -135,6 +137,7 @@ __all__ = [
     "DotDimensionNumbersAttr",
     "DynamicRotateOp",
     "EnqueueDMAOp",
+    "Float8EXMYType",
     "IotaOp",
     "IterationBoundOp",
     "LoadOp",

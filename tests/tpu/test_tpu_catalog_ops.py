@@ -211,3 +211,11 @@ def test_semaphore_reads_need_a_rank_zero_semaphore() -> None:
             " -> i32\n  func.return\n}"
         )
     assert "Semaphore reference must be rank 0" in str(caught.value)
+
+
+def test_float8_exmy_type() -> None:
+    text = "func.func @k(%a: vector<8x128x!tpu.float8_exmy<f8E4M3FN>>) {\n  func.return\n}"
+    assert "vector<8x128x!tpu.float8_exmy<f8E4M3FN>>" in str(parsed(text))
+    with pytest.raises(UserError) as caught:
+        parsed("func.func @k(%a: vector<8x!tpu.float8_exmy<f32>>) {\n  func.return\n}")
+    assert "Expected an EXMY float type of at most 8 bits, but got f32" in str(caught.value)
