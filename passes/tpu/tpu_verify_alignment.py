@@ -36,8 +36,10 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from dialects.tpu import MemRefSliceOp
+from dialects.tpu.kernel import check_kernel, is_kernel
 from passes.analysis.divisibility_analysis import DivisibilityAnalysis
 from passes.analysis.grid_values import grid_note
 from passes.analysis.tpu_alignment import (
@@ -79,6 +81,8 @@ class TpuVerifyAlignmentPass(ModulePass):
             raise failure
 
     def _check(self, op: Operation, analysis: DivisibilityAnalysis) -> OpError | None:
+        if isinstance(op, FuncOp) and is_kernel(op):
+            return _check_kernel_contract(op)
         if isinstance(op, MemRefSliceOp):
             return _check_slice(op, analysis, self.hardware_generation)
         access = as_access(op)
@@ -111,6 +115,19 @@ class TpuVerifyAlignmentPass(ModulePass):
                 notes.append(f"tpu-realign-accesses cannot realign this access: {obstacle}")
             return OpError(op, message, notes)
         return None
+
+
+def _check_kernel_contract(function: FuncOp) -> OpError | None:
+    """A Pallas kernel's grid, windows and index maps must fit together before any access
+    can be judged."""
+    module = function.parent_op()
+    if not isinstance(module, ModuleOp):
+        return None
+    try:
+        check_kernel(function, module)
+    except VerifyException as error:
+        return OpError(function, str(error))
+    return None
 
 
 def explain(result: Divisibility, lost_at: str | None) -> str:

@@ -41,8 +41,10 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
 
 from dialects import tpu
+from dialects.tpu.kernel import check_kernel, grid_of
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tpu import MemRef, TpuExecutor, allocate
@@ -102,8 +104,11 @@ def pallas_kernel(module: ModuleOp) -> PallasKernel:
             f"{len(kernels)}"
         )
     function = kernels[0]
-    bounds = function.attributes.get("iteration_bounds")
-    grid = tuple(int(b) for b in bounds.get_values()) if isinstance(bounds, DenseArrayBase) else ()
+    try:
+        check_kernel(function, module)
+    except VerifyException as error:
+        raise UserError(f"@{function.sym_name.data}: {error}") from None
+    grid = grid_of(function)
     prefetch = _int_attribute(function, "scalar_prefetch")
     scratch = _int_attribute(function, "scratch_operands")
     params = function.attributes.get("window_params")
