@@ -21,6 +21,8 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
+from dialects.arith_vector import VECTOR_ARITH_OPS
+
 
 @irdl_op_definition
 class RemFOp(arith.FloatingPointLikeBinaryOperation):
@@ -55,8 +57,16 @@ class IndexCastUIOp(IRDLOperation):
             )
 
 
+# The vector-capable ops of `arith_vector` replace xDSL's scalar ones of the same name.
+_REPLACED = {op.name for op in VECTOR_ARITH_OPS}
+
 ARITH = Dialect(
     "arith",
-    [*arith.Arith.operations, RemFOp, IndexCastUIOp],
+    [
+        *(op for op in arith.Arith.operations if op.name not in _REPLACED),
+        *VECTOR_ARITH_OPS,
+        RemFOp,
+        IndexCastUIOp,
+    ],
     [*arith.Arith.attributes],
 )

@@ -33,6 +33,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
+from dialects.vector_mosaic import MOSAIC_VECTOR_OPS
+
 
 @irdl_op_definition
 class SplatOp(IRDLOperation):
@@ -326,6 +328,7 @@ VECTOR = Dialect(
         FromElementsOp,
         ExtractStridedSliceOp,
         InsertStridedSliceOp,
+        *MOSAIC_VECTOR_OPS,
     ],
     [*vector.Vector.attributes],
 )

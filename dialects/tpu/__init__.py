@@ -26,10 +26,12 @@ from dialects.tpu.attributes import (
     MEMORY_SPACES,
     DMASemaphoreType,
     DotDimensionNumbersAttr,
+    Float8EXMYType,
     MemorySpaceAttr,
     SemaphoreType,
     TiledLayoutAttr,
 )
+from dialects.tpu.catalog import CATALOG_BY_NAME, CATALOG_OPS
 from dialects.tpu.compute import (
     DynamicRotateOp,
     IotaOp,
@@ -42,6 +44,15 @@ from dialects.tpu.dma import (
     SemaphoreSignalOp,
     SemaphoreWaitOp,
     WaitDMA2Op,
+)
+from dialects.tpu.enums import (
+    ENUM_ATTRIBUTES,
+    ContractPrecisionAttr,
+    CoreTypeAttr,
+    DimensionSemanticsAttr,
+    PipelineModeAttr,
+    ReductionKindAttr,
+    TpuEnumAttr,
 )
 from dialects.tpu.helpers import (
     element_bitwidth,
@@ -56,6 +67,15 @@ from dialects.tpu.memory import (
     StridedStoreOp,
     VectorLoadOp,
     VectorStoreOp,
+)
+from dialects.tpu.regions import (
+    REGION_OPS,
+    IterationBoundOp,
+    RegionOp,
+    TraceOp,
+    TraceStartOp,
+    TraceStopOp,
+    YieldOp,
 )
 from dialects.tpu.views import (
     AssumeMultipleOp,
@@ -87,6 +107,8 @@ TPU = Dialect(
         SemaphoreSignalOp,
         EnqueueDMAOp,
         WaitDMA2Op,
+        *REGION_OPS,
+        *CATALOG_OPS,
     ],
     [
         MemorySpaceAttr,
@@ -94,19 +116,30 @@ TPU = Dialect(
         DotDimensionNumbersAttr,
         SemaphoreType,
         DMASemaphoreType,
+        Float8EXMYType,
+        *ENUM_ATTRIBUTES,
     ],
 )
 
 __all__ = [
+    "CATALOG_BY_NAME",
+    "CATALOG_OPS",
     "CORE_TYPES",
+    "ENUM_ATTRIBUTES",
     "MEMORY_SPACES",
+    "REGION_OPS",
     "TPU",
     "AssumeMultipleOp",
+    "ContractPrecisionAttr",
+    "CoreTypeAttr",
     "DMASemaphoreType",
+    "DimensionSemanticsAttr",
     "DotDimensionNumbersAttr",
     "DynamicRotateOp",
     "EnqueueDMAOp",
+    "Float8EXMYType",
     "IotaOp",
+    "IterationBoundOp",
     "LoadOp",
     "MatmulOp",
     "MemRefBitcastOp",
@@ -114,6 +147,9 @@ __all__ = [
     "MemRefSliceOp",
     "MemRefSqueezeOp",
     "MemorySpaceAttr",
+    "PipelineModeAttr",
+    "ReductionKindAttr",
+    "RegionOp",
     "SemaphoreAllocOp",
     "SemaphoreSignalOp",
     "SemaphoreType",
@@ -122,9 +158,14 @@ __all__ = [
     "StridedLoadOp",
     "StridedStoreOp",
     "TiledLayoutAttr",
+    "TpuEnumAttr",
+    "TraceOp",
+    "TraceStartOp",
+    "TraceStopOp",
     "VectorLoadOp",
     "VectorStoreOp",
     "WaitDMA2Op",
+    "YieldOp",
     "element_bitwidth",
     "int_values",
     "memory_space_of",

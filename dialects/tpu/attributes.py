@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, MemRefLayoutAttr, StringAttr
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, IntAttr, MemRefLayoutAttr, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from xla_emit.layout.mosaic import MosaicTiledLayout, MosaicTilingError
 
@@ -184,3 +185,31 @@ class DMASemaphoreType(ParametrizedAttribute, TypeAttribute):
     """`!tpu.dma_semaphore`: a semaphore that DMAs signal (a memref element type)."""
 
     name = "tpu.dma_semaphore"
+
+
+@irdl_attr_definition
+class Float8EXMYType(ParametrizedAttribute, TypeAttribute):
+    """`!tpu.float8_exmy<f8E4M3FN>`: an EXMY float held in the low bits of an 8-bit container."""
+
+    name = "tpu.float8_exmy"
+
+    underlying_type: TypeAttribute
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        underlying = parser.parse_type()
+        parser.parse_punctuation(">")
+        return (underlying,)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.underlying_type)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        bitwidth = getattr(self.underlying_type, "bitwidth", None)
+        if not isa(self.underlying_type, AnyFloat) or not isinstance(bitwidth, int) or bitwidth > 8:
+            raise VerifyException(
+                f"Expected an EXMY float type of at most 8 bits, but got {self.underlying_type}"
+            )

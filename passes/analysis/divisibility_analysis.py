@@ -161,7 +161,8 @@ class DivisibilityAnalysis:
         if isinstance(op, scf.ForOp):
             # A loop's result is its last loop-carried value: covered by the loop-carried fact.
             return self.fact(op.body.block.args[value.index + 1])
-        rule = _RULES.get(type(op))
+        # Along the class hierarchy: vector-capable arith ops subclass xDSL's scalar ones.
+        rule = next((_RULES[cls] for cls in type(op).__mro__ if cls in _RULES), None)
         if rule is None:
             return Fact(Congruence.unknown(), f"'{op.name}' is not understood by the analysis")
         return rule(self, op)

@@ -11,8 +11,10 @@ Mosaic's message at the op, e.g.
 
 followed by notes Mosaic does not give: whether the index is provably
 misaligned (and by which remainder) or merely unproven (and where the
-analysis lost track), which tiling forced the multiple, the fix, and, when
-`tpu-realign-accesses` cannot rewrite the access, why not.
+analysis lost track); for a Pallas kernel with a grid, when the index
+depends on the program ids alone, a grid point where it is misaligned or
+that it never is (`grid_values`); which tiling forced the multiple, the fix,
+and, when `tpu-realign-accesses` cannot rewrite the access, why not.
 
 Options:
 - `mosaic-report` (default false): also write Mosaic's full report to stderr
@@ -34,9 +36,12 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from dialects.tpu import MemRefSliceOp
+from dialects.tpu.kernel import check_kernel, is_kernel
 from passes.analysis.divisibility_analysis import DivisibilityAnalysis
+from passes.analysis.grid_values import grid_note
 from passes.analysis.tpu_alignment import (
     Access,
     CannotRealign,
@@ -76,6 +81,8 @@ class TpuVerifyAlignmentPass(ModulePass):
             raise failure
 
     def _check(self, op: Operation, analysis: DivisibilityAnalysis) -> OpError | None:
+        if isinstance(op, FuncOp) and is_kernel(op):
+            return _check_kernel_contract(op)
         if isinstance(op, MemRefSliceOp):
             return _check_slice(op, analysis, self.hardware_generation)
         access = as_access(op)
@@ -97,8 +104,10 @@ class TpuVerifyAlignmentPass(ModulePass):
             )
             plan = plan_realignment(access, self.hardware_generation)
             obstacle = plan.reason if isinstance(plan, CannotRealign) else None
+            grid = grid_note(index, requirement.multiple)
             notes = [
                 explain(result, analysis.fact(index).lost_at),
+                *([grid] if grid else []),
                 _tiling_note(access, tiling, requirement.dim, requirement.multiple),
                 _fix_note(result, index, realignable=obstacle is None),
             ]
@@ -106,6 +115,19 @@ class TpuVerifyAlignmentPass(ModulePass):
                 notes.append(f"tpu-realign-accesses cannot realign this access: {obstacle}")
             return OpError(op, message, notes)
         return None
+
+
+def _check_kernel_contract(function: FuncOp) -> OpError | None:
+    """A Pallas kernel's grid, windows and index maps must fit together before any access
+    can be judged."""
+    module = function.parent_op()
+    if not isinstance(module, ModuleOp):
+        return None
+    try:
+        check_kernel(function, module)
+    except VerifyException as error:
+        return OpError(function, str(error))
+    return None
 
 
 def explain(result: Divisibility, lost_at: str | None) -> str:
@@ -182,7 +204,10 @@ def _check_slice(
                 f"index at dimension {dim} is divisible by the tile dimension {tile}. If it is, "
                 "use "
                 "tpu.assume_multiple to suppress this error.",
-                [explain(result, analysis.fact(op.base_idx[dim]).lost_at)],
+                [
+                    explain(result, analysis.fact(op.base_idx[dim]).lost_at),
+                    *filter(None, [grid_note(op.base_idx[dim], tile)]),
+                ],
             )
         size = sizes[dim]
         if size >= 0 and size != source_shape[dim] and size % tile != 0:

@@ -38,8 +38,10 @@ from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
+from xla_emit.interpreter.tpu_vector import ELEMENTWISE_ARITH, PALLAS_HANDLERS
 from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
 
 IndexArrays = tuple[npt.NDArray[np.int64], ...]
@@ -149,7 +151,12 @@ class TpuExecutor:
         memrefs: list[MemRef] = []
         for arg, value in zip(block.args, inputs, strict=True):
             arg_type = arg.type
-            if isa(arg_type, MemRefType[Attribute]):
+            if isinstance(value, MemRef | _Semaphore):
+                # A buffer the caller keeps (a grid step's window or scratch): used in place.
+                self.env[arg] = value
+                if isinstance(value, MemRef):
+                    memrefs.append(value)
+            elif isa(arg_type, MemRefType[Attribute]):
                 if isinstance(arg_type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
                     self.env[arg] = _Semaphore()
                     continue
@@ -183,7 +190,7 @@ class TpuExecutor:
         for op in block.ops:
             if self.step_counter.charge(1):
                 raise self.error(block.parent_op() or op, self.step_counter.exceeded())
-            if isinstance(op, func.ReturnOp | scf.YieldOp):
+            if isinstance(op, func.ReturnOp | scf.YieldOp | tpu.YieldOp):
                 return [self.env[v] for v in op.operands]
             handler = _HANDLERS.lookup(type(op))
             if handler is None:
@@ -606,6 +613,11 @@ for _op_type, _handler in (
     _handler_for(tpu.WaitDMA2Op, _wait_dma),
 ):
     _HANDLERS.add(_op_type, _handler)
+_HANDLERS.register(MathImpls())
+for _op_type, _handler in ELEMENTWISE_ARITH:
+    _HANDLERS.add(_op_type, _handler)
+for _op_type, _run in PALLAS_HANDLERS:
+    _HANDLERS.add(_op_type, _handler_for(_op_type, _run)[1])
 
 
 def run_tpu_kernel(

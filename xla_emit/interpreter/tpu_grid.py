@@ -1,0 +1,217 @@
+"""Run a Pallas TPU kernel over its grid, as Pallas's pipeline runs it on the chip.
+
+A Mosaic module from `pl.pallas_call` holds the kernel `func.func` and one
+index-map function `@transform_N` per windowed operand. The kernel's
+arguments are, in order: one i32 per grid dimension (the program ids), the
+scalar-prefetch refs (SMEM), one ref per input and output, then the scratch
+refs. Its attributes say how to drive it:
+
+- `iteration_bounds = array<i64: 2, 2>`: the grid, walked in row-major order;
+- `scalar_prefetch = 1`, `scratch_operands = 1`: how many of each;
+- `window_params = [{transform_indices = @transform_0, window_bounds = array<i64: 8, 128>}, {}]`:
+  per input/output, the block shape and the index map, which takes the
+  program ids and the prefetch refs and returns block indices (the window
+  starts at block index times block shape); `{}` means the whole array
+  stays where it is (`memory_space=pl.ANY`) and the kernel gets all of it.
+
+Each grid step copies every input window in, runs the kernel, and copies
+every output window back; scratch buffers and prefetch refs live across
+the whole grid. Without a grid the kernel runs once on whole arrays.
+
+    outputs = run_pallas_kernel(module, [x, y], output_shapes=[(16, 256)])
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+import numpy.typing as npt
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DictionaryAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    SymbolRefAttr,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
+
+from dialects import tpu
+from dialects.tpu.kernel import check_kernel, grid_of
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.tpu import MemRef, TpuExecutor, allocate
+
+
+@dataclass(frozen=True)
+class Window:
+    """One operand's BlockSpec: its index map's name and its block shape."""
+
+    transform: str
+    bounds: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PallasKernel:
+    function: FuncOp
+    grid: tuple[int, ...]
+    prefetch: int
+    scratch: int
+    windows: tuple[Window | None, ...]  # per input/output; None: the whole array
+
+    @property
+    def argument_types(self) -> list[Attribute]:
+        return list(self.function.function_type.inputs.data)
+
+    def operand_types(self) -> list[MemRefType[Attribute]]:
+        start = len(self.grid) + self.prefetch
+        types = self.argument_types[start : len(self.argument_types) - self.scratch]
+        assert all(isinstance(t, MemRefType) for t in types)
+        return types  # type: ignore[return-value]
+
+
+def _int_attribute(function: FuncOp, name: str) -> int:
+    value = function.attributes.get(name)
+    return value.value.data if isinstance(value, IntegerAttr) else 0
+
+
+def _window(param: Attribute) -> Window | None:
+    assert isinstance(param, DictionaryAttr)
+    transform = param.data.get("transform_indices")
+    bounds = param.data.get("window_bounds")
+    if not isinstance(transform, SymbolRefAttr) or not isinstance(bounds, DenseArrayBase):
+        return None
+    return Window(transform.root_reference.data, tuple(int(b) for b in bounds.get_values()))
+
+
+def pallas_kernel(module: ModuleOp) -> PallasKernel:
+    """The module's kernel function and how Pallas drives it."""
+    kernels = [
+        op
+        for op in module.walk()
+        if isinstance(op, FuncOp) and "dimension_semantics" in op.attributes and op.body.blocks
+    ]
+    if len(kernels) != 1:
+        raise UserError(
+            f"expected one Pallas kernel (a func.func with dimension_semantics), found "
+            f"{len(kernels)}"
+        )
+    function = kernels[0]
+    try:
+        check_kernel(function, module)
+    except VerifyException as error:
+        raise UserError(f"@{function.sym_name.data}: {error}") from None
+    grid = grid_of(function)
+    prefetch = _int_attribute(function, "scalar_prefetch")
+    scratch = _int_attribute(function, "scratch_operands")
+    params = function.attributes.get("window_params")
+    operands = len(function.function_type.inputs.data) - len(grid) - prefetch - scratch
+    windows = (
+        tuple(_window(p) for p in params.data)
+        if isinstance(params, ArrayAttr)
+        else (None,) * operands
+    )
+    if len(windows) != operands:
+        raise UserError(f"window_params has {len(windows)} entries for {operands} operands")
+    return PallasKernel(function, grid, prefetch, scratch, windows)
+
+
+def _as_element_type(array: npt.NDArray[np.generic], type_: MemRefType[Attribute]) -> np.ndarray:
+    """`array` in the memref's element type; bf16 may come as uint16 bit patterns."""
+    dtype = numpy_dtype(type_.element_type)
+    if dtype == ml_dtypes.bfloat16 and array.dtype == np.uint16:
+        return array.view(ml_dtypes.bfloat16)
+    return np.asarray(array, dtype=dtype)
+
+
+def _block_slices(
+    kernel: PallasKernel,
+    window: Window,
+    point: tuple[int, ...],
+    prefetch: Sequence[MemRef],
+    module: ModuleOp,
+    full_shape: tuple[int, ...],
+) -> tuple[slice, ...]:
+    """The part of the full array the operand's window covers at this grid step."""
+    returned = TpuExecutor(module).run([*point, *prefetch], entry=window.transform)
+    blocks = [int(v) for v in returned[: len(window.bounds)]]
+    slices = []
+    for dim, (block, size) in enumerate(zip(blocks, window.bounds, strict=True)):
+        start = block * size
+        if start < 0 or start + size > full_shape[dim]:
+            raise UserError(
+                f"@{window.transform} at program ids {point} selects block {blocks}: indices "
+                f"{start}..{start + size - 1} of dimension {dim} are outside the array of shape "
+                f"{list(full_shape)}"
+            )
+        slices.append(slice(start, start + size))
+    return tuple(slices)
+
+
+def run_pallas_kernel(
+    module: ModuleOp,
+    inputs: Sequence[npt.NDArray[np.generic]],
+    output_shapes: Sequence[tuple[int, ...]],
+) -> list[np.ndarray]:
+    """The kernel's outputs after running every grid step (see the module docstring)."""
+    kernel = pallas_kernel(module)
+    types = kernel.argument_types
+    operand_types = kernel.operand_types()
+    if len(inputs) - kernel.prefetch + len(output_shapes) != len(operand_types):
+        raise UserError(
+            f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
+            f"and outputs, but got {len(inputs)} inputs and {len(output_shapes)} outputs"
+        )
+    first_prefetch = len(kernel.grid)
+    prefetch = [
+        allocate(types[first_prefetch + i], np.asarray(inputs[i]))  # type: ignore[arg-type]
+        for i in range(kernel.prefetch)
+    ]
+    arrays = [
+        _as_element_type(np.asarray(a), t)
+        for a, t in zip(inputs[kernel.prefetch :], operand_types, strict=False)
+    ]
+    arrays += [
+        np.zeros(shape, numpy_dtype(t.element_type))
+        for shape, t in zip(output_shapes, operand_types[len(arrays) :], strict=True)
+    ]
+    whole = {
+        i: allocate(t, arrays[i])
+        for i, (t, w) in enumerate(zip(operand_types, kernel.windows, strict=True))
+        if w is None
+    }
+    scratch_types = types[len(types) - kernel.scratch :]
+    scratch = [_scratch(t) for t in scratch_types]
+    for point in itertools.product(*(range(b) for b in kernel.grid)):
+        blocks: dict[int, tuple[slice, ...]] = {}
+        buffers: list[MemRef] = []
+        for i, (type_, window) in enumerate(zip(operand_types, kernel.windows, strict=True)):
+            if window is None:
+                buffers.append(whole[i])
+                continue
+            blocks[i] = _block_slices(kernel, window, point, prefetch, module, arrays[i].shape)
+            contents = arrays[i][blocks[i]].reshape(type_.get_shape())
+            buffers.append(allocate(type_, contents))
+        TpuExecutor(module).run(
+            [*point, *prefetch, *buffers, *scratch], kernel.function.sym_name.data
+        )
+        for i, region in blocks.items():
+            arrays[i][region] = buffers[i].logical().reshape(arrays[i][region].shape)
+    for i, buffer in whole.items():
+        arrays[i] = buffer.logical()
+    return arrays[len(inputs) - kernel.prefetch :]
+
+
+def _scratch(type_: Attribute) -> MemRef | None:
+    """A scratch buffer that lives across the grid; semaphores are made fresh per step."""
+    assert isinstance(type_, MemRefType)
+    if isinstance(type_.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
+        return None
+    return allocate(type_)

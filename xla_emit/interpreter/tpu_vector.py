@@ -1,0 +1,125 @@
+"""The TPU executor's handlers for the vector, arith and `tpu` ops Pallas kernels add.
+
+Whole-vector semantics: `vector.multi_reduction` combines over its dims into
+the accumulator (rounding to the element type once, as Mosaic's reduction
+does in f32), `vector.shape_cast` reshapes in row-major order; `tpu.region`
+runs its block; `tpu.trace*` do nothing; `tpu.iteration_bound` reads the
+kernel's `iteration_bounds`. The elementwise `arith` casts and compares and
+the `math` ops come from the SIMT executor's handlers, which are elementwise
+over any array shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import DenseArrayBase
+from xdsl.ir import Block, Operation, SSAValue
+
+from dialects import tpu, vector_mosaic
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.arith import ArithImpls
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.registry import OpTable
+
+
+class WholeValues(Protocol):
+    """What these handlers need of the TPU executor."""
+
+    def value(self, value: SSAValue) -> Any: ...
+    def array(self, value: SSAValue) -> npt.NDArray[np.generic]: ...
+    def run_block(self, block: Block, args: Sequence[Any]) -> list[Any]: ...
+    def error(self, op: Operation, message: str) -> UserError: ...
+
+
+_COMBINE: dict[str, Callable[..., Any]] = {
+    "add": np.sum,
+    "mul": np.prod,
+    "maxnumf": np.nanmax,
+    "minnumf": np.nanmin,
+    "maximumf": np.max,
+    "minimumf": np.min,
+    "maxsi": np.max,
+    "minsi": np.min,
+    "and": np.bitwise_and.reduce,
+    "or": np.bitwise_or.reduce,
+    "xor": np.bitwise_xor.reduce,
+}
+
+_PAIRWISE: dict[str, Callable[[Any, Any], Any]] = {
+    "add": np.add,
+    "mul": np.multiply,
+    "maxnumf": np.fmax,
+    "minnumf": np.fmin,
+    "maximumf": np.maximum,
+    "minimumf": np.minimum,
+    "maxsi": np.maximum,
+    "minsi": np.minimum,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+}
+
+
+def multi_reduction(ex: WholeValues, op: vector_mosaic.MultiReductionOp) -> list[Any]:
+    kind = op.kind.data.value
+    if kind not in _COMBINE:
+        raise ex.error(op, f"with kind '{kind}' is not supported by the TPU interpreter")
+    source = ex.array(op.source)
+    dtype = numpy_dtype(op.dest.type)
+    # Narrow floats are combined in f32 and rounded once, as the vector unit does.
+    wide = np.float32 if np.dtype(dtype).itemsize < 4 and source.dtype.kind in "fV" else None
+    data = source.astype(wide) if wide is not None else source
+    reduced = _COMBINE[kind](data, axis=op.dims)
+    accumulator = np.asarray(ex.value(op.acc))
+    combined = _PAIRWISE[kind](accumulator.astype(reduced.dtype), reduced)
+    result = np.asarray(combined).astype(dtype)
+    return [result if result.ndim else result.item()]
+
+
+def shape_cast(ex: WholeValues, op: vector_mosaic.ShapeCastOp) -> list[Any]:
+    shape = op.result.type.get_shape()  # type: ignore[union-attr]
+    return [ex.array(op.source).reshape(shape)]
+
+
+def region(ex: WholeValues, op: tpu.RegionOp | tpu.TraceOp) -> list[Any]:
+    return ex.run_block(op.region.block, [])  # up to its tpu.yield
+
+
+def nothing(_ex: WholeValues, _op: Operation) -> list[Any]:
+    return []
+
+
+def iteration_bound(ex: WholeValues, op: tpu.IterationBoundOp) -> list[Any]:
+    kernel = op.parent_op()
+    while kernel is not None and not isinstance(kernel, func.FuncOp):
+        kernel = kernel.parent_op()
+    bounds = kernel.attributes.get("iteration_bounds") if kernel is not None else None
+    dim = op.dim.value.data
+    if not isinstance(bounds, DenseArrayBase) or dim >= len(bounds.get_values()):
+        raise ex.error(op, f"asks for grid dimension {dim}, but the kernel has no such dimension")
+    return [int(bounds.get_values()[dim])]
+
+
+# Elementwise arith ops the whole-value arith handlers lack: the SIMT executor's handlers
+# are elementwise over any array shape, so the TPU executor borrows them.
+_SIMT_ARITH: OpTable[Callable[..., Any]] = OpTable()
+_SIMT_ARITH.register(ArithImpls())
+_BORROWED = [arith.CmpfOp, arith.ExtUIOp, arith.TruncIOp, arith.SIToFPOp, arith.UIToFPOp]
+_BORROWED += [arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp, arith.TruncFOp, arith.NegfOp]
+_BORROWED += [arith.BitcastOp]
+ELEMENTWISE_ARITH = tuple((op_type, _SIMT_ARITH.lookup(op_type)) for op_type in _BORROWED)
+
+PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
+    (vector_mosaic.MultiReductionOp, multi_reduction),
+    (vector_mosaic.ShapeCastOp, shape_cast),
+    (tpu.RegionOp, region),
+    (tpu.TraceOp, region),
+    (tpu.TraceStartOp, nothing),
+    (tpu.TraceStopOp, nothing),
+    (tpu.IterationBoundOp, iteration_bound),
+)
