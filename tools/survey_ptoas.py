@@ -1,0 +1,124 @@
+"""Survey PTOAS's own `.pto` files: how many parse, verify and round-trip.
+
+    PYTHONPATH=. .venv/bin/python tools/survey_ptoas.py PTOAS_CHECKOUT [--failures N] [--verbose]
+
+Every `test/**/*.pto` of the checkout is parsed as MLIR, verified, printed,
+parsed again and printed again; the round trip holds when both prints agree
+(a print/parse fixed point). Prints the three counts and, per failing file,
+the stage and its first error. Files that PTOAS's own lit tests expect to fail
+(`RUN: not ptoas`, `expected-error`) are counted apart: for them the
+verifier rejecting the file is the right answer. Not part of `make test`: it
+needs a PTOAS checkout (github.com/hw-native-sys/PTOAS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from xdsl.printer import Printer
+
+from xla_emit.diagnostics import UserError
+from xla_emit.ir import make_context, parse_mlir, verify_module
+
+
+@dataclass
+class Outcome:
+    path: Path
+    parsed: bool = False
+    verified: bool = False
+    round_trip: bool = False
+    expects_error: bool = False
+    stage: str = ""
+    error: str = ""
+
+
+def printed(module: object) -> str:
+    stream = io.StringIO()
+    Printer(stream=stream).print_op(module)  # type: ignore[arg-type]
+    return stream.getvalue()
+
+
+def expects_error(text: str) -> bool:
+    """PTOAS's negative tests: the file is meant to be rejected."""
+    return "RUN: not " in text or "expected-error" in text
+
+
+def survey_file(path: Path) -> Outcome:
+    outcome = Outcome(path)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    outcome.expects_error = expects_error(text)
+    ctx = make_context()
+    try:
+        module, source_map = parse_mlir(text, str(path), ctx)
+    except UserError as error:
+        return _failed(outcome, "parse", error)
+    outcome.parsed = True
+    try:
+        verify_module(module, source_map)
+    except UserError as error:
+        return _failed(outcome, "verify", error)
+    outcome.verified = True
+    first = printed(module)
+    try:
+        again, _ = parse_mlir(first, f"{path} (printed)", ctx)
+    except UserError as error:
+        return _failed(outcome, "round-trip parse", error)
+    second = printed(again)
+    if first != second:
+        outcome.stage = "round-trip"
+        outcome.error = first_difference(first, second)
+        return outcome
+    outcome.round_trip = True
+    return outcome
+
+
+def _failed(outcome: Outcome, stage: str, error: UserError) -> Outcome:
+    outcome.stage = stage
+    outcome.error = error.format().splitlines()[0]
+    return outcome
+
+
+def first_difference(first: str, second: str) -> str:
+    for number, (a, b) in enumerate(zip(first.splitlines(), second.splitlines()), 1):
+        if a != b:
+            return f"printed line {number} differs: {a.strip()!r} then {b.strip()!r}"
+    return "printed texts differ in length"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("checkout", help="a PTOAS checkout (its test/ folder is surveyed)")
+    parser.add_argument("--failures", type=int, default=1000, help="list at most N failures")
+    options = parser.parse_args(argv)
+    root = Path(options.checkout)
+    files = sorted((root / "test").rglob("*.pto"))
+    if not files:
+        print(f"error: no test/**/*.pto under {root}", file=sys.stderr)
+        return 1
+    outcomes = [survey_file(path) for path in files]
+    report(outcomes, root, options.failures)
+    return 0
+
+
+def report(outcomes: list[Outcome], root: Path, limit: int) -> None:
+    total = len(outcomes)
+    negative = [o for o in outcomes if o.expects_error]
+    print(f"files:      {total} ({len(negative)} are PTOAS negative tests)")
+    print(f"parse:      {sum(o.parsed for o in outcomes)}/{total}")
+    print(f"verify:     {sum(o.verified for o in outcomes)}/{total}")
+    print(f"round-trip: {sum(o.round_trip for o in outcomes)}/{total}")
+    rejected = sum(o.parsed and not o.verified for o in negative)
+    print(f"negative tests rejected by the verifier: {rejected}/{len(negative)}")
+    failures = [o for o in outcomes if not o.round_trip]
+    for outcome in failures[:limit]:
+        mark = " (negative test)" if outcome.expects_error else ""
+        where = outcome.path.relative_to(root)
+        print(f"{where}: {outcome.stage}{mark}: {outcome.error}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
