@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
 from dialects.pto.compute import (
     BinaryOpBase,
     ColumnReductionOpBase,
@@ -64,6 +65,8 @@ from dialects.pto.compute import (
     UnaryOpBase,
     ttrans_conversion,
 )
+from dialects.pto.cube_ops import CUBE_AND_IRREGULAR_OPS
+from dialects.pto.infra_ops import INFRA_OPS
 from dialects.pto.memory import (
     AllocTileOp,
     MakeTensorViewOp,
@@ -102,6 +105,7 @@ from dialects.pto.types import (
     element_type_name,
     module_target,
 )
+from dialects.pto.vector_ops import VECTOR_OPS
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TAddOp,
@@ -135,6 +139,9 @@ PTO = Dialect(
     "pto",
     [
         *TILE_COMPUTE_OPS,
+        *VECTOR_OPS,
+        *CUBE_AND_IRREGULAR_OPS,
+        *INFRA_OPS,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,
@@ -151,19 +158,24 @@ PTO = Dialect(
         PartitionTensorViewType,
         PipeAttr,
         EventAttr,
+        *ATTRIBUTES,
     ],
 )
 
 __all__ = [
+    "ATTRIBUTES",
     "BLAYOUTS",
+    "CUBE_AND_IRREGULAR_OPS",
     "DEFAULT_FRACTAL",
     "DYNAMIC",
     "EVENTS",
+    "INFRA_OPS",
     "PIPES",
     "PTO",
     "SLAYOUTS",
     "TARGET_ATTR",
     "TILE_COMPUTE_OPS",
+    "VECTOR_OPS",
     "AllocTileOp",
     "BarrierOp",
     "BinaryOpBase",
@@ -173,6 +185,7 @@ __all__ = [
     "FlagOpBase",
     "FloatUnaryOpBase",
     "MakeTensorViewOp",
+    "PTOEnumAttrBase",
     "PartitionTensorViewType",
     "PartitionViewOp",
     "PipeAttr",

@@ -6,9 +6,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation, var_operand_def, var_result_def
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    var_operand_def,
+    var_result_def,
+)
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -47,7 +53,7 @@ class TileOpBase(IRDLOperation):
 
     @property
     def is_dps(self) -> bool:
-        return len(self.outs) > 0
+        return len(self.outs) > 0 or (not self.HAS_DESTINATION and not self.res)
 
     def destination_type(self) -> TileTypeBase:
         """The tile this op writes: its result (level 1) or its `outs` buffer (level 2)."""
@@ -120,7 +126,10 @@ class TileOpBase(IRDLOperation):
                 printer.print_attr_dict(attributes)
             printer.print_string(" : ")
             printer.print_list(self.input_types(), printer.print_attribute)
-            printer.print_string(") outs(")
+            printer.print_string(")")
+            if not self.outs:
+                return
+            printer.print_string(" outs(")
             printer.print_list(self.outs, printer.print_operand)
             printer.print_string(" : ")
             printer.print_list([v.type for v in self.outs], printer.print_attribute)
@@ -153,18 +162,27 @@ class TileOpBase(IRDLOperation):
     # Extra trailing operands allowed at most (scalars, optional scratch tiles).
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 0)
 
+    # False for ops that write no tile (tprint, tsync): level 2 has no `outs`.
+    HAS_DESTINATION: ClassVar[bool] = True
+
     def verify_(self) -> None:
         self._verify_form()
         self._verify_operand_count()
-        self.verify_semantics()
+        # After PTOAS's view-to-memref lowering the tiles are memrefs in a local
+        # address space; the tile rules need tile types to read.
+        if not any(isinstance(v.type, MemRefType) for v in [*self.ins, *self.outs]):
+            self.verify_semantics()
 
     def _verify_form(self) -> None:
         """Level 1 returns tiles and has no `outs`; level 2 writes `outs` and returns nothing."""
         if self.is_dps:
             if self.res:
                 raise VerifyException("a DPS (level-2) op writes its 'outs' and has no results")
-            if len(self.outs) != 1:
-                raise VerifyException(f"expected 1 'outs' operand, but got {len(self.outs)}")
+            expected_outs = 1 if self.HAS_DESTINATION else 0
+            if len(self.outs) != expected_outs:
+                raise VerifyException(
+                    f"expected {expected_outs} 'outs' operand, but got {len(self.outs)}"
+                )
             tile_class: type[TileTypeBase] = TileBufType
         else:
             if len(self.res) != 1:
@@ -185,7 +203,9 @@ class TileOpBase(IRDLOperation):
             expected = str(low) if low == high else f"{low} to {high}"
             raise VerifyException(f"expected {expected} input operands, but got {len(self.ins)}")
         for index in range(self.TILE_INPUTS):
-            if tile_params(self.ins[index]) is None:
+            if tile_params(self.ins[index]) is None and not isinstance(
+                self.ins[index].type, MemRefType
+            ):
                 raise VerifyException(
                     f"input #{index} must be a tile, but got {self.ins[index].type}"
                 )
@@ -242,3 +262,47 @@ def shape_str(shape: tuple[int, int]) -> str:
 
 def is_float(element: Attribute) -> bool:
     return isinstance(element, AnyFloat)
+
+
+def define_tile_op(
+    mnemonic: str,
+    base: type[TileOpBase],
+    doc: str,
+    tile_inputs: int | None = None,
+    extra_inputs: tuple[int, int] | None = None,
+    **class_vars: object,
+) -> type[TileOpBase]:
+    """The op class `pto.<mnemonic>` on `base`, with its own operand counts when given.
+
+    PTOAS has about 150 tile ops that differ only in name and operand counts;
+    one line each keeps the catalogue readable.
+    """
+    values: dict[str, object] = dict(class_vars)
+    if tile_inputs is not None:
+        values["TILE_INPUTS"] = tile_inputs
+    if extra_inputs is not None:
+        values["EXTRA_INPUTS"] = extra_inputs
+    namespace: dict[str, object] = {
+        "name": f"pto.{mnemonic}",
+        "__doc__": doc,
+        "__module__": base.__module__,
+        "__annotations__": {key: ClassVar for key in values},
+        **values,
+    }
+    class_name = "T" + "".join(p.title() for p in mnemonic[1:].replace(".", "_").split("_"))
+    return irdl_op_definition(type(class_name + "Op", (base,), namespace))
+
+
+class LooseTileOpBase(TileOpBase):
+    """A tile op whose operands are checked for count and kind only: the
+    irregular ops (sorts, gathers, histograms, quantization) have per-op type
+    rules that PTOAS checks at code generation, not in the verifier."""
+
+    def verify_semantics(self) -> None:
+        for value in self.ins[self.TILE_INPUTS :]:
+            if not isinstance(value.type, TileTypeBase | MemRefType) and not is_scalar(value.type):
+                raise VerifyException(f"expected a tile or a scalar operand, but got {value.type}")
+
+
+def is_scalar(t: Attribute) -> bool:
+    return isinstance(t, IntegerType | IndexType | AnyFloat)

@@ -47,6 +47,13 @@ PIPES = (
     "PIPE_MTE3",
     "PIPE_FIX",
     "PIPE_ALL",
+    "PIPE_MTE4",
+    "PIPE_MTE5",
+    "PIPE_V2",
+    "VIRTUAL_PIPE_MTE2_L1A",
+    "VIRTUAL_PIPE_MTE2_L1B",
+    "PIPE_NUM",
+    "PIPE_UNASSIGNED",
 )
 EVENTS = tuple(f"EVENT_ID{i}" for i in range(8))
 
@@ -472,6 +479,20 @@ class _EnumAttrBase(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             return [StringAttr(parser.parse_keyword_in(cls.ALLOWED))]
+
+    @classmethod
+    def parse_short(cls, parser: AttrParser) -> Self:
+        """The value written `<PIPE_V>` or `#pto.pipe<PIPE_V>` (MLIR drops the prefix
+        where the op's syntax names the attribute)."""
+        if parser.parse_optional_punctuation("<") is not None:
+            value = parser.parse_keyword_in(cls.ALLOWED)
+            parser.parse_punctuation(">")
+            return cls.new([StringAttr(value)])
+        position = parser.pos
+        attr = parser.parse_attribute()
+        if not isinstance(attr, cls):
+            parser.raise_error(f"expected a #{cls.name}<...>, but got #{attr}", position)
+        return attr
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.value.data}>")
