@@ -83,7 +83,7 @@ def _failed(outcome: Outcome, stage: str, error: UserError) -> Outcome:
 
 
 def first_difference(first: str, second: str) -> str:
-    for number, (a, b) in enumerate(zip(first.splitlines(), second.splitlines()), 1):
+    for number, (a, b) in enumerate(zip(first.splitlines(), second.splitlines(), strict=False), 1):
         if a != b:
             return f"printed line {number} differs: {a.strip()!r} then {b.strip()!r}"
     return "printed texts differ in length"

@@ -104,8 +104,12 @@ TReshapeOp = _d("treshape", LooseTileOpBase, "The same bytes seen as another til
 TCiOp = _d("tci", LooseTileOpBase, "dst[0, j] = start + j (or start - j, descending).", 0, (1, 1))
 TTriOp = _d("ttri", LooseTileOpBase, "dst = 1 on and below diagonal d, 0 above.", 0, (1, 1))
 TSort32Op = _d("tsort32", LooseTileOpBase, "Sort each 32-element block, with indices.", 2, (0, 1))
-TMrgSortOp = _d("tmrgsort", LooseTileOpBase, "Merge sorted lists (ins lists..., tmp).", 1, (0, 4))
-TGatherOp = _d("tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2))
+TMrgSortOp = _d(
+    "tmrgsort", LooseTileOpBase, "Merge sorted lists (ins lists..., tmp).", 1, (0, 4), OUTS=(1, 2)
+)
+TGatherOp = _d(
+    "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
+)
 TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
 TScatterOp = _d("tscatter", LooseTileOpBase, "dst[idx[i, j]] = src[i, j].", 2)
 MGatherOp = _d("mgather", LooseTileOpBase, "dst[j] = mem[idx[j]] from global memory.", 2)
@@ -123,7 +127,7 @@ class TPrintOp(LooseTileOpBase):
     """Print a tile's valid region (a debugging aid)."""
 
     name = "pto.tprint"
-    HAS_DESTINATION: ClassVar[bool] = False
+    OUTS: ClassVar[tuple[int, int]] = (0, 0)
 
 
 @irdl_op_definition
@@ -131,7 +135,7 @@ class TSyncOp(LooseTileOpBase):
     """Wait for the events (or the ops on the given buffers) named by its inputs."""
 
     name = "pto.tsync"
-    HAS_DESTINATION: ClassVar[bool] = False
+    OUTS: ClassVar[tuple[int, int]] = (0, 0)
     TILE_INPUTS: ClassVar[int] = 0
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (1, 8)
 

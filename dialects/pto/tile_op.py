@@ -53,7 +53,7 @@ class TileOpBase(IRDLOperation):
 
     @property
     def is_dps(self) -> bool:
-        return len(self.outs) > 0 or (not self.HAS_DESTINATION and not self.res)
+        return len(self.outs) > 0 or (self.OUTS[0] == 0 and not self.res)
 
     def destination_type(self) -> TileTypeBase:
         """The tile this op writes: its result (level 1) or its `outs` buffer (level 2)."""
@@ -162,8 +162,9 @@ class TileOpBase(IRDLOperation):
     # Extra trailing operands allowed at most (scalars, optional scratch tiles).
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 0)
 
-    # False for ops that write no tile (tprint, tsync): level 2 has no `outs`.
-    HAS_DESTINATION: ClassVar[bool] = True
+    # How many `outs` level 2 has: none for ops that write no tile (tprint,
+    # tsync), a second one for ops that also report a count (tmrgsort, tgather).
+    OUTS: ClassVar[tuple[int, int]] = (1, 1)
 
     def verify_(self) -> None:
         self._verify_form()
@@ -178,10 +179,11 @@ class TileOpBase(IRDLOperation):
         if self.is_dps:
             if self.res:
                 raise VerifyException("a DPS (level-2) op writes its 'outs' and has no results")
-            expected_outs = 1 if self.HAS_DESTINATION else 0
-            if len(self.outs) != expected_outs:
+            low, high = self.OUTS
+            if not low <= len(self.outs) <= high:
+                expected = str(low) if low == high else f"{low} to {high}"
                 raise VerifyException(
-                    f"expected {expected_outs} 'outs' operand, but got {len(self.outs)}"
+                    f"expected {expected} 'outs' operands, but got {len(self.outs)}"
                 )
             tile_class: type[TileTypeBase] = TileBufType
         else:
