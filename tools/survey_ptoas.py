@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,9 +43,12 @@ def printed(module: object) -> str:
     return stream.getvalue()
 
 
+_CHECKS_ERROR = re.compile(r"CHECK[\w-]*:.*error:")
+
+
 def expects_error(text: str) -> bool:
     """PTOAS's negative tests: the file is meant to be rejected."""
-    return "RUN: not " in text or "expected-error" in text
+    return "RUN: not " in text or "expected-error" in text or bool(_CHECKS_ERROR.search(text))
 
 
 def survey_file(path: Path) -> Outcome:

@@ -100,7 +100,6 @@ TFillPadExpandOp = _d(
 )
 TConcatOp = _d("tconcat", SameElementMoveOpBase, "dst = [a | b] along columns.", 2)
 TPackOp = _d("tpack", LooseTileOpBase, "dst = src narrowed to dst's element type, packed.")
-TReshapeOp = _d("treshape", LooseTileOpBase, "The same bytes seen as another tile shape.")
 TCiOp = _d("tci", LooseTileOpBase, "dst[0, j] = start + j (or start - j, descending).", 0, (1, 1))
 TTriOp = _d("ttri", LooseTileOpBase, "dst = 1 on and below diagonal d, 0 above.", 0, (1, 1))
 TSort32Op = _d("tsort32", LooseTileOpBase, "Sort each 32-element block, with indices.", 2, (0, 1))
@@ -120,6 +119,25 @@ TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)
 TRandomOp = _d("trandom", LooseTileOpBase, "Philox random bits from keys and counters.", 0, (6, 6))
 TSetValOp = _d("tsetval", LooseTileOpBase, "dst[offset] = val.", 0, (2, 2))
 TGetValOp = _d("tgetval", LooseTileOpBase, "The element at a linear offset.", 1, (1, 1))
+
+
+@irdl_op_definition
+class TReshapeOp(LooseTileOpBase):
+    """`%r = pto.treshape %t : T -> U`: the same bytes seen as another tile shape
+    (SSA at both levels: the result aliases the source)."""
+
+    name = "pto.treshape"
+
+    def _verify_form(self) -> None:
+        if self.outs or len(self.res) != 1:
+            raise VerifyException("returns one tile and has no 'outs'")
+        src, dst = self.source(), self.destination_type()
+        if type(src) is not type(dst):
+            raise VerifyException(f"reshapes within one tile kind, but got {src} -> {dst}")
+        src_bytes = src.shape[0] * src.shape[1] * src.element_bytes
+        dst_bytes = dst.shape[0] * dst.shape[1] * dst.element_bytes
+        if src_bytes != dst_bytes:
+            raise VerifyException(f"keeps the tile's bytes, but {src_bytes} != {dst_bytes}")
 
 
 @irdl_op_definition

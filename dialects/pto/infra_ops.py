@@ -7,9 +7,9 @@ asynchronous DMA sessions. Their syntax is PTOAS's declarative assembly format
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Self
 
-from xdsl.dialects.builtin import I64, IndexType, IntegerType, MemRefType, i64
+from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, i64
 from xdsl.ir import Attribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -25,6 +25,8 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
 
 from dialects.pto.attrs import (
@@ -33,7 +35,7 @@ from dialects.pto.attrs import (
     EventIdArrayType,
     PipeHandleType,
 )
-from dialects.pto.types import PtrType, TileBufType
+from dialects.pto.types import EventAttr, PipeAttr, PtrType, TileBufType
 
 _INDEX = IndexType()
 
@@ -181,10 +183,32 @@ class SectionVectorOp(_SectionOpBase):
 
 
 class _EventPairOpBase(IRDLOperation):
+    """`[SRC, DST, EVENT]`: the event may be written `<EVENT_ID0>` or in full."""
+
     src_op = prop_def(Attribute)
     dst_op = prop_def(Attribute)
-    event_id = prop_def(Attribute)
-    assembly_format = "`[` $src_op `,` $dst_op `,` $event_id `]` attr-dict"
+    event_id = prop_def(EventAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        with parser.in_square_brackets():
+            src = parser.parse_attribute()
+            parser.parse_punctuation(",")
+            dst = parser.parse_attribute()
+            parser.parse_punctuation(",")
+            event = EventAttr.parse_short(parser)
+        attributes = parser.parse_optional_attr_dict()
+        return cls.build(
+            properties={"src_op": src, "dst_op": dst, "event_id": event}, attributes=attributes
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("[")
+        printer.print_list((self.src_op, self.dst_op, self.event_id), printer.print_attribute)
+        printer.print_string("]")
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
 
 
 @irdl_op_definition
@@ -199,6 +223,26 @@ class WaitEventOp(_EventPairOpBase):
     """Wait for the event `record_event` set between the same op classes."""
 
     name = "pto.wait_event"
+
+
+class _CrossCoreSyncOpBase(IRDLOperation):
+    pipe = prop_def(PipeAttr)
+    event_id = prop_def(IntegerAttr)
+    assembly_format = "$pipe `,` $event_id attr-dict"
+
+
+@irdl_op_definition
+class SyncSetOp(_CrossCoreSyncOpBase):
+    """`pto.sync.set <PIPE_FIX>, 0`: raise cross-core flag 0 when the pipe is done."""
+
+    name = "pto.sync.set"
+
+
+@irdl_op_definition
+class SyncWaitOp(_CrossCoreSyncOpBase):
+    """`pto.sync.wait <PIPE_V>, 0`: stall the pipe until cross-core flag 0 is raised."""
+
+    name = "pto.sync.wait"
 
 
 @irdl_op_definition
@@ -597,6 +641,8 @@ INFRA_OPS: tuple[type[IRDLOperation], ...] = (
     RecordEventOp,
     WaitEventOp,
     BarrierSyncOp,
+    SyncSetOp,
+    SyncWaitOp,
     SetFlagDynOp,
     WaitFlagDynOp,
     GetBufOp,

@@ -190,19 +190,22 @@ class AllocTileOp(IRDLOperation):
     def verify_(self) -> None:
         tile = self.result.type
         assert isinstance(tile, TileBufType)
-        dynamic = tile.has_dynamic_valid_shape
-        given = self.valid_row is not None and self.valid_col is not None
-        if (self.valid_row is None) != (self.valid_col is None):
-            raise VerifyException("valid_row and valid_col come together")
-        if dynamic and not given:
+        # Each dynamic valid dim takes its size from its operand, and only those do.
+        pairs = (
+            ("valid_row", self.valid_row, tile.valid_shape[0]),
+            ("valid_col", self.valid_col, tile.valid_shape[1]),
+        )
+        shape = shape_str(tile.valid_shape)
+        needed = [key for key, value, dim in pairs if dim == DYNAMIC and value is None]
+        if needed:
             raise VerifyException(
-                f"a tile with dynamic valid shape {shape_str(tile.valid_shape)} needs valid_row "
-                "and valid_col"
+                f"a tile with dynamic valid shape {shape} needs {' and '.join(needed)}"
             )
-        if given and not dynamic:
+        extra = [key for key, value, dim in pairs if dim != DYNAMIC and value is not None]
+        if extra:
             raise VerifyException(
-                "valid_row/valid_col are only for dynamic valid shapes, but the tile's is "
-                f"{shape_str(tile.valid_shape)}"
+                f"{'/'.join(extra)} only size dynamic valid dims, but the tile's valid shape "
+                f"is {shape}"
             )
 
 

@@ -19,7 +19,16 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.pto.types import DYNAMIC, TileBufType, TileType, TileTypeBase, format_dim
+from dialects.pto.types import (
+    DYNAMIC,
+    PartitionTensorViewType,
+    PtrType,
+    TensorViewType,
+    TileBufType,
+    TileType,
+    TileTypeBase,
+    format_dim,
+)
 
 
 def tile_params(value: SSAValue) -> TileTypeBase | None:
@@ -75,12 +84,16 @@ class TileOpBase(IRDLOperation):
     @classmethod
     def _parse_dps(cls, parser: Parser) -> TileOpBase:
         parser.parse_punctuation("(")
-        unresolved = parser.parse_comma_separated_list(
-            parser.Delimiter.NONE, parser.parse_unresolved_operand
-        )
+        unresolved = [parser.parse_unresolved_operand()]
+        # PTOAS also writes the attributes after a comma: `ins(%src, {maskPattern = ...} : T)`.
+        while parser.parse_optional_punctuation(",") is not None:
+            operand = parser.parse_optional_unresolved_operand()
+            if operand is None:
+                break
+            unresolved.append(operand)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        types = _parse_input_types(parser, unresolved)
         parser.parse_punctuation(")")
         ins = _resolve(parser, unresolved, types)
         outs: list[SSAValue] = []
@@ -221,6 +234,28 @@ class TileOpBase(IRDLOperation):
         return t
 
 
+def _parse_input_types(parser: Parser, unresolved: list[UnresolvedOperand]) -> list[Attribute]:
+    """`T, U` after `ins(%a, %b :`; PTOAS also writes optional operands with their own
+    types, `ins(%a : T, %b : U)`, whose operands this appends to `unresolved`."""
+    types = [parse_op_type(parser)]
+    while parser.parse_optional_punctuation(",") is not None:
+        operand = parser.parse_optional_unresolved_operand()
+        if operand is not None:
+            unresolved.append(operand)
+            parser.parse_punctuation(":")
+        types.append(parse_op_type(parser))
+    return types
+
+
+def parse_op_type(parser: Parser) -> Attribute:
+    """A type in an op's type list: MLIR drops the `!pto.tile_buf` of a tile buffer
+    there (`<loc=left, dtype=f32, ...>`)."""
+    # xDSL has no public peek.
+    if parser._current_token.text == "<":  # pyright: ignore[reportPrivateUsage]
+        return TileBufType.new(TileBufType.parse_parameters(parser))
+    return parser.parse_type()
+
+
 def _resolve(
     parser: Parser, unresolved: Sequence[UnresolvedOperand], types: Sequence[Attribute]
 ) -> list[SSAValue]:
@@ -302,8 +337,13 @@ class LooseTileOpBase(TileOpBase):
 
     def verify_semantics(self) -> None:
         for value in self.ins[self.TILE_INPUTS :]:
-            if not isinstance(value.type, TileTypeBase | MemRefType) and not is_scalar(value.type):
-                raise VerifyException(f"expected a tile or a scalar operand, but got {value.type}")
+            if not isinstance(value.type, _OPERAND_TYPES) and not is_scalar(value.type):
+                raise VerifyException(
+                    f"expected a tile, a view or a scalar operand, but got {value.type}"
+                )
+
+
+_OPERAND_TYPES = (TileTypeBase, MemRefType, PartitionTensorViewType, TensorViewType, PtrType)
 
 
 def is_scalar(t: Attribute) -> bool:

@@ -210,8 +210,15 @@ func.func @valid_too_large(%t: !pto.tile_buf<vec, 16x16xf32, valid=17x16>) {
 
 // -----
 
-// expected-error@+1 {{Expected 'dtype' (tile_buf keys come in the order loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)}}
-func.func @key_order(%t: !pto.tile_buf<loc=vec, rows=16, dtype=f32, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {
+// expected-error@+1 {{tile_buf needs the keys v_col}}
+func.func @missing_key(%t: !pto.tile_buf<loc=vec, rows=16, dtype=f32, cols=16, v_row=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{(a tile_buf key not given yet)}}
+func.func @repeated_key(%t: !pto.tile_buf<loc=vec, rows=16, rows=16, dtype=f32, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {
   return
 }
 
