@@ -33,6 +33,7 @@ class Outcome:
     verified: bool = False
     round_trip: bool = False
     expects_error: bool = False
+    expected_error: str = ""
     stage: str = ""
     error: str = ""
 
@@ -51,10 +52,19 @@ def expects_error(text: str) -> bool:
     return "RUN: not " in text or "expected-error" in text or bool(_CHECKS_ERROR.search(text))
 
 
+def expected_error(text: str) -> str:
+    """The first error a negative test expects, as its CHECK line gives it."""
+    match = re.search(
+        r"(?:CHECK[\w-]*:|expected-error[^{]*\{\{)\s*(.*error.*?)(?:\}\}|$)", text, re.M
+    )
+    return match.group(1).strip() if match else ""
+
+
 def survey_file(path: Path) -> Outcome:
     outcome = Outcome(path)
     text = path.read_text(encoding="utf-8", errors="replace")
     outcome.expects_error = expects_error(text)
+    outcome.expected_error = expected_error(text)
     ctx = make_context()
     try:
         module, source_map = parse_mlir(text, str(path), ctx)
@@ -117,6 +127,10 @@ def report(outcomes: list[Outcome], root: Path, limit: int) -> None:
     print(f"round-trip: {sum(o.round_trip for o in outcomes)}/{total}")
     rejected = sum(o.parsed and not o.verified for o in negative)
     print(f"negative tests rejected by the verifier: {rejected}/{len(negative)}")
+    for outcome in negative:
+        if outcome.verified:
+            where = outcome.path.relative_to(root)
+            print(f"{where}: accepted, but PTOAS expects: {outcome.expected_error}")
     failures = [o for o in outcomes if not o.round_trip]
     for outcome in failures[:limit]:
         mark = " (negative test)" if outcome.expects_error else ""

@@ -65,8 +65,19 @@ from dialects.pto.compute import (
     UnaryOpBase,
     ttrans_conversion,
 )
-from dialects.pto.cube_ops import CUBE_AND_IRREGULAR_OPS
-from dialects.pto.infra_ops import INFRA_OPS
+from dialects.pto.cube_ops import CUBE_AND_IRREGULAR_OPS, TPrintOp, TReshapeOp, TSyncOp
+from dialects.pto.infra_ops import (
+    INFRA_OPS,
+    SYNCHRONIZATION_OPS,
+    AddPtrOp,
+    GetBlockIdxOp,
+    GetBlockNumOp,
+    GetSubblockIdxOp,
+    GetSubblockNumOp,
+    SectionCubeOp,
+    SectionVectorOp,
+    SetValidShapeOp,
+)
 from dialects.pto.memory import (
     AllocTileOp,
     MakeTensorViewOp,
@@ -75,6 +86,7 @@ from dialects.pto.memory import (
     TLoadOp,
     TStoreOp,
 )
+from dialects.pto.pipe_ops import PIPE_OPS
 from dialects.pto.sync import (
     BarrierOp,
     FlagOpBase,
@@ -142,6 +154,7 @@ PTO = Dialect(
         *VECTOR_OPS,
         *CUBE_AND_IRREGULAR_OPS,
         *INFRA_OPS,
+        *PIPE_OPS,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,
@@ -171,11 +184,14 @@ __all__ = [
     "EVENTS",
     "INFRA_OPS",
     "PIPES",
+    "PIPE_OPS",
     "PTO",
     "SLAYOUTS",
+    "SYNCHRONIZATION_OPS",
     "TARGET_ATTR",
     "TILE_COMPUTE_OPS",
     "VECTOR_OPS",
+    "AddPtrOp",
     "AllocTileOp",
     "BarrierOp",
     "BinaryOpBase",
@@ -184,6 +200,10 @@ __all__ = [
     "EventAttr",
     "FlagOpBase",
     "FloatUnaryOpBase",
+    "GetBlockIdxOp",
+    "GetBlockNumOp",
+    "GetSubblockIdxOp",
+    "GetSubblockNumOp",
     "MakeTensorViewOp",
     "PTOEnumAttrBase",
     "PartitionTensorViewType",
@@ -192,7 +212,10 @@ __all__ = [
     "PtrType",
     "ReductionOpBase",
     "RowReductionOpBase",
+    "SectionCubeOp",
+    "SectionVectorOp",
     "SetFlagOp",
+    "SetValidShapeOp",
     "TAbsOp",
     "TAddOp",
     "TAddsOp",
@@ -210,7 +233,9 @@ __all__ = [
     "TMovOp",
     "TMulOp",
     "TMulsOp",
+    "TPrintOp",
     "TReluOp",
+    "TReshapeOp",
     "TRowExpandOp",
     "TRowMaxOp",
     "TRowSumOp",
@@ -218,6 +243,7 @@ __all__ = [
     "TSqrtOp",
     "TStoreOp",
     "TSubOp",
+    "TSyncOp",
     "TTransOp",
     "TensorViewType",
     "TileBufType",
