@@ -34,7 +34,7 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects import pto
@@ -133,9 +133,7 @@ def _attribute_value(attr: Attribute) -> pto_semantics.AttrValue:
     """An op attribute as the plain value `pto_semantics` reads."""
     if isinstance(attr, pto.PTOEnumAttrBase):
         return attr.data
-    if isinstance(attr, BoolAttr):
-        return bool(attr.value.data)
-    if isinstance(attr, IntegerAttr):
+    if isinstance(attr, IntegerAttr):  # booleans are i1 integers
         return int(attr.value.data)
     if isinstance(attr, StringAttr):
         return attr.data
@@ -385,9 +383,13 @@ class PTOExecutor:
 
     def _compute(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
         """Write the result of tile op `op` on `ins` into the valid region of `dst`."""
-        compute = _COMPUTES.lookup(type(op))
-        if compute is None and op.name in pto_semantics.SUPPORTED:
-            compute = PTOExecutor._semantic
+        # Ops named in `pto_semantics` go there even when their base class has a handler
+        # (trowmin is a row reduction like trowsum).
+        compute = (
+            PTOExecutor._semantic
+            if op.name in pto_semantics.SUPPORTED
+            else _COMPUTES.lookup(type(op))
+        )
         if compute is None:
             raise self.error(op, f"the PTO executor cannot run '{op.name}'")
         compute(self, op, ins, dst)
