@@ -2,7 +2,9 @@
 
     PYTHONPATH=. .venv/bin/python tools/survey_ptoas.py PTOAS_CHECKOUT [--failures N] [--verbose]
 
-Every `test/**/*.pto` of the checkout is parsed as MLIR, verified, printed,
+Every `test/**/*.pto` of the checkout is parsed as MLIR, verified (the op
+verifiers, then `pto-verify-target` for the target the file's RUN line or
+module names), printed,
 parsed again and printed again; the round trip holds when both prints agree
 (a print/parse fixed point). Prints the three counts and, per failing file,
 the stage and its first error. Files that PTOAS's own lit tests expect to fail
@@ -22,8 +24,10 @@ from pathlib import Path
 
 from xdsl.printer import Printer
 
+from passes.diagnostics import OpError
+from passes.pto.pto_verify_target import verify_target
 from xla_emit.diagnostics import UserError
-from xla_emit.ir import make_context, parse_mlir, verify_module
+from xla_emit.ir import make_context, op_error, parse_mlir, verify_module
 
 
 @dataclass
@@ -60,6 +64,12 @@ def expected_error(text: str) -> str:
     return match.group(1).strip() if match else ""
 
 
+def target_option(text: str) -> str | None:
+    """The target PTOAS's RUN line names (`--pto-arch=a5`); None: the module's own."""
+    match = re.search(r"--pto-arch[= ](\w+)", text)
+    return match.group(1) if match else None
+
+
 def survey_file(path: Path) -> Outcome:
     outcome = Outcome(path)
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -71,22 +81,24 @@ def survey_file(path: Path) -> Outcome:
     except UserError as error:
         return _failed(outcome, "parse", error)
     outcome.parsed = True
-    try:
-        verify_module(module, source_map)
-    except UserError as error:
-        return _failed(outcome, "verify", error)
-    outcome.verified = True
+    # The round trip is checked on every file that parses, negative tests included.
     first = printed(module)
     try:
         again, _ = parse_mlir(first, f"{path} (printed)", ctx)
+        second = printed(again)
+        outcome.round_trip = first == second
+        if not outcome.round_trip:
+            outcome.stage, outcome.error = "round-trip", first_difference(first, second)
     except UserError as error:
-        return _failed(outcome, "round-trip parse", error)
-    second = printed(again)
-    if first != second:
-        outcome.stage = "round-trip"
-        outcome.error = first_difference(first, second)
-        return outcome
-    outcome.round_trip = True
+        _failed(outcome, "round-trip parse", error)
+    try:
+        verify_module(module, source_map)
+        verify_target(module, target_option(text))
+    except UserError as error:
+        return _failed(outcome, "verify", error)
+    except OpError as error:
+        return _failed(outcome, "verify", op_error(error.op, error.message, source_map))
+    outcome.verified = True
     return outcome
 
 
@@ -121,21 +133,26 @@ def main(argv: list[str] | None = None) -> int:
 def report(outcomes: list[Outcome], root: Path, limit: int) -> None:
     total = len(outcomes)
     negative = [o for o in outcomes if o.expects_error]
-    print(f"files:      {total} ({len(negative)} are PTOAS negative tests)")
+    positive = [o for o in outcomes if not o.expects_error]
+    print(f"files:      {total} ({len(positive)} valid, {len(negative)} PTOAS negative tests)")
     print(f"parse:      {sum(o.parsed for o in outcomes)}/{total}")
-    print(f"verify:     {sum(o.verified for o in outcomes)}/{total}")
     print(f"round-trip: {sum(o.round_trip for o in outcomes)}/{total}")
+    print(f"verify:     {sum(o.verified for o in positive)}/{len(positive)} valid files verify")
     rejected = sum(o.parsed and not o.verified for o in negative)
-    print(f"negative tests rejected by the verifier: {rejected}/{len(negative)}")
-    for outcome in negative:
-        if outcome.verified:
-            where = outcome.path.relative_to(root)
-            print(f"{where}: accepted, but PTOAS expects: {outcome.expected_error}")
-    failures = [o for o in outcomes if not o.round_trip]
-    for outcome in failures[:limit]:
-        mark = " (negative test)" if outcome.expects_error else ""
+    print(f"reject:     {rejected}/{len(negative)} negative tests fail verification")
+    shown = 0
+    for outcome in outcomes:
         where = outcome.path.relative_to(root)
-        print(f"{where}: {outcome.stage}{mark}: {outcome.error}")
+        if outcome.expects_error and outcome.verified and shown < limit:
+            print(f"{where}: accepted, but PTOAS expects: {outcome.expected_error or 'an error'}")
+            shown += 1
+        elif not outcome.expects_error and (not outcome.verified or not outcome.round_trip):
+            if shown < limit:
+                print(f"{where}: {outcome.stage}: {outcome.error}")
+                shown += 1
+        elif outcome.expects_error and not outcome.parsed and shown < limit:
+            print(f"{where}: {outcome.stage} (negative test): {outcome.error}")
+            shown += 1
 
 
 if __name__ == "__main__":

@@ -65,7 +65,14 @@ from dialects.pto.compute import (
     UnaryOpBase,
     ttrans_conversion,
 )
-from dialects.pto.cube_ops import CUBE_AND_IRREGULAR_OPS, TPrintOp, TReshapeOp, TSyncOp
+from dialects.pto.cube_ops import (
+    CUBE_AND_IRREGULAR_OPS,
+    TExtractOp,
+    TInsertOp,
+    TPrintOp,
+    TReshapeOp,
+    TSyncOp,
+)
 from dialects.pto.infra_ops import (
     INFRA_OPS,
     SYNCHRONIZATION_OPS,
@@ -225,6 +232,8 @@ __all__ = [
     "TCvtOp",
     "TDivOp",
     "TExpOp",
+    "TExtractOp",
+    "TInsertOp",
     "TLoadOp",
     "TLogOp",
     "TMatmulOp",

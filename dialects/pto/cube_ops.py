@@ -14,6 +14,7 @@ from typing import ClassVar
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 
+from dialects.pto.attrs import QuantTypeAttr
 from dialects.pto.tile_op import (
     LooseTileOpBase,
     TileOpBase,
@@ -89,7 +90,6 @@ TInsertOp = _d("tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c).",
 TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
 TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)
 TStoreFpOp = _d("tstore_fp", LooseTileOpBase, "tstore from acc through fixpipe params.", 2)
-TGetScaleAddrOp = _d("tget_scale_addr", LooseTileOpBase, "The scale tile bound to a tile.")
 TPrefetchOp = _d("tprefetch", LooseTileOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
 TFillPadOp = _d("tfillpad", SameElementMoveOpBase, "dst = src, padding filled with dst's pad.")
 TFillPadInplaceOp = _d(
@@ -114,11 +114,40 @@ TScatterOp = _d("tscatter", LooseTileOpBase, "dst[idx[i, j]] = src[i, j].", 2)
 MGatherOp = _d("mgather", LooseTileOpBase, "dst[j] = mem[idx[j]] from global memory.", 2)
 MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
 THistogramOp = _d("thistogram", LooseTileOpBase, "Count src's values per bin.", 2)
-TQuantOp = _d("tquant", LooseTileOpBase, "dst = quantize(src, scale[, offset]).", 2, (0, 1))
 TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)
 TRandomOp = _d("trandom", LooseTileOpBase, "Philox random bits from keys and counters.", 0, (6, 6))
 TSetValOp = _d("tsetval", LooseTileOpBase, "dst[offset] = val.", 0, (2, 2))
 TGetValOp = _d("tgetval", LooseTileOpBase, "The element at a linear offset.", 1, (1, 1))
+
+
+@irdl_op_definition
+class TGetScaleAddrOp(LooseTileOpBase):
+    """The scale tile bound to a tile (MX matmul operands)."""
+
+    name = "pto.tget_scale_addr"
+
+    def verify_semantics(self) -> None:
+        if self.destination_type().loc.data != "scaling":
+            raise VerifyException("expects dst to be in the scaling address space")
+
+
+@irdl_op_definition
+class TQuantOp(LooseTileOpBase):
+    """dst = quantize(src, scale[, offset]): INT8_SYM takes no offset, INT8_ASYM needs one."""
+
+    name = "pto.tquant"
+    TILE_INPUTS: ClassVar[int] = 2
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
+
+    def _verify_operand_count(self) -> None:
+        super()._verify_operand_count()
+        # Checked on memrefs too: it is about operands, not tile types.
+        quant = self.attributes.get("quant_type")
+        kind = quant.data if isinstance(quant, QuantTypeAttr) else "INT8_SYM"
+        if kind == "INT8_ASYM" and len(self.ins) < 3:
+            raise VerifyException("INT8_ASYM quantization requires an offset operand")
+        if kind == "INT8_SYM" and len(self.ins) > 2:
+            raise VerifyException("INT8_SYM quantization must not have an offset operand")
 
 
 @irdl_op_definition
