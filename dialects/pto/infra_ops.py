@@ -222,26 +222,6 @@ class WaitEventOp(_EventPairOpBase):
     name = "pto.wait_event"
 
 
-class _CrossCoreSyncOpBase(IRDLOperation):
-    pipe = prop_def(PipeAttr)
-    event_id = prop_def(IntegerAttr)
-    assembly_format = "$pipe `,` $event_id attr-dict"
-
-
-@irdl_op_definition
-class SyncSetOp(_CrossCoreSyncOpBase):
-    """`pto.sync.set <PIPE_FIX>, 0`: raise cross-core flag 0 when the pipe is done."""
-
-    name = "pto.sync.set"
-
-
-@irdl_op_definition
-class SyncWaitOp(_CrossCoreSyncOpBase):
-    """`pto.sync.wait <PIPE_V>, 0`: stall the pipe until cross-core flag 0 is raised."""
-
-    name = "pto.sync.wait"
-
-
 @irdl_op_definition
 class BarrierSyncOp(IRDLOperation):
     """`pto.barrier_sync[#pto.sync_op_type<TVEC>]`: drain the op class's pipe."""
@@ -292,6 +272,37 @@ class RlsBufOp(_BufferOpBase):
     name = "pto.rls_buf"
 
 
+class _CrossCoreSyncOpBase(IRDLOperation):
+    """`pto.sync.OP <PIPE>, N`: a flag between the cube and the vector cores."""
+
+    pipe = prop_def(PipeAttr)
+    event_id = prop_def(IntegerAttr)
+    assembly_format = "$pipe `,` $event_id attr-dict"
+
+
+@irdl_op_definition
+class SyncSetOp(_CrossCoreSyncOpBase):
+    """`pto.sync.set <PIPE_FIX>, 0`: raise cross-core flag 0 when the pipe is done."""
+
+    name = "pto.sync.set"
+
+
+@irdl_op_definition
+class SyncWaitOp(_CrossCoreSyncOpBase):
+    """`pto.sync.wait <PIPE_V>, 0`: stall the pipe until cross-core flag 0 is raised."""
+
+    name = "pto.sync.wait"
+
+
+@irdl_op_definition
+class DeclareTileOp(IRDLOperation):
+    """`%t = pto.declare_tile -> !pto.tile_buf<...>`: a tile whose storage a pipe provides."""
+
+    name = "pto.declare_tile"
+    tile = result_def()
+    assembly_format = "attr-dict `->` type($tile)"
+
+
 @irdl_op_definition
 class DeclareEventIdArrayOp(IRDLOperation):
     """`%a = pto.declare_eventid_array -> !pto.eventid_array<4>`."""
@@ -321,15 +332,6 @@ class EventIdArraySetOp(IRDLOperation):
     index = operand_def(_INDEX)
     value = operand_def(_INDEX)
     assembly_format = "$array `[` $index `]` `,` $value attr-dict `:` type($array)"
-
-
-@irdl_op_definition
-class DeclareTileOp(IRDLOperation):
-    """`%t = pto.declare_tile -> !pto.tile_buf<...>`: a tile whose storage a pipe provides."""
-
-    name = "pto.declare_tile"
-    tile = result_def()
-    assembly_format = "attr-dict `->` type($tile)"
 
 
 @irdl_op_definition
