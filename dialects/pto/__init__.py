@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
 from dialects.pto.compute import (
     BinaryOpBase,
     ColumnReductionOpBase,
@@ -64,6 +65,26 @@ from dialects.pto.compute import (
     UnaryOpBase,
     ttrans_conversion,
 )
+from dialects.pto.cube_ops import (
+    CUBE_AND_IRREGULAR_OPS,
+    TExtractOp,
+    TInsertOp,
+    TPrintOp,
+    TReshapeOp,
+    TSyncOp,
+)
+from dialects.pto.infra_ops import (
+    INFRA_OPS,
+    SYNCHRONIZATION_OPS,
+    AddPtrOp,
+    GetBlockIdxOp,
+    GetBlockNumOp,
+    GetSubblockIdxOp,
+    GetSubblockNumOp,
+    SectionCubeOp,
+    SectionVectorOp,
+    SetValidShapeOp,
+)
 from dialects.pto.memory import (
     AllocTileOp,
     MakeTensorViewOp,
@@ -72,6 +93,7 @@ from dialects.pto.memory import (
     TLoadOp,
     TStoreOp,
 )
+from dialects.pto.pipe_ops import PIPE_OPS
 from dialects.pto.sync import (
     BarrierOp,
     FlagOpBase,
@@ -102,6 +124,7 @@ from dialects.pto.types import (
     element_type_name,
     module_target,
 )
+from dialects.pto.vector_ops import VECTOR_OPS
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TAddOp,
@@ -135,6 +158,10 @@ PTO = Dialect(
     "pto",
     [
         *TILE_COMPUTE_OPS,
+        *VECTOR_OPS,
+        *CUBE_AND_IRREGULAR_OPS,
+        *INFRA_OPS,
+        *PIPE_OPS,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,
@@ -151,19 +178,27 @@ PTO = Dialect(
         PartitionTensorViewType,
         PipeAttr,
         EventAttr,
+        *ATTRIBUTES,
     ],
 )
 
 __all__ = [
+    "ATTRIBUTES",
     "BLAYOUTS",
+    "CUBE_AND_IRREGULAR_OPS",
     "DEFAULT_FRACTAL",
     "DYNAMIC",
     "EVENTS",
+    "INFRA_OPS",
     "PIPES",
+    "PIPE_OPS",
     "PTO",
     "SLAYOUTS",
+    "SYNCHRONIZATION_OPS",
     "TARGET_ATTR",
     "TILE_COMPUTE_OPS",
+    "VECTOR_OPS",
+    "AddPtrOp",
     "AllocTileOp",
     "BarrierOp",
     "BinaryOpBase",
@@ -172,14 +207,22 @@ __all__ = [
     "EventAttr",
     "FlagOpBase",
     "FloatUnaryOpBase",
+    "GetBlockIdxOp",
+    "GetBlockNumOp",
+    "GetSubblockIdxOp",
+    "GetSubblockNumOp",
     "MakeTensorViewOp",
+    "PTOEnumAttrBase",
     "PartitionTensorViewType",
     "PartitionViewOp",
     "PipeAttr",
     "PtrType",
     "ReductionOpBase",
     "RowReductionOpBase",
+    "SectionCubeOp",
+    "SectionVectorOp",
     "SetFlagOp",
+    "SetValidShapeOp",
     "TAbsOp",
     "TAddOp",
     "TAddsOp",
@@ -189,6 +232,8 @@ __all__ = [
     "TCvtOp",
     "TDivOp",
     "TExpOp",
+    "TExtractOp",
+    "TInsertOp",
     "TLoadOp",
     "TLogOp",
     "TMatmulOp",
@@ -197,7 +242,9 @@ __all__ = [
     "TMovOp",
     "TMulOp",
     "TMulsOp",
+    "TPrintOp",
     "TReluOp",
+    "TReshapeOp",
     "TRowExpandOp",
     "TRowMaxOp",
     "TRowSumOp",
@@ -205,6 +252,7 @@ __all__ = [
     "TSqrtOp",
     "TStoreOp",
     "TSubOp",
+    "TSyncOp",
     "TTransOp",
     "TensorViewType",
     "TileBufType",

@@ -87,6 +87,8 @@ class TCvtOp(TileOpBase):
     """dst = convert(src) to the destination's element type (optional `rmode`)."""
 
     name = "pto.tcvt"
+    # PTOAS's optional scratch tile.
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
 
     def verify_semantics(self) -> None:
         dst, src = _vec_row_major_destination_and_source(self)
@@ -161,6 +163,8 @@ class TRsqrtOp(FloatUnaryOpBase):
     """dst = 1 / sqrt(src)."""
 
     name = "pto.trsqrt"
+    # PTOAS's optional scratch tile.
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
 
 
 @irdl_op_definition
@@ -332,13 +336,17 @@ class TMatmulOp(TileOpBase):
 
 @irdl_op_definition
 class TMovOp(TileOpBase):
-    """Copy the valid region of a tile into another (possibly another location)."""
+    """Copy the valid region of a tile into another (possibly another location).
+    Optional inputs after the source: fixpipe parameters and a pre-quantization
+    scalar, for moves out of `acc` that convert (f32 acc -> f16 vec)."""
 
     name = "pto.tmov"
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 2)
 
     def verify_semantics(self) -> None:
         dst, src = self.destination_type(), self.source()
-        require_same_element("source", dst, src)
+        if src.loc.data != "acc":
+            require_same_element("source", dst, src)
         require_same_valid_shape("source", dst, src)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from math import prod
 from typing import ClassVar, Self
 
-from xdsl.dialects.builtin import IndexType, IntAttr, IntegerType
+from xdsl.dialects.builtin import IndexType, IntAttr, IntegerType, MemRefType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -87,8 +87,14 @@ class TStoreOp(TileOpBase):
             )
         if self.is_dps and len(self.outs) != 1:
             raise VerifyException(f"expected 1 'outs' operand, but got {len(self.outs)}")
+        if self.is_dps and len(self.ins) > 2:
+            raise VerifyException(
+                f"takes a tile and an optional pre-quantization scalar, but got {len(self.ins)} "
+                "inputs"
+            )
         expected = TileBufType if self.is_dps else TileType
-        if not isinstance(self.ins[0].type, expected):
+        # A memref in a local address space is the tile after PTOAS's view lowering.
+        if not isinstance(self.ins[0].type, expected | MemRefType):
             raise VerifyException(f"expected a {expected.name} source, but got {self.ins[0].type}")
 
     def _verify_operand_count(self) -> None:
@@ -98,6 +104,11 @@ class TStoreOp(TileOpBase):
         return self.outs[0] if self.is_dps else self.ins[1]
 
     def verify_semantics(self) -> None:
+        if isinstance(self.view().type, MemRefType):
+            return  # global memory as a memref: after PTOAS's view lowering
+        self._verify_view_store()
+
+    def _verify_view_store(self) -> None:
         src = self.source()
         view = self.view().type
         if not isinstance(view, PartitionTensorViewType):
@@ -179,19 +190,22 @@ class AllocTileOp(IRDLOperation):
     def verify_(self) -> None:
         tile = self.result.type
         assert isinstance(tile, TileBufType)
-        dynamic = tile.has_dynamic_valid_shape
-        given = self.valid_row is not None and self.valid_col is not None
-        if (self.valid_row is None) != (self.valid_col is None):
-            raise VerifyException("valid_row and valid_col come together")
-        if dynamic and not given:
+        # Each dynamic valid dim takes its size from its operand, and only those do.
+        pairs = (
+            ("valid_row", self.valid_row, tile.valid_shape[0]),
+            ("valid_col", self.valid_col, tile.valid_shape[1]),
+        )
+        shape = shape_str(tile.valid_shape)
+        needed = [key for key, value, dim in pairs if dim == DYNAMIC and value is None]
+        if needed:
             raise VerifyException(
-                f"a tile with dynamic valid shape {shape_str(tile.valid_shape)} needs valid_row "
-                "and valid_col"
+                f"a tile with dynamic valid shape {shape} needs {' and '.join(needed)}"
             )
-        if given and not dynamic:
+        extra = [key for key, value, dim in pairs if dim != DYNAMIC and value is not None]
+        if extra:
             raise VerifyException(
-                "valid_row/valid_col are only for dynamic valid shapes, but the tile's is "
-                f"{shape_str(tile.valid_shape)}"
+                f"{'/'.join(extra)} only size dynamic valid dims, but the tile's valid shape "
+                f"is {shape}"
             )
 
 
@@ -306,11 +320,13 @@ class _ViewOpBase(IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         operand = parser.parse_unresolved_operand()
         lists = _parse_index_lists(parser, cls.LIST_KEYS)
+        attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         operand_type, result_type = cls.parse_types(parser)
         return cls.build(
             operands=[parser.resolve_operand(operand, operand_type), *lists],
             result_types=[result_type],
+            attributes=attributes,
         )
 
     @classmethod
@@ -331,6 +347,9 @@ class _ViewOpBase(IRDLOperation):
             printer.print_string(f", {key} = [")
             printer.print_list(values, printer.print_operand)
             printer.print_string("]")
+        if self.attributes:
+            printer.print_string(" ")
+            printer.print_attr_dict(self.attributes)
         printer.print_string(" : ")
         self.print_types(printer)
 

@@ -7,7 +7,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from dialects.pto.types import EVENTS, PIPES, EventAttr, PipeAttr
+from dialects.pto.types import EventAttr, PipeAttr
 
 
 @irdl_op_definition
@@ -23,10 +23,7 @@ class BarrierOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> BarrierOp:
-        pipe = parser.parse_attribute()
-        if not isinstance(pipe, PipeAttr):
-            parser.raise_error(f"expected a #pto.pipe<...>, but got {pipe}")
-        return cls(pipe.value.data)
+        return cls(PipeAttr.parse_short(parser).value.data)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -51,16 +48,12 @@ class FlagOpBase(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> FlagOpBase:
-        def keyword_in(allowed: tuple[str, ...]) -> str:
-            with parser.in_angle_brackets():
-                return parser.parse_keyword_in(allowed)
-
         with parser.in_square_brackets():
-            src = keyword_in(PIPES)
+            src = PipeAttr.parse_short(parser).value.data
             parser.parse_punctuation(",")
-            dst = keyword_in(PIPES)
+            dst = PipeAttr.parse_short(parser).value.data
             parser.parse_punctuation(",")
-            event = keyword_in(EVENTS)
+            event = EventAttr.parse_short(parser).value.data
         return cls(src, dst, event)
 
     def print(self, printer: Printer) -> None:

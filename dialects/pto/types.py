@@ -47,10 +47,17 @@ PIPES = (
     "PIPE_MTE3",
     "PIPE_FIX",
     "PIPE_ALL",
+    "PIPE_MTE4",
+    "PIPE_MTE5",
+    "PIPE_V2",
+    "VIRTUAL_PIPE_MTE2_L1A",
+    "VIRTUAL_PIPE_MTE2_L1B",
+    "PIPE_NUM",
+    "PIPE_UNASSIGNED",
 )
 EVENTS = tuple(f"EVENT_ID{i}" for i in range(8))
 
-# The key form lists every key in this order (`compact` may be left out).
+# The key form's keys, in the order PTOAS prints them (`compact` may be left out).
 _KEY_FORM_KEYS = (
     "loc",
     "dtype",
@@ -279,47 +286,37 @@ def _parse_key_form(parser: AttrParser) -> list[Attribute]:
     """The key form of a tile buffer type.
 
     `loc=vec, dtype=f32, rows=16, cols=16, v_row=16, v_col=16, blayout=...,
-    slayout=..., fractal=512, pad=0[, compact=0]`.
+    slayout=..., fractal=512, pad=0[, compact=0]`: every key once, `compact`
+    optional. PTOAS writes them in this order but reads them in any.
     """
-    values: dict[str, Attribute] = {}
-    for index, key in enumerate(_KEY_FORM_KEYS):
-        if index > 0:
-            parser.parse_punctuation(",")
-            parser.parse_keyword(
-                key, " (tile_buf keys come in the order " + ", ".join(_KEY_FORM_KEYS) + ")"
-            )
+    parser.parse_punctuation("=")
+    values: dict[str, Attribute] = {"loc": _parse_key_value(parser, "loc")}
+    keys = (*_KEY_FORM_KEYS, "compact")
+    while parser.parse_optional_punctuation(",") is not None:
+        unseen = [k for k in keys if k not in values]
+        key = parser.parse_keyword_in(unseen, " (a tile_buf key not given yet)")
         parser.parse_punctuation("=")
-        match key:
-            case "loc":
-                values[key] = StringAttr(_parse_keyword_value(parser, LOCATIONS, key))
-            case "dtype":
-                values[key] = parser.parse_type()
-            case "v_row" | "v_col":
-                values[key] = IntAttr(_parse_valid_dim(parser))
-            case "blayout":
-                values[key] = StringAttr(_parse_keyword_value(parser, BLAYOUTS, key))
-            case "slayout":
-                values[key] = StringAttr(_parse_keyword_value(parser, SLAYOUTS, key))
-            case _:
-                values[key] = IntAttr(parser.parse_integer(allow_boolean=False))
-    compact = IntAttr(0)
-    if parser.parse_optional_punctuation(",") is not None:
-        parser.parse_keyword("compact")
-        parser.parse_punctuation("=")
-        compact = IntAttr(parser.parse_integer(allow_boolean=False))
-    return [
-        values["loc"],
-        values["dtype"],
-        values["rows"],
-        values["cols"],
-        values["v_row"],
-        values["v_col"],
-        values["blayout"],
-        values["slayout"],
-        values["fractal"],
-        values["pad"],
-        compact,
-    ]
+        values[key] = _parse_key_value(parser, key)
+    missing = [k for k in _KEY_FORM_KEYS if k not in values]
+    if missing:
+        parser.raise_error(f"tile_buf needs the keys {', '.join(missing)}")
+    return [values.get(key, IntAttr(0)) for key in keys]
+
+
+def _parse_key_value(parser: AttrParser, key: str) -> Attribute:
+    match key:
+        case "loc":
+            return StringAttr(_parse_keyword_value(parser, LOCATIONS, key))
+        case "dtype":
+            return parser.parse_type()
+        case "v_row" | "v_col":
+            return IntAttr(_parse_valid_dim(parser))
+        case "blayout":
+            return StringAttr(_parse_keyword_value(parser, BLAYOUTS, key))
+        case "slayout":
+            return StringAttr(_parse_keyword_value(parser, SLAYOUTS, key))
+        case _:
+            return IntAttr(parser.parse_integer(allow_boolean=False))
 
 
 def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
@@ -472,6 +469,20 @@ class _EnumAttrBase(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             return [StringAttr(parser.parse_keyword_in(cls.ALLOWED))]
+
+    @classmethod
+    def parse_short(cls, parser: AttrParser) -> Self:
+        """The value written `<PIPE_V>` or `#pto.pipe<PIPE_V>` (MLIR drops the prefix
+        where the op's syntax names the attribute)."""
+        if parser.parse_optional_punctuation("<") is not None:
+            value = parser.parse_keyword_in(cls.ALLOWED)
+            parser.parse_punctuation(">")
+            return cls.new([StringAttr(value)])
+        position = parser.pos
+        attr = parser.parse_attribute()
+        if not isinstance(attr, cls):
+            parser.raise_error(f"expected a #{cls.name}<...>, but got #{attr}", position)
+        return attr
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.value.data}>")

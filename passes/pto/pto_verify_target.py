@@ -3,7 +3,8 @@
 The op verifiers of the `pto` dialect check what every target requires; this
 pass adds what A2A3 or A5 requires on top (TTRANS's source layout, transpose
 domain and 32-byte alignment; A2A3's element types of elementwise ops; A2A3's
-extent limits of tload and tmatmul). The target comes from the `target-arch`
+extent limits of tload and tmatmul; the location pairs, layouts and element
+types of textract and tinsert; the ops only A5 has). The target comes from the `target-arch`
 option, else the module's `pto.target_arch` attribute, else A2A3.
 """
 
@@ -12,20 +13,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto import (
     BinaryOpBase,
+    TExtractOp,
     TileOpBase,
+    TileTypeBase,
+    TInsertOp,
     TLoadOp,
     TMatmulOp,
     TTransOp,
     module_target,
 )
 from passes.diagnostics import OpError
+from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
 from xla_emit.pto.rules import elementwise_errors, extent_errors, ttrans_errors
 from xla_emit.pto.targets import Target
 
@@ -34,6 +39,8 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     """Every target-specific rule `op` breaks (empty for ops without such rules)."""
     if not isinstance(op, TileOpBase):
         return []
+    if any(isinstance(v.type, MemRefType) for v in op.operands):
+        return []  # after PTOAS's view lowering: the tile types are gone
     if isinstance(op, TTransOp):
         return ttrans_errors(target, op.source().desc(), op.destination_type().desc())
     if isinstance(op, BinaryOpBase):
@@ -45,7 +52,16 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     if isinstance(op, TMatmulOp):
         (m, k), n = op.source(0).valid_shape, op.source(1).valid_cols.data
         return extent_errors(target, "tmatmul", {"m": m, "k": k, "n": n})
-    return []
+    if isinstance(op, TExtractOp | TInsertOp):
+        check = textract_errors if isinstance(op, TExtractOp) else tinsert_errors
+        return check(target, _placed(op.source()), _placed(op.destination_type()))
+    return a5_only_errors(target, op.name.removeprefix("pto."))
+
+
+def _placed(tile: TileTypeBase) -> PlacedTile:
+    return PlacedTile(
+        tile.loc.data, tile.element_name, tile.blayout.data, tile.slayout.data, tile.fractal.data
+    )
 
 
 def verify_target(module: ModuleOp, override: str | None) -> Target:

@@ -34,15 +34,12 @@ import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import (
-    ModuleOp,
-    StringAttr,
-)
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
-from xla_emit.interpreter import scalars
+from xla_emit.interpreter import pto_semantics, scalars
 from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import explicit_signedness_dtype
 from xla_emit.interpreter.registry import OpTable
@@ -131,6 +128,17 @@ _ROUNDING: dict[str, Callable[[Array], Array]] = {
     "CAST_CEIL": np.ceil,
     "CAST_TRUNC": np.trunc,
 }
+
+
+def _attribute_value(attr: Attribute) -> pto_semantics.AttrValue:
+    """An op attribute as the plain value `pto_semantics` reads."""
+    if isinstance(attr, pto.PTOEnumAttrBase):
+        return attr.data
+    if isinstance(attr, IntegerAttr):  # booleans are i1 integers
+        return int(attr.value.data)
+    if isinstance(attr, StringAttr):
+        return attr.data
+    return str(attr)
 
 
 class _Return(Exception):
@@ -237,6 +245,49 @@ class PTOExecutor:
     def _no_effect(self, op: Operation, args: list[Value]) -> list[Value]:
         return []  # the executor runs ops one at a time: pipes never overlap
 
+    def _section(
+        self, op: pto.SectionCubeOp | pto.SectionVectorOp, args: list[Value]
+    ) -> list[Value]:
+        # One core of each kind: both sections run, in program order.
+        self._run_block(op.body.block)
+        return []
+
+    def _block_query(self, op: Operation, args: list[Value]) -> list[Value]:
+        # A single block with a single vector sub-core: index 0 of 1.
+        return [1 if isinstance(op, pto.GetBlockNumOp | pto.GetSubblockNumOp) else 0]
+
+    def _print(self, op: pto.TPrintOp, args: list[Value]) -> list[Value]:
+        tile = args[0]
+        if isinstance(tile, Tile):
+            print(f"{op.name}: {tile.valid.tolist()}")
+        return []
+
+    def _set_valid_shape(self, op: pto.SetValidShapeOp, args: list[Value]) -> list[Value]:
+        tile = args[0]
+        assert isinstance(tile, Tile)
+        rows, cols = _index(args[1]), _index(args[2])
+        if not (0 <= rows <= tile.data.shape[0] and 0 <= cols <= tile.data.shape[1]):
+            raise self.error(op, f"valid shape {rows}x{cols} exceeds the tile's {tile.data.shape}")
+        tile.valid_rows, tile.valid_cols = rows, cols
+        return []
+
+    def _reshape(self, op: pto.TReshapeOp, args: list[Value]) -> list[Value]:
+        src = args[0]
+        assert isinstance(src, Tile)
+        result = Tile.of_type(op.destination_type())
+        # The same bytes: the result aliases the source's storage.
+        result.data = src.data.reshape(-1).view(result.data.dtype).reshape(result.data.shape)
+        return [result]
+
+    def _add_ptr(self, op: pto.AddPtrOp, args: list[Value]) -> list[Value]:
+        base = args[0]
+        assert isinstance(base, np.ndarray)
+        offset = _index(args[1])
+        flat = base.reshape(-1)
+        if not 0 <= offset <= flat.size:
+            raise self.error(op, f"offset {offset} is outside the {flat.size}-element buffer")
+        return [flat[offset:]]
+
     # -- buffers and memory --------------------------------------------------------------
 
     def _alloc(self, op: pto.AllocTileOp, args: list[Value]) -> list[Value]:
@@ -336,10 +387,28 @@ class PTOExecutor:
 
     def _compute(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
         """Write the result of tile op `op` on `ins` into the valid region of `dst`."""
-        compute = _COMPUTES.lookup(type(op))
+        # Ops named in `pto_semantics` go there even when their base class has a handler
+        # (trowmin is a row reduction like trowsum).
+        compute = (
+            PTOExecutor._semantic
+            if op.name in pto_semantics.SUPPORTED
+            else _COMPUTES.lookup(type(op))
+        )
         if compute is None:
             raise self.error(op, f"the PTO executor cannot run '{op.name}'")
         compute(self, op, ins, dst)
+
+    def _semantic(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
+        """The ops `pto_semantics` defines: tiles, scalars and attributes in, `dst` written."""
+        tiles = [v for v in ins if isinstance(v, Tile)]
+        numbers = [v for v in ins if not isinstance(v, Tile | np.ndarray)]
+        attrs = {key: _attribute_value(value) for key, value in op.attributes.items()}
+        attrs["dst_pad"] = op.destination_type().pad.data
+        attrs["scalar_first"] = bool(ins) and not isinstance(ins[0], Tile)
+        try:
+            pto_semantics.compute(op.name, dst, tiles, numbers, attrs)
+        except pto_semantics.SemanticsError as error:
+            raise self.error(op, str(error)) from None
 
     def _source(self, op: Operation, ins: list[Value], dst: Tile, position: int = 0) -> Array:
         """The region of the `position`th input tile that `dst`'s valid region covers."""
@@ -498,8 +567,19 @@ for _op_type, _method in (
     (pto.BarrierOp, PTOExecutor._no_effect),
     (pto.SetFlagOp, PTOExecutor._no_effect),
     (pto.WaitFlagOp, PTOExecutor._no_effect),
+    (pto.TSyncOp, PTOExecutor._no_effect),
+    (pto.TPrintOp, PTOExecutor._print),
+    (pto.TReshapeOp, PTOExecutor._reshape),
+    (pto.SetValidShapeOp, PTOExecutor._set_valid_shape),
+    (pto.AddPtrOp, PTOExecutor._add_ptr),
+    (pto.SectionCubeOp, PTOExecutor._section),
+    (pto.SectionVectorOp, PTOExecutor._section),
 ):
     _HANDLERS.add(_op_type, _method)
+for _op_type in pto.SYNCHRONIZATION_OPS:
+    _HANDLERS.add(_op_type, PTOExecutor._no_effect)
+for _op_type in (pto.GetBlockIdxOp, pto.GetBlockNumOp, pto.GetSubblockIdxOp, pto.GetSubblockNumOp):
+    _HANDLERS.add(_op_type, PTOExecutor._block_query)
 
 
 # How each tile op computes its destination tile from its inputs.

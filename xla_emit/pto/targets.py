@@ -47,6 +47,10 @@ _ELEMENT_BITS: Final[dict[str, int]] = {
     "bf16": 16,
     "f32": 32,
     "f64": 64,
+    # A5's 8-bit floats (tmatmul.mx, tgemv.mx and their scale tiles).
+    "f8E4M3": 8,
+    "f8E4M3FN": 8,
+    "f8E5M2": 8,
 }
 for _prefix in ("i", "si", "ui"):
     for _bits in (8, 16, 32, 64):

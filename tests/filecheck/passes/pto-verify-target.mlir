@@ -92,3 +92,58 @@ module attributes {pto.target_arch = "a2a3"} {
 // expected-error@+1 {{unknown PTO target 'a9', expected one of a2a3, a5}}
 module attributes {pto.target_arch = "a9"} {
 }
+
+// -----
+
+// A2A3 tinsert: acc -> mat, f32 into f16/bf16 only.
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tinsert_f32_into_f32(%s: !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, %d: !pto.tile_buf<mat, 32x32xf32, blayout=col_major, slayout=row_major>, %i: index) {
+    // expected-error@+1 {{expects A2/A3 tinsert element types to be src=f32, dst=f16/bf16}}
+    pto.tinsert ins(%s, %i, %i : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, index, index) outs(%d : !pto.tile_buf<mat, 32x32xf32, blayout=col_major, slayout=row_major>)
+    return
+  }
+}
+
+// -----
+
+// A5 tinsert: acc -> mat, vec -> mat or vec -> vec.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_tinsert_mat_to_vec(%s: !pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>, %d: !pto.tile_buf<vec, 32x32xf16>, %i: index) {
+    // expected-error@+1 {{expects A5 tinsert to use a supported src/dst loc pair: acc->mat, vec->mat, or vec->vec}}
+    pto.tinsert ins(%s, %i, %i : !pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>, index, index) outs(%d : !pto.tile_buf<vec, 32x32xf16>)
+    return
+  }
+}
+
+// -----
+
+// A5 textract between vec tiles needs ND tiles.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_textract_vec_col_major(%s: !pto.tile_buf<vec, 32x32xf32, blayout=col_major>, %d: !pto.tile_buf<vec, 16x16xf32>, %i: index) {
+    // expected-error@+1 {{expects A5 vec->vec textract src/dst to use ND layout (blayout=row_major, slayout=none_box)}}
+    pto.textract ins(%s, %i, %i : !pto.tile_buf<vec, 32x32xf32, blayout=col_major>, index, index) outs(%d : !pto.tile_buf<vec, 16x16xf32>)
+    return
+  }
+}
+
+// -----
+
+// thistogram exists on A5 only.
+module attributes {pto.target_arch = "a2a3"} {
+  func.func @a2a3_histogram(%s: !pto.tile_buf<vec, 8x32xui16>, %i: !pto.tile_buf<vec, 8x32xui8>, %d: !pto.tile_buf<vec, 8x256xui32>) {
+    // expected-error@+1 {{thistogram is only supported on A5}}
+    pto.thistogram ins(%s, %i : !pto.tile_buf<vec, 8x32xui16>, !pto.tile_buf<vec, 8x32xui8>) outs(%d : !pto.tile_buf<vec, 8x256xui32>)
+    return
+  }
+}
+
+// -----
+
+// The same ops pass on the target that has them.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_accepts(%s: !pto.tile_buf<vec, 8x32xui16>, %i: !pto.tile_buf<vec, 8x32xui8>, %d: !pto.tile_buf<vec, 8x256xui32>, %v: !pto.tile_buf<vec, 16x16xf16>, %w: !pto.tile_buf<vec, 32x32xf16>, %k: index) {
+    pto.thistogram ins(%s, %i : !pto.tile_buf<vec, 8x32xui16>, !pto.tile_buf<vec, 8x32xui8>) outs(%d : !pto.tile_buf<vec, 8x256xui32>)
+    pto.tinsert ins(%v, %k, %k : !pto.tile_buf<vec, 16x16xf16>, index, index) outs(%w : !pto.tile_buf<vec, 32x32xf16>)
+    return
+  }
+}

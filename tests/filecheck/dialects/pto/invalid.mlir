@@ -210,8 +210,15 @@ func.func @valid_too_large(%t: !pto.tile_buf<vec, 16x16xf32, valid=17x16>) {
 
 // -----
 
-// expected-error@+1 {{Expected 'dtype' (tile_buf keys come in the order loc, dtype, rows, cols, v_row, v_col, blayout, slayout, fractal, pad)}}
-func.func @key_order(%t: !pto.tile_buf<loc=vec, rows=16, dtype=f32, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {
+// expected-error@+1 {{tile_buf needs the keys v_col}}
+func.func @missing_key(%t: !pto.tile_buf<loc=vec, rows=16, dtype=f32, cols=16, v_row=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {
+  return
+}
+
+// -----
+
+// expected-error@+1 {{(a tile_buf key not given yet)}}
+func.func @repeated_key(%t: !pto.tile_buf<loc=vec, rows=16, rows=16, dtype=f32, cols=16, v_row=16, v_col=16, blayout=row_major, slayout=none_box, fractal=512, pad=0>) {
   return
 }
 
@@ -227,5 +234,60 @@ func.func @unknown_location(%t: !pto.tile_buf<ub, 16x16xf32>) {
 func.func @tassign_result_type(%t: !pto.tile_buf<vec, 16x16xf32>, %addr: i64) {
   // expected-error@+1 {{returns the tile's own type !pto.tile_buf<vec, 16x16xf32>, but got !pto.tile_buf<vec, 16x16xf16>}}
   %u = "pto.tassign"(%t, %addr) : (!pto.tile_buf<vec, 16x16xf32>, i64) -> !pto.tile_buf<vec, 16x16xf16>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'sideways' is not a pto.address_space (expected one of zero, gm, mat, left, right, acc, vec, bias, scaling)}}
+func.func @bad_address_space(%m: memref<16xf32, #pto.address_space<sideways>>) {
+  return
+}
+
+// -----
+
+func.func @tquant_asym_without_offset(%s: !pto.tile_buf<vec, 16x16xf32>, %f: !pto.tile_buf<vec, 16x16xf32>, %d: !pto.tile_buf<vec, 16x16xui8>) {
+  // expected-error@+1 {{INT8_ASYM quantization requires an offset operand}}
+  pto.tquant ins(%s, %f : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%d : !pto.tile_buf<vec, 16x16xui8>) {quant_type = #pto<quant_type INT8_ASYM>}
+  return
+}
+
+// -----
+
+func.func @scale_address_outside_scaling(%s: !pto.tile_buf<vec, 16x16xf32>, %d: !pto.tile_buf<vec, 16x16xf32>) {
+  // expected-error@+1 {{expects dst to be in the scaling address space}}
+  pto.tget_scale_addr ins(%s : !pto.tile_buf<vec, 16x16xf32>) outs(%d : !pto.tile_buf<vec, 16x16xf32>)
+  return
+}
+
+// -----
+
+func.func @tmaxs_without_scalar(%s: !pto.tile_buf<vec, 16x16xf32>, %d: !pto.tile_buf<vec, 16x16xf32>) {
+  // expected-error@+1 {{expected 2 input operands, but got 1}}
+  pto.tmaxs ins(%s : !pto.tile_buf<vec, 16x16xf32>) outs(%d : !pto.tile_buf<vec, 16x16xf32>)
+  return
+}
+
+// -----
+
+func.func @tcmp_without_mode(%a: !pto.tile_buf<vec, 16x16xf32>, %m: !pto.tile_buf<vec, 16x16xui8>) {
+  // expected-error@+1 {{needs a 'cmpMode' attribute (#pto<cmp lt>, ...)}}
+  pto.tcmp ins(%a, %a : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<vec, 16x16xf32>) outs(%m : !pto.tile_buf<vec, 16x16xui8>)
+  return
+}
+
+// -----
+
+func.func @matmul_acc_in_vec(%c: !pto.tile_buf<vec, 16x16xf32>, %l: !pto.tile_buf<left, 16x32xf16, blayout=col_major, slayout=row_major>, %r: !pto.tile_buf<right, 32x16xf16, slayout=col_major>, %d: !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>) {
+  // expected-error@+1 {{expects input #0 in 'acc', but got 'vec'}}
+  pto.tmatmul.acc ins(%c, %l, %r : !pto.tile_buf<vec, 16x16xf32>, !pto.tile_buf<left, 16x32xf16, blayout=col_major, slayout=row_major>, !pto.tile_buf<right, 32x16xf16, slayout=col_major>) outs(%d : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>)
+  return
+}
+
+// -----
+
+func.func @alloc_dynamic_col_only(%c: index) {
+  // expected-error@+1 {{a tile with dynamic valid shape 1x? needs valid_col}}
+  %t = pto.alloc_tile : !pto.tile_buf<vec, 1x32xf32, valid=1x?>
   return
 }

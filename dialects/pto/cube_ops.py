@@ -1,0 +1,199 @@
+"""PTOAS's matrix, data-movement and irregular tile ops: the matmul and gemv
+variants, extract/insert, fixpipe moves and stores, pads, concatenation,
+sorts, gathers and scatters, histograms, quantization, index generation,
+printing and tile-level synchronization.
+
+Each op is one `define_tile_op` line; the family base says what the verifier
+checks.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.irdl import irdl_op_definition
+from xdsl.utils.exceptions import VerifyException
+
+from dialects.pto.attrs import QuantTypeAttr
+from dialects.pto.tile_op import (
+    LooseTileOpBase,
+    TileOpBase,
+    define_tile_op,
+    require_same_element,
+    shape_str,
+)
+from dialects.pto.types import DYNAMIC
+
+
+class MatmulFamilyOpBase(TileOpBase):
+    """A cube op: each tile input in the location its role names; the left
+    operand's valid columns (K) match the right operand's valid rows."""
+
+    # The location of each tile input, in operand order.
+    ROLES: ClassVar[tuple[str, ...]] = ("left", "right")
+
+    def verify_semantics(self) -> None:
+        dst = self.destination_type()
+        if dst.loc.data != "acc":
+            raise VerifyException(f"expects the destination in 'acc', but got '{dst.loc.data}'")
+        for index, loc in enumerate(self.ROLES):
+            tile = self.source(index)
+            if loc and tile.loc.data != loc:
+                raise VerifyException(
+                    f"expects input #{index} in '{loc}', but got '{tile.loc.data}'"
+                )
+        left = self.source(self.ROLES.index("left"))
+        right = self.source(self.ROLES.index("right"))
+        k, k2 = left.valid_shape[1], right.valid_shape[0]
+        if DYNAMIC not in (k, k2) and k != k2:
+            raise VerifyException(
+                f"K mismatch: {k} != {k2} (left {shape_str(left.valid_shape)}, right "
+                f"{shape_str(right.valid_shape)})"
+            )
+        if "acc" in self.ROLES:
+            require_same_element("accumulator input", dst, self.source(self.ROLES.index("acc")))
+
+
+def _matmul(mnemonic: str, roles: tuple[str, ...], doc: str) -> type[TileOpBase]:
+    return define_tile_op(mnemonic, MatmulFamilyOpBase, doc, len(roles), (0, 0), ROLES=roles)
+
+
+_ACC = ("acc", "left", "right")
+_BIAS = ("left", "right", "bias")
+_MX = ("left", "", "right", "")
+TMatmulAccOp = _matmul("tmatmul.acc", _ACC, "dst = acc_in + left x right.")
+TMatmulBiasOp = _matmul("tmatmul.bias", _BIAS, "dst = left x right + bias (one row).")
+TMatmulMxOp = _matmul("tmatmul.mx", _MX, "dst = (a * a_scale) x (b * b_scale), MX scales.")
+TMatmulMxAccOp = _matmul("tmatmul.mx.acc", ("acc", *_MX), "dst = acc_in + MX matmul.")
+TMatmulMxBiasOp = _matmul("tmatmul.mx.bias", (*_MX, "bias"), "dst = MX matmul + bias.")
+TGemvOp = _matmul("tgemv", ("left", "right"), "dst[1, N] = a[1, K] x b[K, N].")
+TGemvAccOp = _matmul("tgemv.acc", _ACC, "dst = acc_in + a x b (one row).")
+TGemvBiasOp = _matmul("tgemv.bias", _BIAS, "dst = a x b + bias (one row).")
+TGemvMxOp = _matmul("tgemv.mx", _MX, "MX-scaled gemv.")
+TGemvMxAccOp = _matmul("tgemv.mx.acc", ("acc", *_MX), "acc_in + MX-scaled gemv.")
+TGemvMxBiasOp = _matmul("tgemv.mx.bias", (*_MX, "bias"), "MX-scaled gemv + bias.")
+
+
+class SameElementMoveOpBase(TileOpBase):
+    """A move that keeps the element type (pads, concatenation)."""
+
+    def verify_semantics(self) -> None:
+        dst = self.destination_type()
+        for index in range(self.TILE_INPUTS):
+            require_same_element(f"input #{index}", dst, self.source(index))
+
+
+_d = define_tile_op
+TExtractOp = _d("textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c).", 1, (2, 2))
+TExtractFpOp = _d("textract_fp", LooseTileOpBase, "textract through fixpipe params.", 2, (2, 2))
+TInsertOp = _d("tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c).", 1, (2, 2))
+TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
+TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)
+TStoreFpOp = _d("tstore_fp", LooseTileOpBase, "tstore from acc through fixpipe params.", 2)
+TPrefetchOp = _d("tprefetch", LooseTileOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
+TFillPadOp = _d("tfillpad", SameElementMoveOpBase, "dst = src, padding filled with dst's pad.")
+TFillPadInplaceOp = _d(
+    "tfillpad_inplace", SameElementMoveOpBase, "Fill src's padding in place with the pad value."
+)
+TFillPadExpandOp = _d(
+    "tfillpad_expand", SameElementMoveOpBase, "dst = src in a larger tile, the rest padded."
+)
+TConcatOp = _d("tconcat", SameElementMoveOpBase, "dst = [a | b] along columns.", 2)
+TPackOp = _d("tpack", LooseTileOpBase, "dst = src narrowed to dst's element type, packed.")
+TCiOp = _d("tci", LooseTileOpBase, "dst[0, j] = start + j (or start - j, descending).", 0, (1, 1))
+TTriOp = _d("ttri", LooseTileOpBase, "dst = 1 on and below diagonal d, 0 above.", 0, (1, 1))
+TSort32Op = _d("tsort32", LooseTileOpBase, "Sort each 32-element block, with indices.", 2, (0, 1))
+TMrgSortOp = _d(
+    "tmrgsort", LooseTileOpBase, "Merge sorted lists (ins lists..., tmp).", 1, (0, 4), OUTS=(1, 2)
+)
+TGatherOp = _d(
+    "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
+)
+TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
+TScatterOp = _d("tscatter", LooseTileOpBase, "dst[idx[i, j]] = src[i, j].", 2)
+MGatherOp = _d("mgather", LooseTileOpBase, "dst[j] = mem[idx[j]] from global memory.", 2)
+MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
+THistogramOp = _d("thistogram", LooseTileOpBase, "Count src's values per bin.", 2)
+TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)
+TRandomOp = _d("trandom", LooseTileOpBase, "Philox random bits from keys and counters.", 0, (6, 6))
+TSetValOp = _d("tsetval", LooseTileOpBase, "dst[offset] = val.", 0, (2, 2))
+TGetValOp = _d("tgetval", LooseTileOpBase, "The element at a linear offset.", 1, (1, 1))
+
+
+@irdl_op_definition
+class TGetScaleAddrOp(LooseTileOpBase):
+    """The scale tile bound to a tile (MX matmul operands)."""
+
+    name = "pto.tget_scale_addr"
+
+    def verify_semantics(self) -> None:
+        if self.destination_type().loc.data != "scaling":
+            raise VerifyException("expects dst to be in the scaling address space")
+
+
+@irdl_op_definition
+class TQuantOp(LooseTileOpBase):
+    """dst = quantize(src, scale[, offset]): INT8_SYM takes no offset, INT8_ASYM needs one."""
+
+    name = "pto.tquant"
+    TILE_INPUTS: ClassVar[int] = 2
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
+
+    def _verify_operand_count(self) -> None:
+        super()._verify_operand_count()
+        # Checked on memrefs too: it is about operands, not tile types.
+        quant = self.attributes.get("quant_type")
+        kind = quant.data if isinstance(quant, QuantTypeAttr) else "INT8_SYM"
+        if kind == "INT8_ASYM" and len(self.ins) < 3:
+            raise VerifyException("INT8_ASYM quantization requires an offset operand")
+        if kind == "INT8_SYM" and len(self.ins) > 2:
+            raise VerifyException("INT8_SYM quantization must not have an offset operand")
+
+
+@irdl_op_definition
+class TReshapeOp(LooseTileOpBase):
+    """`%r = pto.treshape %t : T -> U`: the same bytes seen as another tile shape
+    (SSA at both levels: the result aliases the source)."""
+
+    name = "pto.treshape"
+
+    def _verify_form(self) -> None:
+        if self.outs or len(self.res) != 1:
+            raise VerifyException("returns one tile and has no 'outs'")
+        src, dst = self.source(), self.destination_type()
+        if type(src) is not type(dst):
+            raise VerifyException(f"reshapes within one tile kind, but got {src} -> {dst}")
+        src_bytes = src.shape[0] * src.shape[1] * src.element_bytes
+        dst_bytes = dst.shape[0] * dst.shape[1] * dst.element_bytes
+        if src_bytes != dst_bytes:
+            raise VerifyException(f"keeps the tile's bytes, but {src_bytes} != {dst_bytes}")
+
+
+@irdl_op_definition
+class TPrintOp(LooseTileOpBase):
+    """Print a tile's valid region (a debugging aid)."""
+
+    name = "pto.tprint"
+    OUTS: ClassVar[tuple[int, int]] = (0, 0)
+
+
+@irdl_op_definition
+class TSyncOp(LooseTileOpBase):
+    """Wait for the events (or the ops on the given buffers) named by its inputs."""
+
+    name = "pto.tsync"
+    OUTS: ClassVar[tuple[int, int]] = (0, 0)
+    TILE_INPUTS: ClassVar[int] = 0
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (1, 8)
+
+    def verify_semantics(self) -> None:
+        pass
+
+
+CUBE_AND_IRREGULAR_OPS: tuple[type[TileOpBase], ...] = tuple(
+    op
+    for op in list(globals().values())
+    if isinstance(op, type)
+    and issubclass(op, TileOpBase)
+    and op.__dict__.get("name", "").startswith("pto.")
+)

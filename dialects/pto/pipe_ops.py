@@ -1,0 +1,277 @@
+"""PTOAS's cube-vector communication ops: the pipes tiles travel through
+between the cube core and the vector cores (tpush/tpop and their
+initialization), the reserved buffers backing them, and asynchronous DMA
+sessions. The executor runs one core of each kind in program order, so these
+move no data there; they parse, verify and print in PTOAS's syntax
+(`PTOOps.td`'s declarative assembly formats, written in xDSL's).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    result_def,
+)
+
+from dialects.pto.attrs import AsyncEventType, AsyncSessionType, PipeHandleType
+
+_INDEX = IndexType()
+
+
+# -- cube <-> vector pipes ------------------------------------------------------------
+
+
+class _InitializePipeOpBase(IRDLOperation):
+    """`pto.aic_initialize_pipe {dir_mask = 3, slot_size = 1024} (c2v_consumer_buf = %a : i32,
+    v2c_consumer_buf = %b : i32)`."""
+
+    gm_slot_buffer = opt_operand_def()
+    c2v_consumer_buf = operand_def()
+    v2c_consumer_buf = operand_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = (
+        "attr-dict `(` (`gm_slot_buffer` `=` $gm_slot_buffer^ `:` type($gm_slot_buffer) `,`)? "
+        "`c2v_consumer_buf` `=` $c2v_consumer_buf `:` type($c2v_consumer_buf) `,` "
+        "`v2c_consumer_buf` `=` $v2c_consumer_buf `:` type($v2c_consumer_buf) `)`"
+    )
+
+
+@irdl_op_definition
+class AicInitializePipeOp(_InitializePipeOpBase):
+    name = "pto.aic_initialize_pipe"
+
+
+@irdl_op_definition
+class AivInitializePipeOp(_InitializePipeOpBase):
+    name = "pto.aiv_initialize_pipe"
+
+
+class _PushToOpBase(IRDLOperation):
+    tile = operand_def()
+    assembly_format = "`(` $tile `:` type($tile) `)` attr-dict"
+
+
+@irdl_op_definition
+class TPushToAivOp(_PushToOpBase):
+    """`pto.tpush_to_aiv(%t : T) {split = 0}`: hand a cube tile to the vector cores."""
+
+    name = "pto.tpush_to_aiv"
+
+
+@irdl_op_definition
+class TPushToAicOp(_PushToOpBase):
+    """Hand a vector tile to the cube core."""
+
+    name = "pto.tpush_to_aic"
+
+
+class _PopFromOpBase(IRDLOperation):
+    valid_row = opt_operand_def(_INDEX)
+    valid_col = opt_operand_def(_INDEX)
+    tile = result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = "(`(` $valid_row^ `,` $valid_col `)`)? attr-dict `->` type($tile)"
+
+
+@irdl_op_definition
+class TPopFromAicOp(_PopFromOpBase):
+    """`%t = pto.tpop_from_aic {split = 0} -> T`: take the cube core's next tile."""
+
+    name = "pto.tpop_from_aic"
+
+
+@irdl_op_definition
+class TPopFromAivOp(_PopFromOpBase):
+    """Take the vector cores' next tile."""
+
+    name = "pto.tpop_from_aiv"
+
+
+class _FreeFromOpBase(IRDLOperation):
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class TFreeFromAicOp(_FreeFromOpBase):
+    """`pto.tfree_from_aic {split = 0}`: give the popped slot back."""
+
+    name = "pto.tfree_from_aic"
+
+
+@irdl_op_definition
+class TFreeFromAivOp(_FreeFromOpBase):
+    name = "pto.tfree_from_aiv"
+
+
+@irdl_op_definition
+class ReserveBufferOp(IRDLOperation):
+    """`%a = pto.reserve_buffer {name = "fifo", size = 4096, location = ..., auto = true}
+    -> i32`: a named buffer the peer function imports."""
+
+    name = "pto.reserve_buffer"
+    addr = result_def(IntegerType(32))
+    assembly_format = "attr-dict `->` type($addr)"
+
+
+@irdl_op_definition
+class ImportReservedBufferOp(IRDLOperation):
+    """`%a = pto.import_reserved_buffer {name = "fifo", peer_func = @f} -> i32`."""
+
+    name = "pto.import_reserved_buffer"
+    addr = result_def(IntegerType(32))
+    assembly_format = "attr-dict `->` type($addr)"
+
+
+@irdl_op_definition
+class InitializeL2G2LPipeOp(IRDLOperation):
+    """`%p = pto.initialize_l2g2l_pipe {...} (%gm : T, %local : U[, %peer : V]) -> !pto.pipe`."""
+
+    name = "pto.initialize_l2g2l_pipe"
+    gm_addr = operand_def()
+    local_addr = operand_def()
+    peer_local_addr = opt_operand_def()
+    pipe = result_def(PipeHandleType)
+    assembly_format = (
+        "attr-dict `(` $gm_addr `:` type($gm_addr) `,` $local_addr `:` type($local_addr) "
+        "(`,` $peer_local_addr^ `:` type($peer_local_addr))? `)` `->` type($pipe)"
+    )
+
+
+@irdl_op_definition
+class InitializeL2LPipeOp(IRDLOperation):
+    """`%p = pto.initialize_l2l_pipe {...} (%local : T[, %peer : U]) -> !pto.pipe`."""
+
+    name = "pto.initialize_l2l_pipe"
+    local_addr = operand_def()
+    peer_local_addr = opt_operand_def()
+    pipe = result_def(PipeHandleType)
+    assembly_format = (
+        "attr-dict `(` $local_addr `:` type($local_addr) "
+        "(`,` $peer_local_addr^ `:` type($peer_local_addr))? `)` `->` type($pipe)"
+    )
+
+
+class _PipeTileOpBase(IRDLOperation):
+    tile = operand_def()
+    pipe_handle = operand_def(PipeHandleType)
+    assembly_format = (
+        "`(` $tile `,` $pipe_handle `:` type($tile) `,` type($pipe_handle) `)` attr-dict"
+    )
+
+
+@irdl_op_definition
+class TPushOp(_PipeTileOpBase):
+    """`pto.tpush(%t, %pipe : T, !pto.pipe) {split = 0}`."""
+
+    name = "pto.tpush"
+
+
+@irdl_op_definition
+class TPopOp(_PipeTileOpBase):
+    """`pto.tpop(%t, %pipe : T, !pto.pipe) {split = 1}`."""
+
+    name = "pto.tpop"
+
+
+@irdl_op_definition
+class TFreeOp(IRDLOperation):
+    """`pto.tfree(%pipe : !pto.pipe) {split = 2}`."""
+
+    name = "pto.tfree"
+    pipe_handle = operand_def(PipeHandleType)
+    assembly_format = "`(` $pipe_handle `:` type($pipe_handle) `)` attr-dict"
+
+
+# -- asynchronous DMA -------------------------------------------------------------------
+
+
+@irdl_op_definition
+class BuildAsyncSessionOp(IRDLOperation):
+    """`%s = pto.build_async_session(%scratch, %ws : T, U) -> !pto.async_session`."""
+
+    name = "pto.build_async_session"
+    scratch = operand_def()
+    workspace = operand_def()
+    session = result_def(AsyncSessionType)
+    assembly_format = (
+        "`(` $scratch `,` $workspace `:` type($scratch) `,` type($workspace) `)` attr-dict "
+        "`->` type($session)"
+    )
+
+
+class _AsyncTransferOpBase(IRDLOperation):
+    dst = operand_def()
+    src = operand_def()
+    session = operand_def(AsyncSessionType)
+    event = result_def(AsyncEventType)
+    assembly_format = (
+        "`(` $dst `,` $src `,` $session `:` type($dst) `,` type($src) `,` type($session) `)` "
+        "attr-dict `->` type($event)"
+    )
+
+
+@irdl_op_definition
+class TPutAsyncOp(_AsyncTransferOpBase):
+    """Start copying src to dst (a remote buffer) in the session."""
+
+    name = "pto.tput_async"
+
+
+@irdl_op_definition
+class TGetAsyncOp(_AsyncTransferOpBase):
+    """Start copying a remote src into dst in the session."""
+
+    name = "pto.tget_async"
+
+
+class _AsyncEventQueryOpBase(IRDLOperation):
+    event = operand_def(AsyncEventType)
+    session = operand_def(AsyncSessionType)
+    completed = result_def(IntegerType(1))
+    assembly_format = (
+        "`(` $event `,` $session `:` type($event) `,` type($session) `)` attr-dict "
+        "`->` type($completed)"
+    )
+
+
+@irdl_op_definition
+class WaitAsyncEventOp(_AsyncEventQueryOpBase):
+    """Block until the transfer completes; true when it did."""
+
+    name = "pto.wait_async_event"
+
+
+@irdl_op_definition
+class TestAsyncEventOp(_AsyncEventQueryOpBase):
+    """Whether the transfer has completed, without waiting."""
+
+    name = "pto.test_async_event"
+
+
+PIPE_OPS: tuple[type[IRDLOperation], ...] = (
+    AicInitializePipeOp,
+    AivInitializePipeOp,
+    TPushToAivOp,
+    TPushToAicOp,
+    TPopFromAicOp,
+    TPopFromAivOp,
+    TFreeFromAicOp,
+    TFreeFromAivOp,
+    ReserveBufferOp,
+    ImportReservedBufferOp,
+    InitializeL2G2LPipeOp,
+    InitializeL2LPipeOp,
+    TPushOp,
+    TPopOp,
+    TFreeOp,
+    BuildAsyncSessionOp,
+    TPutAsyncOp,
+    TGetAsyncOp,
+    WaitAsyncEventOp,
+    TestAsyncEventOp,
+)

@@ -1,0 +1,365 @@
+"""PTOAS's tile ops beyond the core set: each runs in the PTO executor on our own
+small kernels and is compared with a numpy computation written here, from the
+ISA pages' formulas (not from the executor's code)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.pto import PTOExecutor, Tile
+from xla_emit.ir import parse_mlir, verify_module
+
+F = "!pto.tile_buf<vec, 4x8xf32>"
+INT = "!pto.tile_buf<vec, 4x8xi32>"
+COLUMN = "!pto.tile_buf<vec, 4x1xf32, valid=4x1>"
+ROW = "!pto.tile_buf<vec, 1x8xf32>"
+rng = np.random.default_rng(7)
+
+
+def run_op(line: str, args: list[tuple[str, object]], out_type: str) -> np.ndarray:
+    """Run `line` (a level-2 op writing %out) with `args` (name, type; value) as parameters."""
+    params = ", ".join(f"%{name}: {t}" for name, (t, _) in args)
+    text = f"""
+func.func @k({params}, %out: {out_type}) {{
+  {line}
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    executor = PTOExecutor(module)
+    block = executor.functions["k"].body.block
+    values: list[object] = []
+    for arg, (_, (_, value)) in zip(block.args, args, strict=False):
+        if isinstance(value, np.ndarray):
+            tile = Tile.of_type(arg.type)  # type: ignore[arg-type]
+            tile.data[...] = value
+            values.append(tile)
+        else:
+            values.append(value)
+    out = Tile.of_type(block.args[-1].type)  # type: ignore[arg-type]
+    executor.run("k", [*values, out])  # type: ignore[list-item]
+    return out.data
+
+
+def floats(shape: tuple[int, int] = (4, 8)) -> np.ndarray:
+    return rng.uniform(-4, 4, shape).astype(np.float32)
+
+
+def ints(shape: tuple[int, int] = (4, 8), low: int = -50, high: int = 50) -> np.ndarray:
+    return rng.integers(low, high, shape).astype(np.int32)
+
+
+A, B, C = floats(), floats(), floats()
+B_NONZERO = np.where(np.abs(B) < 0.5, 1.5, B).astype(np.float32)
+IA, IB = ints(), ints(low=1, high=9)
+
+# (op line, args, result type, expected) for ops with two or three tile inputs.
+TILE_CASES: list[
+    tuple[str, list[tuple[str, tuple[str, object]]], str, Callable[[], np.ndarray]]
+] = [
+    (
+        f"pto.tand ins(%a, %b : {INT}, {INT}) outs(%out : {INT})",
+        [("a", (INT, IA)), ("b", (INT, IB))],
+        INT,
+        lambda: IA & IB,
+    ),
+    (
+        f"pto.tor ins(%a, %b : {INT}, {INT}) outs(%out : {INT})",
+        [("a", (INT, IA)), ("b", (INT, IB))],
+        INT,
+        lambda: IA | IB,
+    ),
+    (
+        f"pto.tshl ins(%a, %b : {INT}, {INT}) outs(%out : {INT})",
+        [("a", (INT, IA)), ("b", (INT, IB))],
+        INT,
+        lambda: IA << IB,
+    ),
+    (
+        f"pto.tshr ins(%a, %b : {INT}, {INT}) outs(%out : {INT})",
+        [("a", (INT, IA)), ("b", (INT, IB))],
+        INT,
+        lambda: IA >> IB,
+    ),
+    (
+        f"pto.txor ins(%a, %b, %t : {INT}, {INT}, {INT}) outs(%out : {INT})",
+        [("a", (INT, IA)), ("b", (INT, IB)), ("t", (INT, IA))],
+        INT,
+        lambda: IA ^ IB,
+    ),
+    (
+        f"pto.tfmod ins(%a, %b : {F}, {F}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (F, B_NONZERO))],
+        F,
+        lambda: np.array(
+            [
+                [np.fmod(x, y) for x, y in zip(r, s, strict=True)]
+                for r, s in zip(A, B_NONZERO, strict=True)
+            ]
+        ),
+    ),
+    (
+        f"pto.trem ins(%a, %b, %t : {F}, {F}, {F}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (F, B_NONZERO)), ("t", (F, A))],
+        F,
+        lambda: A - np.floor(A / B_NONZERO) * B_NONZERO,
+    ),
+    (
+        f"pto.tprelu ins(%a, %b, %t : {F}, {F}, {F}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (F, B)), ("t", (F, A))],
+        F,
+        lambda: np.where(A > 0, A, A * B),
+    ),
+    (
+        f"pto.taddc ins(%a, %b, %c : {F}, {F}, {F}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (F, B)), ("c", (F, C))],
+        F,
+        lambda: A + B + C,
+    ),
+    (
+        f"pto.tsubc ins(%a, %b, %c : {F}, {F}, {F}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (F, B)), ("c", (F, C))],
+        F,
+        lambda: A - B + C,
+    ),
+    (
+        f"pto.tneg ins(%a : {F}) outs(%out : {F})",
+        [("a", (F, A))],
+        F,
+        lambda: -A,
+    ),
+    (
+        f"pto.tnot ins(%a : {INT}) outs(%out : {INT})",
+        [("a", (INT, IA))],
+        INT,
+        lambda: ~IA,
+    ),
+    (
+        f"pto.trecip ins(%b : {F}) outs(%out : {F})",
+        [("b", (F, B_NONZERO))],
+        F,
+        lambda: 1 / B_NONZERO,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("line", "args", "out_type", "expected"), TILE_CASES, ids=[c[0].split()[0] for c in TILE_CASES]
+)
+def test_tile_ops_match_numpy(
+    line: str, args: list, out_type: str, expected: Callable[[], np.ndarray]
+) -> None:
+    np.testing.assert_allclose(run_op(line, args, out_type), expected(), rtol=1e-6)
+
+
+SCALAR_CASES = [
+    ("tsubs", lambda x, s: x - s),
+    ("tmaxs", np.maximum),
+    ("tmins", np.minimum),
+    ("tfmods", np.fmod),
+    ("trems", lambda x, s: x - np.floor(x / s) * s),
+    ("tlrelu", lambda x, s: np.where(x > 0, x, x * s)),
+]
+
+
+@pytest.mark.parametrize(("op", "expected"), SCALAR_CASES, ids=[c[0] for c in SCALAR_CASES])
+def test_tile_scalar_ops_match_numpy(op: str, expected: Callable) -> None:
+    scratch = ", %t" if op == "trems" else ""
+    scratch_type = f", {F}" if op == "trems" else ""
+    line = f"pto.{op} ins(%a, %s{scratch} : {F}, f32{scratch_type}) outs(%out : {F})"
+    args = [("a", (F, A)), ("s", ("f32", 1.5))]
+    if op == "trems":
+        args.append(("t", (F, A)))
+    got = run_op(line, args, F)
+    np.testing.assert_allclose(got, expected(A, np.float32(1.5)), rtol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["tands", "tors", "tshls", "tshrs"])
+def test_integer_tile_scalar_ops(op: str) -> None:
+    got = run_op(
+        f"pto.{op} ins(%a, %s : {INT}, i32) outs(%out : {INT})",
+        [("a", (INT, IA)), ("s", ("i32", 3))],
+        INT,
+    )
+    expected = {"tands": IA & 3, "tors": IA | 3, "tshls": IA << 3, "tshrs": IA >> 3}[op]
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_tdivs_with_the_scalar_on_either_side() -> None:
+    args = [("a", (F, B_NONZERO)), ("s", ("f32", 2.0))]
+    tile_first = run_op(f"pto.tdivs ins(%a, %s : {F}, f32) outs(%out : {F})", args, F)
+    np.testing.assert_allclose(tile_first, B_NONZERO / 2, rtol=1e-6)
+    scalar_first = run_op(f"pto.tdivs ins(%s, %a : f32, {F}) outs(%out : {F})", args, F)
+    np.testing.assert_allclose(scalar_first, 2 / B_NONZERO, rtol=1e-6)
+
+
+def test_taddsc_tsubsc_texpands_taxpy() -> None:
+    args = [("a", (F, A)), ("s", ("f32", 0.25)), ("b", (F, B))]
+    line = f"pto.taddsc ins(%a, %s, %b : {F}, f32, {F}) outs(%out : {F})"
+    np.testing.assert_allclose(run_op(line, args, F), A + 0.25 + B, rtol=1e-6)
+    line = f"pto.tsubsc ins(%a, %s, %b : {F}, f32, {F}) outs(%out : {F})"
+    np.testing.assert_allclose(run_op(line, args, F), A - 0.25 + B, rtol=1e-6)
+    filled = run_op(f"pto.texpands ins(%s : f32) outs(%out : {F})", [("s", ("f32", 3.0))], F)
+    np.testing.assert_array_equal(filled, np.full((4, 8), 3.0, np.float32))
+    # taxpy reads the destination: here it starts at zero.
+    axpy = run_op(
+        f"pto.taxpy ins(%a, %s : {F}, f32) outs(%out : {F})",
+        [("a", (F, A)), ("s", ("f32", 2.0))],
+        F,
+    )
+    np.testing.assert_allclose(axpy, 2 * A, rtol=1e-6)
+
+
+def test_partial_ops_combine_where_both_are_valid() -> None:
+    small = "!pto.tile_buf<vec, 4x8xf32, valid=2x8>"
+    got = run_op(
+        f"pto.tpartadd ins(%a, %b : {F}, {small}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (small, B))],
+        F,
+    )
+    expected = A.copy()
+    expected[:2] += B[:2]
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_compare_packs_bits_and_select_reads_them() -> None:
+    # One mask byte per row: tsel reads the mask's valid bytes as one bit stream.
+    mask = "!pto.tile_buf<vec, 4x32xui8, valid=4x1>"
+    text = f"""
+func.func @k(%a: {F}, %b: {F}, %m: {mask}, %t: {F}, %out: {F}) {{
+  pto.tcmp ins(%a, %b {{cmpMode = #pto<cmp gt>}} : {F}, {F}) outs(%m : {mask})
+  pto.tsel ins(%m, %a, %b, %t : {mask}, {F}, {F}, {F}) outs(%out : {F})
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    args = module.body.block.ops.first.body.block.args  # type: ignore[union-attr]
+    tiles = [Tile.of_type(a.type) for a in args]  # type: ignore[arg-type]
+    tiles[0].data[...] = A
+    tiles[1].data[...] = B
+    PTOExecutor(module).run("k", tiles)  # type: ignore[arg-type]
+    # Bit j of byte w in row i is element (i, 8w + j), least significant bit first.
+    expected_mask = np.zeros((4, 32), np.uint8)
+    for i in range(4):
+        for j in range(8):
+            expected_mask[i, j // 8] |= int(A[i, j] > B[i, j]) << (j % 8)
+    np.testing.assert_array_equal(tiles[2].data, expected_mask)
+    np.testing.assert_array_equal(tiles[4].data, np.maximum(A, B))
+
+
+def test_reductions_and_arg_reductions() -> None:
+    icolumn = "!pto.tile_buf<vec, 4x1xi32, valid=4x1>"
+    irow = "!pto.tile_buf<vec, 1x8xi32>"
+    src = [("a", (F, A)), ("t", (F, A))]
+    line = f"pto.trowmin ins(%a, %t : {F}, {F}) outs(%out : {COLUMN})"
+    np.testing.assert_allclose(run_op(line, src, COLUMN)[:, 0], A.min(axis=1))
+    line = f"pto.trowprod ins(%a, %t : {F}, {F}) outs(%out : {COLUMN})"
+    np.testing.assert_allclose(run_op(line, src, COLUMN)[:, 0], A.prod(axis=1), rtol=1e-5)
+    line = f"pto.tcolmin ins(%a : {F}) outs(%out : {ROW})"
+    np.testing.assert_allclose(run_op(line, src[:1], ROW)[0], A.min(axis=0))
+    line = f"pto.trowargmax ins(%a, %t : {F}, {F}) outs(%out : {icolumn})"
+    np.testing.assert_array_equal(run_op(line, src, icolumn)[:, 0], A.argmax(axis=1))
+    line = f"pto.tcolargmin ins(%a, %t : {F}, {F}) outs(%out : {irow})"
+    np.testing.assert_array_equal(run_op(line, src, irow)[0], A.argmin(axis=0))
+
+
+@pytest.mark.parametrize(
+    ("name", "f"),
+    [
+        ("add", np.add),
+        ("sub", np.subtract),
+        ("mul", np.multiply),
+        ("div", np.divide),
+        ("max", np.maximum),
+        ("min", np.minimum),
+        ("expdif", lambda a, v: np.exp(a - v)),
+    ],
+)
+def test_row_and_column_broadcasts(name: str, f: Callable) -> None:
+    v_row, v_col = floats((4, 1)) + 5, floats((1, 8)) + 5
+    line = f"pto.trowexpand{name} ins(%a, %v : {F}, {COLUMN}) outs(%out : {F})"
+    got = run_op(line, [("a", (F, A)), ("v", (COLUMN, v_row))], F)
+    np.testing.assert_allclose(got, f(A, v_row), rtol=1e-5)
+    line = f"pto.tcolexpand{name} ins(%a, %v : {F}, {ROW}) outs(%out : {F})"
+    got = run_op(line, [("a", (F, A)), ("v", (ROW, v_col))], F)
+    np.testing.assert_allclose(got, f(A, v_col), rtol=1e-5)
+
+
+def test_column_expand() -> None:
+    v = floats((1, 8))
+    got = run_op(f"pto.tcolexpand ins(%v : {ROW}) outs(%out : {F})", [("v", (ROW, v))], F)
+    np.testing.assert_array_equal(got, np.repeat(v, 4, axis=0))
+
+
+LEFT = "!pto.tile_buf<left, 4x8xf32, blayout=col_major, slayout=row_major>"
+RIGHT = "!pto.tile_buf<right, 8x16xf32, slayout=col_major>"
+ACC = "!pto.tile_buf<acc, 4x16xf32, blayout=col_major, slayout=row_major, fractal=1024>"
+BIAS = "!pto.tile_buf<bias, 1x16xf32>"
+
+
+def test_matmul_with_accumulator_and_bias() -> None:
+    a, b = floats((4, 8)), floats((8, 16))
+    acc_in, bias = floats((4, 16)), floats((1, 16))
+    args = [("c", (ACC, acc_in)), ("a", (LEFT, a)), ("b", (RIGHT, b))]
+    line = f"pto.tmatmul.acc ins(%c, %a, %b : {ACC}, {LEFT}, {RIGHT}) outs(%out : {ACC})"
+    np.testing.assert_allclose(run_op(line, args, ACC), acc_in + a @ b, rtol=1e-5)
+    args = [("a", (LEFT, a)), ("b", (RIGHT, b)), ("bias", (BIAS, bias))]
+    line = f"pto.tmatmul.bias ins(%a, %b, %bias : {LEFT}, {RIGHT}, {BIAS}) outs(%out : {ACC})"
+    np.testing.assert_allclose(run_op(line, args, ACC), a @ b + bias, rtol=1e-5)
+
+
+def test_extract_insert_concat() -> None:
+    big = "!pto.tile_buf<vec, 8x16xf32>"
+    src = floats((8, 16))
+    args = [("s", (big, src)), ("r", ("index", 2)), ("c", ("index", 8))]
+    line = f"pto.textract ins(%s, %r, %c : {big}, index, index) outs(%out : {F})"
+    np.testing.assert_array_equal(run_op(line, args, F), src[2:6, 8:16])
+    args = [("s", (F, A)), ("r", ("index", 4)), ("c", ("index", 8))]
+    got = run_op(f"pto.tinsert ins(%s, %r, %c : {F}, index, index) outs(%out : {big})", args, big)
+    expected = np.zeros((8, 16), np.float32)
+    expected[4:8, 8:16] = A
+    np.testing.assert_array_equal(got, expected)
+    half = "!pto.tile_buf<vec, 4x4xf32>"
+    a, b = floats((4, 4)), floats((4, 4))
+    line = f"pto.tconcat ins(%a, %b : {half}, {half}) outs(%out : {F})"
+    got = run_op(line, [("a", (half, a)), ("b", (half, b))], F)
+    np.testing.assert_array_equal(got, np.hstack([a, b]))
+
+
+def test_fillpad_tci_ttri_gather() -> None:
+    part = "!pto.tile_buf<vec, 4x8xf32, valid=2x3>"
+    padded = "!pto.tile_buf<vec, 4x8xf32, pad=2>"
+    got = run_op(f"pto.tfillpad ins(%s : {part}) outs(%out : {padded})", [("s", (part, A))], padded)
+    expected = np.full((4, 8), np.inf, np.float32)
+    expected[:2, :3] = A[:2, :3]
+    np.testing.assert_array_equal(got, expected)
+    irow = "!pto.tile_buf<vec, 1x16xi32>"
+    got = run_op(f"pto.tci ins(%s : i32) outs(%out : {irow})", [("s", ("i32", 5))], irow)
+    np.testing.assert_array_equal(got[0], 5 + np.arange(16))
+    got = run_op(
+        f"pto.tci ins(%s {{descending = true}} : i32) outs(%out : {irow})",
+        [("s", ("i32", 5))],
+        irow,
+    )
+    np.testing.assert_array_equal(got[0], 5 - np.arange(16))
+    got = run_op(f"pto.ttri ins(%d : i32) outs(%out : {INT})", [("d", ("i32", 1))], INT)
+    np.testing.assert_array_equal(got, np.tril(np.ones((4, 8), np.int32), 1))
+    index = rng.integers(0, 32, (4, 8)).astype(np.int32)
+    index[0, 0] = 99  # outside the 4x8 source: reads 0
+    got = run_op(
+        f"pto.tgather ins(%s, %i : {F}, {INT}) outs(%out : {F})",
+        [("s", (F, A)), ("i", (INT, index))],
+        F,
+    )
+    expected = np.where(index < 32, A.reshape(-1)[np.minimum(index, 31)], 0)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_unsupported_op_is_a_located_error() -> None:
+    line = f"pto.tsort32 ins(%a, %i : {F}, {INT}) outs(%out : {F})"
+    with pytest.raises(UserError, match=r"the PTO executor cannot run 'pto\.tsort32'"):
+        run_op(line, [("a", (F, A)), ("i", (INT, IA))], F)

@@ -1,0 +1,427 @@
+"""What PTO's tile ops compute, in numpy, over a destination tile's valid region.
+
+The PTO executor (`pto.py`) runs an op by calling `compute(name, dst, tiles,
+scalars, attrs)`: `tiles` are the op's tile inputs in operand order (scratch
+tiles included, unused), `scalars` its scalar inputs, `attrs` its attributes
+as plain values. Semantics follow pto-isa's ISA pages (`docs/isa/<OP>.md`) and
+its CPU simulator (`include/pto/cpu/`):
+
+- Elementwise ops write the destination's valid region; the elements outside
+  it keep their values. f16/bf16 compute in f32 and round once per op.
+- `tcmp`/`tcmps` pack one bit per element, least significant bit first, into
+  the mask's integer elements row by row (the mask is zeroed first); `tsel`/
+  `tsels` read the mask's valid elements (their low 8 bits) as one bit stream.
+- `tpart*` combine where both sources are valid and copy the valid one elsewhere.
+- `trem` takes the divisor's sign (a - floor(a / b) * b), `tfmod` the dividend's.
+- `tci` writes row 0: start + j (start - j with `descending`).
+- `tgather` (index form) reads the source at flat indices of its static
+  shape; indices outside it read 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+import ml_dtypes
+import numpy as np
+from numpy.typing import NDArray
+
+Array = NDArray[np.generic]
+Scalar = int | float
+AttrValue = str | int | float | bool
+
+
+class TileLike(Protocol):
+    """A tile's storage (its static shape) and its valid region."""
+
+    data: Array
+    valid_rows: int
+    valid_cols: int
+
+
+class SemanticsError(ValueError):
+    """An op asked for something the hardware does not do (the executor locates it)."""
+
+
+def compute_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
+    """Half-precision math runs in f32 and rounds once per op, like the vector unit."""
+    if dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):
+        return np.dtype(np.float32)
+    return dtype
+
+
+def valid(tile: TileLike, rows: int, cols: int) -> Array:
+    """The top-left rows x cols of a tile, in its compute type."""
+    if rows > tile.data.shape[0] or cols > tile.data.shape[1]:
+        raise SemanticsError(
+            f"reads {rows}x{cols} elements of a {tile.data.shape[0]}x{tile.data.shape[1]} tile"
+        )
+    return tile.data[:rows, :cols].astype(compute_dtype(tile.data.dtype))
+
+
+def write(dst: TileLike, values: Array, rows: int | None = None, cols: int | None = None) -> None:
+    rows = values.shape[0] if rows is None else rows
+    cols = values.shape[1] if cols is None else cols
+    dst.data[:rows, :cols] = values[:rows, :cols].astype(dst.data.dtype)
+
+
+def _remainder(a: Array, b: Array) -> Array:
+    return a - np.floor(a / b) * b if np.issubdtype(a.dtype, np.floating) else np.mod(a, b)
+
+
+def _fmod(a: Array, b: Array) -> Array:
+    return np.fmod(a, b)
+
+
+_Binary = Callable[[Array, Array], Array]
+
+# dst = f(src0, src1), and dst = f(src, scalar) for the `s` variants.
+BINARY: dict[str, _Binary] = {
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+    "shl": np.left_shift,
+    "shr": np.right_shift,
+    "fmod": _fmod,
+    "rem": _remainder,
+    "sub": np.subtract,
+    "max": np.maximum,
+    "min": np.minimum,
+    "prelu": lambda a, b: np.where(a > 0, a, a * b),
+    "lrelu": lambda a, b: np.where(a > 0, a, a * b),
+}
+TILE_TILE = {
+    f"pto.t{key}": key for key in ("and", "or", "xor", "shl", "shr", "fmod", "rem", "prelu")
+}
+TILE_SCALAR = {
+    f"pto.t{key}s": key
+    for key in ("sub", "max", "min", "and", "or", "xor", "shl", "shr", "fmod", "rem")
+} | {"pto.tlrelu": "lrelu"}
+UNARY: dict[str, Callable[[Array], Array]] = {
+    "pto.tneg": np.negative,
+    "pto.tnot": np.invert,
+    "pto.trecip": lambda x: 1 / x,
+}
+PARTIAL: dict[str, _Binary] = {
+    "pto.tpartadd": np.add,
+    "pto.tpartmul": np.multiply,
+    "pto.tpartmax": np.maximum,
+    "pto.tpartmin": np.minimum,
+}
+REDUCE: dict[str, Callable[..., Array]] = {
+    "min": np.min,
+    "prod": np.prod,
+    "argmax": np.argmax,
+    "argmin": np.argmin,
+}
+EXPAND: dict[str, _Binary] = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": np.divide,
+    "max": np.maximum,
+    "min": np.minimum,
+    "expdif": lambda a, v: np.exp(a - v),
+}
+COMPARE: dict[str, _Binary] = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+}
+
+
+def _shape(dst: TileLike) -> tuple[int, int]:
+    return dst.valid_rows, dst.valid_cols
+
+
+def _scalar_as(value: Scalar, like: Array) -> Array:
+    return np.asarray(value).astype(like.dtype)
+
+
+def compute(
+    name: str,
+    dst: TileLike,
+    tiles: list[TileLike],
+    scalars: list[Scalar],
+    attrs: dict[str, AttrValue],
+) -> None:
+    """Run op `name` on its tile and scalar inputs, writing `dst`."""
+    rows, cols = _shape(dst)
+    if name in TILE_TILE:
+        a, b = valid(tiles[0], rows, cols), valid(tiles[1], rows, cols)
+        write(dst, BINARY[TILE_TILE[name]](a, b))
+    elif name in TILE_SCALAR:
+        a = valid(tiles[0], rows, cols)
+        write(dst, BINARY[TILE_SCALAR[name]](a, _scalar_as(scalars[0], a)))
+    elif name in UNARY:
+        write(dst, UNARY[name](valid(tiles[0], rows, cols)))
+    elif name in PARTIAL:
+        _partial(PARTIAL[name], dst, tiles[0], tiles[1])
+    elif name in _SPECIAL:
+        _SPECIAL[name](dst, tiles, scalars, attrs)
+    elif name.startswith(("pto.trowexpand", "pto.tcolexpand")) and name[14:] in EXPAND:
+        _expand(EXPAND[name[14:]], name.startswith("pto.trow"), dst, tiles)
+    elif name.startswith(("pto.trow", "pto.tcol")) and name[8:] in REDUCE:
+        _reduce(name[8:], name.startswith("pto.trow"), dst, tiles[0])
+    else:
+        raise SemanticsError("has no semantics in the PTO executor")
+
+
+def _partial(f: _Binary, dst: TileLike, src0: TileLike, src1: TileLike) -> None:
+    rows, cols = _shape(dst)
+    dtype = compute_dtype(dst.data.dtype)
+    a, b = np.zeros((rows, cols), dtype), np.zeros((rows, cols), dtype)
+    has0, has1 = np.zeros((rows, cols), bool), np.zeros((rows, cols), bool)
+    for src, values, has in ((src0, a, has0), (src1, b, has1)):
+        r, c = min(src.valid_rows, rows), min(src.valid_cols, cols)
+        values[:r, :c] = valid(src, r, c)
+        has[:r, :c] = True
+    result = np.where(has0 & has1, f(a, b), np.where(has0, a, b))
+    covered = has0 | has1
+    region = dst.data[:rows, :cols]
+    region[covered] = result[covered].astype(dst.data.dtype)
+
+
+def _reduce(kind: str, rows_axis: bool, dst: TileLike, src: TileLike) -> None:
+    values = valid(src, src.valid_rows, src.valid_cols)
+    reduced = REDUCE[kind](values, axis=1 if rows_axis else 0)
+    if rows_axis:
+        dst.data[: src.valid_rows, 0] = reduced.astype(dst.data.dtype)
+    else:
+        dst.data[0, : src.valid_cols] = reduced.astype(dst.data.dtype)
+
+
+def _expand(f: _Binary, along_rows: bool, dst: TileLike, tiles: list[TileLike]) -> None:
+    """`trowexpandOP`: a[i, j] OP v[i, 0]; `tcolexpandOP`: a[i, j] OP v[0, j]."""
+    rows, cols = _shape(dst)
+    full, vector = tiles[0], tiles[1]
+    broadcast_shape = (rows, 1) if along_rows else (1, cols)
+    if (full.valid_rows, full.valid_cols) == broadcast_shape != (rows, cols):
+        full, vector = vector, full
+    v = valid(vector, *broadcast_shape)
+    write(dst, f(valid(full, rows, cols), np.broadcast_to(v, (rows, cols))))
+
+
+def _column_expand(dst: TileLike, tiles: list[TileLike], *_: object) -> None:
+    rows, cols = _shape(dst)
+    write(dst, np.broadcast_to(valid(tiles[0], 1, cols), (rows, cols)))
+
+
+def _ternary(sign: int) -> Callable[..., None]:
+    def run(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+        rows, cols = _shape(dst)
+        a, b = valid(tiles[0], rows, cols), valid(tiles[1], rows, cols)
+        # taddc / tsubc: a +- b + c; taddsc / tsubsc: a +- scalar + b.
+        middle, last = (
+            (_scalar_as(scalars[0], a), b) if scalars else (b, valid(tiles[2], rows, cols))
+        )
+        write(dst, a + sign * middle + last)
+
+    return run
+
+
+def _divs(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    rows, cols = _shape(dst)
+    a = valid(tiles[0], rows, cols)
+    s = _scalar_as(scalars[0], a)
+    a, b = (s, a) if attrs.get("scalar_first") else (a, s)
+    if np.issubdtype(a.dtype, np.integer) and np.any(np.asarray(b) == 0):
+        raise SemanticsError("integer division by zero")
+    write(dst, a / b if np.issubdtype(np.result_type(a, b), np.floating) else a // b)
+
+
+def _expands(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    rows, cols = _shape(dst)
+    dst.data[:rows, :cols] = scalars[0]
+
+
+def _axpy(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    rows, cols = _shape(dst)
+    x = valid(tiles[0], rows, cols).astype(np.float64)
+    y = valid(dst, rows, cols).astype(np.float64)
+    write(dst, scalars[0] * x + y)
+
+
+def _compare(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """Pack `src0 cmpMode src1` row by row, LSB first, into the mask's elements."""
+    src = tiles[0]
+    rows, cols = src.valid_rows, src.valid_cols
+    a = valid(src, rows, cols)
+    b = valid(tiles[1], rows, cols) if len(tiles) > 1 else _scalar_as(scalars[0], a)
+    mode = str(attrs.get("cmpMode", "eq"))
+    bits = COMPARE[mode](a, b)
+    word_bits = dst.data.dtype.itemsize * 8
+    words = -(-cols // word_bits)
+    padded = np.zeros((rows, words * word_bits), dtype=np.uint64)
+    padded[:, :cols] = bits
+    weights = np.left_shift(np.uint64(1), np.arange(word_bits, dtype=np.uint64))
+    packed = (padded.reshape(rows, words, word_bits) * weights).sum(axis=2)
+    dst.data[...] = 0
+    if words > dst.data.shape[1] or rows > dst.data.shape[0]:
+        raise SemanticsError(f"needs a {rows}x{words} mask, but the mask tile is {dst.data.shape}")
+    dst.data[:rows, :words] = packed.astype(dst.data.dtype)
+
+
+def mask_bits(mask: TileLike, count: int) -> Array:
+    """The first `count` bits of the mask's valid elements (low 8 bits each), LSB first."""
+    region = mask.data[: mask.valid_rows, : mask.valid_cols].astype(np.int64) & 0xFF
+    bits = np.unpackbits(region.astype(np.uint8).reshape(-1), bitorder="little")
+    if bits.size < count:
+        raise SemanticsError(f"selects {count} elements, but the mask holds {bits.size} bits")
+    return bits[:count].astype(bool)
+
+
+def _select(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    rows, cols = _shape(dst)
+    take = mask_bits(tiles[0], rows * cols).reshape(rows, cols)
+    a = valid(tiles[1], rows, cols)
+    b = valid(tiles[2], rows, cols) if not scalars else _scalar_as(scalars[0], a)
+    write(dst, np.where(take, a, b))
+
+
+def _matmul(dst: TileLike, tiles: list[TileLike], roles: tuple[str, ...]) -> None:
+    left, right = tiles[roles.index("left")], tiles[roles.index("right")]
+    wide = np.int64 if np.issubdtype(dst.data.dtype, np.integer) else np.float64
+    a = left.data[: left.valid_rows, : left.valid_cols].astype(wide)
+    b = right.data[: right.valid_rows, : right.valid_cols].astype(wide)
+    if a.shape[1] != b.shape[0]:
+        raise SemanticsError(f"K mismatch at run time: {a.shape[1]} != {b.shape[0]}")
+    result = a @ b
+    if "acc" in roles:
+        acc = tiles[roles.index("acc")]
+        result = result + acc.data[: result.shape[0], : result.shape[1]].astype(wide)
+    if "bias" in roles:
+        result = result + tiles[roles.index("bias")].data[0:1, : result.shape[1]].astype(wide)
+    write(dst, result)
+
+
+def _matmul_roles(roles: tuple[str, ...]) -> Callable[..., None]:
+    return lambda dst, tiles, *_: _matmul(dst, tiles, roles)
+
+
+def _extract(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    rows, cols = _shape(dst)
+    r, c = int(scalars[0]), int(scalars[1])
+    src = tiles[0]
+    if r + rows > src.data.shape[0] or c + cols > src.data.shape[1]:
+        raise SemanticsError(
+            f"extracts {rows}x{cols} at ({r}, {c}) from a "
+            f"{src.data.shape[0]}x{src.data.shape[1]} tile"
+        )
+    write(dst, src.data[r : r + rows, c : c + cols])
+
+
+def _insert(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    src = tiles[0]
+    rows, cols = src.valid_rows, src.valid_cols
+    r, c = int(scalars[0]), int(scalars[1])
+    if r + rows > dst.data.shape[0] or c + cols > dst.data.shape[1]:
+        raise SemanticsError(
+            f"inserts {rows}x{cols} at ({r}, {c}) into a "
+            f"{dst.data.shape[0]}x{dst.data.shape[1]} tile"
+        )
+    dst.data[r : r + rows, c : c + cols] = src.data[:rows, :cols].astype(dst.data.dtype)
+
+
+def _concat(dst: TileLike, tiles: list[TileLike], *_: object) -> None:
+    a, b = tiles
+    rows = dst.valid_rows
+    write(dst, np.concatenate([valid(a, rows, a.valid_cols), valid(b, rows, b.valid_cols)], 1))
+
+
+def pad_value(pad: int, dtype: np.dtype[np.generic]) -> Scalar:
+    """PTO's pad values: 1 zero, 2 the maximum (+inf for floats), 3 the minimum."""
+    if pad == 1:
+        return 0
+    if np.issubdtype(dtype, np.floating) or dtype == np.dtype(ml_dtypes.bfloat16):
+        return float("inf") if pad == 2 else float("-inf")
+    info = np.iinfo(dtype)
+    return int(info.max) if pad == 2 else int(info.min)
+
+
+def _fill_pad(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """dst = src's valid region; the rest of dst's storage is dst's pad value."""
+    src = tiles[0]
+    pad = int(attrs.get("dst_pad", 0))
+    if pad == 0:
+        raise SemanticsError("needs a destination with a pad value (pad = 1, 2 or 3)")
+    values = src.data[: src.valid_rows, : src.valid_cols].copy()
+    dst.data[...] = pad_value(pad, dst.data.dtype)
+    dst.data[: values.shape[0], : values.shape[1]] = values.astype(dst.data.dtype)
+
+
+def _ci(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    step = -1 if attrs.get("descending") else 1
+    cols = dst.valid_cols
+    dst.data[0, :cols] = (int(scalars[0]) + step * np.arange(cols)).astype(dst.data.dtype)
+
+
+def _tri(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """Lower (default): 1 where j <= i + d; upper: 1 where j >= i + d."""
+    rows, cols = _shape(dst)
+    i, j = np.indices((rows, cols))
+    d = int(scalars[0])
+    ones = j >= i + d if attrs.get("upper") else j <= i + d
+    dst.data[:rows, :cols] = ones.astype(dst.data.dtype)
+
+
+def _gather(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    if len(tiles) < 2:
+        raise SemanticsError("runs the index form only (ins src, indices)")
+    src, indices = tiles[0], tiles[1]
+    rows, cols = _shape(dst)
+    flat = src.data.reshape(-1)
+    index = indices.data[:rows, :cols].astype(np.int64)
+    inside = (index >= 0) & (index < flat.size)
+    values = np.where(inside, flat[np.where(inside, index, 0)], 0)
+    dst.data[:rows, :cols] = values.astype(dst.data.dtype)
+
+
+def _scatter(dst: TileLike, tiles: list[TileLike], *_: object) -> None:
+    src, indices = tiles[0], tiles[1]
+    rows, cols = src.valid_rows, src.valid_cols
+    index = indices.data[:rows, :cols].astype(np.int64).reshape(-1)
+    flat = dst.data.reshape(-1)
+    if np.any((index < 0) | (index >= flat.size)):
+        raise SemanticsError(f"scatters outside the {flat.size}-element destination")
+    flat[index] = src.data[:rows, :cols].reshape(-1).astype(dst.data.dtype)
+
+
+_SPECIAL: dict[str, Callable[..., None]] = {
+    "pto.taddc": _ternary(1),
+    "pto.tsubc": _ternary(-1),
+    "pto.taddsc": _ternary(1),
+    "pto.tsubsc": _ternary(-1),
+    "pto.tdivs": _divs,
+    "pto.texpands": _expands,
+    "pto.taxpy": _axpy,
+    "pto.tcmp": _compare,
+    "pto.tcmps": _compare,
+    "pto.tsel": _select,
+    "pto.tsels": _select,
+    "pto.tcolexpand": _column_expand,
+    "pto.tmatmul.acc": _matmul_roles(("acc", "left", "right")),
+    "pto.tmatmul.bias": _matmul_roles(("left", "right", "bias")),
+    "pto.tgemv": _matmul_roles(("left", "right")),
+    "pto.tgemv.acc": _matmul_roles(("acc", "left", "right")),
+    "pto.tgemv.bias": _matmul_roles(("left", "right", "bias")),
+    "pto.textract": _extract,
+    "pto.tinsert": _insert,
+    "pto.tconcat": _concat,
+    "pto.tfillpad": _fill_pad,
+    "pto.tfillpad_expand": _fill_pad,
+    "pto.tci": _ci,
+    "pto.ttri": _tri,
+    "pto.tgather": _gather,
+    "pto.tscatter": _scatter,
+}
+SUPPORTED: frozenset[str] = frozenset(
+    [*TILE_TILE, *TILE_SCALAR, *UNARY, *PARTIAL, *_SPECIAL]
+    + [f"pto.trowexpand{k}" for k in EXPAND]
+    + [f"pto.tcolexpand{k}" for k in EXPAND]
+    + [f"pto.t{axis}{k}" for axis in ("row", "col") for k in REDUCE]
+)
