@@ -45,7 +45,8 @@ class OutputKind(Enum):
 
 @dataclass(frozen=True)
 class ReorderedSum:
-    """A sum of `length` elements accumulated in `accumulator`, then stored as `output`."""
+    """A sum of `length` elements and the init value (`length` additions) accumulated in
+    `accumulator`, then stored as `output`."""
 
     length: int
     accumulator: PrimitiveType
@@ -68,10 +69,13 @@ class ReorderedSum:
         return bound
 
     def describe(self, max_error: float, bound: float) -> str:
-        return (
+        text = (
             f"max error {max_error:.3g}, bound {bound:.3g}, reduction of {self.length} "
             f"{self.accumulator.value} elements"
         )
+        if self.length * _unit_roundoff(self.accumulator) >= 1:
+            text += "; n*u >= 1, so the bound says little"
+        return text
 
 
 @dataclass(frozen=True)
@@ -294,7 +298,7 @@ def _reordered_sum(source: _SumSource, entry_values: dict[HloInstruction, Value]
     wide = operand.astype(np.float64)
     magnitudes = np.abs(wide).sum(axis=dims) + abs(float(init))
     exact = wide.sum(axis=dims) + float(init)
-    length = int(np.prod([operand.shape[d] for d in dims])) + 1  # the init value is added too
+    length = int(np.prod([operand.shape[d] for d in dims]))
     return ReorderedSum(
         length,
         source.reduce.array_shape.element_type,
