@@ -201,3 +201,22 @@ def test_a_broken_elementwise_kernel_differs(
     assert main([str(hlo), "--check"]) == 1
     err = capsys.readouterr().err
     assert "emitted: DIFFERS (out0: not bit-identical, though the kernel computes" in err
+
+
+def test_outputs_behind_a_call_keep_the_ulp_tolerance() -> None:
+    text = """HloModule calls
+
+%inner (a: f32[4]) -> (f32[4], f32[4]) {
+  %a = f32[4] parameter(0)
+  %e = f32[4] exponential(%a)
+  ROOT %t = (f32[4], f32[4]) tuple(%a, %e)
+}
+
+ENTRY %main (x: f32[4]) -> (f32[4], f32[4]) {
+  %x = f32[4] parameter(0)
+  ROOT %c = (f32[4], f32[4]) call(%x), to_apply=%inner
+}
+"""
+    module = parse_hlo(text)
+    kinds = [e.kind for e in output_expectations(module, random_inputs(module.entry, 0))]
+    assert kinds == [OutputKind.APPROXIMATE, OutputKind.APPROXIMATE]

@@ -28,7 +28,7 @@ import numpy as np
 from xla_emit.hlo.elementwise import APPROXIMATED_OPS
 from xla_emit.hlo.evaluator import Value, evaluate_values, simple_reducer
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
-from xla_emit.hlo.shape import ArrayShape, PrimitiveType
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare, first_index, value_at
 
 # Ops whose result depends on the order the kernel combines elements in.
@@ -185,6 +185,10 @@ def compare_within_bound(
 def output_expectations(module: HloModule, inputs: Sequence[np.ndarray]) -> list[Expectation]:
     """One expectation per output of the entry computation (tuples flattened)."""
     leaves = _leaves(module.entry.root, None)
+    outputs = len(flatten_shape(module.entry.root.shape))
+    if len(leaves) != outputs:
+        # Outputs this reading cannot trace (a tuple from a call, say): the ulp tolerance.
+        return [Expectation(OutputKind.APPROXIMATE)] * outputs
     entry_values: dict[HloInstruction, Value] | None = None
     expectations: list[Expectation] = []
     for instruction, index in leaves:
