@@ -264,3 +264,45 @@ def test_integer_converts_compiled_match_the_evaluator(source: str, data: st.Dat
     targets = tuple(t for t in (*INTEGERS, *FLOATS, "pred") if t != source)
     text = convert_module(source, targets)
     _same(evaluate_module(parse_hlo(text), [x]), compiled(text, [x]), source)
+
+
+def power_module(type_: str) -> str:
+    return f"""HloModule power_{type_}
+
+ENTRY %main (a: {type_}[{N}], b: {type_}[{N}]) -> {type_}[{N}] {{
+  %a = {type_}[{N}] parameter(0)
+  %b = {type_}[{N}] parameter(1)
+  ROOT %p = {type_}[{N}] power(%a, %b)
+}}
+"""
+
+
+# XLA lowers integer power by squaring six times (exponent bits 0..5), so 2**64 is 2**0;
+# a negative exponent gives 1 for base 1, +-1 by parity for base -1, else 0.
+POWER_CASES = {
+    "s32": [
+        ((2, 64), 1),
+        ((3, 65), 3),
+        ((-1, -3), -1),
+        ((-1, -2), 1),
+        ((1, -5), 1),
+        ((2, -1), 0),
+        ((0, 0), 1),
+        ((2, 10), 1024),
+        ((2, 31), S32_MIN),
+        ((3, 4), 81),
+    ],
+    # Unsigned exponents with the top bit set count as negative; 255 is base -1.
+    "u8": [((3, 200), 0), ((255, 200), 1), ((255, 201), 255), ((1, 200), 1), ((2, 7), 128)],
+}
+
+
+@pytest.mark.parametrize("type_", sorted(POWER_CASES))
+@pytest.mark.parametrize("run", ["compiled", "reference"])
+def test_integer_power_matches_hand_worked_values(run: str, type_: str) -> None:
+    cases = POWER_CASES[type_]
+    a = _padded([case[0][0] for case in cases], type_)
+    b = _padded([case[0][1] for case in cases], type_)
+    text = power_module(type_)
+    (output,) = compiled(text, [a, b]) if run == "compiled" else run_reference(text, [a, b])
+    assert [int(v) for v in output[: len(cases)]] == [expected for _, expected in cases]

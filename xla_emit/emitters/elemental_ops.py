@@ -182,14 +182,20 @@ def _binary_op(
     return _binary(emitter, op_class, a, b)
 
 
+# XLA's lowering of integer power squares the base this many times (the low 6 exponent bits).
+_POWER_STEPS = 6
+
+
 def _integer_power(
     emitter: ScalarOps, ptype: PrimitiveType, base: SSAValue, exponent: SSAValue
 ) -> SSAValue:
-    """Square-and-multiply over the exponent's bits (products wrap around); a negative
-    exponent gives 0, or 1 for base 1, as XLA defines it."""
+    """Square-and-multiply over the exponent's low six bits (products wrap around), as
+    XLA lowers mhlo.power; an exponent negative as a signed number (whatever the type's
+    signedness) gives 1 for base 1, +-1 by parity for base -1, else 0."""
     bits_type = integer_type(ptype)
     one = emitter.scalar_constant(1, ptype)
     zero = emitter.scalar_constant(0, ptype)
+    all_ones = emitter.constant(IntegerAttr(-1, bits_type), "cst")
     block = Block(arg_types=[IndexType(), bits_type, bits_type, bits_type])
     _, product, square, rest = block.args
     body = builder_at_end(block)
@@ -199,16 +205,21 @@ def _integer_power(
     next_square = body.insert(arith.MuliOp(square, square)).results[0]
     next_rest = body.insert(arith.ShRUIOp(rest, one)).results[0]
     body.insert(scf.YieldOp(next_product, next_square, next_rest))
-    steps = emitter.constant_index(ptype.bit_width)
+    steps = emitter.constant_index(_POWER_STEPS)
     loop = scf.ForOp(
         emitter.constant_index(0), steps, emitter.constant_index(1), [one, base, exponent], block
     )
     result = emitter.insert(loop).results[0]
-    if ptype.is_unsigned_int:
-        return result
     negative = emitter.insert(arith.CmpiOp(exponent, zero, "slt")).results[0]
     base_is_one = emitter.insert(arith.CmpiOp(base, one, "eq")).results[0]
-    fallback = emitter.insert(arith.SelectOp(base_is_one, one, zero)).results[0]
+    base_is_minus_one = emitter.insert(arith.CmpiOp(base, all_ones, "eq")).results[0]
+    parity = emitter.insert(arith.AndIOp(exponent, one)).results[0]
+    even = emitter.insert(arith.CmpiOp(parity, zero, "eq")).results[0]
+    minus_one_power = emitter.insert(arith.SelectOp(even, one, all_ones)).results[0]
+    one_or_zero = emitter.insert(arith.SelectOp(base_is_one, one, zero)).results[0]
+    fallback = emitter.insert(
+        arith.SelectOp(base_is_minus_one, minus_one_power, one_or_zero)
+    ).results[0]
     return emitter.insert(arith.SelectOp(negative, fallback, result)).results[0]
 
 

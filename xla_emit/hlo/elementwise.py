@@ -137,19 +137,30 @@ def _signed_overflow(a: Array, b: Array, ptype: PrimitiveType) -> Array:
     return (a == ptype.int_limits[0]) & (b == -1)
 
 
+# XLA squares the base six times: 2**6 = 64 bits covers every non-wrapping power.
+_POWER_STEPS = 6
+
+
 def _int_power(a: Array, b: Array, ptype: PrimitiveType) -> Array:
-    """Repeated squaring with wrap-around; a negative exponent gives 0 (1 for base 1)."""
-    result = np.ones(np.broadcast(a, b).shape, dtype=ptype.dtype)
-    base = np.broadcast_to(a, result.shape).copy()
-    exponent = np.broadcast_to(b, result.shape).astype(np.int64)
-    remaining = np.where(exponent < 0, 0, exponent)
-    while np.any(remaining > 0):
-        odd = (remaining & 1) == 1
+    """XLA's integer power (the MLIR emitters' lowering of mhlo.power): square-and-multiply
+    over the exponent's low six bits, wrapping around. An exponent that is negative as a
+    signed number (unsigned ones too) gives 1 for base 1, +-1 by parity for base -1 (all
+    ones), else 0."""
+    signed = np.dtype(f"i{ptype.dtype.itemsize}")
+    shape = np.broadcast(a, b).shape
+    result = np.ones(shape, dtype=ptype.dtype)
+    base = np.broadcast_to(a, shape).copy()
+    bits = np.broadcast_to(b, shape).astype(signed)
+    for step in range(_POWER_STEPS):
+        odd = ((bits >> step) & 1) == 1
         result = np.where(odd, result * base, result)
         base = base * base
-        remaining = remaining >> 1
-    negative = exponent < 0
-    return np.where(negative, (a == 1).astype(ptype.dtype), result).astype(ptype.dtype)
+    base_bits = np.broadcast_to(a, shape).astype(signed)
+    minus_one_power = np.where((bits & 1) == 0, 1, -1)
+    fallback = np.where(base_bits == -1, minus_one_power, (base_bits == 1).astype(np.int64))
+    return np.where(bits < 0, fallback.astype(signed).astype(ptype.dtype), result).astype(
+        ptype.dtype
+    )
 
 
 def _shift(opcode: str, a: Array, b: Array, ptype: PrimitiveType) -> Array:
