@@ -12,9 +12,12 @@ import tomllib
 from importlib.metadata import entry_points, version
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from passes import PASS_ENTRY_POINTS, all_passes
+from xla_emit.hlo.npz import random_inputs
+from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.runtime.sources import input_format
 from xla_emit.tools import opt, run
 
@@ -244,3 +247,15 @@ def test_the_command_line_loads_no_compiler(tool: str) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert result.stdout == "[]\n"
+
+
+def test_run_writes_the_npz_to_stdout_for_dash(tmp_path: Path) -> None:
+    hlo = "HloModule m\nENTRY e {\n  ROOT p = f32[3] parameter(0)\n}\n"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "xla_emit.tools.run", "-", "--reference", "-o", "-"]
+    result = subprocess.run(
+        command, input=hlo.encode(), capture_output=True, env=env, check=True, cwd=tmp_path
+    )
+    expected = random_inputs(parse_hlo_module(hlo, "m.hlo").entry, 0)[0]
+    assert np.array_equal(np.load(io.BytesIO(result.stdout))["out0"], expected)
+    assert not (tmp_path / "-").exists()
