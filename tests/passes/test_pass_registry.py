@@ -1,17 +1,21 @@
-"""The pass registry and the pass modules agree: one pass per module, named after the pass,
-registered under its own name."""
+"""The pass registry (the entry-point group `xla_emit.passes`) and the pass modules agree:
+one pass per module, named after the pass, registered under its own name; and
+`pyproject.toml` publishes what is installed."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import tomllib
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from xdsl.passes import ModulePass
 
-from passes import all_passes
+from passes import PASS_ENTRY_POINTS, all_passes
 
-PASSES_DIR = Path(__file__).resolve().parents[2] / "passes"
+ROOT = Path(__file__).resolve().parents[2]
+PASSES_DIR = ROOT / "passes"
 GROUPS = ("gpu", "tpu", "pto")
 
 
@@ -54,3 +58,11 @@ def test_each_module_is_named_after_its_pass() -> None:
 def test_every_registered_pass_loads_and_has_its_name() -> None:
     for name, load in all_passes().items():
         assert load().name == name
+
+
+def test_pyproject_publishes_the_installed_passes() -> None:
+    """The published list is the registry: a stale install would hide a pass."""
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    published = table["project"]["entry-points"][PASS_ENTRY_POINTS]
+    installed = {point.name: point.value for point in entry_points(group=PASS_ENTRY_POINTS)}
+    assert {name: value for name, value in installed.items() if name in published} == published

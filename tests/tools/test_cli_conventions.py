@@ -8,13 +8,15 @@ import io
 import os
 import subprocess
 import sys
-import tomllib
-from importlib.metadata import entry_points, version
+from importlib.metadata import version
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from passes import PASS_ENTRY_POINTS, all_passes
+from passes import all_passes
+from xla_emit.hlo.npz import random_inputs
+from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.runtime.sources import input_format
 from xla_emit.tools import opt, run
 
@@ -183,14 +185,6 @@ def test_run_names_every_backend() -> None:
     assert tuple(sorted(BACKENDS)) == run.BACKEND_NAMES
 
 
-def test_pyproject_publishes_the_installed_passes() -> None:
-    """The published list is the registry: a stale install would hide a pass."""
-    table = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    published = table["project"]["entry-points"][PASS_ENTRY_POINTS]
-    installed = {point.name: point.value for point in entry_points(group=PASS_ENTRY_POINTS)}
-    assert {name: value for name, value in installed.items() if name in published} == published
-
-
 USER_PASS = '''
 from dataclasses import dataclass
 
@@ -244,3 +238,15 @@ def test_the_command_line_loads_no_compiler(tool: str) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert result.stdout == "[]\n"
+
+
+def test_run_writes_the_npz_to_stdout_for_dash(tmp_path: Path) -> None:
+    hlo = "HloModule m\nENTRY e {\n  ROOT p = f32[3] parameter(0)\n}\n"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "xla_emit.tools.run", "-", "--reference", "-o", "-"]
+    result = subprocess.run(
+        command, input=hlo.encode(), capture_output=True, env=env, check=True, cwd=tmp_path
+    )
+    expected = random_inputs(parse_hlo_module(hlo, "m.hlo").entry, 0)[0]
+    assert np.array_equal(np.load(io.BytesIO(result.stdout))["out0"], expected)
+    assert not (tmp_path / "-").exists()

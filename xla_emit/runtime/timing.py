@@ -9,7 +9,7 @@ chunk or every kernel shows its total.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 _RULE = "===" + "-" * 73 + "==="
@@ -31,7 +31,7 @@ class Timer:
         self.seconds[name] = self.seconds.get(name, 0.0) + seconds
 
     @contextmanager
-    def measure(self, name: str) -> Iterator[None]:
+    def measure(self, name: str) -> Generator[None]:
         started = time.perf_counter()
         try:
             yield

@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from xla_emit.diagnostics import UserError
@@ -37,7 +39,7 @@ from xla_emit.limits import (
     format_bytes,
     parse_byte_size,
 )
-from xla_emit.runtime.sources import input_format, read_input
+from xla_emit.runtime.sources import STDIN, input_format, read_input
 from xla_emit.runtime.timing import PARSE
 from xla_emit.tools.cli import add_input_format, add_timing, add_version
 
@@ -121,7 +123,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
         help="deterministic random inputs (default seed 0)",
     )
     _ = parser.add_argument(
-        "-o", "--output", metavar="OUT.npz", help="where to write out0, out1, ..."
+        "-o", "--output", metavar="OUT.npz", help="where to write out0, out1, ... (- for stdout)"
     )
     _ = parser.add_argument(
         "--reference", action="store_true", help="run the numpy HLO evaluator (the oracle)"
@@ -270,14 +272,27 @@ def report_outputs(outputs: Sequence[np.ndarray]) -> None:
         print(f"out{number}: {output.dtype}{list(output.shape)}")
 
 
+def write_npz_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
+    """Write `out0, out1, ...` to `path`; `-` is stdout, as the archive's bytes."""
+    from xla_emit.hlo.npz import write_outputs
+
+    if path != STDIN:
+        write_outputs(path, outputs)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        archive = Path(folder) / "outputs.npz"
+        write_outputs(str(archive), outputs)
+        sys.stdout.flush()
+        sys.stdout.buffer.write(archive.read_bytes())
+        sys.stdout.buffer.flush()
+
+
 def run(options: RunOptions, timer: Timer) -> None:
     program = read_program(options)
     outputs = select_mode(program, options)(program, options, timer)
     if options.output is not None:
-        from xla_emit.hlo.npz import write_outputs
-
         with timer.measure("write outputs"):
-            write_outputs(options.output, outputs)
+            write_npz_outputs(options.output, outputs)
     else:
         report_outputs(outputs)
 
