@@ -1,5 +1,8 @@
 """What a kernel may ask of the machine, checked before anything is allocated or run.
 
+Also the command-line flags that set the budgets (`--max-memory`, `--max-steps`)
+and `--progress`, for the tools to add to their parsers.
+
 Every tensor and memref type a kernel names (its arguments, the values its
 ops make) is checked once, statically: a dynamic dimension is an error (the
 interpreters allocate every buffer from its static shape), and so is a buffer
@@ -10,18 +13,67 @@ at least one index per lane. The HLO side of the same budget is
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Iterator
+from typing import cast
 
 from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType, VectorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo.limits import check_memory
+from xla_emit.hlo.limits import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_MAX_STEPS,
+    RunLimits,
+    check_memory,
+    format_bytes,
+    parse_byte_size,
+)
 from xla_emit.interpreter import LaunchGrid
 from xla_emit.interpreter.element_types import INDEX_DTYPE, numpy_dtype
 from xla_emit.ir import SourceMap
+
+
+def memory_size(text: str) -> int:
+    """`4G`, `512M` or bytes (argparse names this function in its error)."""
+    return parse_byte_size(text)
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise ValueError(text)
+    return value
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """--max-memory, --max-steps, --progress (see `xla_emit.hlo.limits`)."""
+    _ = parser.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        type=memory_size,
+        default=DEFAULT_MAX_MEMORY,
+        help=f"largest buffer a run may allocate: bytes, or 512M, 4G (default "
+        f"{format_bytes(DEFAULT_MAX_MEMORY)})",
+    )
+    _ = parser.add_argument(
+        "--max-steps",
+        metavar="N",
+        type=positive_int,
+        default=DEFAULT_MAX_STEPS,
+        help=f"ops the interpreter may run, loop trips included (default {DEFAULT_MAX_STEPS})",
+    )
+    _ = parser.add_argument(
+        "--progress", action="store_true", help="a progress bar even when stderr is no terminal"
+    )
+
+
+def limits_of(namespace: argparse.Namespace) -> RunLimits:
+    """The limits `add_limit_arguments` parsed."""
+    return RunLimits(cast(int, namespace.max_memory), cast(int, namespace.max_steps))
+
 
 # Ops that allocate a memref of their result type; other memref results are views.
 _ALLOCATING_MEMREF_OPS = frozenset({"memref.alloc", "memref.alloca"})

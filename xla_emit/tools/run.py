@@ -34,17 +34,11 @@ import numpy as np
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
-from xla_emit.hlo.limits import (
-    DEFAULT_MAX_MEMORY,
-    DEFAULT_MAX_STEPS,
-    RunLimits,
-    check_module_memory,
-    format_bytes,
-    parse_byte_size,
-)
+from xla_emit.hlo.limits import check_module_memory
 from xla_emit.hlo.npz import random_inputs, read_inputs, write_outputs
 from xla_emit.runtime.backends import BACKENDS
 from xla_emit.runtime.commands import InterpreterOptions, run_hlo_module, run_kernel_file
+from xla_emit.runtime.limits import add_limit_arguments, limits_of
 from xla_emit.runtime.sources import load_hlo_module
 
 _DESCRIPTION = "Run an HLO module or an MLIR kernel and write its outputs as npz."
@@ -66,40 +60,6 @@ def seed(text: str) -> int:
     if value < 0:
         raise ValueError(text)
     return value
-
-
-def memory_size(text: str) -> int:
-    """`4G`, `512M` or bytes (argparse names this function in its error)."""
-    return parse_byte_size(text)
-
-
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise ValueError(text)
-    return value
-
-
-def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
-    """--max-memory, --max-steps, --progress (see `xla_emit.hlo.limits`)."""
-    _ = parser.add_argument(
-        "--max-memory",
-        metavar="SIZE",
-        type=memory_size,
-        default=DEFAULT_MAX_MEMORY,
-        help=f"largest buffer a run may allocate: bytes, or 512M, 4G (default "
-        f"{format_bytes(DEFAULT_MAX_MEMORY)})",
-    )
-    _ = parser.add_argument(
-        "--max-steps",
-        metavar="N",
-        type=positive_int,
-        default=DEFAULT_MAX_STEPS,
-        help=f"ops the interpreter may run, loop trips included (default {DEFAULT_MAX_STEPS})",
-    )
-    _ = parser.add_argument(
-        "--progress", action="store_true", help="a progress bar even when stderr is no terminal"
-    )
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -155,7 +115,7 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
             time=cast(bool, namespace.time),
             entry=cast(str | None, namespace.entry),
             backend=cast(str | None, namespace.backend),
-            limits=RunLimits(cast(int, namespace.max_memory), cast(int, namespace.max_steps)),
+            limits=limits_of(namespace),
             progress=cast(bool, namespace.progress),
         ),
     )
