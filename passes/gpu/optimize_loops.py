@@ -6,10 +6,15 @@ XLA's `optimize_loops.cc` rule, restated:
 * never a loop whose body calls a function (`func.call`, `pure_call`), holds
   another `scf.for`, or uses `math.acos/acosh/asin/asinh/atanh/sinh` (their
   expansions are large and unrolling them does not pay);
-* T <= max_unroll_factor: unroll fully;
+* T <= max_unroll_factor and T * body_size <= 400: unroll fully;
 * otherwise unroll by f = min(T, 400 // body_size), lowered until it divides T,
   where body_size counts 1 per op and 20 per expensive float `math` op, times
   the vector width of the op's result.
+
+400 is XLA's `kMaxSize` ("chosen empirically"): it caps every unrolled body,
+so however large `max_unroll_factor` is, a loop grows by at most 400 ops'
+worth (a factor of 10^6 on a 10^5-trip loop would otherwise print 10^5
+copies of its body).
 
 Full unrolling turns the seed's `scf.for %vector_index = 0 to 4` into four
 copies of the body at the constant positions `%vector_index`, `%vector_index_1`, ...
@@ -107,10 +112,11 @@ class UnrollLoop(RewritePattern):
         if any(_blocks_unrolling(inner) for inner in op.body.walk()):
             return
         trip_count = bounds.trip_count
-        if trip_count <= self.max_unroll_factor:
+        size = body_size(op)
+        if trip_count <= self.max_unroll_factor and trip_count * size <= _UNROLL_BUDGET:
             _unroll_fully(op, trip_count, rewriter)
             return
-        factor = partial_unroll_factor(trip_count, body_size(op))
+        factor = partial_unroll_factor(trip_count, size)
         if factor > 1:
             _unroll_by(op, factor, rewriter)
 
@@ -155,9 +161,10 @@ class OptimizeLoopsPass(ModulePass):
 
     Options:
     - max_unroll_factor (int, default 4): loops with at most this many
-      iterations are unrolled fully; 0 means the default. Larger loops are
-      unrolled by the largest factor that divides the trip count and keeps
-      the body within XLA's size budget.
+      iterations are unrolled fully, if the unrolled body stays within XLA's
+      size budget (400); 0 means the default. Other loops are unrolled by the
+      largest factor that divides the trip count and keeps the body within
+      that budget.
     """
 
     name = "xla-gpu-optimize-loops"

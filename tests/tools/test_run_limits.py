@@ -14,6 +14,7 @@ import pytest
 
 from xla_emit.limits import format_bytes, parse_byte_size
 from xla_emit.runtime.reporting import progress_bar
+from xla_emit.tools.opt import main as opt_main
 from xla_emit.tools.run import main
 
 HUGE_PARAMETER = """HloModule m
@@ -246,6 +247,19 @@ def test_doubling_chain_of_24_levels_runs_in_seconds(tmp_path: Path) -> None:
     assert main([str(path), "--reference", "-o", str(tmp_path / "ref.npz")]) == 0
     interpreted, reference = np.load(tmp_path / "run.npz"), np.load(tmp_path / "ref.npz")
     np.testing.assert_array_equal(interpreted["out0"], reference["out0"])
+
+
+def test_doubling_chain_compiles_to_one_function_per_level(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "chain.hlo"
+    path.write_text(doubling_chain(24))
+    assert opt_main([str(path)]) == 0
+    # The kernel and one callee per level, each calling the level below twice: the IR
+    # grows linearly with the levels, not with the 2^24 paths through them.
+    out = capsys.readouterr().out
+    assert out.count("func.func") == 25
+    assert out.count("pure_call @") == 2 * 23 + 1
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal() -> None:

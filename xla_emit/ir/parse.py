@@ -41,7 +41,8 @@ MLIRLexer._unescaped_characters_regex = re.compile(  # pyright: ignore[reportPri
 # of brackets and regions; beyond about 140 levels Python's stack runs out.
 # Real kernels nest a dozen levels, so deeper text is rejected before parsing.
 MAX_NESTING = 64
-_NESTING_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*|->|[(\[{<]|[)\]}>]')
+# Strings, comments, `->`, `<=` and `>=` are matched whole so their brackets do not count.
+_NESTING_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*|->|<=|>=|[(\[{<]|[)\]}>]')
 _OPENING = frozenset("([{<")
 _CLOSING = frozenset(")]}>")
 

@@ -1,4 +1,4 @@
-"""Command-line conventions both tools share: `--version`, `--input-format`, `--timing`.
+"""Command-line conventions of the tools: `--version`, `--input-format`, `--timing`, budgets.
 
 Each is one `add_*` call on the tool's parser, so a tool's flags read as a list
 and a new shared flag is one function here. Nothing heavy is imported: the
@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
+from xla_emit.limits import (
+    DEFAULT_MAX_MEMORY,
+    DEFAULT_MAX_STEPS,
+    RunLimits,
+    format_bytes,
+    parse_byte_size,
+)
 from xla_emit.runtime.sources import INPUT_FORMATS
 
 
@@ -64,3 +71,42 @@ def add_timing(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the wall time of every step (parse, each pass, verify, print, run) to stderr",
     )
+
+
+def memory_size(text: str) -> int:
+    """`4G`, `512M` or bytes (argparse names this function in its error)."""
+    return parse_byte_size(text)
+
+
+def positive_int(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise ValueError(text)
+    return value
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """--max-memory, --max-steps, --progress (see `xla_emit.limits`)."""
+    _ = parser.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        type=memory_size,
+        default=DEFAULT_MAX_MEMORY,
+        help=f"largest buffer a run may allocate: bytes, or 512M, 4G (default "
+        f"{format_bytes(DEFAULT_MAX_MEMORY)})",
+    )
+    _ = parser.add_argument(
+        "--max-steps",
+        metavar="N",
+        type=positive_int,
+        default=DEFAULT_MAX_STEPS,
+        help=f"ops the interpreter may run, loop trips included (default {DEFAULT_MAX_STEPS})",
+    )
+    _ = parser.add_argument(
+        "--progress", action="store_true", help="a progress bar even when stderr is no terminal"
+    )
+
+
+def limits_of(namespace: argparse.Namespace) -> RunLimits:
+    """The limits `add_limit_arguments` parsed."""
+    return RunLimits(cast(int, namespace.max_memory), cast(int, namespace.max_steps))

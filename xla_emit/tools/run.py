@@ -32,16 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from xla_emit.diagnostics import UserError
-from xla_emit.limits import (
-    DEFAULT_MAX_MEMORY,
-    DEFAULT_MAX_STEPS,
-    RunLimits,
-    format_bytes,
-    parse_byte_size,
-)
 from xla_emit.runtime.sources import STDIN, input_format, read_input
 from xla_emit.runtime.timing import PARSE
-from xla_emit.tools.cli import add_input_format, add_timing, add_version
+from xla_emit.tools.cli import (
+    add_input_format,
+    add_limit_arguments,
+    add_timing,
+    add_version,
+    limits_of,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -75,40 +74,6 @@ def seed(text: str) -> int:
     if value < 0:
         raise ValueError(text)
     return value
-
-
-def memory_size(text: str) -> int:
-    """`4G`, `512M` or bytes (argparse names this function in its error)."""
-    return parse_byte_size(text)
-
-
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise ValueError(text)
-    return value
-
-
-def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
-    """--max-memory, --max-steps, --progress (see `xla_emit.hlo.limits`)."""
-    _ = parser.add_argument(
-        "--max-memory",
-        metavar="SIZE",
-        type=memory_size,
-        default=DEFAULT_MAX_MEMORY,
-        help=f"largest buffer a run may allocate: bytes, or 512M, 4G (default "
-        f"{format_bytes(DEFAULT_MAX_MEMORY)})",
-    )
-    _ = parser.add_argument(
-        "--max-steps",
-        metavar="N",
-        type=positive_int,
-        default=DEFAULT_MAX_STEPS,
-        help=f"ops the interpreter may run, loop trips included (default {DEFAULT_MAX_STEPS})",
-    )
-    _ = parser.add_argument(
-        "--progress", action="store_true", help="a progress bar even when stderr is no terminal"
-    )
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -172,7 +137,7 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
             time=cast(bool, namespace.time),
             entry=cast(str | None, namespace.entry),
             backend=cast(str | None, namespace.backend),
-            limits=RunLimits(cast(int, namespace.max_memory), cast(int, namespace.max_steps)),
+            limits=limits_of(namespace),
             progress=cast(bool, namespace.progress),
         ),
     )

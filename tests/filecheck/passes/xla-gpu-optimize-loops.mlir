@@ -1,5 +1,6 @@
 // RUN: xla-emit-opt %s --split-input-file -p xla-gpu-optimize-loops | filecheck %s
 // RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=16}' | filecheck %s --check-prefix=MAX16
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=1000000}' | filecheck %s --check-prefix=HUGE
 
 // A 4-trip vector loop (the seed's) unrolls fully: four copies of the body at
 // constant positions named after the induction variable.
@@ -77,9 +78,12 @@ func.func @partial_unroll(%x: f32) -> f32 {
 // CHECK-COUNT-4: math.tanh
 // CHECK:       %[[F1:.*]] = arith.addf %{{.*}}, %x
 // CHECK:       scf.yield %[[F1]]
+// Fully unrolled, the 8 trips would cost 8 * 102 > 400, XLA's cap on an
+// unrolled body: a larger max_unroll_factor changes nothing.
 // MAX16-LABEL: func.func @partial_unroll
-// MAX16-NOT:   scf.for
-// MAX16-COUNT-40: math.tanh
+// MAX16:       arith.constant 2 : index
+// MAX16:       scf.for
+// MAX16-COUNT-10: math.tanh
 // MAX16-NOT:   math.tanh
 
 // -----
@@ -172,5 +176,53 @@ func.func @vector_cost(%x: vector<8xf32>) -> vector<8xf32> {
 // CHECK-COUNT-2: math.tanh
 // CHECK-NOT:   math.tanh
 // MAX16-LABEL: func.func @vector_cost
+// MAX16:       scf.for
+// MAX16-COUNT-2: math.tanh
+// MAX16-NOT:   math.tanh
+
+// -----
+
+// 16 trips of a 2-op body (32 <= 400) unroll fully under max_unroll_factor=16;
+// by default they become one trip of a loop of step 16.
+func.func @cheap_body(%x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %r = scf.for %i = %c0 to %c16 step %c1 iter_args(%acc = %x) -> (f32) {
+    %y = arith.addf %acc, %x : f32
+    scf.yield %y : f32
+  }
+  func.return %r : f32
+}
+// CHECK-LABEL: func.func @cheap_body
+// CHECK:       arith.constant 16 : index
+// CHECK:       scf.for
+// CHECK-COUNT-16: arith.addf
+// MAX16-LABEL: func.func @cheap_body
 // MAX16-NOT:   scf.for
-// MAX16-COUNT-16: math.tanh
+// MAX16-COUNT-16: arith.addf
+// MAX16-NOT:   arith.addf
+
+// -----
+
+// A huge max_unroll_factor cannot blow a 100000-trip loop up into 100000
+// copies: the body is capped at 400 // 2 = 200 copies (200 divides 100000).
+func.func @huge_factor(%x: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 100000 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> (f32) {
+    %y = arith.addf %acc, %x : f32
+    scf.yield %y : f32
+  }
+  func.return %r : f32
+}
+// CHECK-LABEL: func.func @huge_factor
+// CHECK:       arith.constant 200 : index
+// MAX16-LABEL: func.func @huge_factor
+// MAX16:       arith.constant 200 : index
+// HUGE-LABEL:  func.func @huge_factor
+// HUGE:        %[[STEP:.*]] = arith.constant 200 : index
+// HUGE:        scf.for {{.*}} step %[[STEP]]
+// HUGE-COUNT-200: arith.addf
+// HUGE-NOT:    arith.addf
