@@ -31,8 +31,8 @@ from jax.sharding import NamedSharding
 from jax.sharding import PartitionSpec as P
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_corpus import _METADATA, _STACK_TABLES, write_npz  # noqa: E402
-from zoo_programs import PROGRAMS, ZooProgram  # noqa: E402
+from make_corpus import _METADATA, _STACK_TABLES, write_npz
+from zoo_programs import PROGRAMS, ZooProgram
 
 TARGET_CONFIG = Path(__file__).resolve().parent / "h100_target_config.txtpb"
 
@@ -55,8 +55,7 @@ def h100_hlo(program: ZooProgram, arguments: Sequence[np.ndarray]) -> str:
     )
     mesh = topologies.make_mesh(topology, (1,), ("d",))
     specs = [
-        jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=NamedSharding(mesh, P()))
-        for a in arguments
+        jax.ShapeDtypeStruct(a.shape, a.dtype, sharding=NamedSharding(mesh, P())) for a in arguments
     ]
     function = jax.jit(program.function)  # type: ignore[arg-type]
     compiled = function.trace(*specs).lower(lowering_platforms=("cuda",)).compile()
@@ -97,4 +96,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

@@ -153,16 +153,25 @@ PROGRAMS: tuple[ZooProgram, ...] = (
         ),
     ),
     ZooProgram(
-        "small_cnn", small_cnn, (Arg((4, 16, 16, 3)), Arg((3, 3, 3, 8)), Arg((3, 3, 8, 16)),
-                                 Arg((16, 10)))
-    ),  # fmt: skip
-    ZooProgram("embedding_lookup", embedding_lookup, (Arg((1000, 32)), Arg((64,), "int32", 0, 999))),
+        "small_cnn",
+        small_cnn,
+        (Arg((4, 16, 16, 3)), Arg((3, 3, 3, 8)), Arg((3, 3, 8, 16)), Arg((16, 10))),
+    ),
+    ZooProgram(
+        "embedding_lookup", embedding_lookup, (Arg((1000, 32)), Arg((64,), "int32", 0, 999))
+    ),
     ZooProgram("scatter_add", scatter_add, (Arg((48, 8)), Arg((48,), "int32", 0, 15))),
     ZooProgram("argsort_topk", argsort_topk, (Arg((8, 128), low=-100, high=100),)),
     ZooProgram("cumsum", cumsum, (Arg((8, 256)),)),
     ZooProgram(
-        "scan_rnn", scan_rnn, (Arg((8, 4, 16)), Arg((4, 32)), Arg((32, 32), low=-0.3, high=0.3),
-                               Arg((16, 32), low=-0.3, high=0.3))
-    ),  # fmt: skip
+        "scan_rnn",
+        scan_rnn,
+        (
+            Arg((8, 4, 16)),
+            Arg((4, 32)),
+            Arg((32, 32), low=-0.3, high=0.3),
+            Arg((16, 32), low=-0.3, high=0.3),
+        ),
+    ),
     ZooProgram("fori_loop", fori_loop, (Arg((8, 64)),)),
 )

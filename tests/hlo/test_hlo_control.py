@@ -231,3 +231,29 @@ def test_map_over_a_dimension_subset_is_an_error() -> None:
     )
     with pytest.raises(UserError, match=r"map 'm': map dimensions must be all of 0\.\.1"):
         parse_hlo_module(text)
+
+
+@pytest.mark.parametrize(
+    ("root", "message"),
+    [
+        (
+            "ROOT c = f32[2] conditional(p, x, x), true_computation=neg, "
+            "false_computation=dbl, branch_computations={same}",
+            "conditional 'c': a pred conditional needs true_computation and false_computation; "
+            "an s32 one needs branch_computations",
+        ),
+        (
+            "ROOT c = f32[2] conditional(p, x), true_computation=neg, false_computation=dbl",
+            "conditional 'c': conditional has 2 branches but 1 branch operands",
+        ),
+        (
+            "ROOT s = f32[2] sort(x), dimensions={0}, to_apply=neg",
+            "sort 's': the comparator 'neg' must take two scalars per operand (2 parameters)",
+        ),
+    ],
+)
+def test_control_flow_shape_errors(root: str, message: str) -> None:
+    text = module(f"  p = pred[] parameter(0)\n  x = f32[2] parameter(1)\n  {root}", BRANCHES)
+    with pytest.raises(UserError) as caught:
+        parse_hlo_module(text, "m.hlo")
+    assert str(caught.value).splitlines()[0] == f"m.hlo:21:8: error: {message}"

@@ -5,10 +5,10 @@ order: a fusion is compiled (once per distinct fusion text) and launched;
 `tuple`, `get-tuple-element` and `bitcast` only alias buffers; `constant` is
 its literal; `call`, `while` and `conditional` run their computations the same
 way; dots, cuBLAS/cuDNN custom calls and the one-device collectives are calls
-into the kernel library (`runtime.library`), and a `kind=kCustom` fusion (a
-gemm, sort or Triton fusion) runs its computation op by op, its dot as a
-library call; any other instruction is wrapped as a fusion of its own, as XLA
-does, and emitted like one.
+into the kernel library (`runtime.library`), and a `kind=kCustom` gemm or sort
+fusion runs its computation op by op, its dot or sort as a library call (a
+Triton softmax fusion is emitted as one kernel); any other instruction is
+wrapped as a fusion of its own, as XLA does, and emitted like one.
 
 The runtime executes these entry-level instructions with its own code, never
 with the reference evaluator's: `--check` compares the two, so sharing code
@@ -38,6 +38,8 @@ RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast", "opt-barrier"})
 _LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
+# Ops a kCustom fusion hands to a library.
+_LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})
 _NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
 # Ops whose called computations run as computations (their fusions launch kernels).
 _RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
@@ -179,8 +181,16 @@ def _predicate(value: RuntimeValue, instruction: HloInstruction) -> bool:
 
 
 def _is_library_fusion(instruction: HloInstruction) -> bool:
-    """A kCustom fusion (gemm, sort, Triton): its ops run one by one, dots as library calls."""
-    return instruction.opcode == "fusion" and instruction.fusion_kind == "kCustom"
+    """A kCustom fusion around a library op (a gemm or sort fusion): its ops run one by one.
+
+    Its dot or sort is a library call and every other op a kernel of its own. A
+    kCustom fusion without one (a Triton softmax or layernorm fusion) is emitted as
+    one kernel by our native emitters, as XLA does without its Triton rewrite.
+    """
+    if instruction.opcode != "fusion" or instruction.fusion_kind != "kCustom":
+        return False
+    opcodes = {i.opcode for i in instruction.called_computations[0].instructions}
+    return not opcodes.isdisjoint(_LIBRARY_OPS)
 
 
 def _arrays(instruction: HloInstruction, operands: list[RuntimeValue]) -> list[np.ndarray]:
