@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
+import pytest
 from emitter_kernel_checks import bits, parse
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -386,3 +387,49 @@ def test_dots_in_loop_fusions(
     numpy_type = np.int32 if dtype == "s32" else ml_dtypes.bfloat16
     inputs = [rng.integers(-8, 9, s).astype(numpy_type) for s in (lhs_sizes, rhs_sizes)]
     assert_runs_like_the_evaluator(text, inputs)
+
+
+@pytest.mark.parametrize(
+    ("params", "body", "result", "kind"),
+    [
+        # Slices of inputs of two shapes: no common loop, so the loop emitter (which then
+        # needs equal output shapes: here they are).
+        (
+            ["f32[4,4]", "f32[4,5]"],
+            [
+                "a = f32[2,4] slice(x0), slice={[0:2], [0:4]}",
+                "b = f32[2,4] slice(x1), slice={[0:2], [0:4]}",
+                "ROOT t = (f32[2,4], f32[2,4]) tuple(a, b)",
+            ],
+            "(f32[2,4], f32[2,4])",
+            EmitterKind.LOOP,
+        ),
+        # A single slice root is a plain loop fusion (input slices needs several roots).
+        (
+            ["f32[4,4]"],
+            ["ROOT a = f32[2,4] slice(x0), slice={[0:2], [0:4]}"],
+            "f32[2,4]",
+            EmitterKind.LOOP,
+        ),
+        # Two roots updating one parameter cannot both own its buffer.
+        (
+            ["f32[4]", "f32[1]", "s32[]"],
+            [
+                "a = f32[4] dynamic-update-slice(x0, x1, x2)",
+                "b = f32[4] dynamic-update-slice(x0, x1, x2)",
+                "ROOT t = (f32[4], f32[4]) tuple(a, b)",
+            ],
+            "(f32[4], f32[4])",
+            EmitterKind.LOOP,
+        ),
+        # An elementwise epilogue keeps the concatenate the hero.
+        (
+            ["f32[2]", "f32[3]"],
+            ["c = f32[5] concatenate(x0, x1), dimensions={0}", "ROOT n = f32[5] negate(c)"],
+            "f32[5]",
+            EmitterKind.CONCATENATE,
+        ),
+    ],
+)
+def test_emitter_choice(params: list[str], body: list[str], result: str, kind: EmitterKind) -> None:
+    assert emitter_kind(fusion_module(params, body, result)) is kind

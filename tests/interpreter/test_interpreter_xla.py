@@ -151,3 +151,27 @@ func.func @main(%out: tensor<5xindex>) -> tensor<5xindex> {
 """
     (result,) = run_kernel(text, [])
     np.testing.assert_array_equal(result, np.arange(5) ** 2)
+
+
+SHARED_SLICE_KERNEL = """
+func.func @main(%in: tensor<4xi32> {{xla.slice_index = 0 : i64}},
+                %out: tensor<4xi32> {{xla.slice_index = {out_slice} : i64}}) -> tensor<4xi32> {{
+  %t = gpu.thread_id  x {{xla.range = [0 : index, 1 : index]}}
+  %c7 = arith.constant 7 : i32
+  %o = tensor.insert %c7 into %out[%t] : tensor<4xi32>
+  return %o : tensor<4xi32>
+}}
+"""
+
+
+def test_an_output_sharing_an_inputs_slice_starts_as_that_input(run_kernel: RunKernel) -> None:
+    # In-place kernels write only some elements; the rest are the input's (one buffer).
+    text = SHARED_SLICE_KERNEL.format(out_slice=0)
+    (result,) = run_kernel(text, [np.array([1, 2, 3, 4], np.int32)], checks=CheckOptions())
+    np.testing.assert_array_equal(result, [7, 7, 3, 4])
+
+
+def test_an_output_in_its_own_slice_starts_as_zeros(run_kernel: RunKernel) -> None:
+    text = SHARED_SLICE_KERNEL.format(out_slice=1)
+    (result,) = run_kernel(text, [np.array([1, 2, 3, 4], np.int32)])
+    np.testing.assert_array_equal(result, [7, 7, 0, 0])
