@@ -34,7 +34,7 @@ from typing import Any, Protocol, TypeAlias, cast
 
 import numpy as np
 from numpy.typing import NDArray
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
@@ -52,6 +52,18 @@ Values: TypeAlias = tuple[Value, ...]
 # `[()]`, but numpy's stubs declare those on ndarray only, so code computing
 # on lanes views values through this type (see `lanes`).
 Array: TypeAlias = NDArray[Any]
+
+
+def _slice_indices(function: FuncOp) -> list[int | None]:
+    """Each argument's `xla.slice_index` (the buffer XLA assigned it), if it has one."""
+    count = len(function.function_type.inputs.data)
+    if function.arg_attrs is None:
+        return [None] * count
+    indices: list[int | None] = []
+    for attrs in function.arg_attrs.data:
+        index = attrs.data.get("xla.slice_index")
+        indices.append(index.value.data if isinstance(index, IntegerAttr) else None)
+    return indices
 
 
 def lanes(value: Value) -> Array:
@@ -257,11 +269,21 @@ class Executor:
                 f"but {len(inputs)} were given"
             )
         values: list[Value] = []
+        slices = _slice_indices(function)
         for position, type_ in enumerate(arg_types):
             if position < len(inputs):
                 values.append(self._input_value(position, type_, inputs[position], missing == 0))
-            else:
-                values.append(self._output_value(position, type_))
+                continue
+            value = self._output_value(position, type_)
+            # XLA updates a buffer in place by giving the output the input's slice
+            # (dynamic-update-slice, scatter): the output starts as that input.
+            aliased = [n for n in range(len(inputs)) if slices[n] is not None]
+            aliased = [n for n in aliased if slices[n] == slices[position]]
+            if aliased and isinstance(value, TensorValue):
+                source = np.asarray(inputs[aliased[0]])
+                if source.size == value.buffer.data.size:
+                    value.buffer.data[:] = source.reshape(-1).astype(value.buffer.data.dtype)
+            values.append(value)
         return values
 
     def _input_value(
