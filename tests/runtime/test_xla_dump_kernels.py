@@ -114,7 +114,7 @@ def test_xla_gpu_emitter_output_matches_xla(log: Path) -> None:
 
 
 def iterations_per_thread(text: str) -> int:
-    """How many iterations the first loop's symbols make (XLA:CPU puts a fusion in a few threads)."""
+    """How many iterations the first loop's symbols make (XLA:CPU runs few threads)."""
     first_map = re.search(r"domain: ([^\"]*)\"", text)
     extents = re.findall(r"\bs\d+ in \[0, (\d+)\]", first_map.group(1) if first_map else "")
     return int(np.prod([int(e) + 1 for e in extents]))

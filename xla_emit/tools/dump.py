@@ -37,7 +37,7 @@ from xla_emit.runtime.kernel_io import random_kernel_inputs
 from xla_emit.runtime.pipeline import apply_pipeline
 
 # An op as printed: `%r = dialect.op`, a bare `dialect.op`, or the generic `"dialect.op"(`.
-_OP = re.compile(r'^\s*(?:%[^=]*= )?"?([a-z_][\w]*\.[\w.]+)"?[ (]', re.MULTILINE)
+_OP = re.compile(r'^\s*(?:%[^=]*= )?"?([a-z_][\w]*\.[\w.]+)"?(?=[ (]|$)', re.MULTILINE)
 
 
 def text_census(text: str) -> Counter[str]:
