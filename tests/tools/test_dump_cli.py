@@ -83,7 +83,7 @@ def test_a_missing_or_broken_file(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_snapshot_bodies_keep_log_line_numbers() -> None:
-    log = "// -----// IR Dump Before CSEPass: cse ('builtin.module' operation) //----- //\nmodule {\n}\n"
-    (snapshot,) = parse_pass_log(log * 1)
+    header = "// -----// IR Dump Before CSEPass: cse ('builtin.module' operation) //----- //"
+    (snapshot,) = parse_pass_log(f"{header}\nmodule {{\n}}\n")
     assert snapshot.pass_arg == "cse" and snapshot.anchor == "" and snapshot.line == 1
     assert snapshot.text.split("\n")[1] == "module {"
