@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from xdsl.dialects import arith
+from xdsl.dialects import arith, ub
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -193,6 +193,14 @@ class ArithImpls(OpImpls):
     @impl(arith.ConstantOp)
     def run_constant(self, ex: Executor, op: arith.ConstantOp, _args: Values) -> Values:
         return (constant_value(ex, op.value, op.result.type, op),)
+
+    @impl(ub.PoisonOp)
+    def run_poison(self, _ex: Executor, op: ub.PoisonOp, _args: Values) -> Values:
+        # Any value will do; XLA's vectorizer starts vectors from poison and
+        # overwrites every element. Zero keeps runs deterministic.
+        type_ = op.result.type
+        shape = tuple(type_.get_shape()) if isinstance(type_, VectorType) else ()
+        return (np.zeros(shape, numpy_dtype(type_))[()],)
 
     @impl(*_FLOAT_BINARY)
     def run_float_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:

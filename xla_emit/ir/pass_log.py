@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from xla_emit.diagnostics import UserError
+from xla_emit.diagnostics import SourceLocation, UserError
 
 _HEADER = re.compile(
     r"^// -----// IR Dump (?:Before|After) (?P<pass_class>\w+)(?:: (?P<pass_arg>[\w.-]+))?"
@@ -63,7 +63,10 @@ def parse_pass_log(text: str, file: str = "<log>") -> list[Snapshot]:
     headers = [(number, _HEADER.match(line)) for number, line in enumerate(lines)]
     found = [(number, match) for number, match in headers if match]
     if not found:
-        raise UserError(f"{file}:1:1: no '// -----// IR Dump Before ...' header: not a pass log")
+        raise UserError(
+            "no '// -----// IR Dump Before ...' header: not a pass log",
+            SourceLocation(file, 1, 1, None),
+        )
     snapshots: list[Snapshot] = []
     for index, (number, match) in enumerate(found):
         end = found[index + 1][0] if index + 1 < len(found) else len(lines)

@@ -1,0 +1,147 @@
+"""XLA's own kernels, as it dumps them, run in the interpreter and give XLA's results.
+
+For every fusion of the corpus of today's XLA (`tests/corpus/gpu`), the GPU
+emitter's output (the first snapshot of its pass log) and XLA:CPU's emitter IR
+run on the fusion's operands. A fusion whose result the program returns is
+compared with XLA's outputs; one feeding another fusion is compared with the
+numpy HLO evaluator's value of it (the evaluator shares no code with the
+interpreter, and its outputs equal XLA's: `tests/hlo`). bf16 and integer
+results must be equal bit for bit, f32 within 4 ulp.
+"""
+
+from __future__ import annotations
+
+import lzma
+import re
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xla_emit.hlo import parse_hlo_module
+from xla_emit.hlo.evaluator import evaluate_instruction, flatten_value
+from xla_emit.hlo.npz import from_storable, load_arrays, read_inputs
+from xla_emit.hlo.shape import TupleShape
+from xla_emit.interpreter import Executor
+from xla_emit.ir.parse import parse_mlir
+from xla_emit.ir.pass_log import read_pass_log
+from xla_emit.ir.verify import verify_module
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "gpu"
+GPU_LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz"))
+CPU_KERNELS = sorted(CORPUS.glob("*/cpu/*.mlir.xz"))
+F32_ULPS = 4
+
+
+def kernel_name(fusion: str) -> str:
+    """XLA names a fusion's kernel after it, `.` becoming `_` (`input_reduce_fusion_1`)."""
+    return fusion.replace(".", "_")
+
+
+@cache
+def fusion_values(program: Path, hlo_name: str) -> dict[str, tuple[list, list, list | None]]:
+    """Per fusion: its operand values, the evaluator's result, XLA's result (if returned)."""
+    module = parse_hlo_module((program / hlo_name).read_text(), str(program / hlo_name))
+    entry = module.entry
+    inputs = read_inputs(str(program / "inputs.npz"), entry)
+    root = entry.root
+    returned = list(root.operands) if root.opcode == "tuple" else [root]
+    stored = load_arrays(str(program / "outputs.npz"), "outputs")
+    shapes = root.shape.elements if isinstance(root.shape, TupleShape) else [root.shape]
+    outputs = [
+        from_storable(stored[f"out{n}"], shape, f"out{n}")  # pyright: ignore[reportArgumentType]
+        for n, shape in enumerate(shapes)
+    ]
+    values: dict[object, object] = {}
+    found: dict[str, tuple[list, list, list | None]] = {}
+    for instruction in entry.instructions:
+        operands = [values[o] for o in instruction.operands]
+        if instruction.opcode == "parameter":
+            values[instruction] = inputs[instruction.parameter_number or 0]
+            continue
+        values[instruction] = evaluate_instruction(instruction, operands)
+        if instruction.opcode == "fusion":
+            xla = None
+            if root is instruction:
+                xla = outputs
+            elif instruction in returned:
+                xla = [outputs[returned.index(instruction)]]
+            found[kernel_name(instruction.name)] = (
+                operands,
+                flatten_value(values[instruction]),
+                xla,
+            )
+    return found
+
+
+def assert_matches(ours: np.ndarray, expected: np.ndarray, what: str) -> None:
+    expected = np.asarray(expected)
+    assert ours.shape == expected.shape, what
+    if expected.dtype == np.float32:
+        # A few ulp per element; where a result cancels (x - mean, sums of mixed
+        # signs) a few ulp of the largest result, since XLA's transcendental
+        # approximations and summation order differ from numpy's by an ulp or so.
+        ulps = np.abs(ours.view(np.int32).astype(np.int64) - expected.view(np.int32))
+        scale = F32_ULPS * np.spacing(np.float32(np.max(np.abs(expected), initial=0)))
+        close = (ulps <= F32_ULPS) | (np.abs(ours - expected) <= scale) | (ours == expected)
+        assert close.all(), f"{what}: {int((~close).sum())} elements differ beyond {F32_ULPS} ulp"
+    else:
+        as_bits = ours.view(np.uint16) if ours.dtype.itemsize == 2 else ours
+        expected_bits = expected.view(np.uint16) if expected.dtype.itemsize == 2 else expected
+        mismatches = int(np.count_nonzero(as_bits != expected_bits))
+        assert mismatches == 0, f"{what}: {mismatches} elements differ"
+
+
+def run_and_compare(text: str, name: str, program: Path, hlo_name: str, fusion: str) -> None:
+    module, source_map = parse_mlir(text, name)
+    verify_module(module, source_map)
+    operands, evaluated, xla = fusion_values(program, hlo_name)[fusion]
+    results = Executor(module, locator=source_map).run(operands)
+    expected = xla if xla is not None else evaluated
+    assert len(results) == len(expected)
+    for number, (ours, theirs) in enumerate(zip(results, expected, strict=True)):
+        assert_matches(np.asarray(ours), theirs, f"{fusion} result {number}")
+
+
+@pytest.mark.parametrize("log", GPU_LOGS, ids=lambda p: f"{p.parts[-3]}/{p.name[:-19]}")
+def test_xla_gpu_emitter_output_matches_xla(log: Path) -> None:
+    emitted = read_pass_log(log)[0]
+    program = log.parents[1]
+    run_and_compare(
+        emitted.text, str(log), program, "gpu.hlo", log.name[: -len(".mlir-passes.log.xz")]
+    )
+
+
+def iterations_per_thread(text: str) -> int:
+    """How many iterations the first loop's symbols make (XLA:CPU runs few threads)."""
+    first_map = re.search(r"domain: ([^\"]*)\"", text)
+    extents = re.findall(r"\bs\d+ in \[0, (\d+)\]", first_map.group(1) if first_map else "")
+    return int(np.prod([int(e) + 1 for e in extents]))
+
+
+# The interpreter runs a thread's loop iterations one at a time: XLA:CPU's kernels
+# of 100k iterations take minutes, so those run only with the slow tests.
+FAST_ITERATIONS = 4096
+
+
+def cpu_kernel_params() -> list:
+    params = []
+    for kernel in CPU_KERNELS:
+        text = lzma.decompress(kernel.read_bytes()).decode()
+        slow = iterations_per_thread(text) > FAST_ITERATIONS
+        params.append(
+            pytest.param(
+                kernel,
+                id=f"{kernel.parts[-3]}/{kernel.name[:-8]}",
+                marks=[pytest.mark.slow] if slow else [],
+            )
+        )
+    return params
+
+
+@pytest.mark.parametrize("kernel", cpu_kernel_params())
+def test_xla_cpu_emitter_output_matches_xla(kernel: Path) -> None:
+    text = lzma.decompress(kernel.read_bytes()).decode()
+    program = kernel.parents[1]
+    run_and_compare(text, str(kernel), program, "cpu.hlo", kernel.name[: -len(".mlir.xz")])

@@ -1,0 +1,198 @@
+"""`xla-emit-dump`: read XLA's `*.mlir-passes.log` (plain or `.xz`), one snapshot per pass.
+
+    xla-emit-dump LOG                      # index, pass, anchor, op count of every snapshot
+    xla-emit-dump LOG --extract 3 -o k.mlir
+    xla-emit-dump LOG --extract xla-flatten-tensors
+    xla-emit-dump LOG --replay             # our passes on XLA's before-snapshots
+
+`--replay` runs, for every pass of XLA's pipeline that this project implements
+(same name), ours on the module XLA's pass received and compares the result
+with what XLA's next pass received: the op census (op name and count), and the
+outputs of both modules on the same random inputs, up to `xla-lower-tensors`.
+A pass XLA ran on several functions in a row counts as one step (compared with
+the snapshot after its last function); where XLA interleaves two function
+passes, the next snapshot has the pass applied to the first function only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+
+from passes import all_passes
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter import Executor
+from xla_emit.ir.parse import parse_mlir
+from xla_emit.ir.pass_log import Snapshot, before_lower_tensors, find_snapshot, read_pass_log
+from xla_emit.ir.verify import verify_module
+from xla_emit.runtime.kernel_io import random_kernel_inputs
+from xla_emit.runtime.pipeline import apply_pipeline
+
+# An op as printed: `%r = dialect.op`, a bare `dialect.op`, or the generic `"dialect.op"(`.
+_OP = re.compile(r'^\s*(?:%[^=]*= )?"?([a-z_][\w]*\.[\w.]+)"?(?=[ (]|$)', re.MULTILINE)
+
+
+def text_census(text: str) -> Counter[str]:
+    """Ops by name, read off the printed text (fast: no parsing)."""
+    return Counter(_OP.findall(text))
+
+
+def op_census(module: ModuleOp) -> Counter[str]:
+    return Counter(op.name for op in module.walk() if op is not module)
+
+
+def list_snapshots(snapshots: Sequence[Snapshot]) -> str:
+    rows = [f"{'#':>3}  {'pass':<34} {'anchor':<34} ops"]
+    for snapshot in snapshots:
+        count = sum(text_census(snapshot.body).values())
+        rows.append(f"{snapshot.index:>3}  {snapshot.pass_arg:<34} @{snapshot.anchor:<33} {count}")
+    return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class ReplayRow:
+    index: int
+    pass_name: str
+    same_ops: str
+    same_outputs: str
+    note: str
+
+
+def parsed(snapshot: Snapshot, file: str) -> ModuleOp:
+    module, source_map = parse_mlir(snapshot.text, file)
+    verify_module(module, source_map)
+    return module
+
+
+def census_difference(ours: Counter[str], theirs: Counter[str]) -> str:
+    """`+2 vector.load -1 tensor.extract`: what ours has more (+) or fewer (-) of."""
+    parts = []
+    for name in sorted(set(ours) | set(theirs)):
+        delta = ours[name] - theirs[name]
+        if delta:
+            parts.append(f"{delta:+d} {name}")
+    return " ".join(parts)
+
+
+def run_module(module: ModuleOp, inputs: list[np.ndarray] | None) -> list[np.ndarray]:
+    executor = Executor(module)
+    function = executor.entry_function()
+    if inputs is None:
+        inputs = random_kernel_inputs(function, 0)
+    return executor.run(inputs)
+
+
+def same_arrays(ours: Sequence[np.ndarray], theirs: Sequence[np.ndarray]) -> bool:
+    if len(ours) != len(theirs):
+        return False
+    for a, b in zip(ours, theirs, strict=True):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.size != b.size or a.dtype != b.dtype:
+            return False
+        a, b = a.reshape(-1), b.reshape(-1)
+        if a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+            if not np.allclose(a, b, rtol=4 * np.finfo(a.dtype).eps, atol=0, equal_nan=True):
+                return False
+        elif a.tobytes() != b.tobytes():
+            return False
+    return True
+
+
+def replay_step(before: Snapshot, after: Snapshot, file: str) -> ReplayRow:
+    ours = parsed(before, file)
+    try:
+        apply_pipeline(ours, before.pass_arg)
+    except UserError as error:
+        note = str(error).splitlines()[0]
+        return ReplayRow(before.index, before.pass_arg, "error", "-", note)
+    theirs = parsed(after, file)
+    difference = census_difference(op_census(ours), op_census(theirs))
+    try:
+        inputs = random_kernel_inputs(Executor(theirs).entry_function(), 0)
+        outputs = (
+            "yes" if same_arrays(run_module(ours, inputs), run_module(theirs, inputs)) else "NO"
+        )
+    except UserError as error:
+        outputs = "not run: " + str(error).splitlines()[0]
+    return ReplayRow(
+        before.index, before.pass_arg, "no" if difference else "yes", outputs, difference
+    )
+
+
+def replay(snapshots: Sequence[Snapshot], file: str) -> list[ReplayRow]:
+    """One row per step of XLA's pipeline whose pass we implement."""
+    ours = all_passes()
+    rows: list[ReplayRow] = []
+    index = 0
+    while index < len(snapshots) - 1:
+        before = snapshots[index]
+        following = index + 1
+        while following < len(snapshots) and snapshots[following].pass_arg == before.pass_arg:
+            following += 1
+        if before.pass_arg in ours and following < len(snapshots):
+            rows.append(replay_step(before, snapshots[following], file))
+        index = following
+    return rows
+
+
+def format_replay(rows: Sequence[ReplayRow]) -> str:
+    lines = [f"{'#':>3}  {'pass':<28} {'same ops?':<10} {'same outputs?':<14} difference"]
+    for row in rows:
+        lines.append(
+            f"{row.index:>3}  {row.pass_name:<28} {row.same_ops:<10} {row.same_outputs:<14} "
+            f"{row.note}".rstrip()
+        )
+    return "\n".join(lines)
+
+
+def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="xla-emit-dump", description="List, extract and replay XLA's MLIR pass logs."
+    )
+    parser.add_argument("log", help="a *.mlir-passes.log (or .xz) from --xla_dump_emitter_re")
+    action = parser.add_mutually_exclusive_group()
+    action.add_argument("--extract", metavar="N|PASS", help="snapshot by index or pass name")
+    action.add_argument("--replay", action="store_true", help="compare our passes with XLA's")
+    parser.add_argument("-o", "--output", help="where --extract writes (default: stdout)")
+    return parser.parse_args(argv)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    args = _parse_arguments(argv)
+    snapshots = read_pass_log(Path(args.log))
+    if args.extract is not None:
+        text = find_snapshot(snapshots, args.extract).body
+        if args.output:
+            try:
+                Path(args.output).write_text(text)
+            except OSError as error:
+                raise UserError(f"cannot write '{args.output}': {error.strerror}") from None
+        else:
+            sys.stdout.write(text)
+        return 0
+    if args.replay:
+        print(format_replay(replay(before_lower_tensors(snapshots), args.log)))
+        return 0
+    print(list_snapshots(snapshots))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Console entry point: user errors print one located line and exit 1."""
+    try:
+        return run(argv)
+    except UserError as error:
+        print(error.format(), file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
