@@ -16,6 +16,10 @@ depends on the program ids alone, a grid point where it is misaligned or
 that it never is (`grid_values`); which tiling forced the multiple, the fix,
 and, when `tpu-realign-accesses` cannot rewrite the access, why not.
 
+A Pallas kernel (a `func.func` with `dimension_semantics`) is first held to
+its calling contract (`dialects.tpu.kernel.check_kernel`): the grid, the
+windows and the `@transform_N` index maps must fit its arguments.
+
 Options:
 - `mosaic-report` (default false): also write Mosaic's full report to stderr
   (`INTERNAL: Mosaic failed to compile TPU kernel: ...`, `at location: ...`,
