@@ -525,19 +525,32 @@ class PTOExecutor:
         view = ins[0]
         assert isinstance(view, np.ndarray)
         rows, cols = dst.valid_rows, dst.valid_cols
-        dst.data[:rows, :cols] = view.reshape(rows, cols).astype(dst.data.dtype)
+        # The view's last dim is the tile's columns, the others its rows.
+        window = view.reshape(-1, view.shape[-1]) if view.ndim else view.reshape(1, 1)
+        if window.shape[0] < rows or window.shape[1] < cols:
+            raise self.error(
+                op,
+                f"loads {rows}x{cols} valid elements from a "
+                f"{window.shape[0]}x{window.shape[1]} view",
+            )
+        dst.data[:rows, :cols] = window[:rows, :cols].astype(dst.data.dtype)
 
     def _store(self, op: pto.TStoreOp, args: list[Value]) -> list[Value]:
         src, view = args[0], args[-1]
         assert isinstance(src, Tile) and isinstance(view, np.ndarray)
         values = src.valid
-        if values.size != view.size:
+        if values.size == view.size:
+            view[...] = values.reshape(view.shape).astype(view.dtype)
+            return []
+        # A partial tile (a dynamic valid shape) fills the view's top-left corner.
+        window = view.reshape(-1, view.shape[-1]) if view.ndim > 1 else None
+        if window is None or window.shape[0] < values.shape[0] or window.shape[1] < values.shape[1]:
             raise self.error(
                 op,
                 f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of "
                 f"{view.size}",
             )
-        view[...] = values.reshape(view.shape).astype(view.dtype)
+        window[: values.shape[0], : values.shape[1]] = values.astype(view.dtype)
         return []
 
     def error(self, op: Operation, message: str) -> PTOExecutionError:
