@@ -275,6 +275,44 @@ class PTOExecutor:
         result.data = src.data.reshape(-1).view(result.data.dtype).reshape(result.data.shape)
         return [result]
 
+    def _scalar_at(self, op: Operation, base: Value, offset: Value) -> tuple[Array, int]:
+        assert isinstance(base, np.ndarray)
+        flat, index = base.reshape(-1), _index(offset)
+        if not 0 <= index < flat.size:
+            raise self.error(op, f"offset {index} is outside the {flat.size}-element buffer")
+        return flat, index
+
+    def _load_scalar(self, op: pto.LoadScalarOp, args: list[Value]) -> list[Value]:
+        flat, index = self._scalar_at(op, args[0], args[1])
+        return [flat[index].item()]
+
+    def _store_scalar(self, op: pto.StoreScalarOp, args: list[Value]) -> list[Value]:
+        flat, index = self._scalar_at(op, args[1], args[2])
+        flat[index] = _scalar(args[0])
+        return []
+
+    def _view_dim(self, op: pto.GetTensorViewDimOp, args: list[Value]) -> list[Value]:
+        view = args[0]
+        assert isinstance(view, np.ndarray)
+        axis = _index(args[1])
+        if not 0 <= axis < view.ndim:
+            raise self.error(op, f"dim {axis} of a rank-{view.ndim} view")
+        return [view.shape[axis]]
+
+    def _event_array(self, op: pto.DeclareEventIdArrayOp, args: list[Value]) -> list[Value]:
+        size = op.array.type.size.data  # type: ignore[union-attr]
+        return [np.zeros(size, dtype=np.int64)]
+
+    def _event_array_access(self, op: Operation, args: list[Value]) -> list[Value]:
+        flat, index = self._scalar_at(op, args[0], args[1])
+        if isinstance(op, pto.EventIdArraySetOp):
+            flat[index] = _index(args[2])
+            return []
+        return [int(flat[index])]
+
+    def _trap(self, op: pto.TrapOp, args: list[Value]) -> list[Value]:
+        raise self.error(op, "the kernel trapped")
+
     def _add_ptr(self, op: pto.AddPtrOp, args: list[Value]) -> list[Value]:
         base = args[0]
         assert isinstance(base, np.ndarray)
@@ -581,6 +619,13 @@ for _op_type, _method in (
     (pto.TReshapeOp, PTOExecutor._reshape),
     (pto.SetValidShapeOp, PTOExecutor._set_valid_shape),
     (pto.AddPtrOp, PTOExecutor._add_ptr),
+    (pto.LoadScalarOp, PTOExecutor._load_scalar),
+    (pto.StoreScalarOp, PTOExecutor._store_scalar),
+    (pto.GetTensorViewDimOp, PTOExecutor._view_dim),
+    (pto.DeclareEventIdArrayOp, PTOExecutor._event_array),
+    (pto.EventIdArrayGetOp, PTOExecutor._event_array_access),
+    (pto.EventIdArraySetOp, PTOExecutor._event_array_access),
+    (pto.TrapOp, PTOExecutor._trap),
     (pto.SectionCubeOp, PTOExecutor._section),
     (pto.SectionVectorOp, PTOExecutor._section),
 ):
