@@ -129,6 +129,13 @@ _ROUNDING: dict[str, Callable[[Array], Array]] = {
 }
 
 
+def _as_rows(view: Array) -> Array:
+    """A global view as rows x its last dim (empty views included)."""
+    if view.ndim == 0:
+        return view.reshape(1, 1)
+    return view.reshape(math.prod(view.shape[:-1]), view.shape[-1])
+
+
 def _attribute_value(attr: Attribute) -> pto_semantics.AttrValue:
     """An op attribute as the plain value `pto_semantics` reads."""
     if isinstance(attr, pto.PTOEnumAttrBase):
@@ -564,7 +571,7 @@ class PTOExecutor:
         assert isinstance(view, np.ndarray)
         rows, cols = dst.valid_rows, dst.valid_cols
         # The view's last dim is the tile's columns, the others its rows.
-        window = view.reshape(-1, view.shape[-1]) if view.ndim else view.reshape(1, 1)
+        window = _as_rows(view)
         if window.shape[0] < rows or window.shape[1] < cols:
             raise self.error(
                 op,
@@ -581,7 +588,7 @@ class PTOExecutor:
             view[...] = values.reshape(view.shape).astype(view.dtype)
             return []
         # A partial tile (a dynamic valid shape) fills the view's top-left corner.
-        window = view.reshape(-1, view.shape[-1]) if view.ndim > 1 else None
+        window = _as_rows(view) if view.ndim > 1 else None
         if window is None or window.shape[0] < values.shape[0] or window.shape[1] < values.shape[1]:
             raise self.error(
                 op,
