@@ -130,6 +130,13 @@ _ROUNDING: dict[str, Callable[[Array], Array]] = {
 }
 
 
+def _as_rows(view: Array) -> Array:
+    """A global view as rows x its last dim (empty views included)."""
+    if view.ndim == 0:
+        return view.reshape(1, 1)
+    return view.reshape(math.prod(view.shape[:-1]), view.shape[-1])
+
+
 def _attribute_value(attr: Attribute) -> pto_semantics.AttrValue:
     """An op attribute as the plain value `pto_semantics` reads."""
     if isinstance(attr, pto.PTOEnumAttrBase):
@@ -278,6 +285,44 @@ class PTOExecutor:
         # The same bytes: the result aliases the source's storage.
         result.data = src.data.reshape(-1).view(result.data.dtype).reshape(result.data.shape)
         return [result]
+
+    def _scalar_at(self, op: Operation, base: Value, offset: Value) -> tuple[Array, int]:
+        assert isinstance(base, np.ndarray)
+        flat, index = base.reshape(-1), _index(offset)
+        if not 0 <= index < flat.size:
+            raise self.error(op, f"offset {index} is outside the {flat.size}-element buffer")
+        return flat, index
+
+    def _load_scalar(self, op: pto.LoadScalarOp, args: list[Value]) -> list[Value]:
+        flat, index = self._scalar_at(op, args[0], args[1])
+        return [flat[index].item()]
+
+    def _store_scalar(self, op: pto.StoreScalarOp, args: list[Value]) -> list[Value]:
+        flat, index = self._scalar_at(op, args[1], args[2])
+        flat[index] = _scalar(args[0])
+        return []
+
+    def _view_dim(self, op: pto.GetTensorViewDimOp, args: list[Value]) -> list[Value]:
+        view = args[0]
+        assert isinstance(view, np.ndarray)
+        axis = _index(args[1])
+        if not 0 <= axis < view.ndim:
+            raise self.error(op, f"dim {axis} of a rank-{view.ndim} view")
+        return [view.shape[axis]]
+
+    def _event_array(self, op: pto.DeclareEventIdArrayOp, args: list[Value]) -> list[Value]:
+        size = op.array.type.size.data  # type: ignore[union-attr]
+        return [np.zeros(size, dtype=np.int64)]
+
+    def _event_array_access(self, op: Operation, args: list[Value]) -> list[Value]:
+        flat, index = self._scalar_at(op, args[0], args[1])
+        if isinstance(op, pto.EventIdArraySetOp):
+            flat[index] = _index(args[2])
+            return []
+        return [int(flat[index])]
+
+    def _trap(self, op: pto.TrapOp, args: list[Value]) -> list[Value]:
+        raise self.error(op, "the kernel trapped")
 
     def _add_ptr(self, op: pto.AddPtrOp, args: list[Value]) -> list[Value]:
         base = args[0]
@@ -529,19 +574,32 @@ class PTOExecutor:
         view = ins[0]
         assert isinstance(view, np.ndarray)
         rows, cols = dst.valid_rows, dst.valid_cols
-        dst.data[:rows, :cols] = view.reshape(rows, cols).astype(dst.data.dtype)
+        # The view's last dim is the tile's columns, the others its rows.
+        window = _as_rows(view)
+        if window.shape[0] < rows or window.shape[1] < cols:
+            raise self.error(
+                op,
+                f"loads {rows}x{cols} valid elements from a "
+                f"{window.shape[0]}x{window.shape[1]} view",
+            )
+        dst.data[:rows, :cols] = window[:rows, :cols].astype(dst.data.dtype)
 
     def _store(self, op: pto.TStoreOp, args: list[Value]) -> list[Value]:
         src, view = args[0], args[-1]
         assert isinstance(src, Tile) and isinstance(view, np.ndarray)
         values = src.valid
-        if values.size != view.size:
+        if values.size == view.size:
+            view[...] = values.reshape(view.shape).astype(view.dtype)
+            return []
+        # A partial tile (a dynamic valid shape) fills the view's top-left corner.
+        window = _as_rows(view) if view.ndim > 1 else None
+        if window is None or window.shape[0] < values.shape[0] or window.shape[1] < values.shape[1]:
             raise self.error(
                 op,
                 f"stores {values.shape[0]}x{values.shape[1]} valid elements into a view of "
                 f"{view.size}",
             )
-        view[...] = values.reshape(view.shape).astype(view.dtype)
+        window[: values.shape[0], : values.shape[1]] = values.astype(view.dtype)
         return []
 
     def error(self, op: Operation, message: str) -> PTOExecutionError:
@@ -572,6 +630,13 @@ for _op_type, _method in (
     (pto.TReshapeOp, PTOExecutor._reshape),
     (pto.SetValidShapeOp, PTOExecutor._set_valid_shape),
     (pto.AddPtrOp, PTOExecutor._add_ptr),
+    (pto.LoadScalarOp, PTOExecutor._load_scalar),
+    (pto.StoreScalarOp, PTOExecutor._store_scalar),
+    (pto.GetTensorViewDimOp, PTOExecutor._view_dim),
+    (pto.DeclareEventIdArrayOp, PTOExecutor._event_array),
+    (pto.EventIdArrayGetOp, PTOExecutor._event_array_access),
+    (pto.EventIdArraySetOp, PTOExecutor._event_array_access),
+    (pto.TrapOp, PTOExecutor._trap),
     (pto.SectionCubeOp, PTOExecutor._section),
     (pto.SectionVectorOp, PTOExecutor._section),
 ):

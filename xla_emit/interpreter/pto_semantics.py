@@ -391,6 +391,19 @@ def _scatter(dst: TileLike, tiles: list[TileLike], *_: object) -> None:
     flat[index] = src.data[:rows, :cols].reshape(-1).astype(dst.data.dtype)
 
 
+def _set_value(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    """dst's element at linear offset `scalars[0]` of its storage becomes `scalars[1]`."""
+    flat = dst.data.reshape(-1)
+    offset = int(scalars[0])
+    if not 0 <= offset < flat.size:
+        raise SemanticsError(f"offset {offset} is outside the {flat.size}-element tile")
+    flat[offset] = scalars[1]
+
+
+def _no_effect(*_: object) -> None:
+    """A prefetch only warms a cache: the values do not change."""
+
+
 _SPECIAL: dict[str, Callable[..., None]] = {
     "pto.taddc": _ternary(1),
     "pto.tsubc": _ternary(-1),
@@ -414,6 +427,9 @@ _SPECIAL: dict[str, Callable[..., None]] = {
     "pto.tconcat": _concat,
     "pto.tfillpad": _fill_pad,
     "pto.tfillpad_expand": _fill_pad,
+    "pto.tfillpad_inplace": _fill_pad,
+    "pto.tsetval": _set_value,
+    "pto.tprefetch": _no_effect,
     "pto.tci": _ci,
     "pto.ttri": _tri,
     "pto.tgather": _gather,
