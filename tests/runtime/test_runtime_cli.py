@@ -144,9 +144,16 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr("sys.stderr", terminal)
     show = progress_bar("kernel")
     assert show is not None
-    show(50, 100)  # too early to draw
+    show(50, 100)
     show(100, 100)
-    assert terminal.text == f"\rkernel [{'#' * 30}] 100%\n"
+    assert terminal.text == ""  # a run shorter than the delay draws nothing
+    show = progress_bar("kernel", delay=0.0)
+    assert show is not None
+    show(50, 100)
+    show(100, 100)
+    # tqdm's bar where it is installed, else a plain line; both end at 100%.
+    assert terminal.text.startswith("\rkernel")
+    assert "100%" in terminal.text
     monkeypatch.undo()
     assert progress_bar("kernel") is None  # pytest's captured stderr is not a terminal
 
