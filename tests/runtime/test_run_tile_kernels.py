@@ -68,6 +68,4 @@ def test_an_empty_inputs_file_is_a_user_error(program: str, tmp_path: Path) -> N
     empty.write_bytes(b"")
     result = run_cli(program, "--inputs", str(empty))
     assert result.returncode == 1
-    assert (
-        result.stderr.strip() == f"error: cannot read inputs from '{empty}': the file is empty"
-    )
+    assert result.stderr.strip() == f"error: cannot read inputs from '{empty}': the file is empty"
