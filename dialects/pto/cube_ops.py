@@ -190,10 +190,47 @@ class TSyncOp(LooseTileOpBase):
         pass
 
 
-CUBE_AND_IRREGULAR_OPS: tuple[type[TileOpBase], ...] = tuple(
-    op
-    for op in list(globals().values())
-    if isinstance(op, type)
-    and issubclass(op, TileOpBase)
-    and op.__dict__.get("name", "").startswith("pto.")
+CUBE_AND_IRREGULAR_OPS: tuple[type[TileOpBase], ...] = (
+    TMatmulAccOp,
+    TMatmulBiasOp,
+    TMatmulMxOp,
+    TMatmulMxAccOp,
+    TMatmulMxBiasOp,
+    TGemvOp,
+    TGemvAccOp,
+    TGemvBiasOp,
+    TGemvMxOp,
+    TGemvMxAccOp,
+    TGemvMxBiasOp,
+    TExtractOp,
+    TExtractFpOp,
+    TInsertOp,
+    TInsertFpOp,
+    TMovFpOp,
+    TStoreFpOp,
+    TPrefetchOp,
+    TFillPadOp,
+    TFillPadInplaceOp,
+    TFillPadExpandOp,
+    TConcatOp,
+    TPackOp,
+    TCiOp,
+    TTriOp,
+    TSort32Op,
+    TMrgSortOp,
+    TGatherOp,
+    TGatherbOp,
+    TScatterOp,
+    MGatherOp,
+    MScatterOp,
+    THistogramOp,
+    TDequantOp,
+    TRandomOp,
+    TSetValOp,
+    TGetValOp,
+    TGetScaleAddrOp,
+    TQuantOp,
+    TReshapeOp,
+    TPrintOp,
+    TSyncOp,
 )
