@@ -70,7 +70,8 @@ def test_compares_give_bool_vectors() -> None:
             "shape [8, 128] reduced over [0]",
         ),
         (
-            "%0 = vector.multi_reduction <maxsi>, %x, %acc [1] : vector<8x128xf32> to vector<8xf32>",
+            "%0 = vector.multi_reduction <maxsi>, %x, %acc [1] : vector<8x128xf32> "
+            "to vector<8xf32>",
             "'vector.multi_reduction' op unsupported reduction kind 'maxsi' for element type f32",
         ),
         (

@@ -9,6 +9,7 @@ from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.limits import format_bytes
 
+
 def array_bytes(element_type: PrimitiveType, dimensions: tuple[int, ...]) -> int:
     """Bytes of an array, computed exactly (numpy's int64 product can wrap)."""
     return math.prod(dimensions) * element_type.dtype.itemsize

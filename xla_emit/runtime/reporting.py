@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
 from xla_emit.diagnostics import UserError
-from xla_emit.limits import RunLimits
 from xla_emit.interpreter import CheckOptions
 from xla_emit.interpreter.executor import ProgressCallback
+from xla_emit.limits import RunLimits
 from xla_emit.runtime.pipeline import AfterPass
 from xla_emit.runtime.stages import PipelineCheck
 
