@@ -116,7 +116,8 @@ def test_xla_emit_run_checks_a_reduction_with_a_side_output(tmp_path: Path) -> N
     """The CNN's batch norm: a column reduction writing the centred activations beside it."""
     out = tmp_path / "out.npz"
     inputs = ZOO_DIR / "small_cnn.inputs.npz"
-    result = run_cli(str(ZOO_DIR / "small_cnn.hlo"), "--check", "--inputs", str(inputs), "-o", str(out))
+    hlo = str(ZOO_DIR / "small_cnn.hlo")
+    result = run_cli(hlo, "--check", "--inputs", str(inputs), "-o", str(out))
     assert result.returncode == 0, result.stderr
     with np.load(out) as ours, np.load(ZOO_DIR / "small_cnn.outputs.npz") as xla:
         for key in xla.files:
