@@ -3,8 +3,9 @@
 XLA picks the code generator of a fusion from its *hero*: the op found by
 walking up from a root through "intermediate" ops (elementwise ops and
 layout-preserving reshapes) that decides how the whole fusion is generated.
-The order is XLA's (`GetEmitterFusionKind`): a reduction hero first, then a
-transpose that needs shared memory; a fusion with several roots is then an
+The order is XLA's (`GetEmitterFusionKind`): a reduction hero first (with
+any other roots of its input's size as side outputs), then a transpose that
+needs shared memory; a fusion with several roots is then an
 input-slices fusion (every root a unit-stride slice of one input shape) or a
 loop fusion; a scatter root picks the scatter emitter, a concatenate hero of at
 most four operands the concatenate emitter; what is left is a loop fusion,
