@@ -3,8 +3,9 @@
 XLA picks the code generator of a fusion from its *hero*: the op found by
 walking up from a root through "intermediate" ops (elementwise ops and
 layout-preserving reshapes) that decides how the whole fusion is generated.
-The order is XLA's (`GetEmitterFusionKind`): a reduction hero first, then a
-transpose that needs shared memory; a fusion with several roots is then an
+The order is XLA's (`GetEmitterFusionKind`): a reduction hero first (with
+any other roots of its input's size as side outputs), then a transpose that
+needs shared memory; a fusion with several roots is then an
 input-slices fusion (every root a unit-stride slice of one input shape) or a
 loop fusion; a scatter root picks the scatter emitter, a concatenate hero of at
 most four operands the concatenate emitter; what is left is a loop fusion,
@@ -204,7 +205,18 @@ class FusionAnalysis:
 
     @property
     def hero(self) -> HloInstruction:
+        """The hero the emitter is chosen by: the reduce of a reduction with side outputs."""
+        if self.kind is EmitterKind.REDUCTION:
+            return next(hero for hero in self.heroes if hero.opcode == "reduce")
         return self.heroes[0]
+
+    @property
+    def side_outputs(self) -> tuple[int, ...]:
+        """The output positions a reduction fusion computes per input element (XLA's side
+        outputs): every root but the reduction's."""
+        if self.kind is not EmitterKind.REDUCTION:
+            return ()
+        return tuple(i for i, hero in enumerate(self.heroes) if hero.opcode != "reduce")
 
 
 def analyze_fusion(computation: HloComputation) -> FusionAnalysis:
@@ -227,6 +239,8 @@ def _emitter_kind(
         return EmitterKind.LOOP
     if len(roots) == 1 and heroes[0].opcode == "reduce" and _is_supported_reduction_hero(heroes[0]):
         return EmitterKind.REDUCTION
+    if len(roots) > 1 and has_reduction_side_outputs(roots, heroes):
+        return EmitterKind.REDUCTION
     if len(roots) == 1 and heroes[0].opcode == "transpose" and is_tiled_transpose(heroes[0]):
         return EmitterKind.TRANSPOSE
     if len(roots) > 1:
@@ -238,6 +252,28 @@ def _emitter_kind(
     if in_place_dus_parameters(computation) is not None:
         return EmitterKind.IN_PLACE_DUS
     return EmitterKind.LOOP
+
+
+def has_reduction_side_outputs(
+    roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
+) -> bool:
+    """One root is a supported reduce, every other root has as many elements as its input.
+
+    XLA's reduction emitter computes such "side outputs" per input element in the
+    reduction's own loop (`GetEmitterFusionKind` accepts them by element count).
+    Only a reduce that is a root itself and has one output takes side outputs here.
+    """
+    reduces = [hero for hero in heroes if hero.opcode == "reduce"]
+    if len(reduces) != 1 or reduces[0] not in roots or len(reduces[0].operands) != 2:
+        return False
+    if not _is_supported_reduction_hero(reduces[0]):
+        return False
+    input_elements = reduces[0].operands[0].array_shape.num_elements
+    sides = [root for root in roots if root is not reduces[0]]
+    return all(
+        len(flatten_shape(root.shape)) == 1 and root.array_shape.num_elements == input_elements
+        for root in sides
+    )
 
 
 def is_input_slices_fusion(roots: list[HloInstruction]) -> bool:

@@ -32,9 +32,10 @@ from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end
-from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars
+from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars, linearize
+from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import flatten_shape
-from xla_emit.indexing.affine import AffineExpr, SymbolExpr
+from xla_emit.indexing.affine import AffineExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
@@ -197,7 +198,8 @@ def emit_reduction_entry_with(
     tiling: ReductionTiling,
     combine: CombinePartials,
 ) -> func.FuncOp:
-    """A reduction's entry: thread loop, `combine`, then the write by each row's lane 0."""
+    """A reduction's entry: thread loop (writing the side outputs), `combine`, then the
+    write by each row's lane 0."""
     hero = analysis.hero
     output_shapes = [leaf for root in analysis.roots for leaf in flatten_shape(root.shape)]
     entry = begin_entry_function(name, fusion, output_shapes, tiling.launch)
@@ -206,10 +208,17 @@ def emit_reduction_entry_with(
     num_inputs = len(hero.operands) // 2
     inits = [emitter.emit(init, [])[0] for init in hero.operands[num_inputs:]]
     reducer = fusion.reducer(hero.called_computations[0])
-    partials = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
+    partials, sides = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
     results = combine(grid, tiling, partials, inits, reducer)
-    written = _emit_write(grid, tiling, analysis, epilogue, results)
-    return entry.finish(written)
+    reduced_outputs = [
+        output for i, output in enumerate(entry.outputs) if i not in analysis.side_outputs
+    ]
+    written = iter(_emit_write(grid, tiling, analysis, epilogue, results, reduced_outputs))
+    side_written = iter(sides)
+    positions = range(len(output_shapes))
+    return entry.finish(
+        [next(side_written if i in analysis.side_outputs else written) for i in positions]
+    )
 
 
 def _emit_thread_loop(
@@ -218,22 +227,51 @@ def _emit_thread_loop(
     analysis: FusionAnalysis,
     inits: list[SSAValue],
     reducer: str,
-) -> list[SSAValue]:
-    """Each thread folds its share of the reduced elements into its accumulators."""
+) -> tuple[list[SSAValue], list[SSAValue]]:
+    """Each thread folds its share of the reduced elements into its accumulators and writes
+    the side outputs at the elements it reads: (partial results, side output tensors)."""
     hero = analysis.hero
     names = [f"input_dim{d}" for d in range(len(tiling.input_shape))]
-    loop = begin_loop(entry, tiling.read_map(), inits, names)
-    for arg in loop.region_iter_args:
+    side_tensors = [entry.outputs[i] for i in analysis.side_outputs]
+    loop = begin_loop(entry, tiling.read_map(), [*inits, *side_tensors], names)
+    accumulators = loop.region_iter_args[: len(inits)]
+    for arg in accumulators:
         arg.name_hint = "acc"
     builder = builder_at_end(loop.body.block)
     emitter = entry.emitter(builder)
+    input_index = list(loop.map_results)
     inputs = hero.operands[: len(hero.operands) // 2]
-    values = [emitter.emit(op, list(loop.map_results))[0] for op in inputs]
+    values = [emitter.emit(op, input_index)[0] for op in inputs]
     types = [init.type for init in inits]
-    call = builder.insert(PureCallOp(reducer, [*loop.region_iter_args, *values], types))
-    builder.insert(YieldOp(list(call.results)))
+    call = builder.insert(PureCallOp(reducer, [*accumulators, *values], types))
+    side_args = loop.region_iter_args[len(inits) :]
+    updated_sides = [
+        _write_side_output(emitter, tiling, analysis.roots[i], tensor, input_index)
+        for i, tensor in zip(analysis.side_outputs, side_args, strict=True)
+    ]
+    builder.insert(YieldOp([*call.results, *updated_sides]))
     entry.body.insert(loop)
-    return list(loop.res)
+    return list(loop.res[: len(inits)]), list(loop.res[len(inits) :])
+
+
+def _write_side_output(
+    emitter: ElementalEmitter,
+    tiling: ReductionTiling,
+    root: HloInstruction,
+    tensor: SSAValue,
+    input_index: list[SSAValue],
+) -> SSAValue:
+    """The side output `root` at the element of the input being read (the same element in
+    row-major order: XLA's bitcast map from the input to the side output)."""
+    input_dims = [DimExpr(d) for d in range(len(tiling.input_shape))]
+    linear = linearize(input_dims, tiling.input_shape)
+    side_shape = root.array_shape.dimensions
+    index = [
+        emitter.apply_expr(expr, input_index, tiling.input_shape)
+        for expr in delinearize(linear, side_shape)
+    ]
+    (value,) = emitter.emit(root, index)
+    return insert_element(emitter.builder, value, tensor, index)
 
 
 def allocate_shared(builder: Builder, shape: Sequence[int], value_type: Attribute) -> SSAValue:
@@ -251,6 +289,7 @@ def _emit_write(
     analysis: FusionAnalysis,
     epilogue: Subgraph | None,
     results: list[SSAValue],
+    outputs: list[SSAValue],
 ) -> list[SSAValue]:
     """Lane 0 of each row writes its row's result, through the epilogue if there is one."""
     entry = grid.entry
@@ -259,7 +298,7 @@ def _emit_write(
     if epilogue is None:
         inserts = [
             PredicatedInsertOp(value, output, output_index, condition)
-            for value, output in zip(results, entry.outputs, strict=True)
+            for value, output in zip(results, outputs, strict=True)
         ]
         return [entry.body.insert(insert).results[0] for insert in inserts]
     then_block = Block()
@@ -268,11 +307,11 @@ def _emit_write(
     values = emitter.emit_call(epilogue, epilogue.roots[0], output_index)
     inserted = [
         insert_element(then_builder, value, output, output_index)
-        for value, output in zip(values, entry.outputs, strict=True)
+        for value, output in zip(values, outputs, strict=True)
     ]
     then_builder.insert(scf.YieldOp(*inserted))
     else_block = Block()
-    builder_at_end(else_block).insert(scf.YieldOp(*entry.outputs))
-    types = [output.type for output in entry.outputs]
+    builder_at_end(else_block).insert(scf.YieldOp(*outputs))
+    types = [output.type for output in outputs]
     written = entry.body.insert(scf.IfOp(condition, types, Region(then_block), Region(else_block)))
     return list(written.results)

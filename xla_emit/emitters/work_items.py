@@ -43,6 +43,14 @@ def delinearize(
     return tuple(results)
 
 
+def linearize(index: Sequence[AffineExpr], sizes: Sequence[int]) -> AffineExpr:
+    """The row-major linear position of a multi-index in a shape of `sizes`."""
+    linear: AffineExpr = ConstantExpr(0)
+    for expr, size in zip(index, sizes, strict=True):
+        linear = linear * size + expr
+    return linear
+
+
 def index_dim_vars(shape: Sequence[int]) -> tuple[Variable, ...]:
     """Dims ranging over a shape's indices (a size-0 dim still gets the point 0)."""
     return tuple(Variable(Interval(0, max(size, 1) - 1)) for size in shape)
