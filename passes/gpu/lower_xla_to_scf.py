@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, complex, scf, tensor, vector
+from xdsl.dialects import arith, scf, tensor, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -139,6 +139,9 @@ class _Shuffler:
     def shuffle(self, value: SSAValue) -> SSAValue:
         type_ = value.type
         if isinstance(type_, ComplexType):
+            # Imported here: only complex kernels need the dialect, and it is slow to import.
+            from xdsl.dialects import complex
+
             real = self.shuffle_bits(self.emit(complex.ReOp(value)))
             imaginary = self.shuffle_bits(self.emit(complex.ImOp(value)))
             return self.emit(complex.CreateOp(real, imaginary, type_))
@@ -317,6 +320,8 @@ def _element_at(
     if not isinstance(element_type, ComplexType):
         extract = vector.ExtractOp(thread_vector, positions, element_type)
         return rewriter.insert(extract, where).result
+    from xdsl.dialects import complex  # only complex kernels need it (see `shuffle`)
+
     parts: list[SSAValue] = []
     for part in (0, 1):  # real, imaginary
         extract = vector.ExtractOp(thread_vector, [part, *positions], element_type.element_type)

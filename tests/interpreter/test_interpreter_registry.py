@@ -5,6 +5,11 @@ They are found along the op's class hierarchy.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from interpreter_harness import RunKernel
@@ -105,3 +110,18 @@ def test_grid_description_of_lanes() -> None:
     assert grid.threads_per_block == 8 and grid.num_blocks == 6
     # Lane 8 * 4 + 5 is block 4 = (1, 1, 0), thread 5 = (1, 1, 0).
     assert grid.describe_lane(8 * 4 + 5) == "thread (1, 1, 0), block (1, 1, 0)"
+
+
+def test_the_gpu_registry_loads_no_tpu_or_pto_code() -> None:
+    """Their executors keep their own tables: a GPU run must not pay for importing them."""
+    heavy = ("dialects.tpu", "dialects.pto", "xla_emit.interpreter.tpu", "xla_emit.interpreter.pto")
+    code = (
+        "import sys; from xla_emit.interpreter import load_dialect_impls; load_dialect_impls(); "
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert result.stdout == "[]\n"

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import ml_dtypes
 import numpy as np
+import pytest
 from interpreter_harness import RunKernel
+
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter import CheckOptions
 
 BF16 = ml_dtypes.bfloat16
 
@@ -152,3 +156,91 @@ func.func @main(%n: index, %v: f32) -> (index, f32) {
 """
     size, value = run_kernel(text, [np.int64(7), np.float32(2.5)])
     assert int(size) == 7 and float(value) == 2.5
+
+
+# Thread t reads and writes the 4 elements of row t: a chunk's lanes cover one block of memory.
+IN_PLACE_ROWS = """
+func.func @main(%out: tensor<8x4xi32>) -> tensor<8x4xi32> {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 7 : index]}
+  %c0 = arith.constant 0 : index
+  %pad = arith.constant 0 : i32
+  %v = vector.transfer_read %out[%t, %c0], %pad {in_bounds = [true]}
+      : tensor<8x4xi32>, vector<4xi32>
+  %twice = arith.addi %v, %v : vector<4xi32>
+  %o1 = vector.transfer_write %twice, %out[%t, %c0] {in_bounds = [true]}
+      : vector<4xi32>, tensor<8x4xi32>
+  %u = vector.transfer_read %o1[%t, %c0], %pad {in_bounds = [true]}
+      : tensor<8x4xi32>, vector<4xi32>
+  %sum = arith.addi %v, %u : vector<4xi32>
+  %o2 = vector.transfer_write %sum, %o1[%t, %c0] {in_bounds = [true]}
+      : vector<4xi32>, tensor<8x4xi32>
+  return %o2 : tensor<8x4xi32>
+}
+"""
+
+
+@pytest.mark.parametrize("max_lanes", [8, 4, 1])
+def test_a_value_read_keeps_its_elements_when_they_are_overwritten(
+    run_kernel: RunKernel, max_lanes: int
+) -> None:
+    # %v was read before the first write: v + 2v, not 2v + 2v.
+    start = np.arange(32, dtype=np.int32).reshape(8, 4)
+    (result,) = run_kernel(IN_PLACE_ROWS, [start.copy()], max_lanes=max_lanes)
+    np.testing.assert_array_equal(result, 3 * start)
+
+
+@pytest.mark.parametrize(
+    ("row", "expected_rows"),
+    [
+        ("%t", list(range(8))),
+        ("%back", list(range(7, -1, -1))),
+        ("%half", [t // 2 for t in range(8)]),
+    ],
+)
+def test_transfer_read_of_rows_in_any_lane_order(
+    run_kernel: RunKernel, row: str, expected_rows: list[int]
+) -> None:
+    text = f"""
+func.func @main(%a: tensor<8x4xi32>, %out: tensor<8x4xi32>) -> tensor<8x4xi32> {{
+  %t = gpu.thread_id  x {{xla.range = [0 : index, 7 : index]}}
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  %back = arith.subi %c7, %t : index
+  %half = arith.divui %t, %c2 : index
+  %pad = arith.constant 0 : i32
+  %v = vector.transfer_read %a[{row}, %c0], %pad {{in_bounds = [true]}}
+      : tensor<8x4xi32>, vector<4xi32>
+  %o = vector.transfer_write %v, %out[%t, %c0] {{in_bounds = [true]}}
+      : vector<4xi32>, tensor<8x4xi32>
+  return %o : tensor<8x4xi32>
+}}
+"""
+    a = np.arange(32, dtype=np.int32).reshape(8, 4) * 10
+    (result,) = run_kernel(text, [a, np.zeros((8, 4), np.int32)])
+    np.testing.assert_array_equal(result, a[expected_rows])
+
+
+def test_an_unchecked_block_past_the_end_is_an_error(run_kernel: RunKernel) -> None:
+    # Rows t + 1: the last lane's run lies past the end, so the chunk is no block of memory.
+    text = """
+func.func @main(%a: tensor<8x4xi32>, %out: tensor<8x4xi32>) -> tensor<8x4xi32> {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 7 : index]}
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %next = arith.addi %t, %c1 : index
+  %pad = arith.constant 0 : i32
+  %v = vector.transfer_read %a[%next, %c0], %pad {in_bounds = [true]}
+      : tensor<8x4xi32>, vector<4xi32>
+  %o = vector.transfer_write %v, %out[%t, %c0] {in_bounds = [true]}
+      : vector<4xi32>, tensor<8x4xi32>
+  return %o : tensor<8x4xi32>
+}
+"""
+    a = np.zeros((8, 4), np.int32)
+    message = (
+        r"^test.mlir:8:3: error: 'vector.transfer_read' op accesses memory out of bounds "
+        r"\(turn bounds checks on to find the lane\)"
+    )
+    with pytest.raises(UserError, match=message):
+        run_kernel(text, [a, a.copy()], checks=CheckOptions(bounds=False))

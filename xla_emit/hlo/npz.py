@@ -6,7 +6,6 @@ program's parameter types say how to read them back.
 
 from __future__ import annotations
 
-import io
 import zipfile
 from collections.abc import Sequence
 
@@ -134,10 +133,10 @@ def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     try:
         with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
             for name, array in arrays.items():
-                member = io.BytesIO()
-                np.lib.format.write_array(member, to_storable(array), allow_pickle=False)
                 info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-                archive.writestr(info, member.getvalue())
+                # Streamed into the archive (as `np.savez` does): no copy of the array in memory.
+                with archive.open(info, "w", force_zip64=True) as member:
+                    np.lib.format.write_array(member, to_storable(array), allow_pickle=False)
     except OSError as error:
         raise UserError(f"cannot write '{path}': {error.strerror}") from None
 

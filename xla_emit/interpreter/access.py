@@ -99,10 +99,10 @@ def _lane_entry(index: np.ndarray, lane: int, vector_rank: int) -> int | list[in
     return int(entry) if np.ndim(entry) == 0 else [int(v) for v in np.ravel(entry)]
 
 
-def _offsets(
+def _starts(
     ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int, run: int = 0
-) -> np.ndarray:
-    """Flat positions in `data`; with `run`, `run` consecutive elements from each index."""
+) -> Array:
+    """Flat position in `data` of each index (of each run's first element with `run`)."""
     linear: Array = np.asarray(buffer.offset, np.int64)
     for index, stride in zip(indices, buffer.strides, strict=True):
         linear = (
@@ -113,6 +113,31 @@ def _offsets(
     slots = buffer.slots(ex.lanes)
     if isinstance(slots, np.ndarray):
         linear = slots.reshape(slots.shape + (1,) * (0 if run else vector_rank)) + linear
+    return linear
+
+
+def _lanes_block(ex: Executor, buffer: Buffer, starts: Array, run: int) -> slice | None:
+    """The slice of `data` holding every lane's run, when lane i's run follows lane i - 1's.
+
+    Then a whole chunk reads or writes one block of memory, and a slice does
+    what the gather or scatter of every element's position would do, faster.
+    """
+    count = ex.lanes.count
+    if np.ndim(starts) != 1 or len(starts) != count or buffer.strides[-1:] != (1,):
+        return None
+    first = int(starts[0])
+    if first < 0 or first + count * run > buffer.data.shape[0]:
+        return None
+    if not np.array_equal(starts, np.arange(first, first + count * run, run, dtype=np.int64)):
+        return None
+    return slice(first, first + count * run)
+
+
+def _offsets(
+    ex: Executor, buffer: Buffer, indices: Sequence[Array], vector_rank: int, run: int = 0
+) -> np.ndarray:
+    """Flat positions in `data`; with `run`, `run` consecutive elements from each index."""
+    linear = _starts(ex, buffer, indices, vector_rank, run)
     if run:
         step = buffer.strides[-1] if buffer.strides else 1
         linear = np.asarray(linear)[..., None] + np.arange(0, run * step, step, dtype=np.int64)
@@ -138,6 +163,11 @@ def read(
     buffer = tensor.buffer
     if ex.checks.bounds:
         _check_bounds(ex, op, buffer, indices, vector_rank, element_mask, run)
+    if run and element_mask is None and ex.mask is None:
+        block = _lanes_block(ex, buffer, _starts(ex, buffer, indices, vector_rank, run), run)
+        if block is not None and not (buffer.tracked and buffer.kind is BufferKind.SHARED):
+            # A copy: later writes to the buffer must not change a value already read.
+            return buffer.data[block].reshape(ex.lanes.count, run).copy()
     offsets = _offsets(ex, buffer, indices, vector_rank, run)
     if element_mask is not None:
         offsets = np.where(element_mask, offsets, 0)
@@ -242,8 +272,14 @@ def write(
         else:
             buffer.data = buffer.data.copy()
             buffer.readonly = False
+    unselected = not (buffer.tracked or ex.mask is not None or element_mask is not None)
+    if run and unselected:
+        block = _lanes_block(ex, buffer, _starts(ex, buffer, indices, vector_rank, run), run)
+        if block is not None:
+            buffer.data[block].reshape(ex.lanes.count, run)[...] = values_array
+            return TensorValue(buffer, ex.bump_version(buffer))
     offsets = _offsets(ex, buffer, indices, vector_rank, run)
-    if buffer.tracked or ex.mask is not None or element_mask is not None:
+    if not unselected:
         _store_selected(ex, op, buffer, offsets, values_array, vector_rank, element_mask, atomic)
     else:
         # Every lane stores every element: one scatter (numpy broadcasts the values).

@@ -14,8 +14,9 @@ class such as `ApplyIndexingOpBase` covers both of its spellings):
 The method gets the executor (lanes, mask, checks, helpers for regions and
 errors), the op and its operand values, and returns the result values. A
 terminator returns the values it passes to its parent. A dialect module is
-found by name: add it to `DIALECT_MODULES` (a missing module is skipped, so
-`pto`/`tpu` can land later without touching the executor).
+found by name: add it to `DIALECT_MODULES` (a missing module is skipped). The
+TPU (`tpu`) and PTO (`pto`) executors register nothing here: they keep tables
+of their own, so they are not listed and a GPU run never imports them.
 
 `@grid_axis(OpClass)` registers a function telling how an op contributes to
 the launch grid (`gpu.thread_id x` with its `xla.range`, ...). To override
@@ -58,8 +59,6 @@ DIALECT_MODULES = (
     "gpu",
     "xla",
     "xla_gpu",
-    "tpu",
-    "pto",
 )
 
 _IMPL_MARK = "_implements_ops"

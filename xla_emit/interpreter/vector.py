@@ -179,10 +179,10 @@ class VectorImpls(OpImpls):
             result[tuple(int(p) for p in positions)] = source
             return (result,)
         result = np.array(ex.to_lanes(dest, rank))
-        lane_ids = np.arange(ex.lanes.count)
         if all(np.ndim(p) == 0 for p in positions):
             result[(slice(None), *(int(p) for p in positions))] = source
         else:
+            lane_ids = np.arange(ex.lanes.count)
             result[(lane_ids, *(np.asarray(p) for p in positions))] = source
         return (result,)
 

@@ -253,6 +253,10 @@ def write_npz_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
 
 
 def run(options: RunOptions, timer: Timer) -> None:
+    from xla_emit.runtime.allocator import keep_freed_memory
+
+    # This process computes chunk after chunk of large arrays: keep freed memory for the next.
+    keep_freed_memory()
     program = read_program(options)
     outputs = select_mode(program, options)(program, options, timer)
     if options.output is not None:
