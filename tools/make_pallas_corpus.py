@@ -448,6 +448,26 @@ def vector_ops(interpret: bool) -> Callable[..., jax.Array]:
     return call
 
 
+def lane_gather(interpret: bool) -> Callable[..., jax.Array]:
+    """Lane gathers by computed indices, reciprocals, bitcasts and bf16 rounding."""
+
+    def kernel(x_ref, o_ref):
+        x = x_ref[...]
+        reverse = 127 - jax.lax.broadcasted_iota(jnp.int32, (8, 128), 1)
+        gathered = jnp.take_along_axis(x, reverse, axis=1)
+        halves = pl.reciprocal(jnp.abs(x) + 1.0, approx=False)
+        rounded = (x * 1.00390625).astype(jnp.bfloat16).astype(F32)
+        same_bits = pltpu.bitcast(pltpu.bitcast(x, jnp.int32) + 1, F32)
+        o_ref[...] = gathered + halves + rounded + same_bits
+
+    def call(x: jax.Array) -> jax.Array:
+        return pl.pallas_call(
+            kernel, out_shape=jax.ShapeDtypeStruct((8, 128), F32), interpret=interpret
+        )(x)
+
+    return call
+
+
 # --------------------------------------------------------------------------- inputs
 
 
@@ -506,6 +526,7 @@ KERNELS: tuple[Kernel, ...] = (
         vector_ops,
         lambda r: [r.permutation(1024).reshape(8, 128).astype(np.float32), ints(r, (128, 128))],
     ),
+    Kernel("lane_gather", lane_gather, lambda r: [uniform(r, (8, 128))]),
     Kernel("bad_lane_offset", bad_lane_offset, lambda r: [ints(r, (8, 384))]),
     Kernel("bad_f32_rows", bad_f32_rows, lambda r: [ints(r, (16, 256))]),
     Kernel("bad_bf16_rows", bad_bf16_rows, lambda r: [ints(r, (32, 256), BF16)]),

@@ -252,3 +252,52 @@ def test_float_arith_and_select_on_vectors() -> None:
         y,
     )
     np.testing.assert_array_equal(got, np.where(y > X, X * y, X - y))
+
+
+def test_gather_with_static_indices() -> None:
+    got = one(
+        "(%x: vector<8x128xf32>) -> vector<8x128xf32>",
+        '%r = "tpu.gather"(%x) <{indices = array<i32: 7, 6, 5, 4, 3, 2, 1, 0>, dimension = 0 : '
+        "i32}> : (vector<8x128xf32>) -> vector<8x128xf32>\nreturn %r : vector<8x128xf32>",
+        X,
+    )
+    np.testing.assert_array_equal(got, X[::-1])
+
+
+def test_dynamic_gather_along_lanes_wraps_indices() -> None:
+    index = RNG.integers(-200, 200, size=(8, 128)).astype(np.int32)
+    got = one(
+        "(%x: vector<8x128xf32>, %i: vector<8x128xi32>) -> vector<8x128xf32>",
+        "%r = tpu.dynamic_gather %x[%i] in [1] : vector<8x128xf32>, vector<8x128xi32> -> "
+        "vector<8x128xf32>\nreturn %r : vector<8x128xf32>",
+        X,
+        index,
+    )
+    expected = [[X[r, index[r, c] % 128] for c in range(128)] for r in range(8)]
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_dynamic_gather_over_two_collapsed_dims() -> None:
+    """Both dims of an 8x128 vector collapse into one of 1024 elements, row-major."""
+    index = RNG.integers(0, 1024, size=(8, 128)).astype(np.int32)
+    got = one(
+        "(%x: vector<8x128xf32>, %i: vector<8x128xi32>) -> vector<8x128xf32>",
+        "%r = tpu.dynamic_gather %x[%i] in [0, 1] : vector<8x128xf32>, vector<8x128xi32> -> "
+        "vector<8x128xf32>\nreturn %r : vector<8x128xf32>",
+        X,
+        index,
+    )
+    np.testing.assert_array_equal(got, X.reshape(-1)[index])
+
+
+def test_reciprocal_and_logistic() -> None:
+    x = (X + 0.5) / 8  # no zeros
+    recip, logistic = run_op(
+        "(%x: vector<8x128xf32>) -> (vector<8x128xf32>, vector<8x128xf32>)",
+        "%r = tpu.reciprocal %x {approx = true} : vector<8x128xf32> -> vector<8x128xf32>\n"
+        "%l = tpu.logistic %x : vector<8x128xf32> -> vector<8x128xf32>\n"
+        "return %r, %l : vector<8x128xf32>, vector<8x128xf32>",
+        x,
+    )
+    np.testing.assert_array_equal(recip, np.float32(1) / x)
+    np.testing.assert_allclose(logistic, 1 / (1 + np.exp(-x.astype(np.float64))), rtol=1e-6)

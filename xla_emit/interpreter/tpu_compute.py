@@ -14,6 +14,12 @@ whole logical vectors:
   every position along `dim` the result; on a mask, `sum` counts the set elements;
 - `tpu.reduce_index`: the index of the first maximum (arg_max) or minimum (arg_min)
   along `axis`, that dim dropped;
+- `tpu.gather`: the source's slices at the static `indices` along `dimension`;
+- `tpu.dynamic_gather`: `dimensions` collapsed into one of size M, each output element
+  takes the element at `indices mod M` there (`np.take_along_axis` for one dim);
+- `tpu.reciprocal`: 1 / x, exact (with `approx` the chip's answer is an approximation;
+  Pallas's interpret mode, the reference, computes the exact one); `tpu.logistic`:
+  1 / (1 + exp(-x));
 - `tpu.broadcast_in_sublanes`: sublane i takes the value in lane `lane + i`
   everywhere; outside the vreg's lanes it is unspecified (NaN, or the most negative
   integer).
@@ -142,6 +148,33 @@ def reduce_index(ex: WholeValues, op: Operation) -> list[Any]:
     return [np.asarray(found).astype(_result_dtype(op))]
 
 
+def gather(ex: WholeValues, op: Operation) -> list[Any]:
+    source = ex.array(op.operands[0])
+    return [np.take(source, _ints(op, "indices"), axis=_int(op, "dimension"))]
+
+
+def dynamic_gather(ex: WholeValues, op: Operation) -> list[Any]:
+    source, indices = ex.array(op.operands[0]), ex.array(op.operands[1])
+    dims = _ints(op, "dimensions")
+    rest = [d for d in range(source.ndim) if d not in dims]
+    moved = np.moveaxis(source, dims, list(range(len(rest), source.ndim)))
+    collapsed = moved.reshape(*moved.shape[: len(rest)], -1)
+    grid = np.indices(indices.shape)
+    where = (*(grid[d] for d in rest), indices.astype(np.int64) % collapsed.shape[-1])
+    return [collapsed[where]]
+
+
+def reciprocal(ex: WholeValues, op: Operation) -> list[Any]:
+    source = ex.array(op.operands[0])
+    return [(1.0 / _wide(source)).astype(source.dtype)]
+
+
+def logistic(ex: WholeValues, op: Operation) -> list[Any]:
+    source = ex.array(op.operands[0])
+    wide = _wide(source)
+    return [(1.0 / (1.0 + np.exp(-wide))).astype(source.dtype)]
+
+
 def broadcast_in_sublanes(ex: WholeValues, op: Operation) -> list[Any]:
     source = ex.array(op.operands[0])
     if source.ndim != 2 or source.dtype.itemsize != 4:
@@ -169,6 +202,10 @@ _BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {
     "all_reduce": all_reduce,
     "reduce_index": reduce_index,
     "broadcast_in_sublanes": broadcast_in_sublanes,
+    "gather": gather,
+    "dynamic_gather": dynamic_gather,
+    "reciprocal": reciprocal,
+    "logistic": logistic,
 }
 CATALOG_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Operation], list[Any]]], ...] = tuple(
     (tpu.CATALOG_BY_NAME[f"tpu.{name}"], run) for name, run in _BY_NAME.items()
