@@ -106,6 +106,15 @@ def test_input_of_the_wrong_rank(tmp_path: Path, capsys: pytest.CaptureFixture[s
     )
 
 
+def test_input_of_the_wrong_dtype(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    x, y = corpus_inputs("matmul")
+    inputs = write_inputs(tmp_path / "in.npz", x, y.astype(np.float64))
+    assert error_of(capsys, "matmul", inputs=inputs) == (
+        "error: operand 1 has dtype float64, but the kernel's ref is "
+        "memref<128x128xf32, #tpu.memory_space<vmem>>\n"
+    )
+
+
 def test_whole_array_input_of_the_wrong_shape(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -144,4 +153,38 @@ def test_output_shapes_must_be_shapes(capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().err.splitlines()[-1] == (
         "xla-emit-run: error: argument --output-shapes: '16xa' is not a list of shapes like "
         "20x128,1x128"
+    )
+
+
+BROKEN_KERNEL = """module {
+  func.func @kernel(%i: i32, %x: memref<8x128xf32, #tpu.memory_space<vmem>>,
+                    %o: memref<8x128xi32, #tpu.memory_space<vmem>>) attributes {
+      dimension_semantics = [#tpu.dimension_semantics<arbitrary>],
+      iteration_bounds = array<i64: 2>, scalar_prefetch = 0 : i64, scratch_operands = 0 : i64,
+      window_params = [{transform_indices = @map, window_bounds = array<i64: 8, 128>},
+                       {transform_indices = @map, window_bounds = array<i64: 8, 128>}]} {
+    %c0 = arith.constant 0 : index
+    %v = vector.load %x[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+    %r = tpu.all_reduce %v {dim = 1 : i64, kind = #tpu.reduction_kind<find_first_set>}
+        : vector<8x128xf32> -> vector<8x128xi32>
+    return
+  }
+  func.func @map(%i: i32) -> (i32, i32) {
+    %c0 = arith.constant 0 : i32
+    return %i, %c0 : i32, i32
+  }
+}
+"""
+
+
+def test_an_op_that_fails_in_the_grid_names_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kernel = tmp_path / "k.mlir"
+    kernel.write_text(BROKEN_KERNEL)
+    inputs = write_inputs(tmp_path / "in.npz", np.zeros((16, 128), np.float32))
+    assert main([str(kernel), "--inputs", str(inputs), "--output-shapes", "16x128"]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"{kernel}:10:5: error: 'tpu.all_reduce' op with kind 'find_first_set' is not "
+        "supported by the interpreter"
     )

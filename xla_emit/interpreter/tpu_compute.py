@@ -130,10 +130,10 @@ _REDUCE: dict[str, Callable[..., Any]] = {
 def all_reduce(ex: WholeValues, op: Operation) -> list[Any]:
     source, kind = ex.array(op.operands[0]), _kind(op)
     dtype, shape = _result_dtype(op), _result_type(op).get_shape()
-    if source.dtype == np.bool_:
-        if kind != "sum":
-            raise ex.error(op, f"with kind '{kind}' on a mask is not supported by the interpreter")
+    if source.dtype == np.bool_ and kind == "sum":
         return [np.full(shape, np.count_nonzero(source), dtype=dtype)]
+    if source.dtype == np.bool_ or kind not in _REDUCE:
+        raise ex.error(op, f"with kind '{kind}' is not supported by the interpreter")
     dim = _int(op, "dim")
     reduced = _REDUCE[kind](_wide(source), axis=dim)
     expanded = np.expand_dims(np.asarray(reduced), dim)

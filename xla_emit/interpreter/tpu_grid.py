@@ -24,7 +24,7 @@ the whole grid. Without a grid the kernel runs once on whole arrays.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -40,12 +40,12 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from dialects import tpu
 from dialects.tpu.kernel import check_kernel, grid_of
-from xla_emit.diagnostics import UserError
+from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tpu import MemRef, TpuExecutor, allocate
 
@@ -123,12 +123,18 @@ def pallas_kernel(module: ModuleOp) -> PallasKernel:
     return PallasKernel(function, grid, prefetch, scratch, windows)
 
 
-def _as_element_type(array: npt.NDArray[np.generic], type_: MemRefType[Attribute]) -> np.ndarray:
+def _as_element_type(
+    number: int, array: npt.NDArray[np.generic], type_: MemRefType[Attribute]
+) -> np.ndarray:
     """`array` in the memref's element type; bf16 may come as uint16 bit patterns."""
-    dtype = numpy_dtype(type_.element_type)
+    dtype = np.dtype(numpy_dtype(type_.element_type))
     if dtype == ml_dtypes.bfloat16 and array.dtype == np.uint16:
         return array.view(ml_dtypes.bfloat16)
-    return np.asarray(array, dtype=dtype)
+    if array.dtype != dtype:
+        raise UserError(
+            f"operand {number} has dtype {array.dtype}, but the kernel's ref is {type_}"
+        )
+    return array
 
 
 def _block_start(
@@ -252,8 +258,10 @@ def run_pallas_kernel(
     module: ModuleOp,
     inputs: Sequence[npt.NDArray[np.generic]],
     output_shapes: Sequence[tuple[int, ...]],
+    locate: Callable[[Operation], SourceLocation | None] | None = None,
 ) -> list[np.ndarray]:
-    """The kernel's outputs after running every grid step (see the module docstring)."""
+    """The kernel's outputs after running every grid step (see the module docstring);
+    `locate` names the source line of an op that fails."""
     kernel = pallas_kernel(module)
     types = kernel.argument_types
     operand_types = kernel.operand_types()
@@ -264,8 +272,8 @@ def run_pallas_kernel(
         )
     prefetch = _prefetch_refs(kernel, inputs)
     arrays = [
-        _as_element_type(np.asarray(a), t)
-        for a, t in zip(inputs[kernel.prefetch :], operand_types, strict=False)
+        _as_element_type(n, np.asarray(a), t)
+        for n, (a, t) in enumerate(zip(inputs[kernel.prefetch :], operand_types, strict=False))
     ]
     arrays += [
         np.zeros(shape, numpy_dtype(t.element_type))
@@ -290,7 +298,7 @@ def run_pallas_kernel(
             blocks[i] = _block_slices(window, point, prefetch, module, arrays[i].shape)
             contents = _padded_block(arrays[i], blocks[i], window)
             buffers.append(allocate(type_, contents.reshape(type_.get_shape())))
-        TpuExecutor(module).run(
+        TpuExecutor(module, locate).run(
             [*point, *prefetch, *buffers, *scratch], kernel.function.sym_name.data
         )
         for i, region in blocks.items():

@@ -158,7 +158,7 @@ def _run_pallas_grid(
     shapes = options.output_shapes
     if shapes is None:
         shapes = tuple(output_shapes_from_grid(program.module, inputs))
-    return run_pallas_kernel(program.module, inputs, shapes)
+    return run_pallas_kernel(program.module, inputs, shapes, program.source_map.location_of)
 
 
 def _run_pto(program: KernelProgram, options: InterpreterOptions) -> list[np.ndarray]:
