@@ -419,6 +419,27 @@ def edge_rows(interpret: bool) -> Callable[..., jax.Array]:
     return call
 
 
+def squeezed_lane_edge(interpret: bool) -> Callable[..., jax.Array]:
+    """A (3, 16, 200) array in (None, 8, 128) blocks: the leading dim squeezed out of the
+    kernel's refs, the last block of lanes hanging 56 lanes past the end."""
+
+    def kernel(x_ref, o_ref):
+        o_ref[...] = x_ref[...] * 2.0 + pl.program_id(0).astype(F32)
+
+    def call(x: jax.Array) -> jax.Array:
+        spec = pl.BlockSpec((None, 8, 128), lambda b, i, j: (b, i, j))
+        return pl.pallas_call(
+            kernel,
+            out_shape=jax.ShapeDtypeStruct((3, 16, 200), F32),
+            grid=(3, 2, 2),
+            in_specs=[spec],
+            out_specs=spec,
+            interpret=interpret,
+        )(x)
+
+    return call
+
+
 def vector_ops(interpret: bool) -> Callable[..., jax.Array]:
     """Iota, rolls, transposes, concatenation, broadcasts, argmax and all-reductions."""
 
@@ -521,6 +542,7 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("strided_rows", strided_rows, lambda r: [ints(r, (16, 128))]),
     Kernel("masked_select", masked_select, lambda r: [ints(r, (8, 128))]),
     Kernel("edge_rows", edge_rows, lambda r: [ints(r, (20, 256))]),
+    Kernel("squeezed_lane_edge", squeezed_lane_edge, lambda r: [ints(r, (3, 16, 200))]),
     Kernel(
         "vector_ops",
         vector_ops,

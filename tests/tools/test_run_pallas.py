@@ -20,7 +20,10 @@ KERNELS = sorted(path.stem for path in CORPUS.glob("*.mlir"))
 TRANSCENDENTAL = {"attention", "layernorm"}
 # The module does not carry the arrays' full shapes; where the last blocks hang over the
 # array's end, the grid's blocks cover more than the array, and the caller says.
-FLAGS = {"edge_rows": ("--output-shapes", "20x256")}
+FLAGS = {
+    "edge_rows": ("--output-shapes", "20x256"),
+    "squeezed_lane_edge": ("--output-shapes", "3x16x200"),
+}
 
 
 def run(name: str, out: Path, *flags: str, inputs: Path | None = None) -> int:

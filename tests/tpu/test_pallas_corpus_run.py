@@ -100,3 +100,11 @@ def test_partial_edge_blocks_read_padding_and_drop_writes() -> None:
     assert got[0].shape == (20, 256)
     np.testing.assert_array_equal(got[0], x * 2 + 1)
     np.testing.assert_array_equal(expected[0], x * 2 + 1)
+
+
+def test_partial_edge_blocks_on_lanes_with_a_squeezed_dim() -> None:
+    """squeezed_lane_edge: (3, 16, 200) in (None, 8, 128) blocks; lanes 200..255 of the
+    last column of blocks lie past the end."""
+    got, _ = run("squeezed_lane_edge")
+    (x,) = arrays("squeezed_lane_edge", "inputs")
+    np.testing.assert_array_equal(got[0], x * 2 + np.arange(3, dtype=np.float32)[:, None, None])
