@@ -16,7 +16,10 @@ refs. Its attributes say how to drive it:
 
 Each grid step copies every input window in, runs the kernel, and copies
 every output window back; scratch buffers and prefetch refs live across
-the whole grid. Without a grid the kernel runs once on whole arrays.
+the whole grid. Without a grid the kernel runs once on whole arrays. A
+window may hang past the array's end (a partial edge block, as Pallas
+allows when the array is not a multiple of the block): the part past the
+end reads as unspecified values and is not written back.
 
     outputs = run_pallas_kernel(module, [x, y], output_shapes=[(16, 256)])
 """
