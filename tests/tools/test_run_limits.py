@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from xla_emit.hlo.limits import format_bytes, parse_byte_size
+from xla_emit.limits import format_bytes, parse_byte_size
 from xla_emit.runtime.reporting import progress_bar
 from xla_emit.tools.opt import main as opt_main
 from xla_emit.tools.run import main
