@@ -398,6 +398,97 @@ def bad_bf16_rows(interpret: bool) -> Callable[..., jax.Array]:
     return call
 
 
+def edge_rows(interpret: bool) -> Callable[..., jax.Array]:
+    """A (20, 256) array in (8, 128) blocks: the last row of blocks hangs 4 rows past the end
+    (a partial edge block: reads there are unspecified, writes there are dropped)."""
+
+    def kernel(x_ref, o_ref):
+        o_ref[...] = x_ref[...] * 2.0 + 1.0
+
+    def call(x: jax.Array) -> jax.Array:
+        spec = pl.BlockSpec((8, 128), lambda i, j: (i, j))
+        return pl.pallas_call(
+            kernel,
+            out_shape=jax.ShapeDtypeStruct((20, 256), F32),
+            grid=(3, 2),
+            in_specs=[spec],
+            out_specs=spec,
+            interpret=interpret,
+        )(x)
+
+    return call
+
+
+def squeezed_lane_edge(interpret: bool) -> Callable[..., jax.Array]:
+    """A (3, 16, 200) array in (None, 8, 128) blocks: the leading dim squeezed out of the
+    kernel's refs, the last block of lanes hanging 56 lanes past the end."""
+
+    def kernel(x_ref, o_ref):
+        o_ref[...] = x_ref[...] * 2.0 + pl.program_id(0).astype(F32)
+
+    def call(x: jax.Array) -> jax.Array:
+        spec = pl.BlockSpec((None, 8, 128), lambda b, i, j: (b, i, j))
+        return pl.pallas_call(
+            kernel,
+            out_shape=jax.ShapeDtypeStruct((3, 16, 200), F32),
+            grid=(3, 2, 2),
+            in_specs=[spec],
+            out_specs=spec,
+            interpret=interpret,
+        )(x)
+
+    return call
+
+
+def vector_ops(interpret: bool) -> Callable[..., jax.Array]:
+    """Iota, rolls, transposes, concatenation, broadcasts, argmax and all-reductions."""
+
+    def kernel(x_ref, y_ref, o_ref, i_ref):
+        x = x_ref[...]
+        rows = jax.lax.broadcasted_iota(jnp.int32, (8, 128), 0)
+        lanes = jax.lax.broadcasted_iota(jnp.int32, (8, 128), 1)
+        rolled = pltpu.roll(x, shift=3, axis=1) + pltpu.roll(x, shift=2, axis=0)
+        square = y_ref[...]
+        flipped = jnp.transpose(square)
+        both = jnp.concatenate([x[:, :64], rolled[:, 64:]], axis=1)
+        col = jnp.sum(x, axis=0, keepdims=True)
+        row = jnp.max(x, axis=1, keepdims=True)
+        o_ref[...] = both + col + row + (rows * lanes).astype(F32) + flipped[:8, :]
+        i_ref[...] = jnp.broadcast_to(jnp.argmax(x, axis=1, keepdims=True).astype(I32), (8, 128))
+
+    def call(x: jax.Array, y: jax.Array) -> tuple[jax.Array, jax.Array]:
+        return pl.pallas_call(
+            kernel,
+            out_shape=(
+                jax.ShapeDtypeStruct((8, 128), F32),
+                jax.ShapeDtypeStruct((8, 128), I32),
+            ),
+            interpret=interpret,
+        )(x, y)
+
+    return call
+
+
+def lane_gather(interpret: bool) -> Callable[..., jax.Array]:
+    """Lane gathers by computed indices, reciprocals, bitcasts and bf16 rounding."""
+
+    def kernel(x_ref, o_ref):
+        x = x_ref[...]
+        reverse = 127 - jax.lax.broadcasted_iota(jnp.int32, (8, 128), 1)
+        gathered = jnp.take_along_axis(x, reverse, axis=1)
+        halves = pl.reciprocal(jnp.abs(x) + 1.0, approx=False)
+        rounded = (x * 1.00390625).astype(jnp.bfloat16).astype(F32)
+        same_bits = pltpu.bitcast(pltpu.bitcast(x, jnp.int32) + 1, F32)
+        o_ref[...] = gathered + halves + rounded + same_bits
+
+    def call(x: jax.Array) -> jax.Array:
+        return pl.pallas_call(
+            kernel, out_shape=jax.ShapeDtypeStruct((8, 128), F32), interpret=interpret
+        )(x)
+
+    return call
+
+
 # --------------------------------------------------------------------------- inputs
 
 
@@ -450,6 +541,14 @@ KERNELS: tuple[Kernel, ...] = (
     Kernel("dma_rows", dma_rows, lambda r: [ints(r, (16, 128))]),
     Kernel("strided_rows", strided_rows, lambda r: [ints(r, (16, 128))]),
     Kernel("masked_select", masked_select, lambda r: [ints(r, (8, 128))]),
+    Kernel("edge_rows", edge_rows, lambda r: [ints(r, (20, 256))]),
+    Kernel("squeezed_lane_edge", squeezed_lane_edge, lambda r: [ints(r, (3, 16, 200))]),
+    Kernel(
+        "vector_ops",
+        vector_ops,
+        lambda r: [r.permutation(1024).reshape(8, 128).astype(np.float32), ints(r, (128, 128))],
+    ),
+    Kernel("lane_gather", lane_gather, lambda r: [uniform(r, (8, 128))]),
     Kernel("bad_lane_offset", bad_lane_offset, lambda r: [ints(r, (8, 384))]),
     Kernel("bad_f32_rows", bad_f32_rows, lambda r: [ints(r, (16, 256))]),
     Kernel("bad_bf16_rows", bad_bf16_rows, lambda r: [ints(r, (32, 256), BF16)]),

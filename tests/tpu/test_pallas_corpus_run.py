@@ -90,3 +90,21 @@ def test_a_block_outside_the_array_is_a_clear_error() -> None:
         "error: @transform_0 at program ids (1, 0, 0) selects block [1, 0]: indices 8..15 of "
         "dimension 0 are outside the array of shape [8, 256]"
     )
+
+
+def test_partial_edge_blocks_read_padding_and_drop_writes() -> None:
+    """edge_rows: (20, 256) in (8, 128) blocks on a (3, 2) grid. The last row of blocks
+    covers rows 16..23: rows 20..23 are read as padding and never written back."""
+    got, expected = run("edge_rows")
+    (x,) = arrays("edge_rows", "inputs")
+    assert got[0].shape == (20, 256)
+    np.testing.assert_array_equal(got[0], x * 2 + 1)
+    np.testing.assert_array_equal(expected[0], x * 2 + 1)
+
+
+def test_partial_edge_blocks_on_lanes_with_a_squeezed_dim() -> None:
+    """squeezed_lane_edge: (3, 16, 200) in (None, 8, 128) blocks; lanes 200..255 of the
+    last column of blocks lie past the end."""
+    got, _ = run("squeezed_lane_edge")
+    (x,) = arrays("squeezed_lane_edge", "inputs")
+    np.testing.assert_array_equal(got[0], x * 2 + np.arange(3, dtype=np.float32)[:, None, None])

@@ -41,6 +41,7 @@ from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
+from xla_emit.interpreter.tpu_compute import CATALOG_HANDLERS
 from xla_emit.interpreter.tpu_vector import ELEMENTWISE_ARITH, PALLAS_HANDLERS
 from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
 
@@ -616,7 +617,7 @@ for _op_type, _handler in (
 _HANDLERS.register(MathImpls())
 for _op_type, _handler in ELEMENTWISE_ARITH:
     _HANDLERS.add(_op_type, _handler)
-for _op_type, _run in PALLAS_HANDLERS:
+for _op_type, _run in PALLAS_HANDLERS + CATALOG_HANDLERS:
     _HANDLERS.add(_op_type, _handler_for(_op_type, _run)[1])
 
 

@@ -16,7 +16,10 @@ refs. Its attributes say how to drive it:
 
 Each grid step copies every input window in, runs the kernel, and copies
 every output window back; scratch buffers and prefetch refs live across
-the whole grid. Without a grid the kernel runs once on whole arrays.
+the whole grid. Without a grid the kernel runs once on whole arrays. A
+window may hang past the array's end (a partial edge block, as Pallas
+allows when the array is not a multiple of the block): the part past the
+end reads as unspecified values and is not written back.
 
     outputs = run_pallas_kernel(module, [x, y], output_shapes=[(16, 256)])
 """
@@ -24,7 +27,7 @@ the whole grid. Without a grid the kernel runs once on whole arrays.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -40,12 +43,12 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from dialects import tpu
 from dialects.tpu.kernel import check_kernel, grid_of
-from xla_emit.diagnostics import UserError
+from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tpu import MemRef, TpuExecutor, allocate
 
@@ -123,44 +126,145 @@ def pallas_kernel(module: ModuleOp) -> PallasKernel:
     return PallasKernel(function, grid, prefetch, scratch, windows)
 
 
-def _as_element_type(array: npt.NDArray[np.generic], type_: MemRefType[Attribute]) -> np.ndarray:
+def _as_element_type(
+    number: int, array: npt.NDArray[np.generic], type_: MemRefType[Attribute]
+) -> np.ndarray:
     """`array` in the memref's element type; bf16 may come as uint16 bit patterns."""
-    dtype = numpy_dtype(type_.element_type)
+    dtype = np.dtype(numpy_dtype(type_.element_type))
     if dtype == ml_dtypes.bfloat16 and array.dtype == np.uint16:
         return array.view(ml_dtypes.bfloat16)
-    return np.asarray(array, dtype=dtype)
+    if array.dtype != dtype:
+        raise UserError(
+            f"operand {number} has dtype {array.dtype}, but the kernel's ref is {type_}"
+        )
+    return array
+
+
+def _block_start(
+    window: Window,
+    point: tuple[int, ...],
+    prefetch: Sequence[MemRef],
+    module: ModuleOp,
+) -> tuple[int, ...]:
+    """Where the operand's window starts at this grid step: block index times block shape."""
+    returned = TpuExecutor(module).run([*point, *prefetch], entry=window.transform)
+    blocks = [int(v) for v in returned[: len(window.bounds)]]
+    return tuple(block * size for block, size in zip(blocks, window.bounds, strict=True))
 
 
 def _block_slices(
-    kernel: PallasKernel,
     window: Window,
     point: tuple[int, ...],
     prefetch: Sequence[MemRef],
     module: ModuleOp,
     full_shape: tuple[int, ...],
 ) -> tuple[slice, ...]:
-    """The part of the full array the operand's window covers at this grid step."""
-    returned = TpuExecutor(module).run([*point, *prefetch], entry=window.transform)
-    blocks = [int(v) for v in returned[: len(window.bounds)]]
+    """The part of the full array the operand's window covers at this grid step.
+
+    A block may hang over the array's end (a partial edge block, as when 20 rows are cut
+    into blocks of 8); it must start inside the array."""
+    starts = _block_start(window, point, prefetch, module)
     slices = []
-    for dim, (block, size) in enumerate(zip(blocks, window.bounds, strict=True)):
-        start = block * size
-        if start < 0 or start + size > full_shape[dim]:
+    for dim, (start, size) in enumerate(zip(starts, window.bounds, strict=True)):
+        if start < 0 or start >= full_shape[dim]:
+            blocks = [s // b for s, b in zip(starts, window.bounds, strict=True)]
             raise UserError(
                 f"@{window.transform} at program ids {point} selects block {blocks}: indices "
                 f"{start}..{start + size - 1} of dimension {dim} are outside the array of shape "
                 f"{list(full_shape)}"
             )
-        slices.append(slice(start, start + size))
+        slices.append(slice(start, min(start + size, full_shape[dim])))
     return tuple(slices)
+
+
+def _padded_block(
+    array: npt.NDArray[np.generic], region: tuple[slice, ...], window: Window
+) -> np.ndarray:
+    """The window's contents; rows and lanes past the array's end hold what Pallas leaves
+    there, which is unspecified: NaN for floats, the most negative value for integers
+    (what Pallas's interpret mode pads with)."""
+    part = array[region]
+    if part.shape == window.bounds:
+        return part
+    block = np.full(window.bounds, _unspecified(array.dtype), dtype=array.dtype)
+    block[tuple(slice(0, n) for n in part.shape)] = part
+    return block
+
+
+def _unspecified(dtype: np.dtype) -> object:
+    if np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16:
+        return np.nan
+    if dtype == np.bool_:
+        return True
+    return np.iinfo(dtype).min
+
+
+def output_shapes_from_grid(
+    module: ModuleOp, inputs: Sequence[npt.NDArray[np.generic]]
+) -> list[tuple[int, ...]]:
+    """The full shapes of the kernel's outputs when nobody says: the operands past `inputs`.
+
+    The Mosaic module does not carry the arrays' full shapes (`pallas_call` keeps them in
+    the custom call around it), so a whole-array output (no window) takes its ref's shape
+    and a windowed one the extent its blocks cover over the grid. That is the array's
+    shape whenever the array is a multiple of the block; for partial edge blocks the
+    caller must give the shape."""
+    kernel = pallas_kernel(module)
+    operand_types = kernel.operand_types()
+    first_output = len(inputs) - kernel.prefetch
+    if first_output >= len(operand_types):
+        raise UserError(
+            f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
+            f"and outputs, but got {len(inputs)} inputs, which leaves no output"
+        )
+    prefetch = _prefetch_refs(kernel, inputs)
+    points = list(itertools.product(*(range(b) for b in kernel.grid)))
+    shapes: list[tuple[int, ...]] = []
+    outputs = zip(operand_types[first_output:], kernel.windows[first_output:], strict=True)
+    for type_, window in outputs:
+        if window is None:
+            shapes.append(tuple(type_.get_shape()))
+            continue
+        ends = [_block_start(window, p, prefetch, module) for p in points]
+        shapes.append(tuple(max(e[d] for e in ends) + size for d, size in enumerate(window.bounds)))
+    return shapes
+
+
+def _prefetch_refs(kernel: PallasKernel, inputs: Sequence[npt.NDArray[np.generic]]) -> list[MemRef]:
+    types = kernel.argument_types
+    first = len(kernel.grid)
+    return [
+        allocate(types[first + i], np.asarray(inputs[i]))  # type: ignore[arg-type]
+        for i in range(kernel.prefetch)
+    ]
+
+
+def _check_full_array(
+    kernel: PallasKernel, number: int, array: np.ndarray, type_: MemRefType[Attribute]
+) -> None:
+    """Inputs and outputs against the kernel's refs: the whole array, or the block's rank."""
+    window = kernel.windows[number]
+    expected = tuple(type_.get_shape()) if window is None else window.bounds
+    what = "whole-array ref" if window is None else "block"
+    if window is None and array.shape != expected:
+        raise UserError(
+            f"operand {number} has shape {list(array.shape)}, but the kernel's {what} is {type_}"
+        )
+    if window is not None and array.ndim != len(expected):
+        raise UserError(
+            f"operand {number} has shape {list(array.shape)}, but its {what} "
+            f"{list(expected)} has rank {len(expected)}"
+        )
 
 
 def run_pallas_kernel(
     module: ModuleOp,
     inputs: Sequence[npt.NDArray[np.generic]],
     output_shapes: Sequence[tuple[int, ...]],
+    locate: Callable[[Operation], SourceLocation | None] | None = None,
 ) -> list[np.ndarray]:
-    """The kernel's outputs after running every grid step (see the module docstring)."""
+    """The kernel's outputs after running every grid step (see the module docstring);
+    `locate` names the source line of an op that fails."""
     kernel = pallas_kernel(module)
     types = kernel.argument_types
     operand_types = kernel.operand_types()
@@ -169,19 +273,17 @@ def run_pallas_kernel(
             f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
             f"and outputs, but got {len(inputs)} inputs and {len(output_shapes)} outputs"
         )
-    first_prefetch = len(kernel.grid)
-    prefetch = [
-        allocate(types[first_prefetch + i], np.asarray(inputs[i]))  # type: ignore[arg-type]
-        for i in range(kernel.prefetch)
-    ]
+    prefetch = _prefetch_refs(kernel, inputs)
     arrays = [
-        _as_element_type(np.asarray(a), t)
-        for a, t in zip(inputs[kernel.prefetch :], operand_types, strict=False)
+        _as_element_type(n, np.asarray(a), t)
+        for n, (a, t) in enumerate(zip(inputs[kernel.prefetch :], operand_types, strict=False))
     ]
     arrays += [
         np.zeros(shape, numpy_dtype(t.element_type))
         for shape, t in zip(output_shapes, operand_types[len(arrays) :], strict=True)
     ]
+    for number, (array, type_) in enumerate(zip(arrays, operand_types, strict=True)):
+        _check_full_array(kernel, number, array, type_)
     whole = {
         i: allocate(t, arrays[i])
         for i, (t, w) in enumerate(zip(operand_types, kernel.windows, strict=True))
@@ -196,17 +298,26 @@ def run_pallas_kernel(
             if window is None:
                 buffers.append(whole[i])
                 continue
-            blocks[i] = _block_slices(kernel, window, point, prefetch, module, arrays[i].shape)
-            contents = arrays[i][blocks[i]].reshape(type_.get_shape())
-            buffers.append(allocate(type_, contents))
-        TpuExecutor(module).run(
+            blocks[i] = _block_slices(window, point, prefetch, module, arrays[i].shape)
+            contents = _padded_block(arrays[i], blocks[i], window)
+            buffers.append(allocate(type_, contents.reshape(type_.get_shape())))
+        TpuExecutor(module, locate).run(
             [*point, *prefetch, *buffers, *scratch], kernel.function.sym_name.data
         )
         for i, region in blocks.items():
-            arrays[i][region] = buffers[i].logical().reshape(arrays[i][region].shape)
+            _write_back(arrays[i], region, buffers[i].logical(), kernel.windows[i])
     for i, buffer in whole.items():
         arrays[i] = buffer.logical()
     return arrays[len(inputs) - kernel.prefetch :]
+
+
+def _write_back(
+    array: np.ndarray, region: tuple[slice, ...], block: np.ndarray, window: Window | None
+) -> None:
+    """Copy a block back; the part of a partial edge block past the array's end is dropped."""
+    assert window is not None
+    inside = tuple(slice(0, s.stop - s.start) for s in region)
+    array[region] = block.reshape(window.bounds)[inside]
 
 
 def _scratch(type_: Attribute) -> MemRef | None:

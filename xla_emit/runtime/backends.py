@@ -24,8 +24,9 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
+from dialects.tpu.kernel import grid_of, is_kernel
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo.npz import load_arrays
+from xla_emit.hlo.npz import check_argument_names, load_arrays
 from xla_emit.interpreter import Executor
 from xla_emit.ir import SourceMap
 from xla_emit.runtime.kernel_io import random_kernel_inputs, read_kernel_inputs
@@ -123,11 +124,41 @@ def _run_tpu(program: KernelProgram, options: InterpreterOptions) -> list[np.nda
     # Each backend's executor loads with the first kernel it runs: a GPU run needs neither.
     from xla_emit.interpreter.tpu import run_tpu_kernel
 
+    pallas = [f for f in program.module.body.block.ops if isinstance(f, FuncOp) and is_kernel(f)]
+    # Without --inputs a kernel with no grid runs once on random whole arrays, as any function.
+    given = program.inputs_path is not None or grid_of(pallas[0]) if len(pallas) == 1 else False
+    if given and options.entry in (None, pallas[0].sym_name.data):
+        return _run_pallas_grid(program, pallas[0], options)
     function = Executor(program.module).entry_function(options.entry)
     inputs = _kernel_inputs(program, function)
     scalars_as_python = [a.item() if a.ndim == 0 else a for a in inputs]
     locate = program.source_map.location_of
     return run_tpu_kernel(program.module, scalars_as_python, options.entry, locate)
+
+
+def _run_pallas_grid(
+    program: KernelProgram, function: FuncOp, options: InterpreterOptions
+) -> list[np.ndarray]:
+    """A Pallas kernel over its grid. The npz holds the `pallas_call`'s operands, full
+    arrays: `arg0, ...` the scalar-prefetch arrays, then the inputs; the kernel's refs
+    past them are its outputs. The module does not carry the full shapes, so outputs
+    take `--output-shapes`, else the extent their blocks cover over the grid."""
+    from xla_emit.interpreter.tpu_grid import output_shapes_from_grid, run_pallas_kernel
+
+    name = function.sym_name.data
+    if program.inputs_path is None:
+        raise UserError(
+            f"@{name} is a Pallas kernel: give its operands, full arrays, with --inputs "
+            "(the module does not carry their shapes)"
+        )
+    archive = load_arrays(program.inputs_path)
+    count = len(archive)
+    check_argument_names(program.inputs_path, archive, count)
+    inputs = [archive[f"arg{n}"] for n in range(count)]
+    shapes = options.output_shapes
+    if shapes is None:
+        shapes = tuple(output_shapes_from_grid(program.module, inputs))
+    return run_pallas_kernel(program.module, inputs, shapes, program.source_map.location_of)
 
 
 def _run_pto(program: KernelProgram, options: InterpreterOptions) -> list[np.ndarray]:

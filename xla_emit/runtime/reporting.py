@@ -35,6 +35,8 @@ class InterpreterOptions:
     limits: RunLimits = field(default_factory=RunLimits)
     # --progress: a bar even when stderr is not a terminal.
     progress: bool = False
+    # --output-shapes: the full output arrays of a Pallas kernel run over its grid.
+    output_shapes: tuple[tuple[int, ...], ...] | None = None
 
     @property
     def safety_checks(self) -> CheckOptions:

@@ -2,6 +2,7 @@
 
     xla-emit-run FILE.hlo [--reference] [--inputs IN.npz | --random-inputs SEED] [-o OUT.npz]
     xla-emit-run FILE.mlir [--entry NAME] [-p PASSES] [--inputs IN.npz | --random-inputs SEED]
+    xla-emit-run PALLAS.mlir --inputs IN.npz [--output-shapes 20x128,...] [-o OUT.npz]
     either form: [--check] [--time] [--backend gpu|tpu|pto]
 
 `--reference` runs the module in the numpy HLO evaluator. Otherwise each
@@ -11,6 +12,8 @@ fusion of a `.hlo` module is compiled through `-p` (default
 executor, TPU kernels on the TPU one, PTO programs (`.mlir` or PTO-AS `.pto`)
 on the tile executor. `--backend` names the backend; without it the module's
 attributes and parameter types say which (see `xla_emit.runtime.backends`).
+A Pallas kernel (a function with `dimension_semantics`) runs over its grid:
+its npz holds the `pallas_call`'s full arrays (see `runtime.backends`).
 `--check` turns on every safety check and compares the
 outputs after every pass with the reference (`.mlir`: with the kernel as
 given), and `--time` prints per-pass and per-kernel times (see
@@ -95,6 +98,13 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     _ = parser.add_argument("--entry", metavar="NAME", help="the kernel function to run (.mlir)")
     _ = parser.add_argument(
+        "--output-shapes",
+        metavar="SHAPES",
+        type=output_shapes,
+        help="full output arrays of a Pallas kernel, e.g. 20x128,1x128 (default: what the "
+        "output blocks cover over the grid)",
+    )
+    _ = parser.add_argument(
         "-p",
         "--passes",
         metavar="PASSES",
@@ -139,8 +149,22 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
             backend=cast(str | None, namespace.backend),
             limits=limits_of(namespace),
             progress=cast(bool, namespace.progress),
+            output_shapes=cast("tuple[tuple[int, ...], ...] | None", namespace.output_shapes),
         ),
     )
+
+
+def output_shapes(text: str) -> tuple[tuple[int, ...], ...]:
+    """`20x128,1x128` as ((20, 128), (1, 128)); `-` alone is a 0-d output."""
+    try:
+        return tuple(
+            () if shape == "-" else tuple(int(d) for d in shape.split("x"))
+            for shape in text.split(",")
+        )
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a list of shapes like 20x128,1x128"
+        ) from None
 
 
 @dataclass(frozen=True)
