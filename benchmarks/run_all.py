@@ -58,6 +58,12 @@ def sections(quick: bool) -> list[tuple[str, str, list[str], bool]]:
             False,
         ),
         ("Pipeline, in process (emission not timed)", "pipeline_scaling.py", repeats, True),
+        (
+            "Zoo models (fresh process, HLO text to npz, best of N; jax when /tmp/jaxenv exists)",
+            "zoo_models.py",
+            [*repeats, *(["--only", "transformer_block", "mlp_step_f32"] if quick else [])],
+            True,
+        ),
     ]
 
 

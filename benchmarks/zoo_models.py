@@ -53,14 +53,27 @@ def _timed(command: list[str]) -> tuple[float, str | None]:
     return elapsed, None
 
 
-def _best(command: list[str], repeats: int) -> str:
+def _best(command: list[str], repeats: int) -> float | str:
+    """The best of `repeats` wall times, or the first line of the error."""
     times: list[float] = []
     for _ in range(repeats):
         elapsed, error = _timed(command)
         if error is not None:
             return f"fails: {error}"
         times.append(elapsed)
-    return f"{min(times):7.2f} s"
+    return min(times)
+
+
+def _cell(value: float | str | None) -> str:
+    if value is None:
+        return "skipped"
+    return f"{value:.2f} s" if isinstance(value, float) else value
+
+
+def _ratio(ours: float | str, other: float | str | None) -> str:
+    if isinstance(ours, float) and isinstance(other, float):
+        return f"{ours / other:.2f}x"
+    return "-"
 
 
 def main() -> int:
@@ -70,17 +83,21 @@ def main() -> int:
     parser.add_argument("--jax-python", default=str(DEFAULT_JAX) if DEFAULT_JAX.exists() else None)
     args = parser.parse_args()
     run = [sys.executable, "-m", "xla_emit.tools.run"]
+    print("| model | ours | numpy evaluator | jax, XLA:CPU | ours / evaluator | ours / jax |")
+    print("|---|---|---|---|---|---|")
     for name in args.only:
         hlo, inputs = ZOO / f"{name}.hlo", ZOO / f"{name}.inputs.npz"
         common = [str(hlo), "--inputs", str(inputs), "-o", "/dev/null"]
-        print(f"{name}:")
-        print(f"  ours       {_best([*run, *common], args.repeats)}")
-        print(f"  reference  {_best([*run, '--reference', *common], args.repeats)}")
+        ours = _best([*run, *common], args.repeats)
+        reference = _best([*run, "--reference", *common], args.repeats)
+        jax: float | str | None = None
         if args.jax_python:
             snippet = _JAX_SNIPPET.format(tools=str(ROOT / "tools"), name=name, inputs=str(inputs))
-            print(f"  jax        {_best([args.jax_python, '-c', snippet], args.repeats)}")
-        else:
-            print("  jax        skipped (no --jax-python)")
+            jax = _best([args.jax_python, "-c", snippet], args.repeats)
+        print(
+            f"| {name} | {_cell(ours)} | {_cell(reference)} | {_cell(jax)} "
+            f"| {_ratio(ours, reference)} | {_ratio(ours, jax)} |"
+        )
     return 0
 
 

@@ -145,3 +145,10 @@ def test_kernel_inputs_are_checked_per_argument(
     assert capsys.readouterr().err == (
         f"error: '{inputs}' has no array 'arg0' for a parameter of type tensor<4xf32>\n"
     )
+
+
+def test_outputs_can_go_to_dev_null() -> None:
+    """A device cannot seek: the archive is built in memory, then written (a large one too)."""
+    from xla_emit.hlo.npz import write_outputs
+
+    write_outputs(os.devnull, [np.zeros((512, 1024), np.float32), np.ones(3, np.int32)])

@@ -6,6 +6,8 @@ program's parameter types say how to read them back.
 
 from __future__ import annotations
 
+import io
+import os
 import zipfile
 from collections.abc import Sequence
 
@@ -131,14 +133,26 @@ def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     Timestamps are fixed, so equal arrays give equal bytes.
     """
     try:
-        with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
-            for name, array in arrays.items():
-                info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-                # Streamed into the archive (as `np.savez` does): no copy of the array in memory.
-                with archive.open(info, "w", force_zip64=True) as member:
-                    np.lib.format.write_array(member, to_storable(array), allow_pickle=False)
+        if os.path.exists(path) and not os.path.isfile(path):
+            # A device or a pipe (`-o /dev/null`): zipfile needs to seek, so the
+            # archive is built in memory and written in one go.
+            buffer = io.BytesIO()
+            _write_archive(buffer, arrays)
+            with open(path, "wb") as stream:
+                stream.write(buffer.getbuffer())
+        else:
+            _write_archive(path, arrays)
     except OSError as error:
         raise UserError(f"cannot write '{path}': {error.strerror}") from None
+
+
+def _write_archive(target: str | io.BytesIO, arrays: dict[str, np.ndarray]) -> None:
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
+        for name, array in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            # Streamed into the archive (as `np.savez` does): no copy of the array in memory.
+            with archive.open(info, "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, to_storable(array), allow_pickle=False)
 
 
 def random_inputs(computation: HloComputation, seed: int) -> list[np.ndarray]:
