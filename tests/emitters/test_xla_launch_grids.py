@@ -25,8 +25,6 @@ GPU_LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz"))
 
 KNOWN_DIFFERENCES = {
     "column_max/input_reduce_fusion": "XLA tiles the column reduction in 3 blocks, we in 5",
-    "multi_dim_sum/loop_reduce_fusion": "XLA emits this small reduce as a loop of 48 threads; "
-    "we use the reduction emitter (1024 threads, 2 blocks)",
 }
 
 
