@@ -149,21 +149,36 @@ def test_tiled_transpose_condition(
     assert kind is (EmitterKind.TRANSPOSE if tiled else EmitterKind.LOOP)
 
 
+# The kind follows XLA's IsUnnestedReductionFasterThanElemental: a row needs 32 reduced
+# elements or a size dividing 32; a column under 32 rows (or a narrow one under 64, 128,
+# 256 rows) is left to the loop emitter.
 @pytest.mark.parametrize(
-    ("shape", "dims", "groups"),
+    ("shape", "dims", "groups", "kind"),
     [
-        ((8, 16), (1,), ReductionGroups(True, (1, 8, 16))),
-        ((8, 16), (0,), ReductionGroups(False, (1, 8, 16))),
-        ((4, 8, 16), (0,), ReductionGroups(False, (1, 4, 128))),
-        ((4, 8, 16), (1,), ReductionGroups(False, (4, 8, 16))),
-        ((4, 8, 16), (1, 2), ReductionGroups(True, (1, 4, 128))),
-        ((4, 1, 16), (1, 2), ReductionGroups(True, (1, 4, 16))),  # size-1 dims do not count
-        ((4, 8, 16), (0, 1, 2), ReductionGroups(True, (1, 1, 512))),
-        ((4, 8, 16), (0, 2), None),  # reduced dims on both sides of a kept one
+        ((8, 16), (1,), ReductionGroups(True, (1, 8, 16)), EmitterKind.REDUCTION),
+        ((8, 16), (0,), ReductionGroups(False, (1, 8, 16)), EmitterKind.LOOP),
+        ((4, 8, 16), (0,), ReductionGroups(False, (1, 4, 128)), EmitterKind.LOOP),
+        ((4, 8, 16), (1,), ReductionGroups(False, (4, 8, 16)), EmitterKind.LOOP),
+        ((4, 8, 16), (1, 2), ReductionGroups(True, (1, 4, 128)), EmitterKind.REDUCTION),
+        # size-1 dims do not count
+        ((4, 1, 16), (1, 2), ReductionGroups(True, (1, 4, 16)), EmitterKind.REDUCTION),
+        ((4, 8, 16), (0, 1, 2), ReductionGroups(True, (1, 1, 512)), EmitterKind.REDUCTION),
+        # reduced dims on both sides of a kept one
+        ((4, 8, 16), (0, 2), None, EmitterKind.LOOP),
+        ((5, 10), (1,), ReductionGroups(True, (1, 5, 10)), EmitterKind.LOOP),
+        ((40, 16), (0,), ReductionGroups(False, (1, 40, 16)), EmitterKind.LOOP),
+        ((40, 32), (0,), ReductionGroups(False, (1, 40, 32)), EmitterKind.REDUCTION),
+        ((100, 7), (0,), ReductionGroups(False, (1, 100, 7)), EmitterKind.LOOP),
+        ((128, 7), (0,), ReductionGroups(False, (1, 128, 7)), EmitterKind.REDUCTION),
+        ((255, 2), (0,), ReductionGroups(False, (1, 255, 2)), EmitterKind.LOOP),
+        ((256, 2), (0,), ReductionGroups(False, (1, 256, 2)), EmitterKind.REDUCTION),
     ],
 )
 def test_reduction_groups(
-    shape: tuple[int, ...], dims: tuple[int, ...], groups: ReductionGroups | None
+    shape: tuple[int, ...],
+    dims: tuple[int, ...],
+    groups: ReductionGroups | None,
+    kind: EmitterKind,
 ) -> None:
     kept = [s for d, s in enumerate(shape) if d not in dims]
     body = (
@@ -173,8 +188,7 @@ def test_reduction_groups(
     )
     reduce = parse(fused(body)).computation("fused").root
     assert reduction_groups(reduce) == groups
-    kind, _ = kind_and_hero(body)
-    assert kind is (EmitterKind.REDUCTION if groups is not None else EmitterKind.LOOP)
+    assert kind_and_hero(body)[0] is kind
 
 
 def test_multi_output_fusion_uses_the_loop_emitter() -> None:

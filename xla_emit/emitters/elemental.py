@@ -394,7 +394,11 @@ class ElementalEmitter:
         result_type = element_type(instruction.array_shape.element_type)
 
         def operand_value() -> SSAValue:
-            operand_indices = self.apply_map(indexing_map, indices, shape)
+            # Inside the branch the indices lie in the map's domain, and XLA's maps say so.
+            inside = IndexingMap(indexing_map.dim_vars, (), (), ())
+            operand_indices = [
+                self.apply_grid_expr(expr, inside, indices, ()) for expr in indexing_map.results
+            ]
             return self.emit(instruction.operands[0], operand_indices)[0]
 
         def padding_value() -> SSAValue:

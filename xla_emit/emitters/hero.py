@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from dialects.xla_gpu import WARP_SIZE
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.opcodes import ELEMENTWISE_OPS
 from xla_emit.hlo.shape import ArrayShape, flatten_shape
@@ -163,11 +164,28 @@ def reduction_groups(reduce: HloInstruction) -> ReductionGroups | None:
     return None
 
 
+def reduction_emitter_is_faster(groups: ReductionGroups) -> bool:
+    """XLA's rule (IsUnnestedReductionFasterThanElemental) for when the reduction emitter
+    beats computing each output element in a loop: rows need a warp's worth of reduced
+    elements (or a size dividing a warp), columns enough rows for their width."""
+    _, reduced, minor = groups.components
+    if groups.is_row:
+        return minor >= WARP_SIZE or WARP_SIZE % minor == 0
+    prefer_loop = (
+        reduced < WARP_SIZE
+        or (reduced < 2 * WARP_SIZE and minor < WARP_SIZE)
+        or (reduced < 4 * WARP_SIZE and minor < 8)
+        or (reduced < 8 * WARP_SIZE and minor < 3)
+    )
+    return not prefer_loop
+
+
 def _is_supported_reduction_hero(reduce: HloInstruction) -> bool:
     operands = reduce.operands[: len(reduce.operands) // 2]
     if not all(_has_default_layout(op.array_shape) for op in operands):
         return False
-    return reduction_groups(reduce) is not None
+    groups = reduction_groups(reduce)
+    return groups is not None and reduction_emitter_is_faster(groups)
 
 
 def is_tiled_transpose(transpose: HloInstruction) -> bool:
