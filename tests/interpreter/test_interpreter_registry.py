@@ -112,13 +112,19 @@ def test_grid_description_of_lanes() -> None:
     assert grid.describe_lane(8 * 4 + 5) == "thread (1, 1, 0), block (1, 1, 0)"
 
 
-def test_the_gpu_registry_loads_no_tpu_or_pto_code() -> None:
-    """Their executors keep their own tables: a GPU run must not pay for importing them."""
+@pytest.mark.parametrize(
+    "load",
+    [
+        "from xla_emit.interpreter import load_dialect_impls; load_dialect_impls()",
+        "import xla_emit.runtime.backends, xla_emit.runtime.commands",
+    ],
+)
+def test_a_gpu_run_loads_no_tpu_or_pto_code(load: str) -> None:
+    """The TPU and PTO executors keep their own tables, and the runtime loads a backend with
+    its first kernel: a GPU run must not pay for importing them (the TPU dialect alone is
+    about 0.1 s of start-up)."""
     heavy = ("dialects.tpu", "dialects.pto", "xla_emit.interpreter.tpu", "xla_emit.interpreter.pto")
-    code = (
-        "import sys; from xla_emit.interpreter import load_dialect_impls; load_dialect_impls(); "
-        f"print(sorted(m for m in {heavy!r} if m in sys.modules))"
-    )
+    code = f"import sys; {load}; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
     result = subprocess.run(
