@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 from emitter_kernel_checks import assert_same, parse, run_fusion
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from xla_emit.diagnostics import UserError
@@ -76,7 +76,7 @@ ENTRY main {{
 def reductions_with_side_outputs(draw: st.DrawFn) -> str:
     """A row reduction (minor dims reduced) or a column one (a major run reduced, the
     minor kept), over a view that may regroup the side output's dims."""
-    view_dims = tuple(draw(st.lists(st.integers(2, 40), min_size=2, max_size=3)))
+    view_dims = tuple(draw(st.lists(st.integers(2, 64), min_size=2, max_size=3)))
     assert math.prod(view_dims) > 0
     if len(view_dims) == 2:
         reduced = draw(st.sampled_from([(1,), (0,)]))
@@ -102,7 +102,9 @@ def test_side_outputs_match_the_evaluator(text: str, seed: int) -> None:
     module = parse(text)
     fusion = module.entry.root
     analysis = analyze_fusion(fused_computation(fusion))
-    assert analysis.kind is EmitterKind.REDUCTION
+    # Reductions too small for the reduction emitter to pay off go to the loop emitter, as
+    # in XLA (whose multi-output fusion pass then never builds such a fusion).
+    assume(analysis.kind is EmitterKind.REDUCTION)
     arguments = random_inputs(module.entry, seed)
     expected = flatten_value(evaluate_instruction(fusion, arguments))  # pyright: ignore[reportArgumentType]
     actual = run_fusion(module, fusion, arguments)
@@ -114,7 +116,7 @@ def test_side_outputs_match_the_evaluator(text: str, seed: int) -> None:
 
 @pytest.mark.parametrize(
     ("side_dims", "view_dims", "reduced", "side_outputs"),
-    [((4, 8, 8), (32, 8), (0,), (1,)), ((6, 50), (6, 50), (1,), (1,))],
+    [((16, 8, 8), (128, 8), (0,), (1,)), ((6, 50), (6, 50), (1,), (1,))],
 )
 def test_reductions_with_side_outputs_use_the_reduction_emitter(
     side_dims: tuple[int, ...],
