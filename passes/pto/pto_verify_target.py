@@ -20,6 +20,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto import (
     BinaryOpBase,
+    PTOEnumAttrBase,
     TExtractOp,
     TileOpBase,
     TileTypeBase,
@@ -29,9 +30,15 @@ from dialects.pto import (
     TTransOp,
     module_target,
 )
+from dialects.pto.cube_ops import TGatherOp
 from passes.diagnostics import OpError
 from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
-from xla_emit.pto.rules import elementwise_errors, extent_errors, ttrans_errors
+from xla_emit.pto.rules import (
+    elementwise_errors,
+    extent_errors,
+    tgather_compare_errors,
+    ttrans_errors,
+)
 from xla_emit.pto.targets import Target
 
 
@@ -55,6 +62,10 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     if isinstance(op, TExtractOp | TInsertOp):
         check = textract_errors if isinstance(op, TExtractOp) else tinsert_errors
         return check(target, _placed(op.source()), _placed(op.destination_type()))
+    if isinstance(op, TGatherOp) and len(op.outs) == 2:
+        mode = op.attributes.get("cmpMode")
+        cmp_mode = mode.data if isinstance(mode, PTOEnumAttrBase) else "eq"
+        return tgather_compare_errors(target, op.source().element_name, cmp_mode)
     return a5_only_errors(target, op.name.removeprefix("pto."))
 
 
