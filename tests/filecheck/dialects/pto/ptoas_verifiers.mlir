@@ -86,3 +86,59 @@ module attributes {pto.target_arch = "a5"} {
     return
   }
 }
+
+// -----
+
+// The kernel a module exports (its only definition, or those marked pto.entry) returns nothing.
+// expected-error@+1 {{'func.func' op PTO entry functions must return void}}
+func.func @only_definition(%a: i32) -> i32 {
+  return %a : i32
+}
+
+// -----
+
+func.func private @declared() -> i32
+// expected-error@+1 {{'func.func' op PTO entry functions must return void}}
+func.func @marked(%a: i32) -> i32 attributes {pto.entry} {
+  return %a : i32
+}
+func.func @helper(%a: i32) -> i32 {
+  return %a : i32
+}
+
+// -----
+
+// Helpers may return values; an unmarked module of several definitions has no implicit entry.
+func.func @kernel(%a: i32) attributes {pto.entry} {
+  %b = func.call @helper(%a) : (i32) -> i32
+  return
+}
+func.func @helper(%a: i32) -> i32 {
+  return %a : i32
+}
+
+// -----
+
+func.func @ping(%a: i32) attributes {pto.entry} {
+  // expected-error@+1 {{'func.call' op recursive function calls are not supported}}
+  func.call @pong(%a) : (i32) -> ()
+  return
+}
+func.func @pong(%a: i32) {
+  func.call @ping(%a) : (i32) -> ()
+  return
+}
+
+// -----
+
+// A level-1 kernel returns its tiles; marked as the entry, it must not.
+func.func @level_1(%a: !pto.tile<vec, 16x16xf32>) -> !pto.tile<vec, 16x16xf32> {
+  return %a : !pto.tile<vec, 16x16xf32>
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op PTO entry functions must return void}}
+func.func @level_1_entry(%a: !pto.tile<vec, 16x16xf32>) -> !pto.tile<vec, 16x16xf32> attributes {pto.entry} {
+  return %a : !pto.tile<vec, 16x16xf32>
+}
