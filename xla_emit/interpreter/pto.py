@@ -215,11 +215,12 @@ class PTOExecutor:
     # -- control flow ------------------------------------------------------------------
 
     def _run_block(self, block: Block) -> list[Value]:
-        """Run a block; returns the operands of its terminating `scf.yield`."""
+        """Run a block; returns the operands of its terminating `scf.yield` (or
+        `scf.condition`: the condition, then the values it forwards)."""
         for op in block.ops:
             if self.step_counter.charge(1):
                 raise self.error(block.parent_op() or op, self.step_counter.exceeded())
-            if isinstance(op, scf.YieldOp):
+            if isinstance(op, scf.YieldOp | scf.ConditionOp):
                 return [self.env[v] for v in op.operands]
             if isinstance(op, func.ReturnOp):
                 raise _Return([self.env[v] for v in op.operands])
@@ -241,6 +242,22 @@ class PTOExecutor:
                 self.env[arg] = value
             carried = self._run_block(body)
         return carried
+
+    def _while(self, op: scf.WhileOp, args: list[Value]) -> list[Value]:
+        """`before` computes the condition and the values it forwards; while it holds,
+        `after` runs on them and yields the next iteration's arguments."""
+        carried = args
+        while True:
+            self._bind_args(op.before_region.block, carried)
+            condition, *forwarded = self._run_block(op.before_region.block)
+            if not condition:
+                return forwarded
+            self._bind_args(op.after_region.block, forwarded)
+            carried = self._run_block(op.after_region.block)
+
+    def _bind_args(self, block: Block, values: list[Value]) -> None:
+        for arg, value in zip(block.args, values, strict=True):
+            self.env[arg] = value
 
     def _if(self, op: scf.IfOp, args: list[Value]) -> list[Value]:
         branch = op.true_region if args[0] else op.false_region
@@ -617,6 +634,7 @@ for _op_type, _method in (
     (pto.TStoreOp, PTOExecutor._store),
     (scf.ForOp, PTOExecutor._for),
     (scf.IfOp, PTOExecutor._if),
+    (scf.WhileOp, PTOExecutor._while),
     (func.CallOp, PTOExecutor._call_op),
     (pto.AllocTileOp, PTOExecutor._alloc),
     (pto.TAssignOp, PTOExecutor._assign),
