@@ -68,6 +68,7 @@ from dialects.pto.compute import (
 from dialects.pto.cube_ops import (
     CUBE_AND_IRREGULAR_OPS,
     TExtractOp,
+    TGetValOp,
     TInsertOp,
     TPrintOp,
     TReshapeOp,
@@ -246,6 +247,7 @@ __all__ = [
     "TDivOp",
     "TExpOp",
     "TExtractOp",
+    "TGetValOp",
     "TInsertOp",
     "TLoadOp",
     "TLogOp",

@@ -314,6 +314,12 @@ class PTOExecutor:
         flat, index = self._scalar_at(op, args[0], args[1])
         return [flat[index].item()]
 
+    def _get_value(self, op: pto.TGetValOp, args: list[Value]) -> list[Value]:
+        tile = args[0]
+        assert isinstance(tile, Tile)
+        flat, index = self._scalar_at(op, tile.data, args[1])
+        return [flat[index].item()]
+
     def _store_scalar(self, op: pto.StoreScalarOp, args: list[Value]) -> list[Value]:
         flat, index = self._scalar_at(op, args[1], args[2])
         flat[index] = _scalar(args[0])
@@ -650,6 +656,7 @@ for _op_type, _method in (
     (pto.AddPtrOp, PTOExecutor._add_ptr),
     (pto.LoadScalarOp, PTOExecutor._load_scalar),
     (pto.StoreScalarOp, PTOExecutor._store_scalar),
+    (pto.TGetValOp, PTOExecutor._get_value),
     (pto.GetTensorViewDimOp, PTOExecutor._view_dim),
     (pto.DeclareEventIdArrayOp, PTOExecutor._event_array),
     (pto.EventIdArrayGetOp, PTOExecutor._event_array_access),
