@@ -67,6 +67,8 @@ from dialects.pto.compute import (
 )
 from dialects.pto.cube_ops import (
     CUBE_AND_IRREGULAR_OPS,
+    MGatherOp,
+    MScatterOp,
     TExtractOp,
     TGetValOp,
     TInsertOp,
@@ -224,6 +226,8 @@ __all__ = [
     "GetSubblockNumOp",
     "GetTensorViewDimOp",
     "LoadScalarOp",
+    "MGatherOp",
+    "MScatterOp",
     "MakeTensorViewOp",
     "PTOEnumAttrBase",
     "PartitionTensorViewType",

@@ -246,18 +246,14 @@ class PTOExecutor:
     def _while(self, op: scf.WhileOp, args: list[Value]) -> list[Value]:
         """`before` computes the condition and the values it forwards; while it holds,
         `after` runs on them and yields the next iteration's arguments."""
-        carried = args
+        before, after = op.before_region.block, op.after_region.block
         while True:
-            self._bind_args(op.before_region.block, carried)
-            condition, *forwarded = self._run_block(op.before_region.block)
+            self.env.update(zip(before.args, args, strict=True))
+            condition, *forwarded = self._run_block(before)
             if not condition:
                 return forwarded
-            self._bind_args(op.after_region.block, forwarded)
-            carried = self._run_block(op.after_region.block)
-
-    def _bind_args(self, block: Block, values: list[Value]) -> None:
-        for arg, value in zip(block.args, values, strict=True):
-            self.env[arg] = value
+            self.env.update(zip(after.args, forwarded, strict=True))
+            args = self._run_block(after)
 
     def _if(self, op: scf.IfOp, args: list[Value]) -> list[Value]:
         branch = op.true_region if args[0] else op.false_region
@@ -319,6 +315,14 @@ class PTOExecutor:
         assert isinstance(tile, Tile)
         flat, index = self._scalar_at(op, tile.data, args[1])
         return [flat[index].item()]
+
+    def _memory_gather_scatter(self, op: Operation, args: list[Value]) -> list[Value]:
+        # mgather's args are (memory, indices, dst), mscatter's (src, indices, memory).
+        try:
+            pto_semantics.MEMORY_MOVES[op.name](args[2], args[0], args[1])
+        except pto_semantics.SemanticsError as error:
+            raise self.error(op, str(error)) from None
+        return []
 
     def _store_scalar(self, op: pto.StoreScalarOp, args: list[Value]) -> list[Value]:
         flat, index = self._scalar_at(op, args[1], args[2])
@@ -657,6 +661,8 @@ for _op_type, _method in (
     (pto.LoadScalarOp, PTOExecutor._load_scalar),
     (pto.StoreScalarOp, PTOExecutor._store_scalar),
     (pto.TGetValOp, PTOExecutor._get_value),
+    (pto.MGatherOp, PTOExecutor._memory_gather_scatter),
+    (pto.MScatterOp, PTOExecutor._memory_gather_scatter),
     (pto.GetTensorViewDimOp, PTOExecutor._view_dim),
     (pto.DeclareEventIdArrayOp, PTOExecutor._event_array),
     (pto.EventIdArrayGetOp, PTOExecutor._event_array_access),
