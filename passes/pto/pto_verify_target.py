@@ -34,6 +34,7 @@ from dialects.pto import (
     module_target,
 )
 from dialects.pto.cube_ops import TGatherOp
+from dialects.pto.vector_ops import TSelOp
 from passes.diagnostics import OpError
 from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
 from xla_emit.pto.rules import (
@@ -53,7 +54,7 @@ def target_errors(op: Operation, target: Target) -> list[str]:
         return []  # after PTOAS's view lowering: the tile types are gone
     if isinstance(op, TTransOp):
         return ttrans_errors(target, op.source().desc(), op.destination_type().desc())
-    if isinstance(op, BinaryOpBase):
+    if isinstance(op, BinaryOpBase | TSelOp):
         return elementwise_errors(
             target, op.name.removeprefix("pto."), op.destination_type().element_name
         )
