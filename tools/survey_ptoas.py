@@ -65,9 +65,15 @@ def expected_error(text: str) -> str:
 
 
 def target_option(text: str) -> str | None:
-    """The target PTOAS's RUN line names (`--pto-arch=a5`); None: the module's own."""
-    match = re.search(r"--pto-arch[= ](\w+)", text)
-    return match.group(1) if match else None
+    """The target PTOAS's RUN line names (`--pto-arch=a5`); for a negative test, the
+    line that expects the failure (`RUN: not ptoas --pto-arch=a3`); None: the module's own."""
+    runs = re.findall(r"RUN:.*", text)
+    failing = [line for line in runs if line.startswith("RUN: not ")]
+    for line in [*failing, *runs]:
+        match = re.search(r"--pto-arch[= ](\w+)", line)
+        if match:
+            return match.group(1)
+    return None
 
 
 def survey_file(path: Path) -> Outcome:

@@ -67,7 +67,10 @@ from dialects.pto.compute import (
 )
 from dialects.pto.cube_ops import (
     CUBE_AND_IRREGULAR_OPS,
+    MGatherOp,
+    MScatterOp,
     TExtractOp,
+    TGetValOp,
     TInsertOp,
     TPrintOp,
     TReshapeOp,
@@ -223,6 +226,8 @@ __all__ = [
     "GetSubblockNumOp",
     "GetTensorViewDimOp",
     "LoadScalarOp",
+    "MGatherOp",
+    "MScatterOp",
     "MakeTensorViewOp",
     "PTOEnumAttrBase",
     "PartitionTensorViewType",
@@ -246,6 +251,7 @@ __all__ = [
     "TDivOp",
     "TExpOp",
     "TExtractOp",
+    "TGetValOp",
     "TInsertOp",
     "TLoadOp",
     "TLogOp",

@@ -3,11 +3,12 @@ matmul, moves and transposes."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from math import prod
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr, i32
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
@@ -24,6 +25,8 @@ from dialects.pto.tile_op import (
 from dialects.pto.types import DYNAMIC, TileTypeBase
 from xla_emit.pto.targets import TRANSPOSABLE_TYPES
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
+
+SEGMENTS = "operandSegmentSizes"
 
 
 class ElementwiseOpBase(TileOpBase):
@@ -342,6 +345,30 @@ class TMovOp(TileOpBase):
 
     name = "pto.tmov"
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 2)
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        operands: Sequence[SSAValue] = (),
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **fields: Any,
+    ) -> Self:
+        """PTOAS's generic form segments tmov's operands as (src, dst, fp, preQuantScalar),
+        with its modes as properties; ours as (ins, outs) with ins = src, fp,
+        preQuantScalar, and the modes as attributes: regroup the former."""
+        segments = properties.get(SEGMENTS)
+        if isa(segments, DenseArrayBase[IntegerType]) and len(segments.get_values()) == 4:
+            src, dst, fp, pre = (int(n) for n in segments.get_values())
+            if (src, dst) == (1, 1) and len(operands) == 2 + fp + pre:
+                operands = [operands[0], *operands[2:], operands[1]]
+                attributes = {**attributes, **properties}
+                del attributes[SEGMENTS]
+                properties = {SEGMENTS: DenseArrayBase.from_list(i32, [1 + fp + pre, 1])}
+        return super().create(
+            operands=operands, properties=properties, attributes=attributes, **fields
+        )
 
     def verify_semantics(self) -> None:
         dst, src = self.destination_type(), self.source()

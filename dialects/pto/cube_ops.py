@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.irdl import irdl_op_definition
+from xdsl.dialects.builtin import IndexType
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto.attrs import QuantTypeAttr
@@ -22,7 +23,7 @@ from dialects.pto.tile_op import (
     require_same_element,
     shape_str,
 )
-from dialects.pto.types import DYNAMIC
+from dialects.pto.types import DYNAMIC, TileBufType
 
 
 class MatmulFamilyOpBase(TileOpBase):
@@ -117,7 +118,37 @@ THistogramOp = _d("thistogram", LooseTileOpBase, "Count src's values per bin.", 
 TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)
 TRandomOp = _d("trandom", LooseTileOpBase, "Philox random bits from keys and counters.", 0, (6, 6))
 TSetValOp = _d("tsetval", LooseTileOpBase, "dst[offset] = val.", 0, (2, 2))
-TGetValOp = _d("tgetval", LooseTileOpBase, "The element at a linear offset.", 1, (1, 1))
+
+
+@irdl_op_definition
+class TGetValOp(IRDLOperation):
+    """`%v = pto.tgetval ins(%t, %i : T, index) outs : f32`: the element at linear offset
+    %i of the tile's storage, read by the scalar unit (from a `vec` tile only)."""
+
+    name = "pto.tgetval"
+    src = operand_def()
+    offset = operand_def(IndexType())
+    dst = result_def()
+    assembly_format = (
+        "`ins` `(` $src `,` $offset `:` type($src) `,` type($offset) `)` `outs` `:` type($dst) "
+        "attr-dict"
+    )
+
+    def verify_(self) -> None:
+        tile = self.src.type
+        if not isinstance(tile, TileBufType):
+            raise VerifyException(f"expects src to be a !pto.tile_buf, but got {tile}")
+        if tile.loc.data == "mat":
+            raise VerifyException(
+                "Ascend hardware does not support reading from Mat tile_buf to Scalar unit"
+            )
+        if tile.loc.data != "vec":
+            raise VerifyException("expects src memory space to be vec")
+        if tile.element_type != self.dst.type:
+            raise VerifyException(
+                f"expects dst type to match src element type {tile.element_type}, but got "
+                f"{self.dst.type}"
+            )
 
 
 @irdl_op_definition
@@ -190,7 +221,7 @@ class TSyncOp(LooseTileOpBase):
         pass
 
 
-CUBE_AND_IRREGULAR_OPS: tuple[type[TileOpBase], ...] = (
+CUBE_AND_IRREGULAR_OPS: tuple[type[IRDLOperation], ...] = (
     TMatmulAccOp,
     TMatmulBiasOp,
     TMatmulMxOp,

@@ -45,7 +45,43 @@ class AddPtrOp(IRDLOperation):
     ptr = operand_def(PtrType)
     offset = operand_def(_INDEX)
     result = result_def(PtrType)
-    assembly_format = "$ptr `,` $offset attr-dict `:` type($ptr) `->` type($result)"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        offset = parser.parse_operand(_INDEX)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr_type = _parse_ptr_type(parser)
+        parser.parse_punctuation("->")
+        result_type = _parse_ptr_type(parser)
+        op = cls.create(
+            operands=[parser.resolve_operand(ptr, ptr_type), offset], result_types=[result_type]
+        )
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        printer.print_string(", ")
+        printer.print_operand(self.offset)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.ptr.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+def _parse_ptr_type(parser: Parser) -> Attribute:
+    """`!pto.ptr<f32>`, or `<f32>`: MLIR's short form for a type the op's format fixes
+    to `!pto.ptr` (PTOAS prints addptr's types that way)."""
+    if parser.parse_optional_punctuation("<") is None:
+        return parser.parse_type()
+    element = parser.parse_type()
+    parser.parse_punctuation(">")
+    return PtrType(element)
 
 
 @irdl_op_definition

@@ -8,7 +8,10 @@ move no data there; they parse, verify and print in PTOAS's syntax
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IndexType, IntegerType
+from typing import Self
+
+from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, StringAttr
+from xdsl.ir import Attribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -17,8 +20,12 @@ from xdsl.irdl import (
     opt_operand_def,
     result_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
-from dialects.pto.attrs import AsyncEventType, AsyncSessionType, PipeHandleType
+from dialects.pto.attrs import AddressSpaceAttr, AsyncEventType, AsyncSessionType, PipeHandleType
+from dialects.pto.types import DYNAMIC, TileBufType
 
 _INDEX = IndexType()
 
@@ -77,6 +84,22 @@ class _PopFromOpBase(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = "(`(` $valid_row^ `,` $valid_col `)`)? attr-dict `->` type($tile)"
 
+    def verify_(self) -> None:
+        # The operands set the popped tile's valid shape at run time, so its type leaves it open.
+        if self.valid_row is None:
+            return
+        tile = self.tile.type
+        if not isinstance(tile, TileBufType):
+            raise VerifyException(
+                "expects tile result to be !pto.tile_buf when valid_row/valid_col operands are "
+                "provided"
+            )
+        if tile.valid_shape != (DYNAMIC, DYNAMIC):
+            raise VerifyException(
+                "expects tile result to have dynamic validShape (?, ?) when valid_row/valid_col "
+                "operands are provided"
+            )
+
 
 @irdl_op_definition
 class TPopFromAicOp(_PopFromOpBase):
@@ -115,7 +138,44 @@ class ReserveBufferOp(IRDLOperation):
 
     name = "pto.reserve_buffer"
     addr = result_def(IntegerType(32))
-    assembly_format = "attr-dict `->` type($addr)"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        attributes: dict[str, Attribute] = {}
+
+        def parse_entry() -> None:
+            key = parser.parse_optional_identifier() or parser.parse_str_literal()
+            parser.parse_punctuation("=")
+            attributes[key] = _parse_entry_value(parser, key)
+
+        parser.parse_comma_separated_list(parser.Delimiter.BRACES, parse_entry)
+        parser.parse_punctuation("->")
+        op = cls.create(result_types=[parser.parse_type()])
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.addr.type)
+
+
+def _parse_entry_value(parser: Parser, key: str) -> Attribute:
+    """An attribute, or for `location` also MLIR's short form `<vec>` that PTOAS prints
+    for its address-space property."""
+    if key != "location" or parser.parse_optional_punctuation("<") is None:
+        return parser.parse_attribute()
+    position = parser.pos
+    space = parser.parse_identifier()
+    if space not in AddressSpaceAttr.ALLOWED:
+        parser.raise_error(
+            f"'{space}' is not an address space (expected one of "
+            f"{', '.join(AddressSpaceAttr.ALLOWED)})",
+            position,
+            parser.pos,
+        )
+    parser.parse_punctuation(">")
+    return AddressSpaceAttr.new([StringAttr(space)])
 
 
 @irdl_op_definition
@@ -213,6 +273,41 @@ class _AsyncTransferOpBase(IRDLOperation):
         "`(` $dst `,` $src `,` $session `:` type($dst) `,` type($src) `,` type($session) `)` "
         "attr-dict `->` type($event)"
     )
+
+    def verify_(self) -> None:
+        dst, src = self.dst.type, self.src.type
+        if _element_type(dst) != _element_type(src):
+            raise VerifyException("expects src and dst to have the same element type")
+        for name, memory in (("dst", dst), ("src", src)):
+            if isinstance(memory, MemRefType):
+                _verify_flat_1d(name, memory)
+        both_memrefs = isinstance(dst, MemRefType) and isinstance(src, MemRefType)
+        if both_memrefs and dst.get_shape() != src.get_shape():
+            raise VerifyException("expects src and dst to have the same static shape")
+
+
+def _element_type(memory: Attribute) -> Attribute | None:
+    return getattr(memory, "element_type", None)
+
+
+def _verify_flat_1d(name: str, memory: MemRefType) -> None:
+    """An async DMA moves one contiguous run of elements: a static shape whose dims are
+    all 1 but the last, packed (a dynamic layout is checked when it is known)."""
+    shape = memory.get_shape()
+    if not shape:
+        raise VerifyException(f"expects {name} to have rank >= 1")
+    if DYNAMIC in shape:
+        raise VerifyException(f"expects {name} to have a static shape")
+    strides = memory.get_strides()
+    if strides is None:
+        raise VerifyException(f"expects {name} to be a strided memref with a known layout")
+    if None in strides or memory.get_offset() is None:
+        return
+    packed = strides[-1] == 1 and all(
+        strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 1)
+    )
+    if not packed or any(dim != 1 for dim in shape[:-1]):
+        raise VerifyException(f"expects {name} to be a static flat contiguous logical 1D GM memref")
 
 
 @irdl_op_definition

@@ -4,8 +4,10 @@ The op verifiers of the `pto` dialect check what every target requires; this
 pass adds what A2A3 or A5 requires on top (TTRANS's source layout, transpose
 domain and 32-byte alignment; A2A3's element types of elementwise ops; A2A3's
 extent limits of tload and tmatmul; the location pairs, layouts and element
-types of textract and tinsert; the ops only A5 has). The target comes from the `target-arch`
-option, else the module's `pto.target_arch` attribute, else A2A3.
+types of textract and tinsert; the ops only A5 has; compare-form tgather's element
+types), and PTOAS's module rules for every target (void entry functions, no recursion).
+The target comes from the `target-arch` option, else the module's `pto.target_arch`
+attribute, else A2A3.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -20,6 +23,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto import (
     BinaryOpBase,
+    PTOEnumAttrBase,
     TExtractOp,
     TileOpBase,
     TileTypeBase,
@@ -29,9 +33,16 @@ from dialects.pto import (
     TTransOp,
     module_target,
 )
+from dialects.pto.cube_ops import TGatherOp
+from dialects.pto.vector_ops import TSelOp
 from passes.diagnostics import OpError
 from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
-from xla_emit.pto.rules import elementwise_errors, extent_errors, ttrans_errors
+from xla_emit.pto.rules import (
+    elementwise_errors,
+    extent_errors,
+    tgather_compare_errors,
+    ttrans_errors,
+)
 from xla_emit.pto.targets import Target
 
 
@@ -43,7 +54,7 @@ def target_errors(op: Operation, target: Target) -> list[str]:
         return []  # after PTOAS's view lowering: the tile types are gone
     if isinstance(op, TTransOp):
         return ttrans_errors(target, op.source().desc(), op.destination_type().desc())
-    if isinstance(op, BinaryOpBase):
+    if isinstance(op, BinaryOpBase | TSelOp):
         return elementwise_errors(
             target, op.name.removeprefix("pto."), op.destination_type().element_name
         )
@@ -55,6 +66,10 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     if isinstance(op, TExtractOp | TInsertOp):
         check = textract_errors if isinstance(op, TExtractOp) else tinsert_errors
         return check(target, _placed(op.source()), _placed(op.destination_type()))
+    if isinstance(op, TGatherOp) and len(op.outs) == 2:
+        mode = op.attributes.get("cmpMode")
+        cmp_mode = mode.data if isinstance(mode, PTOEnumAttrBase) else "eq"
+        return tgather_compare_errors(target, op.source().element_name, cmp_mode)
     return a5_only_errors(target, op.name.removeprefix("pto."))
 
 
@@ -70,11 +85,60 @@ def verify_target(module: ModuleOp, override: str | None) -> Target:
         target = module_target(module, override)
     except (ValueError, VerifyException) as error:
         raise OpError(module, str(error)) from None
+    verify_entry_functions(module)
     for op in module.walk():
         errors = target_errors(op, target)
         if errors:
             raise OpError(op, errors[0], errors[1:])
     return target
+
+
+def verify_entry_functions(module: ModuleOp) -> None:
+    """PTOAS's rules for a module's kernels: the entry functions (marked `pto.entry`,
+    or the only definition unless it returns tiles) return nothing, and no function
+    calls itself, directly or through others (its C++ emission has no recursion)."""
+    functions = [op for op in module.ops if isinstance(op, func.FuncOp)]
+    definitions = [f for f in functions if not f.is_declaration]
+    for function in functions:
+        explicit = any(name in function.attributes for name in ENTRY_ATTRIBUTES)
+        if explicit and function.is_declaration:
+            raise OpError(function, "`pto.entry` is only valid on function definitions")
+        outputs = function.function_type.outputs.data
+        # A level-1 kernel (tiles as SSA values) returns its tiles: only an explicit
+        # `pto.entry` makes it an entry function.
+        level_1 = any(isinstance(t, TileTypeBase) for t in outputs)
+        is_entry = explicit or (definitions == [function] and not level_1)
+        if is_entry and outputs:
+            raise OpError(function, "PTO entry functions must return void")
+    callees = {f.sym_name.data: _callees(f) for f in definitions}
+    for function in definitions:
+        call = _call_cycle(function.sym_name.data, callees)
+        if call is not None:
+            raise OpError(call, "recursive function calls are not supported")
+
+
+ENTRY_ATTRIBUTES = ("pto.entry", "hacc.entry")
+
+
+def _callees(function: func.FuncOp) -> dict[str, func.CallOp]:
+    return {
+        op.callee.root_reference.data: op for op in function.walk() if isinstance(op, func.CallOp)
+    }
+
+
+def _call_cycle(start: str, callees: dict[str, dict[str, func.CallOp]]) -> func.CallOp | None:
+    """A call of `start`'s that leads back to `start`, if any."""
+    seen: set[str] = set()
+    stack = [(name, call) for name, call in callees.get(start, {}).items()]
+    while stack:
+        name, first_call = stack.pop()
+        if name == start:
+            return first_call
+        if name in seen:
+            continue
+        seen.add(name)
+        stack.extend((callee, first_call) for callee in callees.get(name, {}))
+    return None
 
 
 @dataclass(frozen=True)

@@ -215,11 +215,12 @@ class PTOExecutor:
     # -- control flow ------------------------------------------------------------------
 
     def _run_block(self, block: Block) -> list[Value]:
-        """Run a block; returns the operands of its terminating `scf.yield`."""
+        """Run a block; returns the operands of its terminating `scf.yield` (or
+        `scf.condition`: the condition, then the values it forwards)."""
         for op in block.ops:
             if self.step_counter.charge(1):
                 raise self.error(block.parent_op() or op, self.step_counter.exceeded())
-            if isinstance(op, scf.YieldOp):
+            if isinstance(op, scf.YieldOp | scf.ConditionOp):
                 return [self.env[v] for v in op.operands]
             if isinstance(op, func.ReturnOp):
                 raise _Return([self.env[v] for v in op.operands])
@@ -241,6 +242,18 @@ class PTOExecutor:
                 self.env[arg] = value
             carried = self._run_block(body)
         return carried
+
+    def _while(self, op: scf.WhileOp, args: list[Value]) -> list[Value]:
+        """`before` computes the condition and the values it forwards; while it holds,
+        `after` runs on them and yields the next iteration's arguments."""
+        before, after = op.before_region.block, op.after_region.block
+        while True:
+            self.env.update(zip(before.args, args, strict=True))
+            condition, *forwarded = self._run_block(before)
+            if not condition:
+                return forwarded
+            self.env.update(zip(after.args, forwarded, strict=True))
+            args = self._run_block(after)
 
     def _if(self, op: scf.IfOp, args: list[Value]) -> list[Value]:
         branch = op.true_region if args[0] else op.false_region
@@ -296,6 +309,20 @@ class PTOExecutor:
     def _load_scalar(self, op: pto.LoadScalarOp, args: list[Value]) -> list[Value]:
         flat, index = self._scalar_at(op, args[0], args[1])
         return [flat[index].item()]
+
+    def _get_value(self, op: pto.TGetValOp, args: list[Value]) -> list[Value]:
+        tile = args[0]
+        assert isinstance(tile, Tile)
+        flat, index = self._scalar_at(op, tile.data, args[1])
+        return [flat[index].item()]
+
+    def _memory_gather_scatter(self, op: Operation, args: list[Value]) -> list[Value]:
+        # mgather's args are (memory, indices, dst), mscatter's (src, indices, memory).
+        try:
+            pto_semantics.MEMORY_MOVES[op.name](args[2], args[0], args[1])
+        except pto_semantics.SemanticsError as error:
+            raise self.error(op, str(error)) from None
+        return []
 
     def _store_scalar(self, op: pto.StoreScalarOp, args: list[Value]) -> list[Value]:
         flat, index = self._scalar_at(op, args[1], args[2])
@@ -617,6 +644,7 @@ for _op_type, _method in (
     (pto.TStoreOp, PTOExecutor._store),
     (scf.ForOp, PTOExecutor._for),
     (scf.IfOp, PTOExecutor._if),
+    (scf.WhileOp, PTOExecutor._while),
     (func.CallOp, PTOExecutor._call_op),
     (pto.AllocTileOp, PTOExecutor._alloc),
     (pto.TAssignOp, PTOExecutor._assign),
@@ -632,6 +660,9 @@ for _op_type, _method in (
     (pto.AddPtrOp, PTOExecutor._add_ptr),
     (pto.LoadScalarOp, PTOExecutor._load_scalar),
     (pto.StoreScalarOp, PTOExecutor._store_scalar),
+    (pto.TGetValOp, PTOExecutor._get_value),
+    (pto.MGatherOp, PTOExecutor._memory_gather_scatter),
+    (pto.MScatterOp, PTOExecutor._memory_gather_scatter),
     (pto.GetTensorViewDimOp, PTOExecutor._view_dim),
     (pto.DeclareEventIdArrayOp, PTOExecutor._event_array),
     (pto.EventIdArrayGetOp, PTOExecutor._event_array_access),

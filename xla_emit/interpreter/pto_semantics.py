@@ -400,6 +400,43 @@ def _set_value(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: 
     flat[offset] = scalars[1]
 
 
+def memory_indices(memory: Array, indices: TileLike, rows: int, cols: int) -> tuple[Array, ...]:
+    """Where each of the index tile's rows x cols elements points in `memory`: a linear
+    element offset into its row-major elements (pto-isa's MGATHER/MSCATTER pages), or,
+    for an index tile of one column, the start of row idx[i] (the row-indexed form)."""
+    row_indexed = indices.valid_cols == 1 and cols > 1
+    index = indices.data[:rows, : 1 if row_indexed else cols].astype(np.int64)
+    if row_indexed:
+        width = memory.shape[-1] if memory.ndim else 1
+        if cols > width:
+            raise SemanticsError(f"copies rows of {cols} elements from rows of {width}")
+        index = index * width + np.arange(cols)
+    if np.any((index < 0) | (index >= memory.size)):
+        raise SemanticsError(f"indexes outside the {memory.size}-element memory")
+    return np.unravel_index(index, memory.shape)
+
+
+def gather_from_memory(dst: TileLike, memory: Array, indices: TileLike) -> None:
+    """mgather: dst[i, j] = memory[idx[i, j]] over dst's valid region."""
+    rows, cols = dst.valid_rows, dst.valid_cols
+    where = memory_indices(memory, indices, rows, cols)
+    dst.data[:rows, :cols] = memory[where].astype(dst.data.dtype)
+
+
+def scatter_to_memory(memory: Array, src: TileLike, indices: TileLike) -> None:
+    """mscatter: memory[idx[i, j]] = src[i, j] over src's valid region (a later element
+    wins where two share an index)."""
+    rows, cols = src.valid_rows, src.valid_cols
+    where = memory_indices(memory, indices, rows, cols)
+    memory[where] = src.data[:rows, :cols].astype(memory.dtype)
+
+
+MEMORY_MOVES: dict[str, Callable[..., None]] = {
+    "pto.mgather": gather_from_memory,
+    "pto.mscatter": scatter_to_memory,
+}
+
+
 def _no_effect(*_: object) -> None:
     """A prefetch only warms a cache: the values do not change."""
 

@@ -18,7 +18,7 @@ DYNAMIC = -1
 _A2A3_ELEMENTWISE_TYPES: dict[str, frozenset[str]] = {
     name: frozenset({"i32", "si32", "i16", "si16", "f16", "f32"})
     for name in ("tadd", "tsub", "tmul", "tmax", "tmin")
-} | {"tdiv": frozenset({"f16", "f32"})}
+} | {"tdiv": frozenset({"f16", "f32"}), "tsel": frozenset({"i32", "i16", "f16", "f32"})}
 
 # A2A3 hardware limits on tile extents for tload and tmatmul.
 _A2A3_MAX_EXTENT = 4095
@@ -128,4 +128,22 @@ def extent_errors(target: Target, op: str, extents: dict[str, int]) -> list[str]
         f"A2A3 {op} needs {name} in [1, {_A2A3_MAX_EXTENT}], but got {value}"
         for name, value in extents.items()
         if value != DYNAMIC and not 1 <= value <= _A2A3_MAX_EXTENT
+    ]
+
+
+def tgather_compare_errors(target: Target, src_element: str, cmp_mode: str) -> list[str]:
+    """The source element types of compare-form tgather (`ins(src, kValue, tmp)
+    outs(dst, cdst)`) per target: A5 takes i16/i32/f16/f32, A2A3 f16/f32 and i32 for eq."""
+    if target == "a2a3":
+        if src_element in ("f16", "f32") or (src_element == "i32" and cmp_mode == "eq"):
+            return []
+        return [
+            "expects A2/A3 compare-form tgather src element type to be f16/f32, or i32 when "
+            f"cmpMode=eq, but got {src_element} with cmpMode={cmp_mode}"
+        ]
+    if src_element in ("i16", "i32", "f16", "f32"):
+        return []
+    return [
+        "expects A5 compare-form tgather src element type to be i16/i32/f16/f32, but got "
+        + src_element
     ]
