@@ -81,6 +81,67 @@ def test_float_binary_ops_round_like_numpy(
     np.testing.assert_array_equal(_bits(result), _bits(expected))
 
 
+EVERY_BF16 = np.arange(1 << 16, dtype=np.uint16).view(BF16)
+
+
+def _same_bf16(actual: np.ndarray, expected: np.ndarray) -> None:
+    """Equal bits, except that any NaN matches any NaN (a NaN made from two NaNs of
+    opposite signs takes either sign; hardware returns a canonical NaN there)."""
+    nan = np.isnan(expected.astype(np.float32))
+    np.testing.assert_array_equal(np.isnan(actual.astype(np.float32)), nan)
+    np.testing.assert_array_equal(_bits(actual)[~nan], _bits(expected)[~nan])
+
+
+@pytest.mark.parametrize(
+    ("op", "reference"),
+    [
+        ("arith.addf", np.add),
+        ("arith.subf", np.subtract),
+        ("arith.mulf", np.multiply),
+        ("arith.divf", np.divide),
+    ],
+)
+def test_bf16_arithmetic_on_every_value_matches_ml_dtypes(
+    run_kernel: RunKernel, op: str, reference
+) -> None:
+    # The oracle: ml_dtypes' bf16 loops, each element widened to f32 and the result rounded.
+    a = EVERY_BF16
+    b = np.random.default_rng(3).permutation(EVERY_BF16)
+    with np.errstate(all="ignore"):
+        expected = reference(a, b)
+    (result,) = run_kernel(binary_kernel(op, "bf16", n=a.size), [a, b])
+    assert result.dtype == np.dtype(BF16)
+    _same_bf16(result, expected)
+
+
+@pytest.mark.parametrize("constant", ["0.0", "-0.0", "1.0e-40", "3.0e+38", "0x7FC0", "0xFF80"])
+@pytest.mark.parametrize("op", ["arith.addf", "arith.subf", "arith.mulf", "arith.divf"])
+def test_bf16_arithmetic_with_a_uniform_operand(run_kernel: RunKernel, op: str, constant: str):
+    """A constant operand is one value for every lane: both operand orders, every bf16."""
+    text = f"""
+func.func @main(%a: tensor<65536xbf16>, %out: tensor<65536xbf16>) -> tensor<65536xbf16> {{
+  %t = gpu.thread_id  x {{xla.range = [0 : index, 65535 : index]}}
+  %x = tensor.extract %a[%t] : tensor<65536xbf16>
+  %c = arith.constant {constant} : bf16
+  %l = {op} %x, %c : bf16
+  %r = {op} %c, %l : bf16
+  %o = tensor.insert %r into %out[%t] : tensor<65536xbf16>
+  return %o : tensor<65536xbf16>
+}}
+"""
+    value = (
+        np.array([int(constant, 16)], np.uint16).view(BF16)[0]
+        if constant.startswith("0x")
+        else BF16(float(constant))
+    )
+    ufunc = {"arith.addf": np.add, "arith.subf": np.subtract}.get(op)
+    ufunc = ufunc or {"arith.mulf": np.multiply, "arith.divf": np.divide}[op]
+    with np.errstate(all="ignore"):
+        expected = ufunc(value, ufunc(EVERY_BF16, value))
+    (result,) = run_kernel(text, [EVERY_BF16])
+    _same_bf16(result, expected)
+
+
 def test_bf16_rounds_after_every_op(run_kernel: RunKernel) -> None:
     # 1 + 2^-9 is not a bf16; the sum of two bf16 halves of it rounds to even.
     text = """
