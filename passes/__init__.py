@@ -1,27 +1,69 @@
 """Passes of xla-emit, one module per pass.
 
-The registry is the entry-point group `xla_emit.passes`: `pyproject.toml`
-publishes each of our passes there as `name = "passes.<group>.<module>:<Class>"`,
-and a user's package adds its own passes to `xla-emit-opt` and `xla-emit-run`
-by publishing under the same group. `all_passes()` maps each name to a lazy
-loader, as xDSL's `xdsl.transforms.get_all_passes()` does: tools start fast
-and a pass module is imported only when a pipeline names it.
+`BUILT_IN_PASSES` names each of our passes and where it lives
+(`passes.<group>.<module>:<Class>`); `pyproject.toml` publishes the same
+table under the entry-point group `xla_emit.passes` (a test keeps the two
+equal), and a user's package adds its own passes to `xla-emit-opt` and
+`xla-emit-run` by publishing under that group. `all_passes()` maps each name
+to a lazy loader, as xDSL's `xdsl.transforms.get_all_passes()` does: tools
+start fast and a pass module is imported only when a pipeline names it.
+`built_in_passes()` is the table alone: a pipeline of our and xDSL's passes
+needs no scan of the installed packages' entry points (importing
+`importlib.metadata` and scanning cost about 40 ms of every start-up).
 """
 
+import importlib
 from collections.abc import Callable
 from functools import cache
-from importlib.metadata import entry_points
 
 from xdsl.passes import ModulePass
 
 PASS_ENTRY_POINTS = "xla_emit.passes"
 
+BUILT_IN_PASSES: dict[str, str] = {
+    "inline": "passes.gpu.inline:InlinePass",
+    "xla-erase-dead-functions": "passes.gpu.erase_dead_functions:EraseDeadFunctionsPass",
+    "xla-lower-xla-to-scf": "passes.gpu.lower_xla_to_scf:LowerXlaToScfPass",
+    "xla-lower-xla-loops-to-scf": "passes.gpu.lower_xla_loops_to_scf:LowerXlaLoopsToScfPass",
+    "xla-flatten-tensors": "passes.gpu.flatten_tensors:FlattenTensorsPass",
+    "xla-vectorize-loads-stores": "passes.gpu.vectorize_loads_stores:VectorizeLoadsStoresPass",
+    "xla-gpu-optimize-loops": "passes.gpu.optimize_loops:OptimizeLoopsPass",
+    "xla-simplify-arith": "passes.gpu.simplify_arith:SimplifyArithPass",
+    "xla-simplify-affine": "passes.gpu.simplify_affine:SimplifyAffinePass",
+    "xla-unswitch-loops": "passes.gpu.unswitch_loops:UnswitchLoopsPass",
+    "xla-gpu-peel-loops": "passes.gpu.peel_loops:PeelLoopsPass",
+    "xla-respell": "passes.gpu.respell:RespellPass",
+    "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",
+    "pto-to-dps": "passes.pto.pto_to_dps:PTOToDPSPass",
+    "pto-materialize-tmp-tiles": "passes.pto.pto_materialize_tmp_tiles:PTOMaterializeTmpTilesPass",
+    "pto-plan-memory": "passes.pto.pto_plan_memory:PTOPlanMemoryPass",
+    "tpu-verify-alignment": "passes.tpu.tpu_verify_alignment:TpuVerifyAlignmentPass",
+    "tpu-infer-memref-layout": "passes.tpu.tpu_infer_memref_layout:TpuInferMemrefLayoutPass",
+    "tpu-realign-accesses": "passes.tpu.tpu_realign_accesses:TpuRealignAccessesPass",
+}
+
+
+def _loader(target: str) -> Callable[[], type[ModulePass]]:
+    """Loads `module:Class` on first call."""
+    module, _, name = target.partition(":")
+    return lambda: getattr(importlib.import_module(module), name)
+
+
+def built_in_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Our own passes, by their command-line names."""
+    return {name: _loader(target) for name, target in BUILT_IN_PASSES.items()}
+
 
 @cache
 def _published() -> dict[str, Callable[[], type[ModulePass]]]:
+    from importlib.metadata import entry_points
+
     return {point.name: point.load for point in entry_points(group=PASS_ENTRY_POINTS)}
 
 
 def all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """Every pass published under `xla_emit.passes`, by its command-line name."""
-    return dict(_published())
+    """Every pass published under `xla_emit.passes`, ours included, by its command-line name.
+
+    Ours win over a published pass of the same name.
+    """
+    return {**_published(), **built_in_passes()}

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
-from xdsl.universe import Universe
+from xdsl.transforms import get_all_passes
 
-from passes import all_passes
+from passes import BUILT_IN_PASSES, all_passes, built_in_passes
 
 # Removes what a stage leaves behind: folded constants, dead ops, duplicates.
 _CLEANUP = ("canonicalize", "cse")
@@ -53,11 +53,27 @@ PIPELINES: dict[str, str] = {
 }
 
 
-def available_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    """xDSL's passes and ours (ours are also in the multiverse through our plugin)."""
+def available_passes(spec: str | None = None) -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's passes and ours (ours are also in the multiverse through our plugin).
+
+    Given the `-p` spec (named pipelines expanded) that will be parsed: when it
+    names only xDSL's own passes and ours, just those, without scanning the
+    installed packages for plugins.
+    """
+    if spec is not None and names_only_built_in_passes(spec):
+        return {**get_all_passes(), **built_in_passes()}
+    from xdsl.universe import Universe
+
     passes = dict(Universe.get_multiverse().all_passes)
     passes.update(all_passes())
     return passes
+
+
+def names_only_built_in_passes(spec: str) -> bool:
+    """Whether every pass of a `-p` spec (named pipelines expanded) is xDSL's or ours."""
+    built_in = get_all_passes().keys() | BUILT_IN_PASSES.keys()
+    parts = (part.strip() for part in _split_top_level(spec))
+    return all(part.split("{", 1)[0].strip() in built_in for part in parts if part)
 
 
 def expand_pipelines(spec: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from xdsl.passes import ModulePass
 
-from passes import PASS_ENTRY_POINTS, all_passes
+from passes import BUILT_IN_PASSES, PASS_ENTRY_POINTS, all_passes
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSES_DIR = ROOT / "passes"
@@ -66,3 +66,9 @@ def test_pyproject_publishes_the_installed_passes() -> None:
     published = table["project"]["entry-points"][PASS_ENTRY_POINTS]
     installed = {point.name: point.value for point in entry_points(group=PASS_ENTRY_POINTS)}
     assert {name: value for name, value in installed.items() if name in published} == published
+
+
+def test_pyproject_publishes_exactly_the_built_in_passes() -> None:
+    """`passes.BUILT_IN_PASSES` (runs read it instead of scanning) is the published list."""
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert table["project"]["entry-points"][PASS_ENTRY_POINTS] == BUILT_IN_PASSES

@@ -240,6 +240,28 @@ def test_the_command_line_loads_no_compiler(tool: str) -> None:
     assert result.stdout == "[]\n"
 
 
+def test_a_run_through_our_passes_reads_no_entry_points(tmp_path: Path) -> None:
+    """Our passes and dialects are known without scanning the installed packages."""
+    hlo = tmp_path / "double.hlo"
+    hlo.write_text(
+        "HloModule m\n\nf {\n  p = f32[64] parameter(0)\n  ROOT a = f32[64] add(p, p)\n}\n\n"
+        "ENTRY e {\n  p = f32[64] parameter(0)\n"
+        "  ROOT r = f32[64] fusion(p), kind=kLoop, calls=f\n}\n"
+    )
+    code = (
+        "import sys; from xla_emit.tools import run; "
+        f"status = run.main([{str(hlo)!r}, '-o', {str(tmp_path / 'out.npz')!r}]); "
+        "print(status, 'importlib.metadata' in sys.modules, 'xdsl.universe' in sys.modules)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert result.stdout == "0 False False\n", result.stderr
+    expected = 2 * random_inputs(parse_hlo_module(hlo.read_text(), str(hlo)).entry, 0)[0]
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npz")["out0"], expected)
+
+
 def test_run_writes_the_npz_to_stdout_for_dash(tmp_path: Path) -> None:
     hlo = "HloModule m\nENTRY e {\n  ROOT p = f32[3] parameter(0)\n}\n"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -102,7 +102,8 @@ def _table(op_type: type[Operation], dtype: np.dtype[np.generic]) -> np.ndarray:
 def _unary(op_type: type[Operation], value: Array, dtype: np.dtype[np.generic]) -> Array:
     array = np.asarray(value)
     if dtype in _SIXTEEN_BIT and array.dtype == dtype:
-        return _table(op_type, dtype)[array.view(np.uint16)]
+        # `take` gathers faster than fancy indexing (no index-array checks per element).
+        return np.take(_table(op_type, dtype), array.view(np.uint16))
     return _evaluate(_UNARY[op_type], dtype, array)
 
 

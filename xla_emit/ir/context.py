@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from importlib.metadata import entry_points
 
 from xdsl.context import Context
 from xdsl.dialects import get_all_dialects
@@ -24,13 +23,20 @@ DIALECT_ENTRY_POINTS = "xla_emit.dialects"
 @cache
 def published_dialects() -> dict[str, Callable[[], Dialect]]:
     """Dialects published under `xla_emit.dialects`, by name, as lazy loaders."""
+    from importlib.metadata import entry_points
+
     return {point.name: point.load for point in entry_points(group=DIALECT_ENTRY_POINTS)}
 
 
-def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with xDSL's dialects and the published ones on top, all loaded lazily."""
+def make_context(
+    allow_unregistered: bool = False, ours: dict[str, Callable[[], Dialect]] | None = None
+) -> Context:
+    """A context with xDSL's dialects and the published ones on top, all loaded lazily.
+
+    `ours` replaces the published dialects (without reading the entry points).
+    """
     ctx = Context(allow_unregistered=allow_unregistered)
-    ours = published_dialects()
+    ours = ours if ours is not None else published_dialects()
     for name, load in get_all_dialects().items():
         if name not in ours:
             ctx.register_dialect(name, load)

@@ -21,8 +21,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
+from dialects import built_in_dialects
 from passes.diagnostics import OpError
-from passes.pipelines import available_passes, expand_pipelines
+from passes.pipelines import available_passes, expand_pipelines, names_only_built_in_passes
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, op_error, verify_module
 from xla_emit.runtime.timing import VERIFY, Timer
@@ -35,7 +36,8 @@ AfterPass = Callable[[str, ModuleOp, float], None]
 def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
     """The passes of a `-p` spec, named pipelines expanded (`UserError` if it is malformed)."""
     try:
-        return PassPipeline.parse_spec(available_passes(), expand_pipelines(spec)).passes
+        expanded = expand_pipelines(spec)
+        return PassPipeline.parse_spec(available_passes(expanded), expanded).passes
     except (ValueError, ArgSpecParseError) as error:
         # ArgSpecParseError (a malformed spec) derives from BaseException, so name it.
         raise UserError(f"invalid pass pipeline '{spec}': {error}") from None
@@ -57,7 +59,7 @@ def apply_pipeline(
     if not spec.strip():
         return
     passes = parse_pipeline(spec)
-    ctx = ctx if ctx is not None else make_context()
+    ctx = ctx if ctx is not None else _context_for(spec)
     source_map = source_map if source_map is not None else SourceMap("<kernel>", "")
     timer = timer if timer is not None else Timer()
     for module_pass in passes:
@@ -69,6 +71,18 @@ def apply_pipeline(
             _verify_after(module_pass, module, source_map)
         if after_pass is not None:
             after_pass(module_pass.name, module, elapsed)
+
+
+def _context_for(spec: str) -> Context:
+    """The context the passes of `spec` run in: xDSL's dialects and ours.
+
+    Read from our own table when every pass is xDSL's or ours (no scan of the
+    installed packages' entry points); a plugin's pass may need its package's
+    dialects, so then every published dialect.
+    """
+    if names_only_built_in_passes(expand_pipelines(spec)):
+        return make_context(ours=built_in_dialects())
+    return make_context()
 
 
 def _apply_one(
