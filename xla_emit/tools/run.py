@@ -27,6 +27,8 @@ outputs (see `_MODES`).
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -290,9 +292,25 @@ def run(options: RunOptions, timer: Timer) -> None:
         report_outputs(outputs)
 
 
+def collect_garbage_for_a_one_shot_run() -> None:
+    """Tune Python's cycle collector for a process that compiles, runs and exits.
+
+    A run creates many objects (xDSL's op classes, the IR, the interpreter's
+    tables) and little cyclic garbage: collecting the youngest generation every
+    10,000 allocations instead of 700 halves the collector's time. At exit
+    Python frees every object in a cycle one by one, 0.15-0.2 s of CPU after a
+    GELU run for memory the OS takes back anyway; objects frozen by then are
+    left alone.
+    """
+    gc.set_threshold(10_000, 10, 10)
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from xla_emit.runtime.timing import Timer
 
+    collect_garbage_for_a_one_shot_run()
     options = parse_options(argv)
     timer = Timer()
     try:
