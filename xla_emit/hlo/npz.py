@@ -10,6 +10,7 @@ import io
 import os
 import zipfile
 from collections.abc import Sequence
+from typing import IO
 
 import ml_dtypes
 import numpy as np
@@ -150,9 +151,19 @@ def _write_archive(target: str | io.BytesIO, arrays: dict[str, np.ndarray]) -> N
     with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
         for name, array in arrays.items():
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            # Streamed into the archive (as `np.savez` does): no copy of the array in memory.
             with archive.open(info, "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, to_storable(array), allow_pickle=False)
+                _write_member(member, to_storable(array))
+
+
+def _write_member(member: IO[bytes], array: np.ndarray) -> None:
+    """The `.npy` bytes `np.lib.format.write_array` gives, numpy's own types written
+    straight from the array's memory (`write_array` copies them into a buffer first)."""
+    if array.dtype.kind not in "biufc":
+        np.lib.format.write_array(member, array, allow_pickle=False)
+        return
+    header = np.lib.format.header_data_from_array_1_0(array)
+    np.lib.format.write_array_header_1_0(member, header)
+    member.write(array.reshape(-1).view(np.uint8).data)
 
 
 def random_inputs(computation: HloComputation, seed: int) -> list[np.ndarray]:
