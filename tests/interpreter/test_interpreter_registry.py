@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -131,3 +132,47 @@ def test_a_gpu_run_loads_no_tpu_or_pto_code(load: str) -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert result.stdout == "[]\n"
+
+
+LIVENESS = """
+func.func @main(%x: tensor<64xf32>, %out: tensor<64xf32>) -> tensor<64xf32> {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 63 : index]}
+  %v = tensor.extract %x[%t] : tensor<64xf32>
+  %a = arith.addf %v, %v : f32
+  %b = arith.subf %a, %v : f32
+  %c = arith.mulf %b, %b : f32
+  %o = tensor.insert %c into %out[%t] : tensor<64xf32>
+  return %o : tensor<64xf32>
+}
+"""
+
+
+class WatchingImpls(OpImpls):
+    """Records the `addf` result; `mulf` (after the last read of it) looks whether it lives."""
+
+    def __init__(self) -> None:
+        self.added: list[weakref.ref[np.ndarray]] = []
+        self.alive_at_mulf: list[bool] = []
+
+    @impl(arith.AddfOp)
+    def run_addf(self, _ex: Executor, _op: arith.AddfOp, args: Values) -> Values:
+        result = np.add(args[0], args[1])
+        self.added.append(weakref.ref(result))
+        return (result,)
+
+    @impl(arith.MulfOp)
+    def run_mulf(self, _ex: Executor, _op: arith.MulfOp, args: Values) -> Values:
+        self.alive_at_mulf.append(self.added[-1]() is not None)
+        return (np.multiply(args[0], args[1]),)
+
+
+def test_a_value_is_released_after_its_last_use() -> None:
+    """A chunk keeps only its live arrays: `%a` is gone once `subf` has read it."""
+    module, _ = parse_mlir(LIVENESS, "t.mlir")
+    registry = load_dialect_impls().copy()
+    watching = WatchingImpls()
+    registry.register(watching)
+    x = np.arange(64, dtype=np.float32)
+    (result,) = Executor(module, registry=registry, workers=1).run([x])
+    np.testing.assert_array_equal(result, x * x)
+    assert watching.alive_at_mulf == [False]
