@@ -4,7 +4,8 @@ Flattening replaces `t[%i, %j, %k]` by `t[linear]`. When the indices are
 themselves `apply_indexing` results (they are, after loop lowering), their
 maps are composed with the linearization so that one `apply_indexing` over
 the original operands computes the linear index, simplified by the indexing
-library. For the seed's GELU the three maps
+library; chains of `apply_indexing` are looked through to their first operands.
+For the seed's GELU the three maps
 `(th_x, bl_x)[vector_index] -> (bl_x floordiv 4096, ...)` and the shape
 6x512x4096 give `(th_x, bl_x, vector_index) -> (th_x * 4 + bl_x * 512 + vector_index)`.
 """
@@ -52,19 +53,32 @@ class _Leaves:
         return DimExpr(len(self.values) - 1)
 
 
+def _apply_indexing_expr(value: SSAValue, leaves: _Leaves) -> AffineExpr | None:
+    """`value` as an expression over leaves if an `apply_indexing` computes it, looking
+    through chains of them (as XLA's `FoldApplyIndexingSequence` does)."""
+    producer = value.owner
+    if not isinstance(producer, ApplyIndexingOpBase) or producer.indexing_map.rt_vars:
+        return None
+    indexing_map = producer.indexing_map
+    variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
+    operands = [
+        _operand_expr(operand, variable, leaves)
+        for operand, variable in zip(producer.arguments, variables, strict=True)
+    ]
+    num_dims = indexing_map.num_dims
+    result = indexing_map.results[producer.res.index(value)]
+    return result.substitute(operands[:num_dims], operands[num_dims:])
+
+
+def _operand_expr(operand: SSAValue, variable: Variable, leaves: _Leaves) -> AffineExpr:
+    expr = _apply_indexing_expr(operand, leaves)
+    return expr if expr is not None else leaves.dim_for(operand, variable.bounds, variable.name)
+
+
 def _index_expr(index: SSAValue, size: int, leaves: _Leaves) -> AffineExpr:
-    """`index` as an expression over leaves, looking through one apply_indexing."""
-    producer = index.owner
-    if isinstance(producer, ApplyIndexingOpBase) and not producer.indexing_map.rt_vars:
-        indexing_map = producer.indexing_map
-        position = producer.res.index(index)
-        variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
-        operands = [
-            leaves.dim_for(operand, variable.bounds, variable.name)
-            for operand, variable in zip(producer.arguments, variables, strict=True)
-        ]
-        num_dims = indexing_map.num_dims
-        return indexing_map.results[position].substitute(operands[:num_dims], operands[num_dims:])
+    """`index` as an expression over leaves, looking through apply_indexing ops."""
+    if (expr := _apply_indexing_expr(index, leaves)) is not None:
+        return expr
     # A plain index must be in bounds for the access to be valid.
     return leaves.dim_for(index, Interval(0, size - 1), "")
 

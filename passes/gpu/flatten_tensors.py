@@ -63,6 +63,7 @@ from dialects.xla import (
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.analysis.linear_index import constant_result, linear_index
 from passes.diagnostics import OpError
+from passes.greedy_driver import finish_like_greedy_driver
 
 
 def flat_type(type_: Attribute) -> TensorType[Attribute] | None:
@@ -483,3 +484,4 @@ class FlattenTensorsPass(ModulePass):
             apply_recursively=True,
         ).rewrite_module(op)
         _check_converged(op)
+        finish_like_greedy_driver(ctx, op)

@@ -30,6 +30,7 @@ from xdsl.pattern_rewriter import (
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.analysis.value_ranges import narrowed_map, value_range
+from passes.greedy_driver import finish_like_greedy_driver
 from xla_emit.indexing.comparison import decide_comparison, decide_less
 
 
@@ -85,9 +86,17 @@ class TightenApplyIndexing(RewritePattern):
 @dataclass(frozen=True)
 class SimplifyArithPass(ModulePass):
     """Folds integer comparisons and min/max by value ranges and tightens
-    `apply_indexing` domains (XLA's `xla-simplify-arith`). No options."""
+    `apply_indexing` domains (XLA's `xla-simplify-arith`).
+
+    Options:
+    - greedy_cleanup (bool, default true): then fold, erase dead ops and keep one
+      constant per value at the top of each function, as MLIR's greedy driver does
+      in XLA's pass (`passes/greedy_driver.py`); false leaves the rewritten ops in place.
+    """
 
     name = "xla-simplify-arith"
+
+    greedy_cleanup: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
@@ -96,3 +105,5 @@ class SimplifyArithPass(ModulePass):
             ),
             apply_recursively=True,
         ).rewrite_module(op)
+        if self.greedy_cleanup:
+            finish_like_greedy_driver(ctx, op)
