@@ -3,8 +3,9 @@
 XLA's passes rewrite with `applyPatternsGreedily`, and that driver, whatever the
 patterns, also
 
-* folds every op it visits (`arith.andi %x, true` -> `%x`, an `apply_indexing`
-  whose results are plain dims or symbols -> those operands);
+* folds every op it visits (`arith.andi %x, true` -> `%x`, the `index_cast` of
+  a constant -> a constant, an `apply_indexing` whose results are plain dims or
+  symbols -> those operands);
 * erases ops whose results nobody uses and that have no side effect;
 * keeps one `arith.constant` per value and type in each function, moved to the
   top of the function's entry block (out of loops and branches too).
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -89,12 +90,24 @@ class FoldLogicWithConstant(RewritePattern):
                 return
 
 
+class FoldIndexCastOfConstant(RewritePattern):
+    """MLIR's `arith.index_cast` fold: the cast of an integer constant is a constant."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.IndexCastOp, rewriter: PatternRewriter) -> None:
+        value = _integer_constant(op.input)
+        result_type = op.result.type
+        if value is None or not isinstance(result_type, IntegerType | IndexType):
+            return
+        rewriter.replace(op, arith.ConstantOp(IntegerAttr(value, result_type, truncate_bits=True)))
+
+
 def fold_and_erase_dead(ctx: Context, module: ModuleOp) -> None:
     """Fold every op with a folder (ours for apply_indexing, xDSL's for arith) and
     erase dead ops, until nothing changes."""
     PatternRewriteWalker(
         GreedyRewritePatternApplier(
-            [FoldApplyIndexingToOperands(), FoldLogicWithConstant()],
+            [FoldApplyIndexingToOperands(), FoldLogicWithConstant(), FoldIndexCastOfConstant()],
             ctx=ctx,
             folding_enabled=True,
         ),
@@ -136,4 +149,3 @@ def finish_like_greedy_driver(ctx: Context, module: ModuleOp) -> None:
     for op in module.ops:
         if isinstance(op, func.FuncOp):
             unique_constants(op)
-

@@ -102,3 +102,58 @@ def constant_result(indexing_map: IndexingMap) -> int | None:
     """The map's single result if it is a constant."""
     (result,) = indexing_map.results
     return result.value if isinstance(result, ConstantExpr) else None
+
+
+def _producer_of(value: SSAValue) -> ApplyIndexingOpBase | None:
+    producer = value.owner
+    if isinstance(producer, ApplyIndexingOpBase) and not producer.indexing_map.rt_vars:
+        return producer
+    return None
+
+
+def _has_one_use(op: ApplyIndexingOpBase) -> bool:
+    return sum(result.uses.get_length() for result in op.res) == 1
+
+
+def _folded_operand(value: SSAValue, variable: Variable, leaves: _Leaves) -> AffineExpr:
+    """`value` over leaves: its producer's expression over the producer's operands if an
+    apply_indexing computes it, else a leaf of its own."""
+    producer = _producer_of(value)
+    if producer is None:
+        return leaves.dim_for(value, variable.bounds, variable.name)
+    indexing_map = producer.indexing_map
+    variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
+    operands = [
+        leaves.dim_for(operand, inner.bounds, inner.name)
+        for operand, inner in zip(producer.arguments, variables, strict=True)
+    ]
+    num_dims = indexing_map.num_dims
+    result = indexing_map.results[producer.res.index(value)]
+    return result.substitute(operands[:num_dims], operands[num_dims:])
+
+
+def fold_producers(op: ApplyIndexingOpBase) -> tuple[IndexingMap, list[SSAValue]] | None:
+    """`op`'s map with the apply_indexing ops computing its operands folded in, over
+    dims only (XLA's `FoldApplyIndexingSequence` after `MoveSymbolsToDims`), and its
+    new operands; None unless some operand has such a producer and every such
+    producer has no other use (XLA then also requires the folded map to simplify,
+    which this does not try to tell)."""
+    indexing_map = op.indexing_map
+    if indexing_map.rt_vars:
+        return None
+    producers = [p for operand in op.arguments if (p := _producer_of(operand)) is not None]
+    if not producers or not all(_has_one_use(producer) for producer in producers):
+        return None
+    leaves = _Leaves()
+    variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
+    operands = [
+        _folded_operand(operand, variable, leaves)
+        for operand, variable in zip(op.arguments, variables, strict=True)
+    ]
+    num_dims = indexing_map.num_dims
+    results = tuple(
+        result.substitute(operands[:num_dims], operands[num_dims:])
+        for result in indexing_map.results
+    )
+    folded = IndexingMap(tuple(leaves.variables), (), (), results).simplify()
+    return dataclasses.replace(folded, constraints=()), leaves.values

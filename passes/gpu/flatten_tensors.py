@@ -62,6 +62,7 @@ from dialects.xla import (
 )
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.analysis.linear_index import constant_result, linear_index
+from passes.apply_indexing_patterns import FoldApplyIndexingChain
 from passes.diagnostics import OpError
 from passes.greedy_driver import finish_like_greedy_driver
 
@@ -479,6 +480,7 @@ class FlattenTensorsPass(ModulePass):
                     FlattenTransferRead(),
                     FlattenTransferWrite(),
                     FoldCastPairs(),
+                    FoldApplyIndexingChain(),
                 ]
             ),
             apply_recursively=True,
