@@ -4,6 +4,7 @@
     xla-emit-dump LOG --extract 3 -o k.mlir
     xla-emit-dump LOG --extract xla-flatten-tensors
     xla-emit-dump LOG --replay             # our passes on XLA's before-snapshots
+    xla-emit-dump LOG --replay --passes inline,xla-flatten-tensors --no-outputs
 
 `--replay` runs, for every pass of XLA's pipeline that this project implements
 (same name), ours on the module XLA's pass received and compares the result
@@ -217,7 +218,29 @@ def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     action.add_argument("--extract", metavar="N|PASS", help="snapshot by index or pass name")
     action.add_argument("--replay", action="store_true", help="compare our passes with XLA's")
     parser.add_argument("-o", "--output", help="where --extract writes (default: stdout)")
+    parser.add_argument(
+        "--passes",
+        metavar="P1,P2",
+        help="with --replay: only the steps of these passes (default: every pass we implement)",
+    )
+    parser.add_argument(
+        "--no-outputs",
+        action="store_true",
+        help="with --replay: compare the op census only, without running the modules",
+    )
     return parser.parse_args(argv)
+
+
+def _pass_filter(text: str) -> list[str]:
+    """The names of `--passes`; a name that is not one of our passes is an error."""
+    names = [name for name in text.split(",") if name]
+    known = all_passes()
+    for name in names:
+        if name not in known:
+            raise UserError(f"--passes: no pass of ours is named '{name}'")
+    if not names:
+        raise UserError("--passes: no pass named")
+    return names
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -234,7 +257,9 @@ def run(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(text)
         return 0
     if args.replay:
-        print(format_replay(replay(before_lower_tensors(snapshots), args.log)))
+        passes = _pass_filter(args.passes) if args.passes is not None else None
+        rows = replay(before_lower_tensors(snapshots), args.log, passes, not args.no_outputs)
+        print(format_replay(rows))
         return 0
     print(list_snapshots(snapshots))
     return 0
