@@ -13,7 +13,7 @@ For the seed's GELU the three maps
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.ir import SSAValue
@@ -53,21 +53,39 @@ class _Leaves:
         return DimExpr(len(self.values) - 1)
 
 
+OperandExpr = Callable[[SSAValue, Variable], AffineExpr]
+
+
+def _producer_of(value: SSAValue) -> ApplyIndexingOpBase | None:
+    producer = value.owner
+    if isinstance(producer, ApplyIndexingOpBase) and not producer.indexing_map.rt_vars:
+        return producer
+    return None
+
+
+def _results_over(op: ApplyIndexingOpBase, operand_expr: OperandExpr) -> list[AffineExpr]:
+    """`op`'s results with each operand replaced by `operand_expr(operand, its variable)`."""
+    indexing_map = op.indexing_map
+    variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
+    operands = [
+        operand_expr(operand, variable)
+        for operand, variable in zip(op.arguments, variables, strict=True)
+    ]
+    num_dims = indexing_map.num_dims
+    return [
+        result.substitute(operands[:num_dims], operands[num_dims:])
+        for result in indexing_map.results
+    ]
+
+
 def _apply_indexing_expr(value: SSAValue, leaves: _Leaves) -> AffineExpr | None:
     """`value` as an expression over leaves if an `apply_indexing` computes it, looking
     through chains of them (as XLA's `FoldApplyIndexingSequence` does)."""
-    producer = value.owner
-    if not isinstance(producer, ApplyIndexingOpBase) or producer.indexing_map.rt_vars:
+    producer = _producer_of(value)
+    if producer is None:
         return None
-    indexing_map = producer.indexing_map
-    variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
-    operands = [
-        _operand_expr(operand, variable, leaves)
-        for operand, variable in zip(producer.arguments, variables, strict=True)
-    ]
-    num_dims = indexing_map.num_dims
-    result = indexing_map.results[producer.res.index(value)]
-    return result.substitute(operands[:num_dims], operands[num_dims:])
+    results = _results_over(producer, lambda operand, var: _operand_expr(operand, var, leaves))
+    return results[producer.res.index(value)]
 
 
 def _operand_expr(operand: SSAValue, variable: Variable, leaves: _Leaves) -> AffineExpr:
@@ -104,15 +122,12 @@ def constant_result(indexing_map: IndexingMap) -> int | None:
     return result.value if isinstance(result, ConstantExpr) else None
 
 
-def _producer_of(value: SSAValue) -> ApplyIndexingOpBase | None:
-    producer = value.owner
-    if isinstance(producer, ApplyIndexingOpBase) and not producer.indexing_map.rt_vars:
-        return producer
-    return None
-
-
 def _has_one_use(op: ApplyIndexingOpBase) -> bool:
     return sum(result.uses.get_length() for result in op.res) == 1
+
+
+def _leaf(value: SSAValue, variable: Variable, leaves: _Leaves) -> AffineExpr:
+    return leaves.dim_for(value, variable.bounds, variable.name)
 
 
 def _folded_operand(value: SSAValue, variable: Variable, leaves: _Leaves) -> AffineExpr:
@@ -120,16 +135,9 @@ def _folded_operand(value: SSAValue, variable: Variable, leaves: _Leaves) -> Aff
     apply_indexing computes it, else a leaf of its own."""
     producer = _producer_of(value)
     if producer is None:
-        return leaves.dim_for(value, variable.bounds, variable.name)
-    indexing_map = producer.indexing_map
-    variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
-    operands = [
-        leaves.dim_for(operand, inner.bounds, inner.name)
-        for operand, inner in zip(producer.arguments, variables, strict=True)
-    ]
-    num_dims = indexing_map.num_dims
-    result = indexing_map.results[producer.res.index(value)]
-    return result.substitute(operands[:num_dims], operands[num_dims:])
+        return _leaf(value, variable, leaves)
+    results = _results_over(producer, lambda operand, var: _leaf(operand, var, leaves))
+    return results[producer.res.index(value)]
 
 
 def fold_producers(op: ApplyIndexingOpBase) -> tuple[IndexingMap, list[SSAValue]] | None:
@@ -145,15 +153,6 @@ def fold_producers(op: ApplyIndexingOpBase) -> tuple[IndexingMap, list[SSAValue]
     if not producers or not all(_has_one_use(producer) for producer in producers):
         return None
     leaves = _Leaves()
-    variables = (*indexing_map.dim_vars, *indexing_map.range_vars)
-    operands = [
-        _folded_operand(operand, variable, leaves)
-        for operand, variable in zip(op.arguments, variables, strict=True)
-    ]
-    num_dims = indexing_map.num_dims
-    results = tuple(
-        result.substitute(operands[:num_dims], operands[num_dims:])
-        for result in indexing_map.results
-    )
-    folded = IndexingMap(tuple(leaves.variables), (), (), results).simplify()
+    results = _results_over(op, lambda operand, var: _folded_operand(operand, var, leaves))
+    folded = IndexingMap(tuple(leaves.variables), (), (), tuple(results)).simplify()
     return dataclasses.replace(folded, constraints=()), leaves.values
