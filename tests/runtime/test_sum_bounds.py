@@ -121,6 +121,18 @@ def test_a_bf16_sum_added_in_order_must_be_bit_exact() -> None:
     assert expectation.reordered is not None and expectation.reordered.depth == 6
 
 
+def test_a_sum_converted_to_integers_keeps_the_ulp_tolerance() -> None:
+    text = (
+        sum_module((64, 40), (1,), "f32")
+        .replace("-> f32[64] {", "-> s32[64] {")
+        .replace("ROOT %r = f32[64]", "%r = f32[64]")
+    )
+    text = text.rstrip().removesuffix("}") + "  ROOT %i = s32[64] convert(%r)\n}\n"
+    module = parse_hlo(text)
+    (expectation,) = output_expectations(module, [np.ones((64, 40), np.float32)])
+    assert expectation.kind is OutputKind.APPROXIMATE
+
+
 # -- the real kernels: the bound holds and is tight -------------------------------------
 
 

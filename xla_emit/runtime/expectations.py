@@ -310,6 +310,8 @@ def _summed(instruction: HloInstruction, index: int | None) -> _SumSource | None
     if not isinstance(current.shape, ArrayShape):
         return None  # a variadic reduce (argmax and the like): not a plain sum
     output = current.array_shape.element_type
+    if not output.is_float:
+        return None  # a sum converted to integers: no rounding bound applies
     while current.opcode in _ROUNDING_ONLY and _is_float(current.operands[0]):
         current = current.operands[0]
     if current.opcode != "reduce" or len(current.operands) != 2:
