@@ -76,9 +76,11 @@ def check_total_memory(module: HloModule, budget: int) -> None:
     rest = largest[_NAMED_CONTRIBUTORS:]
     if rest:
         named += f" and {len(rest)} more ({format_bytes(sum(c.size for c in rest))})"
+    held, allowed = format_bytes(total), format_bytes(budget)
+    if held == allowed:  # just over: three digits would print the two alike
+        held, allowed = f"{total} B", f"{budget} B"
     raise UserError(
-        f"a run holds {format_bytes(total)} at once, over the memory budget of "
-        f"{format_bytes(budget)} (--max-memory): {named}",
+        f"a run holds {held} at once, over the memory budget of {allowed} (--max-memory): {named}",
         largest[0].location,
     )
 
