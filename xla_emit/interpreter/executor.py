@@ -489,9 +489,7 @@ class Executor:
 
     def describe_lane(self, local_lane: int) -> str:
         """`thread T, block B` of a lane of the current chunk."""
-        return self.grid.describe_lane(
-            self.lanes.first_block * self.grid.threads_per_block + local_lane
-        )
+        return self.grid.describe_lane(self.lanes.grid_lane(local_lane))
 
     def error(self, op: Operation | None, message: str, local_lane: int | None = None) -> UserError:
         """A `UserError` naming the op, its source location (if known) and the lane."""

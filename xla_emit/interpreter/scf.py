@@ -16,6 +16,7 @@ from dialects.scf_ext import ForallOp, InParallelOp
 from dialects.tensor_ext import ParallelInsertSliceOp
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
+from xla_emit.interpreter.iteration_lanes import batch_size, independent_iterations, run_batched
 from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.memory import TensorValue
 from xla_emit.interpreter.registry import GridAxis, OpImpls, grid_axis, impl, register_impls
@@ -122,6 +123,21 @@ class ScfImpls(OpImpls):
         # The induction variable keeps the bounds' numpy scalar type.
         iv_type = lower.dtype.type
         values: Values = tuple(carried)
+        trips = len(range(int(lower), int(upper), int(step)))
+        terminator = op.body.block.last_op
+        assert terminator is not None
+        if independent_iterations(op, op.body.block.args[1:], terminator.operands):
+            batch = batch_size(ex, op, values, trips)
+            if batch > 1:
+                first, stride = int(lower), int(step)
+                return run_batched(
+                    ex,
+                    op,
+                    values,
+                    trips,
+                    batch,
+                    lambda numbers: ([(first + numbers * stride).astype(iv_type)], None),
+                )
         for iv in range(int(lower), int(upper), int(step)):
             values = ex.run_region(op.body, (iv_type(iv), *values))
         return values
