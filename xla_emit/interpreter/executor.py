@@ -8,7 +8,9 @@ whole chunk, so Python's cost per op is paid once per chunk, not per thread.
 
 Control flow: loops with uniform bounds run in Python; a lane-varying `scf.if`
 runs the branches that have active lanes under `Executor.mask` and merges the
-results per lane; lane-varying loops iterate until no lane is active.
+results per lane; lane-varying loops iterate until no lane is active. A loop
+whose iterations are independent runs them side by side as extra lanes
+(`iteration_lanes`), which is how XLA:CPU's one-thread loops run fast.
 
 The grid is split into chunks of whole blocks (`max_lanes` lanes at most), so
 shared memory and barriers never straddle a chunk. Chunks are independent and

@@ -24,6 +24,7 @@ at a time, as does a loop whose batch would hold a single iteration.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from weakref import WeakKeyDictionary
@@ -83,6 +84,9 @@ _CREATING_OPS = frozenset({"tensor.empty", "tensor.from_elements", "tensor.splat
 # The answer per loop op and per function: the IR does not change while it runs.
 _LOOPS: WeakKeyDictionary[Operation, tuple[bool, tuple[SSAValue, ...]]] = WeakKeyDictionary()
 _FUNCTIONS: WeakKeyDictionary[FuncOp, bool] = WeakKeyDictionary()
+# Chunks run on worker threads: one of them answers while the others wait (a
+# function being looked at is marked not lane free until its answer is known).
+_ANALYSIS = threading.Lock()
 
 
 def _written_tensor(op: Operation) -> SSAValue | None:
@@ -100,7 +104,7 @@ def _is_inside(value: SSAValue, op: Operation) -> bool:
     return parent is not None and op.is_ancestor(parent)
 
 
-def captured_values(op: Operation) -> tuple[SSAValue, ...]:
+def _captured_values(op: Operation) -> tuple[SSAValue, ...]:
     """The values `op`'s regions use but do not define, in first-use order."""
     seen: dict[SSAValue, None] = {}
     for inner in op.walk():
@@ -209,7 +213,12 @@ def independent_iterations(
 ) -> bool:
     """Whether `loop`'s iterations may run side by side (see the module docstring)."""
     known = _LOOPS.get(loop)
-    if known is None:
+    if known is not None:
+        return known[0]
+    with _ANALYSIS:
+        known = _LOOPS.get(loop)
+        if known is not None:
+            return known[0]
         module = loop.get_toplevel_object()
         chains = _carried_chains(loop, carried, yielded)
         independent = (
@@ -217,7 +226,7 @@ def independent_iterations(
             and chains is not None
             and _body_is_lane_free(loop, chains.__contains__, module)
         )
-        known = (independent, captured_values(loop))
+        known = (independent, _captured_values(loop))
         _LOOPS[loop] = known
     return known[0]
 
