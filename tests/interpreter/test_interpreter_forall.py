@@ -196,3 +196,25 @@ def test_overlapping_slices_of_two_threads_race() -> None:
         "argument 0 from two threads at once: thread 0, block 0 also writes it (race) "
         "(thread 1, block 0)"
     )
+
+
+def test_a_slice_of_other_sizes_than_its_source_is_rejected() -> None:
+    text = PIECES.replace("[%at] [2] [1]", "[%at] [3] [1]")
+    message = error_of(text, [])
+    assert message == (
+        "test.mlir:12:7: error: 'tensor.parallel_insert_slice' op inserts a slice of sizes [3] "
+        "from a source of 2 elements"
+    )
+
+
+def test_slice_sizes_that_differ_between_threads_are_rejected() -> None:
+    text = PIECES.replace(
+        "%at = arith.muli %t, %c2 : index",
+        "%at = arith.muli %t, %c2 : index\n    %n = arith.maxui %t, %c2 : index",
+    ).replace("[%at] [2] [1]", "[%at] [%n] [1]")
+    message = error_of(text, [])
+    # max(t, 2) is 2 for threads 0 to 2 and 3 for thread 3.
+    assert message == (
+        "test.mlir:13:7: error: 'tensor.parallel_insert_slice' op has slice sizes that differ "
+        "between threads (thread 3, block 0)"
+    )
