@@ -88,7 +88,8 @@ def test_a_forall_with_a_dynamic_lower_bound_cannot_map_threads() -> None:
     text = text.replace("(%i) = (1)", "(%i) = (%lb)")
     message = error_of(text, [np.int64(1)])
     assert message == (
-        "error: 'scf.forall' maps threads only with constant lower bounds, upper bounds and steps"
+        "test.mlir:2:3: error: 'scf.forall' maps threads only with constant lower bounds, "
+        "upper bounds and steps"
     )
 
 

@@ -46,7 +46,7 @@ from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
-from xla_emit.interpreter.registry import ImplRegistry, load_dialect_impls
+from xla_emit.interpreter.registry import GridAxis, ImplRegistry, load_dialect_impls
 
 Value: TypeAlias = np.ndarray | np.generic | TensorValue
 Values: TypeAlias = tuple[Value, ...]
@@ -145,10 +145,19 @@ class Executor:
         threads = [1, 1, 1]
         blocks = [1, 1, 1]
         for op in self._reachable_ops(function):
-            for kind, dim, extent in self.registry.grid_axes(op):
+            for kind, dim, extent in self._grid_axes(op):
                 extents = threads if kind == "thread" else blocks
                 extents[dim] = max(extents[dim], extent)
         return LaunchGrid((threads[0], threads[1], threads[2]), (blocks[0], blocks[1], blocks[2]))
+
+    def _grid_axes(self, op: Operation) -> tuple[GridAxis, ...]:
+        """The grid axes `op` reads; an op that cannot size the grid is named with its line."""
+        try:
+            return self.registry.grid_axes(op)
+        except UserError as error:
+            if error.location is not None or self.locator is None:
+                raise
+            raise UserError(error.message, self.locator.location_of(op)) from None
 
     def _reachable_ops(self, function: FuncOp) -> Iterator[Operation]:
         seen = {function.sym_name.data}

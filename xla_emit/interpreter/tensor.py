@@ -52,7 +52,7 @@ def insert_slice(
     strides: list[Array],
 ) -> TensorValue:
     """Each active lane writes its `source` into `dest` at `offsets + i * strides`, for every
-    index i of `sizes` (`tensor.insert_slice`, `tensor.parallel_insert_slice`).
+    index i of `sizes` (`tensor.parallel_insert_slice`).
 
     The source may drop unit dimensions of `sizes` (a rank-reducing insert): its
     elements in row-major order are the slice's.
