@@ -208,10 +208,12 @@ def _callee_is_lane_free(callee: object, module: ModuleOp) -> bool:
     return _FUNCTIONS[function]
 
 
-def independent_iterations(
-    loop: Operation, carried: Sequence[SSAValue], yielded: Sequence[SSAValue]
-) -> bool:
-    """Whether `loop`'s iterations may run side by side (see the module docstring)."""
+def independent_iterations(loop: Operation) -> bool:
+    """Whether `loop`'s iterations may run side by side (see the module docstring).
+
+    `loop` is an `xla.loop` or `scf.for`: its carried values are its body's last
+    arguments, one per result, and its terminator yields their next values.
+    """
     known = _LOOPS.get(loop)
     if known is not None:
         return known[0]
@@ -219,6 +221,10 @@ def independent_iterations(
         known = _LOOPS.get(loop)
         if known is not None:
             return known[0]
+        block = loop.regions[0].block
+        carried = block.args[len(block.args) - len(loop.results) :]
+        assert block.last_op is not None
+        yielded = block.last_op.operands
         module = loop.get_toplevel_object()
         chains = _carried_chains(loop, carried, yielded)
         independent = (

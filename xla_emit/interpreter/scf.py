@@ -169,9 +169,7 @@ class ScfImpls(OpImpls):
         iv_type = lower.dtype.type
         values: Values = tuple(carried)
         trips = len(range(int(lower), int(upper), int(step)))
-        terminator = op.body.block.last_op
-        assert terminator is not None
-        if independent_iterations(op, op.body.block.args[1:], terminator.operands):
+        if independent_iterations(op):
             batch = batch_size(ex, op, values, trips)
             if batch > 1:
                 first, stride = int(lower), int(step)
