@@ -117,6 +117,9 @@ class Executor:
         self.step_counter = StepCounter()
         # Results of pure calls in the current chunk (see `xla.run_pure_call`).
         self.pure_call_results: dict[object, Values] = {}
+        # What the interpreter works out once about this module's ops (which loops
+        # may run their iterations as lanes, see `iteration_lanes`); workers share it.
+        self.op_facts: dict[Any, Any] = {}
 
     # ----------------------------------------------------------------- launch
 

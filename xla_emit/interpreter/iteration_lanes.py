@@ -27,12 +27,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
-from weakref import WeakKeyDictionary
 
 import numpy as np
 from xdsl.dialects import scf, tensor
-from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from dialects.xla import LoopOpBase, PredicatedInsertOp, YieldOpBase
@@ -81,11 +79,10 @@ _LANE_FREE_OPS = frozenset(
 # Ops making a tensor a lane may write without anyone else seeing it.
 _CREATING_OPS = frozenset({"tensor.empty", "tensor.from_elements", "tensor.splat"})
 
-# The answer per loop op and per function: the IR does not change while it runs.
-_LOOPS: WeakKeyDictionary[Operation, tuple[bool, tuple[SSAValue, ...]]] = WeakKeyDictionary()
-_FUNCTIONS: WeakKeyDictionary[FuncOp, bool] = WeakKeyDictionary()
-# Chunks run on worker threads: one of them answers while the others wait (a
-# function being looked at is marked not lane free until its answer is known).
+# The answers are kept in `Executor.op_facts` (the IR does not change while an
+# executor runs it), under ("loop", op) and ("function", name). Chunks run on
+# worker threads: one of them answers while the others wait (a function being
+# looked at counts as not lane free until its answer is known).
 _ANALYSIS = threading.Lock()
 
 
@@ -176,7 +173,7 @@ def _is_local(value: SSAValue, scope: Operation) -> bool:
 
 
 def _body_is_lane_free(
-    scope: Operation, carried_chain: Callable[[SSAValue], bool], module: ModuleOp
+    ex: Executor, scope: Operation, carried_chain: Callable[[SSAValue], bool]
 ) -> bool:
     """Every op of `scope`'s regions (and callees) runs the same on any lane and writes only
     carried tensors or tensors made in `scope`."""
@@ -190,51 +187,50 @@ def _body_is_lane_free(
         if written is not None and not (carried_chain(written) or _is_local(written, scope)):
             return False
         callee = op.properties.get("callee") or op.attributes.get("callee")
-        if callee is not None and not _callee_is_lane_free(callee, module):
+        if callee is not None and not _callee_is_lane_free(ex, callee):
             return False
     return True
 
 
-def _callee_is_lane_free(callee: object, module: ModuleOp) -> bool:
+def _callee_is_lane_free(ex: Executor, callee: object) -> bool:
     name = getattr(callee, "string_value", lambda: None)()
-    function = next(
-        (f for f in module.walk() if isinstance(f, FuncOp) and f.sym_name.data == name), None
-    )
+    function = ex.functions.get(name) if isinstance(name, str) else None
     if function is None or not function.body.blocks:
         return False
-    if function not in _FUNCTIONS:
-        _FUNCTIONS[function] = False  # a recursive call is not lane free
-        _FUNCTIONS[function] = _body_is_lane_free(function, lambda _: False, module)
-    return _FUNCTIONS[function]
+    key = ("function", name)
+    if key not in ex.op_facts:
+        ex.op_facts[key] = False  # a recursive call is not lane free
+        ex.op_facts[key] = _body_is_lane_free(ex, function, lambda _: False)
+    return ex.op_facts[key]
 
 
-def independent_iterations(loop: Operation) -> bool:
+def independent_iterations(ex: Executor, loop: Operation) -> bool:
     """Whether `loop`'s iterations may run side by side (see the module docstring).
 
     `loop` is an `xla.loop` or `scf.for`: its carried values are its body's last
     arguments, one per result, and its terminator yields their next values.
     """
-    known = _LOOPS.get(loop)
+    return _loop_facts(ex, loop)[0]
+
+
+def _loop_facts(ex: Executor, loop: Operation) -> tuple[bool, tuple[SSAValue, ...]]:
+    """Whether `loop` is independent, and the values its body captures."""
+    key = ("loop", loop)
+    known = ex.op_facts.get(key)
     if known is not None:
-        return known[0]
+        return known
     with _ANALYSIS:
-        known = _LOOPS.get(loop)
+        known = ex.op_facts.get(key)
         if known is not None:
-            return known[0]
+            return known
         block = loop.regions[0].block
         carried = block.args[len(block.args) - len(loop.results) :]
         assert block.last_op is not None
-        yielded = block.last_op.operands
-        module = loop.get_toplevel_object()
-        chains = _carried_chains(loop, carried, yielded)
-        independent = (
-            isinstance(module, ModuleOp)
-            and chains is not None
-            and _body_is_lane_free(loop, chains.__contains__, module)
-        )
+        chains = _carried_chains(loop, carried, block.last_op.operands)
+        independent = chains is not None and _body_is_lane_free(ex, loop, chains.__contains__)
         known = (independent, _captured_values(loop))
-        _LOOPS[loop] = known
-    return known[0]
+        ex.op_facts[key] = known
+    return known
 
 
 def batch_size(ex: Executor, loop: Operation, carried: Values, trips: int) -> int:
@@ -249,7 +245,7 @@ def batch_size(ex: Executor, loop: Operation, carried: Values, trips: int) -> in
         if buffer.kind is BufferKind.PRIVATE or buffer.replication is not Replication.GLOBAL:
             return 1
         buffers.append(buffer)
-    for captured in _LOOPS[loop][1]:
+    for captured in _loop_facts(ex, loop)[1]:
         value = ex.env.get(captured)
         if isinstance(value, TensorValue) and (
             value.buffer.replication is Replication.LANE
@@ -268,7 +264,7 @@ def iteration_lanes(ex: Executor, loop: Operation, iterations: int) -> Generator
     """
     outer_lanes, outer_mask, outer_calls = ex.lanes, ex.mask, ex.pure_call_results
     saved: dict[SSAValue, Value] = {}
-    for captured in _LOOPS[loop][1]:
+    for captured in _loop_facts(ex, loop)[1]:
         value = ex.env.get(captured)
         if value is None or isinstance(value, TensorValue):
             continue

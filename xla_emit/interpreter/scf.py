@@ -169,7 +169,7 @@ class ScfImpls(OpImpls):
         iv_type = lower.dtype.type
         values: Values = tuple(carried)
         trips = len(range(int(lower), int(upper), int(step)))
-        if independent_iterations(op):
+        if independent_iterations(ex, op):
             batch = batch_size(ex, op, values, trips)
             if batch > 1:
                 first, stride = int(lower), int(step)

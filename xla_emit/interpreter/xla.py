@@ -93,7 +93,7 @@ class XlaImpls(OpImpls):
         values: Values = args[len(op.dims) :]
         ranges = [range(v.bounds.lower, v.bounds.upper + 1) for v in indexing_map.range_vars]
         trips = int(np.prod([len(r) for r in ranges], dtype=np.int64))
-        if independent_iterations(op):
+        if independent_iterations(ex, op):
             batch = batch_size(ex, op, values, trips)
             if batch > 1:
                 return self._run_loop_batched(ex, op, dims, values, ranges, batch)
