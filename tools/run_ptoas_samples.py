@@ -79,7 +79,8 @@ def run_sample(path: Path, relative: str) -> str:
     entries = [f for f in module.walk() if isinstance(f, func.FuncOp) and f.body.blocks]
     if not entries:
         return "no function with a body"
-    entry = entries[-1]
+    marked = [f for f in entries if "pto.entry" in f.attributes]
+    entry = marked[0] if marked else entries[-1]
     inputs = inputs_for(module, entry, seed=0)
     outputs = run_pto_module(module, source_map, entry.sym_name.data, dict(inputs), None)
     golden = GOLDENS.get(relative)

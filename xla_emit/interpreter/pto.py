@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import ml_dtypes
@@ -41,7 +41,8 @@ from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter import pto_semantics, scalars
 from xla_emit.interpreter.budget import StepCounter
-from xla_emit.interpreter.element_types import explicit_signedness_dtype
+from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
+from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
 from xla_emit.pto.conv_layouts import convert
@@ -49,38 +50,7 @@ from xla_emit.pto.rules import transpose_domain
 from xla_emit.pto.targets import CAPACITIES, Target
 from xla_emit.pto.ttrans_tmp import Conversion
 
-Array = NDArray[np.generic]
-Scalar = int | float
 Locator = Callable[[Operation], SourceLocation | None]
-
-
-@dataclass
-class Tile:
-    """A tile: storage of its static shape and its (run-time) valid region."""
-
-    data: Array
-    valid_rows: int
-    valid_cols: int
-    loc: str = "vec"
-
-    @property
-    def valid(self) -> Array:
-        return self.data[: self.valid_rows, : self.valid_cols]
-
-    @staticmethod
-    def of_type(tile_type: pto.TileTypeBase, valid: tuple[int, int] | None = None) -> Tile:
-        rows, cols = tile_type.shape
-        vr, vc = tile_type.valid_shape
-        if valid is not None:
-            vr = valid[0] if vr == pto.DYNAMIC else vr
-            vc = valid[1] if vc == pto.DYNAMIC else vc
-        vr, vc = (rows if vr == pto.DYNAMIC else vr), (cols if vc == pto.DYNAMIC else vc)
-        data = np.zeros((rows, cols), dtype=explicit_signedness_dtype(tile_type.element_type))
-        return Tile(data, vr, vc, tile_type.loc.data)
-
-
-# A tile, a global-memory array or a scalar (i1 values are Python bools).
-Value = Tile | Array | Scalar
 
 
 def _scalar(value: Value) -> Scalar:
@@ -169,6 +139,7 @@ class PTOExecutor:
         self.memories: dict[str, NDArray[np.uint8]] = {}
         self.env: dict[SSAValue, Value] = {}
         self.step_counter = StepCounter()
+        self.pipes = Pipes()
 
     # -- entry points ----------------------------------------------------------------
 
@@ -672,6 +643,8 @@ for _op_type, _method in (
     (pto.SectionVectorOp, PTOExecutor._section),
 ):
     _HANDLERS.add(_op_type, _method)
+for _op_type, _core_handler in CORE_HANDLERS.items():
+    _HANDLERS.add(_op_type, _core_handler)
 for _op_type in pto.SYNCHRONIZATION_OPS:
     _HANDLERS.add(_op_type, PTOExecutor._no_effect)
 for _op_type in (pto.GetBlockIdxOp, pto.GetBlockNumOp, pto.GetSubblockIdxOp, pto.GetSubblockNumOp):
