@@ -1,0 +1,227 @@
+"""Numpy goldens for PTOAS's sample kernels (`test/samples/**/*.pto`), keyed by the
+sample's path under `test/samples`; `tools/run_ptoas_samples.py` checks them.
+
+Each golden restates what its kernel computes, read from the sample (its views,
+loops and ops) and pto-isa's ISA pages, in plain numpy over the sample's flat
+input buffers (in their element types), in float64 with the kernel's roundings to
+bf16/f16 where it converts. It returns the expected contents of every buffer the
+kernel writes, by parameter position, as the whole buffer: elements the kernel
+does not write keep their input values. Nothing here calls the PTO executor or
+shares its code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import ml_dtypes
+import numpy as np
+
+Arrays = list[np.ndarray]
+
+
+@dataclass(frozen=True)
+class Golden:
+    """Expected outputs from the inputs (by parameter position), with the run's settings."""
+
+    outputs: Callable[[Arrays], dict[int, np.ndarray]]
+    # Scalar parameters by position (others are 0).
+    scalars: dict[int, float] = field(default_factory=dict)
+    # Range of the random inputs (integers: 8 times it).
+    low: float = -1.0
+    high: float = 1.0
+    # (rtol, atol) instead of the output type's rounding.
+    tolerance: tuple[float, float] | None = None
+
+
+def f64(a: np.ndarray) -> np.ndarray:
+    return a.astype(np.float64)
+
+
+def bf16(x: np.ndarray) -> np.ndarray:
+    """Round to bf16 (from f32, as a tcvt from an f32 tile does) and back to float64."""
+    return np.asarray(x, np.float32).astype(ml_dtypes.bfloat16).astype(np.float64)
+
+
+def f32(x: np.ndarray) -> np.ndarray:
+    return np.asarray(x, np.float32).astype(np.float64)
+
+
+def grid(a: np.ndarray, rows: int, cols: int, stride: int | None = None) -> np.ndarray:
+    """The rows x cols row-major matrix at the start of flat buffer `a` (row stride `stride`)."""
+    stride = cols if stride is None else stride
+    return f64(a[: (rows - 1) * stride + cols]).take(
+        np.arange(rows)[:, None] * stride + np.arange(cols)[None, :]
+    )
+
+
+def put(out: np.ndarray, values: np.ndarray, stride: int, row: int = 0, col: int = 0) -> None:
+    """Write `values` (a matrix) into flat buffer `out` (float64) at (row, col), row stride."""
+    rows, cols = values.shape
+    index = (row + np.arange(rows))[:, None] * stride + col + np.arange(cols)[None, :]
+    out[index] = values
+
+
+def written(a: np.ndarray) -> np.ndarray:
+    """A float64 copy of an output buffer: elements not written keep their input values."""
+    return f64(a).copy()
+
+
+def elementwise(f: Callable[..., np.ndarray], inputs: int, rows: int = 32, cols: int = 32):
+    """out (parameter `inputs`) = f(in0, in1, ...) over rows x cols row-major buffers."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        out = written(a[inputs])
+        put(out, f(*(grid(x, rows, cols) for x in a[:inputs])), cols)
+        return {inputs: out}
+
+    return outputs
+
+
+def unchanged(*positions: int) -> Callable[[Arrays], dict[int, np.ndarray]]:
+    """Kernels that store nothing: the buffers keep their inputs."""
+    return lambda a: {p: f64(a[p]) for p in positions}
+
+
+# -- control flow ------------------------------------------------------------------------
+
+
+def control_flow(a: Arrays) -> dict[int, np.ndarray]:
+    # i = 0: +1.25, i = 1: -0.75; each i then adds -0.25, +0.5, -0.25.
+    out = written(a[1])
+    put(out, grid(a[0], 32, 32) + 1.25 - 0.75, 32)
+    return {1: out}
+
+
+def dynamic_branch(a: Arrays) -> dict[int, np.ndarray]:
+    # mode 1 (the else branch) over the 20x24 valid region: x * x + x * -0.5 - 1.
+    x = grid(a[0], 20, 24, 32)
+    out = written(a[1])
+    put(out, x * x - 0.5 * x - 1, 32)
+    return {1: out}
+
+
+def mixed_pipe(a: Arrays) -> dict[int, np.ndarray]:
+    # i = 0: c = a[:32, :32] @ b[:32, :32] stored; i = 1: c reloaded and halved.
+    out = written(a[2])
+    put(out, 0.5 * (grid(a[0], 32, 32, 64) @ grid(a[1], 32, 32)), 32)
+    return {2: out}
+
+
+def nested_vec(a: Arrays) -> dict[int, np.ndarray]:
+    # acc = in[0:32]; for each 32-row block: acc += block * 0.25 * (1 + 1.25 + 1.25^2).
+    acc = grid(a[0], 32, 32) + sum(grid(a[0][32 * 32 * i :], 32, 32) for i in range(2)) * (
+        0.25 * (1 + 1.25 + 1.5625)
+    )
+    out = written(a[1])
+    put(out, -acc, 32)
+    return {1: out}
+
+
+# -- PyPTO's parser examples ---------------------------------------------------------------
+
+
+def matmul_16x128(b_transposed: bool) -> Callable[[Arrays], dict[int, np.ndarray]]:
+    """out[16, 128] = a[16, 128] @ b[128, 128] (b read with strides [1, 128] when transposed)."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        b = grid(a[1], 128, 128)
+        out = written(a[2])
+        put(out, grid(a[0], 16, 128) @ (b.T if b_transposed else b), 128)
+        return {2: out}
+
+    return outputs
+
+
+SOFTMAX_SCALE = 0.125
+
+
+def softmax_prepare(a: Arrays) -> dict[int, np.ndarray]:
+    s = f32(grid(a[0], 16, 128) * SOFTMAX_SCALE)
+    m = s.max(axis=1, keepdims=True)
+    p = bf16(np.exp(s - m))
+    return {2: p.reshape(-1), 3: m.reshape(-1), 4: p.sum(axis=1)}
+
+
+def online_update(a: Arrays) -> dict[int, np.ndarray]:
+    # is_first = 0, is_last = 1: merge (mij, lij, oi_new) into (mi, li, oi), then dst = oi / li.
+    mij, lij, mi, li = (f64(a[i][:16]) for i in (0, 1, 3, 4))
+    oi_new, oi = grid(a[2], 16, 128), grid(a[5], 16, 128)
+    m = np.maximum(mi, mij)
+    alpha, beta = np.exp(mi - m), np.exp(mij - m)
+    l_new = alpha * li + beta * lij
+    o = oi * alpha[:, None] + oi_new * beta[:, None]
+    return {3: m, 4: l_new, 5: o.reshape(-1), 6: (o / l_new[:, None]).reshape(-1)}
+
+
+def partition_5d(a: Arrays) -> dict[int, np.ndarray]:
+    # A 1x1x16x16x16 corner of a [1, 1, 16, 1024, 1024] tensor, copied to the same place.
+    z, y, x = np.meshgrid(np.arange(16), np.arange(16), np.arange(16), indexing="ij")
+    index = z * 1048576 + y * 1024 + x
+    out = written(a[1])
+    out[index] = f64(a[0])[index]
+    return {1: out}
+
+
+def matmul_transpose(a: Arrays) -> dict[int, np.ndarray]:
+    # arg3 = 1: a from its column-major (dn) view; arg4 = 0: b from its dn view.
+    left = f64(a[1][: 32 * 256]).reshape(256, 32).T
+    right = f64(a[2][: 256 * 32]).reshape(32, 256).T
+    out = written(a[0])
+    put(out, left @ right, 32)
+    return {0: out}
+
+
+def matmul_bias(a: Arrays) -> dict[int, np.ndarray]:
+    out = written(a[3])
+    put(out, grid(a[0], 32, 32) @ grid(a[1], 32, 32) + grid(a[2], 1, 32), 32)
+    return {3: out}
+
+
+_GOLDENS: dict[str, Golden] = {
+    "Partition5D/partition5d.pto": Golden(partition_5d),
+    "Partition5D/partition5d_dynamic.pto": Golden(
+        partition_5d, scalars={7: 1, 8: 1, 9: 16, 10: 16, 11: 16}
+    ),
+    "Matmul_transpose/Matmul_transpose-pto-ir.pto": Golden(matmul_transpose, scalars={3: 1, 4: 0}),
+    "MatmulVectorMix/matmul_vector_mix-pto-new.pto": Golden(matmul_bias),
+    "Addc/addc.pto": Golden(elementwise(lambda x, y, z: x + y + z, 3)),
+    "VectorAddition/vadd.pto": Golden(elementwise(np.add, 2)),
+    "Complex/mix_kernel.pto": Golden(unchanged(0, 1, 2)),
+    "Concat/concat-pto-ir.pto": Golden(
+        lambda a: {2: np.hstack([grid(a[0], 32, 16), grid(a[1], 32, 16)]).reshape(-1)}
+    ),
+    "ControlFlow/control_flow-pto-new.pto": Golden(control_flow),
+    "ControlFlow/control_flow_dynamic_branch.pto": Golden(
+        dynamic_branch, scalars={2: 20, 3: 24, 4: 1}
+    ),
+    "ControlFlow/control_flow_mixed_pipe.pto": Golden(mixed_pipe),
+    "ControlFlow/control_flow_nested_vec.pto": Golden(nested_vec),
+    "PyPTOIRParser/orchestration_example_kernel_add.pto": Golden(elementwise(np.add, 2, 16, 16)),
+    "PyPTOIRParser/orchestration_example_kernel_mul.pto": Golden(
+        elementwise(np.multiply, 2, 16, 16)
+    ),
+    "PyPTOIRParser/vector_example_dag_kernel_add.pto": Golden(elementwise(np.add, 2, 128, 128)),
+    "PyPTOIRParser/vector_example_dag_kernel_mul.pto": Golden(
+        elementwise(np.multiply, 2, 128, 128)
+    ),
+    "PyPTOIRParser/paged_attention_example_kernel_init_inplace.pto": Golden(unchanged(0, 1, 2)),
+    "PyPTOIRParser/paged_attention_example_kernel_qk_matmul.pto": Golden(matmul_16x128(True)),
+    "PyPTOIRParser/paged_attention_example_kernel_pv_matmul.pto": Golden(matmul_16x128(False)),
+    "PyPTOIRParser/paged_attention_example_kernel_softmax_prepare.pto": Golden(
+        softmax_prepare, scalars={1: SOFTMAX_SCALE}
+    ),
+    "PyPTOIRParser/paged_attention_example_kernel_online_update.pto": Golden(
+        online_update, scalars={7: 0, 8: 1}, low=0.1
+    ),
+}
+for _kernel, _size in (
+    ("orchestration_example_kernel_add_scalar", 16),
+    ("vector_example_dag_kernel_add_scalar", 128),
+):
+    _GOLDENS[f"PyPTOIRParser/{_kernel}.pto"] = Golden(
+        lambda a, n=_size: {2: grid(a[0], n, n).reshape(-1) + 0.75}, scalars={1: 0.75}
+    )
+
+GOLDENS: dict[str, Golden] = _GOLDENS
