@@ -179,7 +179,55 @@ def matmul_bias(a: Arrays) -> dict[int, np.ndarray]:
     return {3: out}
 
 
+def rms_norm(cols: int, scale: float, factor: Callable[[np.ndarray], np.ndarray]):
+    """normed = bf16(x * factor(sum(x^2) * scale + 1e-6) * gamma) over 16 x `cols` bf16 rows,
+    gamma one f32 row; `factor` is what the kernel applies to the variance."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        x = grid(a[0], 16, cols)
+        variance = f32((x * x).sum(axis=1, keepdims=True) * scale + 1e-6)
+        out = written(a[2])
+        put(out, bf16(x * factor(variance) * grid(a[1], 1, cols)), cols)
+        return {2: out}
+
+    return outputs
+
+
+def split_k_matmul(a: Arrays) -> dict[int, np.ndarray]:
+    # With bias (arg4 = 1): sum of eight 32-wide K blocks of a[32, 256] @ b[256, 32], + bias.
+    out = written(a[0])
+    put(out, grid(a[1], 32, 256) @ grid(a[2], 256, 32) + grid(a[3], 1, 32), 32)
+    return {0: out}
+
+
+def copy_32x32(a: Arrays) -> dict[int, np.ndarray]:
+    out = written(a[1])
+    put(out, grid(a[0], 32, 32), 32)
+    return {1: out}
+
+
+def if_else_tile(a: Arrays) -> dict[int, np.ndarray]:
+    # Both loads write the same tile (the second, arg1, wins); arg2 = 1 takes tb0 + tb0.
+    out = written(a[3])
+    put(out, 2 * grid(a[1], 256, 64), 64)
+    return {3: out}
+
+
 _GOLDENS: dict[str, Golden] = {
+    "Sync/compensation_test.pto": Golden(unchanged(0), scalars={1: 1}),
+    "Sync/decode_projection_incore_0.pto": Golden(
+        rms_norm(8192, 1 / 8192, lambda v: 1 / np.sqrt(v))
+    ),
+    "Sync/rmsnorm_incore_0.pto": Golden(rms_norm(5120, 1 / 5120, lambda v: v)),
+    "Sync/matmul.pto": Golden(split_k_matmul, scalars={4: 1}),
+    "Sync/nested_loop_confliect.pto": Golden(copy_32x32),
+    "Sync/rar_optimization_test.pto": Golden(unchanged(0, 1)),
+    "Sync/test_auto_sync_tail_hint.pto": Golden(unchanged(0, 1)),
+    "Sync/test_dynamic_valid_shape.pto": Golden(unchanged(0, 1), scalars={2: 64}),
+    "Sync/test_if_else_tile_result.pto": Golden(if_else_tile, scalars={2: 1}),
+    "Sync/test_tmov_col_major_16x1_align_a5.pto": Golden(
+        lambda a: {1: np.concatenate([f64(a[0][:16]), f64(a[1][16:])])}
+    ),
     "Partition5D/partition5d.pto": Golden(partition_5d),
     "Partition5D/partition5d_dynamic.pto": Golden(
         partition_5d, scalars={7: 1, 8: 1, 9: 16, 10: 16, 11: 16}

@@ -341,7 +341,9 @@ class PTOExecutor:
             valid = (_index(args[-2]), _index(args[-1]))
         tile = Tile.of_type(tile_type, valid)
         if op.addr is not None:
-            self._bind(op, tile, _index(args[0]))
+            # A tile at a fixed address names memory that is already there: it sees what
+            # earlier tiles at that address left (PTOAS's manual memory plans rely on it).
+            self._bind(op, tile, _index(args[0]), keep_memory=True)
         return [tile]
 
     def _assign(self, op: pto.TAssignOp, args: list[Value]) -> list[Value]:
@@ -358,8 +360,9 @@ class PTOExecutor:
             self.memories[loc] = np.zeros(CAPACITIES[self.target][loc], dtype=np.uint8)
         return self.memories[loc]
 
-    def _bind(self, op: Operation, tile: Tile, address: int) -> None:
-        """Move the tile's storage to `address` of its location's memory."""
+    def _bind(self, op: Operation, tile: Tile, address: int, keep_memory: bool = False) -> None:
+        """Move the tile's storage (with its contents, unless `keep_memory`) to `address` of
+        its location's memory."""
         memory = self._memory(tile.loc)
         size = tile.data.nbytes
         if address < 0 or address + size > memory.size:
@@ -369,7 +372,8 @@ class PTOExecutor:
                 f"{tile.loc} memory",
             )
         view = memory[address : address + size].view(tile.data.dtype).reshape(tile.data.shape)
-        view[...] = tile.data
+        if not keep_memory:
+            view[...] = tile.data
         tile.data = view
 
     def _make_tensor_view(self, op: pto.MakeTensorViewOp, args: list[Value]) -> list[Value]:
