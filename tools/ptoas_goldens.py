@@ -200,6 +200,15 @@ def split_k_matmul(a: Arrays) -> dict[int, np.ndarray]:
     return {0: out}
 
 
+def matmul_32(left: int, right: int, out: int) -> Callable[[Arrays], dict[int, np.ndarray]]:
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        result = written(a[out])
+        put(result, grid(a[left], 32, 32) @ grid(a[right], 32, 32), 32)
+        return {out: result}
+
+    return outputs
+
+
 def copy_32x32(a: Arrays) -> dict[int, np.ndarray]:
     out = written(a[1])
     put(out, grid(a[0], 32, 32), 32)
@@ -213,7 +222,62 @@ def if_else_tile(a: Arrays) -> dict[int, np.ndarray]:
     return {3: out}
 
 
+# -- FFN (a SwiGLU-like gate: a polynomial of the clamped first projection) ---------------
+
+
+def gate(h1: np.ndarray, h2: np.ndarray, power: int) -> np.ndarray:
+    """(0.5 + 0.25 c - 0.02083333 c^power) * h2, c = h1 clamped to [-4.0001, 4.0001]."""
+    c = np.clip(h1, -4.0001, 4.0001)
+    return (0.5 + 0.25 * c - 0.02083333 * c**power) * h2
+
+
+def ffn_act(power: int, rows: int, cols: int):
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        out = written(a[2])
+        put(out, gate(grid(a[0], rows, cols, 32), grid(a[1], rows, cols, 32), power), 32)
+        return {2: out}
+
+    return outputs
+
+
+def ffn_fc1(k: int):
+    """h1 = x[32, k] @ w1[k, 32], h2 = x @ w3 (parameters 3 and 4)."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        x = grid(a[0], 32, k)
+        h1, h2 = written(a[3]), written(a[4])
+        put(h1, x @ grid(a[1], k, 32), 32)
+        put(h2, x @ grid(a[2], k, 32), 32)
+        return {3: h1, 4: h2}
+
+    return outputs
+
+
+def ffn_block(k: int, power: int, w2: int, scratch: tuple[int, int, int], out: int):
+    """The whole FFN: h1, h2 (scratch[0], [1]), h = gate (scratch[2]), out = h @ w2."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        x = grid(a[0], 32, k)
+        h1, h2 = x @ grid(a[1], k, 32), x @ grid(a[2], k, 32)
+        h = gate(f32(h1), f32(h2), power)
+        return {
+            scratch[0]: h1.reshape(-1),
+            scratch[1]: h2.reshape(-1),
+            scratch[2]: h.reshape(-1),
+            out: (f32(h) @ grid(a[w2], 32, 32)).reshape(-1),
+        }
+
+    return outputs
+
+
 _GOLDENS: dict[str, Golden] = {
+    "FFN/ffn-pto-new.pto": Golden(ffn_block(32, 3, 3, (4, 5, 6), 7), scalars={8: 32, 9: 32}),
+    "FFN/ffn_act.pto": Golden(ffn_act(3, 20, 24), scalars={3: 20, 4: 24}, low=-6, high=6),
+    "FFN/ffn_act_dynamic.pto": Golden(ffn_act(5, 20, 24), scalars={3: 20, 4: 24}, low=-6, high=6),
+    "FFN/ffn_fc1.pto": Golden(ffn_fc1(32)),
+    "FFN/ffn_fc1_splitk.pto": Golden(ffn_fc1(128)),
+    "FFN/ffn_fc2.pto": Golden(matmul_32(0, 1, 2)),
+    "FFN/ffn_full_tiled.pto": Golden(ffn_block(128, 5, 3, (4, 5, 6), 7)),
     "Sync/compensation_test.pto": Golden(unchanged(0), scalars={1: 1}),
     "Sync/decode_projection_incore_0.pto": Golden(
         rms_norm(8192, 1 / 8192, lambda v: 1 / np.sqrt(v))
