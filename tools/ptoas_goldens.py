@@ -270,7 +270,61 @@ def ffn_block(k: int, power: int, w2: int, scratch: tuple[int, int, int], out: i
     return outputs
 
 
+# -- FlashAttention (its "softmax" is a degree-4 polynomial for exp, over 32.0001) ------------
+
+
+def poly_softmax(scores: np.ndarray) -> np.ndarray:
+    s = np.clip(f32(scores * np.float32(0.1767767)), -4.0001, 4.0001)
+    return (1.0001 + s + 0.5 * s**2 + 0.1666667 * s**3 + 0.04166667 * s**4) / 32.0001
+
+
+def softmax_block(rows: int, cols: int):
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        out = written(a[1])
+        put(out, poly_softmax(grid(a[0], rows, cols, 32)), 32)
+        return {1: out}
+
+    return outputs
+
+
+def matmul_k(k: int, m: int = 32, n: int = 32):
+    """out (parameter 2) = a[m, k] @ b[k, n] (a's rows k wide, b's rows 32 wide)."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        out = written(a[2])
+        put(out, grid(a[0], m, k, max(k, 32)) @ grid(a[1], k, n, 32), 32)
+        return {2: out}
+
+    return outputs
+
+
+def attention(k: int):
+    """scores = q[32, k] @ kt[k, 32], softmax = poly_softmax(scores), out = softmax @ v."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        scores = grid(a[0], 32, k) @ grid(a[1], k, 32)
+        soft = poly_softmax(f32(scores))
+        out = f32(soft) @ grid(a[2], 32, 32)
+        return {3: scores.reshape(-1), 4: soft.reshape(-1), 5: out.reshape(-1)}
+
+    return outputs
+
+
 _GOLDENS: dict[str, Golden] = {
+    "FlashAttention/flash_attention-pto-new.pto": Golden(attention(32)),
+    "FlashAttention/flash_attention_full_intermediate.pto": Golden(attention(32)),
+    "FlashAttention/flash_attention_full_tiled.pto": Golden(attention(128)),
+    "FlashAttention/flash_attention_qk.pto": Golden(matmul_k(32)),
+    "FlashAttention/flash_attention_qk_boundary.pto": Golden(
+        matmul_k(24, 20, 28), scalars={3: 20, 4: 24, 5: 28}
+    ),
+    "FlashAttention/flash_attention_qk_splitk.pto": Golden(matmul_k(128)),
+    "FlashAttention/flash_attention_softmax.pto": Golden(softmax_block(32, 32), low=-8, high=8),
+    "FlashAttention/flash_attention_softmax_boundary.pto": Golden(
+        softmax_block(20, 24), scalars={2: 20, 3: 24}, low=-8, high=8
+    ),
+    "FlashAttention/flash_attention_sv.pto": Golden(matmul_k(32)),
+    "FlashAttention/flash_attention_sv_splitk.pto": Golden(matmul_k(128)),
     "FFN/ffn-pto-new.pto": Golden(ffn_block(32, 3, 3, (4, 5, 6), 7), scalars={8: 32, 9: 32}),
     "FFN/ffn_act.pto": Golden(ffn_act(3, 20, 24), scalars={3: 20, 4: 24}, low=-6, high=6),
     "FFN/ffn_act_dynamic.pto": Golden(ffn_act(5, 20, 24), scalars={3: 20, 4: 24}, low=-6, high=6),
