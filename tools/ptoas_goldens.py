@@ -273,9 +273,10 @@ def ffn_block(k: int, power: int, w2: int, scratch: tuple[int, int, int], out: i
 # -- FlashAttention (its "softmax" is a degree-4 polynomial for exp, over 32.0001) ------------
 
 
-def poly_softmax(scores: np.ndarray) -> np.ndarray:
+def poly_softmax(scores: np.ndarray, degree: int = 4) -> np.ndarray:
     s = np.clip(f32(scores * np.float32(0.1767767)), -4.0001, 4.0001)
-    return (1.0001 + s + 0.5 * s**2 + 0.1666667 * s**3 + 0.04166667 * s**4) / 32.0001
+    terms = 1.0001 + s + 0.5 * s**2 + 0.1666667 * s**3
+    return (terms + (0.04166667 * s**4 if degree == 4 else 0)) / 32.0001
 
 
 def softmax_block(rows: int, cols: int):
@@ -310,7 +311,41 @@ def attention(k: int):
     return outputs
 
 
+# -- GQA: FlashAttention's blocks with the scores scaled by a group tile first ---------------
+
+
+def gqa_softmax(rows: int, cols: int):
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        out = written(a[2])
+        scaled = f32(grid(a[0], rows, cols, 32) * grid(a[1], rows, cols, 32))
+        put(out, poly_softmax(scaled), 32)
+        return {2: out}
+
+    return outputs
+
+
+def gqa(k: int, degree: int):
+    """scores = q[32, k] @ kt; softmax = poly_softmax(scores * group); out = softmax @ v."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        scores = grid(a[0], 32, k) @ grid(a[1], k, 32)
+        soft = poly_softmax(f32(f32(scores) * grid(a[3], 32, 32)), degree)
+        out = f32(soft) @ grid(a[2], 32, 32)
+        return {4: scores.reshape(-1), 5: soft.reshape(-1), 6: out.reshape(-1)}
+
+    return outputs
+
+
 _GOLDENS: dict[str, Golden] = {
+    "GQA/gqa-pto-new.pto": Golden(gqa(32, 4)),
+    "GQA/gqa_full_tiled.pto": Golden(gqa(128, 3)),
+    "GQA/gqa_qk.pto": Golden(matmul_k(32)),
+    "GQA/gqa_qk_splitk.pto": Golden(matmul_k(128)),
+    "GQA/gqa_softmax.pto": Golden(gqa_softmax(32, 32), low=-8, high=8),
+    "GQA/gqa_softmax_dynamic.pto": Golden(
+        gqa_softmax(20, 24), scalars={3: 20, 4: 24}, low=-8, high=8
+    ),
+    "GQA/gqa_sv.pto": Golden(matmul_k(32)),
     "FlashAttention/flash_attention-pto-new.pto": Golden(attention(32)),
     "FlashAttention/flash_attention_full_intermediate.pto": Golden(attention(32)),
     "FlashAttention/flash_attention_full_tiled.pto": Golden(attention(128)),
