@@ -179,16 +179,23 @@ def matmul_bias(a: Arrays) -> dict[int, np.ndarray]:
     return {3: out}
 
 
-def rms_norm(cols: int, scale: float, factor: Callable[[np.ndarray], np.ndarray]):
-    """normed = bf16(x * factor(sum(x^2) * scale + 1e-6) * gamma) over 16 x `cols` bf16 rows,
-    gamma one f32 row; `factor` is what the kernel applies to the variance."""
+def rms_norm(
+    cols: int,
+    scale: float,
+    factor: Callable[[np.ndarray], np.ndarray],
+    positions: tuple[int, int, int] = (0, 1, 2),
+):
+    """normed = bf16(x * factor(sum(x^2) * scale + 1e-6) * gamma) over 16 x `cols` rows,
+    gamma one f32 row; `factor` is what the kernel applies to the variance. Parameters
+    (x, gamma, normed) at `positions`."""
 
     def outputs(a: Arrays) -> dict[int, np.ndarray]:
-        x = grid(a[0], 16, cols)
+        x_at, gamma_at, out_at = positions
+        x = grid(a[x_at], 16, cols)
         variance = f32((x * x).sum(axis=1, keepdims=True) * scale + 1e-6)
-        out = written(a[2])
-        put(out, bf16(x * factor(variance) * grid(a[1], 1, cols)), cols)
-        return {2: out}
+        out = written(a[out_at])
+        put(out, bf16(x * factor(variance) * grid(a[gamma_at], 1, cols)), cols)
+        return {out_at: out}
 
     return outputs
 
@@ -336,6 +343,126 @@ def gqa(k: int, degree: int):
     return outputs
 
 
+# -- Qwen3 decode (the same 17 kernels for A2A3 and A5) --------------------------------------
+
+
+def projection(a_at: int, w_at: int, out_at: int, k: int, n: int, w_cols: int, out_cols: int):
+    """out[16, :n] = a[16, k] @ w[k, :n] (w's rows `w_cols` wide, out's `out_cols`)."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        out = written(a[out_at])
+        put(out, grid(a[a_at], 16, k) @ grid(a[w_at], k, n, w_cols), out_cols)
+        return {out_at: out}
+
+    return outputs
+
+
+def qkv_projections(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_2: columns 0..255 (4 blocks of 64) of k = normed @ wk and v = normed @ wv.
+    normed = grid(a[1], 16, 8192)
+    k, v = written(a[0]), written(a[2])
+    put(k, normed @ grid(a[3], 8192, 256, 1024), 1024)
+    put(v, normed @ grid(a[4], 8192, 256, 1024), 1024)
+    return {0: k, 2: v}
+
+
+def zero_padding_rows(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_3: rows 16 i + 8 .. 16 i + 15 of the [2048, 128] buffer become 0.
+    out = written(a[0]).reshape(2048, 128)
+    out[(np.arange(2048) % 16) >= 8] = 0
+    return {0: out.reshape(-1)}
+
+
+def rotate(lo: np.ndarray, hi: np.ndarray, a: Arrays) -> tuple[np.ndarray, np.ndarray]:
+    """RoPE on one 128-wide head: cos/sin halves from parameters 1, 2, 6, 7."""
+    cos_hi, cos_lo, sin_hi, sin_lo = (grid(a[i], 1, 64) for i in (1, 2, 6, 7))
+    return bf16(f32(lo * cos_lo) - f32(hi * sin_lo)), bf16(f32(hi * cos_hi) + f32(lo * sin_hi))
+
+
+def rope_and_caches(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_4 for batch row 0, block 0: 8 kv heads (rotated k and v into row 4096 ki of
+    # the caches) and their 8 query heads each (rotated into row 16 ki + qi of all_q).
+    k_proj, q_proj, v_proj = grid(a[4], 1, 1024), grid(a[5], 1, 8192), grid(a[9], 1, 1024)
+    q_out, k_cache, v_cache = written(a[0]), written(a[3]), written(a[8])
+    for ki in range(8):
+        lo, hi = rotate(k_proj[:, 128 * ki : 128 * ki + 64], k_proj[:, 128 * ki + 64 :][:, :64], a)
+        put(k_cache, np.hstack([lo, hi]), 128, row=4096 * ki)
+        put(v_cache, bf16(v_proj[:, 128 * ki : 128 * ki + 128]), 128, row=4096 * ki)
+        for qi in range(8):
+            base = (8 * ki + qi) * 128
+            lo, hi = rotate(q_proj[:, base : base + 64], q_proj[:, base + 64 : base + 128], a)
+            put(q_out, np.hstack([lo, hi]), 128, row=16 * ki + qi)
+    return {0: q_out, 3: k_cache, 8: v_cache}
+
+
+BLOCKS = 2  # the sequence blocks the attention kernels run (their block-count scalar)
+
+
+def attention_scores(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_5: block sb: q[16, 128] @ k_cache's columns 64 sb .. (its dn view: k[d, t] at
+    # d + 128 t), into rows 16 sb of the [1024, 64] scores.
+    q = grid(a[2], 16, 128)
+    out = written(a[0])
+    for sb in range(BLOCKS):
+        keys = grid(a[1][128 * 64 * sb :], 64, 128)  # rows are tokens
+        put(out, q @ keys.T, 64, row=16 * sb)
+    return {0: out}
+
+
+def attention_values(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_7: block sb: exp rows 16 sb (16 x 64) @ v_cache rows 64 sb (64 x 128).
+    out = written(a[1])
+    for sb in range(BLOCKS):
+        put(
+            out,
+            grid(a[0][64 * 16 * sb :], 16, 64) @ grid(a[2][128 * 64 * sb :], 64, 128),
+            128,
+            row=16 * sb,
+        )
+    return {1: out}
+
+
+def silu_gate(a: Arrays) -> dict[int, np.ndarray]:
+    gate, up = grid(a[0], 16, 256), grid(a[1], 16, 256)
+    sigmoid = f32(1 / f32(f32(np.exp(-gate)) + 1))
+    out = written(a[2])
+    put(out, bf16(f32(gate * sigmoid) * up), 25600)
+    return {2: out}
+
+
+def residual_add(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_10: resid1[:, 0:64] = o_acc + hidden (bf16) [:, 0:64].
+    out = written(a[2])
+    put(out, grid(a[1], 16, 64) + grid(a[0], 16, 64, 8192), 8192)
+    return {2: out}
+
+
+def down_residual(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_16: out[:, 0:128] = bf16(down_acc + resid1[:, 0:128]).
+    out = written(a[1])
+    put(out, bf16(grid(a[0], 16, 128) + grid(a[2], 16, 128, 8192)), 8192)
+    return {1: out}
+
+
+QWEN3: dict[int, Golden] = {
+    0: Golden(rms_norm(8192, 1 / 8192, lambda v: 1 / f32(np.sqrt(v)))),
+    1: Golden(projection(0, 2, 1, 8192, 256, 8192, 8192)),
+    2: Golden(qkv_projections),
+    3: Golden(zero_padding_rows),
+    4: Golden(rope_and_caches),
+    5: Golden(attention_scores, scalars={4: BLOCKS}),
+    7: Golden(attention_values, scalars={4: BLOCKS}),
+    9: Golden(projection(0, 1, 2, 8192, 64, 8192, 64)),
+    10: Golden(residual_add),
+    11: Golden(rms_norm(8192, 1 / 8192, lambda v: 1 / f32(np.sqrt(v)), (2, 1, 0))),
+    12: Golden(projection(0, 1, 2, 8192, 256, 25600, 256)),
+    13: Golden(projection(0, 1, 2, 8192, 256, 25600, 256)),
+    14: Golden(silu_gate),
+    15: Golden(projection(0, 1, 2, 25600, 128, 8192, 128)),
+    16: Golden(down_residual),
+}
+
+
 _GOLDENS: dict[str, Golden] = {
     "GQA/gqa-pto-new.pto": Golden(gqa(32, 4)),
     "GQA/gqa_full_tiled.pto": Golden(gqa(128, 3)),
@@ -424,5 +551,9 @@ for _kernel, _size in (
     _GOLDENS[f"PyPTOIRParser/{_kernel}.pto"] = Golden(
         lambda a, n=_size: {2: grid(a[0], n, n).reshape(-1) + 0.75}, scalars={1: 0.75}
     )
+
+for _number, _golden in QWEN3.items():
+    for _target in ("A3", "A5"):
+        _GOLDENS[f"Qwen3Decode{_target}/qwen3_decode_incore_{_number}.pto"] = _golden
 
 GOLDENS: dict[str, Golden] = _GOLDENS
