@@ -422,6 +422,45 @@ def attention_values(a: Arrays) -> dict[int, np.ndarray]:
     return {1: out}
 
 
+SEQUENCE = 100  # incore_6's valid length: block 0 has 64 scores, block 1 has 36
+
+
+def block_softmax(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_6: block sb's 8 score rows (rows 16 sb of [1024, 64]), the columns past the
+    # valid length padded with -inf, scaled by 1/sqrt(128): row max, bf16 exp, row sum.
+    li, mi, exp_out = written(a[0]), written(a[1]), written(a[2])
+    for sb in range(BLOCKS):
+        valid = min(SEQUENCE - 64 * sb, 64)
+        scores = np.full((8, 64), -np.inf)
+        scores[:, :valid] = grid(a[3][64 * 16 * sb :], 8, valid, 64)
+        scaled = f32(scores * np.float32(0.0883883476483184327))
+        row_max = scaled.max(axis=1)
+        exp = bf16(np.exp(scaled - row_max[:, None]))
+        put(exp_out, exp, 64, row=16 * sb)
+        mi[8 * sb : 8 * sb + 8], li[8 * sb : 8 * sb + 8] = row_max, exp.sum(axis=1)
+    return {0: li, 1: mi, 2: exp_out}
+
+
+def merge_blocks(a: Arrays) -> dict[int, np.ndarray]:
+    # incore_8: online softmax over blocks 0 .. BLOCKS: block sb's partial output (rows
+    # 16 sb, 8 x 128), max (mi[8 sb:]) and sum (li[8 sb:]) merged, then ctx = oi / li.
+    oi, mi, li = grid(a[2], 8, 128), f64(a[1][:8]), f64(a[0][:8])
+    for sb in range(1, MERGED_BLOCKS):
+        cur_oi = grid(a[2][128 * 16 * sb :], 8, 128)
+        cur_mi, cur_li = f64(a[1][8 * sb : 8 * sb + 8]), f64(a[0][8 * sb : 8 * sb + 8])
+        new_mi = np.maximum(mi, cur_mi)
+        alpha, beta = f32(np.exp(mi - new_mi)), f32(np.exp(cur_mi - new_mi))
+        li = f32(alpha * li) + f32(beta * cur_li)
+        oi = f32(oi * alpha[:, None]) + f32(cur_oi * beta[:, None])
+        mi = new_mi
+    out = written(a[3])
+    out[:1024] = bf16(oi / li[:, None]).reshape(-1)
+    return {3: out}
+
+
+MERGED_BLOCKS = 3
+
+
 def silu_gate(a: Arrays) -> dict[int, np.ndarray]:
     gate, up = grid(a[0], 16, 256), grid(a[1], 16, 256)
     sigmoid = f32(1 / f32(f32(np.exp(-gate)) + 1))
@@ -451,7 +490,9 @@ QWEN3: dict[int, Golden] = {
     3: Golden(zero_padding_rows),
     4: Golden(rope_and_caches),
     5: Golden(attention_scores, scalars={4: BLOCKS}),
+    6: Golden(block_softmax, scalars={4: BLOCKS, 5: SEQUENCE}),
     7: Golden(attention_values, scalars={4: BLOCKS}),
+    8: Golden(merge_blocks, scalars={4: MERGED_BLOCKS}, low=0.1),
     9: Golden(projection(0, 1, 2, 8192, 64, 8192, 64)),
     10: Golden(residual_add),
     11: Golden(rms_norm(8192, 1 / 8192, lambda v: 1 / f32(np.sqrt(v)), (2, 1, 0))),
