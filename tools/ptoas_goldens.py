@@ -33,6 +33,8 @@ class Golden:
     high: float = 1.0
     # (rtol, atol) instead of the output type's rounding.
     tolerance: tuple[float, float] | None = None
+    # The tiles the kernel prints (`pto.tprint`), in order, when it reports through them.
+    printed: Callable[[Arrays], list[np.ndarray]] | None = None
 
 
 def f64(a: np.ndarray) -> np.ndarray:
@@ -504,7 +506,41 @@ QWEN3: dict[int, Golden] = {
 }
 
 
+# -- cube-vector pipes: the cube multiplies, each vector sub-block gets its part -------------
+
+
+def pushed_products(blocks: int, split: bool) -> Callable[[Arrays], list[np.ndarray]]:
+    """a[16, 16] @ b's 16x16 row blocks, printed by sub-block 0 (its upper halves when the
+    push splits rows) and then by sub-block 1 (the lower halves)."""
+
+    def printed(a: Arrays) -> list[np.ndarray]:
+        products = [grid(a[0], 16, 16) @ grid(a[1][256 * i :], 16, 16) for i in range(blocks)]
+        if not split:
+            return products * 2
+        return [p[:8] for p in products] + [p[8:] for p in products]
+
+    return printed
+
+
+def accumulate_product(k: int, n: int) -> Callable[[Arrays], dict[int, np.ndarray]]:
+    """out[16, n] += lhs[16, k] @ rhs[k, n]: each sub-block adds its half of each product."""
+
+    def outputs(a: Arrays) -> dict[int, np.ndarray]:
+        out = written(a[0])
+        product = grid(a[1], 16, k) @ grid(a[2], k, n)
+        put(out, grid(a[0], 16, n) + product, n)
+        return {0: out}
+
+    return outputs
+
+
 _GOLDENS: dict[str, Golden] = {
+    "TPushTPop/test1/kernel.pto": Golden(unchanged(0, 1), printed=pushed_products(1, True)),
+    "TPushTPop/test2/kernel.pto": Golden(unchanged(0, 1), printed=pushed_products(4, True)),
+    "TPushTPop/a3/test1/kernel.pto": Golden(unchanged(0, 1), printed=pushed_products(1, False)),
+    "TPushTPop/a3/test2/kernel.pto": Golden(unchanged(0, 1), printed=pushed_products(4, False)),
+    "TPushTPop/test4/kernel.pto": Golden(accumulate_product(64, 512)),
+    "TPushTPop/test5/kernel.pto": Golden(accumulate_product(64, 128)),
     "GQA/gqa-pto-new.pto": Golden(gqa(32, 4)),
     "GQA/gqa_full_tiled.pto": Golden(gqa(128, 3)),
     "GQA/gqa_qk.pto": Golden(matmul_k(32)),

@@ -19,6 +19,9 @@ goldens, K matched`. Not part of `make test`: it needs a PTOAS checkout
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
+import io
 import sys
 from pathlib import Path
 
@@ -133,7 +136,8 @@ def run_sample(path: Path, relative: str) -> str:
     golden = GOLDENS.get(relative, NO_GOLDEN)
     inputs = inputs_for(module, entry, golden)
     before = {k: v.copy() for k, v in inputs.items()}
-    outputs = run_pto_module(module, source_map, entry.sym_name.data, dict(inputs), None)
+    with contextlib.redirect_stdout(io.StringIO()) as stdout:
+        outputs = run_pto_module(module, source_map, entry.sym_name.data, dict(inputs), None)
     if not any(isinstance(p.type, pto.PtrType) for p in entry.body.block.args):
         return "ran (stores nothing)"
     if relative not in GOLDENS:
@@ -147,7 +151,24 @@ def run_sample(path: Path, relative: str) -> str:
         problem = compare(f"arg{position}", got, value, golden)
         if problem is not None:
             return f"differs from golden ({problem})"
+    if golden.printed is not None:
+        problem = compare_printed(stdout.getvalue(), golden.printed(args), golden)
+        if problem is not None:
+            return f"differs from golden ({problem})"
     return "matches golden"
+
+
+def compare_printed(text: str, expected: list[np.ndarray], golden: Golden) -> str | None:
+    """The tiles `pto.tprint` printed (one line each) against the golden's."""
+    prefix = "pto.tprint: "
+    tiles = [ast.literal_eval(x[len(prefix) :]) for x in text.splitlines() if x.startswith(prefix)]
+    if len(tiles) != len(expected):
+        return f"printed {len(tiles)} tiles, expected {len(expected)}"
+    for index, (tile, want) in enumerate(zip(tiles, expected, strict=True)):
+        problem = compare(f"printed tile {index}", np.array(tile, np.float32), want, golden)
+        if problem is not None:
+            return problem
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -66,12 +66,17 @@ def cube(split: int, pushes: int = 1) -> str:
 
 
 def vector(rows: int, cols: int, split: int, pops: int = 1) -> str:
+    """Each sub-block pops its part and stores it where the part sits in the 16x16 output."""
     tile = f"!pto.tile_buf<vec, {rows}x{cols}xf32>"
+    part = f"!pto.partition_tensor_view<{rows}x{cols}xf32>"
+    row, col = ("%at", "%c0") if split == 1 else ("%c0", "%at") if split == 2 else ("%c0", "%c0")
     body = "".join(
         f"""
     %t{i} = pto.tpop_from_aic {{split = {split}}} -> {tile}
-    {view(f"o{i}", rows, cols)}
-    pto.tstore ins(%t{i} : {tile}) outs(%o{i}_v : !pto.partition_tensor_view<{rows}x{cols}xf32>)
+    %o{i}_t = pto.make_tensor_view %o{i}, shape = [%c16, %c16], strides = [%c16, %c1] : {VIEW}
+    %o{i}_v = pto.partition_view %o{i}_t, offsets = [{row}, {col}], sizes = [%c{rows}, %c{cols}]
+      : {VIEW} -> {part}
+    pto.tstore ins(%t{i} : {tile}) outs(%o{i}_v : {part})
     pto.tfree_from_aic {{split = {split}}}"""
         for i in range(pops)
     )
@@ -79,6 +84,9 @@ def vector(rows: int, cols: int, split: int, pops: int = 1) -> str:
     return f"""
   func.func private @vector({params})
       attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{{CONSTANTS}
+    %sb = pto.get_subblock_idx
+    %sbi = arith.index_cast %sb : i64 to index
+    %at = arith.muli %sbi, %c8 : index
     %buf = pto.reserve_buffer {{name = "c2v", size = 8192, location = #pto.address_space<vec>,
                                auto = true}} -> i32
     pto.aiv_initialize_pipe {{dir_mask = 1, slot_size = 1024}}
@@ -119,23 +127,21 @@ PRODUCT = A.astype(np.float64) @ B.astype(np.float64)
 
 
 @pytest.mark.parametrize(
-    ("split", "rows", "cols", "part"),
+    ("split", "rows", "cols"),
     [
-        (0, 16, 16, PRODUCT),
-        (1, 8, 16, PRODUCT[:8]),  # TILE_UP_DOWN: sub-block 0 takes the upper rows
-        (2, 16, 8, PRODUCT[:, :8]),  # TILE_LEFT_RIGHT: the left columns
+        (0, 16, 16),  # both sub-blocks take the whole tile
+        (1, 8, 16),  # TILE_UP_DOWN: sub-block 0 the upper rows, 1 the lower
+        (2, 16, 8),  # TILE_LEFT_RIGHT: the left and right columns
     ],
 )
-def test_cube_tile_reaches_the_vector_core(
-    split: int, rows: int, cols: int, part: np.ndarray
-) -> None:
-    out = np.zeros(rows * cols, np.float32)
+def test_cube_tile_reaches_both_vector_subblocks(split: int, rows: int, cols: int) -> None:
+    out = np.zeros(256, np.float32)
     run(program(split, rows, cols), [A, B, out])
-    np.testing.assert_allclose(out.reshape(rows, cols), part, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out.reshape(16, 16), PRODUCT, rtol=1e-5, atol=1e-6)
 
 
 def test_pushes_arrive_in_order() -> None:
-    first, second = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    first, second = np.zeros(256, np.float32), np.zeros(256, np.float32)  # split 0
     run(program(0, 16, 16, pops=2), [A, B, first, second])
     np.testing.assert_allclose(first.reshape(16, 16), PRODUCT, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(second.reshape(16, 16), 2 * PRODUCT, rtol=1e-5, atol=1e-6)
@@ -196,13 +202,51 @@ func.func @entry(%x: !pto.ptr<f32>, %src: {gm}, %dst: {gm}, %out: !pto.ptr<f32>)
     np.testing.assert_array_equal(dst, src)
 
 
-def test_split_push_from_the_vector_core_is_refused() -> None:
-    vec = "!pto.tile_buf<vec, 8x16xf32>"
-    text = f"""
-func.func @entry() {{
-  %t = pto.alloc_tile : {vec}
-  pto.tpush_to_aic(%t : {vec}) {{split = 1}}
-  return
-}}"""
-    with pytest.raises(UserError, match="TILE_UP_DOWN push from the vector cores needs both"):
-        run(text, [])
+V2C = """
+module {
+  func.func @entry(%x: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.entry} {
+    func.call @vector(%x) : (!pto.ptr<f32>) -> ()
+    func.call @cube(%out) : (!pto.ptr<f32>) -> ()
+    return
+  }
+  func.func private @vector(%x: !pto.ptr<f32>)
+      attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {CONSTANTS
+    %sb = pto.get_subblock_idx
+    %sbi = arith.index_cast %sb : i64 to index
+    %at = arith.muli %sbi, %c8 : index
+    %x_t = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : VIEW
+    %x_v = pto.partition_view %x_t, offsets = [%at, %c0], sizes = [%c8, %c16]
+      : VIEW -> !pto.partition_tensor_view<8x16xf32>
+    %t = pto.alloc_tile : HALF
+    pto.tload ins(%x_v : !pto.partition_tensor_view<8x16xf32>) outs(%t : HALF)
+    pto.tpush_to_aic(%t : HALF) {split = 1}
+    return
+  }
+  func.func private @cube(%out: !pto.ptr<f32>)
+      attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {CONSTANTS
+    %t = pto.tpop_from_aiv {split = 1} -> MAT
+    %o_t = pto.make_tensor_view %out, shape = [%c16, %c16], strides = [%c16, %c1] : VIEW
+    %o_v = pto.partition_view %o_t, offsets = [%c0, %c0], sizes = [%c16, %c16] : VIEW -> PART
+    pto.tstore ins(%t : MAT) outs(%o_v : PART)
+    return
+  }
+}"""
+
+
+def v2c_program(vector_kind: str = "vector") -> str:
+    text = V2C.replace("CONSTANTS", CONSTANTS).replace("VIEW", VIEW).replace("PART", PART)
+    text = text.replace("HALF", "!pto.tile_buf<vec, 8x16xf32>").replace("MAT", MAT)
+    return text.replace("kernel_kind<vector>", f"kernel_kind<{vector_kind}>")
+
+
+def test_split_pushes_of_both_subblocks_join_at_the_cube() -> None:
+    x, out = rng.uniform(-1, 1, 256).astype(np.float32), np.zeros(256, np.float32)
+    run(v2c_program(), [x, out])
+    np.testing.assert_array_equal(out, x)
+
+
+def test_split_pop_needs_both_subblocks_parts() -> None:
+    """A plain function (no vector kernel kind) runs once: sub-block 1 pushes nothing."""
+    x, out = rng.uniform(-1, 1, 256).astype(np.float32), np.zeros(256, np.float32)
+    with pytest.raises(UserError, match="pops a split tile, but vector sub-block 1 pushed no"):
+        run(v2c_program("cube"), [x, out])

@@ -41,7 +41,12 @@ from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter import pto_semantics, scalars
 from xla_emit.interpreter.budget import StepCounter
-from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
+from xla_emit.interpreter.pto_cores import (
+    CORE_HANDLERS,
+    VECTOR_SUBBLOCKS,
+    Pipes,
+    is_vector_kernel,
+)
 from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -140,6 +145,7 @@ class PTOExecutor:
         self.env: dict[SSAValue, Value] = {}
         self.step_counter = StepCounter()
         self.pipes = Pipes()
+        self.subblock, self.subblocks = 0, 1
 
     # -- entry points ----------------------------------------------------------------
 
@@ -231,7 +237,17 @@ class PTOExecutor:
         return self._run_block(branch.block) if branch.blocks else []
 
     def _call_op(self, op: func.CallOp, args: list[Value]) -> list[Value]:
-        return self._call(self.functions[op.callee.root_reference.data], args)
+        function = self.functions[op.callee.root_reference.data]
+        if self.subblocks > 1 or not is_vector_kernel(function):
+            return self._call(function, args)
+        # A mixed kernel's call of its vector function runs it on each vector sub-block.
+        self.subblocks, results = VECTOR_SUBBLOCKS, []
+        try:
+            for self.subblock in range(VECTOR_SUBBLOCKS):
+                results = self._call(function, args)
+        finally:
+            self.subblock, self.subblocks = 0, 1
+        return results
 
     def _no_effect(self, op: Operation, args: list[Value]) -> list[Value]:
         return []  # the executor runs ops one at a time: pipes never overlap
@@ -244,8 +260,10 @@ class PTOExecutor:
         return []
 
     def _block_query(self, op: Operation, args: list[Value]) -> list[Value]:
-        # A single block with a single vector sub-core: index 0 of 1.
-        return [1 if isinstance(op, pto.GetBlockNumOp | pto.GetSubblockNumOp) else 0]
+        # A single block; its vector sub-blocks as far as a vector kernel call runs them.
+        if isinstance(op, pto.GetSubblockIdxOp | pto.GetSubblockNumOp):
+            return [self.subblock if isinstance(op, pto.GetSubblockIdxOp) else self.subblocks]
+        return [1 if isinstance(op, pto.GetBlockNumOp) else 0]
 
     def _print(self, op: pto.TPrintOp, args: list[Value]) -> list[Value]:
         tile = args[0]

@@ -1,19 +1,20 @@
 """What passes between the PTO executor's cores: cube-vector pipes, reserved buffers,
 asynchronous DMA, and local buffers a kernel allocates as memrefs.
 
-The executor runs one cube core and one vector sub-core (sub-block 0 of 1) one
-op at a time, in program order (an entry calls its cube function, then its
-vector function). A pipe is a first-in first-out queue of tiles, one per
-direction: `tpush_to_aiv` / `tpop_from_aic` carry cube tiles to the vector core
-(C2V), `tpush_to_aic` / `tpop_from_aiv` the other way (V2C); `tpush` / `tpop`
-use the queue of the pipe `initialize_l2l_pipe` / `initialize_l2g2l_pipe`
-names by its `dir_mask` and `flag_base`. The queue holds every entry pushed
-(pto-isa's TPUSH waits for a free slot; in program order no slot is ever
-taken back before the whole producer has run), so a pop must follow its push
-in program order. A C2V pop with `split` takes sub-block 0's part of the pushed
-tile: its upper half of rows (`split = 1`, TILE_UP_DOWN) or left half of columns
-(`split = 2`, TILE_LEFT_RIGHT), pto-isa's TPUSH page. Frees and pipe
-initialization change no values.
+The executor runs one cube core and its two vector sub-blocks one op at a time,
+in program order: an entry calls its cube function, then its vector function,
+which runs once per sub-block (`get_subblock_idx` 0, then 1). A pipe carries
+tiles one way: `tpush_to_aiv` / `tpop_from_aic` from the cube to the vector
+sub-blocks (C2V), `tpush_to_aic` / `tpop_from_aiv` back (V2C); `tpush` /
+`tpop` use the pipe `initialize_l2l_pipe` / `initialize_l2g2l_pipe` names by
+its `dir_mask` and `flag_base`. A pipe keeps every entry pushed (pto-isa's
+TPUSH waits for a free slot; in program order no slot is ever needed back
+before the whole producer has run), so a pop must follow its push in program
+order. Following pto-isa's TPUSH page, each sub-block pops every C2V entry and
+takes its part under `split`: its half of the rows (`split = 1`, TILE_UP_DOWN),
+of the columns (`split = 2`, TILE_LEFT_RIGHT) or the whole tile (`split = 0`);
+a cube's split V2C pop joins the two sub-blocks' parts (without a split it
+takes sub-block 0's tile). Frees and pipe initialization change no values.
 
 Asynchronous DMA (`tput_async`, `tget_async`) copies at once; its events are
 complete when waited on or tested.
@@ -21,7 +22,6 @@ complete when waited on or tested.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,17 +36,30 @@ from xla_emit.interpreter.pto_tile import Tile, Value
 
 # Pipe directions, as `dir_mask` bits.
 C2V, V2C = 1, 2
+# Vector cores per cube core (A2A3 and A5): a vector kernel runs once on each.
+VECTOR_SUBBLOCKS = 2
 _SPLITS = {0: "no split", 1: "TILE_UP_DOWN", 2: "TILE_LEFT_RIGHT"}
 
 
 @dataclass
 class Pipes:
-    """The queues of pushed tiles, by direction (frontend ops) or pipe key (`tpush`)."""
+    """Pushed tiles, by direction (frontend ops) or pipe handle (`tpush`): one list the
+    cube pushes to, read by each vector sub-block at its own cursor (C2V), or one list
+    per vector sub-block, read by the cube (V2C)."""
 
-    queues: dict[object, deque[Tile]] = field(default_factory=dict)
+    entries: dict[object, list[Tile]] = field(default_factory=dict)
+    cursors: dict[object, int] = field(default_factory=dict)
 
-    def queue(self, key: object) -> deque[Tile]:
-        return self.queues.setdefault(key, deque())
+    def push(self, key: object, tile: Tile) -> None:
+        self.entries.setdefault(key, []).append(tile)
+
+    def pop(self, key: object, reader: object) -> Tile | None:
+        """The next entry of list `key` for `reader`, or None when it has read them all."""
+        entries, cursor = self.entries.get(key, []), self.cursors.get((key, reader), 0)
+        if cursor >= len(entries):
+            return None
+        self.cursors[(key, reader)] = cursor + 1
+        return entries[cursor]
 
 
 def _int_attr(op: Operation, name: str, default: int = 0) -> int:
@@ -54,55 +67,74 @@ def _int_attr(op: Operation, name: str, default: int = 0) -> int:
     return int(attr.value.data) if isinstance(attr, IntegerAttr) else default
 
 
-def _snapshot(tile: Tile) -> Tile:
-    """What a push stores in the FIFO slot: a copy of the tile as it is now."""
-    return Tile(tile.data.copy(), tile.valid_rows, tile.valid_cols, tile.loc)
-
-
 def _direction(key: object) -> object:
     """C2V or V2C: a frontend queue's key, or the direction in a pipe handle."""
     return key[1] if isinstance(key, tuple) else key
 
 
+def _split(executor: Any, op: Operation) -> int:
+    split = _int_attr(op, "split")
+    if split not in _SPLITS:
+        raise executor.error(op, f"split {split} is not one of 0, 1, 2")
+    return split
+
+
 def _push(executor: Any, op: Operation, key: object, tile: Value) -> list[Value]:
     if not isinstance(tile, Tile):
         raise executor.error(op, f"pushes a tile, but got {type(tile).__name__}")
-    split = _int_attr(op, "split")
-    if _direction(key) == V2C and split:
-        raise executor.error(
-            op,
-            f"a {_SPLITS.get(split, split)} push from the vector cores needs both sub-blocks; "
-            "the executor runs one",
-        )
-    executor.pipes.queue(key).append(_snapshot(tile))
+    # What the FIFO slot holds: a copy of the tile as it is now.
+    copy = Tile(tile.data.copy(), tile.valid_rows, tile.valid_cols, tile.loc)
+    list_key = (key, executor.subblock) if _direction(key) == V2C else key
+    executor.pipes.push(list_key, copy)
     return []
 
 
-def _part(executor: Any, op: Operation, pushed: Tile) -> Tile:
-    """Sub-block 0's part of a pushed tile under the op's `split`."""
-    split = _int_attr(op, "split")
+def _part(split: int, subblock: int, pushed: Tile) -> Tile:
+    """Vector sub-block `subblock`'s part of a pushed cube tile under `split`."""
     rows, cols = pushed.data.shape
-    if split not in _SPLITS:
-        raise executor.error(op, f"split {split} is not one of 0, 1, 2")
     if split == 1:
-        return Tile(pushed.data[: rows // 2], min(pushed.valid_rows, rows // 2), pushed.valid_cols)
+        half = rows // 2
+        data = pushed.data[subblock * half : (subblock + 1) * half]
+        return Tile(data, max(0, min(pushed.valid_rows - subblock * half, half)), pushed.valid_cols)
     if split == 2:
-        return Tile(
-            pushed.data[:, : cols // 2], pushed.valid_rows, min(pushed.valid_cols, cols // 2)
-        )
+        half = cols // 2
+        data = pushed.data[:, subblock * half : (subblock + 1) * half]
+        return Tile(data, pushed.valid_rows, max(0, min(pushed.valid_cols - subblock * half, half)))
     return pushed
 
 
+def _empty(executor: Any, op: Operation, key: object) -> Exception:
+    direction = "cube-to-vector" if _direction(key) == C2V else "vector-to-cube"
+    return executor.error(
+        op,
+        f"pops from the empty {direction} pipe: the executor runs the cores in program "
+        "order, so a pop must follow its push",
+    )
+
+
+def _take(executor: Any, op: Operation, key: object) -> Tile:
+    """The tile a pop receives: its sub-block's part of the cube's next push (C2V), or the
+    vector sub-blocks' next pushes joined along the split (V2C; sub-block 0's alone
+    without a split)."""
+    split = _split(executor, op)
+    if _direction(key) == C2V:
+        pushed = executor.pipes.pop(key, executor.subblock)
+        if pushed is None:
+            raise _empty(executor, op, key)
+        return _part(split, executor.subblock, pushed)
+    parts = [executor.pipes.pop((key, s), "cube") for s in range(VECTOR_SUBBLOCKS)]
+    if parts[0] is None:
+        raise _empty(executor, op, key)
+    if not split:
+        return parts[0]
+    if parts[1] is None:
+        raise executor.error(op, "pops a split tile, but vector sub-block 1 pushed no part")
+    joined = np.concatenate([parts[0].data, parts[1].data], axis=0 if split == 1 else 1)
+    return Tile(joined, joined.shape[0], joined.shape[1])
+
+
 def _pop_into(executor: Any, op: Operation, key: object, dst: Tile) -> None:
-    queue = executor.pipes.queue(key)
-    if not queue:
-        direction = "cube-to-vector" if _direction(key) == C2V else "vector-to-cube"
-        raise executor.error(
-            op,
-            f"pops from the empty {direction} pipe: the executor runs the cores in program "
-            "order, so a pop must follow its push",
-        )
-    part = _part(executor, op, queue.popleft())
+    part = _take(executor, op, key)
     if part.data.shape != dst.data.shape:
         raise executor.error(
             op,
@@ -168,6 +200,12 @@ def _async_copy(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
 
 def _async_event(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
     return [bool(args[0])]
+
+
+def is_vector_kernel(function: Operation) -> bool:
+    """A function marked `pto.kernel_kind = #pto.kernel_kind<vector>`."""
+    kind = function.attributes.get("pto.kernel_kind")
+    return kind is not None and "vector" in str(kind)
 
 
 def _memref_alloc(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
