@@ -250,3 +250,34 @@ def test_split_pop_needs_both_subblocks_parts() -> None:
     x, out = rng.uniform(-1, 1, 256).astype(np.float32), np.zeros(256, np.float32)
     with pytest.raises(UserError, match="pops a split tile, but vector sub-block 1 pushed no"):
         run(v2c_program("cube"), [x, out])
+
+
+@pytest.mark.parametrize(
+    ("body", "args", "message"),
+    [
+        (
+            "%p = pto.initialize_l2l_pipe {dir_mask = 3, slot_size = 1024} (%z : i32) -> !pto.pipe",
+            [],
+            "'pto.initialize_l2l_pipe' op runs one-way pipes (dir_mask 1 or 2), not dir_mask 3",
+        ),
+        (
+            "%s = pto.build_async_session(%a, %a : GM, GM) -> !pto.async_session\n"
+            "  %e = pto.tput_async(%a, %b, %s : GM, GM, !pto.async_session) -> !pto.async_event",
+            [np.zeros(128, np.float32), np.zeros(64, np.float32)],
+            "'pto.tput_async' op copies 64 elements into 128",
+        ),
+    ],
+)
+def test_pipe_and_async_errors(body: str, args: list[np.ndarray], message: str) -> None:
+    gm = "memref<128xf32, #pto.address_space<gm>>"
+    params = "%a: GM, %b: GM" if args else ""
+    text = f"""
+func.func @entry({params}) {{
+  %z = arith.constant 0 : i32
+  {body}
+  return
+}}""".replace("GM", gm)
+    with pytest.raises(UserError) as error:
+        run(text, args)
+    first = error.value.format().splitlines()[0]
+    assert first.startswith("k.mlir:") and first.endswith(f": error: {message}")

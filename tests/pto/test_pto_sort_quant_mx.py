@@ -192,3 +192,67 @@ def test_mx_matmul_scales_each_group_of_32_along_k() -> None:
     line = f"pto.tmatmul.mx.acc ins(%c, %a, %sa, %b, %sb : {MX_ACC}, {types}) outs(%out : {MX_ACC})"
     got = run_op(line, [("c", (MX_ACC, acc)), *args], MX_ACC)
     np.testing.assert_allclose(got, expected + acc, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("line", "args", "out", "message"),
+    [
+        (
+            "pto.tmrgsort ins(%s, %n : ROW, i32) outs(%out : ROW)",
+            [("s", ("ROW", np.zeros((1, 256), np.float32))), ("n", ("i32", 3))],
+            "ROW",
+            "'pto.tmrgsort' op block length 3 is not a whole number of pairs",
+        ),
+        (
+            "pto.thistogram ins(%s, %i : U16, U8) outs(%out : NARROW)",
+            [("s", ("U16", np.zeros((2, 32), np.uint16))), ("i", ("U8", np.zeros((2, 1))))],
+            "NARROW",
+            "'pto.thistogram' op needs 256 bins per row, but dst has 128 columns",
+        ),
+        (
+            "pto.tsort32 ins(%s, %i : I32, IDX) outs(%out : I32)",
+            [("s", ("I32", np.zeros((2, 64)))), ("i", ("IDX", np.zeros((2, 64))))],
+            "I32",
+            "'pto.tsort32' op sorts f16 or f32 value-index pairs, not int32",
+        ),
+        (
+            "pto.tsort32 ins(%s, %i : SRC, IDX) outs(%out : SRC)",
+            [("s", ("SRC", np.zeros((2, 64)))), ("i", ("IDX", np.zeros((2, 64))))],
+            "SRC",
+            "'pto.tsort32' op needs 64 value-index pairs in a row, but the tile's row holds 32",
+        ),
+    ],
+)
+def test_sort_and_histogram_errors(
+    line: str, args: list[tuple[str, tuple[str, object]]], out: str, message: str
+) -> None:
+    types = {
+        "ROW": "!pto.tile_buf<vec, 1x256xf32>",
+        "U16": "!pto.tile_buf<vec, 2x32xui16>",
+        "U8": "!pto.tile_buf<vec, 2x1xui8>",
+        "NARROW": "!pto.tile_buf<vec, 2x128xui32>",
+        "I32": "!pto.tile_buf<vec, 2x64xi32>",
+        "SRC": SRC,
+        "IDX": IDX,
+    }
+    for key in sorted(types, key=len, reverse=True):  # NARROW before ROW
+        line = line.replace(key, types[key])
+    typed = [(name, (types.get(t, t), v)) for name, (t, v) in args]
+    with pytest.raises(UserError) as error:
+        run_op(line, typed, types[out])
+    assert str(error.value).splitlines()[0] == f"error: {message}"
+
+
+def test_mx_matmul_needs_a_scale_per_32_values() -> None:
+    short = "!pto.tile_buf<scaling, 16x1xui8>"
+    a = np.zeros((16, 64), ml_dtypes.float8_e4m3fn)
+    b = np.zeros((64, 16), ml_dtypes.float8_e4m3fn)
+    args = [("a", (MX_LEFT, a)), ("sa", (short, np.zeros((16, 1), np.uint8)))]
+    args += [("b", (MX_RIGHT, b)), ("sb", (SCALE_B, np.zeros((2, 16), np.uint8)))]
+    types = f"{MX_LEFT}, {short}, {MX_RIGHT}, {SCALE_B}"
+    line = f"pto.tmatmul.mx ins(%a, %sa, %b, %sb : {types}) outs(%out : {MX_ACC})"
+    with pytest.raises(UserError) as error:
+        run_op(line, args, MX_ACC)
+    assert str(error.value).splitlines()[0] == (
+        "error: 'pto.tmatmul.mx' op needs 2 scales along K, one per 32 values"
+    )
