@@ -16,6 +16,12 @@ its CPU simulator (`include/pto/cpu/`):
 - `tci` writes row 0: start + j (start - j with `descending`).
 - `tgather` (index form) reads the source at flat indices of its static
   shape; indices outside it read 0.
+- `tsort32` writes 8-byte value-index pairs (f32 value and u32 index; f16
+  value, two zero bytes, u32 index), each 32-element block sorted by value,
+  largest first, equal values by index; `tmrgsort` merges such lists (ties go
+  to the earlier list) and does not write its `executed` counts.
+- `thistogram` writes each row's 256 bins as running totals (pto-isa's CPU
+  simulator); `tquant`/`tdequant` take one scale (and offset) per row.
 """
 
 from __future__ import annotations
