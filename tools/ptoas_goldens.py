@@ -539,6 +539,9 @@ _GOLDENS: dict[str, Golden] = {
     "TPushTPop/test2/kernel.pto": Golden(unchanged(0, 1), printed=pushed_products(4, True)),
     "TPushTPop/a3/test1/kernel.pto": Golden(unchanged(0, 1), printed=pushed_products(1, False)),
     "TPushTPop/a3/test2/kernel.pto": Golden(unchanged(0, 1), printed=pushed_products(4, False)),
+    "TPushTPop/test3/kernel.pto": Golden(
+        unchanged(0, 1), printed=lambda a: [grid(a[0], 16, 16) @ grid(a[1], 16, 16)] * 2
+    ),
     "TPushTPop/test4/kernel.pto": Golden(accumulate_product(64, 512)),
     "TPushTPop/test5/kernel.pto": Golden(accumulate_product(64, 128)),
     "GQA/gqa-pto-new.pto": Golden(gqa(32, 4)),

@@ -147,19 +147,25 @@ def test_pushes_arrive_in_order() -> None:
     np.testing.assert_allclose(second.reshape(16, 16), 2 * PRODUCT, rtol=1e-5, atol=1e-6)
 
 
-def test_pop_before_push_is_a_located_error() -> None:
+def test_a_pop_waits_for_the_push_of_a_core_called_later() -> None:
+    """The vector function is called first: its pops wait until the cube has pushed."""
     calls = (
         "func.call @vector(%o0) : (!pto.ptr<f32>) -> ()\n"
         "    func.call @cube(%a, %b) : (!pto.ptr<f32>, !pto.ptr<f32>) -> ()"
     )
-    text = program(0, 16, 16, calls=calls)
+    out = np.zeros(256, np.float32)
+    run(program(1, 8, 16, calls=calls), [A, B, out])
+    np.testing.assert_allclose(out.reshape(16, 16), PRODUCT, rtol=1e-5, atol=1e-6)
+
+
+def test_a_pop_nothing_will_fill_is_a_located_error() -> None:
+    text = program(0, 16, 16, calls="func.call @vector(%o0) : (!pto.ptr<f32>) -> ()")
     with pytest.raises(UserError) as error:
         run(text, [A, B, np.zeros(256, np.float32)])
     line = text.splitlines().index(next(x for x in text.splitlines() if "tpop_from_aic" in x))
     assert error.value.format().splitlines()[0] == (
         f"k.mlir:{line + 1}:5: error: 'pto.tpop_from_aic' op pops from the empty "
-        "cube-to-vector pipe: the executor runs the cores in program order, so a pop must "
-        "follow its push"
+        "cube-to-vector pipe: no core pushes to it"
     )
 
 

@@ -41,12 +41,8 @@ from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter import pto_semantics, scalars
 from xla_emit.interpreter.budget import StepCounter
-from xla_emit.interpreter.pto_cores import (
-    CORE_HANDLERS,
-    VECTOR_SUBBLOCKS,
-    Pipes,
-    is_vector_kernel,
-)
+from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
+from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
 from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -145,7 +141,11 @@ class PTOExecutor:
         self.env: dict[SSAValue, Value] = {}
         self.step_counter = StepCounter()
         self.pipes = Pipes()
+        # Set while the functions of a mixed kernel run as cores (`pto_cores_schedule`).
         self.subblock, self.subblocks = 0, 1
+        self.scheduler: Scheduler | None = None
+        self.core: object = None
+        self.calls_run_ahead: set[Operation] = set()
 
     # -- entry points ----------------------------------------------------------------
 
@@ -237,17 +237,13 @@ class PTOExecutor:
         return self._run_block(branch.block) if branch.blocks else []
 
     def _call_op(self, op: func.CallOp, args: list[Value]) -> list[Value]:
-        function = self.functions[op.callee.root_reference.data]
-        if self.subblocks > 1 or not is_vector_kernel(function):
-            return self._call(function, args)
-        # A mixed kernel's call of its vector function runs it on each vector sub-block.
-        self.subblocks, results = VECTOR_SUBBLOCKS, []
-        try:
-            for self.subblock in range(VECTOR_SUBBLOCKS):
-                results = self._call(function, args)
-        finally:
-            self.subblock, self.subblocks = 0, 1
-        return results
+        if op in self.calls_run_ahead:  # ran as a core with the kernel call before it
+            self.calls_run_ahead.discard(op)
+            return []
+        results = run_cores(self, op, args)
+        if results is not None:
+            return results
+        return self._call(self.functions[op.callee.root_reference.data], args)
 
     def _no_effect(self, op: Operation, args: list[Value]) -> list[Value]:
         return []  # the executor runs ops one at a time: pipes never overlap

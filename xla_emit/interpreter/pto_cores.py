@@ -1,20 +1,19 @@
 """What passes between the PTO executor's cores: cube-vector pipes, reserved buffers,
 asynchronous DMA, and local buffers a kernel allocates as memrefs.
 
-The executor runs one cube core and its two vector sub-blocks one op at a time,
-in program order: an entry calls its cube function, then its vector function,
-which runs once per sub-block (`get_subblock_idx` 0, then 1). A pipe carries
-tiles one way: `tpush_to_aiv` / `tpop_from_aic` from the cube to the vector
-sub-blocks (C2V), `tpush_to_aic` / `tpop_from_aiv` back (V2C); `tpush` /
-`tpop` use the pipe `initialize_l2l_pipe` / `initialize_l2g2l_pipe` names by
-its `dir_mask` and `flag_base`. A pipe keeps every entry pushed (pto-isa's
-TPUSH waits for a free slot; in program order no slot is ever needed back
-before the whole producer has run), so a pop must follow its push in program
-order. Following pto-isa's TPUSH page, each sub-block pops every C2V entry and
-takes its part under `split`: its half of the rows (`split = 1`, TILE_UP_DOWN),
-of the columns (`split = 2`, TILE_LEFT_RIGHT) or the whole tile (`split = 0`);
-a cube's split V2C pop joins the two sub-blocks' parts (without a split it
-takes sub-block 0's tile). Frees and pipe initialization change no values.
+A mixed kernel's cube function and vector function (once per vector sub-block,
+`get_subblock_idx` 0 and 1) run as cores taking turns (`pto_cores_schedule`).
+A pipe carries tiles one way: `tpush_to_aiv` / `tpop_from_aic` from the cube to
+the vector sub-blocks (C2V), `tpush_to_aic` / `tpop_from_aiv` back (V2C);
+`tpush` / `tpop` use the pipe `initialize_l2l_pipe` / `initialize_l2g2l_pipe`
+names by its `dir_mask` and `flag_base`. A pipe keeps every entry pushed (no
+FIFO depth: pto-isa's TPUSH would wait for a free slot), and a pop waits for
+the next entry. Following pto-isa's TPUSH page, each sub-block pops every C2V
+entry and takes its part under `split`: its half of the rows (`split = 1`,
+TILE_UP_DOWN), of the columns (`split = 2`, TILE_LEFT_RIGHT) or the whole tile
+(`split = 0`); a cube's split V2C pop joins the two sub-blocks' parts (without a
+split it takes sub-block 0's tile). Frees and pipe initialization change no
+values.
 
 Asynchronous DMA (`tput_async`, `tget_async`) copies at once; its events are
 complete when waited on or tested.
@@ -36,8 +35,6 @@ from xla_emit.interpreter.pto_tile import Tile, Value
 
 # Pipe directions, as `dir_mask` bits.
 C2V, V2C = 1, 2
-# Vector cores per cube core (A2A3 and A5): a vector kernel runs once on each.
-VECTOR_SUBBLOCKS = 2
 _SPLITS = {0: "no split", 1: "TILE_UP_DOWN", 2: "TILE_LEFT_RIGHT"}
 
 
@@ -86,6 +83,8 @@ def _push(executor: Any, op: Operation, key: object, tile: Value) -> list[Value]
     copy = Tile(tile.data.copy(), tile.valid_rows, tile.valid_cols, tile.loc)
     list_key = (key, executor.subblock) if _direction(key) == V2C else key
     executor.pipes.push(list_key, copy)
+    if executor.scheduler is not None:
+        executor.scheduler.pushes += 1
     return []
 
 
@@ -105,11 +104,18 @@ def _part(split: int, subblock: int, pushed: Tile) -> Tile:
 
 def _empty(executor: Any, op: Operation, key: object) -> Exception:
     direction = "cube-to-vector" if _direction(key) == C2V else "vector-to-cube"
-    return executor.error(
-        op,
-        f"pops from the empty {direction} pipe: the executor runs the cores in program "
-        "order, so a pop must follow its push",
-    )
+    return executor.error(op, f"pops from the empty {direction} pipe: no core pushes to it")
+
+
+def _next(executor: Any, key: object, reader: object) -> Tile | None:
+    """The next entry for `reader`, waiting for the other cores' pushes while they run;
+    None when nothing more will come."""
+    while True:
+        entry = executor.pipes.pop(key, reader)
+        if entry is not None or executor.scheduler is None:
+            return entry
+        if not executor.scheduler.wait_for_push(executor.core):
+            return None
 
 
 def _take(executor: Any, op: Operation, key: object) -> Tile:
@@ -118,18 +124,19 @@ def _take(executor: Any, op: Operation, key: object) -> Tile:
     without a split)."""
     split = _split(executor, op)
     if _direction(key) == C2V:
-        pushed = executor.pipes.pop(key, executor.subblock)
+        pushed = _next(executor, key, executor.subblock)
         if pushed is None:
             raise _empty(executor, op, key)
         return _part(split, executor.subblock, pushed)
-    parts = [executor.pipes.pop((key, s), "cube") for s in range(VECTOR_SUBBLOCKS)]
-    if parts[0] is None:
+    first = _next(executor, (key, 0), "cube")
+    if first is None:
         raise _empty(executor, op, key)
     if not split:
-        return parts[0]
-    if parts[1] is None:
+        return first
+    second = _next(executor, (key, 1), "cube")
+    if second is None:
         raise executor.error(op, "pops a split tile, but vector sub-block 1 pushed no part")
-    joined = np.concatenate([parts[0].data, parts[1].data], axis=0 if split == 1 else 1)
+    joined = np.concatenate([first.data, second.data], axis=0 if split == 1 else 1)
     return Tile(joined, joined.shape[0], joined.shape[1])
 
 
@@ -200,12 +207,6 @@ def _async_copy(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
 
 def _async_event(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
     return [bool(args[0])]
-
-
-def is_vector_kernel(function: Operation) -> bool:
-    """A function marked `pto.kernel_kind = #pto.kernel_kind<vector>`."""
-    kind = function.attributes.get("pto.kernel_kind")
-    return kind is not None and "vector" in str(kind)
 
 
 def _memref_alloc(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
