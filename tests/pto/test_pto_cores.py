@@ -287,3 +287,39 @@ func.func @entry({params}) {{
         run(text, args)
     first = error.value.format().splitlines()[0]
     assert first.startswith("k.mlir:") and first.endswith(f": error: {message}")
+
+
+def test_each_vector_subblock_has_its_own_local_memory() -> None:
+    """Both sub-blocks keep a tile at vec address 0 across a pop that waits for the cube
+    (called after them): neither overwrites the other's."""
+    vec = "!pto.tile_buf<vec, 8x16xf32>"
+    part = "!pto.partition_tensor_view<8x16xf32>"
+    text = f"""
+module {{
+  func.func @entry(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %x: !pto.ptr<f32>)
+      attributes {{pto.entry}} {{
+    func.call @vector(%x) : (!pto.ptr<f32>) -> ()
+    func.call @cube(%a, %b) : (!pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    return
+  }}
+  {cube(1)}
+  func.func private @vector(%x: !pto.ptr<f32>)
+      attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{{CONSTANTS}
+    %a0 = arith.constant 0 : i64
+    %sb = pto.get_subblock_idx
+    %sbi = arith.index_cast %sb : i64 to index
+    %at = arith.muli %sbi, %c8 : index
+    %x_t = pto.make_tensor_view %x, shape = [%c16, %c16], strides = [%c16, %c1] : {VIEW}
+    %x_v = pto.partition_view %x_t, offsets = [%at, %c0], sizes = [%c8, %c16] : {VIEW} -> {part}
+    %kept = pto.alloc_tile addr = %a0 : {vec}
+    pto.tload ins(%x_v : {part}) outs(%kept : {vec})
+    %t = pto.tpop_from_aic {{split = 1}} -> {vec}
+    pto.tadd ins(%kept, %t : {vec}, {vec}) outs(%t : {vec})
+    pto.tstore ins(%t : {vec}) outs(%x_v : {part})
+    return
+  }}
+}}"""
+    x = rng.uniform(-1, 1, 256).astype(np.float32)
+    expected = x.reshape(16, 16) + PRODUCT
+    run(text, [A, B, x])
+    np.testing.assert_allclose(x.reshape(16, 16), expected, rtol=1e-5, atol=1e-6)

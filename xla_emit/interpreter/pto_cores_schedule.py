@@ -110,7 +110,8 @@ def run_cores(executor: Any, op: func.CallOp, args: list[Value]) -> list[Value] 
         subblocks = VECTOR_SUBBLOCKS if kernel_kind(function) == "vector" else 1
         for subblock in range(subblocks):
             child = copy.copy(executor)
-            child.env, child.scheduler = {}, scheduler
+            # Each core has local memories of its own (a vector sub-block its own UB).
+            child.env, child.memories, child.scheduler = {}, {}, scheduler
             child.subblock, child.subblocks = subblock, subblocks
             core = _Core(scheduler, child, function, call_args)
             child.core = core
