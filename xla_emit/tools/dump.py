@@ -10,8 +10,10 @@
 with what XLA's next pass received: the op census (op name and count), and the
 outputs of both modules on the same random inputs, up to `xla-lower-tensors`.
 A pass XLA ran on several functions in a row counts as one step (compared with
-the snapshot after its last function); where XLA interleaves two function
-passes, the next snapshot has the pass applied to the first function only.
+the snapshot after its last function). A function pass (one whose snapshots
+name a function) is applied to the functions XLA applied it to in that step
+only: where XLA interleaves two function passes, the next snapshot has the
+pass applied to the first function and not yet to the others.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import argparse
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from passes import all_passes
@@ -106,10 +109,39 @@ def same_arrays(ours: Sequence[np.ndarray], theirs: Sequence[np.ndarray]) -> boo
     return True
 
 
-def replay_step(before: Snapshot, after: Snapshot, file: str) -> ReplayRow:
+def _function(module: ModuleOp, name: str) -> func.FuncOp | None:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    return None
+
+
+def apply_to_functions(module: ModuleOp, pass_arg: str, anchors: Sequence[str]) -> None:
+    """Runs our pass as XLA ran it: on the whole module, or (a function pass) on `anchors` only.
+
+    Our passes run on a module; for a function pass the result is computed on a
+    copy and only the anchored functions are taken from it, so a function XLA
+    had not reached yet stays as it was.
+    """
+    if not all(anchors):
+        apply_pipeline(module, pass_arg)
+        return
+    transformed = module.clone()
+    apply_pipeline(transformed, pass_arg)
+    for name in anchors:
+        old, new = _function(module, name), _function(transformed, name)
+        if old is not None and new is not None:
+            new.detach()
+            module.body.block.insert_op_before(new, old)
+            module.body.block.erase_op(old)
+
+
+def replay_step(
+    before: Snapshot, after: Snapshot, file: str, anchors: Sequence[str] = ("",)
+) -> ReplayRow:
     ours = parsed(before, file)
     try:
-        apply_pipeline(ours, before.pass_arg)
+        apply_to_functions(ours, before.pass_arg, anchors)
     except UserError as error:
         note = str(error).splitlines()[0]
         return ReplayRow(before.index, before.pass_arg, "error", "-", note)
@@ -127,9 +159,11 @@ def replay_step(before: Snapshot, after: Snapshot, file: str) -> ReplayRow:
     )
 
 
-def replay(snapshots: Sequence[Snapshot], file: str) -> list[ReplayRow]:
-    """One row per step of XLA's pipeline whose pass we implement."""
-    ours = all_passes()
+def replay(
+    snapshots: Sequence[Snapshot], file: str, passes: Collection[str] | None = None
+) -> list[ReplayRow]:
+    """One row per step of XLA's pipeline whose pass we implement (of `passes`, if given)."""
+    ours = set(all_passes()) if passes is None else set(all_passes()) & set(passes)
     rows: list[ReplayRow] = []
     index = 0
     while index < len(snapshots) - 1:
@@ -138,7 +172,8 @@ def replay(snapshots: Sequence[Snapshot], file: str) -> list[ReplayRow]:
         while following < len(snapshots) and snapshots[following].pass_arg == before.pass_arg:
             following += 1
         if before.pass_arg in ours and following < len(snapshots):
-            rows.append(replay_step(before, snapshots[following], file))
+            anchors = [snapshot.anchor for snapshot in snapshots[index:following]]
+            rows.append(replay_step(before, snapshots[following], file, anchors))
         index = following
     return rows
 
