@@ -6,9 +6,10 @@ also folds every op it visits:
 * constants (`arith.constant`, `ub.poison`) go to the start of the function
   and equal ones become one;
 * an op without side effects whose results nobody uses is erased;
-* index arithmetic on constants folds (`0 + 3` -> `3`, `x + 0` -> `x`), and a
+* index arithmetic on constants folds (`0 + 3` -> `3`, `x + 0` -> `x`), a
   `vector.extract`/`vector.insert` at a constant position takes it as a
-  static position (`%v[%c1]` -> `%v[1]`).
+  static position (`%v[%c1]` -> `%v[1]`), and a `vector.extract` of an
+  element an insert chain wrote (or of a splat constant) is that element.
 
 The passes that model XLA's call `fold_function` after their rewrites so that
 they leave the same ops behind as XLA's do.
@@ -17,7 +18,7 @@ they leave the same ops behind as XLA's do.
 from __future__ import annotations
 
 from xdsl.dialects import arith, func, ub, vector
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
@@ -108,8 +109,32 @@ def _static_positions(op: Operation) -> list[SSAValue | int] | None:
     return None if folded == positions else folded
 
 
+def _fold_extract(function: func.FuncOp, op: Operation) -> SSAValue | None:
+    """A `vector.extract` at a static position from an insert chain or a splat constant."""
+    if not isinstance(op, vector.ExtractOp) or op.dynamic_position:
+        return None
+    position = op.static_position.get_values()
+    source = op.vector
+    # Inserts at other positions leave this element as it was: look through them.
+    while isinstance(insert := source.owner, vector.InsertOp) and not insert.dynamic_position:
+        if insert.static_position.get_values() == position:
+            return insert.source
+        source = insert.dest
+    const = source.owner
+    if (
+        isinstance(const, arith.ConstantOp)
+        and isinstance(dense := const.value, DenseIntOrFPElementsAttr)
+        and dense.is_splat()
+    ):
+        element = dense.get_attrs()[0]
+        return entry_constant(function, arith.ConstantOp(element, op.result.type))
+    return None
+
+
 def _fold_op(function: func.FuncOp, op: Operation) -> bool:
     folded = _fold_index_arith(op)
+    if folded is None:
+        folded = _fold_extract(function, op)
     if isinstance(folded, int):
         folded = entry_index_constant(function, folded)
     if folded is not None:
