@@ -79,7 +79,7 @@ class HoistIfResults(RewritePattern):
                 select = arith.SelectOp(op.cond, true_value, false_value)
                 rewriter.insert(select, InsertPoint.before(op))
                 values.append(select.result)
-        rewriter.replace_op(op, [], values)
+        rewriter.replace(op, [], values)
 
 
 class RemoveUnusedIfResults(RewritePattern):
@@ -94,7 +94,7 @@ class RemoveUnusedIfResults(RewritePattern):
             replacement.results[kept.index(i)] if i in kept else unused
             for i in range(len(op.results))
         ]
-        rewriter.replace_op(op, [], values)
+        rewriter.replace(op, [], values)
 
 
 def _if_keeping(op: scf.IfOp, kept: list[int], rewriter: PatternRewriter) -> scf.IfOp:
@@ -102,7 +102,7 @@ def _if_keeping(op: scf.IfOp, kept: list[int], rewriter: PatternRewriter) -> scf
     for region in (op.true_region, op.false_region):
         if region.blocks:
             terminator = _yield_of(region.block)
-            rewriter.replace_op(terminator, scf.YieldOp(*[terminator.arguments[i] for i in kept]))
+            rewriter.replace(terminator, scf.YieldOp(*[terminator.arguments[i] for i in kept]))
     replacement = scf.IfOp(
         op.cond,
         [op.results[i].type for i in kept],
@@ -123,7 +123,7 @@ class RemoveEmptyElse(RewritePattern):
         replacement = scf.IfOp(
             op.cond, [], rewriter.move_region_contents_to_new_regions(op.true_region), Region()
         )
-        rewriter.replace_op(op, replacement)
+        rewriter.replace(op, replacement)
 
 
 def _foldable_iter_arg(loop: scf.ForOp, position: int) -> bool:
@@ -146,7 +146,7 @@ class FoldIterArgs(RewritePattern):
         kept = [i for i in range(len(op.iter_args)) if i not in folded]
         block = op.body.block
         terminator = _yield_of(block)
-        rewriter.replace_op(terminator, scf.YieldOp(*[terminator.arguments[i] for i in kept]))
+        rewriter.replace(terminator, scf.YieldOp(*[terminator.arguments[i] for i in kept]))
         for i in reversed(folded):
             arg = block.args[i + 1]
             arg.replace_all_uses_with(op.iter_args[i])
@@ -163,7 +163,7 @@ class FoldIterArgs(RewritePattern):
             loop.results[kept.index(i)] if i in kept else op.iter_args[i]
             for i in range(len(op.results))
         ]
-        rewriter.replace_op(op, [], values)
+        rewriter.replace(op, [], values)
 
 
 SCF_CANONICALIZATIONS: tuple[RewritePattern, ...] = (

@@ -69,7 +69,7 @@ class UnswitchLoop(RewritePattern):
             loop = op.clone(value_mapper=mapping)
             sides.append(Region(Block([loop, scf.YieldOp(*loop.results)])))
         unswitched = scf.IfOp(guard.cond, op.result_types, sides[0], sides[1])
-        rewriter.replace_op(op, unswitched)
+        rewriter.replace(op, unswitched)
 
 
 @dataclass(frozen=True)
