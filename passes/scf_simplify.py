@@ -10,8 +10,8 @@ are the ones that matter there, restated:
   itself (the same on both sides) or an `arith.select` on the condition;
 * an `scf.if` result nobody uses goes; an `else` that only yields nothing goes;
 * an `scf.for` iter arg that the body passes through unchanged, or whose
-  initial value it yields back, or that nobody uses inside or after: the
-  initial value replaces it and the loop loses it;
+  initial value it yields back, or that is used neither in the body nor
+  after the loop: the initial value replaces it and the loop loses it;
 * an `scf.for` that never runs becomes its initial values, one that runs
   once becomes its body (xDSL's pattern).
 
@@ -131,8 +131,7 @@ def _foldable_iter_arg(loop: scf.ForOp, position: int) -> bool:
     yielded = _yield_of(loop.body.block).arguments[position]
     if yielded is arg or yielded is loop.iter_args[position]:
         return True
-    only_yielded = all(isinstance(use.operation, scf.YieldOp) for use in arg.uses)
-    return only_yielded and not loop.results[position].uses
+    return not arg.uses and not loop.results[position].uses
 
 
 class FoldIterArgs(RewritePattern):

@@ -116,7 +116,7 @@ def region_size(region: Region) -> int | None:
     return total
 
 
-def unroll_factor(trip_count: int, size: int) -> int:
+def partial_unroll_factor(trip_count: int, size: int) -> int:
     """The largest factor <= min(T, budget // size) that divides the trip count."""
     factor = min(trip_count, _UNROLL_BUDGET // max(size, 1))
     while factor > 1 and trip_count % factor != 0:
@@ -137,7 +137,7 @@ class UnrollLoop(RewritePattern):
         size = region_size(op.body)
         if size is None:
             return
-        factor = unroll_factor(bounds.trip_count, size)
+        factor = partial_unroll_factor(bounds.trip_count, size)
         if factor == bounds.trip_count and factor > 1:
             _unroll_fully(op, factor, rewriter)
         elif factor > 1:
