@@ -11,11 +11,13 @@
 with what XLA's next pass received: the op census (op name and count), and the
 outputs of both modules on the same random inputs, up to `xla-lower-tensors`.
 A pass XLA ran on several functions in a row counts as one step (compared with
-the snapshot after its last function); where XLA interleaves two function
-passes, the next snapshot has the pass applied to the first function only.
-The passes XLA runs inside a pass (the inliner's `cse` on every function) are
-part of its step: ours runs them after the pass, and the comparison is with the
-snapshot after the last of them.
+the snapshot after its last function). A function pass (one whose snapshots
+name a function) is applied to the functions XLA applied it to in that step
+only: where XLA interleaves two function passes, the next snapshot has the pass
+applied to the first function and not yet to the others. The passes XLA runs
+inside a pass (the inliner's `cse` on every function) are part of its step:
+ours runs them after the pass, and the comparison is with the snapshot after
+the last of them.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from passes import all_passes
@@ -119,15 +122,13 @@ NESTED_PASSES = {"inline": ("cse",)}
 @dataclass(frozen=True)
 class ReplayStep:
     """One step of XLA's pipeline: what the pass received, what the next pass received,
-    and the passes XLA ran inside it (ours runs them after it)."""
+    the functions XLA ran it on (empty names: the whole module) and the passes XLA ran
+    inside it (ours runs them after it)."""
 
     before: Snapshot
     after: Snapshot
+    anchors: tuple[str, ...]
     nested: tuple[str, ...]
-
-    @property
-    def pipeline(self) -> str:
-        return ",".join((self.before.pass_arg, *self.nested))
 
 
 def replay_steps(snapshots: Sequence[Snapshot]) -> list[ReplayStep]:
@@ -140,6 +141,7 @@ def replay_steps(snapshots: Sequence[Snapshot]) -> list[ReplayStep]:
         following = index + 1
         while following < len(snapshots) and snapshots[following].pass_arg == before.pass_arg:
             following += 1
+        anchors = tuple(snapshot.anchor for snapshot in snapshots[index:following])
         nested: list[str] = []
         allowed = NESTED_PASSES.get(before.pass_arg, ())
         while (
@@ -151,9 +153,36 @@ def replay_steps(snapshots: Sequence[Snapshot]) -> list[ReplayStep]:
                 nested.append(snapshots[following].pass_arg)
             following += 1
         if following < len(snapshots):
-            steps.append(ReplayStep(before, snapshots[following], tuple(nested)))
+            steps.append(ReplayStep(before, snapshots[following], anchors, tuple(nested)))
         index = following
     return steps
+
+
+def _function(module: ModuleOp, name: str) -> func.FuncOp | None:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    return None
+
+
+def apply_to_functions(module: ModuleOp, pass_arg: str, anchors: Sequence[str]) -> None:
+    """Runs our pass as XLA ran it: on the whole module, or (a function pass) on `anchors` only.
+
+    Our passes run on a module; for a function pass the result is computed on a
+    copy and only the anchored functions are taken from it, so a function XLA
+    had not reached yet stays as it was.
+    """
+    if not all(anchors):
+        apply_pipeline(module, pass_arg)
+        return
+    transformed = module.clone()
+    apply_pipeline(transformed, pass_arg)
+    for name in anchors:
+        old, new = _function(module, name), _function(transformed, name)
+        if old is not None and new is not None:
+            new.detach()
+            module.body.block.insert_op_before(new, old)
+            module.body.block.erase_op(old)
 
 
 def replay_step(step: ReplayStep, file: str, outputs: bool = True) -> ReplayRow:
@@ -162,7 +191,9 @@ def replay_step(step: ReplayStep, file: str, outputs: bool = True) -> ReplayRow:
     before = step.before
     ours = parsed(before, file)
     try:
-        apply_pipeline(ours, step.pipeline)
+        apply_to_functions(ours, before.pass_arg, step.anchors)
+        if step.nested:
+            apply_pipeline(ours, ",".join(step.nested))
     except UserError as error:
         note = str(error).splitlines()[0]
         return ReplayRow(before.index, before.pass_arg, "error", "-", note)
