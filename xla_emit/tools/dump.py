@@ -141,7 +141,10 @@ def replay_steps(snapshots: Sequence[Snapshot]) -> list[ReplayStep]:
         following = index + 1
         while following < len(snapshots) and snapshots[following].pass_arg == before.pass_arg:
             following += 1
-        anchors = tuple(snapshot.anchor for snapshot in snapshots[index:following])
+        anchors = tuple(
+            snapshot.anchor if snapshot.anchor_op == "func.func" else ""
+            for snapshot in snapshots[index:following]
+        )
         nested: list[str] = []
         allowed = NESTED_PASSES.get(before.pass_arg, ())
         while (
