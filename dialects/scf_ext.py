@@ -12,8 +12,10 @@ that write each thread's result back:
       }
     }
 
-Only the normalized form (`in (upper bounds)`, lower bounds 0, steps 1) that
-XLA prints is read; the bounds may be constants or index values.
+XLA prints the normalized form (`in (upper bounds)`: lower bounds 0, steps 1);
+the general one, `(%i) = (lower bounds) to (upper bounds) step (steps)`, runs
+the induction variable over lb, lb + step, ... < ub. Bounds and steps may be
+constants or index values; the normalized form is printed whenever it holds.
 """
 
 from __future__ import annotations
@@ -87,9 +89,13 @@ class ForallOp(IRDLOperation):
 
     name = "scf.forall"
 
+    dynamic_lower_bound = var_operand_def(IndexType)
     dynamic_upper_bound = var_operand_def(IndexType)
+    dynamic_step = var_operand_def(IndexType)
     outputs = var_operand_def(TensorType)
+    static_lower_bound = prop_def(DenseArrayBase.constr(i64))
     static_upper_bound = prop_def(DenseArrayBase.constr(i64))
+    static_step = prop_def(DenseArrayBase.constr(i64))
     mapping = opt_prop_def(Attribute)
     results_ = var_result_def(TensorType)
     body = region_def("single_block")
@@ -102,13 +108,19 @@ class ForallOp(IRDLOperation):
         upper_bounds: Sequence[int | SSAValue],
         outputs: Sequence[SSAValue],
         body: Region,
+        lower_bounds: Sequence[int | SSAValue] | None = None,
+        steps: Sequence[int | SSAValue] | None = None,
     ):
-        static = [b if isinstance(b, int) else DYNAMIC_INDEX for b in upper_bounds]
-        dynamic = [b for b in upper_bounds if not isinstance(b, int)]
+        lower = list(lower_bounds) if lower_bounds is not None else [0] * len(upper_bounds)
+        step = list(steps) if steps is not None else [1] * len(upper_bounds)
+        lists = (lower, list(upper_bounds), step)
         super().__init__(
-            operands=[dynamic, outputs],
+            operands=[*(_dynamic_part(values) for values in lists), outputs],
             result_types=[[o.type for o in outputs]],
-            properties={"static_upper_bound": DenseArrayBase.from_list(i64, static)},
+            properties={
+                name: _static_part(values)
+                for name, values in zip(_STATIC_NAMES, lists, strict=True)
+            },
             regions=[body],
         )
 
@@ -124,20 +136,41 @@ class ForallOp(IRDLOperation):
     def shared_outs(self) -> tuple[SSAValue, ...]:
         return tuple(self.body.block.args[self.rank :])
 
+    def lower_bounds(self) -> list[int | SSAValue]:
+        return _mixed(self.static_lower_bound, self.dynamic_lower_bound)
+
     def upper_bounds(self) -> list[int | SSAValue]:
-        dynamic = iter(self.dynamic_upper_bound)
-        return [
-            next(dynamic) if bound == DYNAMIC_INDEX else bound
-            for bound in self.static_upper_bound.get_values()
-        ]
+        return _mixed(self.static_upper_bound, self.dynamic_upper_bound)
+
+    def steps(self) -> list[int | SSAValue]:
+        return _mixed(self.static_step, self.dynamic_step)
+
+    @property
+    def num_bound_operands(self) -> int:
+        """Operands before the shared outputs: the dynamic bounds and steps."""
+        return (
+            len(self.dynamic_lower_bound) + len(self.dynamic_upper_bound) + len(self.dynamic_step)
+        )
+
+    def is_normalized(self) -> bool:
+        """Lower bounds 0 and steps 1 (printed as `in (upper bounds)`)."""
+        return set(self.lower_bounds()) <= {0} and set(self.steps()) <= {1}
 
     def verify_(self) -> None:
-        static = self.static_upper_bound.get_values()
-        if static.count(DYNAMIC_INDEX) != len(self.dynamic_upper_bound):
-            raise VerifyException(
-                f"expected {static.count(DYNAMIC_INDEX)} dynamic upper bounds, "
-                f"but got {len(self.dynamic_upper_bound)}"
-            )
+        lists = (
+            ("lower bound", self.static_lower_bound, self.dynamic_lower_bound),
+            ("upper bound", self.static_upper_bound, self.dynamic_upper_bound),
+            ("step", self.static_step, self.dynamic_step),
+        )
+        for what, static_attr, dynamic in lists:
+            static = static_attr.get_values()
+            if len(static) != self.rank:
+                raise VerifyException(f"expected {self.rank} {what}s, but got {len(static)}")
+            if static.count(DYNAMIC_INDEX) != len(dynamic):
+                raise VerifyException(
+                    f"expected {static.count(DYNAMIC_INDEX)} dynamic {what}s, "
+                    f"but got {len(dynamic)}"
+                )
         args = self.body.block.args
         if len(args) != self.rank + len(self.outputs):
             raise VerifyException(
@@ -161,14 +194,16 @@ class ForallOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" (")
         printer.print_list(self.induction_variables, printer.print_ssa_value)
-        printer.print_string(") in ")
-        print_dynamic_index_list(
-            printer,
-            DYNAMIC_INDEX,
-            self.dynamic_upper_bound,
-            self.static_upper_bound.get_values(),
-            delimiter=Parser.Delimiter.PAREN,
-        )
+        if self.is_normalized():
+            printer.print_string(") in ")
+            self._print_list(printer, self.static_upper_bound, self.dynamic_upper_bound)
+        else:
+            printer.print_string(") = ")
+            self._print_list(printer, self.static_lower_bound, self.dynamic_lower_bound)
+            printer.print_string(" to ")
+            self._print_list(printer, self.static_upper_bound, self.dynamic_upper_bound)
+            printer.print_string(" step ")
+            self._print_list(printer, self.static_step, self.dynamic_step)
         if self.outputs:
             printer.print_string(" shared_outs(")
             pairs = zip(self.shared_outs, self.outputs, strict=True)
@@ -185,22 +220,42 @@ class ForallOp(IRDLOperation):
             attributes["mapping"] = self.mapping
         printer.print_op_attributes(attributes)
 
+    @staticmethod
+    def _print_list(printer: Printer, static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> None:
+        print_dynamic_index_list(
+            printer, DYNAMIC_INDEX, dynamic, static.get_values(), delimiter=Parser.Delimiter.PAREN
+        )
+
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         ivs = parser.parse_comma_separated_list(
             Parser.Delimiter.PAREN, lambda: parser.parse_argument(expect_type=False)
         )
-        if parser.parse_optional_punctuation("=") is not None:
-            parser.raise_error("scf.forall with lower bounds and steps is not supported")
-        parser.parse_keyword("in")
-        bound_values, bound_integers = parse_dynamic_index_list_without_types(
-            parser, DYNAMIC_INDEX, delimiter=Parser.Delimiter.PAREN
-        )
-        if len(bound_integers) != len(ivs):
-            parser.raise_error(
-                f"expected {len(ivs)} upper bounds, one per induction variable, "
-                f"but got {len(bound_integers)}"
+        index = IndexType()
+
+        def bounds(what: str) -> list[int | SSAValue]:
+            values, integers = parse_dynamic_index_list_without_types(
+                parser, DYNAMIC_INDEX, delimiter=Parser.Delimiter.PAREN
             )
+            if len(integers) != len(ivs):
+                parser.raise_error(
+                    f"expected {len(ivs)} {what}, one per induction variable, "
+                    f"but got {len(integers)}"
+                )
+            dynamic = iter(parser.resolve_operand(value, index) for value in values)
+            return [next(dynamic) if b == DYNAMIC_INDEX else b for b in integers]
+
+        lower: list[int | SSAValue] | None = None
+        steps: list[int | SSAValue] | None = None
+        if parser.parse_optional_punctuation("=") is not None:
+            lower = bounds("lower bounds")
+            parser.parse_keyword("to")
+            upper = bounds("upper bounds")
+            parser.parse_keyword("step")
+            steps = bounds("steps")
+        else:
+            parser.parse_keyword("in")
+            upper = bounds("upper bounds")
         shared: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
         types: list[Attribute] = []
         if parser.parse_optional_keyword("shared_outs") is not None:
@@ -213,24 +268,37 @@ class ForallOp(IRDLOperation):
             )
             if len(types) != len(shared):
                 parser.raise_error(f"expected {len(shared)} result types, but got {len(types)}")
-        index = IndexType()
-        dynamic = [parser.resolve_operand(value, index) for value in bound_values]
         pairs = list(zip(shared, types, strict=True))
         inits = [parser.resolve_operand(init, t) for (_, init), t in pairs]
         arguments = [iv.resolve(index) for iv in ivs]
         arguments += [arg.resolve(t) for (arg, _), t in pairs]
         body = parser.parse_region(arguments)
         attributes = parser.parse_optional_attr_dict()
-        upper = list(bound_integers)
-        dynamic_iter = iter(dynamic)
-        bounds = [next(dynamic_iter) if b == DYNAMIC_INDEX else b for b in upper]
-        op = cls(bounds, inits, body)
+        op = cls(upper, inits, body, lower, steps)
         if "mapping" in attributes:
             op.mapping = attributes.pop("mapping")
         op.attributes |= attributes
         if not isinstance(op.body.block.last_op, InParallelOp):
             op.body.block.add_op(InParallelOp())
         return op
+
+
+_STATIC_NAMES = ("static_lower_bound", "static_upper_bound", "static_step")
+
+
+def _dynamic_part(values: Sequence[int | SSAValue]) -> list[SSAValue]:
+    return [v for v in values if not isinstance(v, int)]
+
+
+def _static_part(values: Sequence[int | SSAValue]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(
+        i64, [v if isinstance(v, int) else DYNAMIC_INDEX for v in values]
+    )
+
+
+def _mixed(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
+    values = iter(dynamic)
+    return [next(values) if v == DYNAMIC_INDEX else v for v in static.get_values()]
 
 
 SCF = Dialect(

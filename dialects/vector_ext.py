@@ -33,7 +33,7 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 
-from dialects.vector_mosaic import MOSAIC_VECTOR_OPS
+from dialects.vector_mosaic import MOSAIC_VECTOR_ATTRIBUTES, MOSAIC_VECTOR_OPS
 
 
 @irdl_op_definition
@@ -330,5 +330,5 @@ VECTOR = Dialect(
         InsertStridedSliceOp,
         *MOSAIC_VECTOR_OPS,
     ],
-    [*vector.Vector.attributes],
+    [*vector.Vector.attributes, *MOSAIC_VECTOR_ATTRIBUTES],
 )

@@ -241,6 +241,13 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
             # xDSL has no public peek; the compact form starts with a size or `?`.
             token = parser._current_token.text  # pyright: ignore[reportPrivateUsage]
             if token[:1].isdigit() or token == "?":
+                if cls._prints_location is TileTypeBase._prints_location:
+                    # PTOAS's tile_buf parser reads a location keyword first: a shape
+                    # there is the pre-`loc` syntax it no longer has.
+                    parser.raise_error(
+                        f"{cls.name} needs a location before its shape ('vec, 16x16xf32' "
+                        "or 'loc=vec, ...'): a tile buffer has no default location"
+                    )
                 return _parse_compact_form(parser, "vec")
             loc = parser.parse_identifier(" (a tile location, 'loc=' or a shape)")
             parser.parse_punctuation(",")

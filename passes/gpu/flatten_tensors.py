@@ -62,7 +62,9 @@ from dialects.xla import (
 )
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.analysis.linear_index import constant_result, linear_index
+from passes.apply_indexing_patterns import FoldApplyIndexingChain
 from passes.diagnostics import OpError
+from passes.greedy_driver import finish_like_greedy_driver
 
 
 def flat_type(type_: Attribute) -> TensorType[Attribute] | None:
@@ -478,8 +480,10 @@ class FlattenTensorsPass(ModulePass):
                     FlattenTransferRead(),
                     FlattenTransferWrite(),
                     FoldCastPairs(),
+                    FoldApplyIndexingChain(),
                 ]
             ),
             apply_recursively=True,
         ).rewrite_module(op)
         _check_converged(op)
+        finish_like_greedy_driver(ctx, op)

@@ -10,7 +10,8 @@ inlined unless
 * the caller would grow beyond `max_caller_ops` operations (XLA: 4000).
 
 A callee marked `xla.has_no_compute` (only index transformations: bitcast,
-broadcast, transpose, ...) is always inlined, whatever the counts say.
+broadcast, transpose, ...; today's XLA writes `no_compute = true`) is always
+inlined, whatever the counts say.
 As MLIR's inliner does, a private callee left without references after
 inlining is erased; `xla-erase-dead-functions` handles the rest.
 """
@@ -43,6 +44,8 @@ from passes.analysis.call_graph import (
 
 NOINLINE = "noinline"
 HAS_NO_COMPUTE = "xla.has_no_compute"
+# Today's XLA spells the mark `no_compute = true` on the function (its dumps show it).
+NO_COMPUTE = "no_compute"
 
 
 def call_target(op: Operation) -> str | None:
@@ -104,7 +107,7 @@ class InlineCall(RewritePattern):
             return False  # a declaration, or control flow we cannot splice into a region
         if NOINLINE in call.attributes or NOINLINE in callee.attributes:
             return False
-        if HAS_NO_COMPUTE in callee.attributes:
+        if HAS_NO_COMPUTE in callee.attributes or NO_COMPUTE in callee.attributes:
             return True
         if _calls_to(caller, name) > 1:
             return False

@@ -42,6 +42,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from dialects.xla import LoopOpBase, YieldOpBase, make_apply_indexing
+from passes.greedy_driver import finish_like_greedy_driver
 from passes.scf_building import all_of, in_interval, index_constant
 from xla_emit.indexing import AffineExpr, IndexingMap
 
@@ -160,9 +161,19 @@ class LowerLoop(RewritePattern):
 
 @dataclass(frozen=True)
 class LowerXlaLoopsToScfPass(ModulePass):
-    """Lowers `xla.loop`/`xla_gpu.loop` to nested `scf.for` with a domain check. No options."""
+    """Lowers `xla.loop`/`xla_gpu.loop` to nested `scf.for` with a domain check.
+
+    Options:
+    - greedy_cleanup (bool, default true): then fold, erase dead ops and keep one
+      constant per value at the top of each function, as MLIR's greedy driver does
+      in XLA's pass (`passes/greedy_driver.py`); false leaves the built ops in place.
+    """
 
     name = "xla-lower-xla-loops-to-scf"
 
+    greedy_cleanup: bool = True
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(LowerLoop(), apply_recursively=True).rewrite_module(op)
+        if self.greedy_cleanup:
+            finish_like_greedy_driver(ctx, op)

@@ -3,21 +3,28 @@
 XLA's `optimize_loops.cc` rule, restated:
 
 * only loops with constant lower bound 0, step 1 and a constant trip count T;
-* never a loop whose body calls a function (`func.call`, `pure_call`), holds
-  another `scf.for`, or uses `math.acos/acosh/asin/asinh/atanh/sinh` (their
-  expansions are large and unrolling them does not pay);
-* T <= max_unroll_factor and T * body_size <= 400: unroll fully;
-* otherwise unroll by f = min(T, 400 // body_size), lowered until it divides T,
-  where body_size counts 1 per op and 20 per expensive float `math` op, times
-  the vector width of the op's result.
+* never a loop whose body holds a `func.call`, another `scf.for`, or
+  `math.acos/acosh/asin/asinh/atanh/sinh` (their expansions are large and
+  unrolling them does not pay), nor a `pure_call` to a function that does;
+* the body's size counts 1 per op and 20 per float `math` op that is not one
+  of the cheap ones, times the vector width of the op's result; a `pure_call`
+  counts the size of its callee's body (the XLA of the corpus: newer sources
+  weigh `math.exp`/`math.log` 40, which would keep the transpose corpus
+  kernels' 8-trip loops with an exp from unrolling fully);
+* the loop is unrolled by f = min(T, 400 // size), lowered until it divides T:
+  fully (no loop left) when f = T, else into a loop of step f whose body holds
+  f copies.
 
 400 is XLA's `kMaxSize` ("chosen empirically"): it caps every unrolled body,
-so however large `max_unroll_factor` is, a loop grows by at most 400 ops'
-worth (a factor of 10^6 on a 10^5-trip loop would otherwise print 10^5
-copies of its body).
+so a 10^5-trip loop grows by at most 400 ops' worth.
 
-Full unrolling turns the seed's `scf.for %vector_index = 0 to 4` into four
-copies of the body at the constant positions `%vector_index`, `%vector_index_1`, ...
+XLA runs the rule through MLIR's greedy driver, which also folds what the
+copies leave behind; with `fold` (the default) ours does the same
+(`passes.greedy_folding`): the copies read the constant positions 0, 1, ...
+as static `vector.extract %v[1]`, and constants end up at the function's
+start, one per value. Without it, each copy reads its position from an index
+constant placed before it (`%vector_index`, `%vector_index_1`, ...), as in
+the seed's listings.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math, scf
-from xdsl.dialects.builtin import ModuleOp, VectorType
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp, VectorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -36,14 +43,16 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from dialects.xla import PureCallOpBase
+from passes.greedy_folding import fold_function
 from passes.loop_utils import clone_body, insert_index_constant, static_bounds
 
-# Size budget XLA gives a partially unrolled body.
+# Size budget XLA gives an unrolled body (`kMaxSize`).
 _UNROLL_BUDGET = 400
-_EXPENSIVE_MATH_COST = 20
+_NON_TRIVIAL_MATH_COST = 20
 
 # math ops whose lowering is a single cheap instruction.
 _CHEAP_MATH_OPS: tuple[type[Operation], ...] = (
@@ -59,8 +68,10 @@ _CHEAP_MATH_OPS: tuple[type[Operation], ...] = (
     math.TruncOp,
 )
 
-# math ops that block unrolling altogether.
-_BLOCKING_MATH_OPS: tuple[type[Operation], ...] = (
+# Ops that block unrolling altogether.
+_BLOCKING_OPS: tuple[type[Operation], ...] = (
+    func.CallOp,
+    scf.ForOp,
     math.AcosOp,
     math.AcoshOp,
     math.AsinOp,
@@ -70,22 +81,39 @@ _BLOCKING_MATH_OPS: tuple[type[Operation], ...] = (
 )
 
 
-def _blocks_unrolling(op: Operation) -> bool:
-    return isinstance(op, (func.CallOp, PureCallOpBase, scf.ForOp, *_BLOCKING_MATH_OPS))
+def _math_cost(op: Operation) -> int:
+    """XLA's weight of a `math` op: integer ones and the cheap float ones cost 1."""
+    if not op.results or isinstance(op.results[0].type, (IntegerType, IndexType)):
+        return 1
+    if isinstance(op, _CHEAP_MATH_OPS):
+        return 1
+    return _NON_TRIVIAL_MATH_COST
 
 
-def _op_cost(op: Operation) -> int:
-    cost = 1
-    if op.dialect_name() == "math" and not isinstance(op, _CHEAP_MATH_OPS):
-        cost = _EXPENSIVE_MATH_COST
+def _op_size(op: Operation) -> int | None:
+    """The unrolling cost of `op`, or None if it blocks unrolling."""
+    if isinstance(op, _BLOCKING_OPS):
+        return None
+    if isinstance(op, PureCallOpBase):
+        callee = SymbolTable.lookup_symbol(op, op.callee)
+        if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
+            return None
+        return region_size(callee.body)
+    cost = _math_cost(op) if op.dialect_name() == "math" else 1
     if op.results and isinstance(vector := op.results[0].type, VectorType):
         cost *= vector.element_count()
     return cost
 
 
-def body_size(loop: scf.ForOp) -> int:
-    """The unrolling cost of one iteration of `loop` (nested regions included)."""
-    return sum(_op_cost(op) for op in loop.body.walk())
+def region_size(region: Region) -> int | None:
+    """The unrolling cost of the ops of `region` (nested ones included), None if blocked."""
+    total = 0
+    for op in region.walk():
+        size = _op_size(op)
+        if size is None:
+            return None
+        total += size
+    return total
 
 
 def partial_unroll_factor(trip_count: int, size: int) -> int:
@@ -96,11 +124,8 @@ def partial_unroll_factor(trip_count: int, size: int) -> int:
     return factor
 
 
-@dataclass(frozen=True)
 class UnrollLoop(RewritePattern):
     """Unrolls one eligible `scf.for` fully or by a factor."""
-
-    max_unroll_factor: int
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
@@ -109,15 +134,13 @@ class UnrollLoop(RewritePattern):
         # larger step and so is never unrolled twice.
         if bounds is None or bounds.lower != 0 or bounds.step != 1:
             return
-        if any(_blocks_unrolling(inner) for inner in op.body.walk()):
+        size = region_size(op.body)
+        if size is None:
             return
-        trip_count = bounds.trip_count
-        size = body_size(op)
-        if trip_count <= self.max_unroll_factor and trip_count * size <= _UNROLL_BUDGET:
-            _unroll_fully(op, trip_count, rewriter)
-            return
-        factor = partial_unroll_factor(trip_count, size)
-        if factor > 1:
+        factor = partial_unroll_factor(bounds.trip_count, size)
+        if factor == bounds.trip_count and factor > 1:
+            _unroll_fully(op, factor, rewriter)
+        elif factor > 1:
             _unroll_by(op, factor, rewriter)
 
 
@@ -160,21 +183,26 @@ class OptimizeLoopsPass(ModulePass):
     """Unrolls `scf.for` loops with static bounds (XLA's `xla-gpu-optimize-loops`).
 
     Options:
-    - max_unroll_factor (int, default 4): loops with at most this many
-      iterations are unrolled fully, if the unrolled body stays within XLA's
-      size budget (400); 0 means the default. Other loops are unrolled by the
-      largest factor that divides the trip count and keeps the body within
-      that budget.
+    - max_unroll_factor (int, default 4): XLA's pipeline still passes it, but
+      today's XLA unrolls by the size budget alone (see the module's
+      docstring); it must be >= 0 and changes nothing.
+    - fold (bool, default true): fold what unrolling leaves behind as XLA's
+      greedy driver does (static vector positions, constants merged at the
+      function's start, dead ops erased); false keeps the seed's listing form.
     """
 
     name = "xla-gpu-optimize-loops"
 
     max_unroll_factor: int = 4
+    fold: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_unroll_factor < 0:
             raise PassFailedException(
                 f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}"
             )
-        factor = self.max_unroll_factor or 4
-        PatternRewriteWalker(UnrollLoop(factor), apply_recursively=True).rewrite_module(op)
+        PatternRewriteWalker(UnrollLoop(), apply_recursively=True).rewrite_module(op)
+        if self.fold:
+            for function in op.walk():
+                if isinstance(function, func.FuncOp) and function.body.blocks:
+                    fold_function(function)

@@ -27,9 +27,14 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.transforms.canonicalization_patterns.scf import (
+    IfPropagateConstantCondition,
+    SimplifyTrivialLoops,
+)
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.analysis.value_ranges import narrowed_map, value_range
+from passes.greedy_driver import finish_like_greedy_driver
 from xla_emit.indexing.comparison import decide_comparison, decide_less
 
 
@@ -85,9 +90,19 @@ class TightenApplyIndexing(RewritePattern):
 @dataclass(frozen=True)
 class SimplifyArithPass(ModulePass):
     """Folds integer comparisons and min/max by value ranges and tightens
-    `apply_indexing` domains (XLA's `xla-simplify-arith`). No options."""
+    `apply_indexing` domains (XLA's `xla-simplify-arith`).
+
+    Options:
+    - greedy_cleanup (bool, default true): then fold, erase dead ops and keep one
+      constant per value at the top of each function, as MLIR's greedy driver does
+      in XLA's pass (`passes/greedy_driver.py`), and inline `scf.if` on a constant
+      and `scf.for` of one trip, as XLA's second run does; false leaves the
+      rewritten ops in place.
+    """
 
     name = "xla-simplify-arith"
+
+    greedy_cleanup: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
@@ -96,3 +111,13 @@ class SimplifyArithPass(ModulePass):
             ),
             apply_recursively=True,
         ).rewrite_module(op)
+        if not self.greedy_cleanup:
+            return
+        finish_like_greedy_driver(ctx, op)
+        # XLA's pass then runs the canonicalization patterns of `scf.for` and `scf.if`
+        # in a second greedy run: a branch on a constant and a loop of one trip go.
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([IfPropagateConstantCondition(), SimplifyTrivialLoops()]),
+            apply_recursively=True,
+        ).rewrite_module(op)
+        finish_like_greedy_driver(ctx, op)

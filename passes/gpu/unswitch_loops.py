@@ -13,10 +13,14 @@ becomes, when `%c` is defined outside the loop,
       scf.for %i = %lb to %ub step %s iter_args(%a = %init) { ELSE(%i, %a) }
     }
 
-so the condition is tested once instead of once per iteration. Only a body
-that is exactly the `scf.if` and a yield of its results is unswitched, as in
-XLA; a missing else branch leaves the iter args unchanged, so that side needs
-no loop at all.
+so the condition is tested once instead of once per iteration. As in XLA,
+only a body that is exactly the `scf.if` and the yield is unswitched, not on
+a constant condition: each side gets a copy of the loop whose `scf.if` tests
+a constant, and the canonicalizations XLA runs with it (`passes.scf_simplify`)
+fold that `scf.if` into its branch and drop what a side does not do: a loop
+that only passes its iter args through, iter args no branch changes, results
+the `scf.if` takes from outside. A loop nest around one such `scf.if` is
+unswitched level by level, so the test ends up outside the whole nest.
 """
 
 from __future__ import annotations
@@ -24,16 +28,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i1
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
+
+from passes.loop_utils import constant_int
+from passes.scf_simplify import defined_outside, simplify_scf
 
 
 def _invariant_if(loop: scf.ForOp) -> scf.IfOp | None:
@@ -41,27 +48,9 @@ def _invariant_if(loop: scf.ForOp) -> scf.IfOp | None:
     ops = list(loop.body.block.ops)
     if len(ops) != 2 or not isinstance(guard := ops[0], scf.IfOp):
         return None
-    yield_op = ops[1]
-    assert isinstance(yield_op, scf.YieldOp)
-    if tuple(yield_op.arguments) != tuple(guard.results):
-        return None
-    condition = guard.cond.owner
-    defining_op = condition if isinstance(condition, Operation) else condition.parent_op()
-    if defining_op is not None and loop.is_ancestor(defining_op):
+    if constant_int(guard.cond) is not None or not defined_outside(guard.cond, loop):
         return None
     return guard
-
-
-def _loop_over(loop: scf.ForOp, branch: Block) -> scf.ForOp:
-    """A copy of `loop` whose body is a copy of `branch` (with `branch`'s yield)."""
-    body = Block(arg_types=[arg.type for arg in loop.body.block.args])
-    mapping: dict[SSAValue, SSAValue] = {}
-    for old, new in zip(loop.body.block.args, body.args, strict=True):
-        new.name_hint = old.name_hint
-        mapping[old] = new
-    for op in branch.ops:
-        body.add_op(op.clone(mapping))
-    return scf.ForOp(loop.lb, loop.ub, loop.step, loop.iter_args, Region(body))
 
 
 class UnswitchLoop(RewritePattern):
@@ -72,16 +61,14 @@ class UnswitchLoop(RewritePattern):
         guard = _invariant_if(op)
         if guard is None:
             return
-        then_loop = _loop_over(op, guard.true_region.block)
-        then_block = Block([then_loop, scf.YieldOp(*then_loop.results)])
-        if guard.false_region.blocks:
-            else_loop = _loop_over(op, guard.false_region.block)
-            else_region = Region(Block([else_loop, scf.YieldOp(*else_loop.results)]))
-        elif op.iter_args:
-            else_region = Region(Block([scf.YieldOp(*op.iter_args)]))
-        else:
-            else_region = Region()  # nothing to run and nothing to yield
-        unswitched = scf.IfOp(guard.cond, op.result_types, Region(then_block), else_region)
+        sides: list[Region] = []
+        for taken in (1, 0):
+            constant = arith.ConstantOp(IntegerAttr(taken, i1))
+            rewriter.insert(constant, InsertPoint.before(op))
+            mapping: dict[SSAValue, SSAValue] = {guard.cond: constant.result}
+            loop = op.clone(value_mapper=mapping)
+            sides.append(Region(Block([loop, scf.YieldOp(*loop.results)])))
+        unswitched = scf.IfOp(guard.cond, op.result_types, sides[0], sides[1])
         rewriter.replace(op, unswitched)
 
 
@@ -93,4 +80,6 @@ class UnswitchLoopsPass(ModulePass):
     name = "xla-unswitch-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(UnswitchLoop(), apply_recursively=True).rewrite_module(op)
+        for function in op.walk():
+            if isinstance(function, func.FuncOp) and function.body.blocks:
+                simplify_scf(function, (UnswitchLoop(),))

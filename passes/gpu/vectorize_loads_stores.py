@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, scf, tensor, vector
+from xdsl.dialects import arith, func, scf, tensor, ub, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -57,6 +57,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
 from dialects.xla import ApplyIndexingOpBase
+from passes.greedy_folding import fold_function
 from passes.loop_utils import insert_index_constant, static_bounds
 from xla_emit.indexing import DimExpr, SymbolExpr
 from xla_emit.indexing.strides import alignment_of, at_zero, stride_in
@@ -177,8 +178,9 @@ def _vectorize_load(
     if access is None:
         return False
     base = _base_index(access, loop, rewriter)
-    padding = arith.ConstantOp(_zero(vector_type.element_type))
-    padding.result.name_hint = "cst"
+    # No padding is ever read (the read is in bounds): XLA passes none, which
+    # MLIR spells as a poison value.
+    padding = ub.PoisonOp(vector_type.element_type)
     rewriter.insert(padding, InsertPoint.before(loop))
     read = vector.TransferReadOp(
         op.tensor, [base], padding.result, vector_type, _in_bounds(), _identity_1d()
@@ -295,9 +297,21 @@ class VectorizeLoop(RewritePattern):
 @dataclass(frozen=True)
 class VectorizeLoadsStoresPass(ModulePass):
     """Turns contiguous aligned `tensor.extract`/`insert` in small loops into vector
-    transfers (XLA's `xla-vectorize-loads-stores`). No options."""
+    transfers (XLA's `xla-vectorize-loads-stores`).
+
+    Options:
+    - fold (bool, default true): fold as XLA's greedy driver does (constants
+      merged at the function's start, the scalar index computations left
+      unused erased); false keeps the seed's listing form.
+    """
 
     name = "xla-vectorize-loads-stores"
 
+    fold: bool = True
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(VectorizeLoop(), apply_recursively=False).rewrite_module(op)
+        if self.fold:
+            for function in op.walk():
+                if isinstance(function, func.FuncOp) and function.body.blocks:
+                    fold_function(function)

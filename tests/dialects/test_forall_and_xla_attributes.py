@@ -40,6 +40,31 @@ def test_a_forall_kernel_prints_back_unchanged() -> None:
     assert str(module) == expected
 
 
+def test_a_forall_with_lower_bounds_and_steps_prints_back() -> None:
+    text = (
+        "func.func @f(%a: tensor<8xf32>, %lb: index) -> tensor<8xf32> {\n"
+        "  %0 = scf.forall (%i, %j) = (%lb, 1) to (8, 7) step (2, 3) shared_outs(%o = %a) "
+        "-> (tensor<8xf32>) {\n"
+        "    scf.forall.in_parallel {\n"
+        "      tensor.parallel_insert_slice %o into %o[0] [8] [1] : tensor<8xf32> into "
+        "tensor<8xf32>\n"
+        "    }\n"
+        "  }\n"
+        "  scf.forall (%k) = (0) to (4) step (1) {\n"
+        "  }\n"
+        "  func.return %0 : tensor<8xf32>\n"
+        "}"
+    )
+    module, source_map = parse_mlir(text, "f.mlir")
+    verify_module(module, source_map)
+    printed = str(module)
+    # Lower bounds 0 and steps 1 print in the normalized form, as MLIR prints them.
+    assert "scf.forall (%i, %j) = (%lb, 1) to (8, 7) step (2, 3) shared_outs(%o = %a)" in printed
+    assert "scf.forall (%k) in (4) {" in printed
+    reparsed, _ = parse_mlir(printed, "f.mlir")
+    assert str(reparsed) == printed
+
+
 def test_forall_iterations_are_threads_and_workgroups_are_blocks() -> None:
     module, _ = parse_mlir(KERNEL, "k.mlir")
     executor = Executor(module)
@@ -61,8 +86,12 @@ def test_a_dense_hex_literal_is_a_bit_pattern() -> None:
     ("text", "message"),
     [
         (
-            "%0 = arith.constant 0 : index\nscf.forall (%i) = (%0) to (%0) step (%0) {\n}\n",
-            "c.mlir:2:19: error: scf.forall with lower bounds and steps is not supported",
+            "scf.forall (%i, %j) = (0, 0) to (4, 4) step (1) {\n}\n",
+            "c.mlir:1:49: error: expected 2 steps, one per induction variable, but got 1",
+        ),
+        (
+            "scf.forall (%i) = (0) to (4) {\n}\n",
+            "c.mlir:1:30: error: Expected 'step'",
         ),
         (
             "scf.forall (%i, %j) in (4) {\n}\n",

@@ -130,6 +130,12 @@ def test_types_compare_by_parameters() -> None:
         ("!pto.tile_buf<vec, 16x?xf32>", "a tile has a static 2-D shape, but got 16x?"),
         ("!pto.tile_buf<vec, 4x4x4xf32>", "a tile has a static 2-D shape, but got 4x4x4"),
         ("!pto.tile<16x16xf128>", "'f128' is not a tile element type"),
+        # PTOAS's stale Subset.pto spells a buffer this way; PTOAS rejects it too.
+        (
+            "!pto.tile_buf<32x64xf32, #pto.address_space<vec>>",
+            "pto.tile_buf needs a location before its shape ('vec, 16x16xf32' or 'loc=vec, ...')"
+            ": a tile buffer has no default location",
+        ),
     ],
 )
 def test_bad_tile_types_are_located_errors(spelling: str, message: str) -> None:

@@ -722,6 +722,24 @@ func.func @f(%x: {buf}) -> {buf} {{
     np.testing.assert_allclose(b.data, np.exp(x), rtol=1e-6)  # %b shares %a2's bytes
 
 
+def test_alloc_at_an_address_keeps_the_bytes_there() -> None:
+    """A later `alloc_tile addr = A` sees what an earlier tile at A left, as a row of 16
+    seen as a column of 16 (PTOAS's memory plans reinterpret tiles this way)."""
+    row, column = "!pto.tile_buf<vec, 1x16xf32>", "!pto.tile_buf<vec, 16x1xf32, valid=16x1>"
+    module = parse(f"""
+func.func @f(%x: {row}) -> {column} {{
+  %addr = arith.constant 256 : i64
+  %a = pto.alloc_tile addr = %addr : {row}
+  pto.texp ins(%x : {row}) outs(%a : {row})
+  %b = pto.alloc_tile addr = %addr : {column}
+  return %b : {column}
+}}""")
+    x = RNG.standard_normal((1, 16)).astype(np.float32)
+    (b,) = PTOExecutor(module).run("f", [tile_arg(x)])
+    assert isinstance(b, Tile)
+    np.testing.assert_allclose(b.data[:, 0], np.exp(x[0]), rtol=1e-6)
+
+
 def test_address_beyond_memory_is_an_error() -> None:
     module = parse("""
 func.func @f() {

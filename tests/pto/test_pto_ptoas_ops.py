@@ -361,9 +361,9 @@ def test_fillpad_tci_ttri_gather() -> None:
 
 
 def test_unsupported_op_is_a_located_error() -> None:
-    line = f"pto.tsort32 ins(%a, %i : {F}, {INT}) outs(%out : {F})"
-    with pytest.raises(UserError, match=r"the PTO executor cannot run 'pto\.tsort32'"):
-        run_op(line, [("a", (F, A)), ("i", (INT, IA))], F)
+    line = f"pto.tpack ins(%a : {F}) outs(%out : {INT})"
+    with pytest.raises(UserError, match=r"the PTO executor cannot run 'pto\.tpack'"):
+        run_op(line, [("a", (F, A))], INT)
 
 
 def test_scalars_in_global_memory_and_event_arrays() -> None:

@@ -96,28 +96,49 @@ def test_each_output_gets_what_its_computation_allows() -> None:
 
 def test_bound_matches_hand_worked_numbers() -> None:
     u = 2.0**-8
+    slack = 2 * 3 * 2.0**-53 * 2.0  # the float64 exact sum's own rounding: 2 n u64 sum|x_i|
     same_type = ReorderedSum(
-        3, PrimitiveType.BF16, PrimitiveType.BF16, np.array([2.0]), np.array([1.0])
+        3,
+        3,
+        PrimitiveType.BF16,
+        PrimitiveType.BF16,
+        np.array([1.0]),
+        np.array([2.0]),
+        np.array([0.5]),
     )
-    # 2 * ((1+u)^3 - 1) * sum|x|, with (1+u)^3 - 1 = 3u + 3u^2 + u^3.
-    assert same_type.bound()[0] == pytest.approx(2 * (3 * u + 3 * u**2 + u**3) * 2.0, rel=1e-12)
+    assert same_type.bound()[0] == 0.5 + slack
+    # f32 accumulated, stored as bf16: one more rounding, relative to |exact| + the bound,
+    # plus half bf16's smallest subnormal.
     narrowed = ReorderedSum(
-        100, PrimitiveType.F32, PrimitiveType.BF16, np.array([10.0]), np.array([-4.0])
+        100,
+        10,
+        PrimitiveType.F32,
+        PrimitiveType.BF16,
+        np.array([-4.0]),
+        np.array([10.0]),
+        np.array([1e-5]),
     )
-    e = (1 + 2.0**-24) ** 100 - 1
-    expected = 2 * e * 10.0 + 2 * u * (4.0 + e * 10.0)
-    assert narrowed.bound()[0] == pytest.approx(expected, rel=1e-9)
+    inner = 1e-5 + 2 * 100 * 2.0**-53 * 10.0
+    expected = inner + u * (4.0 + inner) + 2.0**-133 / 2
+    assert narrowed.bound()[0] == pytest.approx(expected, rel=1e-12)
 
 
 def test_bound_comparison_rejects_infinities_and_nans_out_of_place() -> None:
     loose = ReorderedSum(
-        4096, PrimitiveType.BF16, PrimitiveType.BF16, np.array([1e30, 1.0]), np.array([0, 0])
+        4096,
+        4096,
+        PrimitiveType.BF16,
+        PrimitiveType.BF16,
+        np.array([0.0, 0.0]),
+        np.array([1e30, 1.0]),
+        np.array([1e30, 1e30]),
     )
     expected = np.array([np.inf, 1.0], dtype=ml_dtypes.bfloat16)
     actual = np.array([3.0, np.nan], dtype=ml_dtypes.bfloat16)
     result = compare_within_bound(expected, actual, loose)
     assert not result.matches
     assert result.first_difference == (0,)
+    assert "depth*u >= 1, so the bound says little" in result.describe()
 
 
 def test_plain_bf16_row_sum_passes_check(
@@ -133,8 +154,8 @@ def test_plain_bf16_row_sum_passes_check(
     hlo.write_text(BF16_SUM)
     assert main([str(hlo), "--check"]) == 0
     err = capsys.readouterr().err
-    assert "emitted: ok (out0: within the reordered-sum bound (max error " in err
-    assert "reduction of 4096 bf16 elements; n*u >= 1, so the bound says little))" in err
+    assert "emitted: ok (out0: within the reordered-sum bound (off the exact sum by " in err
+    assert "4096 bf16 elements, at most 26 additions deep; the reference is off by up to " in err
 
 
 def test_corpus_bf16_row_sum_passes_check(capsys: pytest.CaptureFixture[str]) -> None:
@@ -158,8 +179,8 @@ def test_a_row_sum_missing_one_element_differs(
     inputs = CORPUS / "bf16_row_sum.inputs.npz"
     assert main([str(hlo), "--inputs", str(inputs), "--check"]) == 1
     err = capsys.readouterr().err
-    assert "emitted: DIFFERS (out0: outside the reordered-sum bound (max error " in err
-    assert "reduction of 64 f32 elements), first at [" in err
+    assert "emitted: DIFFERS (out0: outside the reordered-sum bound (off the exact sum by " in err
+    assert "64 f32 elements, at most 7 additions deep; the reference is off by up to " in err
     assert "error: outputs differ from the reference evaluator after pass 'emitted'" in err
 
 

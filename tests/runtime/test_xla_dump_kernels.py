@@ -13,7 +13,6 @@ passes, given XLA:GPU's optimized module, must give the same outputs.
 from __future__ import annotations
 
 import lzma
-import re
 from functools import cache
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from xla_emit.ir.parse import parse_mlir
 from xla_emit.ir.pass_log import read_pass_log
 from xla_emit.ir.verify import verify_module
 from xla_emit.runtime import KernelCache, ModuleRuntime
+from xla_emit.runtime.pipeline import apply_pipeline
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "gpu"
 GPU_LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz"))
@@ -95,9 +95,12 @@ def assert_matches(ours: np.ndarray, expected: np.ndarray, what: str) -> None:
         assert mismatches == 0, f"{what}: {mismatches} elements differ"
 
 
-def run_and_compare(text: str, name: str, program: Path, hlo_name: str, fusion: str) -> None:
+def run_and_compare(
+    text: str, name: str, program: Path, hlo_name: str, fusion: str, passes: str = ""
+) -> None:
     module, source_map = parse_mlir(text, name)
     verify_module(module, source_map)
+    apply_pipeline(module, passes, source_map=source_map)
     operands, evaluated, xla = fusion_values(program, hlo_name)[fusion]
     results = Executor(module, locator=source_map).run(operands)
     expected = xla if xla is not None else evaluated
@@ -115,38 +118,34 @@ def test_xla_gpu_emitter_output_matches_xla(log: Path) -> None:
     )
 
 
-def iterations_per_thread(text: str) -> int:
-    """How many iterations the first loop's symbols make (XLA:CPU runs few threads)."""
-    first_map = re.search(r"domain: ([^\"]*)\"", text)
-    extents = re.findall(r"\bs\d+ in \[0, (\d+)\]", first_map.group(1) if first_map else "")
-    return int(np.prod([int(e) + 1 for e in extents]))
-
-
-# The interpreter runs a thread's loop iterations one at a time: XLA:CPU's kernels
-# of 100k iterations take minutes, so those run only with the slow tests.
-FAST_ITERATIONS = 4096
-
-
-def cpu_kernel_params() -> list:
-    params = []
-    for kernel in CPU_KERNELS:
-        text = lzma.decompress(kernel.read_bytes()).decode()
-        slow = iterations_per_thread(text) > FAST_ITERATIONS
-        params.append(
-            pytest.param(
-                kernel,
-                id=f"{kernel.parts[-3]}/{kernel.name[:-8]}",
-                marks=[pytest.mark.slow] if slow else [],
-            )
-        )
-    return params
-
-
-@pytest.mark.parametrize("kernel", cpu_kernel_params())
+@pytest.mark.parametrize("kernel", CPU_KERNELS, ids=lambda p: f"{p.parts[-3]}/{p.name[:-8]}")
 def test_xla_cpu_emitter_output_matches_xla(kernel: Path) -> None:
+    """XLA:CPU runs a fusion on a thread or two, each looping over up to 100k elements:
+    the interpreter runs those independent iterations side by side as lanes."""
     text = lzma.decompress(kernel.read_bytes()).decode()
     program = kernel.parents[1]
-    run_and_compare(text, str(kernel), program, "cpu.hlo", kernel.name[: -len(".mlir.xz")])
+    fusion = kernel_name(kernel.name[: -len(".mlir.xz")])
+    run_and_compare(text, str(kernel), program, "cpu.hlo", fusion)
+
+
+# Lowered, each xla.loop is a nest of scf.for carrying the output through an scf.if:
+# its iterations are still independent, so these run as fast.
+LOWERED_CPU_KERNELS = [
+    kernel
+    for kernel in CPU_KERNELS
+    if kernel.parts[-3] in ("argmax_rows", "gelu_bf16", "dynamic_update_slice", "transpose_3d")
+]
+
+
+@pytest.mark.parametrize(
+    "kernel", LOWERED_CPU_KERNELS, ids=lambda p: f"{p.parts[-3]}/{p.name[:-8]}"
+)
+def test_xla_cpu_kernels_lowered_to_scf_match_xla(kernel: Path) -> None:
+    text = lzma.decompress(kernel.read_bytes()).decode()
+    fusion = kernel_name(kernel.name[: -len(".mlir.xz")])
+    run_and_compare(
+        text, str(kernel), kernel.parents[1], "cpu.hlo", fusion, "xla-lower-xla-loops-to-scf"
+    )
 
 
 PROGRAMS = sorted(path for path in CORPUS.iterdir() if (path / "gpu.hlo").exists())

@@ -45,6 +45,17 @@ def test_replay_runs_our_passes_on_xla_snapshots(capsys: pytest.CaptureFixture[s
     assert flatten[2] == "yes"
 
 
+def test_replay_keeps_the_named_passes_and_can_skip_the_outputs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        main([str(GELU), "--replay", "--passes", "inline,xla-flatten-tensors", "--no-outputs"]) == 0
+    )
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    # XLA's inliner runs cse on every function: that belongs to the inline step.
+    assert rows == [["10", "inline", "yes", "-"], ["20", "xla-flatten-tensors", "yes", "-"]]
+
+
 def test_census_reads_generic_and_custom_ops() -> None:
     text = '  %0 = arith.addf %a, %b : f32\n  "xla_gpu.pdl_wait"() : () -> ()\n  scf.yield\n'
     assert text_census(text) == {"arith.addf": 1, "xla_gpu.pdl_wait": 1, "scf.yield": 1}
@@ -55,6 +66,11 @@ def test_census_reads_generic_and_custom_ops() -> None:
     [
         (["--extract", "99"], "error: no snapshot 99: the log has 49 (0 to 48)"),
         (["--extract", "no-such-pass"], "error: no snapshot before a pass named 'no-such-pass'"),
+        (
+            ["--replay", "--passes", "inline,bogus"],
+            "error: --passes: no pass of ours is named 'bogus'",
+        ),
+        (["--replay", "--passes", ","], "error: --passes: no pass named"),
     ],
 )
 def test_bad_snapshot_names_are_one_line_errors(

@@ -132,11 +132,79 @@ def test_huge_hlo_parameter_is_refused_before_allocation(
 def test_max_memory_flag_sets_the_budget(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run(tmp_path, "small.hlo", SMALL_MODULE, "--max-memory", "16") == 0
+    # The input and the result: 16 bytes each, held together.
+    assert run(tmp_path, "small.hlo", SMALL_MODULE, "--max-memory", "32") == 0
     assert run(tmp_path, "small.hlo", SMALL_MODULE, "--max-memory", "15") == 1
     assert error_line(capsys) == (
         f"{tmp_path}/small.hlo:3:3: error: 'p0' (parameter f32[4]) needs 16 B, "
         "over the memory budget of 15 B (--max-memory)"
+    )
+
+
+# Three 1 KiB arrays, each under a 2 KiB budget, held at once: the input and both results
+# (the tuple only views them).
+THREE_KIB_MODULE = """HloModule m
+ENTRY main {
+  p0 = f32[256] parameter(0)
+  a = f32[256] negate(p0)
+  b = f32[256] exponential(a)
+  ROOT t = (f32[256], f32[256]) tuple(a, b)
+}
+"""
+# A fusion whose computation makes three 1 KiB arrays while it runs (the evaluator
+# materializes each), besides the 1 KiB input and output: 5 KiB.
+FUSED_MODULE = """HloModule m
+%fused (x: f32[256]) -> f32[256] {
+  %x = f32[256] parameter(0)
+  %e = f32[256] exponential(%x)
+  %n = f32[256] negate(%e)
+  ROOT %m = f32[256] multiply(%e, %n)
+}
+
+ENTRY main {
+  p0 = f32[256] parameter(0)
+  ROOT f = f32[256] fusion(p0), kind=kLoop, calls=%fused
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [[], ["--reference"], ["--check"]])
+def test_arrays_that_fit_one_by_one_but_not_together_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: list[str]
+) -> None:
+    assert run(tmp_path, "three.hlo", THREE_KIB_MODULE, "--max-memory", "2K", *mode) == 1
+    assert error_line(capsys) == (
+        f"{tmp_path}/three.hlo:3:3: error: a run holds 3 KiB at once, over the memory budget "
+        "of 2 KiB (--max-memory): 'p0' (parameter f32[256]) 1 KiB, 'a' (negate f32[256]) "
+        "1 KiB, 'b' (exponential f32[256]) 1 KiB"
+    )
+    assert run(tmp_path, "three.hlo", THREE_KIB_MODULE, "--max-memory", "3K", *mode) == 0
+
+
+def test_what_a_fusion_holds_while_it_runs_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(tmp_path, "fused.hlo", FUSED_MODULE, "--max-memory", "4K") == 1
+    assert error_line(capsys) == (
+        f"{tmp_path}/fused.hlo:11:8: error: a run holds 5 KiB at once, over the memory budget "
+        "of 4 KiB (--max-memory): what 'f' (fusion) holds while it runs 3 KiB, "
+        "'p0' (parameter f32[256]) 1 KiB, 'f' (fusion f32[256]) 1 KiB"
+    )
+    assert run(tmp_path, "fused.hlo", FUSED_MODULE, "--max-memory", "5K") == 0
+
+
+def test_beyond_three_contributors_the_rest_is_summed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = THREE_KIB_MODULE.replace(
+        "ROOT t = (f32[256], f32[256]) tuple(a, b)",
+        "c = f32[128] slice(b), slice={[0:128]}\n  ROOT t = (f32[256], f32[128]) tuple(a, c)",
+    )
+    assert run(tmp_path, "four.hlo", text, "--max-memory", "3K") == 1
+    assert error_line(capsys).endswith(
+        "error: a run holds 3.5 KiB at once, over the memory budget of 3 KiB (--max-memory): "
+        "'p0' (parameter f32[256]) 1 KiB, 'a' (negate f32[256]) 1 KiB, "
+        "'b' (exponential f32[256]) 1 KiB and 1 more (512 B)"
     )
 
 

@@ -52,6 +52,11 @@ class ColumnReductionTiling(ReductionTiling):
         return WARP_SIZE
 
     @property
+    def shuffle_rounds(self) -> int:
+        """The 32 partials of a column meet in one warp shuffle."""
+        return 1
+
+    @property
     def column_tiles(self) -> int:
         """Blocks per kept-major element (32 minor elements each)."""
         return ceil_div(self.minor, WARP_SIZE)

@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 
+from xla_emit.emitters.addition_order import IN_ORDER, AdditionTree
 from xla_emit.emitters.column_reduction import ColumnReductionTiling, combine_column
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
-from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups, reduction_groups
+from xla_emit.emitters.hero import (
+    EmitterKind,
+    FusionAnalysis,
+    ReductionGroups,
+    analyze_fusion,
+    reduction_groups,
+)
 from xla_emit.emitters.reduction_parts import emit_reduction_entry_with
 from xla_emit.emitters.row_reduction import RowReductionTiling, combine_row
+from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.shape import flatten_shape
 
 
@@ -44,3 +52,12 @@ def emit_reduction_entry(
     tiling = reduction_tiling(analysis)
     combine = combine_row if isinstance(tiling, RowReductionTiling) else combine_column
     return emit_reduction_entry_with(name, fusion, analysis, epilogue, tiling, combine)
+
+
+def reduce_addition_tree(computation: HloComputation, reduce: HloInstruction) -> AdditionTree:
+    """How the kernel of the fused `computation` adds up `reduce` (one of its instructions):
+    by the reduction emitter's tiling when it is the fusion's hero, else in order."""
+    analysis = analyze_fusion(computation)
+    if analysis.kind is EmitterKind.REDUCTION and analysis.hero is reduce:
+        return reduction_tiling(analysis).addition_tree
+    return IN_ORDER

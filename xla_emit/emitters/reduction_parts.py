@@ -21,6 +21,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
 from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp
+from xla_emit.emitters.addition_order import AdditionTree
 from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import (
     EntryFunction,
@@ -103,6 +104,17 @@ class ReductionTiling(ABC):
     @abstractmethod
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         """What must hold, besides the reduced position, for a thread's read to exist."""
+
+    @property
+    @abstractmethod
+    def shuffle_rounds(self) -> int:
+        """How many warp shuffles combine the threads' partial results."""
+
+    @property
+    def addition_tree(self) -> AdditionTree:
+        """The order the kernel adds in: `loop_stride` threads fold every `loop_stride`-th
+        reduced element (see `read_map`), then `shuffle_rounds` shuffles."""
+        return AdditionTree(self.loop_stride, self.shuffle_rounds)
 
     @property
     def launch(self) -> LaunchDimensions:

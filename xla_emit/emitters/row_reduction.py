@@ -52,6 +52,15 @@ class RowReductionTiling(ReductionTiling):
         )
 
     @property
+    def warps_per_row(self) -> int:
+        return self.threads_per_row // WARP_SIZE
+
+    @property
+    def shuffle_rounds(self) -> int:
+        """One shuffle per warp, then one over the warps' results if a row has several."""
+        return 1 if self.warps_per_row == 1 else 2
+
+    @property
     def rows_per_block(self) -> int:
         return max(1, TARGET_THREADS_PER_BLOCK // self.threads_per_row)
 
@@ -91,10 +100,11 @@ def combine_row(
     reducer: str,
 ) -> list[SSAValue]:
     """A warp shuffle; rows wider than a warp then meet in shared memory for one more."""
+    assert isinstance(tiling, RowReductionTiling)
     builder = grid.builder
     warp_results = shuffle_reduce(builder, partials, reducer)
-    warps = tiling.threads_per_row // WARP_SIZE
-    if warps == 1:
+    warps = tiling.warps_per_row
+    if tiling.shuffle_rounds == 1:
         return warp_results
     lane = THREAD_X.mod(WARP_SIZE)
     row = grid.value(tiling.row_in_block)

@@ -286,6 +286,12 @@ _UFUNC_REDUCERS: dict[str, np.ufunc] = {
 }
 
 
+# Element types whose simple reductions the evaluator folds one element after another, in
+# row-major order over the reduced dims, rounding after each step as XLA does (others go
+# to numpy, which adds pairwise in an order of its own).
+IN_ORDER_REDUCTION_TYPES = frozenset({PrimitiveType.BF16, PrimitiveType.F16})
+
+
 def simple_reducer(reducer: HloComputation) -> str | None:
     """The opcode if the reducer is `op(p0, p1)` of a commutative op, else None."""
     root = reducer.root
@@ -311,7 +317,7 @@ def _reduce(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     simple = simple_reducer(reducer) if half == 1 else None
     if simple is None:
         return _reduce_sequentially(_reducer_step(reducer), inputs, inits, tuple(dims))
-    if ptype in (PrimitiveType.BF16, PrimitiveType.F16):
+    if ptype in IN_ORDER_REDUCTION_TYPES:
         # Rounded after every step, like XLA; the op is applied directly (no sub-evaluation).
         def step(accumulators: list[np.ndarray], values: list[np.ndarray]) -> list[np.ndarray]:
             return [elementwise.binary(simple, accumulators[0], values[0], ptype)]

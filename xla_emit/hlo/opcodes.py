@@ -64,3 +64,7 @@ SUPPORTED_OPS: frozenset[str] = (
 COMPARISON_DIRECTIONS: frozenset[str] = frozenset({"EQ", "NE", "LT", "LE", "GT", "GE"})
 COMPARISON_TYPES: frozenset[str] = frozenset({"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"})
 FUSION_KINDS: frozenset[str] = frozenset({"kLoop", "kInput", "kOutput", "kCustom"})
+
+# Ops whose result is a view of their operands' buffers (a tuple of them, one of them, the
+# same bytes read with another shape): a run allocates nothing for them.
+ALIASING_OPS: frozenset[str] = frozenset({"tuple", "get-tuple-element", "bitcast", "opt-barrier"})

@@ -291,10 +291,28 @@ def write(
 def _store(
     ex: Executor, op: Operation, buffer: Buffer, offsets: np.ndarray, values: np.ndarray
 ) -> None:
+    if ex.lanes.iterations > 1:
+        offsets, values = _last_writes(offsets, values)
     try:
         buffer.data[offsets] = values
     except IndexError:
         raise _unchecked_out_of_bounds(ex, op) from None
+
+
+def _last_writes(offsets: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The stores that stay when several lanes store to one element: the last lane's.
+
+    Loop iterations running as lanes (iteration major) may store to one element
+    of one thread's output; run one at a time, the last iteration's value stays.
+    numpy leaves the order of repeated stores unspecified, so they are dropped.
+    """
+    shape = np.broadcast_shapes(np.shape(offsets), np.shape(values))
+    flat_offsets = np.broadcast_to(offsets, shape).reshape(-1)
+    _, from_end = np.unique(flat_offsets[::-1], return_index=True)
+    if from_end.size == flat_offsets.size:
+        return offsets, values
+    keep = flat_offsets.size - 1 - from_end
+    return flat_offsets[keep], np.broadcast_to(values, shape).reshape(-1)[keep]
 
 
 def _store_selected(

@@ -8,7 +8,9 @@ whole chunk, so Python's cost per op is paid once per chunk, not per thread.
 
 Control flow: loops with uniform bounds run in Python; a lane-varying `scf.if`
 runs the branches that have active lanes under `Executor.mask` and merges the
-results per lane; lane-varying loops iterate until no lane is active.
+results per lane; lane-varying loops iterate until no lane is active. A loop
+whose iterations are independent runs them side by side as extra lanes
+(`iteration_lanes`), which is how XLA:CPU's one-thread loops run fast.
 
 The grid is split into chunks of whole blocks (`max_lanes` lanes at most), so
 shared memory and barriers never straddle a chunk. Chunks are independent and
@@ -44,7 +46,7 @@ from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
-from xla_emit.interpreter.registry import ImplRegistry, load_dialect_impls
+from xla_emit.interpreter.registry import GridAxis, ImplRegistry, load_dialect_impls
 
 Value: TypeAlias = np.ndarray | np.generic | TensorValue
 Values: TypeAlias = tuple[Value, ...]
@@ -123,6 +125,9 @@ class Executor:
         self.step_counter = StepCounter()
         # Results of pure calls in the current chunk (see `xla.run_pure_call`).
         self.pure_call_results: dict[object, Values] = {}
+        # What the interpreter works out once about this module's ops (which loops
+        # may run their iterations as lanes, see `iteration_lanes`); workers share it.
+        self.op_facts: dict[Any, Any] = {}
 
     # ----------------------------------------------------------------- launch
 
@@ -151,10 +156,19 @@ class Executor:
         threads = [1, 1, 1]
         blocks = [1, 1, 1]
         for op in self._reachable_ops(function):
-            for kind, dim, extent in self.registry.grid_axes(op):
+            for kind, dim, extent in self._grid_axes(op):
                 extents = threads if kind == "thread" else blocks
                 extents[dim] = max(extents[dim], extent)
         return LaunchGrid((threads[0], threads[1], threads[2]), (blocks[0], blocks[1], blocks[2]))
+
+    def _grid_axes(self, op: Operation) -> tuple[GridAxis, ...]:
+        """The grid axes `op` reads; an op that cannot size the grid is named with its line."""
+        try:
+            return self.registry.grid_axes(op)
+        except UserError as error:
+            if error.location is not None or self.locator is None:
+                raise
+            raise UserError(error.message, self.locator.location_of(op)) from None
 
     def _reachable_ops(self, function: FuncOp) -> Iterator[Operation]:
         seen = {function.sym_name.data}
@@ -502,9 +516,7 @@ class Executor:
 
     def describe_lane(self, local_lane: int) -> str:
         """`thread T, block B` of a lane of the current chunk."""
-        return self.grid.describe_lane(
-            self.lanes.first_block * self.grid.threads_per_block + local_lane
-        )
+        return self.grid.describe_lane(self.lanes.grid_lane(local_lane))
 
     def error(self, op: Operation | None, message: str, local_lane: int | None = None) -> UserError:
         """A `UserError` naming the op, its source location (if known) and the lane."""

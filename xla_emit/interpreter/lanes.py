@@ -5,6 +5,10 @@ numbered block-major, `lane = block * threads_per_block + thread`, with
 `thread = x + y * nx + z * nx * ny` (CUDA's linear thread id) and the same for
 blocks. Chunks are runs of whole blocks, so shared memory and barriers never
 straddle a chunk; warps are 32 consecutive threads of one block.
+
+Independent loop iterations may run as extra lanes (`iteration_lanes`): a
+lane set with `iterations` n holds n copies of its blocks' lanes, iteration
+major, so lane `i * base_count + t` is iteration i of the chunk's lane t.
 """
 
 from __future__ import annotations
@@ -72,6 +76,8 @@ class LaneSet:
     end_block: int
     # Barrier intervals elapsed in this chunk; race checks compare them.
     epoch: int = field(default=0)
+    # Loop iterations run side by side as lanes (1: one lane per thread).
+    iterations: int = field(default=1)
     _ids: dict[tuple[str, int], np.ndarray | np.int64] = field(
         default_factory=dict[tuple[str, int], "np.ndarray | np.int64"]
     )
@@ -81,24 +87,45 @@ class LaneSet:
         return self.end_block - self.first_block
 
     @property
-    def count(self) -> int:
+    def base_count(self) -> int:
+        """Threads of the chunk's blocks (lanes before iterations are added)."""
         return self.num_blocks * self.grid.threads_per_block
+
+    @property
+    def count(self) -> int:
+        return self.base_count * self.iterations
 
     @cached_property
     def local_thread(self) -> np.ndarray:
         """Linear thread id within its block, per lane."""
-        return np.tile(np.arange(self.grid.threads_per_block, dtype=np.int64), self.num_blocks)
+        threads = np.arange(self.grid.threads_per_block, dtype=np.int64)
+        return np.tile(threads, self.num_blocks * self.iterations)
 
     @cached_property
     def block_slot(self) -> np.ndarray:
         """Index of the lane's block within this chunk (shared memory copy), per lane."""
-        return np.repeat(np.arange(self.num_blocks, dtype=np.int64), self.grid.threads_per_block)
+        slots = np.repeat(np.arange(self.num_blocks, dtype=np.int64), self.grid.threads_per_block)
+        return np.tile(slots, self.iterations)
 
     @cached_property
     def global_lane(self) -> np.ndarray:
-        """Lane number in the whole grid, per lane."""
+        """Lane number in the whole grid (of the lane's thread), per lane."""
         start = self.first_block * self.grid.threads_per_block
-        return np.arange(start, start + self.count, dtype=np.int64)
+        return np.tile(np.arange(start, start + self.base_count, dtype=np.int64), self.iterations)
+
+    def grid_lane(self, local_lane: int) -> int:
+        """The grid lane (thread) a lane of this set runs for."""
+        return self.first_block * self.grid.threads_per_block + local_lane % self.base_count
+
+    def with_iterations(self, iterations: int) -> LaneSet:
+        """These lanes repeated for `iterations` loop iterations, iteration major."""
+        return LaneSet(
+            self.grid,
+            self.first_block,
+            self.end_block,
+            epoch=self.epoch,
+            iterations=self.iterations * iterations,
+        )
 
     def thread_id(self, axis: int) -> np.ndarray | np.int64:
         """`gpu.thread_id` along x/y/z (0/1/2), per lane."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import ml_dtypes
@@ -41,7 +41,9 @@ from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter import pto_semantics, scalars
 from xla_emit.interpreter.budget import StepCounter
-from xla_emit.interpreter.element_types import explicit_signedness_dtype
+from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
+from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
+from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
 from xla_emit.pto.conv_layouts import convert
@@ -49,38 +51,7 @@ from xla_emit.pto.rules import transpose_domain
 from xla_emit.pto.targets import CAPACITIES, Target
 from xla_emit.pto.ttrans_tmp import Conversion
 
-Array = NDArray[np.generic]
-Scalar = int | float
 Locator = Callable[[Operation], SourceLocation | None]
-
-
-@dataclass
-class Tile:
-    """A tile: storage of its static shape and its (run-time) valid region."""
-
-    data: Array
-    valid_rows: int
-    valid_cols: int
-    loc: str = "vec"
-
-    @property
-    def valid(self) -> Array:
-        return self.data[: self.valid_rows, : self.valid_cols]
-
-    @staticmethod
-    def of_type(tile_type: pto.TileTypeBase, valid: tuple[int, int] | None = None) -> Tile:
-        rows, cols = tile_type.shape
-        vr, vc = tile_type.valid_shape
-        if valid is not None:
-            vr = valid[0] if vr == pto.DYNAMIC else vr
-            vc = valid[1] if vc == pto.DYNAMIC else vc
-        vr, vc = (rows if vr == pto.DYNAMIC else vr), (cols if vc == pto.DYNAMIC else vc)
-        data = np.zeros((rows, cols), dtype=explicit_signedness_dtype(tile_type.element_type))
-        return Tile(data, vr, vc, tile_type.loc.data)
-
-
-# A tile, a global-memory array or a scalar (i1 values are Python bools).
-Value = Tile | Array | Scalar
 
 
 def _scalar(value: Value) -> Scalar:
@@ -169,6 +140,12 @@ class PTOExecutor:
         self.memories: dict[str, NDArray[np.uint8]] = {}
         self.env: dict[SSAValue, Value] = {}
         self.step_counter = StepCounter()
+        self.pipes = Pipes()
+        # Set while the functions of a mixed kernel run as cores (`pto_cores_schedule`).
+        self.subblock, self.subblocks = 0, 1
+        self.scheduler: Scheduler | None = None
+        self.core: object = None
+        self.calls_run_ahead: set[Operation] = set()
 
     # -- entry points ----------------------------------------------------------------
 
@@ -260,6 +237,12 @@ class PTOExecutor:
         return self._run_block(branch.block) if branch.blocks else []
 
     def _call_op(self, op: func.CallOp, args: list[Value]) -> list[Value]:
+        if op in self.calls_run_ahead:  # ran as a core with the kernel call before it
+            self.calls_run_ahead.discard(op)
+            return []
+        results = run_cores(self, op, args)
+        if results is not None:
+            return results
         return self._call(self.functions[op.callee.root_reference.data], args)
 
     def _no_effect(self, op: Operation, args: list[Value]) -> list[Value]:
@@ -273,8 +256,10 @@ class PTOExecutor:
         return []
 
     def _block_query(self, op: Operation, args: list[Value]) -> list[Value]:
-        # A single block with a single vector sub-core: index 0 of 1.
-        return [1 if isinstance(op, pto.GetBlockNumOp | pto.GetSubblockNumOp) else 0]
+        # A single block; its vector sub-blocks as far as a vector kernel call runs them.
+        if isinstance(op, pto.GetSubblockIdxOp | pto.GetSubblockNumOp):
+            return [self.subblock if isinstance(op, pto.GetSubblockIdxOp) else self.subblocks]
+        return [1 if isinstance(op, pto.GetBlockNumOp) else 0]
 
     def _print(self, op: pto.TPrintOp, args: list[Value]) -> list[Value]:
         tile = args[0]
@@ -370,7 +355,9 @@ class PTOExecutor:
             valid = (_index(args[-2]), _index(args[-1]))
         tile = Tile.of_type(tile_type, valid)
         if op.addr is not None:
-            self._bind(op, tile, _index(args[0]))
+            # A tile at a fixed address names memory that is already there: it sees what
+            # earlier tiles at that address left (PTOAS's manual memory plans rely on it).
+            self._bind(op, tile, _index(args[0]), keep_memory=True)
         return [tile]
 
     def _assign(self, op: pto.TAssignOp, args: list[Value]) -> list[Value]:
@@ -387,8 +374,9 @@ class PTOExecutor:
             self.memories[loc] = np.zeros(CAPACITIES[self.target][loc], dtype=np.uint8)
         return self.memories[loc]
 
-    def _bind(self, op: Operation, tile: Tile, address: int) -> None:
-        """Move the tile's storage to `address` of its location's memory."""
+    def _bind(self, op: Operation, tile: Tile, address: int, keep_memory: bool = False) -> None:
+        """Move the tile's storage (with its contents, unless `keep_memory`) to `address` of
+        its location's memory."""
         memory = self._memory(tile.loc)
         size = tile.data.nbytes
         if address < 0 or address + size > memory.size:
@@ -398,7 +386,8 @@ class PTOExecutor:
                 f"{tile.loc} memory",
             )
         view = memory[address : address + size].view(tile.data.dtype).reshape(tile.data.shape)
-        view[...] = tile.data
+        if not keep_memory:
+            view[...] = tile.data
         tile.data = view
 
     def _make_tensor_view(self, op: pto.MakeTensorViewOp, args: list[Value]) -> list[Value]:
@@ -672,6 +661,8 @@ for _op_type, _method in (
     (pto.SectionVectorOp, PTOExecutor._section),
 ):
     _HANDLERS.add(_op_type, _method)
+for _op_type, _core_handler in CORE_HANDLERS.items():
+    _HANDLERS.add(_op_type, _core_handler)
 for _op_type in pto.SYNCHRONIZATION_OPS:
     _HANDLERS.add(_op_type, PTOExecutor._no_effect)
 for _op_type in (pto.GetBlockIdxOp, pto.GetBlockNumOp, pto.GetSubblockIdxOp, pto.GetSubblockNumOp):

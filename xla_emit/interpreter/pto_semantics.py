@@ -16,6 +16,12 @@ its CPU simulator (`include/pto/cpu/`):
 - `tci` writes row 0: start + j (start - j with `descending`).
 - `tgather` (index form) reads the source at flat indices of its static
   shape; indices outside it read 0.
+- `tsort32` writes 8-byte value-index pairs (f32 value and u32 index; f16
+  value, two zero bytes, u32 index), each 32-element block sorted by value,
+  largest first, equal values by index; `tmrgsort` merges such lists (ties go
+  to the earlier list) and does not write its `executed` counts.
+- `thistogram` writes each row's 256 bins as running totals (pto-isa's CPU
+  simulator); `tquant`/`tdequant` take one scale (and offset) per row.
 """
 
 from __future__ import annotations
@@ -441,6 +447,186 @@ def _no_effect(*_: object) -> None:
     """A prefetch only warms a cache: the values do not change."""
 
 
+# -- sorting, histograms, quantization, MX matmul ---------------------------------------
+
+
+def _pair_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
+    """The 8-byte value-index pair tsort32 writes and tmrgsort merges: f32 value and u32
+    index, or f16 value, two zero bytes and u32 index."""
+    if dtype == np.dtype(np.float32):
+        return np.dtype([("value", "<f4"), ("index", "<u4")])
+    if dtype == np.dtype(np.float16):
+        return np.dtype([("value", "<f2"), ("pad", "<u2"), ("index", "<u4")])
+    raise SemanticsError(f"sorts f16 or f32 value-index pairs, not {dtype}")
+
+
+def _pairs(tile: TileLike, row: int, start: int, count: int) -> Array:
+    """`count` pairs of the tile's row `row`, starting at pair `start` (a view)."""
+    pair = _pair_dtype(tile.data.dtype)
+    storage = tile.data[row].view(pair)
+    if start + count > storage.size:
+        raise SemanticsError(
+            f"needs {start + count} value-index pairs in a row, but the tile's row holds "
+            f"{storage.size}"
+        )
+    return storage[start : start + count]
+
+
+def _sort32(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """Each row's 32-element blocks, sorted by value (descending, equal values by index),
+    as value-index pairs; the tail block needs the `tmp` form."""
+    src, idx = tiles[0], tiles[1]
+    rows, cols = src.valid_rows, src.valid_cols
+    if cols % 32 and len(tiles) < 3:
+        raise SemanticsError(f"sorts {cols} columns, not a multiple of 32, without a tmp tile")
+    for r in range(rows):
+        index_row = min(r, idx.valid_rows - 1)  # a one-row idx tile serves every row
+        for start in range(0, cols, 32):
+            count = min(32, cols - start)
+            values = src.data[r, start : start + count]
+            indices = idx.data[index_row, start : start + count].astype(np.uint32)
+            order = np.lexsort((indices, -values.astype(np.float64)))
+            out = _pairs(dst, r, start, count)
+            out[...] = np.zeros(1, out.dtype)
+            out["value"], out["index"] = values[order], indices[order]
+
+
+def _merge(lists: list[Array], limit: int, exhausted: bool) -> tuple[list[Array], list[int]]:
+    """Merge value-index pair lists: each step takes the largest head value, the first
+    list's on equal values, up to `limit` pairs (or until a list runs out, `exhausted`)."""
+    taken = [0] * len(lists)
+    out: list[Array] = []
+    while len(out) < limit:
+        heads = [i for i, pairs in enumerate(lists) if taken[i] < pairs.size]
+        if not heads:
+            break
+        best = heads[0]
+        for i in heads[1:]:
+            if lists[i][taken[i]]["value"] > lists[best][taken[best]]["value"]:
+                best = i
+        out.append(lists[best][taken[best]])
+        taken[best] += 1
+        if exhausted and any(t == pairs.size for t, pairs in zip(taken, lists, strict=True)):
+            break
+    return out, taken
+
+
+def _merge_sort(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """tmrgsort. With a block length (elements): each group of 4 blocks of src's row is
+    merged in place of the group. Without: the 2-4 source lists (tmp last) merged into
+    dst's valid pairs."""
+    per_pair = 8 // dst.data.dtype.itemsize
+    if scalars:
+        src, block = tiles[0], int(scalars[0])
+        if block <= 0 or block % per_pair:
+            raise SemanticsError(f"block length {block} is not a whole number of pairs")
+        group = 4 * block
+        for start in range(0, src.valid_cols - group + 1, group):
+            lists = [
+                _pairs(src, 0, (start + b * block) // per_pair, block // per_pair).copy()
+                for b in range(4)
+            ]
+            merged, _ = _merge(lists, 4 * (block // per_pair), False)
+            _pairs(dst, 0, start // per_pair, len(merged))[...] = merged
+        return
+    sources = tiles[:-1]
+    if not 2 <= len(sources) <= 4:
+        raise SemanticsError(f"merges 2 to 4 lists (then tmp), but got {len(sources)}")
+    lists = [_pairs(s, 0, 0, s.valid_cols // per_pair).copy() for s in sources]
+    merged, _ = _merge(lists, dst.valid_cols // per_pair, bool(attrs.get("exhausted")))
+    _pairs(dst, 0, 0, len(merged))[...] = merged
+
+
+def _histogram(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """Per row, 256 bins over one byte of each element, written as running totals (bin b
+    holds the count of byte values <= b, as pto-isa's CPU simulator writes them). isMSB:
+    the top byte; otherwise the next byte down, of the elements whose top byte is the
+    row's idx value (a u16 source)."""
+    src, idx = tiles[0], tiles[1]
+    if dst.data.shape[1] < 256:
+        raise SemanticsError(f"needs 256 bins per row, but dst has {dst.data.shape[1]} columns")
+    bits = src.data.dtype.itemsize * 8
+    values = src.data[: src.valid_rows, : src.valid_cols].astype(np.uint64)
+    top = (values >> np.uint64(bits - 8)) & np.uint64(0xFF)
+    if attrs.get("isMSB", 1):
+        digits, keep = top, np.ones(values.shape, bool)
+    elif bits == 16:
+        digits = values & np.uint64(0xFF)
+        keep = top == idx.data[: src.valid_rows, :1].astype(np.uint64)
+    else:
+        raise SemanticsError("histograms the low byte of u16 sources only (isMSB = false)")
+    for r in range(src.valid_rows):
+        counts = np.bincount(digits[r][keep[r]].astype(np.int64), minlength=256)
+        dst.data[r, :256] = np.cumsum(counts).astype(dst.data.dtype)
+
+
+def _row_parameter(tile: TileLike, rows: int, cols: int) -> Array:
+    """A per-row parameter tile read at (min(i, valid rows - 1), min(j, valid cols - 1))."""
+    i = np.minimum(np.arange(rows), max(tile.valid_rows, 1) - 1)
+    j = np.minimum(np.arange(cols), max(tile.valid_cols, 1) - 1)
+    return tile.data[np.ix_(i, j)]
+
+
+def _quant(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """INT8_SYM: int8(clamp(rint(x * s))); INT8_ASYM: uint8(clamp(rint(x * s + zero)));
+    s and zero per row (their column 0)."""
+    src = tiles[0]
+    rows, cols = src.valid_rows, src.valid_cols
+    x = src.data[:rows, :cols].astype(np.float32)
+    scale = _row_parameter(tiles[1], rows, 1).astype(np.float32)
+    if attrs.get("quant_type", "INT8_SYM") == "INT8_SYM":
+        low, high, scaled = -128, 127, x * scale
+    else:
+        zero = _row_parameter(tiles[2], rows, 1).astype(np.float32)
+        low, high, scaled = 0, 255, x * scale + zero
+    write(dst, np.clip(np.rint(scaled), low, high))
+
+
+def _dequant(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+    """dst = (src - offset) * scale in dst's type, offset and scale per row."""
+    rows, cols = _shape(dst)
+    t = dst.data.dtype
+    src = tiles[0].data[:rows, :cols].astype(t)
+    scale = _row_parameter(tiles[1], rows, cols).astype(t)
+    offset = _row_parameter(tiles[2], rows, cols).astype(t)
+    write(dst, (src - offset) * scale)
+
+
+def _mx_scale(tile: TileLike) -> Array:
+    """MX scales as numbers: e8m0 bytes (2^(e - 127), 255 is NaN) or a float type."""
+    data = tile.data[: tile.valid_rows, : tile.valid_cols]
+    if np.issubdtype(data.dtype, np.integer):
+        exponent = data.astype(np.int64) & 0xFF
+        return np.where(exponent == 255, np.nan, np.ldexp(1.0, exponent - 127))
+    return data.astype(np.float64)
+
+
+def _mx_matmul(dst: TileLike, tiles: list[TileLike], roles: tuple[str, ...]) -> None:
+    """dst[i, j] = sum_k a[i, k] b[k, j] a_scale[i, k // 32] b_scale[k // 32, j] (+ acc
+    or bias): one scale per 32 values along K."""
+    left, right = tiles[roles.index("left")], tiles[roles.index("right")]
+    a = left.data[: left.valid_rows, : left.valid_cols].astype(np.float64)
+    b = right.data[: right.valid_rows, : right.valid_cols].astype(np.float64)
+    if a.shape[1] != b.shape[0]:
+        raise SemanticsError(f"K mismatch at run time: {a.shape[1]} != {b.shape[0]}")
+    groups = -(-a.shape[1] // 32)
+    a_scale = _mx_scale(tiles[roles.index("a_scale")])
+    b_scale = _mx_scale(tiles[roles.index("b_scale")])
+    if a_scale.shape[1] < groups or b_scale.shape[0] < groups:
+        raise SemanticsError(f"needs {groups} scales along K, one per 32 values")
+    k_group = np.arange(a.shape[1]) // 32
+    result = (a * a_scale[: a.shape[0], k_group]) @ (b * b_scale[k_group, : b.shape[1]])
+    if "acc" in roles:
+        result = result + tiles[0].data[: result.shape[0], : result.shape[1]].astype(np.float64)
+    if "bias" in roles:
+        result = result + tiles[-1].data[0:1, : result.shape[1]].astype(np.float64)
+    write(dst, result)
+
+
+def _mx_roles(roles: tuple[str, ...]) -> Callable[..., None]:
+    return lambda dst, tiles, *_: _mx_matmul(dst, tiles, roles)
+
+
 _SPECIAL: dict[str, Callable[..., None]] = {
     "pto.taddc": _ternary(1),
     "pto.tsubc": _ternary(-1),
@@ -471,6 +657,17 @@ _SPECIAL: dict[str, Callable[..., None]] = {
     "pto.ttri": _tri,
     "pto.tgather": _gather,
     "pto.tscatter": _scatter,
+    "pto.tsort32": _sort32,
+    "pto.tmrgsort": _merge_sort,
+    "pto.thistogram": _histogram,
+    "pto.tquant": _quant,
+    "pto.tdequant": _dequant,
+    "pto.tmatmul.mx": _mx_roles(("left", "a_scale", "right", "b_scale")),
+    "pto.tmatmul.mx.acc": _mx_roles(("acc", "left", "a_scale", "right", "b_scale")),
+    "pto.tmatmul.mx.bias": _mx_roles(("left", "a_scale", "right", "b_scale", "bias")),
+    "pto.tgemv.mx": _mx_roles(("left", "a_scale", "right", "b_scale")),
+    "pto.tgemv.mx.acc": _mx_roles(("acc", "left", "a_scale", "right", "b_scale")),
+    "pto.tgemv.mx.bias": _mx_roles(("left", "a_scale", "right", "b_scale", "bias")),
 }
 SUPPORTED: frozenset[str] = frozenset(
     [*TILE_TILE, *TILE_SCALAR, *UNARY, *PARTIAL, *_SPECIAL]

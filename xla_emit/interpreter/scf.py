@@ -8,50 +8,96 @@ until no lane is active, every lane keeping its own iteration values.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from xdsl.dialects import scf
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.ir import Operation, SSAValue
 
 from dialects.scf_ext import ForallOp, InParallelOp
 from dialects.tensor_ext import ParallelInsertSliceOp
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
+from xla_emit.interpreter.iteration_lanes import batch_size, independent_iterations, run_batched
 from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.memory import TensorValue
 from xla_emit.interpreter.registry import GridAxis, OpImpls, grid_axis, impl, register_impls
+from xla_emit.interpreter.tensor import insert_slice
+
+
+def forall_trips(op: ForallOp) -> list[tuple[int, int, int]]:
+    """(lower bound, step, trips) per dimension; the grid needs them constant."""
+    bounds = zip(op.lower_bounds(), op.upper_bounds(), op.steps(), strict=True)
+    trips: list[tuple[int, int, int]] = []
+    for lower, upper, step in bounds:
+        if not (isinstance(lower, int) and isinstance(upper, int) and isinstance(step, int)):
+            raise UserError(
+                "'scf.forall' maps threads only with constant lower bounds, upper bounds and steps"
+            )
+        if step <= 0:
+            raise UserError(f"'scf.forall' has a non-positive step {step}")
+        trips.append((lower, step, len(range(lower, upper, step))))
+    return trips
 
 
 @grid_axis(ForallOp)
 def _forall_axes(op: Operation) -> tuple[GridAxis, ...]:
     """XLA's loop emitter maps the threads of a block to `scf.forall`'s iterations, x y z."""
     assert isinstance(op, ForallOp)
-    bounds = op.upper_bounds()
-    if len(bounds) > len(AXES) or not all(isinstance(b, int) for b in bounds):
-        raise UserError(
-            f"'scf.forall' maps threads only with at most {len(AXES)} constant upper bounds"
-        )
-    return tuple(("thread", axis, int(bound)) for axis, bound in enumerate(bounds))
+    if op.rank > len(AXES):
+        raise UserError(f"'scf.forall' maps threads only with at most {len(AXES)} dimensions")
+    return tuple(("thread", axis, count) for axis, (_, _, count) in enumerate(forall_trips(op)))
 
 
-def _parallel_insert(ex: Executor, op: ParallelInsertSliceOp) -> TensorValue:
-    """The shared output after `op`: its source, when that is the whole output updated in place.
+def _parallel_insert(ex: Executor, op: ParallelInsertSliceOp, dest: TensorValue) -> TensorValue:
+    """The shared output `dest` after every active iteration inserted its slice.
 
-    Iterations (threads) wrote their elements into the output's buffer; slices
-    of other tensors would need a copy per thread, which XLA's kernels never ask.
+    A source that is the whole shared output, updated in place (XLA's kernels),
+    is that output already; any other source is copied into `dest` lane by lane.
     """
-    source, dest = ex.env[op.source], ex.env[op.dest]
-    assert isinstance(source, TensorValue) and isinstance(dest, TensorValue)
-    shape = list(source.buffer.shape)
-    whole = (
-        source.buffer is dest.buffer
-        and not op.offsets and not op.sizes and not op.strides
-        and set(op.static_offsets.get_values()) <= {0}
-        and list(op.static_sizes.get_values()) == shape
-        and set(op.static_strides.get_values()) <= {1}
-    )  # fmt: skip
-    if not whole:
-        raise ex.error(op, "is supported only for the whole shared output it updated in place")
-    return source
+    source = ex.env[op.source]
+    assert isinstance(source, TensorValue)
+    offsets = _mixed_values(ex, op.static_offsets.get_values(), op.offsets)
+    sizes = _mixed_values(ex, op.static_sizes.get_values(), op.sizes)
+    strides = _mixed_values(ex, op.static_strides.get_values(), op.strides)
+    if source.buffer is dest.buffer:
+        whole = (
+            all(_is_uniform(o) and int(o) == 0 for o in offsets)
+            and all(_is_uniform(s) and int(s) == 1 for s in strides)
+            and [int(s) for s in sizes if _is_uniform(s)] == list(dest.buffer.shape)
+        )
+        if not whole:
+            raise ex.error(op, "inserts a part of a shared output into that same output")
+        return source
+    return insert_slice(ex, op, source, dest, offsets, _uniform_sizes(ex, op, sizes), strides)
+
+
+def _mixed_values(
+    ex: Executor, static: tuple[int, ...], dynamic: Sequence[SSAValue]
+) -> list[Array]:
+    values = iter(dynamic)
+    return [lanes(ex.env[next(values)]) if v == DYNAMIC_INDEX else np.int64(v) for v in static]
+
+
+def _uniform_sizes(ex: Executor, op: Operation, sizes: list[Array]) -> list[int]:
+    """Slice sizes, which must be the same for every active lane."""
+    uniform: list[int] = []
+    for size in sizes:
+        if not _is_uniform(size):
+            per_lane = ex.to_lanes(size, 0)
+            active = ex.mask if ex.mask is not None else np.ones(ex.lanes.count, np.bool_)
+            chosen = per_lane[active]
+            lane = ex.first_lane(per_lane != chosen[0]) if chosen.size else None
+            if lane is not None:
+                raise ex.error(op, "has slice sizes that differ between threads", lane)
+            size = chosen[0] if chosen.size else np.int64(0)
+        uniform.append(int(size))
+    return uniform
+
+
+def _and(mask: Array | None, condition: Array) -> Array:
+    return condition if mask is None else mask & condition
 
 
 def _is_uniform(value: Array) -> bool:
@@ -122,6 +168,19 @@ class ScfImpls(OpImpls):
         # The induction variable keeps the bounds' numpy scalar type.
         iv_type = lower.dtype.type
         values: Values = tuple(carried)
+        trips = len(range(int(lower), int(upper), int(step)))
+        if independent_iterations(ex, op):
+            batch = batch_size(ex, op, values, trips)
+            if batch > 1:
+                first, stride = int(lower), int(step)
+                return run_batched(
+                    ex,
+                    op,
+                    values,
+                    trips,
+                    batch,
+                    lambda numbers: ([(first + numbers * stride).astype(iv_type)], None),
+                )
         for iv in range(int(lower), int(upper), int(step)):
             values = ex.run_region(op.body, (iv_type(iv), *values))
         return values
@@ -227,9 +286,27 @@ class ScfImpls(OpImpls):
 
     @impl(ForallOp)
     def run_forall(self, ex: Executor, op: ForallOp, args: Values) -> Values:
-        outputs = args[len(op.dynamic_upper_bound) :]
-        thread_ids = [ex.lanes.thread_id(axis) for axis in range(op.rank)]
-        updated = ex.run_region(op.body, (*thread_ids, *outputs))
+        """Iteration i along an axis is thread i (lb + i * step); threads past the trips idle."""
+        outputs = args[op.num_bound_operands :]
+        ivs: list[Array] = []
+        running: Array | None = None
+        for axis, (lower, step, trips) in enumerate(forall_trips(op)):
+            thread = np.asarray(ex.lanes.thread_id(axis))
+            ivs.append(lower + thread * step if (lower, step) != (0, 1) else thread)
+            if trips < ex.grid.threads[axis]:
+                running = _and(running, ex.to_lanes(thread < trips, 0))
+        # Threads along an axis the forall does not map (another forall does) idle.
+        for axis in range(op.rank, len(AXES)):
+            if ex.grid.threads[axis] > 1:
+                running = _and(running, ex.to_lanes(ex.lanes.thread_id(axis) == 0, 0))
+        if running is None:
+            updated = ex.run_region(op.body, (*ivs, *outputs))
+        else:
+            active = ex.combine_mask(running)
+            if not active.any():
+                return tuple(outputs)
+            with ex.masked(active):
+                updated = ex.run_region(op.body, (*ivs, *outputs))
         results = dict(zip(op.shared_outs, outputs, strict=True))
         in_parallel = op.body.block.last_op
         assert isinstance(in_parallel, InParallelOp)
@@ -241,10 +318,15 @@ class ScfImpls(OpImpls):
     @impl(InParallelOp)
     def run_in_parallel(self, ex: Executor, op: InParallelOp, _args: Values) -> Values:
         values: list[Value] = []
+        # Several inserts into one shared output update it one after another.
+        newest: dict[SSAValue, TensorValue] = {}
         for insert in op.body.ops:
             if not isinstance(insert, ParallelInsertSliceOp):
                 raise ex.error(insert, "is not supported inside scf.forall.in_parallel")
-            values.append(_parallel_insert(ex, insert))
+            dest = newest.get(insert.dest) or ex.env[insert.dest]
+            assert isinstance(dest, TensorValue)
+            newest[insert.dest] = _parallel_insert(ex, insert, dest)
+            values.append(newest[insert.dest])
         return tuple(values)
 
     @impl(scf.YieldOp, scf.ConditionOp)

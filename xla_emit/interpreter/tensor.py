@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects import tensor
 from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation
 
 from xla_emit.interpreter.access import check_version, read, write
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.executor import Executor, Value, Values, lanes
+from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
 
@@ -39,6 +40,80 @@ def private_tensor(
         per_lane.reshape(-1), shape, BufferKind.PRIVATE, "a kernel-local tensor", Replication.LANE
     )
     return TensorValue(buffer, 0)
+
+
+def insert_slice(
+    ex: Executor,
+    op: Operation,
+    source: TensorValue,
+    dest: TensorValue,
+    offsets: list[Array],
+    sizes: list[int],
+    strides: list[Array],
+) -> TensorValue:
+    """Each active lane writes its `source` into `dest` at `offsets + i * strides`, for every
+    index i of `sizes` (`tensor.parallel_insert_slice`).
+
+    The source may drop unit dimensions of `sizes` (a rank-reducing insert): its
+    elements in row-major order are the slice's.
+    """
+    count = int(np.prod(sizes, dtype=np.int64))
+    if count != source.buffer.numel:
+        raise ex.error(
+            op, f"inserts a slice of sizes {sizes} from a source of {source.buffer.numel} elements"
+        )
+    if count == 0:
+        return dest
+    numbers = np.arange(count, dtype=np.int64)
+    source_shape = source.buffer.shape
+    if source_shape:
+        values = read(ex, op, source, list(np.unravel_index(numbers, source_shape)), 1)
+    else:
+        values = np.asarray(read(ex, op, source, []))[..., None]
+    positions = np.unravel_index(numbers, sizes)
+    indices = [
+        _per_lane(offset) + _per_lane(stride) * position
+        for offset, stride, position in zip(offsets, strides, positions, strict=True)
+    ]
+    if ex.checks.bounds:
+        _check_slice_bounds(ex, op, dest, offsets, sizes, strides)
+    return write(ex, op, dest, indices, values, vector_rank=1)
+
+
+def _per_lane(value: Array) -> Array:
+    """A per-lane index as a column, so it combines with the slice's element positions."""
+    array = np.asarray(value, np.int64)
+    return array.reshape(-1, 1) if array.ndim else array
+
+
+def _check_slice_bounds(
+    ex: Executor,
+    op: Operation,
+    dest: TensorValue,
+    offsets: list[Array],
+    sizes: list[int],
+    strides: list[Array],
+) -> None:
+    shape = dest.buffer.shape
+    for dim, (offset, size, stride, extent) in enumerate(
+        zip(offsets, sizes, strides, shape, strict=True)
+    ):
+        first = np.asarray(offset, np.int64)
+        last = first + (size - 1) * np.asarray(stride, np.int64)
+        outside = (np.minimum(first, last) < 0) | (np.maximum(first, last) >= extent)
+        lane = ex.first_lane(np.asarray(outside))
+        if lane is None:
+            continue
+
+        def at(values: list[Array], lane: int = lane) -> list[int]:
+            return [int(np.asarray(v)[lane]) if np.ndim(v) else int(v) for v in values]
+
+        raise ex.error(
+            op,
+            f"inserts a slice at offsets {at(offsets)} with sizes {sizes} and strides "
+            f"{at(strides)} outside {dest.buffer.name} of shape {list(shape)} (dimension {dim})",
+            lane,
+        )
 
 
 @register_impls

@@ -76,7 +76,9 @@ def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None
     dtype = numpy_dtype(type_.element_type)
     layout = _layout_of(type_)
     size = layout.footprint(shape) if layout.tiles else max(1, math.prod(shape))
-    poison = np.nan if np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16 else -12345
+    # NaN for floats; for integers a value unlikely in data, wrapped to the type's width (i8, i1).
+    is_float = np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16
+    poison = np.asarray(np.nan if is_float else -12345).astype(dtype)
     storage = np.full(size, poison, dtype=dtype)
 
     def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:

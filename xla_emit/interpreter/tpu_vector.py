@@ -2,7 +2,8 @@
 
 Whole-vector semantics: `vector.multi_reduction` combines over its dims into
 the accumulator (rounding to the element type once, as Mosaic's reduction
-does in f32), `vector.shape_cast` reshapes in row-major order; `tpu.region`
+does in f32), `vector.contract` is an einsum over its indexing maps,
+`vector.shape_cast` reshapes in row-major order; `tpu.region`
 runs its block; `tpu.trace*` do nothing; `tpu.iteration_bound` reads the
 kernel's `iteration_bounds`. The elementwise `arith` casts and compares and
 the `math` ops come from the SIMT executor's handlers, which are elementwise
@@ -81,6 +82,28 @@ def multi_reduction(ex: WholeValues, op: vector_mosaic.MultiReductionOp) -> list
     return [result if result.ndim else result.item()]
 
 
+def contract(ex: WholeValues, op: vector_mosaic.ContractOp) -> list[Any]:
+    """The sum over the reduction dimensions of lhs * rhs, added to the accumulator.
+
+    The operands are extended to the accumulator's element type first, as MLIR
+    defines it; narrow floats are multiplied and summed in f32 and rounded once,
+    as the matrix unit accumulates.
+    """
+    kind = op.kind.data.value
+    if kind != "add":
+        raise ex.error(op, f"with kind '{kind}' is not supported by the TPU interpreter")
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    lhs_map, rhs_map, acc_map = ([letters[r.position] for r in m.results] for m in op.maps)
+    spec = f"{''.join(lhs_map)},{''.join(rhs_map)}->{''.join(acc_map)}"
+    dtype = np.dtype(numpy_dtype(op.result.type))
+    wide = np.float32 if dtype.kind in "fV" and dtype.itemsize < 4 else dtype
+    lhs, rhs = (ex.array(v).astype(dtype).astype(wide) for v in (op.lhs, op.rhs))
+    products = np.einsum(spec, lhs, rhs)
+    accumulator = np.asarray(ex.value(op.acc)).astype(wide)
+    result = np.asarray(accumulator + products).astype(dtype)
+    return [result if result.ndim else result.item()]
+
+
 def shape_cast(ex: WholeValues, op: vector_mosaic.ShapeCastOp) -> list[Any]:
     shape = op.result.type.get_shape()  # type: ignore[union-attr]
     return [ex.array(op.source).reshape(shape)]
@@ -117,6 +140,7 @@ ELEMENTWISE_ARITH = tuple((op_type, _SIMT_ARITH.lookup(op_type)) for op_type in 
 PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
     (vector_mosaic.MultiReductionOp, multi_reduction),
     (vector_mosaic.ShapeCastOp, shape_cast),
+    (vector_mosaic.ContractOp, contract),
     (tpu.RegionOp, region),
     (tpu.TraceOp, region),
     (tpu.TraceStartOp, nothing),

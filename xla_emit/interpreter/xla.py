@@ -25,6 +25,12 @@ from dialects.xla import (
 from xla_emit.interpreter.access import read, write
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.gpu import grid_extent
+from xla_emit.interpreter.iteration_lanes import (
+    batch_size,
+    independent_iterations,
+    repeat_lanes,
+    run_batched,
+)
 from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.memory import TensorValue
 from xla_emit.interpreter.registry import GridAxis, OpImpls, grid_axis, impl, register_impls
@@ -86,6 +92,11 @@ class XlaImpls(OpImpls):
         dims = [lanes(arg) for arg in args[: len(op.dims)]]
         values: Values = args[len(op.dims) :]
         ranges = [range(v.bounds.lower, v.bounds.upper + 1) for v in indexing_map.range_vars]
+        trips = int(np.prod([len(r) for r in ranges], dtype=np.int64))
+        if independent_iterations(ex, op):
+            batch = batch_size(ex, op, values, trips)
+            if batch > 1:
+                return self._run_loop_batched(ex, op, dims, values, ranges, batch)
         # The first range variable is the outermost loop, as XLA lowers it.
         for point in itertools.product(*ranges):
             symbols = [np.int64(s) for s in point]
@@ -110,6 +121,35 @@ class XlaImpls(OpImpls):
                 for new, old, result in zip(new_values, values, op.res, strict=True)
             )
         return values
+
+    def _run_loop_batched(
+        self,
+        ex: Executor,
+        op: LoopOpBase,
+        dims: list[Array],
+        values: Values,
+        ranges: list[range],
+        batch: int,
+    ) -> Values:
+        """Independent iterations, `batch` at a time as lanes (see `iteration_lanes`)."""
+        indexing_map = op.indexing_map_attr.indexing_map
+        extents = [len(r) for r in ranges]
+
+        def batch_args(numbers: np.ndarray) -> tuple[list[Value], np.ndarray | None] | None:
+            point = np.unravel_index(numbers, extents) if extents else ()
+            symbols = [p + r.start for p, r in zip(point, ranges, strict=True)]
+            batch_dims = [lanes(repeat_lanes(ex, d, 0)) for d in dims]
+            active = _domain_mask(ex, indexing_map.is_in_domain(batch_dims, symbols))
+            if active is False:
+                return None
+            mask = None if active is True else active
+            if mask is not None and not mask.any():
+                return None
+            results = [_index(r) for r in indexing_map.evaluate(batch_dims, symbols)]
+            return [*symbols, *results], mask
+
+        trips = int(np.prod(extents, dtype=np.int64))
+        return run_batched(ex, op, values, trips, batch, batch_args)
 
     @impl(PureCallOpBase)
     def run_pure_call(self, ex: Executor, op: PureCallOpBase, args: Values) -> Values:

@@ -38,6 +38,7 @@ class Snapshot:
     pass_arg: str
     options: str
     anchor: str
+    anchor_op: str  # the op the pass ran on: `builtin.module`, `func.func`
     line: int  # 1-based line of the header in the log
     text: str  # padded to keep the log's line numbers
 
@@ -78,6 +79,7 @@ def parse_pass_log(text: str, file: str = "<log>") -> list[Snapshot]:
                 pass_arg=match["pass_arg"] or match["pass_class"],
                 options=match["options"] or "",
                 anchor=match["anchor"] or "",
+                anchor_op=match["anchor_op"],
                 line=number + 1,
                 text="\n" * (number + 1) + body,
             )

@@ -1,17 +1,18 @@
 """What `--check` may demand of each output of an HLO module, read off the module.
 
 - Bit-exact: the output depends on no reduction and no op XLA approximates
-  (exp, log, tanh, ...), so kernel and reference compute the same ops in
-  the same order and must agree bit for bit (NaNs anywhere they are NaN).
+  (exp, log, tanh, ...), or on one float sum that the kernel adds in the
+  order the reference does (the elemental emitter's loop, 16-bit types), so
+  kernel and reference compute the same ops in the same order and must agree
+  bit for bit (NaNs anywhere they are NaN).
 - Within the reordered-sum bound: the output is a float sum (`reduce` with an
-  `add` reducer, possibly converted) of values computed exactly. The kernel
-  adds in XLA's tree order, the reference in its own; any order of n
-  additions is within ((1+u)^n - 1) * sum|x_i| of the exact sum (Higham,
-  "Accuracy and Stability of Numerical Algorithms", 4.2; u the
-  accumulator's unit roundoff), so the two may differ by twice that, plus
-  one rounding of each to the output type when it is narrower. The bound
-  is rigorous, hence loose: for 16-bit accumulators and long rows
-  (n * u near 1 or more) it says little, and the report shows it.
+  `add` reducer, possibly converted) of values computed exactly, which the
+  kernel adds in another order than the reference. The kernel's result is
+  held to the exact sum (in float64, of the reference's values), within the
+  rounding its own addition tree allows (`sum_bounds`; the tree is the
+  emitter's tiling: per-thread runs, then warp shuffles), plus one rounding to
+  the output type when it is narrower. The reference's own order does not
+  enter: its distance to the exact sum is measured, not bounded, and shown.
 - Approximate: anything else (sums of approximated values, other reducers,
   dots) keeps `compare`'s ulp and scale tolerance.
 """
@@ -25,16 +26,27 @@ from enum import Enum
 import ml_dtypes
 import numpy as np
 
+from xla_emit.emitters.addition_order import IN_ORDER, AdditionTree
+from xla_emit.emitters.reduction import reduce_addition_tree
 from xla_emit.hlo.elementwise import APPROXIMATED_OPS
-from xla_emit.hlo.evaluator import Value, evaluate_values, simple_reducer
-from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.evaluator import (
+    IN_ORDER_REDUCTION_TYPES,
+    Value,
+    evaluate_values,
+    simple_reducer,
+)
+from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare, first_index, value_at
+from xla_emit.runtime.kernels import wrap_as_fusion
+from xla_emit.runtime.sum_bounds import tree_error_bound
 
 # Ops whose result depends on the order the kernel combines elements in.
 _ORDER_DEPENDENT = frozenset({"reduce", "reduce-window", "dot", "convolution", "scatter"})
 # Ops between a reduce and the output that only move or round its values.
 _ROUNDING_ONLY = frozenset({"convert", "copy", "bitcast", "reshape"})
+# float64's unit roundoff: the exact sums and node sums are float64 sums of n terms.
+_F64_UNIT_ROUNDOFF = 2.0**-53
 
 
 class OutputKind(Enum):
@@ -45,36 +57,39 @@ class OutputKind(Enum):
 
 @dataclass(frozen=True)
 class ReorderedSum:
-    """A sum of `length` elements and the init value (`length` additions) accumulated in
-    `accumulator`, then stored as `output`."""
+    """A sum of `length` elements and the init value, accumulated in `accumulator` by a tree
+    at most `depth` additions deep, then stored as `output`; per output element (the reduce's
+    shape): the exact sum, sum |x_i| and the bound on the kernel's distance to the exact sum
+    before the output's rounding (`sum_bounds.tree_error_bound`)."""
 
     length: int
+    depth: int
     accumulator: PrimitiveType
     output: PrimitiveType
-    # Per output element (the reduce's shape): sum |x_i| and the exact sum, init value included.
-    magnitudes: np.ndarray
     exact: np.ndarray
+    magnitudes: np.ndarray
+    tree_bound: np.ndarray
 
     def bound(self) -> np.ndarray:
-        """How far two results of different addition orders may be apart, per element."""
-        u = _unit_roundoff(self.accumulator)
-        # (1+u)^n - 1, valid for any n (unlike n*u / (1 - n*u)), computed without cancellation.
-        order_error = float(np.expm1(self.length * np.log1p(u)))
-        bound = 2 * order_error * self.magnitudes
+        """How far the kernel's output may be from the exact sum, per element."""
+        # The exact sum is a float64 sum itself: n roundings of at most u64 * sum|x_i| each.
+        bound = self.tree_bound + 2 * self.length * _F64_UNIT_ROUNDOFF * self.magnitudes
         output_u = _unit_roundoff(self.output)
-        if output_u > u:
-            # Each side is rounded once more, relative to its value, which is within
-            # order_error * sum|x| of the exact sum.
-            bound = bound + 2 * output_u * (np.abs(self.exact) + order_error * self.magnitudes)
+        if output_u > _unit_roundoff(self.accumulator):
+            # Rounded once more, relative to a value within `bound` of the exact sum (plus
+            # half the smallest subnormal, where rounding is absolute).
+            subnormal = float(ml_dtypes.finfo(self.output.dtype).smallest_subnormal)
+            bound = bound + output_u * (np.abs(self.exact) + bound) + subnormal / 2
         return bound
 
-    def describe(self, max_error: float, bound: float) -> str:
+    def describe(self, distance: float, bound: float, reference_distance: float) -> str:
         text = (
-            f"max error {max_error:.3g}, bound {bound:.3g}, reduction of {self.length} "
-            f"{self.accumulator.value} elements"
+            f"off the exact sum by {distance:.3g} where the kernel's order allows {bound:.3g}: "
+            f"{self.length} {self.accumulator.value} elements, at most {self.depth} additions "
+            f"deep; the reference is off by up to {reference_distance:.3g}"
         )
-        if self.length * _unit_roundoff(self.accumulator) >= 1:
-            text += "; n*u >= 1, so the bound says little"
+        if self.depth * _unit_roundoff(self.accumulator) >= 1:
+            text += "; depth*u >= 1, so the bound says little"
         return text
 
 
@@ -138,43 +153,49 @@ def _bits_type(array: np.ndarray) -> np.dtype[np.generic]:
 def compare_within_bound(
     expected: np.ndarray, actual: np.ndarray, reordered: ReorderedSum
 ) -> Comparison:
-    """Each element within the reordered-sum bound; infinities and NaNs where expected."""
+    """Each element within the reordered-sum bound of the exact sum; infinities and NaNs
+    where the reference has them."""
     if expected.shape != actual.shape or expected.dtype != actual.dtype:
         return compare(expected, actual)
     wide_expected = expected.astype(np.float64)
     wide_actual = actual.astype(np.float64)
+    exact = reordered.exact.reshape(expected.shape)
     bound = reordered.bound().reshape(expected.shape)
-    both_nan = np.isnan(wide_expected) & np.isnan(wide_actual)
-    same = (wide_expected == wide_actual) | both_nan
+    same = (wide_expected == wide_actual) | (np.isnan(wide_expected) & np.isnan(wide_actual))
+    # Where anything is infinite or NaN no bound applies: the two must agree.
+    special = ~np.isfinite(wide_expected) | ~np.isfinite(wide_actual) | ~np.isfinite(exact)
     with np.errstate(invalid="ignore"):
+        distance = np.where(special, 0.0, np.abs(wide_actual - exact))
+        reference_distance = np.where(special, 0.0, np.abs(wide_expected - exact))
         error = np.where(same, 0.0, np.abs(wide_expected - wide_actual))
-    error = np.where(np.isnan(error), np.inf, error)
-    # An infinity or NaN on one side only is never within a bound (the bound may be inf).
-    special = ~np.isfinite(wide_expected) | ~np.isfinite(wide_actual)
-    outside = (error > bound) | (special & ~same)
+    outside = np.where(special, ~same, distance > bound)
     # The element closest to (or furthest past) its bound is the one to report.
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(error == 0, 0.0, error / bound)
+        ratio = np.where(distance == 0, 0.0, distance / bound)
     worst = tuple(int(i) for i in np.unravel_index(int(np.argmax(ratio)), ratio.shape))
-    details = reordered.describe(float(error.max()), float(bound[worst]))
+    details = reordered.describe(
+        float(distance[worst]), float(bound[worst]), float(reference_distance.max())
+    )
+    max_error = float(np.where(np.isnan(error), np.inf, error).max())
     identical = bool(same.all()) and np.array_equal(
         expected.view(_bits_type(expected)), actual.view(_bits_type(actual))
     )
     if not outside.any():
         verdict = "bit-identical" if identical else f"within the reordered-sum bound ({details})"
-        return Comparison(True, identical, float(error.max()), 0, None, verdict=verdict)
+        return Comparison(True, identical, max_error, 0, None, verdict=verdict)
     index = first_index(outside)
     return Comparison(
         False,
         False,
-        float(error.max()),
+        max_error,
         0,
         index,
         value_at(expected, index),
         value_at(actual, index),
         verdict=(
             f"outside the reordered-sum bound ({details}), first at {list(index or ())}: "
-            f"expected {value_at(expected, index)}, got {value_at(actual, index)}"
+            f"expected {value_at(expected, index)}, got {value_at(actual, index)}, "
+            f"exact sum {float(exact[index]):.6g}"
         ),
     )
 
@@ -199,6 +220,9 @@ def output_expectations(module: HloModule, inputs: Sequence[np.ndarray]) -> list
         source = _summed(instruction, index)
         if source is None:
             expectations.append(Expectation(OutputKind.APPROXIMATE))
+            continue
+        if _adds_in_reference_order(source):
+            expectations.append(Expectation(OutputKind.EXACT))
             continue
         if entry_values is None:
             entry_values = evaluate_values(module.entry, list(inputs))
@@ -245,12 +269,33 @@ def _opcodes_feeding(instruction: HloInstruction) -> set[str]:
 
 @dataclass(frozen=True)
 class _SumSource:
-    """A float add-reduce behind an output, and where to find its operand's values."""
+    """A float add-reduce behind an output, where to find its operand's values, and the order
+    its kernel adds in."""
 
     reduce: HloInstruction
     # The fusion whose computation holds the reduce (None: the reduce is in ENTRY).
     fusion: HloInstruction | None
     output: PrimitiveType
+
+    @property
+    def addition_tree(self) -> AdditionTree:
+        if self.fusion is None:
+            # The runtime launches it as a fusion of its own.
+            computation = wrap_as_fusion(self.reduce).called_computations[0]
+            return reduce_addition_tree(computation, computation.root)
+        return reduce_addition_tree(self.fusion.called_computations[0], self.reduce)
+
+
+def _adds_in_reference_order(source: _SumSource) -> bool:
+    """The kernel adds in order, and so does the evaluator (over the reduced dims in
+    increasing order: the elemental emitter's loop nest is sorted)."""
+    dims = list(source.reduce.dimensions or ())
+    accumulator = source.reduce.array_shape.element_type
+    return (
+        accumulator in IN_ORDER_REDUCTION_TYPES
+        and dims == sorted(dims)
+        and source.addition_tree == IN_ORDER
+    )
 
 
 def _summed(instruction: HloInstruction, index: int | None) -> _SumSource | None:
@@ -265,6 +310,8 @@ def _summed(instruction: HloInstruction, index: int | None) -> _SumSource | None
     if not isinstance(current.shape, ArrayShape):
         return None  # a variadic reduce (argmax and the like): not a plain sum
     output = current.array_shape.element_type
+    if not output.is_float:
+        return None  # a sum converted to integers: no rounding bound applies
     while current.opcode in _ROUNDING_ONLY and _is_float(current.operands[0]):
         current = current.operands[0]
     if current.opcode != "reduce" or len(current.operands) != 2:
@@ -288,9 +335,8 @@ def _reduce_operands(
     if source.fusion is None:
         values = entry_values
     else:
-        computation: HloComputation = source.fusion.called_computations[0]
         arguments = [entry_values[operand] for operand in source.fusion.operands]
-        values = evaluate_values(computation, arguments)
+        values = evaluate_values(source.fusion.called_computations[0], arguments)
     operand, init = (values[o] for o in reduce.operands)
     assert isinstance(operand, np.ndarray) and isinstance(init, np.ndarray)
     return operand, init
@@ -298,15 +344,22 @@ def _reduce_operands(
 
 def _reordered_sum(source: _SumSource, entry_values: dict[HloInstruction, Value]) -> ReorderedSum:
     operand, init = _reduce_operands(source, entry_values)
-    dims = tuple(source.reduce.dimensions or ())
-    wide = operand.astype(np.float64)
-    magnitudes = np.abs(wide).sum(axis=dims) + abs(float(init))
-    exact = wide.sum(axis=dims) + float(init)
-    length = int(np.prod([operand.shape[d] for d in dims]))
+    dims = sorted(source.reduce.dimensions or ())
+    kept = [d for d in range(operand.ndim) if d not in dims]
+    kept_shape = [operand.shape[d] for d in kept]
+    length = int(np.prod([operand.shape[d] for d in dims], dtype=np.int64))
+    # [kept elements, reduced positions in row-major order]: the order the kernels read in.
+    rows = np.transpose(operand, kept + dims).astype(np.float64).reshape(-1, length)
+    start = float(init)
+    accumulator = source.reduce.array_shape.element_type
+    tree = source.addition_tree
+    tree_bound = tree_error_bound(rows, start, tree, _unit_roundoff(accumulator))
     return ReorderedSum(
         length,
-        source.reduce.array_shape.element_type,
+        tree.depth(length),
+        accumulator,
         source.output,
-        np.asarray(magnitudes),
-        np.asarray(exact),
+        (rows.sum(axis=1) + start).reshape(kept_shape),
+        (np.abs(rows).sum(axis=1) + abs(start)).reshape(kept_shape),
+        tree_bound.reshape(kept_shape),
     )

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import MemRefType, TensorType
 from xla_emit.diagnostics import Note, UserError
 from xla_emit.hlo.evaluator import check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.opcodes import ALIASING_OPS
 from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
@@ -36,7 +37,7 @@ from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
-_ALIASES = frozenset({"tuple", "get-tuple-element", "bitcast", "opt-barrier"})
+_ALIASES = ALIASING_OPS
 _LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
 # Ops a kCustom fusion hands to a library.
 _LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})

@@ -4,14 +4,20 @@
     xla-emit-dump LOG --extract 3 -o k.mlir
     xla-emit-dump LOG --extract xla-flatten-tensors
     xla-emit-dump LOG --replay             # our passes on XLA's before-snapshots
+    xla-emit-dump LOG --replay --passes inline,xla-flatten-tensors --no-outputs
 
 `--replay` runs, for every pass of XLA's pipeline that this project implements
 (same name), ours on the module XLA's pass received and compares the result
 with what XLA's next pass received: the op census (op name and count), and the
 outputs of both modules on the same random inputs, up to `xla-lower-tensors`.
 A pass XLA ran on several functions in a row counts as one step (compared with
-the snapshot after its last function); where XLA interleaves two function
-passes, the next snapshot has the pass applied to the first function only.
+the snapshot after its last function). A function pass (one whose snapshots
+name a function) is applied to the functions XLA applied it to in that step
+only: where XLA interleaves two function passes, the next snapshot has the pass
+applied to the first function and not yet to the others. The passes XLA runs
+inside a pass (the inliner's `cse` on every function) are part of its step:
+ours runs them after the pass, and the comparison is with the snapshot after
+the last of them.
 """
 
 from __future__ import annotations
@@ -20,11 +26,12 @@ import argparse
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 
 from passes import all_passes
@@ -106,41 +113,124 @@ def same_arrays(ours: Sequence[np.ndarray], theirs: Sequence[np.ndarray]) -> boo
     return True
 
 
-def replay_step(before: Snapshot, after: Snapshot, file: str) -> ReplayRow:
-    ours = parsed(before, file)
-    try:
-        apply_pipeline(ours, before.pass_arg)
-    except UserError as error:
-        note = str(error).splitlines()[0]
-        return ReplayRow(before.index, before.pass_arg, "error", "-", note)
-    theirs = parsed(after, file)
-    difference = census_difference(op_census(ours), op_census(theirs))
-    try:
-        inputs = random_kernel_inputs(Executor(theirs).entry_function(), 0)
-        outputs = (
-            "yes" if same_arrays(run_module(ours, inputs), run_module(theirs, inputs)) else "NO"
-        )
-    except UserError as error:
-        outputs = "not run: " + str(error).splitlines()[0]
-    return ReplayRow(
-        before.index, before.pass_arg, "no" if difference else "yes", outputs, difference
-    )
+# Passes that run other passes inside them, as XLA builds them: the inliner runs
+# `cse` on every function it visits (`createInlinerPass` with an optimization
+# pipeline), and each of those runs prints its own snapshot anchored at the function.
+NESTED_PASSES = {"inline": ("cse",)}
 
 
-def replay(snapshots: Sequence[Snapshot], file: str) -> list[ReplayRow]:
-    """One row per step of XLA's pipeline whose pass we implement."""
-    ours = all_passes()
-    rows: list[ReplayRow] = []
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of XLA's pipeline: what the pass received, what the next pass received,
+    the functions XLA ran it on (empty names: the whole module) and the passes XLA ran
+    inside it (ours runs them after it)."""
+
+    before: Snapshot
+    after: Snapshot
+    anchors: tuple[str, ...]
+    nested: tuple[str, ...]
+
+
+def replay_steps(snapshots: Sequence[Snapshot]) -> list[ReplayStep]:
+    """XLA's pipeline as steps: a pass XLA ran on several functions in a row is one
+    step, and the snapshots of the passes nested in it belong to it too."""
+    steps: list[ReplayStep] = []
     index = 0
     while index < len(snapshots) - 1:
         before = snapshots[index]
         following = index + 1
         while following < len(snapshots) and snapshots[following].pass_arg == before.pass_arg:
             following += 1
-        if before.pass_arg in ours and following < len(snapshots):
-            rows.append(replay_step(before, snapshots[following], file))
+        anchors = tuple(
+            snapshot.anchor if snapshot.anchor_op == "func.func" else ""
+            for snapshot in snapshots[index:following]
+        )
+        nested: list[str] = []
+        allowed = NESTED_PASSES.get(before.pass_arg, ())
+        while (
+            following < len(snapshots)
+            and snapshots[following].pass_arg in allowed
+            and snapshots[following].anchor_op == "func.func"
+        ):
+            if snapshots[following].pass_arg not in nested:
+                nested.append(snapshots[following].pass_arg)
+            following += 1
+        if following < len(snapshots):
+            steps.append(ReplayStep(before, snapshots[following], anchors, tuple(nested)))
         index = following
-    return rows
+    return steps
+
+
+def _function(module: ModuleOp, name: str) -> func.FuncOp | None:
+    for op in module.ops:
+        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
+            return op
+    return None
+
+
+def apply_to_functions(module: ModuleOp, pass_arg: str, anchors: Sequence[str]) -> None:
+    """Runs our pass as XLA ran it: on the whole module, or (a function pass) on `anchors` only.
+
+    Our passes run on a module; for a function pass the result is computed on a
+    copy and only the anchored functions are taken from it, so a function XLA
+    had not reached yet stays as it was.
+    """
+    if not all(anchors):
+        apply_pipeline(module, pass_arg)
+        return
+    transformed = module.clone()
+    apply_pipeline(transformed, pass_arg)
+    for name in anchors:
+        old, new = _function(module, name), _function(transformed, name)
+        if old is not None and new is not None:
+            new.detach()
+            module.body.block.insert_op_before(new, old)
+            module.body.block.erase_op(old)
+
+
+def replay_step(step: ReplayStep, file: str, outputs: bool = True) -> ReplayRow:
+    """Our pass on what XLA's received, compared with what XLA's next pass received.
+    `outputs=False` compares the census only (the outputs column says `-`)."""
+    before = step.before
+    ours = parsed(before, file)
+    try:
+        apply_to_functions(ours, before.pass_arg, step.anchors)
+        if step.nested:
+            apply_pipeline(ours, ",".join(step.nested))
+    except UserError as error:
+        note = str(error).splitlines()[0]
+        return ReplayRow(before.index, before.pass_arg, "error", "-", note)
+    theirs = parsed(step.after, file)
+    difference = census_difference(op_census(ours), op_census(theirs))
+    same_outputs = compare_outputs(ours, theirs) if outputs else "-"
+    return ReplayRow(
+        before.index, before.pass_arg, "no" if difference else "yes", same_outputs, difference
+    )
+
+
+def compare_outputs(ours: ModuleOp, theirs: ModuleOp) -> str:
+    """`yes`, `NO`, or why the modules could not be run, on the same random inputs."""
+    try:
+        inputs = random_kernel_inputs(Executor(theirs).entry_function(), 0)
+        return "yes" if same_arrays(run_module(ours, inputs), run_module(theirs, inputs)) else "NO"
+    except UserError as error:
+        return "not run: " + str(error).splitlines()[0]
+
+
+def replay(
+    snapshots: Sequence[Snapshot],
+    file: str,
+    passes: Collection[str] | None = None,
+    outputs: bool = True,
+) -> list[ReplayRow]:
+    """One row per step of XLA's pipeline whose pass we implement (and, if `passes`
+    is given, that it names)."""
+    ours = all_passes()
+    return [
+        replay_step(step, file, outputs)
+        for step in replay_steps(snapshots)
+        if step.before.pass_arg in ours and (passes is None or step.before.pass_arg in passes)
+    ]
 
 
 def format_replay(rows: Sequence[ReplayRow]) -> str:
@@ -162,7 +252,29 @@ def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     action.add_argument("--extract", metavar="N|PASS", help="snapshot by index or pass name")
     action.add_argument("--replay", action="store_true", help="compare our passes with XLA's")
     parser.add_argument("-o", "--output", help="where --extract writes (default: stdout)")
+    parser.add_argument(
+        "--passes",
+        metavar="P1,P2",
+        help="with --replay: only the steps of these passes (default: every pass we implement)",
+    )
+    parser.add_argument(
+        "--no-outputs",
+        action="store_true",
+        help="with --replay: compare the op census only, without running the modules",
+    )
     return parser.parse_args(argv)
+
+
+def _pass_filter(text: str) -> list[str]:
+    """The names of `--passes`; a name that is not one of our passes is an error."""
+    names = [name for name in text.split(",") if name]
+    known = all_passes()
+    for name in names:
+        if name not in known:
+            raise UserError(f"--passes: no pass of ours is named '{name}'")
+    if not names:
+        raise UserError("--passes: no pass named")
+    return names
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -179,7 +291,9 @@ def run(argv: Sequence[str] | None = None) -> int:
             sys.stdout.write(text)
         return 0
     if args.replay:
-        print(format_replay(replay(before_lower_tensors(snapshots), args.log)))
+        passes = _pass_filter(args.passes) if args.passes is not None else None
+        rows = replay(before_lower_tensors(snapshots), args.log, passes, not args.no_outputs)
+        print(format_replay(rows))
         return 0
     print(list_snapshots(snapshots))
     return 0

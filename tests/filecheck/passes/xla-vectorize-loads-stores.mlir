@@ -1,4 +1,5 @@
-// RUN: xla-emit-opt %s --split-input-file -p xla-vectorize-loads-stores | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-vectorize-loads-stores{fold=false}' | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p xla-vectorize-loads-stores | filecheck %s --check-prefix=FOLD
 
 // The seed's case: load and store contiguous in %i and aligned (th * 4 + i):
 // one transfer_read before the loop, vector.extract inside; the store becomes
@@ -21,7 +22,7 @@ func.func @load_and_store(%in: tensor<512xbf16>, %out: tensor<512xbf16>, %th: in
 // CHECK:         arith.constant 4 : index
 // CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[BASE:.*]] = xla_gpu.apply_indexing #xla_gpu.indexing_map<"(th, i) -> (th * 4 + i), domain: th in [0, 127], i in [0, 3]">(%th, %[[C0]])
-// CHECK:         %[[PAD:.*]] = arith.constant 0.000000e+00 : bf16
+// CHECK:         %[[PAD:.*]] = ub.poison : bf16
 // CHECK:         %[[V:.*]] = vector.transfer_read %in[%[[BASE]]], %[[PAD]] {in_bounds = [true]} : tensor<512xbf16>, vector<4xbf16>
 // CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xbf16>
 // CHECK:         %[[WB:.*]] = xla_gpu.apply_indexing #xla_gpu.indexing_map<"(th, i) -> (th * 4 + i), domain: th in [0, 127], i in [0, 3]">(%th, %{{.*}})
@@ -33,6 +34,19 @@ func.func @load_and_store(%in: tensor<512xbf16>, %out: tensor<512xbf16>, %th: in
 // CHECK-NEXT:      scf.yield %[[IT]], %[[NV]] : tensor<512xbf16>, vector<4xbf16>
 // CHECK:         %[[W:.*]] = vector.transfer_write %[[RV]], %out[%[[WB]]] {in_bounds = [true]} : vector<4xbf16>, tensor<512xbf16>
 // CHECK-NEXT:    func.return %[[W]]
+// By default the pass folds as XLA's greedy driver does: the constants go to
+// the function's start, one per value, and the scalar index computations
+// left unused in the loop are erased.
+// FOLD-LABEL: func.func @load_and_store
+// FOLD:         %[[FC0:.*]] = arith.constant 0 : index
+// FOLD:         %[[FBASE:.*]] = xla_gpu.apply_indexing #{{.*}}(%th, %[[FC0]])
+// FOLD:         %[[FPAD:.*]] = ub.poison : bf16
+// FOLD:         %[[FV:.*]] = vector.transfer_read %in[%[[FBASE]]], %[[FPAD]] {in_bounds = [true]}
+// FOLD:         %[[FZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xbf16>
+// FOLD-NEXT:    %[[FWB:.*]] = xla_gpu.apply_indexing #{{.*}}(%th, %[[FC0]])
+// FOLD-NEXT:    scf.for {{.*}} iter_args(%{{.*}} = %out, %{{.*}} = %[[FZERO]])
+// FOLD-NEXT:      vector.extract %[[FV]]
+// FOLD:         vector.transfer_write
 
 // -----
 

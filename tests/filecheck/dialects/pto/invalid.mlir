@@ -224,6 +224,13 @@ func.func @repeated_key(%t: !pto.tile_buf<loc=vec, rows=16, rows=16, dtype=f32, 
 
 // -----
 
+// expected-error@+1 {{pto.tile_buf needs a location before its shape ('vec, 16x16xf32' or 'loc=vec, ...'): a tile buffer has no default location}}
+func.func @buffer_without_location(%t: !pto.tile_buf<16x16xf32>) {
+  return
+}
+
+// -----
+
 // expected-error@+1 {{unknown tile location 'ub', expected one of vec, mat, left, right, acc, bias, scaling}}
 func.func @unknown_location(%t: !pto.tile_buf<ub, 16x16xf32>) {
   return

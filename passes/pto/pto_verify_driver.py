@@ -1,0 +1,121 @@
+"""`pto-verify-driver`: the checks PTOAS's driver makes for its build options.
+
+PTOAS (`ptoas --pto-level=... [--enable-insert-sync]`) rejects a module before
+any pass runs when it does not fit the build level it is compiled at, and its
+PlanMemory pass, which runs below level 3 only, rejects reserved buffers it
+cannot place. This pass makes the same checks for the same options:
+
+- `pto.tassign` binds tiles to addresses by hand: only at level 3, and not with
+  automatic synchronization (`insert-sync`), which would reorder around it;
+- at level 3 every `pto.alloc_tile` names its address (`addr = %a`): nothing
+  plans memory there; below level 3 none does, PlanMemory places them all;
+- below level 3, each function reserves at most one buffer (`pto.reserve_buffer`),
+  with `auto = true` and no `base` (PlanMemory finds the base; a buffer fixed by
+  hand, `auto = false`, is a level-3 program); at level 3 every reserved buffer
+  has its `base`, since nothing else would give it one.
+
+Options: `level` (`level1`, `level2` (PTOAS's default) or `level3`) and
+`insert-sync` (default false).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TypeVar
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from dialects.pto import AllocTileOp, TAssignOp
+from dialects.pto.pipe_ops import ReserveBufferOp
+from passes.diagnostics import OpError
+
+LEVELS = ("level1", "level2", "level3")
+
+
+def verify_driver_options(
+    module: ModuleOp, level: str = "level2", insert_sync: bool = False
+) -> None:
+    """Raise an `OpError` at the first op PTOAS's driver rejects for these options."""
+    if level not in LEVELS:
+        expected = ", ".join(LEVELS)
+        raise OpError(module, f"unknown PTO build level '{level}', expected one of {expected}")
+    level_3 = level == "level3"
+    tassign = next(_ops(module, TAssignOp), None)
+    if tassign is not None and not level_3:
+        raise OpError(tassign, "pto.tassign is only supported when --pto-level=level3")
+    if tassign is not None and insert_sync:
+        raise OpError(tassign, "pto.tassign requires --enable-insert-sync to be disabled")
+    for alloc in _ops(module, AllocTileOp):
+        if level_3 and alloc.addr is None:
+            raise OpError(alloc, "requires 'addr' operand when --pto-level=level3")
+        if not level_3 and alloc.addr is not None:
+            raise OpError(
+                alloc, "unexpected 'addr' operand: only supported when --pto-level=level3"
+            )
+    if level_3:
+        for reserve in _ops(module, ReserveBufferOp):
+            if "base" not in reserve.attributes:
+                raise OpError(
+                    reserve,
+                    "expects 'base' to be resolved before address materialization "
+                    "(nothing plans memory at --pto-level=level3)",
+                )
+        return
+    for function in module.ops:
+        if isinstance(function, func.FuncOp):
+            verify_plannable_reserve_buffers(function)
+
+
+def verify_plannable_reserve_buffers(function: func.FuncOp) -> None:
+    """PlanMemory's preconditions: one reserved buffer at most, placed automatically."""
+    reserves = list(_ops(function, ReserveBufferOp))
+    if len(reserves) > 1:
+        raise OpError(function, "expects at most one pto.reserve_buffer per function")
+    for reserve in reserves:
+        automatic = _flag(reserve, "auto")
+        has_base = "base" in reserve.attributes
+        if automatic and has_base:
+            raise OpError(reserve, "expects 'base' to be absent when 'auto' is true")
+        if not automatic and not has_base:
+            raise OpError(reserve, "expects 'base' when 'auto' is false")
+        if not automatic:
+            raise OpError(
+                reserve,
+                "pto.reserve_buffer with explicit 'base' (auto = false) is not supported in "
+                "PlanMemory; use --pto-level=level3 or set auto = true",
+            )
+
+
+def _flag(op: Operation, name: str) -> bool:
+    """A boolean attribute (`auto = true`); absent is false."""
+    value = op.attributes.get(name)
+    return isinstance(value, IntegerAttr) and value.value.data != 0
+
+
+_Op = TypeVar("_Op", bound=Operation)
+
+
+def _ops(root: Operation, kind: type[_Op]) -> Iterator[_Op]:
+    return (op for op in root.walk() if isinstance(op, kind))
+
+
+@dataclass(frozen=True)
+class PTOVerifyDriverPass(ModulePass):
+    """Checks a module against PTOAS's build options.
+
+    Options: `level` (`level1`, `level2` or `level3`; default `level2`, as PTOAS's)
+    and `insert-sync` (PTOAS's `--enable-insert-sync`; default false).
+    """
+
+    name = "pto-verify-driver"
+
+    level: str = "level2"
+    insert_sync: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        verify_driver_options(op, self.level, self.insert_sync)
