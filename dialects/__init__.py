@@ -21,6 +21,7 @@ BUILT_IN_DIALECTS: dict[str, str] = {
     "vector": "dialects.vector_ext:VECTOR",
     "scf": "dialects.scf_ext:SCF",
     "tensor": "dialects.tensor_ext:TENSOR",
+    "memref": "dialects.memref_ext:MEMREF",
     "llvm": "dialects.llvm_ext:LLVM",
     "tpu": "dialects.tpu:TPU",
     "pto": "dialects.pto:PTO",

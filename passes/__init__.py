@@ -34,6 +34,8 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-gpu-peel-loops": "passes.gpu.peel_loops:PeelLoopsPass",
     "xla-respell": "passes.gpu.respell:RespellPass",
     "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",
+    "pto-verify-driver": "passes.pto.pto_verify_driver:PTOVerifyDriverPass",
+    "pto-verify-pipes": "passes.pto.pto_verify_pipes:PTOVerifyPipesPass",
     "pto-to-dps": "passes.pto.pto_to_dps:PTOToDPSPass",
     "pto-materialize-tmp-tiles": "passes.pto.pto_materialize_tmp_tiles:PTOMaterializeTmpTilesPass",
     "pto-plan-memory": "passes.pto.pto_plan_memory:PTOPlanMemoryPass",
