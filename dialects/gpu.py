@@ -35,6 +35,8 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.str_enum import StrEnum
 
+# The ids' `xla.range` sizes the launch grid: loading these ops loads its verifier.
+import dialects.xla.attributes  # noqa: F401
 from dialects.grid_index import GridIndexOpBase
 
 

@@ -21,6 +21,7 @@ from xdsl.ir import (
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.lexer import Position
 from xdsl.utils.mlir_lexer import MLIRToken, MLIRTokenKind
 from xdsl.utils.str_enum import StrEnum
@@ -31,6 +32,7 @@ from xla_emit.indexing import (
     Interval,
     parse_indexing_map,
 )
+from xla_emit.ir.verify import register_attribute_verifier
 
 XLA_RANGE = "xla.range"
 """The attribute holding a value's inclusive range: `[LB : index, UB : index]`."""
@@ -186,7 +188,8 @@ def xla_range_attr(interval: Interval) -> ArrayAttr[IntegerAttr[IndexType]]:
 def get_xla_range(op_or_value: Operation | SSAValue) -> Interval | None:
     """The inclusive range that `xla.range` gives an op's result or a function argument.
 
-    Raises ValueError when the attribute is present but not `[LB : index, UB : index]`.
+    Raises VerifyException when the attribute is present but not `[LB : index, UB : index]`
+    (verification rejects such a module first: `verify_xla_range`).
     """
     attr: Attribute | None = None
     if isinstance(op_or_value, Operation):
@@ -207,7 +210,20 @@ def _interval_from_attr(attr: Attribute) -> Interval:
         lower, upper = attr.data
         if isinstance(lower, IntegerAttr) and isinstance(upper, IntegerAttr):
             return Interval(lower.value.data, upper.value.data)
-    raise ValueError(f"expected xla.range = [LB : index, UB : index], but got {attr}")
+    raise VerifyException(f"must be [LB : index, UB : index], but got {attr}")
+
+
+def verify_xla_range(attr: Attribute) -> None:
+    """`xla.range` is `[LB : index, UB : index]` with LB <= UB."""
+    interval = _interval_from_attr(attr)
+    if interval.lower > interval.upper:
+        raise VerifyException(
+            f"is empty: lower bound {interval.lower} > upper bound {interval.upper}"
+        )
+
+
+# Every op and function argument carrying `xla.range` is checked when a module verifies.
+register_attribute_verifier(XLA_RANGE, verify_xla_range)
 
 
 # ----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from dialects.xla import (
 from xla_emit.diagnostics import UserError
 from xla_emit.indexing import Interval, parse_indexing_map
 from xla_emit.ir import make_context, parse_mlir
+from xla_emit.ir.verify import verify_module
 
 # Two dims, one range variable, two results.
 LOOP_MAP = parse_indexing_map(
@@ -288,15 +289,53 @@ def test_get_xla_range_of_other_block_arguments_is_none() -> None:
 
 def test_get_xla_range_rejects_a_malformed_attribute() -> None:
     op = xla.WorkgroupIdOp("x", {"xla.range": ArrayAttr([IntegerAttr(0, IndexType())])})
-    with pytest.raises(ValueError, match=r"expected xla.range = \[LB : index, UB : index\]"):
+    with pytest.raises(VerifyException, match=r"must be \[LB : index, UB : index\]"):
         get_xla_range(op)
     named = func.FuncOp(
         "g",
         ((IndexType(),), ()),
         arg_attrs=ArrayAttr([DictionaryAttr({"xla.range": StringAttr("0..3")})]),
     )
-    with pytest.raises(ValueError, match=re.escape('but got "0..3"')):
+    with pytest.raises(VerifyException, match=re.escape('but got "0..3"')):
         get_xla_range(named.body.block.args[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "%t = gpu.thread_id  x {xla.range = [index, 127 : index]}",
+            "'gpu.thread_id' op attribute 'xla.range' must be [LB : index, UB : index], but got "
+            "[index, 127 : index]",
+        ),
+        (
+            "%t = gpu.block_id  x {xla.range = [9 : index, 1 : index]}",
+            "'gpu.block_id' op attribute 'xla.range' is empty: lower bound 9 > upper bound 1",
+        ),
+        (
+            "%t = arith.addi %i, %i {xla.range = [0 : index]} : index",
+            "'arith.addi' op attribute 'xla.range' must be [LB : index, UB : index]",
+        ),
+    ],
+)
+def test_a_malformed_xla_range_fails_verification_where_it_is(text: str, message: str) -> None:
+    source = (
+        "func.func @k(%i: index) {\n  %w = xla.workgroup_id x\n  " + text + "\n  func.return\n}"
+    )
+    with pytest.raises(UserError) as caught:
+        module, source_map = parse_mlir(source, "k.mlir")
+        verify_module(module, source_map)
+    assert str(caught.value).startswith("k.mlir:3:3: error: " + message)
+
+
+def test_a_malformed_xla_range_on_an_argument_fails_verification() -> None:
+    source = "func.func @k(%i: index {xla.range = [3 : index]}) {\n  func.return\n}"
+    with pytest.raises(UserError) as caught:
+        module, source_map = parse_mlir(source, "k.mlir")
+        verify_module(module, source_map)
+    assert "'func.func' op attribute 'xla.range' must be [LB : index, UB : index]" in str(
+        caught.value
+    )
 
 
 def test_atomic_rmw_builder_and_current_value() -> None:

@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from collections.abc import Callable
+
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 from xla_emit.diagnostics import Note, UserError
 from xla_emit.ir.parse import SourceMap
+
+# Verifiers of a dialect's discardable attributes (`xla.range` on any op or function
+# argument), as MLIR's `verifyOperationAttribute`/`verifyRegionArgAttribute` hooks:
+# a dialect registers one per attribute name; it raises VerifyException.
+ATTRIBUTE_VERIFIERS: dict[str, Callable[[Attribute], None]] = {}
+
+
+def register_attribute_verifier(name: str, verifier: Callable[[Attribute], None]) -> None:
+    ATTRIBUTE_VERIFIERS[name] = verifier
 
 
 def verify_module(module: ModuleOp, source_map: SourceMap) -> None:
@@ -22,8 +34,23 @@ def verify_module(module: ModuleOp, source_map: SourceMap) -> None:
         try:
             op.verify(verify_nested_ops=False)
             _verify_no_empty_body(op)
+            _verify_discardable_attributes(op)
         except DiagnosticException as error:
             raise op_error(op, str(error), source_map) from None
+
+
+def _verify_discardable_attributes(op: Operation) -> None:
+    if not ATTRIBUTE_VERIFIERS:
+        return
+    dictionaries = [op.attributes]
+    if isinstance(op, FuncOp) and op.arg_attrs is not None:
+        dictionaries += [a.data for a in op.arg_attrs.data if isinstance(a, DictionaryAttr)]
+    for attributes in dictionaries:
+        for name in attributes.keys() & ATTRIBUTE_VERIFIERS.keys():
+            try:
+                ATTRIBUTE_VERIFIERS[name](attributes[name])
+            except VerifyException as error:
+                raise VerifyException(f"attribute '{name}' {error}") from None
 
 
 def _verify_no_empty_body(op: Operation) -> None:
