@@ -114,10 +114,10 @@ def test_transpose_seed_launch() -> None:
 REDUCTIONS = [
     (ReductionGroups(True, (1, 6, 10)), (6, 10), (6,), 32, 1),
     (ReductionGroups(True, (1, 5, 1000)), (5, 1000), (5,), 64, 1),
-    (ReductionGroups(True, (1, 5, 1000)), (5, 1000), (5,), 32, 1),
+    (ReductionGroups(True, (1, 5, 1000)), (5, 1000), (5,), 32, 2),
     # 1024 threads per row, looping
-    (ReductionGroups(True, (1, 3, 40000)), (3, 40000), (3,), 16, 1),
-    (ReductionGroups(True, (1, 1, 700)), (700,), (), 32, 1),
+    (ReductionGroups(True, (1, 3, 40000)), (3, 40000), (3,), 16, 4),
+    (ReductionGroups(True, (1, 1, 700)), (700,), (), 32, 2),
     (ReductionGroups(False, (1, 100, 70)), (100, 70), (70,), 32, 2),
     (ReductionGroups(False, (1, 100, 70)), (100, 70), (70,), 16, 2),
     (ReductionGroups(False, (2, 40, 132)), (2, 40, 132), (2, 132), 16, 4),

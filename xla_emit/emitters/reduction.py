@@ -29,7 +29,9 @@ def tiling_of_groups(
     """The row or column tiling of a reduction viewed as `groups`, vectorized as XLA does
     for fusion inputs whose narrowest element has `smallest_input_bits` (None: no inputs)."""
     if groups.is_row:
-        return RowReductionTiling(groups, input_shape, output_shape)
+        row = RowReductionTiling(groups, input_shape, output_shape)
+        size = vector_size(row.reduced, row.threads_per_row, smallest_input_bits)
+        return RowReductionTiling(groups, input_shape, output_shape, size)
     column = ColumnReductionTiling(groups, input_shape, output_shape)
     size = vector_size(column.minor, column.threads_per_row, smallest_input_bits)
     return ColumnReductionTiling(groups, input_shape, output_shape, size)

@@ -16,10 +16,10 @@
 // XLA:   (0, bl_x * 8 + th_x / 32, s1 * 32 + th_x mod 32, s2), domain: th_x in [0, 255], ...,
 // XLA:   bl_x in [0, 31], ..., s0 in [0, 0], s1 in [0, 7], s2 in [0, 1]">
 // XLA: #indexing_map2 = #xla.indexing_map<"(d0, d1, d2, d3) -> (d2 * 2 + d3), ...">
-// Each warp reduces a row: row bl_x * 8 + th_x / 32, as XLA's. Difference: XLA
-// vectorizes the row by 2 (s2; column (s1 * 32 + th_x mod 32) * 2 + s2, s1 in [0, 7]);
-// ours reads one element per step (column s0 * 32 + th_x mod 32, s0 in [0, 15]).
-// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{\[}}[[S0:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, [[S0]] * 32 + [[TH]] mod 32), domain: [[TH]] in [0, 255], [[BL]] in [0, 31], [[S0]] in [0, 15]">
+// Each warp reduces a row, row bl_x * 8 + th_x / 32, reading vectors of 2 neighbouring
+// elements (XLA's s1 and s2 through its bitcast map; ours s0 and s1): column
+// (s0 * 32 + th_x mod 32) * 2 + s1.
+// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[S0]] * 64 + [[S1]]), domain: [[TH]] in [0, 255], [[BL]] in [0, 31], [[S0]] in [0, 7], [[S1]] in [0, 1]">
 
 // XLA: %0 = xla_gpu.shuffle_reduce(%xla_loop_0) to 16 combiner=@region_0_1_reduce_sum_5_0 : f32
 // CHECK:         %[[SUM:\w+]] = xla_gpu.shuffle_reduce(%{{\w+}}) to 16 combiner=@{{\w+}} : f32
