@@ -15,9 +15,8 @@
 // XLA: #indexing_map = #xla.indexing_map<"(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (bl_x / 4,
 // XLA:   (bl_x mod 4) * 128 + th_x), domain: th_x in [0, 127], ..., bl_x in [0, 1023], ...">
 // XLA: %xla_loop = xla.loop (%arg3, %arg4, %arg5, %0, %1, %2)[] -> (%ra, %rb) in #indexing_map
-// Difference: XLA's loop has no symbol when it does not vectorize; ours keeps a
-// vector_index symbol of range [0, 0].
-// CHECK:         xla.loop ({{.*}}){{\[}}{{.*}}] -> (%{{\w+}}, %{{\w+}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{.*}} -> ([[BL]] {{/|floordiv}} 4, ([[BL]] mod 4) * 128 + [[TH]]), domain: [[TH]] in [0, 127], [[BL]] in [0, 1023]
+// No symbol, as XLA's: the loop does not vectorize.
+// CHECK:         xla.loop ({{.*}})[] -> (%{{\w+}}, %{{\w+}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]) -> ([[BL]] {{/|floordiv}} 4, ([[BL]] mod 4) * 128 + [[TH]]), domain: [[TH]] in [0, 127], [[BL]] in [0, 1023]
 
 // The start indices are clamped to [0, 256] and [0, 128] (XLA: minsi then maxsi).
 // XLA: %5 = arith.minsi %4, %c256 : index

@@ -39,9 +39,9 @@
 //   %3 = scf.forall (%arg4, %arg5, %arg6) in (128, 1, 1) shared_outs(%arg7 = %arg3)
 //   #indexing_map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (bl_x / 4, (bl_x mod 4) * 128 + th_x),
 //     domain: th_x in [0, 127], ..., bl_x in [0, 511], ..."
-// Difference: XLA's loop has no symbol (no vectorization); ours keeps one of range [0, 0].
+// No symbol, as XLA's: the loop does not vectorize.
 // CHECK-LABEL: func.func @loop_divide_fusion(
 // CHECK-SAME:    tensor<128xf32>, %{{\w+}}: tensor<128x512xf32>, %{{\w+}}: tensor<128xf32>, %{{\w+}}: tensor<128x512xf32>) -> tensor<128x512xf32>
 // CHECK:         gpu.thread_id {{ *}}x {xla.range = [0 : index, 127 : index]}
 // CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 511 : index]}
-// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{.*}} -> ([[BL]] {{/|floordiv}} 4, ([[BL]] mod 4) * 128 + [[TH]]), domain: [[TH]] in [0, 127], [[BL]] in [0, 511]
+// CHECK:         xla.loop ({{.*}})[] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]) -> ([[BL]] {{/|floordiv}} 4, ([[BL]] mod 4) * 128 + [[TH]]), domain: [[TH]] in [0, 127], [[BL]] in [0, 511]">
