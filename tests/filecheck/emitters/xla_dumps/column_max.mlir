@@ -3,7 +3,7 @@
 // Our column-reduction emitter on XLA's optimized module, against XLA's emitter output:
 // tests/corpus/gpu/column_max/gpu/input_reduce_fusion.mlir-passes.log.xz, snapshot 0.
 // "XLA:" lines quote it; the CHECK lines below each are written from them (the x ids
-// and symbols up to renaming; XLA's y and z ids are all [0, 0]).
+// and symbols up to renaming; both thread six grid ids, the y and z ones [0, 0]).
 //
 // XLA vectorizes this column reduction by 2 (GetVectorSizeForMlir: f32 input, an even
 // minor size of at least 64), so a block covers 64 columns: 3 blocks, a vector<2xf32>
@@ -30,7 +30,7 @@
 // XLA: %pure_call_6 = xla.pure_call @region_0_1_reduce_max_5_0(%3, %pure_call_5) : (f32, f32) -> f32
 // XLA: %5 = vector.insert %pure_call_6, %iter_4 [%j] : f32 into vector<2xf32>
 // CHECK:         %[[INIT:\w+]] = vector.broadcast %{{\w+}} : f32 to vector<2xf32>
-// CHECK:         %[[PARTIALS:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %[[J:\w+]]] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[S0]] * 32 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[BL]] * 64 + [[S1]]), domain: [[TH]] in [0, 1023], [[BL]] in [0, 2], [[S0]] in [0, 11], [[S1]] in [0, 1], [[BL]] * 32 + [[TH]] mod 32 in [0, 79]"> iter_args(%[[ACC:\w+]] = %[[INIT]]) -> (vector<2xf32>)
+// CHECK:         %[[PARTIALS:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %[[J:\w+]]] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[S0]] * 32 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[BL]] * 64 + [[S1]]), domain: [[TH]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 11], [[S1]] in [0, 1], [[BL]] * 32 + [[TH]] mod 32 in [0, 79]"> iter_args(%[[ACC:\w+]] = %[[INIT]]) -> (vector<2xf32>)
 // CHECK:           %[[ELEMENT:\w+]] = vector.extract %[[ACC]][%[[J]]] : f32 from vector<2xf32>
 // CHECK:           %[[FOLDED:\w+]] = xla.pure_call @{{\w+}}(%[[ELEMENT]], %{{\w+}}) : (f32, f32) -> f32
 // CHECK:           vector.insert %[[FOLDED]], %[[ACC]] [%[[J]]] : f32 into vector<2xf32>
@@ -42,13 +42,13 @@
 // XLA: %10 = vector.extract %xla_loop_0[%arg2] : f32 from vector<2xf32>
 // XLA: %inserted = tensor.insert %10 into %arg3[%8, %9] : tensor<32x65xf32>
 // XLA: %synced_tensor = xla_gpu.sync_threads %1 : tensor<32x65xf32>
-// CHECK:         %[[LANE:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH2:\w+]], [[BL2:\w+]]) -> ([[TH2]] mod 32), domain: [[TH2]] in [0, 1023], [[BL2]] in [0, 2]">
-// CHECK:         %[[WARP:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH3:\w+]], [[BL3:\w+]]) -> ([[TH3]] {{/|floordiv}} 32), domain: [[TH3]] in [0, 1023], [[BL3]] in [0, 2]">
+// CHECK:         %[[LANE:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH2:\w+]], {{\w+}}, {{\w+}}, [[BL2:\w+]], {{\w+}}, {{\w+}}) -> ([[TH2]] mod 32), domain: [[TH2]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL2]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[WARP:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH3:\w+]], {{\w+}}, {{\w+}}, [[BL3:\w+]], {{\w+}}, {{\w+}}) -> ([[TH3]] {{/|floordiv}} 32), domain: [[TH3]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL3]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[SHMEM:\w+]] = xla_gpu.allocate_shared : tensor<32x65xf32>
-// CHECK:         %[[AT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH4:\w+]], [[BL4:\w+]]) -> (([[TH4]] {{/|floordiv}} 32) * 2), domain: [[TH4]] in [0, 1023], [[BL4]] in [0, 2]">
+// CHECK:         %[[AT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH4:\w+]], {{\w+}}, {{\w+}}, [[BL4:\w+]], {{\w+}}, {{\w+}}) -> (([[TH4]] {{/|floordiv}} 32) * 2), domain: [[TH4]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL4]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[E0:\w+]] = vector.extract %[[PARTIALS]][0] : f32 from vector<2xf32>
 // CHECK:         %[[W0:\w+]] = tensor.insert %[[E0]] into %[[SHMEM]][%[[LANE]], %[[AT0]]] : tensor<32x65xf32>
-// CHECK:         %[[AT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH5:\w+]], [[BL5:\w+]]) -> (([[TH5]] {{/|floordiv}} 32) * 2 + 1), domain: [[TH5]] in [0, 1023], [[BL5]] in [0, 2]">
+// CHECK:         %[[AT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH5:\w+]], {{\w+}}, {{\w+}}, [[BL5:\w+]], {{\w+}}, {{\w+}}) -> (([[TH5]] {{/|floordiv}} 32) * 2 + 1), domain: [[TH5]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL5]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[E1:\w+]] = vector.extract %[[PARTIALS]][1] : f32 from vector<2xf32>
 // CHECK:         %[[W1:\w+]] = tensor.insert %[[E1]] into %[[W0]][%[[LANE]], %[[AT1]]] : tensor<32x65xf32>
 // CHECK:         %[[SYNCED:\w+]] = xla_gpu.sync_threads %[[W1]] : tensor<32x65xf32>
@@ -58,10 +58,10 @@
 // XLA: #indexing_map5 = "(th_x)[s0] -> ((th_x mod 32) * 2 + s0), domain: th_x in [0, 1023], s0 in [0, 1]"
 // XLA: %14 = xla.predicated_extract %synced_tensor[%12, %13] if %11 else %pure_call : tensor<32x65xf32>
 // XLA: %15 = xla_gpu.shuffle_reduce(%14) to 16 combiner=@region_0_1_reduce_max_5_0 : f32
-// CHECK:         %[[FROM0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH6:\w+]], [[BL6:\w+]]) -> (([[TH6]] mod 32) * 2), domain: [[TH6]] in [0, 1023], [[BL6]] in [0, 2]">
+// CHECK:         %[[FROM0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH6:\w+]], {{\w+}}, {{\w+}}, [[BL6:\w+]], {{\w+}}, {{\w+}}) -> (([[TH6]] mod 32) * 2), domain: [[TH6]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL6]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[R0:\w+]] = tensor.extract %[[SYNCED]][%[[WARP]], %[[FROM0]]] : tensor<32x65xf32>
 // CHECK:         %[[TOTAL0:\w+]] = xla_gpu.shuffle_reduce(%[[R0]]) to 16 combiner=@{{\w+}} : f32
-// CHECK:         %[[FROM1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH7:\w+]], [[BL7:\w+]]) -> (([[TH7]] mod 32) * 2 + 1), domain: [[TH7]] in [0, 1023], [[BL7]] in [0, 2]">
+// CHECK:         %[[FROM1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH7:\w+]], {{\w+}}, {{\w+}}, [[BL7:\w+]], {{\w+}}, {{\w+}}) -> (([[TH7]] mod 32) * 2 + 1), domain: [[TH7]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL7]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[R1:\w+]] = tensor.extract %[[SYNCED]][%[[WARP]], %[[FROM1]]] : tensor<32x65xf32>
 // CHECK:         %[[TOTAL1:\w+]] = xla_gpu.shuffle_reduce(%[[R1]]) to 16 combiner=@{{\w+}} : f32
 
@@ -71,11 +71,11 @@
 // XLA: %21 = arith.cmpi sle, %17, %c79 : index
 // XLA: #indexing_map8 = "(th_x, ..., bl_x, ...)[s0] -> ((th_x / 32) * 2 + bl_x * 64 + s0), ..."
 // XLA: %41 = xla.predicated_insert %pure_call_8 into %arg3[%40] if %39 : tensor<160xf32>
-// CHECK:         %[[VECTOR:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH8:\w+]], [[BL8:\w+]]) -> ([[BL8]] * 32 + [[TH8]] {{/|floordiv}} 32), domain: [[TH8]] in [0, 1023], [[BL8]] in [0, 2]">
+// CHECK:         %[[VECTOR:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH8:\w+]], {{\w+}}, {{\w+}}, [[BL8:\w+]], {{\w+}}, {{\w+}}) -> ([[BL8]] * 32 + [[TH8]] {{/|floordiv}} 32), domain: [[TH8]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL8]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         arith.cmpi sle, %[[VECTOR]], %{{\w+}} : index
-// CHECK:         %[[AT_OUT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH9:\w+]], [[BL9:\w+]]) -> (([[TH9]] {{/|floordiv}} 32) * 2 + [[BL9]] * 64), domain: [[TH9]] in [0, 1023], [[BL9]] in [0, 2]">
+// CHECK:         %[[AT_OUT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH9:\w+]], {{\w+}}, {{\w+}}, [[BL9:\w+]], {{\w+}}, {{\w+}}) -> (([[TH9]] {{/|floordiv}} 32) * 2 + [[BL9]] * 64), domain: [[TH9]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL9]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[OUT0:\w+]] = xla.predicated_insert %[[TOTAL0]] into %[[OUT]][%[[AT_OUT0]]] if %[[IF:\w+]] : tensor<160xf32>
-// CHECK:         %[[AT_OUT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH10:\w+]], [[BL10:\w+]]) -> (([[TH10]] {{/|floordiv}} 32) * 2 + [[BL10]] * 64 + 1), domain: [[TH10]] in [0, 1023], [[BL10]] in [0, 2]">
+// CHECK:         %[[AT_OUT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH10:\w+]], {{\w+}}, {{\w+}}, [[BL10:\w+]], {{\w+}}, {{\w+}}) -> (([[TH10]] {{/|floordiv}} 32) * 2 + [[BL10]] * 64 + 1), domain: [[TH10]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL10]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         xla.predicated_insert %[[TOTAL1]] into %[[OUT0]][%[[AT_OUT1]]] if %[[IF]] : tensor<160xf32>
 // CHECK-LABEL: func.func private @
 // CHECK:         arith.maximumf

@@ -4,8 +4,8 @@
 // then a loop dividing by the sum), against XLA's emitter outputs in
 // tests/corpus/gpu/softmax/gpu/{input_reduce_fusion_1,input_reduce_fusion,loop_divide_fusion}
 // .mlir-passes.log.xz, snapshot 0 of each. "XLA:" lines quote them; the CHECK lines below
-// each are written from them (the x ids and symbols up to renaming; XLA's y and z ids are
-// all [0, 0]). Both reductions: a warp per row, 8 rows a block (16 blocks of 256 threads);
+// each are written from them (the x ids and symbols up to renaming; both thread six grid
+// ids, the y and z ones [0, 0]). Both reductions: a warp per row, 8 rows a block (16 blocks of 256 threads);
 // each lane reads vectors of 2 neighbouring elements (XLA's s1 in [0, 7], s2 in [0, 1],
 // through its bitcast map d2 * 2 + d3; ours s0 and s1), 64 elements apart.
 
@@ -21,7 +21,7 @@
 // CHECK-SAME:    tensor<128x512xf32>, %{{\w+}}: tensor<128xf32>) -> tensor<128xf32>
 // CHECK:         gpu.thread_id {{ *}}x {xla.range = [0 : index, 255 : index]}
 // CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 15 : index]}
-// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[S0]] * 64 + [[S1]]), domain: [[TH]] in [0, 255], [[BL]] in [0, 15], [[S0]] in [0, 7], [[S1]] in [0, 1]">
+// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[S0]] * 64 + [[S1]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 15], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 7], [[S1]] in [0, 1]">
 // CHECK:         xla_gpu.shuffle_reduce(%{{\w+}}) to 16 combiner=@{{\w+}} : f32
 // CHECK:         arith.maximumf
 
@@ -31,7 +31,7 @@
 // CHECK-SAME:    tensor<128x512xf32>, %{{\w+}}: tensor<128xf32>, %{{\w+}}: tensor<128xf32>) -> tensor<128xf32>
 // CHECK:         gpu.thread_id {{ *}}x {xla.range = [0 : index, 255 : index]}
 // CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 15 : index]}
-// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[S0]] * 64 + [[S1]]), domain: [[TH]] in [0, 255], [[BL]] in [0, 15], [[S0]] in [0, 7], [[S1]] in [0, 1]">
+// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[S0]] * 64 + [[S1]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 15], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 7], [[S1]] in [0, 1]">
 // CHECK:         xla_gpu.shuffle_reduce(%{{\w+}}) to 16 combiner=@{{\w+}} : f32
 
 // XLA (loop_divide_fusion):
@@ -44,4 +44,4 @@
 // CHECK-SAME:    tensor<128xf32>, %{{\w+}}: tensor<128x512xf32>, %{{\w+}}: tensor<128xf32>, %{{\w+}}: tensor<128x512xf32>) -> tensor<128x512xf32>
 // CHECK:         gpu.thread_id {{ *}}x {xla.range = [0 : index, 127 : index]}
 // CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 511 : index]}
-// CHECK:         xla.loop ({{.*}})[] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]) -> ([[BL]] {{/|floordiv}} 4, ([[BL]] mod 4) * 128 + [[TH]]), domain: [[TH]] in [0, 127], [[BL]] in [0, 511]">
+// CHECK:         xla.loop ({{.*}})[] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}) -> ([[BL]] {{/|floordiv}} 4, ([[BL]] mod 4) * 128 + [[TH]]), domain: [[TH]] in [0, 127], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 511], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
