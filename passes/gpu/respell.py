@@ -115,12 +115,10 @@ def _thread_six_grid_ids(function: func.FuncOp) -> None:
     """Maps over (thread_id x, block_id x) become maps over XLA's six grid ids."""
     if function.body.blocks.first is None:
         return
-    ids = {type(op): op for op in function.body.block.ops if isinstance(op, ThreadIdOp | BlockIdOp)}
-    thread, block = ids.get(ThreadIdOp), ids.get(BlockIdOp)
-    if thread is None or block is None:
-        return
-    if (thread.dimension_name, block.dimension_name) != ("x", "x"):
-        return
+    ids = [op for op in function.body.block.ops if isinstance(op, ThreadIdOp | BlockIdOp)]
+    if [(type(op), op.dimension_name) for op in ids] != [(ThreadIdOp, "x"), (BlockIdOp, "x")]:
+        return  # Not a one-dimensional grid of ours (XLA's kernels have their six ids).
+    thread, block = ids
     grid = [thread.results[0], block.results[0]]
     users = [op for op in function.walk() if _takes_grid_dims(op, grid)]
     if not users:

@@ -79,3 +79,9 @@ def test_todays_spelling_threads_six_grid_ids(program: str) -> None:
     for ours, two_ids, theirs in zip(today_results, seed_results, expected, strict=True):
         np.testing.assert_array_equal(np.asarray(ours), np.asarray(two_ids))
         np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=1e-5)
+
+
+def test_respelling_a_six_id_kernel_again_changes_nothing() -> None:
+    module, _, _ = emitted("row_sum")
+    once = respelled(module, "xla")
+    assert str(respelled(once.clone(), "xla")) == str(once)
