@@ -8,23 +8,34 @@ spelling is chosen when printing: by this pass and by `xla-emit-opt --emit`
 counterpart in the requested spelling, keeping operands, results, regions and
 attributes, and rewrites the map attribute. Without an option it spells the
 internal form.
+
+Today's spelling also threads six grid ids through a kernel's maps, as XLA
+does: where a map's dims are exactly the kernel's `gpu.thread_id x` and
+`gpu.block_id x`, it becomes a map of (th_x, th_y, th_z, bl_x, bl_y, bl_z),
+the y and z ids new `gpu.thread_id`/`gpu.block_id` ops of range [0, 0] (our
+grids are one-dimensional). The seed's spelling keeps the two ids.
 """
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, DictionaryAttr, ModuleOp, i32
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import InsertPoint, Rewriter
 
+from dialects.gpu import BlockIdOp, ThreadIdOp
 from dialects.xla import (
     INTERNAL_SPELLING,
+    XLA_RANGE,
     ApplyIndexingOpBase,
     IndexingMapAttrBase,
     LoopOpBase,
@@ -32,8 +43,12 @@ from dialects.xla import (
     Spelling,
     YieldOpBase,
     spelling_classes,
+    xla_range_attr,
 )
 from dialects.xla.seed_spelling import SEED_SPELLING
+from xla_emit.indexing.affine import DimExpr, SymbolExpr
+from xla_emit.indexing.indexing_map import IndexingMap, Variable
+from xla_emit.indexing.interval import Interval
 
 
 def _counterpart(op: Operation, spelling: Spelling) -> type[Operation] | None:
@@ -91,6 +106,101 @@ class RespellPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         classes = spelling_classes(self.spelling)
         PatternRewriteWalker(RespellOp(classes), apply_recursively=False).rewrite_module(op)
+        if self.spelling == INTERNAL_SPELLING:
+            for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+                _thread_six_grid_ids(function)
+
+
+def _thread_six_grid_ids(function: func.FuncOp) -> None:
+    """Maps over (thread_id x, block_id x) become maps over XLA's six grid ids."""
+    if function.body.blocks.first is None:
+        return
+    ids = [op for op in function.body.block.ops if isinstance(op, ThreadIdOp | BlockIdOp)]
+    if [(type(op), op.dimension_name) for op in ids] != [(ThreadIdOp, "x"), (BlockIdOp, "x")]:
+        return  # Not a one-dimensional grid of ours (XLA's kernels have their six ids).
+    thread, block = ids
+    grid = [thread.results[0], block.results[0]]
+    users = [op for op in function.walk() if _takes_grid_dims(op, grid)]
+    if not users:
+        return
+    six = [thread.results[0], *_point_ids(thread, "y", "z"), block.results[0]]
+    six += _point_ids(block, "y", "z")
+    for op in users:
+        _rebuild_over(op, six)
+
+
+def _takes_grid_dims(op: Operation, grid: list[SSAValue]) -> bool:
+    if isinstance(op, LoopOpBase):
+        return list(op.dims) == grid
+    if isinstance(op, ApplyIndexingOpBase):
+        return op.indexing_map.num_dims == 2 and list(op.dims) == grid
+    return False
+
+
+def _point_ids(after: ThreadIdOp | BlockIdOp, *dimensions: str) -> list[SSAValue]:
+    """`gpu.thread_id y`, ... (the kind of `after`) of range [0, 0], inserted after it."""
+    builder = Builder(InsertPoint.after(after))
+    kind = "thread" if isinstance(after, ThreadIdOp) else "block"
+    values: list[SSAValue] = []
+    for dimension in dimensions:
+        point = {XLA_RANGE: xla_range_attr(Interval(0, 0))}
+        new = builder.insert(type(after)(dimension, point))
+        new.results[0].name_hint = f"{kind}_id_{dimension}"
+        values.append(new.results[0])
+    return values
+
+
+def _six_dim_map(indexing_map: IndexingMap) -> IndexingMap:
+    """`(th_x, bl_x)` as dims 0 and 3 of (th_x, th_y, th_z, bl_x, bl_y, bl_z)."""
+    thread, block = indexing_map.dim_vars
+    point = Interval(0, 0)
+    dim_vars = (
+        Variable(thread.bounds, thread.name or "th_x"),
+        Variable(point, "th_y"),
+        Variable(point, "th_z"),
+        Variable(block.bounds, block.name or "bl_x"),
+        Variable(point, "bl_y"),
+        Variable(point, "bl_z"),
+    )
+    symbols = _symbol_exprs(indexing_map)
+    dims = [DimExpr(0), DimExpr(3)]
+    results = tuple(expr.substitute(dims, symbols) for expr in indexing_map.results)
+    constraints = tuple(
+        (expr.substitute(dims, symbols), bounds) for expr, bounds in indexing_map.constraints
+    )
+    return IndexingMap(
+        dim_vars,
+        indexing_map.range_vars,
+        indexing_map.rt_vars,
+        results,
+        constraints,
+        indexing_map.is_known_empty,
+    )
+
+
+def _symbol_exprs(indexing_map: IndexingMap) -> list[SymbolExpr]:
+    return [SymbolExpr(i) for i in range(indexing_map.num_symbols)]
+
+
+def _rebuild_over(op: LoopOpBase | ApplyIndexingOpBase, six: list[SSAValue]) -> None:
+    """`op` again, with the six ids as its dims and the six-dim map."""
+    new_map = type(op.indexing_map_attr).from_map(_six_dim_map(op.indexing_map))
+    properties = {**op.properties, "indexing_map_attr": new_map}
+    if isinstance(op, LoopOpBase):
+        operands = [*six, *op.inits]
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [6, len(op.inits)])
+    else:
+        operands = [*six, *op.arguments[2:]]
+    new_op = type(op).create(
+        operands=operands,
+        result_types=[result.type for result in op.results],
+        properties=properties,
+        attributes=dict(op.attributes),
+        regions=[op.detach_region(region) for region in tuple(op.regions)],
+    )
+    for old, new in zip(op.results, new_op.results, strict=True):
+        new.name_hint = old.name_hint
+    Rewriter.replace_op(op, new_op)
 
 
 def module_spelling(module: Operation) -> str | None:

@@ -128,5 +128,19 @@ def test_work_item_map_minor_to_major_layout() -> None:
     # Column-major layout {0,1}: the linear index runs down dim 0 first.
     shape = (3, 5)
     indexing_map = default_work_item_map(launch_dimensions(15, 1), 1, shape, minor_to_major=(0, 1))
-    positions = [tuple(int(x) for x in indexing_map.evaluate([t, 0], [0])) for t in range(15)]
+    positions = [tuple(int(x) for x in indexing_map.evaluate([t, 0], [])) for t in range(15)]
     assert positions == [(t % 3, t // 3) for t in range(15)]
+
+
+@pytest.mark.parametrize(("unroll", "symbols"), [(1, []), (2, ["vector_index"])])
+def test_only_a_vectorized_work_item_map_has_a_vector_symbol(unroll: int, symbols: list) -> None:
+    """XLA's loop maps: an unvectorized loop has no symbol (not one of range [0, 0])."""
+    indexing_map = default_work_item_map(launch_dimensions(64, unroll), unroll, (64,))
+    assert [v.name for v in indexing_map.range_vars] == symbols
+
+
+def test_work_item_map_with_chunks_but_no_vector_keeps_the_chunk_symbol() -> None:
+    launch = launch_dimensions(5 * 23, 1, DeviceInfo(threads_per_warp=2, block_dim_limit_x=3))
+    indexing_map = default_work_item_map(launch, 1, (5, 23))
+    assert [v.name for v in indexing_map.range_vars] == ["chunk_id"]
+    assert np.all(writes_per_element(indexing_map, (5, 23)) == 1)

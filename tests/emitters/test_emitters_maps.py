@@ -110,21 +110,32 @@ def test_transpose_seed_launch() -> None:
     assert tiling.shared_shape == (32, 1, 33)
 
 
+# (groups, input shape, output shape, the narrowest input's bits, the vector size that gives)
 REDUCTIONS = [
-    (ReductionGroups(True, (1, 6, 10)), (6, 10), (6,)),
-    (ReductionGroups(True, (1, 5, 1000)), (5, 1000), (5,)),
-    (ReductionGroups(True, (1, 3, 40000)), (3, 40000), (3,)),  # 1024 threads per row, looping
-    (ReductionGroups(True, (1, 1, 700)), (700,), ()),
-    (ReductionGroups(False, (1, 100, 70)), (100, 70), (70,)),
-    (ReductionGroups(False, (3, 40, 33)), (3, 40, 33), (3, 33)),
+    (ReductionGroups(True, (1, 6, 10)), (6, 10), (6,), 32, 1),
+    (ReductionGroups(True, (1, 5, 1000)), (5, 1000), (5,), 64, 1),
+    (ReductionGroups(True, (1, 5, 1000)), (5, 1000), (5,), 32, 2),
+    # 1024 threads per row, looping
+    (ReductionGroups(True, (1, 3, 40000)), (3, 40000), (3,), 16, 4),
+    (ReductionGroups(True, (1, 1, 700)), (700,), (), 32, 2),
+    (ReductionGroups(False, (1, 100, 70)), (100, 70), (70,), 32, 2),
+    (ReductionGroups(False, (1, 100, 70)), (100, 70), (70,), 16, 2),
+    (ReductionGroups(False, (2, 40, 132)), (2, 40, 132), (2, 132), 16, 4),
+    (ReductionGroups(False, (3, 40, 33)), (3, 40, 33), (3, 33), 32, 1),
 ]
+REDUCTION_PARAMS = ("groups", "input_shape", "output_shape", "bits", "vector_size")
 
 
-@pytest.mark.parametrize(("groups", "input_shape", "output_shape"), REDUCTIONS)
+@pytest.mark.parametrize(REDUCTION_PARAMS, REDUCTIONS)
 def test_reduction_reads_every_input_once_into_its_row(
-    groups: ReductionGroups, input_shape: tuple[int, ...], output_shape: tuple[int, ...]
+    groups: ReductionGroups,
+    input_shape: tuple[int, ...],
+    output_shape: tuple[int, ...],
+    bits: int,
+    vector_size: int,
 ) -> None:
-    tiling = tiling_of_groups(groups, input_shape, output_shape)
+    tiling = tiling_of_groups(groups, input_shape, output_shape, bits)
+    assert tiling.vector_size == vector_size
     dims, symbols = domain_points(tiling.read_map())
     read = evaluate(tiling.read_map(), dims, symbols)
     assert np.all(counts(read, input_shape) == 1)
@@ -139,12 +150,17 @@ def test_reduction_reads_every_input_once_into_its_row(
     assert np.array_equal(np.broadcast_to(kept, expected.shape), expected)
 
 
-@pytest.mark.parametrize(("groups", "input_shape", "output_shape"), REDUCTIONS)
+@pytest.mark.parametrize(REDUCTION_PARAMS, REDUCTIONS)
 def test_reduction_writes_every_output_once(
-    groups: ReductionGroups, input_shape: tuple[int, ...], output_shape: tuple[int, ...]
+    groups: ReductionGroups,
+    input_shape: tuple[int, ...],
+    output_shape: tuple[int, ...],
+    bits: int,
+    vector_size: int,
 ) -> None:
-    """The writing lanes (lane 0 of each row, within bounds) cover each output element once."""
-    tiling = tiling_of_groups(groups, input_shape, output_shape)
+    """The writing lanes (lane 0 of each row, within bounds) cover each output element once:
+    one element a row for rows, one per vector element for columns."""
+    tiling = tiling_of_groups(groups, input_shape, output_shape, bits)
     launch = tiling.launch
     threads, blocks = np.meshgrid(
         np.arange(launch.threads_x), np.arange(launch.blocks_x), indexing="ij"
@@ -153,13 +169,21 @@ def test_reduction_writes_every_output_once(
     writes = np.asarray(tiling.lane_in_row.evaluate(dims, []) == 0)
     for expr, interval in tiling.written_in_bounds():
         writes &= np.asarray(interval.contains(np.asarray(expr.evaluate(dims, []), dtype=np.int64)))
-    index = [
-        np.broadcast_to(np.asarray(e.evaluate(dims, []), dtype=np.int64), writes.shape)[writes]
-        for e in tiling.output_index()
-    ]
     if not output_shape:
         assert int(writes.sum()) == 1
         return
+    elements = 1 if groups.is_row else vector_size
+    index = [
+        np.concatenate(
+            [
+                np.broadcast_to(np.asarray(e.evaluate(dims, []), dtype=np.int64), writes.shape)[
+                    writes
+                ]
+                for e in (tiling.output_index(element)[d] for element in range(elements))
+            ]
+        )
+        for d in range(len(output_shape))
+    ]
     assert np.all(counts(index, output_shape) == 1)
 
 
@@ -184,21 +208,28 @@ def test_random_transposes_round_trip_through_the_shared_tile(
 
 
 @st.composite
-def reductions(draw: st.DrawFn) -> tuple[ReductionGroups, tuple[int, ...], tuple[int, ...]]:
+def reductions(
+    draw: st.DrawFn,
+) -> tuple[ReductionGroups, tuple[int, ...], tuple[int, ...], int]:
     is_row = draw(st.booleans())
     major = draw(st.integers(1, 4)) if not is_row else 1
-    kept = draw(st.integers(1, 70))
+    kept = draw(st.integers(1, 70 if is_row else 140))
     reduced = draw(st.integers(1, 2500 if is_row else 90))
+    bits = draw(st.sampled_from([8, 16, 32, 64]))
     if is_row:
-        return ReductionGroups(True, (1, kept, reduced)), (kept, reduced), (kept,)
-    return ReductionGroups(False, (major, reduced, kept)), (major, reduced, kept), (major, kept)
+        return ReductionGroups(True, (1, kept, reduced)), (kept, reduced), (kept,), bits
+    groups = ReductionGroups(False, (major, reduced, kept))
+    return groups, (major, reduced, kept), (major, kept), bits
 
 
 @settings(max_examples=30, deadline=None)
 @given(reductions())
 def test_random_reductions_read_and_write_everything_once(
-    case: tuple[ReductionGroups, tuple[int, ...], tuple[int, ...]],
+    case: tuple[ReductionGroups, tuple[int, ...], tuple[int, ...], int],
 ) -> None:
-    groups, input_shape, output_shape = case
-    test_reduction_reads_every_input_once_into_its_row(groups, input_shape, output_shape)
-    test_reduction_writes_every_output_once(groups, input_shape, output_shape)
+    groups, input_shape, output_shape, bits = case
+    size = tiling_of_groups(groups, input_shape, output_shape, bits).vector_size
+    test_reduction_reads_every_input_once_into_its_row(
+        groups, input_shape, output_shape, bits, size
+    )
+    test_reduction_writes_every_output_once(groups, input_shape, output_shape, bits, size)

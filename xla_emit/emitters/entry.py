@@ -114,7 +114,8 @@ def launch_dimensions_of(entry: func.FuncOp) -> LaunchDimensions:
     """The grid an entry function was emitted for, read back from its id ops' `xla.range`."""
     threads = blocks = 1
     for op in entry.walk():
-        if isinstance(op, ThreadIdOp | BlockIdOp):
+        # Our grids are one-dimensional: the y and z ids (today's spelling prints them) are 1.
+        if isinstance(op, ThreadIdOp | BlockIdOp) and op.dimension_name == "x":
             bounds = get_xla_range(op)
             if bounds is None:
                 continue

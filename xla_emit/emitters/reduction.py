@@ -25,16 +25,48 @@ from xla_emit.emitters.hero import (
 from xla_emit.emitters.reduction_parts import emit_reduction_entry_with
 from xla_emit.emitters.row_reduction import RowReductionTiling, combine_row
 from xla_emit.hlo.ir import HloComputation, HloInstruction
-from xla_emit.hlo.shape import flatten_shape
+from xla_emit.hlo.shape import ArrayShape, flatten_shape
 
 
 def tiling_of_groups(
-    groups: ReductionGroups, input_shape: tuple[int, ...], output_shape: tuple[int, ...]
+    groups: ReductionGroups,
+    input_shape: tuple[int, ...],
+    output_shape: tuple[int, ...],
+    smallest_input_bits: int | None = None,
 ) -> RowReductionTiling | ColumnReductionTiling:
-    """The row or column tiling of a reduction viewed as `groups`."""
+    """The row or column tiling of a reduction viewed as `groups`, vectorized as XLA does
+    for fusion inputs whose narrowest element has `smallest_input_bits` (None: no inputs)."""
     if groups.is_row:
-        return RowReductionTiling(groups, input_shape, output_shape)
-    return ColumnReductionTiling(groups, input_shape, output_shape)
+        row = RowReductionTiling(groups, input_shape, output_shape)
+        size = vector_size(row.reduced, row.threads_per_row, smallest_input_bits)
+        return RowReductionTiling(groups, input_shape, output_shape, size)
+    column = ColumnReductionTiling(groups, input_shape, output_shape)
+    size = vector_size(column.minor, column.threads_per_row, smallest_input_bits)
+    return ColumnReductionTiling(groups, input_shape, output_shape, size)
+
+
+def vector_size(minor: int, threads: int, smallest_input_bits: int | None) -> int:
+    """How many consecutive elements of the `minor` dim a thread reads per step, when
+    `threads` threads share it (XLA's GetVectorSizeForMlir): 2 for 32-bit inputs, 4 for
+    narrower ones where the dim is wide enough; none for odd dims, 64-bit inputs, no
+    inputs, or dims too narrow to leave every thread a vector."""
+    if minor % 2 != 0 or threads * 2 > minor:
+        return 1
+    if smallest_input_bits is None or smallest_input_bits >= 64:
+        return 1
+    if smallest_input_bits >= 32 or threads * 4 > minor:
+        return 2
+    return 4 if minor % 4 == 0 else 2
+
+
+def smallest_input_bits(analysis: FusionAnalysis) -> int | None:
+    """The narrowest element type among the fusion's array inputs, in bits."""
+    widths = [
+        parameter.array_shape.element_type.bit_width
+        for parameter in analysis.computation.parameters
+        if isinstance(parameter.shape, ArrayShape)
+    ]
+    return min(widths, default=None)
 
 
 def reduction_tiling(analysis: FusionAnalysis) -> RowReductionTiling | ColumnReductionTiling:
@@ -42,7 +74,9 @@ def reduction_tiling(analysis: FusionAnalysis) -> RowReductionTiling | ColumnRed
     groups = reduction_groups(hero)
     assert groups is not None, "the hero choice only picks contiguous reductions"
     output = flatten_shape(hero.shape)[0]
-    return tiling_of_groups(groups, hero.operands[0].array_shape.dimensions, output.dimensions)
+    input_shape = hero.operands[0].array_shape.dimensions
+    bits = smallest_input_bits(analysis)
+    return tiling_of_groups(groups, input_shape, output.dimensions, bits)
 
 
 def emit_reduction_entry(

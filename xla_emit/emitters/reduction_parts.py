@@ -10,13 +10,14 @@ result by its lane 0 (through the epilogue, if any).
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i1
+from xdsl.dialects import arith, func, scf, vector
+from xdsl.dialects.builtin import IntegerAttr, TensorType, VectorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
@@ -36,7 +37,7 @@ from xla_emit.emitters.types import builder_at_end
 from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars, linearize
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import flatten_shape
-from xla_emit.indexing.affine import AffineExpr, DimExpr, SymbolExpr
+from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
@@ -52,6 +53,9 @@ class ReductionTiling(ABC):
     groups: ReductionGroups
     input_shape: tuple[int, ...]
     output_shape: tuple[int, ...]
+    # Consecutive elements a thread reads per step (XLA's vector size): along the reduced
+    # dim for rows, along the kept minor dim for columns.
+    vector_size: int = 1
 
     @property
     @abstractmethod
@@ -85,13 +89,25 @@ class ReductionTiling(ABC):
     def lane_in_reduced(self) -> AffineExpr:
         """A thread's first position along the reduced elements."""
 
+    @property
+    @abstractmethod
+    def reduced_positions(self) -> int:
+        """How many positions `loop_step + lane_in_reduced` covers (vectors of reduced
+        elements where the reduced dim is vectorized)."""
+
+    @property
+    @abstractmethod
+    def vectorized_partials(self) -> bool:
+        """Whether a thread keeps one partial result per vector element (the vector runs
+        along kept elements) rather than one for all of them."""
+
     @abstractmethod
     def kept_index(self) -> AffineExpr:
         """The linear kept (output) element a thread's partial result belongs to."""
 
     @abstractmethod
-    def written_kept_index(self) -> AffineExpr:
-        """The kept element the writing lane stores."""
+    def written_kept_index(self, vector_element: int) -> AffineExpr:
+        """The kept element the writing lane stores for `vector_element`."""
 
     @abstractmethod
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
@@ -133,22 +149,38 @@ class ReductionTiling(ABC):
 
     @property
     def loop_step(self) -> AffineExpr:
-        """How far along the reduced elements iteration `s0` has moved."""
+        """How far along the reduced positions iteration `s0` has moved."""
         return SymbolExpr(0) * self.loop_stride
 
+    @property
+    def vector_index(self) -> AffineExpr:
+        """The element of its vector a thread reads: `s1`, absent (0) when unvectorized."""
+        return SymbolExpr(1) if self.vector_size > 1 else ConstantExpr(0)
+
     def read_map(self) -> IndexingMap:
-        """(th_x, bl_x)[s0] -> input index, over the elements each thread folds."""
-        iterations = ceil_div(self.reduced, self.loop_stride)
+        """(th_x, bl_x)[s0(, s1)] -> input index, over the elements each thread folds: `s0`
+        steps along the reduced positions, `s1` along a vector."""
+        iterations = ceil_div(self.reduced_positions, self.loop_stride)
         results = delinearize(self.input_linear_index(), self.input_shape)
-        range_vars = (Variable(Interval(0, iterations - 1), "s0"),)
-        indexing_map = IndexingMap(grid_dim_vars(self.launch), range_vars, (), results)
+        range_vars = [Variable(Interval(0, iterations - 1), "s0")]
+        if self.vector_size > 1:
+            range_vars.append(Variable(Interval(0, self.vector_size - 1), "s1"))
+        indexing_map = IndexingMap(grid_dim_vars(self.launch), tuple(range_vars), (), results)
         reduced_position = self.loop_step + self.lane_in_reduced
-        indexing_map = indexing_map.with_constraint(reduced_position, Interval(0, self.reduced - 1))
+        indexing_map = indexing_map.with_constraint(
+            reduced_position, Interval(0, self.reduced_positions - 1)
+        )
         indexing_map = indexing_map.with_constraint(*self.read_in_bounds())
         return indexing_map.simplify()
 
-    def output_index(self) -> tuple[AffineExpr, ...]:
-        return delinearize(self.written_kept_index(), self.output_shape)
+    def output_index(self, vector_element: int = 0) -> tuple[AffineExpr, ...]:
+        linear = self.written_kept_index(vector_element)
+        index = delinearize(linear, self.output_shape)
+        if not self.output_shape or self.output_shape[0] == 1:
+            return index
+        # The written element is in bounds: the major-most index needs no `mod`.
+        inner = math.prod(self.output_shape[1:])
+        return (linear.floordiv(inner), *index[1:])
 
     def grid_map(self) -> IndexingMap:
         """The domain of grid expressions evaluated outside loops."""
@@ -196,9 +228,9 @@ class GridValues:
 
 
 # Combines the threads' partial results into one result per row, readable by its lane 0:
-# (grid, tiling, partials, inits, reducer name) -> results.
+# (grid, tiling, partials, inits, reducer name) -> the results of each written vector element.
 CombinePartials = Callable[
-    [GridValues, ReductionTiling, list[SSAValue], list[SSAValue], str], list[SSAValue]
+    [GridValues, ReductionTiling, list[SSAValue], list[SSAValue], str], list[list[SSAValue]]
 ]
 
 
@@ -225,7 +257,13 @@ def emit_reduction_entry_with(
     reduced_outputs = [
         output for i, output in enumerate(entry.outputs) if i not in analysis.side_outputs
     ]
-    written = iter(_emit_write(grid, tiling, analysis, epilogue, results, reduced_outputs))
+    condition = grid.all_hold([(tiling.lane_in_row, Interval(0, 0)), *tiling.written_in_bounds()])
+    for vector_element, element_results in enumerate(results):
+        output_index = [grid.value(expr) for expr in tiling.output_index(vector_element)]
+        reduced_outputs = _emit_write(
+            grid, analysis, epilogue, condition, output_index, element_results, reduced_outputs
+        )
+    written = iter(reduced_outputs)
     side_written = iter(sides)
     positions = range(len(output_shapes))
     return entry.finish(
@@ -245,6 +283,8 @@ def _emit_thread_loop(
     hero = analysis.hero
     names = [f"input_dim{d}" for d in range(len(tiling.input_shape))]
     side_tensors = [entry.outputs[i] for i in analysis.side_outputs]
+    if tiling.vectorized_partials:
+        inits = [_broadcast(entry.body, init, tiling.vector_size) for init in inits]
     loop = begin_loop(entry, tiling.read_map(), [*inits, *side_tensors], names)
     accumulators = loop.region_iter_args[: len(inits)]
     for arg in accumulators:
@@ -254,14 +294,24 @@ def _emit_thread_loop(
     input_index = list(loop.map_results)
     inputs = hero.operands[: len(hero.operands) // 2]
     values = [emitter.emit(op, input_index)[0] for op in inputs]
-    types = [init.type for init in inits]
-    call = builder.insert(PureCallOp(reducer, [*accumulators, *values], types))
+    if tiling.vectorized_partials:
+        element = loop.induction_vars[1]
+        elements = [_extract(builder, acc, element) for acc in accumulators]
+        call = builder.insert(PureCallOp(reducer, [*elements, *values], [e.type for e in elements]))
+        partials = [
+            _insert(builder, result, acc, element)
+            for result, acc in zip(call.results, accumulators, strict=True)
+        ]
+    else:
+        types = [init.type for init in inits]
+        call = builder.insert(PureCallOp(reducer, [*accumulators, *values], types))
+        partials = list(call.results)
     side_args = loop.region_iter_args[len(inits) :]
     updated_sides = [
         _write_side_output(emitter, tiling, analysis.roots[i], tensor, input_index)
         for i, tensor in zip(analysis.side_outputs, side_args, strict=True)
     ]
-    builder.insert(YieldOp([*call.results, *updated_sides]))
+    builder.insert(YieldOp([*partials, *updated_sides]))
     entry.body.insert(loop)
     return list(loop.res[: len(inits)]), list(loop.res[len(inits) :])
 
@@ -286,6 +336,32 @@ def _write_side_output(
     return insert_element(emitter.builder, value, tensor, index)
 
 
+def _broadcast(builder: Builder, value: SSAValue, size: int) -> SSAValue:
+    """`value` in every element of a vector of `size` (a per-thread vector of partials)."""
+    vector_type = VectorType(value.type, [size])
+    return builder.insert(vector.BroadcastOp(value, vector_type)).results[0]
+
+
+def _extract(builder: Builder, vector_value: SSAValue, element: SSAValue | int) -> SSAValue:
+    vector_type = vector_value.type
+    assert isinstance(vector_type, VectorType)
+    op = vector.ExtractOp(vector_value, [element], vector_type.element_type)
+    return builder.insert(op).results[0]
+
+
+def extract_element(builder: Builder, value: SSAValue, element: int) -> SSAValue:
+    """Element `element` of a vector of partials; a scalar partial is its own element 0."""
+    if not isinstance(value.type, VectorType):
+        return value
+    return _extract(builder, value, element)
+
+
+def _insert(
+    builder: Builder, value: SSAValue, vector_value: SSAValue, element: SSAValue
+) -> SSAValue:
+    return builder.insert(vector.InsertOp(value, vector_value, [element])).results[0]
+
+
 def allocate_shared(builder: Builder, shape: Sequence[int], value_type: Attribute) -> SSAValue:
     return builder.insert(AllocateSharedOp(TensorType(value_type, shape))).results[0]
 
@@ -297,16 +373,16 @@ def shuffle_reduce(builder: Builder, values: Sequence[SSAValue], reducer: str) -
 
 def _emit_write(
     grid: GridValues,
-    tiling: ReductionTiling,
     analysis: FusionAnalysis,
     epilogue: Subgraph | None,
+    condition: SSAValue,
+    output_index: list[SSAValue],
     results: list[SSAValue],
     outputs: list[SSAValue],
 ) -> list[SSAValue]:
-    """Lane 0 of each row writes its row's result, through the epilogue if there is one."""
+    """Where `condition` holds (lane 0 of each row, in bounds), the row's results are
+    written at `output_index`, through the epilogue if there is one."""
     entry = grid.entry
-    condition = grid.all_hold([(tiling.lane_in_row, Interval(0, 0)), *tiling.written_in_bounds()])
-    output_index = [grid.value(expr) for expr in tiling.output_index()]
     if epilogue is None:
         inserts = [
             PredicatedInsertOp(value, output, output_index, condition)

@@ -2,7 +2,9 @@
 
 Each row gets `T = min(1024, roundup(ceil(R / 16), 32))` threads (about 16
 elements per thread) and a block holds `max(1, 256 / T)` rows. Every thread
-folds its strided share of the row in an `xla.loop`, `xla_gpu.shuffle_reduce`
+folds its strided share of the row in an `xla.loop`, reading vectors of `V`
+consecutive elements (`V` from XLA's `GetVectorSizeForMlir`; vector `s0 * T +
+lane`, element `s1` of it) into one partial result; `xla_gpu.shuffle_reduce`
 combines a warp, and when a row spans several warps their results meet in
 shared memory (`xla.predicated_insert` by each warp's lane 0,
 `xla_gpu.sync_threads`, `xla.predicated_extract` with the init as fallback)
@@ -76,17 +78,28 @@ class RowReductionTiling(ReductionTiling):
     def lane_in_reduced(self) -> AffineExpr:
         return self.lane_in_row
 
+    @property
+    def reduced_positions(self) -> int:
+        # Vectors of reduced elements: the vector size divides the row.
+        return self.reduced // self.vector_size
+
+    @property
+    def vectorized_partials(self) -> bool:
+        return False
+
     def kept_index(self) -> AffineExpr:
         return BLOCK_X * self.rows_per_block + self.row_in_block
 
-    def written_kept_index(self) -> AffineExpr:
+    def written_kept_index(self, vector_element: int) -> AffineExpr:
+        del vector_element  # The vector runs along the reduced elements: one result a row.
         return self.kept_index()
 
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         return [(self.kept_index(), Interval(0, self.kept - 1))]
 
     def input_linear_index(self) -> AffineExpr:
-        return self.kept_index() * self.reduced + self.loop_step + self.lane_in_row
+        vector = self.loop_step + self.lane_in_row
+        return self.kept_index() * self.reduced + vector * self.vector_size + self.vector_index
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.kept_index(), Interval(0, self.kept - 1)
@@ -98,8 +111,18 @@ def combine_row(
     partials: list[SSAValue],
     inits: list[SSAValue],
     reducer: str,
-) -> list[SSAValue]:
+) -> list[list[SSAValue]]:
     """A warp shuffle; rows wider than a warp then meet in shared memory for one more."""
+    return [_combine_row_partials(grid, tiling, partials, inits, reducer)]
+
+
+def _combine_row_partials(
+    grid: GridValues,
+    tiling: ReductionTiling,
+    partials: list[SSAValue],
+    inits: list[SSAValue],
+    reducer: str,
+) -> list[SSAValue]:
     assert isinstance(tiling, RowReductionTiling)
     builder = grid.builder
     warp_results = shuffle_reduce(builder, partials, reducer)

@@ -81,8 +81,11 @@ def default_work_item_map(
     if num_chunks > 1:
         range_vars.append(Variable(Interval(0, num_chunks - 1), "chunk_id"))
         linear = linear + SymbolExpr(0) * (launch_bound * unroll_factor)
-    vector_index = SymbolExpr(len(range_vars))
-    range_vars.append(Variable(Interval(0, unroll_factor - 1), "vector_index"))
+    # As XLA's map, an unvectorized loop has no vector symbol (rather than one of range [0, 0]).
+    vector_index: AffineExpr = ConstantExpr(0)
+    if unroll_factor > 1:
+        vector_index = SymbolExpr(len(range_vars))
+        range_vars.append(Variable(Interval(0, unroll_factor - 1), "vector_index"))
     results = delinearize(linear + vector_index, shape, minor_to_major)
     indexing_map = IndexingMap(grid_dim_vars(launch), tuple(range_vars), (), results)
     if num_elements % unroll_factor == 0:

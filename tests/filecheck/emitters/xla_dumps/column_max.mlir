@@ -3,40 +3,79 @@
 // Our column-reduction emitter on XLA's optimized module, against XLA's emitter output:
 // tests/corpus/gpu/column_max/gpu/input_reduce_fusion.mlir-passes.log.xz, snapshot 0.
 // "XLA:" lines quote it; the CHECK lines below each are written from them (the x ids
-// and symbols up to renaming; XLA's y and z ids are all [0, 0]).
+// and symbols up to renaming; both thread six grid ids, the y and z ones [0, 0]).
 //
-// Known difference: XLA vectorizes this column reduction by 2 (GetVectorSizeForMlir:
-// f32 input, an even minor size of at least 64), so a block covers 64 columns: 3 blocks,
-// a vector<2xf32> accumulator per thread, a 32x65 shared tile and an scf.for over the two
-// vector elements around the shuffle. Ours reads one column a thread: 5 blocks of 32
-// columns and a 32x33 tile. Lines that hold XLA's values ours does not have yet are
-// marked "XLA-ONLY:" (not a check prefix) next to the check of ours; the
-// launch-grid test lists the same difference as an expected failure.
+// XLA vectorizes this column reduction by 2 (GetVectorSizeForMlir: f32 input, an even
+// minor size of at least 64), so a block covers 64 columns: 3 blocks, a vector<2xf32>
+// accumulator per thread, a 32x65 shared tile. Ours does the same. Differences: XLA
+// loops over the two vector elements around the shared tile and the shuffle with an
+// scf.for (a symbol s0 in its maps); ours unrolls them (the element a constant). XLA's
+// loop map has a leading 0 (its [1, 384, 160] view of the input); ours indexes the
+// input itself.
 
 // XLA: %thread_id_x = gpu.thread_id x {xla.range = [0 : index, 1023 : index]}
 // XLA: %block_id_x = gpu.block_id x {xla.range = [0 : index, 2 : index]}
 // CHECK-LABEL: func.func @input_reduce_fusion(
 // CHECK-SAME:    %{{\w+}}: tensor<384x160xf32>, %[[OUT:\w+]]: tensor<160xf32>) -> tensor<160xf32>
 // CHECK:         gpu.thread_id {{ *}}x {xla.range = [0 : index, 1023 : index]}
-// XLA-ONLY:      gpu.block_id {{ *}}x {xla.range = [0 : index, 2 : index]}
-// CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 4 : index]}
+// CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 2 : index]}
 
-// Each warp of 32 reads every 32nd row, starting at its warp index, over 12 steps.
+// Each warp of 32 reads every 32nd row, starting at its warp index, over 12 steps; each
+// lane reads two neighbouring columns into a vector of partial results.
+// XLA: %0 = vector.broadcast %pure_call : f32 to vector<2xf32>
 // XLA: #indexing_map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[s0, s1] -> (0, s0 * 32 + th_x / 32,
 // XLA:   (th_x mod 32) * 2 + bl_x * 64 + s1), domain: th_x in [0, 1023], ..., bl_x in [0, 2], ...,
 // XLA:   s0 in [0, 11], s1 in [0, 1], bl_x * 32 + th_x mod 32 in [0, 79]"
-// XLA-ONLY:      ... -> (s0 * 32 + th_x / 32, (th_x mod 32) * 2 + bl_x * 64 + s1) ... s1 in [0, 1]
-// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], [[BL:\w+]]){{\[}}[[S0:\w+]]] -> ([[S0]] * 32 + [[TH]] {{/|floordiv}} 32, [[BL]] * 32 + [[TH]] mod 32), domain: [[TH]] in [0, 1023], [[BL]] in [0, 4], [[S0]] in [0, 11]">
+// XLA: %3 = vector.extract %iter_4[%j] : f32 from vector<2xf32>
+// XLA: %pure_call_6 = xla.pure_call @region_0_1_reduce_max_5_0(%3, %pure_call_5) : (f32, f32) -> f32
+// XLA: %5 = vector.insert %pure_call_6, %iter_4 [%j] : f32 into vector<2xf32>
+// CHECK:         %[[INIT:\w+]] = vector.broadcast %{{\w+}} : f32 to vector<2xf32>
+// CHECK:         %[[PARTIALS:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %[[J:\w+]]] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[S0]] * 32 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[BL]] * 64 + [[S1]]), domain: [[TH]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 11], [[S1]] in [0, 1], [[BL]] * 32 + [[TH]] mod 32 in [0, 79]"> iter_args(%[[ACC:\w+]] = %[[INIT]]) -> (vector<2xf32>)
+// CHECK:           %[[ELEMENT:\w+]] = vector.extract %[[ACC]][%[[J]]] : f32 from vector<2xf32>
+// CHECK:           %[[FOLDED:\w+]] = xla.pure_call @{{\w+}}(%[[ELEMENT]], %{{\w+}}) : (f32, f32) -> f32
+// CHECK:           vector.insert %[[FOLDED]], %[[ACC]] [%[[J]]] : f32 into vector<2xf32>
 
-// The partial results go through shared memory, transposed, then a warp shuffle.
+// Thread (lane x, warp y) stores element e of its vector at [x, y * 2 + e] of the tile.
 // XLA: %shmem = xla_gpu.allocate_shared : tensor<32x65xf32>
+// XLA: #indexing_map2 = "(th_x)[s0] -> (th_x mod 32), domain: th_x in [0, 1023], s0 in [0, 1]"
+// XLA: #indexing_map3 = "(th_x)[s0] -> ((th_x / 32) * 2 + s0), domain: th_x in [0, 1023], s0 in [0, 1]"
+// XLA: %10 = vector.extract %xla_loop_0[%arg2] : f32 from vector<2xf32>
+// XLA: %inserted = tensor.insert %10 into %arg3[%8, %9] : tensor<32x65xf32>
 // XLA: %synced_tensor = xla_gpu.sync_threads %1 : tensor<32x65xf32>
+// CHECK:         %[[LANE:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH2:\w+]], {{\w+}}, {{\w+}}, [[BL2:\w+]], {{\w+}}, {{\w+}}) -> ([[TH2]] mod 32), domain: [[TH2]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL2]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[WARP:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH3:\w+]], {{\w+}}, {{\w+}}, [[BL3:\w+]], {{\w+}}, {{\w+}}) -> ([[TH3]] {{/|floordiv}} 32), domain: [[TH3]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL3]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[SHMEM:\w+]] = xla_gpu.allocate_shared : tensor<32x65xf32>
+// CHECK:         %[[AT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH4:\w+]], {{\w+}}, {{\w+}}, [[BL4:\w+]], {{\w+}}, {{\w+}}) -> (([[TH4]] {{/|floordiv}} 32) * 2), domain: [[TH4]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL4]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[E0:\w+]] = vector.extract %[[PARTIALS]][0] : f32 from vector<2xf32>
+// CHECK:         %[[W0:\w+]] = tensor.insert %[[E0]] into %[[SHMEM]][%[[LANE]], %[[AT0]]] : tensor<32x65xf32>
+// CHECK:         %[[AT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH5:\w+]], {{\w+}}, {{\w+}}, [[BL5:\w+]], {{\w+}}, {{\w+}}) -> (([[TH5]] {{/|floordiv}} 32) * 2 + 1), domain: [[TH5]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL5]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[E1:\w+]] = vector.extract %[[PARTIALS]][1] : f32 from vector<2xf32>
+// CHECK:         %[[W1:\w+]] = tensor.insert %[[E1]] into %[[W0]][%[[LANE]], %[[AT1]]] : tensor<32x65xf32>
+// CHECK:         %[[SYNCED:\w+]] = xla_gpu.sync_threads %[[W1]] : tensor<32x65xf32>
+
+// Warp y reads row y, element e of each lane's column, and shuffles it.
+// XLA: #indexing_map4 = "(th_x)[s0] -> (th_x / 32), domain: th_x in [0, 1023], s0 in [0, 1]"
+// XLA: #indexing_map5 = "(th_x)[s0] -> ((th_x mod 32) * 2 + s0), domain: th_x in [0, 1023], s0 in [0, 1]"
+// XLA: %14 = xla.predicated_extract %synced_tensor[%12, %13] if %11 else %pure_call : tensor<32x65xf32>
 // XLA: %15 = xla_gpu.shuffle_reduce(%14) to 16 combiner=@region_0_1_reduce_max_5_0 : f32
+// CHECK:         %[[FROM0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH6:\w+]], {{\w+}}, {{\w+}}, [[BL6:\w+]], {{\w+}}, {{\w+}}) -> (([[TH6]] mod 32) * 2), domain: [[TH6]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL6]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[R0:\w+]] = tensor.extract %[[SYNCED]][%[[WARP]], %[[FROM0]]] : tensor<32x65xf32>
+// CHECK:         %[[TOTAL0:\w+]] = xla_gpu.shuffle_reduce(%[[R0]]) to 16 combiner=@{{\w+}} : f32
+// CHECK:         %[[FROM1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH7:\w+]], {{\w+}}, {{\w+}}, [[BL7:\w+]], {{\w+}}, {{\w+}}) -> (([[TH7]] mod 32) * 2 + 1), domain: [[TH7]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL7]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[R1:\w+]] = tensor.extract %[[SYNCED]][%[[WARP]], %[[FROM1]]] : tensor<32x65xf32>
+// CHECK:         %[[TOTAL1:\w+]] = xla_gpu.shuffle_reduce(%[[R1]]) to 16 combiner=@{{\w+}} : f32
+
+// Lane 0 of warp y writes columns (bl_x * 32 + y) * 2 + e, where that vector exists.
+// XLA: #indexing_map7 = "(th_x, ..., bl_x, ...)[s0] -> (bl_x * 32 + th_x / 32), ..."
+// XLA: %c79 = arith.constant 79 : index
+// XLA: %21 = arith.cmpi sle, %17, %c79 : index
+// XLA: #indexing_map8 = "(th_x, ..., bl_x, ...)[s0] -> ((th_x / 32) * 2 + bl_x * 64 + s0), ..."
 // XLA: %41 = xla.predicated_insert %pure_call_8 into %arg3[%40] if %39 : tensor<160xf32>
-// XLA-ONLY:      xla_gpu.allocate_shared : tensor<32x65xf32>
-// CHECK:         %[[SHMEM:\w+]] = xla_gpu.allocate_shared : tensor<32x33xf32>
-// CHECK:         xla_gpu.sync_threads %{{\w+}} : tensor<32x33xf32>
-// CHECK:         xla_gpu.shuffle_reduce(%{{\w+}}) to 16 combiner=@{{\w+}} : f32
-// CHECK:         xla.predicated_insert %{{\w+}} into %[[OUT]][%{{\w+}}] if %{{\w+}} : tensor<160xf32>
+// CHECK:         %[[VECTOR:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH8:\w+]], {{\w+}}, {{\w+}}, [[BL8:\w+]], {{\w+}}, {{\w+}}) -> ([[BL8]] * 32 + [[TH8]] {{/|floordiv}} 32), domain: [[TH8]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL8]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         arith.cmpi sle, %[[VECTOR]], %{{\w+}} : index
+// CHECK:         %[[AT_OUT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH9:\w+]], {{\w+}}, {{\w+}}, [[BL9:\w+]], {{\w+}}, {{\w+}}) -> (([[TH9]] {{/|floordiv}} 32) * 2 + [[BL9]] * 64), domain: [[TH9]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL9]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[OUT0:\w+]] = xla.predicated_insert %[[TOTAL0]] into %[[OUT]][%[[AT_OUT0]]] if %[[IF:\w+]] : tensor<160xf32>
+// CHECK:         %[[AT_OUT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH10:\w+]], {{\w+}}, {{\w+}}, [[BL10:\w+]], {{\w+}}, {{\w+}}) -> (([[TH10]] {{/|floordiv}} 32) * 2 + [[BL10]] * 64 + 1), domain: [[TH10]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL10]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         xla.predicated_insert %[[TOTAL1]] into %[[OUT0]][%[[AT_OUT1]]] if %[[IF]] : tensor<160xf32>
 // CHECK-LABEL: func.func private @
 // CHECK:         arith.maximumf
