@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from xla_emit.emitters import emit_fusion
 from xla_emit.hlo import parse_hlo_module
 from xla_emit.hlo.evaluator import evaluate_instruction, flatten_value
 from xla_emit.hlo.npz import from_storable, load_arrays, read_inputs
@@ -164,3 +165,34 @@ def test_our_kernels_for_xla_gpu_fusions_match_xla(program: Path) -> None:
     for number, (ours, shape) in enumerate(zip(outputs, shapes, strict=True)):
         expected = from_storable(stored[f"out{number}"], shape, f"out{number}")  # pyright: ignore[reportArgumentType]
         assert_matches(np.asarray(ours), expected, f"{program.name} out{number}")
+
+
+def same_bits(ours: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """Elementwise: equal bit patterns, or both NaN (a NaN's payload is not a result)."""
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    equal = ours.view(f"u{ours.dtype.itemsize}") == theirs.view(f"u{theirs.dtype.itemsize}")
+    if ours.dtype.kind in "fV":
+        equal |= np.isnan(ours.astype(np.float32)) & np.isnan(theirs.astype(np.float32))
+    return equal
+
+
+@pytest.mark.parametrize("log", GPU_LOGS, ids=lambda p: f"{p.parts[-3]}/{p.name[:-19]}")
+def test_our_kernel_computes_bit_for_bit_what_xlas_kernel_computes(log: Path) -> None:
+    """Our emitter's kernel for a fusion and XLA's (its emitter's output in the log) on
+    the same operands: every result equal bit for bit, f32 and reductions included,
+    since ours reads, reduces and shuffles in XLA's order."""
+    program = log.parents[1]
+    fusion_name = log.name[: -len(".mlir-passes.log.xz")]
+    theirs, source_map = parse_mlir(read_pass_log(log)[0].text, str(log))
+    verify_module(theirs, source_map)
+    hlo = parse_hlo_module((program / "gpu.hlo").read_text(), str(program / "gpu.hlo"))
+    (fusion,) = [i for i in hlo.entry.instructions if kernel_name(i.name) == fusion_name]
+    ours = emit_fusion(hlo, fusion)
+    operands = fusion_values(program, "gpu.hlo")[fusion_name][0]
+    expected = Executor(theirs).run(operands)
+    results = Executor(ours).run(operands)
+    assert len(results) == len(expected)
+    for number, (mine, xla) in enumerate(zip(results, expected, strict=True)):
+        assert np.shape(mine) == np.shape(xla), f"{fusion_name} result {number}"
+        differing = int(np.count_nonzero(~same_bits(mine, xla)))
+        assert differing == 0, f"{fusion_name} result {number}: {differing} elements differ"
