@@ -19,8 +19,8 @@ XLA's `optimize_loops.cc` rule, restated:
 so a 10^5-trip loop grows by at most 400 ops' worth.
 
 XLA runs the rule through MLIR's greedy driver, which also folds what the
-copies leave behind; with `fold` (the default) ours does the same
-(`passes.greedy_folding`): the copies read the constant positions 0, 1, ...
+copies leave behind; with `greedy_cleanup` (the default) ours does the same
+(`passes.greedy_driver`): the copies read the constant positions 0, 1, ...
 as static `vector.extract %v[1]`, and constants end up at the function's
 start, one per value. Without it, each copy reads its position from an index
 constant placed before it (`%vector_index`, `%vector_index_1`, ...), as in
@@ -47,7 +47,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from dialects.xla import PureCallOpBase
-from passes.greedy_folding import fold_function
+from passes.greedy_driver import finish_like_greedy_driver
 from passes.loop_utils import clone_body, insert_index_constant, static_bounds
 
 # Size budget XLA gives an unrolled body (`kMaxSize`).
@@ -186,7 +186,7 @@ class OptimizeLoopsPass(ModulePass):
     - max_unroll_factor (int, default 4): XLA's pipeline still passes it, but
       today's XLA unrolls by the size budget alone (see the module's
       docstring); it must be >= 0 and changes nothing.
-    - fold (bool, default true): fold what unrolling leaves behind as XLA's
+    - greedy_cleanup (bool, default true): fold what unrolling leaves behind as XLA's
       greedy driver does (static vector positions, constants merged at the
       function's start, dead ops erased); false keeps the seed's listing form.
     """
@@ -194,7 +194,7 @@ class OptimizeLoopsPass(ModulePass):
     name = "xla-gpu-optimize-loops"
 
     max_unroll_factor: int = 4
-    fold: bool = True
+    greedy_cleanup: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_unroll_factor < 0:
@@ -202,7 +202,5 @@ class OptimizeLoopsPass(ModulePass):
                 f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}"
             )
         PatternRewriteWalker(UnrollLoop(), apply_recursively=True).rewrite_module(op)
-        if self.fold:
-            for function in op.walk():
-                if isinstance(function, func.FuncOp) and function.body.blocks:
-                    fold_function(function)
+        if self.greedy_cleanup:
+            finish_like_greedy_driver(ctx, op)

@@ -27,14 +27,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.transforms.canonicalization_patterns.scf import (
-    IfPropagateConstantCondition,
-    SimplifyTrivialLoops,
-)
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.analysis.value_ranges import narrowed_map, value_range
 from passes.greedy_driver import finish_like_greedy_driver
+from passes.scf_simplify import SCF_CANONICALIZATIONS
 from xla_emit.indexing.comparison import decide_comparison, decide_less
 
 
@@ -116,8 +113,4 @@ class SimplifyArithPass(ModulePass):
         finish_like_greedy_driver(ctx, op)
         # XLA's pass then runs the canonicalization patterns of `scf.for` and `scf.if`
         # in a second greedy run: a branch on a constant and a loop of one trip go.
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([IfPropagateConstantCondition(), SimplifyTrivialLoops()]),
-            apply_recursively=True,
-        ).rewrite_module(op)
-        finish_like_greedy_driver(ctx, op)
+        finish_like_greedy_driver(ctx, op, SCF_CANONICALIZATIONS)

@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf, tensor, ub, vector
+from xdsl.dialects import arith, scf, tensor, ub, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -57,7 +57,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
 from dialects.xla import ApplyIndexingOpBase
-from passes.greedy_folding import fold_function
+from passes.greedy_driver import finish_like_greedy_driver
 from passes.loop_utils import insert_index_constant, static_bounds
 from xla_emit.indexing import DimExpr, SymbolExpr
 from xla_emit.indexing.strides import alignment_of, at_zero, stride_in
@@ -300,18 +300,16 @@ class VectorizeLoadsStoresPass(ModulePass):
     transfers (XLA's `xla-vectorize-loads-stores`).
 
     Options:
-    - fold (bool, default true): fold as XLA's greedy driver does (constants
+    - greedy_cleanup (bool, default true): fold as XLA's greedy driver does (constants
       merged at the function's start, the scalar index computations left
       unused erased); false keeps the seed's listing form.
     """
 
     name = "xla-vectorize-loads-stores"
 
-    fold: bool = True
+    greedy_cleanup: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(VectorizeLoop(), apply_recursively=False).rewrite_module(op)
-        if self.fold:
-            for function in op.walk():
-                if isinstance(function, func.FuncOp) and function.body.blocks:
-                    fold_function(function)
+        if self.greedy_cleanup:
+            finish_like_greedy_driver(ctx, op)

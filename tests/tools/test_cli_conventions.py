@@ -72,7 +72,7 @@ def test_help_pass_describes_one_pass(
     assert status == 0
     assert out.startswith("xla-gpu-optimize-loops:\n  Unrolls `scf.for` loops")
     assert out.endswith(
-        "Options:\n  --max_unroll_factor=<int> (default: 4)\n  --fold=<bool> (default: true)\n"
+        "Options:\n  --max_unroll_factor=<int> (default: 4)\n  --greedy_cleanup=<bool> (default: true)\n"
     )
     status, _, err = run_opt(["--help-pass", "no-such-pass"], capsys, monkeypatch)
     assert (status, err) == (

@@ -1,4 +1,4 @@
-// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{fold=false}' | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{greedy_cleanup=false}' | filecheck %s
 // RUN: xla-emit-opt %s --split-input-file -p xla-gpu-optimize-loops | filecheck %s --check-prefix=FOLD
 // RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=16}' | filecheck %s --check-prefix=MAX16
 // RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=1000000}' | filecheck %s --check-prefix=HUGE
