@@ -13,7 +13,8 @@ XLA's `optimize_loops.cc` rule, restated:
   kernels' 8-trip loops with an exp from unrolling fully);
 * the loop is unrolled by f = min(T, 400 // size), lowered until it divides T:
   fully (no loop left) when f = T, else into a loop of step f whose body holds
-  f copies.
+  f copies. Our option `max_unroll_factor` (XLA's pass has none) caps f
+  further, before it is lowered to a divisor; 0, the default, caps nothing.
 
 400 is XLA's `kMaxSize` ("chosen empirically"): it caps every unrolled body,
 so a 10^5-trip loop grows by at most 400 ops' worth.
@@ -116,16 +117,23 @@ def region_size(region: Region) -> int | None:
     return total
 
 
-def partial_unroll_factor(trip_count: int, size: int) -> int:
-    """The largest factor <= min(T, budget // size) that divides the trip count."""
+def partial_unroll_factor(trip_count: int, size: int, max_factor: int = 0) -> int:
+    """The largest factor <= min(T, budget // size) that divides the trip count,
+    and <= `max_factor` too when that is positive (0: no cap, as XLA)."""
     factor = min(trip_count, _UNROLL_BUDGET // max(size, 1))
+    if max_factor > 0:
+        factor = min(factor, max_factor)
     while factor > 1 and trip_count % factor != 0:
         factor -= 1
     return factor
 
 
+@dataclass(frozen=True)
 class UnrollLoop(RewritePattern):
-    """Unrolls one eligible `scf.for` fully or by a factor."""
+    """Unrolls one eligible `scf.for` fully or by a factor (at most `max_factor`
+    when that is positive)."""
+
+    max_factor: int = 0
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
@@ -137,7 +145,7 @@ class UnrollLoop(RewritePattern):
         size = region_size(op.body)
         if size is None:
             return
-        factor = partial_unroll_factor(bounds.trip_count, size)
+        factor = partial_unroll_factor(bounds.trip_count, size, self.max_factor)
         if factor == bounds.trip_count and factor > 1:
             _unroll_fully(op, factor, rewriter)
         elif factor > 1:
@@ -183,9 +191,10 @@ class OptimizeLoopsPass(ModulePass):
     """Unrolls `scf.for` loops with static bounds (XLA's `xla-gpu-optimize-loops`).
 
     Options:
-    - max_unroll_factor (int, default 4): XLA's pipeline still passes it, but
-      today's XLA unrolls by the size budget alone (see the module's
-      docstring); it must be >= 0 and changes nothing.
+    - max_unroll_factor (int, default 0): a cap on the factor the size rule picks
+      (then the largest divisor of the trip count not above it); 0, XLA's
+      behaviour, caps nothing (XLA unrolls by the size budget alone, see the
+      module's docstring); it must be >= 0.
     - greedy_cleanup (bool, default true): fold what unrolling leaves behind as XLA's
       greedy driver does (static vector positions, constants merged at the
       function's start, dead ops erased); false keeps the seed's listing form.
@@ -193,7 +202,7 @@ class OptimizeLoopsPass(ModulePass):
 
     name = "xla-gpu-optimize-loops"
 
-    max_unroll_factor: int = 4
+    max_unroll_factor: int = 0
     greedy_cleanup: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -201,6 +210,8 @@ class OptimizeLoopsPass(ModulePass):
             raise PassFailedException(
                 f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}"
             )
-        PatternRewriteWalker(UnrollLoop(), apply_recursively=True).rewrite_module(op)
+        PatternRewriteWalker(
+            UnrollLoop(self.max_unroll_factor), apply_recursively=True
+        ).rewrite_module(op)
         if self.greedy_cleanup:
             finish_like_greedy_driver(ctx, op)
