@@ -179,6 +179,7 @@ def unique_constants(function: func.FuncOp) -> bool:
         return False
     entry = function.body.blocks[0]
     kept: dict[tuple[str, Attribute, Attribute], Operation] = {}
+    kept_ids: set[int] = set()
     changed = False
     for op in list(function.body.walk()):
         key = _constant_key(op)
@@ -189,8 +190,9 @@ def unique_constants(function: func.FuncOp) -> bool:
             Rewriter.erase_op(op)
             changed = True
             continue
-        leading = op.parent is entry and (op is entry.first_op or op.prev_op in kept.values())
+        leading = op.parent is entry and (op is entry.first_op or id(op.prev_op) in kept_ids)
         kept[key] = op
+        kept_ids.add(id(op))
         if leading:
             continue
         op.detach()
