@@ -3,23 +3,27 @@
 XLA's passes rewrite with `applyPatternsGreedily`, and that driver, whatever the
 patterns, also
 
-* folds every op it visits (`arith.andi %x, true` -> `%x`, the `index_cast` of
-  a constant -> a constant, an `apply_indexing` whose results are plain dims or
-  symbols -> those operands);
+* folds every op it visits: xDSL's folders (`arith` on constants, `x + 0`,
+  `x * 1`, ...) and the ones restated here (`arith.andi %x, true` -> `%x`, the
+  `index_cast` of a constant, an `apply_indexing` whose results are plain dims
+  or symbols, a `vector.extract`/`insert` at a constant position taking it as a
+  static one, a `vector.extract` of an element an insert chain wrote or of a
+  splat constant);
 * erases ops whose results nobody uses and that have no side effect;
-* keeps one `arith.constant` per value and type in each function, moved to the
-  top of the function's entry block (out of loops and branches too).
+* keeps one constant (`arith.constant`, `ub.poison`) per value in each
+  function, at the top of the function's entry block (out of loops and
+  branches too), as MLIR's `OperationFolder` does.
 
-`finish_like_greedy_driver` applies the same three steps after a pass's own
-patterns, so that its op census matches the one XLA's pass leaves.
+`finish_like_greedy_driver` applies these steps after a pass's own patterns
+until nothing changes, so that the pass leaves the ops XLA's pass leaves.
 """
 
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
-from xdsl.ir import Attribute, Block, SSAValue
+from xdsl.dialects import arith, func, ub, vector
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -31,6 +35,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from dialects.xla import ApplyIndexingOpBase
+from passes.loop_utils import constant_int
 from xla_emit.indexing.affine import DimExpr, SymbolExpr
 
 
@@ -52,13 +57,6 @@ class FoldApplyIndexingToOperands(RewritePattern):
         rewriter.replace(op, (), values)
 
 
-def _integer_constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
 def _is_all_ones(value: int, type_: Attribute) -> bool:
     """True for -1 in any width (i1's `true` prints as 1 or -1 depending on who built it)."""
     if isinstance(type_, IntegerType) and type_.width.data == 1:
@@ -76,7 +74,7 @@ class FoldLogicWithConstant(RewritePattern):
             rewriter.replace(op, (), [op.lhs])
             return
         for constant_side, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
-            value = _integer_constant(constant_side)
+            value = constant_int(constant_side)
             if value is None:
                 continue
             ones = _is_all_ones(value, op.result.type)
@@ -95,57 +93,131 @@ class FoldIndexCastOfConstant(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.IndexCastOp, rewriter: PatternRewriter) -> None:
-        value = _integer_constant(op.input)
+        value = constant_int(op.input)
         result_type = op.result.type
         if value is None or not isinstance(result_type, IntegerType | IndexType):
             return
         rewriter.replace(op, arith.ConstantOp(IntegerAttr(value, result_type, truncate_bits=True)))
 
 
-def fold_and_erase_dead(ctx: Context, module: ModuleOp) -> None:
-    """Fold every op with a folder (ours for apply_indexing, xDSL's for arith) and
-    erase dead ops, until nothing changes."""
-    PatternRewriteWalker(
-        GreedyRewritePatternApplier(
-            [FoldApplyIndexingToOperands(), FoldLogicWithConstant(), FoldIndexCastOfConstant()],
-            ctx=ctx,
-            folding_enabled=True,
-        ),
-        post_walk_func=region_dce,
-    ).rewrite_module(module)
+class FoldConstantVectorPositions(RewritePattern):
+    """A `vector.extract`/`insert` at a constant position takes it as a static one
+    (`%v[%c1]` -> `%v[1]`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: vector.ExtractOp | vector.InsertOp, rewriter: PatternRewriter
+    ) -> None:
+        if not op.dynamic_position:
+            return
+        positions = op.get_mixed_position()
+        folded = [
+            constant_int(p) if isinstance(p, SSAValue) and constant_int(p) is not None else p
+            for p in positions
+        ]
+        if folded == positions:
+            return
+        if isinstance(op, vector.ExtractOp):
+            new: Operation = vector.ExtractOp(op.vector, folded, op.result.type)
+        else:
+            new = vector.InsertOp(op.source, op.dest, folded, op.result.type)
+        new.results[0].name_hint = op.results[0].name_hint
+        rewriter.replace(op, new)
 
 
-def _constant_key(op: arith.ConstantOp) -> tuple[Attribute, Attribute]:
-    return (op.value, op.result.type)
+class FoldExtractOfInsertOrSplat(RewritePattern):
+    """A `vector.extract` at a static position of an element an insert chain wrote
+    is that element; of a splat constant, the splat's element."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.ExtractOp, rewriter: PatternRewriter) -> None:
+        if op.dynamic_position:
+            return
+        position = op.static_position.get_values()
+        source = op.vector
+        # Inserts at other positions leave this element as it was: look through them.
+        while isinstance(insert := source.owner, vector.InsertOp) and not insert.dynamic_position:
+            if insert.static_position.get_values() == position:
+                rewriter.replace(op, (), [insert.source])
+                return
+            source = insert.dest
+        const = source.owner
+        if (
+            isinstance(const, arith.ConstantOp)
+            and isinstance(dense := const.value, DenseIntOrFPElementsAttr)
+            and dense.is_splat()
+        ):
+            rewriter.replace(op, arith.ConstantOp(dense.get_attrs()[0], op.result.type))
 
 
-def unique_constants(function: func.FuncOp) -> None:
-    """One `arith.constant` per (value, type) in `function`, all at the top of its
-    entry block, in the order MLIR's folder leaves them (the last one seen first)."""
+FOLD_PATTERNS: tuple[RewritePattern, ...] = (
+    FoldApplyIndexingToOperands(),
+    FoldLogicWithConstant(),
+    FoldIndexCastOfConstant(),
+    FoldConstantVectorPositions(),
+    FoldExtractOfInsertOrSplat(),
+)
+
+
+def _constant_key(op: Operation) -> tuple[str, Attribute, Attribute] | None:
+    if isinstance(op, arith.ConstantOp):
+        return ("arith.constant", op.value, op.result.type)
+    if isinstance(op, ub.PoisonOp):
+        return ("ub.poison", op.value, op.result.type)
+    return None
+
+
+def unique_constants(function: func.FuncOp) -> bool:
+    """One constant per value and type in `function`, at the top of its entry block.
+
+    As MLIR's `OperationFolder`: the constants already leading the entry block stay
+    where they are; every other first constant of its value moves to the top (so
+    these end up in the reverse of the order they were met); later equal ones are
+    replaced by it. Returns whether anything moved or went.
+    """
     if not function.body.blocks:
-        return
-    entry: Block = function.body.blocks[0]
-    kept: dict[tuple[Attribute, Attribute], arith.ConstantOp] = {}
+        return False
+    entry = function.body.blocks[0]
+    kept: dict[tuple[str, Attribute, Attribute], Operation] = {}
+    kept_ids: set[int] = set()
+    changed = False
     for op in list(function.body.walk()):
-        if not isinstance(op, arith.ConstantOp):
-            continue
         key = _constant_key(op)
-        if key in kept:
-            op.result.replace_all_uses_with(kept[key].result)
-            Rewriter.erase_op(op)
+        if key is None:
             continue
+        if key in kept:
+            op.results[0].replace_all_uses_with(kept[key].results[0])
+            Rewriter.erase_op(op)
+            changed = True
+            continue
+        leading = op.parent is entry and (op is entry.first_op or id(op.prev_op) in kept_ids)
         kept[key] = op
+        kept_ids.add(id(op))
+        if leading:
+            continue
         op.detach()
         first = entry.first_op
         if first is None:
             entry.add_op(op)
         else:
             entry.insert_op_before(op, first)
+        changed = True
+    return changed
 
 
-def finish_like_greedy_driver(ctx: Context, module: ModuleOp) -> None:
-    """Folding, dead-op erasure and constant uniquing, as after `applyPatternsGreedily`."""
-    fold_and_erase_dead(ctx, module)
-    for op in module.ops:
-        if isinstance(op, func.FuncOp):
-            unique_constants(op)
+def finish_like_greedy_driver(
+    ctx: Context, root: Operation, patterns: tuple[RewritePattern, ...] = ()
+) -> None:
+    """Folding (with `patterns` beside the folds), dead-op erasure and constant
+    uniquing in every function under `root`, as `applyPatternsGreedily` does, until
+    nothing changes."""
+    walker = PatternRewriteWalker(
+        GreedyRewritePatternApplier([*patterns, *FOLD_PATTERNS], ctx=ctx, folding_enabled=True),
+        post_walk_func=region_dce,
+    )
+    changed = True
+    while changed:
+        changed = any([walker.rewrite_region(region) for region in root.regions])
+        for function in root.walk():
+            if isinstance(function, func.FuncOp):
+                changed |= unique_constants(function)

@@ -35,8 +35,7 @@ from xdsl.transforms.canonicalization_patterns.scf import (
     IfPropagateConstantCondition,
     SimplifyTrivialLoops,
 )
-
-from passes.greedy_folding import erase_dead_ops
+from xdsl.transforms.dead_code_elimination import region_dce
 
 
 def defined_outside(value: SSAValue, op: Operation) -> bool:
@@ -178,9 +177,8 @@ SCF_CANONICALIZATIONS: tuple[RewritePattern, ...] = (
 def simplify_scf(root: Operation, extra: tuple[RewritePattern, ...] = ()) -> None:
     """Applies `extra` and the canonicalizations above under `root` until none fires,
     erasing the ops left dead after each round."""
-    patterns = GreedyRewritePatternApplier([*extra, *SCF_CANONICALIZATIONS])
-    while True:
-        walker = PatternRewriteWalker(patterns, apply_recursively=True)
-        changed = walker.rewrite_region(root.regions[0]) if root.regions else False
-        if not erase_dead_ops(root) and not changed:
-            return
+    walker = PatternRewriteWalker(
+        GreedyRewritePatternApplier([*extra, *SCF_CANONICALIZATIONS]), post_walk_func=region_dce
+    )
+    for region in root.regions:
+        walker.rewrite_region(region)

@@ -13,14 +13,15 @@ XLA's `optimize_loops.cc` rule, restated:
   kernels' 8-trip loops with an exp from unrolling fully);
 * the loop is unrolled by f = min(T, 400 // size), lowered until it divides T:
   fully (no loop left) when f = T, else into a loop of step f whose body holds
-  f copies.
+  f copies. Our option `max_unroll_factor` (XLA's pass has none) caps f
+  further, before it is lowered to a divisor; 0, the default, caps nothing.
 
 400 is XLA's `kMaxSize` ("chosen empirically"): it caps every unrolled body,
 so a 10^5-trip loop grows by at most 400 ops' worth.
 
 XLA runs the rule through MLIR's greedy driver, which also folds what the
-copies leave behind; with `fold` (the default) ours does the same
-(`passes.greedy_folding`): the copies read the constant positions 0, 1, ...
+copies leave behind; with `greedy_cleanup` (the default) ours does the same
+(`passes.greedy_driver`): the copies read the constant positions 0, 1, ...
 as static `vector.extract %v[1]`, and constants end up at the function's
 start, one per value. Without it, each copy reads its position from an index
 constant placed before it (`%vector_index`, `%vector_index_1`, ...), as in
@@ -47,7 +48,7 @@ from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
 
 from dialects.xla import PureCallOpBase
-from passes.greedy_folding import fold_function
+from passes.greedy_driver import finish_like_greedy_driver
 from passes.loop_utils import clone_body, insert_index_constant, static_bounds
 
 # Size budget XLA gives an unrolled body (`kMaxSize`).
@@ -116,16 +117,23 @@ def region_size(region: Region) -> int | None:
     return total
 
 
-def partial_unroll_factor(trip_count: int, size: int) -> int:
-    """The largest factor <= min(T, budget // size) that divides the trip count."""
+def partial_unroll_factor(trip_count: int, size: int, max_factor: int = 0) -> int:
+    """The largest factor <= min(T, budget // size) that divides the trip count,
+    and <= `max_factor` too when that is positive (0: no cap, as XLA)."""
     factor = min(trip_count, _UNROLL_BUDGET // max(size, 1))
+    if max_factor > 0:
+        factor = min(factor, max_factor)
     while factor > 1 and trip_count % factor != 0:
         factor -= 1
     return factor
 
 
+@dataclass(frozen=True)
 class UnrollLoop(RewritePattern):
-    """Unrolls one eligible `scf.for` fully or by a factor."""
+    """Unrolls one eligible `scf.for` fully or by a factor (at most `max_factor`
+    when that is positive)."""
+
+    max_factor: int = 0
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
@@ -137,7 +145,7 @@ class UnrollLoop(RewritePattern):
         size = region_size(op.body)
         if size is None:
             return
-        factor = partial_unroll_factor(bounds.trip_count, size)
+        factor = partial_unroll_factor(bounds.trip_count, size, self.max_factor)
         if factor == bounds.trip_count and factor > 1:
             _unroll_fully(op, factor, rewriter)
         elif factor > 1:
@@ -183,26 +191,27 @@ class OptimizeLoopsPass(ModulePass):
     """Unrolls `scf.for` loops with static bounds (XLA's `xla-gpu-optimize-loops`).
 
     Options:
-    - max_unroll_factor (int, default 4): XLA's pipeline still passes it, but
-      today's XLA unrolls by the size budget alone (see the module's
-      docstring); it must be >= 0 and changes nothing.
-    - fold (bool, default true): fold what unrolling leaves behind as XLA's
+    - max_unroll_factor (int, default 0): a cap on the factor the size rule picks
+      (then the largest divisor of the trip count not above it); 0, XLA's
+      behaviour, caps nothing (XLA unrolls by the size budget alone, see the
+      module's docstring); it must be >= 0.
+    - greedy_cleanup (bool, default true): fold what unrolling leaves behind as XLA's
       greedy driver does (static vector positions, constants merged at the
       function's start, dead ops erased); false keeps the seed's listing form.
     """
 
     name = "xla-gpu-optimize-loops"
 
-    max_unroll_factor: int = 4
-    fold: bool = True
+    max_unroll_factor: int = 0
+    greedy_cleanup: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_unroll_factor < 0:
             raise PassFailedException(
                 f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}"
             )
-        PatternRewriteWalker(UnrollLoop(), apply_recursively=True).rewrite_module(op)
-        if self.fold:
-            for function in op.walk():
-                if isinstance(function, func.FuncOp) and function.body.blocks:
-                    fold_function(function)
+        PatternRewriteWalker(
+            UnrollLoop(self.max_unroll_factor), apply_recursively=True
+        ).rewrite_module(op)
+        if self.greedy_cleanup:
+            finish_like_greedy_driver(ctx, op)

@@ -6,7 +6,7 @@ them this pass
 
 * folds `arith.cmpi` to a constant when every pair of values gives the same
   answer (the domain checks of a lowered `xla.loop` on thread and block ids
-  become `true`, and `canonicalize` then removes the `scf.if`);
+  become `true`, and the `scf.if` canonicalization then removes the `scf.if`);
 * replaces `arith.minsi`/`arith.maxsi` by the operand that always wins;
 * tightens the domain of an `apply_indexing` to its operands' ranges and
   re-simplifies the map (XLA does this for `scf.for` induction variables).
@@ -27,14 +27,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.transforms.canonicalization_patterns.scf import (
-    IfPropagateConstantCondition,
-    SimplifyTrivialLoops,
-)
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.analysis.value_ranges import narrowed_map, value_range
 from passes.greedy_driver import finish_like_greedy_driver
+from passes.scf_simplify import SCF_CANONICALIZATIONS
 from xla_emit.indexing.comparison import decide_comparison, decide_less
 
 
@@ -95,9 +92,10 @@ class SimplifyArithPass(ModulePass):
     Options:
     - greedy_cleanup (bool, default true): then fold, erase dead ops and keep one
       constant per value at the top of each function, as MLIR's greedy driver does
-      in XLA's pass (`passes/greedy_driver.py`), and inline `scf.if` on a constant
-      and `scf.for` of one trip, as XLA's second run does; false leaves the
-      rewritten ops in place.
+      in XLA's pass (`passes/greedy_driver.py`), then the same again with the
+      `scf.if`/`scf.for` canonicalizations (`passes/scf_simplify.py`: a branch on a
+      constant and a loop of one trip go), as XLA's second run does; false leaves
+      the rewritten ops in place.
     """
 
     name = "xla-simplify-arith"
@@ -116,8 +114,4 @@ class SimplifyArithPass(ModulePass):
         finish_like_greedy_driver(ctx, op)
         # XLA's pass then runs the canonicalization patterns of `scf.for` and `scf.if`
         # in a second greedy run: a branch on a constant and a loop of one trip go.
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([IfPropagateConstantCondition(), SimplifyTrivialLoops()]),
-            apply_recursively=True,
-        ).rewrite_module(op)
-        finish_like_greedy_driver(ctx, op)
+        finish_like_greedy_driver(ctx, op, SCF_CANONICALIZATIONS)

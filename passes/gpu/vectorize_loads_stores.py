@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf, tensor, ub, vector
+from xdsl.dialects import arith, scf, tensor, ub, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     AnyFloat,
@@ -44,7 +44,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -57,20 +57,15 @@ from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
 
 from dialects.xla import ApplyIndexingOpBase
-from passes.greedy_folding import fold_function
+from passes.greedy_driver import finish_like_greedy_driver
 from passes.loop_utils import insert_index_constant, static_bounds
+from passes.scf_simplify import defined_outside
 from xla_emit.indexing import DimExpr, SymbolExpr
 from xla_emit.indexing.strides import alignment_of, at_zero, stride_in
 
 MAX_VECTOR_BITS = 256
 MIN_TRIP_COUNT = 2
 MAX_TRIP_COUNT = 32
-
-
-def _defined_outside(value: SSAValue, loop: scf.ForOp) -> bool:
-    owner = value.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()
-    return op is None or not loop.is_ancestor(op)
 
 
 @dataclass(frozen=True)
@@ -95,7 +90,7 @@ def _contiguous_access(index: SSAValue, loop: scf.ForOp, trip_count: int) -> _Ac
     if len(positions) != 1:
         return None
     if not all(
-        _defined_outside(operand, loop)
+        defined_outside(operand, loop)
         for i, operand in enumerate(apply.arguments)
         if i != positions[0]
     ):
@@ -172,7 +167,7 @@ def _vectorize_load(
     op: tensor.ExtractOp, loop: scf.ForOp, trip_count: int, rewriter: PatternRewriter
 ) -> bool:
     vector_type = _vector_type(op.tensor.type, trip_count)
-    if vector_type is None or not _defined_outside(op.tensor, loop):
+    if vector_type is None or not defined_outside(op.tensor, loop):
         return False
     access = _contiguous_access(op.indices[0], loop, trip_count)
     if access is None:
@@ -300,18 +295,16 @@ class VectorizeLoadsStoresPass(ModulePass):
     transfers (XLA's `xla-vectorize-loads-stores`).
 
     Options:
-    - fold (bool, default true): fold as XLA's greedy driver does (constants
+    - greedy_cleanup (bool, default true): fold as XLA's greedy driver does (constants
       merged at the function's start, the scalar index computations left
       unused erased); false keeps the seed's listing form.
     """
 
     name = "xla-vectorize-loads-stores"
 
-    fold: bool = True
+    greedy_cleanup: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(VectorizeLoop(), apply_recursively=False).rewrite_module(op)
-        if self.fold:
-            for function in op.walk():
-                if isinstance(function, func.FuncOp) and function.body.blocks:
-                    fold_function(function)
+        if self.greedy_cleanup:
+            finish_like_greedy_driver(ctx, op)

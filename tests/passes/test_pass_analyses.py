@@ -4,7 +4,7 @@
 simplify-arith are tested in tests/indexing.)
 
 - unrolling: `partial_unroll_factor` against the definition (largest divisor
-  of the trip count within the budget);
+  of the trip count within the budget and the `max_unroll_factor` cap);
 - flattening: the composed linear-index map against numpy's row-major
   `ravel_multi_index`.
 """
@@ -26,10 +26,12 @@ from xla_emit.indexing import delinearize_map
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 512), st.integers(1, 500))
-def test_partial_unroll_factor_is_the_largest_fitting_divisor(trip_count: int, size: int) -> None:
-    factor = partial_unroll_factor(trip_count, size)
-    limit = min(trip_count, 400 // size)
+@given(st.integers(1, 512), st.integers(1, 500), st.integers(0, 40))
+def test_partial_unroll_factor_is_the_largest_fitting_divisor(
+    trip_count: int, size: int, max_factor: int
+) -> None:
+    factor = partial_unroll_factor(trip_count, size, max_factor)
+    limit = min(trip_count, 400 // size, max_factor or trip_count)
     expected = max([f for f in range(1, max(limit, 1) + 1) if trip_count % f == 0], default=1)
     assert factor == expected or (factor <= 1 and expected == 1)
 

@@ -28,7 +28,7 @@ SEED_STAGES = (
 
 
 def _pass_name(stage: str) -> str:
-    """`xla-gpu-optimize-loops{fold=false}` -> `xla-gpu-optimize-loops`."""
+    """`xla-gpu-optimize-loops{greedy_cleanup=false}` -> `xla-gpu-optimize-loops`."""
     return stage.split("{")[0]
 
 

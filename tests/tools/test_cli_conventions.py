@@ -59,7 +59,7 @@ def test_list_passes_shows_every_pass_its_options_and_the_pipelines(
     assert status == 0
     for name in all_passes():
         assert f"\n  {name}  -  " in out, name
-    assert "      --max_unroll_factor=<int> (default: 4)\n" in out
+    assert "      --max_unroll_factor=<int> (default: 0)\n" in out
     assert "      --hardware_generation=<int> (default: 6)\n" in out
     assert "\n  xla-gpu-pipeline\n" in out
     assert "canonicalize" in out.split("xDSL's passes")[1]
@@ -72,7 +72,8 @@ def test_help_pass_describes_one_pass(
     assert status == 0
     assert out.startswith("xla-gpu-optimize-loops:\n  Unrolls `scf.for` loops")
     assert out.endswith(
-        "Options:\n  --max_unroll_factor=<int> (default: 4)\n  --fold=<bool> (default: true)\n"
+        "Options:\n  --max_unroll_factor=<int> (default: 0)\n"
+        "  --greedy_cleanup=<bool> (default: true)\n"
     )
     status, _, err = run_opt(["--help-pass", "no-such-pass"], capsys, monkeypatch)
     assert (status, err) == (

@@ -1,7 +1,8 @@
-// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{fold=false}' | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{greedy_cleanup=false}' | filecheck %s
 // RUN: xla-emit-opt %s --split-input-file -p xla-gpu-optimize-loops | filecheck %s --check-prefix=FOLD
 // RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=16}' | filecheck %s --check-prefix=MAX16
 // RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=1000000}' | filecheck %s --check-prefix=HUGE
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=3}' | filecheck %s --check-prefix=MAX3
 
 // A 4-trip vector loop (the seed's) unrolls fully: four copies of the body at
 // constant positions named after the induction variable.
@@ -64,7 +65,7 @@ func.func @zero_trips(%x: f32) -> f32 {
 
 // 8 trips > 4: partial unrolling. The body costs 5 * 20 (tanh) + 1 + yield
 // = 102, so f = 400 // 102 = 3, lowered to 2 to divide 8: step 2, two copies,
-// the second at %i + 1. With max_unroll_factor=16 it unrolls fully.
+// the second at %i + 1. A max_unroll_factor of 16 does not raise it.
 func.func @partial_unroll(%x: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -92,7 +93,7 @@ func.func @partial_unroll(%x: f32) -> f32 {
 // CHECK:       %[[F1:.*]] = arith.addf %{{.*}}, %x
 // CHECK:       scf.yield %[[F1]]
 // Fully unrolled, the 8 trips would cost 8 * 102 > 400, XLA's cap on an
-// unrolled body: a larger max_unroll_factor changes nothing.
+// unrolled body: max_unroll_factor only caps, it never raises the factor.
 // MAX16-LABEL: func.func @partial_unroll
 // MAX16:       arith.constant 2 : index
 // MAX16:       scf.for
@@ -195,9 +196,9 @@ func.func @vector_cost(%x: vector<8xf32>) -> vector<8xf32> {
 
 // -----
 
-// 16 trips of a 2-op body (32 <= 400) unroll fully, whatever max_unroll_factor
-// says: XLA unrolls by the size budget alone, and a factor equal to the trip
-// count leaves no loop.
+// 16 trips of a 2-op body (32 <= 400) unroll fully: XLA unrolls by the size
+// budget alone, and a factor equal to the trip count leaves no loop. A cap of
+// 16 does not hold it down.
 func.func @cheap_body(%x: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -216,11 +217,18 @@ func.func @cheap_body(%x: f32) -> f32 {
 // MAX16-NOT:   scf.for
 // MAX16-COUNT-16: arith.addf
 // MAX16-NOT:   arith.addf
+// A cap of 3 holds it to 2, the largest divisor of 16 not above 3.
+// MAX3-LABEL:  func.func @cheap_body
+// MAX3:        %[[STEP:.*]] = arith.constant 2 : index
+// MAX3:        scf.for {{.*}} step %[[STEP]]
+// MAX3-COUNT-2: arith.addf
+// MAX3-NOT:    arith.addf
 
 // -----
 
 // A huge max_unroll_factor cannot blow a 100000-trip loop up into 100000
 // copies: the body is capped at 400 // 2 = 200 copies (200 divides 100000).
+// A max_unroll_factor of 16 holds the factor down to 16 (it divides 100000).
 func.func @huge_factor(%x: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -234,7 +242,14 @@ func.func @huge_factor(%x: f32) -> f32 {
 // CHECK-LABEL: func.func @huge_factor
 // CHECK:       arith.constant 200 : index
 // MAX16-LABEL: func.func @huge_factor
-// MAX16:       arith.constant 200 : index
+// MAX16:       %[[STEP:.*]] = arith.constant 16 : index
+// MAX16:       scf.for {{.*}} step %[[STEP]]
+// MAX16-COUNT-16: arith.addf
+// MAX16-NOT:   arith.addf
+// MAX3-LABEL:  func.func @huge_factor
+// MAX3:        arith.constant 2 : index
+// MAX3-COUNT-2: arith.addf
+// MAX3-NOT:    arith.addf
 // HUGE-LABEL:  func.func @huge_factor
 // HUGE:        %[[STEP:.*]] = arith.constant 200 : index
 // HUGE:        scf.for {{.*}} step %[[STEP]]

@@ -1,4 +1,4 @@
-// RUN: xla-emit-opt %s --split-input-file -p 'xla-vectorize-loads-stores{fold=false}' | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-vectorize-loads-stores{greedy_cleanup=false}' | filecheck %s
 // RUN: xla-emit-opt %s --split-input-file -p xla-vectorize-loads-stores | filecheck %s --check-prefix=FOLD
 
 // The seed's case: load and store contiguous in %i and aligned (th * 4 + i):
@@ -35,14 +35,15 @@ func.func @load_and_store(%in: tensor<512xbf16>, %out: tensor<512xbf16>, %th: in
 // CHECK:         %[[W:.*]] = vector.transfer_write %[[RV]], %out[%[[WB]]] {in_bounds = [true]} : vector<4xbf16>, tensor<512xbf16>
 // CHECK-NEXT:    func.return %[[W]]
 // By default the pass folds as XLA's greedy driver does: the constants go to
-// the function's start, one per value, and the scalar index computations
-// left unused in the loop are erased.
+// the function's start, one per value (those the pass made ahead of the ones
+// already leading the function, last made first), and the scalar index
+// computations left unused in the loop are erased.
 // FOLD-LABEL: func.func @load_and_store
-// FOLD:         %[[FC0:.*]] = arith.constant 0 : index
+// FOLD-NEXT:    %[[FZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xbf16>
+// FOLD-NEXT:    %[[FPAD:.*]] = ub.poison : bf16
+// FOLD-NEXT:    %[[FC0:.*]] = arith.constant 0 : index
 // FOLD:         %[[FBASE:.*]] = xla_gpu.apply_indexing #{{.*}}(%th, %[[FC0]])
-// FOLD:         %[[FPAD:.*]] = ub.poison : bf16
-// FOLD:         %[[FV:.*]] = vector.transfer_read %in[%[[FBASE]]], %[[FPAD]] {in_bounds = [true]}
-// FOLD:         %[[FZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xbf16>
+// FOLD-NEXT:    %[[FV:.*]] = vector.transfer_read %in[%[[FBASE]]], %[[FPAD]] {in_bounds = [true]}
 // FOLD-NEXT:    %[[FWB:.*]] = xla_gpu.apply_indexing #{{.*}}(%th, %[[FC0]])
 // FOLD-NEXT:    scf.for {{.*}} iter_args(%{{.*}} = %out, %{{.*}} = %[[FZERO]])
 // FOLD-NEXT:      vector.extract %[[FV]]
