@@ -272,9 +272,13 @@ class ContractOp(IRDLOperation):
         kind = traits.pop("kind", CombiningKindAttr(CombiningKindFlag.ADD))
         if not isa(maps, ArrayAttr[AffineMapAttr]) or not isinstance(iterators, ArrayAttr):
             parser.raise_error("'vector.contract' needs indexing_maps and iterator_types")
-        if traits or not isinstance(kind, CombiningKindAttr):
-            parser.raise_error(f"'vector.contract' has unexpected attributes {dict(traits)}")
-        names = [i.data if isinstance(i, StringAttr) else str(i) for i in iterators]
+        if not isinstance(kind, CombiningKindAttr):
+            parser.raise_error(f"'vector.contract' kind must be a #vector.kind, got {kind}")
+        if traits:
+            parser.raise_error(
+                f"'vector.contract' has unexpected attributes {', '.join(sorted(traits))}"
+            )
+        names = [_iterator_name(i) for i in iterators]
         if any(name not in IteratorType.__members__.values() for name in names):
             parser.raise_error(
                 f"'vector.contract' iterator types must be parallel or reduction, got {names}"
@@ -319,6 +323,15 @@ class ContractOp(IRDLOperation):
                     f"'vector.contract' op parallel dimension d{dim} must index the accumulator"
                 )
         _verify_contract_extents(operands, placed, len(iterators))
+
+
+def _iterator_name(attr: Attribute) -> str:
+    """MLIR prints iterator types as strings and reads them as strings or enum attributes."""
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, IteratorTypeAttr):
+        return attr.data.value
+    return str(attr)
 
 
 def _verify_contract_map(number: int, map_: AffineMap, dims: int, rank: int) -> None:

@@ -141,3 +141,21 @@ def test_unknown_iterator_type_is_a_located_error() -> None:
         parsed(kernel([_matmul_with(f"{LHS}, {RHS}, {ACC}", '"parallel", "parallel", "window"')]))
     assert "k.mlir:" in str(caught.value)
     assert "iterator types must be parallel or reduction" in str(caught.value)
+
+
+def test_iterator_types_read_as_strings_or_enum_attributes() -> None:
+    enums = _matmul_with(
+        f"{LHS}, {RHS}, {ACC}",
+        "#vector.iterator_type<parallel>, #vector.iterator_type<parallel>, "
+        "#vector.iterator_type<reduction>",
+    )
+    strings = _matmul_with(f"{LHS}, {RHS}, {ACC}")
+    assert str(parsed(kernel([enums]))) == str(parsed(kernel([strings])))
+
+
+def test_a_stray_attribute_in_the_leading_dictionary_is_a_located_error() -> None:
+    line = _matmul_with(f"{LHS}, {RHS}, {ACC}").replace("kind =", "masked = true, kind =")
+    with pytest.raises(UserError) as caught:
+        parsed(kernel([line]))
+    assert "k.mlir:" in str(caught.value)
+    assert "'vector.contract' has unexpected attributes masked" in str(caught.value)

@@ -15,19 +15,31 @@ from xla_emit.ir import parse_mlir
 VMEM = "#tpu.memory_space<vmem>"
 
 
+def _memref(vector: str) -> str:
+    """The VMEM memref holding a whole `vector<...>`."""
+    return f"memref<{vector.removeprefix('vector<').removesuffix('>')}, {VMEM}>"
+
+
+def _zeros(vector: str) -> str:
+    return ", ".join(["%c0"] * vector.count("x"))
+
+
+def _load(name: str, value: str, vector: str) -> str:
+    return f"%{name} = vector.load %{value}[{_zeros(vector)}] : {_memref(vector)}, {vector}"
+
+
 def contract_kernel(
     lhs: str, rhs: str, acc: str, maps: str, iterators: str, kind: str = "add"
 ) -> str:
     """A kernel that loads lhs, rhs and acc, contracts them and stores the result over acc."""
     return f"""
-func.func @k(%l: memref<{lhs[7:-1]}, {VMEM}>, %r: memref<{rhs[7:-1]}, {VMEM}>,
-             %o: memref<{acc[7:-1]}, {VMEM}>) {{
+func.func @k(%l: {_memref(lhs)}, %r: {_memref(rhs)}, %o: {_memref(acc)}) {{
   %c0 = arith.constant 0 : index
-  %a = vector.load %l[{", ".join(["%c0"] * lhs.count("x"))}] : memref<{lhs[7:-1]}, {VMEM}>, {lhs}
-  %b = vector.load %r[{", ".join(["%c0"] * rhs.count("x"))}] : memref<{rhs[7:-1]}, {VMEM}>, {rhs}
-  %c = vector.load %o[{", ".join(["%c0"] * acc.count("x"))}] : memref<{acc[7:-1]}, {VMEM}>, {acc}
+  {_load("a", "l", lhs)}
+  {_load("b", "r", rhs)}
+  {_load("c", "o", acc)}
   %d = vector.contract {{indexing_maps = [{maps}], iterator_types = [{iterators}], kind = #vector.kind<{kind}>}} %a, %b, %c : {lhs}, {rhs} into {acc}
-  vector.store %d, %o[{", ".join(["%c0"] * acc.count("x"))}] : memref<{acc[7:-1]}, {VMEM}>, {acc}
+  vector.store %d, %o[{_zeros(acc)}] : {_memref(acc)}, {acc}
   return
 }}
 """  # noqa: E501 - IR listing, one op per line
