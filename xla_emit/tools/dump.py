@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 
+from dialects.xla import lookup_function
 from passes import all_passes
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import Executor
@@ -161,13 +161,6 @@ def replay_steps(snapshots: Sequence[Snapshot]) -> list[ReplayStep]:
     return steps
 
 
-def _function(module: ModuleOp, name: str) -> func.FuncOp | None:
-    for op in module.ops:
-        if isinstance(op, func.FuncOp) and op.sym_name.data == name:
-            return op
-    return None
-
-
 def apply_to_functions(module: ModuleOp, pass_arg: str, anchors: Sequence[str]) -> None:
     """Runs our pass as XLA ran it: on the whole module, or (a function pass) on `anchors` only.
 
@@ -181,7 +174,8 @@ def apply_to_functions(module: ModuleOp, pass_arg: str, anchors: Sequence[str]) 
     transformed = module.clone()
     apply_pipeline(transformed, pass_arg)
     for name in anchors:
-        old, new = _function(module, name), _function(transformed, name)
+        symbol = SymbolRefAttr(name)
+        old, new = lookup_function(module, symbol), lookup_function(transformed, symbol)
         if old is not None and new is not None:
             new.detach()
             module.body.block.insert_op_before(new, old)
