@@ -3,7 +3,10 @@
 The project's own bytecode is compiled first, as `pip install` does for an
 installed package: with `PYTHONDONTWRITEBYTECODE` set (as on the project's
 machines) every run would otherwise recompile each of our modules from source,
-while xDSL and numpy, installed, start from their bytecode.
+while xDSL and numpy, installed, start from their bytecode. Likewise the
+tools' cache of compiled dataclass methods (`xla_emit.startup`) is one
+folder for all of a benchmark's runs, filled by the first; `first_run` times
+a run with an empty one, as the first run after installing is.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,17 +56,35 @@ def compile_bytecode() -> None:
             sys.exit(f"compiling {package} to bytecode failed")
 
 
+# The dataclass cache the tools share across a benchmark's runs.
+SHARED_CACHE = tempfile.mkdtemp(prefix="xla-emit-bench-cache-")
+
+
+def timed_run(command: list[str], cache: str) -> ProcessTime:
+    """One fresh run of `command` (which must succeed) with the tools' cache in `cache`."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XLA_EMIT_CACHE_DIR": cache}
+    cpu_before = _children_cpu()
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
+    return ProcessTime(time.perf_counter() - started, _children_cpu() - cpu_before)
+
+
 def best_of(command: list[str], repeats: int) -> ProcessTime:
     """The fastest of `repeats` fresh runs of `command` (which must succeed)."""
     compile_bytecode()
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    best: ProcessTime | None = None
-    for _ in range(repeats):
-        cpu_before = _children_cpu()
-        started = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True, cwd=ROOT, env=env)
-        run = ProcessTime(time.perf_counter() - started, _children_cpu() - cpu_before)
-        if best is None or run.wall < best.wall:
-            best = run
-    assert best is not None
-    return best
+    runs = [timed_run(command, SHARED_CACHE) for _ in range(repeats)]
+    return min(runs, key=lambda run: run.wall)
+
+
+def best_of_each(commands: list[list[str]], repeats: int) -> list[ProcessTime]:
+    """`best_of` for each command, their runs taken in turn so that load hits all alike."""
+    compile_bytecode()
+    runs = [[timed_run(command, SHARED_CACHE) for command in commands] for _ in range(repeats)]
+    return [min(times, key=lambda run: run.wall) for times in zip(*runs, strict=True)]
+
+
+def first_run(command: list[str]) -> ProcessTime:
+    """A run of `command` with an empty dataclass cache, as the first after installing."""
+    compile_bytecode()
+    with tempfile.TemporaryDirectory(prefix="xla-emit-empty-cache-") as cache:
+        return timed_run(command, cache)

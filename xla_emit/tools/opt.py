@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 
 from xla_emit.diagnostics import UserError
 from xla_emit.runtime.sources import read_input, write_text
+from xla_emit.startup import define_classes_quickly
 from xla_emit.tools.cli import add_input_format, add_timing, add_version
 
 if TYPE_CHECKING:
@@ -164,6 +165,7 @@ def verify_diagnostics(driver: Driver, text: str, chunks: list[str], file: str) 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_arguments(argv)
+    define_classes_quickly()
     try:
         return run(args, sys.stdout)
     except UserError as error:

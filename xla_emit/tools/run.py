@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, cast
 from xla_emit.diagnostics import UserError
 from xla_emit.runtime.sources import STDIN, input_format, read_input
 from xla_emit.runtime.timing import PARSE
+from xla_emit.startup import define_classes_quickly
 from xla_emit.tools.cli import (
     add_input_format,
     add_limit_arguments,
@@ -133,6 +134,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
 def parse_options(argv: Sequence[str] | None) -> RunOptions:
     namespace = build_argument_parser().parse_args(argv)
     # Only once the command line is known (`--help` exits above): this loads the interpreter.
+    define_classes_quickly()
     from xla_emit.runtime.reporting import InterpreterOptions
 
     return RunOptions(
