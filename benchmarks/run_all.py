@@ -37,18 +37,19 @@ def run_benchmark(script: str, arguments: list[str]) -> str:
 def sections(quick: bool) -> list[tuple[str, str, list[str], bool]]:
     """(heading, script, arguments, whether its output is a Markdown table already)."""
     repeats = ["--repeats", "1" if quick else "3"]
-    startup_repeats = ["--repeats", "5" if quick else "10"]
+    # Whole processes are short and the machine is noisy: more runs, best of each.
+    process_repeats = ["--repeats", "5" if quick else "10"]
     return [
         (
             "Start-up (fresh process, best of N)",
             "startup.py",
-            startup_repeats,
+            process_repeats,
             True,
         ),
         (
             "Whole process (fresh process, HLO text to npz, best of N)",
             "whole_process.py",
-            [*repeats, *(["--quick"] if quick else [])],
+            [*process_repeats, *(["--quick"] if quick else [])],
             True,
         ),
         (

@@ -105,8 +105,17 @@ def write_code_table(path: Path, table: dict[str, CodeType]) -> None:
     """Replace `path` at once, so a process reading it meanwhile sees a whole table."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=path.parent, prefix=path.name, delete=False) as file:
-        marshal.dump(table, file)
-    os.replace(file.name, path)
+        temporary = Path(file.name)
+        try:
+            marshal.dump(table, file)
+        except BaseException:
+            temporary.unlink()
+            raise
+    try:
+        temporary.replace(path)
+    except OSError:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def cache_dataclass_methods(folder: Path) -> DataclassCodeCache:
