@@ -83,8 +83,7 @@ def test_bounds_from_arith_constants_are_constant_bounds() -> None:
 def test_a_non_positive_step_names_the_op_and_lane(step: int) -> None:
     message = error_of(STEPPED, [np.int64(0), np.int64(16), np.int64(step)])
     assert message == (
-        f"test.mlir:2:3: error: 'scf.forall' op has a non-positive step {step} "
-        "(thread 0, block 0)"
+        f"test.mlir:2:3: error: 'scf.forall' op has a non-positive step {step} (thread 0, block 0)"
     )
 
 

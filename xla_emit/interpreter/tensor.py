@@ -16,7 +16,6 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from dialects.tensor_ext import ParallelInsertSliceOp
-
 from xla_emit.interpreter.access import check_version, read, write
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
