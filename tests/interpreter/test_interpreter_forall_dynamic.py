@@ -193,3 +193,70 @@ def test_an_iteration_slicing_outside_its_input_names_the_op_and_lane() -> None:
         "with sizes [1, 8] and strides [1, 1] outside argument 0 of shape [6, 8] (dimension 0) "
         "(thread 0, block 0)"
     )
+
+
+def test_independent_iterations_run_side_by_side() -> None:
+    text = STEPPED.replace("16xi64", "5000xi64")
+    (result,), executor = run(text, [np.int64(3), np.int64(4999), np.int64(2)])
+    expected = np.zeros(5000, np.int64)
+    expected[3:4999:2] = np.arange(3, 4999, 2) * 10
+    np.testing.assert_array_equal(result, expected)
+    # 2498 iterations of 6 ops ran as one batch of lanes, not one Python step each.
+    assert executor.step_counter.spent < 20
+
+
+def test_lanes_with_different_trip_counts_run_side_by_side() -> None:
+    (_,), executor = run(PER_THREAD, [])
+    assert executor.step_counter.spent < 30
+
+
+READ_BACK = """\
+func.func @main(%n: index, %out: tensor<8xi64>) -> tensor<8xi64> {
+  %r = scf.forall (%i) in (%n) shared_outs(%o = %out) -> (tensor<8xi64>) {
+    %old = tensor.extract %o[%i] : tensor<8xi64>
+    %c5 = arith.constant 5 : i64
+    %new = arith.addi %old, %c5 : i64
+    %w = tensor.insert %new into %o[%i] : tensor<8xi64>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %w into %o[0] [8] [1] : tensor<8xi64> into tensor<8xi64>
+    }
+  }
+  return %r : tensor<8xi64>
+}
+"""
+
+
+def test_iterations_that_read_the_shared_output_run_one_at_a_time() -> None:
+    start = np.arange(8, dtype=np.int64) * 7
+    module, source_map = parse_mlir(READ_BACK, "test.mlir")
+    executor = Executor(module, checks=CheckOptions(), locator=source_map)
+    (result,) = executor.run([np.int64(6), start])
+    expected = start.copy()
+    expected[:6] += 5
+    np.testing.assert_array_equal(result, expected)
+    # Reading a shared output is not independent: six trips of the body's five ops.
+    assert executor.step_counter.spent >= 6 * 5
+
+
+PRIVATE = """\
+func.func @main(%n: index, %out: tensor<3x8xi64>) -> tensor<3x8xi64> {
+  %e = tensor.empty() : tensor<8xi64>
+  %r = scf.forall (%i) in (%n) shared_outs(%o = %e) -> (tensor<8xi64>) {
+    %x = arith.index_cast %i : index to i64
+    %sq = arith.muli %x, %x : i64
+    %piece = tensor.from_elements %sq : tensor<1xi64>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %piece into %o[%i] [1] [1] : tensor<1xi64> into tensor<8xi64>
+    }
+  }
+  %w = tensor.insert_slice %r into %out[1, 0] [1, 8] [1, 1] : tensor<8xi64> into tensor<3x8xi64>
+  return %w : tensor<3x8xi64>
+}
+"""
+
+
+def test_a_kernel_made_tensor_as_shared_output() -> None:
+    (result,), _ = run(PRIVATE, [np.int64(5)])
+    expected = np.zeros((3, 8), np.int64)
+    expected[1, :5] = np.arange(5) ** 2
+    np.testing.assert_array_equal(result, expected)
