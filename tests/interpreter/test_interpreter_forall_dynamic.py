@@ -260,3 +260,35 @@ def test_a_kernel_made_tensor_as_shared_output() -> None:
     expected = np.zeros((3, 8), np.int64)
     expected[1, :5] = np.arange(5) ** 2
     np.testing.assert_array_equal(result, expected)
+
+
+NESTED = """\
+func.func @main(%out: tensor<4x6xi32>) -> tensor<4x6xi32> {
+  %r = scf.forall (%t) in (4) shared_outs(%o = %out) -> (tensor<4x6xi32>) {
+    %c1 = arith.constant 1 : index
+    %n = arith.addi %t, %c1 : index
+    %inner = scf.forall (%i) = (%t) to (6) step (%n) shared_outs(%p = %o) -> (tensor<4x6xi32>) {
+      %ii = arith.index_cast %i : index to i32
+      %piece = tensor.from_elements %ii : tensor<1x1xi32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %piece into %p[%t, %i] [1, 1] [1, 1] : tensor<1x1xi32> into tensor<4x6xi32>
+      }
+    }
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %inner into %o[0, 0] [4, 6] [1, 1] : tensor<4x6xi32> into tensor<4x6xi32>
+    }
+  }
+  return %r : tensor<4x6xi32>
+}
+"""  # noqa: E501 - IR listing, one op per line
+
+
+def test_a_forall_with_run_time_bounds_inside_one_that_maps_threads() -> None:
+    (result,), executor = run(NESTED, [])
+    assert executor.grid.threads == (4, 1, 1)
+    # Thread t runs i = t, 2 t + 1, ... below 6 (step t + 1) and writes i at [t, i].
+    expected = np.full((4, 6), 0, np.int32)
+    for t in range(4):
+        for i in range(t, 6, t + 1):
+            expected[t, i] = i
+    np.testing.assert_array_equal(result, expected)
