@@ -86,7 +86,7 @@ def test_threads_past_a_foralls_trips_idle() -> None:
 def test_a_forall_with_a_dynamic_lower_bound_runs_in_each_lane() -> None:
     text = STEPPED.replace("(%out: tensor<8xi64>)", "(%lb: index, %out: tensor<8xi64>)")
     text = text.replace("(%i) = (1)", "(%i) = (%lb)")
-    (result,), executor = run(text, [np.int64(1)])
+    (result,), executor = run(text, [np.array(1, np.int64)])
     # No thread mapping: the one thread runs i = 1, 4, 7 itself.
     assert executor.grid.threads == (1, 1, 1)
     assert result.tolist() == [0, 10, 0, 0, 40, 0, 0, 70]

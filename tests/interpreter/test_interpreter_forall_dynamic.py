@@ -7,6 +7,8 @@ interpreter.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
@@ -15,13 +17,13 @@ from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.ir import parse_mlir
 
 
-def run(text: str, inputs: list[object]) -> tuple[list[np.ndarray], Executor]:
+def run(text: str, inputs: Sequence[np.ndarray | np.generic]) -> tuple[list[np.ndarray], Executor]:
     module, source_map = parse_mlir(text, "test.mlir")
     executor = Executor(module, checks=CheckOptions(), locator=source_map)
-    return executor.run(inputs), executor  # pyright: ignore[reportArgumentType]
+    return executor.run(inputs), executor
 
 
-def error_of(text: str, inputs: list[object]) -> str:
+def error_of(text: str, inputs: Sequence[np.ndarray | np.generic]) -> str:
     with pytest.raises(UserError) as caught:
         run(text, inputs)
     return caught.value.format().splitlines()[0]

@@ -3,6 +3,8 @@ basic slicing `a[o:o + (n - 1) * s + 1:s]` as the oracle."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 
@@ -11,12 +13,12 @@ from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.ir import parse_mlir
 
 
-def run(text: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+def run(text: str, inputs: Sequence[np.ndarray | np.generic]) -> list[np.ndarray]:
     module, source_map = parse_mlir(text, "test.mlir")
     return Executor(module, checks=CheckOptions(), locator=source_map).run(inputs)
 
 
-def error_of(text: str, inputs: list[np.ndarray]) -> str:
+def error_of(text: str, inputs: Sequence[np.ndarray | np.generic]) -> str:
     with pytest.raises(UserError) as caught:
         run(text, inputs)
     return caught.value.format().splitlines()[0]

@@ -60,7 +60,7 @@ def forall_in_each_lane(ex: Executor, op: ForallOp, args: Values) -> Values:
         _run_side_by_side(ex, op, outputs, space, count, batch)
     else:
         for number in range(count):
-            _run_iterations(ex, op, outputs, space, np.int64(number))
+            _run_iterations(ex, op, outputs, space, lanes(np.int64(number)))
     return tuple(_newest(ex, output) for output in outputs)
 
 
@@ -74,7 +74,7 @@ class _Space:
 
     @property
     def total(self) -> Array:
-        total: Array = np.int64(1)
+        total = lanes(np.int64(1))
         for count in self.trips:
             total = total * count
         return total
@@ -128,7 +128,7 @@ def _newest(ex: Executor, value: TensorValue) -> TensorValue:
 
 
 def _bound(ex: Executor, value: int | SSAValue) -> Array:
-    return np.int64(value) if isinstance(value, int) else lanes(ex.env[value])
+    return lanes(np.int64(value) if isinstance(value, int) else ex.env[value])
 
 
 def _at(value: Array, lane: int) -> int:
@@ -137,7 +137,7 @@ def _at(value: Array, lane: int) -> int:
 
 def _trips(lower: Array, upper: Array, step: Array) -> Array:
     """Iterations of one dimension: ceil((ub - lb) / step), none when ub <= lb."""
-    return np.where(upper > lower, (upper - lower + step - 1) // step, np.int64(0))
+    return lanes(np.where(upper > lower, (upper - lower + step - 1) // step, np.int64(0)))
 
 
 def _most(ex: Executor, total: Array) -> int:

@@ -54,9 +54,7 @@ def private_tensor(
     return TensorValue(buffer, 0)
 
 
-def slice_operands(
-    ex: Executor, op: SliceOp
-) -> tuple[list[Array], list[int], list[Array]]:
+def slice_operands(ex: Executor, op: SliceOp) -> tuple[list[Array], list[int], list[Array]]:
     """The offsets, sizes and strides of a slice op, each static or read per lane.
 
     Sizes must be the same for every active lane (a tensor has one shape);
@@ -84,7 +82,7 @@ def _mixed_values(
     ex: Executor, static: tuple[int, ...], dynamic: Sequence[SSAValue]
 ) -> list[Array]:
     values = iter(dynamic)
-    return [lanes(ex.env[next(values)]) if v == DYNAMIC_INDEX else np.int64(v) for v in static]
+    return [lanes(ex.env[next(values)] if v == DYNAMIC_INDEX else np.int64(v)) for v in static]
 
 
 def _uniform_sizes(ex: Executor, op: Operation, sizes: list[Array]) -> list[int]:
@@ -105,9 +103,7 @@ def _uniform_sizes(ex: Executor, op: Operation, sizes: list[Array]) -> list[int]
     return uniform
 
 
-def _slice_indices(
-    offsets: list[Array], sizes: list[int], strides: list[Array]
-) -> list[Array]:
+def _slice_indices(offsets: list[Array], sizes: list[int], strides: list[Array]) -> list[Array]:
     """Per dimension, the index of every element of the slice (row-major), per lane."""
     count = int(np.prod(sizes, dtype=np.int64))
     positions = np.unravel_index(np.arange(count, dtype=np.int64), sizes)
@@ -168,8 +164,11 @@ def extract_slice(
         _check_slice_bounds(ex, op, "extracts", source, offsets, sizes, strides)
     result_type = op.result.type
     assert isinstance(result_type, TensorType)
-    dynamic = iter(size for size, static in zip(sizes, op.static_sizes.get_values(), strict=True)
-                   if static == DYNAMIC_INDEX)
+    dynamic = iter(
+        size
+        for size, static in zip(sizes, op.static_sizes.get_values(), strict=True)
+        if static == DYNAMIC_INDEX
+    )
     shape = tuple(next(dynamic) if extent < 0 else extent for extent in result_type.get_shape())
     count = int(np.prod(sizes, dtype=np.int64))
     dtype = numpy_dtype(result_type)
@@ -180,9 +179,7 @@ def extract_slice(
     if values.ndim == 1:
         return TensorValue(Buffer(values.astype(dtype), shape, BufferKind.PRIVATE, name), 0)
     per_lane = np.ascontiguousarray(ex.to_lanes(values, 1), dtype=dtype).reshape(-1)
-    return TensorValue(
-        Buffer(per_lane, shape, BufferKind.PRIVATE, name, Replication.LANE), 0
-    )
+    return TensorValue(Buffer(per_lane, shape, BufferKind.PRIVATE, name, Replication.LANE), 0)
 
 
 def _per_lane(value: Array) -> Array:
