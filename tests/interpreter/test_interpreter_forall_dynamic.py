@@ -294,3 +294,33 @@ def test_a_forall_with_run_time_bounds_inside_one_that_maps_threads() -> None:
         for i in range(t, 6, t + 1):
             expected[t, i] = i
     np.testing.assert_array_equal(result, expected)
+
+
+FOUR_DIMENSIONS = """\
+func.func @main(%out: tensor<2x3x2x2xi32>) -> tensor<2x3x2x2xi32> {
+  %r = scf.forall (%a, %b, %c, %d) in (2, 3, 2, 2) shared_outs(%o = %out) -> (tensor<2x3x2x2xi32>) {
+    %c1000 = arith.constant 1000 : index
+    %c100 = arith.constant 100 : index
+    %c10 = arith.constant 10 : index
+    %x = arith.muli %a, %c1000 : index
+    %y = arith.muli %b, %c100 : index
+    %z = arith.muli %c, %c10 : index
+    %s1 = arith.addi %x, %y : index
+    %s2 = arith.addi %s1, %z : index
+    %s3 = arith.addi %s2, %d : index
+    %v = arith.index_cast %s3 : index to i32
+    %piece = tensor.from_elements %v : tensor<1x1x1x1xi32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %piece into %o[%a, %b, %c, %d] [1, 1, 1, 1] [1, 1, 1, 1] : tensor<1x1x1x1xi32> into tensor<2x3x2x2xi32>
+    }
+  }
+  return %r : tensor<2x3x2x2xi32>
+}
+"""  # noqa: E501 - IR listing, one op per line
+
+
+def test_a_forall_of_more_dimensions_than_thread_axes_runs_in_each_lane() -> None:
+    (result,), executor = run(FOUR_DIMENSIONS, [])
+    assert executor.grid.threads == (1, 1, 1)
+    a, b, c, d = np.indices((2, 3, 2, 2))
+    np.testing.assert_array_equal(result, 1000 * a + 100 * b + 10 * c + d)

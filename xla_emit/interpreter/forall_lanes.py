@@ -2,8 +2,9 @@
 
 A forall with constant bounds maps the threads of a block (XLA's emitters),
 so its trip counts size the launch grid before the kernel runs. Bounds read
-from values cannot: such a forall is a parallel loop that every lane runs on
-its own, with its own lower bounds, upper bounds and steps. Iteration number
+from values cannot (nor can more dimensions than x, y and z): such a forall
+is a parallel loop that every lane runs on its own, with its own lower
+bounds, upper bounds and steps. Iteration number
 n of a lane is the row-major position n of its iteration space (the first
 dimension slowest), and the induction variables are `lb + position * step`;
 a lane whose space has fewer than n + 1 points idles while the others run

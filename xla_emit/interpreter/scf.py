@@ -59,18 +59,21 @@ def forall_trips(op: ForallOp) -> list[tuple[int, int, int]]:
     return trips
 
 
+def maps_threads(op: ForallOp) -> bool:
+    """Whether `op`'s iterations are the threads of a block, x y z (XLA's loop emitter).
+
+    A forall whose bounds are known only at run time cannot size the grid, nor
+    can one of more dimensions than threads have: it runs its iterations in
+    each lane (`forall_lanes`).
+    """
+    return op.rank <= len(AXES) and constant_bounds(op) is not None
+
+
 @grid_axis(ForallOp)
 def _forall_axes(op: Operation) -> tuple[GridAxis, ...] | None:
-    """XLA's loop emitter maps the threads of a block to `scf.forall`'s iterations, x y z.
-
-    A forall whose bounds are known only at run time cannot size the grid: it
-    runs its iterations in each lane (`_forall_in_each_lane`).
-    """
     assert isinstance(op, ForallOp)
-    if constant_bounds(op) is None:
+    if not maps_threads(op):
         return None
-    if op.rank > len(AXES):
-        raise UserError(f"'scf.forall' maps threads only with at most {len(AXES)} dimensions")
     return tuple(("thread", axis, count) for axis, (_, _, count) in enumerate(forall_trips(op)))
 
 
@@ -285,7 +288,7 @@ class ScfImpls(OpImpls):
 
     @impl(ForallOp)
     def run_forall(self, ex: Executor, op: ForallOp, args: Values) -> Values:
-        if constant_bounds(op) is None:
+        if not maps_threads(op):
             return _forall_in_each_lane(ex, op, args)
         return self._forall_on_threads(ex, op, args)
 
