@@ -10,7 +10,9 @@ import pytest
 
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import CheckOptions, Executor
+from xla_emit.interpreter.budget import run_limits
 from xla_emit.ir import parse_mlir
+from xla_emit.limits import RunLimits
 
 
 def run(text: str, inputs: Sequence[np.ndarray | np.generic]) -> list[np.ndarray]:
@@ -205,3 +207,15 @@ def test_slices_in_a_loop_reverse_the_pairs() -> None:
     (result,) = run(INSIDE_A_LOOP, [a])
     expected = np.concatenate([a[6:8], a[4:6], a[2:4], a[0:2]])
     np.testing.assert_array_equal(result, expected)
+
+
+def test_a_slice_over_the_memory_budget_is_reported_when_it_is_made() -> None:
+    # Four threads each read 8 i32 of their own: 4 x 8 x 4 = 128 bytes, over a budget of 100.
+    text = PER_THREAD.replace("tensor<4x8xi32>", "tensor<4x16xi32>")
+    a = np.zeros((4, 16), np.int32)
+    with run_limits(RunLimits(max_memory=100)), pytest.raises(UserError) as caught:
+        run(text, [a, np.array(8, np.int64)])
+    assert caught.value.format().splitlines()[0] == (
+        "test.mlir:5:3: error: 'tensor.extract_slice' op result needs 128 B, over the memory "
+        "budget of 100 B (--max-memory)"
+    )

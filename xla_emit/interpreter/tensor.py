@@ -16,7 +16,9 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from dialects.tensor_ext import ParallelInsertSliceOp
+from xla_emit.hlo.limits import check_memory
 from xla_emit.interpreter.access import check_version, read, write
+from xla_emit.interpreter.budget import current_limits
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
@@ -173,6 +175,8 @@ def extract_slice(
     count = int(np.prod(sizes, dtype=np.int64))
     dtype = numpy_dtype(result_type)
     name = "a slice made in the kernel"
+    copies = _copies(ex, source, [*offsets, *strides])
+    _check_slice_memory(ex, op, count * np.dtype(dtype).itemsize * copies)
     if count == 0:
         return TensorValue(Buffer(np.zeros(0, dtype), shape, BufferKind.PRIVATE, name), 0)
     values = np.asarray(read(ex, op, source, _slice_indices(offsets, sizes, strides), 1))
@@ -180,6 +184,21 @@ def extract_slice(
         return TensorValue(Buffer(values.astype(dtype), shape, BufferKind.PRIVATE, name), 0)
     per_lane = np.ascontiguousarray(ex.to_lanes(values, 1), dtype=dtype).reshape(-1)
     return TensorValue(Buffer(per_lane, shape, BufferKind.PRIVATE, name, Replication.LANE), 0)
+
+
+def _copies(ex: Executor, source: TensorValue, positions: list[Array]) -> int:
+    """How many copies of a slice the chunk holds: one per lane when lanes read their own
+    (per-lane offsets or strides, a per-lane source)."""
+    per_lane = source.buffer.replication is not Replication.GLOBAL or any(
+        np.ndim(value) for value in positions
+    )
+    return ex.lanes.count if per_lane else 1
+
+
+def _check_slice_memory(ex: Executor, op: Operation, size: int) -> None:
+    """A slice's sizes are known only now: its buffer must fit the memory budget."""
+    location = ex.locator.location_of(op) if ex.locator is not None else None
+    check_memory(size, f"'{op.name}' op result", current_limits().max_memory, location)
 
 
 def _per_lane(value: Array) -> Array:
