@@ -324,3 +324,27 @@ def test_a_forall_of_more_dimensions_than_thread_axes_runs_in_each_lane() -> Non
     assert executor.grid.threads == (1, 1, 1)
     a, b, c, d = np.indices((2, 3, 2, 2))
     np.testing.assert_array_equal(result, 1000 * a + 100 * b + 10 * c + d)
+
+
+TRIANGLE = """\
+func.func @main(%a: tensor<4x4xi32>, %rows: index, %out: tensor<4x4xi32>) -> tensor<4x4xi32> {
+  %r = scf.forall (%i) in (%rows) shared_outs(%o = %out) -> (tensor<4x4xi32>) {
+    %c1 = arith.constant 1 : index
+    %n = arith.addi %i, %c1 : index
+    %row = tensor.extract_slice %a[%i, 0] [1, %n] [1, 1] : tensor<4x4xi32> to tensor<?xi32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %row into %o[%i, 0] [1, %n] [1, 1] : tensor<?xi32> into tensor<4x4xi32>
+    }
+  }
+  return %r : tensor<4x4xi32>
+}
+"""  # noqa: E501 - IR listing, one op per line
+
+
+def test_slice_sizes_that_differ_between_iterations() -> None:
+    a = np.arange(16, dtype=np.int32).reshape(4, 4) - 5
+    (result,), _ = run(TRIANGLE, [a, np.array(3, np.int64)])
+    # Iteration i copies the first i + 1 elements of row i, for rows 0 to 2.
+    expected = np.tril(a)
+    expected[3] = 0
+    np.testing.assert_array_equal(result, expected)

@@ -219,3 +219,26 @@ def test_a_slice_over_the_memory_budget_is_reported_when_it_is_made() -> None:
         "test.mlir:5:3: error: 'tensor.extract_slice' op result needs 128 B, over the memory "
         "budget of 100 B (--max-memory)"
     )
+
+
+TRIANGLE = """\
+func.func @main(%a: tensor<4x4xi32>, %out: tensor<4x4xi32>) -> tensor<4x4xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %out) -> (tensor<4x4xi32>) {
+    %n = arith.addi %i, %c1 : index
+    %row = tensor.extract_slice %a[%i, 0] [1, %n] [1, 1] : tensor<4x4xi32> to tensor<?xi32>
+    %next = tensor.insert_slice %row into %acc[%i, 0] [1, %n] [1, 1] : tensor<?xi32> into tensor<4x4xi32>
+    scf.yield %next : tensor<4x4xi32>
+  }
+  return %r : tensor<4x4xi32>
+}
+"""  # noqa: E501 - IR listing, one op per line
+
+
+def test_slice_sizes_that_change_from_one_iteration_to_the_next() -> None:
+    a = np.arange(16, dtype=np.int32).reshape(4, 4) + 1
+    (result,) = run(TRIANGLE, [a])
+    # Iteration i copies the first i + 1 elements of row i: the lower triangle.
+    np.testing.assert_array_equal(result, np.tril(a))

@@ -1,23 +1,24 @@
-"""An `scf.forall` whose bounds are known only at run time runs in each lane.
+"""An `scf.forall` that does not map threads runs in each lane.
 
 A forall with constant bounds maps the threads of a block (XLA's emitters),
 so its trip counts size the launch grid before the kernel runs. Bounds read
 from values cannot (nor can more dimensions than x, y and z): such a forall
 is a parallel loop that every lane runs on its own, with its own lower
-bounds, upper bounds and steps. Iteration number
-n of a lane is the row-major position n of its iteration space (the first
-dimension slowest), and the induction variables are `lb + position * step`;
-a lane whose space has fewer than n + 1 points idles while the others run
-iteration n. As MLIR defines it, a dimension with `ub <= lb` has no
-iterations (the shared outputs come back unchanged); a step that is not
-positive is an error naming the op and the first lane that has it.
+bounds, upper bounds and steps. Iteration number n of a lane is the
+row-major position n of its iteration space (the first dimension slowest),
+and the induction variables are `lb + position * step`; a lane whose space
+has fewer than n + 1 points idles while the others run iteration n. As MLIR
+defines it, a dimension with `ub <= lb` has no iterations (the shared
+outputs come back unchanged); a step that is not positive is an error naming
+the op and the first lane that has it.
 
 Each iteration sees the shared outputs as the buffers they are (MLIR's
 bufferization of `shared_outs`), and its `scf.forall.in_parallel` writes its
 slices into them in place; the forall's results are those buffers after the
 last iteration. Iterations that are independent in the sense of
 `iteration_lanes` (no reads of the shared outputs, nothing that depends on
-where a lane is) run side by side as extra lanes, a batch at a time.
+where a lane is, slice sizes the same in every iteration) run side by side
+as extra lanes, a batch at a time; the others run one at a time.
 """
 
 from __future__ import annotations

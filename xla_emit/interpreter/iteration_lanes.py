@@ -80,6 +80,8 @@ _LANE_FREE_OPS = frozenset(
         "scf.forall.in_parallel",
     }
 )
+# Ops whose sizes give every lane of a batch one shape (see `_sizes_vary_inside`).
+_SLICE_OPS = (tensor.ExtractSliceOp, tensor.InsertSliceOp, ParallelInsertSliceOp)
 # Ops making a tensor a lane may write without anyone else seeing it.
 _CREATING_OPS = frozenset(
     {"tensor.empty", "tensor.from_elements", "tensor.splat", "tensor.extract_slice"}
@@ -218,10 +220,20 @@ def _body_is_lane_free(
             return False
         if written is not None and not (carried_chain(written) or _is_local(written, scope)):
             return False
+        if _sizes_vary_inside(op, scope):
+            return False
         callee = op.properties.get("callee") or op.attributes.get("callee")
         if callee is not None and not _callee_is_lane_free(ex, callee):
             return False
     return True
+
+
+def _sizes_vary_inside(op: Operation, scope: Operation) -> bool:
+    """A slice whose sizes `scope` computes: they may differ from one iteration to the next,
+    and the iterations of one batch share one shape."""
+    if not isinstance(op, _SLICE_OPS):
+        return False
+    return any(_is_inside(size, scope) for size in op.sizes)
 
 
 def _callee_is_lane_free(ex: Executor, callee: object) -> bool:
