@@ -9,11 +9,14 @@ batch (iteration major, see `LaneSet.with_iterations`), the values the body
 captures are repeated with them, and the body runs once per batch.
 
 A loop qualifies (`independent_iterations`) when it carries only tensors,
-each carried tensor is only ever the destination of element writes on its
-way to the loop's yield (never read, passed to a call or sliced), and the
+each carried tensor is only ever the destination of element or slice writes
+on its way to the loop's yield (never read, passed to a call or sliced), the
 body and its callees do nothing that depends on where a lane is (barriers,
 shuffles, shared memory, atomics) or writes to any other tensor than those
-and tensors they create. Such a loop computes the same thing either way; if
+and tensors they create, and no slice takes its sizes from a value the body
+computes (the lanes of a batch share one shape). An `scf.forall` run in each
+lane (`forall_lanes`) qualifies the same way, its shared outputs written by
+its `parallel_insert_slice`s taking the carried tensors' part. Such a loop computes the same thing either way; if
 two iterations of one thread write one element, the later one's value stays,
 as it would run one at a time (`access` keeps the last write).
 
