@@ -9,11 +9,14 @@ batch (iteration major, see `LaneSet.with_iterations`), the values the body
 captures are repeated with them, and the body runs once per batch.
 
 A loop qualifies (`independent_iterations`) when it carries only tensors,
-each carried tensor is only ever the destination of element writes on its
-way to the loop's yield (never read, passed to a call or sliced), and the
+each carried tensor is only ever the destination of element or slice writes
+on its way to the loop's yield (never read, passed to a call or sliced), the
 body and its callees do nothing that depends on where a lane is (barriers,
 shuffles, shared memory, atomics) or writes to any other tensor than those
-and tensors they create. Such a loop computes the same thing either way; if
+and tensors they create, and no slice takes its sizes from a value the body
+computes (the lanes of a batch share one shape). An `scf.forall` run in each
+lane (`forall_lanes`) qualifies the same way, its shared outputs written by
+its `parallel_insert_slice`s taking the carried tensors' part. Such a loop computes the same thing either way; if
 two iterations of one thread write one element, the later one's value stays,
 as it would run one at a time (`access` keeps the last write).
 
@@ -33,6 +36,8 @@ from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
+from dialects.scf_ext import ForallOp
+from dialects.tensor_ext import ParallelInsertSliceOp
 from dialects.xla import LoopOpBase, PredicatedInsertOp, YieldOpBase
 from xla_emit.interpreter.element_types import shaped_rank
 from xla_emit.interpreter.executor import Executor, Value, Values
@@ -63,6 +68,7 @@ _LANE_FREE_OPS = frozenset(
         "scf.yield",
         "scf.index_switch",
         "tensor.extract",
+        "tensor.extract_slice",
         "tensor.dim",
         "tensor.empty",
         "tensor.from_elements",
@@ -74,10 +80,15 @@ _LANE_FREE_OPS = frozenset(
         "vector.reduction",
         "vector.transfer_read",
         "vector.from_elements",
+        "scf.forall.in_parallel",
     }
 )
+# Ops whose sizes give every lane of a batch one shape (see `_sizes_vary_inside`).
+_SLICE_OPS = (tensor.ExtractSliceOp, tensor.InsertSliceOp, ParallelInsertSliceOp)
 # Ops making a tensor a lane may write without anyone else seeing it.
-_CREATING_OPS = frozenset({"tensor.empty", "tensor.from_elements", "tensor.splat"})
+_CREATING_OPS = frozenset(
+    {"tensor.empty", "tensor.from_elements", "tensor.splat", "tensor.extract_slice"}
+)
 
 # The answers are kept in `Executor.op_facts` (the IR does not change while an
 # executor runs it), under ("loop", op) and ("function", name). Chunks run on
@@ -87,8 +98,9 @@ _ANALYSIS = threading.Lock()
 
 
 def _written_tensor(op: Operation) -> SSAValue | None:
-    """The tensor an element write updates (its result is the updated tensor)."""
-    if isinstance(op, tensor.InsertOp):
+    """The tensor an element or slice write updates (its result, if any, is the updated
+    tensor)."""
+    if isinstance(op, tensor.InsertOp | tensor.InsertSliceOp | ParallelInsertSliceOp):
         return op.dest
     if isinstance(op, PredicatedInsertOp):
         return op.dest
@@ -115,7 +127,7 @@ def _captured_values(op: Operation) -> tuple[SSAValue, ...]:
 
 def _flows_to(user: Operation, position: int, loop: Operation) -> list[SSAValue] | None:
     """Where a carried tensor goes from operand `position` of `user` (None: not allowed)."""
-    if _written_tensor(user) is user.operands[position]:
+    if _written_tensor(user) is user.operands[position] and user.results:
         return [user.results[0]]
     if isinstance(user, scf.YieldOp | YieldOpBase):
         parent = user.parent_op()
@@ -160,6 +172,31 @@ def _carried_chains(
     return chains
 
 
+def _shared_output_chains(forall: ForallOp) -> set[SSAValue] | None:
+    """Every value a shared output becomes inside `forall`, or None unless each goes only
+    through element and slice writes (and nested loops, branches) to its own
+    `parallel_insert_slice`s, as destination or as the whole source."""
+    chains: set[SSAValue] = set()
+    for start in forall.shared_outs:
+        reached = {start}
+        pending = [start]
+        while pending:
+            for use in pending.pop().uses:
+                user = use.operation
+                if isinstance(user, ParallelInsertSliceOp):
+                    if use.index == 0 and user.dest is not start:
+                        return None
+                    continue
+                targets = _flows_to(user, use.index, forall)
+                if targets is None:
+                    return None
+                fresh = [target for target in targets if target not in reached]
+                reached.update(fresh)
+                pending.extend(fresh)
+        chains |= reached
+    return chains
+
+
 def _is_local(value: SSAValue, scope: Operation) -> bool:
     """A tensor created inside `scope` (and only written there since)."""
     while isinstance(value.owner, Operation) and scope.is_ancestor(value.owner):
@@ -186,10 +223,20 @@ def _body_is_lane_free(
             return False
         if written is not None and not (carried_chain(written) or _is_local(written, scope)):
             return False
+        if _sizes_vary_inside(op, scope):
+            return False
         callee = op.properties.get("callee") or op.attributes.get("callee")
         if callee is not None and not _callee_is_lane_free(ex, callee):
             return False
     return True
+
+
+def _sizes_vary_inside(op: Operation, scope: Operation) -> bool:
+    """A slice whose sizes `scope` computes: they may differ from one iteration to the next,
+    and the iterations of one batch share one shape."""
+    if not isinstance(op, _SLICE_OPS):
+        return False
+    return any(_is_inside(size, scope) for size in op.sizes)
 
 
 def _callee_is_lane_free(ex: Executor, callee: object) -> bool:
@@ -208,7 +255,9 @@ def independent_iterations(ex: Executor, loop: Operation) -> bool:
     """Whether `loop`'s iterations may run side by side (see the module docstring).
 
     `loop` is an `xla.loop` or `scf.for`: its carried values are its body's last
-    arguments, one per result, and its terminator yields their next values.
+    arguments, one per result, and its terminator yields their next values. Or an
+    `scf.forall` (run in each lane): its shared outputs take that part, written
+    by its `parallel_insert_slice`s.
     """
     return _loop_facts(ex, loop)[0]
 
@@ -224,9 +273,12 @@ def _loop_facts(ex: Executor, loop: Operation) -> tuple[bool, tuple[SSAValue, ..
         if known is not None:
             return known
         block = loop.regions[0].block
-        carried = block.args[len(block.args) - len(loop.results) :]
-        assert block.last_op is not None
-        chains = _carried_chains(loop, carried, block.last_op.operands)
+        if isinstance(loop, ForallOp):
+            chains = _shared_output_chains(loop)
+        else:
+            carried = block.args[len(block.args) - len(loop.results) :]
+            assert block.last_op is not None
+            chains = _carried_chains(loop, carried, block.last_op.operands)
         independent = chains is not None and _body_is_lane_free(ex, loop, chains.__contains__)
         known = (independent, _captured_values(loop))
         ex.op_facts[key] = known

@@ -8,45 +8,72 @@ until no lane is active, every lane keeping its own iteration values.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
 from dialects.scf_ext import ForallOp, InParallelOp
 from dialects.tensor_ext import ParallelInsertSliceOp
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
+from xla_emit.interpreter.forall_lanes import forall_in_each_lane as _forall_in_each_lane
 from xla_emit.interpreter.iteration_lanes import batch_size, independent_iterations, run_batched
 from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.memory import TensorValue
 from xla_emit.interpreter.registry import GridAxis, OpImpls, grid_axis, impl, register_impls
-from xla_emit.interpreter.tensor import insert_slice
+from xla_emit.interpreter.tensor import insert_slice, slice_operands
+
+
+def _constant(bound: int | SSAValue) -> int | None:
+    """A bound written as a number or as an `arith.constant` (MLIR folds those alike)."""
+    if isinstance(bound, int):
+        return bound
+    owner = bound.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def constant_bounds(op: ForallOp) -> list[tuple[int, int, int]] | None:
+    """(lower bound, upper bound, step) per dimension, or None if one is known only at run
+    time."""
+    bounds: list[tuple[int, int, int]] = []
+    for lower, upper, step in zip(op.lower_bounds(), op.upper_bounds(), op.steps(), strict=True):
+        values = (_constant(lower), _constant(upper), _constant(step))
+        if values[0] is None or values[1] is None or values[2] is None:
+            return None
+        bounds.append((values[0], values[1], values[2]))
+    return bounds
 
 
 def forall_trips(op: ForallOp) -> list[tuple[int, int, int]]:
-    """(lower bound, step, trips) per dimension; the grid needs them constant."""
-    bounds = zip(op.lower_bounds(), op.upper_bounds(), op.steps(), strict=True)
+    """(lower bound, step, trips) per dimension of a forall that maps threads."""
+    bounds = constant_bounds(op)
+    assert bounds is not None, "only a forall with constant bounds maps threads"
     trips: list[tuple[int, int, int]] = []
     for lower, upper, step in bounds:
-        if not (isinstance(lower, int) and isinstance(upper, int) and isinstance(step, int)):
-            raise UserError(
-                "'scf.forall' maps threads only with constant lower bounds, upper bounds and steps"
-            )
         if step <= 0:
             raise UserError(f"'scf.forall' has a non-positive step {step}")
         trips.append((lower, step, len(range(lower, upper, step))))
     return trips
 
 
+def maps_threads(op: ForallOp) -> bool:
+    """Whether `op`'s iterations are the threads of a block, x y z (XLA's loop emitter).
+
+    A forall whose bounds are known only at run time cannot size the grid, nor
+    can one of more dimensions than threads have: it runs its iterations in
+    each lane (`forall_lanes`).
+    """
+    return op.rank <= len(AXES) and constant_bounds(op) is not None
+
+
 @grid_axis(ForallOp)
-def _forall_axes(op: Operation) -> tuple[GridAxis, ...]:
-    """XLA's loop emitter maps the threads of a block to `scf.forall`'s iterations, x y z."""
+def _forall_axes(op: Operation) -> tuple[GridAxis, ...] | None:
     assert isinstance(op, ForallOp)
-    if op.rank > len(AXES):
-        raise UserError(f"'scf.forall' maps threads only with at most {len(AXES)} dimensions")
+    if not maps_threads(op):
+        return None
     return tuple(("thread", axis, count) for axis, (_, _, count) in enumerate(forall_trips(op)))
 
 
@@ -58,42 +85,17 @@ def _parallel_insert(ex: Executor, op: ParallelInsertSliceOp, dest: TensorValue)
     """
     source = ex.env[op.source]
     assert isinstance(source, TensorValue)
-    offsets = _mixed_values(ex, op.static_offsets.get_values(), op.offsets)
-    sizes = _mixed_values(ex, op.static_sizes.get_values(), op.sizes)
-    strides = _mixed_values(ex, op.static_strides.get_values(), op.strides)
+    offsets, sizes, strides = slice_operands(ex, op)
     if source.buffer is dest.buffer:
         whole = (
             all(_is_uniform(o) and int(o) == 0 for o in offsets)
             and all(_is_uniform(s) and int(s) == 1 for s in strides)
-            and [int(s) for s in sizes if _is_uniform(s)] == list(dest.buffer.shape)
+            and sizes == list(dest.buffer.shape)
         )
         if not whole:
             raise ex.error(op, "inserts a part of a shared output into that same output")
         return source
-    return insert_slice(ex, op, source, dest, offsets, _uniform_sizes(ex, op, sizes), strides)
-
-
-def _mixed_values(
-    ex: Executor, static: tuple[int, ...], dynamic: Sequence[SSAValue]
-) -> list[Array]:
-    values = iter(dynamic)
-    return [lanes(ex.env[next(values)]) if v == DYNAMIC_INDEX else np.int64(v) for v in static]
-
-
-def _uniform_sizes(ex: Executor, op: Operation, sizes: list[Array]) -> list[int]:
-    """Slice sizes, which must be the same for every active lane."""
-    uniform: list[int] = []
-    for size in sizes:
-        if not _is_uniform(size):
-            per_lane = ex.to_lanes(size, 0)
-            active = ex.mask if ex.mask is not None else np.ones(ex.lanes.count, np.bool_)
-            chosen = per_lane[active]
-            lane = ex.first_lane(per_lane != chosen[0]) if chosen.size else None
-            if lane is not None:
-                raise ex.error(op, "has slice sizes that differ between threads", lane)
-            size = chosen[0] if chosen.size else np.int64(0)
-        uniform.append(int(size))
-    return uniform
+    return insert_slice(ex, op, source, dest, offsets, sizes, strides)
 
 
 def _and(mask: Array | None, condition: Array) -> Array:
@@ -286,6 +288,11 @@ class ScfImpls(OpImpls):
 
     @impl(ForallOp)
     def run_forall(self, ex: Executor, op: ForallOp, args: Values) -> Values:
+        if not maps_threads(op):
+            return _forall_in_each_lane(ex, op, args)
+        return self._forall_on_threads(ex, op, args)
+
+    def _forall_on_threads(self, ex: Executor, op: ForallOp, args: Values) -> Values:
         """Iteration i along an axis is thread i (lb + i * step); threads past the trips idle."""
         outputs = args[op.num_bound_operands :]
         ivs: list[Array] = []

@@ -25,6 +25,9 @@ from xla_emit.ir import SourceMap
 
 # Ops that allocate a memref of their result type; other memref results are views.
 _ALLOCATING_MEMREF_OPS = frozenset({"memref.alloc", "memref.alloca"})
+# Ops whose tensor result takes its dynamic sizes from values when it runs; the
+# interpreter checks that buffer against the budget then.
+_RUN_TIME_SIZED_OPS = frozenset({"tensor.extract_slice"})
 
 
 def check_kernel_module(module: ModuleOp, source_map: SourceMap, budget: int) -> None:
@@ -67,10 +70,11 @@ def _named_types(op: Operation) -> Iterator[tuple[str, Attribute]]:
 
 
 def _must_be_static(op: Operation, type_: Attribute) -> bool:
-    """Tensors always; memrefs where they are allocated (arguments, allocs), not views."""
+    """Tensors, except results sized at run time; memrefs where they are allocated
+    (arguments, allocs), not views."""
     if isinstance(type_, MemRefType):
         return isinstance(op, FuncOp) or op.name in _ALLOCATING_MEMREF_OPS
-    return isinstance(type_, TensorType)
+    return isinstance(type_, TensorType) and op.name not in _RUN_TIME_SIZED_OPS
 
 
 def _static_bytes(type_: TensorType | MemRefType | VectorType) -> int | None:
