@@ -208,6 +208,43 @@ func.func @entry(%x: !pto.ptr<f32>, %src: {gm}, %dst: {gm}, %out: !pto.ptr<f32>)
     np.testing.assert_array_equal(dst, src)
 
 
+def test_a_two_way_pipe_carries_each_tile_the_way_its_location_points() -> None:
+    """On one dir_mask = 3 pipe, a vec tile goes to the cube and a mat tile to the vector
+    sub-blocks: the mat pop gets the vec push, the vec pop the mat push, whatever the
+    order of the pushes."""
+    vec = "!pto.tile_buf<vec, 16x16xf32>"
+    text = f"""
+func.func @entry(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %o1: !pto.ptr<f32>, %o2: !pto.ptr<f32>) {{
+  {CONSTANTS}
+  {view("x", 16, 16)}
+  {view("y", 16, 16)}
+  {view("o1", 16, 16)}
+  {view("o2", 16, 16)}
+  %pipe = pto.initialize_l2l_pipe {{dir_mask = 3, slot_size = 1024}} (%z : i32, %z : i32)
+    -> !pto.pipe
+  %v = pto.alloc_tile : {vec}
+  %a = pto.alloc_tile : {MAT}
+  pto.tload ins(%x_v : {PART}) outs(%v : {vec})
+  pto.tload ins(%y_v : {PART}) outs(%a : {MAT})
+  pto.tpush(%a, %pipe : {MAT}, !pto.pipe) {{split = 0}}
+  pto.tpush(%v, %pipe : {vec}, !pto.pipe) {{split = 0}}
+  %m = pto.alloc_tile : {MAT}
+  %w = pto.alloc_tile : {vec}
+  pto.tpop(%m, %pipe : {MAT}, !pto.pipe) {{split = 0}}
+  pto.tpop(%w, %pipe : {vec}, !pto.pipe) {{split = 0}}
+  pto.tstore ins(%m : {MAT}) outs(%o1_v : {PART})
+  pto.tstore ins(%w : {vec}) outs(%o2_v : {PART})
+  return
+}}"""
+    x, y = A.reshape(-1).copy(), B.reshape(-1).copy()
+    to_cube, to_vector = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    PTOExecutor(module).run("entry", [x, y, to_cube, to_vector])
+    np.testing.assert_array_equal(to_cube, x)
+    np.testing.assert_array_equal(to_vector, y)
+
+
 V2C = """
 module {
   func.func @entry(%x: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.entry} {
@@ -262,9 +299,9 @@ def test_split_pop_needs_both_subblocks_parts() -> None:
     ("body", "args", "message"),
     [
         (
-            "%p = pto.initialize_l2l_pipe {dir_mask = 3, slot_size = 1024} (%z : i32) -> !pto.pipe",
+            "%p = pto.initialize_l2l_pipe {dir_mask = 4, slot_size = 1024} (%z : i32) -> !pto.pipe",
             [],
-            "'pto.initialize_l2l_pipe' op runs one-way pipes (dir_mask 1 or 2), not dir_mask 3",
+            "'pto.initialize_l2l_pipe' op runs pipes of dir_mask 1, 2 or 3, not dir_mask 4",
         ),
         (
             "%s = pto.build_async_session(%a, %a : GM, GM) -> !pto.async_session\n"
