@@ -92,7 +92,7 @@ _MULTIPLIERS = (0xD2511F53, 0xCD9E8D57)
 _KEY_STEPS = (0x9E3779B9, 0xBB67AE85)
 _WORD = 0xFFFFFFFF
 _LANES = 64  # 32-bit elements in the vector unit's 256-byte repeat
-_REPEATS = 4  # each lane's 4 output words land one repeat apart
+_REPEATS = 4  # a lane's 4 output words: a chunk of 64 lanes fills 256 columns
 
 
 def philox_rounds(counters: list[Array], key: tuple[int, int], rounds: int) -> list[Array]:
@@ -115,15 +115,31 @@ def philox_rounds(counters: list[Array], key: tuple[int, int], rounds: int) -> l
     return [c0, c1, c2, c3]
 
 
+def _chunk_counters(start: int, rows: int, cols: int) -> list[int]:
+    """The 128-bit counter of every (row, chunk, lane), in that order: a lane runs the
+    running counter plus its lane number; after each chunk the running counter advances
+    by 64, after a row's last chunk by ((valid columns - 1) mod 64) + 1."""
+    chunks = -(-cols // (_LANES * _REPEATS))
+    last_step = (cols - 1) % _LANES + 1
+    counters, running = [], start
+    for _ in range(rows):
+        for c in range(chunks):
+            counters += [(running + lane) % (1 << 128) for lane in range(_LANES)]
+            running += _LANES if c < chunks - 1 else last_step
+    return counters
+
+
 def random_words(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
-    """trandom (pto-isa `include/pto/cpu/TRandom.hpp`, `docs/isa/TRANDOM.md`; PTOAS's
-    `ins(key0, key1, counter0..3) {rounds}`): Philox-4x32 with 7 or 10 rounds (default
-    10). Each row of dst's valid region is filled in chunks of 256 columns; lane
-    l (0..63) of a chunk runs the rounds on the 128-bit counter (counter3..counter0,
-    little word first) plus l, and its 4 output words go to columns chunk + l,
-    + 64, + 128, + 192 (those inside the valid columns). After each chunk the counter
-    advances by the tile's static columns / 4, across rows too. i32 tiles hold the
-    words' bits."""
+    """trandom as pto-isa's A5 implementation computes it (`include/pto/npu/a5/TRandom.hpp`;
+    `docs/isa/TRANDOM.md`; PTOAS's `ins(key0, key1, counter0..3) {rounds}`, A5 only):
+    Philox-4x32 with 7 or 10 rounds (default 10), the counter words counter0..3 little
+    word first. Each row of dst's valid region is filled in chunks of 256 columns: lane
+    l (0..63) of a chunk runs the rounds on its counter (`_chunk_counters`) and its 4
+    output words go to columns chunk + 4l .. 4l + 3 (those inside the valid columns; the
+    A5 code interleaves the lanes' words so). pto-isa's CPU simulator (`include/pto/cpu/
+    TRandom.hpp`) runs the same rounds but places word w of lane l at column w * 64 + l
+    and advances the counter by the static columns / 4 per chunk, so its tiles differ;
+    the executor follows the hardware. i32 tiles hold the words' bits."""
     rounds = int(attrs.get("rounds", 10))
     if rounds not in (7, 10):
         raise SemanticsError(f"runs 7 or 10 rounds, not {rounds}")
@@ -132,22 +148,14 @@ def random_words(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], at
     words = [int(v) & _WORD for v in scalars]
     key, start = (words[0], words[1]), sum(w << (32 * i) for i, w in enumerate(words[2:]))
     rows, cols = dst.valid_rows, dst.valid_cols
-    chunk = _LANES * _REPEATS
-    chunks = -(-cols // chunk)
-    step = dst.data.shape[1] // 4
-    counters = [
-        (start + (row * chunks + c) * step + lane) % (1 << 128)
-        for row in range(rows)
-        for c in range(chunks)
-        for lane in range(_LANES)
-    ]
+    if not rows or not cols:
+        return
+    counters = _chunk_counters(start, rows, cols)
     counter_words = [
         np.array([(n >> (32 * i)) & _WORD for n in counters], np.uint64) for i in range(4)
     ]
-    out = np.stack(philox_rounds(counter_words, key, rounds))  # (4, rows*chunks*lanes)
-    # (word, row, chunk, lane) -> (row, chunk, word, lane): columns chunk*256 + word*64 + lane.
-    by_column = out.reshape(_REPEATS, rows, chunks, _LANES).transpose(1, 2, 0, 3)
-    values = by_column.reshape(rows, chunks * chunk)[:, :cols].astype(np.uint32)
+    out = np.stack(philox_rounds(counter_words, key, rounds), axis=-1)  # (counters, 4 words)
+    values = out.reshape(rows, -1)[:, :cols].astype(np.uint32)  # lane-major along each row
     dst.data[:rows, :cols] = values.view(dst.data.dtype)
 
 
