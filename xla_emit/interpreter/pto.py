@@ -603,7 +603,7 @@ class PTOExecutor:
             )
         dst.data[:rows, :cols] = window[:rows, :cols].astype(dst.data.dtype)
 
-    def _store(self, op: pto.TStoreOp | pto.TStoreFpOp, args: list[Value]) -> list[Value]:
+    def _store(self, op: Operation, args: list[Value]) -> list[Value]:
         src, view = args[0], args[-1]
         assert isinstance(src, Tile) and isinstance(view, np.ndarray)
         values = src.valid

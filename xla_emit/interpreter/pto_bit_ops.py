@@ -12,8 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import NDArray
 
-from xla_emit.interpreter.pto_semantics_base import Array, Scalar, SemanticsError, TileLike
+from xla_emit.interpreter.pto_semantics_base import (
+    Array,
+    AttrValue,
+    Scalar,
+    SemanticsError,
+    TileLike,
+)
+
+Words = NDArray[np.uint64]
 
 BLOCK_BYTES = 32  # tgatherb moves one 32-byte block per offset
 
@@ -95,7 +104,7 @@ _LANES = 64  # 32-bit elements in the vector unit's 256-byte repeat
 _REPEATS = 4  # a lane's 4 output words: a chunk of 64 lanes fills 256 columns
 
 
-def philox_rounds(counters: list[Array], key: tuple[int, int], rounds: int) -> list[Array]:
+def philox_rounds(counters: list[Words], key: tuple[int, int], rounds: int) -> list[Words]:
     """Philox-4x32 on 4 uint64 arrays of 32-bit counter words: each round multiplies
     words 0 and 2, mixes in words 3 and 1 and the key, then steps the key."""
     c0, c1, c2, c3 = counters
@@ -129,7 +138,9 @@ def _chunk_counters(start: int, rows: int, cols: int) -> list[int]:
     return counters
 
 
-def random_words(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+def random_words(
+    dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict[str, AttrValue]
+) -> None:
     """trandom as pto-isa's A5 implementation computes it (`include/pto/npu/a5/TRandom.hpp`;
     `docs/isa/TRANDOM.md`; PTOAS's `ins(key0, key1, counter0..3) {rounds}`, A5 only):
     Philox-4x32 with 7 or 10 rounds (default 10), the counter words counter0..3 little

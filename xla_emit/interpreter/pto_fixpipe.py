@@ -29,13 +29,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
+from numpy.typing import NDArray
 
 from xla_emit.interpreter.pto_semantics_base import Array, Scalar, SemanticsError, TileLike
 
 _SIGNED_BYTE = (np.dtype(np.int8), np.dtype(np.uint8))
+Words = NDArray[np.uint64]
+Ints = NDArray[np.int64]
 
 
-def quantization_words(fp: TileLike, columns: int, first: int = 0) -> Array:
+def quantization_words(fp: TileLike, columns: int, first: int = 0) -> Words:
     """The uint64 words of source columns first .. first + columns - 1: row 0 of fp."""
     if not np.issubdtype(fp.data.dtype, np.integer):
         raise SemanticsError(
@@ -49,11 +52,11 @@ def quantization_words(fp: TileLike, columns: int, first: int = 0) -> Array:
     return fp.data[0, first : first + columns].astype(np.int64).astype(np.uint64)
 
 
-def _field(words: Array, shift: int, bits: int) -> Array:
+def _field(words: Words, shift: int, bits: int) -> Ints:
     return ((words >> np.uint64(shift)) & np.uint64((1 << bits) - 1)).astype(np.int64)
 
 
-def scale_of(words: Array) -> Array:
+def scale_of(words: Words) -> NDArray[np.float32]:
     """The 19-bit float in bits 13-31 of each word, as f32."""
     m1 = _field(words, 13, 19)
     sign, exponent, mantissa = m1 >> 18, (m1 >> 10) & 0xFF, m1 & 0x3FF
@@ -62,7 +65,7 @@ def scale_of(words: Array) -> Array:
         return np.where((exponent == 0) & (mantissa == 0), 0.0, value).astype(np.float32)
 
 
-def _to_bytes(values: Array, words: Array, dtype: np.dtype[np.generic]) -> Array:
+def _to_bytes(values: Array, words: Words, dtype: np.dtype[np.generic]) -> Array:
     scaled = values.astype(np.float32) * scale_of(words)
     shifted = scaled + _field(words, 37, 9).astype(np.float32)
     if np.any(np.isnan(shifted)):
@@ -73,7 +76,7 @@ def _to_bytes(values: Array, words: Array, dtype: np.dtype[np.generic]) -> Array
     return (clamped & 0xFF).astype(np.uint8).view(dtype)
 
 
-def quantize(values: Array, words: Array, dtype: np.dtype[np.generic]) -> Array:
+def quantize(values: Array, words: Words, dtype: np.dtype[np.generic]) -> Array:
     """values (rows x columns, source type) converted to `dtype` with each column's word."""
     source = values.dtype
     if dtype in _SIGNED_BYTE and source in (np.dtype(np.float32), np.dtype(np.int32)):

@@ -620,7 +620,7 @@ def _mx_roles(roles: tuple[str, ...]) -> Callable[..., None]:
     return lambda dst, tiles, *_: _mx_matmul(dst, tiles, roles)
 
 
-_SPECIAL: dict[str, Callable[..., None]] = {
+_SPECIAL: dict[str, Callable[..., Report]] = {
     "pto.taddc": _ternary(1),
     "pto.tsubc": _ternary(-1),
     "pto.taddsc": _ternary(1),

@@ -8,17 +8,17 @@ trandom) and `pto_fixpipe` (the `_fp` forms) add theirs to its table.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 
-Array = NDArray[np.generic]
-Scalar = int | float
-AttrValue = str | int | float | bool
+Array: TypeAlias = NDArray[np.generic]
+Scalar: TypeAlias = int | float
+AttrValue: TypeAlias = str | int | float | bool
 # What an op reports besides its destination tile (tmrgsort's executed counts), or None.
-Report = list[int] | None
+Report: TypeAlias = list[int] | None
 
 
 class TileLike(Protocol):
