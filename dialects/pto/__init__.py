@@ -74,6 +74,7 @@ from dialects.pto.cube_ops import (
     TInsertOp,
     TPrintOp,
     TReshapeOp,
+    TStoreFpOp,
     TSyncOp,
 )
 from dialects.pto.infra_ops import (
@@ -269,6 +270,7 @@ __all__ = [
     "TRowSumOp",
     "TRsqrtOp",
     "TSqrtOp",
+    "TStoreFpOp",
     "TStoreOp",
     "TSubOp",
     "TSyncOp",

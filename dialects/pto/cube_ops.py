@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, IntegerType, VectorType
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 
@@ -104,8 +104,27 @@ TPackOp = _d("tpack", LooseTileOpBase, "dst = src narrowed to dst's element type
 TCiOp = _d("tci", LooseTileOpBase, "dst[0, j] = start + j (or start - j, descending).", 0, (1, 1))
 TTriOp = _d("ttri", LooseTileOpBase, "dst = 1 on and below diagonal d, 0 above.", 0, (1, 1))
 TSort32Op = _d("tsort32", LooseTileOpBase, "Sort each 32-element block, with indices.", 2, (0, 1))
+
+
+class MergeSortOpBase(LooseTileOpBase):
+    """tmrgsort: a second `outs` operand receives the executed counts, one per list, as
+    PTOAS requires: a vector<4xi16>."""
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        if len(self.outs) < 2:
+            return
+        counts = self.outs[1].type
+        if not (
+            isinstance(counts, VectorType)
+            and counts.get_shape() == (4,)
+            and counts.element_type == IntegerType(16)
+        ):
+            raise VerifyException(f"expects its executed counts as vector<4xi16>, but got {counts}")
+
+
 TMrgSortOp = _d(
-    "tmrgsort", LooseTileOpBase, "Merge sorted lists (ins lists..., tmp).", 1, (0, 4), OUTS=(1, 2)
+    "tmrgsort", MergeSortOpBase, "Merge sorted lists (ins lists..., tmp).", 1, (0, 4), OUTS=(1, 2)
 )
 TGatherOp = _d(
     "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)

@@ -208,6 +208,43 @@ func.func @entry(%x: !pto.ptr<f32>, %src: {gm}, %dst: {gm}, %out: !pto.ptr<f32>)
     np.testing.assert_array_equal(dst, src)
 
 
+def test_a_two_way_pipe_carries_each_tile_the_way_its_location_points() -> None:
+    """On one dir_mask = 3 pipe, a vec tile goes to the cube and a mat tile to the vector
+    sub-blocks: the mat pop gets the vec push, the vec pop the mat push, whatever the
+    order of the pushes."""
+    vec = "!pto.tile_buf<vec, 16x16xf32>"
+    text = f"""
+func.func @entry(%x: !pto.ptr<f32>, %y: !pto.ptr<f32>, %o1: !pto.ptr<f32>, %o2: !pto.ptr<f32>) {{
+  {CONSTANTS}
+  {view("x", 16, 16)}
+  {view("y", 16, 16)}
+  {view("o1", 16, 16)}
+  {view("o2", 16, 16)}
+  %pipe = pto.initialize_l2l_pipe {{dir_mask = 3, slot_size = 1024}} (%z : i32, %z : i32)
+    -> !pto.pipe
+  %v = pto.alloc_tile : {vec}
+  %a = pto.alloc_tile : {MAT}
+  pto.tload ins(%x_v : {PART}) outs(%v : {vec})
+  pto.tload ins(%y_v : {PART}) outs(%a : {MAT})
+  pto.tpush(%a, %pipe : {MAT}, !pto.pipe) {{split = 0}}
+  pto.tpush(%v, %pipe : {vec}, !pto.pipe) {{split = 0}}
+  %m = pto.alloc_tile : {MAT}
+  %w = pto.alloc_tile : {vec}
+  pto.tpop(%m, %pipe : {MAT}, !pto.pipe) {{split = 0}}
+  pto.tpop(%w, %pipe : {vec}, !pto.pipe) {{split = 0}}
+  pto.tstore ins(%m : {MAT}) outs(%o1_v : {PART})
+  pto.tstore ins(%w : {vec}) outs(%o2_v : {PART})
+  return
+}}"""
+    x, y = A.reshape(-1).copy(), B.reshape(-1).copy()
+    to_cube, to_vector = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    PTOExecutor(module).run("entry", [x, y, to_cube, to_vector])
+    np.testing.assert_array_equal(to_cube, x)
+    np.testing.assert_array_equal(to_vector, y)
+
+
 V2C = """
 module {
   func.func @entry(%x: !pto.ptr<f32>, %out: !pto.ptr<f32>) attributes {pto.entry} {
@@ -262,9 +299,9 @@ def test_split_pop_needs_both_subblocks_parts() -> None:
     ("body", "args", "message"),
     [
         (
-            "%p = pto.initialize_l2l_pipe {dir_mask = 3, slot_size = 1024} (%z : i32) -> !pto.pipe",
+            "%p = pto.initialize_l2l_pipe {dir_mask = 4, slot_size = 1024} (%z : i32) -> !pto.pipe",
             [],
-            "'pto.initialize_l2l_pipe' op runs one-way pipes (dir_mask 1 or 2), not dir_mask 3",
+            "'pto.initialize_l2l_pipe' op runs pipes of dir_mask 1, 2 or 3, not dir_mask 4",
         ),
         (
             "%s = pto.build_async_session(%a, %a : GM, GM) -> !pto.async_session\n"
@@ -323,3 +360,60 @@ module {{
     expected = x.reshape(16, 16) + PRODUCT
     run(text, [A, B, x])
     np.testing.assert_allclose(x.reshape(16, 16), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_cube_and_vector_cores_talk_both_ways_over_one_two_way_pipe() -> None:
+    """The cube pushes a @ b (acc) and pops what the vector sub-blocks push (vec) into a mat
+    tile; the vector sub-blocks pop the product into vec tiles and push x: one dir_mask = 3
+    pipe, initialized in each function, carries both."""
+    vec = "!pto.tile_buf<vec, 16x16xf32>"
+    pipe = "pto.initialize_l2l_pipe {dir_mask = 3, slot_size = 1024} (%z : i32, %z : i32)"
+    text = f"""
+module {{
+  func.func @entry(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %x: !pto.ptr<f32>,
+                   %o1: !pto.ptr<f32>, %o2: !pto.ptr<f32>) attributes {{pto.entry}} {{
+    func.call @cube(%a, %b, %o2) : (!pto.ptr<f32>, !pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    func.call @vector(%x, %o1) : (!pto.ptr<f32>, !pto.ptr<f32>) -> ()
+    return
+  }}
+  func.func private @cube(%a: !pto.ptr<f32>, %b: !pto.ptr<f32>, %o2: !pto.ptr<f32>)
+      attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{{CONSTANTS}
+    %pipe = {pipe} -> !pto.pipe
+    {view("a", 16, 16)}
+    {view("b", 16, 16)}
+    {view("o2", 16, 16)}
+    %ma = pto.alloc_tile : {MAT}
+    %mb = pto.alloc_tile : {MAT}
+    %l = pto.alloc_tile : {LEFT}
+    %r = pto.alloc_tile : {RIGHT}
+    %acc = pto.alloc_tile : {ACC}
+    pto.tload ins(%a_v : {PART}) outs(%ma : {MAT})
+    pto.tload ins(%b_v : {PART}) outs(%mb : {MAT})
+    pto.tmov ins(%ma : {MAT}) outs(%l : {LEFT})
+    pto.tmov ins(%mb : {MAT}) outs(%r : {RIGHT})
+    pto.tmatmul ins(%l, %r : {LEFT}, {RIGHT}) outs(%acc : {ACC})
+    pto.tpush(%acc, %pipe : {ACC}, !pto.pipe) {{split = 0}}
+    %back = pto.alloc_tile : {MAT}
+    pto.tpop(%back, %pipe : {MAT}, !pto.pipe) {{split = 0}}
+    pto.tstore ins(%back : {MAT}) outs(%o2_v : {PART})
+    return
+  }}
+  func.func private @vector(%x: !pto.ptr<f32>, %o1: !pto.ptr<f32>)
+      attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{{CONSTANTS}
+    %pipe = {pipe} -> !pto.pipe
+    {view("x", 16, 16)}
+    {view("o1", 16, 16)}
+    %p = pto.alloc_tile : {vec}
+    pto.tpop(%p, %pipe : {vec}, !pto.pipe) {{split = 0}}
+    pto.tstore ins(%p : {vec}) outs(%o1_v : {PART})
+    %t = pto.alloc_tile : {vec}
+    pto.tload ins(%x_v : {PART}) outs(%t : {vec})
+    pto.tpush(%t, %pipe : {vec}, !pto.pipe) {{split = 0}}
+    return
+  }}
+}}"""
+    x = rng.uniform(-1, 1, 256).astype(np.float32)
+    product, back = np.zeros(256, np.float32), np.zeros(256, np.float32)
+    run(text, [A, B, x, product, back])
+    np.testing.assert_allclose(product.reshape(16, 16), PRODUCT, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(back, x)

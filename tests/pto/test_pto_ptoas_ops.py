@@ -361,9 +361,11 @@ def test_fillpad_tci_ttri_gather() -> None:
 
 
 def test_unsupported_op_is_a_located_error() -> None:
-    line = f"pto.tpack ins(%a : {F}) outs(%out : {INT})"
-    with pytest.raises(UserError, match=r"the PTO executor cannot run 'pto\.tpack'"):
-        run_op(line, [("a", (F, A))], INT)
+    """tget_scale_addr names an address (pto-isa dropped it as a payload instruction)."""
+    scaling = "!pto.tile_buf<scaling, 4x8xf32>"
+    line = f"pto.tget_scale_addr ins(%a : {F}) outs(%out : {scaling})"
+    with pytest.raises(UserError, match=r"the PTO executor cannot run 'pto\.tget_scale_addr'"):
+        run_op(line, [("a", (F, A))], scaling)
 
 
 def test_scalars_in_global_memory_and_event_arrays() -> None:

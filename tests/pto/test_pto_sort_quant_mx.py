@@ -11,6 +11,9 @@ import pytest
 from test_pto_ptoas_ops import run_op
 
 from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.pto import PTOExecutor, Tile
+from xla_emit.ir import parse_mlir, verify_module
+from xla_emit.runtime.pto_kernels import run_pto_module
 
 rng = np.random.default_rng(11)
 
@@ -256,3 +259,86 @@ def test_mx_matmul_needs_a_scale_per_32_values() -> None:
     assert str(error.value).splitlines()[0] == (
         "error: 'pto.tmatmul.mx' op needs 2 scales along K, one per 32 values"
     )
+
+
+def merge_with_counts(line: str, lists: list[np.ndarray], out: str) -> tuple[np.ndarray, list]:
+    """Run a level-2 tmrgsort `line` whose executed counts go to a vector<4xi16> parameter."""
+    half = "!pto.tile_buf<vec, 1x64xf32>"
+    params = ", ".join(f"%{n}: {half}" for n in "abc"[: len(lists)])
+    text = f"""
+func.func @k({params}, %t: {out}, %out: {out}, %ex: vector<4xi16>) {{
+  {line}
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    executed = np.full(4, -1, np.int16)
+    dst = np.zeros((1, int(out.split("x")[1].split("xf32")[0])), np.float32)
+    tile = Tile(dst, 1, dst.shape[1])  # the caller's array is the tile's storage
+    PTOExecutor(module).run("k", [*(x.reshape(1, 64) for x in lists), dst * 0, tile, executed])
+    return dst, executed.tolist()
+
+
+def taken_from(pairs: list[tuple[float, int]], lists: int) -> list[int]:
+    """How many merged pairs came from each list (list i's indices start at 100 * i)."""
+    return [sum(1 for _, index in pairs if index // 100 == i) for i in range(lists)]
+
+
+def test_tmrgsort_reports_how_many_pairs_it_took_from_each_list() -> None:
+    lists = [descending_pairs(32, 100 * i) for i in range(3)]
+    out = "!pto.tile_buf<vec, 1x80xf32>"  # room for 40 of the 96 pairs
+    ins = "ins(%a, %b, %c, %t : HALF, HALF, HALF, OUT)"
+    line = f"pto.tmrgsort {ins} outs(%out, %ex : OUT, vector<4xi16>)"
+    line = line.replace("HALF", "!pto.tile_buf<vec, 1x64xf32>").replace("OUT", out)
+    got, executed = merge_with_counts(line, lists, out)
+    expected = merged(lists, 40)
+    assert pairs_of(got[0]) == expected
+    assert executed == [*taken_from(expected, 3), 0]
+
+
+def test_tmrgsort_exhausted_stops_when_a_list_runs_out() -> None:
+    first = descending_pairs(32, 0)
+    first[0::2] += 100  # list 0 holds the largest values: it runs out first
+    lists = [first, descending_pairs(32, 100)]
+    out = "!pto.tile_buf<vec, 1x128xf32>"
+    half = "!pto.tile_buf<vec, 1x64xf32>"
+    line = (
+        f"pto.tmrgsort ins(%a, %b, %t {{exhausted = true}} : {half}, {half}, {out}) "
+        f"outs(%out, %ex : {out}, vector<4xi16>)"
+    )
+    got, executed = merge_with_counts(line, lists, out)
+    assert executed == [32, 0, 0, 0]
+    assert pairs_of(got[0])[:32] == pairs_of(first)
+
+
+def test_tmrgsort_counts_must_be_a_vector_of_four_i16() -> None:
+    row = "!pto.tile_buf<vec, 1x64xf32>"
+    text = f"""
+func.func @k(%a: {row}, %b: {row}, %t: {row}, %out: {row}, %ex: vector<4xi32>) {{
+  pto.tmrgsort ins(%a, %b, %t : {row}, {row}, {row}) outs(%out, %ex : {row}, vector<4xi32>)
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    with pytest.raises(UserError) as error:
+        verify_module(module, source_map)
+    assert error.value.format().splitlines()[0] == (
+        "k.mlir:3:3: error: 'pto.tmrgsort' op expects its executed counts as vector<4xi16>, "
+        "but got vector<4xi32>"
+    )
+
+
+def test_executed_counts_come_back_as_an_npz_output() -> None:
+    """The runtime returns a vector parameter as the kernel left it, under its input name."""
+    half, out = "!pto.tile_buf<vec, 1x64xf32>", "!pto.tile_buf<vec, 1x128xf32>"
+    text = f"""
+func.func @k(%a: {half}, %b: {half}, %t: {out}, %out: {out}, %ex: vector<4xi16>) {{
+  pto.tmrgsort ins(%a, %b, %t : {half}, {half}, {out}) outs(%out, %ex : {out}, vector<4xi16>)
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    lists = [descending_pairs(32, 0), descending_pairs(32, 100)]
+    inputs = {f"arg{i}": x.reshape(1, 64) for i, x in enumerate(lists)}
+    inputs |= {"arg2": np.zeros((1, 128), np.float32), "arg3": np.zeros((1, 128), np.float32)}
+    outputs = run_pto_module(module, source_map, "k", inputs | {"arg4": np.zeros(4)}, None)
+    assert outputs["arg4"].tolist() == [32, 32, 0, 0]

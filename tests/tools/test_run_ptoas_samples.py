@@ -57,13 +57,17 @@ def test_matches_differs_and_errors_are_counted(
     write(tmp_path, "Addc/addc.pto", kernel(4, add3))
     subtract = f"pto.tsub ins(%t0, %t1 : {TILE}, {TILE}) outs(%t2 : {TILE})"
     write(tmp_path, "VectorAddition/vadd.pto", kernel(3, subtract))
-    pack = f"pto.tpack ins(%t0 : {TILE}) outs(%t1 : {TILE})"
-    write(tmp_path, "Pack/pack.pto", kernel(2, pack))
+    scaling = "!pto.tile_buf<scaling, 32x32xf32>"
+    scale_address = (
+        f"%s = pto.alloc_tile : {scaling}\n"
+        f"    pto.tget_scale_addr ins(%t0 : {TILE}) outs(%s : {scaling})"
+    )
+    write(tmp_path, "Scale/scale_addr.pto", kernel(2, scale_address))
     assert run_ptoas_samples.main([str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "Addc/addc.pto: matches golden"
-    assert lines[1].startswith("Pack/pack.pto: error: ")
-    assert "the PTO executor cannot run 'pto.tpack'" in lines[1]
+    assert lines[1].startswith("Scale/scale_addr.pto: error: ")
+    assert "the PTO executor cannot run 'pto.tget_scale_addr'" in lines[1]
     # a - b against a + b: every element but one whose b is within the tolerance of 0.
     assert lines[2].startswith(
         "VectorAddition/vadd.pto: differs from golden (arg2: 1023 of 1024 elements differ"

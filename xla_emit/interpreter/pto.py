@@ -39,7 +39,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
-from xla_emit.interpreter import pto_semantics, scalars
+from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
 from xla_emit.interpreter.budget import StepCounter
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
@@ -429,9 +429,11 @@ class PTOExecutor:
     def _tile_op(self, op: pto.TileOpBase, args: list[Value]) -> list[Value]:
         ins = args[: len(op.ins)]
         if op.is_dps:
-            dst = args[len(op.ins)]
+            dst, *reported = args[len(op.ins) :]
             assert isinstance(dst, Tile)
-            self._compute(op, ins, dst)
+            report = self._compute(op, ins, dst)
+            if report is not None and reported:
+                pto_semantics.write_report(reported[0], report)
             return []
         dst = Tile.of_type(op.destination_type(), self._result_valid(op, ins))
         self._compute(op, ins, dst)
@@ -446,8 +448,9 @@ class PTOExecutor:
             return source.valid_cols, source.valid_rows
         return source.valid_rows, source.valid_cols
 
-    def _compute(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
-        """Write the result of tile op `op` on `ins` into the valid region of `dst`."""
+    def _compute(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> pto_semantics.Report:
+        """Write the result of tile op `op` on `ins` into the valid region of `dst`; returns
+        what the op reports besides (`pto_semantics.compute`)."""
         # Ops named in `pto_semantics` go there even when their base class has a handler
         # (trowmin is a row reduction like trowsum).
         compute = (
@@ -457,9 +460,9 @@ class PTOExecutor:
         )
         if compute is None:
             raise self.error(op, f"the PTO executor cannot run '{op.name}'")
-        compute(self, op, ins, dst)
+        return compute(self, op, ins, dst)
 
-    def _semantic(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> None:
+    def _semantic(self, op: pto.TileOpBase, ins: list[Value], dst: Tile) -> pto_semantics.Report:
         """The ops `pto_semantics` defines: tiles, scalars and attributes in, `dst` written."""
         tiles = [v for v in ins if isinstance(v, Tile)]
         numbers = [v for v in ins if not isinstance(v, Tile | np.ndarray)]
@@ -467,7 +470,7 @@ class PTOExecutor:
         attrs["dst_pad"] = op.destination_type().pad.data
         attrs["scalar_first"] = bool(ins) and not isinstance(ins[0], Tile)
         try:
-            pto_semantics.compute(op.name, dst, tiles, numbers, attrs)
+            return pto_semantics.compute(op.name, dst, tiles, numbers, attrs)
         except pto_semantics.SemanticsError as error:
             raise self.error(op, str(error)) from None
 
@@ -600,10 +603,17 @@ class PTOExecutor:
             )
         dst.data[:rows, :cols] = window[:rows, :cols].astype(dst.data.dtype)
 
-    def _store(self, op: pto.TStoreOp, args: list[Value]) -> list[Value]:
+    def _store(self, op: Operation, args: list[Value]) -> list[Value]:
         src, view = args[0], args[-1]
         assert isinstance(src, Tile) and isinstance(view, np.ndarray)
         values = src.valid
+        if isinstance(op, pto.TStoreFpOp):  # through the fixpipe, with fp's words
+            assert isinstance(args[1], Tile)
+            try:
+                words = pto_fixpipe.quantization_words(args[1], values.shape[1])
+            except pto_semantics.SemanticsError as error:
+                raise self.error(op, str(error)) from None
+            values = pto_fixpipe.quantize(values, words, view.dtype)
         if values.size == view.size:
             view[...] = values.reshape(view.shape).astype(view.dtype)
             return []
@@ -631,6 +641,7 @@ _HANDLERS.register(WholeValueArithImpls())
 for _op_type, _method in (
     (pto.TileOpBase, PTOExecutor._tile_op),
     (pto.TStoreOp, PTOExecutor._store),
+    (pto.TStoreFpOp, PTOExecutor._store),
     (scf.ForOp, PTOExecutor._for),
     (scf.IfOp, PTOExecutor._if),
     (scf.WhileOp, PTOExecutor._while),

@@ -6,7 +6,12 @@ A mixed kernel's cube function and vector function (once per vector sub-block,
 A pipe carries tiles one way: `tpush_to_aiv` / `tpop_from_aic` from the cube to
 the vector sub-blocks (C2V), `tpush_to_aic` / `tpop_from_aiv` back (V2C);
 `tpush` / `tpop` use the pipe `initialize_l2l_pipe` / `initialize_l2g2l_pipe`
-names by its `dir_mask` and `flag_base`. A pipe keeps every entry pushed (no
+names by its `dir_mask` and `flag_base`. A two-way pipe (`dir_mask = 3`, DIR_BOTH)
+carries both directions at once; the tile's location picks one, as pto-isa's CPU
+simulator does (`include/pto/cpu/TPush.hpp`, `GetProducerTransferDir` and
+`GetConsumerTransferDir`): a push of an `acc` or `mat` tile goes to the vector
+sub-blocks, any other push to the cube; a pop into a `vec` tile takes from the
+cube, any other pop from the vector sub-blocks. A pipe keeps every entry pushed (no
 FIFO depth: pto-isa's TPUSH would wait for a free slot), and a pop waits for
 the next entry. Following pto-isa's TPUSH page, each sub-block pops every C2V
 entry and takes its part under `split`: its half of the rows (`split = 1`,
@@ -33,8 +38,9 @@ from xdsl.ir import Operation
 from dialects.pto import pipe_ops
 from xla_emit.interpreter.pto_tile import Tile, Value
 
-# Pipe directions, as `dir_mask` bits.
+# Pipe directions, as `dir_mask` bits; a two-way pipe has both.
 C2V, V2C = 1, 2
+BOTH = C2V | V2C
 _SPLITS = {0: "no split", 1: "TILE_UP_DOWN", 2: "TILE_LEFT_RIGHT"}
 
 
@@ -165,20 +171,37 @@ def _pop_frontend(executor: Any, op: Operation, args: list[Value]) -> list[Value
 
 def _initialize_pipe(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
     direction = _int_attr(op, "dir_mask", C2V)
-    if direction not in (C2V, V2C):
-        raise executor.error(op, f"runs one-way pipes (dir_mask 1 or 2), not dir_mask {direction}")
+    if direction not in (C2V, V2C, BOTH):
+        raise executor.error(op, f"runs pipes of dir_mask 1, 2 or 3, not dir_mask {direction}")
     return [("pipe", direction, _int_attr(op, "flag_base"))]
 
 
+def _one_way(pipe: Value, tile: Tile, pushing: bool) -> object:
+    """The one-way queue of `pipe` a push or pop of `tile` uses: the pipe itself, or, for
+    a two-way pipe, its direction for the tile's location."""
+    assert isinstance(pipe, tuple)
+    _, direction, flag_base = pipe
+    if direction != BOTH:
+        return pipe
+    if pushing:
+        direction = C2V if tile.loc in ("acc", "mat") else V2C
+    else:
+        direction = C2V if tile.loc == "vec" else V2C
+    return ("pipe", direction, flag_base, "two-way")
+
+
 def _push_pipe(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
-    return _push(executor, op, args[1], args[0])
+    tile = args[0]
+    if not isinstance(tile, Tile):
+        raise executor.error(op, f"pushes a tile, but got {type(tile).__name__}")
+    return _push(executor, op, _one_way(args[1], tile, pushing=True), tile)
 
 
 def _pop_pipe(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
     dst = args[0]
     if not isinstance(dst, Tile):
         raise executor.error(op, f"pops into a tile, but got {type(dst).__name__}")
-    _pop_into(executor, op, args[1], dst)
+    _pop_into(executor, op, _one_way(args[1], dst, pushing=False), dst)
     return []
 
 

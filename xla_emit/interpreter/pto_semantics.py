@@ -19,57 +19,45 @@ its CPU simulator (`include/pto/cpu/`):
 - `tsort32` writes 8-byte value-index pairs (f32 value and u32 index; f16
   value, two zero bytes, u32 index), each 32-element block sorted by value,
   largest first, equal values by index; `tmrgsort` merges such lists (ties go
-  to the earlier list) and does not write its `executed` counts.
+  to the earlier list) and reports how many pairs it took from each list (its
+  `executed` counts).
 - `thistogram` writes each row's 256 bins as running totals (pto-isa's CPU
   simulator); `tquant`/`tdequant` take one scale (and offset) per row.
+- `tgatherb`, `tpack` and `trandom` are in `pto_bit_ops`, the `_fp` forms in
+  `pto_fixpipe`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 import ml_dtypes
 import numpy as np
-from numpy.typing import NDArray
 
-Array = NDArray[np.generic]
-Scalar = int | float
-AttrValue = str | int | float | bool
+from xla_emit.interpreter import pto_bit_ops, pto_fixpipe
+from xla_emit.interpreter.pto_semantics_base import (
+    Array,
+    AttrValue,
+    Report,
+    Scalar,
+    SemanticsError,
+    TileLike,
+    compute_dtype,
+    valid,
+    write,
+    write_report,
+)
 
-
-class TileLike(Protocol):
-    """A tile's storage (its static shape) and its valid region."""
-
-    data: Array
-    valid_rows: int
-    valid_cols: int
-
-
-class SemanticsError(ValueError):
-    """An op asked for something the hardware does not do (the executor locates it)."""
-
-
-def compute_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
-    """Half-precision math runs in f32 and rounds once per op, like the vector unit."""
-    if dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):
-        return np.dtype(np.float32)
-    return dtype
-
-
-def valid(tile: TileLike, rows: int, cols: int) -> Array:
-    """The top-left rows x cols of a tile, in its compute type."""
-    if rows > tile.data.shape[0] or cols > tile.data.shape[1]:
-        raise SemanticsError(
-            f"reads {rows}x{cols} elements of a {tile.data.shape[0]}x{tile.data.shape[1]} tile"
-        )
-    return tile.data[:rows, :cols].astype(compute_dtype(tile.data.dtype))
-
-
-def write(dst: TileLike, values: Array, rows: int | None = None, cols: int | None = None) -> None:
-    rows = values.shape[0] if rows is None else rows
-    cols = values.shape[1] if cols is None else cols
-    dst.data[:rows, :cols] = values[:rows, :cols].astype(dst.data.dtype)
+__all__ = [
+    "AttrValue",
+    "Report",
+    "SemanticsError",
+    "compute",
+    "compute_dtype",
+    "valid",
+    "write",
+    "write_report",
+]
 
 
 def _remainder(a: Array, b: Array) -> Array:
@@ -154,8 +142,9 @@ def compute(
     tiles: list[TileLike],
     scalars: list[Scalar],
     attrs: dict[str, AttrValue],
-) -> None:
-    """Run op `name` on its tile and scalar inputs, writing `dst`."""
+) -> Report:
+    """Run op `name` on its tile and scalar inputs, writing `dst`; returns what the op
+    reports besides (tmrgsort's executed counts), else None."""
     rows, cols = _shape(dst)
     if name in TILE_TILE:
         a, b = valid(tiles[0], rows, cols), valid(tiles[1], rows, cols)
@@ -168,13 +157,14 @@ def compute(
     elif name in PARTIAL:
         _partial(PARTIAL[name], dst, tiles[0], tiles[1])
     elif name in _SPECIAL:
-        _SPECIAL[name](dst, tiles, scalars, attrs)
+        return _SPECIAL[name](dst, tiles, scalars, attrs)
     elif name.startswith(("pto.trowexpand", "pto.tcolexpand")) and name[14:] in EXPAND:
         _expand(EXPAND[name[14:]], name.startswith("pto.trow"), dst, tiles)
     elif name.startswith(("pto.trow", "pto.tcol")) and name[8:] in REDUCE:
         _reduce(name[8:], name.startswith("pto.trow"), dst, tiles[0])
     else:
         raise SemanticsError("has no semantics in the PTO executor")
+    return None
 
 
 def _partial(f: _Binary, dst: TileLike, src0: TileLike, src1: TileLike) -> None:
@@ -511,10 +501,12 @@ def _merge(lists: list[Array], limit: int, exhausted: bool) -> tuple[list[Array]
     return out, taken
 
 
-def _merge_sort(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
+def _merge_sort(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> Report:
     """tmrgsort. With a block length (elements): each group of 4 blocks of src's row is
     merged in place of the group. Without: the 2-4 source lists (tmp last) merged into
-    dst's valid pairs."""
+    dst's valid pairs; returns how many pairs it took from each list (4 counts, 0 for
+    lists it does not have), which `outs`' second operand receives (pto-isa's CPU
+    simulator `include/pto/cpu/TMrgSort.hpp`, its executedNumList)."""
     per_pair = 8 // dst.data.dtype.itemsize
     if scalars:
         src, block = tiles[0], int(scalars[0])
@@ -528,13 +520,14 @@ def _merge_sort(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], att
             ]
             merged, _ = _merge(lists, 4 * (block // per_pair), False)
             _pairs(dst, 0, start // per_pair, len(merged))[...] = merged
-        return
+        return None
     sources = tiles[:-1]
     if not 2 <= len(sources) <= 4:
         raise SemanticsError(f"merges 2 to 4 lists (then tmp), but got {len(sources)}")
     lists = [_pairs(s, 0, 0, s.valid_cols // per_pair).copy() for s in sources]
-    merged, _ = _merge(lists, dst.valid_cols // per_pair, bool(attrs.get("exhausted")))
+    merged, taken = _merge(lists, dst.valid_cols // per_pair, bool(attrs.get("exhausted")))
     _pairs(dst, 0, 0, len(merged))[...] = merged
+    return taken + [0] * (4 - len(taken))
 
 
 def _histogram(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], attrs: dict) -> None:
@@ -627,7 +620,7 @@ def _mx_roles(roles: tuple[str, ...]) -> Callable[..., None]:
     return lambda dst, tiles, *_: _mx_matmul(dst, tiles, roles)
 
 
-_SPECIAL: dict[str, Callable[..., None]] = {
+_SPECIAL: dict[str, Callable[..., Report]] = {
     "pto.taddc": _ternary(1),
     "pto.tsubc": _ternary(-1),
     "pto.taddsc": _ternary(1),
@@ -668,6 +661,8 @@ _SPECIAL: dict[str, Callable[..., None]] = {
     "pto.tgemv.mx": _mx_roles(("left", "a_scale", "right", "b_scale")),
     "pto.tgemv.mx.acc": _mx_roles(("acc", "left", "a_scale", "right", "b_scale")),
     "pto.tgemv.mx.bias": _mx_roles(("left", "a_scale", "right", "b_scale", "bias")),
+    **pto_bit_ops.SEMANTICS,
+    **pto_fixpipe.SEMANTICS,
 }
 SUPPORTED: frozenset[str] = frozenset(
     [*TILE_TILE, *TILE_SCALAR, *UNARY, *PARTIAL, *_SPECIAL]

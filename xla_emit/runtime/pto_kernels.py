@@ -3,7 +3,8 @@
 Every parameter is an input `arg0, arg1, ...` (global memory as arrays, bf16
 as uint16 bit patterns, scalars as 0-d arrays); the outputs are `out0, out1,
 ...` for the returned values, then, under their input names, every
-global-memory argument as `tstore` left it.
+global-memory argument as `tstore` left it and every vector argument as the kernel
+left it (tmrgsort's executed counts).
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ import math
 
 import ml_dtypes
 import numpy as np
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, ModuleOp
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    ModuleOp,
+    VectorType,
+)
 from xdsl.ir import SSAValue
 
 from dialects import pto
@@ -63,9 +71,13 @@ def run_pto_module(
     results = executor.run(name, args)
     outputs = {f"out{i}": _to_npz(v) for i, v in enumerate(results)}
     for index, (param, value) in enumerate(zip(params, args, strict=True)):
-        if isinstance(param.type, pto.PtrType | pto.PartitionTensorViewType | pto.TensorViewType):
+        if isinstance(param.type, _WRITABLE_PARAMETERS):
             outputs[f"arg{index}"] = _to_npz(value)
     return outputs
+
+
+# Parameters a kernel writes through: global memory, and vectors (tmrgsort's counts).
+_WRITABLE_PARAMETERS = (pto.PtrType, pto.PartitionTensorViewType, pto.TensorViewType, VectorType)
 
 
 def _arguments(
@@ -116,6 +128,8 @@ def _random_input(
             shape = param.type.dims
         case pto.TileTypeBase(element_type=element):
             shape = param.type.shape
+        case VectorType(element_type=element):
+            shape = param.type.get_shape()
         case Float16Type() | BFloat16Type() | Float32Type() | Float64Type():
             return float(rng.standard_normal())
         case _:
