@@ -38,6 +38,8 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, Type
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from dialects import tpu
+from dialects.tpu.catalog import CreateMaskOp
+from dialects.tpu.enums import PackFormatAttr, RoundingModeAttr
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.element_types import element_type, numpy_dtype, wrap_integer
 from xla_emit.interpreter.tpu_buffers import unspecified
@@ -73,7 +75,7 @@ def _ints(op: Operation, name: str) -> list[int]:
 
 def _mode(op: Operation) -> str:
     attr = op.rounding_mode
-    assert isinstance(attr, tpu.RoundingModeAttr)
+    assert isinstance(attr, RoundingModeAttr)
     return attr.value.data
 
 
@@ -270,7 +272,7 @@ def _packing(type_: Attribute) -> int:
 
 def _format(op: Operation) -> str:
     attr = op.pack_format
-    assert isinstance(attr, tpu.PackFormatAttr)
+    assert isinstance(attr, PackFormatAttr)
     return attr.value.data
 
 
@@ -341,7 +343,7 @@ def _mask_shape(op: Operation) -> tuple[int, ...]:
 
 
 def create_mask(ex: WholeValues, op: Operation) -> list[Any]:
-    assert isinstance(op, tpu.CreateMaskOp)
+    assert isinstance(op, CreateMaskOp)
     shape = _mask_shape(op)
     grid = np.indices(shape, dtype=np.int64)
     inside = np.ones(shape, dtype=bool)
