@@ -55,7 +55,7 @@ def _layout_of(type_: MemRefType[Attribute]) -> MosaicTiledLayout:
     return mosaic_default_layout(type_.get_shape(), bitwidth)
 
 
-def unspecified(dtype: np.dtype[Any]) -> object:
+def _poison(dtype: np.dtype[Any]) -> object:
     """What a read of memory nothing wrote returns: NaN, or a value unlikely in data."""
     is_float = np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16
     # For integers, wrapped to the type's width (i8, i1).
@@ -68,7 +68,7 @@ def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None
     dtype = numpy_dtype(type_.element_type)
     layout = _layout_of(type_)
     size = layout.footprint(shape) if layout.tiles else max(1, math.prod(shape))
-    storage = np.full(size, unspecified(dtype), dtype=dtype)
+    storage = np.full(size, _poison(dtype), dtype=dtype)
 
     def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
         if not layout.tiles:

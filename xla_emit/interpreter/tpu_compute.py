@@ -186,12 +186,15 @@ def broadcast_in_sublanes(ex: WholeValues, op: Operation) -> list[Any]:
     for i in range(sublanes):
         lane = first + i
         inside = 0 <= lane < lanes
-        result[i, :] = source[i, lane] if inside else _unspecified(dtype)
+        result[i, :] = source[i, lane] if inside else unspecified(dtype)
     return [result]
 
 
-def _unspecified(dtype: np.dtype[Any]) -> object:
-    return np.nan if dtype.kind == "f" else np.iinfo(dtype).min
+def unspecified(dtype: np.dtype[Any]) -> object:
+    """A vector element the op leaves undefined: NaN, or the most negative integer."""
+    if dtype.kind in "fV":  # bfloat16 and float8 are kind V
+        return np.nan
+    return False if dtype == np.bool_ else np.iinfo(dtype).min
 
 
 _BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {

@@ -42,8 +42,7 @@ from dialects.tpu.catalog import CreateMaskOp
 from dialects.tpu.enums import PackFormatAttr, RoundingModeAttr
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.element_types import element_type, numpy_dtype, wrap_integer
-from xla_emit.interpreter.tpu_buffers import unspecified
-from xla_emit.interpreter.tpu_compute import bitcast
+from xla_emit.interpreter.tpu_compute import bitcast, unspecified
 
 WORD_BITS = 32  # a vreg word
 

@@ -39,7 +39,8 @@ from xdsl.ir import Operation, SSAValue
 from dialects import tpu
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate, unspecified
+from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate
+from xla_emit.interpreter.tpu_compute import unspecified
 
 
 class Machine(Protocol):

@@ -34,7 +34,7 @@ from xdsl.ir import Operation, SSAValue
 from dialects import tpu
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tpu_buffers import unspecified
+from xla_emit.interpreter.tpu_compute import unspecified
 
 
 class WholeValues(Protocol):
