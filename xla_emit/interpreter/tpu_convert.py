@@ -34,8 +34,8 @@ from typing import Any, Protocol
 import ml_dtypes
 import numpy as np
 import numpy.typing as npt
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, TypeAttribute
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType
+from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 
 from dialects import tpu
 from dialects.tpu.catalog import CreateMaskOp
@@ -53,6 +53,11 @@ class WholeValues(Protocol):
     def value(self, value: SSAValue) -> Any: ...
     def integer(self, value: SSAValue) -> int: ...
     def error(self, op: Operation, message: str) -> UserError: ...
+
+
+def _field(op: Operation, name: str) -> Any:
+    """An operand, result or property of a catalog op, by its `tpu_ops.td` name."""
+    return getattr(op, name)
 
 
 def _int(op: Operation, name: str) -> int:
@@ -73,7 +78,7 @@ def _ints(op: Operation, name: str) -> list[int]:
 
 
 def _mode(op: Operation) -> str:
-    attr = op.rounding_mode
+    attr = _field(op, "rounding_mode")
     assert isinstance(attr, RoundingModeAttr)
     return attr.value.data
 
@@ -270,7 +275,7 @@ def _packing(type_: Attribute) -> int:
 
 
 def _format(op: Operation) -> str:
-    attr = op.pack_format
+    attr = _field(op, "pack_format")
     assert isinstance(attr, PackFormatAttr)
     return attr.value.data
 
@@ -383,23 +388,24 @@ def bitcast_vreg(ex: WholeValues, op: Operation) -> list[Any]:
     return bitcast(ex, op)  # type: ignore[arg-type]
 
 
-_BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {
-    "fptosi": fptosi,
-    "fptoui": fptoui,
-    "sitofp": sitofp,
-    "uitofp": uitofp,
-    "extf": extf,
-    "truncf": truncf,
-    "weird": weird,
-    "pack_elementwise": pack_elementwise,
-    "unpack_elementwise": unpack_elementwise,
-    "pack_subelements": pack_subelements,
-    "unpack_subelements": unpack_subelements,
-    "create_mask": create_mask,
-    "create_subelement_mask": create_subelement_mask,
-    "mask_cast": mask_cast,
-    "bitcast_vreg": bitcast_vreg,
-}
+# Each handler is named after its op.
 CONVERT_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Operation], list[Any]]], ...] = tuple(
-    (tpu.CATALOG_BY_NAME[f"tpu.{name}"], run) for name, run in _BY_NAME.items()
+    (tpu.CATALOG_BY_NAME[f"tpu.{run.__name__}"], run)
+    for run in (
+        fptosi,
+        fptoui,
+        sitofp,
+        uitofp,
+        extf,
+        truncf,
+        weird,
+        pack_elementwise,
+        unpack_elementwise,
+        pack_subelements,
+        unpack_subelements,
+        create_mask,
+        create_subelement_mask,
+        mask_cast,
+        bitcast_vreg,
+    )
 )

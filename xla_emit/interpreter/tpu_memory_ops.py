@@ -55,6 +55,11 @@ class Machine(Protocol):
     def error(self, op: Operation, message: str) -> UserError: ...
 
 
+def _field(op: Operation, name: str) -> Any:
+    """An operand, result or property of a catalog op, by its `tpu_ops.td` name."""
+    return getattr(op, name)
+
+
 def _bools(op: Operation, name: str) -> npt.NDArray[np.bool_]:
     attr = getattr(op, name)
     assert isinstance(attr, DenseArrayBase)
@@ -121,18 +126,18 @@ def _indexed(
     ex: Machine, op: Operation, ref: MemRef, shape: Sequence[int]
 ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """The mask and the storage offsets of the unmasked elements of an indexed access."""
-    indices = [ex.array(v).astype(np.int64) for v in op.indices]
+    indices = [ex.array(v).astype(np.int64) for v in _field(op, "indices")]
     if len(indices) != len(ref.shape):
         raise ex.error(
             op, f"has {len(indices)} index vectors for a memref of rank {len(ref.shape)}"
         )
-    mask_value = op.mask
+    mask_value = _field(op, "mask")
     keep = np.ones(shape, dtype=bool) if mask_value is None else ex.array(mask_value).astype(bool)
     return keep, _offsets(ex, op, ref, tuple(i[keep] for i in indices))
 
 
 def vector_load_idx(ex: Machine, op: Operation) -> list[Any]:
-    ref = ex.memref(op.base)
+    ref = ex.memref(_field(op, "base"))
     shape = op.results[0].type.get_shape()  # type: ignore[attr-defined]
     keep, offsets = _indexed(ex, op, ref, shape)
     result = np.full(shape, unspecified(ref.storage.dtype), dtype=ref.storage.dtype)
@@ -141,9 +146,9 @@ def vector_load_idx(ex: Machine, op: Operation) -> list[Any]:
 
 
 def vector_store_idx(ex: Machine, op: Operation) -> list[Any]:
-    data, ref = ex.array(op.valueToStore), ex.memref(op.base)
+    data, ref = ex.array(_field(op, "valueToStore")), ex.memref(_field(op, "base"))
     keep, offsets = _indexed(ex, op, ref, data.shape)
-    add = op.add
+    add = _field(op, "add")
     if add is not None and add.value.data:
         np.add.at(ref.storage, offsets, data[keep])  # in lane order
     else:
@@ -235,7 +240,7 @@ def fetch_and_add_sync(ex: Machine, op: Operation) -> list[Any]:
 
 
 def wait_dma(ex: Machine, op: Operation) -> list[Any]:
-    wait_target = op.wait_target
+    wait_target = _field(op, "wait_target")
     name = "target_semaphore" if wait_target.value.data else "source_semaphore"
     semaphore_value = getattr(op, name)
     if semaphore_value is None:

@@ -44,8 +44,13 @@ class WholeValues(Protocol):
     def error(self, op: Operation, message: str) -> UserError: ...
 
 
+def _field(op: Operation, name: str) -> Any:
+    """An operand, result or property of a catalog op, by its `tpu_ops.td` name."""
+    return getattr(op, name)
+
+
 def _kind(op: Operation) -> str:
-    attr = op.kind
+    attr = _field(op, "kind")
     assert isinstance(attr, tpu.ReductionKindAttr)
     return attr.value.data
 
@@ -77,7 +82,7 @@ def scan(ex: WholeValues, op: Operation) -> list[Any]:
     if source.dtype == np.bool_:
         return [np.cumsum(source, axis=-1, dtype=result_dtype)]
     ordered = _ordered(source)
-    mask_value = op.mask
+    mask_value = _field(op, "mask")
     mask = None if mask_value is None else ex.array(mask_value).astype(bool)
     if mask is not None:
         ordered = np.where(mask, ordered, np.asarray(_identity(kind, ordered.dtype)))
@@ -111,11 +116,12 @@ def scan_count(ex: WholeValues, op: Operation) -> list[Any]:
 
 def sort(ex: WholeValues, op: Operation) -> list[Any]:
     keys, values = ex.array(op.operands[0]), ex.array(op.operands[1])
-    mask_value = op.mask
+    mask_value = _field(op, "mask")
     mask = (
         np.ones(keys.shape, dtype=bool) if mask_value is None else ex.array(mask_value).astype(bool)
     )
-    descending = op.descending is not None and bool(op.descending.value.data)  # type: ignore[attr-defined]
+    flag = _field(op, "descending")
+    descending = flag is not None and bool(flag.value.data)
     ordered = _ordered(keys)
     lane = np.broadcast_to(np.arange(keys.shape[-1]), keys.shape)
     # Rank the keys densely so that a descending sort is an ascending sort of -rank.
@@ -140,7 +146,7 @@ def relayout(ex: WholeValues, op: Operation) -> list[Any]:
 
 def sublane_shuffle(ex: WholeValues, op: Operation) -> list[Any]:
     lhs, rhs = ex.array(op.operands[0]), ex.array(op.operands[1])
-    pattern_attr = op.pattern
+    pattern_attr = _field(op, "pattern")
     assert isinstance(pattern_attr, DenseArrayBase)
     pattern = [int(p) for p in pattern_attr.get_values()]
     *leading, rows, lanes = lhs.shape
@@ -154,14 +160,15 @@ def sublane_shuffle(ex: WholeValues, op: Operation) -> list[Any]:
     return [sublanes[..., pattern, :, :].reshape(lhs.shape)]
 
 
-_BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {
-    "scan": scan,
-    "scan_count": scan_count,
-    "sort": sort,
-    "reshape": reshape,
-    "relayout": relayout,
-    "sublane_shuffle": sublane_shuffle,
-}
+# Each handler is named after its op.
 SPARSE_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Operation], list[Any]]], ...] = tuple(
-    (tpu.CATALOG_BY_NAME[f"tpu.{name}"], run) for name, run in _BY_NAME.items()
+    (tpu.CATALOG_BY_NAME[f"tpu.{run.__name__}"], run)
+    for run in (
+        scan,
+        scan_count,
+        sort,
+        reshape,
+        relayout,
+        sublane_shuffle,
+    )
 )
