@@ -273,3 +273,65 @@ def test_ops_without_a_defined_value_fail_with_the_reason(op: str, message: str)
     with pytest.raises(UserError) as caught:
         run("() -> vector<8x128xi32>", f"{op}\nreturn %r : vector<8x128xi32>")
     assert str(caught.value).splitlines()[0] == f"k.mlir:2:1: error: {message}"
+
+
+HBM = "#tpu.memory_space<hbm>"
+TABLE_ROWS = np.arange(32 * 8, dtype=np.float32).reshape(32, 8)
+PICKS = np.array([5, 0, 31, 5], np.int32)
+
+
+def indirect(source: str, target: str, extra: str = "", attrs: str = "") -> str:
+    return (
+        f"tpu.enqueue_indirect_dma source(%s : {source}) target(%t : {target}) "
+        f"offsets(%o : vector<4xi32>){extra} semaphore(%d : {DMA_SEM}){attrs}\n"
+        f"tpu.wait_indirect_dma semaphore(%d : {DMA_SEM}) src(%s : {source}) dst(%t : {target})\n"
+        "return"
+    )
+
+
+def test_indirect_dma_gathers_rows_into_vmem() -> None:
+    source, target = f"memref<32x8xf32, {HBM}>", f"memref<4x8xf32, {VMEM}>"
+    _, gathered = run(
+        f"(%s: {source}, %t: {target}, %o: vector<4xi32>, %d: {DMA_SEM})",
+        indirect(source, target),
+        TABLE_ROWS,
+        np.zeros((4, 8), np.float32),
+        PICKS,
+        None,
+    )
+    np.testing.assert_array_equal(gathered, TABLE_ROWS[[5, 0, 31, 5]])
+
+
+def test_indirect_dma_scatter_adds_and_skips_filtered_offsets() -> None:
+    source, target = f"memref<4x8xf32, {VMEM}>", f"memref<32x8xf32, {HBM}>"
+    updates = np.ones((4, 8), np.float32) * np.array([1, 10, 100, 1000], np.float32)[:, None]
+    _, table = run(
+        f"(%s: {source}, %t: {target}, %o: vector<4xi32>, %d: {DMA_SEM}, %f: i32)",
+        indirect(source, target, " offset_filter(%f)", " {add = true}"),
+        updates,
+        TABLE_ROWS,
+        PICKS,
+        None,
+        0,
+    )
+    expected = TABLE_ROWS.copy()
+    expected[5] += 1 + 1000  # offsets 0 and 3 both name row 5
+    expected[31] += 100  # offset 1 names row 0, the filter value: skipped
+    np.testing.assert_array_equal(table, expected)
+
+
+def test_indirect_dma_offset_outside_the_table_is_an_error() -> None:
+    source, target = f"memref<32x8xf32, {HBM}>", f"memref<4x8xf32, {VMEM}>"
+    with pytest.raises(UserError) as caught:
+        run(
+            f"(%s: {source}, %t: {target}, %o: vector<4xi32>, %d: {DMA_SEM})",
+            indirect(source, target),
+            TABLE_ROWS,
+            np.zeros((4, 8), np.float32),
+            np.array([1, 32, 2, 3], np.int32),
+            None,
+        )
+    assert str(caught.value).splitlines()[0] == (
+        "k.mlir:2:1: error: 'tpu.enqueue_indirect_dma' op has offset 32 outside 0..31 of the "
+        "indexed dimension"
+    )

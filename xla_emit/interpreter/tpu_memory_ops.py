@@ -20,6 +20,12 @@ Semantics are Mosaic's (`tpu_ops.td`) on one core of one device:
   adds to its own core's SMEM and returns the old value;
 - `tpu.wait_dma`: waits on the target semaphore (`wait_target`) or the source's,
   as `tpu.wait_dma2`;
+- `tpu.enqueue_indirect_dma`: the indexed memref (the source of a gather into
+  VMEM, the target of a scatter from VMEM) is one row per slice along its sample
+  dim; slice i of the other memref is the row at `offsets[i]` (copied, or added
+  with `add`; offsets equal to `offset_filter` are skipped; a repeated scatter
+  offset keeps the last slice), done at once, signalling the semaphore that
+  `tpu.wait_indirect_dma` waits on;
 - no value, so no effect: `tpu.barrier` (one subcore arrives), `tpu.delay`,
   `tpu.trace_value`, `tpu.log`, `tpu.log_buffer`, `tpu.prng_set_seed_32`.
 
@@ -28,6 +34,7 @@ What the interpreter cannot compute (`UNSUPPORTED`) fails with the reason.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -218,9 +225,7 @@ def zero(ex: Machine, op: Operation) -> list[Any]:
 
 
 def sem_read(ex: Machine, op: Operation) -> list[Any]:
-    semaphore = ex.value(op.operands[0])
-    assert isinstance(semaphore, Semaphore)
-    return [semaphore.count]
+    return [_semaphore(ex, op.operands[0]).count]
 
 
 def sem_barrier(ex: Machine, op: Operation) -> list[Any]:
@@ -239,17 +244,96 @@ def fetch_and_add_sync(ex: Machine, op: Operation) -> list[Any]:
     return [old]
 
 
-def wait_dma(ex: Machine, op: Operation) -> list[Any]:
-    wait_target = _field(op, "wait_target")
-    name = "target_semaphore" if wait_target.value.data else "source_semaphore"
-    semaphore_value = getattr(op, name)
-    if semaphore_value is None:
-        raise ex.error(op, f"waits on its {name.replace('_', ' ')}, but has none")
-    semaphore = ex.value(semaphore_value)
+def _semaphore(ex: Machine, value: SSAValue) -> Semaphore:
+    semaphore = ex.value(value)
     assert isinstance(semaphore, Semaphore)
+    return semaphore
+
+
+def _wait_on(ex: Machine, op: Operation, semaphore: Semaphore) -> None:
     if semaphore.count < 1:
         raise ex.error(op, "waits for a DMA that was never started: it would wait forever")
     semaphore.count -= 1
+
+
+def wait_dma(ex: Machine, op: Operation) -> list[Any]:
+    wait_target = _field(op, "wait_target")
+    name = "target_semaphore" if wait_target.value.data else "source_semaphore"
+    semaphore_value = _field(op, name)
+    if semaphore_value is None:
+        raise ex.error(op, f"waits on its {name.replace('_', ' ')}, but has none")
+    _wait_on(ex, op, _semaphore(ex, semaphore_value))
+    return []
+
+
+def _memory_space(value: SSAValue) -> str | None:
+    type_ = value.type
+    assert isinstance(type_, MemRefType)
+    return tpu.memory_space_of(type_)
+
+
+def _is_gather(ex: Machine, op: Operation, source: SSAValue, target: SSAValue) -> bool:
+    """Whether an indirect DMA gathers into VMEM (else it scatters from VMEM)."""
+    source_space, target_space = _memory_space(source), _memory_space(target)
+    if target_space == "vmem" and source_space != "vmem":
+        return True
+    if source_space == "vmem" and target_space != "vmem":
+        return False
+    raise ex.error(
+        op, "must copy between VMEM and HBM or VMEM_SHARED for the interpreter to run it"
+    )
+
+
+def _rows(ref: MemRef, slice_size: int) -> npt.NDArray[Any]:
+    """The memref's contents as one row per slice."""
+    return ref.logical().reshape(-1, slice_size)
+
+
+def _write_back(ref: MemRef, rows: npt.NDArray[Any]) -> None:
+    grid = tuple(np.indices(ref.shape, dtype=np.int64))
+    ref.storage[ref.offsets(grid)] = rows.reshape(ref.shape)
+
+
+def enqueue_indirect_dma(ex: Machine, op: Operation) -> list[Any]:
+    """A gather (or scatter) of slices at `offsets` along the indexed memref's sample dim."""
+    source_value, target_value = _field(op, "source"), _field(op, "target")
+    source, target = ex.memref(source_value), ex.memref(target_value)
+    offsets_value = ex.value(_field(op, "offsets"))
+    listed = offsets_value.logical() if isinstance(offsets_value, MemRef) else offsets_value
+    offsets: npt.NDArray[np.int64] = np.asarray(listed, dtype=np.int64).reshape(-1)
+    gather = _is_gather(ex, op, source_value, target_value)
+    indexed, packed = (source, target) if gather else (target, source)
+    # The packed memref is [o, s0, ...] or [1, o, s0, ...]: one slice per offset.
+    slice_size = math.prod(packed.shape) // max(1, len(offsets))
+    indexed_rows, packed_rows = _rows(indexed, slice_size), _rows(packed, slice_size)
+    outside = (offsets < 0) | (offsets >= len(indexed_rows))
+    if outside.any():
+        raise ex.error(
+            op,
+            f"has offset {int(offsets[outside][0])} outside 0..{len(indexed_rows) - 1} of the "
+            "indexed dimension",
+        )
+    filter_value = _field(op, "offset_filter")
+    keep = np.ones(len(offsets), dtype=bool)
+    if filter_value is not None:
+        keep = offsets != ex.integer(filter_value)
+    add = _field(op, "add") is not None and bool(_field(op, "add").value.data)
+    if gather:
+        picked = indexed_rows[offsets[keep]]
+        packed_rows[keep] = packed_rows[keep] + picked if add else picked
+        _write_back(packed, packed_rows)
+    else:
+        if add:
+            np.add.at(indexed_rows, offsets[keep], packed_rows[keep])  # in offset order
+        else:
+            indexed_rows[offsets[keep]] = packed_rows[keep]  # the last of repeated offsets
+        _write_back(indexed, indexed_rows)
+    _semaphore(ex, _field(op, "semaphore")).count += 1
+    return []
+
+
+def wait_indirect_dma(ex: Machine, op: Operation) -> list[Any]:
+    _wait_on(ex, op, _semaphore(ex, _field(op, "semaphore")))
     return []
 
 
@@ -269,8 +353,6 @@ UNSUPPORTED: dict[str, str] = {
     "stochastic_convert": "the chip's stochastic rounding is not specified",
     "stochastic_convert_elementwise": "the chip's stochastic rounding is not specified",
     "reinterpret_cast": "it reinterprets raw addresses, which the interpreter does not model",
-    "enqueue_indirect_dma": "indirect DMAs are not modelled",
-    "wait_indirect_dma": "indirect DMAs are not modelled",
     "pack_vmsk": "the packed mask register format is not specified",
 }
 
@@ -297,6 +379,8 @@ _BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {
     "sem_barrier": sem_barrier,
     "fetch_and_add_sync": fetch_and_add_sync,
     "wait_dma": wait_dma,
+    "enqueue_indirect_dma": enqueue_indirect_dma,
+    "wait_indirect_dma": wait_indirect_dma,
     "barrier": nothing,
     "delay": nothing,
     "trace_value": nothing,
