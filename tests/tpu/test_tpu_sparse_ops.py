@@ -7,6 +7,7 @@ force in plain Python, never with the interpreter's code.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 from test_tpu_compute_ops import one, run_op
@@ -168,3 +169,10 @@ def test_sublane_shuffle_follows_the_documented_pattern() -> None:
         b,
     )
     np.testing.assert_array_equal(got, np.vstack([a[[7, 6, 5, 4]], b[[3, 2, 1, 0]]]))
+
+
+def test_bf16_scan_rounds_after_every_step() -> None:
+    """1 + 2**-8 rounds back to 1 in bf16 at each step (an f32 sum would reach 1 + 2**-7)."""
+    x = np.array([1.0, 2**-8, 2**-8, 0.0], ml_dtypes.bfloat16)
+    got = scan("sum", "vector<4xbf16>", x)
+    assert got.astype(np.float32).tolist() == [1.0, 1.0, 1.0, 1.0]

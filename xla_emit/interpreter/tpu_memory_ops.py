@@ -100,7 +100,11 @@ def _shuffled_rows(
     ex: Machine, op: Operation, ref: MemRef, shape: Sequence[int]
 ) -> tuple[npt.NDArray[np.bool_], IndexArrays]:
     """The sublane mask and the memory index of every element of a shuffled access."""
-    start = [ex.integer(i) for i in op.operands[-len(ref.shape) :]] if ref.shape else []
+    if len(ref.shape) < 2 or len(shape) != 2:
+        raise ex.error(
+            op, "is supported by the interpreter on 2-D vregs of memrefs of rank 2 or more"
+        )
+    start = [ex.integer(i) for i in op.operands[-len(ref.shape) :]]
     keep = _bools(op, "sublane_mask")
     rows = np.array(_ints(op, "sublane_offsets"), dtype=np.int64)[keep]
     lanes = np.arange(shape[-1], dtype=np.int64)
