@@ -61,7 +61,7 @@ def _ints(op: Operation, name: str) -> list[int]:
 
 
 def _kind(op: Operation) -> str:
-    attr = op.kind
+    attr = op.properties.get("kind")
     assert isinstance(attr, tpu.ReductionKindAttr)
     return attr.value.data
 
@@ -166,13 +166,13 @@ def dynamic_gather(ex: WholeValues, op: Operation) -> list[Any]:
 
 def reciprocal(ex: WholeValues, op: Operation) -> list[Any]:
     source = ex.array(op.operands[0])
-    return [(1.0 / _wide(source)).astype(source.dtype)]
+    return [np.divide(1.0, _wide(source)).astype(source.dtype)]
 
 
 def logistic(ex: WholeValues, op: Operation) -> list[Any]:
     source = ex.array(op.operands[0])
     wide = _wide(source)
-    return [(1.0 / (1.0 + np.exp(-wide))).astype(source.dtype)]
+    return [np.divide(1.0, 1.0 + np.exp(np.negative(wide))).astype(source.dtype)]
 
 
 def broadcast_in_sublanes(ex: WholeValues, op: Operation) -> list[Any]:
