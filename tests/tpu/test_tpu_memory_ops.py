@@ -263,16 +263,20 @@ def test_wait_dma_waits_for_the_target_semaphore() -> None:
             "bits are not specified",
         ),
         (
-            "%r = tpu.matmul_pop 0 {mxu_index = 1 : i32} : vector<8x128xi32>",
-            "'tpu.matmul_pop' op is not supported by the TPU interpreter: the matrix unit's "
-            "staging registers are not modelled",
+            "%x = arith.constant dense<1.0> : vector<8x128xf32>\n"
+            "%b = arith.constant dense<0> : vector<8x128xi32>\n"
+            "%r = tpu.stochastic_convert %x, %b : vector<8x128xf32>, vector<8x128xi32> -> "
+            "vector<8x128xi32>",
+            "'tpu.stochastic_convert' op is not supported by the TPU interpreter: the chip's "
+            "stochastic rounding is not specified",
         ),
     ],
 )
 def test_ops_without_a_defined_value_fail_with_the_reason(op: str, message: str) -> None:
     with pytest.raises(UserError) as caught:
         run("() -> vector<8x128xi32>", f"{op}\nreturn %r : vector<8x128xi32>")
-    assert str(caught.value).splitlines()[0] == f"k.mlir:2:1: error: {message}"
+    line = op.count("\n") + 2
+    assert str(caught.value).splitlines()[0] == f"k.mlir:{line}:1: error: {message}"
 
 
 HBM = "#tpu.memory_space<hbm>"

@@ -43,6 +43,7 @@ from xla_emit.interpreter.tpu_buffers import Semaphore as _Semaphore
 from xla_emit.interpreter.tpu_compute import CATALOG_HANDLERS
 from xla_emit.interpreter.tpu_convert import CONVERT_HANDLERS
 from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS
+from xla_emit.interpreter.tpu_mxu import MXU_HANDLERS, MatrixUnits
 from xla_emit.interpreter.tpu_sparse import SPARSE_HANDLERS
 from xla_emit.interpreter.tpu_vector import ELEMENTWISE_ARITH, PALLAS_HANDLERS
 
@@ -81,6 +82,7 @@ class TpuExecutor:
         self.step_counter = StepCounter()
         # The device's barrier semaphore (`tpu.sem_barrier`): one for the whole run.
         self.barrier_semaphore = _Semaphore()
+        self.matrix_units = MatrixUnits()  # the explicit MXU ops' staging registers and results
 
     def error(self, op: Operation, message: str) -> TpuKernelError:
         location = self.locate(op) if self.locate is not None else None
@@ -565,7 +567,14 @@ for _op_type, _handler in (
 _HANDLERS.register(MathImpls())
 for _op_type, _handler in ELEMENTWISE_ARITH:
     _HANDLERS.add(_op_type, _handler)
-_TABLES = PALLAS_HANDLERS + CATALOG_HANDLERS + CONVERT_HANDLERS + SPARSE_HANDLERS + MEMORY_HANDLERS
+_TABLES = (
+    PALLAS_HANDLERS
+    + CATALOG_HANDLERS
+    + CONVERT_HANDLERS
+    + SPARSE_HANDLERS
+    + MEMORY_HANDLERS
+    + MXU_HANDLERS
+)
 for _op_type, _run in _TABLES:
     _HANDLERS.add(_op_type, _handler_for(_op_type, _run)[1])
 

@@ -348,11 +348,6 @@ def nothing(ex: Machine, op: Operation) -> list[Any]:
 UNSUPPORTED: dict[str, str] = {
     "roll_vectors": "its value depends on the vreg layout it was given",
     "unroll_vectors": "its value depends on the vreg layout it was given",
-    "matmul_push_rhs": "the matrix unit's staging registers are not modelled",
-    "matmul_acc_lhs": "the matrix unit's staging registers are not modelled",
-    "matmul_pop": "the matrix unit's staging registers are not modelled",
-    "matmul_lhs_fifo": "the matrix unit's staging registers are not modelled",
-    "matmul_pop_fifo": "the matrix unit's staging registers are not modelled",
     "prng_random_bits": "the chip's random bits are not specified",
     "stochastic_convert": "the chip's stochastic rounding is not specified",
     "stochastic_convert_elementwise": "the chip's stochastic rounding is not specified",
