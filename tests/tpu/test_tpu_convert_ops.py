@@ -296,3 +296,17 @@ def test_bitcast_vreg_splits_words_into_row_pairs() -> None:
     for row, lane in [(0, 0), (5, 9), (15, 127)]:
         word = int(words[row // 2, lane])
         assert int(bits[row, lane]) == (word >> (16 * (row % 2))) & 0xFFFF
+
+
+def test_scalar_conversions() -> None:
+    """The conversions are elementwise-mappable: they take scalars as well."""
+    as_int, as_bf16, finite = run_op(
+        "() -> (i32, bf16, i1)",
+        "%x = arith.constant -2.5 : f32\n%n = arith.constant 259 : i32\n"
+        "%i = tpu.fptosi %x {rounding_mode = #tpu.rounding_mode<to_nearest_even>} : f32 -> i32\n"
+        "%b = tpu.sitofp %n {rounding_mode = #tpu.rounding_mode<towards_zero>} : i32 -> bf16\n"
+        "%w = tpu.weird %x : f32 -> i1\nreturn %i, %b, %w : i32, bf16, i1",
+    )
+    assert int(as_int) == -2
+    assert float(as_bf16) == 258.0
+    assert not bool(finite)
