@@ -13,6 +13,13 @@ Results: the function's return values followed by the final contents of
 every memref argument (logical view). Errors name the op: out-of-bounds
 accesses, broken `tpu.assume_multiple` promises, semaphore waits that could
 never complete.
+
+This module runs control flow, loads and stores, views, DMAs and semaphores;
+the buffers live in `tpu_buffers`, and the other ops' handlers in
+`tpu_vector` (vector/arith forms), `tpu_compute` (shape and reduction ops),
+`tpu_convert` (conversions, packing, masks), `tpu_sparse` (scans, sorts,
+shuffles), `tpu_memory_ops` (indexed access, views, ids, no-ops and the ops
+that cannot run) and `tpu_mxu` (the explicit matrix-unit ops).
 """
 
 from __future__ import annotations
