@@ -489,6 +489,27 @@ def lane_gather(interpret: bool) -> Callable[..., jax.Array]:
     return call
 
 
+def ref_bitcast_isfinite(interpret: bool) -> Callable[..., jax.Array]:
+    """`jnp.isfinite` (Mosaic's `tpu.weird`) and a ref read as another dtype (`memref_bitcast`)."""
+
+    def kernel(x_ref, w_ref, h_ref, f_ref):
+        x = x_ref[...]
+        f_ref[...] = jnp.where(jnp.isfinite(x), x, -1.0)
+        h_ref[...] = w_ref.bitcast(jnp.bfloat16)[...].astype(F32)
+
+    def call(x: jax.Array, w: jax.Array) -> tuple[jax.Array, jax.Array]:
+        return pl.pallas_call(
+            kernel,
+            out_shape=(
+                jax.ShapeDtypeStruct((16, 128), F32),
+                jax.ShapeDtypeStruct((8, 128), F32),
+            ),
+            interpret=interpret,
+        )(x, w)
+
+    return call
+
+
 # --------------------------------------------------------------------------- inputs
 
 
@@ -506,6 +527,18 @@ def ints(
 def uniform(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     """Values in [-2, 2] on a grid of 1/16: varied, yet they compress well."""
     return (rng.integers(-32, 33, size=shape) / 16.0).astype(np.float32)
+
+
+def with_nonfinite(values: np.ndarray) -> np.ndarray:
+    """`values` with an infinity of each sign and a NaN in every row."""
+    values = values.copy()
+    values[:, 5], values[:, 77], values[:, 126] = np.inf, -np.inf, np.nan
+    return values
+
+
+def words(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Any 32-bit patterns: read as bf16 pairs they hold every kind of value."""
+    return rng.integers(-(2**31), 2**31, size=shape).astype(np.int32)
 
 
 @dataclass(frozen=True)
@@ -549,6 +582,11 @@ KERNELS: tuple[Kernel, ...] = (
         lambda r: [r.permutation(1024).reshape(8, 128).astype(np.float32), ints(r, (128, 128))],
     ),
     Kernel("lane_gather", lane_gather, lambda r: [uniform(r, (8, 128))]),
+    Kernel(
+        "ref_bitcast_isfinite",
+        ref_bitcast_isfinite,
+        lambda r: [with_nonfinite(uniform(r, (8, 128))), words(r, (8, 128))],
+    ),
     Kernel("bad_lane_offset", bad_lane_offset, lambda r: [ints(r, (8, 384))]),
     Kernel("bad_f32_rows", bad_f32_rows, lambda r: [ints(r, (16, 256))]),
     Kernel("bad_bf16_rows", bad_bf16_rows, lambda r: [ints(r, (32, 256), BF16)]),

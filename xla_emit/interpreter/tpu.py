@@ -13,16 +13,20 @@ Results: the function's return values followed by the final contents of
 every memref argument (logical view). Errors name the op: out-of-bounds
 accesses, broken `tpu.assume_multiple` promises, semaphore waits that could
 never complete.
+
+This module runs control flow, loads and stores, views, DMAs and semaphores;
+the buffers live in `tpu_buffers`, and the other ops' handlers in
+`tpu_vector` (vector/arith forms), `tpu_compute` (shape and reduction ops),
+`tpu_convert` (conversions, packing, masks), `tpu_sparse` (scans, sorts,
+shuffles), `tpu_memory_ops` (indexed access, views, ids, no-ops and the ops
+that cannot run) and `tpu_mxu` (the explicit matrix-unit ops).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 from xdsl.dialects import func, memref, scf, vector
@@ -41,70 +45,18 @@ from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
+from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, allocate
+from xla_emit.interpreter.tpu_buffers import Semaphore as _Semaphore
 from xla_emit.interpreter.tpu_compute import CATALOG_HANDLERS
+from xla_emit.interpreter.tpu_convert import CONVERT_HANDLERS
+from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS
+from xla_emit.interpreter.tpu_mxu import MXU_HANDLERS, MatrixUnits
+from xla_emit.interpreter.tpu_sparse import SPARSE_HANDLERS
 from xla_emit.interpreter.tpu_vector import ELEMENTWISE_ARITH, PALLAS_HANDLERS
-from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
-
-IndexArrays = tuple[npt.NDArray[np.int64], ...]
-
-
-@dataclass
-class MemRef:
-    """A memref value: a flat physical buffer and a map from logical indices to offsets in it."""
-
-    storage: npt.NDArray[np.generic]
-    shape: tuple[int, ...]
-    offsets: Callable[[IndexArrays], npt.NDArray[np.int64]]
-
-    def logical(self) -> npt.NDArray[np.generic]:
-        """The memref's contents as a logical array."""
-        grid = np.indices(self.shape, dtype=np.int64) if self.shape else ()
-        return self.storage[self.offsets(tuple(grid))].reshape(self.shape)
-
-
-def _layout_of(type_: MemRefType[Attribute]) -> MosaicTiledLayout:
-    explicit = tpu.tiled_layout_of(type_)
-    if explicit is not None:
-        return explicit.layout
-    bitwidth = tpu.element_bitwidth(type_.element_type) or 32
-    return mosaic_default_layout(type_.get_shape(), bitwidth)
-
-
-def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None) -> MemRef:
-    """A memref of `type_` in its tiled physical layout; padding is filled with a poison value."""
-    shape = type_.get_shape()
-    dtype = numpy_dtype(type_.element_type)
-    layout = _layout_of(type_)
-    size = layout.footprint(shape) if layout.tiles else max(1, math.prod(shape))
-    # NaN for floats; for integers a value unlikely in data, wrapped to the type's width (i8, i1).
-    is_float = np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16
-    poison = np.asarray(np.nan if is_float else -12345).astype(dtype)
-    storage = np.full(size, poison, dtype=dtype)
-
-    def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
-        if not layout.tiles:
-            return np.ravel_multi_index(index, shape) if shape else np.zeros((), np.int64)
-        return np.asarray(layout.offset(list(index)), dtype=np.int64)
-
-    result = MemRef(storage, shape, offsets)
-    if contents is not None:
-        values = np.asarray(contents, dtype=dtype)
-        if values.shape != shape:
-            raise ValueError(
-                f"expected an array of shape {shape} for {type_}, but got {values.shape}"
-            )
-        grid = np.indices(shape, dtype=np.int64) if shape else ()
-        storage[offsets(tuple(grid))] = values
-    return result
 
 
 class TpuKernelError(UserError):
     """A fault in a running TPU kernel."""
-
-
-@dataclass
-class _Semaphore:
-    count: int = 0
 
 
 # What an SSA value holds while a kernel runs: Python scalars for scalar code
@@ -135,6 +87,9 @@ class TpuExecutor:
         self.locate = locate
         self.env: dict[SSAValue, TpuValue] = {}
         self.step_counter = StepCounter()
+        # The device's barrier semaphore (`tpu.sem_barrier`): one for the whole run.
+        self.barrier_semaphore = _Semaphore()
+        self.matrix_units = MatrixUnits()  # the explicit MXU ops' staging registers and results
 
     def error(self, op: Operation, message: str) -> TpuKernelError:
         location = self.locate(op) if self.locate is not None else None
@@ -619,7 +574,15 @@ for _op_type, _handler in (
 _HANDLERS.register(MathImpls())
 for _op_type, _handler in ELEMENTWISE_ARITH:
     _HANDLERS.add(_op_type, _handler)
-for _op_type, _run in PALLAS_HANDLERS + CATALOG_HANDLERS:
+_TABLES = (
+    PALLAS_HANDLERS
+    + CATALOG_HANDLERS
+    + CONVERT_HANDLERS
+    + SPARSE_HANDLERS
+    + MEMORY_HANDLERS
+    + MXU_HANDLERS
+)
+for _op_type, _run in _TABLES:
     _HANDLERS.add(_op_type, _handler_for(_op_type, _run)[1])
 
 

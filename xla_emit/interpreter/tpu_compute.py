@@ -61,7 +61,7 @@ def _ints(op: Operation, name: str) -> list[int]:
 
 
 def _kind(op: Operation) -> str:
-    attr = op.kind
+    attr = op.properties.get("kind")
     assert isinstance(attr, tpu.ReductionKindAttr)
     return attr.value.data
 
@@ -166,13 +166,13 @@ def dynamic_gather(ex: WholeValues, op: Operation) -> list[Any]:
 
 def reciprocal(ex: WholeValues, op: Operation) -> list[Any]:
     source = ex.array(op.operands[0])
-    return [(1.0 / _wide(source)).astype(source.dtype)]
+    return [np.divide(1.0, _wide(source)).astype(source.dtype)]
 
 
 def logistic(ex: WholeValues, op: Operation) -> list[Any]:
     source = ex.array(op.operands[0])
     wide = _wide(source)
-    return [(1.0 / (1.0 + np.exp(-wide))).astype(source.dtype)]
+    return [np.divide(1.0, 1.0 + np.exp(np.negative(wide))).astype(source.dtype)]
 
 
 def broadcast_in_sublanes(ex: WholeValues, op: Operation) -> list[Any]:
@@ -186,12 +186,15 @@ def broadcast_in_sublanes(ex: WholeValues, op: Operation) -> list[Any]:
     for i in range(sublanes):
         lane = first + i
         inside = 0 <= lane < lanes
-        result[i, :] = source[i, lane] if inside else _unspecified(dtype)
+        result[i, :] = source[i, lane] if inside else unspecified(dtype)
     return [result]
 
 
-def _unspecified(dtype: np.dtype[Any]) -> object:
-    return np.nan if dtype.kind == "f" else np.iinfo(dtype).min
+def unspecified(dtype: np.dtype[Any]) -> object:
+    """A vector element the op leaves undefined: NaN, or the most negative integer."""
+    if dtype.kind in "fV":  # bfloat16 and float8 are kind V
+        return np.nan
+    return False if dtype == np.bool_ else np.iinfo(dtype).min
 
 
 _BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {

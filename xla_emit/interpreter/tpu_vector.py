@@ -135,7 +135,15 @@ _SIMT_ARITH.register(ArithImpls())
 _BORROWED = [arith.CmpfOp, arith.ExtUIOp, arith.TruncIOp, arith.SIToFPOp, arith.UIToFPOp]
 _BORROWED += [arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp, arith.TruncFOp, arith.NegfOp]
 _BORROWED += [arith.BitcastOp]
-ELEMENTWISE_ARITH = tuple((op_type, _SIMT_ARITH.lookup(op_type)) for op_type in _BORROWED)
+
+
+def _borrowed(op_type: type[Operation]) -> Callable[..., Any]:
+    handler = _SIMT_ARITH.lookup(op_type)
+    assert handler is not None, f"the SIMT executor has no handler for {op_type.name}"
+    return handler
+
+
+ELEMENTWISE_ARITH = tuple((op_type, _borrowed(op_type)) for op_type in _BORROWED)
 
 PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
     (vector_mosaic.MultiReductionOp, multi_reduction),

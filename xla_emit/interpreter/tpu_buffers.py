@@ -1,0 +1,87 @@
+"""The TPU executor's buffers: memrefs in their tiled physical layout, and semaphores.
+
+A memref is a flat numpy buffer the size of its padded tiles, indexed through
+the memref's `#tpu.tiled` layout (or Mosaic's default), so a kernel that reads
+the wrong offset reads the wrong data, as on the chip. Views (slices,
+squeezes, bitcasts) share the buffer and bring their own offset map.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import ml_dtypes
+import numpy as np
+import numpy.typing as npt
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Attribute
+
+from dialects import tpu
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
+
+IndexArrays = tuple[npt.NDArray[np.int64], ...]
+
+
+@dataclass
+class MemRef:
+    """A memref value: a flat physical buffer and a map from logical indices to offsets in it."""
+
+    storage: npt.NDArray[np.generic]
+    shape: tuple[int, ...]
+    offsets: Callable[[IndexArrays], npt.NDArray[np.int64]]
+
+    def logical(self) -> npt.NDArray[np.generic]:
+        """The memref's contents as a logical array."""
+        grid = np.indices(self.shape, dtype=np.int64) if self.shape else ()
+        return self.storage[self.offsets(tuple(grid))].reshape(self.shape)
+
+
+@dataclass
+class Semaphore:
+    """A semaphore's count; DMAs and signals raise it, waits lower it."""
+
+    count: int = 0
+
+
+def _layout_of(type_: MemRefType[Attribute]) -> MosaicTiledLayout:
+    explicit = tpu.tiled_layout_of(type_)
+    if explicit is not None:
+        return explicit.layout
+    bitwidth = tpu.element_bitwidth(type_.element_type) or 32
+    return mosaic_default_layout(type_.get_shape(), bitwidth)
+
+
+def _poison(dtype: np.dtype[Any]) -> object:
+    """What a read of memory nothing wrote returns: NaN, or a value unlikely in data."""
+    is_float = np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16
+    # For integers, wrapped to the type's width (i8, i1).
+    return np.asarray(np.nan if is_float else -12345).astype(dtype)
+
+
+def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None) -> MemRef:
+    """A memref of `type_` in its tiled physical layout; padding is filled with a poison value."""
+    shape = type_.get_shape()
+    dtype = numpy_dtype(type_.element_type)
+    layout = _layout_of(type_)
+    size = layout.footprint(shape) if layout.tiles else max(1, math.prod(shape))
+    storage = np.full(size, _poison(dtype), dtype=dtype)
+
+    def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
+        if not layout.tiles:
+            return np.ravel_multi_index(index, shape) if shape else np.zeros((), np.int64)
+        return np.asarray(layout.offset(list(index)), dtype=np.int64)
+
+    result = MemRef(storage, shape, offsets)
+    if contents is not None:
+        values = np.asarray(contents, dtype=dtype)
+        if values.shape != shape:
+            raise ValueError(
+                f"expected an array of shape {shape} for {type_}, but got {values.shape}"
+            )
+        grid = np.indices(shape, dtype=np.int64) if shape else ()
+        storage[offsets(tuple(grid))] = values
+    return result
