@@ -42,7 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from dialects.xla import XLA_SLICE_INDEX
 from xla_emit.diagnostics import SourceLocation, UserError
-from xla_emit.interpreter.budget import StepCounter
+from xla_emit.interpreter.budget import MemoryMeter, MemoryOverBudget, Reservation, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
@@ -123,6 +123,7 @@ class Executor:
         self.final_arguments: list[np.ndarray | None] = []
         self._steps: dict[Block, list[_Step]] = {}
         self.step_counter = StepCounter()
+        self.memory = MemoryMeter()
         # Results of pure calls in the current chunk (see `xla.run_pure_call`).
         self.pure_call_results: dict[object, Values] = {}
         # What the interpreter works out once about this module's ops (which loops
@@ -200,6 +201,7 @@ class Executor:
         function = self.entry_function(entry)
         self.grid = grid if grid is not None else self.launch_grid(function)
         self.step_counter = StepCounter()
+        self.memory = MemoryMeter()
         arguments = self._bind_arguments(function, inputs)
         chunks = self.grid.chunks(self.max_lanes)
         tracker = _Progress(progress, self.grid.num_lanes)
@@ -289,12 +291,28 @@ class Executor:
         values: list[Value] = []
         shared = _shared_slices(function)
         for position, type_ in enumerate(arg_types):
+            # Writable arguments are copies, and with race checks they track their writers.
+            writable = position >= len(inputs) or missing == 0
+            self._hold_argument(function, position, type_, writable, position >= len(inputs))
             if position < len(inputs):
-                values.append(self._input_value(position, type_, inputs[position], missing == 0))
+                values.append(self._input_value(position, type_, inputs[position], writable))
             else:
                 initial = inputs[shared[position]] if position in shared else None
                 values.append(self._output_value(position, type_, initial))
         return values
+
+    def _hold_argument(
+        self, function: FuncOp, position: int, type_: Attribute, writable: bool, output: bool
+    ) -> None:
+        """An argument's buffer (and its write tracking) is held for the whole run."""
+        if not isinstance(type_, TensorType | MemRefType):
+            return
+        numel = int(np.prod(type_.get_shape(), dtype=np.int64))
+        name = f"{'output ' if output else ''}argument {position}"
+        self.hold(function, f"{name} ({type_})", numel * numpy_dtype(type_).itemsize)
+        if writable and self.checks.races:
+            # Two int32 per element: the writer and its barrier interval.
+            self.hold(function, f"the write tracking of {name}", numel * 8)
 
     def _input_value(
         self,
@@ -517,6 +535,14 @@ class Executor:
     def describe_lane(self, local_lane: int) -> str:
         """`thread T, block B` of a lane of the current chunk."""
         return self.grid.describe_lane(self.lanes.grid_lane(local_lane))
+
+    def hold(self, op: Operation | None, what: str, size: int) -> Reservation:
+        """Reserve `size` bytes for `what` before allocating them; an error at `op` when the
+        run would then hold more than the memory budget."""
+        try:
+            return self.memory.reserve(what, size)
+        except MemoryOverBudget as over:
+            raise self.error(op, str(over)) from None
 
     def error(self, op: Operation | None, message: str, local_lane: int | None = None) -> UserError:
         """A `UserError` naming the op, its source location (if known) and the lane."""
