@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -101,6 +101,18 @@ class MemoryMeter:
             self._held[key] = (what, size)
             self.total = total
             return Reservation(self, key)
+
+    def holder(self, what: str, fail: Callable[[str], Exception]) -> Callable[[int], Reservation]:
+        """`reserve` for `what`, the size given later (by the allocating function); over the
+        budget it raises `fail(message)`, the executor's error located at the op."""
+
+        def hold(size: int) -> Reservation:
+            try:
+                return self.reserve(what, size)
+            except MemoryOverBudget as over:
+                raise fail(str(over)) from None
+
+        return hold
 
     def release(self, key: int) -> None:
         with self._lock:

@@ -42,7 +42,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from dialects.xla import XLA_SLICE_INDEX
 from xla_emit.diagnostics import SourceLocation, UserError
-from xla_emit.interpreter.budget import MemoryMeter, MemoryOverBudget, Reservation, StepCounter
+from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
@@ -539,10 +539,7 @@ class Executor:
     def hold(self, op: Operation | None, what: str, size: int) -> Reservation:
         """Reserve `size` bytes for `what` before allocating them; an error at `op` when the
         run would then hold more than the memory budget."""
-        try:
-            return self.memory.reserve(what, size)
-        except MemoryOverBudget as over:
-            raise self.error(op, str(over)) from None
+        return self.memory.holder(what, partial(self.error, op))(size)
 
     def error(self, op: Operation | None, message: str, local_lane: int | None = None) -> UserError:
         """A `UserError` naming the op, its source location (if known) and the lane."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeAlias, TypeVar
 
 import ml_dtypes
@@ -36,7 +37,12 @@ from xdsl.utils.hints import isa
 
 from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
-from xla_emit.interpreter.budget import StepCounter
+from xla_emit.interpreter.budget import (
+    MemoryMeter,
+    Reservation,
+    StepCounter,
+    result_label,
+)
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
@@ -70,16 +76,26 @@ def _layout_of(type_: MemRefType[Attribute]) -> MosaicTiledLayout:
     return mosaic_default_layout(type_.get_shape(), bitwidth)
 
 
-def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None) -> MemRef:
-    """A memref of `type_` in its tiled physical layout; padding is filled with a poison value."""
+def allocate(
+    type_: MemRefType[Attribute],
+    contents: npt.ArrayLike | None = None,
+    hold: Callable[[int], Reservation] | None = None,
+) -> MemRef:
+    """A memref of `type_` in its tiled physical layout; padding is filled with a poison value.
+
+    `hold` reserves its bytes (padding included) with the memory meter before they are
+    allocated."""
     shape = type_.get_shape()
     dtype = numpy_dtype(type_.element_type)
     layout = _layout_of(type_)
     size = layout.footprint(shape) if layout.tiles else max(1, math.prod(shape))
+    reservation = hold(size * dtype.itemsize) if hold is not None else None
     # NaN for floats; for integers a value unlikely in data, wrapped to the type's width (i8, i1).
     is_float = np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16
     poison = np.asarray(np.nan if is_float else -12345).astype(dtype)
     storage = np.full(size, poison, dtype=dtype)
+    if reservation is not None:
+        reservation.keep(storage)
 
     def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
         if not layout.tiles:
@@ -129,16 +145,27 @@ class TpuExecutor:
     """Runs one function of a module; see the module docstring."""
 
     def __init__(
-        self, module: ModuleOp, locate: Callable[[Operation], SourceLocation | None] | None = None
+        self,
+        module: ModuleOp,
+        locate: Callable[[Operation], SourceLocation | None] | None = None,
+        memory: MemoryMeter | None = None,
     ) -> None:
         self.module = module
         self.locate = locate
         self.env: dict[SSAValue, TpuValue] = {}
         self.step_counter = StepCounter()
+        # A grid's steps share one meter: the grid's buffers are held across them.
+        self.memory = memory if memory is not None else MemoryMeter()
 
     def error(self, op: Operation, message: str) -> TpuKernelError:
         location = self.locate(op) if self.locate is not None else None
         return TpuKernelError(f"'{op.name}' op {message}", location)
+
+    def holder(self, op: Operation, what: str) -> Callable[[int], Reservation]:
+        """What `allocate` reserves through: bytes for `what`, an error at `op` when the run
+        would then hold more than the memory budget."""
+
+        return self.memory.holder(what, partial(self.error, op))
 
     def run(
         self, inputs: Sequence[object], entry: str | None = None
@@ -164,7 +191,8 @@ class TpuExecutor:
                     self.env[arg] = _Semaphore()
                     continue
                 contents: npt.NDArray[np.generic] = np.asarray(value)
-                buffer = allocate(arg_type, contents)
+                what = f"argument {arg.index} ({arg_type})"
+                buffer = allocate(arg_type, contents, self.holder(function, what))
                 memrefs.append(buffer)
                 self.env[arg] = buffer
             elif isinstance(value, np.ndarray) and value.ndim:
@@ -354,7 +382,7 @@ def _alloc(ex: TpuExecutor, op: memref.AllocOp | memref.AllocaOp) -> list[TpuVal
     assert isinstance(op.memref.type, MemRefType)
     if isinstance(op.memref.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
         return [_Semaphore()]
-    return [allocate(op.memref.type)]
+    return [allocate(op.memref.type, hold=ex.holder(op, result_label(op)))]
 
 
 # ----------------------------------------------------------------------------- memref views
