@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import os
 import threading
+import weakref
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
@@ -108,7 +109,7 @@ class Executor:
         self.max_lanes = max_lanes
         # Chunks run on this many threads (numpy releases the GIL inside its loops).
         self.workers = workers if workers is not None else _available_cores()
-        self.versions: dict[Buffer, int] = {}
+        self.versions = _versions()
         self.locator = locator
         self.registry = registry if registry is not None else load_dialect_impls()
         self.functions: dict[str, FuncOp] = {
@@ -229,7 +230,7 @@ class Executor:
             a.buffer.as_array() if isinstance(a, TensorValue) else None for a in arguments
         ]
         # Buffers (and their check bookkeeping) must not outlive the launch.
-        self.versions = {}
+        self.versions = _versions()
         return self._gather_results(function, per_chunk)
 
     def _run_chunk(
@@ -239,7 +240,7 @@ class Executor:
         self.lanes = chunk
         self.mask = None
         # Each chunk starts from the arguments as given: versions count updates within a chunk.
-        self.versions = {}
+        self.versions = _versions()
         self.pure_call_results = {}
         with np.errstate(all="ignore"):
             results = self.call_function(function, arguments, None)
@@ -259,7 +260,7 @@ class Executor:
         """An executor sharing this one's module, grid and buffers, with its own lane state."""
         worker = copy.copy(self)
         worker.env = {}
-        worker.versions = {}
+        worker.versions = _versions()
         worker.mask = None
         worker._steps = {}
         worker.pure_call_results = {}
@@ -468,11 +469,11 @@ class Executor:
         `with ex.branch_versions() as join:` and `with join():` per branch.
         """
         before = dict(self.versions)
-        newest: dict[Buffer, int] = dict(before)
+        newest = _versions(before)
 
         @contextmanager
         def branch() -> Generator[None]:
-            self.versions = dict(before)
+            self.versions = _versions(before)
             try:
                 yield
             finally:
@@ -567,6 +568,12 @@ class _Progress:
         with self.lock:
             self.done += lanes
             self.callback(self.done, self.total)
+
+
+def _versions(initial: dict[Buffer, int] | None = None) -> weakref.WeakKeyDictionary[Buffer, int]:
+    """Versions by buffer, holding no buffer alive: a buffer is freed (and leaves the memory
+    budget) when the last value holding it dies."""
+    return weakref.WeakKeyDictionary(initial or {})
 
 
 def _deaths(block: Block) -> dict[int, list[SSAValue]]:
