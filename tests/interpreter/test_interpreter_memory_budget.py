@@ -129,96 +129,104 @@ def error_line(capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().err.splitlines()[0]
 
 
-def test_buffers_that_fit_one_by_one_but_not_together(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("text", "fits", "over", "flags", "message"),
+    [
+        pytest.param(
+            THREE_TENSORS,
+            "5K",
+            "4K",
+            [],
+            "4:3: error: 'tensor.empty' op needs 1 KiB more for %g (tensor.empty "
+            "tensor<256xf32>): the run would hold 5 KiB at once, over the memory budget of "
+            "4 KiB (--max-memory): argument 0 (tensor<256xf32>) 1 KiB, output argument 1 "
+            "(tensor<256xf32>) 1 KiB, %e (tensor.empty tensor<256xf32>) 1 KiB and 2 more (2 KiB)",
+            id="fit-one-by-one-not-together",
+        ),
+        pytest.param(
+            FREE_AND_REALLOCATE,
+            "2K",
+            "1K",
+            ["--backend", "gpu"],
+            "6:5: error: 'memref.alloc' op needs 1 KiB more for %m (memref.alloc "
+            "memref<256xf32>): the run would hold 2 KiB at once, over the memory budget of "
+            "1 KiB (--max-memory): argument 0 (memref<256xf32>) 1 KiB, %m (memref.alloc "
+            "memref<256xf32>) 1 KiB",
+            id="free-and-reallocate",
+        ),
+        pytest.param(
+            CARRIED,
+            "5K",
+            "4K",
+            [],
+            "7:5: error: 'tensor.empty' op needs 1 KiB more for %next (tensor.empty "
+            "tensor<256xf32>): the run would hold 5 KiB at once, over the memory budget of "
+            "4 KiB (--max-memory): 2 x %next (tensor.empty tensor<256xf32>) 2 KiB, argument 0 "
+            "(tensor<256xf32>) 1 KiB, output argument 1 (tensor<256xf32>) 1 KiB and 1 more "
+            "(1 KiB)",
+            id="carried-into-the-next-trip",
+        ),
+        pytest.param(
+            # The copy is reserved while the original is still held: 4096 + 256 + 64 = 4416 B.
+            PER_LANE,
+            "4416",
+            "4K",
+            [],
+            "7:3: error: 'tensor.insert' op needs 4 KiB more for %e (tensor.empty "
+            "tensor<16xf32>) copied for 64 lanes: the run would hold 4.31 KiB at once, over the "
+            "memory budget of 4 KiB (--max-memory): %e (tensor.empty tensor<16xf32>) copied for "
+            "64 lanes 4 KiB, output argument 0 (tensor<64xf32>) 256 B, %e (tensor.empty "
+            "tensor<16xf32>) 64 B",
+            id="copied-for-every-lane",
+        ),
+        pytest.param(
+            SHARED,
+            "4.5K",
+            "4K",
+            [],
+            "4:3: error: 'xla_gpu.allocate_shared' op needs 4 KiB more for %s "
+            "(xla_gpu.allocate_shared tensor<256xf32>) for 4 blocks: the run would hold 4.5 KiB "
+            "at once, over the memory budget of 4 KiB (--max-memory): %s "
+            "(xla_gpu.allocate_shared tensor<256xf32>) for 4 blocks 4 KiB, output argument 0 "
+            "(tensor<128xf32>) 512 B",
+            id="shared-memory-per-block",
+        ),
+        pytest.param(
+            TPU_ALLOCATIONS,
+            "12K",
+            "10K",
+            [],
+            f"5:3: error: 'memref.alloc' op needs 4 KiB more for %t (memref.alloc {VMEM}): the "
+            "run would hold 12 KiB at once, over the memory budget of 10 KiB (--max-memory): "
+            f"argument 0 ({VMEM}) 4 KiB, %s (memref.alloc {VMEM}) 4 KiB, %t (memref.alloc "
+            f"{VMEM}) 4 KiB",
+            id="tpu-allocations",
+        ),
+        pytest.param(
+            PTO_TILES,
+            "3K",
+            "2K",
+            [],
+            f"4:5: error: 'pto.alloc_tile' op needs 1 KiB more for %b (pto.alloc_tile {TILE}): "
+            "the run would hold 3 KiB at once, over the memory budget of 2 KiB (--max-memory): "
+            "argument 0 (!pto.partition_tensor_view<16x16xf32>) 1 KiB, %a (pto.alloc_tile "
+            f"{TILE}) 1 KiB, %b (pto.alloc_tile {TILE}) 1 KiB",
+            id="pto-tiles",
+        ),
+    ],
+)
+def test_what_a_run_holds_at_once(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
+    fits: str,
+    over: str,
+    flags: list[str],
+    message: str,
 ) -> None:
-    assert run(tmp_path, THREE_TENSORS, "4K") == 1
-    assert error_line(capsys) == (
-        f"{tmp_path}/k.mlir:4:3: error: 'tensor.empty' op needs 1 KiB more for "
-        "%g (tensor.empty tensor<256xf32>): the run would hold 5 KiB at once, over the memory "
-        "budget of 4 KiB (--max-memory): argument 0 (tensor<256xf32>) 1 KiB, "
-        "output argument 1 (tensor<256xf32>) 1 KiB, %e (tensor.empty tensor<256xf32>) 1 KiB "
-        "and 2 more (2 KiB)"
-    )
-    assert run(tmp_path, THREE_TENSORS, "5K") == 0
-
-
-def test_a_loop_that_frees_and_reallocates_stays_under_the_budget(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert run(tmp_path, FREE_AND_REALLOCATE, "2K", "--backend", "gpu") == 0
-    assert run(tmp_path, FREE_AND_REALLOCATE, "1K", "--backend", "gpu") == 1
-    assert error_line(capsys) == (
-        f"{tmp_path}/k.mlir:6:5: error: 'memref.alloc' op needs 1 KiB more for "
-        "%m (memref.alloc memref<256xf32>): the run would hold 2 KiB at once, over the memory "
-        "budget of 1 KiB (--max-memory): argument 0 (memref<256xf32>) 1 KiB, "
-        "%m (memref.alloc memref<256xf32>) 1 KiB"
-    )
-
-
-def test_a_buffer_carried_into_the_next_trip_is_held_with_the_new_one(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert run(tmp_path, CARRIED, "5K") == 0
-    assert run(tmp_path, CARRIED, "4K") == 1
-    assert error_line(capsys) == (
-        f"{tmp_path}/k.mlir:7:5: error: 'tensor.empty' op needs 1 KiB more for "
-        "%next (tensor.empty tensor<256xf32>): the run would hold 5 KiB at once, over the "
-        "memory budget of 4 KiB (--max-memory): 2 x %next (tensor.empty tensor<256xf32>) "
-        "2 KiB, argument 0 (tensor<256xf32>) 1 KiB, output argument 1 (tensor<256xf32>) 1 KiB "
-        "and 1 more (1 KiB)"
-    )
-
-
-def test_a_private_tensor_copied_for_every_lane(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # The copy is reserved while the original is still held: 4096 + 256 + 64 = 4416 B.
-    assert run(tmp_path, PER_LANE, "4K") == 1
-    assert error_line(capsys) == (
-        f"{tmp_path}/k.mlir:7:3: error: 'tensor.insert' op needs 4 KiB more for "
-        "%e (tensor.empty tensor<16xf32>) copied for 64 lanes: the run would hold 4.31 KiB at "
-        "once, over the memory budget of 4 KiB (--max-memory): %e (tensor.empty "
-        "tensor<16xf32>) copied for 64 lanes 4 KiB, output argument 0 (tensor<64xf32>) 256 B, "
-        "%e (tensor.empty tensor<16xf32>) 64 B"
-    )
-    assert run(tmp_path, PER_LANE, "4416") == 0
-
-
-def test_shared_memory_counts_one_copy_per_block(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert run(tmp_path, SHARED, "4K") == 1
-    assert error_line(capsys) == (
-        f"{tmp_path}/k.mlir:4:3: error: 'xla_gpu.allocate_shared' op needs 4 KiB more for "
-        "%s (xla_gpu.allocate_shared tensor<256xf32>) for 4 blocks: the run would hold "
-        "4.5 KiB at once, over the memory budget of 4 KiB (--max-memory): "
-        "%s (xla_gpu.allocate_shared tensor<256xf32>) for 4 blocks 4 KiB, "
-        "output argument 0 (tensor<128xf32>) 512 B"
-    )
-    assert run(tmp_path, SHARED, "4.5K") == 0
-
-
-def test_tpu_allocations(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(tmp_path, TPU_ALLOCATIONS, "10K") == 1
-    assert error_line(capsys) == (
-        f"{tmp_path}/k.mlir:5:3: error: 'memref.alloc' op needs 4 KiB more for "
-        f"%t (memref.alloc {VMEM}): the run would hold 12 KiB at once, over the memory budget "
-        f"of 10 KiB (--max-memory): argument 0 ({VMEM}) 4 KiB, %s (memref.alloc {VMEM}) "
-        f"4 KiB, %t (memref.alloc {VMEM}) 4 KiB"
-    )
-    assert run(tmp_path, TPU_ALLOCATIONS, "12K") == 0
-
-
-def test_pto_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(tmp_path, PTO_TILES, "2K") == 1
-    assert error_line(capsys) == (
-        f"{tmp_path}/k.mlir:4:5: error: 'pto.alloc_tile' op needs 1 KiB more for "
-        f"%b (pto.alloc_tile {TILE}): the run would hold 3 KiB at once, over the memory budget "
-        "of 2 KiB (--max-memory): argument 0 (!pto.partition_tensor_view<16x16xf32>) 1 KiB, "
-        f"%a (pto.alloc_tile {TILE}) 1 KiB, %b (pto.alloc_tile {TILE}) 1 KiB"
-    )
-    assert run(tmp_path, PTO_TILES, "3K") == 0
+    assert run(tmp_path, text, over, *flags) == 1
+    assert error_line(capsys) == f"{tmp_path}/k.mlir:{message}"
+    assert run(tmp_path, text, fits, *flags) == 0
 
 
 def test_the_command_line_prints_one_located_line(tmp_path: Path) -> None:
