@@ -218,7 +218,7 @@ def output_shapes_from_grid(
             f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
             f"and outputs, but got {len(inputs)} inputs, which leaves no output"
         )
-    prefetch = _prefetch_refs(kernel, inputs)
+    prefetch = _prefetch_refs(kernel, inputs, TpuExecutor(module))
     points = list(itertools.product(*(range(b) for b in kernel.grid)))
     shapes: list[tuple[int, ...]] = []
     outputs = zip(operand_types[first_output:], kernel.windows[first_output:], strict=True)
