@@ -2,9 +2,9 @@
 
 The oracle is arithmetic by hand: a tensor<256xf32> is 256 * 4 = 1 KiB, a
 tensor<16xf32> copied for 64 lanes 16 * 4 * 64 = 4 KiB, a memref<8x128xf32>
-in Mosaic's (8, 128) tiles 8 * 128 * 4 = 4 KiB. Each kernel's buffers fit the
-budget one by one (the check before the run passes them); only their total,
-counted while the kernel runs, does not.
+in Mosaic's (8, 128) tiles 8 * 128 * 4 = 4 KiB, a 16x16 f32 tile 1 KiB. Each
+kernel's buffers fit the budget one by one (the check before the run passes
+them); only their total, counted while the kernel runs, does not.
 """
 
 from __future__ import annotations
@@ -101,6 +101,26 @@ PTO_TILES = f"""module attributes {{pto.target_arch = "a2a3"}} {{
     %a = pto.alloc_tile : {TILE}
     %b = pto.alloc_tile : {TILE}
     return
+  }}
+}}
+"""
+# A Pallas grid of two steps over f32[16,128] (8 KiB) in and out: the whole arrays, a 4 KiB
+# scratch ref for the whole grid, and each step's two 4 KiB windows: 28 KiB at once (36 KiB if
+# the first step's windows were kept into the second).
+PALLAS_GRID = f"""module {{
+  func.func @kernel(%i: i32, %x: {VMEM}, %o: {VMEM}, %s: {VMEM}) attributes {{
+      dimension_semantics = [#tpu.dimension_semantics<arbitrary>],
+      iteration_bounds = array<i64: 2>, scalar_prefetch = 0 : i64, scratch_operands = 1 : i64,
+      window_params = [{{transform_indices = @map, window_bounds = array<i64: 8, 128>}},
+                       {{transform_indices = @map, window_bounds = array<i64: 8, 128>}}]}} {{
+    %c0 = arith.constant 0 : index
+    %v = vector.load %x[%c0, %c0] : {VMEM}, vector<8x128xf32>
+    vector.store %v, %o[%c0, %c0] : {VMEM}, vector<8x128xf32>
+    return
+  }}
+  func.func @map(%i: i32) -> (i32, i32) {{
+    %c0 = arith.constant 0 : i32
+    return %i, %c0 : i32, i32
   }}
 }}
 """
@@ -227,6 +247,22 @@ def test_what_a_run_holds_at_once(
     assert run(tmp_path, text, over, *flags) == 1
     assert error_line(capsys) == f"{tmp_path}/k.mlir:{message}"
     assert run(tmp_path, text, fits, *flags) == 0
+
+
+def test_a_pallas_grid_holds_its_arrays_scratch_and_one_step_of_windows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = tmp_path / "in.npz"
+    np.savez(inputs, arg0=np.ones((16, 128), np.float32))
+    flags = ["--inputs", str(inputs), "--output-shapes", "16x128"]
+    assert run(tmp_path, PALLAS_GRID, "27K", *flags) == 1
+    assert error_line(capsys) == (
+        f"{tmp_path}/k.mlir:2:3: error: 'func.func' op needs 4 KiB more for the window of "
+        f"operand 1 ({VMEM}): the run would hold 28 KiB at once, over the memory budget of "
+        "27 KiB (--max-memory): operand 0 (float32[16, 128]) 8 KiB, operand 1 "
+        f"(float32[16, 128]) 8 KiB, scratch 0 ({VMEM}) 4 KiB and 2 more (8 KiB)"
+    )
+    assert run(tmp_path, PALLAS_GRID, "28K", *flags) == 0
 
 
 def test_the_command_line_prints_one_located_line(tmp_path: Path) -> None:
