@@ -6,7 +6,8 @@ the machine's memory or running forever. The budgets are plain numbers here,
 importable before anything heavy loads (the command line names them); the
 runtime checks shapes against the memory budget before it allocates
 (`xla_emit.hlo.limits`), and the interpreters count the ops they run against
-the step budget.
+the step budget and the bytes a kernel holds at once against the memory
+budget (`xla_emit.interpreter.budget`).
 """
 
 from __future__ import annotations
