@@ -6,12 +6,14 @@ the machine's memory or running forever. The budgets are plain numbers here,
 importable before anything heavy loads (the command line names them); the
 runtime checks shapes against the memory budget before it allocates
 (`xla_emit.hlo.limits`), and the interpreters count the ops they run against
-the step budget.
+the step budget and the bytes a kernel holds at once against the memory
+budget (`xla_emit.interpreter.budget`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 GIB = 1 << 30
@@ -19,6 +21,9 @@ DEFAULT_MAX_MEMORY = 8 * GIB
 # About a minute of interpretation; real kernels need far fewer steps (one op
 # runs over all the lanes of a chunk at once: a full-size GELU takes ~10^4).
 DEFAULT_MAX_STEPS = 10_000_000
+
+# How many of the largest parts a message over the budget names; the rest are summed.
+NAMED_PARTS = 3
 
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*([KMGT]?)(?:i?B)?", re.IGNORECASE)
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -49,3 +54,17 @@ def format_bytes(size: int) -> str:
         if size >= unit:
             return f"{size / unit:.3g} {name}"
     return f"{size} B"
+
+
+def held_over_budget(total: int, budget: int, parts: Sequence[tuple[str, int]]) -> str:
+    """`3 KiB at once, over the memory budget of 2 KiB (--max-memory): 'p0' 1 KiB, ...`:
+    what a run would hold, named by its largest `parts` (description, bytes)."""
+    largest = sorted(parts, key=lambda part: part[1], reverse=True)
+    named = ", ".join(f"{what} {format_bytes(size)}" for what, size in largest[:NAMED_PARTS])
+    rest = largest[NAMED_PARTS:]
+    if rest:
+        named += f" and {len(rest)} more ({format_bytes(sum(size for _, size in rest))})"
+    held, allowed = format_bytes(total), format_bytes(budget)
+    if held == allowed:  # just over: three digits would print the two alike
+        held, allowed = f"{total} B", f"{budget} B"
+    return f"{held} at once, over the memory budget of {allowed} (--max-memory): {named}"

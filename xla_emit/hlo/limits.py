@@ -19,10 +19,7 @@ from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import ALIASING_OPS
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
-from xla_emit.limits import format_bytes
-
-# How many of the largest arrays the message over the total names.
-_NAMED_CONTRIBUTORS = 3
+from xla_emit.limits import format_bytes, held_over_budget
 
 
 def array_bytes(element_type: PrimitiveType, dimensions: tuple[int, ...]) -> int:
@@ -71,18 +68,9 @@ def check_total_memory(module: HloModule, budget: int) -> None:
     total = sum(c.size for c in contributors)
     if total <= budget:
         return
-    largest = sorted(contributors, key=lambda c: c.size, reverse=True)
-    named = ", ".join(f"{c.what} {format_bytes(c.size)}" for c in largest[:_NAMED_CONTRIBUTORS])
-    rest = largest[_NAMED_CONTRIBUTORS:]
-    if rest:
-        named += f" and {len(rest)} more ({format_bytes(sum(c.size for c in rest))})"
-    held, allowed = format_bytes(total), format_bytes(budget)
-    if held == allowed:  # just over: three digits would print the two alike
-        held, allowed = f"{total} B", f"{budget} B"
-    raise UserError(
-        f"a run holds {held} at once, over the memory budget of {allowed} (--max-memory): {named}",
-        largest[0].location,
-    )
+    largest = max(contributors, key=lambda c: c.size)
+    parts = [(c.what, c.size) for c in contributors]
+    raise UserError(f"a run holds {held_over_budget(total, budget, parts)}", largest.location)
 
 
 def held_at_once(module: HloModule) -> list[Contributor]:

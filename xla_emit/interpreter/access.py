@@ -34,6 +34,20 @@ def check_version(ex: Executor, op: Operation, tensor: TensorValue) -> None:
         )
 
 
+def _copy_before_writing(ex: Executor, op: Operation, buffer: Buffer, varying: bool) -> None:
+    """A kernel's own tensor gets a copy for every lane at its first lane-varying write, and
+    a constant its own copy at its first write; the memory meter counts the copy first."""
+    size = buffer.copy_size * buffer.data.itemsize
+    if varying:
+        what = f"{buffer.label} copied for {ex.lanes.count} lanes"
+        reservation = ex.hold(op, what, size * ex.lanes.count)
+        buffer.make_private_per_lane(ex.lanes, reservation.keep)
+    else:
+        reservation = ex.hold(op, f"{buffer.label} written", size)
+        buffer.data = reservation.keep(buffer.data.copy())
+        buffer.readonly = False
+
+
 def _lane_axis(array: np.ndarray, vector_rank: int) -> bool:
     return array.ndim > vector_rank
 
@@ -267,11 +281,7 @@ def write(
         and buffer.replication is Replication.GLOBAL
         and (varying or buffer.readonly)
     ):
-        if varying:
-            buffer.make_private_per_lane(ex.lanes)
-        else:
-            buffer.data = buffer.data.copy()
-            buffer.readonly = False
+        _copy_before_writing(ex, op, buffer, varying)
     unselected = not (buffer.tracked or ex.mask is not None or element_mask is not None)
     if run and unselected:
         block = _lanes_block(ex, buffer, _starts(ex, buffer, indices, vector_rank, run), run)

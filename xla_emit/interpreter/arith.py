@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, Operation
 
 from dialects.arith_ext import IndexCastUIOp, RemFOp
 from xla_emit.interpreter import scalars
+from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.element_types import (
     integer_width,
     is_float,
@@ -56,13 +57,10 @@ def constant_value(ex: Executor, attribute: Attribute, type_: Attribute, op: Ope
         values = np.broadcast_to(flat, shape) if flat.size == 1 else flat.reshape(shape)
         if isinstance(type_, VectorType):
             return np.ascontiguousarray(values)
-        buffer = Buffer(
-            np.ascontiguousarray(values).reshape(-1),
-            shape,
-            BufferKind.PRIVATE,
-            "constant",
-            readonly=True,
-        )
+        reservation = ex.hold(op, result_label(op), values.size * dtype.itemsize)
+        data = reservation.keep(np.ascontiguousarray(values).reshape(-1))
+        buffer = Buffer(data, shape, BufferKind.PRIVATE, "constant", readonly=True)
+        buffer.label = result_label(op)
         return TensorValue(buffer, 0)
     raise ex.error(op, f"has an unsupported value {attribute}")
 

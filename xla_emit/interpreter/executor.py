@@ -28,6 +28,7 @@ from __future__ import annotations
 import copy
 import os
 import threading
+import weakref
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
@@ -42,7 +43,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from dialects.xla import XLA_SLICE_INDEX
 from xla_emit.diagnostics import SourceLocation, UserError
-from xla_emit.interpreter.budget import StepCounter
+from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
@@ -108,7 +109,7 @@ class Executor:
         self.max_lanes = max_lanes
         # Chunks run on this many threads (numpy releases the GIL inside its loops).
         self.workers = workers if workers is not None else _available_cores()
-        self.versions: dict[Buffer, int] = {}
+        self.versions = _versions()
         self.locator = locator
         self.registry = registry if registry is not None else load_dialect_impls()
         self.functions: dict[str, FuncOp] = {
@@ -123,6 +124,7 @@ class Executor:
         self.final_arguments: list[np.ndarray | None] = []
         self._steps: dict[Block, list[_Step]] = {}
         self.step_counter = StepCounter()
+        self.memory = MemoryMeter()
         # Results of pure calls in the current chunk (see `xla.run_pure_call`).
         self.pure_call_results: dict[object, Values] = {}
         # What the interpreter works out once about this module's ops (which loops
@@ -200,6 +202,7 @@ class Executor:
         function = self.entry_function(entry)
         self.grid = grid if grid is not None else self.launch_grid(function)
         self.step_counter = StepCounter()
+        self.memory = MemoryMeter()
         arguments = self._bind_arguments(function, inputs)
         chunks = self.grid.chunks(self.max_lanes)
         tracker = _Progress(progress, self.grid.num_lanes)
@@ -227,7 +230,7 @@ class Executor:
             a.buffer.as_array() if isinstance(a, TensorValue) else None for a in arguments
         ]
         # Buffers (and their check bookkeeping) must not outlive the launch.
-        self.versions = {}
+        self.versions = _versions()
         return self._gather_results(function, per_chunk)
 
     def _run_chunk(
@@ -237,7 +240,7 @@ class Executor:
         self.lanes = chunk
         self.mask = None
         # Each chunk starts from the arguments as given: versions count updates within a chunk.
-        self.versions = {}
+        self.versions = _versions()
         self.pure_call_results = {}
         with np.errstate(all="ignore"):
             results = self.call_function(function, arguments, None)
@@ -257,7 +260,7 @@ class Executor:
         """An executor sharing this one's module, grid and buffers, with its own lane state."""
         worker = copy.copy(self)
         worker.env = {}
-        worker.versions = {}
+        worker.versions = _versions()
         worker.mask = None
         worker._steps = {}
         worker.pure_call_results = {}
@@ -289,12 +292,28 @@ class Executor:
         values: list[Value] = []
         shared = _shared_slices(function)
         for position, type_ in enumerate(arg_types):
+            # Writable arguments are copies, and with race checks they track their writers.
+            writable = position >= len(inputs) or missing == 0
+            self._hold_argument(function, position, type_, writable, position >= len(inputs))
             if position < len(inputs):
-                values.append(self._input_value(position, type_, inputs[position], missing == 0))
+                values.append(self._input_value(position, type_, inputs[position], writable))
             else:
                 initial = inputs[shared[position]] if position in shared else None
                 values.append(self._output_value(position, type_, initial))
         return values
+
+    def _hold_argument(
+        self, function: FuncOp, position: int, type_: Attribute, writable: bool, output: bool
+    ) -> None:
+        """An argument's buffer (and its write tracking) is held for the whole run."""
+        if not isinstance(type_, TensorType | MemRefType):
+            return
+        numel = int(np.prod(type_.get_shape(), dtype=np.int64))
+        name = f"{'output ' if output else ''}argument {position}"
+        self.hold(function, f"{name} ({type_})", numel * numpy_dtype(type_).itemsize)
+        if writable and self.checks.races:
+            # Two int32 per element: the writer and its barrier interval.
+            self.hold(function, f"the write tracking of {name}", numel * 8)
 
     def _input_value(
         self,
@@ -450,11 +469,11 @@ class Executor:
         `with ex.branch_versions() as join:` and `with join():` per branch.
         """
         before = dict(self.versions)
-        newest: dict[Buffer, int] = dict(before)
+        newest = _versions(before)
 
         @contextmanager
         def branch() -> Generator[None]:
-            self.versions = dict(before)
+            self.versions = _versions(before)
             try:
                 yield
             finally:
@@ -518,6 +537,11 @@ class Executor:
         """`thread T, block B` of a lane of the current chunk."""
         return self.grid.describe_lane(self.lanes.grid_lane(local_lane))
 
+    def hold(self, op: Operation | None, what: str, size: int) -> Reservation:
+        """Reserve `size` bytes for `what` before allocating them; an error at `op` when the
+        run would then hold more than the memory budget."""
+        return self.memory.holder(what, partial(self.error, op))(size)
+
     def error(self, op: Operation | None, message: str, local_lane: int | None = None) -> UserError:
         """A `UserError` naming the op, its source location (if known) and the lane."""
         text = message if op is None else f"'{op.name}' op {message}"
@@ -544,6 +568,12 @@ class _Progress:
         with self.lock:
             self.done += lanes
             self.callback(self.done, self.total)
+
+
+def _versions(initial: dict[Buffer, int] | None = None) -> weakref.WeakKeyDictionary[Buffer, int]:
+    """Versions by buffer, holding no buffer alive: a buffer is freed (and leaves the memory
+    budget) when the last value holding it dies."""
+    return weakref.WeakKeyDictionary(initial or {})
 
 
 def _deaths(block: Block) -> dict[int, list[SSAValue]]:

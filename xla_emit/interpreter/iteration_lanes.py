@@ -16,9 +16,10 @@ shuffles, shared memory, atomics) or writes to any other tensor than those
 and tensors they create, and no slice takes its sizes from a value the body
 computes (the lanes of a batch share one shape). An `scf.forall` run in each
 lane (`forall_lanes`) qualifies the same way, its shared outputs written by
-its `parallel_insert_slice`s taking the carried tensors' part. Such a loop computes the same thing either way; if
-two iterations of one thread write one element, the later one's value stays,
-as it would run one at a time (`access` keeps the last write).
+its `parallel_insert_slice`s taking the carried tensors' part. Such a loop
+computes the same thing either way; if two iterations of one thread write one
+element, the later one's value stays, as it would run one at a time (`access`
+keeps the last write).
 
 At run time the carried tensors must be kernel buffers (not per-lane private
 copies) that no captured value aliases; otherwise the loop runs one iteration

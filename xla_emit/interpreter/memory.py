@@ -18,6 +18,7 @@ per block (`BLOCK`, shared memory) or one per lane (`LANE`, private tensors).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum, auto
 
@@ -98,6 +99,8 @@ class Buffer:
         self.root: Buffer | None = None
         self.kind = kind
         self.name = name
+        # What memory messages call the buffer (`%e (tensor.empty tensor<4xf32>)`).
+        self.label = name
         self.replication = replication
         self.readonly = readonly
         # Per element: the global lane that wrote it last (-1: never) and in which
@@ -125,8 +128,11 @@ class Buffer:
         self, offsets: tuple[int, ...], shape: tuple[int, ...], steps: tuple[int, ...], name: str
     ) -> Buffer:
         """A strided window of this buffer sharing its storage."""
-        view = Buffer(self._data, shape, self.kind, name, self.replication, self.readonly)
+        # The view reads its root's storage, whatever array that is by then: holding the
+        # current one itself would keep it alive after the root replaces it.
+        view = Buffer(_NO_STORAGE, shape, self.kind, name, self.replication, self.readonly)
         view.root = self if self.root is None else self.root
+        view.label = view.root.label
         view.offset = self.offset + sum(o * s for o, s in zip(offsets, self.strides, strict=True))
         view.strides = tuple(
             step * stride for step, stride in zip(steps, self.strides, strict=True)
@@ -155,11 +161,13 @@ class Buffer:
             return lanes.block_slot * self.copy_size
         return np.arange(lanes.count, dtype=np.int64) * self.copy_size
 
-    def make_private_per_lane(self, lanes: LaneSet) -> None:
-        """Give every lane its own copy (the first lane-varying write to a private tensor)."""
+    def make_private_per_lane(self, lanes: LaneSet, keep: Callable[[np.ndarray], object]) -> None:
+        """Give every lane its own copy (the first lane-varying write to a private tensor);
+        `keep` is called on the new storage (the memory meter's reservation)."""
         if self.replication is Replication.LANE:
             return
         self.data = np.tile(self.data[: self.copy_size], lanes.count)
+        keep(self.data)
         self.replication = Replication.LANE
         self.readonly = False
 
@@ -176,6 +184,9 @@ class Buffer:
         byte_strides = tuple(stride * self.data.itemsize for stride in self.strides)
         window = np.lib.stride_tricks.as_strided(self.data[self.offset :], self.shape, byte_strides)
         return np.array(window)
+
+
+_NO_STORAGE = np.zeros(0)
 
 
 def _row_major_strides(shape: tuple[int, ...]) -> tuple[int, ...]:

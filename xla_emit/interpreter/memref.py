@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Attribute
 
 from xla_emit.interpreter.access import read, write
+from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, TensorValue
@@ -28,12 +28,20 @@ def current(ex: Executor, value: Value) -> TensorValue:
     return TensorValue(value.buffer, ex.version(value.buffer))
 
 
-def _allocate(type_: Attribute, dynamic_sizes: Values) -> TensorValue:
+def _allocate(
+    ex: Executor, op: memref.AllocOp | memref.AllocaOp, dynamic_sizes: Values
+) -> TensorValue:
+    type_ = op.memref.type
     assert isinstance(type_, MemRefType)
     sizes = iter(int(lanes(size)) for size in dynamic_sizes)
     shape = tuple(next(sizes) if extent < 0 else extent for extent in type_.get_shape())
-    data = np.zeros(int(np.prod(shape, dtype=np.int64)), numpy_dtype(type_))
-    return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local memref"), 0)
+    numel = int(np.prod(shape, dtype=np.int64))
+    dtype = numpy_dtype(type_)
+    reservation = ex.hold(op, result_label(op), numel * dtype.itemsize)
+    data = reservation.keep(np.zeros(numel, dtype))
+    buffer = Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local memref")
+    buffer.label = result_label(op)
+    return TensorValue(buffer, 0)
 
 
 def _mixed(static: tuple[int, ...], dynamic: Values) -> tuple[int, ...]:
@@ -56,13 +64,12 @@ class MemrefImpls(OpImpls):
     """memref ops over lanes."""
 
     @impl(memref.AllocOp, memref.AllocaOp)
-    def run_alloc(
-        self, _ex: Executor, op: memref.AllocOp | memref.AllocaOp, args: Values
-    ) -> Values:
-        return (_allocate(op.memref.type, args[: len(op.dynamic_sizes)]),)
+    def run_alloc(self, ex: Executor, op: memref.AllocOp | memref.AllocaOp, args: Values) -> Values:
+        return (_allocate(ex, op, args[: len(op.dynamic_sizes)]),)
 
     @impl(memref.DeallocOp)
     def run_dealloc(self, _ex: Executor, _op: memref.DeallocOp, _args: Values) -> Values:
+        # The buffer is freed, and leaves the memory budget, when its last value dies.
         return ()
 
     @impl(memref.LoadOp)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import ml_dtypes
@@ -40,7 +41,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
-from xla_emit.interpreter.budget import StepCounter
+from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, result_label
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
 from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
@@ -140,6 +141,7 @@ class PTOExecutor:
         self.memories: dict[str, NDArray[np.uint8]] = {}
         self.env: dict[SSAValue, Value] = {}
         self.step_counter = StepCounter()
+        self.memory = MemoryMeter()
         self.pipes = Pipes()
         # Set while the functions of a mixed kernel run as cores (`pto_cores_schedule`).
         self.subblock, self.subblocks = 0, 1
@@ -160,15 +162,23 @@ class PTOExecutor:
         if len(args) != len(block.args):
             raise UserError(f"'{name}' takes {len(block.args)} arguments, but got {len(args)}")
         values = [
-            self._argument(i, arg, value)
+            self._argument(function, i, arg, value)
             for i, (arg, value) in enumerate(zip(block.args, args, strict=True))
         ]
         return self._call(function, values)
 
-    @staticmethod
-    def _argument(position: int, arg: SSAValue, value: Value) -> Value:
-        if isinstance(arg.type, pto.TileTypeBase) and isinstance(value, np.ndarray):
-            tile = Tile.of_type(arg.type)
+    def holder(self, op: Operation, what: str) -> Callable[[int], Reservation]:
+        """`MemoryMeter.holder` for `what`, failing at `op` (for `Tile.of_type`)."""
+        return self.memory.holder(what, partial(self.error, op))
+
+    def _argument(self, function: func.FuncOp, position: int, arg: SSAValue, value: Value) -> Value:
+        hold = self.holder(function, f"argument {position} ({arg.type})")
+        if isinstance(value, np.ndarray):
+            # Global memory is the caller's array, held for the whole run; a tile is a copy.
+            if not isinstance(arg.type, pto.TileTypeBase):
+                hold(value.nbytes)
+                return value
+            tile = Tile.of_type(arg.type, hold=hold)
             if value.shape != tile.data.shape:
                 raise UserError(
                     f"argument {position} ({arg.type}) expects a {tile.data.shape} array, but got "
@@ -353,7 +363,7 @@ class PTOExecutor:
         valid = None
         if op.valid_row is not None:
             valid = (_index(args[-2]), _index(args[-1]))
-        tile = Tile.of_type(tile_type, valid)
+        tile = Tile.of_type(tile_type, valid, self.holder(op, result_label(op)))
         if op.addr is not None:
             # A tile at a fixed address names memory that is already there: it sees what
             # earlier tiles at that address left (PTOAS's manual memory plans rely on it).
@@ -369,15 +379,16 @@ class PTOExecutor:
         self._bind(op, tile, address)
         return [tile] if op.result else []
 
-    def _memory(self, loc: str) -> NDArray[np.uint8]:
-        if loc not in self.memories:
+    def _memory(self, op: Operation, loc: str) -> NDArray[np.uint8]:
+        if loc not in self.memories:  # all of its capacity, made at its first use (`op`)
+            self.holder(op, f"the {loc} memory of {self.target}")(CAPACITIES[self.target][loc])
             self.memories[loc] = np.zeros(CAPACITIES[self.target][loc], dtype=np.uint8)
         return self.memories[loc]
 
     def _bind(self, op: Operation, tile: Tile, address: int, keep_memory: bool = False) -> None:
         """Move the tile's storage (with its contents, unless `keep_memory`) to `address` of
         its location's memory."""
-        memory = self._memory(tile.loc)
+        memory = self._memory(op, tile.loc)
         size = tile.data.nbytes
         if address < 0 or address + size > memory.size:
             raise self.error(
@@ -435,7 +446,8 @@ class PTOExecutor:
             if report is not None and reported:
                 pto_semantics.write_report(reported[0], report)
             return []
-        dst = Tile.of_type(op.destination_type(), self._result_valid(op, ins))
+        hold = self.holder(op, result_label(op))
+        dst = Tile.of_type(op.destination_type(), self._result_valid(op, ins), hold)
         self._compute(op, ins, dst)
         return [dst]
 

@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Operation
 
 from dialects.pto import pipe_ops
+from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.pto_tile import Tile, Value
 
 # Pipe directions, as `dir_mask` bits; a two-way pipe has both.
@@ -86,7 +87,9 @@ def _push(executor: Any, op: Operation, key: object, tile: Value) -> list[Value]
     if not isinstance(tile, Tile):
         raise executor.error(op, f"pushes a tile, but got {type(tile).__name__}")
     # What the FIFO slot holds: a copy of the tile as it is now.
-    copy = Tile(tile.data.copy(), tile.valid_rows, tile.valid_cols, tile.loc)
+    reservation = executor.holder(op, f"a tile pushed by '{op.name}'")(tile.data.nbytes)
+    data = reservation.keep(tile.data.copy())
+    copy = Tile(data, tile.valid_rows, tile.valid_cols, tile.loc)
     list_key = (key, executor.subblock) if _direction(key) == V2C else key
     executor.pipes.push(list_key, copy)
     if executor.scheduler is not None:
@@ -164,7 +167,8 @@ def _push_frontend(executor: Any, op: Operation, args: list[Value]) -> list[Valu
 def _pop_frontend(executor: Any, op: Operation, args: list[Value]) -> list[Value]:
     assert isinstance(op, pipe_ops.TPopFromAicOp | pipe_ops.TPopFromAivOp)
     valid = (int(args[0]), int(args[1])) if args else None  # type: ignore[arg-type]
-    dst = Tile.of_type(op.tile.type, valid)  # type: ignore[arg-type]
+    hold = executor.holder(op, result_label(op))
+    dst = Tile.of_type(op.tile.type, valid, hold)  # type: ignore[arg-type]
     _pop_into(executor, op, C2V if isinstance(op, pipe_ops.TPopFromAicOp) else V2C, dst)
     return [dst]
 
@@ -238,7 +242,7 @@ def _memref_alloc(executor: Any, op: Operation, args: list[Value]) -> list[Value
     assert isinstance(memref_type, MemRefType)
     if len(memref_type.get_shape()) > 2 or -1 in memref_type.get_shape():
         raise executor.error(op, f"allocates static 1-D or 2-D buffers, not {memref_type}")
-    return [Tile.of_memref(memref_type)]
+    return [Tile.of_memref(memref_type, executor.holder(op, result_label(op)))]
 
 
 Handler = Callable[[Any, Operation, list[Value]], list[Value]]

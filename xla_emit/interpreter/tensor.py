@@ -18,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 from dialects.tensor_ext import ParallelInsertSliceOp
 from xla_emit.hlo.limits import check_memory
 from xla_emit.interpreter.access import check_version, read, write
-from xla_emit.interpreter.budget import current_limits
+from xla_emit.interpreter.budget import current_limits, result_label
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
@@ -34,25 +34,35 @@ def _tensor(value: Value) -> TensorValue:
 
 
 def private_tensor(
-    ex: Executor, type_: TensorType, elements: list[Value] | None, dynamic_sizes: Values = ()
+    ex: Executor,
+    op: Operation,
+    type_: TensorType,
+    elements: list[Value] | None,
+    dynamic_sizes: Values = (),
 ) -> TensorValue:
-    """A tensor created inside the kernel: one copy, private per lane once a lane writes it."""
+    """A tensor created inside the kernel by `op`: one copy, private per lane once a lane
+    writes it."""
     sizes = iter(int(lanes(size)) for size in dynamic_sizes)
     shape = tuple(next(sizes) if extent < 0 else extent for extent in type_.get_shape())
     numel = int(np.prod(shape, dtype=np.int64))
     dtype = numpy_dtype(type_)
-    if elements is None:
-        return TensorValue(
-            Buffer(np.zeros(numel, dtype), shape, BufferKind.PRIVATE, "a kernel-local tensor"), 0
-        )
-    scalars = [lanes(element) for element in elements]
+    label = result_label(op)
+    scalars = [lanes(element) for element in elements] if elements is not None else []
     if all(np.ndim(scalar) == 0 for scalar in scalars):
-        data = np.asarray(scalars, dtype=dtype).reshape(-1)
-        return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local tensor"), 0)
-    per_lane = np.stack([ex.to_lanes(scalar, 0) for scalar in scalars], axis=1).astype(dtype)
-    buffer = Buffer(
-        per_lane.reshape(-1), shape, BufferKind.PRIVATE, "a kernel-local tensor", Replication.LANE
-    )
+        reservation = ex.hold(op, label, numel * dtype.itemsize)
+        if elements is None:
+            data = np.zeros(numel, dtype)
+        else:
+            data = np.asarray(scalars, dtype=dtype).reshape(-1)
+        buffer = Buffer(reservation.keep(data), shape, BufferKind.PRIVATE, "a kernel-local tensor")
+    else:
+        count = ex.lanes.count
+        what = f"{label} for {count} lanes"
+        reservation = ex.hold(op, what, numel * dtype.itemsize * count)
+        per_lane = np.stack([ex.to_lanes(scalar, 0) for scalar in scalars], axis=1).astype(dtype)
+        data = reservation.keep(per_lane.reshape(-1))
+        buffer = Buffer(data, shape, BufferKind.PRIVATE, "a kernel-local tensor", Replication.LANE)
+    buffer.label = label
     return TensorValue(buffer, 0)
 
 
@@ -257,19 +267,19 @@ class TensorImpls(OpImpls):
     @impl(tensor.EmptyOp)
     def run_empty(self, ex: Executor, op: tensor.EmptyOp, args: Values) -> Values:
         assert isinstance(op.tensor.type, TensorType)
-        return (private_tensor(ex, op.tensor.type, None, args),)
+        return (private_tensor(ex, op, op.tensor.type, None, args),)
 
     @impl(tensor.FromElementsOp)
     def run_from_elements(self, ex: Executor, op: tensor.FromElementsOp, args: Values) -> Values:
         assert isinstance(op.result.type, TensorType)
-        return (private_tensor(ex, op.result.type, list(args)),)
+        return (private_tensor(ex, op, op.result.type, list(args)),)
 
     @impl(tensor.SplatOp)
     def run_splat(self, ex: Executor, op: tensor.SplatOp, args: Values) -> Values:
         assert isinstance(op.result.type, TensorType)
         type_ = op.result.type
         numel = int(np.prod(type_.get_shape(), dtype=np.int64))
-        return (private_tensor(ex, type_, [args[0]] * numel, args[1:]),)
+        return (private_tensor(ex, op, type_, [args[0]] * numel, args[1:]),)
 
     @impl(tensor.InsertSliceOp)
     def run_insert_slice(self, ex: Executor, op: tensor.InsertSliceOp, args: Values) -> Values:

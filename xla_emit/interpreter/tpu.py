@@ -25,6 +25,7 @@ that cannot run) and `tpu_mxu` (the explicit matrix-unit ops).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
@@ -40,7 +41,12 @@ from xdsl.utils.hints import isa
 
 from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
-from xla_emit.interpreter.budget import StepCounter
+from xla_emit.interpreter.budget import (
+    MemoryMeter,
+    Reservation,
+    StepCounter,
+    result_label,
+)
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
@@ -81,7 +87,10 @@ class TpuExecutor:
     """Runs one function of a module; see the module docstring."""
 
     def __init__(
-        self, module: ModuleOp, locate: Callable[[Operation], SourceLocation | None] | None = None
+        self,
+        module: ModuleOp,
+        locate: Callable[[Operation], SourceLocation | None] | None = None,
+        memory: MemoryMeter | None = None,
     ) -> None:
         self.module = module
         self.locate = locate
@@ -90,10 +99,18 @@ class TpuExecutor:
         # The device's barrier semaphore (`tpu.sem_barrier`): one for the whole run.
         self.barrier_semaphore = _Semaphore()
         self.matrix_units = MatrixUnits()  # the explicit MXU ops' staging registers and results
+        # A grid's steps share one meter: the grid's buffers are held across them.
+        self.memory = memory if memory is not None else MemoryMeter()
 
     def error(self, op: Operation, message: str) -> TpuKernelError:
         location = self.locate(op) if self.locate is not None else None
         return TpuKernelError(f"'{op.name}' op {message}", location)
+
+    def holder(self, op: Operation, what: str) -> Callable[[int], Reservation]:
+        """What `allocate` reserves through: bytes for `what`, an error at `op` when the run
+        would then hold more than the memory budget."""
+
+        return self.memory.holder(what, partial(self.error, op))
 
     def run(
         self, inputs: Sequence[object], entry: str | None = None
@@ -119,7 +136,8 @@ class TpuExecutor:
                     self.env[arg] = _Semaphore()
                     continue
                 contents: npt.NDArray[np.generic] = np.asarray(value)
-                buffer = allocate(arg_type, contents)
+                what = f"argument {arg.index} ({arg_type})"
+                buffer = allocate(arg_type, contents, self.holder(function, what))
                 memrefs.append(buffer)
                 self.env[arg] = buffer
             elif isinstance(value, np.ndarray) and value.ndim:
@@ -309,7 +327,7 @@ def _alloc(ex: TpuExecutor, op: memref.AllocOp | memref.AllocaOp) -> list[TpuVal
     assert isinstance(op.memref.type, MemRefType)
     if isinstance(op.memref.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
         return [_Semaphore()]
-    return [allocate(op.memref.type)]
+    return [allocate(op.memref.type, hold=ex.holder(op, result_label(op)))]
 
 
 # ----------------------------------------------------------------------------- memref views

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute
 
 from dialects import tpu
+from xla_emit.interpreter.budget import Reservation
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout
 
@@ -62,13 +63,23 @@ def _poison(dtype: np.dtype[Any]) -> object:
     return np.asarray(np.nan if is_float else -12345).astype(dtype)
 
 
-def allocate(type_: MemRefType[Attribute], contents: npt.ArrayLike | None = None) -> MemRef:
-    """A memref of `type_` in its tiled physical layout; padding is filled with a poison value."""
+def allocate(
+    type_: MemRefType[Attribute],
+    contents: npt.ArrayLike | None = None,
+    hold: Callable[[int], Reservation] | None = None,
+) -> MemRef:
+    """A memref of `type_` in its tiled physical layout; padding is filled with a poison value.
+
+    `hold` reserves its bytes (padding included) with the memory meter before they are
+    allocated."""
     shape = type_.get_shape()
     dtype = numpy_dtype(type_.element_type)
     layout = _layout_of(type_)
     size = layout.footprint(shape) if layout.tiles else max(1, math.prod(shape))
+    reservation = hold(size * dtype.itemsize) if hold is not None else None
     storage = np.full(size, _poison(dtype), dtype=dtype)
+    if reservation is not None:
+        reservation.keep(storage)
 
     def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
         if not layout.tiles:

@@ -27,6 +27,7 @@ end reads as unspecified values and is not written back.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -217,7 +218,7 @@ def output_shapes_from_grid(
             f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
             f"and outputs, but got {len(inputs)} inputs, which leaves no output"
         )
-    prefetch = _prefetch_refs(kernel, inputs)
+    prefetch = _prefetch_refs(kernel, inputs, TpuExecutor(module))
     points = list(itertools.product(*(range(b) for b in kernel.grid)))
     shapes: list[tuple[int, ...]] = []
     outputs = zip(operand_types[first_output:], kernel.windows[first_output:], strict=True)
@@ -230,13 +231,43 @@ def output_shapes_from_grid(
     return shapes
 
 
-def _prefetch_refs(kernel: PallasKernel, inputs: Sequence[npt.NDArray[np.generic]]) -> list[MemRef]:
+def _prefetch_refs(
+    kernel: PallasKernel, inputs: Sequence[npt.NDArray[np.generic]], grid: TpuExecutor
+) -> list[MemRef]:
     types = kernel.argument_types
     first = len(kernel.grid)
     return [
-        allocate(types[first + i], np.asarray(inputs[i]))  # type: ignore[arg-type]
+        allocate(
+            types[first + i],  # type: ignore[arg-type]
+            np.asarray(inputs[i]),
+            grid.holder(kernel.function, f"prefetch ref {i} ({types[first + i]})"),
+        )
         for i in range(kernel.prefetch)
     ]
+
+
+def _full_arrays(
+    kernel: PallasKernel,
+    inputs: Sequence[npt.NDArray[np.generic]],
+    output_shapes: Sequence[tuple[int, ...]],
+    grid: TpuExecutor,
+) -> list[np.ndarray]:
+    """The inputs and the (zeroed) outputs as whole arrays, held for the whole grid."""
+    operand_types = kernel.operand_types()
+    arrays = [
+        _as_element_type(n, np.asarray(a), t)
+        for n, (a, t) in enumerate(zip(inputs[kernel.prefetch :], operand_types, strict=False))
+    ]
+    for number, array in enumerate(arrays):
+        grid.holder(kernel.function, f"operand {number} ({array.dtype}{list(array.shape)})")(
+            array.nbytes
+        )
+    for shape, type_ in zip(output_shapes, operand_types[len(arrays) :], strict=True):
+        dtype = np.dtype(numpy_dtype(type_.element_type))
+        what = f"operand {len(arrays)} ({dtype}{list(shape)})"
+        grid.holder(kernel.function, what)(math.prod(shape) * dtype.itemsize)
+        arrays.append(np.zeros(shape, dtype))
+    return arrays
 
 
 def _check_full_array(
@@ -273,24 +304,19 @@ def run_pallas_kernel(
             f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
             f"and outputs, but got {len(inputs)} inputs and {len(output_shapes)} outputs"
         )
-    prefetch = _prefetch_refs(kernel, inputs)
-    arrays = [
-        _as_element_type(n, np.asarray(a), t)
-        for n, (a, t) in enumerate(zip(inputs[kernel.prefetch :], operand_types, strict=False))
-    ]
-    arrays += [
-        np.zeros(shape, numpy_dtype(t.element_type))
-        for shape, t in zip(output_shapes, operand_types[len(arrays) :], strict=True)
-    ]
+    # The grid's own buffers are held across its steps; each step's executor adds its own.
+    grid = TpuExecutor(module, locate)
+    prefetch = _prefetch_refs(kernel, inputs, grid)
+    arrays = _full_arrays(kernel, inputs, output_shapes, grid)
     for number, (array, type_) in enumerate(zip(arrays, operand_types, strict=True)):
         _check_full_array(kernel, number, array, type_)
     whole = {
-        i: allocate(t, arrays[i])
+        i: allocate(t, arrays[i], grid.holder(kernel.function, f"the ref of operand {i} ({t})"))
         for i, (t, w) in enumerate(zip(operand_types, kernel.windows, strict=True))
         if w is None
     }
     scratch_types = types[len(types) - kernel.scratch :]
-    scratch = [_scratch(t) for t in scratch_types]
+    scratch = [_scratch(t, n, kernel, grid) for n, t in enumerate(scratch_types)]
     for point in itertools.product(*(range(b) for b in kernel.grid)):
         blocks: dict[int, tuple[slice, ...]] = {}
         buffers: list[MemRef] = []
@@ -300,8 +326,9 @@ def run_pallas_kernel(
                 continue
             blocks[i] = _block_slices(window, point, prefetch, module, arrays[i].shape)
             contents = _padded_block(arrays[i], blocks[i], window)
-            buffers.append(allocate(type_, contents.reshape(type_.get_shape())))
-        TpuExecutor(module, locate).run(
+            hold = grid.holder(kernel.function, f"the window of operand {i} ({type_})")
+            buffers.append(allocate(type_, contents.reshape(type_.get_shape()), hold))
+        TpuExecutor(module, locate, grid.memory).run(
             [*point, *prefetch, *buffers, *scratch], kernel.function.sym_name.data
         )
         for i, region in blocks.items():
@@ -320,9 +347,11 @@ def _write_back(
     array[region] = block.reshape(window.bounds)[inside]
 
 
-def _scratch(type_: Attribute) -> MemRef | None:
+def _scratch(
+    type_: Attribute, number: int, kernel: PallasKernel, grid: TpuExecutor
+) -> MemRef | None:
     """A scratch buffer that lives across the grid; semaphores are made fresh per step."""
     assert isinstance(type_, MemRefType)
     if isinstance(type_.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
         return None
-    return allocate(type_)
+    return allocate(type_, hold=grid.holder(kernel.function, f"scratch {number} ({type_})"))

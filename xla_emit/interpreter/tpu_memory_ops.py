@@ -45,6 +45,7 @@ from xdsl.ir import Operation, SSAValue
 
 from dialects import tpu
 from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.budget import Reservation, result_label
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate
 from xla_emit.interpreter.tpu_compute import unspecified
@@ -60,6 +61,7 @@ class Machine(Protocol):
     def array(self, value: SSAValue) -> npt.NDArray[np.generic]: ...
     def memref(self, value: SSAValue) -> MemRef: ...
     def error(self, op: Operation, message: str) -> UserError: ...
+    def holder(self, op: Operation, what: str) -> Callable[[int], Reservation]: ...
 
 
 def _field(op: Operation, name: str) -> Any:
@@ -218,7 +220,7 @@ def same_value(ex: Machine, op: Operation) -> list[Any]:
 
 
 def internal_scratch(ex: Machine, op: Operation) -> list[Any]:
-    return [allocate(_result_memref(op))]
+    return [allocate(_result_memref(op), hold=ex.holder(op, result_label(op)))]
 
 
 # ----------------------------------------------------------------------------- ids and semaphores

@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import TensorType
 
 from dialects.gpu import ShuffleMode
 from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
+from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.element_types import is_float, numpy_dtype
 from xla_emit.interpreter.executor import Executor, Values, lanes
 from xla_emit.interpreter.gpu import barrier, shuffle, shuffle_sources
@@ -31,9 +32,15 @@ class XlaGpuImpls(OpImpls):
         dtype = numpy_dtype(type_)
         # NaN makes an unchecked read of uninitialised floats visible in the output.
         fill = np.nan if is_float(type_) else 0
-        data = np.full(numel * ex.lanes.num_blocks, fill, dtype=dtype)
+        blocks = ex.lanes.num_blocks
+        # One copy per block of the chunk, and with write checks two int32 per element.
+        per_element = dtype.itemsize + (8 if ex.checks.tracks_writes else 0)
+        what = f"{result_label(op)} for {blocks} blocks"
+        reservation = ex.hold(op, what, numel * blocks * per_element)
+        data = reservation.keep(np.full(numel * blocks, fill, dtype=dtype))
         name = f"shared memory {(op.result.name_hint and '%' + op.result.name_hint) or ''}".rstrip()
         buffer = Buffer(data, shape, BufferKind.SHARED, name, Replication.BLOCK)
+        buffer.label = result_label(op)
         if ex.checks.tracks_writes:
             buffer.start_tracking(initialized=False)
         return (TensorValue(buffer, 0),)

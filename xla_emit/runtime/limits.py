@@ -5,7 +5,9 @@ ops make) is checked once, statically: a dynamic dimension is an error (the
 interpreters allocate every buffer from its static shape), and so is a buffer
 over the memory budget. The launch grid is checked too: the executor keeps
 at least one index per lane. The HLO side of the same budget is
-`xla_emit.hlo.limits.check_module_memory`.
+`xla_emit.hlo.limits.check_module_memory`; what a kernel holds at once, all its
+buffers together, the executors count while it runs (`MemoryMeter` in
+`xla_emit.interpreter.budget`).
 """
 
 from __future__ import annotations
