@@ -210,14 +210,19 @@ def test_slices_in_a_loop_reverse_the_pairs() -> None:
 
 
 def test_a_slice_over_the_memory_budget_is_reported_when_it_is_made() -> None:
-    # Four threads each read 8 i32 of their own: 4 x 8 x 4 = 128 bytes, over a budget of 100.
+    # Four threads each read 8 i32 of their own: 4 x 8 x 4 = 128 bytes, which with the
+    # 256-byte argument, the 64-byte output and its 128 bytes of write tracking (448 B)
+    # passes a budget of 500.
     text = PER_THREAD.replace("tensor<4x8xi32>", "tensor<4x16xi32>")
     a = np.zeros((4, 16), np.int32)
-    with run_limits(RunLimits(max_memory=100)), pytest.raises(UserError) as caught:
+    with run_limits(RunLimits(max_memory=500)), pytest.raises(UserError) as caught:
         run(text, [a, np.array(8, np.int64)])
     assert caught.value.format().splitlines()[0] == (
-        "test.mlir:5:3: error: 'tensor.extract_slice' op result needs 128 B, over the memory "
-        "budget of 100 B (--max-memory)"
+        "test.mlir:5:3: error: 'tensor.extract_slice' op needs 128 B more for %s "
+        "(tensor.extract_slice tensor<?xi32>) for 4 lanes: the run would hold 576 B at once, "
+        "over the memory budget of 500 B (--max-memory): argument 0 (tensor<4x16xi32>) 256 B, "
+        "the write tracking of output argument 2 128 B, %s (tensor.extract_slice tensor<?xi32>) "
+        "for 4 lanes 128 B and 1 more (64 B)"
     )
 
 

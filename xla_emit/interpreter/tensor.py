@@ -16,9 +16,8 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
 
 from dialects.tensor_ext import ParallelInsertSliceOp
-from xla_emit.hlo.limits import check_memory
 from xla_emit.interpreter.access import check_version, read, write
-from xla_emit.interpreter.budget import current_limits, result_label
+from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
@@ -186,14 +185,19 @@ def extract_slice(
     dtype = numpy_dtype(result_type)
     name = "a slice made in the kernel"
     copies = _copies(ex, source, [*offsets, *strides])
-    _check_slice_memory(ex, op, count * np.dtype(dtype).itemsize * copies)
+    # Its sizes are known only now: the meter checks the run's total before the slice exists.
+    label = result_label(op) if copies == 1 else f"{result_label(op)} for {copies} lanes"
+    reservation = ex.hold(op, label, count * np.dtype(dtype).itemsize * copies)
     if count == 0:
-        return TensorValue(Buffer(np.zeros(0, dtype), shape, BufferKind.PRIVATE, name), 0)
+        empty = reservation.keep(np.zeros(0, dtype))
+        return TensorValue(Buffer(empty, shape, BufferKind.PRIVATE, name), 0)
     values = np.asarray(read(ex, op, source, _slice_indices(offsets, sizes, strides), 1))
     if values.ndim == 1:
-        return TensorValue(Buffer(values.astype(dtype), shape, BufferKind.PRIVATE, name), 0)
+        data = reservation.keep(values.astype(dtype))
+        return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, name), 0)
     per_lane = np.ascontiguousarray(ex.to_lanes(values, 1), dtype=dtype).reshape(-1)
-    return TensorValue(Buffer(per_lane, shape, BufferKind.PRIVATE, name, Replication.LANE), 0)
+    data = reservation.keep(per_lane)
+    return TensorValue(Buffer(data, shape, BufferKind.PRIVATE, name, Replication.LANE), 0)
 
 
 def _copies(ex: Executor, source: TensorValue, positions: list[Array]) -> int:
@@ -203,12 +207,6 @@ def _copies(ex: Executor, source: TensorValue, positions: list[Array]) -> int:
         np.ndim(value) for value in positions
     )
     return ex.lanes.count if per_lane else 1
-
-
-def _check_slice_memory(ex: Executor, op: Operation, size: int) -> None:
-    """A slice's sizes are known only now: its buffer must fit the memory budget."""
-    location = ex.locator.location_of(op) if ex.locator is not None else None
-    check_memory(size, f"'{op.name}' op result", current_limits().max_memory, location)
 
 
 def _per_lane(value: Array) -> Array:
