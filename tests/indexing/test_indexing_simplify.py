@@ -241,10 +241,11 @@ def test_xla_reshape_example_keeps_its_value() -> None:
     _check_equivalent(m, simplified)
 
 
-# XLA's loop map for concatenate's second operand (f32[512,128] at column 256 of a
-# 1024-block launch over the largest operand), before and after XLA simplifies it: the
-# corpus snapshot tests/corpus/gpu/concatenate/gpu/input_concatenate_fusion.mlir-passes.log.xz
-# prints the second (as #indexing_map3, with `/` for floordiv).
+# The loop map for concatenate's second operand (f32[512,128] at column 256 of a
+# 1024-block launch over the largest operand) as our emitter builds it, and as XLA prints
+# it simplified (#indexing_map3 in the corpus snapshot
+# tests/corpus/gpu/concatenate/gpu/input_concatenate_fusion.mlir-passes.log.xz, with `/`
+# for floordiv).
 _CONCAT_BEFORE = (
     "(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (bl_x floordiv 2, (bl_x mod 2) * 128 + th_x + 256), "
     "domain: th_x in [0, 127], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 1023], bl_y in [0, 0], "
@@ -353,3 +354,23 @@ def test_xla_fold_with_remainder_not_starting_at_zero_would_add_points() -> None
         "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [5, 6], d0 mod 4 in [0, 1]"
     )
     assert not original.is_in_domain([1, 5]) and xla_folded.is_in_domain([1, 5])
+
+
+def test_transpose_3d_constraint_folds_as_in_xla() -> None:
+    # The tile-reading loop of tests/corpus/gpu/transpose_3d: XLA's snapshot
+    # (#indexing_map in input_transpose_fusion.mlir-passes.log.xz) constrains it with
+    # `(d3 / 72) * 8 + s0 in [0, 9]`, dropping th_x floordiv 32 (in [0, 3]) from the sum.
+    ids = (
+        "th_x in [0, 127], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 143], bl_y in [0, 0], "
+        "bl_z in [0, 0], i in [0, 7], j in [0, 0]"
+    )
+    head = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[i, j] -> ((bl_x floordiv 72) * 32 + i * 4)"
+    original = parse_indexing_map(
+        f"{head}, domain: {ids}, (bl_x floordiv 72) * 32 + i * 4 + th_x floordiv 32 in [0, 39]"
+    )
+    simplified = original.simplify()
+    assert str(simplified) == f"{head}, domain: {ids}, (bl_x floordiv 72) * 8 + i in [0, 9]"
+    th, bl, i = (g.ravel() for g in np.meshgrid(np.arange(128), np.arange(144), np.arange(8)))
+    zero = np.zeros_like(th)
+    inside = simplified.is_in_domain([th, zero, zero, bl, zero, zero], [i, zero])
+    np.testing.assert_array_equal(inside, (bl // 72) * 32 + i * 4 + th // 32 <= 39)
