@@ -479,12 +479,12 @@ def _fold_remainder(
     becomes `bl_x mod 2 in [0, 0]`.
 
     XLA rewrites whenever `(b - r) floordiv g` is one value over r's range. The
-    points stay the same only if, further, `r >= 0` and `r <= b mod g` (then
-    `a*g + r >= 0` iff `a >= 0` and `a*g + r <= b` iff `a <= b floordiv g`),
-    which is XLA's condition when r's range starts at 0, as it does in every
-    map XLA's emitters make; for other ranges XLA's rewrite can add points
-    (`a*128 + r in [0, 130]`, r in [5, 6], admits a = 1 with r = 5), so those
-    are left alone here.
+    points are sure to stay the same only if, further, `r >= 0` and `r <= b mod
+    g` (then `a*g + r >= 0` iff `a >= 0` and `a*g + r <= b` iff `a <= b
+    floordiv g`), which is XLA's condition when r's range starts at 0, as it
+    does in the emitters' maps (concatenate's, the transposes'); for other
+    ranges XLA's rewrite can add points (`a*128 + r in [0, 130]`, r in [5, 6],
+    admits a = 1 with r = 5), so those are left alone here.
     """
     if bounds.lower != 0 or bounds.upper < 0:
         return None
