@@ -220,9 +220,42 @@ def test_range_encloses_every_value_on_the_domain(m: IndexingMap) -> None:
                 )
 
 
+@st.composite
+def _remainder_constraint_maps(draw: st.DrawFn) -> IndexingMap:
+    """Maps constrained by `a * g + r + c in [c, c + b]`, the shape whose `r` XLA's
+    constraint simplification drops: r's range sometimes in [0, b mod g], sometimes not."""
+    d0, d1, s0 = DimExpr(0), DimExpr(1), SymbolExpr(0)
+    multiplied = st.sampled_from(
+        [d0, _binary(AffineKind.MOD, d0, 4), _binary(AffineKind.FLOORDIV, d0, 2), d0 * 2 - s0]
+    )
+    remainders = st.sampled_from([d1, _binary(AffineKind.MOD, d1, 3), d1 + s0, d1 * 3 + s0])
+    factor = draw(st.sampled_from([3, 4, 8, 16, -8]))
+    constant = draw(st.integers(-4, 4))
+    constraint = _scaled_sum([(draw(multiplied), factor), (draw(remainders), 1)], constant)
+    lower = constant + draw(st.sampled_from([0, 0, 0, 1]))
+    return IndexingMap(
+        dim_vars=(Variable(draw(_intervals(-1, 2, 12))), Variable(draw(_intervals(-1, 3, 6)))),
+        range_vars=(Variable(draw(_intervals(0, 1, 3))),),
+        rt_vars=(),
+        results=(d0 + d1 * 16 + s0 * 256,),
+        constraints=((constraint, Interval(lower, lower + draw(st.integers(0, 60)))),),
+    )
+
+
 @SETTINGS
 @given(MAPS())
 def test_simplify_preserves_domain_and_values(m: IndexingMap) -> None:
+    _assert_simplify_keeps_domain_and_values(m)
+
+
+@SETTINGS
+@given(_remainder_constraint_maps())
+def test_constraint_folding_preserves_domain_and_values(m: IndexingMap) -> None:
+    _assert_simplify_keeps_domain_and_values(m)
+
+
+def _assert_simplify_keeps_domain_and_values(m: IndexingMap) -> None:
+    """The oracle: every point of the box, its membership and values by `_reference`."""
     simplified = m.simplify()
     dims, symbols = _box(m)
     shape = dims[0].shape

@@ -2,6 +2,7 @@
 
 import itertools
 
+import numpy as np
 import pytest
 
 from xla_emit.indexing import IndexingMap, parse_indexing_map
@@ -238,3 +239,138 @@ def test_xla_reshape_example_keeps_its_value() -> None:
         "domain: d0 in [0, 1], d1 in [0, 3], d2 in [0, 3]"
     )
     _check_equivalent(m, simplified)
+
+
+# The loop map for concatenate's second operand (f32[512,128] at column 256 of a
+# 1024-block launch over the largest operand) as our emitter builds it, and as XLA prints
+# it simplified (#indexing_map3 in the corpus snapshot
+# tests/corpus/gpu/concatenate/gpu/input_concatenate_fusion.mlir-passes.log.xz, with `/`
+# for floordiv).
+_CONCAT_BEFORE = (
+    "(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (bl_x floordiv 2, (bl_x mod 2) * 128 + th_x + 256), "
+    "domain: th_x in [0, 127], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 1023], bl_y in [0, 0], "
+    "bl_z in [0, 0], (bl_x mod 2) * 128 + th_x in [0, 127]"
+)
+_CONCAT_XLA = (
+    "(th_x, th_y, th_z, bl_x, bl_y, bl_z) -> (bl_x floordiv 2, th_x + 256), domain: th_x in "
+    "[0, 127], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 1022], bl_y in [0, 0], bl_z in [0, 0], "
+    "bl_x mod 2 in [0, 0]"
+)
+
+
+def test_concatenate_constraint_folds_as_in_xla() -> None:
+    original = parse_indexing_map(_CONCAT_BEFORE)
+    simplified = original.simplify()
+    assert str(simplified) == _CONCAT_XLA
+    # Hand-worked oracle: th_x < 128, so (bl_x mod 2) * 128 + th_x < 128 iff bl_x is even;
+    # the column is then th_x + 256.
+    th = np.arange(128).repeat(1024)
+    bl = np.tile(np.arange(1024), 128)
+    zero = np.zeros_like(th)
+    inside = simplified.is_in_domain([th, zero, zero, bl, zero, zero])
+    np.testing.assert_array_equal(inside, bl % 2 == 0)
+    rows, columns = simplified.evaluate([th, zero, zero, bl, zero, zero])
+    np.testing.assert_array_equal(np.asarray(rows)[inside], (bl // 2)[inside])
+    np.testing.assert_array_equal(np.asarray(columns)[inside], (th + 256)[inside])
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # a * g + r in [0, b] with r in [0, b mod g]: only a's range matters.
+        (
+            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 3], d0 * 4 + d1 in [0, 11]",
+            "(d0, d1) -> (d0), domain: d0 in [0, 2], d1 in [0, 3]",
+        ),
+        # Constants move into the interval first, so it starts at 0.
+        (
+            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 3], d0 * 4 + d1 + 8 in [8, 19]",
+            "(d0, d1) -> (d0), domain: d0 in [0, 2], d1 in [0, 3]",
+        ),
+        # Folding repeats: d0 * 16 + d1 * 4 + d2 -> d0 * 4 + d1 -> d0.
+        (
+            "(d0, d1, d2) -> (d0), domain: d0 in [0, 9], d1 in [0, 3], d2 in [0, 3], "
+            "d0 * 16 + d1 * 4 + d2 in [0, 47]",
+            "(d0, d1, d2) -> (d0), domain: d0 in [0, 2], d1 in [0, 3], d2 in [0, 3]",
+        ),
+        # g is the gcd of the coefficients other than 1; a negative one works too.
+        (
+            "(d0, d1)[s0] -> (d0), domain: d0 in [0, 9], d1 in [0, 3], s0 in [0, 7], "
+            "(d0 mod 3) * 8 + d1 * 2 + s0 floordiv 4 in [0, 9]",
+            "(d0, d1)[s0] -> (d0), domain: d0 in [0, 9], d1 in [0, 3], s0 in [0, 7], "
+            "(d0 mod 3) * 4 + d1 in [0, 4]",
+        ),
+        (
+            "(d0, d1) -> (d0), domain: d0 in [-5, 5], d1 in [0, 3], d1 - d0 * 4 in [0, 3]",
+            "(d0, d1) -> (0), domain: d0 in [0, 0], d1 in [0, 3]",
+        ),
+        # Concatenate's shape on a small grid.
+        (
+            "(d0, d1) -> (d0 floordiv 2, (d0 mod 2) * 4 + d1 + 8), domain: d0 in [0, 7], "
+            "d1 in [0, 3], (d0 mod 2) * 4 + d1 in [0, 3]",
+            "(d0, d1) -> (d0 floordiv 2, d1 + 8), domain: d0 in [0, 6], d1 in [0, 3], "
+            "d0 mod 2 in [0, 0]",
+        ),
+        # Not folded: r reaches past b mod g (d0 mod 3 = 2 leaves d1 only [0, 1]).
+        (
+            "(d0, d1) -> (d0 mod 3), domain: d0 in [0, 9], d1 in [0, 3], "
+            "(d0 mod 3) * 4 + d1 in [0, 9]",
+            "(d0, d1) -> (d0 mod 3), domain: d0 in [0, 9], d1 in [0, 3], "
+            "(d0 mod 3) * 4 + d1 in [0, 9]",
+        ),
+        # Not folded, as in XLA: the interval does not start at 0.
+        (
+            "(d0, d1) -> (d0 mod 3), domain: d0 in [0, 9], d1 in [0, 3], "
+            "(d0 mod 3) * 4 + d1 in [2, 11]",
+            "(d0, d1) -> (d0 mod 3), domain: d0 in [0, 9], d1 in [0, 3], "
+            "(d0 mod 3) * 4 + d1 in [2, 11]",
+        ),
+        # Not folded, unlike XLA: r in [5, 6] does not start at 0. XLA's test ((130 - r)
+        # floordiv 128 is 0 for every r) holds, but d0 mod 4 in [0, 1] would admit
+        # d0 mod 4 = 1 with d1 = 5 (133 > 130).
+        (
+            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [5, 6], "
+            "(d0 mod 4) * 128 + d1 in [0, 130]",
+            "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [5, 6], "
+            "(d0 mod 4) * 128 + d1 in [0, 130]",
+        ),
+    ],
+)
+def test_simplify_folds_remainder_out_of_constraint(before: str, after: str) -> None:
+    original = parse_indexing_map(before)
+    simplified = original.simplify()
+    assert str(simplified) == after
+    _check_equivalent(original, simplified)
+    assert simplified.simplify() == simplified
+
+
+def test_xla_fold_with_remainder_not_starting_at_zero_would_add_points() -> None:
+    # Why the fold also asks r >= 0 and r <= b mod g: the map XLA's rule makes of the last
+    # case above has points the original lacks.
+    original = parse_indexing_map(
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [5, 6], (d0 mod 4) * 128 + d1 in [0, 130]"
+    )
+    xla_folded = parse_indexing_map(
+        "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [5, 6], d0 mod 4 in [0, 1]"
+    )
+    assert not original.is_in_domain([1, 5]) and xla_folded.is_in_domain([1, 5])
+
+
+def test_transpose_3d_constraint_folds_as_in_xla() -> None:
+    # The tile-reading loop of tests/corpus/gpu/transpose_3d: XLA's snapshot
+    # (#indexing_map in input_transpose_fusion.mlir-passes.log.xz) constrains it with
+    # `(d3 / 72) * 8 + s0 in [0, 9]`, dropping th_x floordiv 32 (in [0, 3]) from the sum.
+    ids = (
+        "th_x in [0, 127], th_y in [0, 0], th_z in [0, 0], bl_x in [0, 143], bl_y in [0, 0], "
+        "bl_z in [0, 0], i in [0, 7], j in [0, 0]"
+    )
+    head = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[i, j] -> ((bl_x floordiv 72) * 32 + i * 4)"
+    original = parse_indexing_map(
+        f"{head}, domain: {ids}, (bl_x floordiv 72) * 32 + i * 4 + th_x floordiv 32 in [0, 39]"
+    )
+    simplified = original.simplify()
+    assert str(simplified) == f"{head}, domain: {ids}, (bl_x floordiv 72) * 8 + i in [0, 9]"
+    th, bl, i = (g.ravel() for g in np.meshgrid(np.arange(128), np.arange(144), np.arange(8)))
+    zero = np.zeros_like(th)
+    inside = simplified.is_in_domain([th, zero, zero, bl, zero, zero], [i, zero])
+    np.testing.assert_array_equal(inside, (bl // 72) * 32 + i * 4 + th // 32 <= 39)

@@ -222,7 +222,7 @@ class IndexingMap:
         simplifier = ExprSimplifier(ranges)
         result = replace(self, constraints=())
         for expr, bounds in self.constraints:
-            expr, bounds = normalize_constraint(simplifier.simplify(expr), bounds)
+            expr, bounds = normalize_constraint(simplifier.simplify(expr), bounds, ranges)
             expr_range = ranges.range(expr)
             if bounds.contains_interval(expr_range):
                 continue

@@ -425,13 +425,17 @@ def _find_quotient_term(
 # Constraints
 
 
-def normalize_constraint(expr: AffineExpr, bounds: Interval) -> tuple[AffineExpr, Interval]:
+def normalize_constraint(
+    expr: AffineExpr, bounds: Interval, ranges: RangeEvaluator
+) -> tuple[AffineExpr, Interval]:
     """Moves constants, common factors, signs and divisions from `expr` into `bounds`.
 
     `e + c in [a, b]` -> `e in [a-c, b-c]`; `e * c in [a, b]` -> `e in
     [ceil(a/c), floor(b/c)]` (bounds swap for negative c); `e floordiv c in
-    [a, b]` -> `e in [a*c, b*c + c-1]`. The set of points satisfying the
-    constraint does not change.
+    [a, b]` -> `e in [a*c, b*c + c-1]`; `e * g + r in [0, b]` -> `e in [0, b
+    floordiv g]` when `r` cannot move the sum across a multiple of `g`
+    (`_fold_remainder`). `ranges` are the map's variable bounds without its
+    constraints. The set of points satisfying the constraint does not change.
     """
     while True:
         terms = linear_form(expr)
@@ -449,6 +453,10 @@ def normalize_constraint(expr: AffineExpr, bounds: Interval) -> tuple[AffineExpr
                 bounds = Interval(ceil_div(bounds.lower, factor), bounds.upper // factor)
             else:
                 bounds = Interval(ceil_div(bounds.upper, factor), bounds.lower // factor)
+        folded = _fold_remainder(terms, bounds, ranges)
+        if folded is not None:
+            expr, bounds = folded
+            continue
         expr = terms.to_expr()
         if not (isinstance(expr, BinaryExpr) and expr.kind == AffineKind.FLOORDIV):
             return expr, bounds
@@ -457,3 +465,36 @@ def normalize_constraint(expr: AffineExpr, bounds: Interval) -> tuple[AffineExpr
             return expr, bounds
         expr = expr.lhs
         bounds = Interval(bounds.lower * divisor, bounds.upper * divisor + divisor - 1)
+
+
+def _fold_remainder(
+    terms: LinearSum, bounds: Interval, ranges: RangeEvaluator
+) -> tuple[AffineExpr, Interval] | None:
+    """`a * g + r in [0, b]` -> `a in [0, b floordiv g]`, or None when it does not apply.
+
+    XLA's `SimplifyAddConstraint`: for a constraint whose interval starts at 0,
+    `g` is the gcd of the coefficients other than 1, `a` the sum of those
+    summands divided by `g` and `r` the summands with coefficient 1. This is how
+    concatenate's `(bl_x mod 2) * 128 + th_x in [0, 127]` (th_x in [0, 127])
+    becomes `bl_x mod 2 in [0, 0]`.
+
+    XLA rewrites whenever `(b - r) floordiv g` is one value over r's range. The
+    points are sure to stay the same only if, further, `r >= 0` and `r <= b mod
+    g` (then `a*g + r >= 0` iff `a >= 0` and `a*g + r <= b` iff `a <= b
+    floordiv g`), which is XLA's condition when r's range starts at 0, as it
+    does in the emitters' maps (concatenate's, the transposes'); for other
+    ranges XLA's rewrite can add points (`a*128 + r in [0, 130]`, r in [5, 6],
+    admits a = 1 with r = 5), so those are left alone here.
+    """
+    if bounds.lower != 0 or bounds.upper < 0:
+        return None
+    scaled = {t: c for t, c in terms.terms.items() if c != 1}
+    factor = math.gcd(*scaled.values()) if scaled else 1
+    if factor == 1:
+        return None
+    rest = LinearSum({t: 1 for t, c in terms.terms.items() if c == 1})
+    rest_range = ranges.range(rest.to_expr())
+    if rest_range.lower < 0 or rest_range.upper > bounds.upper % factor:
+        return None
+    multiples = LinearSum({t: c // factor for t, c in scaled.items()})
+    return multiples.to_expr(), Interval(0, bounds.upper // factor)

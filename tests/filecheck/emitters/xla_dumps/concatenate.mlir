@@ -29,9 +29,9 @@
 // The second operand (f32[512,128]) covers half the largest one's columns.
 // XLA: #indexing_map3 = "(th_x, ...) -> (bl_x / 2, th_x + 256), domain: th_x in [0, 127], ...,
 // XLA:   bl_x in [0, 1022], ..., bl_x mod 2 in [0, 0]"
-// Difference: XLA's simplifier turns the constraint (bl_x mod 2) * 128 + th_x in [0, 127]
-// into bl_x mod 2 in [0, 0] and folds it into the results and bl_x's range; ours keeps it.
-// CHECK:         %[[L1:\w+]] = xla.loop ({{.*}})[] -> ({{.*}}) in #xla.indexing_map<"([[TH3:\w+]], {{\w+}}, {{\w+}}, [[BL3:\w+]], {{\w+}}, {{\w+}}) -> ([[BL3]] {{/|floordiv}} 2, ([[BL3]] mod 2) * 128 + [[TH3]] + 256), domain: [[TH3]] in [0, 127], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL3]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], ([[BL3]] mod 2) * 128 + [[TH3]] in [0, 127]"> iter_args(%{{\w+}} = %[[L0]])
+// As in XLA, the constraint (bl_x mod 2) * 128 + th_x in [0, 127] becomes bl_x mod 2 in [0, 0]
+// (th_x never reaches 128), which ends bl_x's range at 1022 and zeroes (bl_x mod 2) * 128.
+// CHECK:         %[[L1:\w+]] = xla.loop ({{.*}})[] -> ({{.*}}) in #xla.indexing_map<"([[TH3:\w+]], {{\w+}}, {{\w+}}, [[BL3:\w+]], {{\w+}}, {{\w+}}) -> ([[BL3]] {{/|floordiv}} 2, [[TH3]] + 256), domain: [[TH3]] in [0, 127], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL3]] in [0, 1022], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL3]] mod 2 in [0, 0]"> iter_args(%{{\w+}} = %[[L0]])
 
 // XLA: #indexing_map4 = "(th_x, ...) -> (bl_x / 2, (bl_x mod 2) * 128 + th_x + 384), domain:
 // XLA:   th_x in [0, 127], ..., bl_x in [0, 1023], ..."
