@@ -31,7 +31,6 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects import func, scf
@@ -44,6 +43,7 @@ from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
 from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, result_label
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
+from xla_emit.interpreter.pto_semantics_base import ROUNDING, compute_dtype
 from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -69,13 +69,6 @@ class PTOExecutionError(UserError):
     """A PTO program did something the hardware would not (named op, location)."""
 
 
-def _compute_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
-    """Half-precision math runs in f32 and rounds once per op, like the vector unit."""
-    if dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):
-        return np.dtype(np.float32)
-    return dtype
-
-
 _BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     pto.TAddOp: np.add,
     pto.TSubOp: np.subtract,
@@ -91,14 +84,6 @@ _UNARY: dict[type[Operation], Callable[[Array], Array]] = {
     pto.TRsqrtOp: lambda x: 1 / np.sqrt(x),
     pto.TAbsOp: np.abs,
     pto.TReluOp: lambda x: np.maximum(x, 0),
-}
-
-_ROUNDING: dict[str, Callable[[Array], Array]] = {
-    "CAST_RINT": np.rint,
-    "CAST_ROUND": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
-    "CAST_FLOOR": np.floor,
-    "CAST_CEIL": np.ceil,
-    "CAST_TRUNC": np.trunc,
 }
 
 
@@ -526,7 +511,7 @@ class PTOExecutor:
 
     @staticmethod
     def _as_compute(values: Array, dst: Tile) -> Array:
-        return values.astype(_compute_dtype(dst.data.dtype))
+        return values.astype(compute_dtype(dst.data.dtype))
 
     def _elementwise(self, op: pto.TileOpBase, dst: Tile, a: Array, b: Array) -> Array:
         a, b = self._as_compute(a, dst), self._as_compute(b, dst)
@@ -549,10 +534,10 @@ class PTOExecutor:
         if np.issubdtype(dst.data.dtype, np.integer) and not np.issubdtype(src.dtype, np.integer):
             mode = op.attributes.get("rmode")
             name = mode.data if isinstance(mode, StringAttr) else "CAST_RINT"
-            rounding = _ROUNDING.get(name)
+            rounding = ROUNDING.get(name)
             if rounding is None:
                 raise self.error(
-                    op, f"unknown rmode '{name}' (expected one of {', '.join(_ROUNDING)})"
+                    op, f"unknown rmode '{name}' (expected one of {', '.join(ROUNDING)})"
                 )
             info = np.iinfo(dst.data.dtype.name)
             values = np.clip(rounding(src.astype(np.float64)), info.min, info.max)
@@ -561,7 +546,7 @@ class PTOExecutor:
     def _reduce(self, op: pto.ReductionOpBase, ins: list[Value], dst: Tile) -> None:
         src = ins[0]
         assert isinstance(src, Tile)
-        values = src.valid.astype(_compute_dtype(src.data.dtype))
+        values = src.valid.astype(compute_dtype(src.data.dtype))
         reduce = np.sum if isinstance(op, pto.TRowSumOp | pto.TColSumOp) else np.max
         if op.REDUCES_ROWS:
             dst.data[: src.valid_rows, 0] = reduce(values, axis=1).astype(dst.data.dtype)

@@ -8,6 +8,7 @@ trandom) and `pto_fixpipe` (the `_fp` forms) add theirs to its table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol, TypeAlias
 
 import ml_dtypes
@@ -38,6 +39,16 @@ def compute_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
     if dtype in (np.dtype(np.float16), np.dtype(ml_dtypes.bfloat16)):
         return np.dtype(np.float32)
     return dtype
+
+
+# `tcvt`'s rounding modes (`rmode`), as float -> float functions.
+ROUNDING: dict[str, Callable[[Array], Array]] = {
+    "CAST_RINT": np.rint,
+    "CAST_ROUND": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
+    "CAST_FLOOR": np.floor,
+    "CAST_CEIL": np.ceil,
+    "CAST_TRUNC": np.trunc,
+}
 
 
 def valid(tile: TileLike, rows: int, cols: int) -> Array:
