@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf, vector
@@ -186,6 +186,16 @@ class ReductionTiling(ABC):
         """The domain of grid expressions evaluated outside loops."""
         return IndexingMap(grid_dim_vars(self.launch), (), (), ())
 
+    def write_map(self) -> IndexingMap:
+        """XLA's thread-to-output map, simplified: the grid where lane 0 of a row holds a
+        result that exists. Its constraints are the write's condition; simplifying tightens
+        th_x to the last row's lane 0 (XLA's writer maps say `th_x in [0, 224]` for rows of 32
+        in blocks of 256), the domain of the maps that compute where the result goes."""
+        indexing_map = self.grid_map().with_constraint(self.lane_in_row, Interval(0, 0))
+        for expr, bounds in self.written_in_bounds():
+            indexing_map = indexing_map.with_constraint(expr, bounds)
+        return indexing_map.simplify()
+
 
 @dataclass
 class GridValues:
@@ -257,11 +267,13 @@ def emit_reduction_entry_with(
     reduced_outputs = [
         output for i, output in enumerate(entry.outputs) if i not in analysis.side_outputs
     ]
-    condition = grid.all_hold([(tiling.lane_in_row, Interval(0, 0)), *tiling.written_in_bounds()])
-    for vector_element, element_results in enumerate(results):
-        output_index = [grid.value(expr) for expr in tiling.output_index(vector_element)]
+    write_map = tiling.write_map()
+    write_grid = GridValues(entry, emitter, replace(write_map, constraints=()))
+    condition = _write_condition(grid, write_grid, write_map)
+    for vector_element, values in enumerate(results):
+        output_index = [write_grid.value(expr) for expr in tiling.output_index(vector_element)]
         reduced_outputs = _emit_write(
-            grid, analysis, epilogue, condition, output_index, element_results, reduced_outputs
+            write_grid, analysis, epilogue, condition, output_index, values, reduced_outputs
         )
     written = iter(reduced_outputs)
     side_written = iter(sides)
@@ -269,6 +281,21 @@ def emit_reduction_entry_with(
     return entry.finish(
         [next(side_written if i in analysis.side_outputs else written) for i in positions]
     )
+
+
+def _write_condition(grid: GridValues, write_grid: GridValues, write_map: IndexingMap) -> SSAValue:
+    """Whether a thread writes, as XLA's CheckConstraints: the bounds the write map tightened
+    (checked against the launch grid), then its constraints (over the tightened domain)."""
+    launch_dims = grid.domain.dim_vars
+    dim_checks = [
+        grid.holds(DimExpr(position), variable.bounds)
+        for position, (variable, launch) in enumerate(
+            zip(write_map.dim_vars, launch_dims, strict=True)
+        )
+        if variable.bounds != launch.bounds
+    ]
+    constraint_checks = [write_grid.holds(*constraint) for constraint in write_map.constraints]
+    return grid.conjunction(dim_checks + constraint_checks) or grid.all_hold([])
 
 
 def _emit_thread_loop(

@@ -66,16 +66,17 @@
 // CHECK:         %[[TOTAL1:\w+]] = xla_gpu.shuffle_reduce(%[[R1]]) to 16 combiner=@{{\w+}} : f32
 
 // Lane 0 of warp y writes columns (bl_x * 32 + y) * 2 + e, where that vector exists.
+// XLA: #indexing_map6 = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[s0] -> (th_x mod 32), domain: th_x in [0, 992], ..."
 // XLA: #indexing_map7 = "(th_x, ..., bl_x, ...)[s0] -> (bl_x * 32 + th_x / 32), ..."
 // XLA: %c79 = arith.constant 79 : index
 // XLA: %21 = arith.cmpi sle, %17, %c79 : index
 // XLA: #indexing_map8 = "(th_x, ..., bl_x, ...)[s0] -> ((th_x / 32) * 2 + bl_x * 64 + s0), ..."
 // XLA: %41 = xla.predicated_insert %pure_call_8 into %arg3[%40] if %39 : tensor<160xf32>
-// CHECK:         %[[VECTOR:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH8:\w+]], {{\w+}}, {{\w+}}, [[BL8:\w+]], {{\w+}}, {{\w+}}) -> ([[BL8]] * 32 + [[TH8]] {{/|floordiv}} 32), domain: [[TH8]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL8]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[VECTOR:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH8:\w+]], {{\w+}}, {{\w+}}, [[BL8:\w+]], {{\w+}}, {{\w+}}) -> ([[BL8]] * 32 + [[TH8]] {{/|floordiv}} 32), domain: [[TH8]] in [0, 992], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL8]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         arith.cmpi sle, %[[VECTOR]], %{{\w+}} : index
-// CHECK:         %[[AT_OUT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH9:\w+]], {{\w+}}, {{\w+}}, [[BL9:\w+]], {{\w+}}, {{\w+}}) -> (([[TH9]] {{/|floordiv}} 32) * 2 + [[BL9]] * 64), domain: [[TH9]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL9]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[AT_OUT0:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH9:\w+]], {{\w+}}, {{\w+}}, [[BL9:\w+]], {{\w+}}, {{\w+}}) -> (([[TH9]] {{/|floordiv}} 32) * 2 + [[BL9]] * 64), domain: [[TH9]] in [0, 992], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL9]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[OUT0:\w+]] = xla.predicated_insert %[[TOTAL0]] into %[[OUT]][%[[AT_OUT0]]] if %[[IF:\w+]] : tensor<160xf32>
-// CHECK:         %[[AT_OUT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH10:\w+]], {{\w+}}, {{\w+}}, [[BL10:\w+]], {{\w+}}, {{\w+}}) -> (([[TH10]] {{/|floordiv}} 32) * 2 + [[BL10]] * 64 + 1), domain: [[TH10]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL10]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
+// CHECK:         %[[AT_OUT1:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH10:\w+]], {{\w+}}, {{\w+}}, [[BL10:\w+]], {{\w+}}, {{\w+}}) -> (([[TH10]] {{/|floordiv}} 32) * 2 + [[BL10]] * 64 + 1), domain: [[TH10]] in [0, 992], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL10]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         xla.predicated_insert %[[TOTAL1]] into %[[OUT0]][%[[AT_OUT1]]] if %[[IF]] : tensor<160xf32>
 // CHECK-LABEL: func.func private @
 // CHECK:         arith.maximumf
