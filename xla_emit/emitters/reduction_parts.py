@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf, vector
-from xdsl.dialects.builtin import IntegerAttr, TensorType, VectorType, i1
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, VectorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
@@ -105,9 +105,14 @@ class ReductionTiling(ABC):
     def kept_index(self) -> AffineExpr:
         """The linear kept (output) element a thread's partial result belongs to."""
 
+    @property
     @abstractmethod
-    def written_kept_index(self, vector_element: int) -> AffineExpr:
-        """The kept element the writing lane stores for `vector_element`."""
+    def write_symbols(self) -> tuple[Variable, ...]:
+        """The range variables of the write (the vector element a column's loop is at)."""
+
+    @abstractmethod
+    def written_kept_index(self) -> AffineExpr:
+        """The kept element the writing lane stores (at the write's symbols)."""
 
     @abstractmethod
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
@@ -173,8 +178,9 @@ class ReductionTiling(ABC):
         indexing_map = indexing_map.with_constraint(*self.read_in_bounds())
         return indexing_map.simplify()
 
-    def output_index(self, vector_element: int = 0) -> tuple[AffineExpr, ...]:
-        linear = self.written_kept_index(vector_element)
+    def output_index(self) -> tuple[AffineExpr, ...]:
+        """Where the writing lane stores, over `write_map`'s domain."""
+        linear = self.written_kept_index()
         index = delinearize(linear, self.output_shape)
         if not self.output_shape or self.output_shape[0] == 1:
             return index
@@ -191,7 +197,8 @@ class ReductionTiling(ABC):
         result that exists. Its constraints are the write's condition; simplifying tightens
         th_x to the last row's lane 0 (XLA's writer maps say `th_x in [0, 224]` for rows of 32
         in blocks of 256), the domain of the maps that compute where the result goes."""
-        indexing_map = self.grid_map().with_constraint(self.lane_in_row, Interval(0, 0))
+        grid = IndexingMap(grid_dim_vars(self.launch), self.write_symbols, (), ())
+        indexing_map = grid.with_constraint(self.lane_in_row, Interval(0, 0))
         for expr, bounds in self.written_in_bounds():
             indexing_map = indexing_map.with_constraint(expr, bounds)
         return indexing_map.simplify()
@@ -199,21 +206,23 @@ class ReductionTiling(ABC):
 
 @dataclass
 class GridValues:
-    """Evaluates grid expressions (of th_x, bl_x) into index values in the entry function."""
+    """Evaluates grid expressions into index values where `emitter` inserts. The domain's
+    dims are the first of (th_x, bl_x) (XLA's shared-memory maps have th_x alone); its range
+    variables take `symbols`."""
 
     entry: EntryFunction
     emitter: ElementalEmitter
     domain: IndexingMap
+    symbols: Sequence[SSAValue] = ()
 
     @property
     def builder(self) -> Builder:
-        """Where the values (and the ops that use them) go: the entry's body."""
-        return self.entry.body
+        """Where the values (and the ops that use them) go."""
+        return self.emitter.builder
 
     def value(self, expr: AffineExpr) -> SSAValue:
-        return self.emitter.apply_grid_expr(
-            expr, self.domain, [self.entry.thread_id, self.entry.block_id], ()
-        )
+        dims = [self.entry.thread_id, self.entry.block_id][: self.domain.num_dims]
+        return self.emitter.apply_grid_expr(expr, self.domain, dims, self.symbols)
 
     def holds(self, expr: AffineExpr, interval: Interval) -> SSAValue | None:
         """An `i1` for `expr in interval` (None when the grid's bounds already guarantee it)."""
@@ -237,11 +246,28 @@ class GridValues:
         return result
 
 
-# Combines the threads' partial results into one result per row, readable by its lane 0:
-# (grid, tiling, partials, inits, reducer name) -> the results of each written vector element.
-CombinePartials = Callable[
-    [GridValues, ReductionTiling, list[SSAValue], list[SSAValue], str], list[list[SSAValue]]
+# Writes rows' results from their lane 0 (through the epilogue, if any), as XLA's
+# EvaluateEpilogue: (where and with which symbol values, results, outputs) -> outputs.
+WriteResults = Callable[
+    [ElementalEmitter, Sequence[SSAValue], list[SSAValue], list[SSAValue]], list[SSAValue]
 ]
+
+
+@dataclass
+class PartialResults:
+    """What a thread holds after its loop, and how a row's combined results are written."""
+
+    values: list[SSAValue]
+    inits: list[SSAValue]
+    reducer: str
+    # The reduced outputs, before the write.
+    outputs: list[SSAValue]
+    write: WriteResults
+
+
+# Combines the threads' partial results into one result per row and writes them:
+# (grid, tiling, partial results) -> the written reduced outputs.
+CombinePartials = Callable[[GridValues, ReductionTiling, PartialResults], list[SSAValue]]
 
 
 def emit_reduction_entry_with(
@@ -252,8 +278,8 @@ def emit_reduction_entry_with(
     tiling: ReductionTiling,
     combine: CombinePartials,
 ) -> func.FuncOp:
-    """A reduction's entry: thread loop (writing the side outputs), `combine`, then the
-    write by each row's lane 0."""
+    """A reduction's entry: thread loop (writing the side outputs), `combine`, which writes
+    each row's result from its lane 0."""
     hero = analysis.hero
     output_shapes = [leaf for root in analysis.roots for leaf in flatten_shape(root.shape)]
     entry = begin_entry_function(name, fusion, output_shapes, tiling.launch)
@@ -263,19 +289,25 @@ def emit_reduction_entry_with(
     inits = [emitter.emit(init, [])[0] for init in hero.operands[num_inputs:]]
     reducer = fusion.reducer(hero.called_computations[0])
     partials, sides = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
-    results = combine(grid, tiling, partials, inits, reducer)
     reduced_outputs = [
         output for i, output in enumerate(entry.outputs) if i not in analysis.side_outputs
     ]
-    write_map = tiling.write_map()
-    write_grid = GridValues(entry, emitter, replace(write_map, constraints=()))
-    condition = _write_condition(grid, write_grid, write_map)
-    for vector_element, values in enumerate(results):
-        output_index = [write_grid.value(expr) for expr in tiling.output_index(vector_element)]
-        reduced_outputs = _emit_write(
-            write_grid, analysis, epilogue, condition, output_index, values, reduced_outputs
-        )
-    written = iter(reduced_outputs)
+
+    def write(
+        emitter: ElementalEmitter,
+        symbols: Sequence[SSAValue],
+        values: list[SSAValue],
+        outputs: list[SSAValue],
+    ) -> list[SSAValue]:
+        write_map = tiling.write_map()
+        launch_grid = GridValues(entry, emitter, tiling.grid_map())
+        write_grid = GridValues(entry, emitter, replace(write_map, constraints=()), symbols)
+        condition = _write_condition(launch_grid, write_grid, write_map)
+        output_index = [write_grid.value(expr) for expr in tiling.output_index()]
+        return _emit_write(write_grid, analysis, epilogue, condition, output_index, values, outputs)
+
+    state = PartialResults(partials, inits, reducer, reduced_outputs, write)
+    written = iter(combine(grid, tiling, state))
     side_written = iter(sides)
     positions = range(len(output_shapes))
     return entry.finish(
@@ -376,7 +408,7 @@ def _extract(builder: Builder, vector_value: SSAValue, element: SSAValue | int) 
     return builder.insert(op).results[0]
 
 
-def extract_element(builder: Builder, value: SSAValue, element: int) -> SSAValue:
+def extract_element(builder: Builder, value: SSAValue, element: SSAValue | int) -> SSAValue:
     """Element `element` of a vector of partials; a scalar partial is its own element 0."""
     if not isinstance(value.type, VectorType):
         return value
@@ -387,6 +419,28 @@ def _insert(
     builder: Builder, value: SSAValue, vector_value: SSAValue, element: SSAValue
 ) -> SSAValue:
     return builder.insert(vector.InsertOp(value, vector_value, [element])).results[0]
+
+
+def emit_vector_element_loop(
+    grid: GridValues,
+    size: int,
+    inits: list[SSAValue],
+    body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
+    """`scf.for` over the `size` elements of a thread's vector of partial results, carrying
+    `inits`; `body(element, carried)` emits one iteration through `grid`'s emitter and returns
+    what it yields (XLA's EmitLoopNest over the symbol of its shared-memory maps)."""
+    emitter = grid.emitter
+    lower, upper, step = (emitter.constant_index(value) for value in (0, size, 1))
+    block = Block(arg_types=[IndexType(), *[value.type for value in inits]])
+    outer = emitter.builder
+    emitter.builder = builder_at_end(block)
+    emitter.caches.append({})
+    results = body(block.args[0], list(block.args[1:]))
+    emitter.insert(scf.YieldOp(*results))
+    emitter.caches.pop()
+    emitter.builder = outer
+    return list(emitter.insert(scf.ForOp(lower, upper, step, inits, block)).results)
 
 
 def allocate_shared(builder: Builder, shape: Sequence[int], value_type: Attribute) -> SSAValue:
@@ -415,7 +469,7 @@ def _emit_write(
             PredicatedInsertOp(value, output, output_index, condition)
             for value, output in zip(results, outputs, strict=True)
         ]
-        return [entry.body.insert(insert).results[0] for insert in inserts]
+        return [grid.builder.insert(insert).results[0] for insert in inserts]
     then_block = Block()
     then_builder = builder_at_end(then_block)
     emitter = entry.emitter(then_builder, {analysis.hero: results})
@@ -428,5 +482,5 @@ def _emit_write(
     else_block = Block()
     builder_at_end(else_block).insert(scf.YieldOp(*outputs))
     types = [output.type for output in outputs]
-    written = entry.body.insert(scf.IfOp(condition, types, Region(then_block), Region(else_block)))
-    return list(written.results)
+    written = scf.IfOp(condition, types, Region(then_block), Region(else_block))
+    return list(grid.builder.insert(written).results)

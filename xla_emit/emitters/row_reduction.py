@@ -21,6 +21,7 @@ from dialects.xla import PredicatedExtractOp, PredicatedInsertOp
 from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.reduction_parts import (
     GridValues,
+    PartialResults,
     ReductionTiling,
     allocate_shared,
     round_up,
@@ -28,6 +29,7 @@ from xla_emit.emitters.reduction_parts import (
 )
 from xla_emit.emitters.work_items import BLOCK_X, THREAD_X
 from xla_emit.indexing.affine import AffineExpr
+from xla_emit.indexing.indexing_map import Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
 MAX_THREADS_PER_ROW = 1024
@@ -90,8 +92,12 @@ class RowReductionTiling(ReductionTiling):
     def kept_index(self) -> AffineExpr:
         return BLOCK_X * self.rows_per_block + self.row_in_block
 
-    def written_kept_index(self, vector_element: int) -> AffineExpr:
-        del vector_element  # The vector runs along the reduced elements: one result a row.
+    @property
+    def write_symbols(self) -> tuple[Variable, ...]:
+        # The vector runs along the reduced elements: one result a row, written once.
+        return ()
+
+    def written_kept_index(self) -> AffineExpr:
         return self.kept_index()
 
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
@@ -106,14 +112,11 @@ class RowReductionTiling(ReductionTiling):
 
 
 def combine_row(
-    grid: GridValues,
-    tiling: ReductionTiling,
-    partials: list[SSAValue],
-    inits: list[SSAValue],
-    reducer: str,
-) -> list[list[SSAValue]]:
+    grid: GridValues, tiling: ReductionTiling, partials: PartialResults
+) -> list[SSAValue]:
     """A warp shuffle; rows wider than a warp then meet in shared memory for one more."""
-    return [_combine_row_partials(grid, tiling, partials, inits, reducer)]
+    results = _combine_row_partials(grid, tiling, partials.values, partials.inits, partials.reducer)
+    return partials.write(grid.emitter, (), results, partials.outputs)
 
 
 def _combine_row_partials(
