@@ -137,11 +137,17 @@ def test_reduction_reads_every_input_once_into_its_row(
     tiling = tiling_of_groups(groups, input_shape, output_shape, bits)
     assert tiling.vector_size == vector_size
     dims, symbols = domain_points(tiling.read_map())
-    read = evaluate(tiling.read_map(), dims, symbols)
+    # The map reads the input's contiguous components, its row-major bitcast.
+    components = evaluate(tiling.read_map(), dims, symbols)
+    assert np.all(counts(components, tiling.components_shape) == 1)
+    linear = np.ravel_multi_index(tuple(components), tiling.components_shape)
+    read = list(np.unravel_index(linear, input_shape))
     assert np.all(counts(read, input_shape) == 1)
+    # The bitcast map inside the loop agrees.
+    bitcast = tiling.bitcast_map(input_shape)
+    assert [list(r) for r in evaluate(bitcast, components, [])] == [list(r) for r in read]
     # The partial result a thread accumulates belongs to the output element of what it reads.
     kept = np.asarray(tiling.kept_index().evaluate(dims, symbols), dtype=np.int64)
-    linear = np.ravel_multi_index(tuple(read), input_shape)
     if groups.is_row:
         expected = linear // groups.components[2]
     else:

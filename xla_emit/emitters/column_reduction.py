@@ -124,14 +124,24 @@ class ColumnReductionTiling(ReductionTiling):
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         return [(self.tile * WARP_SIZE + self.row_in_block, Interval(0, self.minor_vectors - 1))]
 
-    def input_linear_index(self) -> AffineExpr:
+    @property
+    def components_shape(self) -> tuple[int, ...]:
+        # [major kept, reduced, minor kept]: XLA's input_shape_.
+        return self.groups.components
+
+    def component_index(self) -> tuple[AffineExpr, ...]:
         row = self.loop_step + self.row_in_block
         vector = self.tile * WARP_SIZE + self.lane_in_row
-        return (
-            (self.major * self.reduced + row) * self.minor
-            + vector * self.vector_size
-            + self.vector_index
-        )
+        return (self.major, row, vector * self.vector_size + self.vector_index)
+
+    @property
+    def iteration_symbol(self) -> int:
+        return 0
+
+    @property
+    def loop_symbols(self) -> tuple[Variable, ...]:
+        """s0 over every 32nd row, s1 along a vector of kept minor elements."""
+        return (Variable(Interval(0, self.iterations - 1), "s0"), self.vector_symbol(1))
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.tile * WARP_SIZE + self.lane_in_row, Interval(0, self.minor_vectors - 1)

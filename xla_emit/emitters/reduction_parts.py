@@ -34,10 +34,11 @@ from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end
-from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars, linearize
+from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars
+from xla_emit.hlo.indexing_analysis import reshape_map
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import flatten_shape
-from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
+from xla_emit.indexing.affine import AffineExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
@@ -118,9 +119,25 @@ class ReductionTiling(ABC):
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         """What must hold for the writing lane's kept element to exist."""
 
+    @property
     @abstractmethod
-    def input_linear_index(self) -> AffineExpr:
-        """The input element a thread reads in iteration `s0` of its loop (row-major input)."""
+    def components_shape(self) -> tuple[int, ...]:
+        """The shape the loop's map indexes: XLA's view of the input as its contiguous
+        components (its `input_shape_`), a bitcast of the input."""
+
+    @abstractmethod
+    def component_index(self) -> tuple[AffineExpr, ...]:
+        """The component a thread reads at the loop's symbols."""
+
+    @property
+    @abstractmethod
+    def iteration_symbol(self) -> int:
+        """The loop symbol that steps along the reduced positions."""
+
+    @property
+    @abstractmethod
+    def loop_symbols(self) -> tuple[Variable, ...]:
+        """The loop's range variables (XLA's tile sizes per thread), the vector element last."""
 
     @abstractmethod
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
@@ -153,30 +170,41 @@ class ReductionTiling(ABC):
         return THREAD_X.floordiv(self.threads_per_row)
 
     @property
+    def iterations(self) -> int:
+        """How many reduced positions one thread visits."""
+        return ceil_div(self.reduced_positions, self.loop_stride)
+
+    @property
     def loop_step(self) -> AffineExpr:
-        """How far along the reduced positions iteration `s0` has moved."""
-        return SymbolExpr(0) * self.loop_stride
+        """How far along the reduced positions the loop's iteration has moved."""
+        return SymbolExpr(self.iteration_symbol) * self.loop_stride
 
     @property
     def vector_index(self) -> AffineExpr:
-        """The element of its vector a thread reads: `s1`, absent (0) when unvectorized."""
-        return SymbolExpr(1) if self.vector_size > 1 else ConstantExpr(0)
+        """The element of its vector a thread reads: the last loop symbol."""
+        return SymbolExpr(len(self.loop_symbols) - 1)
+
+    def vector_symbol(self, position: int) -> Variable:
+        """The range variable along a vector, symbol `position` of the loop."""
+        return Variable(Interval(0, self.vector_size - 1), f"s{position}")
 
     def read_map(self) -> IndexingMap:
-        """(th_x, bl_x)[s0(, s1)] -> input index, over the elements each thread folds: `s0`
-        steps along the reduced positions, `s1` along a vector."""
-        iterations = ceil_div(self.reduced_positions, self.loop_stride)
-        results = delinearize(self.input_linear_index(), self.input_shape)
-        range_vars = [Variable(Interval(0, iterations - 1), "s0")]
-        if self.vector_size > 1:
-            range_vars.append(Variable(Interval(0, self.vector_size - 1), "s1"))
-        indexing_map = IndexingMap(grid_dim_vars(self.launch), tuple(range_vars), (), results)
+        """(th_x, bl_x)[loop symbols] -> component index, over the elements each thread
+        folds, as XLA's ComputeReductionInputIndexing."""
+        indexing_map = IndexingMap(
+            grid_dim_vars(self.launch), self.loop_symbols, (), self.component_index()
+        )
         reduced_position = self.loop_step + self.lane_in_reduced
         indexing_map = indexing_map.with_constraint(
             reduced_position, Interval(0, self.reduced_positions - 1)
         )
         indexing_map = indexing_map.with_constraint(*self.read_in_bounds())
         return indexing_map.simplify()
+
+    def bitcast_map(self, shape: Sequence[int]) -> IndexingMap:
+        """Component index -> index in `shape` (the input's, a side output's): the same
+        element in row-major order, as XLA's GetBitcastMap."""
+        return reshape_map(self.components_shape, shape)
 
     def output_index(self) -> tuple[AffineExpr, ...]:
         """Where the writing lane stores, over `write_map`'s domain."""
@@ -340,7 +368,7 @@ def _emit_thread_loop(
     """Each thread folds its share of the reduced elements into its accumulators and writes
     the side outputs at the elements it reads: (partial results, side output tensors)."""
     hero = analysis.hero
-    names = [f"input_dim{d}" for d in range(len(tiling.input_shape))]
+    names = [f"component{d}" for d in range(len(tiling.components_shape))]
     side_tensors = [entry.outputs[i] for i in analysis.side_outputs]
     if tiling.vectorized_partials:
         inits = [_broadcast(entry.body, init, tiling.vector_size) for init in inits]
@@ -350,11 +378,13 @@ def _emit_thread_loop(
         arg.name_hint = "acc"
     builder = builder_at_end(loop.body.block)
     emitter = entry.emitter(builder)
-    input_index = list(loop.map_results)
+    components = list(loop.map_results)
+    input_map = tiling.bitcast_map(tiling.input_shape)
+    input_index = emitter.apply_map(input_map, components, tiling.components_shape)
     inputs = hero.operands[: len(hero.operands) // 2]
     values = [emitter.emit(op, input_index)[0] for op in inputs]
     if tiling.vectorized_partials:
-        element = loop.induction_vars[1]
+        element = loop.induction_vars[-1]
         elements = [_extract(builder, acc, element) for acc in accumulators]
         call = builder.insert(PureCallOp(reducer, [*elements, *values], [e.type for e in elements]))
         partials = [
@@ -367,7 +397,7 @@ def _emit_thread_loop(
         partials = list(call.results)
     side_args = loop.region_iter_args[len(inits) :]
     updated_sides = [
-        _write_side_output(emitter, tiling, analysis.roots[i], tensor, input_index)
+        _write_side_output(emitter, tiling, analysis.roots[i], tensor, components)
         for i, tensor in zip(analysis.side_outputs, side_args, strict=True)
     ]
     builder.insert(YieldOp([*partials, *updated_sides]))
@@ -380,17 +410,12 @@ def _write_side_output(
     tiling: ReductionTiling,
     root: HloInstruction,
     tensor: SSAValue,
-    input_index: list[SSAValue],
+    components: list[SSAValue],
 ) -> SSAValue:
-    """The side output `root` at the element of the input being read (the same element in
-    row-major order: XLA's bitcast map from the input to the side output)."""
-    input_dims = [DimExpr(d) for d in range(len(tiling.input_shape))]
-    linear = linearize(input_dims, tiling.input_shape)
-    side_shape = root.array_shape.dimensions
-    index = [
-        emitter.apply_expr(expr, input_index, tiling.input_shape)
-        for expr in delinearize(linear, side_shape)
-    ]
+    """The side output `root` at the element being read (the same element in row-major
+    order: XLA's bitcast map from the components to the side output)."""
+    side_map = tiling.bitcast_map(root.array_shape.dimensions)
+    index = emitter.apply_map(side_map, components, tiling.components_shape)
     (value,) = emitter.emit(root, index)
     return insert_element(emitter.builder, value, tensor, index)
 

@@ -28,7 +28,7 @@ from xla_emit.emitters.reduction_parts import (
     shuffle_reduce,
 )
 from xla_emit.emitters.work_items import BLOCK_X, THREAD_X
-from xla_emit.indexing.affine import AffineExpr
+from xla_emit.indexing.affine import AffineExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
@@ -103,9 +103,28 @@ class RowReductionTiling(ReductionTiling):
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         return [(self.kept_index(), Interval(0, self.kept - 1))]
 
-    def input_linear_index(self) -> AffineExpr:
+    @property
+    def components_shape(self) -> tuple[int, ...]:
+        # [major reduced (1), kept, vectors of reduced elements, vector]: XLA's input_shape_.
+        return (1, self.kept, self.reduced_positions, self.vector_size)
+
+    def component_index(self) -> tuple[AffineExpr, ...]:
         vector = self.loop_step + self.lane_in_row
-        return self.kept_index() * self.reduced + vector * self.vector_size + self.vector_index
+        return (SymbolExpr(0), self.kept_index(), vector, self.vector_index)
+
+    @property
+    def iteration_symbol(self) -> int:
+        return 1
+
+    @property
+    def loop_symbols(self) -> tuple[Variable, ...]:
+        """s0 over the major reduced component (of size 1), s1 over the vectors a thread
+        reads, s2 along a vector."""
+        return (
+            Variable(Interval(0, 0), "s0"),
+            Variable(Interval(0, self.iterations - 1), "s1"),
+            self.vector_symbol(2),
+        )
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.kept_index(), Interval(0, self.kept - 1)

@@ -6,15 +6,17 @@
 // loop fusion. Every fusion is its own kernel, named after the fusion.
 
 // Rows of 1000 elements: 64 threads per row (about 16 elements each, in vectors
-// of 2 neighbours: s0 steps 128 elements, s1 within a vector), 4 rows per
-// block; the two warps of a row combine through shared memory.
+// of 2 neighbours: s1 steps 64 vectors, s2 within a vector; s0 is the major
+// reduced component, of size 1), 4 rows per block; the two warps of a row
+// combine through shared memory. The loop's map indexes the input's components
+// [1, 64, 500, 2]; a bitcast map gives the column.
 // CHECK-LABEL: func.func @row_max(
 // CHECK-SAME:    %{{.*}}: tensor<64x1000xf32>, %[[MAX:.*]]: tensor<64xf32>) -> tensor<64xf32>
 // CHECK:         gpu.thread_id  x {xla.range = [0 : index, 255 : index]}
 // CHECK-NEXT:    gpu.block_id  x {xla.range = [0 : index, 15 : index]}
 // CHECK-DAG:     %[[NEG_INF:.*]] = arith.constant 0xff800000 : f32
-// CHECK:         %xla_loop = xla_gpu.loop (%thread_id_x, %block_id_x)[%s0, %s1] -> (%input_dim0, %input_dim1)
-// CHECK-SAME:      "(th_x, bl_x)[s0, s1] -> (bl_x * 4 + th_x floordiv 64, (th_x mod 64) * 2 + s0 * 128 + s1), domain: th_x in [0, 255], bl_x in [0, 15], s0 in [0, 7], s1 in [0, 1], s0 * 64 + th_x mod 64 in [0, 499]">
+// CHECK:         %xla_loop = xla_gpu.loop (%thread_id_x, %block_id_x)[%s0, %s1, %s2] -> (%component0, %component1, %component2, %component3)
+// CHECK-SAME:      "(th_x, bl_x)[s0, s1, s2] -> (0, bl_x * 4 + th_x floordiv 64, s1 * 64 + th_x mod 64, s2), domain: th_x in [0, 255], bl_x in [0, 15], s0 in [0, 0], s1 in [0, 7], s2 in [0, 1], s1 * 64 + th_x mod 64 in [0, 499]">
 // CHECK-SAME:      iter_args(%acc = %[[NEG_INF]]) -> (f32) {
 // CHECK:           %[[NEW:.*]] = xla_gpu.pure_call @max_f32(%acc, %extracted) : (f32, f32) -> f32
 // CHECK-NEXT:      xla_gpu.yield %[[NEW]] : f32

@@ -9,8 +9,12 @@
 // minor size of at least 64), so a block covers 64 columns: 3 blocks, a vector<2xf32>
 // accumulator per thread, a 32x65 shared tile, and an scf.for over the two vector
 // elements around the shared tile's store and around the read, shuffle and write (a
-// symbol s0 in their maps). Ours does the same. Differences: XLA's loop map has a
-// leading 0 (its [1, 384, 160] view of the input); ours indexes the input itself.
+// symbol s0 in their maps). The loop's map indexes the input viewed as its contiguous
+// components [1, 384, 160] (hence its leading 0). Ours does the same. Differences: XLA's
+// loop map says bl_z in [0, 1] (ours [0, 0]); its bitcast map from the components to the
+// input keeps the unit dim (d0 * 384 + d1, an apply_indexing), ours folds it (the
+// component itself); XLA reads the input through a pure_call of the parameter's
+// subgraph, ours with tensor.extract.
 
 // XLA: %thread_id_x = gpu.thread_id x {xla.range = [0 : index, 1023 : index]}
 // XLA: %block_id_x = gpu.block_id x {xla.range = [0 : index, 2 : index]}
@@ -29,7 +33,10 @@
 // XLA: %pure_call_6 = xla.pure_call @region_0_1_reduce_max_5_0(%3, %pure_call_5) : (f32, f32) -> f32
 // XLA: %5 = vector.insert %pure_call_6, %iter_4 [%j] : f32 into vector<2xf32>
 // CHECK:         %[[INIT:\w+]] = vector.broadcast %{{\w+}} : f32 to vector<2xf32>
-// CHECK:         %[[PARTIALS:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %[[J:\w+]]] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[S0]] * 32 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[BL]] * 64 + [[S1]]), domain: [[TH]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 11], [[S1]] in [0, 1], [[BL]] * 32 + [[TH]] mod 32 in [0, 79]"> iter_args(%[[ACC:\w+]] = %[[INIT]]) -> (vector<2xf32>)
+// CHECK:         %[[PARTIALS:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %[[J:\w+]]] -> (%{{\w+}}, %[[ROW:\w+]], %[[COLUMN:\w+]]) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> (0, [[S0]] * 32 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[BL]] * 64 + [[S1]]), domain: [[TH]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 11], [[S1]] in [0, 1], [[BL]] * 32 + [[TH]] mod 32 in [0, 79]"> iter_args(%[[ACC:\w+]] = %[[INIT]]) -> (vector<2xf32>)
+// XLA: #indexing_map1 = #xla.indexing_map<"(d0, d1, d2) -> (d0 * 384 + d1), domain: d0 in [0, 0], d1 in [0, 383], d2 in [0, 159]">
+// XLA: %pure_call_5 = xla.pure_call @fused_reduce_param_0(%arg0, %4, %rc) : (tensor<384x160xf32>, index, index) -> f32
+// CHECK:           tensor.extract %{{\w+}}[%[[ROW]], %[[COLUMN]]] : tensor<384x160xf32>
 // CHECK:           %[[ELEMENT:\w+]] = vector.extract %[[ACC]][%[[J]]] : f32 from vector<2xf32>
 // CHECK:           %[[FOLDED:\w+]] = xla.pure_call @{{\w+}}(%[[ELEMENT]], %{{\w+}}) : (f32, f32) -> f32
 // CHECK:           vector.insert %[[FOLDED]], %[[ACC]] [%[[J]]] : f32 into vector<2xf32>
