@@ -4,7 +4,8 @@ A block of 32x32 threads covers 32 consecutive vectors of `V` kept minor
 elements (coalesced reads; `V` from XLA's `GetVectorSizeForMlir`); each
 thread folds every 32nd row into a vector of `V` partial results, which go
 through a padded 32 x (32 V + 1) shared tile transposed, and a warp shuffle
-finishes each column. As XLA's ColumnReductionFusion.
+finishes each column; `scf.for` loops over the vector's elements store into
+the tile and read, shuffle and write. As XLA's ColumnReductionFusion.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 Each row gets `T = min(1024, roundup(ceil(R / 16), 32))` threads (about 16
 elements per thread) and a block holds `max(1, 256 / T)` rows. Every thread
-folds its strided share of the row in an `xla.loop`, reading vectors of `V`
-consecutive elements (`V` from XLA's `GetVectorSizeForMlir`; vector `s0 * T +
-lane`, element `s1` of it) into one partial result; `xla_gpu.shuffle_reduce`
+folds its strided share of the row in an `xla.loop` over the input viewed as
+`[1, kept, R / V, V]`, reading vectors of `V` consecutive elements (`V` from
+XLA's `GetVectorSizeForMlir`; vector `s1 * T + lane`, element `s2` of it; `s0`
+runs over the unit major component) into one partial result; `xla_gpu.shuffle_reduce`
 combines a warp, and when a row spans several warps their results meet in
 shared memory (`xla.predicated_insert` by each warp's lane 0,
 `xla_gpu.sync_threads`, `xla.predicated_extract` with the init as fallback)
