@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import tensor
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, SSAValue
 
+from dialects.xla import PredicatedExtractOp
 from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.entry import insert_element
 from xla_emit.emitters.reduction_parts import (
@@ -179,11 +179,15 @@ def combine_column(
         tile_grid = GridValues(grid.entry, grid.emitter, tiling.shared_tile_domain(), [element])
         row = tile_grid.value(tiling.row_in_block)
         position = tile_grid.value(tiling.lane_in_row * size + SymbolExpr(0))
-        transposed: list[SSAValue] = []
-        for tile, value in zip(synced, partials.values, strict=True):
-            extract = tensor.ExtractOp(tile, [row, position], element_type(value))
-            transposed.append(grid.builder.insert(extract).results[0])
-            transposed[-1].name_hint = "extracted"
+        # As XLA's: a predicated read with the init as fallback, under the read map's
+        # constraints, of which a column tile's has none.
+        readable = tile_grid.all_hold([])
+        transposed = [
+            grid.builder.insert(PredicatedExtractOp(tile, [row, position], readable, init)).results[
+                0
+            ]
+            for tile, init in zip(synced, partials.inits, strict=True)
+        ]
         results = shuffle_reduce(grid.builder, transposed, partials.reducer)
         return partials.write(grid.emitter, [element], results, outputs)
 
