@@ -316,10 +316,8 @@ def emit_reduction_entry_with(
     num_inputs = len(hero.operands) // 2
     inits = [emitter.emit(init, [])[0] for init in hero.operands[num_inputs:]]
     reducer = fusion.reducer(hero.called_computations[0])
-    partials, sides = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
-    reduced_outputs = [
-        output for i, output in enumerate(entry.outputs) if i not in analysis.side_outputs
-    ]
+    outputs, partials = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
+    reduced_outputs = [output for i, output in enumerate(outputs) if i not in analysis.side_outputs]
 
     def write(
         emitter: ElementalEmitter,
@@ -336,10 +334,11 @@ def emit_reduction_entry_with(
 
     state = PartialResults(partials, inits, reducer, reduced_outputs, write)
     written = iter(combine(grid, tiling, state))
-    side_written = iter(sides)
-    positions = range(len(output_shapes))
     return entry.finish(
-        [next(side_written if i in analysis.side_outputs else written) for i in positions]
+        [
+            output if i in analysis.side_outputs else next(written)
+            for i, output in enumerate(outputs)
+        ]
     )
 
 
@@ -366,14 +365,16 @@ def _emit_thread_loop(
     reducer: str,
 ) -> tuple[list[SSAValue], list[SSAValue]]:
     """Each thread folds its share of the reduced elements into its accumulators and writes
-    the side outputs at the elements it reads: (partial results, side output tensors)."""
+    the side outputs at the elements it reads: (the outputs, partial results). As XLA's
+    EmitPerThreadElements, every output goes through the loop, before the accumulators."""
     hero = analysis.hero
     names = [f"component{d}" for d in range(len(tiling.components_shape))]
-    side_tensors = [entry.outputs[i] for i in analysis.side_outputs]
+    outputs = list(entry.outputs)
     if tiling.vectorized_partials:
         inits = [_broadcast(entry.body, init, tiling.vector_size) for init in inits]
-    loop = begin_loop(entry, tiling.read_map(), [*inits, *side_tensors], names)
-    accumulators = loop.region_iter_args[: len(inits)]
+    loop = begin_loop(entry, tiling.read_map(), [*outputs, *inits], names)
+    carried = list(loop.region_iter_args[: len(outputs)])
+    accumulators = loop.region_iter_args[len(outputs) :]
     for arg in accumulators:
         arg.name_hint = "acc"
     builder = builder_at_end(loop.body.block)
@@ -395,14 +396,11 @@ def _emit_thread_loop(
         types = [init.type for init in inits]
         call = builder.insert(PureCallOp(reducer, [*accumulators, *values], types))
         partials = list(call.results)
-    side_args = loop.region_iter_args[len(inits) :]
-    updated_sides = [
-        _write_side_output(emitter, tiling, analysis.roots[i], tensor, components)
-        for i, tensor in zip(analysis.side_outputs, side_args, strict=True)
-    ]
-    builder.insert(YieldOp([*partials, *updated_sides]))
+    for i in analysis.side_outputs:
+        carried[i] = _write_side_output(emitter, tiling, analysis.roots[i], carried[i], components)
+    builder.insert(YieldOp([*carried, *partials]))
     entry.body.insert(loop)
-    return list(loop.res[: len(inits)]), list(loop.res[len(inits) :])
+    return list(loop.res[: len(outputs)]), list(loop.res[len(outputs) :])
 
 
 def _write_side_output(

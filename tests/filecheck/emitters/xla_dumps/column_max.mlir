@@ -26,6 +26,7 @@
 // Each warp of 32 reads every 32nd row, starting at its warp index, over 12 steps; each
 // lane reads two neighbouring columns into a vector of partial results.
 // XLA: %0 = vector.broadcast %pure_call : f32 to vector<2xf32>
+// XLA: %xla_loop, %xla_loop_0 = xla.loop (...)[%i, %j] -> (%ra, %rb, %rc) in #indexing_map iter_args(%iter = %arg1, %iter_4 = %0) -> (tensor<160xf32>, vector<2xf32>) {
 // XLA: #indexing_map = "(th_x, th_y, th_z, bl_x, bl_y, bl_z)[s0, s1] -> (0, s0 * 32 + th_x / 32,
 // XLA:   (th_x mod 32) * 2 + bl_x * 64 + s1), domain: th_x in [0, 1023], ..., bl_x in [0, 2], ...,
 // XLA:   s0 in [0, 11], s1 in [0, 1], bl_x * 32 + th_x mod 32 in [0, 79]"
@@ -33,7 +34,7 @@
 // XLA: %pure_call_6 = xla.pure_call @region_0_1_reduce_max_5_0(%3, %pure_call_5) : (f32, f32) -> f32
 // XLA: %5 = vector.insert %pure_call_6, %iter_4 [%j] : f32 into vector<2xf32>
 // CHECK:         %[[INIT:\w+]] = vector.broadcast %{{\w+}} : f32 to vector<2xf32>
-// CHECK:         %[[PARTIALS:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %[[J:\w+]]] -> (%{{\w+}}, %[[ROW:\w+]], %[[COLUMN:\w+]]) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> (0, [[S0]] * 32 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[BL]] * 64 + [[S1]]), domain: [[TH]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 11], [[S1]] in [0, 1], [[BL]] * 32 + [[TH]] mod 32 in [0, 79]"> iter_args(%[[ACC:\w+]] = %[[INIT]]) -> (vector<2xf32>)
+// CHECK:         %[[RESULT:\w+]], %[[PARTIALS:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %[[J:\w+]]] -> (%{{\w+}}, %[[ROW:\w+]], %[[COLUMN:\w+]]) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> (0, [[S0]] * 32 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[BL]] * 64 + [[S1]]), domain: [[TH]] in [0, 1023], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 2], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 11], [[S1]] in [0, 1], [[BL]] * 32 + [[TH]] mod 32 in [0, 79]"> iter_args(%{{\w+}} = %[[OUT]], %[[ACC:\w+]] = %[[INIT]]) -> (tensor<160xf32>, vector<2xf32>)
 // XLA: #indexing_map1 = #xla.indexing_map<"(d0, d1, d2) -> (d0 * 384 + d1), domain: d0 in [0, 0], d1 in [0, 383], d2 in [0, 159]">
 // XLA: %pure_call_5 = xla.pure_call @fused_reduce_param_0(%arg0, %4, %rc) : (tensor<384x160xf32>, index, index) -> f32
 // CHECK:           tensor.extract %{{\w+}}[%[[ROW]], %[[COLUMN]]] : tensor<384x160xf32>
@@ -70,10 +71,10 @@
 // XLA:   %13 = xla.apply_indexing #indexing_map5(%thread_id_x)[%arg2]
 // XLA:   %14 = xla.predicated_extract %synced_tensor[%12, %13] if %11 else %pure_call : tensor<32x65xf32>
 // XLA:   %15 = xla_gpu.shuffle_reduce(%14) to 16 combiner=@region_0_1_reduce_max_5_0 : f32
-// Differences: XLA threads the output through the xla.loop (iter_args(%arg3 = %xla_loop));
-// ours passes the output argument. The read's condition always holds: XLA computes it
-// (th_x in [0, 1023]), ours is the constant true.
-// CHECK:         %[[WRITTEN:\w+]] = scf.for %[[F:\w+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[ACC_OUT:\w+]] = %[[OUT]]) -> (tensor<160xf32>) {
+// The output goes through the xla.loop and then this scf.for (iter_args(%arg3 = %xla_loop)).
+// Difference: the read's condition always holds: XLA computes it (th_x in [0, 1023]),
+// ours is the constant true.
+// CHECK:         %[[WRITTEN:\w+]] = scf.for %[[F:\w+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[ACC_OUT:\w+]] = %[[RESULT]]) -> (tensor<160xf32>) {
 // CHECK:           %[[WARP:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH4:\w+]]){{\[}}[[S4:\w+]]] -> ([[TH4]] {{/|floordiv}} 32), domain: [[TH4]] in [0, 1023], [[S4]] in [0, 1]">(%thread_id_x)[%[[F]]]
 // CHECK:           %[[FROM:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH5:\w+]]){{\[}}[[S5:\w+]]] -> (([[TH5]] mod 32) * 2 + [[S5]]), domain: [[TH5]] in [0, 1023], [[S5]] in [0, 1]">(%thread_id_x)[%[[F]]]
 // CHECK:           %[[R:\w+]] = xla.predicated_extract %[[SYNCED]][%[[WARP]], %[[FROM]]] if %{{\w+}} else %{{\w+}} : tensor<32x65xf32>

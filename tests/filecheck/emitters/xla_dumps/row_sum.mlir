@@ -20,6 +20,8 @@
 // XLA:   (0, bl_x * 8 + th_x / 32, s1 * 32 + th_x mod 32, s2), domain: th_x in [0, 255], th_y in [0, 0],
 // XLA:   th_z in [0, 0], bl_x in [0, 31], bl_y in [0, 0], bl_z in [0, 1], s0 in [0, 0], s1 in [0, 7], s2 in [0, 1]">
 // XLA: %xla_loop, %xla_loop_0 = xla.loop (...)[%i, %j, %k] -> (%ra, %rb, %rc, %rd) in #indexing_map
+// XLA:   iter_args(%iter = %arg1, %iter_8 = %pure_call) -> (tensor<256xf32>, f32) {
+// The output goes through the loop, before the accumulator, as XLA's.
 // XLA: #indexing_map1 = #xla.indexing_map<"(d0, d1, d2, d3) -> (d0 * 256 + d1), domain: d0 in [0, 0], d1 in [0, 255], d2 in [0, 255], d3 in [0, 1]">
 // XLA: #indexing_map2 = #xla.indexing_map<"(d0, d1, d2, d3) -> (d2 * 2 + d3), domain: d0 in [0, 0], d1 in [0, 255], d2 in [0, 255], d3 in [0, 1]">
 // XLA:   %22 = xla.apply_indexing #indexing_map1(%ra, %rb, %rc, %rd)
@@ -28,12 +30,14 @@
 // Differences: XLA's loop map says bl_z in [0, 1] (the number of reduction groups, not
 // the last group's id); ours [0, 0]. XLA's bitcast map keeps the unit major component
 // (d0 * 256 + d1); ours folds it and passes the kept component itself.
-// CHECK:         xla.loop ({{.*}}){{\[}}%{{\w+}}, %{{\w+}}, %{{\w+}}] -> (%{{\w+}}, %[[KEPT:\w+]], %[[VECTOR:\w+]], %[[ELEMENT:\w+]]) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]], [[S2:\w+]]] -> (0, [[BL]] * 8 + [[TH]] {{/|floordiv}} 32, [[S1]] * 32 + [[TH]] mod 32, [[S2]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 31], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 0], [[S1]] in [0, 7], [[S2]] in [0, 1]">
+// CHECK:         %[[RESULT:\w+]], %[[PARTIAL:\w+]] = xla.loop ({{.*}}){{\[}}%{{\w+}}, %{{\w+}}, %{{\w+}}] -> (%{{\w+}}, %[[KEPT:\w+]], %[[VECTOR:\w+]], %[[ELEMENT:\w+]]) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]], [[S2:\w+]]] -> (0, [[BL]] * 8 + [[TH]] {{/|floordiv}} 32, [[S1]] * 32 + [[TH]] mod 32, [[S2]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 31], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 0], [[S1]] in [0, 7], [[S2]] in [0, 1]"> iter_args(%[[ITER:\w+]] = %[[OUT]], %{{\w+}} = %{{\w+}}) -> (tensor<256xf32>, f32)
 // CHECK:           %[[COLUMN:\w+]] = xla.apply_indexing #xla.indexing_map<"(d0, d1, d2, d3) -> (d2 * 2 + d3), domain: d0 in [0, 0], d1 in [0, 255], d2 in [0, 255], d3 in [0, 1]">(%{{\w+}}, %[[KEPT]], %[[VECTOR]], %[[ELEMENT]])
 // CHECK:           xla.pure_call @fused_reduce_mul_1_1(%{{\w+}}, %[[KEPT]], %[[COLUMN]]) : (tensor<256x512xf32>, index, index) -> f32
+// XLA:   xla.yield %iter, %pure_call_10 : tensor<256xf32>, f32
+// CHECK:           xla.yield %[[ITER]], %{{\w+}} : tensor<256xf32>, f32
 
 // XLA: %0 = xla_gpu.shuffle_reduce(%xla_loop_0) to 16 combiner=@region_0_1_reduce_sum_5_0 : f32
-// CHECK:         %[[SUM:\w+]] = xla_gpu.shuffle_reduce(%{{\w+}}) to 16 combiner=@{{\w+}} : f32
+// CHECK:         %[[SUM:\w+]] = xla_gpu.shuffle_reduce(%[[PARTIAL]]) to 16 combiner=@{{\w+}} : f32
 
 // Lane 0 of each warp writes its row.
 // XLA: #indexing_map3 = "(th_x, ...) -> (th_x mod 32), domain: th_x in [0, 224], ..., bl_x in [0, 31], ..."
@@ -46,4 +50,4 @@
 // CHECK-DAG:     arith.cmpi sle, %thread_id_x, %{{\w+}} : index
 // CHECK-DAG:     xla.apply_indexing #xla.indexing_map<"([[TH1:\w+]], {{\w+}}, {{\w+}}, [[BL1:\w+]], {{\w+}}, {{\w+}}) -> ([[TH1]] mod 32), domain: [[TH1]] in [0, 224], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL1]] in [0, 31], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
 // CHECK:         %[[ROW:\w+]] = xla.apply_indexing #xla.indexing_map<"([[TH2:\w+]], {{\w+}}, {{\w+}}, [[BL2:\w+]], {{\w+}}, {{\w+}}) -> ([[BL2]] * 8 + [[TH2]] {{/|floordiv}} 32), domain: [[TH2]] in [0, 224], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL2]] in [0, 31], {{\w+}} in [0, 0], {{\w+}} in [0, 0]">
-// CHECK:         xla.predicated_insert %[[SUM]] into %[[OUT]][%[[ROW]]] if %{{\w+}} : tensor<256xf32>
+// CHECK:         xla.predicated_insert %[[SUM]] into %[[RESULT]][%[[ROW]]] if %{{\w+}} : tensor<256xf32>
