@@ -137,11 +137,17 @@ def test_reduction_reads_every_input_once_into_its_row(
     tiling = tiling_of_groups(groups, input_shape, output_shape, bits)
     assert tiling.vector_size == vector_size
     dims, symbols = domain_points(tiling.read_map())
-    read = evaluate(tiling.read_map(), dims, symbols)
+    # The map reads the input's contiguous components, its row-major bitcast.
+    components = evaluate(tiling.read_map(), dims, symbols)
+    assert np.all(counts(components, tiling.components_shape) == 1)
+    linear = np.ravel_multi_index(tuple(components), tiling.components_shape)
+    read = list(np.unravel_index(linear, input_shape))
     assert np.all(counts(read, input_shape) == 1)
+    # The bitcast map inside the loop agrees.
+    bitcast = tiling.bitcast_map(input_shape)
+    assert [list(r) for r in evaluate(bitcast, components, [])] == [list(r) for r in read]
     # The partial result a thread accumulates belongs to the output element of what it reads.
     kept = np.asarray(tiling.kept_index().evaluate(dims, symbols), dtype=np.int64)
-    linear = np.ravel_multi_index(tuple(read), input_shape)
     if groups.is_row:
         expected = linear // groups.components[2]
     else:
@@ -159,30 +165,31 @@ def test_reduction_writes_every_output_once(
     vector_size: int,
 ) -> None:
     """The writing lanes (lane 0 of each row, within bounds) cover each output element once:
-    one element a row for rows, one per vector element for columns."""
+    one element a row for rows, one per vector element for columns (the write's symbol)."""
     tiling = tiling_of_groups(groups, input_shape, output_shape, bits)
     launch = tiling.launch
-    threads, blocks = np.meshgrid(
-        np.arange(launch.threads_x), np.arange(launch.blocks_x), indexing="ij"
+    elements = 1 if groups.is_row else vector_size
+    assert len(tiling.write_symbols) == (0 if groups.is_row else 1)
+    threads, blocks, symbol = np.meshgrid(
+        np.arange(launch.threads_x), np.arange(launch.blocks_x), np.arange(elements), indexing="ij"
     )
     dims = [threads.ravel().astype(np.int64), blocks.ravel().astype(np.int64)]
-    writes = np.asarray(tiling.lane_in_row.evaluate(dims, []) == 0)
+    symbols = [symbol.ravel().astype(np.int64)][: len(tiling.write_symbols)]
+    writes = np.asarray(tiling.lane_in_row.evaluate(dims, symbols) == 0)
     for expr, interval in tiling.written_in_bounds():
-        writes &= np.asarray(interval.contains(np.asarray(expr.evaluate(dims, []), dtype=np.int64)))
+        values = np.asarray(expr.evaluate(dims, symbols), dtype=np.int64)
+        writes &= np.asarray(interval.contains(values))
+    # XLA's simplified write map says the same: its tightened bounds and constraints.
+    write_map = tiling.write_map()
+    assert np.array_equal(
+        np.broadcast_to(np.asarray(write_map.is_in_domain(dims, symbols)), writes.shape), writes
+    )
     if not output_shape:
         assert int(writes.sum()) == 1
         return
-    elements = 1 if groups.is_row else vector_size
     index = [
-        np.concatenate(
-            [
-                np.broadcast_to(np.asarray(e.evaluate(dims, []), dtype=np.int64), writes.shape)[
-                    writes
-                ]
-                for e in (tiling.output_index(element)[d] for element in range(elements))
-            ]
-        )
-        for d in range(len(output_shape))
+        np.broadcast_to(np.asarray(e.evaluate(dims, symbols), dtype=np.int64), writes.shape)[writes]
+        for e in tiling.output_index()
     ]
     assert np.all(counts(index, output_shape) == 1)
 

@@ -49,11 +49,13 @@ def respelled(module: ModuleOp, spelling: str) -> ModuleOp:
 
 
 def grid_users(module: ModuleOp) -> list[LoopOpBase | ApplyIndexingOpBase]:
+    """Ops whose maps are over the grid; XLA's shared-tile maps, over th_x alone, stay so."""
     return [
         op
         for op in module.walk()
         if isinstance(op, LoopOpBase | ApplyIndexingOpBase)
         and op.indexing_map.dim_names[0] == "th_x"
+        and op.indexing_map.num_dims > 1
     ]
 
 

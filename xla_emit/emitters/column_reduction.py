@@ -4,28 +4,32 @@ A block of 32x32 threads covers 32 consecutive vectors of `V` kept minor
 elements (coalesced reads; `V` from XLA's `GetVectorSizeForMlir`); each
 thread folds every 32nd row into a vector of `V` partial results, which go
 through a padded 32 x (32 V + 1) shared tile transposed, and a warp shuffle
-finishes each column. As XLA's ColumnReductionFusion.
+finishes each column; `scf.for` loops over the vector's elements store into
+the tile and read, shuffle and write. As XLA's ColumnReductionFusion.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects import tensor
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, SSAValue
 
+from dialects.xla import PredicatedExtractOp
 from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.entry import insert_element
 from xla_emit.emitters.reduction_parts import (
     GridValues,
+    PartialResults,
     ReductionTiling,
     allocate_shared,
+    emit_vector_element_loop,
     extract_element,
     shuffle_reduce,
 )
-from xla_emit.emitters.work_items import BLOCK_X
-from xla_emit.indexing.affine import AffineExpr
+from xla_emit.emitters.work_items import BLOCK_X, grid_dim_vars
+from xla_emit.indexing.affine import AffineExpr, SymbolExpr
+from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
 
@@ -102,61 +106,92 @@ class ColumnReductionTiling(ReductionTiling):
         vector = self.tile * WARP_SIZE + self.lane_in_row
         return self.major * self.minor + vector * self.vector_size + self.vector_index
 
-    def written_kept_index(self, vector_element: int) -> AffineExpr:
+    @property
+    def write_symbols(self) -> tuple[Variable, ...]:
+        """The vector element the read-shuffle-write loop is at."""
+        return (Variable(Interval(0, self.vector_size - 1), "s0"),)
+
+    def written_kept_index(self) -> AffineExpr:
         # The shared tile is read transposed: lane 0 of row y writes the vector of column y.
         vector = self.tile * WARP_SIZE + self.row_in_block
-        return self.major * self.minor + vector * self.vector_size + vector_element
+        return self.major * self.minor + vector * self.vector_size + SymbolExpr(0)
+
+    def shared_tile_domain(self) -> IndexingMap:
+        """The domain of the shared tile's maps: th_x alone and the vector element, as XLA's
+        GetThreadIndexingMap."""
+        (thread, _) = grid_dim_vars(self.launch)
+        return IndexingMap((thread,), self.write_symbols, (), ())
 
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         return [(self.tile * WARP_SIZE + self.row_in_block, Interval(0, self.minor_vectors - 1))]
 
-    def input_linear_index(self) -> AffineExpr:
+    @property
+    def components_shape(self) -> tuple[int, ...]:
+        # [major kept, reduced, minor kept]: XLA's input_shape_.
+        return self.groups.components
+
+    def component_index(self) -> tuple[AffineExpr, ...]:
         row = self.loop_step + self.row_in_block
         vector = self.tile * WARP_SIZE + self.lane_in_row
-        return (
-            (self.major * self.reduced + row) * self.minor
-            + vector * self.vector_size
-            + self.vector_index
-        )
+        return (self.major, row, vector * self.vector_size + self.vector_index)
+
+    @property
+    def iteration_symbol(self) -> int:
+        return 0
+
+    @property
+    def loop_symbols(self) -> tuple[Variable, ...]:
+        """s0 over every 32nd row, s1 along a vector of kept minor elements."""
+        return (Variable(Interval(0, self.iterations - 1), "s0"), self.vector_symbol(1))
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.tile * WARP_SIZE + self.lane_in_row, Interval(0, self.minor_vectors - 1)
 
 
 def combine_column(
-    grid: GridValues,
-    tiling: ReductionTiling,
-    partials: list[SSAValue],
-    inits: list[SSAValue],
-    reducer: str,
-) -> list[list[SSAValue]]:
+    grid: GridValues, tiling: ReductionTiling, partials: PartialResults
+) -> list[SSAValue]:
     """Thread (x, y) stores element e of its partials at [x, y * V + e] of a 32 x (32 V + 1)
     tile; warp y then reads row y, which holds the 32 partials of each element of column y's
-    vector, and shuffles them together, one element at a time."""
-    del inits  # Every lane of a column tile holds a partial result.
-    builder = grid.builder
+    vector, shuffles them together and writes the result, one element at a time. As XLA's,
+    both steps are `scf.for` loops over the vector elements."""
+    assert isinstance(tiling, ColumnReductionTiling)
     size = tiling.vector_size
-    column = grid.value(tiling.lane_in_row)
-    row = grid.value(tiling.row_in_block)
-    stored: list[SSAValue] = []
-    for value in partials:
-        tile = allocate_shared(builder, [WARP_SIZE, WARP_SIZE * size + 1], element_type(value))
-        for element in range(size):
-            position = grid.value(tiling.row_in_block * size + element)
-            scalar = extract_element(builder, value, element)
-            tile = insert_element(builder, scalar, tile, [column, position])
-        stored.append(tile)
-    synced = list(builder.insert(SyncThreadsOp(stored)).results)
-    results: list[list[SSAValue]] = []
-    for element in range(size):
-        position = grid.value(tiling.lane_in_row * size + element)
-        transposed: list[SSAValue] = []
-        for tile, value in zip(synced, partials, strict=True):
-            extract = tensor.ExtractOp(tile, [row, position], element_type(value))
-            transposed.append(builder.insert(extract).results[0])
-            transposed[-1].name_hint = "extracted"
-        results.append(shuffle_reduce(builder, transposed, reducer))
-    return results
+    tiles = [
+        allocate_shared(grid.builder, [WARP_SIZE, WARP_SIZE * size + 1], element_type(value))
+        for value in partials.values
+    ]
+
+    def store(element: SSAValue, carried: list[SSAValue]) -> list[SSAValue]:
+        tile_grid = GridValues(grid.entry, grid.emitter, tiling.shared_tile_domain(), [element])
+        column = tile_grid.value(tiling.lane_in_row)
+        position = tile_grid.value(tiling.row_in_block * size + SymbolExpr(0))
+        scalars = [extract_element(grid.builder, value, element) for value in partials.values]
+        return [
+            insert_element(grid.builder, scalar, tile, [column, position])
+            for scalar, tile in zip(scalars, carried, strict=True)
+        ]
+
+    written = emit_vector_element_loop(grid, size, tiles, store)
+    synced = list(grid.builder.insert(SyncThreadsOp(written)).results)
+
+    def reduce_and_write(element: SSAValue, outputs: list[SSAValue]) -> list[SSAValue]:
+        tile_grid = GridValues(grid.entry, grid.emitter, tiling.shared_tile_domain(), [element])
+        row = tile_grid.value(tiling.row_in_block)
+        position = tile_grid.value(tiling.lane_in_row * size + SymbolExpr(0))
+        # As XLA's: a predicated read with the init as fallback, under the read map's
+        # constraints, of which a column tile's has none.
+        readable = tile_grid.all_hold([])
+        transposed = [
+            grid.builder.insert(PredicatedExtractOp(tile, [row, position], readable, init)).results[
+                0
+            ]
+            for tile, init in zip(synced, partials.inits, strict=True)
+        ]
+        results = shuffle_reduce(grid.builder, transposed, partials.reducer)
+        return partials.write(grid.emitter, [element], results, outputs)
+
+    return emit_vector_element_loop(grid, size, partials.outputs, reduce_and_write)
 
 
 def element_type(value: SSAValue) -> Attribute:

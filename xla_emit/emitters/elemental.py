@@ -161,7 +161,8 @@ class ElementalEmitter:
             return dims[expr.position]
         if isinstance(expr, SymbolExpr):
             return symbols[expr.position]
-        key = ("apply_indexing", expr, *dims, *symbols)
+        # The domain is part of the key: XLA prints one op per map, domains included.
+        key = ("apply_indexing", single, *dims, *symbols)
         cached = self.lookup(key)
         if cached is not None:
             return cached[0]

@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf, vector
-from xdsl.dialects.builtin import IntegerAttr, TensorType, VectorType, i1
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, VectorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
@@ -34,10 +34,11 @@ from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups
 from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.types import builder_at_end
-from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars, linearize
+from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars
+from xla_emit.hlo.indexing_analysis import reshape_map
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import flatten_shape
-from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
+from xla_emit.indexing.affine import AffineExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
@@ -105,17 +106,38 @@ class ReductionTiling(ABC):
     def kept_index(self) -> AffineExpr:
         """The linear kept (output) element a thread's partial result belongs to."""
 
+    @property
     @abstractmethod
-    def written_kept_index(self, vector_element: int) -> AffineExpr:
-        """The kept element the writing lane stores for `vector_element`."""
+    def write_symbols(self) -> tuple[Variable, ...]:
+        """The range variables of the write (the vector element a column's loop is at)."""
+
+    @abstractmethod
+    def written_kept_index(self) -> AffineExpr:
+        """The kept element the writing lane stores (at the write's symbols)."""
 
     @abstractmethod
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         """What must hold for the writing lane's kept element to exist."""
 
+    @property
     @abstractmethod
-    def input_linear_index(self) -> AffineExpr:
-        """The input element a thread reads in iteration `s0` of its loop (row-major input)."""
+    def components_shape(self) -> tuple[int, ...]:
+        """The shape the loop's map indexes: XLA's view of the input as its contiguous
+        components (its `input_shape_`), a bitcast of the input."""
+
+    @abstractmethod
+    def component_index(self) -> tuple[AffineExpr, ...]:
+        """The component a thread reads at the loop's symbols."""
+
+    @property
+    @abstractmethod
+    def iteration_symbol(self) -> int:
+        """The loop symbol that steps along the reduced positions."""
+
+    @property
+    @abstractmethod
+    def loop_symbols(self) -> tuple[Variable, ...]:
+        """The loop's range variables (XLA's tile sizes per thread), the vector element last."""
 
     @abstractmethod
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
@@ -148,24 +170,30 @@ class ReductionTiling(ABC):
         return THREAD_X.floordiv(self.threads_per_row)
 
     @property
+    def iterations(self) -> int:
+        """How many reduced positions one thread visits."""
+        return ceil_div(self.reduced_positions, self.loop_stride)
+
+    @property
     def loop_step(self) -> AffineExpr:
-        """How far along the reduced positions iteration `s0` has moved."""
-        return SymbolExpr(0) * self.loop_stride
+        """How far along the reduced positions the loop's iteration has moved."""
+        return SymbolExpr(self.iteration_symbol) * self.loop_stride
 
     @property
     def vector_index(self) -> AffineExpr:
-        """The element of its vector a thread reads: `s1`, absent (0) when unvectorized."""
-        return SymbolExpr(1) if self.vector_size > 1 else ConstantExpr(0)
+        """The element of its vector a thread reads: the last loop symbol."""
+        return SymbolExpr(len(self.loop_symbols) - 1)
+
+    def vector_symbol(self, position: int) -> Variable:
+        """The range variable along a vector, symbol `position` of the loop."""
+        return Variable(Interval(0, self.vector_size - 1), f"s{position}")
 
     def read_map(self) -> IndexingMap:
-        """(th_x, bl_x)[s0(, s1)] -> input index, over the elements each thread folds: `s0`
-        steps along the reduced positions, `s1` along a vector."""
-        iterations = ceil_div(self.reduced_positions, self.loop_stride)
-        results = delinearize(self.input_linear_index(), self.input_shape)
-        range_vars = [Variable(Interval(0, iterations - 1), "s0")]
-        if self.vector_size > 1:
-            range_vars.append(Variable(Interval(0, self.vector_size - 1), "s1"))
-        indexing_map = IndexingMap(grid_dim_vars(self.launch), tuple(range_vars), (), results)
+        """(th_x, bl_x)[loop symbols] -> component index, over the elements each thread
+        folds, as XLA's ComputeReductionInputIndexing."""
+        indexing_map = IndexingMap(
+            grid_dim_vars(self.launch), self.loop_symbols, (), self.component_index()
+        )
         reduced_position = self.loop_step + self.lane_in_reduced
         indexing_map = indexing_map.with_constraint(
             reduced_position, Interval(0, self.reduced_positions - 1)
@@ -173,8 +201,14 @@ class ReductionTiling(ABC):
         indexing_map = indexing_map.with_constraint(*self.read_in_bounds())
         return indexing_map.simplify()
 
-    def output_index(self, vector_element: int = 0) -> tuple[AffineExpr, ...]:
-        linear = self.written_kept_index(vector_element)
+    def bitcast_map(self, shape: Sequence[int]) -> IndexingMap:
+        """Component index -> index in `shape` (the input's, a side output's): the same
+        element in row-major order, as XLA's GetBitcastMap."""
+        return reshape_map(self.components_shape, shape)
+
+    def output_index(self) -> tuple[AffineExpr, ...]:
+        """Where the writing lane stores, over `write_map`'s domain."""
+        linear = self.written_kept_index()
         index = delinearize(linear, self.output_shape)
         if not self.output_shape or self.output_shape[0] == 1:
             return index
@@ -186,24 +220,37 @@ class ReductionTiling(ABC):
         """The domain of grid expressions evaluated outside loops."""
         return IndexingMap(grid_dim_vars(self.launch), (), (), ())
 
+    def write_map(self) -> IndexingMap:
+        """XLA's thread-to-output map, simplified: the grid where lane 0 of a row holds a
+        result that exists. Its constraints are the write's condition; simplifying tightens
+        th_x to the last row's lane 0 (XLA's writer maps say `th_x in [0, 224]` for rows of 32
+        in blocks of 256), the domain of the maps that compute where the result goes."""
+        grid = IndexingMap(grid_dim_vars(self.launch), self.write_symbols, (), ())
+        indexing_map = grid.with_constraint(self.lane_in_row, Interval(0, 0))
+        for expr, bounds in self.written_in_bounds():
+            indexing_map = indexing_map.with_constraint(expr, bounds)
+        return indexing_map.simplify()
+
 
 @dataclass
 class GridValues:
-    """Evaluates grid expressions (of th_x, bl_x) into index values in the entry function."""
+    """Evaluates grid expressions into index values where `emitter` inserts. The domain's
+    dims are the first of (th_x, bl_x) (XLA's shared-memory maps have th_x alone); its range
+    variables take `symbols`."""
 
     entry: EntryFunction
     emitter: ElementalEmitter
     domain: IndexingMap
+    symbols: Sequence[SSAValue] = ()
 
     @property
     def builder(self) -> Builder:
-        """Where the values (and the ops that use them) go: the entry's body."""
-        return self.entry.body
+        """Where the values (and the ops that use them) go."""
+        return self.emitter.builder
 
     def value(self, expr: AffineExpr) -> SSAValue:
-        return self.emitter.apply_grid_expr(
-            expr, self.domain, [self.entry.thread_id, self.entry.block_id], ()
-        )
+        dims = [self.entry.thread_id, self.entry.block_id][: self.domain.num_dims]
+        return self.emitter.apply_grid_expr(expr, self.domain, dims, self.symbols)
 
     def holds(self, expr: AffineExpr, interval: Interval) -> SSAValue | None:
         """An `i1` for `expr in interval` (None when the grid's bounds already guarantee it)."""
@@ -227,11 +274,28 @@ class GridValues:
         return result
 
 
-# Combines the threads' partial results into one result per row, readable by its lane 0:
-# (grid, tiling, partials, inits, reducer name) -> the results of each written vector element.
-CombinePartials = Callable[
-    [GridValues, ReductionTiling, list[SSAValue], list[SSAValue], str], list[list[SSAValue]]
+# Writes rows' results from their lane 0 (through the epilogue, if any), as XLA's
+# EvaluateEpilogue: (where and with which symbol values, results, outputs) -> outputs.
+WriteResults = Callable[
+    [ElementalEmitter, Sequence[SSAValue], list[SSAValue], list[SSAValue]], list[SSAValue]
 ]
+
+
+@dataclass
+class PartialResults:
+    """What a thread holds after its loop, and how a row's combined results are written."""
+
+    values: list[SSAValue]
+    inits: list[SSAValue]
+    reducer: str
+    # The reduced outputs, before the write.
+    outputs: list[SSAValue]
+    write: WriteResults
+
+
+# Combines the threads' partial results into one result per row and writes them:
+# (grid, tiling, partial results) -> the written reduced outputs.
+CombinePartials = Callable[[GridValues, ReductionTiling, PartialResults], list[SSAValue]]
 
 
 def emit_reduction_entry_with(
@@ -242,8 +306,8 @@ def emit_reduction_entry_with(
     tiling: ReductionTiling,
     combine: CombinePartials,
 ) -> func.FuncOp:
-    """A reduction's entry: thread loop (writing the side outputs), `combine`, then the
-    write by each row's lane 0."""
+    """A reduction's entry: thread loop (writing the side outputs), `combine`, which writes
+    each row's result from its lane 0."""
     hero = analysis.hero
     output_shapes = [leaf for root in analysis.roots for leaf in flatten_shape(root.shape)]
     entry = begin_entry_function(name, fusion, output_shapes, tiling.launch)
@@ -252,23 +316,45 @@ def emit_reduction_entry_with(
     num_inputs = len(hero.operands) // 2
     inits = [emitter.emit(init, [])[0] for init in hero.operands[num_inputs:]]
     reducer = fusion.reducer(hero.called_computations[0])
-    partials, sides = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
-    results = combine(grid, tiling, partials, inits, reducer)
-    reduced_outputs = [
-        output for i, output in enumerate(entry.outputs) if i not in analysis.side_outputs
-    ]
-    condition = grid.all_hold([(tiling.lane_in_row, Interval(0, 0)), *tiling.written_in_bounds()])
-    for vector_element, element_results in enumerate(results):
-        output_index = [grid.value(expr) for expr in tiling.output_index(vector_element)]
-        reduced_outputs = _emit_write(
-            grid, analysis, epilogue, condition, output_index, element_results, reduced_outputs
-        )
-    written = iter(reduced_outputs)
-    side_written = iter(sides)
-    positions = range(len(output_shapes))
+    outputs, partials = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
+    reduced_outputs = [output for i, output in enumerate(outputs) if i not in analysis.side_outputs]
+
+    def write(
+        emitter: ElementalEmitter,
+        symbols: Sequence[SSAValue],
+        values: list[SSAValue],
+        outputs: list[SSAValue],
+    ) -> list[SSAValue]:
+        write_map = tiling.write_map()
+        launch_grid = GridValues(entry, emitter, tiling.grid_map())
+        write_grid = GridValues(entry, emitter, replace(write_map, constraints=()), symbols)
+        condition = _write_condition(launch_grid, write_grid, write_map)
+        output_index = [write_grid.value(expr) for expr in tiling.output_index()]
+        return _emit_write(write_grid, analysis, epilogue, condition, output_index, values, outputs)
+
+    state = PartialResults(partials, inits, reducer, reduced_outputs, write)
+    written = iter(combine(grid, tiling, state))
     return entry.finish(
-        [next(side_written if i in analysis.side_outputs else written) for i in positions]
+        [
+            output if i in analysis.side_outputs else next(written)
+            for i, output in enumerate(outputs)
+        ]
     )
+
+
+def _write_condition(grid: GridValues, write_grid: GridValues, write_map: IndexingMap) -> SSAValue:
+    """Whether a thread writes, as XLA's CheckConstraints: the bounds the write map tightened
+    (checked against the launch grid), then its constraints (over the tightened domain)."""
+    launch_dims = grid.domain.dim_vars
+    dim_checks = [
+        grid.holds(DimExpr(position), variable.bounds)
+        for position, (variable, launch) in enumerate(
+            zip(write_map.dim_vars, launch_dims, strict=True)
+        )
+        if variable.bounds != launch.bounds
+    ]
+    constraint_checks = [write_grid.holds(*constraint) for constraint in write_map.constraints]
+    return grid.conjunction(dim_checks + constraint_checks) or grid.all_hold([])
 
 
 def _emit_thread_loop(
@@ -279,23 +365,27 @@ def _emit_thread_loop(
     reducer: str,
 ) -> tuple[list[SSAValue], list[SSAValue]]:
     """Each thread folds its share of the reduced elements into its accumulators and writes
-    the side outputs at the elements it reads: (partial results, side output tensors)."""
+    the side outputs at the elements it reads: (the outputs, partial results). As XLA's
+    EmitPerThreadElements, every output goes through the loop, before the accumulators."""
     hero = analysis.hero
-    names = [f"input_dim{d}" for d in range(len(tiling.input_shape))]
-    side_tensors = [entry.outputs[i] for i in analysis.side_outputs]
+    names = [f"component{d}" for d in range(len(tiling.components_shape))]
+    outputs = list(entry.outputs)
     if tiling.vectorized_partials:
         inits = [_broadcast(entry.body, init, tiling.vector_size) for init in inits]
-    loop = begin_loop(entry, tiling.read_map(), [*inits, *side_tensors], names)
-    accumulators = loop.region_iter_args[: len(inits)]
+    loop = begin_loop(entry, tiling.read_map(), [*outputs, *inits], names)
+    carried = list(loop.region_iter_args[: len(outputs)])
+    accumulators = loop.region_iter_args[len(outputs) :]
     for arg in accumulators:
         arg.name_hint = "acc"
     builder = builder_at_end(loop.body.block)
     emitter = entry.emitter(builder)
-    input_index = list(loop.map_results)
+    components = list(loop.map_results)
+    input_map = tiling.bitcast_map(tiling.input_shape)
+    input_index = emitter.apply_map(input_map, components, tiling.components_shape)
     inputs = hero.operands[: len(hero.operands) // 2]
     values = [emitter.emit(op, input_index)[0] for op in inputs]
     if tiling.vectorized_partials:
-        element = loop.induction_vars[1]
+        element = loop.induction_vars[-1]
         elements = [_extract(builder, acc, element) for acc in accumulators]
         call = builder.insert(PureCallOp(reducer, [*elements, *values], [e.type for e in elements]))
         partials = [
@@ -306,14 +396,11 @@ def _emit_thread_loop(
         types = [init.type for init in inits]
         call = builder.insert(PureCallOp(reducer, [*accumulators, *values], types))
         partials = list(call.results)
-    side_args = loop.region_iter_args[len(inits) :]
-    updated_sides = [
-        _write_side_output(emitter, tiling, analysis.roots[i], tensor, input_index)
-        for i, tensor in zip(analysis.side_outputs, side_args, strict=True)
-    ]
-    builder.insert(YieldOp([*partials, *updated_sides]))
+    for i in analysis.side_outputs:
+        carried[i] = _write_side_output(emitter, tiling, analysis.roots[i], carried[i], components)
+    builder.insert(YieldOp([*carried, *partials]))
     entry.body.insert(loop)
-    return list(loop.res[: len(inits)]), list(loop.res[len(inits) :])
+    return list(loop.res[: len(outputs)]), list(loop.res[len(outputs) :])
 
 
 def _write_side_output(
@@ -321,17 +408,12 @@ def _write_side_output(
     tiling: ReductionTiling,
     root: HloInstruction,
     tensor: SSAValue,
-    input_index: list[SSAValue],
+    components: list[SSAValue],
 ) -> SSAValue:
-    """The side output `root` at the element of the input being read (the same element in
-    row-major order: XLA's bitcast map from the input to the side output)."""
-    input_dims = [DimExpr(d) for d in range(len(tiling.input_shape))]
-    linear = linearize(input_dims, tiling.input_shape)
-    side_shape = root.array_shape.dimensions
-    index = [
-        emitter.apply_expr(expr, input_index, tiling.input_shape)
-        for expr in delinearize(linear, side_shape)
-    ]
+    """The side output `root` at the element being read (the same element in row-major
+    order: XLA's bitcast map from the components to the side output)."""
+    side_map = tiling.bitcast_map(root.array_shape.dimensions)
+    index = emitter.apply_map(side_map, components, tiling.components_shape)
     (value,) = emitter.emit(root, index)
     return insert_element(emitter.builder, value, tensor, index)
 
@@ -349,7 +431,7 @@ def _extract(builder: Builder, vector_value: SSAValue, element: SSAValue | int) 
     return builder.insert(op).results[0]
 
 
-def extract_element(builder: Builder, value: SSAValue, element: int) -> SSAValue:
+def extract_element(builder: Builder, value: SSAValue, element: SSAValue | int) -> SSAValue:
     """Element `element` of a vector of partials; a scalar partial is its own element 0."""
     if not isinstance(value.type, VectorType):
         return value
@@ -360,6 +442,28 @@ def _insert(
     builder: Builder, value: SSAValue, vector_value: SSAValue, element: SSAValue
 ) -> SSAValue:
     return builder.insert(vector.InsertOp(value, vector_value, [element])).results[0]
+
+
+def emit_vector_element_loop(
+    grid: GridValues,
+    size: int,
+    inits: list[SSAValue],
+    body: Callable[[SSAValue, list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
+    """`scf.for` over the `size` elements of a thread's vector of partial results, carrying
+    `inits`; `body(element, carried)` emits one iteration through `grid`'s emitter and returns
+    what it yields (XLA's EmitLoopNest over the symbol of its shared-memory maps)."""
+    emitter = grid.emitter
+    lower, upper, step = (emitter.constant_index(value) for value in (0, size, 1))
+    block = Block(arg_types=[IndexType(), *[value.type for value in inits]])
+    outer = emitter.builder
+    emitter.builder = builder_at_end(block)
+    emitter.caches.append({})
+    results = body(block.args[0], list(block.args[1:]))
+    emitter.insert(scf.YieldOp(*results))
+    emitter.caches.pop()
+    emitter.builder = outer
+    return list(emitter.insert(scf.ForOp(lower, upper, step, inits, block)).results)
 
 
 def allocate_shared(builder: Builder, shape: Sequence[int], value_type: Attribute) -> SSAValue:
@@ -388,7 +492,7 @@ def _emit_write(
             PredicatedInsertOp(value, output, output_index, condition)
             for value, output in zip(results, outputs, strict=True)
         ]
-        return [entry.body.insert(insert).results[0] for insert in inserts]
+        return [grid.builder.insert(insert).results[0] for insert in inserts]
     then_block = Block()
     then_builder = builder_at_end(then_block)
     emitter = entry.emitter(then_builder, {analysis.hero: results})
@@ -401,5 +505,5 @@ def _emit_write(
     else_block = Block()
     builder_at_end(else_block).insert(scf.YieldOp(*outputs))
     types = [output.type for output in outputs]
-    written = entry.body.insert(scf.IfOp(condition, types, Region(then_block), Region(else_block)))
-    return list(written.results)
+    written = scf.IfOp(condition, types, Region(then_block), Region(else_block))
+    return list(grid.builder.insert(written).results)

@@ -2,9 +2,10 @@
 
 Each row gets `T = min(1024, roundup(ceil(R / 16), 32))` threads (about 16
 elements per thread) and a block holds `max(1, 256 / T)` rows. Every thread
-folds its strided share of the row in an `xla.loop`, reading vectors of `V`
-consecutive elements (`V` from XLA's `GetVectorSizeForMlir`; vector `s0 * T +
-lane`, element `s1` of it) into one partial result; `xla_gpu.shuffle_reduce`
+folds its strided share of the row in an `xla.loop` over the input viewed as
+`[1, kept, R / V, V]`, reading vectors of `V` consecutive elements (`V` from
+XLA's `GetVectorSizeForMlir`; vector `s1 * T + lane`, element `s2` of it; `s0`
+runs over the unit major component) into one partial result; `xla_gpu.shuffle_reduce`
 combines a warp, and when a row spans several warps their results meet in
 shared memory (`xla.predicated_insert` by each warp's lane 0,
 `xla_gpu.sync_threads`, `xla.predicated_extract` with the init as fallback)
@@ -21,13 +22,15 @@ from dialects.xla import PredicatedExtractOp, PredicatedInsertOp
 from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.reduction_parts import (
     GridValues,
+    PartialResults,
     ReductionTiling,
     allocate_shared,
     round_up,
     shuffle_reduce,
 )
 from xla_emit.emitters.work_items import BLOCK_X, THREAD_X
-from xla_emit.indexing.affine import AffineExpr
+from xla_emit.indexing.affine import AffineExpr, SymbolExpr
+from xla_emit.indexing.indexing_map import Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
 MAX_THREADS_PER_ROW = 1024
@@ -90,30 +93,50 @@ class RowReductionTiling(ReductionTiling):
     def kept_index(self) -> AffineExpr:
         return BLOCK_X * self.rows_per_block + self.row_in_block
 
-    def written_kept_index(self, vector_element: int) -> AffineExpr:
-        del vector_element  # The vector runs along the reduced elements: one result a row.
+    @property
+    def write_symbols(self) -> tuple[Variable, ...]:
+        # The vector runs along the reduced elements: one result a row, written once.
+        return ()
+
+    def written_kept_index(self) -> AffineExpr:
         return self.kept_index()
 
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         return [(self.kept_index(), Interval(0, self.kept - 1))]
 
-    def input_linear_index(self) -> AffineExpr:
+    @property
+    def components_shape(self) -> tuple[int, ...]:
+        # [major reduced (1), kept, vectors of reduced elements, vector]: XLA's input_shape_.
+        return (1, self.kept, self.reduced_positions, self.vector_size)
+
+    def component_index(self) -> tuple[AffineExpr, ...]:
         vector = self.loop_step + self.lane_in_row
-        return self.kept_index() * self.reduced + vector * self.vector_size + self.vector_index
+        return (SymbolExpr(0), self.kept_index(), vector, self.vector_index)
+
+    @property
+    def iteration_symbol(self) -> int:
+        return 1
+
+    @property
+    def loop_symbols(self) -> tuple[Variable, ...]:
+        """s0 over the major reduced component (of size 1), s1 over the vectors a thread
+        reads, s2 along a vector."""
+        return (
+            Variable(Interval(0, 0), "s0"),
+            Variable(Interval(0, self.iterations - 1), "s1"),
+            self.vector_symbol(2),
+        )
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.kept_index(), Interval(0, self.kept - 1)
 
 
 def combine_row(
-    grid: GridValues,
-    tiling: ReductionTiling,
-    partials: list[SSAValue],
-    inits: list[SSAValue],
-    reducer: str,
-) -> list[list[SSAValue]]:
+    grid: GridValues, tiling: ReductionTiling, partials: PartialResults
+) -> list[SSAValue]:
     """A warp shuffle; rows wider than a warp then meet in shared memory for one more."""
-    return [_combine_row_partials(grid, tiling, partials, inits, reducer)]
+    results = _combine_row_partials(grid, tiling, partials.values, partials.inits, partials.reducer)
+    return partials.write(grid.emitter, (), results, partials.outputs)
 
 
 def _combine_row_partials(

@@ -6,8 +6,9 @@
 // .mlir-passes.log.xz, snapshot 0 of each. "XLA:" lines quote them; the CHECK lines below
 // each are written from them (the x ids and symbols up to renaming; both thread six grid
 // ids, the y and z ones [0, 0]). Both reductions: a warp per row, 8 rows a block (16 blocks of 256 threads);
-// each lane reads vectors of 2 neighbouring elements (XLA's s1 in [0, 7], s2 in [0, 1],
-// through its bitcast map d2 * 2 + d3; ours s0 and s1), 64 elements apart.
+// each lane reads vectors of 2 neighbouring elements (s1 in [0, 7], s2 in [0, 1]), 64
+// elements apart; the loop's map indexes the input's components [1, 128, 256, 2] and
+// the bitcast map d2 * 2 + d3 gives the column, as XLA's.
 
 // XLA (input_reduce_fusion_1):
 //   %thread_id_x = gpu.thread_id x {xla.range = [0 : index, 255 : index]}
@@ -21,7 +22,8 @@
 // CHECK-SAME:    tensor<128x512xf32>, %{{\w+}}: tensor<128xf32>) -> tensor<128xf32>
 // CHECK:         gpu.thread_id {{ *}}x {xla.range = [0 : index, 255 : index]}
 // CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 15 : index]}
-// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[S0]] * 64 + [[S1]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 15], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 7], [[S1]] in [0, 1]">
+// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]], [[S2:\w+]]] -> (0, [[BL]] * 8 + [[TH]] {{/|floordiv}} 32, [[S1]] * 32 + [[TH]] mod 32, [[S2]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 15], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 0], [[S1]] in [0, 7], [[S2]] in [0, 1]">
+// CHECK:           xla.apply_indexing #xla.indexing_map<"(d0, d1, d2, d3) -> (d2 * 2 + d3), domain: d0 in [0, 0], d1 in [0, 127], d2 in [0, 255], d3 in [0, 1]">
 // CHECK:         xla_gpu.shuffle_reduce(%{{\w+}}) to 16 combiner=@{{\w+}} : f32
 // CHECK:         arith.maximumf
 
@@ -31,7 +33,8 @@
 // CHECK-SAME:    tensor<128x512xf32>, %{{\w+}}: tensor<128xf32>, %{{\w+}}: tensor<128xf32>) -> tensor<128xf32>
 // CHECK:         gpu.thread_id {{ *}}x {xla.range = [0 : index, 255 : index]}
 // CHECK:         gpu.block_id {{ *}}x {xla.range = [0 : index, 15 : index]}
-// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]]] -> ([[BL]] * 8 + [[TH]] {{/|floordiv}} 32, ([[TH]] mod 32) * 2 + [[S0]] * 64 + [[S1]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 15], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 7], [[S1]] in [0, 1]">
+// CHECK:         xla.loop ({{.*}}] -> ({{.*}}) in #xla.indexing_map<"([[TH:\w+]], {{\w+}}, {{\w+}}, [[BL:\w+]], {{\w+}}, {{\w+}}){{\[}}[[S0:\w+]], [[S1:\w+]], [[S2:\w+]]] -> (0, [[BL]] * 8 + [[TH]] {{/|floordiv}} 32, [[S1]] * 32 + [[TH]] mod 32, [[S2]]), domain: [[TH]] in [0, 255], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[BL]] in [0, 15], {{\w+}} in [0, 0], {{\w+}} in [0, 0], [[S0]] in [0, 0], [[S1]] in [0, 7], [[S2]] in [0, 1]">
+// CHECK:           xla.apply_indexing #xla.indexing_map<"(d0, d1, d2, d3) -> (d2 * 2 + d3), domain: d0 in [0, 0], d1 in [0, 127], d2 in [0, 255], d3 in [0, 1]">
 // CHECK:         xla_gpu.shuffle_reduce(%{{\w+}}) to 16 combiner=@{{\w+}} : f32
 
 // XLA (loop_divide_fusion):
