@@ -142,3 +142,27 @@ def test_every_assembly_format_of_the_built_in_dialects_parses():
                 FormatParser(op_def.assembly_format, op_def).parse_format()
                 checked += 1
     assert checked > 150
+
+
+GC_PROBE = """
+import gc, json
+from xla_emit.startup import loading_without_collection
+states, kept = [], []
+for enabled in (True, False):
+    (gc.enable if enabled else gc.disable)()
+    frozen_before = gc.get_freeze_count()
+    with loading_without_collection():
+        inside = gc.isenabled()
+        kept.append([[] for _ in range(1000)])
+    states.append([inside, gc.isenabled(), gc.get_freeze_count() - frozen_before >= 1000])
+print(json.dumps(states))
+"""
+
+
+def test_loading_turns_the_collector_off_then_freezes_what_it_made_and_restores_it():
+    done = subprocess.run(
+        [sys.executable, "-c", GC_PROBE], capture_output=True, text=True, check=True
+    )
+
+    # Collector on before: off inside, on after. Off before: off inside, off after.
+    assert json.loads(done.stdout) == [[False, True, True], [False, False, True]]

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, cast
 from xla_emit.diagnostics import UserError
 from xla_emit.runtime.sources import STDIN, input_format, read_input
 from xla_emit.runtime.timing import PARSE
-from xla_emit.startup import define_classes_quickly
+from xla_emit.startup import define_classes_quickly, loading_without_collection
 from xla_emit.tools.cli import (
     add_input_format,
     add_limit_arguments,
@@ -135,7 +135,8 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
     namespace = build_argument_parser().parse_args(argv)
     # Only once the command line is known (`--help` exits above): this loads the interpreter.
     define_classes_quickly()
-    from xla_emit.runtime.reporting import InterpreterOptions
+    with loading_without_collection():
+        from xla_emit.runtime.reporting import InterpreterOptions
 
     return RunOptions(
         file=cast(str, namespace.file),
