@@ -29,6 +29,19 @@ def view(name: str, rows: int, cols: int) -> str:
       : {VIEW} -> {part}"""
 
 
+# The cube's product of the 16x16 views %a_v and %b_v into %acc.
+CUBE_MATMUL = f"""\
+    %ma = pto.alloc_tile : {MAT}
+    %mb = pto.alloc_tile : {MAT}
+    %l = pto.alloc_tile : {LEFT}
+    %r = pto.alloc_tile : {RIGHT}
+    %acc = pto.alloc_tile : {ACC}
+    pto.tload ins(%a_v : {PART}) outs(%ma : {MAT})
+    pto.tload ins(%b_v : {PART}) outs(%mb : {MAT})
+    pto.tmov ins(%ma : {MAT}) outs(%l : {LEFT})
+    pto.tmov ins(%mb : {MAT}) outs(%r : {RIGHT})
+    pto.tmatmul ins(%l, %r : {LEFT}, {RIGHT}) outs(%acc : {ACC})"""
+
 CONSTANTS = """
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -50,16 +63,7 @@ def cube(split: int, pushes: int = 1) -> str:
       (c2v_consumer_buf = %buf : i32, v2c_consumer_buf = %z : i32)
     {view("a", 16, 16)}
     {view("b", 16, 16)}
-    %ma = pto.alloc_tile : {MAT}
-    %mb = pto.alloc_tile : {MAT}
-    %l = pto.alloc_tile : {LEFT}
-    %r = pto.alloc_tile : {RIGHT}
-    %acc = pto.alloc_tile : {ACC}
-    pto.tload ins(%a_v : {PART}) outs(%ma : {MAT})
-    pto.tload ins(%b_v : {PART}) outs(%mb : {MAT})
-    pto.tmov ins(%ma : {MAT}) outs(%l : {LEFT})
-    pto.tmov ins(%mb : {MAT}) outs(%r : {RIGHT})
-    pto.tmatmul ins(%l, %r : {LEFT}, {RIGHT}) outs(%acc : {ACC})
+{CUBE_MATMUL}
     pto.tpush_to_aiv(%acc : {ACC}) {{split = {split}}}{again * (pushes - 1)}
     return
   }}"""
@@ -382,16 +386,7 @@ module {{
     {view("a", 16, 16)}
     {view("b", 16, 16)}
     {view("o2", 16, 16)}
-    %ma = pto.alloc_tile : {MAT}
-    %mb = pto.alloc_tile : {MAT}
-    %l = pto.alloc_tile : {LEFT}
-    %r = pto.alloc_tile : {RIGHT}
-    %acc = pto.alloc_tile : {ACC}
-    pto.tload ins(%a_v : {PART}) outs(%ma : {MAT})
-    pto.tload ins(%b_v : {PART}) outs(%mb : {MAT})
-    pto.tmov ins(%ma : {MAT}) outs(%l : {LEFT})
-    pto.tmov ins(%mb : {MAT}) outs(%r : {RIGHT})
-    pto.tmatmul ins(%l, %r : {LEFT}, {RIGHT}) outs(%acc : {ACC})
+{CUBE_MATMUL}
     pto.tpush(%acc, %pipe : {ACC}, !pto.pipe) {{split = 0}}
     %back = pto.alloc_tile : {MAT}
     pto.tpop(%back, %pipe : {MAT}, !pto.pipe) {{split = 0}}
