@@ -17,6 +17,11 @@ result in every process, and the tools avoid both:
   operation is first parsed or printed instead. The built-in dialects' formats
   are all parsed by a test, so a broken one still fails there.
 
+The cycle collector, besides, would walk the new classes and functions again
+and again while they are made, although they live as long as the process:
+`loading_without_collection` keeps it off while a tool loads the compiler and
+then freezes what loading made.
+
 Only the tools install this, before they load the compiler, so the Python API
 and whatever imports it define their classes as usual. The cache lives in
 `$XLA_EMIT_CACHE_DIR`, else `$XDG_CACHE_HOME/xla-emit`, else `~/.cache/xla-emit`,
