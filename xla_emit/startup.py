@@ -42,7 +42,7 @@ import marshal
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from types import CodeType
 from typing import Any
@@ -168,7 +168,7 @@ def defer_assembly_formats() -> None:
 
 
 @contextlib.contextmanager
-def loading_without_collection() -> Iterator[None]:
+def loading_without_collection() -> Generator[None]:
     """Import the compiler with the cycle collector off, then freeze what the imports made.
 
     Loading defines thousands of classes and functions, which live as long as the
