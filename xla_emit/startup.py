@@ -59,7 +59,10 @@ def cache_folder() -> Path | None:
         return Path(folder) if folder else None
     if folder := os.environ.get("XDG_CACHE_HOME"):
         return Path(folder) / "xla-emit"
-    return Path.home() / ".cache" / "xla-emit"
+    try:
+        return Path.home() / ".cache" / "xla-emit"
+    except RuntimeError:  # no home directory to be found: run without the cache
+        return None
 
 
 class DataclassCodeCache:

@@ -19,6 +19,7 @@ from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format_parser import FormatParser
 
 from dialects import built_in_dialects
+from xla_emit.startup import cache_folder
 
 CACHE_FILE = f"dataclass-methods.{sys.implementation.cache_tag}.marshal"
 
@@ -166,3 +167,26 @@ def test_loading_turns_the_collector_off_then_freezes_what_it_made_and_restores_
 
     # Collector on before: off inside, on after. Off before: off inside, off after.
     assert json.loads(done.stdout) == [[False, True, True], [False, False, True]]
+
+
+def test_the_cache_folder_follows_the_environment_and_is_off_without_a_home(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+):
+    monkeypatch.delenv("XLA_EMIT_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert cache_folder() == tmp_path / "xla-emit"
+
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert cache_folder() == tmp_path / ".cache" / "xla-emit"
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", no_home)
+    assert cache_folder() is None
+
+    monkeypatch.setenv("XLA_EMIT_CACHE_DIR", "")
+    assert cache_folder() is None
+    monkeypatch.setenv("XLA_EMIT_CACHE_DIR", str(tmp_path / "here"))
+    assert cache_folder() == tmp_path / "here"
