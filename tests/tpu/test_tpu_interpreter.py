@@ -9,7 +9,8 @@ import pytest
 from xdsl.dialects.builtin import MemRefType, f32
 
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.tpu import allocate, run_tpu_kernel
+from xla_emit.interpreter.tpu import run_tpu_kernel
+from xla_emit.interpreter.tpu_buffers import allocate
 from xla_emit.ir import parse_mlir
 from xla_emit.layout import parse_shape, tiled_layout_map
 

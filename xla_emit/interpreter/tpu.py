@@ -51,8 +51,7 @@ from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
-from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, allocate
-from xla_emit.interpreter.tpu_buffers import Semaphore as _Semaphore
+from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate
 from xla_emit.interpreter.tpu_compute import CATALOG_HANDLERS
 from xla_emit.interpreter.tpu_convert import CONVERT_HANDLERS
 from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS
@@ -68,7 +67,7 @@ class TpuKernelError(UserError):
 # What an SSA value holds while a kernel runs: Python scalars for scalar code
 # (i1 as bool), numpy arrays for vectors, buffers for memrefs, counters for
 # semaphores.
-TpuValue: TypeAlias = int | float | bool | npt.NDArray[np.generic] | MemRef | _Semaphore
+TpuValue: TypeAlias = int | float | bool | npt.NDArray[np.generic] | MemRef | Semaphore
 
 # A scalar or vector value stored to memory. numpy's stubs type arithmetic on
 # `NDArray[np.generic]` with no matching overload, hence `NDArray[Any]`.
@@ -77,7 +76,7 @@ Operand: TypeAlias = int | float | npt.NDArray[Any]
 
 def _operand(value: TpuValue) -> Operand:
     """`value` as an arith operand: a scalar or a vector, never a buffer or semaphore."""
-    assert not isinstance(value, MemRef | _Semaphore), (
+    assert not isinstance(value, MemRef | Semaphore), (
         "a memref where a scalar or vector was expected"
     )
     return value
@@ -97,7 +96,7 @@ class TpuExecutor:
         self.env: dict[SSAValue, TpuValue] = {}
         self.step_counter = StepCounter()
         # The device's barrier semaphore (`tpu.sem_barrier`): one for the whole run.
-        self.barrier_semaphore = _Semaphore()
+        self.barrier_semaphore = Semaphore()
         self.matrix_units = MatrixUnits()  # the explicit MXU ops' staging registers and results
         # A grid's steps share one meter: the grid's buffers are held across them.
         self.memory = memory if memory is not None else MemoryMeter()
@@ -126,14 +125,14 @@ class TpuExecutor:
         memrefs: list[MemRef] = []
         for arg, value in zip(block.args, inputs, strict=True):
             arg_type = arg.type
-            if isinstance(value, MemRef | _Semaphore):
+            if isinstance(value, MemRef | Semaphore):
                 # A buffer the caller keeps (a grid step's window or scratch): used in place.
                 self.env[arg] = value
                 if isinstance(value, MemRef):
                     memrefs.append(value)
             elif isa(arg_type, MemRefType[Attribute]):
                 if isinstance(arg_type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
-                    self.env[arg] = _Semaphore()
+                    self.env[arg] = Semaphore()
                     continue
                 contents: npt.NDArray[np.generic] = np.asarray(value)
                 what = f"argument {arg.index} ({arg_type})"
@@ -326,7 +325,7 @@ def _scalar_store(ex: TpuExecutor, op: memref.StoreOp) -> list[TpuValue]:
 def _alloc(ex: TpuExecutor, op: memref.AllocOp | memref.AllocaOp) -> list[TpuValue]:
     assert isinstance(op.memref.type, MemRefType)
     if isinstance(op.memref.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
-        return [_Semaphore()]
+        return [Semaphore()]
     return [allocate(op.memref.type, hold=ex.holder(op, result_label(op)))]
 
 
@@ -469,9 +468,9 @@ def _create_mask(ex: TpuExecutor, op: vector.CreateMaskOp) -> list[TpuValue]:
 # ----------------------------------------------------------------------------- semaphores and DMA
 
 
-def _semaphore(ex: TpuExecutor, value: SSAValue) -> _Semaphore:
+def _semaphore(ex: TpuExecutor, value: SSAValue) -> Semaphore:
     semaphore = ex.value(value)
-    assert isinstance(semaphore, _Semaphore)
+    assert isinstance(semaphore, Semaphore)
     return semaphore
 
 
@@ -511,7 +510,7 @@ def _wait_dma(ex: TpuExecutor, op: tpu.WaitDMA2Op) -> list[TpuValue]:
 
 
 def _sem_alloc(ex: TpuExecutor, op: tpu.SemaphoreAllocOp) -> list[TpuValue]:
-    return [_Semaphore()]
+    return [Semaphore()]
 
 
 # ----------------------------------------------------------------------------- scalar code

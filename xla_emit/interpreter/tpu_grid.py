@@ -51,7 +51,8 @@ from dialects import tpu
 from dialects.tpu.kernel import check_kernel, grid_of
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tpu import MemRef, TpuExecutor, allocate
+from xla_emit.interpreter.tpu import TpuExecutor
+from xla_emit.interpreter.tpu_buffers import MemRef, allocate
 
 
 @dataclass(frozen=True)
