@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -58,6 +58,7 @@ from passes.analysis.tpu_alignment import (
 )
 from passes.diagnostics import OpError
 from passes.loop_utils import constant_int
+from xla_emit.ir.locations import location_text
 from xla_emit.indexing.congruence import Answer, Divisibility
 
 
@@ -241,10 +242,8 @@ def mosaic_report(op: Operation, message: str) -> str:
 
 
 def _location_text(op: Operation) -> str:
-    location = op.location
-    if isinstance(location, FileLineColLoc):
-        return f'loc("{location.filename.data}":{location.line.data}:{location.column.data})'
-    return "loc(unknown)"
+    """The op's location as Mosaic prints it: in full, inline (for Pallas, the Python line)."""
+    return location_text(op.location)
 
 
 def generic_form_with_numbers(op: Operation) -> str:
