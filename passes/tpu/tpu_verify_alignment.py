@@ -58,8 +58,8 @@ from passes.analysis.tpu_alignment import (
 )
 from passes.diagnostics import OpError
 from passes.loop_utils import constant_int
-from xla_emit.ir.locations import location_text
 from xla_emit.indexing.congruence import Answer, Divisibility
+from xla_emit.ir.locations import location_text
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.ir import Attribute, BuiltinAttribute, Operation, ParametrizedAttribute
-from xdsl.irdl import VerificationContext
-from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.irdl import VerificationContext, irdl_attr_definition, param_def
 from xdsl.printer import Printer
 
 
