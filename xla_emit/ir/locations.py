@@ -13,7 +13,7 @@ location names (for a Pallas kernel: the line of its Python), and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from xdsl.dialects.builtin import (
     CallSiteLoc,
@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, BuiltinAttribute, Operation, ParametrizedAttribute
 from xdsl.irdl import VerificationContext, irdl_attr_definition, param_def
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.printer import Printer
 
 
@@ -71,6 +72,48 @@ def _accept_ranges(verify: Callable[..., None]) -> Callable[..., None]:
 # xDSL's call-site, name and fused locations check that what they nest is one
 # of its location classes; a range is a location too.
 LocationConstraint.verify = _accept_ranges(LocationConstraint.verify)
+
+
+def _locate_inserted_ops(
+    handle: Callable[[PatternRewriter, Operation], None],
+) -> Callable[[PatternRewriter, Operation], None]:
+    def handle_operation_insertion(self: PatternRewriter, op: Operation) -> None:
+        matched = self._current_operation  # pyright: ignore[reportPrivateUsage]
+        if matched is not None and op is not matched:
+            for inner in op.walk():
+                if isinstance(inner.location, UnknownLoc):
+                    inner.location = matched.location
+        handle(self, op)
+
+    return handle_operation_insertion
+
+
+# A rewrite pattern builds ops with no location; MLIR's patterns give what they
+# build the location of the op they rewrite, so that an error after a pass still
+# points at the source line the rewritten op came from.
+PatternRewriter.handle_operation_insertion = _locate_inserted_ops(
+    PatternRewriter.handle_operation_insertion
+)
+
+
+def fuse_locations(locations: Sequence[Attribute], metadata: Attribute | None = None) -> Attribute:
+    """MLIR's `FusedLoc::get`: unknown parts dropped, fusions with the same metadata
+    flattened, repeats kept once; one part without metadata is that part."""
+    metadata = NoneAttr() if metadata is None else metadata
+    parts: list[Attribute] = []
+    for location in locations:
+        if isinstance(location, FusedLoc) and location.metadata == metadata:
+            nested = list(location.locations)  # pyright: ignore[reportArgumentType]
+        else:
+            nested = [location]
+        for part in nested:
+            if not isinstance(part, UnknownLoc) and part not in parts:
+                parts.append(part)
+    if not parts:
+        return UnknownLoc()
+    if len(parts) == 1 and isinstance(metadata, NoneAttr):
+        return parts[0]
+    return FusedLoc(tuple(parts), metadata)
 
 
 def file_location(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -24,7 +25,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
@@ -172,6 +173,18 @@ class _LocatingParser(Parser):
     # Locations, as MLIR's LocationParser reads them. xDSL 0.74 lacks ranges,
     # fusion metadata and aliases defined after their use (JAX and
     # `--mlir-print-debuginfo` define most location aliases after the module).
+
+    def parse_optional_region(
+        self, arguments: Iterable[Parser.Argument] | None = None
+    ) -> Region | None:
+        # A function argument written without a location is located at its name.
+        for argument in arguments or ():
+            if argument.location is None:
+                where = SourceLocation.from_offset(
+                    self._source_map.file, self._source_map.text, argument.name.start
+                )
+                argument.location = file_location(where.file, where.line, where.column)
+        return super().parse_optional_region(arguments)
 
     def parse_optional_location(self) -> LocationAttr | None:
         location = super().parse_optional_location()
