@@ -313,6 +313,10 @@ def parse_mlir(
     except DiagnosticException as error:
         # Attributes and types verify themselves while they are built.
         raise UserError(str(error), SourceLocation.from_offset(file, text, parser.pos)) from None
+    if module not in source_map.offsets:
+        # The module the parser wrapped around top-level ops: mlir-opt locates it at
+        # line 0 of the file.
+        module.location = file_location(file, 0, 0)
     return module, source_map
 
 
