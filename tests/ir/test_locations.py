@@ -174,7 +174,7 @@ def test_an_op_error_names_the_python_line_first_then_the_mlir_text(tmp_path: Pa
 class _AddToSub(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.AddiOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace_op(op, arith.SubiOp(op.lhs, op.rhs))
+        rewriter.replace(op, arith.SubiOp(op.lhs, op.rhs))
 
 
 def test_a_rewrite_gives_new_ops_the_location_of_the_op_it_rewrites() -> None:
