@@ -158,6 +158,7 @@ def _axes_of(value: SSAValue, grid: dict[SSAValue, Axis], found: dict[SSAValue, 
         found[value] = Axis(value, range(bounds.lower, bounds.upper, bounds.step))
         return True
     owner = value.owner
+    assert isinstance(owner, Operation)
     if isinstance(owner, arith.ConstantOp):
         return isinstance(owner.value, IntegerAttr)
     if isinstance(owner, arith.IndexCastOp | AssumeMultipleOp):

@@ -14,12 +14,14 @@ location names (for a Pallas kernel: the line of its Python), and
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     CallSiteLoc,
     FileLineColLoc,
     FusedLoc,
     IntAttr,
+    LocationAttr,
     LocationConstraint,
     NameLoc,
     NoneAttr,
@@ -91,12 +93,14 @@ def _locate_inserted_ops(
 # A rewrite pattern builds ops with no location; MLIR's patterns give what they
 # build the location of the op they rewrite, so that an error after a pass still
 # points at the source line the rewritten op came from.
-PatternRewriter.handle_operation_insertion = _locate_inserted_ops(
+PatternRewriter.handle_operation_insertion = _locate_inserted_ops(  # pyright: ignore[reportAttributeAccessIssue]
     PatternRewriter.handle_operation_insertion
 )
 
 
-def fuse_locations(locations: Sequence[Attribute], metadata: Attribute | None = None) -> Attribute:
+def fuse_locations(
+    locations: Sequence[Attribute], metadata: Attribute | None = None
+) -> LocationAttr:
     """MLIR's `FusedLoc::get`: unknown parts dropped, fusions with the same metadata
     flattened, repeats kept once; one part without metadata is that part."""
     metadata = NoneAttr() if metadata is None else metadata
@@ -112,23 +116,31 @@ def fuse_locations(locations: Sequence[Attribute], metadata: Attribute | None = 
     if not parts:
         return UnknownLoc()
     if len(parts) == 1 and isinstance(metadata, NoneAttr):
-        return parts[0]
+        return as_location(parts[0])
     return FusedLoc(tuple(parts), metadata)
 
 
 def file_location(
     file: str, line: int, column: int, end_line: int | None = None, end_column: int | None = None
-) -> FileLineColLoc | FileLineColRange:
+) -> LocationAttr:
     """A point, or a range when an end is given (an end line alone keeps the column)."""
     if end_line is None and end_column is None:
         return FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(column))
-    return FileLineColRange(
-        StringAttr(file),
-        IntAttr(line),
-        IntAttr(column),
-        IntAttr(line if end_line is None else end_line),
-        IntAttr(column if end_column is None else end_column),
+    return as_location(
+        FileLineColRange(
+            StringAttr(file),
+            IntAttr(line),
+            IntAttr(column),
+            IntAttr(line if end_line is None else end_line),
+            IntAttr(column if end_column is None else end_column),
+        )
     )
+
+
+def as_location(attribute: Attribute) -> LocationAttr:
+    """`attribute`, typed as an op's location (xDSL's `LocationAttr` union lacks ranges)."""
+    assert is_location(attribute), attribute
+    return cast(LocationAttr, attribute)
 
 
 def is_location(attribute: Attribute) -> bool:
