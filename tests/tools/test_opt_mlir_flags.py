@@ -131,6 +131,9 @@ def test_pass_pipeline_runs_what_p_runs(capsys: pytest.CaptureFixture[str], kern
     )
     assert status == 0
     assert nested == with_p
+    # As in mlir-opt, -p takes the anchored form too.
+    _, anchored_p, _ = opt(capsys, str(kernel), "-p", "builtin.module(cse,canonicalize)")
+    assert anchored_p == with_p
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ arguments are known (`tools/opt_driver.py`), so `--help` answers at once.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO, cast
@@ -44,7 +45,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     add = parser.add_argument
     add("input", nargs="?", default="-", help="input file (MLIR, HLO or PTO-AS), or - for stdin")
-    add("-p", "--passes", default="", help="comma-separated pass pipeline")
+    add(
+        "-p",
+        "--passes",
+        default="",
+        help="comma-separated passes, or an anchored pipeline as --pass-pipeline takes",
+    )
     add(
         "--pass-pipeline",
         metavar="PIPELINE",
@@ -134,16 +140,24 @@ def add_ir_printing(parser: argparse.ArgumentParser) -> None:
     )
 
 
+# `builtin.module(`, `func.func(`, `any(`: a pipeline anchored on an operation.
+_ANCHORED = re.compile(r"\s*(?:any|[\w-]+\.[\w.-]+)\s*\(")
+
+
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = build_argument_parser()
     args = parser.parse_args(argv)
-    if args.pass_pipeline is not None:
-        if args.passes:
-            parser.error("give the passes with -p or with --pass-pipeline, not both")
+    pipeline = cast(str | None, args.pass_pipeline)
+    if pipeline is not None and args.passes:
+        parser.error("give the passes with -p or with --pass-pipeline, not both")
+    if pipeline is None and _ANCHORED.match(args.passes):
+        # mlir-opt's -p takes its anchored form too (a plain list starts with a pass name).
+        pipeline = cast(str, args.passes)
+    if pipeline is not None:
         from xla_emit.tools.pass_pipeline import flatten_pass_pipeline
 
         try:
-            args.passes = flatten_pass_pipeline(cast(str, args.pass_pipeline))
+            args.passes = flatten_pass_pipeline(pipeline)
         except UserError as error:
             parser.error(error.message)
     return args
