@@ -22,7 +22,13 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, ub, vector
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -37,6 +43,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from dialects.xla import ApplyIndexingOpBase
 from passes.loop_utils import constant_int
 from xla_emit.indexing.affine import DimExpr, SymbolExpr
+from xla_emit.ir.locations import fuse_locations
 
 
 class FoldApplyIndexingToOperands(RewritePattern):
@@ -186,6 +193,10 @@ def unique_constants(function: func.FuncOp) -> bool:
         if key is None:
             continue
         if key in kept:
+            # As MLIR's OperationFolder, the constant kept stands for both sources.
+            kept[key].location = fuse_locations(
+                [kept[key].location, op.location], StringAttr("CSE")
+            )
             op.results[0].replace_all_uses_with(kept[key].results[0])
             Rewriter.erase_op(op)
             changed = True

@@ -38,6 +38,7 @@ from xla_emit.indexing.congruence import (
     truncated_quotient,
     truncated_remainder,
 )
+from xla_emit.ir.value_names import ValueNames
 
 # The congruence names stay importable from the analysis that uses them.
 __all__ = [
@@ -71,6 +72,8 @@ class DivisibilityAnalysis:
     """Congruences of integer SSA values, computed on demand and cached."""
 
     facts: dict[SSAValue, Fact] = field(default_factory=dict[SSAValue, Fact])
+    # How messages name values: as the printed kernel does (`%5`, `%col`).
+    names: ValueNames = field(default_factory=ValueNames)
 
     def congruence(self, value: SSAValue) -> Congruence:
         return self.fact(value).congruence
@@ -83,7 +86,7 @@ class DivisibilityAnalysis:
         if cached is not None:
             return cached
         if not _is_integer_like(value):
-            fact = Fact(Congruence.unknown(), f"{_describe(value)} is not an integer")
+            fact = Fact(Congruence.unknown(), f"{self.names.of(value)} is not an integer")
         elif isinstance(value, BlockArgument):
             fact = self._block_argument(value)
         else:
@@ -103,7 +106,7 @@ class DivisibilityAnalysis:
         owner = f"'{parent.name}'" if parent is not None else "a block"
         return Fact(
             Congruence.unknown(),
-            f"{_describe(value)} (an argument of {owner}) is not known at compile time",
+            f"{self.names.of(value)} (an argument of {owner}) is not known at compile time",
         )
 
     def _induction_variable(self, loop: scf.ForOp) -> Fact:
@@ -169,10 +172,6 @@ class DivisibilityAnalysis:
 
     def operand_facts(self, op: Operation) -> list[Fact]:
         return [self.fact(operand) for operand in op.operands]
-
-
-def _describe(value: SSAValue) -> str:
-    return f"%{value.name_hint}" if value.name_hint else "a value"
 
 
 def _first_loss(*facts: Fact) -> str | None:

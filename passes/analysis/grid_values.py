@@ -7,6 +7,12 @@ has one concrete value per grid point; `values_over_grid` computes them all,
 so an alignment verdict can name a grid point where an index is misaligned,
 or say that every grid point is aligned although Mosaic cannot prove it.
 
+The same holds inside the kernel for an `scf.for` with constant bounds: its
+induction variable takes known values, so an index such as `%j * 64` is
+enumerated over the loop (and the grid) too, and `loop_verdict` says whether
+it is aligned at every point or names one where it is not, instead of calling
+it unknown.
+
 Mosaic itself never looks at the grid: its verdict stays the same; this only
 adds evidence to it.
 """
@@ -16,13 +22,15 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from dialects.tpu import AssumeMultipleOp
+from passes.loop_utils import static_bounds
 
 MAX_GRID_POINTS = 4096
 
@@ -107,4 +115,115 @@ def grid_note(value: SSAValue, multiple: int) -> str | None:
     return (
         f"{grid}: the index is a multiple of {multiple} at every grid point ({listed}), "
         "so tpu.assume_multiple would be a true promise"
+    )
+
+
+# ----------------------------------------------------------------------------- loops and grid
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A value an index depends on and the values it runs over: a program id
+    (`grid_dim` is its grid dimension) or a loop induction variable with constant bounds."""
+
+    value: SSAValue
+    values: range
+    grid_dim: int | None = None
+
+
+@dataclass(frozen=True)
+class Enumeration:
+    """The index at every point of its axes (a point is one value per axis, in order)."""
+
+    axes: tuple[Axis, ...]
+    values: dict[tuple[int, ...], int]
+
+    @property
+    def has_loops(self) -> bool:
+        return any(axis.grid_dim is None for axis in self.axes)
+
+
+def _axes_of(value: SSAValue, grid: dict[SSAValue, Axis], found: dict[SSAValue, Axis]) -> bool:
+    """Collect in `found` the axes `value` depends on; False if it depends on anything else."""
+    if value in grid:
+        found[value] = grid[value]
+        return True
+    if isinstance(value, BlockArgument):
+        loop = value.block.parent_op()
+        if not isinstance(loop, scf.ForOp) or value.block is not loop.body.block or value.index:
+            return False
+        bounds = static_bounds(loop)
+        if bounds is None or bounds.step <= 0:
+            return False
+        found[value] = Axis(value, range(bounds.lower, bounds.upper, bounds.step))
+        return True
+    owner = value.owner
+    assert isinstance(owner, Operation)
+    if isinstance(owner, arith.ConstantOp):
+        return isinstance(owner.value, IntegerAttr)
+    if isinstance(owner, arith.IndexCastOp | AssumeMultipleOp):
+        return _axes_of(owner.operands[0], grid, found)
+    if not any(cls in _BINARY for cls in type(owner).__mro__):
+        return False
+    return all(_axes_of(operand, grid, found) for operand in owner.operands)
+
+
+def index_values(value: SSAValue) -> Enumeration | None:
+    """The index at every point of the grid ids and constant-bound loop variables it is
+    built from, or None when it depends on anything else or there are too many points."""
+    kernel = kernel_of(value)
+    grid: dict[SSAValue, Axis] = {}
+    bounds = grid_bounds(kernel) if kernel is not None else None
+    if kernel is not None and bounds:
+        for dim, (argument, bound) in enumerate(zip(kernel.body.block.args, bounds, strict=False)):
+            grid[argument] = Axis(argument, range(bound), dim)
+    found: dict[SSAValue, Axis] = {}
+    if not _axes_of(value, grid, found) or not found:
+        return None
+    axes = tuple(sorted(found.values(), key=lambda a: (a.grid_dim is None, a.grid_dim or 0)))
+    if math.prod(len(axis.values) for axis in axes) > MAX_GRID_POINTS:
+        return None
+    values: dict[tuple[int, ...], int] = {}
+    for point in itertools.product(*(axis.values for axis in axes)):
+        env = {axis.value: coordinate for axis, coordinate in zip(axes, point, strict=True)}
+        result = _evaluate(value, env)
+        if result is None:
+            return None
+        values[point] = result
+    return Enumeration(axes, values)
+
+
+def _axis_name(axis: Axis, name: Callable[[SSAValue], str]) -> str:
+    return f"program id {axis.grid_dim}" if axis.grid_dim is not None else name(axis.value)
+
+
+def _axis_range(axis: Axis, name: Callable[[SSAValue], str]) -> str:
+    step = f" step {axis.values.step}" if axis.values.step != 1 else ""
+    return f"{_axis_name(axis, name)} in [{axis.values.start}, {axis.values.stop}){step}"
+
+
+def first_misaligned(enumeration: Enumeration, multiple: int) -> tuple[int, ...] | None:
+    return next((p for p, index in enumeration.values.items() if index % multiple), None)
+
+
+def loop_verdict(enumeration: Enumeration, multiple: int, name: Callable[[SSAValue], str]) -> str:
+    """Whether the index is aligned at every point of its loops (and grid), in words,
+    naming the loop variables as the kernel prints them."""
+    over = ", ".join(_axis_range(axis, name) for axis in enumeration.axes)
+    point = first_misaligned(enumeration, multiple)
+    if point is not None:
+        index = enumeration.values[point]
+        at = ", ".join(
+            f"{_axis_name(axis, name)} = {coordinate}"
+            for axis, coordinate in zip(enumeration.axes, point, strict=True)
+        )
+        return (
+            f"the index is provably misaligned: with {over}, at {at} it is {index}, "
+            f"{index % multiple} past a multiple of {multiple}"
+        )
+    shown = sorted(set(enumeration.values.values()))
+    listed = ", ".join(map(str, shown[:6])) + (", ..." if len(shown) > 6 else "")
+    return (
+        f"the index is a multiple of {multiple} at every point ({over}: {listed}), "
+        "although the congruence analysis cannot prove it"
     )

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from io import StringIO
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -45,7 +45,7 @@ from xdsl.utils.exceptions import VerifyException
 from dialects.tpu import MemRefSliceOp
 from dialects.tpu.kernel import check_kernel, is_kernel
 from passes.analysis.divisibility_analysis import DivisibilityAnalysis
-from passes.analysis.grid_values import grid_note
+from passes.analysis.grid_values import first_misaligned, grid_note, index_values, loop_verdict
 from passes.analysis.tpu_alignment import (
     Access,
     CannotRealign,
@@ -59,6 +59,7 @@ from passes.analysis.tpu_alignment import (
 from passes.diagnostics import OpError
 from passes.loop_utils import constant_int
 from xla_emit.indexing.congruence import Answer, Divisibility
+from xla_emit.ir.locations import location_text
 
 
 @dataclass(frozen=True)
@@ -108,12 +109,15 @@ class TpuVerifyAlignmentPass(ModulePass):
             )
             plan = plan_realignment(access, self.hardware_generation)
             obstacle = plan.reason if isinstance(plan, CannotRealign) else None
-            grid = grid_note(index, requirement.multiple)
             notes = [
-                explain(result, analysis.fact(index).lost_at),
-                *([grid] if grid else []),
+                *_verdict_notes(index, requirement.multiple, result, analysis),
                 _tiling_note(access, tiling, requirement.dim, requirement.multiple),
-                _fix_note(result, index, realignable=obstacle is None),
+                _fix_note(
+                    requirement.multiple,
+                    analysis.names.of(index),
+                    _misaligned(index, requirement.multiple, result),
+                    realignable=obstacle is None,
+                ),
             ]
             if obstacle is not None:
                 notes.append(f"tpu-realign-accesses cannot realign this access: {obstacle}")
@@ -171,16 +175,43 @@ def _tiling_note(access: Access, tiling: Tiling, dim: int, multiple: int) -> str
     )
 
 
-def _fix_note(result: Divisibility, index: SSAValue, realignable: bool) -> str:
-    k = result.divisor
-    name = f"%{index.name_hint}" if index.name_hint else "%index"
+def _verdict_notes(
+    index: SSAValue, multiple: int, result: Divisibility, analysis: DivisibilityAnalysis
+) -> list[str]:
+    """Why the index is not proven aligned. An index built from constant-bound loop
+    variables (and program ids) is known at every point: it is judged there, not
+    called unknown. Over the grid alone, the grid note adds to the analysis's verdict."""
+    enumeration = index_values(index)
+    if enumeration is not None and enumeration.has_loops and result.answer is not Answer.DISPROVEN:
+        return [loop_verdict(enumeration, multiple, analysis.names.of)]
+    grid = grid_note(index, multiple)
+    return [explain(result, analysis.fact(index).lost_at), *([grid] if grid else [])]
+
+
+def _misaligned(index: SSAValue, multiple: int, result: Divisibility) -> bool | None:
+    """True if provably misaligned somewhere, False if aligned everywhere, None if unknown."""
+    if result.answer is Answer.DISPROVEN:
+        return True
+    enumeration = index_values(index)
+    if enumeration is None or not enumeration.has_loops:
+        return None
+    return first_misaligned(enumeration, multiple) is not None
+
+
+def _fix_note(k: int, name: str, misaligned: bool | None, realignable: bool) -> str:
+    """What to do, naming the index as the kernel prints it (`%5`)."""
     by_pass = " (pass tpu-realign-accesses does this)" if realignable else ""
     realign = (
         f"load the enclosing aligned tiles and move the data into place with tpu.dynamic_rotate"
         f"{by_pass}, or pad/repack the data so accesses start at multiples of {k}"
     )
-    if result.answer is Answer.DISPROVEN:
+    if misaligned:
         return f"fix: tpu.assume_multiple would be a false promise here; {realign}"
+    if misaligned is False:
+        return (
+            f"fix: {name} is always a multiple of {k}: say so with "
+            f"'tpu.assume_multiple {name}, {k}'"
+        )
     return (
         f"fix: if {name} is always a multiple of {k}, say so with "
         f"'tpu.assume_multiple {name}, {k}'; otherwise {realign}"
@@ -241,10 +272,8 @@ def mosaic_report(op: Operation, message: str) -> str:
 
 
 def _location_text(op: Operation) -> str:
-    location = op.location
-    if isinstance(location, FileLineColLoc):
-        return f'loc("{location.filename.data}":{location.line.data}:{location.column.data})'
-    return "loc(unknown)"
+    """The op's location as Mosaic prints it: in full, inline (for Pallas, the Python line)."""
+    return location_text(op.location)
 
 
 def generic_form_with_numbers(op: Operation) -> str:

@@ -19,11 +19,11 @@ if TYPE_CHECKING:
     from xla_emit.hlo.ir import HloInstruction, HloModule
 
 
-def emit_hlo_module(text: str, file: str) -> ModuleOp:
-    """Parse HLO text and emit every fusion as a kernel function named after it."""
+def emit_hlo_module(text: str, file: str, fusion: str | None = None) -> ModuleOp:
+    """Parse HLO text and emit every fusion (or the one named `fusion`) as a kernel function."""
     from xla_emit.emitters.fusion import emit_hlo_module as emit
 
-    return emit(text, file)
+    return emit(text, file, fusion)
 
 
 def emit_fusion(module: HloModule, fusion_instruction: HloInstruction) -> ModuleOp:

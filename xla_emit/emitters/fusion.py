@@ -152,11 +152,14 @@ def _fusions_or_error(module: HloModule) -> list[HloInstruction]:
     return fusions
 
 
-def emit_hlo_module(text: str, file: str) -> ModuleOp:
-    """Parse HLO text and emit every fusion as its own kernel, in one module."""
+def emit_hlo_module(text: str, file: str, fusion: str | None = None) -> ModuleOp:
+    """Parse HLO text and emit every fusion (or the one named `fusion`) as its own kernel."""
     from xla_emit.hlo.parser import parse_hlo_module
+    from xla_emit.hlo.select_fusion import fusion_named
 
     module = parse_hlo_module(text, file)
+    if fusion is not None:
+        return emit_fusion(module, fusion_named(module, fusion))
     functions: list[func.FuncOp] = []
     names: set[str] = set()
     for kernel in emit_module_kernels(module):

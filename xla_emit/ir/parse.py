@@ -9,25 +9,30 @@ from __future__ import annotations
 
 import re
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
-    FileLineColLoc,
-    IntAttr,
+    CallSiteLoc,
+    FusedLoc,
+    LocationAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, Region
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.ir.context import make_context
+from xla_emit.ir.locations import file_location, is_location, source_position
 
 # xDSL 0.74 lexes string literals with `"(?:[^"...]+|\\...)*"`: a quantified group
 # of a quantified class backtracks exponentially on an unterminated string (a
@@ -81,16 +86,37 @@ class SourceMap:
             offset = self.offsets.get(op)
             if offset is not None:
                 return SourceLocation.from_offset(self.file, self.text, offset)
-            location = op.location
-            if isinstance(location, FileLineColLoc) and location.filename.data == self.file:
-                return self._at_line_column(location.line.data, location.column.data)
+            position = source_position(op.location)
+            if position is not None and position.filename.data == self.file:
+                return self._at_line_column(position.line.data, position.column.data)
             op = op.parent_op()
         return None
+
+    def own_location(self, op: Operation) -> SourceLocation | None:
+        """Where the op's own `loc(...)` points when that is not this text (a Pallas
+        kernel's Python line), with the line itself when the file can be read."""
+        position = source_position(op.location)
+        if position is None or position.filename.data == self.file:
+            return None
+        file, line = position.filename.data, position.line.data
+        return SourceLocation(file, line, position.column.data, _line_of_file(file, line))
 
     def _at_line_column(self, line: int, column: int) -> SourceLocation:
         lines = self.text.split("\n")
         source_line = lines[line - 1] if 0 < line <= len(lines) else None
         return SourceLocation(self.file, line, column, source_line)
+
+
+def _line_of_file(file: str, line: int) -> str | None:
+    """Line `line` of `file`, if it can be read (as MLIR shows the line a location names)."""
+    try:
+        with open(file, encoding="utf-8", errors="replace") as source:
+            for number, text in enumerate(source, 1):
+                if number == line:
+                    return text.rstrip("\n")
+    except OSError:
+        return None
+    return None
 
 
 _FLOAT_BITS = {16: "<e", 32: "<f", 64: "<d"}
@@ -114,25 +140,138 @@ class _HexElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivat
         return struct.unpack(_FLOAT_BITS[width], self.value.to_bytes(width // 8, "little"))[0]
 
 
+_LOCATION_ALIAS_DEFINITION = re.compile(r"^(#[A-Za-z_][\w$.-]*)[ \t]*=[ \t]*(loc[ \t]*\()", re.M)
+
+
 class _LocatingParser(Parser):
     """A parser that records the start offset of every operation it builds."""
 
     def __init__(self, ctx: Context, text: str, name: str, source_map: SourceMap):
-        super().__init__(ctx, text, name)
         self._source_map = source_map
+        # Where each location alias of the text is defined (`#loc3 = loc(...)` at
+        # the start of a line), so a use before its definition can be read.
+        self._later_aliases = {
+            m.group(1): m.start(2) for m in _LOCATION_ALIAS_DEFINITION.finditer(text)
+        }
+        self._resolving: set[str] = set()
+        self._location_ended_at = -1
+        self._read_ahead: set[str] = set()
+        super().__init__(ctx, text, name)
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
         self._source_map.offsets[op] = start
-        if isinstance(op.location, UnknownLoc):
-            # A real location travels with the op through clones (inlining,
+        if self._location_ended_at != self.pos:
+            # An op written without a location is located where it is written, as
+            # mlir-opt does. A real location travels with the op through clones (inlining,
             # unrolling) and into Mosaic-style reports.
             where = SourceLocation.from_offset(self._source_map.file, self._source_map.text, start)
-            op.location = FileLineColLoc(
-                StringAttr(where.file), IntAttr(where.line), IntAttr(where.column)
-            )
+            op.location = file_location(where.file, where.line, where.column)
         return op
+
+    # Locations, as MLIR's LocationParser reads them. xDSL 0.74 lacks ranges,
+    # fusion metadata and aliases defined after their use (JAX and
+    # `--mlir-print-debuginfo` define most location aliases after the module).
+
+    def parse_optional_region(
+        self, arguments: Iterable[Parser.Argument] | None = None
+    ) -> Region | None:
+        # A function argument written without a location is located at its name.
+        for argument in arguments or ():
+            if argument.location is None:
+                where = SourceLocation.from_offset(
+                    self._source_map.file, self._source_map.text, argument.name.start
+                )
+                argument.location = file_location(where.file, where.line, where.column)
+        return super().parse_optional_region(arguments)
+
+    def parse_optional_location(self) -> LocationAttr | None:
+        location = super().parse_optional_location()
+        if location is not None:
+            # An op's own `loc(...)` is the last thing written of it: an op that
+            # ends here keeps what was written, `loc(unknown)` included.
+            self._location_ended_at = self.pos
+        return location
+
+    def _parse_location(self) -> LocationAttr:
+        if self._current_token.kind == MLIRTokenKind.HASH_IDENT:
+            return self._parse_location_alias()
+        if self._current_token.kind == MLIRTokenKind.STRING_LIT:
+            return self._parse_name_or_file_location()
+        if self.parse_optional_keyword("fused"):
+            metadata: Attribute = NoneAttr()
+            if self.parse_optional_punctuation("<"):
+                metadata = self.parse_attribute()
+                self.parse_punctuation(">", " after fused location metadata")
+            locations = self.parse_comma_separated_list(self.Delimiter.SQUARE, self._parse_location)
+            return FusedLoc(tuple(locations), metadata)
+        if self.parse_optional_keyword("callsite"):
+            with self.in_parens():
+                callee = self._parse_location()
+                self.parse_keyword("at", " in a callsite location")
+                caller = self._parse_location()
+            return CallSiteLoc(callee, caller)
+        if self.parse_optional_keyword("unknown"):
+            return UnknownLoc()
+        self.raise_error("expected location: unknown, a file, a name, callsite, fused or #alias")
+
+    def _parse_name_or_file_location(self) -> LocationAttr:
+        name = self.parse_str_literal()
+        if self.parse_optional_punctuation(":") is None:
+            child: Attribute = NoneAttr()
+            if self._current_token.kind == MLIRTokenKind.L_PAREN:
+                with self.in_parens():
+                    child = self._parse_location()
+            return NameLoc(StringAttr(name), child)
+        line = self.parse_integer(False, False, " for the line of a file location")
+        if self.parse_optional_punctuation(":") is None:
+            return file_location(name, line, 0)
+        column = self.parse_integer(False, False, " for the column of a file location")
+        if self.parse_optional_keyword("to") is None:
+            return file_location(name, line, column)
+        end_line = None
+        if self._current_token.kind == MLIRTokenKind.INTEGER_LIT:
+            end_line = self.parse_integer(False, False)
+        self.parse_punctuation(":", " after 'to' in a file location range")
+        end_column = self.parse_integer(False, False, " for the end column of a range")
+        return file_location(name, line, column, end_line if end_line else line, end_column)
+
+    def _parse_location_alias(self) -> LocationAttr:
+        token = self._consume_token(MLIRTokenKind.HASH_IDENT)
+        name = token.text
+        value = self.attribute_aliases.get(name)
+        if value is None and name in self._later_aliases:
+            value = self._parse_later_alias(name, token.span.start)
+        if value is None:
+            self.raise_error(f"undefined symbol alias '{name}'", token.span.start, token.span.end)
+        if not is_location(value):
+            self.raise_error(f"'{name}' is not a location", token.span.start, token.span.end)
+        return value  # pyright: ignore[reportReturnType]
+
+    def _parse_later_alias(self, name: str, used_at: int) -> Attribute:
+        """Read the definition of `name` further down, then come back."""
+        if name in self._resolving:
+            self.raise_error(f"location alias '{name}' refers to itself", used_at)
+        self._resolving.add(name)
+        resume_at = self.pos
+        self._resume_from(self._later_aliases[name])
+        value = self.parse_attribute()
+        self._resume_from(resume_at)
+        self._resolving.discard(name)
+        self.attribute_aliases[name] = value
+        self._read_ahead.add(name)
+        return value
+
+    def _parse_alias_def(self) -> None:
+        name = self._current_token.text
+        if name not in self._read_ahead:
+            return super()._parse_alias_def()
+        # Read when it was first used: step over the definition.
+        self._consume_token()
+        self.parse_punctuation("=", "after attribute alias name")
+        self.parse_attribute()
+        self._read_ahead.discard(name)
 
     def _parse_tensor_literal_element(self) -> Parser._TensorLiteralElement:  # pyright: ignore[reportPrivateUsage]
         is_hex = self._current_token.text[:2] in ("0x", "0X")
@@ -174,6 +313,10 @@ def parse_mlir(
     except DiagnosticException as error:
         # Attributes and types verify themselves while they are built.
         raise UserError(str(error), SourceLocation.from_offset(file, text, parser.pos)) from None
+    if module not in source_map.offsets:
+        # The module the parser wrapped around top-level ops: mlir-opt locates it at
+        # line 0 of the file.
+        module.location = file_location(file, 0, 0)
     return module, source_map
 
 

@@ -67,8 +67,19 @@ def _verify_no_empty_body(op: Operation) -> None:
 def op_error(
     op: Operation, message: str, source_map: SourceMap, notes: list[str] | None = None
 ) -> UserError:
-    """An error about `op`, worded as MLIR words op errors: `'name' op message`."""
-    location = source_map.location_of(op)
+    """An error about `op`, worded as MLIR words op errors: `'name' op message`.
+
+    It is located where the op's own `loc(...)` points (a Pallas kernel's
+    Python line), then, in a note, where the op is written in the MLIR input.
+    """
+    written_at = source_map.location_of(op)
+    own = source_map.own_location(op)
+    location = own or written_at
+    located: list[Note] = []
+    if own is not None and written_at is not None:
+        located.append(Note("in the MLIR input", written_at))
     return UserError(
-        f"'{op.name}' op {message}", location, [Note(note, location) for note in notes or []]
+        f"'{op.name}' op {message}",
+        location,
+        [*located, *(Note(note, location) for note in notes or [])],
     )

@@ -31,6 +31,7 @@ from xla_emit.runtime.timing import VERIFY, Timer
 DEFAULT_PIPELINE = "xla-gpu-pipeline"
 
 AfterPass = Callable[[str, ModuleOp, float], None]
+BeforePass = Callable[[str, ModuleOp], None]
 
 
 def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
@@ -50,11 +51,13 @@ def apply_pipeline(
     source_map: SourceMap | None = None,
     after_pass: AfterPass | None = None,
     timer: Timer | None = None,
+    before_pass: BeforePass | None = None,
 ) -> None:
     """Run the passes of `spec` on `module` in place, verifying after each.
 
     Errors become `UserError`s whose message starts with the pass's name;
-    `timer` (if any) gets each pass's time and the verification's under `verify`.
+    `timer` (if any) gets each pass's time and the verification's under `verify`;
+    `before_pass` (if any) sees the module as each pass receives it.
     """
     if not spec.strip():
         return
@@ -63,6 +66,8 @@ def apply_pipeline(
     source_map = source_map if source_map is not None else SourceMap("<kernel>", "")
     timer = timer if timer is not None else Timer()
     for module_pass in passes:
+        if before_pass is not None:
+            before_pass(module_pass.name, module)
         started = time.perf_counter()
         _apply_one(module_pass, ctx, module, source_map)
         elapsed = time.perf_counter() - started

@@ -68,6 +68,7 @@ def add_input_format(parser: argparse.ArgumentParser) -> None:
 def add_timing(parser: argparse.ArgumentParser) -> None:
     _ = parser.add_argument(
         "--timing",
+        "--mlir-timing",
         action="store_true",
         help="print the wall time of every step (parse, each pass, verify, print, run) to stderr",
     )

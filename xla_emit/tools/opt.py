@@ -1,7 +1,10 @@
 """`xla-emit-opt`: parse, transform and print MLIR (or HLO) the way mlir-opt does.
 
-    xla-emit-opt [FILE|-] [-p PASSES] [-o OUT|-] [--split-input-file] [--input-format=mlir|hlo|pto]
-                 [--verify-diagnostics] [--print-ir-after-all] [--emit=xla|xla_gpu] [--timing]
+    xla-emit-opt [FILE|-] [-p PASSES | --pass-pipeline=PIPELINE] [-o OUT|-] [--split-input-file]
+                 [--input-format=mlir|hlo|pto] [--verify-diagnostics] [--emit=xla|xla_gpu]
+                 [--fusion NAME] [--mlir-print-debuginfo] [--mlir-print-op-generic]
+                 [--mlir-print-ir-{before,after}=PASS] [--print-ir-{before,after}-all]
+                 [--mlir-print-ir-after-change] [--mlir-print-ir-after-failure] [--timing]
     xla-emit-opt --list-passes | --help-pass NAME | --version
 
 HLO text (`HloModule ...`, whatever the file is called: XLA's dumps are
@@ -22,6 +25,7 @@ arguments are known (`tools/opt_driver.py`), so `--help` answers at once.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO, cast
@@ -32,7 +36,7 @@ from xla_emit.startup import define_classes_quickly
 from xla_emit.tools.cli import add_input_format, add_timing, add_version
 
 if TYPE_CHECKING:
-    from xla_emit.tools.opt_driver import Driver, DriverOptions
+    from xla_emit.tools.opt_driver import Driver, DriverOptions, IRPrinting
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -41,7 +45,17 @@ def build_argument_parser() -> argparse.ArgumentParser:
     )
     add = parser.add_argument
     add("input", nargs="?", default="-", help="input file (MLIR, HLO or PTO-AS), or - for stdin")
-    add("-p", "--passes", default="", help="comma-separated pass pipeline")
+    add(
+        "-p",
+        "--passes",
+        default="",
+        help="comma-separated passes, or an anchored pipeline as --pass-pipeline takes",
+    )
+    add(
+        "--pass-pipeline",
+        metavar="PIPELINE",
+        help="MLIR's textual pipeline, e.g. 'builtin.module(cse,func.func(canonicalize))'",
+    )
     add("-o", "--output", default="-", help="output file, or - for stdout (the default)")
     add("--split-input-file", action="store_true", help="run each '// -----' chunk on its own")
     add(
@@ -49,8 +63,19 @@ def build_argument_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="check errors against '// expected-error {{...}}' annotations",
     )
-    add("--print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
-    add("--print-op-generic", action="store_true", help="print the generic form")
+    add_ir_printing(parser)
+    add(
+        "--print-op-generic",
+        "--mlir-print-op-generic",
+        action="store_true",
+        help="print the generic form",
+    )
+    add(
+        "--mlir-print-debuginfo",
+        dest="print_debuginfo",
+        action="store_true",
+        help="print every op's location, loc(#locN), with the aliases after the module",
+    )
     add("--allow-unregistered-dialect", action="store_true")
     add(
         "--emit",
@@ -59,6 +84,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
         help="spelling of the target-neutral ops: the seed's xla_gpu.* or today's xla.* "
         "(default: the input's spelling, xla_gpu.* for HLO; an xla-respell pass changes it)",
     )
+    add("--fusion", metavar="NAME", help="for HLO input: emit only the fusion NAME")
     add(
         "--print-partitions",
         action="store_true",
@@ -72,8 +98,103 @@ def build_argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_ir_printing(parser: argparse.ArgumentParser) -> None:
+    """mlir-opt's `--mlir-print-ir-*` flags (they print on stderr)."""
+    add = parser.add_argument
+    names = "PASS[,PASS...]"
+    add(
+        "--mlir-print-ir-before",
+        metavar=names,
+        action="append",
+        default=[],
+        help="print the IR before the named passes (repeatable)",
+    )
+    add(
+        "--mlir-print-ir-after",
+        metavar=names,
+        action="append",
+        default=[],
+        help="print the IR after the named passes (repeatable)",
+    )
+    add(
+        "--print-ir-before-all",
+        "--mlir-print-ir-before-all",
+        action="store_true",
+        help="print the IR before every pass",
+    )
+    add(
+        "--print-ir-after-all",
+        "--mlir-print-ir-after-all",
+        action="store_true",
+        help="print the IR after every pass",
+    )
+    add(
+        "--mlir-print-ir-after-change",
+        action="store_true",
+        help="of the IR printed after a pass, only what the pass changed",
+    )
+    add(
+        "--mlir-print-ir-after-failure",
+        action="store_true",
+        help="print the IR after a pass only if it failed",
+    )
+
+
+# `builtin.module(`, `func.func(`, `any(`: a pipeline anchored on an operation.
+_ANCHORED = re.compile(r"\s*(?:any|[\w-]+\.[\w.-]+)\s*\(")
+
+
 def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    return build_argument_parser().parse_args(argv)
+    parser = build_argument_parser()
+    args = parser.parse_args(argv)
+    pipeline = cast(str | None, args.pass_pipeline)
+    if pipeline is not None and args.passes:
+        parser.error("give the passes with -p or with --pass-pipeline, not both")
+    if pipeline is None and _ANCHORED.match(args.passes):
+        # mlir-opt's -p takes its anchored form too (a plain list starts with a pass name).
+        pipeline = cast(str, args.passes)
+    if pipeline is not None:
+        from xla_emit.tools.pass_pipeline import flatten_pass_pipeline
+
+        try:
+            args.passes = flatten_pass_pipeline(pipeline)
+        except UserError as error:
+            parser.error(error.message)
+    return args
+
+
+def pass_names(values: list[str]) -> frozenset[str]:
+    """`--mlir-print-ir-after=a,b --mlir-print-ir-after=c`: every name given."""
+    return frozenset(name.strip() for value in values for name in value.split(",") if name.strip())
+
+
+def ir_printing(args: argparse.Namespace) -> IRPrinting:
+    from xla_emit.tools.opt_driver import IRPrinting
+
+    before = pass_names(cast(list[str], args.mlir_print_ir_before))
+    after = pass_names(cast(list[str], args.mlir_print_ir_after))
+    check_pass_names(before | after)
+    return IRPrinting(
+        before=before,
+        after=after,
+        before_all=cast(bool, args.print_ir_before_all),
+        after_all=cast(bool, args.print_ir_after_all),
+        after_change=cast(bool, args.mlir_print_ir_after_change),
+        after_failure=cast(bool, args.mlir_print_ir_after_failure),
+    )
+
+
+def check_pass_names(names: frozenset[str]) -> None:
+    """A name to print around must be a pass (as mlir-opt rejects an unknown one)."""
+    if not names:
+        return
+    from passes.catalog import pass_help
+
+    for name in sorted(names):
+        if pass_help(name) is None:
+            raise UserError(
+                f"--mlir-print-ir-before/after: no pass named '{name}' (see --list-passes)"
+            )
 
 
 def driver_options(args: argparse.Namespace) -> DriverOptions:
@@ -87,6 +208,9 @@ def driver_options(args: argparse.Namespace) -> DriverOptions:
         emit=cast(str | None, args.emit),
         print_partitions=cast(bool, args.print_partitions),
         input_format=cast(str | None, args.input_format),
+        print_debuginfo=cast(bool, args.print_debuginfo),
+        ir_printing=ir_printing(args),
+        fusion=cast(str | None, args.fusion),
     )
 
 

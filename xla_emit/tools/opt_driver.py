@@ -9,7 +9,7 @@ needs them, so a file with no pass starts as fast as plain `xdsl-opt`.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from io import StringIO
 
 from xdsl.context import Context
@@ -18,8 +18,33 @@ from xdsl.printer import Printer
 
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, parse_mlir, verify_module
+from xla_emit.ir.locations import DebugInfoPrinter
 from xla_emit.runtime.sources import input_format
 from xla_emit.runtime.timing import PARSE, PRINT, VERIFY, Timer
+
+
+@dataclass(frozen=True)
+class IRPrinting:
+    """When to print the IR around a pass, as mlir-opt's `--mlir-print-ir-*` flags say."""
+
+    before: frozenset[str] = frozenset()
+    after: frozenset[str] = frozenset()
+    before_all: bool = False
+    after_all: bool = False
+    # With after-printing on, print only when the pass changed the IR.
+    after_change: bool = False
+    # Print after a pass only when it failed (alone, this turns after-printing on).
+    after_failure: bool = False
+
+    def prints_before(self, name: str) -> bool:
+        return self.before_all or name in self.before
+
+    def prints_after(self, name: str) -> bool:
+        """After `name` succeeded (`--mlir-print-ir-after-failure` alone prints no success)."""
+        return self.after_all or name in self.after
+
+    def prints_after_failure(self, name: str) -> bool:
+        return self.after_failure or self.prints_after(name)
 
 
 @dataclass(frozen=True)
@@ -33,6 +58,10 @@ class DriverOptions:
     emit: str | None
     print_partitions: bool
     input_format: str | None
+    print_debuginfo: bool = False
+    ir_printing: IRPrinting = field(default_factory=IRPrinting)
+    # The one fusion of an HLO module to emit (None: every fusion).
+    fusion: str | None = None
 
 
 class Driver:
@@ -45,6 +74,13 @@ class Driver:
         # The spelling the chunk being run is printed in when --emit names none;
         # None prints the ops as they are.
         self.spelling: str | None = None
+        printing = options.ir_printing
+        self.ir_printing = replace(
+            printing, after_all=printing.after_all or options.print_ir_after_all
+        )
+        # The pass running now and the IR it was given (for after-change), by name.
+        self._running: str | None = None
+        self._text_before: str | None = None
 
     def run_chunk(self, text: str, file: str) -> str:
         """The printed result of one chunk (`UserError` on bad input or a failing pass)."""
@@ -81,7 +117,7 @@ class Driver:
         if self.options.print_partitions:
             return format_hlo_partitions(text, file)
         with self.timer.measure("parse HLO and emit"):
-            module = emit_hlo_module(text, file)
+            module = emit_hlo_module(text, file, self.options.fusion)
         source_map = SourceMap(file, text)
         with self.timer.measure(VERIFY):
             verify_module(module, source_map)
@@ -92,30 +128,73 @@ class Driver:
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
         from xla_emit.runtime.pipeline import apply_pipeline
 
-        apply_pipeline(
-            module, self.options.passes, self.ctx, source_map, self._after_pass, self.timer
-        )
+        try:
+            apply_pipeline(
+                module,
+                self.options.passes,
+                self.ctx,
+                source_map,
+                self._after_pass,
+                self.timer,
+                self._before_pass,
+            )
+        except UserError:
+            if self._running is not None and self.ir_printing.prints_after_failure(self._running):
+                self._dump(f"After {self._running} Failed", module)
+            raise
+        finally:
+            self._running = None
+
+    def _before_pass(self, name: str, module: ModuleOp) -> None:
+        self._running = name
+        printing = self.ir_printing
+        if printing.prints_before(name):
+            self._dump(f"Before {name}", module)
+        if printing.after_change and printing.prints_after(name):
+            self._text_before = self._print(module, self.spelling)
 
     def _after_pass(self, name: str, module: ModuleOp, _seconds: float) -> None:
         from passes.gpu.respell import RespellPass, module_spelling
 
+        self._running = None
         if name == RespellPass.name:
             # The pass has chosen the spelling: keep it for the output.
             self.spelling = module_spelling(module) or self.spelling
-        if self.options.print_ir_after_all:
-            sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n")
-            sys.stderr.write(self._print(module, self.spelling))
+        printing = self.ir_printing
+        if not printing.prints_after(name):
+            return
+        text = self._print(module, self.spelling)
+        if printing.after_change and text == self._text_before:
+            return
+        sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n{text}")
 
-    def _print(self, module: ModuleOp, spelling: str | None) -> str:
-        """`module` as text, its target-neutral ops spelled as `spelling` (None: as they are)."""
+    def _dump(self, what: str, module: ModuleOp) -> None:
+        """The IR with MLIR's `// -----// IR Dump <what> //----- //` header, on stderr."""
+        try:
+            text = self._print(module, self.spelling)
+        except Exception:  # noqa: BLE001 - a failed pass may leave IR the custom printers reject
+            text = self._print(module, None, generic=True)
+        sys.stderr.write(f"// -----// IR Dump {what} //----- //\n{text}")
+
+    def _print(self, module: ModuleOp, spelling: str | None, generic: bool = False) -> str:
+        """`module` as text, its target-neutral ops spelled as `spelling` (None: as they are).
+
+        With `--mlir-print-debuginfo` every op carries `loc(#locN)` and the
+        aliases follow the module, as mlir-opt prints them.
+        """
         with self.timer.measure(PRINT):
             if spelling is not None:
                 from passes.gpu.respell import RespellPass
 
                 RespellPass(spelling).apply(self.ctx, module)
             out = StringIO()
-            printer = Printer(stream=out, print_generic_format=self.options.print_op_generic)
-            printer.print_op(module)
+            generic = generic or self.options.print_op_generic
+            if self.options.print_debuginfo:
+                DebugInfoPrinter(
+                    stream=out, print_generic_format=generic, print_debuginfo=True
+                ).print_module_with_aliases(module)
+                return out.getvalue()
+            Printer(stream=out, print_generic_format=generic).print_op(module)
             out.write("\n")
             return out.getvalue()
 

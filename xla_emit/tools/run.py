@@ -1,6 +1,7 @@
 """`xla-emit-run`: runs an HLO module or an MLIR kernel and writes its outputs as npz.
 
-    xla-emit-run FILE.hlo [--reference] [--inputs IN.npz | --random-inputs SEED] [-o OUT.npz]
+    xla-emit-run FILE.hlo [--reference] [--fusion NAME] [--inputs IN.npz | --random-inputs SEED]
+                 [-o OUT.npz]
     xla-emit-run FILE.mlir [--entry NAME] [-p PASSES] [--inputs IN.npz | --random-inputs SEED]
     xla-emit-run PALLAS.mlir --inputs IN.npz [--output-shapes 20x128,...] [-o OUT.npz]
     either form: [--check] [--time] [--backend gpu|tpu|pto]
@@ -72,6 +73,8 @@ class RunOptions:
     input_format: str | None
     timing: bool
     interpreter: InterpreterOptions
+    # The one fusion of an HLO module to run, on its own operands (None: the module).
+    fusion: str | None = None
 
 
 def seed(text: str) -> int:
@@ -100,6 +103,11 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "--reference", action="store_true", help="run the numpy HLO evaluator (the oracle)"
     )
     _ = parser.add_argument("--entry", metavar="NAME", help="the kernel function to run (.mlir)")
+    _ = parser.add_argument(
+        "--fusion",
+        metavar="NAME",
+        help="run only the fusion NAME of an HLO module (inputs: its operands)",
+    )
     _ = parser.add_argument(
         "--output-shapes",
         metavar="SHAPES",
@@ -146,6 +154,7 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
         reference=cast(bool, namespace.reference),
         input_format=cast(str | None, namespace.input_format),
         timing=cast(bool, namespace.timing),
+        fusion=cast(str | None, namespace.fusion),
         interpreter=InterpreterOptions(
             passes=cast(str | None, namespace.passes),
             check=cast(bool, namespace.check),
@@ -186,10 +195,16 @@ def read_program(options: RunOptions) -> Program:
     return Program(text, file, input_format(text, file, options.input_format))
 
 
-def load_module(program: Program) -> HloModule:
+def load_module(program: Program, options: RunOptions) -> HloModule:
+    """The HLO module to run: the file's, or the one fusion `--fusion` names on its own."""
     from xla_emit.runtime.sources import load_hlo_module
 
-    return load_hlo_module(program.file, program.text)
+    module = load_hlo_module(program.file, program.text)
+    if options.fusion is None:
+        return module
+    from xla_emit.hlo.select_fusion import fusion_as_module
+
+    return fusion_as_module(module, options.fusion)
 
 
 def module_inputs(module: HloModule, options: RunOptions) -> list[np.ndarray]:
@@ -208,7 +223,7 @@ def run_reference(program: Program, options: RunOptions, timer: Timer) -> list[n
     from xla_emit.hlo.evaluator import evaluate_module
 
     with timer.measure(PARSE):
-        module = load_module(program)
+        module = load_module(program, options)
     with timer.measure("inputs"):
         inputs = module_inputs(module, options)
     with timer.measure("run (reference evaluator)"):
@@ -220,7 +235,7 @@ def run_interpreted(program: Program, options: RunOptions, timer: Timer) -> list
     from xla_emit.runtime.commands import run_hlo_module
 
     with timer.measure(PARSE):
-        module = load_module(program)
+        module = load_module(program, options)
     with timer.measure("inputs"):
         inputs = module_inputs(module, options)
     with timer.measure("compile (emit, passes, verify) and run"):
@@ -253,6 +268,8 @@ _MODES: dict[str, Mode] = {
 
 def select_mode(program: Program, options: RunOptions) -> Mode:
     if program.kind != "hlo":
+        if options.fusion is not None:
+            raise UserError("--fusion picks a fusion of an HLO module; for MLIR, --entry NAME")
         if options.reference:
             raise UserError("--reference evaluates .hlo modules; an .mlir kernel has no reference")
         return _MODES["kernel"]

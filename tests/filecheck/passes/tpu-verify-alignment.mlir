@@ -274,10 +274,11 @@ func.func @loop_with_small_step(%x: memref<8x1024xf32, #tpu.memory_space<vmem>>)
   %c64 = arith.constant 64 : index
   %c896 = arith.constant 896 : index
   scf.for %i = %c0 to %c896 step %c64 {
+    // The loop's bounds are constants: %i is known at every step, and misaligned at 64.
     // expected-error@+4 {{index in dimension 1 is a multiple of 128}}
-    // expected-note@+3 {{it is only known to be ≡ 0 (mod 64)}}
+    // expected-note@+3 {{the index is provably misaligned: with %i in [0, 896) step 64, at %i = 64 it is 64, 64 past a multiple of 128}}
     // expected-note@+2 {{tiling (8,128)}}
-    // expected-note@+1 {{fix: if %i is always a multiple of 128}}
+    // expected-note@+1 {{fix: tpu.assume_multiple would be a false promise here}}
     %v = vector.load %x[%c0, %i] : memref<8x1024xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
   }
   return
@@ -325,9 +326,9 @@ func.func @nested_loops_misaligned_rows(%x: memref<64x1024xf32, #tpu.memory_spac
   scf.for %r = %c0 to %c56 step %c4 {
     scf.for %c = %c0 to %c1024 step %c128 {
       // expected-error@+4 {{cannot statically prove that index in dimension 0 is a multiple of 8}}
-      // expected-note@+3 {{it is only known to be ≡ 0 (mod 4)}}
+      // expected-note@+3 {{the index is provably misaligned: with %r in [0, 56) step 4, at %r = 4 it is 4, 4 past a multiple of 8}}
       // expected-note@+2 {{gets Mosaic's default tiling (8,128), so a dynamic index into dimension 0 must be a multiple of 8}}
-      // expected-note@+1 {{fix: if %r is always a multiple of 8}}
+      // expected-note@+1 {{fix: tpu.assume_multiple would be a false promise here}}
       %v = vector.load %x[%r, %c] : memref<64x1024xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
     }
   }
