@@ -3,7 +3,8 @@
 Read from the committed corpus (`tests/corpus/triton`) or, where it is not there
 yet, from raw `--xla_dump_to` folders under `$XLA_TRITON_DUMPS` (default
 `/work/triton-dumps`); skipped when neither exists. Covered: every distinct
-snapshot of `*.xtile-to-triton.txt` and `*.canonicalize-cse.txt` (XLA prints
+snapshot of `*.xtile-to-triton.txt`, `*.canonicalize-cse.txt` and of
+`*.triton-to-llvm.txt` up to the TTIR `convert-triton-to-tritongpu` receives (XLA prints
 these in the generic syntax, with MLIR's pretty-form locations, which
 `xla_emit.ir.pass_log` drops) and every `*.ttir.txt` (pretty syntax), whose
 printed text must equal XLA's up to the differences `normalized` takes out
@@ -21,14 +22,24 @@ import pytest
 
 from tests.dialects.test_xla_dumps_roundtrip import normalized
 from xla_emit.ir.parse import parse_mlir
-from xla_emit.ir.pass_log import Snapshot, parse_pass_log, read_log_text, strip_pretty_locations
+from xla_emit.ir.pass_log import (
+    Snapshot,
+    modelled_snapshots,
+    parse_pass_log,
+    read_log_text,
+    strip_pretty_locations,
+)
 from xla_emit.ir.verify import verify_module
 
 _CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "triton"
 _RAW = Path(os.environ.get("XLA_TRITON_DUMPS", "/work/triton-dumps"))
 ROOT = _CORPUS if _CORPUS.is_dir() else _RAW
 LOGS = sorted(
-    [*ROOT.rglob("*.xtile-to-triton.txt*"), *ROOT.rglob("*.canonicalize-cse.txt*")]
+    [
+        *ROOT.rglob("*.xtile-to-triton.txt*"),
+        *ROOT.rglob("*.canonicalize-cse.txt*"),
+        *ROOT.rglob("*.triton-to-llvm.txt*"),
+    ]
     if ROOT.is_dir()
     else []
 )
@@ -48,7 +59,7 @@ def round_trip(text: str, name: str) -> str:
 def distinct(log: Path) -> list[Snapshot]:
     seen: set[str] = set()
     kept: list[Snapshot] = []
-    for snapshot in parse_pass_log(read_log_text(log), str(log)):
+    for snapshot in modelled_snapshots(parse_pass_log(read_log_text(log), str(log))):
         if snapshot.body not in seen:
             seen.add(snapshot.body)
             kept.append(snapshot)
