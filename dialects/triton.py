@@ -72,7 +72,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.function_like import FunctionLikeOp
-from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
+from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
 
 # ----------------------------------------------------------------------------
 # Types and enums
@@ -595,7 +595,7 @@ class TransOp(_SrcToResultOp):
     order = prop_def(DenseArrayBase)
 
     def verify_(self) -> None:
-        order = list(self.order.get_values())
+        order = list(int_values(self.order))
         src = shape_of(self.src.type)
         if sorted(order) != list(range(len(src))):
             raise VerifyException(f"expected a permutation of [0, {len(src)}), but got {order}")
@@ -987,7 +987,7 @@ def _load_store_elided(op: IRDLOperation) -> tuple[str, ...]:
 
 def _is_default(name: str, value: Attribute) -> bool:
     if name == "boundaryCheck":
-        return isinstance(value, DenseArrayBase) and not value.get_values()
+        return isinstance(value, DenseArrayBase) and not int_values(value)
     if name == "isVolatile":
         return isinstance(value, IntegerAttr) and value.value.data == 0
     return False
