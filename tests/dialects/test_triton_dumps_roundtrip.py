@@ -1,8 +1,8 @@
 """XLA's Triton logs parse, verify, print to a fixed point and print XLA's TTIR text back.
 
-Read from the committed corpus (`tests/corpus/triton`) or, where it is not there
-yet, from raw `--xla_dump_to` folders under `$XLA_TRITON_DUMPS` (default
-`/work/triton-dumps`); skipped when neither exists. Covered: every distinct
+Read from the committed corpus (`tests/corpus/triton`, made by
+`tools/make_corpus.py --triton`), or from raw `--xla_dump_to` folders under
+`$XLA_TRITON_DUMPS` when that is set. Covered: every distinct
 snapshot of `*.xtile-to-triton.txt`, `*.canonicalize-cse.txt` and of
 `*.triton-to-llvm.txt` up to the TTIR `convert-triton-to-tritongpu` receives (XLA prints
 these in the generic syntax, with MLIR's pretty-form locations, which
@@ -39,8 +39,8 @@ from xla_emit.ir.pass_log import (
 from xla_emit.ir.verify import verify_module
 
 _CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "triton"
-_RAW = Path(os.environ.get("XLA_TRITON_DUMPS", "/work/triton-dumps"))
-ROOT = _CORPUS if _CORPUS.is_dir() else _RAW
+# Raw `--xla_dump_to` folders can stand in for (or be tried beside) the corpus.
+ROOT = Path(os.environ.get("XLA_TRITON_DUMPS", _CORPUS))
 LOGS = sorted(
     [
         *ROOT.rglob("*.xtile-to-triton.txt*"),
@@ -51,6 +51,13 @@ LOGS = sorted(
     else []
 )
 TTIR = sorted(ROOT.rglob("*.ttir.txt*")) if ROOT.is_dir() else []
+
+
+def label(path: Path) -> str:
+    """`jax-0.12/softmax_f32/triton/triton_softmax.2.ttir.txt.xz`: the file under ROOT."""
+    return str(path.relative_to(ROOT))
+
+
 needs_dumps = pytest.mark.skipif(not LOGS, reason=f"no XLA Triton dumps under {ROOT}")
 
 
@@ -115,7 +122,9 @@ def check_snapshot(log: Path, snapshot: Snapshot) -> None:
 
 @needs_dumps
 @pytest.mark.parametrize(
-    ("log", "index"), first_sightings() if LOGS else [], ids=lambda v: str(getattr(v, "name", v))
+    ("log", "index"),
+    first_sightings() if LOGS else [],
+    ids=lambda v: label(v) if isinstance(v, Path) else f"#{v}",
 )
 def test_each_construct_of_the_triton_logs_round_trips(log: Path, index: int) -> None:
     (snapshot,) = [s for s in distinct(log) if s.index == index]
@@ -124,7 +133,7 @@ def test_each_construct_of_the_triton_logs_round_trips(log: Path, index: int) ->
 
 @pytest.mark.slow
 @needs_dumps
-@pytest.mark.parametrize("log", LOGS, ids=lambda p: f"{p.parts[-3]}/{p.parts[-2]}/{p.name}")
+@pytest.mark.parametrize("log", LOGS, ids=lambda p: label(p))
 def test_every_triton_log_snapshot_round_trips(log: Path) -> None:
     snapshots = distinct(log)
     assert snapshots[0].index == 0
@@ -133,7 +142,7 @@ def test_every_triton_log_snapshot_round_trips(log: Path) -> None:
 
 
 @needs_dumps
-@pytest.mark.parametrize("ttir", TTIR, ids=lambda p: f"{p.parts[-3]}/{p.parts[-2]}/{p.name}")
+@pytest.mark.parametrize("ttir", TTIR, ids=lambda p: label(p))
 def test_every_ttir_prints_xlas_text(ttir: Path) -> None:
     text = read_log_text(ttir)
     module = round_trip(text, str(ttir))
