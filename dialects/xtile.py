@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
+    I64,
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
@@ -41,6 +42,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     VarConstraint,
     base,
     irdl_attr_definition,
@@ -483,8 +485,8 @@ class ScanOp(IRDLOperation):
 
     inputs = var_operand_def(TensorType)
     inits = var_operand_def(TensorType)
-    dimension = prop_def(IntegerAttr[IntegerType])
-    scan_dim_size = prop_def(IntegerAttr[IntegerType])
+    dimension = prop_def(IntegerAttr[I64])
+    scan_dim_size = prop_def(IntegerAttr[I64])
     is_reverse = opt_prop_def(Attribute)
     outputs = var_result_def(TensorType)
     carries = var_result_def(TensorType)
@@ -495,6 +497,13 @@ class ScanOp(IRDLOperation):
     irdl_options = (
         AttrSizedOperandSegments(as_property=True),
         AttrSizedResultSegments(as_property=True),
+        ParsePropInAttrDict(),
+    )
+
+    assembly_format = (
+        "`(` $inputs `)` `inits` `(` $inits `)` `dimension` `=` $dimension attr-dict "
+        "`:` `(` type($inputs) `)` `,` `(` type($inits) `)` `->` `(` type($outputs) `)` "
+        "`,` `(` type($carries) `)` $body"
     )
 
 
@@ -531,7 +540,12 @@ class DotScaledOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+
+    assembly_format = (
+        "$lhs (`scale` $lhs_scale^)? `,` $rhs (`scale` $rhs_scale^)? attr-dict `:` type($lhs) "
+        "(`,` type($lhs_scale)^)? `*` type($rhs) (`,` type($rhs_scale)^)? `->` type($result)"
+    )
 
     def verify_(self) -> None:
         for side, value in (("LHS", self.lhs), ("RHS", self.rhs)):
