@@ -155,6 +155,11 @@ def test_nvvm_griddepcontrol_reads_both_spellings_of_its_enum() -> None:
             "mask bound not less than or equal to the tensor size",
         ),
         (
+            "func.func @f(%p: tensor<4x!tt.ptr<f32>>) {\n"
+            "  %v = tt.load %p cacheModifier = xx : tensor<4x!tt.ptr<f32>>\n  func.return\n}",
+            "expected one of none, ca, cg, wb, cs, wt, cv for cache, but got 'xx'",
+        ),
+        (
             "func.func @f(%x: tensor<4xf32>) {\n"
             "  %t = stablehlo.transpose %x, dims = [1] : (tensor<4xf32>) -> tensor<4xf32>\n"
             "  func.return\n}",
@@ -175,7 +180,8 @@ def test_nvvm_griddepcontrol_reads_both_spellings_of_its_enum() -> None:
         ),
         (
             "func.func @f(%x: tensor<2x4xf32>) {\n"
-            "  %s = triton_xla.squeeze_dims %x {axis = 0 : i32} : tensor<2x4xf32> -> tensor<4xf32>\n"
+            "  %s = triton_xla.squeeze_dims %x {axis = 0 : i32}"
+            " : tensor<2x4xf32> -> tensor<4xf32>\n"
             "  func.return\n}",
             "expected axis 0 to be a size-1 dimension of tensor<2x4xf32>",
         ),
