@@ -28,6 +28,7 @@ the last of them.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections import Counter
@@ -322,6 +323,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserError as error:
         print(error.format(), file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader stopped early (`| head`): what it read is all it wanted. Python's
+        # recipe: point stdout at /dev/null so the flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
