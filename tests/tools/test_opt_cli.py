@@ -92,6 +92,19 @@ def test_binary_input_is_a_user_error(tmp_path: Path) -> None:
     )
 
 
+def test_reads_xz_compressed_input(tmp_path: Path) -> None:
+    import lzma
+
+    packed = tmp_path / "k.mlir.xz"
+    packed.write_bytes(lzma.compress(GOOD.encode()))
+    result = run_opt(str(packed))
+    assert result.returncode == 0 and "arith.addi %a, %a : i32" in result.stdout
+    (tmp_path / "bad.mlir.xz").write_bytes(lzma.compress(GOOD.encode())[:20])
+    result = run_opt(str(tmp_path / "bad.mlir.xz"))
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error: cannot read '{tmp_path / 'bad.mlir.xz'}': not xz data")
+
+
 @pytest.mark.parametrize(
     ("output", "reason"),
     [("missing/out.mlir", "No such file or directory"), (".", "Is a directory")],

@@ -24,9 +24,19 @@ _HEADER = re.compile(
     r"(?P<options>\{.*\})? \('(?P<anchor_op>[\w.]+)' operation(?:: @(?P<anchor>[\w.$-]+))?\)"
     r" //----- //$"
 )
+# XLA's Triton logs print every op's location in MLIR's "pretty" debug-info form,
+# which MLIR itself cannot read back: `#loc1 = "multiply.1"` aliases, a bare
+# `"multiply.1"` (or `[unknown]`) after an op's type and after each block
+# argument's type. They are dropped (blanked in place, so line numbers hold).
+_LOCATION_ALIAS = re.compile(r'^#loc\d* = (?:"(?:[^"\\\n]|\\.)*"|\[unknown\])$', re.MULTILINE)
+_PRETTY_LOCATION = re.compile(
+    r'(?<=[>\w\])}]) (?:"(?:[^"\\\n]|\\.)*"|\[unknown\])(?=$|,\s*%|\):?$|\):)', re.MULTILINE
+)
 # XLA's kernel pipeline hands tensors over to pointers here; the snapshots before
 # it are the ones this project models.
 LOWER_TENSORS = "xla-lower-tensors"
+# Triton's pipeline leaves Triton IR (TTIR) for TritonGPU IR here.
+TRITON_TO_TRITONGPU = "convert-triton-to-tritongpu"
 
 
 @dataclass(frozen=True)
@@ -47,6 +57,11 @@ class Snapshot:
         return self.text.lstrip("\n")
 
 
+def strip_pretty_locations(text: str) -> str:
+    """`text` without the pretty-form locations XLA's Triton logs print (see above)."""
+    return _PRETTY_LOCATION.sub("", _LOCATION_ALIAS.sub("", text))
+
+
 def read_log_text(path: Path) -> str:
     """A log's text, decompressing `*.xz`; an unreadable file is a one-line error."""
     try:
@@ -60,7 +75,7 @@ def read_log_text(path: Path) -> str:
 
 def parse_pass_log(text: str, file: str = "<log>") -> list[Snapshot]:
     """Every snapshot of a log, in order; a text with none is an error."""
-    lines = text.split("\n")
+    lines = strip_pretty_locations(text).split("\n")
     headers = [(number, _HEADER.match(line)) for number, line in enumerate(lines)]
     found = [(number, match) for number, match in headers if match]
     if not found:
@@ -91,12 +106,25 @@ def read_pass_log(path: Path) -> list[Snapshot]:
     return parse_pass_log(read_log_text(path), str(path))
 
 
-def before_lower_tensors(snapshots: list[Snapshot]) -> list[Snapshot]:
-    """The snapshots up to (and including) the one `xla-lower-tensors` receives."""
+def before_pass(snapshots: list[Snapshot], pass_arg: str) -> list[Snapshot]:
+    """The snapshots up to (and including) the one the pass `pass_arg` receives."""
     for snapshot in snapshots:
-        if snapshot.pass_arg == LOWER_TENSORS:
+        if snapshot.pass_arg == pass_arg:
             return snapshots[: snapshot.index + 1]
     return list(snapshots)
+
+
+def before_lower_tensors(snapshots: list[Snapshot]) -> list[Snapshot]:
+    """The snapshots up to (and including) the one `xla-lower-tensors` receives."""
+    return before_pass(snapshots, LOWER_TENSORS)
+
+
+def modelled_snapshots(snapshots: list[Snapshot]) -> list[Snapshot]:
+    """The snapshots this project models: an emitter log's up to `xla-lower-tensors`, a
+    Triton log's up to the TTIR that `convert-triton-to-tritongpu` receives."""
+    if any(snapshot.pass_arg == TRITON_TO_TRITONGPU for snapshot in snapshots):
+        return before_pass(snapshots, TRITON_TO_TRITONGPU)
+    return before_lower_tensors(snapshots)
 
 
 def find_snapshot(snapshots: list[Snapshot], key: str) -> Snapshot:

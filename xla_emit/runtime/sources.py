@@ -10,6 +10,7 @@ importing this module costs nothing at start-up.
 
 from __future__ import annotations
 
+import lzma
 import sys
 from typing import TYPE_CHECKING
 
@@ -44,7 +45,7 @@ def input_format(text: str, path: str, requested: str | None = None) -> str:
     if first.startswith((".arg", ".const")):
         return "pto"
     for suffix, kind in _SUFFIX_FORMATS.items():
-        if path.endswith(suffix):
+        if path.removesuffix(".xz").endswith(suffix):
             return kind
     return "mlir"
 
@@ -73,12 +74,19 @@ def _read_stdin() -> str:
 
 
 def read_source(path: str) -> str:
-    """The text of a program file (`UserError` when it cannot be read or is not UTF-8)."""
+    """The text of a program file, xz-compressed when its name ends in `.xz` (as the corpus
+    keeps XLA's dumps); `UserError` when it cannot be read or is not UTF-8."""
     try:
+        if path.endswith(".xz"):
+            with lzma.open(path, "rt", encoding="utf-8") as compressed:
+                return compressed.read()
         with open(path, encoding="utf-8") as stream:
             return stream.read()
     except OSError as error:
-        raise UserError(f"cannot read '{path}': {error.strerror}") from None
+        reason = error.strerror or str(error)
+        raise UserError(f"cannot read '{path}': {reason}") from None
+    except (EOFError, lzma.LZMAError) as error:
+        raise UserError(f"cannot read '{path}': not xz data ({error})") from None
     except UnicodeDecodeError as error:
         raise UserError(_not_utf8(path, error)) from None
 
