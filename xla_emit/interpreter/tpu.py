@@ -48,7 +48,6 @@ from xla_emit.interpreter.budget import (
     result_label,
 )
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
 from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate
@@ -57,7 +56,7 @@ from xla_emit.interpreter.tpu_convert import CONVERT_HANDLERS
 from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS
 from xla_emit.interpreter.tpu_mxu import MXU_HANDLERS, MatrixUnits
 from xla_emit.interpreter.tpu_sparse import SPARSE_HANDLERS
-from xla_emit.interpreter.tpu_vector import ELEMENTWISE_ARITH, PALLAS_HANDLERS
+from xla_emit.interpreter.tpu_vector import PALLAS_HANDLERS
 
 
 class TpuKernelError(UserError):
@@ -587,9 +586,6 @@ for _op_type, _handler in (
     _handler_for(tpu.EnqueueDMAOp, _enqueue_dma),
     _handler_for(tpu.WaitDMA2Op, _wait_dma),
 ):
-    _HANDLERS.add(_op_type, _handler)
-_HANDLERS.register(MathImpls())
-for _op_type, _handler in ELEMENTWISE_ARITH:
     _HANDLERS.add(_op_type, _handler)
 _TABLES = (
     PALLAS_HANDLERS
