@@ -267,4 +267,5 @@ def float_to_unsigned(values: npt.NDArray[Any], target: Attribute) -> npt.NDArra
 
 def bitcast(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
     """`bitcast`: the same bits read as `target`."""
-    return np.ascontiguousarray(values).view(numpy_dtype(target))
+    # `ascontiguousarray` makes a 0-d array 1-d: a scalar keeps its shape.
+    return np.ascontiguousarray(values).view(numpy_dtype(target)).reshape(np.shape(values))
