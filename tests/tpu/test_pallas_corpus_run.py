@@ -77,8 +77,8 @@ def test_wrong_number_of_outputs_is_a_clear_error() -> None:
     with pytest.raises(UserError) as caught:
         run_pallas_kernel(parse_kernel("matmul"), inputs, [(16, 256), (16, 256)])
     assert str(caught.value) == (
-        "error: the kernel takes 0 prefetch refs and 3 inputs and outputs, but got 2 inputs "
-        "and 2 outputs"
+        "error: @matmul_kernel: takes 0 prefetch arrays, 3 inputs and outputs, but got 2 "
+        "operands and 2 outputs"
     )
 
 

@@ -12,7 +12,6 @@ import zipfile
 from collections.abc import Sequence
 from typing import IO
 
-import ml_dtypes
 import numpy as np
 
 from xla_emit.diagnostics import UserError
@@ -20,12 +19,27 @@ from xla_emit.hlo.ir import HloComputation
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
 
-def to_storable(array: np.ndarray) -> np.ndarray:
-    """The array as npz can store it (bf16 as uint16 bits)."""
-    array = np.asarray(array, order="C")
-    if array.dtype == ml_dtypes.bfloat16:
-        return array.view(np.uint16)
+def stored_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype npz stores `dtype` as: numpy's own types as they are, ml_dtypes' floats
+    (bf16, every float8) as unsigned integers of their width holding their bit patterns."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "V" or dtype.fields is not None:
+        return dtype
+    return np.dtype(f"uint{8 * dtype.itemsize}")
+
+
+def as_stored_type(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`array` read as `dtype` when it holds `dtype`'s bit patterns as stored; else unchanged."""
+    stored = stored_dtype(dtype)
+    if stored != np.dtype(dtype) and array.dtype == stored:
+        return np.ascontiguousarray(array).view(dtype)
     return array
+
+
+def to_storable(array: np.ndarray) -> np.ndarray:
+    """The array as npz can store it (bf16 as uint16 bits, float8 as uint8 bits)."""
+    array = np.asarray(array, order="C")
+    return array.view(stored_dtype(array.dtype))
 
 
 def from_storable(array: np.ndarray, shape: ArrayShape, what: str) -> np.ndarray:

@@ -47,7 +47,7 @@ from dialects import tpu
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.budget import Reservation, result_label
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate
+from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate, one_semaphore
 from xla_emit.interpreter.tpu_compute import unspecified
 
 
@@ -231,7 +231,7 @@ def zero(ex: Machine, op: Operation) -> list[Any]:
 
 
 def sem_read(ex: Machine, op: Operation) -> list[Any]:
-    return [_semaphore(ex, op.operands[0]).count]
+    return [semaphore_operand(ex, op, op.operands[0]).count]
 
 
 def sem_barrier(ex: Machine, op: Operation) -> list[Any]:
@@ -250,9 +250,11 @@ def fetch_and_add_sync(ex: Machine, op: Operation) -> list[Any]:
     return [old]
 
 
-def _semaphore(ex: Machine, value: SSAValue) -> Semaphore:
-    semaphore = ex.value(value)
-    assert isinstance(semaphore, Semaphore)
+def semaphore_operand(ex: Machine, op: Operation, value: SSAValue) -> Semaphore:
+    """The one semaphore `op` takes as `value`; a memref of several is an error at `op`."""
+    semaphore = one_semaphore(ex.value(value))
+    if semaphore is None:
+        raise ex.error(op, f"takes {value.type} where one semaphore is expected")
     return semaphore
 
 
@@ -268,7 +270,7 @@ def wait_dma(ex: Machine, op: Operation) -> list[Any]:
     semaphore_value = _field(op, name)
     if semaphore_value is None:
         raise ex.error(op, f"waits on its {name.replace('_', ' ')}, but has none")
-    _wait_on(ex, op, _semaphore(ex, semaphore_value))
+    _wait_on(ex, op, semaphore_operand(ex, op, semaphore_value))
     return []
 
 
@@ -334,12 +336,12 @@ def enqueue_indirect_dma(ex: Machine, op: Operation) -> list[Any]:
         else:
             indexed_rows[offsets[keep]] = packed_rows[keep]  # the last of repeated offsets
         _write_back(indexed, indexed_rows)
-    _semaphore(ex, _field(op, "semaphore")).count += 1
+    semaphore_operand(ex, op, _field(op, "semaphore")).count += 1
     return []
 
 
 def wait_indirect_dma(ex: Machine, op: Operation) -> list[Any]:
-    _wait_on(ex, op, _semaphore(ex, _field(op, "semaphore")))
+    _wait_on(ex, op, semaphore_operand(ex, op, _field(op, "semaphore")))
     return []
 
 

@@ -5,7 +5,8 @@ the accumulator (rounding to the element type once, as Mosaic's reduction
 does in f32), `vector.contract` is an einsum over its indexing maps,
 `vector.shape_cast` reshapes in row-major order; `tpu.region`
 runs its block; `tpu.trace*` do nothing; `tpu.iteration_bound` reads the
-kernel's `iteration_bounds`. Every `arith` and `math` op runs through
+grid being run (a dynamic bound as given) or else the kernel's
+`iteration_bounds`. Every `arith` and `math` op runs through
 `scalar_arith`, as in the PTO executor.
 """
 
@@ -32,6 +33,8 @@ class WholeValues(Protocol):
     def array(self, value: SSAValue) -> npt.NDArray[np.generic]: ...
     def run_block(self, block: Block, args: Sequence[Any]) -> list[Any]: ...
     def error(self, op: Operation, message: str) -> UserError: ...
+    @property
+    def grid_bounds(self) -> tuple[int, ...] | None: ...
 
 
 _COMBINE: dict[str, Callable[..., Any]] = {
@@ -115,14 +118,23 @@ def nothing(_ex: WholeValues, _op: Operation) -> list[Any]:
 
 
 def iteration_bound(ex: WholeValues, op: tpu.IterationBoundOp) -> list[Any]:
+    dim = op.dim.value.data
+    if ex.grid_bounds is not None and dim < len(ex.grid_bounds):
+        return [ex.grid_bounds[dim]]
     kernel = op.parent_op()
     while kernel is not None and not isinstance(kernel, func.FuncOp):
         kernel = kernel.parent_op()
     bounds = kernel.attributes.get("iteration_bounds") if kernel is not None else None
-    dim = op.dim.value.data
     if not isinstance(bounds, DenseArrayBase) or dim >= len(bounds.get_values()):
         raise ex.error(op, f"asks for grid dimension {dim}, but the kernel has no such dimension")
-    return [int(bounds.get_values()[dim])]
+    bound = int(bounds.get_values()[dim])
+    if bound < 0:
+        raise ex.error(
+            op,
+            f"asks for grid dimension {dim}, which is dynamic: run the kernel over its grid, "
+            "with the bound as the call's leading operand",
+        )
+    return [bound]
 
 
 PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
