@@ -18,12 +18,15 @@ from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import HloComputation
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
+# ml_dtypes' floats are of kind V, or f (float8_e5m2): numpy's own floats are these.
+_NUMPY_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.longdouble))
+
 
 def stored_dtype(dtype: np.dtype) -> np.dtype:
     """The dtype npz stores `dtype` as: numpy's own types as they are, ml_dtypes' floats
     (bf16, every float8) as unsigned integers of their width holding their bit patterns."""
     dtype = np.dtype(dtype)
-    if dtype.kind != "V" or dtype.fields is not None:
+    if dtype.kind not in "fV" or dtype in _NUMPY_FLOATS or dtype.fields is not None:
         return dtype
     return np.dtype(f"uint{8 * dtype.itemsize}")
 

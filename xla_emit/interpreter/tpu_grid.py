@@ -358,6 +358,7 @@ def run_pallas_kernel(
             f"{len(output_shapes)} outputs",
             locate,
         )
+    _check_outputs_written(kernel, len(inputs) - kernel.prefetch, locate)
     # The grid's own buffers are held across its steps; each step's executor adds its own.
     grid = TpuExecutor(module, locate)
     prefetch = _prefetch_refs(kernel, inputs, grid)
@@ -451,8 +452,8 @@ def _reads_only(value: SSAValue) -> bool:
 
 
 def _check_outputs_written(kernel: PallasKernel, first_output: int, locate: Locate | None) -> None:
-    """When the outputs are the refs past the inputs given, those refs must be written
-    somewhere: a ref the kernel only reads is an input, so the call left an input out."""
+    """The refs past the inputs given are outputs, so the kernel must write them: a ref it
+    only reads is an input, and the call left an input out."""
     block = kernel.function.body.blocks.first
     assert block is not None
     start = len(kernel.grid) + kernel.prefetch
