@@ -24,6 +24,7 @@ from xdsl.ir import Dialect
 from dialects.tpu.attributes import (
     CORE_TYPES,
     MEMORY_SPACES,
+    ConvDimensionNumbersAttr,
     DMASemaphoreType,
     DotDimensionNumbersAttr,
     Float8EXMYType,
@@ -113,6 +114,7 @@ TPU = Dialect(
     [
         MemorySpaceAttr,
         TiledLayoutAttr,
+        ConvDimensionNumbersAttr,
         DotDimensionNumbersAttr,
         SemaphoreType,
         DMASemaphoreType,
@@ -131,6 +133,7 @@ __all__ = [
     "TPU",
     "AssumeMultipleOp",
     "ContractPrecisionAttr",
+    "ConvDimensionNumbersAttr",
     "CoreTypeAttr",
     "DMASemaphoreType",
     "DimensionSemanticsAttr",

@@ -19,7 +19,7 @@ the buffers live in `tpu_buffers`, and the other ops' handlers in
 `tpu_vector` (vector/arith forms), `tpu_compute` (shape and reduction ops),
 `tpu_convert` (conversions, packing, masks), `tpu_sparse` (scans, sorts,
 shuffles), `tpu_memory_ops` (indexed access, views, ids, no-ops and the ops
-that cannot run) and `tpu_mxu` (the explicit matrix-unit ops).
+that cannot run), `tpu_mxu` (the explicit matrix-unit ops) and `tpu_conv`.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from xla_emit.interpreter.tpu_buffers import (
     semaphores,
 )
 from xla_emit.interpreter.tpu_compute import CATALOG_HANDLERS
+from xla_emit.interpreter.tpu_conv import CONV_HANDLERS
 from xla_emit.interpreter.tpu_convert import CONVERT_HANDLERS
 from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS, semaphore_operand
 from xla_emit.interpreter.tpu_mxu import MXU_HANDLERS, MatrixUnits
@@ -600,6 +601,7 @@ _TABLES = (
     + SPARSE_HANDLERS
     + MEMORY_HANDLERS
     + MXU_HANDLERS
+    + CONV_HANDLERS
 )
 for _op_type, _run in _TABLES:
     _HANDLERS.add(_op_type, _handler_for(_op_type, _run)[1])
