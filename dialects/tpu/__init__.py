@@ -31,6 +31,7 @@ from dialects.tpu.attributes import (
     MemorySpaceAttr,
     SemaphoreType,
     TiledLayoutAttr,
+    VectorLayoutAttr,
 )
 from dialects.tpu.catalog import CATALOG_BY_NAME, CATALOG_OPS
 from dialects.tpu.compute import (
@@ -119,6 +120,7 @@ TPU = Dialect(
         SemaphoreType,
         DMASemaphoreType,
         Float8EXMYType,
+        VectorLayoutAttr,
         *ENUM_ATTRIBUTES,
     ],
 )
@@ -165,6 +167,7 @@ __all__ = [
     "TraceOp",
     "TraceStartOp",
     "TraceStopOp",
+    "VectorLayoutAttr",
     "VectorLoadOp",
     "VectorStoreOp",
     "WaitDMA2Op",

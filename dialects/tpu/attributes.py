@@ -3,6 +3,7 @@ convolution dimension numbers and semaphores."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -253,6 +254,41 @@ class ConvDimensionNumbersAttr(ParametrizedAttribute):
         spatial = {len(self.dims(f)) for f in self.FIELDS if f.endswith("dimensions")}
         if len(spatial) != 1:
             raise VerifyException("input, kernel and output must have as many spatial dimensions")
+
+
+# A vreg layout as `#tpu.vpad` holds it: bitwidth, the two offsets (`*`: replicated),
+# the tiling and an optional implicit dim (-1, -2 or -2,-1); or "none".
+_VECTOR_LAYOUT = re.compile(r"none|\d+,\{(\d+|\*),(\d+|\*)\},\(\d+,\d+\)(,-2,-1|,-1|,-2)?")
+
+
+@irdl_attr_definition
+class VectorLayoutAttr(ParametrizedAttribute):
+    """`#tpu.vpad<"32,{0,0},(8,128)">`: a value's layout in vregs, as Mosaic's layout passes
+    annotate ops (`in_layout`, `out_layout`). jaxlib 0.10.2 prints it; 0.12 has no `vpad`."""
+
+    name = "tpu.vpad"
+
+    layout: StringAttr
+
+    def __init__(self, layout: str) -> None:
+        super().__init__(StringAttr(layout))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        layout = parser.parse_str_literal(" (a vreg layout such as \"32,{0,0},(8,128)\")")
+        parser.parse_punctuation(">")
+        return (StringAttr(layout),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f'<"{self.layout.data}">')
+
+    def verify(self) -> None:
+        if not _VECTOR_LAYOUT.fullmatch(self.layout.data):
+            raise VerifyException(
+                f'Expected a vreg layout such as "32,{{0,0}},(8,128)" or "none", but got '
+                f'"{self.layout.data}"'
+            )
 
 
 @irdl_attr_definition

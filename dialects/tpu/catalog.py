@@ -268,7 +268,14 @@ ROWS: tuple[OpRow, ...] = (
         "$source attr-dict `:` type($source) `->` type($result)",
         check=checks.check_same_element_count("source", "result"),
     ),
-    OpRow("repeat", "source", "output", {"dimension": I32_ATTR, "times": I32_ATTR}),
+    # jaxlib 0.10.2 (gone in 0.12).
+    OpRow(
+        "repeat",
+        "source",
+        "output",
+        {"dimension": I32_ATTR, "times": I32_ATTR},
+        "$source `,` $dimension `x` $times attr-dict `:` type($source) `->` type($output)",
+    ),
     OpRow(
         "broadcast_in_sublanes",
         "source",
@@ -316,7 +323,7 @@ ROWS: tuple[OpRow, ...] = (
     ),
     OpRow("roll_vectors", "input*", "output", {}, UNARY),
     OpRow("unroll_vectors", "input", "output*", {}, UNARY),
-    OpRow("relayout", "input", "output", {}, UNARY),
+    OpRow("relayout", "input", "output", {}, UNARY),  # jaxlib 0.10.2 (gone in 0.12)
     # Packing.
     OpRow(
         "unpack_subelements",
