@@ -276,7 +276,7 @@ class VectorLayoutAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         parser.parse_punctuation("<")
-        layout = parser.parse_str_literal(" (a vreg layout such as \"32,{0,0},(8,128)\")")
+        layout = parser.parse_str_literal(' (a vreg layout such as "32,{0,0},(8,128)")')
         parser.parse_punctuation(">")
         return (StringAttr(layout),)
 

@@ -194,7 +194,7 @@ def _packed_index(
     grid = list(np.indices(keep.shape, dtype=np.int64))
     if dim is None:
         ranks = np.cumsum(keep.reshape(-1)).reshape(keep.shape) - 1
-        grid = list(np.unravel_index(ranks, keep.shape))
+        grid = list(np.unravel_index(np.where(keep, ranks, 0), keep.shape))
     else:
         if not 0 <= dim < keep.ndim:
             raise ex.error(op, f"packs along dimension {dim} of a rank-{keep.ndim} vector")
