@@ -374,3 +374,27 @@ def test_a_plain_function_given_the_wrong_count_is_an_error_at_its_line() -> Non
     assert str(caught.value).splitlines()[0] == (
         "kernel.mlir:1:1: error: @f takes 1 arguments, but got 0"
     )
+
+
+COPY_I32 = f"""module {{
+  func.func @kernel(%x: memref<8x128xi32, {VMEM}>, %o: memref<8x128xi32, {VMEM}>) attributes {{
+      dimension_semantics = [], scalar_prefetch = 0 : i64, scratch_operands = 0 : i64}} {{
+    %z = arith.constant 0 : index
+    %v = vector.load %x[%z, %z] : memref<8x128xi32, {VMEM}>, vector<8x128xi32>
+    %c = arith.constant dense<1> : vector<8x128xi32>
+    %s = arith.shrui %v, %c : vector<8x128xi32>
+    vector.store %s, %o[%z, %z] : memref<8x128xi32, {VMEM}>, vector<8x128xi32>
+    return
+  }}
+}}
+"""
+
+
+def test_unsigned_arrays_of_the_width_feed_signless_integer_refs() -> None:
+    """A uint32 array (a PRNG key) holds the bits of an i32 ref; the shift reads them unsigned."""
+    module, _ = _module(COPY_I32)
+    bits = np.full((8, 128), 0xFFFFFFFE, np.uint32)
+    (out,) = run_pallas_kernel(module, [bits], [(8, 128)])
+    assert (out == 0x7FFFFFFF).all()
+    with pytest.raises(UserError, match="operand 0 has dtype uint16"):
+        run_pallas_kernel(module, [bits.astype(np.uint16)], [(8, 128)])

@@ -32,9 +32,16 @@ def stored_dtype(dtype: np.dtype) -> np.dtype:
 
 
 def as_stored_type(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """`array` read as `dtype` when it holds `dtype`'s bit patterns as stored; else unchanged."""
+    """`array` read as `dtype` when it holds `dtype`'s bit patterns as stored; else unchanged.
+
+    Integers in the IR are signless and held signed: an unsigned array of the same width
+    (a uint32 PRNG key for an i32 ref) is read as those bits too."""
+    dtype = np.dtype(dtype)
     stored = stored_dtype(dtype)
-    if stored != np.dtype(dtype) and array.dtype == stored:
+    if stored != dtype and array.dtype == stored:
+        return np.ascontiguousarray(array).view(dtype)
+    unsigned_of_width = dtype.kind == "i" and array.dtype.kind == "u"
+    if unsigned_of_width and array.dtype.itemsize == dtype.itemsize:
         return np.ascontiguousarray(array).view(dtype)
     return array
 
