@@ -398,3 +398,14 @@ def test_unsigned_arrays_of_the_width_feed_signless_integer_refs() -> None:
     assert (out == 0x7FFFFFFF).all()
     with pytest.raises(UserError, match="operand 0 has dtype uint16"):
         run_pallas_kernel(module, [bits.astype(np.uint16)], [(8, 128)])
+
+
+def test_a_ref_only_copied_from_by_dma_is_an_input() -> None:
+    """x reaches the kernel only as the source of DMAs (through slices): it is read, never
+    written, so with no operands given it cannot be taken for an output."""
+    module, source = _module(PIPELINED.replace("{LAST}", "4"))
+    with pytest.raises(UserError) as caught:
+        output_shapes_from_grid(module, [], source.location_of)
+    assert "operand ref 0 (memref<32x128xf32, #tpu.memory_space<any>>) is only read" in str(
+        caught.value
+    )

@@ -84,7 +84,7 @@ def conv(ex: WholeValues, op: Operation) -> list[Any]:
     spatial = x.ndim - 2
     reversal = op.properties["window_reversal"]
     assert isinstance(reversal, DenseArrayBase)
-    reversed_dims = [2 + i for i, r in enumerate(reversal.get_values()) if r]
+    reversed_dims = tuple(2 + i for i, r in enumerate(reversal.get_values()) if r)
     w = np.flip(w, reversed_dims) if reversed_dims else w
     w = _dilated(w, _ints(op, "rhs_dilation"), 2)
     x = _padded(_dilated(x, _ints(op, "lhs_dilation"), 2), _ints(op, "padding"))

@@ -435,6 +435,11 @@ _READ_OPS = (
 _VIEWS = (tpu.MemRefSliceOp, tpu.MemRefSqueezeOp, tpu.MemRefReshapeOp)
 
 
+def _is_dma_source(op: tpu.EnqueueDMAOp, index: int) -> bool:
+    """Whether operand `index` of the DMA is its source (a DMA only reads its source)."""
+    return index == list(op.operands).index(op.source)
+
+
 def _reads_only(value: SSAValue) -> bool:
     """Whether every use of the ref `value` (through views) only reads it."""
     for use in value.uses:
@@ -443,7 +448,7 @@ def _reads_only(value: SSAValue) -> bool:
             if not all(_reads_only(r) for r in op.results):
                 return False
         elif isinstance(op, _READ_OPS) or (
-            isinstance(op, tpu.EnqueueDMAOp) and use.operand is op.source
+            isinstance(op, tpu.EnqueueDMAOp) and _is_dma_source(op, use.index)
         ):
             continue
         else:

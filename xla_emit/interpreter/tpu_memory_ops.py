@@ -191,14 +191,15 @@ def _packed_index(
     start = [ex.integer(i) for i in _field(op, "indices")]
     if len(start) != len(ref.shape) or keep.ndim > len(ref.shape):
         raise ex.error(op, f"has {len(start)} indices for a memref of rank {len(ref.shape)}")
-    grid = list(np.indices(keep.shape, dtype=np.int64))
+    grid = [np.asarray(axis, dtype=np.int64) for axis in np.indices(keep.shape, dtype=np.int64)]
     if dim is None:
         ranks = np.cumsum(keep.reshape(-1)).reshape(keep.shape) - 1
-        grid = list(np.unravel_index(np.where(keep, ranks, 0), keep.shape))
+        unraveled = np.unravel_index(np.where(keep, ranks, 0), keep.shape)
+        grid = [np.asarray(position, dtype=np.int64) for position in unraveled]
     else:
         if not 0 <= dim < keep.ndim:
             raise ex.error(op, f"packs along dimension {dim} of a rank-{keep.ndim} vector")
-        grid[dim] = np.cumsum(keep, axis=dim) - 1
+        grid[dim] = np.asarray(np.cumsum(keep, axis=dim) - 1, dtype=np.int64)
     leading = len(ref.shape) - keep.ndim
     index = [np.full(keep.shape, s, dtype=np.int64) for s in start]
     for d, position in enumerate(grid):
