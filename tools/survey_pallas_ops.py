@@ -169,15 +169,35 @@ def lower(case: str) -> list[str]:
     return [mosaic_text(body) for body in mosaic_bodies(lowered.compiler_ir("stablehlo"))]
 
 
-def _inputs(specs: list[jax.ShapeDtypeStruct], seed: int = 0) -> list[object]:
-    """Small inputs: floats ~ N(0, 1), integers 1 (lengths, sizes, page and group counts
-    stay in range; indices point at the first page or group)."""
+def _integer_inputs(case: str) -> dict[int, list]:
+    """Integer operands that must be in range, by position: sequence lengths up to the
+    pages a sequence has, page indices that are a shuffle of the pages, group sizes that
+    sum to at most the rows."""
+    import numpy as np
+
+    pages = np.random.default_rng(1).permutation(64)[:32].reshape(2, 16).tolist()
+    table: dict[str, dict[int, list]] = {
+        "paged_attention_f32": {3: [200, 37], 4: pages},
+        "paged_attention_bf16": {3: [200, 37], 4: pages},
+        "megablox_gmm_f32": {2: [100, 200, 12, 200]},
+        "megablox_gmm_bf16": {2: [100, 200, 12, 200]},
+        "random_philox": {0: [0x12345678, 0x9ABCDEF0]},
+        "random_threefry": {0: [0x12345678, 0x9ABCDEF0]},
+    }
+    return table.get(case, {})
+
+
+def _inputs(case: str, specs: list[jax.ShapeDtypeStruct], seed: int = 0) -> list[object]:
+    """Small inputs: floats ~ N(0, 1); integers from `_integer_inputs`, else 1."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
+    chosen = _integer_inputs(case)
     values: list[object] = []
-    for spec in specs:
-        if jnp.issubdtype(spec.dtype, jnp.integer):
+    for position, spec in enumerate(specs):
+        if position in chosen:
+            values.append(jnp.asarray(np.asarray(chosen[position]).astype(spec.dtype)))
+        elif jnp.issubdtype(spec.dtype, jnp.integer):
             values.append(jnp.ones(spec.shape, spec.dtype))
         else:
             values.append(jnp.asarray(rng.standard_normal(spec.shape), spec.dtype))
@@ -202,7 +222,7 @@ def record_calls(case: str) -> list[tuple[dict, list, list]]:
     primitive.def_impl(recording)
     try:
         with pltpu.force_tpu_interpret_mode(), jax.disable_jit():
-            fn(*_inputs(specs))
+            fn(*_inputs(case, specs))
     finally:
         primitive.def_impl(original)
     return calls
