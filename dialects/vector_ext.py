@@ -105,9 +105,30 @@ def _print_int_lists(printer: Printer, lists: Sequence[tuple[str, IntList]]) -> 
     )
 
 
+def _parse_keyword_lists(parser: Parser, names: Sequence[str]) -> dict[str, Attribute]:
+    """`offsets = [0, 0], sizes = [8, 64], strides = [1, 1]`, its first keyword already
+    read: the form newer MLIR (jax 0.12's) prints, the lists in their fixed order."""
+    lists: dict[str, Attribute] = {}
+    for number, name in enumerate(names):
+        if number:
+            parser.parse_punctuation(",")
+            parser.parse_keyword(name)
+        parser.parse_punctuation("=")
+        values = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        lists[name] = ArrayAttr([IntegerAttr(v, 64) for v in values])
+    return lists
+
+
 def _parse_int_lists(parser: Parser, names: Sequence[str]) -> dict[str, IntList]:
+    """The lists as an attribute dict (`{offsets = [0, 0], ...}`, MLIR up to jax 0.10.2)
+    or as keywords (newer MLIR)."""
     position = parser.pos
-    attributes = parser.parse_optional_attr_dict()
+    if parser.parse_optional_keyword(names[0]) is not None:
+        attributes = _parse_keyword_lists(parser, names)
+    else:
+        attributes = parser.parse_optional_attr_dict()
     lists: dict[str, IntList] = {}
     for name in names:
         value = attributes.pop(name, None)

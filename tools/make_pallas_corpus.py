@@ -2,7 +2,8 @@
 
     python tools/make_pallas_corpus.py [--out tests/corpus/pallas] [--only NAME ...]
 
-Run it in an environment with jax and jaxlib 0.10.2 (never needed by `make test`).
+Run it in an environment with jax and jaxlib 0.10.2, or 0.12 (`--out
+tests/corpus/pallas/jax-0.12`); never needed by `make test`.
 Each kernel is a `pl.pallas_call` the project writes itself. For each one the
 tool writes
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import io
 import json
 import os
@@ -44,6 +46,8 @@ from jax.experimental.pallas import tpu as pltpu
 from jaxlib.mlir import ir
 from jaxlib.mlir.passmanager import PassManager
 
+# jax 0.12 moved `reciprocal` to the TPU module (0.10.2 has it in `pl` only).
+reciprocal = getattr(pltpu, "reciprocal", None) or pl.reciprocal
 F32 = jnp.float32
 BF16 = jnp.bfloat16
 I32 = jnp.int32
@@ -82,8 +86,21 @@ def mosaic_text(body: bytes) -> str:
 def lower_for_tpu(fn: Callable[..., object], args: Sequence[np.ndarray]) -> list[str]:
     """Every Mosaic kernel `fn` lowers to, as text, lowered for TPU on CPU."""
     specs = [jax.ShapeDtypeStruct(a.shape, a.dtype) for a in args]
-    lowered = jax.jit(fn).trace(*specs).lower(lowering_platforms=("tpu",))
+    with target_tpu():
+        lowered = jax.jit(fn).trace(*specs).lower(lowering_platforms=("tpu",))
     return [mosaic_text(body) for body in mosaic_bodies(lowered.compiler_ir("stablehlo"))]
+
+
+def target_tpu() -> contextlib.AbstractContextManager[object]:
+    """From jax 0.12 on, lowering asks which TPU it targets (`run_scoped` sizes VMEM by it);
+    on a CPU-only machine an abstract mesh on one v6e core says so. 0.10.2 never asks."""
+    if jax.__version_info__ < (0, 12):
+        return contextlib.nullcontext()
+    from jax._src import mesh as mesh_lib
+
+    device = mesh_lib.AbstractDevice(device_kind="TPU v6 lite", num_cores=1, platform="tpu")
+    mesh = jax.sharding.AbstractMesh((1,), ("x",), abstract_device=device)
+    return jax.sharding.use_abstract_mesh(mesh)
 
 
 # --------------------------------------------------------------------------- kernels
@@ -476,7 +493,7 @@ def lane_gather(interpret: bool) -> Callable[..., jax.Array]:
         x = x_ref[...]
         reverse = 127 - jax.lax.broadcasted_iota(jnp.int32, (8, 128), 1)
         gathered = jnp.take_along_axis(x, reverse, axis=1)
-        halves = pl.reciprocal(jnp.abs(x) + 1.0, approx=False)
+        halves = reciprocal(jnp.abs(x) + 1.0, approx=False)
         rounded = (x * 1.00390625).astype(jnp.bfloat16).astype(F32)
         same_bits = pltpu.bitcast(pltpu.bitcast(x, jnp.int32) + 1, F32)
         o_ref[...] = gathered + halves + rounded + same_bits

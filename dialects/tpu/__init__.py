@@ -24,12 +24,14 @@ from xdsl.ir import Dialect
 from dialects.tpu.attributes import (
     CORE_TYPES,
     MEMORY_SPACES,
+    ConvDimensionNumbersAttr,
     DMASemaphoreType,
     DotDimensionNumbersAttr,
     Float8EXMYType,
     MemorySpaceAttr,
     SemaphoreType,
     TiledLayoutAttr,
+    VectorLayoutAttr,
 )
 from dialects.tpu.catalog import CATALOG_BY_NAME, CATALOG_OPS
 from dialects.tpu.compute import (
@@ -113,10 +115,12 @@ TPU = Dialect(
     [
         MemorySpaceAttr,
         TiledLayoutAttr,
+        ConvDimensionNumbersAttr,
         DotDimensionNumbersAttr,
         SemaphoreType,
         DMASemaphoreType,
         Float8EXMYType,
+        VectorLayoutAttr,
         *ENUM_ATTRIBUTES,
     ],
 )
@@ -131,6 +135,7 @@ __all__ = [
     "TPU",
     "AssumeMultipleOp",
     "ContractPrecisionAttr",
+    "ConvDimensionNumbersAttr",
     "CoreTypeAttr",
     "DMASemaphoreType",
     "DimensionSemanticsAttr",
@@ -162,6 +167,7 @@ __all__ = [
     "TraceOp",
     "TraceStartOp",
     "TraceStopOp",
+    "VectorLayoutAttr",
     "VectorLoadOp",
     "VectorStoreOp",
     "WaitDMA2Op",

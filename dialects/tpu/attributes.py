@@ -1,8 +1,9 @@
-"""The `tpu` dialect's attributes and types: memory spaces, tiled layouts, dot
-dimension numbers and semaphores."""
+"""The `tpu` dialect's attributes and types: memory spaces, tiled layouts, dot and
+convolution dimension numbers and semaphores."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -171,6 +172,123 @@ class DotDimensionNumbersAttr(ParametrizedAttribute):
             )
         if len(self.field("output_dim_order")) % 2 != 0:
             raise VerifyException("output_dim_order must hold (operand, dim) pairs")
+
+
+@irdl_attr_definition
+class ConvDimensionNumbersAttr(ParametrizedAttribute):
+    """`#tpu.conv_dimension_numbers<0, 3, [1, 2], 2, 3, [0, 1], 0, 3, [1, 2]>` (jaxlib 0.12).
+
+    In order: the input's batch and feature dims and spatial dims, the kernel's input
+    and output feature dims and spatial dims, the output's batch and feature dims and
+    spatial dims (an NHWC input, HWIO kernel and NHWC output above).
+    """
+
+    name = "tpu.conv_dimension_numbers"
+
+    values: ArrayAttr[Attribute]  # IntAttr for a dim, ArrayAttr[IntAttr] for spatial dims
+
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "input_batch_dimension",
+        "input_feature_dimension",
+        "input_spatial_dimensions",
+        "kernel_input_feature_dimension",
+        "kernel_output_feature_dimension",
+        "kernel_spatial_dimensions",
+        "output_batch_dimension",
+        "output_feature_dimension",
+        "output_spatial_dimensions",
+    )
+
+    def __init__(self, values: Sequence[int | Sequence[int]]) -> None:
+        super().__init__(
+            ArrayAttr(
+                [
+                    IntAttr(v) if isinstance(v, int) else ArrayAttr([IntAttr(d) for d in v])
+                    for v in values
+                ]
+            )
+        )
+
+    def dim(self, name: str) -> int:
+        value = self.values.data[self.FIELDS.index(name)]
+        assert isinstance(value, IntAttr)
+        return value.data
+
+    def dims(self, name: str) -> tuple[int, ...]:
+        value = self.values.data[self.FIELDS.index(name)]
+        assert isa(value, ArrayAttr[IntAttr])
+        return tuple(v.data for v in value.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def integer() -> int:
+            return parser.parse_integer(allow_boolean=False)
+
+        def one(index: int) -> Attribute:
+            if index > 0:
+                parser.parse_punctuation(",")
+            if cls.FIELDS[index].endswith("dimensions"):
+                dims = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, integer)
+                return ArrayAttr([IntAttr(d) for d in dims])
+            return IntAttr(integer())
+
+        parser.parse_punctuation("<")
+        values = [one(index) for index in range(len(cls.FIELDS))]
+        parser.parse_punctuation(">")
+        return (ArrayAttr(values),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        parts = [
+            str(v.data)
+            if isinstance(v, IntAttr)
+            else "[" + ", ".join(str(d.data) for d in v.data) + "]"  # type: ignore[union-attr]
+            for v in self.values.data
+        ]
+        printer.print_string("<" + ", ".join(parts) + ">")
+
+    def verify(self) -> None:
+        if len(self.values.data) != len(self.FIELDS):
+            raise VerifyException(
+                f"Expected {len(self.FIELDS)} dimension numbers, but got {len(self.values.data)}"
+            )
+        spatial = {len(self.dims(f)) for f in self.FIELDS if f.endswith("dimensions")}
+        if len(spatial) != 1:
+            raise VerifyException("input, kernel and output must have as many spatial dimensions")
+
+
+# A vreg layout as `#tpu.vpad` holds it: bitwidth, the two offsets (`*`: replicated),
+# the tiling and an optional implicit dim (-1, -2 or -2,-1); or "none".
+_VECTOR_LAYOUT = re.compile(r"none|\d+,\{(\d+|\*),(\d+|\*)\},\(\d+,\d+\)(,-2,-1|,-1|,-2)?")
+
+
+@irdl_attr_definition
+class VectorLayoutAttr(ParametrizedAttribute):
+    """`#tpu.vpad<"32,{0,0},(8,128)">`: a value's layout in vregs, as Mosaic's layout passes
+    annotate ops (`in_layout`, `out_layout`). jaxlib 0.10.2 prints it; 0.12 has no `vpad`."""
+
+    name = "tpu.vpad"
+
+    layout: StringAttr
+
+    def __init__(self, layout: str) -> None:
+        super().__init__(StringAttr(layout))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        layout = parser.parse_str_literal(' (a vreg layout such as "32,{0,0},(8,128)")')
+        parser.parse_punctuation(">")
+        return (StringAttr(layout),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f'<"{self.layout.data}">')
+
+    def verify(self) -> None:
+        if not _VECTOR_LAYOUT.fullmatch(self.layout.data):
+            raise VerifyException(
+                f'Expected a vreg layout such as "32,{{0,0}},(8,128)" or "none", but got '
+                f'"{self.layout.data}"'
+            )
 
 
 @irdl_attr_definition

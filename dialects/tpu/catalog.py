@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TypeAttribute,
     VectorType,
+    i1,
     i32,
     i64,
 )
@@ -45,14 +46,20 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.irdl.constraints import AttrConstraint, EqAttrConstraint
+from xdsl.irdl.constraints import AttrConstraint, EqAttrConstraint, VarConstraint
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.tpu import catalog_checks as checks
-from dialects.tpu.enums import PackFormatAttr, ReductionKindAttr, RoundingModeAttr
+from dialects.tpu.attributes import ConvDimensionNumbersAttr, MemorySpaceAttr
+from dialects.tpu.enums import (
+    ContractPrecisionAttr,
+    PackFormatAttr,
+    ReductionKindAttr,
+    RoundingModeAttr,
+)
 
 # Property kinds, as `tpu_ops.td` names them.
 I32_ATTR = IntegerAttr[I32]
@@ -82,15 +89,19 @@ class OpRow:
 
 
 # Operand types a row may pin (`name:index`); the printed forms leave these types out.
-FIXED_TYPES: dict[str, Attribute] = {"index": IndexType(), "i32": i32}
+FIXED_TYPES: dict[str, Attribute] = {"index": IndexType(), "i32": i32, "i1": i1}
 
 
 def _values(spec: str, single, optional, variadic) -> dict[str, object]:
-    """Field definitions for `a, b?, c*, d:i32`."""
+    """Field definitions for `a, b?, c*, d:i32, e:$T` (`$T`: the same type wherever named)."""
     fields: dict[str, object] = {}
     for raw in filter(None, (part.strip() for part in spec.split(","))):
         name, _, type_name = raw.partition(":")
-        constraint = EqAttrConstraint(FIXED_TYPES[type_name]) if type_name else AnyAttr()
+        constraint: AttrConstraint = AnyAttr()
+        if type_name.startswith("$"):
+            constraint = VarConstraint(type_name[1:], AnyAttr())
+        elif type_name:
+            constraint = EqAttrConstraint(FIXED_TYPES[type_name])
         if name.endswith("*"):
             fields[name[:-1]] = variadic(constraint)
         elif name.endswith("?"):
@@ -155,6 +166,14 @@ STORE_AT = (
     "$base `[` $indices `]` `,` $valueToStore attr-dict `:` type($base) `,` type($valueToStore)"
 )
 
+COMPRESS_STORE = (
+    "$base `[` $indices `]` `,` $valueToStore `,` $mask attr-dict `:` type($base) `,` "
+    "type($valueToStore) `,` type($mask)"
+)
+EXPAND_LOAD = (
+    "$base `[` $indices `]` `,` $mask attr-dict `:` type($base) `,` type($result) `,` type($mask)"
+)
+
 ROWS: tuple[OpRow, ...] = (
     # Reductions, scans and sorting.
     OpRow(
@@ -174,7 +193,22 @@ ROWS: tuple[OpRow, ...] = (
         "$input attr-dict `:` type($input) `->` type($output)",
         check=checks.check_reduction_dim("axis"),
     ),
-    OpRow("scan", "input, mask?", "output", {"kind": ReductionKindAttr}),
+    OpRow(
+        "scan",
+        "input, mask?",
+        "output",
+        # `dimension`: jaxlib 0.12 (0.10.2 scans the last dimension).
+        {"kind": ReductionKindAttr, "dimension": opt(I64_ATTR)},
+        "$kind `,` $input (`masked` $mask^)? attr-dict `:` type($input) `,` type($mask) `->` "
+        "type($output)",
+    ),
+    OpRow(
+        "reduce",
+        "input",
+        "output",
+        {"dimensions": I64_ARRAY, "kind": ReductionKindAttr},
+        "$kind `,` $input $dimensions attr-dict `:` type($input) `->` type($output)",
+    ),
     OpRow(
         "sort",
         "keys, values, mask?",
@@ -234,7 +268,14 @@ ROWS: tuple[OpRow, ...] = (
         "$source attr-dict `:` type($source) `->` type($result)",
         check=checks.check_same_element_count("source", "result"),
     ),
-    OpRow("repeat", "source", "output", {"dimension": I32_ATTR, "times": I32_ATTR}),
+    # jaxlib 0.10.2 (gone in 0.12).
+    OpRow(
+        "repeat",
+        "source",
+        "output",
+        {"dimension": I32_ATTR, "times": I32_ATTR},
+        "$source `,` $dimension `x` $times attr-dict `:` type($source) `->` type($output)",
+    ),
     OpRow(
         "broadcast_in_sublanes",
         "source",
@@ -282,7 +323,7 @@ ROWS: tuple[OpRow, ...] = (
     ),
     OpRow("roll_vectors", "input*", "output", {}, UNARY),
     OpRow("unroll_vectors", "input", "output*", {}, UNARY),
-    OpRow("relayout", "input", "output", {}, UNARY),
+    OpRow("relayout", "input", "output", {}, UNARY),  # jaxlib 0.10.2 (gone in 0.12)
     # Packing.
     OpRow(
         "unpack_subelements",
@@ -357,6 +398,58 @@ ROWS: tuple[OpRow, ...] = (
         "logistic", "input", "output", {}, UNARY, check=checks.check_same_type("input", "output")
     ),
     OpRow(
+        "reduce_precision",
+        "input",
+        "output",
+        {"exponent_bits": I32_ATTR, "mantissa_bits": I32_ATTR},
+        UNARY,
+        check=checks.check_same_type("input", "output"),
+    ),
+    OpRow(
+        "conv",
+        "lhs, rhs, acc",
+        "result",
+        {
+            "dimension_numbers": ConvDimensionNumbersAttr,
+            "window_strides": I64_ARRAY,
+            "padding": I64_ARRAY,
+            "lhs_dilation": I64_ARRAY,
+            "rhs_dilation": I64_ARRAY,
+            "window_reversal": BOOL_ARRAY,
+            "feature_group_count": opt(I64_ATTR),
+            "batch_group_count": opt(I64_ATTR),
+            "precision": opt(ContractPrecisionAttr),
+        },
+        "$lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `,` type($acc) `->` "
+        "type($result)",
+    ),
+    # jaxlib 0.12's compressing stores and expanding loads.
+    OpRow(
+        "compress_store_vreg",
+        "valueToStore, base, indices*:index, mask",
+        "",
+        {"add": opt(BOOL_ATTR)},
+        COMPRESS_STORE,
+        pure=False,
+    ),
+    OpRow("expand_load_vreg", "base, indices*:index, mask", "result", {}, EXPAND_LOAD, pure=False),
+    OpRow(
+        "vector_compress_store",
+        "valueToStore, base, indices*:index, mask",
+        "",
+        {"compress_dim": I32_ATTR, "add": opt(BOOL_ATTR)},
+        COMPRESS_STORE,
+        pure=False,
+    ),
+    OpRow(
+        "vector_expand_load",
+        "base, indices*:index, mask",
+        "result",
+        {"expand_dim": I32_ATTR},
+        EXPAND_LOAD,
+        pure=False,
+    ),
+    OpRow(
         "stochastic_convert",
         "input, random",
         "output",
@@ -424,11 +517,47 @@ ROWS: tuple[OpRow, ...] = (
     # Memref views.
     OpRow(
         "reinterpret_cast",
-        "input, dynamic_offset?:i32, dynamic_sizes*:i32",
+        # `dynamic_strides`: jaxlib 0.12.
+        "input, dynamic_offset?:i32, dynamic_sizes*:i32, dynamic_strides*:i32",
         "result",
         {},
-        "$input ($dynamic_offset^)? (`<` $dynamic_sizes^ `>`)? attr-dict `:` type($input) "
-        "`->` type($result)",
+        "$input ($dynamic_offset^)? (`<` $dynamic_sizes^ `>`)? (`[` $dynamic_strides^ `]`)? "
+        "attr-dict `:` type($input) `->` type($result)",
+    ),
+    # jaxlib 0.12's memref queries and views.
+    OpRow(
+        "annotate",
+        "operand:$T",
+        "result:$T",
+        {
+            "no_store": opt(BOOL_ATTR),
+            "no_bank_conflict": opt(BOOL_ATTR),
+            "no_hazard": opt(BOOL_ATTR),
+            "no_hazard_no_deps": opt(BOOL_ATTR),
+        },
+        "$operand attr-dict `:` type($operand)",
+        pure=False,
+    ),
+    OpRow(
+        "memref_memory_space_is",
+        "source",
+        "result:i1",
+        {"memory_space": MemorySpaceAttr},
+        "$source `,` $memory_space attr-dict `:` type($source)",
+    ),
+    OpRow(
+        "shared_memref_slice",
+        "mem_ref",
+        "result",
+        {},
+        "$mem_ref attr-dict `:` type($mem_ref) `->` type($result)",
+    ),
+    OpRow(
+        "tile_size",
+        "source",
+        "result:i32",
+        {"index": I32_ATTR},
+        "$source `,` $index attr-dict `:` type($source)",
     ),
     OpRow("assume_layout", "input", "result", {}, MEMREF_VIEW),
     OpRow(

@@ -80,7 +80,7 @@ class ContractPrecisionAttr(TpuEnumAttr):
     """`#tpu.contract_precision<fp32>`: the precision of a `tpu.matmul`."""
 
     name = "tpu.contract_precision"
-    VALUES = ("bf16", "fp32")
+    VALUES = ("bf16", "fp32", "bf16x3")  # bf16x3: jaxlib 0.12
 
 
 @irdl_attr_definition
@@ -92,7 +92,21 @@ class PackFormatAttr(TpuEnumAttr):
 @irdl_attr_definition
 class ReductionKindAttr(TpuEnumAttr):
     name = "tpu.reduction_kind"
-    VALUES = ("sum", "max", "min", "arg_max", "arg_min", "find_first_set")
+    # `max` and `min` are deprecated in jaxlib 0.12, which adds the typed kinds after them.
+    VALUES = (
+        "sum",
+        "max",
+        "min",
+        "arg_max",
+        "arg_min",
+        "find_first_set",
+        "maxf",
+        "minf",
+        "maxsi",
+        "minsi",
+        "maxui",
+        "minui",
+    )
 
 
 @irdl_attr_definition

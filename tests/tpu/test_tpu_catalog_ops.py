@@ -186,8 +186,8 @@ def test_an_unknown_enum_value_names_the_choices() -> None:
             )
         )
     assert (
-        "Expected tpu.reduction_kind in {sum, max, min, arg_max, arg_min, find_first_set}, but "
-        "got 'avg'" in str(caught.value)
+        "Expected tpu.reduction_kind in {sum, max, min, arg_max, arg_min, find_first_set, maxf, "
+        "minf, maxsi, minsi, maxui, minui}, but got 'avg'" in str(caught.value)
     )
 
 

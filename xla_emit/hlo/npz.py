@@ -12,20 +12,44 @@ import zipfile
 from collections.abc import Sequence
 from typing import IO
 
-import ml_dtypes
 import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import HloComputation
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
+# ml_dtypes' floats are of kind V, or f (float8_e5m2): numpy's own floats are these.
+_NUMPY_FLOATS = frozenset(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.longdouble))
+
+
+def stored_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype npz stores `dtype` as: numpy's own types as they are, ml_dtypes' floats
+    (bf16, every float8) as unsigned integers of their width holding their bit patterns."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "fV" or dtype in _NUMPY_FLOATS or dtype.fields is not None:
+        return dtype
+    return np.dtype(f"uint{8 * dtype.itemsize}")
+
+
+def as_stored_type(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`array` read as `dtype` when it holds `dtype`'s bit patterns as stored; else unchanged.
+
+    Integers in the IR are signless and held signed: an unsigned array of the same width
+    (a uint32 PRNG key for an i32 ref) is read as those bits too."""
+    dtype = np.dtype(dtype)
+    stored = stored_dtype(dtype)
+    if stored != dtype and array.dtype == stored:
+        return np.ascontiguousarray(array).view(dtype)
+    unsigned_of_width = dtype.kind == "i" and array.dtype.kind == "u"
+    if unsigned_of_width and array.dtype.itemsize == dtype.itemsize:
+        return np.ascontiguousarray(array).view(dtype)
+    return array
+
 
 def to_storable(array: np.ndarray) -> np.ndarray:
-    """The array as npz can store it (bf16 as uint16 bits)."""
+    """The array as npz can store it (bf16 as uint16 bits, float8 as uint8 bits)."""
     array = np.asarray(array, order="C")
-    if array.dtype == ml_dtypes.bfloat16:
-        return array.view(np.uint16)
-    return array
+    return array.view(stored_dtype(array.dtype))
 
 
 def from_storable(array: np.ndarray, shape: ArrayShape, what: str) -> np.ndarray:

@@ -328,6 +328,45 @@ class ArithImpls(OpImpls):
         return (scalars.bitcast(np.asarray(args[0]), op.result.type)[()],)
 
 
+def _exact(values: Array, type_: Attribute, signed: bool) -> Array:
+    """Integers as exact Python ints (an object array), read signed or unsigned."""
+    width = integer_width(type_)
+    bits = np.asarray(values)
+    as_read = bits if signed else unsigned_view(bits, width)
+    return np.asarray(as_read, dtype=np.int64 if signed else np.uint64).astype(object)
+
+
+def _halves(product: Array, type_: Attribute) -> tuple[Array, Array]:
+    """The low and high `width` bits of a double-width product, in `type_`'s storage."""
+    width = integer_width(type_)
+    mask = (1 << width) - 1
+    low, high = product & mask, (product >> width) & mask
+    return tuple(  # type: ignore[return-value]
+        from_unsigned(np.asarray(half, dtype=object).astype(np.uint64), type_)[()]
+        for half in (low, high)
+    )
+
+
+@register_impls
+class ArithExtendedImpls(OpImpls):
+    """The ops with two results: a wide product's halves, a sum and its carry."""
+
+    @impl(arith.MulUIExtendedOp, arith.MulSIExtendedOp)
+    def run_mul_extended(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        type_ = op.results[0].type
+        signed = isinstance(op, arith.MulSIExtendedOp)
+        product = _exact(lanes(args[0]), type_, signed) * _exact(lanes(args[1]), type_, signed)
+        return _halves(product, type_)
+
+    @impl(arith.AddUIExtendedOp)
+    def run_addui_extended(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        type_ = op.results[0].type
+        total = _exact(lanes(args[0]), type_, False) + _exact(lanes(args[1]), type_, False)
+        low, _ = _halves(total, type_)
+        carry = np.asarray(total >> integer_width(type_), dtype=object).astype(np.bool_)
+        return (low, carry[()])
+
+
 @register_impls
 class ArithExtImpls(OpImpls):
     """The arith ops xDSL lacks (`dialects.arith_ext`)."""

@@ -16,8 +16,14 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E3M4Type,
+    Float8E4M3B11FNUZType,
     Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3Type,
+    Float8E5M2FNUZType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -37,8 +43,15 @@ _FLOATS: dict[type[Attribute], np.dtype[np.generic]] = {
     Float16Type: np.dtype(np.float16),
     Float32Type: np.dtype(np.float32),
     Float64Type: np.dtype(np.float64),
+    # Every float8 type jax has.
+    Float8E3M4Type: np.dtype(ml_dtypes.float8_e3m4),
+    Float8E4M3Type: np.dtype(ml_dtypes.float8_e4m3),
+    Float8E4M3B11FNUZType: np.dtype(ml_dtypes.float8_e4m3b11fnuz),
     Float8E4M3FNType: np.dtype(ml_dtypes.float8_e4m3fn),
+    Float8E4M3FNUZType: np.dtype(ml_dtypes.float8_e4m3fnuz),
     Float8E5M2Type: np.dtype(ml_dtypes.float8_e5m2),
+    Float8E5M2FNUZType: np.dtype(ml_dtypes.float8_e5m2fnuz),
+    Float8E8M0FNUType: np.dtype(ml_dtypes.float8_e8m0fnu),
 }
 
 INDEX_DTYPE = np.dtype(np.int64)

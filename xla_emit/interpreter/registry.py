@@ -25,8 +25,9 @@ registry.register(MyImpls()); Executor(module, registry=registry)`.
 
 `OpTable` is the mechanism underneath, shared by every executor: the TPU and
 PTO executors keep one each (their values and handler signatures differ) and
-register the same `scalar_arith.WholeValueArithImpls` in it, so each adds only
-its memory model and its own ops.
+register the same `scalar_arith.WholeValueArithImpls` in it (every `arith` and
+`math` op, run by this package's `arith` and `math` handlers), so each adds
+only its memory model and its own ops.
 """
 
 from __future__ import annotations
@@ -79,6 +80,15 @@ def impl(*op_types: type[Operation]) -> Callable[[_F], _F]:
         return method
 
     return mark
+
+
+def implemented_ops(impls: type[OpImpls]) -> tuple[type[Operation], ...]:
+    """Every op class an `OpImpls` class has an `@impl` method for."""
+    return tuple(
+        op_type
+        for attribute in dir(impls)
+        for op_type in getattr(getattr(impls, attribute), _IMPL_MARK, ())
+    )
 
 
 class OpTable(Generic[_H]):

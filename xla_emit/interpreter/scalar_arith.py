@@ -1,10 +1,15 @@
-"""`arith` for the executors whose values are whole: the TPU and PTO executors.
+"""`arith` and `math` for the executors whose values are whole: the TPU and PTO executors.
 
 They run scalar code on Python numbers (i1 as bool) and keep vectors and
-tiles as whole numpy arrays, unlike the lane-vectorized SIMT executor. Both
-register `WholeValueArithImpls` in their `OpTable`, so scalar `arith` means the
-same thing in both; integer semantics come from `scalars`, as in the SIMT
-executor's `arith`.
+tiles as whole numpy arrays, unlike the lane-vectorized SIMT executor. The
+SIMT executor's `arith` and `math` handlers are elementwise over any array
+shape and take one uniform value as a numpy scalar, so the whole-value
+executors run every op those handlers cover through them: one semantics for
+every executor (C division, wrap-around, poison shifts, casts, bf16 rounded
+after every op, math in f64 rounded once). This module only converts: a
+Python scalar operand becomes a numpy scalar of its operand's type, a 0-d
+result becomes a Python scalar again, and an undefined integer division or
+shift is an error naming the op (the SIMT handlers would name a lane).
 """
 
 from __future__ import annotations
@@ -14,21 +19,15 @@ from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IndexType,
-    IntegerAttr,
-    IntegerType,
-    VectorType,
-)
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import scalars
-from xla_emit.interpreter.element_types import element_type, integer_width, numpy_dtype
-from xla_emit.interpreter.registry import OpImpls, impl
+from xla_emit.interpreter.arith import ArithExtendedImpls, ArithExtImpls, ArithImpls
+from xla_emit.interpreter.element_types import integer_width, numpy_dtype
+from xla_emit.interpreter.math import MathImpls
+from xla_emit.interpreter.memory import CheckOptions
+from xla_emit.interpreter.registry import OpImpls, OpTable, impl, implemented_ops
 
 # A scalar (Python number) or a whole vector or tile (numpy array).
 WholeValue: TypeAlias = int | float | bool | npt.NDArray[Any]
@@ -40,81 +39,45 @@ class Faults(Protocol):
     def error(self, op: Operation, message: str) -> UserError: ...
 
 
-def _is_integer_type(type_: Attribute) -> bool:
-    return isinstance(element_type(type_), IntegerType | IndexType)
+class _OneValue:
+    """What the SIMT handlers ask of their executor, for one whole value.
 
-
-def wrapped(value: Any, type_: Attribute) -> Any:
-    """A Python integer result wrapped to its type's width (i1: a bool); arrays as they are.
-
-    numpy arrays wrap in their own dtype; Python ints would grow without bound.
+    Their undefined-result checks name a lane; the whole-value handler checks
+    before calling them (`_check_defined`), so theirs are off.
     """
-    if isinstance(value, np.ndarray | bool) or not _is_integer_type(type_):
-        return value
-    width = integer_width(type_)
-    if width == 1:
-        return bool(value & 1)
-    return scalars.wrap_signed(int(value), width)
+
+    checks = CheckOptions.fast()
+
+    def __init__(self, faults: Faults) -> None:
+        self.faults = faults
+
+    def error(self, op: Operation | None, message: str, _lane: int | None = None) -> UserError:
+        assert op is not None
+        return self.faults.error(op, message)
 
 
-def _plain(value: Any) -> Any:
-    """0-d numpy results as Python numbers: scalar code keeps Python scalars."""
-    return (
-        value.item()
-        if isinstance(value, np.ndarray | np.generic) and np.ndim(value) == 0
-        else value
-    )
+_SHARED_IMPLS = (ArithImpls, ArithExtendedImpls, ArithExtImpls, MathImpls)
+_SIMT: OpTable[Callable[..., Any]] = OpTable()
+for _impls in _SHARED_IMPLS:
+    _SIMT.register(_impls())
+# Every op the SIMT executor's arith and math handlers run.
+SHARED_OPS: tuple[type[Operation], ...] = tuple(
+    op_type for impls in _SHARED_IMPLS for op_type in implemented_ops(impls)
+)
 
 
-def _minimum(a: Any, b: Any) -> Any:
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.minimum(np.asarray(a), np.asarray(b))
-    return min(a, b)
-
-
-def _maximum(a: Any, b: Any) -> Any:
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.maximum(np.asarray(a), np.asarray(b))
-    return max(a, b)
-
-
-_INTEGER_BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
-    arith.AddiOp: lambda a, b: a + b,
-    arith.SubiOp: lambda a, b: a - b,
-    arith.MuliOp: lambda a, b: a * b,
-    arith.ShLIOp: lambda a, b: a << b,
-    arith.AndIOp: lambda a, b: a & b,
-    arith.OrIOp: lambda a, b: a | b,
-    arith.XOrIOp: lambda a, b: a ^ b,
-    arith.MinSIOp: _minimum,
-    arith.MaxSIOp: _maximum,
-}
-
-_SIGNED_DIVISION: dict[type[Operation], Callable[[Any, Any], Any]] = {
-    arith.DivSIOp: scalars.truncating_divide,
-    arith.RemSIOp: scalars.truncating_remainder,
-}
-
-_UNSIGNED_DIVISION: dict[type[Operation], Callable[[Any, Any, int], Any]] = {
-    arith.DivUIOp: scalars.unsigned_divide,
-    arith.RemUIOp: scalars.unsigned_remainder,
-}
-
-_FLOAT_BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
-    arith.AddfOp: np.add,
-    arith.SubfOp: np.subtract,
-    arith.MulfOp: np.multiply,
-    arith.DivfOp: np.divide,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
-}
-
-
-def _from_unsigned(value: Any, like: Any, type_: Attribute) -> Any:
-    """An unsigned quotient or remainder back in the signed storage of `like`."""
+def _as_numpy(value: Any, operand_type: Any) -> Any:
+    """A Python scalar as a numpy scalar of its operand's type; arrays as they are."""
     if isinstance(value, np.ndarray | np.generic):
-        return np.asarray(value).astype(np.asarray(like).dtype)
-    return wrapped(value, type_)
+        return value
+    return np.asarray(value, dtype=numpy_dtype(operand_type))[()]
+
+
+def _as_whole(value: Any) -> Any:
+    """A 0-d result as a Python number (i1: a bool): scalar code keeps Python scalars."""
+    if isinstance(value, np.ndarray | np.generic) and np.ndim(value) == 0:
+        return value.item()
+    return value
 
 
 def _check_defined(ex: Faults, op: Operation, lhs: Any, rhs: Any) -> None:
@@ -130,62 +93,17 @@ def _check_defined(ex: Faults, op: Operation, lhs: Any, rhs: Any) -> None:
         raise ex.error(op, case.message.format(**values))
 
 
+_CHECKED = scalars.DIVISIONS + scalars.SHIFTS
+
+
 class WholeValueArithImpls(OpImpls):
-    """arith on Python scalars and whole numpy vectors."""
+    """Every `arith` and `math` op on Python scalars and whole numpy arrays."""
 
-    @impl(arith.ConstantOp)
-    def run_constant(self, ex: Faults, op: arith.ConstantOp, _args: Sequence[Any]) -> list[Any]:
-        value = op.value
-        if isinstance(value, IntegerAttr | FloatAttr):
-            return [value.value.data]
-        if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(value.type, VectorType):
-            values = np.array(value.get_values(), dtype=numpy_dtype(value.type))
-            shape = value.type.get_shape()
-            return [
-                np.broadcast_to(values, shape).copy() if values.size == 1 else values.reshape(shape)
-            ]
-        raise ex.error(op, f"with value {value} is not supported by this interpreter")
-
-    @impl(*_INTEGER_BINARY)
-    def run_integer_binary(self, ex: Faults, op: Operation, args: Sequence[Any]) -> list[Any]:
-        _check_defined(ex, op, args[0], args[1])
-        result = _INTEGER_BINARY[type(op)](args[0], args[1])
-        return [wrapped(result, op.results[0].type)]
-
-    @impl(*_SIGNED_DIVISION, *_UNSIGNED_DIVISION)
-    def run_integer_division(self, ex: Faults, op: Operation, args: Sequence[Any]) -> list[Any]:
-        lhs, rhs = args[0], args[1]
-        _check_defined(ex, op, lhs, rhs)
-        type_ = op.results[0].type
-        signed = _SIGNED_DIVISION.get(type(op))
-        if signed is not None:
-            return [wrapped(_plain(signed(lhs, rhs)), type_)]
-        quotient = _UNSIGNED_DIVISION[type(op)](lhs, rhs, integer_width(type_))
-        return [_from_unsigned(quotient, lhs, type_)]
-
-    @impl(arith.CmpiOp)
-    def run_cmpi(self, _ex: Faults, op: arith.CmpiOp, args: Sequence[Any]) -> list[Any]:
-        width = integer_width(op.lhs.type)
-        result = scalars.compare_integers(op.predicate.value.data, args[0], args[1], width)
-        return [result if isinstance(result, np.ndarray) and result.ndim else bool(result)]
-
-    @impl(arith.IndexCastOp, arith.ExtSIOp)
-    def run_index_cast(self, _ex: Faults, _op: Operation, args: Sequence[Any]) -> list[Any]:
-        value = args[0]
-        if isinstance(value, bool | np.bool_):
-            return [-int(value)]  # i1 sign-extends: true is -1
-        return [int(value) if isinstance(value, int | np.integer) else value]
-
-    @impl(arith.SelectOp)
-    def run_select(self, _ex: Faults, _op: arith.SelectOp, args: Sequence[Any]) -> list[Any]:
-        condition, if_true, if_false = args
-        if isinstance(condition, np.ndarray):
-            return [np.where(condition, if_true, if_false)]
-        return [if_true if condition else if_false]
-
-    @impl(*_FLOAT_BINARY)
-    def run_float_binary(self, _ex: Faults, op: Operation, args: Sequence[Any]) -> list[Any]:
-        result = _FLOAT_BINARY[type(op)](np.asarray(args[0]), np.asarray(args[1]))
-        # Round (bf16 included) after every op, as the hardware does.
-        rounded = np.asarray(result).astype(numpy_dtype(op.results[0].type))
-        return [rounded if rounded.ndim else rounded.item()]
+    @impl(*SHARED_OPS)
+    def run_shared(self, ex: Faults, op: Operation, args: Sequence[Any]) -> list[Any]:
+        operands = [_as_numpy(v, o.type) for v, o in zip(args, op.operands, strict=True)]
+        if isinstance(op, _CHECKED):
+            _check_defined(ex, op, operands[0], operands[1])
+        handler = _SIMT.lookup(type(op))
+        assert handler is not None
+        return [_as_whole(v) for v in handler(_OneValue(ex), op, tuple(operands))]

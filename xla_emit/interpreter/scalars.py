@@ -151,7 +151,7 @@ def shift_amount(amount: Integers, width: int) -> Integers:
 # MLIR leaves these undefined (LLVM: immediate UB or poison); XLA's emitters
 # never produce them, so the interpreter reports them instead of inventing a value.
 
-_DIVISIONS = (
+DIVISIONS = (
     arith.DivSIOp,
     arith.DivUIOp,
     arith.RemSIOp,
@@ -162,7 +162,7 @@ _DIVISIONS = (
 )
 # Signed division of INT_MIN by -1 overflows (LLVM's srem is undefined there too).
 _SIGNED_DIVISIONS = (arith.DivSIOp, arith.RemSIOp, arith.FloorDivSIOp, arith.CeilDivSIOp)
-_SHIFTS = (arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp)
+SHIFTS = (arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp)
 
 
 @dataclass(frozen=True)
@@ -177,13 +177,13 @@ class UndefinedCase:
 def undefined_cases(op: Operation, lhs: Integers, rhs: Integers, width: int) -> list[UndefinedCase]:
     """The ways `op` (an integer division or shift) is undefined on these operands."""
     cases: list[UndefinedCase] = []
-    if isinstance(op, _DIVISIONS):
+    if isinstance(op, DIVISIONS):
         cases.append(UndefinedCase(np.equal(rhs, 0), "divides {lhs} by zero, which is undefined"))
     if isinstance(op, _SIGNED_DIVISIONS) and width > 1:
         int_min = -(1 << (width - 1))
         overflow = np.equal(lhs, int_min) & np.equal(rhs, -1)
         cases.append(UndefinedCase(overflow, f"divides {{lhs}} by -1, which overflows i{width}"))
-    if isinstance(op, _SHIFTS):
+    if isinstance(op, SHIFTS):
         too_far = np.asarray(unsigned(rhs, width)) >= width
         cases.append(
             UndefinedCase(
@@ -267,4 +267,5 @@ def float_to_unsigned(values: npt.NDArray[Any], target: Attribute) -> npt.NDArra
 
 def bitcast(values: npt.NDArray[Any], target: Attribute) -> npt.NDArray[Any]:
     """`bitcast`: the same bits read as `target`."""
-    return np.ascontiguousarray(values).view(numpy_dtype(target))
+    # `ascontiguousarray` makes a 0-d array 1-d: a scalar keeps its shape.
+    return np.ascontiguousarray(values).view(numpy_dtype(target)).reshape(np.shape(values))

@@ -19,7 +19,7 @@ the buffers live in `tpu_buffers`, and the other ops' handlers in
 `tpu_vector` (vector/arith forms), `tpu_compute` (shape and reduction ops),
 `tpu_convert` (conversions, packing, masks), `tpu_sparse` (scans, sorts,
 shuffles), `tpu_memory_ops` (indexed access, views, ids, no-ops and the ops
-that cannot run) and `tpu_mxu` (the explicit matrix-unit ops).
+that cannot run), `tpu_mxu` (the explicit matrix-unit ops) and `tpu_conv`.
 """
 
 from __future__ import annotations
@@ -48,16 +48,23 @@ from xla_emit.interpreter.budget import (
     result_label,
 )
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
-from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate
+from xla_emit.interpreter.tpu_buffers import (
+    IndexArrays,
+    MemRef,
+    Semaphore,
+    allocate,
+    is_semaphore_memref,
+    semaphores,
+)
 from xla_emit.interpreter.tpu_compute import CATALOG_HANDLERS
+from xla_emit.interpreter.tpu_conv import CONV_HANDLERS
 from xla_emit.interpreter.tpu_convert import CONVERT_HANDLERS
-from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS
+from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS, semaphore_operand
 from xla_emit.interpreter.tpu_mxu import MXU_HANDLERS, MatrixUnits
 from xla_emit.interpreter.tpu_sparse import SPARSE_HANDLERS
-from xla_emit.interpreter.tpu_vector import ELEMENTWISE_ARITH, PALLAS_HANDLERS
+from xla_emit.interpreter.tpu_vector import PALLAS_HANDLERS
 
 
 class TpuKernelError(UserError):
@@ -90,8 +97,11 @@ class TpuExecutor:
         module: ModuleOp,
         locate: Callable[[Operation], SourceLocation | None] | None = None,
         memory: MemoryMeter | None = None,
+        grid_bounds: tuple[int, ...] | None = None,
     ) -> None:
         self.module = module
+        # The grid a Pallas kernel runs over, dynamic bounds resolved (`tpu.iteration_bound`).
+        self.grid_bounds = grid_bounds
         self.locate = locate
         self.env: dict[SSAValue, TpuValue] = {}
         self.step_counter = StepCounter()
@@ -118,9 +128,11 @@ class TpuExecutor:
         block = function.body.blocks.first
         assert block is not None
         if len(inputs) != len(block.args):
-            raise UserError(
+            location = self.locate(function) if self.locate is not None else None
+            raise TpuKernelError(
                 f"@{function.sym_name.data} takes {len(block.args)} arguments, but got "
-                f"{len(inputs)}"
+                f"{len(inputs)}",
+                location,
             )
         memrefs: list[MemRef] = []
         for arg, value in zip(block.args, inputs, strict=True):
@@ -128,12 +140,12 @@ class TpuExecutor:
             if isinstance(value, MemRef | Semaphore):
                 # A buffer the caller keeps (a grid step's window or scratch): used in place.
                 self.env[arg] = value
-                if isinstance(value, MemRef):
+                if isinstance(value, MemRef) and not is_semaphore_memref(arg_type):
                     memrefs.append(value)
+            elif is_semaphore_memref(arg_type):
+                assert isa(arg_type, MemRefType[Attribute])
+                self.env[arg] = semaphores(arg_type)
             elif isa(arg_type, MemRefType[Attribute]):
-                if isinstance(arg_type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
-                    self.env[arg] = Semaphore()
-                    continue
                 contents: npt.NDArray[np.generic] = np.asarray(value)
                 what = f"argument {arg.index} ({arg_type})"
                 buffer = allocate(arg_type, contents, self.holder(function, what))
@@ -324,8 +336,8 @@ def _scalar_store(ex: TpuExecutor, op: memref.StoreOp) -> list[TpuValue]:
 
 def _alloc(ex: TpuExecutor, op: memref.AllocOp | memref.AllocaOp) -> list[TpuValue]:
     assert isinstance(op.memref.type, MemRefType)
-    if isinstance(op.memref.type.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
-        return [Semaphore()]
+    if is_semaphore_memref(op.memref.type):
+        return [semaphores(op.memref.type)]
     return [allocate(op.memref.type, hold=ex.holder(op, result_label(op)))]
 
 
@@ -468,19 +480,13 @@ def _create_mask(ex: TpuExecutor, op: vector.CreateMaskOp) -> list[TpuValue]:
 # ----------------------------------------------------------------------------- semaphores and DMA
 
 
-def _semaphore(ex: TpuExecutor, value: SSAValue) -> Semaphore:
-    semaphore = ex.value(value)
-    assert isinstance(semaphore, Semaphore)
-    return semaphore
-
-
 def _sem_signal(ex: TpuExecutor, op: tpu.SemaphoreSignalOp) -> list[TpuValue]:
-    _semaphore(ex, op.semaphore).count += ex.integer(op.amount)
+    semaphore_operand(ex, op, op.semaphore).count += ex.integer(op.amount)
     return []
 
 
 def _sem_wait(ex: TpuExecutor, op: tpu.SemaphoreWaitOp) -> list[TpuValue]:
-    semaphore, amount = _semaphore(ex, op.semaphore), ex.integer(op.amount)
+    semaphore, amount = semaphore_operand(ex, op, op.semaphore), ex.integer(op.amount)
     if semaphore.count < amount:
         raise ex.error(
             op,
@@ -495,14 +501,14 @@ def _enqueue_dma(ex: TpuExecutor, op: tpu.EnqueueDMAOp) -> list[TpuValue]:
     source, target = ex.memref(op.source), ex.memref(op.target)
     target_offsets = target.offsets(tuple(np.indices(target.shape, dtype=np.int64)))
     target.storage[target_offsets] = source.logical()
-    _semaphore(ex, op.target_semaphore).count += 1
+    semaphore_operand(ex, op, op.target_semaphore).count += 1
     if op.source_semaphore is not None:
-        _semaphore(ex, op.source_semaphore).count += 1
+        semaphore_operand(ex, op, op.source_semaphore).count += 1
     return []
 
 
 def _wait_dma(ex: TpuExecutor, op: tpu.WaitDMA2Op) -> list[TpuValue]:
-    semaphore = _semaphore(ex, op.semaphore)
+    semaphore = semaphore_operand(ex, op, op.semaphore)
     if semaphore.count < 1:
         raise ex.error(op, "waits for a DMA that was never started: it would wait forever")
     semaphore.count -= 1
@@ -588,9 +594,6 @@ for _op_type, _handler in (
     _handler_for(tpu.WaitDMA2Op, _wait_dma),
 ):
     _HANDLERS.add(_op_type, _handler)
-_HANDLERS.register(MathImpls())
-for _op_type, _handler in ELEMENTWISE_ARITH:
-    _HANDLERS.add(_op_type, _handler)
 _TABLES = (
     PALLAS_HANDLERS
     + CATALOG_HANDLERS
@@ -598,6 +601,7 @@ _TABLES = (
     + SPARSE_HANDLERS
     + MEMORY_HANDLERS
     + MXU_HANDLERS
+    + CONV_HANDLERS
 )
 for _op_type, _run in _TABLES:
     _HANDLERS.add(_op_type, _handler_for(_op_type, _run)[1])

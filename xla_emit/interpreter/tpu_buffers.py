@@ -4,6 +4,11 @@ A memref is a flat numpy buffer the size of its padded tiles, indexed through
 the memref's `#tpu.tiled` layout (or Mosaic's default), so a kernel that reads
 the wrong offset reads the wrong data, as on the chip. Views (slices,
 squeezes, bitcasts) share the buffer and bring their own offset map.
+
+A memref of semaphores (`memref<2x!tpu.dma_semaphore>`, or rank 0) is a
+memref whose storage holds `Semaphore` objects, so slicing and squeezing it
+picks semaphores as it picks data; an op that takes one semaphore takes a
+view of exactly one (`one_semaphore`).
 """
 
 from __future__ import annotations
@@ -13,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 from xdsl.dialects.builtin import MemRefType
@@ -48,6 +52,35 @@ class Semaphore:
     count: int = 0
 
 
+def is_semaphore_memref(type_: Attribute) -> bool:
+    return isinstance(type_, MemRefType) and isinstance(
+        type_.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType
+    )
+
+
+def semaphores(type_: MemRefType[Attribute]) -> MemRef:
+    """A memref of fresh semaphores (count 0), one per element, in row-major order."""
+    shape = type_.get_shape()
+    storage = np.empty(max(1, math.prod(shape)), dtype=object)
+    storage[:] = [Semaphore() for _ in range(storage.size)]
+
+    def offsets(index: IndexArrays) -> npt.NDArray[np.int64]:
+        return np.ravel_multi_index(index, shape) if shape else np.zeros((), np.int64)
+
+    return MemRef(storage, shape, offsets)
+
+
+def one_semaphore(value: object) -> Semaphore | None:
+    """The semaphore `value` holds: a semaphore, or a view of exactly one; else None."""
+    if isinstance(value, Semaphore):
+        return value
+    if isinstance(value, MemRef) and value.storage.dtype == object and math.prod(value.shape) == 1:
+        first = tuple(np.zeros((), np.int64) for _ in value.shape)
+        element = value.storage[int(value.offsets(first))]
+        return element if isinstance(element, Semaphore) else None
+    return None
+
+
 def _layout_of(type_: MemRefType[Attribute]) -> MosaicTiledLayout:
     explicit = tpu.tiled_layout_of(type_)
     if explicit is not None:
@@ -58,7 +91,7 @@ def _layout_of(type_: MemRefType[Attribute]) -> MosaicTiledLayout:
 
 def _poison(dtype: np.dtype[Any]) -> object:
     """What a read of memory nothing wrote returns: NaN, or a value unlikely in data."""
-    is_float = np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16
+    is_float = dtype.kind in "fV"  # ml_dtypes' floats (bf16, float8) are of kind V
     # For integers, wrapped to the type's width (i8, i1).
     return np.asarray(np.nan if is_float else -12345).astype(dtype)
 

@@ -10,8 +10,14 @@ whole logical vectors:
 - `tpu.bitcast`: reinterprets bits; packing 32-bit rows into 16-bit ones doubles the
   second-minor dim, row 2r taking the low halves of row r and row 2r+1 the high ones,
   as `pltpu.bitcast` defines it; unpacking reverses that;
-- `tpu.all_reduce`: reduces along `dim` (sum, max, min, arg_max, arg_min) and gives
-  every position along `dim` the result; on a mask, `sum` counts the set elements;
+- `tpu.all_reduce`: reduces along `dim` and gives every position along `dim` the
+  result; on a mask, `sum` counts the set elements. Kinds: sum, max, min, arg_max,
+  arg_min, and jaxlib 0.12's maxf/minf (NaN wins, as `arith.maximumf`), maxsi/minsi
+  (signed) and maxui/minui (the bits read unsigned);
+- `tpu.reduce` (jaxlib 0.12): the same kinds over `dimensions`, which are dropped;
+- `tpu.reduce_precision` (jaxlib 0.12): rounds to `mantissa_bits` (to nearest even)
+  and clamps to the range of `exponent_bits`, as XLA's reduce-precision: too large
+  becomes infinity, too small a signed zero, NaN stays NaN;
 - `tpu.reduce_index`: the index of the first maximum (arg_max) or minimum (arg_min)
   along `axis`, that dim dropped;
 - `tpu.gather`: the source's slices at the static `indices` along `dimension`;
@@ -118,13 +124,40 @@ def _wide(source: npt.NDArray[np.generic]) -> npt.NDArray[np.generic]:
     return source.astype(np.float32) if source.dtype == ml_dtypes.bfloat16 else source
 
 
+def _unsigned_extreme(pick: Callable[..., Any]) -> Callable[..., Any]:
+    """max or min of integers whose bits are read unsigned."""
+
+    def run(values: npt.NDArray[Any], axis: int | tuple[int, ...]) -> Any:
+        unsigned = values.view(f"u{values.dtype.itemsize}")
+        return np.asarray(pick(unsigned, axis=axis)).view(values.dtype)
+
+    return run
+
+
 _REDUCE: dict[str, Callable[..., Any]] = {
     "sum": np.sum,
     "max": np.max,
     "min": np.min,
     "arg_max": np.argmax,
     "arg_min": np.argmin,
+    "maxf": np.max,  # NaN-propagating, as arith.maximumf
+    "minf": np.min,
+    "maxsi": np.max,
+    "minsi": np.min,
+    "maxui": _unsigned_extreme(np.max),
+    "minui": _unsigned_extreme(np.min),
 }
+_FLOAT_KINDS = ("maxf", "minf")
+_INTEGER_KINDS = ("maxsi", "minsi", "maxui", "minui")
+
+
+def _check_kind(ex: WholeValues, op: Operation, kind: str, source: npt.NDArray[Any]) -> None:
+    is_float = source.dtype.kind in "fV"
+    if kind not in _REDUCE or source.dtype == np.bool_:
+        raise ex.error(op, f"with kind '{kind}' is not supported by the interpreter")
+    if (kind in _FLOAT_KINDS and not is_float) or (kind in _INTEGER_KINDS and is_float):
+        takes = "floats" if kind in _FLOAT_KINDS else "integers"
+        raise ex.error(op, f"with kind '{kind}' takes {takes}, not {source.dtype}")
 
 
 def all_reduce(ex: WholeValues, op: Operation) -> list[Any]:
@@ -132,12 +165,49 @@ def all_reduce(ex: WholeValues, op: Operation) -> list[Any]:
     dtype, shape = _result_dtype(op), _result_type(op).get_shape()
     if source.dtype == np.bool_ and kind == "sum":
         return [np.full(shape, np.count_nonzero(source), dtype=dtype)]
-    if source.dtype == np.bool_ or kind not in _REDUCE:
-        raise ex.error(op, f"with kind '{kind}' is not supported by the interpreter")
+    _check_kind(ex, op, kind, source)
     dim = _int(op, "dim")
     reduced = _REDUCE[kind](_wide(source), axis=dim)
     expanded = np.expand_dims(np.asarray(reduced), dim)
     return [np.broadcast_to(expanded, shape).astype(dtype)]
+
+
+def reduce(ex: WholeValues, op: Operation) -> list[Any]:
+    source, kind = ex.array(op.operands[0]), _kind(op)
+    dims = tuple(_ints(op, "dimensions"))
+    _check_kind(ex, op, kind, source)
+    if kind.startswith("arg_") and len(dims) != 1:
+        raise ex.error(op, f"with kind '{kind}' reduces one dimension, not {len(dims)}")
+    reduced = _REDUCE[kind](_wide(source), axis=dims[0] if kind.startswith("arg_") else dims)
+    return [np.asarray(reduced).astype(_result_dtype(op)).reshape(_result_type(op).get_shape())]
+
+
+def reduce_precision(ex: WholeValues, op: Operation) -> list[Any]:
+    source = ex.array(op.operands[0])
+    if source.dtype.kind not in "fV" or source.dtype.itemsize > 4:
+        raise ex.error(
+            op, f"is supported by the interpreter on floats up to 32 bits, not {source.dtype}"
+        )
+    exponent_bits, mantissa_bits = _int(op, "exponent_bits"), _int(op, "mantissa_bits")
+    wide = source.astype(np.float32)
+    bits = wide.view(np.uint32).astype(np.uint64)
+    if mantissa_bits < 23:
+        dropped = 23 - mantissa_bits
+        last_kept = (bits >> np.uint64(dropped)) & np.uint64(1)
+        # Ties round to even: half of the dropped range, minus one, plus the last kept bit.
+        bias = np.uint64((1 << (dropped - 1)) - 1) + last_kept
+        bits = ((bits + bias) & np.uint64(0xFFFFFFFF)) & ~np.uint64((1 << dropped) - 1)
+    if exponent_bits < 8:
+        exponent = bits & np.uint64(0x7F800000)
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        sign = bits & np.uint64(0x80000000)
+        too_large = exponent > np.uint64((127 + reduced_bias) << 23)
+        too_small = exponent <= np.uint64((127 - reduced_bias) << 23)
+        bits = np.where(too_large, sign | np.uint64(0x7F800000), np.where(too_small, sign, bits))
+    result = bits.astype(np.uint32).view(np.float32)
+    if mantissa_bits > 0:
+        result = np.where(np.isnan(wide), wide, result)
+    return [result.astype(source.dtype)]
 
 
 def reduce_index(ex: WholeValues, op: Operation) -> list[Any]:
@@ -203,6 +273,8 @@ _BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {
     "repeat": repeat,
     "bitcast": bitcast,
     "all_reduce": all_reduce,
+    "reduce": reduce,
+    "reduce_precision": reduce_precision,
     "reduce_index": reduce_index,
     "broadcast_in_sublanes": broadcast_in_sublanes,
     "gather": gather,

@@ -6,7 +6,10 @@ arguments are, in order: one i32 per grid dimension (the program ids), the
 scalar-prefetch refs (SMEM), one ref per input and output, then the scratch
 refs. Its attributes say how to drive it:
 
-- `iteration_bounds = array<i64: 2, 2>`: the grid, walked in row-major order;
+- `iteration_bounds = array<i64: 2, 2>`: the grid, walked in row-major order.
+  A dynamic bound (MLIR's dynamic size, -9223372036854775808) comes with the
+  call: the `pallas_call`'s leading operands are its dynamic bounds, one
+  integer scalar per dynamic dimension in order, before the prefetch arrays;
 - `scalar_prefetch = 1`, `scratch_operands = 1`: how many of each;
 - `window_params = [{transform_indices = @transform_0, window_bounds = array<i64: 8, 128>}, {}]`:
   per input/output, the block shape and the index map, which takes the
@@ -22,6 +25,10 @@ allows when the array is not a multiple of the block): the part past the
 end reads as unspecified values and is not written back.
 
     outputs = run_pallas_kernel(module, [x, y], output_shapes=[(16, 256)])
+
+Operands that do not fit the kernel (too few or too many, a dynamic bound left
+out, an output the kernel never writes) are errors at the kernel's line: the
+kernel never runs on a guess.
 """
 
 from __future__ import annotations
@@ -31,9 +38,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
+from xdsl.dialects import memref, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -44,15 +51,16 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from dialects import tpu
 from dialects.tpu.kernel import check_kernel, grid_of
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.hlo.npz import as_stored_type
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tpu import TpuExecutor
-from xla_emit.interpreter.tpu_buffers import MemRef, allocate
+from xla_emit.interpreter.tpu_buffers import MemRef, allocate, is_semaphore_memref, semaphores
 
 
 @dataclass(frozen=True)
@@ -63,13 +71,29 @@ class Window:
     bounds: tuple[int, ...]
 
 
+# How MLIR prints a dynamic size (`ShapedType::kDynamic`), as in a dynamic grid bound.
+DYNAMIC_BOUND = -(2**63)
+
+Locate = Callable[[Operation], SourceLocation | None]
+
+
 @dataclass(frozen=True)
 class PallasKernel:
     function: FuncOp
-    grid: tuple[int, ...]
+    grid: tuple[int, ...]  # DYNAMIC_BOUND where the bound is a leading operand
     prefetch: int
     scratch: int
     windows: tuple[Window | None, ...]  # per input/output; None: the whole array
+
+    @property
+    def dynamic_dims(self) -> tuple[int, ...]:
+        """The grid dimensions whose bounds come as the call's leading operands."""
+        return tuple(d for d, bound in enumerate(self.grid) if bound == DYNAMIC_BOUND)
+
+    def error(self, message: str, locate: Locate | None) -> UserError:
+        """An error about the call, at the kernel's line."""
+        location = locate(self.function) if locate is not None else None
+        return UserError(f"@{self.function.sym_name.data}: {message}", location)
 
     @property
     def argument_types(self) -> list[Attribute]:
@@ -131,15 +155,39 @@ def pallas_kernel(module: ModuleOp) -> PallasKernel:
 def _as_element_type(
     number: int, array: npt.NDArray[np.generic], type_: MemRefType[Attribute]
 ) -> np.ndarray:
-    """`array` in the memref's element type; bf16 may come as uint16 bit patterns."""
+    """`array` in the memref's element type; bf16 may come as uint16 bit patterns, float8
+    as uint8 (npz's convention)."""
     dtype = np.dtype(numpy_dtype(type_.element_type))
-    if dtype == ml_dtypes.bfloat16 and array.dtype == np.uint16:
-        return array.view(ml_dtypes.bfloat16)
+    array = as_stored_type(array, dtype)
     if array.dtype != dtype:
         raise UserError(
             f"operand {number} has dtype {array.dtype}, but the kernel's ref is {type_}"
         )
     return array
+
+
+def split_grid_bounds(
+    kernel: PallasKernel, operands: Sequence[npt.NDArray[np.generic]], locate: Locate | None = None
+) -> tuple[tuple[int, ...], list[npt.NDArray[np.generic]]]:
+    """The grid with its dynamic bounds read off the leading operands, and the operands
+    past them (prefetch arrays, inputs)."""
+    dynamic = kernel.dynamic_dims
+    bounds: list[int] = []
+    for number, dim in enumerate(dynamic):
+        where = f"grid dimension {dim} is dynamic: operand {number} must be its bound"
+        if number >= len(operands):
+            raise kernel.error(f"{where}, but the call has {len(operands)} operands", locate)
+        value = np.asarray(operands[number])
+        if value.size != 1 or value.ndim > 1 or value.dtype.kind not in "iu":
+            raise kernel.error(
+                f"{where} (an integer scalar), but it is {value.dtype}{list(value.shape)}", locate
+            )
+        if int(value.reshape(-1)[0]) < 0:
+            raise kernel.error(f"{where}, but it is {int(value.reshape(-1)[0])}", locate)
+        bounds.append(int(value.reshape(-1)[0]))
+    given = iter(bounds)
+    grid = tuple(next(given) if b == DYNAMIC_BOUND else b for b in kernel.grid)
+    return grid, list(operands[len(dynamic) :])
 
 
 def _block_start(
@@ -194,7 +242,7 @@ def _padded_block(
 
 
 def _unspecified(dtype: np.dtype) -> object:
-    if np.issubdtype(dtype, np.floating) or dtype == ml_dtypes.bfloat16:
+    if dtype.kind in "fV":  # ml_dtypes' floats (bf16, float8) are of kind V
         return np.nan
     if dtype == np.bool_:
         return True
@@ -202,7 +250,7 @@ def _unspecified(dtype: np.dtype) -> object:
 
 
 def output_shapes_from_grid(
-    module: ModuleOp, inputs: Sequence[npt.NDArray[np.generic]]
+    module: ModuleOp, operands: Sequence[npt.NDArray[np.generic]], locate: Locate | None = None
 ) -> list[tuple[int, ...]]:
     """The full shapes of the kernel's outputs when nobody says: the operands past `inputs`.
 
@@ -212,15 +260,18 @@ def output_shapes_from_grid(
     shape whenever the array is a multiple of the block; for partial edge blocks the
     caller must give the shape."""
     kernel = pallas_kernel(module)
+    grid_bounds, inputs = split_grid_bounds(kernel, operands, locate)
     operand_types = kernel.operand_types()
     first_output = len(inputs) - kernel.prefetch
     if first_output >= len(operand_types):
-        raise UserError(
-            f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
-            f"and outputs, but got {len(inputs)} inputs, which leaves no output"
+        raise kernel.error(
+            f"takes {_operand_counts(kernel)}, but got {len(operands)} operands, which leave no "
+            "output",
+            locate,
         )
+    _check_outputs_written(kernel, first_output, locate)
     prefetch = _prefetch_refs(kernel, inputs, TpuExecutor(module))
-    points = list(itertools.product(*(range(b) for b in kernel.grid)))
+    points = list(itertools.product(*(range(b) for b in grid_bounds)))
     shapes: list[tuple[int, ...]] = []
     outputs = zip(operand_types[first_output:], kernel.windows[first_output:], strict=True)
     for type_, window in outputs:
@@ -291,20 +342,23 @@ def _check_full_array(
 
 def run_pallas_kernel(
     module: ModuleOp,
-    inputs: Sequence[npt.NDArray[np.generic]],
+    operands: Sequence[npt.NDArray[np.generic]],
     output_shapes: Sequence[tuple[int, ...]],
     locate: Callable[[Operation], SourceLocation | None] | None = None,
 ) -> list[np.ndarray]:
     """The kernel's outputs after running every grid step (see the module docstring);
     `locate` names the source line of an op that fails."""
     kernel = pallas_kernel(module)
+    grid_bounds, inputs = split_grid_bounds(kernel, operands, locate)
     types = kernel.argument_types
     operand_types = kernel.operand_types()
     if len(inputs) - kernel.prefetch + len(output_shapes) != len(operand_types):
-        raise UserError(
-            f"the kernel takes {kernel.prefetch} prefetch refs and {len(operand_types)} inputs "
-            f"and outputs, but got {len(inputs)} inputs and {len(output_shapes)} outputs"
+        raise kernel.error(
+            f"takes {_operand_counts(kernel)}, but got {len(operands)} operands and "
+            f"{len(output_shapes)} outputs",
+            locate,
         )
+    _check_outputs_written(kernel, len(inputs) - kernel.prefetch, locate)
     # The grid's own buffers are held across its steps; each step's executor adds its own.
     grid = TpuExecutor(module, locate)
     prefetch = _prefetch_refs(kernel, inputs, grid)
@@ -318,7 +372,7 @@ def run_pallas_kernel(
     }
     scratch_types = types[len(types) - kernel.scratch :]
     scratch = [_scratch(t, n, kernel, grid) for n, t in enumerate(scratch_types)]
-    for point in itertools.product(*(range(b) for b in kernel.grid)):
+    for point in itertools.product(*(range(b) for b in grid_bounds)):
         blocks: dict[int, tuple[slice, ...]] = {}
         buffers: list[MemRef] = []
         for i, (type_, window) in enumerate(zip(operand_types, kernel.windows, strict=True)):
@@ -329,7 +383,7 @@ def run_pallas_kernel(
             contents = _padded_block(arrays[i], blocks[i], window)
             hold = grid.holder(kernel.function, f"the window of operand {i} ({type_})")
             buffers.append(allocate(type_, contents.reshape(type_.get_shape()), hold))
-        TpuExecutor(module, locate, grid.memory).run(
+        TpuExecutor(module, locate, grid.memory, grid_bounds).run(
             [*point, *prefetch, *buffers, *scratch], kernel.function.sym_name.data
         )
         for i, region in blocks.items():
@@ -351,8 +405,67 @@ def _write_back(
 def _scratch(
     type_: Attribute, number: int, kernel: PallasKernel, grid: TpuExecutor
 ) -> MemRef | None:
-    """A scratch buffer that lives across the grid; semaphores are made fresh per step."""
+    """A scratch buffer that lives across the grid. Semaphores do too: a step may start a
+    DMA that the next step waits for, as pipelined kernels do."""
     assert isinstance(type_, MemRefType)
-    if isinstance(type_.element_type, tpu.SemaphoreType | tpu.DMASemaphoreType):
-        return None
+    if is_semaphore_memref(type_):
+        return semaphores(type_)
     return allocate(type_, hold=grid.holder(kernel.function, f"scratch {number} ({type_})"))
+
+
+def _operand_counts(kernel: PallasKernel) -> str:
+    """What the call passes, in order: dynamic bounds, prefetch arrays, inputs and outputs."""
+    parts = []
+    if kernel.dynamic_dims:
+        parts.append(f"{len(kernel.dynamic_dims)} dynamic grid bounds")
+    parts.append(f"{kernel.prefetch} prefetch arrays")
+    parts.append(f"{len(kernel.operand_types())} inputs and outputs")
+    return ", ".join(parts)
+
+
+# Ops that only read the memref they are given; views pass it on.
+_READ_OPS = (
+    memref.LoadOp,
+    vector.LoadOp,
+    tpu.LoadOp,
+    tpu.VectorLoadOp,
+    tpu.StridedLoadOp,
+    tpu.WaitDMA2Op,
+)
+_VIEWS = (tpu.MemRefSliceOp, tpu.MemRefSqueezeOp, tpu.MemRefReshapeOp)
+
+
+def _is_dma_source(op: tpu.EnqueueDMAOp, index: int) -> bool:
+    """Whether operand `index` of the DMA is its source (a DMA only reads its source)."""
+    return index == list(op.operands).index(op.source)
+
+
+def _reads_only(value: SSAValue) -> bool:
+    """Whether every use of the ref `value` (through views) only reads it."""
+    for use in value.uses:
+        op = use.operation
+        if isinstance(op, _VIEWS):
+            if not all(_reads_only(r) for r in op.results):
+                return False
+        elif isinstance(op, _READ_OPS) or (
+            isinstance(op, tpu.EnqueueDMAOp) and _is_dma_source(op, use.index)
+        ):
+            continue
+        else:
+            return False
+    return True
+
+
+def _check_outputs_written(kernel: PallasKernel, first_output: int, locate: Locate | None) -> None:
+    """The refs past the inputs given are outputs, so the kernel must write them: a ref it
+    only reads is an input, and the call left an input out."""
+    block = kernel.function.body.blocks.first
+    assert block is not None
+    start = len(kernel.grid) + kernel.prefetch
+    for number in range(first_output, len(kernel.operand_types())):
+        if _reads_only(block.args[start + number]):
+            raise kernel.error(
+                f"operand ref {number} ({kernel.operand_types()[number]}) is only read, so it "
+                f"is an input, but the call gave {first_output} inputs: an input is missing",
+                locate,
+            )

@@ -9,6 +9,16 @@ Semantics are Mosaic's (`tpu_ops.td`) on one core of one device:
   `base[indices[0][e], indices[1][e], ...]`; masked-off elements read as
   unspecified and are not written; when elements share an index the highest
   lane's is stored, or with `add` all are added from the lowest lane up;
+- jaxlib 0.12's `tpu.vector_compress_store` / `tpu.vector_expand_load`: along
+  `compress_dim` (`expand_dim`), each line's unmasked elements go to (come from)
+  consecutive memory positions from the line's start, in order; `add` adds them;
+  expanded masked-off elements are unspecified. `tpu.compress_store_vreg` /
+  `tpu.expand_load_vreg` do the same over the whole vreg in row-major order (the
+  k-th unmasked element at the k-th position of the vreg-shaped window);
+- `tpu.annotate`, `tpu.shared_memref_slice` (jaxlib 0.12): the same memref;
+  `tpu.memref_memory_space_is`: whether the ref's type is in that memory space;
+  `tpu.tile_size`: dimension `index` of the ref's first tile (its `#tpu.tiled`
+  layout, else Mosaic's default);
 - `tpu.memref_bitcast`: the same bytes as another element type; a 32-bit row of
   the source holds `packing` rows of a narrower type, the first in the low bits
   (as `tpu.bitcast` on vregs), so the layout must keep those rows in one word;
@@ -47,8 +57,9 @@ from dialects import tpu
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.budget import Reservation, result_label
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate
+from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate, one_semaphore
 from xla_emit.interpreter.tpu_compute import unspecified
+from xla_emit.layout.mosaic import mosaic_default_layout
 
 
 class Machine(Protocol):
@@ -169,6 +180,60 @@ def vector_store_idx(ex: Machine, op: Operation) -> list[Any]:
     return []
 
 
+# ----------------------------------------------------------------------------- compress, expand
+
+
+def _packed_index(
+    ex: Machine, op: Operation, ref: MemRef, keep: npt.NDArray[np.bool_], dim: int | None
+) -> npt.NDArray[np.int64]:
+    """Storage offsets of the unmasked elements packed to the front of their line along
+    `dim` (None: of the whole vreg in row-major order), from the op's start indices."""
+    start = [ex.integer(i) for i in _field(op, "indices")]
+    if len(start) != len(ref.shape) or keep.ndim > len(ref.shape):
+        raise ex.error(op, f"has {len(start)} indices for a memref of rank {len(ref.shape)}")
+    grid = [np.asarray(axis, dtype=np.int64) for axis in np.indices(keep.shape, dtype=np.int64)]
+    if dim is None:
+        ranks = np.cumsum(keep.reshape(-1)).reshape(keep.shape) - 1
+        unraveled = np.unravel_index(np.where(keep, ranks, 0), keep.shape)
+        grid = [np.asarray(position, dtype=np.int64) for position in unraveled]
+    else:
+        if not 0 <= dim < keep.ndim:
+            raise ex.error(op, f"packs along dimension {dim} of a rank-{keep.ndim} vector")
+        grid[dim] = np.asarray(np.cumsum(keep, axis=dim) - 1, dtype=np.int64)
+    leading = len(ref.shape) - keep.ndim
+    index = [np.full(keep.shape, s, dtype=np.int64) for s in start]
+    for d, position in enumerate(grid):
+        index[leading + d] = index[leading + d] + np.asarray(position, dtype=np.int64)
+    return _offsets(ex, op, ref, tuple(i[keep] for i in index))
+
+
+def _pack_dim(op: Operation, name: str) -> int | None:
+    attr = op.properties.get(name)
+    return None if attr is None else attr.value.data  # type: ignore[attr-defined]
+
+
+def compress_store(ex: Machine, op: Operation) -> list[Any]:
+    data, ref = ex.array(_field(op, "valueToStore")), ex.memref(_field(op, "base"))
+    keep = np.broadcast_to(ex.array(_field(op, "mask")).astype(bool), data.shape)
+    offsets = _packed_index(ex, op, ref, keep, _pack_dim(op, "compress_dim"))
+    add = _field(op, "add")
+    if add is not None and add.value.data:
+        np.add.at(ref.storage, offsets, data[keep])
+    else:
+        ref.storage[offsets] = data[keep]
+    return []
+
+
+def expand_load(ex: Machine, op: Operation) -> list[Any]:
+    ref = ex.memref(_field(op, "base"))
+    shape = op.results[0].type.get_shape()  # type: ignore[attr-defined]
+    keep = np.broadcast_to(ex.array(_field(op, "mask")).astype(bool), shape)
+    offsets = _packed_index(ex, op, ref, keep, _pack_dim(op, "expand_dim"))
+    result = np.full(shape, unspecified(ref.storage.dtype), dtype=ref.storage.dtype)
+    result[keep] = ref.storage[offsets]
+    return [result]
+
+
 # ----------------------------------------------------------------------------- views
 
 
@@ -219,6 +284,29 @@ def same_value(ex: Machine, op: Operation) -> list[Any]:
     return [ex.value(op.operands[0])]
 
 
+def memory_space_is(ex: Machine, op: Operation) -> list[Any]:
+    source_type = op.operands[0].type
+    assert isinstance(source_type, MemRefType)
+    wanted = _field(op, "memory_space")
+    return [tpu.memory_space_of(source_type) == wanted.space.data]
+
+
+def tile_size(ex: Machine, op: Operation) -> list[Any]:
+    source_type = op.operands[0].type
+    assert isinstance(source_type, MemRefType)
+    explicit = tpu.tiled_layout_of(source_type)
+    bitwidth = tpu.element_bitwidth(source_type.element_type) or 32
+    layout = (
+        explicit.layout
+        if explicit is not None
+        else mosaic_default_layout(source_type.get_shape(), bitwidth)
+    )
+    index = _field(op, "index").value.data
+    if not layout.tiles or not 0 <= index < len(layout.tiles[0]):
+        raise ex.error(op, f"asks for dimension {index} of a tile, but the layout is {layout}")
+    return [int(layout.tiles[0][index])]
+
+
 def internal_scratch(ex: Machine, op: Operation) -> list[Any]:
     return [allocate(_result_memref(op), hold=ex.holder(op, result_label(op)))]
 
@@ -231,7 +319,7 @@ def zero(ex: Machine, op: Operation) -> list[Any]:
 
 
 def sem_read(ex: Machine, op: Operation) -> list[Any]:
-    return [_semaphore(ex, op.operands[0]).count]
+    return [semaphore_operand(ex, op, op.operands[0]).count]
 
 
 def sem_barrier(ex: Machine, op: Operation) -> list[Any]:
@@ -250,9 +338,11 @@ def fetch_and_add_sync(ex: Machine, op: Operation) -> list[Any]:
     return [old]
 
 
-def _semaphore(ex: Machine, value: SSAValue) -> Semaphore:
-    semaphore = ex.value(value)
-    assert isinstance(semaphore, Semaphore)
+def semaphore_operand(ex: Machine, op: Operation, value: SSAValue) -> Semaphore:
+    """The one semaphore `op` takes as `value`; a memref of several is an error at `op`."""
+    semaphore = one_semaphore(ex.value(value))
+    if semaphore is None:
+        raise ex.error(op, f"takes {value.type} where one semaphore is expected")
     return semaphore
 
 
@@ -268,7 +358,7 @@ def wait_dma(ex: Machine, op: Operation) -> list[Any]:
     semaphore_value = _field(op, name)
     if semaphore_value is None:
         raise ex.error(op, f"waits on its {name.replace('_', ' ')}, but has none")
-    _wait_on(ex, op, _semaphore(ex, semaphore_value))
+    _wait_on(ex, op, semaphore_operand(ex, op, semaphore_value))
     return []
 
 
@@ -334,12 +424,12 @@ def enqueue_indirect_dma(ex: Machine, op: Operation) -> list[Any]:
         else:
             indexed_rows[offsets[keep]] = packed_rows[keep]  # the last of repeated offsets
         _write_back(indexed, indexed_rows)
-    _semaphore(ex, _field(op, "semaphore")).count += 1
+    semaphore_operand(ex, op, _field(op, "semaphore")).count += 1
     return []
 
 
 def wait_indirect_dma(ex: Machine, op: Operation) -> list[Any]:
-    _wait_on(ex, op, _semaphore(ex, _field(op, "semaphore")))
+    _wait_on(ex, op, semaphore_operand(ex, op, _field(op, "semaphore")))
     return []
 
 
@@ -371,6 +461,14 @@ _BY_NAME: dict[str, Callable[[Any, Operation], list[Any]]] = {
     "vector_load_idx": vector_load_idx,
     "vector_store_idx": vector_store_idx,
     "assume_layout": same_value,
+    "annotate": same_value,
+    "shared_memref_slice": same_value,
+    "memref_memory_space_is": memory_space_is,
+    "tile_size": tile_size,
+    "compress_store_vreg": compress_store,
+    "vector_compress_store": compress_store,
+    "expand_load_vreg": expand_load,
+    "vector_expand_load": expand_load,
     "erase_memref_layout": same_value,
     "internal_scratch": internal_scratch,
     "device_id": zero,

@@ -4,11 +4,13 @@ Semantics are Mosaic's (`tpu_ops.td`) and SparseCore Pallas's
 (`jax/_src/pallas/mosaic/sc_primitives.py`), along the minor dimension:
 
 - `tpu.scan`: the running sum, max or min in lane order (rounding after each
-  step); on an i1 vector, the running count of set lanes (i32). Integers
-  compare unsigned, as the chip does (Pallas flips the sign bit around a signed
-  max or min). With a mask, masked lanes hold the value of the last unmasked
-  one and lanes before the first unmasked one are unspecified (NaN, or the
-  most negative integer);
+  step), along jaxlib 0.12's `dimension` or else the minor one; on an i1
+  vector, the running count of set lanes (i32). Integers compare unsigned, as
+  the chip does (Pallas flips the sign bit around a signed max or min), except
+  for 0.12's `maxsi`/`minsi`; `maxf`/`minf`/`maxui`/`minui` are max and min.
+  With a mask, masked lanes hold the value of the last unmasked one and lanes
+  before the first unmasked one are unspecified (NaN, or the most negative
+  integer);
 - `tpu.scan_count`: lane j counts the unmasked lanes up to and including j
   whose value has the same bits; a masked lane counts 1; the output mask marks
   the last unmasked occurrence of each value;
@@ -63,36 +65,59 @@ def _ordered(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
 
 
 _ACCUMULATE: dict[str, np.ufunc] = {"sum": np.add, "max": np.maximum, "min": np.minimum}
+# jaxlib 0.12's typed kinds, as the kind the scan computes (integers compare unsigned
+# here, as `max` and `min` do; `maxsi`/`minsi` compare signed).
+_TYPED_KINDS = {"maxf": "max", "minf": "min", "maxui": "max", "minui": "min"}
+_SIGNED_KINDS = {"maxsi": "max", "minsi": "min"}
 
 
 def _identity(kind: str, dtype: np.dtype[Any]) -> object:
     """The value a masked lane contributes to a scan of `kind`."""
     if kind == "sum":
         return 0
-    if dtype.kind == "u":
-        return 0 if kind == "max" else np.iinfo(dtype).max
+    if dtype.kind in "iu":
+        return np.iinfo(dtype).min if kind == "max" else np.iinfo(dtype).max
     return -np.inf if kind == "max" else np.inf
 
 
 def scan(ex: WholeValues, op: Operation) -> list[Any]:
+    """Along `dimension` (jaxlib 0.12), else the last dimension (0.10.2)."""
     source, kind = ex.array(op.operands[0]), _kind(op)
+    dimension = _field(op, "dimension")
+    axis = source.ndim - 1 if dimension is None else dimension.value.data
+    mask_value = _field(op, "mask")
+    mask = None if mask_value is None else ex.array(mask_value)
+    moved = np.moveaxis(source, axis, -1)
+    moved_mask = None if mask is None else np.moveaxis(mask, axis, -1)
+    result = _scan_last(ex, op, kind, moved, moved_mask)
+    return [np.moveaxis(result, -1, axis)]
+
+
+def _scan_last(
+    ex: WholeValues,
+    op: Operation,
+    kind: str,
+    source: npt.NDArray[Any],
+    mask_array: npt.NDArray[Any] | None,
+) -> npt.NDArray[Any]:
+    signed = kind in _SIGNED_KINDS
+    kind = _SIGNED_KINDS.get(kind, _TYPED_KINDS.get(kind, kind))
     if kind not in _ACCUMULATE:
         raise ex.error(op, f"with kind '{kind}' is not supported (sum, max or min)")
     result_dtype = np.dtype(numpy_dtype(op.results[0].type))
     if source.dtype == np.bool_:
-        return [np.cumsum(source, axis=-1, dtype=result_dtype)]
-    ordered = _ordered(source)
-    mask_value = _field(op, "mask")
-    mask = None if mask_value is None else ex.array(mask_value).astype(bool)
+        return np.cumsum(source, axis=-1, dtype=result_dtype)
+    ordered = source if signed else _ordered(source)
+    mask = None if mask_array is None else mask_array.astype(bool)
     if mask is not None:
         ordered = np.where(mask, ordered, np.asarray(_identity(kind, ordered.dtype)))
-        ordered = ordered.astype(_ordered(source).dtype)
+        ordered = ordered.astype(source.dtype if signed else _ordered(source).dtype)
     running = _ACCUMULATE[kind].accumulate(ordered, axis=-1, dtype=ordered.dtype)
     result = running.view(source.dtype) if running.dtype != source.dtype else running
     if mask is not None:
-        before_first = np.cumsum(mask) == 0
+        before_first = np.cumsum(mask, axis=-1) == 0
         result = np.where(before_first, np.asarray(unspecified(source.dtype)), result)
-    return [result.astype(result_dtype)]
+    return result.astype(result_dtype)
 
 
 def _same_bits(values: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:

@@ -1,13 +1,13 @@
-"""The TPU executor's handlers for the vector, arith and `tpu` ops Pallas kernels add.
+"""The TPU executor's handlers for the vector and `tpu` ops Pallas kernels add.
 
 Whole-vector semantics: `vector.multi_reduction` combines over its dims into
 the accumulator (rounding to the element type once, as Mosaic's reduction
 does in f32), `vector.contract` is an einsum over its indexing maps,
 `vector.shape_cast` reshapes in row-major order; `tpu.region`
 runs its block; `tpu.trace*` do nothing; `tpu.iteration_bound` reads the
-kernel's `iteration_bounds`. The elementwise `arith` casts and compares and
-the `math` ops come from the SIMT executor's handlers, which are elementwise
-over any array shape.
+grid being run (a dynamic bound as given) or else the kernel's
+`iteration_bounds`. Every `arith` and `math` op runs through
+`scalar_arith`, as in the PTO executor.
 """
 
 from __future__ import annotations
@@ -17,15 +17,13 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
-from xdsl.dialects import arith, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import tpu, vector_mosaic
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.arith import ArithImpls
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.registry import OpTable
 
 
 class WholeValues(Protocol):
@@ -35,6 +33,8 @@ class WholeValues(Protocol):
     def array(self, value: SSAValue) -> npt.NDArray[np.generic]: ...
     def run_block(self, block: Block, args: Sequence[Any]) -> list[Any]: ...
     def error(self, op: Operation, message: str) -> UserError: ...
+    @property
+    def grid_bounds(self) -> tuple[int, ...] | None: ...
 
 
 _COMBINE: dict[str, Callable[..., Any]] = {
@@ -118,32 +118,24 @@ def nothing(_ex: WholeValues, _op: Operation) -> list[Any]:
 
 
 def iteration_bound(ex: WholeValues, op: tpu.IterationBoundOp) -> list[Any]:
+    dim = op.dim.value.data
+    if ex.grid_bounds is not None and dim < len(ex.grid_bounds):
+        return [ex.grid_bounds[dim]]
     kernel = op.parent_op()
     while kernel is not None and not isinstance(kernel, func.FuncOp):
         kernel = kernel.parent_op()
     bounds = kernel.attributes.get("iteration_bounds") if kernel is not None else None
-    dim = op.dim.value.data
     if not isinstance(bounds, DenseArrayBase) or dim >= len(bounds.get_values()):
         raise ex.error(op, f"asks for grid dimension {dim}, but the kernel has no such dimension")
-    return [int(bounds.get_values()[dim])]
+    bound = int(bounds.get_values()[dim])
+    if bound < 0:
+        raise ex.error(
+            op,
+            f"asks for grid dimension {dim}, which is dynamic: run the kernel over its grid, "
+            "with the bound as the call's leading operand",
+        )
+    return [bound]
 
-
-# Elementwise arith ops the whole-value arith handlers lack: the SIMT executor's handlers
-# are elementwise over any array shape, so the TPU executor borrows them.
-_SIMT_ARITH: OpTable[Callable[..., Any]] = OpTable()
-_SIMT_ARITH.register(ArithImpls())
-_BORROWED = [arith.CmpfOp, arith.ExtUIOp, arith.TruncIOp, arith.SIToFPOp, arith.UIToFPOp]
-_BORROWED += [arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp, arith.TruncFOp, arith.NegfOp]
-_BORROWED += [arith.BitcastOp]
-
-
-def _borrowed(op_type: type[Operation]) -> Callable[..., Any]:
-    handler = _SIMT_ARITH.lookup(op_type)
-    assert handler is not None, f"the SIMT executor has no handler for {op_type.name}"
-    return handler
-
-
-ELEMENTWISE_ARITH = tuple((op_type, _borrowed(op_type)) for op_type in _BORROWED)
 
 PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
     (vector_mosaic.MultiReductionOp, multi_reduction),

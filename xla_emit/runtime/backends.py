@@ -157,7 +157,8 @@ def _run_pallas_grid(
     inputs = [archive[f"arg{n}"] for n in range(count)]
     shapes = options.output_shapes
     if shapes is None:
-        shapes = tuple(output_shapes_from_grid(program.module, inputs))
+        locate = program.source_map.location_of
+        shapes = tuple(output_shapes_from_grid(program.module, inputs, locate))
     return run_pallas_kernel(program.module, inputs, shapes, program.source_map.location_of)
 
 

@@ -2,19 +2,18 @@
 
 A kernel's parameters are its arguments minus the output arguments (the
 trailing ones that match its results, XLA's convention), typed by the IR:
-`arg0, arg1, ...` in parameter order, bf16 as uint16 bit patterns.
+`arg0, arg1, ...` in parameter order, bf16 as uint16 and float8 as uint8 bit patterns.
 """
 
 from __future__ import annotations
 
-import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo.npz import check_argument_names, load_arrays
+from xla_emit.hlo.npz import as_stored_type, check_argument_names, load_arrays
 from xla_emit.interpreter.element_types import numpy_dtype
 
 
@@ -51,8 +50,7 @@ def _typed(array: np.ndarray, type_: Attribute, what: str) -> np.ndarray:
     shape = _shape(type_)
     if array.size != int(np.prod(shape, dtype=np.int64)):
         raise UserError(f"{what} has shape {list(array.shape)}, expected {list(shape)} for {type_}")
-    if dtype == np.dtype(ml_dtypes.bfloat16) and array.dtype == np.uint16:
-        array = np.ascontiguousarray(array).view(dtype)
+    array = as_stored_type(array, dtype)
     if array.dtype != dtype:
         raise UserError(f"{what} has dtype {array.dtype}, expected {dtype} for {type_}")
     return array.reshape(shape)

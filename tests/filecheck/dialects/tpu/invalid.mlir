@@ -300,3 +300,19 @@ func.func @layout_rank(%m: memref<8x128xf32, #tpu.tiled<(8,128),[1]>, #tpu.memor
   %w = tpu.vector_load %m[%i, %i] {strides = array<i32>} : memref<8x128xf32, #tpu.tiled<(8,128),[1]>, #tpu.memory_space<vmem>>, vector<8x128xf32>,
   return
 }
+
+// -----
+
+func.func @conv_dimension_numbers_spatial_ranks(%l: vector<1x8x8x4xf32>, %r: vector<3x3x4x4xf32>, %a: vector<1x6x6x4xf32>) {
+  // expected-error@+1 {{input, kernel and output must have as many spatial dimensions}}
+  %0 = tpu.conv %l, %r, %a {dimension_numbers = #tpu.conv_dimension_numbers<0, 3, [1, 2], 2, 3, [0], 0, 3, [1, 2]>, lhs_dilation = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, window_strides = array<i64: 1, 1>} : vector<1x8x8x4xf32>, vector<3x3x4x4xf32>, vector<1x6x6x4xf32> -> vector<1x6x6x4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_precision_type(%x: vector<8x128xf32>) {
+  // expected-error@+1 {{requires the same type for all operands and results}}
+  %0 = tpu.reduce_precision %x {exponent_bits = 5 : i32, mantissa_bits = 10 : i32} : vector<8x128xf32> -> vector<8x128xbf16>
+  return
+}
