@@ -29,7 +29,7 @@ def test_extract_then_insert_round_trips_every_tiling() -> None:
     rng = np.random.default_rng(0)
     buffer = rng.standard_normal((5, 7, 3)).astype(np.float32)
     sizes = (2, 4, 4)
-    starts = [np.arange(0, extent, size) for extent, size in zip(buffer.shape, sizes)]
+    starts = [np.arange(0, extent, size) for extent, size in zip(buffer.shape, sizes, strict=True)]
     offsets = np.stack(np.meshgrid(*starts, indexing="ij"), axis=-1).reshape(-1, 3)
     copy = np.full_like(buffer, np.nan)
     insert(copy, extract(buffer, offsets, sizes), offsets)
