@@ -85,13 +85,20 @@ def test_f32_sums_match_threads_written_out(length: int, warps: int) -> None:
         assert got[pid].tobytes() == expected.tobytes()
 
 
-def test_blocked_layout_of_rows() -> None:
-    # f32[1,64] over one warp: 2 consecutive elements per thread, 32 lanes along the row.
-    assert blocked_layout((1, 64), 1, 4) == BlockedLayout((1, 2), (1, 32), (1, 1))
-    # f32[4,256] over 4 warps: 16 bytes per thread, a row per warp.
-    assert blocked_layout((4, 256), 4, 4) == BlockedLayout((1, 4), (1, 32), (2, 2))
-    # A tile smaller than a warp: no lane holds repeated data.
-    assert blocked_layout((1, 16), 1, 4) == BlockedLayout((1, 1), (1, 16), (1, 1))
+@pytest.mark.parametrize(
+    ("shape", "warps", "layout"),
+    [
+        # The reduce operands' layouts in XLA's TTGIR (jax 0.12 dumps, layernorm backward
+        # and softmax, f32).
+        ((64, 256), 8, BlockedLayout((1, 4), (1, 32), (4, 2))),
+        ((64, 8), 8, BlockedLayout((1, 2), (8, 4), (8, 1))),
+        ((1, 512), 2, BlockedLayout((1, 1), (1, 32), (1, 2))),
+        # A tile smaller than a warp: no lane holds repeated data.
+        ((1, 16), 1, BlockedLayout((1, 1), (1, 16), (1, 1))),
+    ],
+)
+def test_blocked_layout_as_in_xla_dumps(shape, warps, layout) -> None:
+    assert blocked_layout(shape, warps, 4) == layout
 
 
 def test_reduce_over_a_leading_axis_of_a_2d_tile() -> None:

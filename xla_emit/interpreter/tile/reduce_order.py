@@ -16,9 +16,14 @@ Lanes and warps that would hold repeated data do not take part, so the
 layout here covers at most the tile. For float sums this order decides the
 rounding; for min and max it does not matter.
 
-`blocked_layout` is the layout Triton's coalescing gives a tile read from
-row-major memory: the contiguous (last) dimension first, up to 16 bytes per
-thread, then lanes and warps from the last dimension outwards.
+`blocked_layout` models the layout Triton gives a reduce's operand in XLA's
+kernels, read off the TTGIR of XLA's dumps (jax 0.12, H100): a tile without
+unit dimensions keeps the coalesced layout of its loads (the contiguous, last
+dimension first, up to 16 bytes per thread, then lanes and warps from the last
+dimension outwards: f32[64,256] over 8 warps is sizePerThread [1, 4],
+threadsPerWarp [1, 32], warpsPerCTA [4, 2]); a tile with unit dimensions is
+loaded squeezed and reshaped, and its reduce gets the default layout of one
+element per thread (f32[1,512] over 2 warps: [1, 1], [1, 32], [1, 2]).
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ def blocked_layout(shape: Sequence[int], num_warps: int, element_bytes: int) -> 
     rank = len(shape)
     threads = WARP_SIZE * num_warps
     per_thread = [1] * rank
-    if rank:
+    if rank and 1 not in shape:
         vector = max(1, _BYTES_PER_ACCESS // element_bytes)
         per_thread[-1] = min(vector, shape[-1], max(1, prod(shape) // threads))
     remaining = [extent // size for extent, size in zip(shape, per_thread, strict=True)]
