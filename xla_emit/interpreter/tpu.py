@@ -48,6 +48,7 @@ from xla_emit.interpreter.budget import (
     result_label,
 )
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.elementwise_arith import ELEMENTWISE_ARITH
 from xla_emit.interpreter.math import MathImpls
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -57,7 +58,7 @@ from xla_emit.interpreter.tpu_convert import CONVERT_HANDLERS
 from xla_emit.interpreter.tpu_memory_ops import MEMORY_HANDLERS
 from xla_emit.interpreter.tpu_mxu import MXU_HANDLERS, MatrixUnits
 from xla_emit.interpreter.tpu_sparse import SPARSE_HANDLERS
-from xla_emit.interpreter.tpu_vector import ELEMENTWISE_ARITH, PALLAS_HANDLERS
+from xla_emit.interpreter.tpu_vector import PALLAS_HANDLERS
 
 
 class TpuKernelError(UserError):

@@ -17,15 +17,13 @@ from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
-from xdsl.dialects import arith, func
+from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import tpu, vector_mosaic
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.arith import ArithImpls
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.registry import OpTable
 
 
 class WholeValues(Protocol):
@@ -128,22 +126,6 @@ def iteration_bound(ex: WholeValues, op: tpu.IterationBoundOp) -> list[Any]:
     return [int(bounds.get_values()[dim])]
 
 
-# Elementwise arith ops the whole-value arith handlers lack: the SIMT executor's handlers
-# are elementwise over any array shape, so the TPU executor borrows them.
-_SIMT_ARITH: OpTable[Callable[..., Any]] = OpTable()
-_SIMT_ARITH.register(ArithImpls())
-_BORROWED = [arith.CmpfOp, arith.ExtUIOp, arith.TruncIOp, arith.SIToFPOp, arith.UIToFPOp]
-_BORROWED += [arith.FPToSIOp, arith.FPToUIOp, arith.ExtFOp, arith.TruncFOp, arith.NegfOp]
-_BORROWED += [arith.BitcastOp]
-
-
-def _borrowed(op_type: type[Operation]) -> Callable[..., Any]:
-    handler = _SIMT_ARITH.lookup(op_type)
-    assert handler is not None, f"the SIMT executor has no handler for {op_type.name}"
-    return handler
-
-
-ELEMENTWISE_ARITH = tuple((op_type, _borrowed(op_type)) for op_type in _BORROWED)
 
 PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
     (vector_mosaic.MultiReductionOp, multi_reduction),
