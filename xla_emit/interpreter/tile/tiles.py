@@ -33,43 +33,58 @@ class TileIndices:
 
 
 def tile_indices(
-    shape: Sequence[int], offsets: npt.NDArray[np.int64], sizes: Sequence[int]
+    shape: Sequence[int],
+    offsets: npt.NDArray[np.int64],
+    sizes: Sequence[int],
+    pids: npt.NDArray[np.int64] | None = None,
 ) -> TileIndices:
-    """The positions of each pid's tile (offsets: [pids, rank]) in a buffer of `shape`."""
-    pids = offsets.shape[0]
+    """The positions of each pid's tile (offsets: [pids, rank]) in a buffer of `shape`;
+    `pids` numbers the rows of `offsets` in messages (0, 1, ... by default)."""
+    count = offsets.shape[0]
     rank = len(shape)
-    if offsets.shape != (pids, rank) or len(sizes) != rank:
+    if offsets.shape != (count, rank) or len(sizes) != rank:
         raise TileFault(f"a rank-{rank} buffer takes rank-{rank} offsets and sizes")
-    _check_starts(shape, offsets)
+    _check_starts(shape, offsets, pids)
     indices: list[npt.NDArray[np.int64]] = []
-    mask = np.ones((pids, *sizes), dtype=np.bool_)
+    mask = np.ones((count, *sizes), dtype=np.bool_)
     for dim, (extent, size) in enumerate(zip(shape, sizes, strict=True)):
         along = [1] * rank
         along[dim] = size
-        position = offsets[:, dim].reshape(pids, *[1] * rank) + np.arange(size).reshape(along)
+        position = offsets[:, dim].reshape(count, *[1] * rank) + np.arange(size).reshape(along)
         inside = position < extent
         mask = mask & inside
         indices.append(np.where(inside, position, 0))
     return TileIndices(tuple(np.broadcast_to(i, mask.shape) for i in indices), mask)
 
 
-def _check_starts(shape: Sequence[int], offsets: npt.NDArray[np.int64]) -> None:
+def _check_starts(
+    shape: Sequence[int], offsets: npt.NDArray[np.int64], pids: npt.NDArray[np.int64] | None
+) -> None:
     """A tile must start inside the buffer (an empty dimension has no tiles at all)."""
     outside = (offsets < 0) | (offsets >= np.asarray(shape, dtype=np.int64))
     if outside.any():
-        pid, dim = (int(v) for v in np.argwhere(outside)[0])
-        start = [int(v) for v in offsets[pid]]
+        row, dim = (int(v) for v in np.argwhere(outside)[0])
+        start = [int(v) for v in offsets[row]]
         raise TileFault(
-            f"pid {pid}: the tile at offsets {start} starts outside the buffer of shape "
-            f"{list(shape)} (dimension {dim})"
+            f"pid {_pid(pids, row)}: the tile at offsets {start} starts outside the buffer "
+            f"of shape {list(shape)} (dimension {dim})"
         )
 
 
-def extract(buffer: Array, offsets: npt.NDArray[np.int64], sizes: Sequence[int]) -> Array:
+def _pid(pids: npt.NDArray[np.int64] | None, row: int) -> int:
+    return row if pids is None else int(pids[row])
+
+
+def extract(
+    buffer: Array,
+    offsets: npt.NDArray[np.int64],
+    sizes: Sequence[int],
+    pids: npt.NDArray[np.int64] | None = None,
+) -> Array:
     """Every pid's tile of `buffer` ([pids, *sizes]); masked positions are zero."""
     if buffer.ndim == 0:
         return np.broadcast_to(buffer, (offsets.shape[0],)).copy()
-    where = tile_indices(buffer.shape, offsets, sizes)
+    where = tile_indices(buffer.shape, offsets, sizes, pids)
     tiles = buffer[where.indices]
     return np.where(where.mask, tiles, np.zeros((), dtype=buffer.dtype))
 
@@ -79,23 +94,27 @@ def insert(
     tiles: Array,
     offsets: npt.NDArray[np.int64],
     check_races: bool = True,
+    pids: npt.NDArray[np.int64] | None = None,
 ) -> None:
     """Write every pid's tile ([pids, *sizes]) into `buffer` in place, unmasked positions only."""
     sizes = tiles.shape[1:]
     if buffer.ndim == 0:
         if check_races and tiles.shape[0] > 1:
-            raise TileFault("race: pids 0 and 1 both write the scalar")
+            raise TileFault(f"race: pids {_pid(pids, 0)} and {_pid(pids, 1)} both write the scalar")
         buffer[()] = tiles[-1]
         return
-    where = tile_indices(buffer.shape, offsets, sizes)
+    where = tile_indices(buffer.shape, offsets, sizes, pids)
     targets = tuple(index[where.mask] for index in where.indices)
     if check_races:
-        _check_races(buffer.shape, targets, where.mask)
+        _check_races(buffer.shape, targets, where.mask, pids)
     buffer[targets] = tiles[where.mask]
 
 
 def _check_races(
-    shape: Sequence[int], targets: tuple[npt.NDArray[np.int64], ...], mask: npt.NDArray[np.bool_]
+    shape: Sequence[int],
+    targets: tuple[npt.NDArray[np.int64], ...],
+    mask: npt.NDArray[np.bool_],
+    pids: npt.NDArray[np.int64] | None,
 ) -> None:
     linear = np.ravel_multi_index(targets, tuple(shape))
     order = np.argsort(linear, kind="stable")
