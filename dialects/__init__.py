@@ -25,6 +25,10 @@ BUILT_IN_DIALECTS: dict[str, str] = {
     "llvm": "dialects.llvm_ext:LLVM",
     "tpu": "dialects.tpu:TPU",
     "pto": "dialects.pto:PTO",
+    "xtile": "dialects.xtile:XTILE",
+    "stablehlo": "dialects.stablehlo:STABLEHLO",
+    "tt": "dialects.triton:TRITON",
+    "triton_xla": "dialects.triton_xla:TRITON_XLA",
 }
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, VectorType, i1
+from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, TensorType, VectorType, i1
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AnyAttr,
@@ -33,27 +33,32 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-INTEGER_LIKE = base(IntegerType) | VectorType.constr(base(IntegerType))
-FLOAT_LIKE = base(AnyFloat) | VectorType.constr(base(AnyFloat))
-BOOL_LIKE = base(IntegerType) | VectorType.constr(base(IntegerType))
+# Triton's IR compares, selects and extends whole tensors the same way.
+INTEGER_LIKE = (
+    base(IntegerType) | VectorType.constr(base(IntegerType)) | TensorType.constr(base(IntegerType))
+)
+FLOAT_LIKE = base(AnyFloat) | VectorType.constr(base(AnyFloat)) | TensorType.constr(base(AnyFloat))
+BOOL_LIKE = INTEGER_LIKE
 
 
 NO_FASTMATH = arith.FastMathFlagsAttr("none")
 
 
 def _bools_like(type_: Attribute) -> Attribute:
-    """i1, or a vector of i1 with the shape of `type_` when it is a vector."""
+    """i1, or a vector (tensor) of i1 with the shape of `type_` when it is a vector (tensor)."""
     if isinstance(type_, VectorType):
         return VectorType(i1, type_.get_shape(), type_.scalable_dims)
+    if isinstance(type_, TensorType):
+        return TensorType(i1, type_.get_shape())
     return i1
 
 
 def _shape(type_: Attribute) -> tuple[int, ...] | None:
-    return type_.get_shape() if isinstance(type_, VectorType) else None
+    return type_.get_shape() if isinstance(type_, VectorType | TensorType) else None
 
 
 def _element(type_: Attribute) -> Attribute:
-    return type_.get_element_type() if isinstance(type_, VectorType) else type_
+    return type_.get_element_type() if isinstance(type_, VectorType | TensorType) else type_
 
 
 def _check_same_shape(op: IRDLOperation, source: Attribute, target: Attribute) -> None:

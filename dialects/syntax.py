@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
 
 
 def defined_value(parser: Parser, operand: UnresolvedOperand) -> SSAValue | None:
@@ -20,3 +24,37 @@ def type_of_unresolved(parser: Parser, operand: UnresolvedOperand, default: Attr
     """The type of an already defined value (so the verifier names a wrong one), else `default`."""
     value = defined_value(parser, operand)
     return value.type if value is not None else default
+
+
+# ----------------------------------------------------------------------------
+# `attr-dict` as MLIR prints it for ops with properties
+# ----------------------------------------------------------------------------
+
+
+def property_names(op_type: type[IRDLOperation]) -> frozenset[str]:
+    return frozenset(op_type.get_irdl_definition().properties)
+
+
+def parse_attr_dict_split(
+    parser: Parser, op_type: type[IRDLOperation]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """An optional `{...}`, split into the op's properties and its other attributes.
+
+    MLIR prints an op's inherent attributes (properties) in the same `attr-dict`
+    as the discardable ones; the op's definition tells them apart."""
+    entries = parser.parse_optional_attr_dict()
+    names = property_names(op_type)
+    properties = {name: value for name, value in entries.items() if name in names}
+    attributes = {name: value for name, value in entries.items() if name not in names}
+    return properties, attributes
+
+
+def print_attr_dict_merged(printer: Printer, op: IRDLOperation, elided: Iterable[str] = ()) -> None:
+    """` {...}` with the properties the format does not print and the attributes, sorted by name,
+    as MLIR prints them (its inherent attributes go through a sorted dictionary)."""
+    skip = set(elided)
+    merged = {name: value for name, value in op.properties.items() if name not in skip}
+    merged |= {name: value for name, value in op.attributes.items() if name not in skip}
+    if merged:
+        printer.print_string(" ")
+        printer.print_attr_dict(dict(sorted(merged.items())))
