@@ -38,7 +38,6 @@ _FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
     stablehlo.DivideOp: arith.DivfOp,
     stablehlo.MaximumOp: arith.MaximumfOp,
     stablehlo.MinimumOp: arith.MinimumfOp,
-    stablehlo.RemainderOp: arith.RemFOp,
     stablehlo.PowerOp: math.PowFOp,
 }
 _INTEGER_BINARY: dict[type[Operation], type[Operation]] = {

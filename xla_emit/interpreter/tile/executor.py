@@ -112,7 +112,7 @@ class TileExecutor:
             self.pids = np.arange(start, min(start + chunk, programs), dtype=np.int64)
             self.env = dict(zip(function.buffer_args, buffers, strict=True))
             self.env[function.tile_id] = self.pids
-            self.run_block(function.entry_block, [])
+            self.run_block(function.entry_block, None)
         self.env = {}
         return buffers[len(inputs) :]
 
@@ -144,9 +144,10 @@ class TileExecutor:
 
     # -- running ops -------------------------------------------------------------------
 
-    def run_block(self, block: Block, args: Sequence[Any]) -> list[Any]:
-        """Run `block` with `args`; returns the operands of its terminator."""
-        for arg, value in zip(block.args, args, strict=True):
+    def run_block(self, block: Block, args: Sequence[Any] | None) -> list[Any]:
+        """Run `block` with `args` (None: its arguments are bound already); returns the
+        operands of its terminator."""
+        for arg, value in zip(block.args, args or (), strict=args is not None):
             self.env[arg] = value
         for op in block.ops:
             if self.step_counter.charge(1):
