@@ -6,8 +6,9 @@ order: a fusion is compiled (once per distinct fusion text) and launched;
 its literal; `call`, `while` and `conditional` run their computations the same
 way; dots, cuBLAS/cuDNN custom calls and the one-device collectives are calls
 into the kernel library (`runtime.library`), and a `kind=kCustom` gemm or sort
-fusion runs its computation op by op, its dot or sort as a library call (a
-Triton softmax fusion is emitted as one kernel); any other instruction is
+fusion runs its computation op by op, its dot or sort as a library call, and a
+`__triton` fusion (softmax, layernorm) runs as a tile program of the Triton
+route (`runtime.triton_kernels`); any other instruction is
 wrapped as a fusion of its own, as XLA does, and emitted like one.
 
 The runtime executes these entry-level instructions with its own code, never
@@ -34,6 +35,7 @@ from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library
 from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
+from xla_emit.runtime.triton_kernels import runs_as_triton
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
@@ -98,6 +100,8 @@ class ModuleRuntime:
             return self._conditional(instruction, operands)
         if opcode == "sort" or opcode in _LIBRARY_CALLS:
             return self._library_call(instruction, operands)
+        if runs_as_triton(instruction):
+            return self.launch_triton(instruction, operands)
         fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
         return self.launch(fusion, operands)
 
@@ -173,6 +177,19 @@ class ModuleRuntime:
         )
         return _fusion_outputs(fusion, results)
 
+    def launch_triton(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """Run the tile kernel of a `__triton` fusion, all its programs at once."""
+        kernel = self.kernels.triton_kernel(fusion)
+        arguments = [np.ascontiguousarray(a) for a in _arrays(fusion, operands)]
+        started = time.perf_counter()
+        try:
+            results = kernel.executor.run(arguments)
+        except UserError as error:
+            note = Note(f"in the Triton kernel of '{fusion.name}'", fusion.location)
+            raise UserError(error.message, error.location, [*error.notes, note]) from None
+        self.runs.append(KernelRun(fusion.name, kernel.programs, time.perf_counter() - started))
+        return _fusion_outputs(fusion, results)
+
 
 def _predicate(value: RuntimeValue, instruction: HloInstruction) -> bool:
     if not isinstance(value, np.ndarray) or value.size != 1:
@@ -185,8 +202,8 @@ def _is_library_fusion(instruction: HloInstruction) -> bool:
     """A kCustom fusion around a library op (a gemm or sort fusion): its ops run one by one.
 
     Its dot or sort is a library call and every other op a kernel of its own. A
-    kCustom fusion without one (a Triton softmax or layernorm fusion) is emitted as
-    one kernel by our native emitters, as XLA does without its Triton rewrite.
+    `__triton` fusion runs as a tile program; another kCustom fusion without one is
+    emitted as one kernel by our native emitters, as XLA does without its Triton rewrite.
     """
     if instruction.opcode != "fusion" or instruction.fusion_kind != "kCustom":
         return False
