@@ -65,8 +65,12 @@ class TileExecutor:
         checks: CheckOptions | None = None,
         num_warps: int = DEFAULT_NUM_WARPS,
         locate: Locator | None = None,
+        programs: int | None = None,
     ) -> None:
         self.module = module
+        # Kernels XLA printed before its pid argument had an `xla.range` take the launch size
+        # from the caller.
+        self.programs = programs
         self.checks = checks if checks is not None else CheckOptions.fast()
         self.num_warps = num_warps
         self.locate = locate
@@ -92,10 +96,14 @@ class TileExecutor:
         return function
 
     def num_programs(self, function: EntryFuncOp) -> int:
-        """One program per value of the pid argument's `xla.range`."""
+        """One program per value of the pid argument's `xla.range` (unless given)."""
+        if self.programs is not None:
+            return self.programs
         bounds = _arg_range(function, len(function.entry_block.args) - 1)
         if bounds is None:
-            raise self.error(function, "needs an `xla.range` on its program id argument")
+            raise self.error(
+                function, "needs an `xla.range` on its program id argument (or a launch size)"
+            )
         return bounds[1] + 1
 
     def run(
