@@ -148,9 +148,9 @@ class _LowerElementwise(RewritePattern):
         if ops is None:
             return  # an op with no arith counterpart here: stays for a later pass to refuse
         if not ops:  # a convert to its own type
-            rewriter.replace_op(op, [], [op.operands[0]])
+            rewriter.replace(op, [], [op.operands[0]])
             return
-        rewriter.replace_op(op, ops, [ops[-1].results[0]])
+        rewriter.replace(op, ops, [ops[-1].results[0]])
 
 
 @dataclass(frozen=True)

@@ -126,7 +126,6 @@ def iteration_bound(ex: WholeValues, op: tpu.IterationBoundOp) -> list[Any]:
     return [int(bounds.get_values()[dim])]
 
 
-
 PALLAS_HANDLERS: tuple[tuple[type[Operation], Callable[[Any, Any], list[Any]]], ...] = (
     (vector_mosaic.MultiReductionOp, multi_reduction),
     (vector_mosaic.ShapeCastOp, shape_cast),

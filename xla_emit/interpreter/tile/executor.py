@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, partial
+from weakref import WeakValueDictionary
 from typing import Any
 
 import numpy as np
@@ -80,6 +81,7 @@ class TileExecutor:
         self.step_counter = StepCounter()
         self.memory = MemoryMeter()
         self.handlers = handler_table()
+        self._held: WeakValueDictionary[int, np.ndarray] = WeakValueDictionary()
 
     # -- entry points ------------------------------------------------------------------
 
@@ -113,6 +115,7 @@ class TileExecutor:
         function = self.entry_function(entry)
         self.step_counter = StepCounter()
         self.memory = MemoryMeter()
+        self._held.clear()
         buffers = self._buffers(function, inputs)
         programs = self.num_programs(function)
         chunk = max(1, _CHUNK_ELEMENTS // _largest_tile(function))
@@ -138,6 +141,7 @@ class TileExecutor:
             hold = self.memory.holder(f"buffer {position} ({type_})", partial(self.error, function))
             if position < len(inputs):
                 array = np.asarray(inputs[position])
+                self._held[id(array)] = array
                 if array.shape != shape:
                     raise UserError(
                         f"buffer {position} ({type_}) expects shape {list(shape)}, but got "
@@ -173,10 +177,18 @@ class TileExecutor:
         return []
 
     def _hold(self, op: Operation, result: SSAValue, value: Any) -> None:
-        """Count a new array against the memory budget while it lives."""
-        if isinstance(value, np.ndarray) and value.base is None and value.nbytes:
-            hold = self.memory.holder(f"'{op.name}' ({result.type})", partial(self.error, op))
-            hold(value.nbytes).keep(value)
+        """Count the array behind a new value against the memory budget while it lives (a
+        view is counted by the array it views, once)."""
+        if not isinstance(value, np.ndarray):
+            return
+        owner = value
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if self._held.get(id(owner)) is owner or not owner.nbytes:
+            return
+        hold = self.memory.holder(f"'{op.name}' ({result.type})", partial(self.error, op))
+        hold(owner.nbytes).keep(owner)
+        self._held[id(owner)] = owner
 
     def error(self, op: Operation, message: str) -> TileExecutionError:
         location = self.locate(op) if self.locate is not None else None

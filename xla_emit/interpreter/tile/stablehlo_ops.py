@@ -122,7 +122,9 @@ def constant(_ex: TileExecutor, op: Operation, _args: list[Any]) -> list[Any]:
     type_ = value.get_type()  # pyright: ignore[reportAttributeAccessIssue]
     values = np.array(value.get_values(), dtype=numpy_dtype(type_))  # pyright: ignore[reportAttributeAccessIssue]
     shape = tuple(type_.get_shape())
-    return [np.broadcast_to(values.reshape(()), shape) if values.size == 1 else values.reshape(shape)]
+    return [
+        np.broadcast_to(values.reshape(()), shape) if values.size == 1 else values.reshape(shape)
+    ]
 
 
 STABLEHLO_HANDLERS: tuple[tuple[type[Operation], Handler], ...] = (

@@ -30,7 +30,11 @@ def constant(ex: TileExecutor, op: Operation, _args: list[Any]) -> list[Any]:
         type_ = value.get_type()
         values = np.array(value.get_values(), dtype=numpy_dtype(type_))
         shape = tuple(type_.get_shape())
-        return [np.broadcast_to(values.reshape(()), shape) if values.size == 1 else values.reshape(shape)]
+        return [
+            np.broadcast_to(values.reshape(()), shape)
+            if values.size == 1
+            else values.reshape(shape)
+        ]
     handler = _SCALAR_ARITH.lookup(arith.ConstantOp)
     assert handler is not None
     return handler(ex, op, [])

@@ -1,0 +1,70 @@
+"""`__triton` fusions run as tile programs in the module runtime, and `--check` checks their
+stages."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xla_emit.hlo.evaluator import evaluate_module
+from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.runtime.module_runtime import ModuleRuntime
+from xla_emit.runtime.stages import check_pipeline
+
+# As XLA:GPU compiles a masked row max-shift with default options (the config's spelling
+# is XLA's): a `__triton` fusion between two loop fusions.
+_MODULE = """HloModule m
+
+%max (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %r = f32[] maximum(%a, %b)
+}
+
+%shifted (p: f32[24,40]) -> f32[24,40] {
+  %p = f32[24,40]{1,0} parameter(0)
+  %ninf = f32[] constant(-inf)
+  %m = f32[24]{0} reduce(%p, %ninf), dimensions={1}, to_apply=%max
+  %mb = f32[24,40]{1,0} broadcast(%m), dimensions={0}
+  ROOT %d = f32[24,40]{1,0} subtract(%p, %mb)
+}
+
+%negated (q: f32[24,40]) -> f32[24,40] {
+  %q = f32[24,40]{1,0} parameter(0)
+  ROOT %n = f32[24,40]{1,0} negate(%q)
+}
+
+%doubled (q: f32[24,40]) -> f32[24,40] {
+  %q = f32[24,40]{1,0} parameter(0)
+  ROOT %n = f32[24,40]{1,0} add(%q, %q)
+}
+
+ENTRY %main (x: f32[24,40]) -> f32[24,40] {
+  %x = f32[24,40]{1,0} parameter(0)
+  %neg = f32[24,40]{1,0} fusion(%x), kind=kLoop, calls=%negated
+  %t = f32[24,40]{1,0} fusion(%neg), kind=kCustom, calls=%shifted, backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":{"num_warps":"1","output_tiles":[{"sizes":["2","40"]}],"num_ctas":1,"num_stages":1}}}
+  ROOT %y = f32[24,40]{1,0} fusion(%t), kind=kLoop, calls=%doubled
+}
+"""
+
+
+def _inputs() -> list[np.ndarray]:
+    return [np.random.default_rng(0).standard_normal((24, 40)).astype(np.float32)]
+
+
+def test_the_triton_fusion_runs_as_one_launch_of_its_programs() -> None:
+    module = parse_hlo_module(_MODULE, "m.hlo")
+    runtime = ModuleRuntime(module)
+    (out,) = runtime.run(_inputs())
+    (expected,) = evaluate_module(module, _inputs())
+    assert out.tobytes() == np.asarray(expected).tobytes()
+    # 12 programs of 2 rows each, launched once.
+    assert [(run.name, run.lanes) for run in runtime.runs if run.name == "t"] == [("t", 12)]
+
+
+def test_check_runs_every_stage_of_both_pipelines() -> None:
+    module = parse_hlo_module(_MODULE, "m.hlo")
+    expected = evaluate_module(module, _inputs())
+    result = check_pipeline(module, _inputs(), expected)
+    names = [stage.stage for stage in result.stages]
+    assert names[0] == "emitted" and names[-1] == "stablehlo-lower-to-arith"
+    assert result.first_failure is None, result.report()
