@@ -41,10 +41,14 @@ _MODULE = """HloModule m
 ENTRY %main (x: f32[24,40]) -> f32[24,40] {
   %x = f32[24,40]{1,0} parameter(0)
   %neg = f32[24,40]{1,0} fusion(%x), kind=kLoop, calls=%negated
-  %t = f32[24,40]{1,0} fusion(%neg), kind=kCustom, calls=%shifted, backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":{"num_warps":"1","output_tiles":[{"sizes":["2","40"]}],"num_ctas":1,"num_stages":1}}}
+  %t = f32[24,40]{1,0} fusion(%neg), kind=kCustom, calls=%shifted, CONFIG
   ROOT %y = f32[24,40]{1,0} fusion(%t), kind=kLoop, calls=%doubled
 }
-"""
+""".replace(
+    "CONFIG",
+    'backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":'
+    '{"num_warps":"1","output_tiles":[{"sizes":["2","40"]}],"num_ctas":1,"num_stages":1}}}',
+)
 
 
 def _inputs() -> list[np.ndarray]:

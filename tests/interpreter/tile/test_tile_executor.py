@@ -64,7 +64,7 @@ def test_the_memory_budget_names_what_would_not_fit() -> None:
     module, _ = _kernel()
     # The two buffers (512 bytes) and the constant fit, the extracted tiles of all 4 programs
     # (256) do not.
-    with run_limits(RunLimits(max_memory=600)), pytest.raises(UserError, match="xtile.extract"):
+    with run_limits(RunLimits(max_memory=600)), pytest.raises(UserError, match=r"xtile\.extract"):
         TileExecutor(module).run([np.zeros(64, np.float32)])
 
 

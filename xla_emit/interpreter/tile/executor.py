@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache, partial
-from weakref import WeakValueDictionary
 from typing import Any
+from weakref import WeakValueDictionary
 
 import numpy as np
 import numpy.typing as npt
-from dialects.xtile import EntryFuncOp
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -34,6 +33,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
+from dialects.xtile import EntryFuncOp
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.interpreter.budget import MemoryMeter, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype

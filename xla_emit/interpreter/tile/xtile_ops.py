@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from dialects.xtile import EntryFuncReturnOp, ExtractTileOp, InsertTileOp, MaskOp
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation
 
 from dialects.xla import ApplyIndexingOpBase
+from dialects.xtile import EntryFuncReturnOp, ExtractTileOp, InsertTileOp, MaskOp
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
