@@ -1,0 +1,84 @@
+"""Our Triton kernels against XLA's own, both run in the tile executor: bit for bit.
+
+XLA's kernel is the first snapshot of its Triton pass log (`IR Dump Before
+TensorLowerToTritonPass`, the fusion emitter's output) from the corpus of XLA:GPU dumps
+(`tests/corpus/triton/<jax>/<model>/triton/<fusion>.xtile-to-triton.txt.xz`, beside the
+fusion's `<fusion>.hlo.xz`); ours is emitted from that HLO. Both get the same inputs and the
+launch size of the fusion's tiling (jax 0.10.2's XLA put no `xla.range` on the pid).
+"""
+
+from __future__ import annotations
+
+import lzma
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xla_emit.diagnostics import UserError
+from xla_emit.emitters.triton.emitter import emit_triton_fusion
+from xla_emit.hlo.fusion_configs import TRITON, block_level_config, fusion_backend_kind
+from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.interpreter.tile.executor import TileExecutor
+from xla_emit.ir.parse import parse_mlir
+
+_CORPUS = Path(__file__).parents[2] / "corpus" / "triton"
+_LOGS = sorted(_CORPUS.glob("jax-*/*/triton/*.xtile-to-triton.txt.xz"))
+
+
+def _first_snapshot(log: Path) -> str:
+    text = lzma.decompress(log.read_bytes()).decode()
+    return re.split(r"^// -----// IR Dump Before .*$", text, flags=re.M)[1]
+
+
+def _without_locations(text: str) -> str:
+    """The snapshot without XLA's `"name"` locations, for a parser that lacks them."""
+    text = re.sub(r"^#loc.*$", "", text, flags=re.M)
+    text = re.sub(r"(?<=[>\w)])\s\"[^\"]*\"(?=[,):]|$)", "", text, flags=re.M)
+    return re.sub(r"\s\[unknown\]$", "", text, flags=re.M)
+
+
+def _parse_snapshot(log: Path):
+    text = _first_snapshot(log)
+    try:
+        return parse_mlir(text, str(log))[0]
+    except UserError:
+        return parse_mlir(_without_locations(text), str(log))[0]
+
+
+def _compare(log: Path) -> None:
+    fusion_name = log.name.removesuffix(".xtile-to-triton.txt.xz")
+    hlo = log.with_name(f"{fusion_name}.hlo.xz")
+    module = parse_hlo_module(lzma.decompress(hlo.read_bytes()).decode(), str(hlo))
+    fusion = module.entry.root
+    if fusion_backend_kind(fusion) != TRITON:
+        pytest.skip(f"{fusion_name} is not a __triton fusion")
+    ours = emit_triton_fusion(fusion)
+    theirs = _parse_snapshot(log)
+    warps = block_level_config(fusion).num_warps
+    ours_executor = TileExecutor(ours, num_warps=warps)
+    programs = ours_executor.num_programs(ours_executor.entry_function())
+    rng = np.random.default_rng(7)
+    inputs = [
+        rng.standard_normal(p.array_shape.dimensions).astype(p.array_shape.element_type.dtype)
+        for p in module.entry.parameters
+    ]
+    expected = TileExecutor(theirs, num_warps=warps, programs=programs).run(inputs)
+    actual = ours_executor.run(inputs)
+    for ours_out, theirs_out in zip(actual, expected, strict=True):
+        assert ours_out.tobytes() == theirs_out.tobytes()
+
+
+@pytest.mark.skipif(not _LOGS, reason="the Triton corpus (tests/corpus/triton) is not here")
+def test_softmax_f32_equals_xla_s_kernel_bit_for_bit() -> None:
+    logs = [log for log in _LOGS if "/softmax_f32/" in log.as_posix()]
+    if not logs:
+        pytest.skip("no softmax_f32 in the Triton corpus")
+    _compare(logs[0])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("log", _LOGS, ids=lambda p: f"{p.parts[-4]}/{p.parts[-3]}/{p.name}")
+def test_every_triton_fusion_equals_xla_s_kernel_bit_for_bit(log: Path) -> None:
+    _compare(log)
