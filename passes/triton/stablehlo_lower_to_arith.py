@@ -111,11 +111,19 @@ def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] 
 def _compare(op: stablehlo.CompareOp, lhs: SSAValue, rhs: SSAValue) -> Operation:
     direction = op.comparison_direction.data
     if _is_float(lhs.type):
-        return arith.CmpfOp(lhs, rhs, _FLOAT_PREDICATES[direction])
-    kind = op.compare_type.data if op.compare_type is not None else None
-    unsigned = kind == "UNSIGNED" or _width(lhs.type) == 1
-    predicates = _UNSIGNED_PREDICATES if unsigned else _SIGNED_PREDICATES
-    return arith.CmpiOp(lhs, rhs, predicates[direction])
+        compare: Operation = arith.CmpfOp(lhs, rhs, _FLOAT_PREDICATES[direction])
+    else:
+        kind = op.compare_type.data if op.compare_type is not None else None
+        unsigned = kind == "UNSIGNED" or _width(lhs.type) == 1
+        predicates = _UNSIGNED_PREDICATES if unsigned else _SIGNED_PREDICATES
+        compare = arith.CmpiOp(lhs, rhs, predicates[direction])
+    # The builders type the result i1; on tiles it is a tile of i1, as the op's.
+    return type(compare).create(
+        operands=[lhs, rhs],
+        result_types=[op.result.type],
+        properties=dict(compare.properties),
+        attributes=dict(compare.attributes),
+    )
 
 
 def _convert(value: SSAValue, target: Attribute) -> list[Operation]:
