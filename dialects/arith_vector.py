@@ -178,7 +178,7 @@ class SelectOp(arith.SelectOp):
         printer.print_list((self.cond, self.lhs, self.rhs), printer.print_operand)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        if isinstance(self.cond.type, VectorType):
+        if isinstance(self.cond.type, VectorType | TensorType):
             printer.print_attribute(self.cond.type)
             printer.print_string(", ")
         printer.print_attribute(self.result.type)
@@ -188,7 +188,7 @@ class SelectOp(arith.SelectOp):
             raise VerifyException(
                 f"'arith.select' op condition must be i1-like, got {self.cond.type}"
             )
-        if isinstance(self.cond.type, VectorType) and _shape(self.cond.type) != _shape(
+        if isinstance(self.cond.type, VectorType | TensorType) and _shape(self.cond.type) != _shape(
             self.result.type
         ):
             raise VerifyException(

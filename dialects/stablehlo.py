@@ -1248,12 +1248,12 @@ class ReduceOp(IRDLOperation):
         printer.print_string("\n")
         printer.print_string(" reducer")
         for index in range(count):
-            printer.print_string("(")
+            printer.print_string(" (" if index else "(")
             printer.print_block_argument(block.args[index])
             printer.print_string(", ")
             printer.print_block_argument(block.args[count + index])
             printer.print_string(")")
-        printer.print_string(" ")
+        printer.print_string("  ")
         printer.print_region(self.body, print_entry_block_args=False)
 
     def verify_(self) -> None:

@@ -24,6 +24,14 @@ _HEADER = re.compile(
     r"(?P<options>\{.*\})? \('(?P<anchor_op>[\w.]+)' operation(?:: @(?P<anchor>[\w.$-]+))?\)"
     r" //----- //$"
 )
+# XLA's Triton logs print every op's location in MLIR's "pretty" debug-info form,
+# which MLIR itself cannot read back: `#loc1 = "multiply.1"` aliases, a bare
+# `"multiply.1"` (or `[unknown]`) after an op's type and after each block
+# argument's type. They are dropped (blanked in place, so line numbers hold).
+_LOCATION_ALIAS = re.compile(r'^#loc\d* = (?:"(?:[^"\\\n]|\\.)*"|\[unknown\])$', re.MULTILINE)
+_PRETTY_LOCATION = re.compile(
+    r'(?<=[>\w\])}]) (?:"(?:[^"\\\n]|\\.)*"|\[unknown\])(?=$|,\s*%|\):?$|\):)', re.MULTILINE
+)
 # XLA's kernel pipeline hands tensors over to pointers here; the snapshots before
 # it are the ones this project models.
 LOWER_TENSORS = "xla-lower-tensors"
@@ -47,6 +55,11 @@ class Snapshot:
         return self.text.lstrip("\n")
 
 
+def strip_pretty_locations(text: str) -> str:
+    """`text` without the pretty-form locations XLA's Triton logs print (see above)."""
+    return _PRETTY_LOCATION.sub("", _LOCATION_ALIAS.sub("", text))
+
+
 def read_log_text(path: Path) -> str:
     """A log's text, decompressing `*.xz`; an unreadable file is a one-line error."""
     try:
@@ -60,7 +73,7 @@ def read_log_text(path: Path) -> str:
 
 def parse_pass_log(text: str, file: str = "<log>") -> list[Snapshot]:
     """Every snapshot of a log, in order; a text with none is an error."""
-    lines = text.split("\n")
+    lines = strip_pretty_locations(text).split("\n")
     headers = [(number, _HEADER.match(line)) for number, line in enumerate(lines)]
     found = [(number, match) for number, match in headers if match]
     if not found:
