@@ -29,7 +29,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from dialects import stablehlo
+from dialects import arith_vector, stablehlo
 
 _FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
     stablehlo.AddOp: arith.AddfOp,
@@ -98,7 +98,10 @@ def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] 
     if isinstance(op, stablehlo.CompareOp):
         return [_compare(op, operands[0], operands[1])]
     if isinstance(op, stablehlo.SelectOp):
-        return [arith.SelectOp(operands[0], operands[1], operands[2])]
+        # A tile of conditions: the select of `arith_vector`, as TTIR has it.
+        return [
+            arith_vector.SelectOp.create(operands=list(operands[:3]), result_types=[result_type])
+        ]
     floats = result_type is not None and _is_float(result_type)
     table = (_FLOAT_BINARY if floats else _INTEGER_BINARY) if len(operands) == 2 else None
     if table is not None and type(op) in table:
@@ -117,8 +120,9 @@ def _compare(op: stablehlo.CompareOp, lhs: SSAValue, rhs: SSAValue) -> Operation
         unsigned = kind == "UNSIGNED" or _width(lhs.type) == 1
         predicates = _UNSIGNED_PREDICATES if unsigned else _SIGNED_PREDICATES
         compare = arith.CmpiOp(lhs, rhs, predicates[direction])
-    # The builders type the result i1; on tiles it is a tile of i1, as the op's.
-    return type(compare).create(
+    # On tiles the result is a tile of i1: the compares of `arith_vector`, as TTIR has them.
+    shaped = arith_vector.CmpfOp if isinstance(compare, arith.CmpfOp) else arith_vector.CmpiOp
+    return shaped.create(
         operands=[lhs, rhs],
         result_types=[op.result.type],
         properties=dict(compare.properties),
@@ -135,13 +139,13 @@ def _convert(value: SSAValue, target: Attribute) -> list[Operation]:
     if from_float and to_float:
         op_class = arith.ExtFOp if target_width > source_width else arith.TruncFOp
     elif to_float:
-        op_class = arith.UIToFPOp if source_width == 1 else arith.SIToFPOp
+        op_class = arith_vector.UIToFPOp if source_width == 1 else arith_vector.SIToFPOp
     elif from_float:
-        op_class = arith.FPToSIOp
+        op_class = arith_vector.FPToSIOp
     elif target_width > source_width:
-        op_class = arith.ExtUIOp if source_width == 1 else arith.ExtSIOp
+        op_class = arith_vector.ExtUIOp if source_width == 1 else arith_vector.ExtSIOp
     else:
-        op_class = arith.TruncIOp
+        op_class = arith_vector.TruncIOp
     return [op_class.create(operands=[value], result_types=[target])]
 
 

@@ -10,41 +10,24 @@ launch size of the fusion's tiling (jax 0.10.2's XLA put no `xla.range` on the p
 from __future__ import annotations
 
 import lzma
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from xla_emit.diagnostics import UserError
 from xla_emit.emitters.triton.emitter import emit_triton_fusion
 from xla_emit.hlo.fusion_configs import TRITON, block_level_config, fusion_backend_kind
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter.tile.executor import TileExecutor
 from xla_emit.ir.parse import parse_mlir
+from xla_emit.ir.pass_log import read_pass_log
 
 _CORPUS = Path(__file__).parents[2] / "corpus" / "triton"
 _LOGS = sorted(_CORPUS.glob("jax-*/*/triton/*.xtile-to-triton.txt.xz"))
 
 
-def _first_snapshot(log: Path) -> str:
-    text = lzma.decompress(log.read_bytes()).decode()
-    return re.split(r"^// -----// IR Dump Before .*$", text, flags=re.M)[1]
-
-
-def _without_locations(text: str) -> str:
-    """The snapshot without XLA's `"name"` locations, for a parser that lacks them."""
-    text = re.sub(r"^#loc.*$", "", text, flags=re.M)
-    text = re.sub(r"(?<=[>\w)])\s\"[^\"]*\"(?=[,):]|$)", "", text, flags=re.M)
-    return re.sub(r"\s\[unknown\]$", "", text, flags=re.M)
-
-
 def _parse_snapshot(log: Path):
-    text = _first_snapshot(log)
-    try:
-        return parse_mlir(text, str(log))[0]
-    except UserError:
-        return parse_mlir(_without_locations(text), str(log))[0]
+    return parse_mlir(read_pass_log(log)[0].text, str(log))[0]
 
 
 def _compare(log: Path) -> None:
