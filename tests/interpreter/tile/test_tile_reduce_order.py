@@ -3,8 +3,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from xla_emit.emitters.addition_order import AdditionTree
 from xla_emit.interpreter.tile.reduce_order import (
     BlockedLayout,
+    addition_tree,
     blocked_layout,
     reduce_in_triton_order,
 )
@@ -106,3 +108,10 @@ def test_reduce_over_a_leading_axis_of_a_2d_tile() -> None:
     layout = BlockedLayout((1, 1), (4, 1), (1, 1))
     got = reduce_in_triton_order(values, 0, np.add, layout)
     assert np.array_equal(got, values.sum(axis=1))
+
+
+def test_the_addition_tree_check_bounds_sums_by() -> None:
+    # XLA's column sum of f32[64,8] tiles over 8 warps: 8 lanes x 8 warps down the column.
+    layout = BlockedLayout((1, 2), (8, 4), (8, 1))
+    assert addition_tree(layout, 0) == AdditionTree(threads=64, shuffle_rounds=2)
+    assert addition_tree(layout, 1) == AdditionTree(threads=4, shuffle_rounds=1)

@@ -35,6 +35,11 @@ from math import prod
 import numpy as np
 import numpy.typing as npt
 
+from xla_emit.emitters.addition_order import AdditionTree
+from xla_emit.emitters.triton.tiling import tile_computation
+from xla_emit.hlo.fusion_configs import block_level_config
+from xla_emit.hlo.ir import HloInstruction
+
 Array = npt.NDArray[np.generic]
 Combine = Callable[[Array, Array], Array]
 
@@ -112,3 +117,25 @@ def _butterfly(values: Array, combine: Combine) -> Array:
         values = combine(values, values[..., partner ^ step])
         step //= 2
     return values
+
+
+def addition_tree(layout: BlockedLayout, axis: int) -> AdditionTree:
+    """The tree `--check` bounds a sum along `axis` under `layout` by: each of the lanes x
+    warps threads folds its elements in sequence, then one butterfly of shuffles across the
+    lanes and (with several warps) one across the warps."""
+    threads = layout.threads_per_warp[axis] * layout.warps[axis]
+    return AdditionTree(threads=threads, shuffle_rounds=1 if layout.warps[axis] == 1 else 2)
+
+
+def triton_addition_tree(fusion: HloInstruction, reduce: HloInstruction) -> AdditionTree | None:
+    """How the tile kernel of `__triton` fusion `fusion` adds up its `reduce` (one reduced
+    dimension; None for others)."""
+    dims = reduce.dimensions or ()
+    if len(dims) != 1:
+        return None
+    config = block_level_config(fusion)
+    tiled = tile_computation(fusion.called_computations[0], config.output_tiles)
+    operand = next(t.operands[0] for t in tiled.instructions if t.instruction is reduce)
+    itemsize = operand.shape.element_type.dtype.itemsize
+    layout = blocked_layout(operand.padded_sizes, config.num_warps, itemsize)
+    return addition_tree(layout, dims[0])
