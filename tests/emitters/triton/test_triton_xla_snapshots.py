@@ -1,19 +1,22 @@
 """Our Triton kernels against XLA's own, both run in the tile executor: bit for bit.
 
-XLA's kernel is the first snapshot of its Triton pass log (`IR Dump Before
-TensorLowerToTritonPass`, the fusion emitter's output) from the corpus of XLA:GPU dumps
-(`tests/corpus/triton/<jax>/<model>/triton/<fusion>.xtile-to-triton.txt.xz`, beside the
-fusion's `<fusion>.hlo.xz`); ours is emitted from that HLO. Both get the same inputs and the
+XLA's kernels are the first snapshot of its Triton pass log (`IR Dump Before
+TensorLowerToTritonPass`, the fusion emitter's output) and its TTIR (`tt` ops), from the
+corpus of XLA:GPU dumps (`tests/corpus/triton/<jax>/<model>/triton/<fusion>.{xtile-to-
+triton.txt,ttir.txt}.xz`, beside the fusion's `<fusion>.hlo.xz`); ours is emitted from
+that HLO. Both get the same inputs and the
 launch size of the fusion's tiling (jax 0.10.2's XLA put no `xla.range` on the pid).
 """
 
 from __future__ import annotations
 
 import lzma
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.emitters.triton.emitter import emit_triton_fusion
 from xla_emit.hlo.fusion_configs import TRITON, block_level_config, fusion_backend_kind
@@ -30,7 +33,14 @@ def _parse_snapshot(log: Path):
     return parse_mlir(read_pass_log(log)[0].text, str(log))[0]
 
 
-def _compare(log: Path) -> None:
+def _parse_ttir(log: Path):
+    ttir = log.with_name(log.name.replace(".xtile-to-triton.txt.xz", ".ttir.txt.xz"))
+    if not ttir.exists():
+        pytest.skip(f"no TTIR beside {log.name}")
+    return parse_mlir(lzma.decompress(ttir.read_bytes()).decode(), str(ttir))[0]
+
+
+def _compare(log: Path, xla_kernel: Callable[[Path], ModuleOp] = _parse_snapshot) -> None:
     fusion_name = log.name.removesuffix(".xtile-to-triton.txt.xz")
     hlo = log.with_name(f"{fusion_name}.hlo.xz")
     module = parse_hlo_module(lzma.decompress(hlo.read_bytes()).decode(), str(hlo))
@@ -38,7 +48,7 @@ def _compare(log: Path) -> None:
     if fusion_backend_kind(fusion) != TRITON:
         pytest.skip(f"{fusion_name} is not a __triton fusion")
     ours = emit_triton_fusion(fusion)
-    theirs = _parse_snapshot(log)
+    theirs = xla_kernel(log)
     warps = block_level_config(fusion).num_warps
     ours_executor = TileExecutor(ours, num_warps=warps)
     programs = ours_executor.num_programs(ours_executor.entry_function())
@@ -59,9 +69,16 @@ def test_softmax_f32_equals_xla_s_kernel_bit_for_bit() -> None:
     if not logs:
         pytest.skip("no softmax_f32 in the Triton corpus")
     _compare(logs[0])
+    _compare(logs[0], _parse_ttir)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("log", _LOGS, ids=lambda p: f"{p.parts[-4]}/{p.parts[-3]}/{p.name}")
 def test_every_triton_fusion_equals_xla_s_kernel_bit_for_bit(log: Path) -> None:
     _compare(log)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("log", _LOGS, ids=lambda p: f"{p.parts[-4]}/{p.parts[-3]}/{p.name}")
+def test_every_triton_fusion_equals_xla_s_ttir_bit_for_bit(log: Path) -> None:
+    _compare(log, _parse_ttir)

@@ -245,11 +245,17 @@ def handler_table() -> OpTable[Handler]:
     """Every op the tile executor runs: the shared scalar `arith` and `math`, the borrowed
     elementwise casts, then the tile ops of each dialect."""
     from xla_emit.interpreter.tile.stablehlo_ops import STABLEHLO_HANDLERS
+    from xla_emit.interpreter.tile.triton_ops import TRITON_HANDLERS
     from xla_emit.interpreter.tile.xtile_ops import XTILE_HANDLERS
 
     table: OpTable[Handler] = OpTable()
     table.register(WholeValueArithImpls())
     table.register(MathImpls())
-    for op_type, handler in (*ELEMENTWISE_ARITH, *XTILE_HANDLERS, *STABLEHLO_HANDLERS):
+    for op_type, handler in (
+        *ELEMENTWISE_ARITH,
+        *XTILE_HANDLERS,
+        *STABLEHLO_HANDLERS,
+        *TRITON_HANDLERS,
+    ):
         table.add(op_type, handler)
     return table

@@ -20,7 +20,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from dialects import stablehlo
 from passes.triton.stablehlo_lower_to_arith import lowered_ops
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tile.reduce_order import blocked_layout, reduce_in_triton_order
+from xla_emit.interpreter.tile.triton_ops import triton_reduce
 
 if TYPE_CHECKING:
     from xla_emit.interpreter.tile.executor import Handler, TileExecutor
@@ -67,10 +67,8 @@ def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     def combine(a: Any, b: Any) -> Any:
         return np.asarray(ex.run_block(block, [a, b])[0])
 
-    itemsize = numpy_dtype(input_type).itemsize
     for dim in sorted(op.dims, reverse=True):
-        layout = blocked_layout(values.shape[1:], ex.num_warps, itemsize)
-        values = reduce_in_triton_order(values, dim, combine, layout)
+        values = triton_reduce(ex, values, dim, combine)
     return [combine(values, args[1])]
 
 
