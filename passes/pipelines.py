@@ -46,9 +46,12 @@ def _spec(stages: tuple[tuple[str, ...], ...]) -> str:
     return ",".join(name for stage in stages for name in stage)
 
 
-# XLA's Triton pipeline (`xtile` + `stablehlo` on tiles, down towards `tt`), as far as
-# the tile executor follows it.
-_XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (("stablehlo-lower-to-arith",),)
+# XLA's Triton pipeline (`xtile` + `stablehlo` on tiles, down to `tt`), as far as its
+# TTIR: what stays is what XLA's TTIR holds.
+_XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (
+    ("stablehlo-lower-to-arith",),
+    ("stablehlo-lower-to-triton", *_CLEANUP),
+)
 
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
