@@ -70,5 +70,6 @@ def test_check_runs_every_stage_of_both_pipelines() -> None:
     expected = evaluate_module(module, _inputs())
     result = check_pipeline(module, _inputs(), expected)
     names = [stage.stage for stage in result.stages]
-    assert names[0] == "emitted" and names[-1] == "stablehlo-lower-to-arith"
+    assert names[0] == "emitted"
+    assert names.index("stablehlo-lower-to-arith") < names.index("stablehlo-lower-to-triton")
     assert result.first_failure is None, result.report()
