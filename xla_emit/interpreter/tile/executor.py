@@ -244,6 +244,7 @@ def _largest_tile(function: EntryFuncOp) -> int:
 def handler_table() -> OpTable[Handler]:
     """Every op the tile executor runs: the shared scalar `arith` and `math`, the borrowed
     elementwise casts, then the tile ops of each dialect."""
+    from xla_emit.interpreter.tile.dot import DOT_HANDLERS
     from xla_emit.interpreter.tile.stablehlo_ops import STABLEHLO_HANDLERS
     from xla_emit.interpreter.tile.triton_ops import TRITON_HANDLERS
     from xla_emit.interpreter.tile.xtile_ops import XTILE_HANDLERS
@@ -256,6 +257,7 @@ def handler_table() -> OpTable[Handler]:
         *XTILE_HANDLERS,
         *STABLEHLO_HANDLERS,
         *TRITON_HANDLERS,
+        *DOT_HANDLERS,
     ):
         table.add(op_type, handler)
     return table

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from xdsl.dialects import arith, tensor
+from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation
 
@@ -112,6 +112,19 @@ def nothing(_ex: TileExecutor, _op: Operation, _args: list[Any]) -> list[Any]:
     return []
 
 
+def for_loop(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    """`scf.for` with bounds the same for every pid (XLA's loop over K tiles)."""
+    assert isinstance(op, scf.ForOp)
+    bounds = [np.asarray(v) for v in args[:3]]
+    if any(b.ndim for b in bounds):
+        raise ex.error(op, "with bounds that differ between pids is not supported")
+    lower, upper, step = (int(b) for b in bounds)
+    carried = list(args[3:])
+    for index in range(lower, upper, step):
+        carried = ex.run_block(op.body.block, [index, *carried])
+    return carried
+
+
 _SCALAR_ARITH: OpTable[Handler] = OpTable()
 _SCALAR_ARITH.register(WholeValueArithImpls())
 
@@ -124,4 +137,5 @@ XTILE_HANDLERS: tuple[tuple[type[Operation], Handler], ...] = (
     (InsertTileOp, insert_tile),
     (MaskOp, mask),
     (EntryFuncReturnOp, nothing),
+    (scf.ForOp, for_loop),
 )
