@@ -152,3 +152,13 @@ def triton_gemm_config(instruction: HloInstruction) -> TritonGemmConfig | None:
         ),
         _field(instruction, values, owner, "num_ctas", 1),
     )
+
+
+def dot_tile_sizes(instruction: HloInstruction) -> tuple[int, ...] | None:
+    """The contracting-dimension tile of a dot in a Triton gemm fusion (the dot's own
+    `backend_config={"sizes":["16"]}`), if it has one."""
+    config = backend_config_json(instruction)
+    sizes = None if config is None else config.get("sizes")
+    if not isinstance(sizes, list):
+        return None
+    return tuple(_integer(instruction, "dot backend_config", "sizes", s) for s in sizes)  # type: ignore[union-attr]

@@ -1,5 +1,8 @@
 """Our Triton kernels against XLA's own, both run in the tile executor: bit for bit.
 
+Normalization (`__triton`) and gemm (`__triton_gemm`, `__triton_nested_gemm_fusion`)
+fusions alike.
+
 XLA's kernels are the first snapshot of its Triton pass log (`IR Dump Before
 TensorLowerToTritonPass`, the fusion emitter's output) and its TTIR (`tt` ops), from the
 corpus of XLA:GPU dumps (`tests/corpus/triton/<jax>/<model>/triton/<fusion>.{xtile-to-
@@ -19,7 +22,7 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.emitters.triton.emitter import emit_triton_fusion
-from xla_emit.hlo.fusion_configs import TRITON, block_level_config, fusion_backend_kind
+from xla_emit.hlo.fusion_configs import TRITON_KINDS, block_level_config, fusion_backend_kind
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter.tile.executor import TileExecutor
 from xla_emit.ir.parse import parse_mlir
@@ -45,8 +48,8 @@ def _compare(log: Path, xla_kernel: Callable[[Path], ModuleOp] = _parse_snapshot
     hlo = log.with_name(f"{fusion_name}.hlo.xz")
     module = parse_hlo_module(lzma.decompress(hlo.read_bytes()).decode(), str(hlo))
     fusion = module.entry.root
-    if fusion_backend_kind(fusion) != TRITON:
-        pytest.skip(f"{fusion_name} is not a __triton fusion")
+    if fusion_backend_kind(fusion) not in TRITON_KINDS:
+        pytest.skip(f"{fusion_name} is not a Triton fusion")
     ours = emit_triton_fusion(fusion)
     theirs = xla_kernel(log)
     warps = block_level_config(fusion).num_warps
@@ -64,12 +67,14 @@ def _compare(log: Path, xla_kernel: Callable[[Path], ModuleOp] = _parse_snapshot
 
 
 @pytest.mark.skipif(not _LOGS, reason="the Triton corpus (tests/corpus/triton) is not here")
-def test_softmax_f32_equals_xla_s_kernel_bit_for_bit() -> None:
-    logs = [log for log in _LOGS if "/softmax_f32/" in log.as_posix()]
+@pytest.mark.parametrize("model", ["softmax_f32", "attention_bf16"])
+def test_a_model_s_triton_fusions_equal_xla_s_kernels_bit_for_bit(model: str) -> None:
+    logs = [log for log in _LOGS if f"/{model}/" in log.as_posix()]
     if not logs:
-        pytest.skip("no softmax_f32 in the Triton corpus")
-    _compare(logs[0])
-    _compare(logs[0], _parse_ttir)
+        pytest.skip(f"no {model} in the Triton corpus")
+    for log in logs:
+        _compare(log)
+        _compare(log, _parse_ttir)
 
 
 @pytest.mark.slow

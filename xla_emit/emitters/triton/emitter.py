@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.builder import Builder
-from xdsl.dialects import arith, math, tensor
+from xdsl.dialects import arith, math, scf, tensor
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float32Type,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -43,7 +44,13 @@ from xdsl.rewriter import InsertPoint
 from dialects import stablehlo, xtile
 from dialects.xla import ApplyIndexingOp, IndexingMapAttr
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.triton.tiling import TiledComputation, TiledInstruction, tile_computation
+from xla_emit.emitters.triton.tiling import (
+    TiledComputation,
+    TiledInstruction,
+    physical_order,
+    tile_computation,
+    uses_contracting_tile,
+)
 from xla_emit.emitters.types import element_type
 from xla_emit.hlo.fusion_configs import block_level_config
 from xla_emit.hlo.ir import HloComputation, HloInstruction
@@ -110,11 +117,21 @@ def emit_tiled_computation(
     buffer_types: list[Attribute] = [_memref(p.array_shape) for p in parameters]
     buffer_types += [_memref(o.array_shape) for o in outputs]
     block = Block(arg_types=[*buffer_types, IndexType()])
-    emitter = _TileEmitter(Builder(InsertPoint.at_end(block)), block.args[-1], tiled.num_programs)
+    emitter = _TileEmitter(
+        Builder(InsertPoint.at_end(block)),
+        block.args[-1],
+        tiled.num_programs,
+        tiled.contracting_tiles,
+    )
     for parameter, arg in zip(parameters, block.args, strict=False):
         emitter.parameters[parameter] = arg
+    # Tiles that move along a dot's contracting dimension are made in its loop over K.
+    in_loop = [t for t in tiled.instructions if uses_contracting_tile(t)]
     for tiled_instruction in tiled.instructions:
-        emitter.emit(tiled_instruction)
+        if tiled_instruction.instruction.opcode == "dot":
+            emitter.emit_dot(tiled_instruction, in_loop)
+        elif not uses_contracting_tile(tiled_instruction):
+            emitter.emit(tiled_instruction)
     for root, buffer in zip(tiled.roots, block.args[len(parameters) : -1], strict=True):
         emitter.insert(root, buffer)
     emitter.builder.insert(xtile.EntryFuncReturnOp())
@@ -149,6 +166,9 @@ class _TileEmitter:
     builder: Builder
     pid: SSAValue
     programs: int
+    contracting_tiles: int = 0
+    # The loop's index over K tiles while its body is emitted.
+    k: SSAValue | None = None
     parameters: dict[HloInstruction, SSAValue] = field(
         default_factory=dict[HloInstruction, SSAValue]
     )
@@ -178,22 +198,70 @@ class _TileEmitter:
         return [self._offset(expr) for expr in tiled.offsets]
 
     def _offset(self, expr: AffineExpr) -> SSAValue:
-        """The pid itself, a constant, or `xla.apply_indexing` of `(pid, tid) -> (expr)`."""
+        """The pid itself, a constant, or `xla.apply_indexing` of `(pid, tid)[k_0] -> (expr)`
+        (`k_0` in the loop over a dot's contracting tiles)."""
         if expr == DimExpr(0):
             return self.pid
         if isinstance(expr, ConstantExpr):
             return self.add(arith.ConstantOp(IntegerAttr(expr.value, IndexType())))
+        in_loop = self.k is not None
+        range_vars = (Variable(Interval(0, self.contracting_tiles - 1), "k_0"),) if in_loop else ()
         indexing_map = IndexingMap(
             dim_vars=(
                 Variable(Interval(0, self.programs - 1), "pid"),
                 Variable(Interval(0, 0), "tid"),
             ),
-            range_vars=(),
+            range_vars=range_vars,
             rt_vars=(),
             results=(expr,),
         ).simplify()
-        apply = ApplyIndexingOp(IndexingMapAttr.from_map(indexing_map), [self.pid, self.pid], [])
+        symbols = [self.k] if self.k is not None else []
+        apply = ApplyIndexingOp(
+            IndexingMapAttr.from_map(indexing_map), [self.pid, self.pid], symbols
+        )
         return self.add(apply)
+
+    # -- dots ----------------------------------------------------------------------------
+
+    def emit_dot(self, tiled: TiledInstruction, in_loop: list[TiledInstruction]) -> None:
+        """The dot's tile, summed over K tiles in an `scf.for` with an f32 accumulator (as
+        XLA writes it: `stablehlo.dot_general` of the K tiles, `arith.addf` to the
+        accumulator), then converted to the dot's type."""
+        instruction = tiled.instruction
+        dims = instruction.dot_dimensions
+        assert dims is not None
+        accumulator = TensorType(Float32Type(), tiled.padded_sizes)
+        zero = self.add(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(accumulator, [0.0])))
+        bounds = [
+            self.add(arith.ConstantOp(IntegerAttr(v, IndexType())))
+            for v in (0, self.contracting_tiles, 1)
+        ]
+        body = Block(arg_types=[IndexType(), accumulator])
+        outer, self.builder, self.k = self.builder, Builder(InsertPoint.at_end(body)), body.args[0]
+        for inner in in_loop:
+            self.emit(inner)
+        lhs, rhs = (self.value(o) for o in tiled.operands)
+        dot = self.add(
+            stablehlo.DotGeneralOp.create(
+                operands=[lhs, rhs],
+                result_types=[accumulator],
+                properties={
+                    "dot_dimension_numbers": stablehlo.DotDimensionNumbersAttr(
+                        dims.lhs_batch, dims.rhs_batch, dims.lhs_contracting, dims.rhs_contracting
+                    ),
+                    "precision_config": ArrayAttr(
+                        [stablehlo.PrecisionAttr("DEFAULT"), stablehlo.PrecisionAttr("DEFAULT")]
+                    ),
+                },
+            )
+        )
+        total = self.add(arith.AddfOp(body.args[1], dot))
+        self.builder.insert(scf.YieldOp(total))
+        self.builder, self.k = outer, None
+        loop = self.add(scf.ForOp(bounds[0], bounds[1], bounds[2], [zero], body))
+        if instruction.array_shape.element_type.dtype != np.float32:
+            loop = self.add(stablehlo.ConvertOp(loop, result_type=_tile_type(tiled)))
+        self.values[id(tiled)] = loop
 
     # -- tiles in and out --------------------------------------------------------------
 
@@ -253,10 +321,31 @@ class _TileEmitter:
         return self.add(stablehlo.BroadcastInDimOp(operand, dims, _tile_type(tiled)))
 
     def _reshape(self, tiled: TiledInstruction) -> SSAValue:
-        (operand,) = (self.value(o) for o in tiled.operands)
-        if operand.type == _tile_type(tiled):
-            return operand
-        return self.add(stablehlo.ReshapeOp(operand, _tile_type(tiled)))
+        """A reshape regroups the tile; a bitcast that changes the layout goes through the
+        memory order: transpose there, regroup, transpose to the result's order."""
+        (operand_tile,) = tiled.operands
+        value = self.value(operand_tile)
+        if tiled.instruction.opcode == "bitcast":
+            source_order = physical_order(operand_tile.shape)
+            target_order = physical_order(tiled.shape)
+        else:
+            source_order = list(range(operand_tile.shape.rank))
+            target_order = list(range(tiled.shape.rank))
+        element = element_type(tiled.shape.element_type)
+        value = self._transposed(value, source_order)
+        physical = [tiled.padded_sizes[d] for d in target_order]
+        if _shape(value.type) != tuple(physical):
+            value = self.add(stablehlo.ReshapeOp(value, TensorType(element, physical)))
+        inverse = sorted(range(len(target_order)), key=lambda i: target_order[i])
+        return self._transposed(value, inverse)
+
+    def _transposed(self, value: SSAValue, permutation: list[int]) -> SSAValue:
+        if permutation == sorted(permutation):
+            return value
+        shape = _shape(value.type)
+        assert isinstance(value.type, TensorType)
+        result = TensorType(value.type.get_element_type(), [shape[p] for p in permutation])
+        return self.add(stablehlo.TransposeOp(value, permutation, result))
 
     def _transpose(self, tiled: TiledInstruction) -> SSAValue:
         permutation = tiled.instruction.dimensions or ()
@@ -317,6 +406,10 @@ def _reducer_op(
     ):
         raise _fail(reduce, "only reducers of one binary op are supported by the Triton emitter")
     return _STABLEHLO_OPS[root.opcode](lhs, rhs, result_type=scalar)  # type: ignore[call-arg]
+
+
+def _shape(type_: Attribute) -> tuple[int, ...]:
+    return tuple(type_.get_shape()) if isinstance(type_, TensorType) else ()
 
 
 def _dense(type_: TensorType[Attribute], literal: np.ndarray) -> DenseIntOrFPElementsAttr:

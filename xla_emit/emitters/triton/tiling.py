@@ -27,10 +27,11 @@ from dataclasses import dataclass
 from math import prod
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.fusion_configs import dot_tile_sizes
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.opcodes import ELEMENTWISE_OPS
 from xla_emit.hlo.shape import ArrayShape
-from xla_emit.indexing import AffineExpr, ConstantExpr, DimExpr
+from xla_emit.indexing import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.interval import ceil_div
 
 # Instructions whose tile is read from memory or made up, not computed from operands.
@@ -77,6 +78,9 @@ class TiledComputation:
     num_programs: int
     instructions: tuple[TiledInstruction, ...]
     roots: tuple[TiledInstruction, ...]
+    # A gemm fusion's dot runs over this many tiles of its contracting dimension (the
+    # `k_0` of the operands' offsets, `s0` in their expressions); 0 without a dot.
+    contracting_tiles: int = 0
 
 
 def _fail(instruction: HloInstruction, message: str) -> UserError:
@@ -120,7 +124,12 @@ def tile_computation(
     if len(counts) != 1:
         raise _fail(root, f"outputs need different numbers of programs: {sorted(counts)}")
     return TiledComputation(
-        computation, tuple(tiles), counts.pop(), tuple(tiler.ordered), tuple(roots)
+        computation,
+        tuple(tiles),
+        counts.pop(),
+        tuple(tiler.ordered),
+        tuple(roots),
+        tiler.contracting_tiles,
     )
 
 
@@ -128,6 +137,7 @@ class _Tiler:
     """Tiles instructions depth first, once per distinct (instruction, tile)."""
 
     def __init__(self) -> None:
+        self.contracting_tiles = 0
         self.ordered: list[TiledInstruction] = []
         self._seen: dict[tuple[int, tuple[int, ...], tuple[str, ...]], TiledInstruction] = {}
 
@@ -138,7 +148,13 @@ class _Tiler:
         known = self._seen.get(key)
         if known is not None:
             return known
-        operand_tiles = _operand_tiles(instruction, sizes, offsets)
+        if instruction.opcode == "dot":
+            operand_tiles, tiles = _dot_operands(instruction, sizes, offsets)
+            if self.contracting_tiles not in (0, tiles):
+                raise _fail(instruction, "Triton fusions with two dots are not supported here")
+            self.contracting_tiles = tiles
+        else:
+            operand_tiles = _operand_tiles(instruction, sizes, offsets)
         operands = tuple(
             self.tile(o, s, f)
             for o, (s, f) in zip(instruction.operands, operand_tiles, strict=True)
@@ -208,6 +224,64 @@ def _reduce_operands(
     return [(tuple(tile_sizes), tuple(tile_offsets)), ((), ())]
 
 
+def uses_contracting_tile(tiled: TiledInstruction) -> bool:
+    """Whether the tile moves along a dot's contracting dimension (its offsets use `s0`)."""
+    return any(isinstance(e, SymbolExpr) for o in tiled.offsets for e in o.walk())
+
+
+def _dot_operands(
+    instruction: HloInstruction, sizes: tuple[int, ...], offsets: tuple[AffineExpr, ...]
+) -> tuple[list[Tile], int]:
+    """The operands' tiles of a dot's output tile: batch and free dims follow the output,
+    the contracting dim is read `k` elements at a time from `s0 * k` (XLA's `k_0`)."""
+    dims = instruction.dot_dimensions
+    assert dims is not None
+    if len(dims.lhs_contracting) != 1:
+        raise _fail(instruction, "dots with other than one contracting dimension are not supported")
+    tile = dot_tile_sizes(instruction)
+    if tile is None or len(tile) != 1:
+        raise _fail(instruction, 'the dot has no contracting tile (backend_config={"sizes":[...]})')
+    k = tile[0]
+    lhs, rhs = (o.array_shape for o in instruction.operands)
+    extent = lhs.dimensions[dims.lhs_contracting[0]]
+    batch = len(dims.lhs_batch)
+    lhs_free = [
+        d for d in range(lhs.rank) if d not in dims.lhs_batch and d not in dims.lhs_contracting
+    ]
+    rhs_free = [
+        d for d in range(rhs.rank) if d not in dims.rhs_batch and d not in dims.rhs_contracting
+    ]
+    contracting: tuple[int, AffineExpr] = (k, SymbolExpr(0) * k)
+
+    def operand_tile(
+        rank: int, batch_dims: tuple[int, ...], contracting_dim: int, free: list[int], first: int
+    ) -> Tile:
+        tile_sizes: list[int] = []
+        tile_offsets: list[AffineExpr] = []
+        for d in range(rank):
+            if d in batch_dims:
+                out = batch_dims.index(d)
+                size, offset = sizes[out], offsets[out]
+            elif d == contracting_dim:
+                size, offset = contracting
+            else:
+                out = first + free.index(d)
+                size, offset = sizes[out], offsets[out]
+            tile_sizes.append(size)
+            tile_offsets.append(offset)
+        return tuple(tile_sizes), tuple(tile_offsets)
+
+    lhs_tile = operand_tile(lhs.rank, dims.lhs_batch, dims.lhs_contracting[0], lhs_free, batch)
+    rhs_tile = operand_tile(
+        rhs.rank,
+        dims.rhs_batch,
+        dims.rhs_contracting[0],
+        rhs_free,
+        batch + len(lhs_free),
+    )
+    return [lhs_tile, rhs_tile], ceil_div(extent, k)
+
+
 def _slice_operand(
     instruction: HloInstruction, sizes: tuple[int, ...], offsets: tuple[AffineExpr, ...]
 ) -> Tile:
@@ -220,29 +294,67 @@ def _slice_operand(
 def _reshape_operand(
     instruction: HloInstruction, sizes: tuple[int, ...], offsets: tuple[AffineExpr, ...]
 ) -> Tile:
-    """The operand's tile holding the same elements, group by group of matching dimensions."""
+    """The operand's tile holding the same elements. A bitcast keeps the bytes in memory
+    order: the tile goes to the result's memory order, is regrouped there as a reshape,
+    and comes back in the operand's logical order (a transpose when layouts differ)."""
     source = instruction.operands[0].array_shape
     target = instruction.array_shape
-    if instruction.opcode == "bitcast" and not (_row_major(source) and _row_major(target)):
-        raise _fail(instruction, "bitcasts that change the layout are not supported here")
+    source_order = physical_order(source) if instruction.opcode == "bitcast" else None
+    target_order = physical_order(target) if instruction.opcode == "bitcast" else None
+    source_order = source_order or list(range(source.rank))
+    target_order = target_order or list(range(target.rank))
+    regrouped = _regroup(
+        [source.dimensions[d] for d in source_order],
+        [target.dimensions[d] for d in target_order],
+        [sizes[d] for d in target_order],
+        [offsets[d] for d in target_order],
+    )
+    if regrouped is None:
+        raise _fail(instruction, _reshape_message(source, target, sizes))
     operand_sizes = [1] * source.rank
     operand_offsets: list[AffineExpr] = [ConstantExpr(0)] * source.rank
-    for source_dims, target_dims in _reshape_groups(source.dimensions, target.dimensions):
+    for position, dim in enumerate(source_order):
+        operand_sizes[dim] = regrouped[0][position]
+        operand_offsets[dim] = regrouped[1][position]
+    return tuple(operand_sizes), tuple(operand_offsets)
+
+
+def physical_order(shape: ArrayShape) -> list[int]:
+    """The dimensions from major to minor in memory."""
+    return list(reversed(shape.minor_to_major))
+
+
+def _regroup(
+    source: Sequence[int],
+    target: Sequence[int],
+    sizes: Sequence[int],
+    offsets: Sequence[AffineExpr],
+) -> tuple[list[int], list[AffineExpr]] | None:
+    """A tile of row-major `target` dims as a tile of row-major `source` dims, group by group
+    of matching dimensions (None where the elements are no tile of the source)."""
+    operand_sizes = [1] * len(source)
+    operand_offsets: list[AffineExpr] = [ConstantExpr(0)] * len(source)
+    for source_dims, target_dims in _reshape_groups(source, target):
+        if len(source_dims) == 1 and len(target_dims) == 1:
+            # The same dimension on both sides: any tile, even one past its end, carries over.
+            operand_sizes[source_dims[0]] = sizes[target_dims[0]]
+            operand_offsets[source_dims[0]] = offsets[target_dims[0]]
+            continue
         block = _contiguous_block(
-            [target.dimensions[d] for d in target_dims],
+            [target[d] for d in target_dims],
             [sizes[d] for d in target_dims],
             [offsets[d] for d in target_dims],
         )
         if block is None:
-            raise _fail(instruction, _reshape_message(source, target, sizes))
+            return None
         length, start = block
-        regrouped = _as_box([source.dimensions[d] for d in source_dims], length, start)
-        if regrouped is None:
-            raise _fail(instruction, _reshape_message(source, target, sizes))
-        for dim, (size, offset) in zip(source_dims, zip(*regrouped, strict=True), strict=True):
+        box = _as_box([source[d] for d in source_dims], length, start)
+        if box is None:
+            return None
+        for dim, (size, offset) in zip(source_dims, zip(*box, strict=True), strict=True):
             operand_sizes[dim] = size
             operand_offsets[dim] = offset
-    return tuple(operand_sizes), tuple(operand_offsets)
+    return operand_sizes, operand_offsets
 
 
 def _reshape_message(source: ArrayShape, target: ArrayShape, sizes: Sequence[int]) -> str:
@@ -250,11 +362,6 @@ def _reshape_message(source: ArrayShape, target: ArrayShape, sizes: Sequence[int
         f"the tile {list(sizes)} of {list(target.dimensions)} is no tile of the operand "
         f"{list(source.dimensions)}"
     )
-
-
-def _row_major(shape: ArrayShape) -> bool:
-    ordered = [d for d in reversed(shape.minor_to_major) if shape.dimensions[d] != 1]
-    return ordered == sorted(ordered)
 
 
 def _reshape_groups(
