@@ -11,6 +11,8 @@ As XLA's pass of this name writes them (its TTIR shows the result):
     stablehlo.broadcast_in_dim of a 0-d tensor -> a splat (a dense constant for a constant)
     stablehlo.reshape -> tt.reshape;  stablehlo.transpose -> tt.trans
     stablehlo.iota -> tt.make_range (expanded and broadcast for higher ranks)
+    arith.addf %acc, (stablehlo.dot_general %a, %b) -> tt.dot %a, %b, %acc (TF32 inputs, as
+      XLA prints it for f32 and bf16 alike)
 
 It runs after `stablehlo-lower-to-arith`, so a reducer's body is one `arith` op on 0-d
 tensors; other bodies, and reduces over several inputs, are left alone.
@@ -171,6 +173,29 @@ class _LowerTranspose(RewritePattern):
         rewriter.replace(op, trans)
 
 
+class _LowerDot(RewritePattern):
+    """`arith.addf %acc, (stablehlo.dot_general %a, %b)` -> `tt.dot %a, %b, %acc`, for dots in
+    Triton's form: leading batch dims, lhs contracting last, rhs contracting right after the
+    batch dims, one of each."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AddfOp, rewriter: PatternRewriter) -> None:
+        dot = op.rhs.owner
+        if not isinstance(dot, stablehlo.DotGeneralOp) or not dot.result.has_one_use():
+            return
+        lhs_batch, rhs_batch, lhs_k, rhs_k = dot.dot_dimension_numbers.lists()
+        rank = len(_shape(dot.lhs.type))
+        batch = tuple(range(rank - 2))
+        if lhs_batch != batch or rhs_batch != batch:
+            return  # batch dims elsewhere: needs transposes first
+        if lhs_k != (rank - 1,) or rhs_k != (rank - 2,):
+            return  # not (M x K) * (K x N)
+        if op.lhs.type != dot.result.type:
+            return
+        rewriter.replace(op, triton.DotOp(dot.lhs, dot.rhs, op.lhs, "tf32"))
+        rewriter.erase_op(dot)
+
+
 class _LowerIota(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: stablehlo.IotaOp, rewriter: PatternRewriter) -> None:
@@ -213,6 +238,7 @@ class StablehloLowerToTritonPass(ModulePass):
             _LowerReshape(),
             _LowerTranspose(),
             _LowerIota(),
+            _LowerDot(),
         ]
         for pattern in patterns:
             PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)
