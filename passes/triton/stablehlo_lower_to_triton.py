@@ -193,7 +193,7 @@ class _LowerDot(RewritePattern):
         if op.lhs.type != dot.result.type:
             return
         rewriter.replace(op, triton.DotOp(dot.lhs, dot.rhs, op.lhs, "tf32"))
-        rewriter.erase_op(dot)
+        rewriter.erase(dot)
 
 
 class _LowerIota(RewritePattern):
