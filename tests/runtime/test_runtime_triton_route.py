@@ -73,3 +73,43 @@ def test_check_runs_every_stage_of_both_pipelines() -> None:
     assert names[0] == "emitted"
     assert names.index("stablehlo-lower-to-arith") < names.index("stablehlo-lower-to-triton")
     assert result.first_failure is None, result.report()
+
+
+_GEMM = """HloModule m
+
+%fused (p0: bf16[32,40], p1: bf16[40,24]) -> bf16[32,24] {
+  %p0 = bf16[32,40]{1,0} parameter(0)
+  %p1 = bf16[40,24]{1,0} parameter(1)
+  ROOT %d = bf16[32,24]{1,0} dot(%p0, %p1), lhs_contracting_dims={1},
+    rhs_contracting_dims={0}, backend_config={"sizes":["16"]}
+}
+
+ENTRY %main (a: bf16[32,40], b: bf16[40,24]) -> bf16[32,24] {
+  %a = bf16[32,40]{1,0} parameter(0)
+  %b = bf16[40,24]{1,0} parameter(1)
+  ROOT %f = bf16[32,24]{1,0} fusion(%a, %b), kind=kCustom, calls=%fused, CONFIG
+}
+"""
+
+
+def _gemm(element: str) -> str:
+    config = (
+        'backend_config={"fusion_backend_config":{"kind":"__triton_nested_gemm_fusion",'
+        '"block_level_fusion_config":{"num_warps":"2","output_tiles":[{"sizes":["16","8"]}]}}}'
+    )
+    return _GEMM.replace("CONFIG", config).replace("bf16", element)
+
+
+def test_a_bf16_gemm_fusion_runs_on_the_triton_route_an_f32_one_as_a_library_dot() -> None:
+    rng = np.random.default_rng(3)
+    # The bf16 fusion is one launch of 32/16 x 24/8 = 6 programs; the f32 one runs its dot
+    # as a library call (listed as `d (library)`), since --check has no TF32 bound.
+    for element, route in (("bf16", [("f", 6)]), ("f32", [])):
+        module = parse_hlo_module(_gemm(element), "m.hlo")
+        dtype = "bfloat16" if element == "bf16" else np.float32
+        inputs = [rng.standard_normal(s).astype(dtype) for s in ((32, 40), (40, 24))]
+        runtime = ModuleRuntime(module)
+        (out,) = runtime.run(inputs)
+        (expected,) = evaluate_module(module, inputs)
+        assert np.allclose(out.astype(np.float32), np.asarray(expected).astype(np.float32), 0.02)
+        assert [(r.name, r.lanes) for r in runtime.runs if r.name == "f"] == route

@@ -92,6 +92,8 @@ class ModuleRuntime:
             return instruction.literal
         if opcode in _ALIASES:
             return _alias(instruction, operands)
+        if runs_as_triton(instruction):
+            return self.launch_triton(instruction, operands)
         if opcode == "call" or _is_library_fusion(instruction):
             return self.run_computation(instruction.called_computations[0], operands)
         if opcode == "while":
@@ -100,8 +102,6 @@ class ModuleRuntime:
             return self._conditional(instruction, operands)
         if opcode == "sort" or opcode in _LIBRARY_CALLS:
             return self._library_call(instruction, operands)
-        if runs_as_triton(instruction):
-            return self.launch_triton(instruction, operands)
         fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
         return self.launch(fusion, operands)
 
@@ -272,7 +272,9 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
     while pending:
         for instruction in pending.pop(0).instructions:
             opcode = instruction.opcode
-            if opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
+            if runs_as_triton(instruction):
+                fusions.append(instruction)
+            elif opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
                 pending.extend(instruction.called_computations)
             elif opcode == "sort":
                 fusions.extend(_comparator_fusions(instruction))

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
 
-from xla_emit.hlo.fusion_configs import TRITON, block_level_config, fusion_backend_kind
+from xla_emit.diagnostics import UserError
+from xla_emit.emitters.triton.tiling import tile_computation
+from xla_emit.hlo.fusion_configs import (
+    TRITON,
+    TRITON_KINDS,
+    block_level_config,
+    fusion_backend_kind,
+)
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.interpreter import CheckOptions
 from xla_emit.interpreter.tile.executor import TileExecutor
@@ -28,8 +35,41 @@ TritonCompiler = Callable[[HloInstruction, str, AfterPass | None], ModuleOp]
 
 
 def runs_as_triton(instruction: HloInstruction) -> bool:
-    """A fusion XLA emits with Triton's block-level code generation (normalizations)."""
-    return fusion_backend_kind(instruction) == TRITON
+    """A fusion XLA emits with Triton's block-level code generation: normalizations, and
+    gemm fusions of 16-bit floats our tiling covers. Other gemm fusions run op by op, their
+    dot a library call: an f32 dot on the Triton route multiplies TF32 values, as XLA:GPU
+    does at default precision, and `--check` has no bound for that yet."""
+    kind = fusion_backend_kind(instruction)
+    if kind == TRITON:
+        return True
+    return kind in TRITON_KINDS and _sixteen_bit_dots(instruction) and _tiles(instruction)
+
+
+def _sixteen_bit_dots(fusion: HloInstruction) -> bool:
+    dots = [i for i in fusion.called_computations[0].instructions if i.opcode == "dot"]
+    return bool(dots) and all(
+        operand.array_shape.element_type.dtype.itemsize == 2
+        and operand.array_shape.element_type.is_float
+        for dot in dots
+        for operand in dot.operands
+    )
+
+
+def _tiles(fusion: HloInstruction) -> bool:
+    """Whether the Triton tiling covers `fusion` (remembered per fusion instruction)."""
+    known = _TILEABLE.get(id(fusion))
+    if known is None or known[0] is not fusion:
+        try:
+            config = block_level_config(fusion)
+            tile_computation(fusion.called_computations[0], config.output_tiles)
+            known = (fusion, True)
+        except UserError:
+            known = (fusion, False)
+        _TILEABLE[id(fusion)] = known
+    return known[1]
+
+
+_TILEABLE: dict[int, tuple[HloInstruction, bool]] = {}
 
 
 def compile_triton_fusion(
