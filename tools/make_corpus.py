@@ -2,6 +2,7 @@
 
     python tools/make_corpus.py [--out tests/corpus] [--only NAME ...]
     python tools/make_corpus.py --gpu [--out tests/corpus/gpu] [--programs MODULE:NAME]
+    python tools/make_corpus.py --triton [--out DIR] [--dumps DIR] [--only NAME ...]
 
 Needs the optional `jax` extra (never needed by `make test`). For each program
 it writes `<name>.hlo` (the module after XLA's optimization and fusion passes,
@@ -30,14 +31,18 @@ from pathlib import Path
 
 # XLA reads XLA_FLAGS when jax loads it, hence before the imports below.
 # XLA:CPU splits large reductions into reduce-window trees; keeping plain
-# reduces keeps the corpus within the ops the front end covers.
-os.environ["XLA_FLAGS"] = (
-    os.environ.get("XLA_FLAGS", "") + " --xla_disable_hlo_passes=tree_reduction_rewriter"
-).strip()
+# reduces keeps the corpus within the ops the front end covers. The Triton
+# corpus is XLA's default options, so it keeps the pass.
+if "--triton" not in sys.argv[1:]:
+    os.environ["XLA_FLAGS"] = (
+        os.environ.get("XLA_FLAGS", "") + " --xla_disable_hlo_passes=tree_reduction_rewriter"
+    ).strip()
 if "--gpu" in sys.argv[1:]:
     # XLA:CPU's loop emitters instead of its tiled ones, so its emitter IR is
-    # comparable with XLA:GPU's; the CUDA plugin compiles with no GPU present.
+    # comparable with XLA:GPU's.
     os.environ["XLA_FLAGS"] += " --xla_backend_extra_options=xla_cpu_disable_tiled_emitter=1"
+if "--gpu" in sys.argv[1:] or "--triton" in sys.argv[1:]:
+    # The CUDA plugin compiles with no GPU present.
     os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
     os.environ["JAX_SKIP_CUDA_CONSTRAINTS_CHECK"] = "1"
 
@@ -47,7 +52,7 @@ import ml_dtypes
 import numpy as np
 from jax import lax
 
-if "--gpu" not in sys.argv[1:]:
+if "--gpu" not in sys.argv[1:] and "--triton" not in sys.argv[1:]:
     jax.config.update("jax_platforms", "cpu")
 
 BF16 = jnp.bfloat16
@@ -289,6 +294,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", help="output folder (default: tests/corpus[/gpu])")
     parser.add_argument("--only", nargs="*", help="program names to (re)generate")
     parser.add_argument("--gpu", action="store_true", help="the XLA:GPU corpus with dumps")
+    parser.add_argument(
+        "--triton",
+        action="store_true",
+        help="the Triton corpus: XLA:GPU's default options (tests/corpus/triton/jax-VERSION)",
+    )
+    parser.add_argument(
+        "--dumps", help="with --triton: keep each program's whole XLA dump in DUMPS/NAME"
+    )
     parser.add_argument("--programs", help="MODULE:NAME, a program list from tools/MODULE.py")
     args = parser.parse_args(argv)
     writer = write_program
@@ -297,6 +310,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.gpu:
         gpu_corpus = importlib.import_module("gpu_corpus")
         writer, programs, out_dir = gpu_corpus.write_program, gpu_corpus.PROGRAMS, corpus / "gpu"
+    if args.triton:
+        triton_corpus = importlib.import_module("triton_corpus")
+        writer = triton_corpus.writer(Path(args.dumps) if args.dumps else None)
+        programs, out_dir = triton_corpus.PROGRAMS, triton_corpus.default_folder(corpus)
     if args.programs:
         programs = load_programs(args.programs)
     out_dir = Path(args.out) if args.out else out_dir
