@@ -29,6 +29,7 @@ BUILT_IN_DIALECTS: dict[str, str] = {
     "stablehlo": "dialects.stablehlo:STABLEHLO",
     "tt": "dialects.triton:TRITON",
     "triton_xla": "dialects.triton_xla:TRITON_XLA",
+    "nvvm": "dialects.nvvm:NVVM",
 }
 
 

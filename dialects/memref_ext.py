@@ -17,9 +17,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import memref
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, AffineMapAttr, MemRefType
 from xdsl.dialects.utils import verify_dynamic_index_list
 from xdsl.ir import Dialect
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -78,11 +90,81 @@ def _check_static(what: str, given: Sequence[int], typed: Sequence[int | None]) 
             )
 
 
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """`%t = memref.transpose %m (d0, d1) -> (d1, d0) : memref<4x8xf32> to memref<8x4xf32,
+    strided<[1, 8]>>`: the same buffer viewed with its dimensions permuted.
+
+    XLA's Triton pipeline makes these when it folds a transposed operand of a dot
+    into the operand's strides."""
+
+    name = "memref.transpose"
+
+    input = operand_def(MemRefType)
+    permutation = prop_def(AffineMapAttr)
+    result = result_def(MemRefType)
+
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        source = parser.parse_unresolved_operand()
+        permutation = AffineMapAttr(parser.parse_affine_map())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        source_type = parser.parse_type()
+        parser.parse_keyword("to")
+        result_type = parser.parse_type()
+        (value,) = parser.resolve_operands([source], [source_type], parser.pos)
+        return cls.create(
+            operands=[value],
+            result_types=[result_type],
+            properties={"permutation": permutation},
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.input)
+        printer.print_string(f" {self.permutation.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        source, result = self.input.type, self.result.type
+        assert isinstance(source, MemRefType) and isinstance(result, MemRefType)
+        permutation = self.permutation.data
+        rank = source.get_num_dims()
+        order = [
+            expr.position if isinstance(expr, AffineDimExpr) else -1 for expr in permutation.results
+        ]
+        if permutation.num_dims != rank or sorted(order) != list(range(rank)):
+            raise VerifyException(
+                f"expected a permutation of the {rank} dimensions of {source}, "
+                f"but got {permutation}"
+            )
+        shape = source.get_shape()
+        expected = tuple(shape[i] for i in order)
+        if tuple(result.get_shape()) != expected or (
+            result.get_element_type() != source.get_element_type()
+        ):
+            raise VerifyException(
+                f"expected a result of shape {list(expected)} and element type "
+                f"{source.get_element_type()}, but got {result}"
+            )
+
+
 MEMREF = Dialect(
     "memref",
     [
-        ReinterpretCastOp if op is memref.ReinterpretCastOp else op
-        for op in memref.MemRef.operations
+        *(
+            ReinterpretCastOp if op is memref.ReinterpretCastOp else op
+            for op in memref.MemRef.operations
+        ),
+        TransposeOp,
     ],
     [*memref.MemRef.attributes],
 )

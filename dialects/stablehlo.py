@@ -59,7 +59,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
+from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
 
 # ----------------------------------------------------------------------------
 # Attributes
@@ -772,7 +772,7 @@ class _DimsOp(IRDLOperation):
     def dims(self) -> tuple[int, ...]:
         attr = self.properties[self.DIMS]
         assert isinstance(attr, DenseArrayBase)
-        return tuple(attr.get_values())  # pyright: ignore[reportReturnType]
+        return tuple(int_values(attr))
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
@@ -980,9 +980,9 @@ class SliceOp(IRDLOperation):
         parts = [
             f"{start}:{limit}" + (f":{stride}" if stride != 1 else "")
             for start, limit, stride in zip(
-                self.start_indices.get_values(),
-                self.limit_indices.get_values(),
-                self.strides.get_values(),
+                int_values(self.start_indices),
+                int_values(self.limit_indices),
+                int_values(self.strides),
                 strict=True,
             )
         ]
@@ -1150,7 +1150,7 @@ class ReduceOp(IRDLOperation):
 
     @property
     def dims(self) -> tuple[int, ...]:
-        return tuple(self.dimensions.get_values())  # pyright: ignore[reportReturnType]
+        return tuple(int_values(self.dimensions))
 
     def single_combiner(self) -> Operation | None:
         """The body's one op when it is `%r = <op> %acc, %x` returning `%r` (the `applies` form)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
+from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
@@ -58,3 +60,8 @@ def print_attr_dict_merged(printer: Printer, op: IRDLOperation, elided: Iterable
     if merged:
         printer.print_string(" ")
         printer.print_attr_dict(dict(sorted(merged.items())))
+
+
+def int_values(array: DenseArrayBase) -> tuple[int, ...]:
+    """The integers of an `array<i64: ...>` (or i32) property."""
+    return tuple(cast(Sequence[int], cast(Any, array).get_values()))

@@ -72,7 +72,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.function_like import FunctionLikeOp
-from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
+from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
 
 # ----------------------------------------------------------------------------
 # Types and enums
@@ -595,7 +595,7 @@ class TransOp(_SrcToResultOp):
     order = prop_def(DenseArrayBase)
 
     def verify_(self) -> None:
-        order = list(self.order.get_values())
+        order = list(int_values(self.order))
         src = shape_of(self.src.type)
         if sorted(order) != list(range(len(src))):
             raise VerifyException(f"expected a permutation of [0, {len(src)}), but got {order}")
@@ -987,7 +987,7 @@ def _load_store_elided(op: IRDLOperation) -> tuple[str, ...]:
 
 def _is_default(name: str, value: Attribute) -> bool:
     if name == "boundaryCheck":
-        return isinstance(value, DenseArrayBase) and not value.get_values()
+        return isinstance(value, DenseArrayBase) and not int_values(value)
     if name == "isVolatile":
         return isinstance(value, IntegerAttr) and value.value.data == 0
     return False
@@ -1469,6 +1469,59 @@ class ScanReturnOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ElementwiseInlineAsmOp(IRDLOperation):
+    """`%r = tt.elementwise_inline_asm "cvt.rna.tf32.f32 $0, $1;" {constraints = "=r,r",
+    packed_element = 1 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>`.
+
+    XLA uses it to round f32 to tf32 (`cvt.rna`) before a tf32 dot."""
+
+    name = "tt.elementwise_inline_asm"
+
+    asm_string = prop_def(StringAttr)
+    constraints = prop_def(StringAttr)
+    pure = prop_def(Attribute)
+    packed_element = prop_def(IntegerAttr[IntegerType])
+    args = var_operand_def()
+    result = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        asm = parser.parse_str_literal()
+        properties, attributes = parse_attr_dict_split(parser, cls)
+        names = parser.parse_optional_undelimited_comma_separated_list(
+            parser.parse_optional_unresolved_operand, parser.parse_unresolved_operand
+        )
+        types: list[Attribute] = []
+        if names:
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation("->")
+        results = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        values = parser.resolve_operands(names or [], types, parser.pos)
+        return cls.create(
+            operands=values,
+            result_types=results,
+            properties=properties | {"asm_string": StringAttr(asm)},
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.asm_string.data)
+        print_attr_dict_merged(printer, self, ("asm_string",))
+        if self.args:
+            _print_operands(printer, self.args)
+            printer.print_string(" : ")
+            _print_types(printer, self.args.types)
+        printer.print_string(" -> ")
+        _print_types(printer, self.result.types)
+
+    def verify_(self) -> None:
+        for value in (*self.args, *self.result):
+            _same_shape("the operands and the results", value.type, self.result[0].type)
+
+
+@irdl_op_definition
 class AssertOp(IRDLOperation):
     """`tt.assert %cond, "message" : tensor<8xi1>`."""
 
@@ -1516,6 +1569,7 @@ TRITON = Dialect(
         ReduceReturnOp,
         ScanOp,
         ScanReturnOp,
+        ElementwiseInlineAsmOp,
         AssertOp,
     ],
     [PointerType],

@@ -46,7 +46,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
+from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
 from dialects.triton import PointerType
 from dialects.xtile import LayoutAttr
 
@@ -76,7 +76,7 @@ def _print_mixed_list(
     remaining = iter(values)
     parts: list[str] = []
     printer.print_string(" [")
-    for index, static in enumerate(statics.get_values()):
+    for index, static in enumerate(int_values(statics)):
         if index:
             printer.print_string(", ")
         if static == DYNAMIC_INDEX:
@@ -88,7 +88,7 @@ def _print_mixed_list(
 
 
 def _memref_type(shape: DenseArrayBase, layout: DenseArrayBase, element: Attribute) -> MemRefType:
-    return MemRefType(element, shape.get_values(), LayoutAttr(layout.get_values()))  # pyright: ignore[reportArgumentType]
+    return MemRefType(element, int_values(shape), LayoutAttr(int_values(layout)))
 
 
 def _parse_as_memref(parser: Parser) -> tuple[PointerType, DenseArrayBase, DenseArrayBase]:
@@ -117,13 +117,16 @@ class _TileAccessOp(IRDLOperation):
     def _buffer_type(self) -> MemRefType:
         raise NotImplementedError
 
+    def _lists(self) -> tuple[tuple[str, Sequence[SSAValue], DenseArrayBase], ...]:
+        """(name, values, static list) of the offsets, sizes and strides."""
+        raise NotImplementedError
+
     def _print_access(self, printer: Printer, pointer: SSAValue) -> None:
         printer.print_operand(pointer)
         printer.print_string(" as ")
         printer.print_attribute(self._buffer_type())
-        _print_mixed_list(printer, self.offsets, self.static_offsets)
-        _print_mixed_list(printer, self.sizes, self.static_sizes)
-        _print_mixed_list(printer, self.strides, self.static_strides)
+        for _, values, statics in self._lists():
+            _print_mixed_list(printer, values, statics)
         print_attr_dict_merged(
             printer, self, (*_OFFSET_PROPS, self.SHAPE, self.LAYOUT, "operandSegmentSizes")
         )
@@ -132,18 +135,14 @@ class _TileAccessOp(IRDLOperation):
         shape = self.properties[self.SHAPE]
         layout = self.properties[self.LAYOUT]
         assert isinstance(shape, DenseArrayBase) and isinstance(layout, DenseArrayBase)
-        rank = len(shape.get_values())
-        if sorted(layout.get_values()) != list(range(rank)):
+        rank = len(int_values(shape))
+        if sorted(int_values(layout)) != list(range(rank)):
             raise VerifyException(
                 f"expected the layout to be a permutation of [0, {rank}), but got "
-                f"{list(layout.get_values())}"
+                f"{list(int_values(layout))}"
             )
-        for what, statics, values in (
-            ("offsets", self.static_offsets, self.offsets),
-            ("sizes", self.static_sizes, self.sizes),
-            ("strides", self.static_strides, self.strides),
-        ):
-            entries = statics.get_values()
+        for what, values, statics in self._lists():
+            entries = int_values(statics)
             if len(entries) != rank:
                 raise VerifyException(f"expected {rank} {what}, but got {len(entries)}")
             dynamic = sum(1 for e in entries if e == DYNAMIC_INDEX)
@@ -152,11 +151,12 @@ class _TileAccessOp(IRDLOperation):
                     f"expected {dynamic} dynamic {what}, but got {len(values)} values"
                 )
         assert isinstance(tile, TensorType)
-        sizes = [s for s in self.static_sizes.get_values() if s != 1]
+        static_sizes = int_values(self._lists()[1][2])
+        sizes = [s for s in static_sizes if s != 1]
         tile_sizes = [s for s in tile.get_shape() if s != 1]
-        if DYNAMIC_INDEX not in self.static_sizes.get_values() and sizes != tile_sizes:
+        if DYNAMIC_INDEX not in static_sizes and sizes != tile_sizes:
             raise VerifyException(
-                f"expected a tile of sizes {list(self.static_sizes.get_values())} (unit "
+                f"expected a tile of sizes {list(static_sizes)} (unit "
                 f"dimensions aside), but got {tile}"
             )
 
@@ -196,6 +196,13 @@ class ExtractOp(_TileAccessOp):
     LAYOUT: ClassVar[str] = "src_layout"
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def _lists(self) -> tuple[tuple[str, Sequence[SSAValue], DenseArrayBase], ...]:
+        return (
+            ("offsets", self.offsets, self.static_offsets),
+            ("sizes", self.sizes, self.static_sizes),
+            ("strides", self.strides, self.static_strides),
+        )
 
     def _buffer_type(self) -> MemRefType:
         assert isinstance(self.src.type, PointerType)
@@ -259,6 +266,13 @@ class InsertOp(_TileAccessOp):
     LAYOUT: ClassVar[str] = "dst_layout"
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def _lists(self) -> tuple[tuple[str, Sequence[SSAValue], DenseArrayBase], ...]:
+        return (
+            ("offsets", self.offsets, self.static_offsets),
+            ("sizes", self.sizes, self.static_sizes),
+            ("strides", self.strides, self.static_strides),
+        )
 
     def _buffer_type(self) -> MemRefType:
         assert isinstance(self.dst.type, PointerType)

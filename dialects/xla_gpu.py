@@ -196,6 +196,17 @@ class PdlWaitOp(IRDLOperation):
 
 
 @irdl_op_definition
+class PdlLaunchDependentsOp(IRDLOperation):
+    """`"xla_gpu.pdl_launch_dependents"() : () -> ()`: programmatic dependent launch's signal.
+
+    The counterpart of `xla_gpu.pdl_wait`: past this point the next kernel may
+    start. It orders nothing within this kernel.
+    """
+
+    name = "xla_gpu.pdl_launch_dependents"
+
+
+@irdl_op_definition
 class SyncThreadsOp(IRDLOperation):
     """`%a, %b = xla_gpu.sync_threads %s1, %s2 : tensor<2xf32>, tensor<2xf32>`.
 
@@ -586,6 +597,7 @@ XLA_GPU = Dialect(
         InsertOp,
         LoopOp,
         PdlWaitOp,
+        PdlLaunchDependentsOp,
         PureCallOp,
         ReduceOp,
         ShuffleReduceOp,

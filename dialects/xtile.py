@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
+    I64,
     AnyFloat,
     ArrayAttr,
     DenseArrayBase,
@@ -36,10 +37,12 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     AttrSizedResultSegments,
     IRDLOperation,
+    ParsePropInAttrDict,
     VarConstraint,
     base,
     irdl_attr_definition,
@@ -68,7 +71,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.function_like import FunctionLikeOp
-from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
+from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
 
 # ----------------------------------------------------------------------------
 # Attributes
@@ -88,7 +91,7 @@ class LayoutAttr(MemRefLayoutAttr, ParametrizedAttribute):
 
     @property
     def order(self) -> tuple[int, ...]:
-        return tuple(self.minor_to_major.get_values())  # pyright: ignore[reportReturnType]
+        return tuple(int_values(self.minor_to_major))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -102,7 +105,7 @@ class LayoutAttr(MemRefLayoutAttr, ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<[{', '.join(map(str, self.order))}]>")
 
-    def get_affine_map(self):  # pyright: ignore[reportIncompatibleMethodOverride]
+    def get_affine_map(self) -> AffineMap:
         raise NotImplementedError("xtile.layout has no affine map here; read `order`")
 
 
@@ -193,7 +196,7 @@ def _parse_i64_list(parser: Parser) -> DenseArrayBase:
 
 
 def _print_i64_list(printer: Printer, values: DenseArrayBase) -> None:
-    printer.print_string(f"[{', '.join(map(str, values.get_values()))}]")
+    printer.print_string(f"[{', '.join(map(str, int_values(values)))}]")
 
 
 def _drops_unit_dims(full: Sequence[int], reduced: Sequence[int]) -> bool:
@@ -217,14 +220,14 @@ def verify_tile_access(
     """The checks XLA makes for `xtile.extract` and `xtile.insert`, with its messages."""
     assert isinstance(buffer, MemRefType) and isinstance(tile, TensorType)
     rank = buffer.get_num_dims()
-    full = tuple(full_tile_shape.get_values())
+    full = tuple(int_values(full_tile_shape))
     if len(full) != rank:
         raise VerifyException(
             f"full tile shape size: {len(full)} does not match rank of buffer: {rank}"
         )
-    if len(strides.get_values()) != rank:
+    if len(int_values(strides)) != rank:
         raise VerifyException(
-            f"strides size: {len(strides.get_values())} does not match rank of buffer: {rank}"
+            f"strides size: {len(int_values(strides))} does not match rank of buffer: {rank}"
         )
     if len(offsets) != rank:
         raise VerifyException(f"expected {rank} offset operands, got {len(offsets)}")
@@ -285,7 +288,7 @@ class ExtractTileOp(IRDLOperation):
         _, attributes = parse_attr_dict_split(parser, cls)
         (source_value,) = parser.resolve_operands([source], [source_type], parser.pos)
         offset_values = parser.resolve_operands(offsets, [IndexType()] * len(offsets), parser.pos)
-        op = cls(source_value, offset_values, full.get_values(), strides.get_values(), result_type)  # pyright: ignore[reportArgumentType]
+        op = cls(source_value, offset_values, int_values(full), int_values(strides), result_type)
         op.attributes |= attributes
         return op
 
@@ -357,7 +360,7 @@ class InsertTileOp(IRDLOperation):
             [source, destination], [source_type, destination_type], parser.pos
         )
         offset_values = parser.resolve_operands(offsets, [IndexType()] * len(offsets), parser.pos)
-        op = cls(values[0], values[1], offset_values, full.get_values(), strides.get_values())  # pyright: ignore[reportArgumentType]
+        op = cls(values[0], values[1], offset_values, int_values(full), int_values(strides))
         op.attributes |= attributes
         return op
 
@@ -426,7 +429,7 @@ class MaskOp(IRDLOperation):
         _, attributes = parse_attr_dict_split(parser, cls)
         element = type_.get_element_type() if isinstance(type_, TensorType) else type_
         values = parser.resolve_operands([source, value], [type_, element], parser.pos)
-        op = cls(values[0], bounds.get_values(), values[1])  # pyright: ignore[reportArgumentType]
+        op = cls(values[0], int_values(bounds), values[1])
         op.attributes |= attributes
         return op
 
@@ -445,7 +448,7 @@ class MaskOp(IRDLOperation):
         type_ = self.source.type
         assert isinstance(type_, TensorType)
         shape = tuple(type_.get_shape())
-        bounds = tuple(self.bounds.get_values())
+        bounds = tuple(int_values(self.bounds))
         if len(bounds) != len(shape):
             raise VerifyException(
                 f"tensor rank: {len(shape)} does not match mask bounds rank: {len(bounds)}"
@@ -482,8 +485,8 @@ class ScanOp(IRDLOperation):
 
     inputs = var_operand_def(TensorType)
     inits = var_operand_def(TensorType)
-    dimension = prop_def(IntegerAttr[IntegerType])
-    scan_dim_size = prop_def(IntegerAttr[IntegerType])
+    dimension = prop_def(IntegerAttr[I64])
+    scan_dim_size = prop_def(IntegerAttr[I64])
     is_reverse = opt_prop_def(Attribute)
     outputs = var_result_def(TensorType)
     carries = var_result_def(TensorType)
@@ -494,6 +497,13 @@ class ScanOp(IRDLOperation):
     irdl_options = (
         AttrSizedOperandSegments(as_property=True),
         AttrSizedResultSegments(as_property=True),
+        ParsePropInAttrDict(),
+    )
+
+    assembly_format = (
+        "`(` $inputs `)` `inits` `(` $inits `)` `dimension` `=` $dimension attr-dict "
+        "`:` `(` type($inputs) `)` `,` `(` type($inits) `)` `->` `(` type($outputs) `)` "
+        "`,` `(` type($carries) `)` $body"
     )
 
 
@@ -530,7 +540,12 @@ class DotScaledOp(IRDLOperation):
 
     traits = traits_def(Pure())
 
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    irdl_options = (AttrSizedOperandSegments(as_property=True), ParsePropInAttrDict())
+
+    assembly_format = (
+        "$lhs (`scale` $lhs_scale^)? `,` $rhs (`scale` $rhs_scale^)? attr-dict `:` type($lhs) "
+        "(`,` type($lhs_scale)^)? `*` type($rhs) (`,` type($rhs_scale)^)? `->` type($result)"
+    )
 
     def verify_(self) -> None:
         for side, value in (("LHS", self.lhs), ("RHS", self.rhs)):

@@ -116,10 +116,11 @@ def test_mismatches_are_located_errors(operands: str, result: str, message: str)
     )
 
 
-def test_the_dialect_is_xdsls_with_one_op_replaced() -> None:
+def test_the_dialect_is_xdsls_with_one_op_replaced_and_transpose_added() -> None:
     ours = {op.name: op for op in MEMREF.operations}
     xdsls = {op.name: op for op in memref.MemRef.operations}
-    assert set(ours) == set(xdsls)
+    assert set(ours) == set(xdsls) | {"memref.transpose"}
+    del ours["memref.transpose"]
     for name, op in ours.items():
         assert (op is ReinterpretCastOp) == (name == "memref.reinterpret_cast")
         assert op is ReinterpretCastOp or op is xdsls[name]
@@ -130,3 +131,18 @@ def test_pyproject_publishes_it_as_the_memref_dialect() -> None:
     table = tomllib.loads((ROOT / "pyproject.toml").read_text())
     dialects = table["project"]["entry-points"]["xla_emit.dialects"]
     assert dialects["memref"] == "dialects.memref_ext:MEMREF"
+
+
+def test_transpose_views_the_buffer_permuted() -> None:
+    text = (
+        "func.func @f(%m: memref<4x128x64xbf16>) {\n"
+        "  %t = memref.transpose %m (d0, d1, d2) -> (d0, d2, d1) : memref<4x128x64xbf16> to "
+        "memref<4x64x128xbf16, strided<[8192, 1, 64]>>\n"
+        "  func.return\n}\n"
+    )
+    module, source_map = parse_mlir(text, "t.mlir")
+    verify_module(module, source_map)
+    assert "(d0, d1, d2) -> (d0, d2, d1) : memref<4x128x64xbf16> to" in str(module)
+    with pytest.raises(UserError, match=r"expected a result of shape \[4, 64, 128\]"):
+        bad, bad_map = parse_mlir(text.replace("4x64x128xbf16,", "4x128x64xbf16,"), "t.mlir")
+        verify_module(bad, bad_map)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from xla_emit.ir.parse import parse_mlir
 from xla_emit.ir.pass_log import parse_pass_log
 from xla_emit.tools.dump import main, text_census
 
@@ -103,3 +104,55 @@ def test_snapshot_bodies_keep_log_line_numbers() -> None:
     (snapshot,) = parse_pass_log(f"{header}\nmodule {{\n}}\n")
     assert snapshot.pass_arg == "cse" and snapshot.anchor == "" and snapshot.line == 1
     assert snapshot.text.split("\n")[1] == "module {"
+
+
+# A Triton log as XLA writes it (generic syntax, MLIR's pretty-form locations), cut
+# down by hand to one tt kernel and the pass that leaves Triton IR.
+TRITON_LOG = """\
+// -----// IR Dump Before TritonCombineOps: triton-combine ('builtin.module' operation) //----- //
+#loc = "fusion"
+"builtin.module"() ({
+  "tt.func"() <{function_type = (!tt.ptr<f32>) -> (), sym_name = "fusion"}> ({
+  ^bb0(%arg0: !tt.ptr<f32> "fusion"):
+    %0 = "tt.get_program_id"() <{axis = 0 : i32}> : () -> i32 "fusion"
+    %1 = "tt.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<16xi32> [unknown]
+    %2 = "tt.splat"(%arg0) : (!tt.ptr<f32>) -> tensor<16x!tt.ptr<f32>> "fusion"
+    %3 = "tt.addptr"(%2, %1) : (tensor<16x!tt.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tt.ptr<f32>> "fusion"
+    %4 = "tt.load"(%3) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tt.ptr<f32>>) -> tensor<16xf32> "fusion"
+    "tt.store"(%3, %4) : (tensor<16x!tt.ptr<f32>>, tensor<16xf32>) -> () "fusion"
+    "tt.return"() : () -> () "fusion"
+  }) : () -> () "fusion"
+}) : () -> () "fusion"
+
+
+// -----// IR Dump Before ConvertTritonToTritonGPU: convert-triton-to-tritongpu{num-warps=4} ('builtin.module' operation) //----- //
+"builtin.module"() ({
+}) : () -> () [unknown]
+
+
+// -----// IR Dump Before TritonGPUCoalesce: tritongpu-coalesce ('builtin.module' operation) //----- //
+"builtin.module"() ({
+}) : () -> () [unknown]
+"""  # noqa: E501 (XLA's lines)
+
+
+def test_lists_and_extracts_a_triton_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "k.triton-to-llvm.txt"
+    log.write_text(TRITON_LOG)
+    assert main([str(log)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in lines[1:3]] == [
+        "triton-combine",
+        "convert-triton-to-tritongpu",
+    ]
+    assert "TritonGPU IR from here on" in lines[3] and lines[4].split()[1] == "tritongpu-coalesce"
+    out = tmp_path / "k.mlir"
+    assert main([str(log), "--extract", "0", "-o", str(out)]) == 0
+    text = out.read_text()
+    # The locations are gone, the line numbers of the log kept in error messages.
+    assert '> "fusion"' not in text and "[unknown]" not in text and "#loc" not in text
+    assert '"tt.load"(%3) <{operandSegmentSizes = array<i32: 1, 0, 0>}>' in text
+    module, _ = parse_mlir(text, "k.mlir")
+    assert "%4 = tt.load %3 : tensor<16x!tt.ptr<f32>>" in str(module)

@@ -35,6 +35,8 @@ _PRETTY_LOCATION = re.compile(
 # XLA's kernel pipeline hands tensors over to pointers here; the snapshots before
 # it are the ones this project models.
 LOWER_TENSORS = "xla-lower-tensors"
+# Triton's pipeline leaves Triton IR (TTIR) for TritonGPU IR here.
+TRITON_TO_TRITONGPU = "convert-triton-to-tritongpu"
 
 
 @dataclass(frozen=True)
@@ -104,12 +106,25 @@ def read_pass_log(path: Path) -> list[Snapshot]:
     return parse_pass_log(read_log_text(path), str(path))
 
 
-def before_lower_tensors(snapshots: list[Snapshot]) -> list[Snapshot]:
-    """The snapshots up to (and including) the one `xla-lower-tensors` receives."""
+def before_pass(snapshots: list[Snapshot], pass_arg: str) -> list[Snapshot]:
+    """The snapshots up to (and including) the one the pass `pass_arg` receives."""
     for snapshot in snapshots:
-        if snapshot.pass_arg == LOWER_TENSORS:
+        if snapshot.pass_arg == pass_arg:
             return snapshots[: snapshot.index + 1]
     return list(snapshots)
+
+
+def before_lower_tensors(snapshots: list[Snapshot]) -> list[Snapshot]:
+    """The snapshots up to (and including) the one `xla-lower-tensors` receives."""
+    return before_pass(snapshots, LOWER_TENSORS)
+
+
+def modelled_snapshots(snapshots: list[Snapshot]) -> list[Snapshot]:
+    """The snapshots this project models: an emitter log's up to `xla-lower-tensors`, a
+    Triton log's up to the TTIR that `convert-triton-to-tritongpu` receives."""
+    if any(snapshot.pass_arg == TRITON_TO_TRITONGPU for snapshot in snapshots):
+        return before_pass(snapshots, TRITON_TO_TRITONGPU)
+    return before_lower_tensors(snapshots)
 
 
 def find_snapshot(snapshots: list[Snapshot], key: str) -> Snapshot:

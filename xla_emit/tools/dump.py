@@ -1,4 +1,8 @@
-"""`xla-emit-dump`: read XLA's `*.mlir-passes.log` (plain or `.xz`), one snapshot per pass.
+"""`xla-emit-dump`: read XLA's MLIR pass logs (plain or `.xz`), one snapshot per pass.
+
+The logs are the emitters' `*.mlir-passes.log` and the Triton route's
+`*.xtile-to-triton.txt`, `*.canonicalize-cse.txt` and `*.triton-to-llvm.txt`
+(whose pretty-form locations are dropped as they are read).
 
     xla-emit-dump LOG                      # index, pass, anchor, op count of every snapshot
     xla-emit-dump LOG --extract 3 -o k.mlir
@@ -9,7 +13,8 @@
 `--replay` runs, for every pass of XLA's pipeline that this project implements
 (same name), ours on the module XLA's pass received and compares the result
 with what XLA's next pass received: the op census (op name and count), and the
-outputs of both modules on the same random inputs, up to `xla-lower-tensors`.
+outputs of both modules on the same random inputs, up to `xla-lower-tensors`
+(in a Triton log, up to the TTIR `convert-triton-to-tritongpu` receives).
 A pass XLA ran on several functions in a row counts as one step (compared with
 the snapshot after its last function). A function pass (one whose snapshots
 name a function) is applied to the functions XLA applied it to in that step
@@ -38,7 +43,13 @@ from passes import all_passes
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import Executor
 from xla_emit.ir.parse import parse_mlir
-from xla_emit.ir.pass_log import Snapshot, before_lower_tensors, find_snapshot, read_pass_log
+from xla_emit.ir.pass_log import (
+    TRITON_TO_TRITONGPU,
+    Snapshot,
+    find_snapshot,
+    modelled_snapshots,
+    read_pass_log,
+)
 from xla_emit.ir.verify import verify_module
 from xla_emit.runtime.kernel_io import random_kernel_inputs
 from xla_emit.runtime.pipeline import apply_pipeline
@@ -57,10 +68,17 @@ def op_census(module: ModuleOp) -> Counter[str]:
 
 
 def list_snapshots(snapshots: Sequence[Snapshot]) -> str:
-    rows = [f"{'#':>3}  {'pass':<34} {'anchor':<34} ops"]
+    """One row per snapshot; in a Triton log, a line marks where TritonGPU IR begins
+    (the snapshots below it are listed and extracted, not modelled)."""
+    width = max([34, *(len(snapshot.pass_arg) + 1 for snapshot in snapshots)])
+    rows = [f"{'#':>3}  {'pass':<{width}} {'anchor':<34} ops"]
     for snapshot in snapshots:
         count = sum(text_census(snapshot.body).values())
-        rows.append(f"{snapshot.index:>3}  {snapshot.pass_arg:<34} @{snapshot.anchor:<33} {count}")
+        rows.append(
+            f"{snapshot.index:>3}  {snapshot.pass_arg:<{width}} @{snapshot.anchor:<33} {count}"
+        )
+        if snapshot.pass_arg == TRITON_TO_TRITONGPU:
+            rows.append("     -- TritonGPU IR from here on: listed, not modelled --")
     return "\n".join(rows)
 
 
@@ -241,7 +259,11 @@ def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="xla-emit-dump", description="List, extract and replay XLA's MLIR pass logs."
     )
-    parser.add_argument("log", help="a *.mlir-passes.log (or .xz) from --xla_dump_emitter_re")
+    parser.add_argument(
+        "log",
+        help="a *.mlir-passes.log, *.xtile-to-triton.txt, *.triton-to-llvm.txt, ... (or .xz) "
+        "from --xla_dump_emitter_re",
+    )
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--extract", metavar="N|PASS", help="snapshot by index or pass name")
     action.add_argument("--replay", action="store_true", help="compare our passes with XLA's")
@@ -286,7 +308,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.replay:
         passes = _pass_filter(args.passes) if args.passes is not None else None
-        rows = replay(before_lower_tensors(snapshots), args.log, passes, not args.no_outputs)
+        rows = replay(modelled_snapshots(snapshots), args.log, passes, not args.no_outputs)
         print(format_replay(rows))
         return 0
     print(list_snapshots(snapshots))

@@ -115,3 +115,21 @@ func.func @lowered(%arg0: !tt.ptr<f32>, %arg1: !tt.ptr<f32>) {
   triton_xla.insert %t into %arg1 as memref<64x256xf32, #xtile.layout<[1, 0]>> [%i, 0] [1, 256] [1, 1] : tensor<1x256xf32>
   func.return
 }
+
+// CHECK-LABEL: func.func @xtile_scan_and_dot_scaled
+func.func @xtile_scan_and_dot_scaled(%x: tensor<8x16xf32>, %c: tensor<8xf32>, %lhs: tensor<128x128xf32>, %ls: tensor<128x4xi8>, %rhs: tensor<128x256xf32>, %rs: tensor<256x4xi8>) -> tensor<8x16xf32> {
+  // CHECK: xtile.scan(%x) inits(%c) dimension = 1 {scan_dim_size = 16 : i64} : (tensor<8x16xf32>), (tensor<8xf32>) -> (tensor<8x16xf32>), (tensor<8xf32>) {
+  // CHECK: xtile.yield %{{.*}}, %{{.*}} : tensor<8xf32>, tensor<8xf32>
+  %o, %k = xtile.scan(%x) inits(%c) dimension = 1 {scan_dim_size = 16 : i64} : (tensor<8x16xf32>), (tensor<8xf32>) -> (tensor<8x16xf32>), (tensor<8xf32>) {
+  ^bb0(%a: tensor<8xf32>, %b: tensor<8xf32>):
+    %s = arith.addf %a, %b : tensor<8xf32>
+    xtile.yield %s, %s : tensor<8xf32>, tensor<8xf32>
+  }
+  // CHECK: xtile.dot_scaled %lhs scale %ls, %rhs scale %rs {fastMath = true, lhs_elem_type = f32, rhs_elem_type = f32} : tensor<128x128xf32>, tensor<128x4xi8> * tensor<128x256xf32>, tensor<256x4xi8> -> tensor<128x256xf32>
+  %d = xtile.dot_scaled %lhs scale %ls, %rhs scale %rs {fastMath = true, lhs_elem_type = f32, rhs_elem_type = f32} : tensor<128x128xf32>, tensor<128x4xi8> * tensor<128x256xf32>, tensor<256x4xi8> -> tensor<128x256xf32>
+  // CHECK: nvvm.griddepcontrol wait
+  nvvm.griddepcontrol wait
+  // CHECK: tt.elementwise_inline_asm "cvt.rna.tf32.f32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %lhs : tensor<128x128xf32> -> tensor<128x128xf32>
+  %r = tt.elementwise_inline_asm "cvt.rna.tf32.f32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %lhs : tensor<128x128xf32> -> tensor<128x128xf32>
+  func.return %o : tensor<8x16xf32>
+}

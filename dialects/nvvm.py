@@ -1,0 +1,81 @@
+"""The `nvvm` ops XLA's Triton pipeline puts in Triton IR.
+
+`xla-lower-pdl-wait` turns XLA's programmatic-dependent-launch markers into
+
+    nvvm.griddepcontrol wait    // generic: <{kind = #nvvm.grid_dep_action<wait>}>
+    nvvm.griddepcontrol launch_dependents
+
+which order this kernel against the one launched before (`wait`) or let the next
+start (`launch_dependents`); within one kernel they order nothing.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Self
+
+from xdsl.ir import Data, Dialect
+from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, prop_def
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+
+from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
+
+
+@irdl_attr_definition
+class GridDepActionAttr(Data[str]):
+    """`#nvvm.grid_dep_action<wait>` or `<launch_dependents>` (older MLIR prints
+    `#nvvm<grid_dep_action wait>`; both read, the first is printed)."""
+
+    name = "nvvm.grid_dep_action"
+
+    CASES: ClassVar[tuple[str, ...]] = ("wait", "launch_dependents")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> str:
+        # `#nvvm.grid_dep_action<wait>`, or in older MLIR `#nvvm<grid_dep_action wait>`,
+        # where the parser has read up to the value already.
+        if parser.parse_optional_punctuation("<") is None:
+            return cls.parse_case(parser)
+        case = cls.parse_case(parser)
+        parser.parse_punctuation(">")
+        return case
+
+    @classmethod
+    def parse_case(cls, parser: AttrParser) -> str:
+        at = parser.pos
+        word = parser.parse_identifier()
+        if word not in cls.CASES:
+            parser.raise_error(
+                f"expected one of {', '.join(cls.CASES)}, but got '{word}'", at, parser.pos
+            )
+        return word
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+
+@irdl_op_definition
+class GridDepControlOp(IRDLOperation):
+    """`nvvm.griddepcontrol wait` (or `launch_dependents`)."""
+
+    name = "nvvm.griddepcontrol"
+
+    kind = prop_def(GridDepActionAttr)
+
+    def __init__(self, kind: str):
+        super().__init__(properties={"kind": GridDepActionAttr(kind)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        kind = GridDepActionAttr.parse_case(parser)
+        _, attributes = parse_attr_dict_split(parser, cls)
+        op = cls(kind)
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data}")
+        print_attr_dict_merged(printer, self, ("kind",))
+
+
+NVVM = Dialect("nvvm", [GridDepControlOp], [GridDepActionAttr])
