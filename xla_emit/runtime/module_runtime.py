@@ -180,7 +180,10 @@ class ModuleRuntime:
     def launch_triton(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
         """Run the tile kernel of a `__triton` fusion, all its programs at once."""
         kernel = self.kernels.triton_kernel(fusion)
-        arguments = [np.ascontiguousarray(a) for a in _arrays(fusion, operands)]
+        arguments = [
+            np.ascontiguousarray(array).reshape(operand.array_shape.dimensions)
+            for array, operand in zip(_arrays(fusion, operands), fusion.operands, strict=True)
+        ]
         started = time.perf_counter()
         try:
             results = kernel.executor.run(arguments)
