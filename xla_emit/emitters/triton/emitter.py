@@ -11,7 +11,10 @@ for the transcendental ones, as XLA does), broadcasts `stablehlo.broadcast_in_di
 reshapes and bitcasts `stablehlo.reshape`, reduces `stablehlo.reduce` with the
 reducer as its region; each output an `xtile.insert`. Tiles are the padded
 (power-of-two) sizes; a reduce over a dimension the padding runs past first
-masks the padding with its init value (`xtile.mask`).
+masks the padding with its init value (`xtile.mask`). A gemm fusion's dot is an
+`scf.for` over the tiles of its contracting dimension: inside, the operands'
+tiles at `k_0` and a `stablehlo.dot_general` added to an f32 accumulator;
+after it, a convert to the dot's type.
 """
 
 from __future__ import annotations
