@@ -113,3 +113,17 @@ def test_a_bf16_gemm_fusion_runs_on_the_triton_route_an_f32_one_as_a_library_dot
         (expected,) = evaluate_module(module, inputs)
         assert np.allclose(out.astype(np.float32), np.asarray(expected).astype(np.float32), 0.02)
         assert [(r.name, r.lanes) for r in runtime.runs if r.name == "f"] == route
+
+
+def test_a_normalization_with_an_op_the_triton_emitter_lacks_runs_on_the_emitters() -> None:
+    text = _MODULE.replace(
+        "ROOT %d = f32[24,40]{1,0} subtract(%p, %mb)",
+        "%s = f32[24,40]{1,0} subtract(%p, %mb)\n  ROOT %d = f32[24,40]{1,0} cbrt(%s)",
+    )
+    module = parse_hlo_module(text, "m.hlo")
+    runtime = ModuleRuntime(module)
+    (out,) = runtime.run(_inputs())
+    (expected,) = evaluate_module(module, _inputs())
+    assert np.allclose(out, np.asarray(expected), rtol=1e-6)
+    # One kernel of the emitters: a lane per output element, not 12 programs.
+    assert [(run.name, run.lanes) for run in runtime.runs if run.name == "t"] != [("t", 12)]

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.diagnostics import UserError
-from xla_emit.emitters.triton.tiling import tile_computation
 from xla_emit.hlo.fusion_configs import (
     TRITON,
     TRITON_KINDS,
@@ -35,14 +34,17 @@ TritonCompiler = Callable[[HloInstruction, str, AfterPass | None], ModuleOp]
 
 
 def runs_as_triton(instruction: HloInstruction) -> bool:
-    """A fusion XLA emits with Triton's block-level code generation: normalizations, and
-    gemm fusions of 16-bit floats our tiling covers. Other gemm fusions run op by op, their
-    dot a library call: an f32 dot on the Triton route multiplies TF32 values, as XLA:GPU
-    does at default precision, and `--check` has no bound for that yet."""
+    """A fusion XLA emits with Triton's block-level code generation that our Triton emitter
+    covers: normalizations, and gemm fusions of 16-bit floats. Other gemm fusions run op by
+    op, their dot a library call (an f32 dot on the Triton route multiplies TF32 values, as
+    XLA:GPU does at default precision, and `--check` has no bound for that yet); a
+    normalization with an op the emitter lacks runs as one kernel of the emitters."""
     kind = fusion_backend_kind(instruction)
-    if kind == TRITON:
-        return True
-    return kind in TRITON_KINDS and _sixteen_bit_dots(instruction) and _tiles(instruction)
+    if kind not in TRITON_KINDS:
+        return False
+    if kind != TRITON and not _sixteen_bit_dots(instruction):
+        return False
+    return _emits(instruction)
 
 
 def _sixteen_bit_dots(fusion: HloInstruction) -> bool:
@@ -55,21 +57,22 @@ def _sixteen_bit_dots(fusion: HloInstruction) -> bool:
     )
 
 
-def _tiles(fusion: HloInstruction) -> bool:
-    """Whether the Triton tiling covers `fusion` (remembered per fusion instruction)."""
-    known = _TILEABLE.get(id(fusion))
+def _emits(fusion: HloInstruction) -> bool:
+    """Whether the Triton emitter covers `fusion` (remembered per fusion instruction)."""
+    from xla_emit.emitters.triton.emitter import emit_triton_fusion
+
+    known = _EMITTABLE.get(id(fusion))
     if known is None or known[0] is not fusion:
         try:
-            config = block_level_config(fusion)
-            tile_computation(fusion.called_computations[0], config.output_tiles)
+            emit_triton_fusion(fusion)
             known = (fusion, True)
         except UserError:
             known = (fusion, False)
-        _TILEABLE[id(fusion)] = known
+        _EMITTABLE[id(fusion)] = known
     return known[1]
 
 
-_TILEABLE: dict[int, tuple[HloInstruction, bool]] = {}
+_EMITTABLE: dict[int, tuple[HloInstruction, bool]] = {}
 
 
 def compile_triton_fusion(
