@@ -39,6 +39,10 @@ BUILT_IN_PASSES: dict[str, str] = {
     "pto-to-dps": "passes.pto.pto_to_dps:PTOToDPSPass",
     "pto-materialize-tmp-tiles": "passes.pto.pto_materialize_tmp_tiles:PTOMaterializeTmpTilesPass",
     "pto-plan-memory": "passes.pto.pto_plan_memory:PTOPlanMemoryPass",
+    "stablehlo-lower-to-arith": "passes.triton.stablehlo_lower_to_arith:StablehloLowerToArithPass",
+    "stablehlo-lower-to-triton": (
+        "passes.triton.stablehlo_lower_to_triton:StablehloLowerToTritonPass"
+    ),
     "tpu-verify-alignment": "passes.tpu.tpu_verify_alignment:TpuVerifyAlignmentPass",
     "tpu-infer-memref-layout": "passes.tpu.tpu_infer_memref_layout:TpuInferMemrefLayoutPass",
     "tpu-realign-accesses": "passes.tpu.tpu_realign_accesses:TpuRealignAccessesPass",

@@ -46,8 +46,16 @@ def _spec(stages: tuple[tuple[str, ...], ...]) -> str:
     return ",".join(name for stage in stages for name in stage)
 
 
+# XLA's Triton pipeline (`xtile` + `stablehlo` on tiles, down to `tt`), as far as its
+# TTIR: what stays is what XLA's TTIR holds.
+_XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (
+    ("stablehlo-lower-to-arith",),
+    ("stablehlo-lower-to-triton", *_CLEANUP),
+)
+
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
+    "xla-triton-pipeline": _spec(_XLA_TRITON_STAGES),
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }

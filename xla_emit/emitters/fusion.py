@@ -7,10 +7,12 @@ one `builtin.module`; `emit_fusion` does one fusion, for the module runtime.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
 
 from xla_emit.diagnostics import UserError
 from xla_emit.emitters.concatenate import emit_concatenate_entry
@@ -135,13 +137,17 @@ def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
     raise ValueError("the module has no entry function")
 
 
-def emit_module_kernels(module: HloModule) -> list[EmittedKernel]:
-    """Every fusion's kernel; no function takes the name of another fusion's entry."""
+def emit_module_kernels(
+    module: HloModule, skip: Callable[[HloInstruction], bool] | None = None
+) -> list[EmittedKernel]:
+    """Every fusion's kernel (but those `skip` names); no function takes the name of another
+    fusion's entry."""
     fusions = _fusions_or_error(module)
     entry_names = frozenset(sanitize_function_name(fusion.name) for fusion in fusions)
     return [
         emit_kernel(sanitize_function_name(fusion.name), fused_computation(fusion), entry_names)
         for fusion in fusions
+        if skip is None or not skip(fusion)
     ]
 
 
@@ -153,18 +159,29 @@ def _fusions_or_error(module: HloModule) -> list[HloInstruction]:
 
 
 def emit_hlo_module(text: str, file: str, fusion: str | None = None) -> ModuleOp:
-    """Parse HLO text and emit every fusion (or the one named `fusion`) as its own kernel."""
+    """Parse HLO text and emit every fusion (or the one named `fusion`) as its own kernel, in
+    one module: `__triton` fusions as `xtile.entry_func`s of the Triton route, the others by
+    the emitters."""
+    from xla_emit.emitters.triton.emitter import emit_triton_fusion
+    from xla_emit.hlo.fusion_configs import TRITON, fusion_backend_kind
     from xla_emit.hlo.parser import parse_hlo_module
     from xla_emit.hlo.select_fusion import fusion_named
 
     module = parse_hlo_module(text, file)
     if fusion is not None:
-        return emit_fusion(module, fusion_named(module, fusion))
-    functions: list[func.FuncOp] = []
+        chosen = fusion_named(module, fusion)
+        if fusion_backend_kind(chosen) == TRITON:
+            return emit_triton_fusion(chosen)
+        return emit_fusion(module, chosen)
+    functions: list[Operation] = []
     names: set[str] = set()
-    for kernel in emit_module_kernels(module):
+    for kernel in emit_module_kernels(module, skip=lambda f: fusion_backend_kind(f) == TRITON):
         for function in kernel.functions:
             if function.sym_name.data not in names:
                 names.add(function.sym_name.data)
                 functions.append(function)
+    for triton_fusion in fusion_instructions(module):
+        if fusion_backend_kind(triton_fusion) == TRITON:
+            tile_kernel = emit_triton_fusion(triton_fusion)
+            functions.extend(op.clone() for op in tile_kernel.body.block.ops)
     return ModuleOp(functions)

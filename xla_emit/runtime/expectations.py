@@ -37,9 +37,11 @@ from xla_emit.hlo.evaluator import (
 )
 from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
+from xla_emit.interpreter.tile.reduce_order import triton_addition_tree
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare, first_index, value_at
 from xla_emit.runtime.kernels import wrap_as_fusion
 from xla_emit.runtime.sum_bounds import tree_error_bound
+from xla_emit.runtime.triton_kernels import runs_as_triton
 
 # Ops whose result depends on the order the kernel combines elements in.
 _ORDER_DEPENDENT = frozenset({"reduce", "reduce-window", "dot", "convolution", "scatter"})
@@ -283,6 +285,10 @@ class _SumSource:
             # The runtime launches it as a fusion of its own.
             computation = wrap_as_fusion(self.reduce).called_computations[0]
             return reduce_addition_tree(computation, computation.root)
+        if runs_as_triton(self.fusion):
+            tree = triton_addition_tree(self.fusion, self.reduce)
+            if tree is not None:
+                return tree
         return reduce_addition_tree(self.fusion.called_computations[0], self.reduce)
 
 

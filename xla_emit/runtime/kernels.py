@@ -19,6 +19,13 @@ from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.printer import print_computation
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, AfterPass, apply_pipeline
+from xla_emit.runtime.triton_kernels import (
+    TRITON_PIPELINE,
+    TritonCompiler,
+    TritonKernel,
+    build_triton_kernel,
+    compile_triton_fusion,
+)
 
 # (module, fusion instruction, pipeline spec, hook after each pass) -> kernel module
 FusionCompiler = Callable[[HloModule, HloInstruction, str, AfterPass | None], ModuleOp]
@@ -84,7 +91,10 @@ class KernelCache:
     checks: CheckOptions = field(default_factory=CheckOptions.fast)
     max_lanes: int | None = None
     pass_seconds: dict[str, float] = field(default_factory=dict[str, float])
+    triton_pipeline: str = TRITON_PIPELINE
+    triton_compiler: TritonCompiler = compile_triton_fusion
     _kernels: dict[str, Kernel] = field(default_factory=dict[str, Kernel])
+    _triton_kernels: dict[str, TritonKernel] = field(default_factory=dict[str, TritonKernel])
 
     def kernel(self, module: HloModule, fusion: HloInstruction) -> Kernel:
         key = fusion_key(fusion, self.pipeline)
@@ -92,6 +102,18 @@ class KernelCache:
         if cached is None:
             cached = self._compile(module, fusion)
             self._kernels[key] = cached
+        return cached
+
+    def triton_kernel(self, fusion: HloInstruction) -> TritonKernel:
+        """The tile kernel of a `__triton` fusion (compiled on first use)."""
+        key = triton_fusion_key(fusion, self.triton_pipeline)
+        cached = self._triton_kernels.get(key)
+        if cached is None:
+            compiler = self.triton_compiler
+            cached = build_triton_kernel(
+                fusion, self.triton_pipeline, self.checks, compiler, self._record_pass
+            )
+            self._triton_kernels[key] = cached
         return cached
 
     def _compile(self, module: HloModule, fusion: HloInstruction) -> Kernel:
@@ -109,4 +131,10 @@ class KernelCache:
         self.pass_seconds[name] = self.pass_seconds.get(name, 0.0) + seconds
 
     def __len__(self) -> int:
-        return len(self._kernels)
+        return len(self._kernels) + len(self._triton_kernels)
+
+
+def triton_fusion_key(fusion: HloInstruction, pipeline: str) -> str:
+    """Triton fusions with equal text and equal tiles compile to equal tile kernels."""
+    config = dict(fusion.extra_attributes).get("backend_config", "")
+    return f"{fusion_key(fusion, pipeline)}\n{config}"

@@ -6,8 +6,9 @@ order: a fusion is compiled (once per distinct fusion text) and launched;
 its literal; `call`, `while` and `conditional` run their computations the same
 way; dots, cuBLAS/cuDNN custom calls and the one-device collectives are calls
 into the kernel library (`runtime.library`), and a `kind=kCustom` gemm or sort
-fusion runs its computation op by op, its dot or sort as a library call (a
-Triton softmax fusion is emitted as one kernel); any other instruction is
+fusion runs its computation op by op, its dot or sort as a library call, and a
+`__triton` fusion (softmax, layernorm) runs as a tile program of the Triton
+route (`runtime.triton_kernels`); any other instruction is
 wrapped as a fusion of its own, as XLA does, and emitted like one.
 
 The runtime executes these entry-level instructions with its own code, never
@@ -34,6 +35,7 @@ from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library
 from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
+from xla_emit.runtime.triton_kernels import runs_as_triton
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
@@ -90,6 +92,8 @@ class ModuleRuntime:
             return instruction.literal
         if opcode in _ALIASES:
             return _alias(instruction, operands)
+        if runs_as_triton(instruction):
+            return self.launch_triton(instruction, operands)
         if opcode == "call" or _is_library_fusion(instruction):
             return self.run_computation(instruction.called_computations[0], operands)
         if opcode == "while":
@@ -173,6 +177,22 @@ class ModuleRuntime:
         )
         return _fusion_outputs(fusion, results)
 
+    def launch_triton(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """Run the tile kernel of a `__triton` fusion, all its programs at once."""
+        kernel = self.kernels.triton_kernel(fusion)
+        arguments = [
+            np.ascontiguousarray(array).reshape(operand.array_shape.dimensions)
+            for array, operand in zip(_arrays(fusion, operands), fusion.operands, strict=True)
+        ]
+        started = time.perf_counter()
+        try:
+            results = kernel.executor.run(arguments)
+        except UserError as error:
+            note = Note(f"in the Triton kernel of '{fusion.name}'", fusion.location)
+            raise UserError(error.message, error.location, [*error.notes, note]) from None
+        self.runs.append(KernelRun(fusion.name, kernel.programs, time.perf_counter() - started))
+        return _fusion_outputs(fusion, results)
+
 
 def _predicate(value: RuntimeValue, instruction: HloInstruction) -> bool:
     if not isinstance(value, np.ndarray) or value.size != 1:
@@ -185,8 +205,8 @@ def _is_library_fusion(instruction: HloInstruction) -> bool:
     """A kCustom fusion around a library op (a gemm or sort fusion): its ops run one by one.
 
     Its dot or sort is a library call and every other op a kernel of its own. A
-    kCustom fusion without one (a Triton softmax or layernorm fusion) is emitted as
-    one kernel by our native emitters, as XLA does without its Triton rewrite.
+    `__triton` fusion runs as a tile program; another kCustom fusion without one is
+    emitted as one kernel by our native emitters, as XLA does without its Triton rewrite.
     """
     if instruction.opcode != "fusion" or instruction.fusion_kind != "kCustom":
         return False
@@ -255,7 +275,9 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
     while pending:
         for instruction in pending.pop(0).instructions:
             opcode = instruction.opcode
-            if opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
+            if runs_as_triton(instruction):
+                fusions.append(instruction)
+            elif opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
                 pending.extend(instruction.called_computations)
             elif opcode == "sort":
                 fusions.extend(_comparator_fusions(instruction))

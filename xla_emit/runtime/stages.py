@@ -19,9 +19,15 @@ from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare
 from xla_emit.runtime.expectations import Expectation, output_expectations
-from xla_emit.runtime.kernels import KernelCache, compile_fusion, fusion_key
+from xla_emit.runtime.kernels import KernelCache, compile_fusion, fusion_key, triton_fusion_key
 from xla_emit.runtime.module_runtime import ModuleRuntime, kernel_fusions
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, AfterPass, apply_pipeline
+from xla_emit.runtime.triton_kernels import (
+    TRITON_PIPELINE,
+    TritonCompiler,
+    compile_triton_fusion,
+    runs_as_triton,
+)
 
 EMITTED = "emitted"
 
@@ -62,28 +68,75 @@ class PipelineCheck:
 
 
 class StagedCompiler:
-    """Compiles fusions once, keeping a copy of each kernel after every pass."""
+    """Compiles fusions once, keeping a copy of each kernel after every pass.
 
-    def __init__(self, pipeline: str):
+    The stages are the emitters' output, then every pass of the GPU pipeline, then
+    every pass of the Triton pipeline: an emitter kernel keeps its last form through
+    the Triton stages, a Triton kernel its emitted form through the GPU ones, so each
+    stage changes one kind of kernel and is checked on its own.
+    """
+
+    def __init__(self, pipeline: str, triton_pipeline: str = TRITON_PIPELINE):
         self.pipeline = pipeline
-        self.stage_names: list[str] = [EMITTED]
+        self.triton_pipeline = triton_pipeline
+        self._gpu_names: list[str] = []
+        self._triton_names: list[str] = []
         self._kernels: dict[str, list[ModuleOp]] = {}
+        self._triton_kernels: dict[str, list[ModuleOp]] = {}
+
+    @property
+    def stage_names(self) -> list[str]:
+        return [EMITTED, *self._gpu_names, *self._triton_names]
 
     def compile_all(self, module: HloModule, fusions: Sequence[HloInstruction]) -> None:
         for fusion in fusions:
+            if runs_as_triton(fusion):
+                self._compile_triton(fusion)
+                continue
             key = fusion_key(fusion, self.pipeline)
             if key in self._kernels:
                 continue
             names, snapshots = _compile_stages(module, fusion, self.pipeline)
             self._kernels[key] = snapshots
-            if len(snapshots) > len(self.stage_names):
-                self.stage_names = [EMITTED, *names]
+            if len(names) > len(self._gpu_names):
+                self._gpu_names = names
+
+    def _compile_triton(self, fusion: HloInstruction) -> None:
+        key = triton_fusion_key(fusion, self.triton_pipeline)
+        if key in self._triton_kernels:
+            return
+        names: list[str] = []
+        kernel = compile_triton_fusion(fusion, "", None)
+        snapshots = [kernel.clone()]
+
+        def keep(name: str, current: ModuleOp, _seconds: float) -> None:
+            names.append(name)
+            snapshots.append(current.clone())
+
+        apply_pipeline(kernel, self.triton_pipeline, after_pass=keep)
+        self._triton_kernels[key] = snapshots
+        if len(names) > len(self._triton_names):
+            self._triton_names = names
+
+    def _gpu_stage(self, snapshots: list[ModuleOp], stage: int) -> ModuleOp:
+        return snapshots[min(stage, len(snapshots) - 1)]
+
+    def _triton_stage(self, snapshots: list[ModuleOp], stage: int) -> ModuleOp:
+        after_gpu = max(0, stage - len(self._gpu_names))
+        return snapshots[min(after_gpu, len(snapshots) - 1)]
 
     def distinct_stages(self) -> list[int]:
         """Stage numbers whose IR differs from the previous stage for some kernel."""
         kept = [0]
         for stage in range(1, len(self.stage_names)):
-            if any(str(k[stage]) != str(k[stage - 1]) for k in self._kernels.values()):
+            changed = any(
+                str(self._gpu_stage(k, stage)) != str(self._gpu_stage(k, stage - 1))
+                for k in self._kernels.values()
+            ) or any(
+                str(self._triton_stage(k, stage)) != str(self._triton_stage(k, stage - 1))
+                for k in self._triton_kernels.values()
+            )
+            if changed:
                 kept.append(stage)
         return kept
 
@@ -93,9 +146,27 @@ class StagedCompiler:
         def compiler(
             _module: HloModule, fusion: HloInstruction, _pipeline: str, _after: AfterPass | None
         ) -> ModuleOp:
-            return self._kernels[fusion_key(fusion, self.pipeline)][stage].clone()
+            snapshots = self._kernels[fusion_key(fusion, self.pipeline)]
+            return self._gpu_stage(snapshots, stage).clone()
 
         return compiler
+
+    def triton_compiler_for(self, stage: int) -> TritonCompiler:
+        def compiler(fusion: HloInstruction, _pipeline: str, _after: AfterPass | None) -> ModuleOp:
+            snapshots = self._triton_kernels[triton_fusion_key(fusion, self.triton_pipeline)]
+            return self._triton_stage(snapshots, stage).clone()
+
+        return compiler
+
+    def kernel_cache(self, stage: int, checks: CheckOptions) -> KernelCache:
+        """A cache whose kernels are every fusion's IR at `stage`."""
+        return KernelCache(
+            self.pipeline,
+            self.compiler_for(stage),
+            checks,
+            triton_pipeline=self.triton_pipeline,
+            triton_compiler=self.triton_compiler_for(stage),
+        )
 
 
 def _compile_stages(
@@ -137,7 +208,7 @@ def check_pipeline(
     staged.compile_all(module, kernel_fusions(module))
     result = PipelineCheck()
     for stage in staged.distinct_stages():
-        cache = KernelCache(pipeline, staged.compiler_for(stage), checks)
+        cache = staged.kernel_cache(stage, checks)
         started = time.perf_counter()
         outputs = ModuleRuntime(module, cache).run(inputs)
         comparisons = [

@@ -1,0 +1,175 @@
+"""`stablehlo-lower-to-arith`: elementwise `stablehlo` ops on tiles become `arith` and `math`.
+
+XLA's Triton pipeline runs this right after `tensor-lower-to-triton`:
+`stablehlo.add` on floats becomes `arith.addf`, on integers `arith.addi`;
+`stablehlo.convert` an `arith.extf`, `truncf`, `sitofp`, ... by the types;
+`stablehlo.compare` an `arith.cmpf`/`cmpi` with the predicate of its
+direction; `stablehlo.select` an `arith.select`. Reducer bodies are lowered
+too (their 0-d tensors stay tensors). `stablehlo.reduce`, `broadcast_in_dim`,
+`reshape`, `transpose` and `iota` are left for `stablehlo-lower-to-triton`.
+
+`lowered_ops` is the one table of what each op means in `arith`: the tile
+executor runs a `stablehlo` elementwise op by running the ops it would lower
+to, so every stage of the pipeline means the same arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import AnyFloat, IntegerType, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+
+from dialects import arith_vector, stablehlo
+
+_FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
+    stablehlo.AddOp: arith.AddfOp,
+    stablehlo.SubtractOp: arith.SubfOp,
+    stablehlo.MultiplyOp: arith.MulfOp,
+    stablehlo.DivideOp: arith.DivfOp,
+    stablehlo.MaximumOp: arith.MaximumfOp,
+    stablehlo.MinimumOp: arith.MinimumfOp,
+    stablehlo.PowerOp: math.PowFOp,
+}
+_INTEGER_BINARY: dict[type[Operation], type[Operation]] = {
+    stablehlo.AddOp: arith.AddiOp,
+    stablehlo.SubtractOp: arith.SubiOp,
+    stablehlo.MultiplyOp: arith.MuliOp,
+    stablehlo.DivideOp: arith.DivSIOp,
+    stablehlo.RemainderOp: arith.RemSIOp,
+    stablehlo.MaximumOp: arith.MaxSIOp,
+    stablehlo.MinimumOp: arith.MinSIOp,
+    stablehlo.AndOp: arith.AndIOp,
+    stablehlo.OrOp: arith.OrIOp,
+    stablehlo.XorOp: arith.XOrIOp,
+}
+_FLOAT_UNARY: dict[type[Operation], type[Operation]] = {
+    stablehlo.NegateOp: arith.NegfOp,
+    stablehlo.AbsOp: math.AbsFOp,
+    stablehlo.ExponentialOp: math.ExpOp,
+    stablehlo.ExponentialMinusOneOp: math.ExpM1Op,
+    stablehlo.LogOp: math.LogOp,
+    stablehlo.LogPlusOneOp: math.Log1pOp,
+    stablehlo.RsqrtOp: math.RsqrtOp,
+    stablehlo.SqrtOp: math.SqrtOp,
+    stablehlo.TanhOp: math.TanhOp,
+    stablehlo.SineOp: math.SinOp,
+    stablehlo.CosineOp: math.CosOp,
+    stablehlo.FloorOp: math.FloorOp,
+    stablehlo.CeilOp: math.CeilOp,
+}
+_FLOAT_PREDICATES = {"EQ": "oeq", "NE": "une", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge"}
+_SIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge"}
+_UNSIGNED_PREDICATES = {"EQ": "eq", "NE": "ne", "LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge"}
+
+
+def _element(type_: Attribute) -> Attribute:
+    return type_.get_element_type() if isinstance(type_, TensorType) else type_
+
+
+def _is_float(type_: Attribute) -> bool:
+    return isinstance(_element(type_), AnyFloat)
+
+
+def _width(type_: Attribute) -> int:
+    element = _element(type_)
+    if isinstance(element, IntegerType):
+        return element.width.data
+    assert isinstance(element, AnyFloat)
+    return element.bitwidth
+
+
+def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] | None:
+    """The `arith`/`math` ops computing `op` on `operands` (the last one's result is op's),
+    or None when `op` is not an elementwise op this pass lowers."""
+    result_type = op.results[0].type if op.results else None
+    if isinstance(op, stablehlo.ConvertOp):
+        assert result_type is not None
+        return _convert(operands[0], result_type)
+    if isinstance(op, stablehlo.CompareOp):
+        return [_compare(op, operands[0], operands[1])]
+    if isinstance(op, stablehlo.SelectOp):
+        # A tile of conditions: the select of `arith_vector`, as TTIR has it.
+        return [
+            arith_vector.SelectOp.create(operands=list(operands[:3]), result_types=[result_type])
+        ]
+    floats = result_type is not None and _is_float(result_type)
+    table = (_FLOAT_BINARY if floats else _INTEGER_BINARY) if len(operands) == 2 else None
+    if table is not None and type(op) in table:
+        return [table[type(op)].create(operands=list(operands), result_types=[result_type])]
+    if len(operands) == 1 and floats and type(op) in _FLOAT_UNARY:
+        return [_FLOAT_UNARY[type(op)].create(operands=list(operands), result_types=[result_type])]
+    return None
+
+
+def _compare(op: stablehlo.CompareOp, lhs: SSAValue, rhs: SSAValue) -> Operation:
+    direction = op.comparison_direction.data
+    if _is_float(lhs.type):
+        compare: Operation = arith.CmpfOp(lhs, rhs, _FLOAT_PREDICATES[direction])
+    else:
+        kind = op.compare_type.data if op.compare_type is not None else None
+        unsigned = kind == "UNSIGNED" or _width(lhs.type) == 1
+        predicates = _UNSIGNED_PREDICATES if unsigned else _SIGNED_PREDICATES
+        compare = arith.CmpiOp(lhs, rhs, predicates[direction])
+    # On tiles the result is a tile of i1: the compares of `arith_vector`, as TTIR has them.
+    shaped = arith_vector.CmpfOp if isinstance(compare, arith.CmpfOp) else arith_vector.CmpiOp
+    return shaped.create(
+        operands=[lhs, rhs],
+        result_types=[op.result.type],
+        properties=dict(compare.properties),
+        attributes=dict(compare.attributes),
+    )
+
+
+def _convert(value: SSAValue, target: Attribute) -> list[Operation]:
+    source = value.type
+    if _element(source) == _element(target):
+        return []
+    from_float, to_float = _is_float(source), _is_float(target)
+    source_width, target_width = _width(source), _width(target)
+    if from_float and to_float:
+        op_class = arith.ExtFOp if target_width > source_width else arith.TruncFOp
+    elif to_float:
+        op_class = arith_vector.UIToFPOp if source_width == 1 else arith_vector.SIToFPOp
+    elif from_float:
+        op_class = arith_vector.FPToSIOp
+    elif target_width > source_width:
+        op_class = arith_vector.ExtUIOp if source_width == 1 else arith_vector.ExtSIOp
+    else:
+        op_class = arith_vector.TruncIOp
+    return [op_class.create(operands=[value], result_types=[target])]
+
+
+@dataclass
+class _LowerElementwise(RewritePattern):
+    """Any elementwise `stablehlo` op with an `arith` meaning; others are left alone."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not isinstance(op, stablehlo.ElementwiseOp | stablehlo.CompareOp | stablehlo.SelectOp):
+            return
+        ops = lowered_ops(op, op.operands)
+        if ops is None:
+            return  # an op with no arith counterpart here: stays for a later pass to refuse
+        if not ops:  # a convert to its own type
+            rewriter.replace(op, [], [op.operands[0]])
+            return
+        rewriter.replace(op, ops, [ops[-1].results[0]])
+
+
+@dataclass(frozen=True)
+class StablehloLowerToArithPass(ModulePass):
+    """Lowers elementwise `stablehlo` ops to `arith` and `math`, as XLA's pass of this name."""
+
+    name = "stablehlo-lower-to-arith"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(_LowerElementwise(), apply_recursively=False).rewrite_module(op)

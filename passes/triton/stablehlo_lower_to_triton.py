@@ -1,0 +1,244 @@
+"""`stablehlo-lower-to-triton`: the `stablehlo` ops left on tiles become Triton's `tt` ops.
+
+As XLA's pass of this name writes them (its TTIR shows the result):
+
+    %r = stablehlo.reduce(%x init: %c) applies <op> across dimensions = [1]
+      -> %t = "tt.reduce"(%x) <{axis = 1 : i32}> ({ ^bb0(%a: f32, %b: f32):
+             %s = <op> %a, %b : f32   tt.reduce.return %s : f32 })
+         %r = <op> %t, splat(%c)           (the init joins once, after the tree)
+    stablehlo.broadcast_in_dim %x, dims = [0] : tensor<8xf32> -> tensor<8x16xf32>
+      -> tt.expand_dims (axis 1), then tt.broadcast
+    stablehlo.broadcast_in_dim of a 0-d tensor -> a splat (a dense constant for a constant)
+    stablehlo.reshape -> tt.reshape;  stablehlo.transpose -> tt.trans
+    stablehlo.iota -> tt.make_range (expanded and broadcast for higher ranks)
+    arith.addf %acc, (stablehlo.dot_general %a, %b) -> tt.dot %a, %b, %acc (TF32 inputs, as
+      XLA prints it for f32 and bf16 alike)
+
+It runs after `stablehlo-lower-to-arith`, so a reducer's body is one `arith` op on 0-d
+tensors; other bodies, and reduces over several inputs, are left alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from dialects import stablehlo, triton
+
+
+def _shape(type_: Attribute) -> tuple[int, ...]:
+    return tuple(type_.get_shape()) if isinstance(type_, TensorType) else ()
+
+
+def _element(type_: Attribute) -> Attribute:
+    return type_.get_element_type() if isinstance(type_, TensorType) else type_
+
+
+def _splat(value: SSAValue, result_type: TensorType[Attribute]) -> list[Operation]:
+    """`value` (a 0-d tensor) in every position of `result_type`: a dense constant when the
+    value is a splat constant, else its element splat."""
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, DenseIntOrFPElementsAttr):
+        values = owner.value.get_values()
+        if len(set(values)) == 1:
+            dense = DenseIntOrFPElementsAttr.from_list(result_type, [values[0]])
+            return [arith.ConstantOp(dense)]
+    element = tensor.ExtractOp(value, [], _element(value.type))
+    return [element, triton.SplatOp(element, result_type)]
+
+
+def _reducer(body: Block) -> Operation | None:
+    """The body's one combining op (after `stablehlo-lower-to-arith`), if that is all it is."""
+    ops = list(body.ops)
+    if len(ops) != 2 or len(body.args) != 2:
+        return None
+    combiner, terminator = ops
+    if not isinstance(terminator, stablehlo.ReturnOp) or len(combiner.results) != 1:
+        return None
+    if tuple(combiner.operands) != tuple(body.args):
+        return None
+    if tuple(terminator.operands) != tuple(combiner.results):
+        return None
+    return combiner
+
+
+def _like(combiner: Operation, operands: list[SSAValue], result_type: Attribute) -> Operation:
+    """`combiner` again, on other operands and with another result type."""
+    return type(combiner).create(
+        operands=operands,
+        result_types=[result_type],
+        properties=dict(combiner.properties),
+        attributes=dict(combiner.attributes),
+    )
+
+
+class _LowerReduce(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stablehlo.ReduceOp, rewriter: PatternRewriter) -> None:
+        if len(op.inputs) != 1:
+            return  # a variadic reduce (argmax): not lowered here
+        combiner = _reducer(op.body.block)
+        if combiner is None:
+            return  # a body that is not one combining op
+        element = _element(op.inputs[0].type)
+        new_ops: list[Operation] = []
+        value: SSAValue = op.inputs[0]
+        for dim in sorted(op.dims, reverse=True):
+            shape = list(_shape(value.type))
+            del shape[dim]
+            body = Block(arg_types=[element, element])
+            combine = _like(combiner, list(body.args), element)
+            body.add_ops([combine, triton.ReduceReturnOp([combine.results[0]])])
+            reduce = triton.ReduceOp.build(
+                operands=[[value]],
+                result_types=[[TensorType(element, shape)]],
+                properties={"axis": IntegerAttr(dim, i32)},
+                regions=[Region(body)],
+            )
+            new_ops.append(reduce)
+            value = reduce.results[0]
+        result_type = op.results_[0].type
+        assert isinstance(result_type, TensorType)
+        init = _splat(op.init_values[0], result_type)
+        final = _like(combiner, [value, init[-1].results[0]], result_type)
+        rewriter.replace(op, [*new_ops, *init, final], [final.results[0]])
+
+
+class _LowerBroadcastInDim(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stablehlo.BroadcastInDimOp, rewriter: PatternRewriter) -> None:
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        dims = list(op.properties[op.DIMS].get_values())  # pyright: ignore[reportAttributeAccessIssue]
+        if not dims:
+            new_ops = _splat(op.operand, result_type)
+            rewriter.replace(op, new_ops, [new_ops[-1].results[0]])
+            return
+        if dims != sorted(dims):
+            return  # a broadcast that also transposes: not lowered here
+        new_ops: list[Operation] = []
+        value: SSAValue = op.operand
+        shape = list(_shape(value.type))
+        for axis in range(len(_shape(result_type))):
+            if axis in dims:
+                continue
+            shape.insert(axis, 1)
+            expand = triton.ExpandDimsOp(
+                value,
+                TensorType(_element(result_type), shape),
+                properties={"axis": IntegerAttr(axis, i32)},
+            )
+            new_ops.append(expand)
+            value = expand.results[0]
+        if tuple(shape) != _shape(result_type):
+            new_ops.append(triton.BroadcastOp(value, result_type))
+            value = new_ops[-1].results[0]
+        rewriter.replace(op, new_ops, [value])
+
+
+class _LowerReshape(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stablehlo.ReshapeOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, triton.ReshapeOp(op.operand, op.result.type))
+
+
+class _LowerTranspose(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stablehlo.TransposeOp, rewriter: PatternRewriter) -> None:
+        order = op.properties[op.DIMS]
+        assert isinstance(order, DenseArrayBase)
+        trans = triton.TransOp(
+            op.operand,
+            op.result.type,
+            properties={"order": DenseArrayBase.from_list(i32, list(order.get_values()))},
+        )
+        rewriter.replace(op, trans)
+
+
+class _LowerDot(RewritePattern):
+    """`arith.addf %acc, (stablehlo.dot_general %a, %b)` -> `tt.dot %a, %b, %acc`, for dots in
+    Triton's form: leading batch dims, lhs contracting last, rhs contracting right after the
+    batch dims, one of each."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AddfOp, rewriter: PatternRewriter) -> None:
+        dot = op.rhs.owner
+        if not isinstance(dot, stablehlo.DotGeneralOp) or not dot.result.has_one_use():
+            return
+        lhs_batch, rhs_batch, lhs_k, rhs_k = dot.dot_dimension_numbers.lists()
+        rank = len(_shape(dot.lhs.type))
+        batch = tuple(range(rank - 2))
+        if lhs_batch != batch or rhs_batch != batch:
+            return  # batch dims elsewhere: needs transposes first
+        if lhs_k != (rank - 1,) or rhs_k != (rank - 2,):
+            return  # not (M x K) * (K x N)
+        if op.lhs.type != dot.result.type:
+            return
+        rewriter.replace(op, triton.DotOp(dot.lhs, dot.rhs, op.lhs, "tf32"))
+        rewriter.erase(dot)
+
+
+class _LowerIota(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: stablehlo.IotaOp, rewriter: PatternRewriter) -> None:
+        result_type = op.output.type
+        assert isinstance(result_type, TensorType)
+        if _element(result_type) != i32:
+            return  # make_range counts in i32 only
+        shape = _shape(result_type)
+        dimension = op.iota_dimension.value.data
+        new_ops: list[Operation] = [triton.MakeRangeOp(0, shape[dimension])]
+        value = new_ops[-1].results[0]
+        current = [shape[dimension]]
+        for axis in range(len(shape)):
+            if axis == dimension:
+                continue
+            current.insert(axis, 1)
+            new_ops.append(
+                triton.ExpandDimsOp(
+                    value, TensorType(i32, current), properties={"axis": IntegerAttr(axis, i32)}
+                )
+            )
+            value = new_ops[-1].results[0]
+        if tuple(current) != shape:
+            new_ops.append(triton.BroadcastOp(value, result_type))
+            value = new_ops[-1].results[0]
+        rewriter.replace(op, new_ops, [value])
+
+
+@dataclass(frozen=True)
+class StablehloLowerToTritonPass(ModulePass):
+    """Lowers reduces, broadcasts, reshapes, transposes and iotas on tiles to `tt` ops, as
+    XLA's pass of this name."""
+
+    name = "stablehlo-lower-to-triton"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        patterns = [
+            _LowerReduce(),
+            _LowerBroadcastInDim(),
+            _LowerReshape(),
+            _LowerTranspose(),
+            _LowerIota(),
+            _LowerDot(),
+        ]
+        for pattern in patterns:
+            PatternRewriteWalker(pattern, apply_recursively=False).rewrite_module(op)

@@ -1,0 +1,47 @@
+// RUN: xla-emit-opt %s --split-input-file -p stablehlo-lower-to-arith | filecheck %s
+
+// Elementwise stablehlo on tiles becomes arith/math, floats and integers apart; the
+// converts become extf/truncf; a convert to its own type disappears.
+// CHECK-LABEL: xtile.entry_func @elementwise
+// CHECK: %[[S:.*]] = arith.subf %{{.*}}, %{{.*}} : tensor<2x64xbf16>
+// CHECK: %[[W:.*]] = arith.extf %[[S]] : tensor<2x64xbf16> to tensor<2x64xf32>
+// CHECK: %[[M:.*]] = arith.maximumf %[[W]], %[[W]] : tensor<2x64xf32>
+// CHECK: %[[N:.*]] = arith.truncf %[[M]] : tensor<2x64xf32> to tensor<2x64xbf16>
+// CHECK: arith.addi %{{.*}}, %{{.*}} : tensor<2x64xi32>
+// CHECK: xtile.insert %[[N]]
+// CHECK-NOT: stablehlo.
+xtile.entry_func @elementwise(%in: memref<4x64xbf16>, %ints: memref<4x64xi32>, %out: memref<4x64xbf16>, %outi: memref<4x64xi32>, %pid: index {xla.range = [0 : index, 1 : index]}) {
+  %c0 = arith.constant 0 : index
+  %x = xtile.extract %in[%pid, %c0] [2, 64] [1, 1] : memref<4x64xbf16> -> tensor<2x64xbf16>
+  %i = xtile.extract %ints[%pid, %c0] [2, 64] [1, 1] : memref<4x64xi32> -> tensor<2x64xi32>
+  %s = stablehlo.subtract %x, %x : tensor<2x64xbf16>
+  %w = stablehlo.convert %s : (tensor<2x64xbf16>) -> tensor<2x64xf32>
+  %m = stablehlo.maximum %w, %w : tensor<2x64xf32>
+  %n = stablehlo.convert %m : (tensor<2x64xf32>) -> tensor<2x64xbf16>
+  %same = stablehlo.convert %n : (tensor<2x64xbf16>) -> tensor<2x64xbf16>
+  %j = stablehlo.add %i, %i : tensor<2x64xi32>
+  xtile.insert %same into %out[%pid, %c0] [2, 64] [1, 1] : tensor<2x64xbf16> -> memref<4x64xbf16>
+  xtile.insert %j into %outi[%pid, %c0] [2, 64] [1, 1] : tensor<2x64xi32> -> memref<4x64xi32>
+  xtile.return
+}
+
+// -----
+
+// Compares give tiles of i1 (cmpf with the direction's ordered predicate); selects stay
+// elementwise. Reduces and broadcasts are left for stablehlo-lower-to-triton.
+// CHECK-LABEL: xtile.entry_func @compare_select
+// CHECK: %[[P:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : tensor<16xf32>
+// CHECK: arith.select %[[P]], %{{.*}}, %{{.*}} : tensor<16xi1>, tensor<16xf32>
+// CHECK: stablehlo.reduce
+// CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<f32>
+// CHECK: stablehlo.broadcast_in_dim
+xtile.entry_func @compare_select(%in: memref<16xf32>, %out: memref<16xf32>, %pid: index {xla.range = [0 : index, 0 : index]}) {
+  %x = xtile.extract %in[%pid] [16] [1] : memref<16xf32> -> tensor<16xf32>
+  %lt = stablehlo.compare LT, %x, %x : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xi1>
+  %y = stablehlo.select %lt, %x, %x : tensor<16xi1>, tensor<16xf32>
+  %zero = arith.constant dense<0.000000e+00> : tensor<f32>
+  %r = stablehlo.reduce(%y init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<16xf32>, tensor<f32>) -> tensor<f32>
+  %b = stablehlo.broadcast_in_dim %r, dims = [] : (tensor<f32>) -> tensor<16xf32>
+  xtile.insert %b into %out[%pid] [16] [1] : tensor<16xf32> -> memref<16xf32>
+  xtile.return
+}

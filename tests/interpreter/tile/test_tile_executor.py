@@ -1,0 +1,74 @@
+"""The tile executor on hand-written kernels: values per pid, and its safety checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter import CheckOptions
+from xla_emit.interpreter.budget import run_limits
+from xla_emit.interpreter.tile.executor import TileExecutor
+from xla_emit.ir.parse import parse_mlir
+from xla_emit.limits import RunLimits
+
+# Each of 4 programs doubles a tile of 16; OFFSET is the tile's offset map.
+_KERNEL = """
+builtin.module {
+  xtile.entry_func @double(%in: memref<64xf32>, %out: memref<64xf32>,
+                           %pid: index {xla.range = [0 : index, PIDS : index]}) {
+    %o = xla.apply_indexing #xla.indexing_map<"(pid) -> (OFFSET), domain: pid in [0, PIDS]">(%pid)
+    %t = xtile.extract %in[%o] [16] [1] : memref<64xf32> -> tensor<16xf32>
+    %c = arith.constant dense<2.000000e+00> : tensor<16xf32>
+    %d = arith.mulf %t, %c : tensor<16xf32>
+    xtile.insert %d into %out[%o] [16] [1] : tensor<16xf32> -> memref<64xf32>
+    xtile.return
+  }
+}
+"""
+
+
+def _kernel(offset: str = "pid * 16", pids: int = 4):
+    text = _KERNEL.replace("OFFSET", offset).replace("PIDS", str(pids - 1))
+    module, source_map = parse_mlir(text, "k.mlir")
+    return module, source_map
+
+
+def test_every_program_doubles_its_tile() -> None:
+    module, _ = _kernel()
+    x = np.arange(64, dtype=np.float32)
+    (out,) = TileExecutor(module).run([x])
+    assert out.tolist() == (2 * x).tolist()
+
+
+def test_a_tile_starting_outside_the_buffer_names_the_op_and_the_pid() -> None:
+    module, source_map = _kernel(pids=5)  # pid 4 starts at 64
+    executor = TileExecutor(module, locate=source_map.location_of)
+    with pytest.raises(UserError, match=r"'xtile.extract' op pid 4: the tile at offsets \[64\]"):
+        executor.run([np.zeros(64, np.float32)])
+
+
+def test_two_programs_writing_one_element_is_a_race() -> None:
+    module, _ = _kernel(offset="pid * 8")
+    with pytest.raises(UserError, match=r"'xtile.insert' op race: pids 0 and 1 both write"):
+        TileExecutor(module, CheckOptions()).run([np.zeros(64, np.float32)])
+
+
+def test_the_step_budget_stops_the_run() -> None:
+    module, _ = _kernel()
+    with run_limits(RunLimits(max_steps=3)), pytest.raises(UserError, match="step budget of 3"):
+        TileExecutor(module).run([np.zeros(64, np.float32)])
+
+
+def test_the_memory_budget_names_what_would_not_fit() -> None:
+    module, _ = _kernel()
+    # The two buffers (512 bytes) and the constant fit, the extracted tiles of all 4 programs
+    # (256) do not.
+    with run_limits(RunLimits(max_memory=600)), pytest.raises(UserError, match=r"xtile\.extract"):
+        TileExecutor(module).run([np.zeros(64, np.float32)])
+
+
+def test_wrong_inputs_are_errors() -> None:
+    module, _ = _kernel()
+    with pytest.raises(UserError, match=r"expects shape \[64\], but got \[32\]"):
+        TileExecutor(module).run([np.zeros(32, np.float32)])

@@ -1,0 +1,259 @@
+"""The tile executor: runs an `xtile.entry_func` for all its program ids at once.
+
+Values (see the package docstring): every tensor and every scalar computed
+from the program id is a numpy array with a leading axis of one entry per pid
+of the current chunk; constants stay scalars or tile-shaped arrays and
+broadcast against them (a constant tile is put behind the pid axis when an op
+needs it there). The entry function's buffers are the kernel's operands, then
+its results; the pid argument's `xla.range` gives the number of programs.
+
+Safety, as in the other executors: each op counts one step per chunk against
+the step budget; every value the run makes is reserved in the memory meter
+before numpy allocates it; an extract or insert outside the buffer names the
+op and the pid; two programs writing one element is a race (`checks.races`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache, partial
+from typing import Any
+from weakref import WeakValueDictionary
+
+import numpy as np
+import numpy.typing as npt
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntegerAttr,
+    ModuleOp,
+    ShapedType,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.traits import IsTerminator
+
+from dialects.xtile import EntryFuncOp
+from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.interpreter.budget import MemoryMeter, StepCounter
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.memory import CheckOptions
+from xla_emit.interpreter.registry import OpTable
+from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
+from xla_emit.interpreter.tile.tiles import TileFault
+
+Array = npt.NDArray[Any]
+Locator = Callable[[Operation], SourceLocation | None]
+Handler = Callable[["TileExecutor", Operation, list[Any]], list[Any]]
+
+# The most elements one value of a chunk may hold: pids are run in chunks this bounds.
+_CHUNK_ELEMENTS = 1 << 22
+DEFAULT_NUM_WARPS = 4
+
+
+class TileExecutionError(UserError):
+    """A tile program did something the hardware would not, or that we cannot run."""
+
+
+class TileExecutor:
+    """Runs the `xtile.entry_func`s of `module`, all program ids of a launch at once."""
+
+    def __init__(
+        self,
+        module: ModuleOp,
+        checks: CheckOptions | None = None,
+        num_warps: int = DEFAULT_NUM_WARPS,
+        locate: Locator | None = None,
+        programs: int | None = None,
+    ) -> None:
+        self.module = module
+        # Kernels XLA printed before its pid argument had an `xla.range` take the launch size
+        # from the caller.
+        self.programs = programs
+        self.checks = checks if checks is not None else CheckOptions.fast()
+        self.num_warps = num_warps
+        self.locate = locate
+        self.functions = {f.sym_name.data: f for f in module.walk() if isinstance(f, EntryFuncOp)}
+        self.pids: Array = np.zeros(0, dtype=np.int64)
+        self.env: dict[SSAValue, Any] = {}
+        self.step_counter = StepCounter()
+        self.memory = MemoryMeter()
+        self.handlers = handler_table()
+        self._held: WeakValueDictionary[int, np.ndarray] = WeakValueDictionary()
+
+    # -- entry points ------------------------------------------------------------------
+
+    def entry_function(self, name: str | None = None) -> EntryFuncOp:
+        if name is None:
+            if len(self.functions) != 1:
+                names = ", ".join(sorted(self.functions)) or "none"
+                raise UserError(f"expected one xtile.entry_func, but got {names}")
+            return next(iter(self.functions.values()))
+        function = self.functions.get(name)
+        if function is None:
+            names = ", ".join(sorted(self.functions))
+            raise UserError(f"no xtile.entry_func named '{name}' (have: {names})")
+        return function
+
+    def num_programs(self, function: EntryFuncOp) -> int:
+        """One program per value of the pid argument's `xla.range` (unless given)."""
+        if self.programs is not None:
+            return self.programs
+        bounds = _arg_range(function, len(function.entry_block.args) - 1)
+        if bounds is None:
+            raise self.error(
+                function, "needs an `xla.range` on its program id argument (or a launch size)"
+            )
+        return bounds[1] + 1
+
+    def run(
+        self, inputs: Sequence[np.ndarray], entry: str | None = None, progress: object = None
+    ) -> list[np.ndarray]:
+        """The kernel's results (its buffers after the inputs) for `inputs`."""
+        function = self.entry_function(entry)
+        self.step_counter = StepCounter()
+        self.memory = MemoryMeter()
+        self._held.clear()
+        buffers = self._buffers(function, inputs)
+        programs = self.num_programs(function)
+        chunk = max(1, _CHUNK_ELEMENTS // _largest_tile(function))
+        for start in range(0, programs, chunk):
+            self.pids = np.arange(start, min(start + chunk, programs), dtype=np.int64)
+            self.env = dict(zip(function.buffer_args, buffers, strict=True))
+            self.env[function.tile_id] = self.pids
+            self.run_block(function.entry_block, None)
+        self.env = {}
+        return buffers[len(inputs) :]
+
+    def _buffers(self, function: EntryFuncOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        types = [arg.type for arg in function.buffer_args]
+        if len(inputs) > len(types):
+            raise UserError(
+                f"'{function.sym_name.data}' takes {len(types)} buffers, but got "
+                f"{len(inputs)} inputs"
+            )
+        buffers: list[np.ndarray] = []
+        for position, type_ in enumerate(types):
+            assert isinstance(type_, ShapedType)
+            shape, dtype = tuple(type_.get_shape()), numpy_dtype(type_)
+            hold = self.memory.holder(f"buffer {position} ({type_})", partial(self.error, function))
+            if position < len(inputs):
+                array = np.asarray(inputs[position])
+                self._held[id(array)] = array
+                if array.shape != shape:
+                    raise UserError(
+                        f"buffer {position} ({type_}) expects shape {list(shape)}, but got "
+                        f"{list(array.shape)}"
+                    )
+                hold(array.nbytes)
+                buffers.append(array if array.dtype == dtype else array.view(dtype))
+            else:
+                reservation = hold(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize)
+                buffers.append(reservation.keep(np.zeros(shape, dtype)))
+        return buffers
+
+    # -- running ops -------------------------------------------------------------------
+
+    def run_block(self, block: Block, args: Sequence[Any] | None) -> list[Any]:
+        """Run `block` with `args` (None: its arguments are bound already); returns the
+        operands of its terminator."""
+        for arg, value in zip(block.args, args or (), strict=args is not None):
+            self.env[arg] = value
+        for op in block.ops:
+            if self.step_counter.charge(1):
+                raise self.error(op, self.step_counter.exceeded())
+            operands = [self.env[v] for v in op.operands]
+            if op.has_trait(IsTerminator):
+                return operands
+            handler = self.handlers.lookup(type(op))
+            if handler is None:
+                raise self.error(op, "is not supported by the tile executor")
+            results = handler(self, op, operands)
+            for result, value in zip(op.results, results, strict=True):
+                self._hold(op, result, value)
+                self.env[result] = value
+        return []
+
+    def _hold(self, op: Operation, result: SSAValue, value: Any) -> None:
+        """Count the array behind a new value against the memory budget while it lives (a
+        view is counted by the array it views, once)."""
+        if not isinstance(value, np.ndarray):
+            return
+        owner = value
+        while isinstance(owner.base, np.ndarray):
+            owner = owner.base
+        if self._held.get(id(owner)) is owner or not owner.nbytes:
+            return
+        hold = self.memory.holder(f"'{op.name}' ({result.type})", partial(self.error, op))
+        hold(owner.nbytes).keep(owner)
+        self._held[id(owner)] = owner
+
+    def error(self, op: Operation, message: str) -> TileExecutionError:
+        location = self.locate(op) if self.locate is not None else None
+        return TileExecutionError(f"'{op.name}' op {message}", location)
+
+    # -- values ------------------------------------------------------------------------
+
+    def per_pid(self, value: Any, type_: Attribute) -> Array:
+        """`value` (a constant, or already per pid) with the pid axis in front."""
+        array = np.asarray(value)
+        rank = len(type_.get_shape()) if isinstance(type_, ShapedType) else 0
+        if array.ndim > rank:
+            return array
+        return np.broadcast_to(array, (len(self.pids), *array.shape))
+
+    def offsets(self, values: Sequence[Any]) -> npt.NDArray[np.int64]:
+        """Offsets ([pids, rank]) from index values, each uniform or per pid."""
+        columns = [np.broadcast_to(np.asarray(v, dtype=np.int64), self.pids.shape) for v in values]
+        if not columns:
+            return np.zeros((len(self.pids), 0), dtype=np.int64)
+        return np.stack(columns, axis=1)
+
+    def fault(self, op: Operation, fault: TileFault) -> TileExecutionError:
+        return self.error(op, str(fault))
+
+
+def _arg_range(function: EntryFuncOp, position: int) -> tuple[int, int] | None:
+    attrs = function.arg_attrs
+    if not isinstance(attrs, ArrayAttr) or position >= len(attrs.data):
+        return None
+    entry = attrs.data[position]
+    if not isinstance(entry, DictionaryAttr):
+        return None
+    bounds = entry.data.get("xla.range")
+    if not isinstance(bounds, ArrayAttr) or len(bounds.data) != 2:
+        return None
+    low, high = bounds.data
+    if not isinstance(low, IntegerAttr) or not isinstance(high, IntegerAttr):
+        return None
+    return low.value.data, high.value.data
+
+
+def _largest_tile(function: EntryFuncOp) -> int:
+    largest = 1
+    for op in function.walk():
+        for result in op.results:
+            if isinstance(result.type, TensorType):
+                largest = max(largest, int(np.prod(result.type.get_shape(), dtype=np.int64)))
+    return largest
+
+
+@cache
+def handler_table() -> OpTable[Handler]:
+    """Every op the tile executor runs: the shared `arith` and `math` semantics, then the
+    tile ops of each dialect."""
+    from xla_emit.interpreter.tile.dot import DOT_HANDLERS
+    from xla_emit.interpreter.tile.stablehlo_ops import STABLEHLO_HANDLERS
+    from xla_emit.interpreter.tile.triton_ops import TRITON_HANDLERS
+    from xla_emit.interpreter.tile.xtile_ops import XTILE_HANDLERS
+
+    table: OpTable[Handler] = OpTable()
+    table.register(WholeValueArithImpls())
+    for op_type, handler in (
+        *XTILE_HANDLERS,
+        *STABLEHLO_HANDLERS,
+        *TRITON_HANDLERS,
+        *DOT_HANDLERS,
+    ):
+        table.add(op_type, handler)
+    return table

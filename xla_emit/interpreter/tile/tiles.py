@@ -1,0 +1,129 @@
+"""Tiles of a buffer at each program's offsets: extraction and insertion with masks.
+
+`extract` gathers, for every pid at once, the tile of `sizes` (powers of two)
+starting at that pid's offsets; positions past the end of a dimension are
+masked and read as zero (Triton's masked load with a zero `other`). `insert`
+scatters the unmasked positions back. Both are checked as the hardware would
+not: a tile whose start lies outside the buffer is an error naming the pid,
+and two programs writing the same element is a race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+Array = npt.NDArray[np.generic]
+
+
+class TileFault(Exception):
+    """A tile access no program may make; the executor locates it at the op."""
+
+
+@dataclass(frozen=True)
+class TileIndices:
+    """Per pid and tile position: the buffer index in each dimension, and whether it is in
+    bounds (shapes [pids, *sizes])."""
+
+    indices: tuple[npt.NDArray[np.int64], ...]
+    mask: npt.NDArray[np.bool_]
+
+
+def tile_indices(
+    shape: Sequence[int],
+    offsets: npt.NDArray[np.int64],
+    sizes: Sequence[int],
+    pids: npt.NDArray[np.int64] | None = None,
+) -> TileIndices:
+    """The positions of each pid's tile (offsets: [pids, rank]) in a buffer of `shape`;
+    `pids` numbers the rows of `offsets` in messages (0, 1, ... by default)."""
+    count = offsets.shape[0]
+    rank = len(shape)
+    if offsets.shape != (count, rank) or len(sizes) != rank:
+        raise TileFault(f"a rank-{rank} buffer takes rank-{rank} offsets and sizes")
+    _check_starts(shape, offsets, pids)
+    indices: list[npt.NDArray[np.int64]] = []
+    mask = np.ones((count, *sizes), dtype=np.bool_)
+    for dim, (extent, size) in enumerate(zip(shape, sizes, strict=True)):
+        along = [1] * rank
+        along[dim] = size
+        position = offsets[:, dim].reshape(count, *[1] * rank) + np.arange(size).reshape(along)
+        inside = position < extent
+        mask = mask & inside
+        indices.append(np.where(inside, position, 0))
+    return TileIndices(tuple(np.broadcast_to(i, mask.shape) for i in indices), mask)
+
+
+def _check_starts(
+    shape: Sequence[int], offsets: npt.NDArray[np.int64], pids: npt.NDArray[np.int64] | None
+) -> None:
+    """A tile must start inside the buffer (an empty dimension has no tiles at all)."""
+    outside = (offsets < 0) | (offsets >= np.asarray(shape, dtype=np.int64))
+    if outside.any():
+        row, dim = (int(v) for v in np.argwhere(outside)[0])
+        start = [int(v) for v in offsets[row]]
+        raise TileFault(
+            f"pid {_pid(pids, row)}: the tile at offsets {start} starts outside the buffer "
+            f"of shape {list(shape)} (dimension {dim})"
+        )
+
+
+def _pid(pids: npt.NDArray[np.int64] | None, row: int) -> int:
+    return row if pids is None else int(pids[row])
+
+
+def extract(
+    buffer: Array,
+    offsets: npt.NDArray[np.int64],
+    sizes: Sequence[int],
+    pids: npt.NDArray[np.int64] | None = None,
+) -> Array:
+    """Every pid's tile of `buffer` ([pids, *sizes]); masked positions are zero."""
+    if buffer.ndim == 0:
+        return np.broadcast_to(buffer, (offsets.shape[0],)).copy()
+    where = tile_indices(buffer.shape, offsets, sizes, pids)
+    tiles = buffer[where.indices]
+    return np.where(where.mask, tiles, np.zeros((), dtype=buffer.dtype))
+
+
+def insert(
+    buffer: Array,
+    tiles: Array,
+    offsets: npt.NDArray[np.int64],
+    check_races: bool = True,
+    pids: npt.NDArray[np.int64] | None = None,
+) -> None:
+    """Write every pid's tile ([pids, *sizes]) into `buffer` in place, unmasked positions only."""
+    sizes = tiles.shape[1:]
+    if buffer.ndim == 0:
+        if check_races and tiles.shape[0] > 1:
+            raise TileFault(f"race: pids {_pid(pids, 0)} and {_pid(pids, 1)} both write the scalar")
+        buffer[()] = tiles[-1]
+        return
+    where = tile_indices(buffer.shape, offsets, sizes, pids)
+    targets = tuple(index[where.mask] for index in where.indices)
+    if check_races:
+        _check_races(buffer.shape, targets, where.mask, pids)
+    buffer[targets] = tiles[where.mask]
+
+
+def _check_races(
+    shape: Sequence[int],
+    targets: tuple[npt.NDArray[np.int64], ...],
+    mask: npt.NDArray[np.bool_],
+    pids: npt.NDArray[np.int64] | None,
+) -> None:
+    linear = np.ravel_multi_index(targets, tuple(shape))
+    order = np.argsort(linear, kind="stable")
+    repeated = np.flatnonzero(linear[order][1:] == linear[order][:-1])
+    if repeated.size == 0:
+        return
+    pid_of = np.nonzero(mask)[0]
+    first, second = order[repeated[0]], order[repeated[0] + 1]
+    element = [int(v) for v in np.unravel_index(linear[first], tuple(shape))]
+    raise TileFault(
+        f"race: pids {int(pid_of[first])} and {int(pid_of[second])} both write element {element}"
+    )

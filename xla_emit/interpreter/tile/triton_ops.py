@@ -1,0 +1,154 @@
+"""The tile executor's handlers for Triton's `tt` ops on tiles (values per pid, pid first).
+
+`tt.reduce` combines in Triton's in-tile order (`reduce_order`); the
+`stablehlo.reduce` handler is this reduce followed by the init value, which is
+how `stablehlo-lower-to-triton` lowers it. `tt.extern_elementwise` calls of
+libdevice run the `math` op of the same function (`__nv_expf` is `math.exp`),
+so they round as the rest of the executor does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
+
+import numpy as np
+from xdsl.dialects import math
+from xdsl.dialects.builtin import ShapedType, TensorType
+from xdsl.ir import Block, Operation, SSAValue
+
+from dialects import triton
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.tile.reduce_order import blocked_layout, reduce_in_triton_order
+
+if TYPE_CHECKING:
+    from xla_emit.interpreter.tile.executor import Handler, TileExecutor
+
+# libdevice functions (f32 and f64 spellings) and the `math` op each one computes.
+_LIBDEVICE: dict[str, type[Operation]] = {}
+for _name, _op in (
+    ("exp", math.ExpOp),
+    ("expm1", math.ExpM1Op),
+    ("log", math.LogOp),
+    ("log1p", math.Log1pOp),
+    ("rsqrt", math.RsqrtOp),
+    ("sqrt", math.SqrtOp),
+    ("tanh", math.TanhOp),
+    ("sin", math.SinOp),
+    ("cos", math.CosOp),
+    ("erf", math.ErfOp),
+    ("pow", math.PowFOp),
+    ("atan2", math.Atan2Op),
+    ("cbrt", math.CbrtOp),
+):
+    _LIBDEVICE[f"__nv_{_name}f"] = _op
+    _LIBDEVICE[f"__nv_{_name}"] = _op
+# XLA calls the approximate exp for 16-bit floats (computed in f32, then rounded to bf16 or
+# f16): within 2 f32 ulp of exp, so it rounds like exp but where exp lies that close to a
+# 16-bit rounding boundary. Run as exp, as every other stage computes it.
+_LIBDEVICE["__nv_fast_expf"] = math.ExpOp
+
+_STAND_INS: WeakKeyDictionary[Operation, tuple[Block, Operation]] = WeakKeyDictionary()
+
+
+def triton_reduce(
+    ex: TileExecutor, values: Any, axis: int, combine: Callable[[Any, Any], Any]
+) -> Any:
+    """`values` ([pids, *tile]) combined along tile axis `axis` in Triton's order."""
+    layout = blocked_layout(values.shape[1:], ex.num_warps, values.dtype.itemsize)
+    return reduce_in_triton_order(values, axis, combine, layout)
+
+
+def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, triton.ReduceOp)
+    if len(op.srcs) != 1:
+        raise ex.error(op, "with several operands is not supported by the tile executor")
+    block = op.combineOp.block
+
+    def combine(a: Any, b: Any) -> Any:
+        return np.asarray(ex.run_block(block, [a, b])[0])
+
+    values = ex.per_pid(args[0], op.srcs[0].type)
+    return [triton_reduce(ex, values, op.axis.value.data, combine)]
+
+
+def expand_dims(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, triton.ExpandDimsOp)
+    values = ex.per_pid(args[0], op.src.type)
+    return [np.expand_dims(values, op.axis.value.data + 1)]
+
+
+def broadcast(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, triton.BroadcastOp)
+    result_type = op.result.type
+    assert isinstance(result_type, ShapedType)
+    values = ex.per_pid(args[0], op.src.type)
+    return [np.broadcast_to(values, (values.shape[0], *result_type.get_shape()))]
+
+
+def splat(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, triton.SplatOp)
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    shape = tuple(result_type.get_shape())
+    value = np.asarray(args[0], dtype=numpy_dtype(result_type))
+    if value.ndim:  # a scalar per pid
+        return [np.broadcast_to(value.reshape(-1, *[1] * len(shape)), (len(ex.pids), *shape))]
+    return [np.broadcast_to(value, shape)]
+
+
+def reshape(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, triton.ReshapeOp)
+    result_type = op.result.type
+    assert isinstance(result_type, ShapedType)
+    values = ex.per_pid(args[0], op.src.type)
+    return [values.reshape(values.shape[0], *result_type.get_shape())]
+
+
+def trans(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, triton.TransOp)
+    order = list(op.order.get_values())
+    values = ex.per_pid(args[0], op.src.type)
+    return [values.transpose(0, *(o + 1 for o in order))]
+
+
+def make_range(_ex: TileExecutor, op: Operation, _args: list[Any]) -> list[Any]:
+    assert isinstance(op, triton.MakeRangeOp)
+    start, end = op.start.value.data, op.end.value.data
+    return [np.arange(start, end).astype(numpy_dtype(op.result.type))]
+
+
+def extern_elementwise(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    """A libdevice call, as the `math` op of the same function."""
+    assert isinstance(op, triton.ExternElementwiseOp)
+    known = _STAND_INS.get(op)
+    if known is None:
+        symbol = op.symbol.data
+        math_op = _LIBDEVICE.get(symbol)
+        if math_op is None:
+            raise ex.error(op, f"calls '{symbol}', which the tile executor does not know")
+        stand_ins = Block(arg_types=[v.type for v in op.srcs])
+        operands: list[SSAValue] = list(stand_ins.args)
+        known = (stand_ins, math_op.create(operands=operands, result_types=[op.result.type]))
+        _STAND_INS[op] = known
+    _, math_op_instance = known
+    handler = ex.handlers.lookup(type(math_op_instance))
+    assert handler is not None
+    return handler(ex, math_op_instance, args)
+
+
+def nothing(_ex: TileExecutor, _op: Operation, _args: list[Any]) -> list[Any]:
+    return []
+
+
+TRITON_HANDLERS: tuple[tuple[type[Operation], Handler], ...] = (
+    (triton.ReduceOp, reduce),
+    (triton.ExpandDimsOp, expand_dims),
+    (triton.BroadcastOp, broadcast),
+    (triton.SplatOp, splat),
+    (triton.ReshapeOp, reshape),
+    (triton.TransOp, trans),
+    (triton.MakeRangeOp, make_range),
+    (triton.ExternElementwiseOp, extern_elementwise),
+)

@@ -1,0 +1,141 @@
+"""The tile executor's handlers for the ops every stage holds: `xtile` tiles in and out,
+`xla.apply_indexing` on the pid, constants and 0-d tensors."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.ir import Operation
+
+from dialects.xla import ApplyIndexingOpBase
+from dialects.xtile import EntryFuncReturnOp, ExtractTileOp, InsertTileOp, MaskOp
+from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.registry import OpTable
+from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
+from xla_emit.interpreter.tile.tiles import TileFault, extract, insert
+
+if TYPE_CHECKING:
+    from xla_emit.interpreter.tile.executor import Handler, TileExecutor
+
+
+def constant(ex: TileExecutor, op: Operation, _args: list[Any]) -> list[Any]:
+    """Dense constants of any shape (a splat stays a broadcast view); scalars as in arith."""
+    assert isinstance(op, arith.ConstantOp)
+    value = op.value
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        type_ = value.get_type()
+        values = np.array(value.get_values(), dtype=numpy_dtype(type_))
+        shape = tuple(type_.get_shape())
+        return [
+            np.broadcast_to(values.reshape(()), shape)
+            if values.size == 1
+            else values.reshape(shape)
+        ]
+    handler = _SCALAR_ARITH.lookup(arith.ConstantOp)
+    assert handler is not None
+    return handler(ex, op, [])
+
+
+def tensor_extract(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    """The element of a 0-d tensor (per pid when the tensor is)."""
+    assert isinstance(op, tensor.ExtractOp)
+    if op.indices:
+        raise ex.error(op, "with indices is not supported by the tile executor")
+    return [args[0]]
+
+
+def tensor_from_elements(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    """A 0-d tensor of one element (per pid when the element is)."""
+    assert isinstance(op, tensor.FromElementsOp)
+    if len(args) != 1:
+        raise ex.error(op, "with more than one element is not supported by the tile executor")
+    return [np.asarray(args[0], dtype=numpy_dtype(op.result.type))]
+
+
+def apply_indexing(_ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, ApplyIndexingOpBase)
+    indexing_map = op.indexing_map_attr.indexing_map
+    values = [np.asarray(a, dtype=np.int64) for a in args]
+    dims, symbols = values[: indexing_map.num_dims], values[indexing_map.num_dims :]
+    return [np.asarray(r, dtype=np.int64) for r in indexing_map.evaluate(dims, symbols)]
+
+
+def extract_tile(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, ExtractTileOp)
+    sizes = tuple(op.full_tile_shape.get_values())
+    _check_strides(ex, op, op.strides.get_values())
+    try:
+        tiles = extract(args[0], ex.offsets(args[1:]), sizes, ex.pids)
+    except TileFault as fault:
+        raise ex.fault(op, fault) from None
+    result_type = op.result.type
+    assert isinstance(result_type, TensorType)
+    return [tiles.reshape(len(ex.pids), *result_type.get_shape())]
+
+
+def insert_tile(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    assert isinstance(op, InsertTileOp)
+    sizes = tuple(op.full_tile_shape.get_values())
+    _check_strides(ex, op, op.strides.get_values())
+    tiles = ex.per_pid(args[0], op.source.type).reshape(len(ex.pids), *sizes)
+    try:
+        insert(args[1], tiles, ex.offsets(args[2:]), ex.checks.races, ex.pids)
+    except TileFault as fault:
+        raise ex.fault(op, fault) from None
+    return []
+
+
+def _check_strides(ex: TileExecutor, op: Operation, strides: Sequence[int]) -> None:
+    if any(stride != 1 for stride in strides):
+        raise ex.error(op, f"with strides {list(strides)} is not supported by the tile executor")
+
+
+def mask(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    """Positions of the tile at or past `bounds` become the value."""
+    assert isinstance(op, MaskOp)
+    tiles = ex.per_pid(args[0], op.source.type)
+    keep = np.ones(tiles.shape[1:], dtype=np.bool_)
+    for dim, bound in enumerate(op.bounds.get_values()):
+        along = [1] * keep.ndim
+        along[dim] = keep.shape[dim]
+        keep = keep & (np.arange(keep.shape[dim]).reshape(along) < bound)
+    value = np.asarray(args[1], dtype=tiles.dtype)
+    value = value.reshape(value.shape + (1,) * keep.ndim) if value.ndim else value
+    return [np.where(keep, tiles, value)]
+
+
+def nothing(_ex: TileExecutor, _op: Operation, _args: list[Any]) -> list[Any]:
+    return []
+
+
+def for_loop(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    """`scf.for` with bounds the same for every pid (XLA's loop over K tiles)."""
+    assert isinstance(op, scf.ForOp)
+    bounds = [np.asarray(v) for v in args[:3]]
+    if any(b.ndim for b in bounds):
+        raise ex.error(op, "with bounds that differ between pids is not supported")
+    lower, upper, step = (int(b) for b in bounds)
+    carried = list(args[3:])
+    for index in range(lower, upper, step):
+        carried = ex.run_block(op.body.block, [index, *carried])
+    return carried
+
+
+_SCALAR_ARITH: OpTable[Handler] = OpTable()
+_SCALAR_ARITH.register(WholeValueArithImpls())
+
+XTILE_HANDLERS: tuple[tuple[type[Operation], Handler], ...] = (
+    (arith.ConstantOp, constant),
+    (tensor.ExtractOp, tensor_extract),
+    (tensor.FromElementsOp, tensor_from_elements),
+    (ApplyIndexingOpBase, apply_indexing),
+    (ExtractTileOp, extract_tile),
+    (InsertTileOp, insert_tile),
+    (MaskOp, mask),
+    (EntryFuncReturnOp, nothing),
+    (scf.ForOp, for_loop),
+)
