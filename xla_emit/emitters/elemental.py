@@ -43,6 +43,7 @@ from dialects.xla import (
     IndexingMapAttr,
     PureCallOp,
 )
+from xla_emit.emitters.bitcast import emit_bitcast
 from xla_emit.emitters.elemental_indexed import emit_dot, emit_gather, emit_reduce_window
 from xla_emit.emitters.elemental_ops import emit_elementwise_op, unsupported
 from xla_emit.emitters.types import (
@@ -598,7 +599,7 @@ _EMITTERS: dict[str, _EmitFn] = {
     "iota": ElementalEmitter.emit_iota,
     "broadcast": ElementalEmitter.emit_index_transform,
     "reshape": ElementalEmitter.emit_index_transform,
-    "bitcast": ElementalEmitter.emit_index_transform,
+    "bitcast": emit_bitcast,
     "transpose": ElementalEmitter.emit_index_transform,
     "slice": ElementalEmitter.emit_index_transform,
     "reverse": ElementalEmitter.emit_index_transform,

@@ -173,7 +173,6 @@ def _reshape(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
 
 
 def _bitcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
-    """Reinterprets the operand's physical (layout) order as the result's."""
     x = _array(operands[0])
     source = instruction.operands[0].array_shape
     target = instruction.array_shape
@@ -181,14 +180,20 @@ def _bitcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     if source.rank == 0 and target.rank == 0:
         # Scalars; reducers and comparators also run on whole arrays of them.
         return x.view(dtype) if x.dtype != dtype else x
+    return bitcast_array(x, source, target)
+
+
+def bitcast_array(x: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.ndarray:
+    """The operand's bytes in memory (its layout's order) read with the target's type,
+    dimensions and layout: the element width may change, the byte size does not."""
     source_major_to_minor = list(reversed(source.minor_to_major))
     target_major_to_minor = list(reversed(target.minor_to_major))
-    physical = np.transpose(x, source_major_to_minor).reshape(
-        [target.dimensions[d] for d in target_major_to_minor]
-    )
-    logical = np.transpose(physical, np.argsort(target_major_to_minor))
-    # Same bit width, another type: the same bits read as the result type.
-    return logical.view(dtype) if logical.dtype != dtype else logical
+    in_memory = np.ascontiguousarray(np.transpose(x, source_major_to_minor)).reshape(-1)
+    dtype = target.element_type.dtype
+    if in_memory.dtype != dtype:
+        in_memory = in_memory.view(dtype)
+    physical = in_memory.reshape([target.dimensions[d] for d in target_major_to_minor])
+    return np.transpose(physical, np.argsort(target_major_to_minor))
 
 
 def _transpose(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
@@ -281,9 +286,12 @@ _UFUNC_REDUCERS: dict[str, np.ufunc] = {
     "multiply": np.multiply,
     "maximum": np.maximum,
     "minimum": np.minimum,
-    "and": np.logical_and,
-    "or": np.logical_or,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
 }
+# `and`, `or` and `xor` are bitwise on integers and logical on pred (numpy's bitwise
+# ufuncs are logical on bool arrays, so one table serves both).
 
 
 # Element types whose simple reductions the evaluator folds one element after another, in

@@ -25,7 +25,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
-from xla_emit.hlo.evaluator import check_arguments, flatten_value
+from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import ALIASING_OPS
 from xla_emit.hlo.shape import ArrayShape, TupleShape
@@ -227,25 +227,7 @@ def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> Runtime
         return operand[index]
     if not isinstance(operand, np.ndarray):
         raise UserError(f"'{instruction.name}': a bitcast takes an array", instruction.location)
-    return _bitcast(operand, instruction.operands[0].array_shape, instruction.array_shape)
-
-
-def _bitcast(array: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.ndarray:
-    """The same bytes in memory read with the target's dimensions and layout.
-
-    A buffer's memory order is its layout's major-to-minor order; the array
-    holds logical indices, so go through the memory order and back.
-    """
-    in_memory = array.transpose(_major_to_minor(source)).reshape(-1)
-    target_order = _major_to_minor(target)
-    target_in_memory = in_memory.reshape([target.dimensions[d] for d in target_order])
-    if target_in_memory.dtype != target.element_type.dtype:  # f32 <-> s32 and the like
-        target_in_memory = target_in_memory.view(target.element_type.dtype)
-    return target_in_memory.transpose(np.argsort(target_order))
-
-
-def _major_to_minor(shape: ArrayShape) -> list[int]:
-    return list(reversed(shape.minor_to_major))
+    return bitcast_array(operand, instruction.operands[0].array_shape, instruction.array_shape)
 
 
 def kernel_fusions(module: HloModule) -> list[HloInstruction]:
