@@ -365,7 +365,8 @@ def _reduce_sequentially(
     flat = [np.transpose(x, list(dims) + kept).reshape([count, *kept_shape]) for x in inputs]
     accumulators: list[np.ndarray] = [np.broadcast_to(init, kept_shape) for init in inits]
     for position in range(count):
-        accumulators = step(accumulators, [x[position] for x in flat])
+        # `x[position, ...]` stays an array when nothing is kept (`x[position]` is a scalar).
+        accumulators = step(accumulators, [x[position, ...] for x in flat])
     results = [
         np.broadcast_to(a, kept_shape).astype(x.dtype)
         for a, x in zip(accumulators, inputs, strict=True)

@@ -28,7 +28,7 @@ from xla_emit.diagnostics import Note, UserError
 from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import ALIASING_OPS
-from xla_emit.hlo.shape import ArrayShape, TupleShape
+from xla_emit.hlo.shape import Shape, TupleShape, flatten_shape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library
@@ -278,12 +278,16 @@ def _kernel_arguments(
 
 
 def _fusion_outputs(fusion: HloInstruction, results: list[np.ndarray]) -> RuntimeValue:
-    shapes = fusion.shape.elements if isinstance(fusion.shape, TupleShape) else [fusion.shape]
-    outputs: list[np.ndarray] = []
-    for result, shape in zip(results, shapes, strict=True):
-        assert isinstance(shape, ArrayShape)
-        array = result.reshape(shape.dimensions)
+    """The kernel's flat results shaped as the fusion's (possibly nested) tuple shape."""
+    leaves = iter(results)
+
+    def build(shape: Shape) -> RuntimeValue:
+        if isinstance(shape, TupleShape):
+            return tuple(build(element) for element in shape.elements)
+        array = next(leaves).reshape(shape.dimensions)
         if array.dtype != shape.element_type.dtype:
             array = array.view(shape.element_type.dtype)
-        outputs.append(array)
-    return tuple(outputs) if isinstance(fusion.shape, TupleShape) else outputs[0]
+        return array
+
+    assert len(results) == len(flatten_shape(fusion.shape)), "one kernel result per leaf"
+    return build(fusion.shape)
