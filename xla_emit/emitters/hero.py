@@ -101,6 +101,16 @@ def _walk_to_hero(
     return current
 
 
+def epilogue_path(hero: HloInstruction, root: HloInstruction) -> list[HloInstruction]:
+    """The ops from the hero's user up to `root` (each has one computed operand)."""
+    path: list[HloInstruction] = []
+    current = root
+    while current is not hero:
+        path.append(current)
+        (current,) = [op for op in current.operands if not _is_constant_like(op)]
+    return path[::-1]
+
+
 def _transposes_below_elementwise(
     root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]
 ) -> list[HloInstruction]:

@@ -12,10 +12,19 @@ extra argument instead of calling the hero's function, XLA's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.ir import SSAValue
+
 from xla_emit.emitters import partitioner
 from xla_emit.emitters.functions import Subgraph
-from xla_emit.emitters.hero import EmitterKind, FusionAnalysis
+from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, epilogue_path
+from xla_emit.hlo.indexing_analysis import epilogue_input_to_output_map
 from xla_emit.hlo.ir import HloComputation, HloInstruction
+
+if TYPE_CHECKING:
+    from xla_emit.emitters.elemental import ElementalEmitter
 
 
 def forced_roots(analysis: FusionAnalysis) -> frozenset[HloInstruction]:
@@ -63,3 +72,18 @@ def format_partitions(analysis: FusionAnalysis) -> str:
     return partitioner.format_partitions(
         partitioner.partition_fusion(analysis.computation, forced_roots(analysis))
     )
+
+
+def emit_epilogue(
+    emitter: ElementalEmitter,
+    analysis: FusionAnalysis,
+    epilogue: Subgraph,
+    hero_index: Sequence[SSAValue],
+) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The epilogue's values for the hero's element at `hero_index` (injected beforehand),
+    and the root index they belong at: reshapes and bitcasts between the hero and the root
+    (a reduce's keep-dims reshape) move the index, as XLA's epilogue indexing does."""
+    root = epilogue.roots[0]
+    to_root = epilogue_input_to_output_map(epilogue_path(analysis.hero, root))
+    root_index = emitter.apply_map(to_root, hero_index, analysis.hero.array_shape.dimensions)
+    return emitter.emit_call(epilogue, root, root_index), root_index

@@ -250,6 +250,51 @@ def _bitcast_map(
     return compose_indexing_maps(compose_indexing_maps(to_physical, reshape), to_logical).simplify()
 
 
+def memory_order_map(source: ArrayShape, target: ArrayShape) -> IndexingMap:
+    """Logical index in `source` -> the same place in memory -> logical index in `target`
+    (shapes of equal element counts, each read in its layout's order)."""
+    source_major_to_minor = list(reversed(source.minor_to_major))
+    target_major_to_minor = list(reversed(target.minor_to_major))
+    to_physical = _permutation_map(source.dimensions, source_major_to_minor)
+    reshape = reshape_map(
+        [source.dimensions[d] for d in source_major_to_minor],
+        [target.dimensions[d] for d in target_major_to_minor],
+    )
+    physical_target = [target.dimensions[d] for d in target_major_to_minor]
+    to_logical = _permutation_map(
+        physical_target, [target_major_to_minor.index(j) for j in range(target.rank)]
+    )
+    return compose_indexing_maps(compose_indexing_maps(to_physical, reshape), to_logical)
+
+
+def epilogue_input_to_output_map(path: Sequence[HloInstruction]) -> IndexingMap:
+    """From the hero's output index to the root's, along `path` (the hero's user first, the
+    root last) of the ops an epilogue may hold: elementwise ops and copies keep the index,
+    reshapes and bitcasts move it as memory order says (XLA's epilogue input-to-output
+    indexing; keep-dims reshapes after a reduce are the common case)."""
+    assert path, "an epilogue path holds at least the root"
+    indexing: IndexingMap | None = None
+    for instruction in path:
+        out = instruction.array_shape
+        if instruction.opcode == "reshape":
+            source = instruction.operands[0].array_shape
+            step = reshape_map(source.dimensions, out.dimensions)
+        elif instruction.opcode == "bitcast":
+            source = instruction.operands[0].array_shape
+            if source.num_elements != out.num_elements:
+                raise UserError(
+                    f"Unsupported: bitcast '{instruction.name}' changes the element count "
+                    "in an epilogue",
+                    instruction.location,
+                )
+            step = memory_order_map(source, out)
+        else:
+            step = identity_map(out.dimensions)
+        indexing = step if indexing is None else compose_indexing_maps(indexing, step)
+    assert indexing is not None
+    return indexing.simplify()
+
+
 def _slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     assert instruction.slice_ranges is not None
     return [
