@@ -512,6 +512,14 @@ class ElementalEmitter:
         )
         return self.emit_reduce_level(nest, inits, [])
 
+    def emit_map(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        """The mapped computation (a scalar function, as a reducer) called on the operands'
+        elements at the output's index (XLA writes `map` for jax's cumlogsumexp)."""
+        values = [self.emit(operand, indices)[0] for operand in instruction.operands]
+        callee = self.fusion.reducer(instruction.called_computations[0])
+        result_type = element_type(instruction.array_shape.element_type)
+        return list(self.insert(PureCallOp(callee, values, [result_type])).results)
+
     def emit_reduce_level(
         self, nest: _ReduceNest, accumulators: list[SSAValue], ivs: list[SSAValue]
     ) -> list[SSAValue]:
@@ -606,6 +614,7 @@ _EMITTERS: dict[str, _EmitFn] = {
     "pad": ElementalEmitter.emit_pad,
     "concatenate": ElementalEmitter.emit_concatenate,
     "reduce": ElementalEmitter.emit_reduce,
+    "map": ElementalEmitter.emit_map,
     "get-tuple-element": ElementalEmitter.emit_get_tuple_element,
     "dynamic-slice": ElementalEmitter.emit_dynamic_slice,
     "dynamic-update-slice": ElementalEmitter.emit_dynamic_update_slice,

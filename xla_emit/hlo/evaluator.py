@@ -172,6 +172,13 @@ def _reshape(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     return np.reshape(_array(operands[0]), instruction.array_shape.dimensions)
 
 
+def _reduce_precision(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    assert instruction.precision_bits is not None, "reduce-precision carries its format"
+    exponent_bits, mantissa_bits = instruction.precision_bits
+    ptype = _element_type(instruction.shape)
+    return elementwise.reduce_precision(_array(operands[0]), ptype, exponent_bits, mantissa_bits)
+
+
 def _bitcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     x = _array(operands[0])
     source = instruction.operands[0].array_shape
@@ -471,5 +478,6 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "all-gather": _collective,
     "rng-bit-generator": _rng_bit_generator,
     "map": _map,
+    "reduce-precision": _reduce_precision,
     "opt-barrier": _opt_barrier,
 }

@@ -10,7 +10,7 @@ UNARY_FLOAT_OPS: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 UNARY_ANY_OPS: frozenset[str] = frozenset({"abs", "negate", "sign", "copy"})
-UNARY_INT_OPS: frozenset[str] = frozenset({"not", "popcnt"})
+UNARY_INT_OPS: frozenset[str] = frozenset({"not", "popcnt", "count-leading-zeros"})
 UNARY_OPS: frozenset[str] = UNARY_FLOAT_OPS | UNARY_ANY_OPS | UNARY_INT_OPS
 
 BINARY_ARITH_OPS: frozenset[str] = frozenset(
@@ -25,7 +25,9 @@ BINARY_OPS: frozenset[str] = BINARY_ARITH_OPS | BINARY_FLOAT_OPS | BINARY_INT_OP
 # Ops whose output element at an index depends only on operand elements at the
 # same index (XLA's IsElementwise).
 ELEMENTWISE_OPS: frozenset[str] = (
-    UNARY_OPS | BINARY_OPS | frozenset({"compare", "select", "clamp", "convert"})
+    UNARY_OPS
+    | BINARY_OPS
+    | frozenset({"compare", "select", "clamp", "convert", "reduce-precision"})
 )
 
 # Ops that only move data: an output element is one input element.

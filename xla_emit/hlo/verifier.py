@@ -495,6 +495,16 @@ def _infer_call(instruction: HloInstruction) -> Shape:
     return callee.root.shape
 
 
+def _infer_reduce_precision(instruction: HloInstruction) -> Shape:
+    _operand_count(instruction, 1)
+    operand = _array(instruction.operands[0], "operand")
+    _require(
+        operand.element_type.is_float,
+        f"needs a floating-point operand, got {operand.element_type.value}",
+    )
+    return instruction.operands[0].shape
+
+
 def _infer_custom_call(instruction: HloInstruction) -> None:
     check_library_target(instruction)
 
@@ -504,6 +514,7 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "select": _infer_select,
     "clamp": _infer_clamp,
     "convert": _infer_convert,
+    "reduce-precision": _infer_reduce_precision,
     "bitcast-convert": _infer_bitcast_convert,
     "broadcast": _infer_broadcast,
     "reshape": _infer_reshape,
