@@ -406,13 +406,13 @@ def _reduce(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     return inputs + [scalar_operand_map(out)] * half
 
 
-def _map(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
+def _map_op(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     """`map` applies its computation elementwise (over all dimensions, as XLA requires)."""
     return [identity_map(out.dimensions) for _ in instruction.operands]
 
 
 _HANDLERS = {
-    "map": _map,
+    "map": _map_op,
     "parameter": _no_operands,
     "constant": _no_operands,
     "iota": _no_operands,
