@@ -26,12 +26,16 @@ Value = np.ndarray | tuple["Value", ...]
 def evaluate_module(module: HloModule, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Runs the entry computation; returns its outputs with tuples flattened."""
     entry = module.entry
-    check_arguments(entry, arguments)
-    result = evaluate_computation(entry, list(arguments))
+    result = evaluate_computation(entry, check_arguments(entry, arguments))
     return flatten_value(result)
 
 
-def check_arguments(computation: HloComputation, arguments: Sequence[np.ndarray]) -> None:
+def check_arguments(
+    computation: HloComputation, arguments: Sequence[np.ndarray | np.generic]
+) -> list[np.ndarray]:
+    """The arguments as arrays (a numpy scalar is a 0-d array), checked against the
+    parameters' shapes."""
+    arguments = [np.asarray(a) if isinstance(a, np.generic) else a for a in arguments]
     params = computation.parameters
     if len(arguments) != len(params):
         raise UserError(
@@ -48,6 +52,7 @@ def check_arguments(computation: HloComputation, arguments: Sequence[np.ndarray]
                 f"argument {number} is {argument.dtype}{list(argument.shape)} but parameter "
                 f"'{param.name}' is {shape.element_type.value}{list(shape.dimensions)}"
             )
+    return arguments
 
 
 def flatten_value(value: Value) -> list[np.ndarray]:

@@ -67,8 +67,8 @@ class ModuleRuntime:
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The entry computation's outputs (tuples flattened) for `inputs`."""
-        check_arguments(self.module.entry, inputs)
-        return flatten_value(self.run_computation(self.module.entry, list(inputs)))
+        arguments = check_arguments(self.module.entry, inputs)
+        return flatten_value(self.run_computation(self.module.entry, list(arguments)))
 
     def run_computation(
         self, computation: HloComputation, arguments: Sequence[RuntimeValue]
