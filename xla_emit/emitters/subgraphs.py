@@ -22,6 +22,7 @@ from xla_emit.emitters.functions import Subgraph
 from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, epilogue_path
 from xla_emit.hlo.indexing_analysis import epilogue_input_to_output_map
 from xla_emit.hlo.ir import HloComputation, HloInstruction
+from xla_emit.hlo.shape import flatten_shape
 
 if TYPE_CHECKING:
     from xla_emit.emitters.elemental import ElementalEmitter
@@ -56,7 +57,7 @@ def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgrap
         (subgraph_root,) = subgraph.roots
         if subgraph_root.opcode == "tuple":
             roots = tuple(dict.fromkeys(subgraph_root.operands))
-            subgraphs.append(Subgraph(subgraph.name, roots, members - {subgraph_root}))
+            subgraphs.extend(_tuple_subgraphs(subgraph.name, roots, members - {subgraph_root}))
         elif has_epilogue and subgraph_root is root:
             epilogue = Subgraph(
                 epilogue_name(analysis.computation, root), (root,), members, injected=(hero,)
@@ -65,6 +66,21 @@ def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgrap
         else:
             subgraphs.append(Subgraph(subgraph.name, (subgraph_root,), members))
     return subgraphs, epilogue
+
+
+def _tuple_subgraphs(
+    name: str, roots: tuple[HloInstruction, ...], members: frozenset[HloInstruction]
+) -> list[Subgraph]:
+    """One function for all the tuple's roots when they share their dimensions (computed at
+    one index); else one per root, each over its own dimensions (the loop emitter moves
+    the index to each root through memory order, as XLA's bitcast map does)."""
+    dims = {leaf.dimensions for root in roots for leaf in flatten_shape(root.shape)}
+    if len(dims) <= 1:
+        return [Subgraph(name, roots, members)]
+    return [
+        Subgraph(name if i == 0 else f"{name}_{root.name}", (root,), members)
+        for i, root in enumerate(roots)
+    ]
 
 
 def format_partitions(analysis: FusionAnalysis) -> str:
