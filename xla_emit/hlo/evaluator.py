@@ -481,6 +481,7 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "custom-call": _custom_call,
     "all-reduce": _collective,
     "all-gather": _collective,
+    "collective-permute": _collective,
     "rng-bit-generator": _rng_bit_generator,
     "map": _map,
     "reduce-precision": _reduce_precision,

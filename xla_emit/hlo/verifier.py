@@ -19,6 +19,7 @@ from xla_emit.hlo.infer_compute import (
 from xla_emit.hlo.infer_control import (
     infer_all_gather,
     infer_all_reduce,
+    infer_collective_permute,
     infer_conditional,
     infer_declared,
     infer_map,
@@ -544,6 +545,7 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "rng-bit-generator": infer_declared,
     "all-reduce": infer_all_reduce,
     "all-gather": infer_all_gather,
+    "collective-permute": infer_collective_permute,
     "map": infer_map,
     "opt-barrier": infer_opt_barrier,
 }

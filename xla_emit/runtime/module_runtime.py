@@ -25,6 +25,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
+from xla_emit.hlo.eval_control import one_device_collective
 from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import ALIASING_OPS
@@ -38,7 +39,7 @@ from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = ALIASING_OPS
-_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
+_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather", "collective-permute"})
 # Ops a kCustom fusion hands to a library.
 _LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})
 _NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
@@ -209,8 +210,7 @@ def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> 
         return library.dot(instruction, arrays[0], arrays[1])
     if instruction.opcode == "custom-call":
         return library.custom_call(instruction, arrays)
-    # all-reduce and all-gather over one device.
-    return arrays[0] if len(arrays) == 1 else tuple(arrays)
+    return one_device_collective(instruction, arrays)  # type: ignore[return-value]
 
 
 def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
