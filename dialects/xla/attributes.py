@@ -110,7 +110,7 @@ class IndexingMapAttrBase(Data[IndexingMap]):
 
     def print_parameter(self, printer: Printer) -> None:
         printer.print_string("<")
-        printer.print_string_literal(str(self.data))
+        printer.print_string_literal(self.data.full_text())
         printer.print_string(">")
 
     @classmethod

@@ -12,8 +12,12 @@ inlined unless
 A callee marked `xla.has_no_compute` (only index transformations: bitcast,
 broadcast, transpose, ...; today's XLA writes `no_compute = true`) is always
 inlined, whatever the counts say.
-As MLIR's inliner does, a private callee left without references after
-inlining is erased; `xla-erase-dead-functions` handles the rest.
+As MLIR's inliner does, functions are visited callees first, and each function
+that received inlined code is cleaned with CSE before its callers inline it (XLA
+runs its inliner with a CSE pipeline): a callee's duplicates are merged once,
+not copied into every caller. Without that, levels of shared subexpressions (a
+threefry hash) grow with every level. A private callee left without references
+after inlining is erased; `xla-erase-dead-functions` handles the rest.
 """
 
 from __future__ import annotations
@@ -32,10 +36,12 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import PassFailedException
 
 from dialects.xla import PureCallOpBase
 from passes.analysis.call_graph import (
+    callees,
     function_table,
     is_public,
     recursive_functions,
@@ -132,8 +138,33 @@ class InlinePass(ModulePass):
             raise PassFailedException(f"max_caller_ops must be >= 0, but got {self.max_caller_ops}")
         table = function_table(op)
         pattern = InlineCall(table, recursive_functions(table), self.max_caller_ops, set())
-        PatternRewriteWalker(pattern, apply_recursively=True).rewrite_module(op)
+        walker = PatternRewriteWalker(pattern, apply_recursively=True)
+        for name in callees_first(table):
+            if walker.rewrite_region(table[name].body):
+                cse(table[name].body)
         _erase_unreferenced(op, pattern.inlined, table)
+
+
+def callees_first(table: dict[str, func.FuncOp]) -> list[str]:
+    """Every function after the functions it calls (a depth-first post-order of the call
+    graph; in a cycle, the one reached first comes last)."""
+    order: list[str] = []
+    visited: set[str] = set()
+    for root in table:
+        if root in visited:
+            continue
+        visited.add(root)
+        stack = [(root, iter(callees(table[root], table)))]
+        while stack:
+            name, pending = stack[-1]
+            following = next((c for c in pending if c not in visited), None)
+            if following is None:
+                stack.pop()
+                order.append(name)
+                continue
+            visited.add(following)
+            stack.append((following, iter(callees(table[following], table))))
+    return order
 
 
 def _erase_unreferenced(module: ModuleOp, inlined: set[str], table: dict[str, func.FuncOp]) -> None:

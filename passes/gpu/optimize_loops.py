@@ -91,7 +91,7 @@ def _math_cost(op: Operation) -> int:
     return _NON_TRIVIAL_MATH_COST
 
 
-def _op_size(op: Operation) -> int | None:
+def _op_size(op: Operation, callee_sizes: dict[func.FuncOp, int | None]) -> int | None:
     """The unrolling cost of `op`, or None if it blocks unrolling."""
     if isinstance(op, _BLOCKING_OPS):
         return None
@@ -99,18 +99,27 @@ def _op_size(op: Operation) -> int | None:
         callee = SymbolTable.lookup_symbol(op, op.callee)
         if not isinstance(callee, func.FuncOp) or not callee.body.blocks:
             return None
-        return region_size(callee.body)
+        if callee not in callee_sizes:
+            callee_sizes[callee] = region_size(callee.body, callee_sizes)
+        return callee_sizes[callee]
     cost = _math_cost(op) if op.dialect_name() == "math" else 1
     if op.results and isinstance(vector := op.results[0].type, VectorType):
         cost *= vector.element_count()
     return cost
 
 
-def region_size(region: Region) -> int | None:
-    """The unrolling cost of the ops of `region` (nested ones included), None if blocked."""
+def region_size(
+    region: Region, callee_sizes: dict[func.FuncOp, int | None] | None = None
+) -> int | None:
+    """The unrolling cost of the ops of `region` (nested ones included), None if blocked.
+
+    A pure call costs its callee's body, counted once per callee (`callee_sizes`): calls
+    that share callees level after level (`v = add(v, transpose(v))`) would otherwise be
+    walked once per path, twice as often per level."""
+    sizes = callee_sizes if callee_sizes is not None else {}
     total = 0
     for op in region.walk():
-        size = _op_size(op)
+        size = _op_size(op, sizes)
         if size is None:
             return None
         total += size

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from xla_emit.diagnostics import UserError
@@ -197,11 +198,26 @@ ENTRY main {
 """
 
 
-def test_multi_output_loop_fusion_needs_one_output_shape() -> None:
+def test_multi_output_loop_fusion_needs_one_element_count() -> None:
+    # Outputs of one element count in other shapes run (test_emitters_multi_output_shapes);
+    # a slice beside its operand would need two loops.
+    text = MIXED_OUTPUT_SHAPES.replace(
+        "r = f32[20] reshape(n)", "r = f32[1,5] slice(p0), slice={[0:1],[0:5]}"
+    )
+    text = text.replace("f32[20]", "f32[1,5]")
     with pytest.raises(UserError) as caught:
-        emit_hlo_module(MIXED_OUTPUT_SHAPES, "mixed.hlo")
+        emit_hlo_module(text, "mixed.hlo")
     error = caught.value
     assert error.message == (
-        "Unsupported: multi-output loop fusion with outputs of shapes f32[4,5] and f32[20]"
+        "Unsupported: multi-output loop fusion with outputs of shapes f32[4,5] and f32[1,5]"
     )
     assert error.location is not None and error.location.line == 6
+
+
+def test_multi_output_loop_fusion_of_one_element_count_runs() -> None:
+    from xla_emit import api
+
+    x = np.arange(20, dtype=np.float32).reshape(4, 5)
+    negated, flat = api.run_hlo(MIXED_OUTPUT_SHAPES, [x])
+    np.testing.assert_array_equal(negated, -x)
+    np.testing.assert_array_equal(flat, -x.reshape(20))

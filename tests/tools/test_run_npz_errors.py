@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import os
+import struct
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -53,7 +55,90 @@ def renamed_npy(path: Path) -> None:
         np.save(stream, F32)
 
 
+def _npy(array: np.ndarray) -> bytes:
+    stream = io.BytesIO()
+    np.save(stream, array)
+    return stream.getvalue()
+
+
+def _zip(path: Path, members: dict[str, bytes], method: int = zipfile.ZIP_STORED) -> None:
+    with zipfile.ZipFile(path, "w", method) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+
+
+def _patch(path: Path, edits: Callable[[bytearray], None]) -> None:
+    data = bytearray(path.read_bytes())
+    edits(data)
+    path.write_bytes(bytes(data))
+
+
+def unclosed_header(path: Path) -> None:
+    """A .npy header whose dict never closes (numpy's tokenizer meets the end of input)."""
+    good = _npy(F32)
+    end = good.index(b"}")
+    bad = good[:10] + b"{'descr': '<f4', 'shape': (4," + b" " * (end - 39) + good[end + 1 :]
+    _zip(path, {"arg0.npy": bad, "arg1.npy": good})
+
+
+def not_npy_member(path: Path) -> None:
+    _zip(path, {"arg0.npy": b"no magic here", "arg1.npy": _npy(F32)})
+
+
+def _central_directory(data: bytearray) -> int:
+    return data.index(b"PK\x01\x02")
+
+
+def unknown_zip_version(path: Path) -> None:
+    _zip(path, {"arg0.npy": _npy(F32), "arg1.npy": _npy(F32)})
+
+    def edit(data: bytearray) -> None:
+        at = _central_directory(data) + 6  # version needed to extract
+        data[at : at + 2] = struct.pack("<H", 99)
+
+    _patch(path, edit)
+
+
+def unknown_compression(path: Path) -> None:
+    _zip(path, {"arg0.npy": _npy(F32), "arg1.npy": _npy(F32)})
+
+    def edit(data: bytearray) -> None:
+        at = _central_directory(data) + 10  # compression method
+        data[at : at + 2] = struct.pack("<H", 99)
+
+    _patch(path, edit)
+
+
+def broken_deflate(path: Path) -> None:
+    _zip(path, {"arg0.npy": _npy(F32), "arg1.npy": _npy(F32)}, zipfile.ZIP_DEFLATED)
+
+    def edit(data: bytearray) -> None:
+        data[30 + 8] = 0x07  # the first deflate block: final, of the reserved type 3
+
+    _patch(path, edit)
+
+
 CASES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "unclosed_header": (
+        unclosed_header,
+        "error: cannot read 'arg0' from '{path}': damaged (bad .npy header: EOF in multi-line "
+        "statement)",
+    ),
+    "not_npy_member": (not_npy_member, "error: cannot read 'arg0' from '{path}': not a .npy array"),
+    "unknown_zip_version": (
+        unknown_zip_version,
+        "error: cannot read inputs from '{path}': unsupported zip (zip file version 9.9)",
+    ),
+    "unknown_compression": (
+        unknown_compression,
+        "error: cannot read 'arg0' from '{path}': damaged (That compression method is not "
+        "supported)",
+    ),
+    "broken_deflate": (
+        broken_deflate,
+        "error: cannot read 'arg0' from '{path}': damaged (Error -3 while decompressing data: "
+        "invalid block type)",
+    ),
     "missing": (
         lambda path: save(path, arg0=F32),
         "error: '{path}' has no array 'arg1' for parameter 'p1' (expected f32[4])",

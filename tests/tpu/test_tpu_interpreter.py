@@ -227,3 +227,41 @@ func.func @f(%a: i32) -> i32 {
 """)
     assert int(run_tpu_kernel(module, [0])[0]) == -1
     assert int(run_tpu_kernel(module, [5])[0]) == 0
+
+
+SCALAR_F32_ARGUMENT = """
+func.func @k(%s: f32, %out: memref<8x128xf32, #tpu.memory_space<vmem>>) {
+  %c0 = arith.constant 0 : index
+  %t = arith.mulf %s, %s : f32
+  %b = vector.broadcast %t : f32 to vector<8x128xf32>
+  vector.store %b, %out[%c0, %c0] : memref<8x128xf32, #tpu.memory_space<vmem>>, vector<8x128xf32>
+  return
+}
+"""
+
+ZERO_D_VECTOR = """
+func.func @k(%x: memref<f32, #tpu.memory_space<vmem>>, %out: memref<f32, #tpu.memory_space<vmem>>) {
+  %v = vector.load %x[] : memref<f32, #tpu.memory_space<vmem>>, vector<f32>
+  %w = arith.addf %v, %v : vector<f32>
+  vector.store %w, %out[] : memref<f32, #tpu.memory_space<vmem>>, vector<f32>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("scalar", [np.float32(1.1), np.array(1.1, np.float32), 1.1])
+def test_a_scalar_f32_argument_rounds_as_f32(scalar: object) -> None:
+    (result,) = run_tpu_kernel(_module(SCALAR_F32_ARGUMENT), [scalar, np.zeros((8, 128))])
+    expected = np.float32(1.1) * np.float32(1.1)  # f32 arithmetic, not Python's double
+    np.testing.assert_array_equal(result, np.full((8, 128), expected, np.float32))
+
+
+def test_a_zero_d_vector_loads_and_stores() -> None:
+    x = np.array(2.5, np.float32)
+    _, result = run_tpu_kernel(_module(ZERO_D_VECTOR), [x, np.zeros((), np.float32)])
+    assert result.shape == () and result == 5.0
+
+
+def test_a_non_number_scalar_argument_is_an_error() -> None:
+    with pytest.raises(UserError, match="takes a number"):
+        run_tpu_kernel(_module(SCALAR_F32_ARGUMENT), ["x", np.zeros((8, 128))])

@@ -22,6 +22,7 @@ from xla_emit.emitters.entry import EntryFunction, begin_entry_function, begin_l
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.loop import loop_launch_config
+from xla_emit.emitters.subgraphs import emit_epilogue
 from xla_emit.emitters.types import builder_at_end
 from xla_emit.emitters.work_items import default_work_item_map
 from xla_emit.hlo.ir import HloInstruction
@@ -106,7 +107,8 @@ def _emit_operand_loop(
     output_index = list(loop.map_results)
     if epilogue is not None:
         emitter.injected[analysis.hero] = [value]
-        value = emitter.emit_call(epilogue, epilogue.roots[0], output_index)[0]
+        values, output_index = emit_epilogue(emitter, analysis, epilogue, output_index)
+        value = values[0]
     inserted = insert_element(builder, value, loop.region_iter_args[0], output_index)
     builder.insert(YieldOp([inserted]))
     entry.body.insert(loop)

@@ -43,6 +43,7 @@ from dialects.xla import (
     IndexingMapAttr,
     PureCallOp,
 )
+from xla_emit.emitters.bitcast import emit_bitcast
 from xla_emit.emitters.elemental_indexed import emit_dot, emit_gather, emit_reduce_window
 from xla_emit.emitters.elemental_ops import emit_elementwise_op, unsupported
 from xla_emit.emitters.types import (
@@ -511,6 +512,14 @@ class ElementalEmitter:
         )
         return self.emit_reduce_level(nest, inits, [])
 
+    def emit_map(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
+        """The mapped computation (a scalar function, as a reducer) called on the operands'
+        elements at the output's index (XLA writes `map` for jax's cumlogsumexp)."""
+        values = [self.emit(operand, indices)[0] for operand in instruction.operands]
+        callee = self.fusion.reducer(instruction.called_computations[0])
+        result_type = element_type(instruction.array_shape.element_type)
+        return list(self.insert(PureCallOp(callee, values, [result_type])).results)
+
     def emit_reduce_level(
         self, nest: _ReduceNest, accumulators: list[SSAValue], ivs: list[SSAValue]
     ) -> list[SSAValue]:
@@ -598,13 +607,14 @@ _EMITTERS: dict[str, _EmitFn] = {
     "iota": ElementalEmitter.emit_iota,
     "broadcast": ElementalEmitter.emit_index_transform,
     "reshape": ElementalEmitter.emit_index_transform,
-    "bitcast": ElementalEmitter.emit_index_transform,
+    "bitcast": emit_bitcast,
     "transpose": ElementalEmitter.emit_index_transform,
     "slice": ElementalEmitter.emit_index_transform,
     "reverse": ElementalEmitter.emit_index_transform,
     "pad": ElementalEmitter.emit_pad,
     "concatenate": ElementalEmitter.emit_concatenate,
     "reduce": ElementalEmitter.emit_reduce,
+    "map": ElementalEmitter.emit_map,
     "get-tuple-element": ElementalEmitter.emit_get_tuple_element,
     "dynamic-slice": ElementalEmitter.emit_dynamic_slice,
     "dynamic-update-slice": ElementalEmitter.emit_dynamic_update_slice,

@@ -28,6 +28,7 @@ from xla_emit.emitters.integer_ops import (
     emit_integer_division,
     emit_shift,
 )
+from xla_emit.emitters.reduce_precision import emit_reduce_precision
 from xla_emit.emitters.types import builder_at_end, element_type, float_type, integer_type
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.shape import PrimitiveType
@@ -144,6 +145,8 @@ def emit_elementwise_op(
         return _clamp(emitter, instruction, operands)
     if opcode == "convert":
         return _convert(emitter, operands[0], operand_type, result_type)
+    if opcode == "reduce-precision":
+        return emit_reduce_precision(emitter, instruction, operand_type, operands[0])
     if opcode == "bitcast-convert":
         if operand_type.bit_width != result_type.bit_width:
             raise unsupported(instruction, "bit widths differ")
@@ -253,6 +256,8 @@ def _unary_op(
             return _binary(emitter, arith.XOrIOp, x, all_ones)
         if opcode == "popcnt":
             return emitter.insert(math.CtPopOp(x)).results[0]
+        if opcode == "count-leading-zeros":
+            return emitter.insert(math.CountLeadingZerosOp(x)).results[0]
         if opcode == "sign":
             return _int_sign(emitter, ptype, x)
     raise unsupported(instruction, f"on {ptype.value}")

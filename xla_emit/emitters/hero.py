@@ -101,6 +101,25 @@ def _walk_to_hero(
     return current
 
 
+def epilogue_path(hero: HloInstruction, root: HloInstruction) -> list[HloInstruction]:
+    """The ops from the hero's user up to `root` along which the hero's value flows."""
+    came_from: dict[HloInstruction, HloInstruction | None] = {root: None}
+    pending = [root]
+    while pending and hero not in came_from:
+        current = pending.pop()
+        for operand in current.operands:
+            if operand not in came_from:
+                came_from[operand] = current
+                pending.append(operand)
+    assert hero in came_from, f"'{hero.name}' is not above '{root.name}'"
+    path: list[HloInstruction] = []
+    user = came_from[hero]
+    while user is not None:
+        path.append(user)
+        user = came_from[user]
+    return path
+
+
 def _transposes_below_elementwise(
     root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]
 ) -> list[HloInstruction]:

@@ -9,9 +9,11 @@ output tensors. Multi-output fusions (tuple roots) insert every root.
 from __future__ import annotations
 
 from xdsl.dialects import func
+from xdsl.ir import SSAValue
 
 from dialects.xla import YieldOp
 from xla_emit.diagnostics import UserError
+from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
 from xla_emit.emitters.functions import FusionFunctions
 from xla_emit.emitters.hero import FusionAnalysis
@@ -23,7 +25,8 @@ from xla_emit.emitters.launch import (
 )
 from xla_emit.emitters.types import builder_at_end
 from xla_emit.emitters.work_items import default_work_item_map
-from xla_emit.hlo.ir import HloComputation
+from xla_emit.hlo.indexing_analysis import memory_order_map
+from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.shape import ArrayShape, flatten_shape
 
 # XLA does not unroll fusions whose ops get slower when unrolled.
@@ -80,21 +83,60 @@ def emit_loop_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis
     builder = builder_at_end(loop.body.block)
     emitter = entry.emitter(builder)
     indices = list(loop.map_results)
-    values = [value for root in analysis.roots for value in emitter.emit(root, indices)]
+    values: list[SSAValue] = []
+    for root in analysis.roots:
+        root_indices = _root_index(emitter, index_shape, root, indices)
+        values.extend(emitter.emit(root, root_indices))
     updated = [
-        insert_element(builder, value, iter_arg, indices)
-        for value, iter_arg in zip(values, loop.region_iter_args, strict=True)
+        insert_element(builder, value, iter_arg, index)
+        for value, iter_arg, index in zip(
+            values,
+            loop.region_iter_args,
+            _leaf_indices(emitter, analysis, index_shape, indices),
+            strict=True,
+        )
     ]
     builder.insert(YieldOp(updated))
     entry.body.insert(loop)
     return entry.finish(list(loop.res))
 
 
+def _root_index(
+    emitter: ElementalEmitter,
+    index_shape: ArrayShape,
+    root: HloInstruction,
+    indices: list[SSAValue],
+) -> list[SSAValue]:
+    """The root's index for the loop's (the first output's) index: the same element in
+    memory when the dimensions differ (XLA's bitcast map between the outputs)."""
+    shape = flatten_shape(root.shape)[0]
+    if shape.dimensions == index_shape.dimensions:
+        return indices
+    return emitter.apply_map(memory_order_map(index_shape, shape), indices, index_shape.dimensions)
+
+
+def _leaf_indices(
+    emitter: ElementalEmitter,
+    analysis: FusionAnalysis,
+    index_shape: ArrayShape,
+    indices: list[SSAValue],
+) -> list[list[SSAValue]]:
+    """Where each output leaf is written."""
+    return [
+        indices
+        if leaf.dimensions == index_shape.dimensions
+        else emitter.apply_map(memory_order_map(index_shape, leaf), indices, index_shape.dimensions)
+        for root in analysis.roots
+        for leaf in flatten_shape(root.shape)
+    ]
+
+
 def _check_same_output_dims(analysis: FusionAnalysis, shapes: list[ArrayShape]) -> None:
-    """All outputs are computed at one index, so they must share their dimensions."""
+    """All outputs are written from one loop over the first's elements: every output needs
+    as many elements (XLA fuses outputs of one element count)."""
     for root in analysis.roots:
         for shape in flatten_shape(root.shape):
-            if shape.dimensions != shapes[0].dimensions:
+            if shape.num_elements != shapes[0].num_elements:
                 raise UserError(
                     f"Unsupported: multi-output loop fusion with outputs of shapes "
                     f"{shapes[0]} and {shape}",

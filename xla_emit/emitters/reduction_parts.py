@@ -33,6 +33,7 @@ from xla_emit.emitters.entry import (
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis, ReductionGroups
 from xla_emit.emitters.launch import LaunchDimensions
+from xla_emit.emitters.subgraphs import emit_epilogue
 from xla_emit.emitters.types import builder_at_end
 from xla_emit.emitters.work_items import THREAD_X, delinearize, grid_dim_vars
 from xla_emit.hlo.indexing_analysis import reshape_map
@@ -496,9 +497,9 @@ def _emit_write(
     then_block = Block()
     then_builder = builder_at_end(then_block)
     emitter = entry.emitter(then_builder, {analysis.hero: results})
-    values = emitter.emit_call(epilogue, epilogue.roots[0], output_index)
+    values, root_index = emit_epilogue(emitter, analysis, epilogue, output_index)
     inserted = [
-        insert_element(then_builder, value, output, output_index)
+        insert_element(then_builder, value, output, root_index)
         for value, output in zip(values, outputs, strict=True)
     ]
     then_builder.insert(scf.YieldOp(*inserted))

@@ -12,10 +12,20 @@ extra argument instead of calling the hero's function, XLA's
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from xdsl.ir import SSAValue
+
 from xla_emit.emitters import partitioner
 from xla_emit.emitters.functions import Subgraph
-from xla_emit.emitters.hero import EmitterKind, FusionAnalysis
+from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, epilogue_path
+from xla_emit.hlo.indexing_analysis import epilogue_input_to_output_map
 from xla_emit.hlo.ir import HloComputation, HloInstruction
+from xla_emit.hlo.shape import flatten_shape
+
+if TYPE_CHECKING:
+    from xla_emit.emitters.elemental import ElementalEmitter
 
 
 def forced_roots(analysis: FusionAnalysis) -> frozenset[HloInstruction]:
@@ -47,7 +57,7 @@ def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgrap
         (subgraph_root,) = subgraph.roots
         if subgraph_root.opcode == "tuple":
             roots = tuple(dict.fromkeys(subgraph_root.operands))
-            subgraphs.append(Subgraph(subgraph.name, roots, members - {subgraph_root}))
+            subgraphs.extend(_tuple_subgraphs(subgraph.name, roots, members - {subgraph_root}))
         elif has_epilogue and subgraph_root is root:
             epilogue = Subgraph(
                 epilogue_name(analysis.computation, root), (root,), members, injected=(hero,)
@@ -58,8 +68,38 @@ def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgrap
     return subgraphs, epilogue
 
 
+def _tuple_subgraphs(
+    name: str, roots: tuple[HloInstruction, ...], members: frozenset[HloInstruction]
+) -> list[Subgraph]:
+    """One function for all the tuple's roots when they share their dimensions (computed at
+    one index); else one per root, each over its own dimensions (the loop emitter moves
+    the index to each root through memory order, as XLA's bitcast map does)."""
+    dims = {leaf.dimensions for root in roots for leaf in flatten_shape(root.shape)}
+    if len(dims) <= 1:
+        return [Subgraph(name, roots, members)]
+    return [
+        Subgraph(name if i == 0 else f"{name}_{root.name}", (root,), members)
+        for i, root in enumerate(roots)
+    ]
+
+
 def format_partitions(analysis: FusionAnalysis) -> str:
     """The partitioner's readable view of the fusion (and of the reducers it calls)."""
     return partitioner.format_partitions(
         partitioner.partition_fusion(analysis.computation, forced_roots(analysis))
     )
+
+
+def emit_epilogue(
+    emitter: ElementalEmitter,
+    analysis: FusionAnalysis,
+    epilogue: Subgraph,
+    hero_index: Sequence[SSAValue],
+) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The epilogue's values for the hero's element at `hero_index` (injected beforehand),
+    and the root index they belong at: reshapes and bitcasts between the hero and the root
+    (a reduce's keep-dims reshape) move the index, as XLA's epilogue indexing does."""
+    root = epilogue.roots[0]
+    to_root = epilogue_input_to_output_map(epilogue_path(analysis.hero, root))
+    root_index = emitter.apply_map(to_root, hero_index, analysis.hero.array_shape.dimensions)
+    return emitter.emit_call(epilogue, root, root_index), root_index

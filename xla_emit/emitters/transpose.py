@@ -31,6 +31,7 @@ from xla_emit.emitters.entry import (
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis
 from xla_emit.emitters.launch import LaunchDimensions
+from xla_emit.emitters.subgraphs import emit_epilogue
 from xla_emit.emitters.types import builder_at_end, element_type
 from xla_emit.emitters.work_items import BLOCK_X, THREAD_X, delinearize, grid_dim_vars
 from xla_emit.hlo.ir import HloInstruction
@@ -206,7 +207,8 @@ def _emit_write_loop(
     output_index = list(loop.map_results)
     if epilogue is not None:
         emitter.injected[analysis.hero] = [value]
-        value = emitter.emit_call(epilogue, epilogue.roots[0], output_index)[0]
+        values, output_index = emit_epilogue(emitter, analysis, epilogue, output_index)
+        value = values[0]
     insert = insert_element(builder, value, loop.region_iter_args[0], output_index)
     builder.insert(YieldOp([insert]))
     entry.body.insert(loop)

@@ -53,6 +53,7 @@ REQUIRED_KEYS: dict[str, tuple[str, ...]] = {
                 "index_vector_dim"),
     "convolution": ("dim_labels",),
     "custom-call": ("custom_call_target",),
+    "reduce-precision": ("exponent_bits", "mantissa_bits"),
 }  # fmt: skip
 
 
@@ -128,6 +129,14 @@ def interpret_attributes(
         )
     elif opcode == "custom-call":
         instruction.custom_call_target = reader("custom_call_target").string()
+    elif opcode == "reduce-precision":
+        exponent_bits = reader("exponent_bits").int_value()
+        mantissa_bits = reader("mantissa_bits").int_value()
+        if exponent_bits < 1:
+            raise reader("exponent_bits").fail("'exponent_bits' must be at least 1")
+        if mantissa_bits < 0:
+            raise reader("mantissa_bits").fail("'mantissa_bits' must be at least 0")
+        instruction.precision_bits = (exponent_bits, mantissa_bits)
     if "dim_labels" in raw:  # convolutions, and cuDNN's custom calls
         instruction.convolution_dimensions = parse_dim_labels(reader("dim_labels"))
     if "window" in raw:

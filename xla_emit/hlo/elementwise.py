@@ -108,7 +108,67 @@ def unary(opcode: str, x: Array, ptype: PrimitiveType) -> Array:
             # numpy counts the bits of |x| for signed types; XLA counts the two's complement bits.
             unsigned = np.dtype(f"u{ptype.dtype.itemsize}")
             return np.bitwise_count(x.astype(unsigned)).astype(ptype.dtype)
+        if opcode == "count-leading-zeros":
+            return _count_leading_zeros(x, ptype)
     raise ValueError(f"not a unary op: {opcode}")
+
+
+def _count_leading_zeros(x: Array, ptype: PrimitiveType) -> Array:
+    """Leading zero bits of the two's complement pattern (the width for 0), by halving:
+    where the upper half of the remaining window is zero, count it and look lower."""
+    width = ptype.bit_width
+    bits = x.astype(np.dtype(f"u{ptype.dtype.itemsize}")).astype(np.uint64)
+    zeros = np.zeros(bits.shape, np.int64)
+    window = width
+    while window > 1:
+        half = window // 2
+        upper_empty = (bits >> np.uint64(window - half)) == 0
+        zeros = np.where(upper_empty, zeros + half, zeros)
+        bits = np.where(upper_empty, bits, bits >> np.uint64(window - half))
+        window -= half
+    zeros = zeros + (bits == 0)
+    return zeros.astype(ptype.dtype)
+
+
+# (exponent bits, mantissa bits) of the float types.
+FLOAT_FORMATS: dict[PrimitiveType, tuple[int, int]] = {
+    PrimitiveType.F16: (5, 10),
+    PrimitiveType.BF16: (8, 7),
+    PrimitiveType.F32: (8, 23),
+    PrimitiveType.F64: (11, 52),
+}
+
+
+def reduce_precision(
+    x: Array, ptype: PrimitiveType, exponent_bits: int, mantissa_bits: int
+) -> Array:
+    """XLA's reduce-precision: the mantissa rounded to `mantissa_bits` (to nearest even), then
+    values beyond the range of `exponent_bits` flushed to a signed inf or zero (denormals of
+    the narrower format too); NaN stays the input NaN (inf when no mantissa bit is left)."""
+    source_exponent_bits, source_mantissa_bits = FLOAT_FORMATS[ptype]
+    width = ptype.bit_width
+    unsigned = np.dtype(f"u{width // 8}")
+    bits = np.ascontiguousarray(x).view(unsigned).astype(np.uint64)
+    one = np.uint64(1)
+    if mantissa_bits < source_mantissa_bits:
+        dropped = source_mantissa_bits - mantissa_bits
+        last_kept = one << np.uint64(dropped)
+        bias = ((bits & last_kept) >> np.uint64(dropped)) + (last_kept >> one) - one
+        bits = (bits + bias) & ~(last_kept - one) & np.uint64((1 << width) - 1)
+    if exponent_bits < source_exponent_bits:
+        exponent_mask = np.uint64(((1 << source_exponent_bits) - 1) << source_mantissa_bits)
+        sign = bits & np.uint64(1 << (width - 1))
+        bias = (1 << (source_exponent_bits - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        exponent = bits & exponent_mask
+        overflows = exponent > np.uint64((bias + reduced_bias) << source_mantissa_bits)
+        underflows = exponent <= np.uint64((bias - reduced_bias) << source_mantissa_bits)
+        bits = np.where(overflows, sign | exponent_mask, bits)
+        bits = np.where(underflows, sign, bits)
+    result = bits.astype(unsigned).view(ptype.dtype).reshape(np.shape(x))
+    nan = np.isnan(np.asarray(x, np.float64))
+    replacement = x if mantissa_bits > 0 else np.full(np.shape(x), np.inf, ptype.dtype)
+    return np.where(nan, replacement, result).astype(ptype.dtype)
 
 
 def _int_divide(a: Array, b: Array, ptype: PrimitiveType) -> Array:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -83,9 +84,19 @@ def conditional(
     return run(branches[chosen], [operands[1 + chosen]])  # type: ignore[list-item]
 
 
-def one_device_collective(_instruction: HloInstruction, operands: Sequence[object]) -> object:
-    """all-reduce and all-gather over one device: each operand unchanged."""
+def one_device_collective(instruction: HloInstruction, operands: Sequence[object]) -> object:
+    """all-reduce and all-gather over one device: each operand unchanged. A
+    collective-permute keeps its operand if it sends device 0 to itself; a device no
+    pair sends to receives zeros."""
+    if instruction.opcode == "collective-permute" and not _sends_zero_to_itself(instruction):
+        return np.zeros_like(np.asarray(operands[0]))
     return operands[0] if len(operands) == 1 else tuple(operands)
+
+
+def _sends_zero_to_itself(instruction: HloInstruction) -> bool:
+    text = dict(instruction.extra_attributes).get("source_target_pairs", "")
+    pairs = re.findall(r"\{\s*(\d+)\s*,\s*(\d+)\s*\}", text)
+    return ("0", "0") in pairs
 
 
 def map_elementwise(

@@ -26,12 +26,16 @@ Value = np.ndarray | tuple["Value", ...]
 def evaluate_module(module: HloModule, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
     """Runs the entry computation; returns its outputs with tuples flattened."""
     entry = module.entry
-    check_arguments(entry, arguments)
-    result = evaluate_computation(entry, list(arguments))
+    result = evaluate_computation(entry, check_arguments(entry, arguments))
     return flatten_value(result)
 
 
-def check_arguments(computation: HloComputation, arguments: Sequence[np.ndarray]) -> None:
+def check_arguments(
+    computation: HloComputation, arguments: Sequence[np.ndarray | np.generic]
+) -> list[np.ndarray]:
+    """The arguments as arrays (a numpy scalar is a 0-d array), checked against the
+    parameters' shapes."""
+    arguments = [np.asarray(a) if isinstance(a, np.generic) else a for a in arguments]
     params = computation.parameters
     if len(arguments) != len(params):
         raise UserError(
@@ -48,6 +52,7 @@ def check_arguments(computation: HloComputation, arguments: Sequence[np.ndarray]
                 f"argument {number} is {argument.dtype}{list(argument.shape)} but parameter "
                 f"'{param.name}' is {shape.element_type.value}{list(shape.dimensions)}"
             )
+    return arguments
 
 
 def flatten_value(value: Value) -> list[np.ndarray]:
@@ -172,8 +177,14 @@ def _reshape(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     return np.reshape(_array(operands[0]), instruction.array_shape.dimensions)
 
 
+def _reduce_precision(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    assert instruction.precision_bits is not None, "reduce-precision carries its format"
+    exponent_bits, mantissa_bits = instruction.precision_bits
+    ptype = _element_type(instruction.shape)
+    return elementwise.reduce_precision(_array(operands[0]), ptype, exponent_bits, mantissa_bits)
+
+
 def _bitcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
-    """Reinterprets the operand's physical (layout) order as the result's."""
     x = _array(operands[0])
     source = instruction.operands[0].array_shape
     target = instruction.array_shape
@@ -181,14 +192,20 @@ def _bitcast(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     if source.rank == 0 and target.rank == 0:
         # Scalars; reducers and comparators also run on whole arrays of them.
         return x.view(dtype) if x.dtype != dtype else x
+    return bitcast_array(x, source, target)
+
+
+def bitcast_array(x: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.ndarray:
+    """The operand's bytes in memory (its layout's order) read with the target's type,
+    dimensions and layout: the element width may change, the byte size does not."""
     source_major_to_minor = list(reversed(source.minor_to_major))
     target_major_to_minor = list(reversed(target.minor_to_major))
-    physical = np.transpose(x, source_major_to_minor).reshape(
-        [target.dimensions[d] for d in target_major_to_minor]
-    )
-    logical = np.transpose(physical, np.argsort(target_major_to_minor))
-    # Same bit width, another type: the same bits read as the result type.
-    return logical.view(dtype) if logical.dtype != dtype else logical
+    in_memory = np.ascontiguousarray(np.transpose(x, source_major_to_minor)).reshape(-1)
+    dtype = target.element_type.dtype
+    if in_memory.dtype != dtype:
+        in_memory = in_memory.view(dtype)
+    physical = in_memory.reshape([target.dimensions[d] for d in target_major_to_minor])
+    return np.transpose(physical, np.argsort(target_major_to_minor))
 
 
 def _transpose(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
@@ -281,9 +298,12 @@ _UFUNC_REDUCERS: dict[str, np.ufunc] = {
     "multiply": np.multiply,
     "maximum": np.maximum,
     "minimum": np.minimum,
-    "and": np.logical_and,
-    "or": np.logical_or,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
 }
+# `and`, `or` and `xor` are bitwise on integers and logical on pred (numpy's bitwise
+# ufuncs are logical on bool arrays, so one table serves both).
 
 
 # Element types whose simple reductions the evaluator folds one element after another, in
@@ -357,7 +377,8 @@ def _reduce_sequentially(
     flat = [np.transpose(x, list(dims) + kept).reshape([count, *kept_shape]) for x in inputs]
     accumulators: list[np.ndarray] = [np.broadcast_to(init, kept_shape) for init in inits]
     for position in range(count):
-        accumulators = step(accumulators, [x[position] for x in flat])
+        # `x[position, ...]` stays an array when nothing is kept (`x[position]` is a scalar).
+        accumulators = step(accumulators, [x[position, ...] for x in flat])
     results = [
         np.broadcast_to(a, kept_shape).astype(x.dtype)
         for a, x in zip(accumulators, inputs, strict=True)
@@ -460,7 +481,9 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "custom-call": _custom_call,
     "all-reduce": _collective,
     "all-gather": _collective,
+    "collective-permute": _collective,
     "rng-bit-generator": _rng_bit_generator,
     "map": _map,
+    "reduce-precision": _reduce_precision,
     "opt-barrier": _opt_barrier,
 }

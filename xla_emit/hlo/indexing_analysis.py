@@ -179,18 +179,120 @@ def _permutation_map(dims: Sequence[int], sources: Sequence[int]) -> IndexingMap
 
 
 def _bitcast(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
-    """Logical output index -> physical output index -> physical operand index -> logical."""
+    """Logical output index -> physical output index -> physical operand index -> logical.
+
+    A bitcast to a narrower type reads one part of an operand element; one to a
+    wider type reads `ratio` operand elements (a symbol, as `bitcast-convert`).
+    """
+    maps = bitcast_part_maps(instruction)
+    if len(maps) > 1:
+        ratio = len(maps)
+        with_symbol = _bitcast_map(instruction, SymbolExpr(0), [Variable(Interval(0, ratio - 1))])
+        return [with_symbol.simplify()]
+    (only,) = maps
+    rank = instruction.operands[0].array_shape.rank
+    if len(only.results) > rank:  # drop the part index of a narrowing bitcast
+        only = IndexingMap(only.dim_vars, only.range_vars, only.rt_vars, only.results[:rank])
+    return [only]
+
+
+def bitcast_width_ratio(instruction: HloInstruction) -> tuple[int, int]:
+    """(operand bits per result element, result bits per operand element), one of them 1."""
+    in_bits = instruction.operands[0].array_shape.element_type.bit_width
+    out_bits = instruction.array_shape.element_type.bit_width
+    return max(in_bits // out_bits, 1), max(out_bits // in_bits, 1)
+
+
+def bitcast_part_maps(instruction: HloInstruction) -> list[IndexingMap]:
+    """Where a bitcast reads its bits, in little-endian order (memory order on the GPU).
+
+    Equal widths: one map to the operand index. A narrower result: one map to the
+    operand index plus the part (0 = lowest bits) of that element it reads. A
+    wider result: one map per part, each to the operand element holding it.
+    """
+    split, join = bitcast_width_ratio(instruction)
+    if join == 1:
+        return [_bitcast_map(instruction, None, [], split)]
+    return [_bitcast_map(instruction, ConstantExpr(part), []) for part in range(join)]
+
+
+def _bitcast_map(
+    instruction: HloInstruction,
+    part: AffineExpr | None,
+    range_vars: Sequence[Variable],
+    split: int = 1,
+) -> IndexingMap:
+    """The bitcast as a reshape of memory: `part` extends the output's minor dimension
+    (a wider result), `split` the operand's (a narrower one)."""
+    out = instruction.array_shape
     operand = instruction.operands[0].array_shape
     out_major_to_minor = list(reversed(out.minor_to_major))
     in_major_to_minor = list(reversed(operand.minor_to_major))
-    to_physical = _permutation_map(out.dimensions, out_major_to_minor)
     physical_out = [out.dimensions[d] for d in out_major_to_minor]
     physical_in = [operand.dimensions[d] for d in in_major_to_minor]
+    to_physical_results: list[AffineExpr] = [DimExpr(d) for d in out_major_to_minor]
+    if part is not None:
+        physical_out.append(bitcast_width_ratio(instruction)[1])
+        to_physical_results.append(part)
+    if split > 1:
+        physical_in.append(split)
+    to_physical = IndexingMap(output_dims(out), tuple(range_vars), (), tuple(to_physical_results))
     reshape = reshape_map(physical_out, physical_in)
-    to_logical = _permutation_map(
-        physical_in, [in_major_to_minor.index(j) for j in range(operand.rank)]
+    to_logical_results = [DimExpr(in_major_to_minor.index(j)) for j in range(operand.rank)]
+    if split > 1:
+        to_logical_results.append(DimExpr(operand.rank))
+    to_logical = IndexingMap(
+        tuple(Variable(Interval(0, size - 1)) for size in physical_in),
+        (),
+        (),
+        tuple(to_logical_results),
     )
-    return [compose_indexing_maps(compose_indexing_maps(to_physical, reshape), to_logical)]
+    return compose_indexing_maps(compose_indexing_maps(to_physical, reshape), to_logical).simplify()
+
+
+def memory_order_map(source: ArrayShape, target: ArrayShape) -> IndexingMap:
+    """Logical index in `source` -> the same place in memory -> logical index in `target`
+    (shapes of equal element counts, each read in its layout's order)."""
+    source_major_to_minor = list(reversed(source.minor_to_major))
+    target_major_to_minor = list(reversed(target.minor_to_major))
+    to_physical = _permutation_map(source.dimensions, source_major_to_minor)
+    reshape = reshape_map(
+        [source.dimensions[d] for d in source_major_to_minor],
+        [target.dimensions[d] for d in target_major_to_minor],
+    )
+    physical_target = [target.dimensions[d] for d in target_major_to_minor]
+    to_logical = _permutation_map(
+        physical_target, [target_major_to_minor.index(j) for j in range(target.rank)]
+    )
+    return compose_indexing_maps(compose_indexing_maps(to_physical, reshape), to_logical)
+
+
+def epilogue_input_to_output_map(path: Sequence[HloInstruction]) -> IndexingMap:
+    """From the hero's output index to the root's, along `path` (the hero's user first, the
+    root last) of the ops an epilogue may hold: elementwise ops and copies keep the index,
+    reshapes and bitcasts move it as memory order says (XLA's epilogue input-to-output
+    indexing; keep-dims reshapes after a reduce are the common case)."""
+    assert path, "an epilogue path holds at least the root"
+    indexing: IndexingMap | None = None
+    for instruction in path:
+        out = instruction.array_shape
+        if instruction.opcode == "reshape":
+            source = instruction.operands[0].array_shape
+            step = reshape_map(source.dimensions, out.dimensions)
+        elif instruction.opcode == "bitcast":
+            source = instruction.operands[0].array_shape
+            if source.num_elements != out.num_elements:
+                raise UserError(
+                    f"Unsupported: bitcast '{instruction.name}' changes the element count "
+                    "in an epilogue",
+                    instruction.location,
+                )
+            step = memory_order_map(source, out)
+        else:
+            step = identity_map(out.dimensions)
+        indexing = step if indexing is None else compose_indexing_maps(indexing, step)
+    assert indexing is not None
+    return indexing.simplify()
 
 
 def _slice(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
@@ -304,7 +406,13 @@ def _reduce(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
     return inputs + [scalar_operand_map(out)] * half
 
 
+def _map_op(instruction: HloInstruction, out: ArrayShape) -> OperandMaps:
+    """`map` applies its computation elementwise (over all dimensions, as XLA requires)."""
+    return [identity_map(out.dimensions) for _ in instruction.operands]
+
+
 _HANDLERS = {
+    "map": _map_op,
     "parameter": _no_operands,
     "constant": _no_operands,
     "iota": _no_operands,

@@ -96,6 +96,12 @@ def infer_all_gather(instruction: HloInstruction) -> Shape:
     return instruction.operands[0].shape
 
 
+def infer_collective_permute(instruction: HloInstruction) -> Shape:
+    """Each device sends its operand to another: the result has the operand's shape."""
+    require(len(instruction.operands) == 1, "collective-permute takes one operand")
+    return instruction.operands[0].shape
+
+
 def infer_all_reduce(instruction: HloInstruction) -> Shape:
     """On one device an all-reduce reduces one contribution: each operand itself."""
     shapes = [o.shape for o in instruction.operands]

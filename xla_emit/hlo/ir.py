@@ -119,6 +119,8 @@ class HloInstruction:
     tuple_index: int | None = None
     dynamic_slice_sizes: tuple[int, ...] | None = None
     fusion_kind: str | None = None
+    # reduce-precision: (exponent_bits, mantissa_bits) of the format values are rounded to.
+    precision_bits: tuple[int, int] | None = None
     gather_dimensions: GatherDimensions | None = None
     scatter_dimensions: ScatterDimensions | None = None
     dot_dimensions: DotDimensions | None = None

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import io
 import os
+import tokenize
 import zipfile
+import zlib
 from collections.abc import Sequence
 from typing import IO
 
@@ -90,6 +92,8 @@ def _open_archive(path: str, what: str) -> np.lib.npyio.NpzFile:
     except (ValueError, zipfile.BadZipFile) as error:
         # numpy reads anything that is neither zip nor .npy as a pickle, which it refuses.
         raise UserError(f"{prefix}: not an npz archive ({_reason(error)})") from None
+    except NotImplementedError as error:  # a zip version `zipfile` does not read
+        raise UserError(f"{prefix}: unsupported zip ({_one_line(error)})") from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise UserError(f"{prefix}: a single .npy array, not an npz archive of arg0, arg1, ...")
     return archive
@@ -101,19 +105,45 @@ def _reason(error: Exception) -> str:
     return "unknown format"
 
 
+# What reading one member can raise besides ValueError: a damaged or truncated zip
+# entry, a version or compression method `zipfile` does not know (NotImplementedError), a
+# broken deflate stream (zlib.error), and a .npy header that is not a Python literal
+# (numpy tokenizes it: tokenize.TokenError, SyntaxError).
+_DAMAGED_MEMBER = (
+    OSError,
+    EOFError,
+    zipfile.BadZipFile,
+    NotImplementedError,
+    zlib.error,
+    tokenize.TokenError,
+    SyntaxError,
+)
+
+
 def _load_member(archive: np.lib.npyio.NpzFile, path: str, name: str) -> np.ndarray:
+    prefix = f"cannot read '{name}' from '{path}'"
     try:
         array = archive[name]
     except ValueError as error:
         if "allow_pickle" in str(error):
             raise UserError(
-                f"cannot read '{name}' from '{path}': an object array, which only a pickle "
+                f"{prefix}: an object array, which only a pickle "
                 "can hold (pickles are not loaded: allow_pickle=False)"
             ) from None
-        raise UserError(f"cannot read '{name}' from '{path}': {error}") from None
-    except (OSError, EOFError, zipfile.BadZipFile) as error:
-        raise UserError(f"cannot read '{name}' from '{path}': damaged ({error})") from None
-    return np.asarray(array)
+        raise UserError(f"{prefix}: {_one_line(error)}") from None
+    except _DAMAGED_MEMBER as error:
+        raise UserError(f"{prefix}: damaged ({_one_line(error)})") from None
+    if not isinstance(array, np.ndarray):
+        # numpy hands back the raw bytes of a member without the .npy magic.
+        raise UserError(f"{prefix}: not a .npy array")
+    return array
+
+
+def _one_line(error: Exception) -> str:
+    if isinstance(error, tokenize.TokenError):  # its args are (message, position)
+        return f"bad .npy header: {error.args[0]}"
+    text = str(error) or type(error).__name__
+    return " ".join(text.split())
 
 
 def check_argument_names(path: str, arrays: dict[str, np.ndarray], count: int) -> None:

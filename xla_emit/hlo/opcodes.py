@@ -10,7 +10,7 @@ UNARY_FLOAT_OPS: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 UNARY_ANY_OPS: frozenset[str] = frozenset({"abs", "negate", "sign", "copy"})
-UNARY_INT_OPS: frozenset[str] = frozenset({"not", "popcnt"})
+UNARY_INT_OPS: frozenset[str] = frozenset({"not", "popcnt", "count-leading-zeros"})
 UNARY_OPS: frozenset[str] = UNARY_FLOAT_OPS | UNARY_ANY_OPS | UNARY_INT_OPS
 
 BINARY_ARITH_OPS: frozenset[str] = frozenset(
@@ -25,7 +25,9 @@ BINARY_OPS: frozenset[str] = BINARY_ARITH_OPS | BINARY_FLOAT_OPS | BINARY_INT_OP
 # Ops whose output element at an index depends only on operand elements at the
 # same index (XLA's IsElementwise).
 ELEMENTWISE_OPS: frozenset[str] = (
-    UNARY_OPS | BINARY_OPS | frozenset({"compare", "select", "clamp", "convert"})
+    UNARY_OPS
+    | BINARY_OPS
+    | frozenset({"compare", "select", "clamp", "convert", "reduce-precision"})
 )
 
 # Ops that only move data: an output element is one input element.
@@ -53,7 +55,25 @@ CONTROL_OPS: frozenset[str] = frozenset({"sort", "while", "conditional"})
 
 # Library calls, random bits, and collectives (identities on one device).
 CALL_OPS: frozenset[str] = frozenset(
-    {"custom-call", "rng-bit-generator", "all-reduce", "all-gather", "map", "opt-barrier"}
+    {
+        "custom-call", "rng-bit-generator", "all-reduce", "all-gather", "collective-permute",
+        "map", "opt-barrier",
+    }
+)  # fmt: skip
+
+# Each start of a start/update/done chain and its synchronous op: the parser rewrites
+# every chain into that op (`xla_emit.hlo.async_ops`), so nothing after it sees them.
+ASYNC_START_OPS: dict[str, str] = {
+    "fusion-start": "fusion",
+    "copy-start": "copy",
+    "all-reduce-start": "all-reduce",
+    "all-gather-start": "all-gather",
+    "collective-permute-start": "collective-permute",
+    "async-start": "call",
+}
+ASYNC_DONE_OPS: frozenset[str] = frozenset(s.replace("-start", "-done") for s in ASYNC_START_OPS)
+ASYNC_PAIR_OPS: frozenset[str] = (
+    frozenset(ASYNC_START_OPS) | ASYNC_DONE_OPS | frozenset({"async-update"})
 )
 
 SUPPORTED_OPS: frozenset[str] = (

@@ -16,10 +16,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.async_ops import synchronize_async_pairs
 from xla_emit.hlo.attributes import REQUIRED_KEYS, RawAttribute, interpret_attributes
 from xla_emit.hlo.graph import definition_order, reject_call_cycles
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule, PadDimension, SliceRange
-from xla_emit.hlo.opcodes import COMPARISON_DIRECTIONS, COMPARISON_TYPES, SUPPORTED_OPS
+from xla_emit.hlo.opcodes import (
+    ASYNC_PAIR_OPS,
+    COMPARISON_DIRECTIONS,
+    COMPARISON_TYPES,
+    SUPPORTED_OPS,
+)
 from xla_emit.hlo.scanner import Scanner
 from xla_emit.hlo.shape import (
     PRIMITIVE_TYPE_NAMES,
@@ -64,6 +70,10 @@ _TYPED_ATTRIBUTES: dict[str, frozenset[str]] = {
     "while": frozenset({"condition", "body"}),
     "all-reduce": frozenset({"to_apply"}),
     "map": frozenset({"dimensions", "to_apply"}),
+    "fusion-start": frozenset({"kind", "calls"}),
+    "async-start": frozenset({"calls"}),
+    "all-reduce-start": frozenset({"to_apply"}),
+    "all-gather-start": frozenset({"dimensions"}),
     "all-gather": frozenset({"dimensions"}),
     "conditional": frozenset({"true_computation", "false_computation", "branch_computations"}),
 }
@@ -92,6 +102,7 @@ def parse_hlo_module(text: str, file: str = "<input>") -> HloModule:
     from xla_emit.hlo.verifier import verify_module
 
     module = _Parser(text, file).parse_module()
+    synchronize_async_pairs(module)
     verify_module(module)
     return module
 
@@ -269,7 +280,7 @@ class _Parser(Scanner):
         self.skip_ws()
         opcode_offset = self.pos
         opcode = self.match(_OPCODE, "an opcode")
-        if opcode not in SUPPORTED_OPS:
+        if opcode not in SUPPORTED_OPS and opcode not in ASYNC_PAIR_OPS:
             raise self.error(f"unsupported HLO op '{opcode}'", opcode_offset)
         instruction = HloInstruction(name, opcode, shape, location=self.location(name_offset))
         self.expect("(", f"after opcode '{opcode}'")

@@ -19,6 +19,7 @@ from xla_emit.hlo.infer_compute import (
 from xla_emit.hlo.infer_control import (
     infer_all_gather,
     infer_all_reduce,
+    infer_collective_permute,
     infer_conditional,
     infer_declared,
     infer_map,
@@ -250,20 +251,31 @@ def _infer_reshape(instruction: HloInstruction) -> None:
     _operand_count(instruction, 1)
     operand = _array(instruction.operands[0], "operand")
     result = _array(instruction, instruction.opcode)
-    # A bitcast may reinterpret the bits as another type of the same width (f32 <-> s32).
-    same_bits = (
-        instruction.opcode == "bitcast"
-        and result.element_type.bit_width == operand.element_type.bit_width
-        and PrimitiveType.PRED not in (result.element_type, operand.element_type)
-    )
-    _require(
-        result.element_type == operand.element_type or same_bits,
-        f"{instruction.opcode} keeps the element type"
-        + (" (or its bit width)" if instruction.opcode == "bitcast" else ""),
-    )
+    if instruction.opcode == "bitcast":
+        _check_bitcast(operand, result)
+        return
+    _require(result.element_type == operand.element_type, "reshape keeps the element type")
     _require(
         operand.num_elements == result.num_elements,
         f"{_plain(operand)} and {_plain(result)} have different element counts",
+    )
+
+
+def _check_bitcast(operand: ArrayShape, result: ArrayShape) -> None:
+    """A bitcast reads the operand's bytes as the result: equal byte sizes, as XLA requires
+    (f32[4] -> s32[4], u32[2] -> s8[2,4]); pred has no bit pattern of its own."""
+    in_type, out_type = operand.element_type, result.element_type
+    if in_type != out_type:
+        _require(
+            PrimitiveType.PRED not in (in_type, out_type),
+            "bitcast does not change the element type to or from pred",
+        )
+    in_bits = operand.num_elements * in_type.bit_width
+    out_bits = result.num_elements * out_type.bit_width
+    _require(
+        in_bits == out_bits,
+        f"bitcast keeps the byte size, but {_plain(operand)} has {in_bits} bits and "
+        f"{_plain(result)} has {out_bits}",
     )
 
 
@@ -484,6 +496,16 @@ def _infer_call(instruction: HloInstruction) -> Shape:
     return callee.root.shape
 
 
+def _infer_reduce_precision(instruction: HloInstruction) -> Shape:
+    _operand_count(instruction, 1)
+    operand = _array(instruction.operands[0], "operand")
+    _require(
+        operand.element_type.is_float,
+        f"needs a floating-point operand, got {operand.element_type.value}",
+    )
+    return instruction.operands[0].shape
+
+
 def _infer_custom_call(instruction: HloInstruction) -> None:
     check_library_target(instruction)
 
@@ -493,6 +515,7 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "select": _infer_select,
     "clamp": _infer_clamp,
     "convert": _infer_convert,
+    "reduce-precision": _infer_reduce_precision,
     "bitcast-convert": _infer_bitcast_convert,
     "broadcast": _infer_broadcast,
     "reshape": _infer_reshape,
@@ -522,6 +545,7 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "rng-bit-generator": infer_declared,
     "all-reduce": infer_all_reduce,
     "all-gather": infer_all_gather,
+    "collective-permute": infer_collective_permute,
     "map": infer_map,
     "opt-barrier": infer_opt_barrier,
 }

@@ -240,6 +240,13 @@ class IndexingMap:
     def __str__(self) -> str:
         if self.is_known_empty:
             return KNOWN_EMPTY_TEXT
+        return self.full_text()
+
+    def full_text(self) -> str:
+        """The text with variables and results even when the map is known empty (an
+        infeasible `0 in [1, 0]` says so): what an attribute prints, so that its op's
+        operand counts still match when the text is parsed back. `KNOWN EMPTY`, XLA's
+        text for such maps, keeps no variables."""
         dims, symbols = self.dim_names, self.symbol_names
         n_range = len(self.range_vars)
         text = "(" + ", ".join(dims) + ")"
@@ -253,6 +260,9 @@ class IndexingMap:
             for name, var in zip(dims + symbols, self.dim_vars + self.symbol_vars, strict=True)
         ]
         domain += sorted(f"{e.to_str(dims, symbols)} in {b}" for e, b in self.constraints)
+        variables = self.dim_vars + self.symbol_vars
+        if self.is_known_empty and not any(v.bounds.is_empty for v in variables):
+            domain.append(f"0 in {Interval(1, 0)}")
         if domain:
             text += ", domain: " + ", ".join(domain)
         return text

@@ -125,6 +125,8 @@ class Executor:
         self._steps: dict[Block, list[_Step]] = {}
         self.step_counter = StepCounter()
         self.memory = MemoryMeter()
+        # The functions being run, outermost first: a call into one of them never ends.
+        self.calling: tuple[FuncOp, ...] = ()
         # Results of pure calls in the current chunk (see `xla.run_pure_call`).
         self.pure_call_results: dict[object, Values] = {}
         # What the interpreter works out once about this module's ops (which loops
@@ -399,14 +401,21 @@ class Executor:
             if function not in self.functions:
                 raise self.error(caller, f"calls unknown function '@{function}'")
             function = self.functions[function]
+        name = function.sym_name.data
         if not function.body.blocks:
-            raise self.error(caller, f"calls '@{function.sym_name.data}', which has no body")
-        outer = self.env
+            raise self.error(caller, f"calls '@{name}', which has no body")
+        if function in self.calling:
+            chain = " -> ".join(f"@{f.sym_name.data}" for f in (*self.calling, function))
+            raise self.error(
+                caller, f"recursive call to '@{name}' ({chain}): a kernel has no stack"
+            )
+        outer, outer_calling = self.env, self.calling
         self.env = {}
+        self.calling = (*outer_calling, function)
         try:
             return self.run_block(function.body.blocks[0], args)
         finally:
-            self.env = outer
+            self.env, self.calling = outer, outer_calling
 
     def run_region(self, region: Region, args: Sequence[Value]) -> Values:
         """Run the single block of `region`; returns its terminator's operands."""

@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from xdsl.dialects import func, memref, scf, vector
 from xdsl.dialects.builtin import (
+    AnyFloat,
     MemRefType,
     ModuleOp,
     VectorType,
@@ -87,6 +88,20 @@ def _operand(value: TpuValue) -> Operand:
         "a memref where a scalar or vector was expected"
     )
     return value
+
+
+def _scalar_argument(arg_type: Attribute, value: object, what: str) -> TpuValue:
+    """A scalar argument as the interpreter holds scalars: a Python int (integers,
+    index) or a numpy scalar of the float type (so f32 arithmetic rounds to f32)."""
+    if isinstance(arg_type, AnyFloat):
+        if not isinstance(value, int | float | np.integer | np.floating | np.ndarray):
+            raise UserError(f"{what} ({arg_type}) takes a number, not {type(value).__name__}")
+        return numpy_dtype(arg_type).type(np.asarray(value).reshape(()).item())
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if not isinstance(value, int | np.integer | bool | np.bool_):
+        raise UserError(f"{what} ({arg_type}) takes an integer, not {type(value).__name__}")
+    return int(value)
 
 
 class TpuExecutor:
@@ -154,8 +169,7 @@ class TpuExecutor:
             elif isinstance(value, np.ndarray) and value.ndim:
                 self.env[arg] = value
             else:
-                assert isinstance(value, int | np.integer | bool | np.bool_)
-                self.env[arg] = int(value)
+                self.env[arg] = _scalar_argument(arg_type, value, f"argument {arg.index}")
         returned = self.run_block(block, [self.env[a] for a in block.args])
         outputs = [np.asarray(v) for v in returned]
         return outputs + [m.logical() for m in memrefs]
@@ -202,7 +216,9 @@ class TpuExecutor:
 
     def array(self, value: SSAValue) -> npt.NDArray[np.generic]:
         v = self.env[value]
-        assert isinstance(v, np.ndarray)
+        if isinstance(v, int | float | np.generic):  # arith computes a vector<T> as a scalar
+            return np.asarray(v, numpy_dtype(value.type))
+        assert isinstance(v, np.ndarray), f"{value.type} holds {type(v).__name__}, not an array"
         return v
 
 
@@ -246,7 +262,8 @@ def _load(ex: TpuExecutor, op: vector.LoadOp | tpu.VectorLoadOp) -> list[TpuValu
     ref = ex.memref(op.base)
     start = [ex.integer(i) for i in op.indices]
     offsets = _window(ex, op, ref, start, _vector_shape(op.result.type))
-    return [ref.storage[offsets].copy()]
+    # np.array: a 0-d window (vector<f32>) is a 0-d array, not a numpy scalar.
+    return [np.array(ref.storage[offsets])]
 
 
 def _store(

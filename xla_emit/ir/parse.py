@@ -12,12 +12,22 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import ml_dtypes
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
     CallSiteLoc,
+    DenseIntOrFPElementsAttr,
+    FileLineColLoc,
+    Float64Type,
+    FloatAttr,
     FusedLoc,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
     LocationAttr,
     ModuleOp,
     NameLoc,
@@ -120,6 +130,28 @@ def _line_of_file(file: str, line: int) -> str | None:
 
 
 _FLOAT_BITS = {16: "<e", 32: "<f", 64: "<d"}
+
+
+def round_to_float_type(value: float, type: AnyFloat) -> float:
+    """`value` rounded to nearest-even in `type`, beyond its range to +-inf, as MLIR's
+    parser converts a decimal literal (`65536.0 : f16` is inf); xDSL would fail to pack."""
+    dtype = _NUMPY_FLOATS.get(type.bitwidth) if type != BFloat16Type() else ml_dtypes.bfloat16
+    if dtype is None:
+        return value
+    with np.errstate(over="ignore"):
+        return float(np.asarray(value, np.float64).astype(dtype))
+
+
+_NUMPY_FLOATS: dict[int, type[np.floating]] = {16: np.float16, 32: np.float32, 64: np.float64}
+
+
+class _DecimalElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
+    """A decimal literal in a dense attribute, rounded to a float type as MLIR does."""
+
+    def to_type(self, parser: AttrParser, type: Attribute) -> object:
+        if isinstance(type, AnyFloat) and isinstance(self.value, int | float):
+            return round_to_float_type(float(self.value), type)
+        return super().to_type(parser, type)  # pyright: ignore[reportArgumentType]
 
 
 class _HexElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivateUsage]
@@ -278,7 +310,43 @@ class _LocatingParser(Parser):
         element = super()._parse_tensor_literal_element()
         if is_hex:
             return _HexElement(element.is_negative, element.value, element.span)
-        return element
+        return _DecimalElement(element.is_negative, element.value, element.span)
+
+    def parse_optional_builtin_int_or_float_attr(self) -> IntegerAttr | FloatAttr | None:
+        # Decimal float literals are rounded to their type as MLIR does; the rest is xDSL's.
+        start = self._current_token.span.start
+        if self._current_token.text[:2] in ("0x", "0X"):
+            return super().parse_optional_builtin_int_or_float_attr()
+        boolean = self.try_parse_builtin_boolean_attr()
+        if boolean is not None:
+            return boolean
+        value = self.parse_optional_number()
+        if value is None:
+            return None
+        if self._current_token.kind != MLIRTokenKind.COLON:
+            if isinstance(value, float):
+                return FloatAttr(value, Float64Type())
+            return IntegerAttr(value, IntegerType(64))
+        type = self._parse_attribute_type()
+        if isinstance(type, AnyFloat):
+            return FloatAttr(round_to_float_type(float(value), type), type)
+        if isinstance(type, IntegerType | IndexType):
+            if isinstance(value, float):
+                self.raise_error("Floating point value is not valid for integer type.", start)
+            return IntegerAttr(value, type)
+        self.raise_error("Invalid type given for integer or float attribute.", start)
+
+    def parse_dense_int_or_fp_elements_attr(
+        self, type: Attribute | None
+    ) -> DenseIntOrFPElementsAttr:
+        start = self._current_token.span.start
+        try:
+            return super().parse_dense_int_or_fp_elements_attr(type)  # pyright: ignore[reportArgumentType]
+        except NotImplementedError as error:
+            # xDSL packs elements with `struct`: integers wider than 64 bits have no format.
+            self.raise_error(
+                f"dense elements wider than 64 bits are not supported ({error})", start, self.pos
+            )
 
     def _get_op_by_name(self, name: str) -> type[Operation]:
         # Point an unknown op at its name, not at the token after it.

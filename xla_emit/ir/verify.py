@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
@@ -37,6 +37,55 @@ def verify_module(module: ModuleOp, source_map: SourceMap) -> None:
             _verify_discardable_attributes(op)
         except DiagnosticException as error:
             raise op_error(op, str(error), source_map) from None
+    _verify_dominance(module, source_map)
+
+
+def _verify_dominance(module: ModuleOp, source_map: SourceMap) -> None:
+    """Each operand is defined before its use, in the use's block or one enclosing it.
+
+    xDSL's parser accepts a use before the definition (and an op using its own
+    result); MLIR's verifier rejects both ("does not dominate this use"). A
+    region of several blocks makes every value of its blocks visible in all of
+    them (no dominator tree: such regions are rare here and never miscompiled).
+    Iterative, so deep nesting does not exhaust Python's stack.
+    """
+    visible: set[SSAValue] = set()
+    # (block, the values it made visible, the next op to check, an op whose results become
+    # visible first: after its regions, which must not see them)
+    pending: list[tuple[Block, list[SSAValue], Operation | None, Operation | None]] = []
+
+    def enter(blocks: list[Block]) -> None:
+        everywhere: list[SSAValue] = []
+        if len(blocks) > 1:
+            everywhere = [
+                v for b in blocks for v in (*b.args, *(r for o in b.ops for r in o.results))
+            ]
+        for block in reversed(blocks):
+            added = [v for v in dict.fromkeys([*block.args, *everywhere]) if v not in visible]
+            visible.update(added)
+            pending.append((block, added, block.first_op, None))
+
+    enter(list(module.body.blocks))
+    while pending:
+        block, added, op, finished = pending.pop()
+        if finished is not None:
+            new = [r for r in finished.results if r not in visible]
+            added.extend(new)
+            visible.update(new)
+        if op is None:
+            visible.difference_update(added)
+            continue
+        for position, operand in enumerate(op.operands):
+            if operand not in visible:
+                raise op_error(op, _dominance_message(position, operand), source_map)
+        pending.append((block, added, op.next_op, op))
+        for region in reversed(op.regions):
+            enter(list(region.blocks))
+
+
+def _dominance_message(position: int, operand: SSAValue) -> str:
+    name = f"%{operand.name_hint}" if operand.name_hint else "its value"
+    return f"operand #{position} ({name}) does not dominate this use"
 
 
 def _verify_discardable_attributes(op: Operation) -> None:

@@ -26,10 +26,11 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
-from xla_emit.hlo.evaluator import check_arguments, flatten_value
+from xla_emit.hlo.eval_control import one_device_collective
+from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import ALIASING_OPS
-from xla_emit.hlo.shape import ArrayShape, TupleShape
+from xla_emit.hlo.shape import Shape, TupleShape, flatten_shape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library
@@ -40,7 +41,7 @@ from xla_emit.runtime.triton_kernels import runs_as_triton
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = ALIASING_OPS
-_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
+_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather", "collective-permute"})
 # Ops a kCustom fusion hands to a library.
 _LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})
 _NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
@@ -69,8 +70,8 @@ class ModuleRuntime:
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The entry computation's outputs (tuples flattened) for `inputs`."""
-        check_arguments(self.module.entry, inputs)
-        return flatten_value(self.run_computation(self.module.entry, list(inputs)))
+        arguments = check_arguments(self.module.entry, inputs)
+        return flatten_value(self.run_computation(self.module.entry, list(arguments)))
 
     def run_computation(
         self, computation: HloComputation, arguments: Sequence[RuntimeValue]
@@ -229,8 +230,7 @@ def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> 
         return library.dot(instruction, arrays[0], arrays[1])
     if instruction.opcode == "custom-call":
         return library.custom_call(instruction, arrays)
-    # all-reduce and all-gather over one device.
-    return arrays[0] if len(arrays) == 1 else tuple(arrays)
+    return one_device_collective(instruction, arrays)  # type: ignore[return-value]
 
 
 def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
@@ -247,25 +247,7 @@ def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> Runtime
         return operand[index]
     if not isinstance(operand, np.ndarray):
         raise UserError(f"'{instruction.name}': a bitcast takes an array", instruction.location)
-    return _bitcast(operand, instruction.operands[0].array_shape, instruction.array_shape)
-
-
-def _bitcast(array: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.ndarray:
-    """The same bytes in memory read with the target's dimensions and layout.
-
-    A buffer's memory order is its layout's major-to-minor order; the array
-    holds logical indices, so go through the memory order and back.
-    """
-    in_memory = array.transpose(_major_to_minor(source)).reshape(-1)
-    target_order = _major_to_minor(target)
-    target_in_memory = in_memory.reshape([target.dimensions[d] for d in target_order])
-    if target_in_memory.dtype != target.element_type.dtype:  # f32 <-> s32 and the like
-        target_in_memory = target_in_memory.view(target.element_type.dtype)
-    return target_in_memory.transpose(np.argsort(target_order))
-
-
-def _major_to_minor(shape: ArrayShape) -> list[int]:
-    return list(reversed(shape.minor_to_major))
+    return bitcast_array(operand, instruction.operands[0].array_shape, instruction.array_shape)
 
 
 def kernel_fusions(module: HloModule) -> list[HloInstruction]:
@@ -318,12 +300,16 @@ def _kernel_arguments(
 
 
 def _fusion_outputs(fusion: HloInstruction, results: list[np.ndarray]) -> RuntimeValue:
-    shapes = fusion.shape.elements if isinstance(fusion.shape, TupleShape) else [fusion.shape]
-    outputs: list[np.ndarray] = []
-    for result, shape in zip(results, shapes, strict=True):
-        assert isinstance(shape, ArrayShape)
-        array = result.reshape(shape.dimensions)
+    """The kernel's flat results shaped as the fusion's (possibly nested) tuple shape."""
+    leaves = iter(results)
+
+    def build(shape: Shape) -> RuntimeValue:
+        if isinstance(shape, TupleShape):
+            return tuple(build(element) for element in shape.elements)
+        array = next(leaves).reshape(shape.dimensions)
         if array.dtype != shape.element_type.dtype:
             array = array.view(shape.element_type.dtype)
-        outputs.append(array)
-    return tuple(outputs) if isinstance(fusion.shape, TupleShape) else outputs[0]
+        return array
+
+    assert len(results) == len(flatten_shape(fusion.shape)), "one kernel result per leaf"
+    return build(fusion.shape)
