@@ -296,3 +296,23 @@ def test_malformed_ffi_config_is_a_located_error() -> None:
                    "{lower true}")  # fmt: skip
     with pytest.raises(UserError, match="cannot read the backend_config entry 'lower true'"):
         _evaluate(text, [np.eye(2, dtype=np.float32)])
+
+
+PERMUTATION = (
+    "HloModule m\n\nENTRY e {\n  p = s32[2,3] parameter(0)\n  ROOT c = s32[2,4] custom-call(p), "
+    'custom_call_target="cu_lu_pivots_to_permutation", backend_config={}\n}\n'
+)
+
+
+@RUNNERS
+def test_lu_pivots_to_permutation_by_hand(run: Runner) -> None:
+    # [0,1,2,3] swap 0<->2: [2,1,0,3]; 1<->3: [2,3,0,1]; 2<->2: unchanged.
+    pivots = np.array([[2, 3, 2], [0, 1, 2]], np.int32)
+    (order,) = run(PERMUTATION, [pivots])
+    np.testing.assert_array_equal(order, [[2, 3, 0, 1], [0, 1, 2, 3]])
+
+
+@RUNNERS
+def test_lu_pivot_outside_the_permutation_is_a_located_error(run: Runner) -> None:
+    with pytest.raises(UserError, match=r"m.hlo:5:8: .*pivot 4 is outside the permutation's 0..3"):
+        run(PERMUTATION, [np.array([[0, 4, 2], [0, 1, 2]], np.int32)])

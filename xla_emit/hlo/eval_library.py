@@ -107,4 +107,5 @@ REFERENCE_KERNELS = LibraryKernels(
     geqrf=eval_solvers.geqrf,
     orgqr=eval_solvers.orgqr,
     syevd=eval_solvers.syevd,
+    pivots_to_permutation=eval_solvers.pivots_to_permutation,
 )

@@ -28,7 +28,7 @@ import numpy as np
 
 from xla_emit.hlo.eval_linalg import round_to
 from xla_emit.hlo.ir import HloInstruction
-from xla_emit.hlo.library_calls import lower_triangle, triangular_solve_config
+from xla_emit.hlo.library_calls import check_pivots, lower_triangle, triangular_solve_config
 from xla_emit.hlo.shape import ArrayShape
 
 
@@ -218,3 +218,19 @@ def _fix_signs(v: np.ndarray) -> np.ndarray:
     """Each column times the sign of its largest-magnitude entry (the first such entry)."""
     lead = v[np.argmax(np.abs(v), axis=0), np.arange(v.shape[1])]
     return v * np.where(lead < 0, -1.0, 1.0)
+
+
+def pivots_to_permutation(
+    _instruction: HloInstruction, operands: Sequence[np.ndarray], leaves: Sequence[ArrayShape]
+) -> list[np.ndarray]:
+    """The row order LU's swaps make: swap i with pivots[i], for i = 0, 1, ..."""
+    pivots = operands[0].reshape(-1, operands[0].shape[-1])
+    size = leaves[0].dimensions[-1]
+    check_pivots(_instruction, pivots, size)
+    orders = []
+    for row in pivots:
+        order = list(range(size))
+        for i, p in enumerate(row):
+            order[i], order[p] = order[p], order[i]
+        orders.append(order)
+    return [np.array(orders, np.int32).reshape(leaves[0].dimensions)]

@@ -56,7 +56,15 @@ POTRF, GETRF, GEQRF, ORGQR, SYEVD = (
     "cusolver_syevd_ffi",
 )
 SOLVER_TARGETS = frozenset({POTRF, GETRF, GEQRF, ORGQR, SYEVD})
-LIBRARY_TARGETS = GEMM_TARGETS | CONV_TARGETS | TOPK_TARGETS | SOLVER_TARGETS | {TRIANGULAR_SOLVE}
+# s32[..., k] 0-based LU pivots (row i was swapped with row pivots[i]) -> s32[..., m] permutation.
+PIVOTS_TO_PERMUTATION = "cu_lu_pivots_to_permutation"
+LIBRARY_TARGETS = (
+    GEMM_TARGETS
+    | CONV_TARGETS
+    | TOPK_TARGETS
+    | SOLVER_TARGETS
+    | {TRIANGULAR_SOLVE, PIVOTS_TO_PERMUTATION}
+)
 GEMM_EPILOGUES = frozenset({"DEFAULT", "BIAS", "RELU", "BIAS_RELU"})
 # The activations XLA's fused-convolution rewriter writes into a cuDNN forward call.
 CONV_ACTIVATIONS = frozenset({"kNone", "kRelu", "kRelu6", "kElu", "kLeakyRelu"})
@@ -88,8 +96,9 @@ UNSUPPORTED_TARGETS: dict[str, str] = {
     "cusolver_gesvdj_ffi": "Jacobi singular value decomposition",
     "cusolver_syevj_ffi": "Jacobi symmetric eigensolver (small batched matrices)",
     "cusolver_sytrd_ffi": "tridiagonal reduction",
-    "cu_lu_pivots_to_permutation": "LU pivots to a permutation (jnp.linalg.solve, lu)",
     "cublas_geqrf_batched_ffi": "batched QR of many small matrices",
+    "__gpu$xla.gpu.triton": "a Pallas kernel handed over as serialized Triton IR",
+    "xla_ffi_python_gpu_callback": "a call back into the host's Python (jax callbacks)",
 }
 
 
@@ -245,6 +254,10 @@ def check_library_target(instruction: HloInstruction) -> None:
         raise _fail(instruction, f"unsupported custom-call target (supported: {known})")
     if target in SOLVER_TARGETS | {TRIANGULAR_SOLVE}:
         _check_solver_types(instruction)
+    if target == PIVOTS_TO_PERMUTATION:
+        shape = instruction.operands[0].shape if instruction.operands else None
+        if not isinstance(shape, ArrayShape) or shape.element_type.value != "s32" or not shape.rank:
+            raise _fail(instruction, f"takes s32[..., k] pivots, not {shape}")
 
 
 def _check_solver_types(instruction: HloInstruction) -> None:
@@ -254,6 +267,14 @@ def _check_solver_types(instruction: HloInstruction) -> None:
             raise _fail(instruction, f"operand '{operand.name}' is {shape}; f32 and f64 run")
         if shape.rank < 1 or (instruction.custom_call_target != ORGQR and shape.rank < 2):
             raise _fail(instruction, f"operand '{operand.name}' is {shape}; it needs matrices")
+
+
+def check_pivots(instruction: HloInstruction, pivots: np.ndarray, size: int) -> None:
+    """LU pivots must name rows of the permutation; a located error otherwise."""
+    bad = (pivots < 0) | (pivots >= size)
+    if bad.any():
+        value = int(pivots[bad].reshape(-1)[0])
+        raise _fail(instruction, f"pivot {value} is outside the permutation's 0..{size - 1}")
 
 
 # (the call, its operands, its result leaves) -> the leaves it computes (scratch left out)
@@ -278,6 +299,7 @@ class LibraryKernels:
     geqrf: LibraryKernel
     orgqr: LibraryKernel
     syevd: LibraryKernel
+    pivots_to_permutation: LibraryKernel
 
     def kernel(self, target: str) -> LibraryKernel:
         if target in GEMM_TARGETS:
@@ -300,6 +322,7 @@ class LibraryKernels:
             GEQRF: self.geqrf,
             ORGQR: self.orgqr,
             SYEVD: self.syevd,
+            PIVOTS_TO_PERMUTATION: self.pivots_to_permutation,
         }
         return by_target[target]
 

@@ -262,4 +262,5 @@ RUNTIME_KERNELS = LibraryKernels(
     geqrf=library_solvers.geqrf,
     orgqr=library_solvers.orgqr,
     syevd=library_solvers.syevd,
+    pivots_to_permutation=library_solvers.pivots_to_permutation,
 )

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from xla_emit.hlo.ir import HloInstruction
-from xla_emit.hlo.library_calls import lower_triangle, triangular_solve_config
+from xla_emit.hlo.library_calls import check_pivots, lower_triangle, triangular_solve_config
 from xla_emit.hlo.shape import ArrayShape
 
 
@@ -142,3 +142,16 @@ def syevd(
     return [v.reshape(v_shape.dimensions).astype(v_shape.element_type.dtype),
             w.reshape(w_shape.dimensions).astype(w_shape.element_type.dtype),
             np.zeros(status.dimensions, np.int32)]  # fmt: skip
+
+
+def pivots_to_permutation(
+    _instruction: HloInstruction, operands: Sequence[np.ndarray], leaves: Sequence[ArrayShape]
+) -> list[np.ndarray]:
+    pivots = np.asarray(operands[0]).reshape(-1, operands[0].shape[-1])
+    batch = np.arange(len(pivots))
+    check_pivots(_instruction, pivots, leaves[0].dimensions[-1])
+    order = np.tile(np.arange(leaves[0].dimensions[-1], dtype=np.int32), (len(pivots), 1))
+    for i in range(pivots.shape[1]):  # every batch's i-th swap at once
+        here, there = order[:, i].copy(), order[batch, pivots[:, i]].copy()
+        order[:, i], order[batch, pivots[:, i]] = there, here
+    return [order.reshape(leaves[0].dimensions)]
