@@ -26,7 +26,8 @@ BINARY_OPS: frozenset[str] = BINARY_ARITH_OPS | BINARY_FLOAT_OPS | BINARY_INT_OP
 # same index (XLA's IsElementwise).
 ELEMENTWISE_OPS: frozenset[str] = (
     UNARY_OPS | BINARY_OPS | frozenset({"compare", "select", "clamp", "convert"})
-)
+    | frozenset({"real", "imag", "complex"})
+)  # fmt: skip
 
 # Ops that only move data: an output element is one input element.
 DATA_MOVEMENT_OPS: frozenset[str] = frozenset(
@@ -53,7 +54,7 @@ CONTROL_OPS: frozenset[str] = frozenset({"sort", "while", "conditional"})
 
 # Library calls, random bits, and collectives (identities on one device).
 CALL_OPS: frozenset[str] = frozenset(
-    {"custom-call", "rng-bit-generator", "all-reduce", "all-gather", "map", "opt-barrier"}
+    {"custom-call", "rng-bit-generator", "all-reduce", "all-gather", "map", "opt-barrier", "fft"}
 )
 
 SUPPORTED_OPS: frozenset[str] = (

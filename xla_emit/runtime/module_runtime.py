@@ -31,14 +31,14 @@ from xla_emit.hlo.opcodes import ALIASING_OPS
 from xla_emit.hlo.shape import ArrayShape, TupleShape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
-from xla_emit.runtime import library
+from xla_emit.runtime import library, library_fft
 from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = ALIASING_OPS
-_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
+_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather", "fft"})
 # Ops a kCustom fusion hands to a library.
 _LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})
 _NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
@@ -209,6 +209,8 @@ def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> 
         return library.dot(instruction, arrays[0], arrays[1])
     if instruction.opcode == "custom-call":
         return library.custom_call(instruction, arrays)
+    if instruction.opcode == "fft":
+        return library_fft.fft(instruction, arrays[0])
     # all-reduce and all-gather over one device.
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
 
