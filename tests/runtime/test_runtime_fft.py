@@ -64,15 +64,86 @@ def test_fft_module_round_trips_complex_npz_through_both_engines(tmp_path: Path)
         np.testing.assert_allclose(out, x, atol=1e-6)
 
 
-def test_complex_fusion_is_a_located_error_in_the_compiled_run(
+COMPLEX_KERNELS = """HloModule m
+
+add {
+  a = c64[] parameter(0)
+  b = c64[] parameter(1)
+  ROOT s = c64[] add(a, b)
+}
+
+ENTRY e {
+  x = c64[16,64] parameter(0)
+  y = f32[16,64] parameter(1)
+  z = c64[] constant((0, 0))
+  c = c64[16,64] complex(y, y)
+  p = c64[16,64] multiply(x, c)
+  q = c64[16,64] divide(p, x)
+  e = c64[16,64] exponential(q)
+  r = c64[16] reduce(e, z), dimensions={1}, to_apply=add
+  t = c64[64,16] transpose(e), dimensions={1,0}
+  k = c64[2] constant({(1, 2), (3, -4)})
+  re = f32[16,64] real(e)
+  im = f32[16,64] imag(e)
+  ab = f32[16,64] abs(e)
+  eq = pred[16,64] compare(q, c), direction=EQ
+  w = c128[16,64] convert(y)
+  ROOT o = (c64[16], c64[64,16], c64[2], f32[16,64], f32[16,64], f32[16,64], pred[16,64],
+    c128[16,64]) tuple(r, t, k, re, im, ab, eq, w)
+}
+"""
+
+
+FFT_FILTER = """HloModule m
+
+ENTRY e {
+  x = f32[4,16] parameter(0)
+  f = c64[4,9] fft(x), fft_type=RFFT, fft_length={16}
+  k = c64[] constant((0.5, -1))
+  b = c64[4,9] broadcast(k), dimensions={}
+  m = c64[4,9] multiply(f, b)
+  ROOT i = f32[4,16] fft(m), fft_type=IRFFT, fft_length={16}
+}
+"""
+
+
+def test_fft_filter_passes_check_at_every_stage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hlo = tmp_path / "f.hlo"
+    hlo.write_text(FFT_FILTER)
+    assert main([str(hlo), "--random-inputs", "0", "--check"]) == 0
+    assert "DIFFERS" not in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_complex_kernels_pass_check_at_every_stage(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     hlo = tmp_path / "c.hlo"
-    hlo.write_text(
-        "HloModule m\n\nENTRY e {\n  x = c64[4] parameter(0)\n  ROOT m = c64[4] multiply(x, x)\n}\n"
-    )
-    assert main([str(hlo), "--random-inputs", "0", "-o", str(tmp_path / "o.npz")]) == 1
-    assert "c.hlo:5:8: error: Unsupported: multiply 'm' on complex c64" in capsys.readouterr().err
-    assert (
-        main([str(hlo), "--random-inputs", "0", "--reference", "-o", str(tmp_path / "r.npz")]) == 0
-    )
+    hlo.write_text(COMPLEX_KERNELS)
+    assert main([str(hlo), "--random-inputs", "0", "--check"]) == 0
+    assert "DIFFERS" not in capsys.readouterr().out
+
+
+def test_complex_kernels_match_hand_computed_values() -> None:
+    x = _input("c64", "16,64")
+    y = np.random.default_rng(4).standard_normal((16, 64)).astype(np.float32)
+    outputs = ModuleRuntime(parse_hlo_module(COMPLEX_KERNELS)).run([x, y])
+    e = np.exp(y.astype(np.complex128) * (1 + 1j))  # x (y + iy) / x = (1 + i) y
+    expected = [e.sum(axis=1), e.T, [1 + 2j, 3 - 4j], e.real, e.imag, np.abs(e)]
+    for out, want in zip(outputs, expected, strict=False):
+        np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
+    assert outputs[0].dtype == np.complex64 and outputs[3].dtype == np.float32
+    assert outputs[7].dtype == np.complex128
+    np.testing.assert_array_equal(outputs[7], y.astype(np.complex128))
+
+
+@pytest.mark.parametrize("version", ["jax0102", "jax012"])
+@pytest.mark.parametrize("name", ["fft", "rfft"])
+def test_jax_fft_programs_run_compiled_and_match_xla(name: str, version: str) -> None:
+    module = parse_hlo_module((DATA / f"{name}.{version}.hlo").read_text(), name)
+    stored = np.load(DATA / f"{name}.xla_cpu.npz")
+    (out,) = ModuleRuntime(module).run([stored["arg0"]])
+    want = stored["out0"]
+    np.testing.assert_allclose(out, want, rtol=0, atol=2e-6 * np.abs(want).max())

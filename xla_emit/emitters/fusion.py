@@ -27,7 +27,6 @@ from xla_emit.emitters.scatter import emit_scatter_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
-from xla_emit.hlo.shape import flatten_shape
 
 
 @dataclass
@@ -74,7 +73,6 @@ def emit_kernel(
 
     Its other functions avoid `name` and the `reserved` names (other kernels' entries).
     """
-    _reject_complex(computation)
     plan = plan_kernel(computation)
     fusion = FusionFunctions(computation, plan.subgraphs, reserved=reserved | {name})
     kind = plan.analysis.kind
@@ -93,21 +91,6 @@ def emit_kernel(
     else:
         entry = emit_loop_entry(name, fusion, plan.analysis)
     return EmittedKernel(name, kind, [entry, *fusion.emit_all()])
-
-
-def _reject_complex(computation: HloComputation) -> None:
-    """Complex values are not emitted (their kernels would compute on the wrong type)."""
-    for instruction in computation.instructions:
-        if instruction.opcode == "parameter":
-            continue
-        shapes = [instruction.shape, *(operand.shape for operand in instruction.operands)]
-        for leaf in (leaf for shape in shapes for leaf in flatten_shape(shape)):
-            if leaf.element_type.is_complex:
-                raise UserError(
-                    f"Unsupported: {instruction.opcode} '{instruction.name}' on complex "
-                    f"{leaf.element_type.value} in an emitted kernel (`--reference` runs it)",
-                    instruction.location,
-                )
 
 
 def format_hlo_partitions(text: str, file: str) -> str:

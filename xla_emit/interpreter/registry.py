@@ -52,6 +52,7 @@ DIALECT_MODULES = (
     "func",
     "arith",
     "math",
+    "complex",
     "scf",
     "tensor",
     "vector",
