@@ -134,3 +134,24 @@ def test_jax_fft_programs_match_xla(name: str, version: str) -> None:
     np.testing.assert_allclose(
         out, stored["out0"], rtol=0, atol=2e-6 * np.abs(stored["out0"]).max()
     )
+
+
+@pytest.mark.parametrize("engine", ["evaluator", "runtime"])
+def test_complex_dot_keeps_the_imaginary_parts(engine: str) -> None:
+    from xla_emit.runtime import ModuleRuntime
+
+    text = module(
+        "  a = c64[3,4] parameter(0)\n  b = c64[4,2] parameter(1)\n"
+        "  ROOT d = c64[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}"
+    )
+    a, b = _complex((3, 4), 5), _complex((4, 2), 6)
+    parsed = parse_hlo_module(text)
+    if engine == "evaluator":
+        (out,) = evaluate_module(parsed, [a, b])
+    else:
+        (out,) = ModuleRuntime(parsed).run([a, b])
+    expected = np.zeros((3, 2), np.complex128)
+    for i, j, k in np.ndindex(3, 2, 4):
+        expected[i, j] += complex(a[i, k]) * complex(b[k, j])
+    np.testing.assert_allclose(out, expected, rtol=1e-5)
+    assert out.dtype == np.complex64

@@ -30,8 +30,8 @@ from xla_emit.runtime import library_conv_grads, library_solvers
 
 def accumulator_dtype(ptype: PrimitiveType) -> np.dtype[np.generic]:
     """The type a library accumulates `ptype` results in."""
-    if ptype is PrimitiveType.F64:
-        return np.dtype(np.float64)
+    if ptype is PrimitiveType.F64 or ptype.is_complex:
+        return np.dtype(np.float64 if ptype is PrimitiveType.F64 else ptype.dtype)
     if ptype.is_float:
         return np.dtype(np.float32)
     return np.dtype(np.int64)
