@@ -61,7 +61,8 @@ def emit_complex_op(
     if opcode == "copy":
         return operands[0]
     if opcode == "complex":
-        return emitter.insert(cplx.CreateOp(*operands, complex_type(result_type))).results[0]
+        create = cplx.CreateOp(operands[0], operands[1], complex_type(result_type))
+        return emitter.insert(create).results[0]
     if opcode in ("real", "imag") and not operand_type.is_complex:
         if opcode == "real":
             return operands[0]

@@ -315,18 +315,19 @@ class ElementalEmitter:
         part = ptype.component_type
         table_type = TensorType(float_type(part), literal.shape)
         parts: list[SSAValue] = []
-        for values in (literal.real, literal.imag):
+        for values in (np.real(literal), np.imag(literal)):
             dense = DenseIntOrFPElementsAttr.from_list(table_type, [float(v) for v in values.flat])
             extract = tensor.ExtractOp(self.constant(dense, "cst"), indices, float_type(part))
             parts.append(self.insert(extract).results[0])
-        return self.insert(complex_ops.CreateOp(*parts, complex_type(ptype))).results[0]
+        create = complex_ops.CreateOp(parts[0], parts[1], complex_type(ptype))
+        return self.insert(create).results[0]
 
     def scalar_constant(self, value: object, ptype: PrimitiveType) -> SSAValue:
         if ptype.is_complex:  # both parts as float constants, then created where used
             number = complex(value)  # type: ignore[arg-type]
             part = ptype.component_type
             parts = [self.scalar_constant(p, part) for p in (number.real, number.imag)]
-            create = complex_ops.CreateOp(*parts, complex_type(ptype))
+            create = complex_ops.CreateOp(parts[0], parts[1], complex_type(ptype))
             return self.insert(create).results[0]
         scalar = _python_scalar(value, ptype)
         if ptype.is_float:

@@ -10,6 +10,8 @@ complex128 and rounds once to the result type.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from xla_emit.hlo.shape import PrimitiveType
@@ -30,20 +32,33 @@ COMPLEX_OF: dict[PrimitiveType, PrimitiveType] = {
     PrimitiveType.F64: PrimitiveType.C128,
 }
 
-_UNARY = {
+
+def _expm1(z: np.ndarray) -> np.ndarray:
+    return np.exp(z) - 1
+
+
+def _log1p(z: np.ndarray) -> np.ndarray:
+    return np.log(1 + z)
+
+
+def _rsqrt(z: np.ndarray) -> np.ndarray:
+    return 1 / np.sqrt(z)
+
+
+_UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "negate": np.negative,
     "exponential": np.exp,
-    "exponential-minus-one": lambda z: np.exp(z) - 1,
+    "exponential-minus-one": _expm1,
     "log": np.log,
-    "log-plus-one": lambda z: np.log(1 + z),
+    "log-plus-one": _log1p,
     "sqrt": np.sqrt,
-    "rsqrt": lambda z: 1 / np.sqrt(z),
+    "rsqrt": _rsqrt,
     "tanh": np.tanh,
     "sine": np.sin,
     "cosine": np.cos,
     "tan": np.tan,
 }
-_BINARY = {
+_BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "add": np.add,
     "subtract": np.subtract,
     "multiply": np.multiply,

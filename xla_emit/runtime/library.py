@@ -111,11 +111,11 @@ def _cudnn_convolution(
     out = out.transpose(np.argsort(order))
     if len(operands) > 3 and config.side_input_scale != 0:
         out = out + wide.type(config.side_input_scale) * operands[3].astype(wide)
-    out = _cudnn_activation(out, config.activation, wide.type(config.leakyrelu_alpha))
+    out = _cudnn_activation(out, config.activation, config.leakyrelu_alpha)
     return [to_result(out, result.element_type)]
 
 
-def _cudnn_activation(out: np.ndarray, mode: str, leaky_alpha: np.generic) -> np.ndarray:
+def _cudnn_activation(out: np.ndarray, mode: str, leaky_alpha: float) -> np.ndarray:
     """cuDNN's fused activations, in the accumulator type."""
     if mode == "kRelu":
         return np.maximum(out, 0)
@@ -124,7 +124,7 @@ def _cudnn_activation(out: np.ndarray, mode: str, leaky_alpha: np.generic) -> np
     if mode == "kElu":
         return np.where(out > 0, out, np.exp(np.minimum(out, 0)) - 1)
     if mode == "kLeakyRelu":
-        return np.where(out > 0, out, out * leaky_alpha)
+        return np.where(out > 0, out, out * out.dtype.type(leaky_alpha))
     return out
 
 

@@ -149,9 +149,12 @@ def backward_input(
     for g in range(groups):
         grads = dy[..., g * out_per_group : (g + 1) * out_per_group].reshape(rows, -1)
         kernel = w[..., g * out_per_group : (g + 1) * out_per_group].reshape(-1, out_per_group)
-        cols = (grads @ kernel.T).reshape(*dy.shape[:-1], *w.shape[:spatial], in_per_group)
+        cols = np.matmul(grads, kernel.T)
+        cols = cols.reshape(*dy.shape[:-1], *w.shape[:spatial], in_per_group)
         target = np.zeros_like(grad[..., :in_per_group])
-        np.add.at(target, index, cols)  # col2im: overlapping windows add up
-        grad[..., g * in_per_group : (g + 1) * in_per_group] += target
+        # col2im: overlapping windows add up (a slice and index arrays, as numpy allows).
+        np.add.at(target, index, cols)  # pyright: ignore[reportArgumentType]
+        group = slice(g * in_per_group, (g + 1) * in_per_group)
+        grad[..., group] = np.add(grad[..., group], target)
     dx = _unpad(grad, window, x_shape[1:-1])
     return [dx.transpose(np.argsort(_nhwc_x(dims))).astype(result.element_type.dtype)]

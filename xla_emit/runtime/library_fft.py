@@ -35,7 +35,8 @@ def _along(x: np.ndarray, axis: int, matrix: np.ndarray) -> np.ndarray:
 def fft(instruction: HloInstruction, x: np.ndarray) -> np.ndarray:
     config = fft_config(instruction)
     result = instruction.array_shape.element_type.dtype
-    work = np.dtype(np.complex128 if x.dtype in (np.float64, np.complex128) else np.complex64)
+    double = x.dtype.itemsize == 16 or x.dtype == np.dtype(np.float64)
+    work = np.dtype(np.complex128 if double else np.complex64)
     axes = list(range(x.ndim - len(config.lengths), x.ndim))
     inverse = config.kind in ("IFFT", "IRFFT")
     z = x.astype(work)
