@@ -13,6 +13,7 @@ import itertools
 import json
 from collections.abc import Callable
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -31,6 +32,7 @@ def _run(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
     return ModuleRuntime(parse_hlo_module(text, "m.hlo")).run(args)
 
 
+BF16 = ml_dtypes.bfloat16
 RUNNERS = pytest.mark.parametrize("run", [_evaluate, _run], ids=["evaluator", "runtime"])
 CONV_CONFIG = json.dumps(
     {"cudnn_conv_backend_config": {"activation_mode": "kNone", "conv_result_scale": 1}}
@@ -44,19 +46,29 @@ def module(params: str, call: str, result: str) -> str:
     )
 
 
-# A 2-d convolution with stride, padding, window dilation and two feature groups:
-# x f32[2,5,6,4] (b01f), w f32[2,2,2,6] (01io: 2 inputs per group, 6 outputs), y f32[2,3,2,6].
+# A 2-d convolution with stride, padding, window dilation and two feature groups, in two
+# layouts: x (b01f) [2,5,6,4], w (01io) [2,2,2,6] (2 inputs per group, 6 outputs),
+# y [2,3,2,6]; and the same in NCHW/OIHW as XLA hands cuDNN either.
 WINDOW = "window={size=2x2 stride=2x3 pad=1_1x0_1 rhs_dilate=1x2}"
-LABELS = "dim_labels=b01f_01io->b01f"
-X_SHAPE, W_SHAPE, Y_SHAPE = (2, 5, 6, 4), (2, 2, 2, 6), (2, 3, 2, 6)
+Layout = tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+LAYOUTS: list[Layout] = [
+    ("b01f_01io->b01f", (2, 5, 6, 4), (2, 2, 2, 6), (2, 3, 2, 6)),
+    ("bf01_oi01->bf01", (2, 4, 5, 6), (6, 2, 2, 2), (2, 6, 3, 2)),
+]
+CONV_LAYOUTS = pytest.mark.parametrize("layout", LAYOUTS, ids=["nhwc", "nchw"])
 
 
-def _forward(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+def _dims(shape: tuple[int, ...]) -> str:
+    return ",".join(map(str, shape))
+
+
+def _forward(layout: Layout, x: np.ndarray, w: np.ndarray) -> np.ndarray:
     """The forward convolution as the plain HLO op, evaluated."""
+    labels, x_shape, w_shape, y_shape = layout
     text = (
-        "HloModule f\n\nENTRY e {\n  x = f64[2,5,6,4] parameter(0)\n"
-        "  w = f64[2,2,2,6] parameter(1)\n  ROOT y = f64[2,3,2,6] convolution(x, w), "
-        f"{WINDOW}, {LABELS}, feature_group_count=2\n}}\n"
+        f"HloModule f\n\nENTRY e {{\n  x = f64[{_dims(x_shape)}] parameter(0)\n"
+        f"  w = f64[{_dims(w_shape)}] parameter(1)\n  ROOT y = f64[{_dims(y_shape)}] "
+        f"convolution(x, w), {WINDOW}, dim_labels={labels}, feature_group_count=2\n}}\n"
     )
     return evaluate_module(parse_hlo_module(text), [x, w])[0]
 
@@ -66,39 +78,49 @@ def _numbers(shape: tuple[int, ...], seed: int) -> np.ndarray:
 
 
 @RUNNERS
-def test_conv_backward_input_is_the_gradient_of_the_forward_convolution(run: Runner) -> None:
-    w, dy = _numbers(W_SHAPE, 1), _numbers(Y_SHAPE, 2)
+@CONV_LAYOUTS
+def test_conv_backward_input_is_the_gradient_of_the_forward_convolution(
+    run: Runner, layout: Layout
+) -> None:
+    labels, x_shape, w_shape, y_shape = layout
+    w, dy = _numbers(w_shape, 1), _numbers(y_shape, 2)
     text = module(
-        "  dy = f32[2,3,2,6] parameter(0)\n  w = f32[2,2,2,6] parameter(1)\n",
-        f"(f32[2,5,6,4], u8[0]) custom-call(dy, w), {WINDOW}, {LABELS}, feature_group_count=2, "
-        f'custom_call_target="__cudnn$convBackwardInput", backend_config={CONV_CONFIG}',
-        "f32[2,5,6,4]",
+        f"  dy = f32[{_dims(y_shape)}] parameter(0)\n  w = f32[{_dims(w_shape)}] parameter(1)\n",
+        f"(f32[{_dims(x_shape)}], u8[0]) custom-call(dy, w), {WINDOW}, dim_labels={labels}, "
+        f'feature_group_count=2, custom_call_target="__cudnn$convBackwardInput", '
+        f"backend_config={CONV_CONFIG}",
+        f"f32[{_dims(x_shape)}]",
     )
     (dx,) = run(text, [dy.astype(np.float32), w.astype(np.float32)])
-    expected = np.zeros(X_SHAPE)
-    for index in np.ndindex(*X_SHAPE):  # d <dy, conv(x, w)> / d x[index]
-        unit = np.zeros(X_SHAPE)
+    expected = np.zeros(x_shape)
+    for index in np.ndindex(*x_shape):  # d <dy, conv(x, w)> / d x[index]
+        unit = np.zeros(x_shape)
         unit[index] = 1
-        expected[index] = np.sum(dy * _forward(unit, w))
+        expected[index] = np.sum(dy * _forward(layout, unit, w))
     np.testing.assert_array_equal(dx, expected)  # small integers: exact in f32
     assert np.count_nonzero(expected) > 100
 
 
 @RUNNERS
-def test_conv_backward_filter_is_the_gradient_of_the_forward_convolution(run: Runner) -> None:
-    x, dy = _numbers(X_SHAPE, 3), _numbers(Y_SHAPE, 4)
+@CONV_LAYOUTS
+def test_conv_backward_filter_is_the_gradient_of_the_forward_convolution(
+    run: Runner, layout: Layout
+) -> None:
+    labels, x_shape, w_shape, y_shape = layout
+    x, dy = _numbers(x_shape, 3), _numbers(y_shape, 4)
     text = module(
-        "  x = f32[2,5,6,4] parameter(0)\n  dy = f32[2,3,2,6] parameter(1)\n",
-        f"(f32[2,2,2,6], u8[16]) custom-call(x, dy), {WINDOW}, {LABELS}, feature_group_count=2, "
-        f'custom_call_target="__cudnn$convBackwardFilter", backend_config={CONV_CONFIG}',
-        "f32[2,2,2,6]",
+        f"  x = f32[{_dims(x_shape)}] parameter(0)\n  dy = f32[{_dims(y_shape)}] parameter(1)\n",
+        f"(f32[{_dims(w_shape)}], u8[16]) custom-call(x, dy), {WINDOW}, dim_labels={labels}, "
+        f'feature_group_count=2, custom_call_target="__cudnn$convBackwardFilter", '
+        f"backend_config={CONV_CONFIG}",
+        f"f32[{_dims(w_shape)}]",
     )
     (dw,) = run(text, [x.astype(np.float32), dy.astype(np.float32)])
-    expected = np.zeros(W_SHAPE)
-    for index in np.ndindex(*W_SHAPE):
-        unit = np.zeros(W_SHAPE)
+    expected = np.zeros(w_shape)
+    for index in np.ndindex(*w_shape):
+        unit = np.zeros(w_shape)
         unit[index] = 1
-        expected[index] = np.sum(dy * _forward(x, unit))
+        expected[index] = np.sum(dy * _forward(layout, x, unit))
     np.testing.assert_array_equal(dw, expected)
 
 
@@ -316,3 +338,25 @@ def test_lu_pivots_to_permutation_by_hand(run: Runner) -> None:
 def test_lu_pivot_outside_the_permutation_is_a_located_error(run: Runner) -> None:
     with pytest.raises(UserError, match=r"m.hlo:5:8: .*pivot 4 is outside the permutation's 0..3"):
         run(PERMUTATION, [np.array([[0, 4, 2], [0, 1, 2]], np.int32)])
+
+
+@RUNNERS
+def test_bf16_conv_backward_filter_accumulates_wide_and_rounds_once(run: Runner) -> None:
+    labels, x_shape, w_shape, y_shape = LAYOUTS[0]
+    x, dy = _numbers(x_shape, 5) * 7, _numbers(y_shape, 6) * 5  # sums need more than 8 bits
+    text = module(
+        f"  x = bf16[{_dims(x_shape)}] parameter(0)\n  dy = bf16[{_dims(y_shape)}] parameter(1)\n",
+        f"(bf16[{_dims(w_shape)}], u8[0]) custom-call(x, dy), {WINDOW}, dim_labels={labels}, "
+        f'feature_group_count=2, custom_call_target="__cudnn$convBackwardFilter", '
+        f"backend_config={CONV_CONFIG}",
+        f"bf16[{_dims(w_shape)}]",
+    )
+    (dw,) = run(text, [x.astype(BF16), dy.astype(BF16)])
+    exact = np.zeros(w_shape)
+    for index in np.ndindex(*w_shape):
+        unit = np.zeros(w_shape)
+        unit[index] = 1
+        exact[index] = np.sum(dy * _forward(LAYOUTS[0], x, unit))
+    assert dw.dtype == BF16
+    assert np.any(exact.astype(BF16).astype(np.float64) != exact)  # rounding happened
+    np.testing.assert_array_equal(dw, exact.astype(np.float32).astype(BF16))
