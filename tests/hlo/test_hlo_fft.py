@@ -155,3 +155,9 @@ def test_complex_dot_keeps_the_imaginary_parts(engine: str) -> None:
         expected[i, j] += complex(a[i, k]) * complex(b[k, j])
     np.testing.assert_allclose(out, expected, rtol=1e-5)
     assert out.dtype == np.complex64
+
+
+def test_complex_to_real_convert_is_a_located_error_as_in_xla() -> None:
+    text = module("  x = c64[2] parameter(0)\n  ROOT c = f32[2] convert(x)")
+    with pytest.raises(UserError, match=r"m.hlo:5:8: .*converts only to a complex type"):
+        parse_hlo_module(text, "m.hlo")

@@ -3,8 +3,8 @@
 `real`, `imag` and `abs` become `complex.re`, `complex.im`, `complex.abs`;
 `complex(re, im)` is `complex.create`; arithmetic and the transcendental ops
 have one `complex` op each; `compare` EQ/NE is `complex.eq`/`complex.neq`;
-converts go through the parts (a real value gets a zero imaginary part, a
-complex value converted to a real type keeps its real part). The real or
+converts go through the parts (a real value gets a zero imaginary part; HLO
+converts complex values only to complex types). The real or
 imaginary part of a real operand is the operand or zero.
 """
 
@@ -91,9 +91,6 @@ def _convert(
 ) -> SSAValue:
     if source == target:
         return x
-    if not target.is_complex:  # the real part, converted
-        real = emitter.insert(cplx.ReOp(x)).results[0]
-        return convert_scalar(emitter, real, source.component_type, target)
     part = target.component_type
     if source.is_complex:
         real = emitter.insert(cplx.ReOp(x)).results[0]

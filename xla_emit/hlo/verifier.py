@@ -232,6 +232,11 @@ def _infer_convert(instruction: HloInstruction) -> None:
         operand.dimensions == result.dimensions,
         f"convert keeps the dimensions, got {_plain(operand)} -> {_plain(result)}",
     )
+    _require(
+        not operand.element_type.is_complex or result.element_type.is_complex,
+        f"a complex value converts only to a complex type (XLA too), not to "
+        f"{result.element_type.value}: take its `real` part",
+    )
 
 
 def _infer_bitcast_convert(instruction: HloInstruction) -> None:
