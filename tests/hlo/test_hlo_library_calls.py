@@ -360,3 +360,26 @@ def test_bf16_conv_backward_filter_accumulates_wide_and_rounds_once(run: Runner)
     assert dw.dtype == BF16
     assert np.any(exact.astype(BF16).astype(np.float64) != exact)  # rounding happened
     np.testing.assert_array_equal(dw, exact.astype(np.float32).astype(BF16))
+
+
+def test_solver_result_shapes_are_checked_where_declared() -> None:
+    text = _solver("cusolver_getrf_ffi", "  a = f32[2,4,3] parameter(0)\n",
+                   "(f32[2,4,3], s32[2,4], s32[2])", "{}")  # fmt: skip
+    expected = r"results must start with \(f32\[2,4,3\], s32\[2,3\], s32\[2\]\)"
+    with pytest.raises(UserError, match=rf"m.hlo:\d+:\d+: error: .*{expected}"):
+        parse_hlo_module(text, "m.hlo")
+
+
+def test_gradient_shapes_must_fit_the_forward_convolution() -> None:
+    # A stride-2 window over 5 inputs gives 2 outputs, not 3.
+    text = module(
+        "  dy = f32[1,3,1] parameter(0)\n  w = f32[2,1,1] parameter(1)\n",
+        "(f32[1,5,1], u8[0]) custom-call(dy, w), window={size=2 stride=2}, "
+        'dim_labels=b0f_0io->b0f, custom_call_target="__cudnn$convBackwardInput", '
+        f"backend_config={CONV_CONFIG}",
+        "f32[1,5,1]",
+    )
+    with pytest.raises(
+        UserError, match=r"gives f32\[1,2,1\], but the output gradient is f32\[1,3,1\]"
+    ):
+        parse_hlo_module(text, "m.hlo")

@@ -30,13 +30,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.infer_compute import infer_convolution
 from xla_emit.hlo.ir import DotDimensions, HloInstruction
-from xla_emit.hlo.shape import ArrayShape, flatten_shape
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
+from xla_emit.hlo.shape_checks import ShapeError
 
 GEMM_TARGETS = frozenset({"__cublas$gemm", "__cublas$lt$matmul"})
 CONV_FORWARD = "__cudnn$convForward"
@@ -254,6 +256,9 @@ def check_library_target(instruction: HloInstruction) -> None:
         raise _fail(instruction, f"unsupported custom-call target (supported: {known})")
     if target in SOLVER_TARGETS | {TRIANGULAR_SOLVE}:
         _check_solver_types(instruction)
+        _check_solver_results(instruction)
+    if target in (CONV_BACKWARD_INPUT, CONV_BACKWARD_FILTER):
+        _check_gradient_shapes(instruction)
     if target == PIVOTS_TO_PERMUTATION:
         shape = instruction.operands[0].shape if instruction.operands else None
         if not isinstance(shape, ArrayShape) or shape.element_type.value != "s32" or not shape.rank:
@@ -275,6 +280,57 @@ def check_pivots(instruction: HloInstruction, pivots: np.ndarray, size: int) -> 
     if bad.any():
         value = int(pivots[bad].reshape(-1)[0])
         raise _fail(instruction, f"pivot {value} is outside the permutation's 0..{size - 1}")
+
+
+def _check_solver_results(instruction: HloInstruction) -> None:
+    """The result leaves a solver call must declare, given its matrix operand."""
+    target = instruction.custom_call_target
+    a = instruction.operands[0].shape
+    assert isinstance(a, ArrayShape)
+    if target == TRIANGULAR_SOLVE:
+        a = instruction.operands[1].shape  # the result has b's shape
+        assert isinstance(a, ArrayShape)
+    *batch, m, n = a.dimensions
+    real, s32 = a.element_type, PrimitiveType.S32
+    expected: dict[str, list[ArrayShape]] = {
+        TRIANGULAR_SOLVE: [a],
+        POTRF: [a, ArrayShape(s32, tuple(batch))],
+        GETRF: [a, ArrayShape(s32, (*batch, min(m, n))), ArrayShape(s32, tuple(batch))],
+        GEQRF: [a, ArrayShape(real, (*batch, min(m, n)))],
+        ORGQR: [a],
+        SYEVD: [a, ArrayShape(real, (*batch, n)), ArrayShape(s32, tuple(batch))],
+    }
+    wanted = expected[target or ""]
+    leaves = flatten_shape(instruction.shape)
+    if len(leaves) < len(wanted) or any(
+        not got.same_dims_and_type(want) for got, want in zip(leaves, wanted, strict=False)
+    ):
+        listed = ", ".join(str(s) for s in wanted)
+        raise _fail(instruction, f"results must start with ({listed}), not {instruction.shape}")
+
+
+def _check_gradient_shapes(instruction: HloInstruction) -> None:
+    """A gradient's shapes must fit its forward convolution: conv(x, w) has dy's shape."""
+    leaves = flatten_shape(instruction.shape)
+    if len(instruction.operands) != 2 or instruction.convolution_dimensions is None:
+        raise _fail(instruction, "takes two operands and dim_labels")
+    first, second = instruction.operands
+    result = HloInstruction(f"{instruction.name}.result", "parameter", leaves[0])
+    if instruction.custom_call_target == CONV_BACKWARD_INPUT:
+        x, w, dy = result, second, first
+    else:
+        x, w, dy = first, result, second
+    forward = replace(instruction, opcode="convolution", operands=[x, w], shape=dy.shape)
+    try:
+        shape = infer_convolution(forward)
+    except ShapeError as error:
+        raise _fail(instruction, f"as the forward convolution: {error}") from None
+    if not shape.same_dims_and_type(dy.shape):
+        raise _fail(
+            instruction,
+            f"the forward convolution of {x.shape} and {w.shape} gives {shape}, "
+            f"but the output gradient is {dy.shape}",
+        )
 
 
 # (the call, its operands, its result leaves) -> the leaves it computes (scratch left out)
