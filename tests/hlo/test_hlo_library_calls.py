@@ -383,3 +383,15 @@ def test_gradient_shapes_must_fit_the_forward_convolution() -> None:
         UserError, match=r"gives f32\[1,2,1\], but the output gradient is f32\[1,3,1\]"
     ):
         parse_hlo_module(text, "m.hlo")
+
+
+def test_triangular_solve_operands_must_fit() -> None:
+    config = json.dumps({"left_side": False, "lower": True, "transpose_a": "NO_TRANSPOSE"})
+    text = module(
+        "  a = f32[3,3] parameter(0)\n  b = f32[3,2] parameter(1)\n",
+        '(f32[3,2], s8[0]) custom-call(a, b), custom_call_target="__cublas$triangularSolve", '
+        f"backend_config={config}",
+        "f32[3,2]",
+    )
+    with pytest.raises(UserError, match=r"a f32\[3,3\] does not fit b f32\[3,2\] .*columns"):
+        parse_hlo_module(text, "m.hlo")

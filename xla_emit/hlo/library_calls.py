@@ -287,7 +287,10 @@ def _check_solver_results(instruction: HloInstruction) -> None:
     target = instruction.custom_call_target
     a = instruction.operands[0].shape
     assert isinstance(a, ArrayShape)
+    if target in (POTRF, SYEVD, TRIANGULAR_SOLVE) and a.dimensions[-1] != a.dimensions[-2]:
+        raise _fail(instruction, f"needs square matrices, not {a}")
     if target == TRIANGULAR_SOLVE:
+        _check_triangular_operands(instruction, a)
         a = instruction.operands[1].shape  # the result has b's shape
         assert isinstance(a, ArrayShape)
     *batch, m, n = a.dimensions
@@ -307,6 +310,16 @@ def _check_solver_results(instruction: HloInstruction) -> None:
     ):
         listed = ", ".join(str(s) for s in wanted)
         raise _fail(instruction, f"results must start with ({listed}), not {instruction.shape}")
+
+
+def _check_triangular_operands(instruction: HloInstruction, a: ArrayShape) -> None:
+    b = instruction.operands[1].shape
+    assert isinstance(b, ArrayShape)
+    left = triangular_solve_config(instruction).left_side
+    solved = b.dimensions[-2] if left else b.dimensions[-1]
+    if a.dimensions[:-2] != b.dimensions[:-2] or a.dimensions[-1] != solved:
+        side = "rows" if left else "columns"
+        raise _fail(instruction, f"a {a} does not fit b {b} (a's order must be b's {side})")
 
 
 def _check_gradient_shapes(instruction: HloInstruction) -> None:
