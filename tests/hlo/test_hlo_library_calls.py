@@ -395,3 +395,15 @@ def test_triangular_solve_operands_must_fit() -> None:
     )
     with pytest.raises(UserError, match=r"a f32\[3,3\] does not fit b f32\[3,2\] .*columns"):
         parse_hlo_module(text, "m.hlo")
+
+
+@RUNNERS
+def test_xla_cusolver_cholesky_puts_the_workspace_between_factor_and_info(run: Runner) -> None:
+    a = _spd(3, 2, 10)
+    text = _solver("__cusolver$cholesky", "  a = f32[2,3,3] parameter(0)\n",
+                   "(f32[2,3,3], f32[96], s32[2])", '{"lower":true}')  # fmt: skip
+    factor, workspace, info = run(text, [a])
+    np.testing.assert_array_equal(info, [0, 0])
+    assert workspace.shape == (96,)
+    lower = np.tril(factor)
+    np.testing.assert_allclose(lower @ np.swapaxes(lower, 1, 2), a, rtol=1e-5)

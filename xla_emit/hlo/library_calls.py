@@ -57,7 +57,10 @@ POTRF, GETRF, GEQRF, ORGQR, SYEVD = (
     "cusolver_orgqr_ffi",
     "cusolver_syevd_ffi",
 )
-SOLVER_TARGETS = frozenset({POTRF, GETRF, GEQRF, ORGQR, SYEVD})
+# XLA's own Cholesky call (for an HLO `cholesky`): (a) -> (factor, workspace, s32 info),
+# with CholeskyOptions `{"lower":true}` as JSON.
+CUSOLVER_CHOLESKY = "__cusolver$cholesky"
+SOLVER_TARGETS = frozenset({POTRF, GETRF, GEQRF, ORGQR, SYEVD, CUSOLVER_CHOLESKY})
 # s32[..., k] 0-based LU pivots (row i was swapped with row pivots[i]) -> s32[..., m] permutation.
 PIVOTS_TO_PERMUTATION = "cu_lu_pivots_to_permutation"
 LIBRARY_TARGETS = (
@@ -93,7 +96,6 @@ UNSUPPORTED_TARGETS: dict[str, str] = {
     "__cublas$lt$matmul$mx": "block-scaled (MX) gemm (cublasLt)",
     "__cublas$lt$groupedMatmul": "grouped (ragged) gemm (cublasLt)",
     "__cub$DeviceRadixSort": "CUB radix sort, which XLA writes for large sorts",
-    "__cusolver$cholesky": "XLA's own Cholesky call for an HLO `cholesky` (jax writes potrf)",
     "cusolver_gesvd_ffi": "singular value decomposition",
     "cusolver_gesvdj_ffi": "Jacobi singular value decomposition",
     "cusolver_syevj_ffi": "Jacobi symmetric eigensolver (small batched matrices)",
@@ -242,7 +244,9 @@ def triangular_solve_config(instruction: HloInstruction) -> TriangularSolveConfi
 
 
 def lower_triangle(instruction: HloInstruction) -> bool:
-    """A potrf or syevd call's `lower`: which triangle of the matrix it reads (and writes)."""
+    """A Cholesky or syevd call's `lower`: which triangle of the matrix it reads (and writes)."""
+    if instruction.custom_call_target == CUSOLVER_CHOLESKY:
+        return bool(backend_config(instruction, "cholesky_options").get("lower", False))
     return bool(ffi_config(instruction).get("lower", False))
 
 
@@ -287,7 +291,8 @@ def _check_solver_results(instruction: HloInstruction) -> None:
     target = instruction.custom_call_target
     a = instruction.operands[0].shape
     assert isinstance(a, ArrayShape)
-    if target in (POTRF, SYEVD, TRIANGULAR_SOLVE) and a.dimensions[-1] != a.dimensions[-2]:
+    square = (POTRF, SYEVD, TRIANGULAR_SOLVE, CUSOLVER_CHOLESKY)
+    if target in square and a.dimensions[-1] != a.dimensions[-2]:
         raise _fail(instruction, f"needs square matrices, not {a}")
     if target == TRIANGULAR_SOLVE:
         _check_triangular_operands(instruction, a)
@@ -303,8 +308,11 @@ def _check_solver_results(instruction: HloInstruction) -> None:
         ORGQR: [a],
         SYEVD: [a, ArrayShape(real, (*batch, n)), ArrayShape(s32, tuple(batch))],
     }
-    wanted = expected[target or ""]
     leaves = flatten_shape(instruction.shape)
+    if target == CUSOLVER_CHOLESKY:  # the workspace's size is XLA's choice
+        workspace = leaves[1] if len(leaves) == 3 else ArrayShape(real, (0,))
+        expected[target] = [a, workspace.with_type(real), ArrayShape(s32, tuple(batch))]
+    wanted = expected[target or ""]
     if len(leaves) < len(wanted) or any(
         not got.same_dims_and_type(want) for got, want in zip(leaves, wanted, strict=False)
     ):
@@ -384,6 +392,8 @@ class LibraryKernels:
             return lambda _call, operands, leaves: list(
                 top_k(operands[0], leaves[0].dimensions[-1])
             )
+        if target == CUSOLVER_CHOLESKY:
+            return self._cholesky_with_workspace
         by_target = {
             TRIANGULAR_SOLVE: self.triangular_solve,
             POTRF: self.potrf,
@@ -394,6 +404,20 @@ class LibraryKernels:
             PIVOTS_TO_PERMUTATION: self.pivots_to_permutation,
         }
         return by_target[target]
+
+    def _cholesky_with_workspace(
+        self,
+        instruction: HloInstruction,
+        operands: Sequence[np.ndarray],
+        leaves: Sequence[ArrayShape],
+    ) -> list[np.ndarray]:
+        """XLA's Cholesky call is potrf with the workspace between the factor and info."""
+        factor, info = self.potrf(instruction, operands, [leaves[0], leaves[2]])
+        return [factor, _zeros(leaves[1]), info]
+
+
+def _zeros(shape: ArrayShape) -> np.ndarray:
+    return np.zeros(shape.dimensions, shape.element_type.dtype)
 
 
 def run_library_call(
