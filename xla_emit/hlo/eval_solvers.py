@@ -192,7 +192,7 @@ def _jacobi(a: np.ndarray, sweeps: int = 60) -> tuple[np.ndarray, np.ndarray]:
     """Cyclic Jacobi rotations until the off-diagonal part vanishes: (eigenvalues, vectors)."""
     a = a.copy()
     n = a.shape[0]
-    v = np.eye(n)
+    v = np.eye(n)  # the product of the rotations J so far
     for _ in range(sweeps):
         off = np.sqrt(np.sum(np.tril(a, -1) ** 2))
         if off <= 1e-300 or off <= 1e-17 * np.sqrt(np.sum(a * a)):
@@ -206,11 +206,14 @@ def _jacobi(a: np.ndarray, sweeps: int = 60) -> tuple[np.ndarray, np.ndarray]:
                     t = np.copysign(1.0, theta) / (abs(theta) + np.hypot(theta, 1.0))
                 c = 1 / np.hypot(t, 1.0)
                 s = t * c
-                rotation = np.eye(n)
-                rotation[p, p] = rotation[q, q] = c
-                rotation[p, q], rotation[q, p] = s, -s
-                a = rotation.T @ a @ rotation
-                v = v @ rotation
+                # a = J^T a J and v = v J for the rotation J of the (p, q) plane.
+                for m in (a, v):
+                    column_p, column_q = m[:, p].copy(), m[:, q].copy()
+                    m[:, p] = c * column_p - s * column_q
+                    m[:, q] = s * column_p + c * column_q
+                row_p, row_q = a[p].copy(), a[q].copy()
+                a[p] = c * row_p - s * row_q
+                a[q] = s * row_p + c * row_q
     return np.diag(a).copy(), v
 
 
