@@ -45,8 +45,11 @@ _BINARY: dict[str, Callable[[SSAValue, SSAValue], Operation]] = {
 
 
 def is_complex_op(instruction: HloInstruction, operand_type: PrimitiveType) -> bool:
+    """Ops on or to complex values; `select` picks complex values like any other."""
     if instruction.opcode in ("real", "imag", "complex"):
         return True
+    if instruction.opcode == "select":
+        return False
     return operand_type.is_complex or instruction.array_shape.element_type.is_complex
 
 
