@@ -129,6 +129,36 @@ def fori_loop(x: jax.Array) -> jax.Array:
     )
 
 
+def _conv_same(x: jax.Array, k: jax.Array) -> jax.Array:
+    return lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+
+def _resnet_loss(kernels: tuple[jax.Array, jax.Array], x: jax.Array) -> jax.Array:
+    k1, k2 = kernels
+    y = jax.nn.relu(_conv_same(jax.nn.relu(_conv_same(x, k1)), k2) + x)
+    return jnp.mean(y * y)
+
+
+def resnet_step(x: jax.Array, k1: jax.Array, k2: jax.Array) -> tuple[jax.Array, ...]:
+    """One SGD step of a residual block: both convolution gradients (cuDNN backward calls)."""
+    loss, (g1, g2) = jax.value_and_grad(_resnet_loss)((k1, k2), x)
+    return loss, k1 - 0.1 * g1, k2 - 0.1 * g2
+
+
+def cholesky_solve(m: jax.Array, b: jax.Array) -> tuple[jax.Array, jax.Array]:
+    """A symmetric positive definite solve: cuSOLVER's potrf, then two triangular solves."""
+    a = m @ m.T + m.shape[0] * jnp.eye(m.shape[0], dtype=m.dtype)
+    factor = jax.scipy.linalg.cho_factor(a, lower=True)
+    return jax.scipy.linalg.cho_solve(factor, b), jnp.tril(factor[0])
+
+
+def fft_filter(x: jax.Array) -> jax.Array:
+    """A low-pass filter: RFFT, keep the first 8 bins (scaled by a complex gain), IRFFT."""
+    spectrum = jnp.fft.rfft(x, axis=-1)
+    keep = jnp.arange(spectrum.shape[-1]) < 8
+    return jnp.fft.irfft(jnp.where(keep, spectrum * (0.5 - 0.25j), 0), n=x.shape[-1], axis=-1)
+
+
 def _bf16(shape: tuple[int, ...], low: float = -1.0, high: float = 1.0) -> Arg:
     return Arg(shape, "bfloat16", low, high)
 
@@ -174,4 +204,11 @@ PROGRAMS: tuple[ZooProgram, ...] = (
         ),
     ),
     ZooProgram("fori_loop", fori_loop, (Arg((8, 64)),)),
+    ZooProgram(
+        "resnet_step",
+        resnet_step,
+        (Arg((2, 8, 8, 8)), Arg((3, 3, 8, 8), low=-0.3, high=0.3), Arg((3, 3, 8, 8), -0.3, 0.3)),
+    ),
+    ZooProgram("cholesky_solve", cholesky_solve, (Arg((16, 16)), Arg((16, 4)))),
+    ZooProgram("fft_filter", fft_filter, (Arg((4, 64)),)),
 )

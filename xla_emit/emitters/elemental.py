@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects import complex as complex_ops
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -44,10 +45,12 @@ from dialects.xla import (
     PureCallOp,
 )
 from xla_emit.emitters.bitcast import emit_bitcast
+from xla_emit.emitters.complex_ops import emit_complex_op, is_complex_op
 from xla_emit.emitters.elemental_indexed import emit_dot, emit_gather, emit_reduce_window
 from xla_emit.emitters.elemental_ops import emit_elementwise_op, unsupported
 from xla_emit.emitters.types import (
     builder_at_end,
+    complex_type,
     element_type,
     float_type,
     integer_type,
@@ -292,6 +295,8 @@ class ElementalEmitter:
         if literal.ndim == 0 or literal.size == 1:
             return [self.scalar_constant(literal.reshape(()).item(), ptype)]
         dims = instruction.array_shape.dimensions
+        if ptype.is_complex:
+            return [self.complex_table(literal, ptype, indices)]
         values = [_python_scalar(v, ptype) for v in literal.flatten()]
         if ptype.is_float:
             floats = [float(v) for v in values]
@@ -304,7 +309,27 @@ class ElementalEmitter:
         extract.results[0].name_hint = "extracted"
         return [extract.results[0]]
 
+    def complex_table(
+        self, literal: np.ndarray, ptype: PrimitiveType, indices: Sequence[SSAValue]
+    ) -> SSAValue:
+        """An element of a complex constant: its parts from two float tables, then created."""
+        part = ptype.component_type
+        table_type = TensorType(float_type(part), literal.shape)
+        parts: list[SSAValue] = []
+        for values in (np.real(literal), np.imag(literal)):
+            dense = DenseIntOrFPElementsAttr.from_list(table_type, [float(v) for v in values.flat])
+            extract = tensor.ExtractOp(self.constant(dense, "cst"), indices, float_type(part))
+            parts.append(self.insert(extract).results[0])
+        create = complex_ops.CreateOp(parts[0], parts[1], complex_type(ptype))
+        return self.insert(create).results[0]
+
     def scalar_constant(self, value: object, ptype: PrimitiveType) -> SSAValue:
+        if ptype.is_complex:  # both parts as float constants, then created where used
+            number = complex(value)  # type: ignore[arg-type]
+            part = ptype.component_type
+            parts = [self.scalar_constant(p, part) for p in (number.real, number.imag)]
+            create = complex_ops.CreateOp(parts[0], parts[1], complex_type(ptype))
+            return self.insert(create).results[0]
         scalar = _python_scalar(value, ptype)
         if ptype.is_float:
             # element_type gives a float type for float HLO types.
@@ -553,6 +578,8 @@ class ElementalEmitter:
     def emit_elementwise(self, instruction: HloInstruction, operands: list[SSAValue]) -> SSAValue:
         operand_type = instruction.operands[0].array_shape.element_type
         result_type = instruction.array_shape.element_type
+        if is_complex_op(instruction, operand_type):
+            return emit_complex_op(self, instruction, operand_type, result_type, operands)
         return emit_elementwise_op(self, instruction, operand_type, result_type, operands)
 
 

@@ -350,6 +350,13 @@ def _clamp(emitter: ScalarOps, instruction: HloInstruction, operands: list[SSAVa
     return _binary(emitter, arith.MinSIOp, raised, high)
 
 
+def convert_scalar(
+    emitter: ScalarOps, x: SSAValue, source: PrimitiveType, target: PrimitiveType
+) -> SSAValue:
+    """`convert` of one real scalar value."""
+    return _convert(emitter, x, source, target)
+
+
 def _convert(
     emitter: ScalarOps, x: SSAValue, source: PrimitiveType, target: PrimitiveType
 ) -> SSAValue:

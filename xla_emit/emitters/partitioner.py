@@ -60,6 +60,8 @@ _MLIR_ELEMENT_TYPES: dict[PrimitiveType, str] = {
     PrimitiveType.BF16: "bf16",
     PrimitiveType.F32: "f32",
     PrimitiveType.F64: "f64",
+    PrimitiveType.C64: "complex<f32>",
+    PrimitiveType.C128: "complex<f64>",
 }
 
 

@@ -10,6 +10,7 @@ from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    ComplexType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -29,11 +30,18 @@ _FLOAT_TYPES: dict[PrimitiveType, AnyFloat] = {
 }
 
 
-def element_type(ptype: PrimitiveType) -> AnyFloat | IntegerType:
-    """The MLIR scalar type of an HLO element type (`pred` is `i1`)."""
+def element_type(ptype: PrimitiveType) -> AnyFloat | IntegerType | ComplexType:
+    """The MLIR scalar type of an HLO element type (`pred` is `i1`, c64 `complex<f32>`)."""
     if ptype in _FLOAT_TYPES:
         return _FLOAT_TYPES[ptype]
+    if ptype.is_complex:
+        return complex_type(ptype)
     return IntegerType(ptype.bit_width)
+
+
+def complex_type(ptype: PrimitiveType) -> ComplexType:
+    """`complex<f32>` for c64, `complex<f64>` for c128."""
+    return ComplexType(_FLOAT_TYPES[ptype.component_type])
 
 
 def float_type(ptype: PrimitiveType) -> AnyFloat:
@@ -43,7 +51,7 @@ def float_type(ptype: PrimitiveType) -> AnyFloat:
 
 def integer_type(ptype: PrimitiveType) -> IntegerType:
     """The signless MLIR type of an HLO integer (or `pred`) type."""
-    assert not ptype.is_float, f"{ptype.value} is not an integer type"
+    assert not (ptype.is_float or ptype.is_complex), f"{ptype.value} is not an integer type"
     return IntegerType(ptype.bit_width)
 
 

@@ -26,6 +26,8 @@ def round_to(wide: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
 
 
 def _wide(x: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
+    if ptype.is_complex or x.dtype.kind == "c":
+        return x.astype(np.complex128)
     return x.astype(np.float64 if ptype.is_float or x.dtype.kind == "f" else np.int64)
 
 

@@ -13,9 +13,11 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo import elementwise, eval_control, eval_linalg, eval_window
+from xla_emit.hlo import complex_ops, elementwise, eval_control, eval_linalg, eval_window
+from xla_emit.hlo.complex_ops import COMPLEX_PART_OPS
 from xla_emit.hlo.eval_indexed import gather, scatter
 from xla_emit.hlo.eval_library import custom_call
+from xla_emit.hlo.fft import evaluate_fft
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import BINARY_OPS, UNARY_OPS
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape
@@ -91,6 +93,8 @@ def evaluate_instruction(instruction: HloInstruction, operands: Sequence[Value])
 
 def _evaluate(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     opcode = instruction.opcode
+    if _is_complex(instruction):
+        return _complex(instruction, operands)
     if opcode in UNARY_OPS:
         x = _array(operands[0])
         return elementwise.unary(opcode, x, _element_type(instruction.operands[0].shape))
@@ -99,6 +103,33 @@ def _evaluate(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
             opcode, _array(operands[0]), _array(operands[1]), _element_type(instruction.shape)
         )
     return _HANDLERS[opcode](instruction, operands)
+
+
+def _is_complex(instruction: HloInstruction) -> bool:
+    """An elementwise op on complex operands, or one of real, imag, complex."""
+    if instruction.opcode in COMPLEX_PART_OPS:
+        return True
+    if instruction.opcode not in UNARY_OPS | BINARY_OPS | {"compare"}:
+        return False
+    shape = instruction.operands[0].shape
+    return isinstance(shape, ArrayShape) and shape.element_type.is_complex
+
+
+def _complex(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    arrays = [_array(o) for o in operands]
+    opcode, ptype = instruction.opcode, _element_type(instruction.operands[0].shape)
+    if opcode in COMPLEX_PART_OPS:
+        return complex_ops.part(opcode, arrays, _element_type(instruction.shape))
+    if opcode == "compare":
+        equal = arrays[0] == arrays[1]
+        return equal if instruction.comparison_direction == "EQ" else ~equal
+    if opcode in UNARY_OPS:
+        return complex_ops.unary(opcode, arrays[0], ptype)
+    return complex_ops.binary(opcode, arrays[0], arrays[1], ptype)
+
+
+def _fft(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
+    return evaluate_fft(instruction, _array(operands[0]))
 
 
 def _array(value: Value) -> np.ndarray:
@@ -479,6 +510,7 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "while": _while,
     "conditional": _conditional,
     "custom-call": _custom_call,
+    "fft": _fft,
     "all-reduce": _collective,
     "all-gather": _collective,
     "collective-permute": _collective,

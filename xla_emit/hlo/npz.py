@@ -223,7 +223,8 @@ def _write_member(member: IO[bytes], array: np.ndarray) -> None:
 def random_inputs(computation: HloComputation, seed: int) -> list[np.ndarray]:
     """Deterministic inputs.
 
-    Floats ~ N(0, 1), integers in [-8, 8] (unsigned [0, 8]), random preds.
+    Floats ~ N(0, 1) (complex: both parts), integers in [-8, 8] (unsigned [0, 8]),
+    random preds.
     """
     rng = np.random.default_rng(seed)
     arguments: list[np.ndarray] = []
@@ -234,6 +235,9 @@ def random_inputs(computation: HloComputation, seed: int) -> list[np.ndarray]:
         ptype = shape.element_type
         if ptype.is_float:
             values = rng.standard_normal(shape.dimensions, dtype=np.float32).astype(ptype.dtype)
+        elif ptype.is_complex:
+            parts = rng.standard_normal((2, *shape.dimensions), dtype=np.float32)
+            values = (parts[0] + 1j * parts[1]).astype(ptype.dtype)
         elif ptype is PrimitiveType.PRED:
             values = rng.integers(0, 2, shape.dimensions).astype(bool)
         else:

@@ -28,6 +28,7 @@ ELEMENTWISE_OPS: frozenset[str] = (
     UNARY_OPS
     | BINARY_OPS
     | frozenset({"compare", "select", "clamp", "convert", "reduce-precision"})
+    | frozenset({"real", "imag", "complex"})
 )
 
 # Ops that only move data: an output element is one input element.
@@ -57,7 +58,7 @@ CONTROL_OPS: frozenset[str] = frozenset({"sort", "while", "conditional"})
 CALL_OPS: frozenset[str] = frozenset(
     {
         "custom-call", "rng-bit-generator", "all-reduce", "all-gather", "collective-permute",
-        "map", "opt-barrier",
+        "map", "opt-barrier", "fft",
     }
 )  # fmt: skip
 

@@ -421,6 +421,12 @@ class _Parser(Scanner):
             self.skip_ws()
             if self.text.startswith("{", self.pos):
                 raise self.error("expected a scalar literal, found '{'")
+            if self.try_consume("("):  # a complex number: (real, imaginary)
+                real = self.match(_LITERAL_SCALAR, "the real part of a complex literal")
+                self.expect(",", "between a complex literal's parts")
+                imaginary = self.match(_LITERAL_SCALAR, "the imaginary part of a complex literal")
+                self.expect(")", "to close a complex literal")
+                return (real, imaginary)
             return self.match(_LITERAL_SCALAR, "a literal value")
         self.expect("{", "to open an array literal")
         items: list[object] = []
@@ -540,7 +546,14 @@ def _plain(shape: Shape) -> str:
     return str(shape_without_layout(shape))
 
 
-def _scalar_value(token: str, element_type: PrimitiveType) -> float | int | bool:
+def _scalar_value(
+    token: str | tuple[str, str], element_type: PrimitiveType
+) -> float | int | bool | complex:
+    if element_type.is_complex:
+        real, imaginary = token if isinstance(token, tuple) else (token, "0")
+        return complex(float(real), float(imaginary))
+    if isinstance(token, tuple):
+        raise ValueError(f"a complex literal for {element_type.value}")
     if element_type is PrimitiveType.PRED:
         if token in ("true", "1"):
             return True
@@ -560,11 +573,11 @@ def _scalar_value(token: str, element_type: PrimitiveType) -> float | int | bool
 
 def _literal_array(value: object, shape: ArrayShape) -> np.ndarray:
     """Turns nested token lists into an array of `shape`, checking every size."""
-    flat: list[float | int | bool] = []
+    flat: list[float | int | bool | complex] = []
 
     def walk(item: object, depth: int) -> None:
         if depth == shape.rank:
-            assert isinstance(item, str)
+            assert isinstance(item, str | tuple)
             flat.append(_scalar_value(item, shape.element_type))
             return
         assert isinstance(item, list)
@@ -579,7 +592,9 @@ def _literal_array(value: object, shape: ArrayShape) -> np.ndarray:
 
     walk(value, 0)
     element_type = shape.element_type
-    if element_type.is_float:
+    if element_type.is_complex:
+        array = np.array(flat, dtype=np.complex128).astype(element_type.dtype)
+    elif element_type.is_float:
         # XLA reads literals as double and converts via float for 16-bit types.
         wide = np.array(flat, dtype=np.float64)
         if element_type in (PrimitiveType.BF16, PrimitiveType.F16):

@@ -122,6 +122,9 @@ def _format_nested(values: object, element_type: PrimitiveType) -> str:
     if isinstance(values, list):
         items: list[object] = values
         return "{" + ", ".join(_format_nested(v, element_type) for v in items) + "}"
+    if isinstance(values, complex):
+        part = element_type.component_type
+        return f"({format_scalar(values.real, part)}, {format_scalar(values.imag, part)})"
     assert isinstance(values, (bool, int, float))
     return format_scalar(values, element_type)
 

@@ -33,6 +33,8 @@ class PrimitiveType(Enum):
     BF16 = "bf16"
     F32 = "f32"
     F64 = "f64"
+    C64 = "c64"
+    C128 = "c128"
 
     @property
     def dtype(self) -> np.dtype[np.generic]:
@@ -41,6 +43,17 @@ class PrimitiveType(Enum):
     @property
     def is_float(self) -> bool:
         return self in (PrimitiveType.F16, PrimitiveType.BF16, PrimitiveType.F32, PrimitiveType.F64)
+
+    @property
+    def is_complex(self) -> bool:
+        return self in (PrimitiveType.C64, PrimitiveType.C128)
+
+    @property
+    def component_type(self) -> PrimitiveType:
+        """The type of a complex type's real and imaginary parts (the type itself otherwise)."""
+        if self is PrimitiveType.C64:
+            return PrimitiveType.F32
+        return PrimitiveType.F64 if self is PrimitiveType.C128 else self
 
     @property
     def is_signed_int(self) -> bool:
@@ -86,6 +99,8 @@ _NUMPY_TYPES: dict[PrimitiveType, type[np.generic]] = {
     PrimitiveType.BF16: ml_dtypes.bfloat16,
     PrimitiveType.F32: np.float32,
     PrimitiveType.F64: np.float64,
+    PrimitiveType.C64: np.complex64,
+    PrimitiveType.C128: np.complex128,
 }
 
 PRIMITIVE_TYPE_NAMES: frozenset[str] = frozenset(t.value for t in PrimitiveType)

@@ -10,6 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo.complex_ops import (
+    COMPLEX_BINARY_OPS,
+    COMPLEX_DIRECTIONS,
+    COMPLEX_OF,
+    COMPLEX_UNARY_OPS,
+)
+from xla_emit.hlo.fft import infer_fft
 from xla_emit.hlo.infer_compute import (
     infer_convolution,
     infer_dot,
@@ -114,6 +121,11 @@ def _infer_unary(instruction: HloInstruction) -> Shape:
     _operand_count(instruction, 1)
     operand = _array(instruction.operands[0], "operand")
     ptype = operand.element_type
+    if ptype.is_complex:
+        _require(
+            instruction.opcode in COMPLEX_UNARY_OPS, f"is not defined on complex {ptype.value}"
+        )
+        return operand.with_type(ptype.component_type if instruction.opcode == "abs" else ptype)
     if instruction.opcode in UNARY_FLOAT_OPS:
         _require(ptype.is_float, f"needs a floating-point operand, got {ptype.value}")
     if instruction.opcode in UNARY_INT_OPS:
@@ -143,7 +155,11 @@ def _same_shaped_operands(instruction: HloInstruction) -> ArrayShape:
 def _infer_binary(instruction: HloInstruction) -> Shape:
     lhs = _same_shaped_operands(instruction)
     ptype = lhs.element_type
-    if instruction.opcode in BINARY_FLOAT_OPS:
+    if ptype.is_complex:
+        _require(
+            instruction.opcode in COMPLEX_BINARY_OPS, f"is not defined on complex {ptype.value}"
+        )
+    elif instruction.opcode in BINARY_FLOAT_OPS:
         _require(ptype.is_float, f"needs floating-point operands, got {ptype.value}")
     elif instruction.opcode in BINARY_INT_OPS:
         allowed = ptype.is_integral or (
@@ -154,7 +170,27 @@ def _infer_binary(instruction: HloInstruction) -> Shape:
 
 
 def _infer_compare(instruction: HloInstruction) -> Shape:
-    return _same_shaped_operands(instruction).with_type(PrimitiveType.PRED)
+    operands = _same_shaped_operands(instruction)
+    if operands.element_type.is_complex:
+        direction = instruction.comparison_direction
+        _require(direction in COMPLEX_DIRECTIONS, f"complex numbers have no order ({direction})")
+    return operands.with_type(PrimitiveType.PRED)
+
+
+def _infer_complex_part(instruction: HloInstruction) -> Shape:
+    """`real` and `imag` give the component type; `complex(re, im)` the complex one."""
+    if instruction.opcode == "complex":
+        parts = _same_shaped_operands(instruction)
+        ptype = parts.element_type
+        _require(ptype in COMPLEX_OF, f"needs f32 or f64 parts, got {ptype.value}")
+        return parts.with_type(COMPLEX_OF[ptype])
+    _operand_count(instruction, 1)
+    operand = _array(instruction.operands[0], "operand")
+    ptype = operand.element_type
+    _require(
+        ptype.is_float or ptype.is_complex, f"needs a float or complex operand, got {ptype.value}"
+    )
+    return operand.with_type(ptype.component_type)
 
 
 def _infer_select(instruction: HloInstruction) -> Shape:
@@ -196,6 +232,11 @@ def _infer_convert(instruction: HloInstruction) -> None:
     _require(
         operand.dimensions == result.dimensions,
         f"convert keeps the dimensions, got {_plain(operand)} -> {_plain(result)}",
+    )
+    _require(
+        not operand.element_type.is_complex or result.element_type.is_complex,
+        f"a complex value converts only to a complex type (XLA too), not to "
+        f"{result.element_type.value}: take its `real` part",
     )
 
 
@@ -542,6 +583,10 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "while": infer_while,
     "conditional": infer_conditional,
     "custom-call": _infer_custom_call,
+    "real": _infer_complex_part,
+    "imag": _infer_complex_part,
+    "complex": _infer_complex_part,
+    "fft": infer_fft,
     "rng-bit-generator": infer_declared,
     "all-reduce": infer_all_reduce,
     "all-gather": infer_all_gather,

@@ -16,6 +16,7 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    ComplexType,
     Float8E3M4Type,
     Float8E4M3B11FNUZType,
     Float8E4M3FNType,
@@ -85,6 +86,10 @@ def numpy_dtype(type_: Attribute) -> np.dtype[np.generic]:
         return INDEX_DTYPE
     if isinstance(scalar, IntegerType):
         return integer_container(scalar.width.data)
+    if isinstance(scalar, ComplexType):
+        part = _FLOATS.get(type(scalar.element_type))
+        if part in (np.dtype(np.float32), np.dtype(np.float64)):
+            return np.dtype(np.complex64 if part == np.float32 else np.complex128)
     dtype = _FLOATS.get(type(scalar))
     if dtype is None:
         raise UserError(f"the interpreter does not support element type {scalar}")

@@ -53,6 +53,7 @@ DIALECT_MODULES = (
     "func",
     "arith",
     "math",
+    "complex",
     "scf",
     "tensor",
     "vector",

@@ -38,13 +38,23 @@ from xla_emit.hlo.evaluator import (
 from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
 from xla_emit.interpreter.tile.reduce_order import triton_addition_tree
-from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare, first_index, value_at
+from xla_emit.runtime.compare import (
+    DEFAULT_MAX_ULP,
+    Comparison,
+    as_parts,
+    compare,
+    first_index,
+    value_at,
+)
 from xla_emit.runtime.kernels import wrap_as_fusion
 from xla_emit.runtime.sum_bounds import tree_error_bound
 from xla_emit.runtime.triton_kernels import runs_as_triton
 
-# Ops whose result depends on the order the kernel combines elements in.
-_ORDER_DEPENDENT = frozenset({"reduce", "reduce-window", "dot", "convolution", "scatter"})
+# Ops whose result depends on the order the kernel combines elements in (library calls:
+# the library's own order, e.g. cuFFT's butterflies, cuSOLVER's blocked factorizations).
+_ORDER_DEPENDENT = frozenset(
+    {"reduce", "reduce-window", "dot", "convolution", "scatter", "custom-call", "fft"}
+)
 # Ops between a reduce and the output that only move or round its values.
 _ROUNDING_ONLY = frozenset({"convert", "copy", "bitcast", "reshape"})
 # float64's unit roundoff: the exact sums and node sums are float64 sums of n terms.
@@ -121,6 +131,8 @@ def compare_exactly(expected: np.ndarray, actual: np.ndarray) -> Comparison:
     result = compare(expected, actual, max_ulp=0)
     if result.identical or expected.shape != actual.shape or expected.dtype != actual.dtype:
         return result
+    if expected.dtype.kind == "c":  # the real and imaginary parts
+        return compare_exactly(as_parts(expected), as_parts(actual))
     if expected.dtype.kind in "biu":
         differs = expected != actual
     else:

@@ -18,14 +18,20 @@ import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import DotDimensions, HloInstruction, WindowDimension
-from xla_emit.hlo.library_calls import conv_config, gemm_config, run_library_call
+from xla_emit.hlo.library_calls import (
+    LibraryKernels,
+    conv_config,
+    gemm_config,
+    run_library_call,
+)
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType
+from xla_emit.runtime import library_conv_grads, library_solvers
 
 
 def accumulator_dtype(ptype: PrimitiveType) -> np.dtype[np.generic]:
     """The type a library accumulates `ptype` results in."""
-    if ptype is PrimitiveType.F64:
-        return np.dtype(np.float64)
+    if ptype is PrimitiveType.F64 or ptype.is_complex:
+        return np.dtype(np.float64 if ptype is PrimitiveType.F64 else ptype.dtype)
     if ptype.is_float:
         return np.dtype(np.float32)
     return np.dtype(np.int64)
@@ -60,13 +66,14 @@ def custom_call(
     instruction: HloInstruction, operands: Sequence[np.ndarray]
 ) -> np.ndarray | tuple[np.ndarray, ...]:
     """A library custom call (its scratch-space results come back zeroed)."""
-    return run_library_call(instruction, operands, _cublas_gemm, _cudnn_convolution, top_k)
+    return run_library_call(instruction, operands, RUNTIME_KERNELS)
 
 
 def _cublas_gemm(
-    instruction: HloInstruction, operands: Sequence[np.ndarray], result: ArrayShape
-) -> np.ndarray:
+    instruction: HloInstruction, operands: Sequence[np.ndarray], leaves: Sequence[ArrayShape]
+) -> list[np.ndarray]:
     config = gemm_config(instruction)
+    result = leaves[0]
     wide = accumulator_dtype(result.element_type)
     out = gemm(operands[0], operands[1], config.dimensions, result) * wide.type(config.alpha)
     rest = list(operands[2:])
@@ -76,13 +83,14 @@ def _cublas_gemm(
         out = out + rest.pop(0).astype(wide)
     if config.epilogue in ("RELU", "BIAS_RELU"):
         out = np.maximum(out, 0)
-    return to_result(out, result.element_type)
+    return [to_result(out, result.element_type)]
 
 
 def _cudnn_convolution(
-    instruction: HloInstruction, operands: Sequence[np.ndarray], result: ArrayShape
-) -> np.ndarray:
+    instruction: HloInstruction, operands: Sequence[np.ndarray], leaves: Sequence[ArrayShape]
+) -> list[np.ndarray]:
     config = conv_config(instruction)
+    result = leaves[0]
     dims = instruction.convolution_dimensions
     if dims is None:
         message = f"'{instruction.name}': a cuDNN call needs dim_labels"
@@ -103,9 +111,21 @@ def _cudnn_convolution(
     out = out.transpose(np.argsort(order))
     if len(operands) > 3 and config.side_input_scale != 0:
         out = out + wide.type(config.side_input_scale) * operands[3].astype(wide)
-    if config.activation == "kRelu":
-        out = np.maximum(out, 0)
-    return to_result(out, result.element_type)
+    out = _cudnn_activation(out, config.activation, config.leakyrelu_alpha)
+    return [to_result(out, result.element_type)]
+
+
+def _cudnn_activation(out: np.ndarray, mode: str, leaky_alpha: float) -> np.ndarray:
+    """cuDNN's fused activations, in the accumulator type."""
+    if mode == "kRelu":
+        return np.maximum(out, 0)
+    if mode == "kRelu6":
+        return np.minimum(np.maximum(out, 0), 6)
+    if mode == "kElu":
+        return np.where(out > 0, out, np.exp(np.minimum(out, 0)) - 1)
+    if mode == "kLeakyRelu":
+        return np.where(out > 0, out, out * out.dtype.type(leaky_alpha))
+    return out
 
 
 def _conv_nhwc(
@@ -228,3 +248,19 @@ def _places(rows: list[np.ndarray], compare: PairComparison) -> np.ndarray:
     j_earlier = np.arange(length)[None, :] < np.arange(length)[:, None]  # [i, j]: j < i
     goes_before = j_before_i | (j_earlier[None] & ~first_before)
     return goes_before.sum(axis=2)
+
+
+RUNTIME_KERNELS = LibraryKernels(
+    gemm=_cublas_gemm,
+    convolution=_cudnn_convolution,
+    conv_backward_input=library_conv_grads.backward_input,
+    conv_backward_filter=library_conv_grads.backward_filter,
+    top_k=top_k,
+    triangular_solve=library_solvers.triangular_solve,
+    potrf=library_solvers.potrf,
+    getrf=library_solvers.getrf,
+    geqrf=library_solvers.geqrf,
+    orgqr=library_solvers.orgqr,
+    syevd=library_solvers.syevd,
+    pivots_to_permutation=library_solvers.pivots_to_permutation,
+)

@@ -33,7 +33,7 @@ from xla_emit.hlo.opcodes import ALIASING_OPS
 from xla_emit.hlo.shape import Shape, TupleShape, flatten_shape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
-from xla_emit.runtime import library
+from xla_emit.runtime import library, library_fft
 from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 from xla_emit.runtime.triton_kernels import runs_as_triton
@@ -41,7 +41,9 @@ from xla_emit.runtime.triton_kernels import runs_as_triton
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = ALIASING_OPS
-_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather", "collective-permute"})
+_LIBRARY_CALLS = frozenset(
+    {"dot", "custom-call", "all-reduce", "all-gather", "collective-permute", "fft"}
+)
 # Ops a kCustom fusion hands to a library.
 _LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})
 _NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
@@ -230,6 +232,8 @@ def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> 
         return library.dot(instruction, arrays[0], arrays[1])
     if instruction.opcode == "custom-call":
         return library.custom_call(instruction, arrays)
+    if instruction.opcode == "fft":
+        return library_fft.fft(instruction, arrays[0])
     return one_device_collective(instruction, arrays)  # type: ignore[return-value]
 
 
