@@ -130,7 +130,9 @@ def fori_loop(x: jax.Array) -> jax.Array:
 
 
 def _conv_same(x: jax.Array, k: jax.Array) -> jax.Array:
-    return lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    return lax.conv_general_dilated(
+        x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )
 
 
 def _resnet_loss(kernels: tuple[jax.Array, jax.Array], x: jax.Array) -> jax.Array:
