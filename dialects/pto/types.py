@@ -408,13 +408,56 @@ def buffer_type_of(tile: TileTypeBase) -> TileBufType:
     return TileBufType.new(tile.parameters)
 
 
+# `!pto.ptr`'s address spaces: each spelling PTOAS reads, and the one it prints.
+PTR_SPACES = {
+    "gm": "gm",
+    "mat": "l1",
+    "l1": "l1",
+    "left": "l0a",
+    "l0a": "l0a",
+    "right": "l0b",
+    "l0b": "l0b",
+    "acc": "l0c",
+    "l0c": "l0c",
+    "vec": "ub",
+    "ub": "ub",
+    "bias": "bt",
+    "bt": "bt",
+    "scaling": "fb",
+    "fb": "fb",
+}
+
+
 @irdl_attr_definition
 class PtrType(ParametrizedAttribute, TypeAttribute):
-    """A global-memory pointer `!pto.ptr<f32>`."""
+    """A pointer `!pto.ptr<f32, gm>` into one memory: global memory when the space is
+    left out (`!pto.ptr<f32>`), or a local one (`ub`, `l1`, ...)."""
 
     name = "pto.ptr"
 
     element_type: Attribute
+    space: StringAttr
+
+    def __init__(self, element_type: Attribute, space: str = "gm") -> None:
+        super().__init__(element_type, StringAttr(PTR_SPACES.get(space, space)))
+
+    @property
+    def is_global(self) -> bool:
+        return self.space.data == "gm"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            element = parser.parse_type()
+            space = "gm"
+            if parser.parse_optional_punctuation(",") is not None:
+                space = parser.parse_keyword_in(tuple(PTR_SPACES), " (a !pto.ptr address space)")
+        return [element, StringAttr(PTR_SPACES[space])]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.element_type)
+        printer.print_string(f", {self.space.data}>")
 
 
 # A dataclass so that subclasses compare and hash by these parameters.

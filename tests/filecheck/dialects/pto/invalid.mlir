@@ -298,3 +298,11 @@ func.func @alloc_dynamic_col_only(%c: index) {
   %t = pto.alloc_tile : !pto.tile_buf<vec, 1x32xf32, valid=1x?>
   return
 }
+
+// -----
+
+// A pointer's address space is one of PTOAS's spellings.
+// expected-error@+1 {{(a !pto.ptr address space)}}
+func.func @ptr_space_unknown(%p: !pto.ptr<f32, sram>) {
+  return
+}
