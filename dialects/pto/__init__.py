@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from dialects.pto.aggregate_types import AGGREGATE_TYPES
 from dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
 from dialects.pto.compute import (
     BinaryOpBase,
@@ -136,6 +137,7 @@ from dialects.pto.types import (
     module_target,
 )
 from dialects.pto.vector_ops import VECTOR_OPS
+from dialects.pto.vpto_types import VPTO_TYPES
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TAddOp,
@@ -190,6 +192,8 @@ PTO = Dialect(
         PipeAttr,
         EventAttr,
         *ATTRIBUTES,
+        *VPTO_TYPES,
+        *AGGREGATE_TYPES,
     ],
 )
 

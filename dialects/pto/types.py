@@ -326,10 +326,22 @@ def _parse_key_value(parser: AttrParser, key: str) -> Attribute:
             return IntAttr(parser.parse_integer(allow_boolean=False))
 
 
-def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
+def parse_tile_buf_body(parser: AttrParser, trailing_key: str) -> list[Attribute]:
+    """A tile_buf's compact form without its brackets (`vec, 16x16xf16, ...`), up to
+    `, TRAILING_KEY` (left for the caller to read its `= value`): the slot of a
+    `!pto.multi_tile_buf<vec, 16x16xf16, count=2>`."""
+    loc = parser.parse_identifier(" (a tile location)")
+    parser.parse_punctuation(",")
+    return _parse_compact_form(parser, loc, trailing_key)
+
+
+def _parse_compact_form(
+    parser: AttrParser, loc: str, trailing_key: str | None = None
+) -> list[Attribute]:
     """`RxCxT`, then optional `, key=value` pairs.
 
-    The keys are valid, blayout, slayout, fractal, pad and compact.
+    The keys are valid, blayout, slayout, fractal, pad and compact; a trailing key
+    ends the list (the type holding the tile reads its value).
     """
     if loc not in LOCATIONS:
         parser.raise_error(f"unknown tile location '{loc}', expected one of {', '.join(LOCATIONS)}")
@@ -351,6 +363,8 @@ def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
     }
     seen: set[str] = set()
     while parser.parse_optional_punctuation(",") is not None:
+        if trailing_key is not None and parser.parse_optional_keyword(trailing_key) is not None:
+            break
         key = parser.parse_keyword_in(
             ("valid", "blayout", "slayout", "fractal", "pad", "compact"), " (a tile_buf option)"
         )
