@@ -78,6 +78,7 @@ from dialects.pto.cube_ops import (
     TStoreFpOp,
     TSyncOp,
 )
+from dialects.pto.declared_ops import DECLARED_OPS
 from dialects.pto.infra_ops import (
     INFRA_OPS,
     SYNCHRONIZATION_OPS,
@@ -175,6 +176,7 @@ PTO = Dialect(
         *CUBE_AND_IRREGULAR_OPS,
         *INFRA_OPS,
         *PIPE_OPS,
+        *DECLARED_OPS,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,
