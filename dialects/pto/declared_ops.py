@@ -171,8 +171,10 @@ def declared_op(row: tuple[str, str, str, str, str, str]) -> type[IRDLOperation]
     fields["irdl_options"] = tuple(options)
     if regions:
         fields["traits"] = traits_def(NoTerminator())
+    # An op without a format reads and prints in MLIR's generic form, as PTOAS's does.
     # xDSL prints every type in full: `qualified(...)` changes nothing there.
-    fields["assembly_format"] = re.sub(r"qualified\(\s*(type\([^()]*\))\s*\)", r"\1", format_)
+    if format_:
+        fields["assembly_format"] = re.sub(r"qualified\(\s*(type\([^()]*\))\s*\)", r"\1", format_)
     class_name = "".join(part.title() for part in name.replace(".", "_").split("_")) + "Op"
     op = type(class_name, (IRDLOperation,), fields)
     op.__module__ = __name__

@@ -1,0 +1,30 @@
+// RUN: xla-emit-opt %s --split-input-file --verify-diagnostics
+
+// A type a declarative format's constraint refuses stops the parse once the op is
+// read: the error points at the token after it.
+
+// pset_b32 makes a 32-bit-granular mask, not a 16-bit one.
+func.func @pset_granularity() {
+  // expected-error@+2 {{expected !pto.mask<b32>, but got !pto.mask<b16>}}
+  %m = pto.pset_b32 "PAT_ALL" : !pto.mask<b16>
+  return
+}
+
+// -----
+
+// VPTO's vadd adds registers, not VMI's logical vectors.
+func.func @vadd_of_logical_vectors(%a: !pto.vmi.vreg<64xf32>, %m: !pto.mask<b32>) {
+  // expected-error@+2 {{!pto.vmi.vreg<64xf32> should be of base attribute pto.vreg}}
+  %s = pto.vadd %a, %a, %m : !pto.vmi.vreg<64xf32>, !pto.vmi.vreg<64xf32>, !pto.mask<b32> -> !pto.vmi.vreg<64xf32>
+  return
+}
+
+// -----
+
+// vlds reads through a pointer or a memref, not a tile.
+func.func @vlds_from_tile(%t: !pto.tile_buf<vec, 16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+2 {{Unexpected attribute !pto.tile_buf<vec, 16x16xf32>}}
+  %a = pto.vlds %t[%c0] : !pto.tile_buf<vec, 16x16xf32> -> !pto.vreg<64xf32>
+  return
+}
