@@ -107,6 +107,7 @@ from dialects.pto.memory import (
     TStoreOp,
 )
 from dialects.pto.pipe_ops import PIPE_OPS
+from dialects.pto.subview import SubViewOp
 from dialects.pto.sync import (
     BarrierOp,
     FlagOpBase,
@@ -177,6 +178,7 @@ PTO = Dialect(
         *INFRA_OPS,
         *PIPE_OPS,
         *DECLARED_OPS,
+        SubViewOp,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,

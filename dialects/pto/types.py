@@ -216,9 +216,10 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
             ("rows", self.valid_rows.data, rows),
             ("cols", self.valid_cols.data, cols),
         ):
-            if valid != DYNAMIC and not 0 < valid <= static:
+            # PTOAS main allows an empty valid region (a no-op tile, PTOAS issue 708).
+            if valid != DYNAMIC and not 0 <= valid <= static:
                 raise VerifyException(
-                    f"valid {name} must be in [1, {static}] (or '?'), but got {valid}"
+                    f"valid {name} must be in [0, {static}] (or '?'), but got {valid}"
                 )
         if self.blayout.data not in BLAYOUTS:
             raise VerifyException(f"unknown blayout '{self.blayout.data}'")
