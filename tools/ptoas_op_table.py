@@ -280,6 +280,32 @@ def table_rows(include: Path, hand_written: set[str]) -> list[tuple[str, ...]]:
     return sorted(rows)
 
 
+def enum_rows(include: Path, known: set[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """PTOAS's enum attributes (`#pto.NAME<value>`) that our dialect lacks, with the
+    spelling of each case."""
+    text = "".join(
+        strip_comments((include / name).read_text(encoding="utf-8"))
+        for name in ("PTOAttrs.td", "VMIAttrs.td")
+    )
+    enums = {}
+    pattern = r'def (\w+)\s*:\s*\w*Enum\w*<\s*"\w+"\s*,\s*"[^"]*"\s*,\s*\[(.*?)\]\s*>'
+    for match in re.finditer(pattern, text, re.S):
+        case = r'EnumAttrCase<\s*"(\w+)"\s*,\s*-?\d+\s*(?:,\s*"([^"]*)")?'
+        cases = re.findall(case, match.group(2))
+        enums[match.group(1)] = tuple(spelled or name for name, spelled in cases)
+    attrs = re.findall(r'def \w+\s*:\s*EnumAttr<PTO_Dialect,\s*(\w+),\s*"([\w.]+)"', text)
+    rows = [(mnemonic, enums[enum]) for enum, mnemonic in attrs if enum in enums]
+    return sorted(row for row in rows if row[0] not in known)
+
+
+def known_attributes() -> set[str]:
+    from dialects.pto import PTO
+    from dialects.pto.declared_ops import DECLARED_ATTRIBUTES
+
+    table = {attr.name for attr in DECLARED_ATTRIBUTES}
+    return {a.name.removeprefix("pto.") for a in PTO.attributes if a.name not in table}
+
+
 def hand_written_ops() -> set[str]:
     from dialects.pto import PTO
     from dialects.pto.declared_ops import DECLARED_OPS
@@ -304,6 +330,12 @@ def main(argv: list[str] | None = None) -> int:
     print("PTOAS_DECLARED_OPS = (")
     for entry in table_rows(include, hand_written_ops()):
         print(f"    ({', '.join(json.dumps(part) for part in entry)}),")
+    print(")")
+    print()
+    print("# (mnemonic, the spelling of each case)")
+    print("PTOAS_ENUM_ATTRS = (")
+    for mnemonic, cases in enum_rows(include, known_attributes()):
+        print(f"    ({json.dumps(mnemonic)}, ({''.join(json.dumps(c) + ', ' for c in cases)})),")
     print(")")
     return 0
 

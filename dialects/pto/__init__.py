@@ -78,7 +78,7 @@ from dialects.pto.cube_ops import (
     TStoreFpOp,
     TSyncOp,
 )
-from dialects.pto.declared_ops import DECLARED_OPS
+from dialects.pto.declared_ops import DECLARED_ATTRIBUTES, DECLARED_OPS
 from dialects.pto.infra_ops import (
     INFRA_OPS,
     SYNCHRONIZATION_OPS,
@@ -198,6 +198,7 @@ PTO = Dialect(
         *ATTRIBUTES,
         *VPTO_TYPES,
         *AGGREGATE_TYPES,
+        *DECLARED_ATTRIBUTES,
     ],
 )
 

@@ -89,6 +89,9 @@ def _enum(attr_name: str, allowed: Sequence[str], doc: str) -> type[PTOEnumAttrB
     return irdl_attr_definition(attr)
 
 
+# PTOAS's further enum attributes are made from its .td's table (`declared_ops`).
+enum_attr = _enum
+
 AddressSpaceAttr = _enum("address_space", ADDRESS_SPACES, "A memory: `#pto.address_space<gm>`.")
 KernelKindAttr = _enum("kernel_kind", ("cube", "vector"), "A kernel's core: cube or vector.")
 FuncCoreTypeAttr = _enum(

@@ -28,3 +28,19 @@ func.func @vlds_from_tile(%t: !pto.tile_buf<vec, 16x16xf32>) {
   %a = pto.vlds %t[%c0] : !pto.tile_buf<vec, 16x16xf32> -> !pto.vreg<64xf32>
   return
 }
+
+// -----
+
+// tpow raises tiles of one element type.
+func.func @tpow_mixed(%a: !pto.tile_buf<vec, 1x16xf32>, %b: !pto.tile_buf<vec, 1x16xf16>, %d: !pto.tile_buf<vec, 1x16xf32>) {
+  // expected-error@+1 {{f16}}
+  pto.tpow ins(%a, %b : !pto.tile_buf<vec, 1x16xf32>, !pto.tile_buf<vec, 1x16xf16>) outs(%d : !pto.tile_buf<vec, 1x16xf32>)
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'fast' is not a pto.pow_precision (expected one of default, high_precision)}}
+func.func @unknown_precision() attributes {p = #pto<pow_precision fast>} {
+  return
+}
