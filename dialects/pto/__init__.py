@@ -139,6 +139,7 @@ from dialects.pto.types import (
     module_target,
 )
 from dialects.pto.vector_ops import VECTOR_OPS
+from dialects.pto.vmi_memory import VMI_MEMORY_OPS
 from dialects.pto.vpto_types import VPTO_TYPES
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
@@ -179,6 +180,7 @@ PTO = Dialect(
         *PIPE_OPS,
         *DECLARED_OPS,
         SubViewOp,
+        *VMI_MEMORY_OPS,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,

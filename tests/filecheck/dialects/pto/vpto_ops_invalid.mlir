@@ -44,3 +44,21 @@ func.func @tpow_mixed(%a: !pto.tile_buf<vec, 1x16xf32>, %b: !pto.tile_buf<vec, 1
 func.func @unknown_precision() attributes {p = #pto<pow_precision fast>} {
   return
 }
+
+// -----
+
+func.func @vload_group_and_dist(%p: !pto.ptr<f32, ub>, %s: index) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{group and dist_mode are mutually exclusive}}
+  %g = pto.vmi.vload %p[%c0], %s {group = 8 : i64, dist_mode = "dintlv"} : !pto.ptr<f32, ub> -> !pto.vmi.vreg<8xf32>
+  return
+}
+
+// -----
+
+func.func @vstore_group_with_mask(%v: !pto.vmi.vreg<8xf32>, %p: !pto.ptr<f32, ub>, %s: index, %m: !pto.vmi.mask<8xpred>) {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{group mode does not support mask operand}}
+  pto.vmi.vstore %v, %p[%c0], %s, %m {group = 8 : i64} : !pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>, !pto.vmi.mask<8xpred>
+  return
+}
