@@ -106,6 +106,7 @@ from dialects.pto.memory import (
     TLoadOp,
     TStoreOp,
 )
+from dialects.pto.mte_ops import MTE_OPS
 from dialects.pto.pipe_ops import PIPE_OPS
 from dialects.pto.subview import SubViewOp
 from dialects.pto.sync import (
@@ -181,6 +182,7 @@ PTO = Dialect(
         *DECLARED_OPS,
         SubViewOp,
         *VMI_MEMORY_OPS,
+        *MTE_OPS,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,

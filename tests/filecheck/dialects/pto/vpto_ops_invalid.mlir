@@ -62,3 +62,19 @@ func.func @vstore_group_with_mask(%v: !pto.vmi.vreg<8xf32>, %p: !pto.ptr<f32, ub
   pto.vmi.vstore %v, %p[%c0], %s, %m {group = 8 : i64} : !pto.vmi.vreg<8xf32>, !pto.ptr<f32, ub>, !pto.vmi.mask<8xpred>
   return
 }
+
+// -----
+
+func.func @mte_from_a_scalar(%a: i64, %gm: !pto.ptr<f16, gm>) {
+  // expected-error@+1 {{expects the source to be a !pto.ptr or a memref}}
+  pto.mte_ub_gm %a, %gm, %a nburst(%a, %a, %a) : i64, !pto.ptr<f16, gm>, i64, i64, i64, i64
+  return
+}
+
+// -----
+
+func.func @mte_types_short(%ub: !pto.ptr<f16, ub>, %gm: !pto.ptr<f16, gm>, %a: i64) {
+  // expected-error@+2 {{pto.mte_ub_gm has 6 operands, but 5 types follow}}
+  pto.mte_ub_gm %ub, %gm, %a nburst(%a, %a, %a) : !pto.ptr<f16, ub>, !pto.ptr<f16, gm>, i64, i64, i64
+  return
+}
