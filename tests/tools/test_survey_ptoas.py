@@ -203,3 +203,22 @@ def test_mismatches_are_grouped_by_cause_biggest_first(
         "      1  accepted, but PTOAS rejects it",
         "ops not registered (2): pto.nothing_either 1, pto.nothing_here 1",
     ]
+
+
+def test_a_parse_error_matches_a_negative_test_only_with_the_error_it_expects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad_type = "func.func @k(%a: !pto.tile_buf<vec, 16x16xnope>) {\n  return\n}\n"
+    run = "// RUN: not ptoas %s 2>&1 | FileCheck %s\n"
+    _write(
+        tmp_path,
+        {
+            "test/same.pto": run + "// CHECK: error: Expected shape type.\n" + bad_type,
+            "test/other.pto": run + "// CHECK: error: unknown element nope\n" + bad_type,
+            "test/unsaid.pto": run + bad_type,
+        },
+    )
+    assert _survey().main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "verdict:    2/3 cases as under PTOAS" in out
+    assert out[-1].startswith("test/other.pto: parse: ")
