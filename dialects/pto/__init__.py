@@ -32,6 +32,7 @@ from xdsl.ir import Dialect
 
 from dialects.pto.aggregate_types import AGGREGATE_TYPES
 from dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
+from dialects.pto.cache_ops import CmoCacheInvalidOp
 from dialects.pto.compute import (
     BinaryOpBase,
     ColumnReductionOpBase,
@@ -183,6 +184,7 @@ PTO = Dialect(
         SubViewOp,
         *VMI_MEMORY_OPS,
         *MTE_OPS,
+        CmoCacheInvalidOp,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,

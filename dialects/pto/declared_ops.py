@@ -173,6 +173,11 @@ def declared_op(row: tuple[str, str, str, str, str, str]) -> type[IRDLOperation]
         fields["traits"] = traits_def(NoTerminator())
     # An op without a format reads and prints in MLIR's generic form, as PTOAS's does.
     # xDSL prints every type in full: `qualified(...)` changes nothing there.
+    if format_ and not results:
+        # An op without results prints its function type as `(...) -> ()`.
+        format_ = re.sub(
+            r"functional-type\((\$\w+), results\)", r"`(` type(\1) `)` `->` `(` `)`", format_
+        )
     if format_:
         fields["assembly_format"] = re.sub(r"qualified\(\s*(type\([^()]*\))\s*\)", r"\1", format_)
     class_name = "".join(part.title() for part in name.replace(".", "_").split("_")) + "Op"

@@ -78,3 +78,11 @@ func.func @mte_types_short(%ub: !pto.ptr<f16, ub>, %gm: !pto.ptr<f16, gm>, %a: i
   pto.mte_ub_gm %ub, %gm, %a nburst(%a, %a, %a) : !pto.ptr<f16, ub>, !pto.ptr<f16, gm>, i64, i64, i64
   return
 }
+
+// -----
+
+func.func @invalidate_local(%p: !pto.ptr<f32, ub>) {
+  // expected-error@+1 {{single_cache_line address expects a GM pointer or GM tensor view}}
+  pto.cmo.cacheinvalid %p single_cache_line : !pto.ptr<f32, ub>
+  return
+}
