@@ -1,6 +1,7 @@
 """PTOAS main's MTE transfer ops (`pto.mte_gm_ub`, `pto.mte_ub_gm`, `pto.mte_l1_l0a`,
-...): a source and a destination buffer, then burst sizes, strides and modes in
-PTOAS's keyword groups:
+...) and cube multiply-accumulates (`pto.mad`, `pto.mad_bias`, `pto.mad_mx`, ...):
+buffers first (source and destination; a mad's lhs, rhs, dst and bias), then sizes,
+strides and modes in PTOAS's keyword groups:
 
     pto.mte_ub_gm %ub, %gm, %len nburst(%n, %src_stride, %dst_stride)
         l2_cache_ctl(%c) loop(%count, %src_stride, %dst_stride)
@@ -8,16 +9,18 @@ PTOAS's keyword groups:
     pto.mte_l0c_ub %src, %dst, %m, %n, %s, %d, dst_mode(split_m), pre_relu(mode = no_relu), nz2nd
         : ...
 
+    pto.mad %a, %b, %c, %m, %n, %k unit_flag(check_and_set) : ...
+
 The words between the operands (group keywords, modes, `=`) are kept as written and
 printed back; each operand takes the type at its place in the type list (a loop
-group's types follow its keyword there too). The verifier checks that both
-buffers are pointers or memrefs and every other operand an integer, index or float
-scalar; the per-op rules of PTOAS's C++ verifiers are not checked.
+group's types follow its keyword there too). The verifier checks that the buffers
+are pointers or memrefs and every other operand an integer, index or float scalar;
+the per-op rules of PTOAS's C++ verifiers are not checked.
 """
 
 from __future__ import annotations
 
-from typing import Self
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -45,6 +48,8 @@ _PUNCTUATION = (",", "(", ")", "=", "[", "]")
 
 
 class MteOpBase(IRDLOperation):
+    # How many leading operands are buffers.
+    BUFFERS: ClassVar[int] = 2
     operands_ = var_operand_def()
     # The words between the op name and the attributes, and of the type list.
     syntax = prop_def(ArrayAttr[StringAttr])
@@ -80,12 +85,13 @@ class MteOpBase(IRDLOperation):
         _print_words(printer, self.type_syntax, lambda: printer.print_attribute(next(types)))
 
     def verify_(self) -> None:
-        if len(self.operands_) < 2:
-            raise VerifyException("expects a source and a destination buffer")
-        for role, operand in zip(("source", "destination"), self.operands_, strict=False):
+        if len(self.operands_) < self.BUFFERS:
+            raise VerifyException(f"expects {self.BUFFERS} buffers first")
+        roles = ("source", "destination") if self.BUFFERS == 2 else ("lhs", "rhs", "dst", "bias")
+        for role, operand in zip(roles, self.operands_[: self.BUFFERS], strict=False):
             if not isinstance(operand.type, PtrType | MemRefType):
                 raise VerifyException(f"expects the {role} to be a !pto.ptr or a memref")
-        for index, operand in enumerate(self.operands_[2:], 2):
+        for index, operand in enumerate(self.operands_[self.BUFFERS :], self.BUFFERS):
             if not isinstance(operand.type, IntegerType | IndexType | AnyFloat):
                 raise VerifyException(
                     f"expects operand #{index} to be an integer or float scalar, "
@@ -178,12 +184,30 @@ MTE_OP_NAMES = (
 )
 
 
-def _mte_op(mnemonic: str) -> type[MteOpBase]:
+# Cube multiply-accumulates: lhs, rhs and dst buffers (and a bias), then m, n, k.
+MAD_OP_BUFFERS = {
+    "mad": 3,
+    "mad_acc": 3,
+    "mad_bias": 4,
+    "mad_mx": 3,
+    "mad_mx_acc": 3,
+    "mad_mx_bias": 4,
+}
+
+
+def _keyword_group_op(mnemonic: str, buffers: int) -> type[MteOpBase]:
     class_name = "".join(part.title() for part in mnemonic.split("_")) + "Op"
-    namespace = {"name": f"pto.{mnemonic}", "__doc__": f"PTOAS's `pto.{mnemonic}` transfer."}
+    namespace = {
+        "name": f"pto.{mnemonic}",
+        "__doc__": f"PTOAS's `pto.{mnemonic}`.",
+        "__annotations__": {"BUFFERS": ClassVar},
+        "BUFFERS": buffers,
+    }
     op = type(class_name, (MteOpBase,), namespace)
     op.__module__ = __name__
     return irdl_op_definition(op)
 
 
-MTE_OPS = tuple(_mte_op(name) for name in MTE_OP_NAMES)
+MTE_OPS = tuple(_keyword_group_op(name, 2) for name in MTE_OP_NAMES) + tuple(
+    _keyword_group_op(name, buffers) for name, buffers in MAD_OP_BUFFERS.items()
+)

@@ -19,3 +19,22 @@ func.func @transfers(%ub: !pto.ptr<f16, ub>, %gm: !pto.ptr<f16, gm>, %a: i64, %b
   pto.mte_gm_l1_frac %gm, %ub, nd2nz, shape(%a, %a), src_layout(%a), dst_group(%a, %a, %a, %b), ctrl(%b, %fa) : !pto.ptr<f16, gm>, !pto.ptr<f16, ub>, i64, i64, i64, i64, i64, i64, i64, i64, i1
   return
 }
+
+// Cube multiply-accumulates share the keyword-group syntax; vcvt and mem_bar read
+// as PTOAS writes them.
+// CHECK-LABEL: func.func @cube_and_vector
+// CHECK:      pto.mad %a, %b, %c, %m, %m, %m : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64
+// CHECK-NEXT: pto.mad %a, %b, %c, %m, %m, %m unit_flag(check_and_set) : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64
+// CHECK-NEXT: pto.mad_bias %a, %b, %c, %bias, %m, %m, %m : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, !pto.ptr<f32, bt>, i64, i64, i64
+// CHECK-NEXT: %y = pto.vcvt %x, %mask {part = "EVEN"} : !pto.vreg<128xui16>, !pto.mask<b16> -> !pto.vreg<64xui32>
+// CHECK-NEXT: pto.mem_bar "VST_VLD"
+func.func @cube_and_vector(%a: !pto.ptr<f16, l0a>, %b: !pto.ptr<f16, l0b>, %c: !pto.ptr<f32, l0c>,
+                           %bias: !pto.ptr<f32, bt>, %m: i64, %x: !pto.vreg<128xui16>,
+                           %mask: !pto.mask<b16>) {
+  pto.mad %a, %b, %c, %m, %m, %m : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64
+  pto.mad %a, %b, %c, %m, %m, %m unit_flag(check_and_set) : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64
+  pto.mad_bias %a, %b, %c, %bias, %m, %m, %m : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, !pto.ptr<f32, bt>, i64, i64, i64
+  %y = pto.vcvt %x, %mask {part = "EVEN"} : !pto.vreg<128xui16>, !pto.mask<b16> -> !pto.vreg<64xui32>
+  pto.mem_bar "VST_VLD"
+  return
+}

@@ -86,3 +86,11 @@ func.func @invalidate_local(%p: !pto.ptr<f32, ub>) {
   pto.cmo.cacheinvalid %p single_cache_line : !pto.ptr<f32, ub>
   return
 }
+
+// -----
+
+func.func @mad_bias_not_a_buffer(%a: !pto.ptr<f16, l0a>, %c: !pto.ptr<f32, l0c>, %m: i64) {
+  // expected-error@+1 {{expects the bias to be a !pto.ptr or a memref}}
+  pto.mad_bias %a, %a, %c, %m, %m, %m, %m : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0a>, !pto.ptr<f32, l0c>, i64, i64, i64, i64
+  return
+}
