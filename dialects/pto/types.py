@@ -544,6 +544,15 @@ class _EnumAttrBase(ParametrizedAttribute):
             parser.parse_punctuation(">")
             return cls.new([StringAttr(value)])
         position = parser.pos
+        # PTOAS's register-level syntax names them as strings: `["PIPE_MTE2", ...]`.
+        literal = parser.parse_optional_str_literal()
+        if literal is not None:
+            if literal not in cls.ALLOWED:
+                parser.raise_error(
+                    f"'{literal}' is not a {cls.name} (expected one of {', '.join(cls.ALLOWED)})",
+                    position,
+                )
+            return cls.new([StringAttr(literal)])
         attr = parser.parse_attribute()
         if not isinstance(attr, cls):
             parser.raise_error(f"expected a #{cls.name}<...>, but got #{attr}", position)

@@ -54,3 +54,13 @@ func.func @ub_add(%d: !pto.ptr<f16, ub>, %s: !pto.ptr<f16, ub>) {
   %p = pto.castptr %d : !pto.ptr<f16, ub> -> !pto.ptr<i16, ub>
   return
 }
+
+// PTOAS's register-level kernels name pipes and events as strings.
+// CHECK-LABEL: func.func @string_flags
+// CHECK:      pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+// CHECK-NEXT: pto.wait_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]
+func.func @string_flags() {
+  pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+  pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]
+  return
+}

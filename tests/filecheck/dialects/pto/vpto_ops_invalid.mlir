@@ -94,3 +94,11 @@ func.func @mad_bias_not_a_buffer(%a: !pto.ptr<f16, l0a>, %c: !pto.ptr<f32, l0c>,
   pto.mad_bias %a, %a, %c, %m, %m, %m, %m : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0a>, !pto.ptr<f32, l0c>, i64, i64, i64, i64
   return
 }
+
+// -----
+
+func.func @flag_pipe_unknown() {
+  // expected-error@+1 {{'PIPE_X' is not a pto.pipe}}
+  pto.set_flag["PIPE_X", "PIPE_V", "EVENT_ID0"]
+  return
+}
