@@ -126,19 +126,29 @@ def _parse_optional_word(parser: Parser) -> str | None:
 
 
 def _parse_type_words(parser: Parser) -> tuple[list[str], list[object]]:
-    """`T, T, ..., KEYWORD T, T, ...`: the types, and where keywords stand among them."""
+    """The type list: types, with group keywords among them as PTOAS writes them
+    (`..., nd2nz, shape i64, i64, src_layout(i64, i64), loop i64, i64, i64`). It ends
+    after a type or `)` that no `,` follows."""
     words: list[str] = []
     types: list[object] = []
     while True:
+        # A `(` opens a keyword's group here, never a function type.
+        if parser.parse_optional_punctuation("(") is not None:
+            words.append("(")
+            continue
         type_ = parser.parse_optional_type()
         if type_ is None:
             keyword = parser.parse_optional_identifier()
             if keyword is None:
                 parser.raise_error("expected a type")
             words.append(keyword)
+            if parser.parse_optional_punctuation(",") is not None:
+                words.append(",")
             continue
         words.append(OPERAND)
         types.append(type_)
+        while parser.parse_optional_punctuation(")") is not None:
+            words.append(")")
         if parser.parse_optional_punctuation(",") is None:
             return words, types
         words.append(",")

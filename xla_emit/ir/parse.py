@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.ir import Attribute, Operation
+from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer
@@ -117,6 +118,20 @@ class _HexElement(Parser._TensorLiteralElement):  # pyright: ignore[reportPrivat
 class _LocatingParser(Parser):
     """A parser that records the start offset of every operation it builds."""
 
+    def _require_segment_sizes(self, op: Operation, start: int) -> None:
+        """A generic-form op whose operands come in sized segments names the sizes, as
+        MLIR requires (without them xDSL could not tell its operands apart)."""
+        if not isinstance(op, IRDLOperation):
+            return
+        options = type(op).get_irdl_definition().options
+        if any(isinstance(o, AttrSizedOperandSegments) for o in options) and (
+            "operandSegmentSizes" not in op.properties
+            and "operandSegmentSizes" not in op.attributes
+        ):
+            self.raise_error(
+                f"'{op.name}' op requires attribute 'operandSegmentSizes'", at_position=start
+            )
+
     def __init__(self, ctx: Context, text: str, name: str, source_map: SourceMap):
         super().__init__(ctx, text, name)
         self._source_map = source_map
@@ -124,6 +139,7 @@ class _LocatingParser(Parser):
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
+        self._require_segment_sizes(op, start)
         self._source_map.offsets[op] = start
         if isinstance(op.location, UnknownLoc):
             # A real location travels with the op through clones (inlining,

@@ -306,3 +306,12 @@ func.func @alloc_dynamic_col_only(%c: index) {
 func.func @ptr_space_unknown(%p: !pto.ptr<f32, sram>) {
   return
 }
+
+// -----
+
+// A generic-form op whose operands come in sized segments names the sizes.
+func.func @segments_unsaid(%s: !pto.tile_buf<vec, 1x64xf16>, %d: !pto.tile_buf<vec, 1x32xf16>) {
+  // expected-error@+1 {{'pto.tscatter' op requires attribute 'operandSegmentSizes'}}
+  "pto.tscatter"(%s, %d) <{}> : (!pto.tile_buf<vec, 1x64xf16>, !pto.tile_buf<vec, 1x32xf16>) -> ()
+  return
+}

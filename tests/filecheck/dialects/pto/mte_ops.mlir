@@ -38,3 +38,18 @@ func.func @cube_and_vector(%a: !pto.ptr<f16, l0a>, %b: !pto.ptr<f16, l0b>, %c: !
   pto.mem_bar "VST_VLD"
   return
 }
+
+// A type list names its groups too, as PTOAS writes them.
+// CHECK-LABEL: func.func @fractal_load
+// CHECK: pto.mte_gm_l1_frac %src, %dst, nd2nz, shape(%a, %a), src_layout(%a, %a), dst_group(%a, %a, %a, %a), ctrl(%a, %f) : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz, shape i64, i64, src_layout(i64, i64), dst_group i64, i64, i64, i64, ctrl i64, i1
+func.func @fractal_load(%src: !pto.ptr<f16, gm>, %dst: !pto.ptr<f16, l1>, %a: i64, %f: i1) {
+  pto.mte_gm_l1_frac %src, %dst, nd2nz,
+        shape(%a, %a),
+        src_layout(%a, %a),
+        dst_group(%a, %a, %a, %a),
+        ctrl(%a, %f)
+      : !pto.ptr<f16, gm>, !pto.ptr<f16, l1>, nd2nz,
+        shape i64, i64, src_layout(i64, i64),
+        dst_group i64, i64, i64, i64, ctrl i64, i1
+  return
+}
