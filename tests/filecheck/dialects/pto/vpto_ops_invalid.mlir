@@ -102,3 +102,13 @@ func.func @flag_pipe_unknown() {
   pto.set_flag["PIPE_X", "PIPE_V", "EVENT_ID0"]
   return
 }
+
+// -----
+
+func.func @mx_quantize_int8(%src: !pto.tile_buf<vec, 16x32xf32>, %dst: !pto.tile_buf<vec, 16x32xui8>,
+                            %exp: !pto.tile_buf<vec, 1x32xui8>, %max: !pto.tile_buf<vec, 1x32xf32>,
+                            %sc: !pto.tile_buf<vec, 1x32xf32>) {
+  // expected-error@+1 {{expects quant_type to be MXFP8 or MXFP4_E2M1}}
+  pto.tquant.mx ins(%src : !pto.tile_buf<vec, 16x32xf32>) outs(%dst, %exp, %max, %sc : !pto.tile_buf<vec, 16x32xui8>, !pto.tile_buf<vec, 1x32xui8>, !pto.tile_buf<vec, 1x32xf32>, !pto.tile_buf<vec, 1x32xf32>) {quant_type = #pto<quant_type INT8_SYM>}
+  return
+}
