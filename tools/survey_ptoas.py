@@ -1,24 +1,30 @@
-"""Survey PTOAS's own `.pto` files: how many parse, verify and round-trip.
+"""Survey PTOAS's own `.pto` files: does our verdict on each equal PTOAS's?
 
     PYTHONPATH=. .venv/bin/python tools/survey_ptoas.py PTOAS_CHECKOUT [--failures N]
 
-Every `test/**/*.pto` of the checkout is parsed as MLIR, printed, parsed again
-and printed again (the round trip holds when both prints agree: a print/parse
-fixed point), and verified as PTOAS's driver would verify it for each of the
-file's `ptoas` RUN lines: the op verifiers, then `pto-verify-driver` for the
-line's `--pto-level` and `--enable-insert-sync`, `pto-verify-target` for its
-`--pto-arch` (else the module's target), and `pto-verify-pipes`. A file without
-RUN lines (a sample that PTOAS's runop.sh compiles with options of its own)
-gets all but the driver's option checks.
+Every `test/**/*.pto` of the checkout becomes one or more cases: the file itself,
+or, where a RUN line splits it, each `split-file` part (`//--- name`, run through
+the RUN lines naming `%t/name`) and each `--split-input-file` chunk (`// -----`).
+A case is parsed as MLIR, printed, parsed again and printed again (the round trip
+holds when both prints agree: a print/parse fixed point), and verified as PTOAS's
+driver would verify it for each of its `ptoas` and `pto-test-opt` RUN lines (a
+line may continue over several `RUN:` lines ending in `\\`): the op verifiers,
+then `pto-verify-driver` for a `ptoas` line's `--pto-level` and
+`--enable-insert-sync`, `pto-verify-target` for its `--pto-arch` (else the
+module's target), and `pto-verify-pipes`. A file without RUN lines (a sample that
+PTOAS's runop.sh compiles with options of its own) gets all but the driver's
+option checks.
 
-A file matches PTOAS when each RUN line fails exactly where PTOAS's does
-(`RUN: not ptoas`; a negative test whose CHECK lines name an error expects all
-its lines to fail). Negative tests are counted apart from valid files, and so are
-the files PTOAS rejects that no RUN line marks (`PTOAS_REJECTS`: stale
-samples, a file needing a target other than PTOAS's default): those match when
-ours fails at the same stage for the same reason. Prints the counts and, per file
-that does not match, the stage and its first error. Not part of `make test`: it
-needs a PTOAS checkout (github.com/hw-native-sys/PTOAS).
+A case matches PTOAS when each RUN line fails exactly where PTOAS's does
+(`RUN: not ptoas`; a negative test whose CHECK lines name an error, or whose
+`expected-error` a `-verify-diagnostics` line checks, expects its lines to fail).
+Negative tests are counted apart from valid cases, and so are the files PTOAS
+rejects that no RUN line marks (`PTOAS_REJECTS`: stale samples, a file needing a
+target other than PTOAS's default): those match when ours fails at the same stage
+for the same reason. No case stops the survey: one that makes our code raise is a
+`crash` mismatch. Prints the counts, the mismatches grouped by cause (biggest
+first) and, per case that does not match, the stage and its first error. Not part
+of `make test`: it needs a PTOAS checkout (github.com/hw-native-sys/PTOAS).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import argparse
 import io
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,8 +60,9 @@ PTOAS_REJECTS = {
     ),
     "test/samples/MatMul/0.pto": (
         "parse",
-        "Operation pto.subview is not registered",
-        "PTOAS has no pto.subview (its view op is pto.partition_view)",
+        "'[' expected",
+        "PTOAS a56b18c has no pto.subview, and PTOAS main's reads `%t[%i, %j] sizes [..]`, "
+        "not this sample's older form",
     ),
     "test/samples/MatMul/tmatmulk.pto": (
         "verify",
@@ -69,21 +77,43 @@ PTOAS_REJECTS = {
     ),
 }
 
+# The tools of PTOAS whose RUN lines the survey follows.
+TOOLS = ("ptoas", "pto-test-opt")
+
 
 @dataclass(frozen=True)
 class RunLine:
-    """One `ptoas` invocation of a RUN line: its options and whether it must fail."""
+    """One `ptoas` or `pto-test-opt` invocation: its input, options and whether it
+    must fail."""
 
     arch: str | None = None
     level: str | None = None
     insert_sync: bool = False
     fails: bool = False
+    tool: str = "ptoas"
+    # `%s`, or the `split-file` part it names (`%t/part.pto` -> `part.pto`).
+    input: str = "%s"
+    split_input: bool = False
+    verify_diagnostics: bool = False
 
     def options(self) -> str:
         words = [f"--pto-arch={self.arch}" if self.arch else ""]
         words.append(f"--pto-level={self.level}" if self.level else "")
         words.append("--enable-insert-sync" if self.insert_sync else "")
         return " ".join(word for word in words if word) or "default options"
+
+
+@dataclass(frozen=True)
+class Case:
+    """What PTOAS runs as one input: a file, a split-file part or an input chunk."""
+
+    name: str
+    text: str
+    runs: tuple[RunLine, ...]
+    expects_error: bool
+    expected_error: str = ""
+    # The file's own name, for PTOAS_REJECTS.
+    file: str = ""
 
 
 @dataclass
@@ -99,15 +129,27 @@ class Outcome:
     stage: str = ""
     error: str = ""
     round_trip_error: str = ""
+    file: str = ""
+    # The options of the RUN line PTOAS fails on while ours passes.
+    accepted_with: str = ""
 
     @property
     def unmarked_reject(self) -> bool:
-        return self.name in PTOAS_REJECTS
+        return (self.file or self.name) in PTOAS_REJECTS
 
     def fails_as_ptoas(self) -> bool:
         """An unmarked reject fails at the stage and for the reason PTOAS's does."""
-        stage, message, _ = PTOAS_REJECTS[self.name]
+        stage, message, _ = PTOAS_REJECTS[self.file or self.name]
         return not self.matches and self.stage == stage and message in self.error
+
+    @property
+    def agrees(self) -> bool:
+        """Our verdict equals PTOAS's, and a file that parses prints back."""
+        if self.unmarked_reject:
+            return self.fails_as_ptoas()
+        if self.parsed and not self.round_trip:
+            return False
+        return self.matches
 
 
 def printed(module: object) -> str:
@@ -116,7 +158,7 @@ def printed(module: object) -> str:
     return stream.getvalue()
 
 
-_CHECKS_ERROR = re.compile(r"CHECK[\w-]*:.*error:")
+_CHECKS_ERROR = re.compile(r"CHECK(?!-NOT)[\w-]*:.*error:")
 
 
 def expects_error(text: str) -> bool:
@@ -127,25 +169,73 @@ def expects_error(text: str) -> bool:
 def expected_error(text: str) -> str:
     """The first error a negative test expects, as its CHECK line gives it."""
     match = re.search(
-        r"(?:CHECK[\w-]*:|expected-error[^{]*\{\{)\s*(.*error.*?)(?:\}\}|$)", text, re.M
+        r"(?:CHECK(?!-NOT)[\w-]*:|expected-error[^{]*\{\{)\s*(.*error.*?)(?:\}\}|$)", text, re.M
     )
     return match.group(1).strip() if match else ""
 
 
+def run_commands(text: str) -> list[str]:
+    """The RUN lines' commands, a command continued with `\\` joined into one."""
+    commands: list[str] = []
+    pending = ""
+    for line in re.findall(r"RUN:(.*)", text):
+        line = line.strip()
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        commands.append((pending + line).strip())
+        pending = ""
+    if pending:
+        commands.append(pending.strip())
+    return commands
+
+
 def run_lines(text: str) -> list[RunLine]:
-    """The `ptoas` RUN lines of a file. A negative test without `RUN: not` (its CHECK
-    lines name the error) expects every line to fail."""
-    lines = [line for line in re.findall(r"RUN:.*", text) if "ptoas" in line]
-    negative = expects_error(text) and not any(line.startswith("RUN: not ") for line in lines)
-    return [
-        RunLine(
-            _option(line, "pto-arch"),
-            _option(line, "pto-level"),
-            "--enable-insert-sync" in line,
-            negative or line.startswith("RUN: not "),
+    """The `ptoas`/`pto-test-opt` RUN lines of a file. A negative test without `not`
+    (its CHECK lines name the error) expects every line to fail."""
+    parsed = [line for line in map(_run_line, run_commands(text)) if line is not None]
+    negative = expects_error(text) and not any(line.fails for line in parsed)
+    if negative:
+        parsed = [_with_fails(line, True) for line in parsed]
+    return parsed
+
+
+def _with_fails(line: RunLine, fails: bool) -> RunLine:
+    return RunLine(
+        line.arch,
+        line.level,
+        line.insert_sync,
+        fails,
+        line.tool,
+        line.input,
+        line.split_input,
+        line.verify_diagnostics,
+    )
+
+
+def _run_line(command: str) -> RunLine | None:
+    """One command of a RUN line, if it runs a PTOAS tool on an input."""
+    for segment in re.split(r"\||&&|;|\(|\)", command):
+        words = segment.split()
+        tools = [i for i, word in enumerate(words) if word in TOOLS]
+        if not tools:
+            continue
+        at = tools[0]
+        rest = " ".join(words[at + 1 :])
+        source = re.search(r"(?<!\S)(%s|%t/(\S+))(?!\S)", rest)
+        if source is None:
+            return None  # `ptoas --help` and the like read no input
+        return RunLine(
+            _option(rest, "pto-arch"),
+            _option(rest, "pto-level"),
+            "--enable-insert-sync" in rest,
+            at > 0 and words[at - 1] == "not",
+            words[at],
+            source.group(2) or "%s",
+            "split-input-file" in rest,
+            "verify-diagnostics" in rest,
         )
-        for line in lines
-    ]
+    return None
 
 
 def _option(line: str, name: str) -> str | None:
@@ -153,37 +243,121 @@ def _option(line: str, name: str) -> str | None:
     return match.group(1) if match else None
 
 
-def survey_file(path: Path, name: str) -> Outcome:
-    text = path.read_text(encoding="utf-8", errors="replace")
-    outcome = Outcome(path, name, expects_error=expects_error(text))
-    outcome.expected_error = expected_error(text)
+def split_parts(text: str) -> dict[str, str]:
+    """`split-file`'s parts: the text after each `//--- name` line, up to the next.
+    Blank lines keep each part's line numbers those of the file."""
+    parts: dict[str, str] = {}
+    name: str | None = None
+    lines = text.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        match = re.match(r"//---\s+(\S+)\s*$", line)
+        if match:
+            name = match.group(1)
+            parts[name] = "\n" * (number + 1)
+        elif name is not None:
+            parts[name] += line
+    return parts
+
+
+def split_chunks(text: str) -> list[str]:
+    """`--split-input-file`'s chunks: split at lines that are `// -----`; blank lines
+    keep each chunk's line numbers those of the file."""
+    chunks = [""]
+    for line in text.splitlines(keepends=True):
+        if line.strip() == "// -----":
+            chunks.append("\n" * (chunks[-1].count("\n") + 1))
+        else:
+            chunks[-1] += line
+    return chunks
+
+
+def cases_of(name: str, text: str) -> list[Case]:
+    """The inputs PTOAS's RUN lines give its tools for one file."""
+    runs = run_lines(text)
+    parted = [run for run in runs if run.input != "%s"]
+    if not parted:
+        return _chunked(name, text, runs, name)
+    parts = split_parts(text)
+    cases: list[Case] = []
+    for part, part_text in parts.items():
+        part_runs = [run for run in parted if run.input == part]
+        if part_runs:
+            cases += _chunked(f"{name}:{part}", part_text, part_runs, name)
+    return cases
+
+
+def _chunked(name: str, text: str, runs: list[RunLine], file: str) -> list[Case]:
+    negative = any(run.fails for run in runs) or (not runs and expects_error(text))
+    if not any(run.split_input for run in runs):
+        return [Case(name, text, tuple(runs), negative, expected_error(text), file)]
+    chunks = split_chunks(text)
+    marked = [expects_error(chunk) for chunk in chunks]
+    cases = []
+    for number, chunk in enumerate(chunks, 1):
+        # A chunk fails when it says so; a `not` line whose chunks say nothing fails on each.
+        fails = marked[number - 1] or (not any(marked) and negative)
+        chunk_runs = tuple(_with_fails(run, fails) for run in runs)
+        cases.append(
+            Case(f"{name}#{number}", chunk, chunk_runs, fails, expected_error(chunk), file)
+        )
+    return cases
+
+
+def survey_file(path: Path, name: str) -> list[Outcome]:
+    """Every case of one file; a file that cannot be read is one failed case."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        cases = cases_of(name, text)
+    except Exception as error:  # noqa: BLE001 - one bad file never stops the survey
+        return [Outcome(path, name, stage="crash", error=f"{type(error).__name__}: {error}")]
+    return [survey_case_safely(path, case) for case in cases]
+
+
+def survey_case_safely(path: Path, case: Case) -> Outcome:
+    """`survey_case`, with anything our code raises recorded as a `crash`."""
+    try:
+        return survey_case(path, case)
+    except Exception as error:  # noqa: BLE001 - one bad case never stops the survey
+        outcome = Outcome(path, case.name, expects_error=case.expects_error, file=case.file)
+        outcome.stage = "crash"
+        outcome.error = f"{type(error).__name__}: {error}".splitlines()[0]
+        return outcome
+
+
+def survey_case(path: Path, case: Case) -> Outcome:
+    outcome = Outcome(path, case.name, expects_error=case.expects_error, file=case.file)
+    outcome.expected_error = case.expected_error
     ctx = make_context()
     try:
-        module, source_map = parse_mlir(text, str(path), ctx)
+        module, source_map = parse_mlir(case.text, str(path), ctx)
     except UserError as error:
+        outcome.matches = _fails_everywhere(case) and _parse_may_reject(case, error)
         return _failed(outcome, "parse", error)
     outcome.parsed = True
-    # The round trip is checked on every file that parses, negative tests included.
-    first = printed(module)
+    # The round trip is checked on every case that parses, negative tests included.
+    unprintable = False
     try:
-        again, _ = parse_mlir(first, f"{path} (printed)", ctx)
-        second = printed(again)
-        outcome.round_trip = first == second
-        if not outcome.round_trip:
-            outcome.round_trip_error = first_difference(first, second)
-    except UserError as error:
-        outcome.round_trip_error = error.format().splitlines()[0]
-    runs = run_lines(text)
+        first = printed(module)
+    except Exception:  # noqa: BLE001 - xDSL may not print an op its verifier rejects
+        unprintable = True
+    else:
+        _check_round_trip(outcome, first, path, ctx)
+    runs = list(case.runs)
     try:
         verify_module(module, source_map)
     except UserError as error:
-        outcome.matches = all(run.fails for run in runs) if runs else outcome.expects_error
+        # Ours rejects the case; an invalid op that cannot be printed is no print bug.
+        outcome.round_trip = outcome.round_trip or unprintable
+        outcome.matches = _fails_everywhere(case)
         return _failed(outcome, "verify", error)
-    for run in runs or [RunLine(fails=outcome.expects_error)]:
+    if unprintable:
+        outcome.round_trip_error = "a valid module that xDSL cannot print"
+    for run in runs or [RunLine(fails=case.expects_error)]:
         error = first_ptoas_error(module, run, driver_options=bool(runs))
         if error is None and run.fails:
             outcome.stage = "verify"
             outcome.error = f"accepted with {run.options()}, but PTOAS rejects it"
+            outcome.accepted_with = run.options()
             return outcome
         if error is not None:
             outcome.stage, outcome.error = "verify", _located(error, source_map)
@@ -193,10 +367,39 @@ def survey_file(path: Path, name: str) -> Outcome:
     return outcome
 
 
+def _check_round_trip(outcome: Outcome, first: str, path: Path, ctx: object) -> None:
+    try:
+        again, _ = parse_mlir(first, f"{path} (printed)", ctx)  # type: ignore[arg-type]
+        second = printed(again)
+        outcome.round_trip = first == second
+        if not outcome.round_trip:
+            outcome.round_trip_error = first_difference(first, second)
+    except UserError as error:
+        outcome.round_trip_error = error.format().splitlines()[0]
+
+
+def _parse_may_reject(case: Case, error: UserError) -> bool:
+    """A negative test rejected while it is parsed matches PTOAS unless ours lacks an op,
+    or the error PTOAS expects is an op verifier's (PTOAS parsed the op, then) or
+    another than ours: each literal part of PTOAS's expected message must be in ours."""
+    if "is not registered" in error.message:
+        return False
+    if re.search(r"'[\w.]+' op ", case.expected_error):
+        return False
+    expected = re.sub(r"^.*?error:\s*", "", case.expected_error)
+    literals = [part.strip() for part in re.split(r"\{\{.*?\}\}", expected)]
+    return all(part in error.message for part in literals if len(part) >= 4)
+
+
+def _fails_everywhere(case: Case) -> bool:
+    """Whether PTOAS fails on every RUN line of a case ours rejects outright."""
+    return all(run.fails for run in case.runs) if case.runs else case.expects_error
+
+
 def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> OpError | None:
     """The first error PTOAS's checks find for one invocation, after its op verifiers."""
     try:
-        if driver_options:
+        if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
@@ -222,6 +425,42 @@ def first_difference(first: str, second: str) -> str:
     return "printed texts differ in length"
 
 
+def cause(outcome: Outcome) -> str:
+    """Why a case does not match, worded so that cases of one cause share it."""
+    if outcome.parsed and not outcome.round_trip and outcome.matches:
+        return (
+            "round-trip: prints differ"
+            if "differs" in outcome.round_trip_error
+            else ("round-trip: " + _general(outcome.round_trip_error))
+        )
+    if outcome.accepted_with:
+        return "accepted, but PTOAS rejects it"
+    if not outcome.error:
+        return "rejected as PTOAS's RUN lines expect, but another RUN line disagrees"
+    return f"{outcome.stage}: " + _general(outcome.error)
+
+
+def _general(message: str) -> str:
+    """A message without its location, names and numbers."""
+    message = re.sub(r"^.*?:\d+:\d+: error: ", "", message)
+    message = re.sub(r"^error: ", "", message)
+    if " is not registered" in message:
+        return "op not registered"
+    message = re.sub(r"%[\w#]+", "%v", message)
+    message = re.sub(r"\d+", "N", message)
+    return message[:90]
+
+
+def unregistered_ops(outcomes: list[Outcome]) -> Counter[str]:
+    """How many mismatching cases stop at each op our dialects lack."""
+    found = Counter[str]()
+    for outcome in outcomes:
+        match = re.search(r"Operation (\S+) is not registered", outcome.error)
+        if match and not outcome.agrees:
+            found[match.group(1)] += 1
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", help="a PTOAS checkout (its test/ folder is surveyed)")
@@ -232,31 +471,46 @@ def main(argv: list[str] | None = None) -> int:
     if not files:
         print(f"error: no test/**/*.pto under {root}", file=sys.stderr)
         return 1
-    outcomes = [survey_file(path, path.relative_to(root).as_posix()) for path in files]
-    for line in report(outcomes, options.failures):
+    outcomes = [
+        outcome
+        for path in files
+        for outcome in survey_file(path, path.relative_to(root).as_posix())
+    ]
+    for line in report(outcomes, options.failures, len(files)):
         print(line)
     return 0
 
 
-def report(outcomes: list[Outcome], limit: int) -> list[str]:
-    """The counts, then each file that does not behave as it does under PTOAS."""
+def report(outcomes: list[Outcome], limit: int, files: int | None = None) -> list[str]:
+    """The counts, the mismatches by cause, then each case that does not behave as it
+    does under PTOAS."""
     unmarked = [o for o in outcomes if o.unmarked_reject]
     negative = [o for o in outcomes if o.expects_error and not o.unmarked_reject]
     valid = [o for o in outcomes if not o.expects_error and not o.unmarked_reject]
     total, parsed = len(outcomes), [o for o in outcomes if o.parsed]
+    problems = [o for o in outcomes if not o.agrees]
     lines = [
-        f"files:      {total} ({len(valid)} valid, {len(negative)} PTOAS negative tests, "
+        f"files:      {files if files is not None else total} ({total} cases: "
+        f"{len(valid)} valid, {len(negative)} PTOAS negative tests, "
         f"{len(unmarked)} unmarked files PTOAS rejects)",
         f"parse:      {len(parsed)}/{total} (the {sum(not o.parsed for o in unmarked)} that do "
         "not are unmarked files PTOAS rejects)",
-        f"round-trip: {sum(o.round_trip for o in parsed)}/{len(parsed)} files that parse",
-        f"verify:     {sum(o.matches for o in valid)}/{len(valid)} valid files verify",
-        f"reject:     {sum(o.parsed and o.matches for o in negative)}/{len(negative)} "
-        "negative tests fail verification as PTOAS's RUN lines expect",
+        f"round-trip: {sum(o.round_trip for o in parsed)}/{len(parsed)} cases that parse",
+        f"verify:     {sum(o.matches for o in valid)}/{len(valid)} valid cases verify",
+        f"reject:     {sum(o.matches for o in negative)}/{len(negative)} "
+        "negative tests fail as PTOAS's RUN lines expect",
         f"unmarked:   {sum(o.fails_as_ptoas() for o in unmarked)}/{len(unmarked)} unmarked "
         "files PTOAS rejects fail where and why PTOAS's do",
+        f"verdict:    {total - len(problems)}/{total} cases as under PTOAS",
     ]
-    problems = [o for o in outcomes if _unexpected(o)]
+    if problems:
+        lines.append("mismatches by cause:")
+        for text, count in _biggest_first(Counter(cause(o) for o in problems)):
+            lines.append(f"  {count:5}  {text}")
+        ops = unregistered_ops(outcomes)
+        if ops:
+            shown = ", ".join(f"{op} {n}" for op, n in _biggest_first(ops)[:20])
+            lines.append(f"ops not registered ({len(ops)}): {shown}")
     for outcome in problems[:limit]:
         if outcome.round_trip_error:
             lines.append(f"{outcome.name}: round-trip: {outcome.round_trip_error}")
@@ -265,12 +519,8 @@ def report(outcomes: list[Outcome], limit: int) -> list[str]:
     return lines
 
 
-def _unexpected(outcome: Outcome) -> bool:
-    if outcome.unmarked_reject:
-        return not outcome.fails_as_ptoas()
-    if outcome.parsed and not outcome.round_trip:
-        return True
-    return not outcome.parsed or not outcome.matches
+def _biggest_first(counts: Counter[str]) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
 if __name__ == "__main__":

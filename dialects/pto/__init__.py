@@ -30,7 +30,9 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
+from dialects.pto.aggregate_types import AGGREGATE_TYPES
 from dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
+from dialects.pto.cache_ops import CmoCacheInvalidOp
 from dialects.pto.compute import (
     BinaryOpBase,
     ColumnReductionOpBase,
@@ -77,6 +79,7 @@ from dialects.pto.cube_ops import (
     TStoreFpOp,
     TSyncOp,
 )
+from dialects.pto.declared_ops import DECLARED_ATTRIBUTES, DECLARED_OPS
 from dialects.pto.infra_ops import (
     INFRA_OPS,
     SYNCHRONIZATION_OPS,
@@ -104,7 +107,9 @@ from dialects.pto.memory import (
     TLoadOp,
     TStoreOp,
 )
+from dialects.pto.mte_ops import MTE_OPS
 from dialects.pto.pipe_ops import PIPE_OPS
+from dialects.pto.subview import SubViewOp
 from dialects.pto.sync import (
     BarrierOp,
     FlagOpBase,
@@ -136,6 +141,8 @@ from dialects.pto.types import (
     module_target,
 )
 from dialects.pto.vector_ops import VECTOR_OPS
+from dialects.pto.vmi_memory import VMI_MEMORY_OPS
+from dialects.pto.vpto_types import VPTO_TYPES
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TAddOp,
@@ -173,6 +180,11 @@ PTO = Dialect(
         *CUBE_AND_IRREGULAR_OPS,
         *INFRA_OPS,
         *PIPE_OPS,
+        *DECLARED_OPS,
+        SubViewOp,
+        *VMI_MEMORY_OPS,
+        *MTE_OPS,
+        CmoCacheInvalidOp,
         AllocTileOp,
         TAssignOp,
         MakeTensorViewOp,
@@ -190,6 +202,9 @@ PTO = Dialect(
         PipeAttr,
         EventAttr,
         *ATTRIBUTES,
+        *VPTO_TYPES,
+        *AGGREGATE_TYPES,
+        *DECLARED_ATTRIBUTES,
     ],
 )
 

@@ -89,6 +89,9 @@ def _enum(attr_name: str, allowed: Sequence[str], doc: str) -> type[PTOEnumAttrB
     return irdl_attr_definition(attr)
 
 
+# PTOAS's further enum attributes are made from its .td's table (`declared_ops`).
+enum_attr = _enum
+
 AddressSpaceAttr = _enum("address_space", ADDRESS_SPACES, "A memory: `#pto.address_space<gm>`.")
 KernelKindAttr = _enum("kernel_kind", ("cube", "vector"), "A kernel's core: cube or vector.")
 FuncCoreTypeAttr = _enum(
@@ -134,7 +137,9 @@ BLayoutAttr = _enum("blayout", ("row_major", "col_major"), "A tile's box layout.
 SLayoutAttr = _enum("slayout", ("none_box", "row_major", "col_major"), "A tile's in-box layout.")
 PadValueAttr = _enum("pad_value", ("null", "zero", "max", "min"), "A tile's pad value.")
 CompactModeAttr = _enum("compact_mode", ("null", "normal", "row_plus_one"), "A compact mode.")
-QuantTypeAttr = _enum("quant_type", ("INT8_SYM", "INT8_ASYM"), "A quantization type.")
+QuantTypeAttr = _enum(
+    "quant_type", ("INT8_SYM", "INT8_ASYM", "MXFP8", "MXFP4_E2M1"), "A quantization type."
+)
 MemPlanModeAttr = _enum(
     "mem_plan_mode", ("LOCAL_MEM_PLAN", "GLOBAL_WORKSPACE_PLAN"), "What PlanMemory plans."
 )

@@ -201,6 +201,28 @@ class TQuantOp(LooseTileOpBase):
 
 
 @irdl_op_definition
+class TQuantMxOp(LooseTileOpBase):
+    """MX quantization: `ins(src) outs(dst, exp, max, scaling[, exp_zz])`, one shared
+    exponent per group; `exp_zz` (the older form) comes with a `storeMode`."""
+
+    name = "pto.tquant.mx"
+    TILE_INPUTS: ClassVar[int] = 1
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 0)
+    OUTS: ClassVar[tuple[int, int]] = (4, 5)
+
+    def _verify_operand_count(self) -> None:
+        super()._verify_operand_count()
+        quant = self.attributes.get("quant_type", self.properties.get("quant_type"))
+        if not isinstance(quant, QuantTypeAttr) or quant.data not in ("MXFP8", "MXFP4_E2M1"):
+            raise VerifyException("expects quant_type to be MXFP8 or MXFP4_E2M1")
+        store_mode = "storeMode" in self.attributes or "storeMode" in self.properties
+        if len(self.outs) == 5 and not store_mode:
+            raise VerifyException("expects storeMode when exp_zz is present")
+        if len(self.outs) == 4 and store_mode:
+            raise VerifyException("expects exp_zz when storeMode is present")
+
+
+@irdl_op_definition
 class TReshapeOp(LooseTileOpBase):
     """`%r = pto.treshape %t : T -> U`: the same bytes seen as another tile shape
     (SSA at both levels: the result aliases the source)."""
@@ -280,6 +302,7 @@ CUBE_AND_IRREGULAR_OPS: tuple[type[IRDLOperation], ...] = (
     TGetValOp,
     TGetScaleAddrOp,
     TQuantOp,
+    TQuantMxOp,
     TReshapeOp,
     TPrintOp,
     TSyncOp,

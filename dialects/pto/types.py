@@ -216,9 +216,10 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
             ("rows", self.valid_rows.data, rows),
             ("cols", self.valid_cols.data, cols),
         ):
-            if valid != DYNAMIC and not 0 < valid <= static:
+            # PTOAS main allows an empty valid region (a no-op tile, PTOAS issue 708).
+            if valid != DYNAMIC and not 0 <= valid <= static:
                 raise VerifyException(
-                    f"valid {name} must be in [1, {static}] (or '?'), but got {valid}"
+                    f"valid {name} must be in [0, {static}] (or '?'), but got {valid}"
                 )
         if self.blayout.data not in BLAYOUTS:
             raise VerifyException(f"unknown blayout '{self.blayout.data}'")
@@ -326,10 +327,22 @@ def _parse_key_value(parser: AttrParser, key: str) -> Attribute:
             return IntAttr(parser.parse_integer(allow_boolean=False))
 
 
-def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
+def parse_tile_buf_body(parser: AttrParser, trailing_key: str) -> list[Attribute]:
+    """A tile_buf's compact form without its brackets (`vec, 16x16xf16, ...`), up to
+    `, TRAILING_KEY` (left for the caller to read its `= value`): the slot of a
+    `!pto.multi_tile_buf<vec, 16x16xf16, count=2>`."""
+    loc = parser.parse_identifier(" (a tile location)")
+    parser.parse_punctuation(",")
+    return _parse_compact_form(parser, loc, trailing_key)
+
+
+def _parse_compact_form(
+    parser: AttrParser, loc: str, trailing_key: str | None = None
+) -> list[Attribute]:
     """`RxCxT`, then optional `, key=value` pairs.
 
-    The keys are valid, blayout, slayout, fractal, pad and compact.
+    The keys are valid, blayout, slayout, fractal, pad and compact; a trailing key
+    ends the list (the type holding the tile reads its value).
     """
     if loc not in LOCATIONS:
         parser.raise_error(f"unknown tile location '{loc}', expected one of {', '.join(LOCATIONS)}")
@@ -351,6 +364,8 @@ def _parse_compact_form(parser: AttrParser, loc: str) -> list[Attribute]:
     }
     seen: set[str] = set()
     while parser.parse_optional_punctuation(",") is not None:
+        if trailing_key is not None and parser.parse_optional_keyword(trailing_key) is not None:
+            break
         key = parser.parse_keyword_in(
             ("valid", "blayout", "slayout", "fractal", "pad", "compact"), " (a tile_buf option)"
         )
@@ -408,13 +423,56 @@ def buffer_type_of(tile: TileTypeBase) -> TileBufType:
     return TileBufType.new(tile.parameters)
 
 
+# `!pto.ptr`'s address spaces: each spelling PTOAS reads, and the one it prints.
+PTR_SPACES = {
+    "gm": "gm",
+    "mat": "l1",
+    "l1": "l1",
+    "left": "l0a",
+    "l0a": "l0a",
+    "right": "l0b",
+    "l0b": "l0b",
+    "acc": "l0c",
+    "l0c": "l0c",
+    "vec": "ub",
+    "ub": "ub",
+    "bias": "bt",
+    "bt": "bt",
+    "scaling": "fb",
+    "fb": "fb",
+}
+
+
 @irdl_attr_definition
 class PtrType(ParametrizedAttribute, TypeAttribute):
-    """A global-memory pointer `!pto.ptr<f32>`."""
+    """A pointer `!pto.ptr<f32, gm>` into one memory: global memory when the space is
+    left out (`!pto.ptr<f32>`), or a local one (`ub`, `l1`, ...)."""
 
     name = "pto.ptr"
 
     element_type: Attribute
+    space: StringAttr
+
+    def __init__(self, element_type: Attribute, space: str = "gm") -> None:
+        super().__init__(element_type, StringAttr(PTR_SPACES.get(space, space)))
+
+    @property
+    def is_global(self) -> bool:
+        return self.space.data == "gm"
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            element = parser.parse_type()
+            space = "gm"
+            if parser.parse_optional_punctuation(",") is not None:
+                space = parser.parse_keyword_in(tuple(PTR_SPACES), " (a !pto.ptr address space)")
+        return [element, StringAttr(PTR_SPACES[space])]
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.element_type)
+        printer.print_string(f", {self.space.data}>")
 
 
 # A dataclass so that subclasses compare and hash by these parameters.
@@ -486,6 +544,15 @@ class _EnumAttrBase(ParametrizedAttribute):
             parser.parse_punctuation(">")
             return cls.new([StringAttr(value)])
         position = parser.pos
+        # PTOAS's register-level syntax names them as strings: `["PIPE_MTE2", ...]`.
+        literal = parser.parse_optional_str_literal()
+        if literal is not None:
+            if literal not in cls.ALLOWED:
+                parser.raise_error(
+                    f"'{literal}' is not a {cls.name} (expected one of {', '.join(cls.ALLOWED)})",
+                    position,
+                )
+            return cls.new([StringAttr(literal)])
         attr = parser.parse_attribute()
         if not isinstance(attr, cls):
             parser.raise_error(f"expected a #{cls.name}<...>, but got #{attr}", position)

@@ -227,6 +227,10 @@ TLreluOp = _d("tlrelu", ScalarOperandOpBase, "dst = src > 0 ? src : src * slope.
 TAxpyOp = _d("taxpy", LooseTileOpBase, "dst = dst + src * scalar (dst may be wider).", 1, (1, 1))
 TRemsOp = _d("trems", ScalarWithScratchOpBase, "dst = src - floor(src / s) * s (ins src, s, tmp).")
 TXorsOp = _d("txors", ScalarWithScratchOpBase, "dst = src ^ scalar (ins src, scalar, tmp).")
+TPowOp = _d("tpow", BinaryOpBase, "dst = base ** exp (ins base, exp[, tmp]).", None, (0, 1))
+TPowsOp = _d(
+    "tpows", ScalarOperandOpBase, "dst = src ** scalar (ins src, scalar[, tmp]).", None, (1, 2)
+)
 TAddscOp = _d("taddsc", ScalarBetweenOpBase, "dst = a + scalar + b.")
 TSubscOp = _d("tsubsc", ScalarBetweenOpBase, "dst = a - scalar + b.")
 TDivsOp = _d("tdivs", TDivsOpBase, "dst = src / scalar, or scalar / src with the scalar first.")
@@ -291,6 +295,8 @@ VECTOR_OPS: tuple[type[TileOpBase], ...] = (
     TAxpyOp,
     TRemsOp,
     TXorsOp,
+    TPowOp,
+    TPowsOp,
     TAddscOp,
     TSubscOp,
     TDivsOp,

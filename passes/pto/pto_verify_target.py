@@ -94,8 +94,8 @@ def verify_target(module: ModuleOp, override: str | None) -> Target:
 
 
 def verify_entry_functions(module: ModuleOp) -> None:
-    """PTOAS's rules for a module's kernels: the entry functions (marked `pto.entry`,
-    or the only definition unless it returns tiles) return nothing, and no function
+    """PTOAS's rules for a module's kernels: the entry functions (those marked
+    `pto.entry`) return nothing, and no function
     calls itself, directly or through others (its C++ emission has no recursion)."""
     functions = [op for op in module.ops if isinstance(op, func.FuncOp)]
     definitions = [f for f in functions if not f.is_declaration]
@@ -103,12 +103,9 @@ def verify_entry_functions(module: ModuleOp) -> None:
         explicit = any(name in function.attributes for name in ENTRY_ATTRIBUTES)
         if explicit and function.is_declaration:
             raise OpError(function, "`pto.entry` is only valid on function definitions")
-        outputs = function.function_type.outputs.data
-        # A level-1 kernel (tiles as SSA values) returns its tiles: only an explicit
-        # `pto.entry` makes it an entry function.
-        level_1 = any(isinstance(t, TileTypeBase) for t in outputs)
-        is_entry = explicit or (definitions == [function] and not level_1)
-        if is_entry and outputs:
+        # PTOAS main makes only a `pto.entry` function an entry function (a56b18c also
+        # took a module's only definition, unless it returned tiles).
+        if explicit and not function.is_declaration and function.function_type.outputs.data:
             raise OpError(function, "PTO entry functions must return void")
     callees = {f.sym_name.data: _callees(f) for f in definitions}
     for function in definitions:

@@ -119,8 +119,8 @@ def test_types_compare_by_parameters() -> None:
     ("spelling", "message"),
     [
         (
-            "!pto.tile_buf<vec, 16x16xf32, valid=0x16>",
-            "valid rows must be in [1, 16] (or '?'), but got 0",
+            "!pto.tile_buf<vec, 16x16xf32, valid=17x16>",
+            "valid rows must be in [0, 16] (or '?'), but got 17",
         ),
         (
             "!pto.tile_buf<vec, 16x16xf32, pad=4>",

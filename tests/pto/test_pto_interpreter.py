@@ -836,7 +836,7 @@ def test_random_inputs_cover_float_scalars_and_reject_pointers(tmp_path: Path) -
     with pytest.raises(
         UserError,
         match=re.escape(
-            "cannot make a random input for parameter 0 (!pto.ptr<f32>); pass --inputs"
+            "cannot make a random input for parameter 0 (!pto.ptr<f32, gm>); pass --inputs"
         ),
     ):
         run_file(str(pointer), None, None, None)

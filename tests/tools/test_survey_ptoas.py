@@ -65,12 +65,15 @@ def test_the_survey_verifies_each_run_line_with_its_options(
         (tmp_path / name).write_text(text)
     assert _survey().main([str(tmp_path)]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "files:      4 (2 valid, 2 PTOAS negative tests, 0 unmarked files PTOAS rejects)",
+        "files:      4 (4 cases: 2 valid, 2 PTOAS negative tests, 0 unmarked files PTOAS rejects)",
         "parse:      4/4 (the 0 that do not are unmarked files PTOAS rejects)",
-        "round-trip: 4/4 files that parse",
-        "verify:     2/2 valid files verify",
-        "reject:     1/2 negative tests fail verification as PTOAS's RUN lines expect",
+        "round-trip: 4/4 cases that parse",
+        "verify:     2/2 valid cases verify",
+        "reject:     1/2 negative tests fail as PTOAS's RUN lines expect",
         "unmarked:   0/0 unmarked files PTOAS rejects fail where and why PTOAS's do",
+        "verdict:    3/4 cases as under PTOAS",
+        "mismatches by cause:",
+        "      1  accepted, but PTOAS rejects it",
         "test/basic/accepted.pto: verify: accepted with default options, but PTOAS rejects it",
     ]
 
@@ -80,3 +83,142 @@ def test_a_checkout_without_pto_files_is_an_error(
 ) -> None:
     assert _survey().main([str(tmp_path)]) == 1
     assert capsys.readouterr().err == f"error: no test/**/*.pto under {tmp_path}\n"
+
+
+# PTOAS main's layout: a `split-file` test whose parts its RUN lines name, a RUN
+# line continued over two lines, and a `pto-test-opt -split-input-file` test whose
+# chunks each say whether they fail.
+SPLIT_FILE = f"""// RUN: split-file %s %t
+// RUN: ptoas --pto-arch=a5 \\
+// RUN:   %t/good.pto | FileCheck %s
+// RUN: not ptoas --pto-level=level2 %t/bound.pto 2>&1 | FileCheck %s
+//--- good.pto
+{PLANNED}
+//--- bound.pto
+{BOUND_BY_HAND}
+"""
+BAD_TYPE = """
+func.func @k() {
+  // expected-error @+1 {{unknown}}
+  %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xnope>
+  return
+}
+"""
+SPLIT_INPUT = f"""// RUN: pto-test-opt %s -verify-diagnostics -split-input-file
+{PLANNED}
+// -----
+{BAD_TYPE}
+// -----
+{PLANNED}
+"""
+NEW_LAYOUT = {
+    "test/lit/pto/split.pto": SPLIT_FILE,
+    "test/lit/vpto/chunks.pto": SPLIT_INPUT,
+    "test/lit/pto/help.pto": "// RUN: ptoas --help > /dev/null\n" + PLANNED,
+}
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def test_split_files_chunks_and_continued_run_lines_are_cases_of_their_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(tmp_path, NEW_LAYOUT)
+    assert _survey().main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (
+        "files:      3 (6 cases: 4 valid, 2 PTOAS negative tests, 0 unmarked files PTOAS rejects)"
+    )
+    assert out[6] == "verdict:    6/6 cases as under PTOAS"
+
+
+def test_the_cases_of_a_split_file_take_the_run_lines_naming_them() -> None:
+    survey = _survey()
+    cases = survey.cases_of("t.pto", SPLIT_FILE)
+    assert [(c.name, c.expects_error) for c in cases] == [
+        ("t.pto:good.pto", False),
+        ("t.pto:bound.pto", True),
+    ]
+    good, bound = cases
+    assert [(r.arch, r.fails) for r in good.runs] == [("a5", False)]
+    assert [(r.level, r.fails) for r in bound.runs] == [("level2", True)]
+    # A part keeps the file's line numbers: its errors point into the file.
+    assert bound.text.splitlines()[SPLIT_FILE.splitlines().index("//--- bound.pto") + 2] == (
+        "func.func @k() {"
+    )
+
+
+def test_input_chunks_fail_where_they_expect_an_error() -> None:
+    cases = _survey().cases_of("c.pto", SPLIT_INPUT)
+    assert [(c.name, c.expects_error) for c in cases] == [
+        ("c.pto#1", False),
+        ("c.pto#2", True),
+        ("c.pto#3", False),
+    ]
+    # `// -----------` is a comment, not a split.
+    assert len(_survey().split_chunks("a\n// ----------\nb\n")) == 1
+
+
+def test_a_case_our_code_raises_on_is_a_crash_and_the_survey_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    survey = _survey()
+    _write(tmp_path, {"test/a.pto": PLANNED, "test/b.pto": PLANNED})
+    real = survey.verify_module
+
+    def verify_raising(module: object, source_map: object) -> None:
+        if "b.pto" in str(source_map.file):  # type: ignore[attr-defined]
+            raise KeyError("operandSegmentSizes")
+        real(module, source_map)
+
+    monkeypatch.setattr(survey, "verify_module", verify_raising)
+    assert survey.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "verdict:    1/2 cases as under PTOAS" in out
+    assert "      1  crash: KeyError: 'operandSegmentSizes'" in out
+    assert out[-1] == "test/b.pto: crash: KeyError: 'operandSegmentSizes'"
+
+
+def test_mismatches_are_grouped_by_cause_biggest_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unknown = "func.func @k() {\n  pto.nothing_here\n  return\n}\n"
+    _write(
+        tmp_path,
+        {
+            "test/a.pto": unknown,
+            "test/b.pto": unknown.replace("nothing_here", "nothing_either"),
+            "test/c.pto": "// RUN: not ptoas %s\n" + PLANNED,
+        },
+    )
+    assert _survey().main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    at = out.index("mismatches by cause:")
+    assert out[at + 1 : at + 4] == [
+        "      2  parse: op not registered",
+        "      1  accepted, but PTOAS rejects it",
+        "ops not registered (2): pto.nothing_either 1, pto.nothing_here 1",
+    ]
+
+
+def test_a_parse_error_matches_a_negative_test_only_with_the_error_it_expects(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad_type = "func.func @k(%a: !pto.tile_buf<vec, 16x16xnope>) {\n  return\n}\n"
+    run = "// RUN: not ptoas %s 2>&1 | FileCheck %s\n"
+    _write(
+        tmp_path,
+        {
+            "test/same.pto": run + "// CHECK: error: Expected shape type.\n" + bad_type,
+            "test/other.pto": run + "// CHECK: error: unknown element nope\n" + bad_type,
+            "test/unsaid.pto": run + bad_type,
+        },
+    )
+    assert _survey().main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "verdict:    2/3 cases as under PTOAS" in out
+    assert out[-1].startswith("test/other.pto: parse: ")

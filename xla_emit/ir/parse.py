@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import (
     UnknownLoc,
 )
 from xdsl.ir import Attribute, Operation, Region
+from xdsl.irdl import AttrSizedOperandSegments, IRDLOperation
 from xdsl.parser import AttrParser, Parser
 from xdsl.utils.exceptions import DiagnosticException, ParseError
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
@@ -176,6 +177,20 @@ _LOCATION_ALIAS_DEFINITION = re.compile(r"^(#[A-Za-z_][\w$.-]*)[ \t]*=[ \t]*(loc
 class _LocatingParser(Parser):
     """A parser that records the start offset of every operation it builds."""
 
+    def _require_segment_sizes(self, op: Operation, start: int) -> None:
+        """A generic-form op whose operands come in sized segments names the sizes, as
+        MLIR requires (without them xDSL could not tell its operands apart)."""
+        if not isinstance(op, IRDLOperation):
+            return
+        options = type(op).get_irdl_definition().options
+        if any(isinstance(o, AttrSizedOperandSegments) for o in options) and (
+            "operandSegmentSizes" not in op.properties
+            and "operandSegmentSizes" not in op.attributes
+        ):
+            self.raise_error(
+                f"'{op.name}' op requires attribute 'operandSegmentSizes'", at_position=start
+            )
+
     def __init__(self, ctx: Context, text: str, name: str, source_map: SourceMap):
         self._source_map = source_map
         # Where each location alias of the text is defined (`#loc3 = loc(...)` at
@@ -191,6 +206,7 @@ class _LocatingParser(Parser):
     def parse_operation(self) -> Operation:
         start = self._current_token.span.start
         op = super().parse_operation()
+        self._require_segment_sizes(op, start)
         self._source_map.offsets[op] = start
         if self._location_ended_at != self.pos:
             # An op written without a location is located where it is written, as

@@ -51,6 +51,13 @@ _ELEMENT_BITS: Final[dict[str, int]] = {
     "f8E4M3": 8,
     "f8E4M3FN": 8,
     "f8E5M2": 8,
+    # PTOAS's own A5 element types (a pair packs two values into one element).
+    "!pto.hif8": 8,
+    "!pto.f8E8M0": 8,
+    "!pto.hif8x2": 16,
+    "!pto.f4E1M2x2": 8,
+    "!pto.f4E2M1x2": 8,
+    "!pto.bf16x2": 32,
 }
 for _prefix in ("i", "si", "ui"):
     for _bits in (8, 16, 32, 64):

@@ -203,7 +203,7 @@ func.func @unaligned_address() {
 
 // -----
 
-// expected-error@+1 {{valid rows must be in [1, 16] (or '?'), but got 17}}
+// expected-error@+1 {{valid rows must be in [0, 16] (or '?'), but got 17}}
 func.func @valid_too_large(%t: !pto.tile_buf<vec, 16x16xf32, valid=17x16>) {
   return
 }
@@ -296,5 +296,22 @@ func.func @matmul_acc_in_vec(%c: !pto.tile_buf<vec, 16x16xf32>, %l: !pto.tile_bu
 func.func @alloc_dynamic_col_only(%c: index) {
   // expected-error@+1 {{a tile with dynamic valid shape 1x? needs valid_col}}
   %t = pto.alloc_tile : !pto.tile_buf<vec, 1x32xf32, valid=1x?>
+  return
+}
+
+// -----
+
+// A pointer's address space is one of PTOAS's spellings.
+// expected-error@+1 {{(a !pto.ptr address space)}}
+func.func @ptr_space_unknown(%p: !pto.ptr<f32, sram>) {
+  return
+}
+
+// -----
+
+// A generic-form op whose operands come in sized segments names the sizes.
+func.func @segments_unsaid(%s: !pto.tile_buf<vec, 1x64xf16>, %d: !pto.tile_buf<vec, 1x32xf16>) {
+  // expected-error@+1 {{'pto.tscatter' op requires attribute 'operandSegmentSizes'}}
+  "pto.tscatter"(%s, %d) <{}> : (!pto.tile_buf<vec, 1x64xf16>, !pto.tile_buf<vec, 1x32xf16>) -> ()
   return
 }

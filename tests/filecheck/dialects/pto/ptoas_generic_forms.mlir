@@ -7,12 +7,12 @@
 // (src, dst, fp, preQuantScalar); all read as the full forms.
 
 // CHECK-LABEL: func.func @short_forms
-// CHECK: %q = pto.addptr %p, %n : !pto.ptr<f32> -> !pto.ptr<f32>
-// CHECK: %r = pto.addptr %q, %n : !pto.ptr<f32> -> !pto.ptr<f32>
+// CHECK: %q = pto.addptr %p, %n : !pto.ptr<f32, gm> -> !pto.ptr<f32, gm>
+// CHECK: %r = pto.addptr %q, %n : !pto.ptr<f32, gm> -> !pto.ptr<f32, gm>
 // CHECK: pto.reserve_buffer {name = "fifo", size = 4096 : i64, location = #pto.address_space<vec>, auto = true} -> i32
 func.func @short_forms(%p: !pto.ptr<f32>, %n: index) {
   %q = pto.addptr %p, %n : <f32> -> <f32>
-  %r = pto.addptr %q, %n : !pto.ptr<f32> -> !pto.ptr<f32>
+  %r = pto.addptr %q, %n : !pto.ptr<f32, gm> -> !pto.ptr<f32, gm>
   %b = pto.reserve_buffer {name = "fifo", size = 4096, location = <vec>, auto = true} -> i32
   return
 }

@@ -62,8 +62,8 @@ module attributes {pto.target_arch = "a5"} {
 
   // CHECK-LABEL: func.func @infrastructure
   func.func @infrastructure(%p: !pto.ptr<f32>, %n: index) {
-    // CHECK-NEXT: %q = pto.addptr %p, %n : !pto.ptr<f32> -> !pto.ptr<f32>
-    %q = pto.addptr %p, %n : !pto.ptr<f32> -> !pto.ptr<f32>
+    // CHECK-NEXT: %q = pto.addptr %p, %n : !pto.ptr<f32, gm> -> !pto.ptr<f32, gm>
+    %q = pto.addptr %p, %n : !pto.ptr<f32, gm> -> !pto.ptr<f32, gm>
     // CHECK-NEXT: %v = pto.make_tensor_view %q, shape = [%n, %n], strides = [%n, %n] {layout = #pto.layout<nd>} : !pto.tensor_view<?x?xf32>
     %v = pto.make_tensor_view %q, shape = [%n, %n], strides = [%n, %n] {layout = #pto.layout<nd>} : !pto.tensor_view<?x?xf32>
     // CHECK-NEXT: %b = pto.get_block_idx

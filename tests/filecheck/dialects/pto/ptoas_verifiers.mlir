@@ -89,8 +89,8 @@ module attributes {pto.target_arch = "a5"} {
 
 // -----
 
-// The kernel a module exports (its only definition, or those marked pto.entry) returns nothing.
-// expected-error@+1 {{'func.func' op PTO entry functions must return void}}
+// The kernels a module exports (those marked pto.entry) return nothing; PTOAS main no
+// longer takes a module's only definition for one.
 func.func @only_definition(%a: i32) -> i32 {
   return %a : i32
 }

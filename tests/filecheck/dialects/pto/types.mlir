@@ -59,11 +59,14 @@ func.func @tile_spellings(
 }
 
 // CHECK-LABEL: func.func @memory_views
-// CHECK-SAME: %p: !pto.ptr<f32>
+// CHECK-SAME: %p: !pto.ptr<f32, gm>
+// CHECK-SAME: %q: !pto.ptr<f16, ub>
+// CHECK-SAME: %r: !pto.ptr<i8, l1>
 // CHECK-SAME: %v: !pto.tensor_view<?x?xf32>
 // CHECK-SAME: %w: !pto.partition_tensor_view<32x32xf16>
 // CHECK-SAME: %x: !pto.partition_tensor_view<2x3x4x8x16xi8>
-func.func @memory_views(%p: !pto.ptr<f32>, %v: !pto.tensor_view<?x?xf32>,
+func.func @memory_views(%p: !pto.ptr<f32>, %q: !pto.ptr<f16, vec>, %r: !pto.ptr<i8, mat>,
+                        %v: !pto.tensor_view<?x?xf32>,
                         %w: !pto.partition_tensor_view<32x32xf16>,
                         %x: !pto.partition_tensor_view<2x3x4x8x16xi8>) {
   return

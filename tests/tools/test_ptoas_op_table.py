@@ -1,0 +1,110 @@
+"""`tools/ptoas_op_table.py` on a small `.td` tree of our own: classes with template
+arguments, defs overriding their lets, `#` in mnemonics, hand-parsed ops left out,
+enum attributes with their spellings."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+
+OPS_TD = """
+class PTO_Op<string mnemonic, list<Trait> traits = []>
+    : Op<PTO_Dialect, mnemonic, !listconcat(traits, [ ])>;
+class VMI_Op<string mnemonic, list<Trait> traits = []>
+    : PTO_Op<"vmi." # mnemonic, traits>;
+
+// A binary register op: the class gives the arguments and the format.
+class Binary<string mnemonic> : PTO_Op<mnemonic, [Pure]> {
+  let arguments = (ins PTO_VectorType:$lhs, PTO_VectorType:$rhs,
+                       PTO_B32MaskTypeConstraint:$mask);
+  let results = (outs PTO_VectorType:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($rhs) `,` type($mask)
+      `->` type($result)
+  }];
+}
+def AddOp : Binary<"ours_vadd">;
+def MulOp : Binary<"ours_vmul"> {
+  let results = (outs PTO_VectorType:$product);
+}
+def LoadOp : VMI_Op<"ours_load"> {
+  let arguments = (ins PtrOrMemRef:$source, Optional<Index>:$stride,
+                       OptionalAttr<StrAttr>:$mode, UnitAttr:$fast);
+  let results = (outs Variadic<VMI_VRegTypeConstraint>:$parts);
+  let assemblyFormat = "$source (`,` $stride^)? attr-dict `:` type($source) `->` type($parts)";
+}
+def HandOp : PTO_Op<"ours_hand"> {
+  let arguments = (ins I64:$x);
+  let hasCustomAssemblyFormat = 1;
+}
+"""
+ATTRS_TD = """
+def Ours_Speed : I32EnumAttr<"Speed", "how fast", [
+    I32EnumAttrCase<"Slow", 0, "slow">,
+    I32EnumAttrCase<"Fast", 1>
+  ]>;
+def Ours_SpeedAttr : EnumAttr<PTO_Dialect, Ours_Speed, "ours_speed">;
+"""
+
+
+def _tool() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "ptoas_op_table", ROOT / "tools/ptoas_op_table.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _include(tmp_path: Path) -> Path:
+    include = tmp_path / "include/PTO/IR"
+    include.mkdir(parents=True)
+    (include / "PTOOps.td").write_text(OPS_TD)
+    for name in ("VMIOps.td", "VPTOOps.td", "VPTOUbOps.td", "VMIAttrs.td"):
+        (include / name).write_text("")
+    (include / "PTOAttrs.td").write_text(ATTRS_TD)
+    return include
+
+
+def test_rows_follow_classes_and_overrides(tmp_path: Path) -> None:
+    rows = _tool().table_rows(_include(tmp_path), hand_written=set())
+    fmt = (
+        "$lhs `,` $rhs `,` $mask attr-dict `:` type($lhs) `,` type($rhs) `,` type($mask) "
+        "`->` type($result)"
+    )
+    assert rows == [
+        ("ours_vadd", "lhs:vreg rhs:vreg mask:mask.b32", "result:vreg", "", "", fmt),
+        ("ours_vmul", "lhs:vreg rhs:vreg mask:mask.b32", "product:vreg", "", "", fmt),
+        (
+            "vmi.ours_load",
+            "source:ptr|memref stride:?index",
+            "parts:*vmi.vreg",
+            "mode:? fast:unit?",
+            "",
+            "$source (`,` $stride^)? attr-dict `:` type($source) `->` type($parts)",
+        ),
+    ]
+
+
+def test_ops_written_by_hand_are_left_out(tmp_path: Path) -> None:
+    rows = _tool().table_rows(_include(tmp_path), hand_written={"ours_vmul"})
+    assert [row[0] for row in rows] == ["ours_vadd", "vmi.ours_load"]
+
+
+def test_enum_attributes_keep_each_case_spelling(tmp_path: Path) -> None:
+    include = _include(tmp_path)
+    assert _tool().enum_rows(include, known=set()) == [("ours_speed", ("slow", "Fast"))]
+    assert _tool().enum_rows(include, known={"ours_speed"}) == []
+
+
+def test_every_row_of_the_dialect_table_builds() -> None:
+    from dialects.pto.declared_ops import DECLARED_OPS, UNEXPRESSED_OPS
+
+    assert UNEXPRESSED_OPS == []
+    assert len(DECLARED_OPS) == 452
