@@ -20,6 +20,7 @@ from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
 from xla_emit.emitters.in_place_dus import emit_in_place_dus_entry
 from xla_emit.emitters.input_slices import emit_input_slices_entry
 from xla_emit.emitters.launch import LaunchDimensions
+from xla_emit.emitters.library_fusions import LIBRARY_CALLS_ATTRIBUTE, library_calls_attribute
 from xla_emit.emitters.loop import emit_loop_entry
 from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.reduction import emit_reduction_entry
@@ -27,6 +28,7 @@ from xla_emit.emitters.scatter import emit_scatter_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.launches import is_library_fusion
 
 
 @dataclass
@@ -152,19 +154,32 @@ def _fusions_or_error(module: HloModule) -> list[HloInstruction]:
     return fusions
 
 
-def emit_hlo_module(text: str, file: str, fusion: str | None = None) -> ModuleOp:
-    """Parse HLO text and emit every fusion (or the one named `fusion`) as its own kernel."""
+def emit_hlo_module(
+    text: str, file: str, fusion: str | None = None, library_kernels: bool = True
+) -> ModuleOp:
+    """Parse HLO text and emit every fusion (or the one named `fusion`) as its own kernel.
+
+    Without `library_kernels`, a library fusion (a gemm or sort fusion, which a
+    run hands to the library) is listed in the module's `xla_emit.library_calls`
+    attribute as the launches a run makes for it, instead of being emitted.
+    """
     from xla_emit.hlo.parser import parse_hlo_module
     from xla_emit.hlo.select_fusion import fusion_named
 
     module = parse_hlo_module(text, file)
-    if fusion is not None:
-        return emit_fusion(module, fusion_named(module, fusion))
+    fusions = [fusion_named(module, fusion)] if fusion is not None else _fusions_or_error(module)
+    library = [] if library_kernels else [f for f in fusions if is_library_fusion(f)]
+    emitted = [f for f in fusions if f not in library]
+    entry_names = frozenset(sanitize_function_name(f.name) for f in emitted)
     functions: list[func.FuncOp] = []
     names: set[str] = set()
-    for kernel in emit_module_kernels(module):
-        for function in kernel.functions:
+    for instruction in emitted:
+        name = sanitize_function_name(instruction.name)
+        for function in emit_kernel(name, fused_computation(instruction), entry_names).functions:
             if function.sym_name.data not in names:
                 names.add(function.sym_name.data)
                 functions.append(function)
-    return ModuleOp(functions)
+    result = ModuleOp(functions)
+    if library:
+        result.attributes[LIBRARY_CALLS_ATTRIBUTE] = library_calls_attribute(library)
+    return result
