@@ -37,7 +37,14 @@ from xla_emit.hlo.evaluator import (
 )
 from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, flatten_shape
-from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare, first_index, value_at
+from xla_emit.runtime.compare import (
+    DEFAULT_MAX_ULP,
+    Comparison,
+    compare,
+    first_index,
+    tolerance_rule,
+    value_at,
+)
 from xla_emit.runtime.kernels import wrap_as_fusion
 from xla_emit.runtime.sum_bounds import tree_error_bound
 
@@ -108,6 +115,14 @@ class Expectation:
         if self.kind is OutputKind.REORDERED_SUM and self.reordered is not None:
             return compare_within_bound(expected, actual, self.reordered)
         return compare(expected, actual, max_ulp)
+
+    def rule(self, dtype: np.dtype[np.generic], max_ulp: int = DEFAULT_MAX_ULP) -> str:
+        """What `compare` demands of an output of `dtype`, in words (the `--check` summary)."""
+        if self.kind is OutputKind.EXACT:
+            return "bit for bit"
+        if self.kind is OutputKind.REORDERED_SUM and self.reordered is not None:
+            return "within the reordered-sum bound"
+        return tolerance_rule(dtype, max_ulp)
 
 
 def _unit_roundoff(ptype: PrimitiveType) -> float:
