@@ -15,6 +15,7 @@ Commands that need a checkout beside this one (`../PTOAS`) are listed, not run.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import os
 import re
@@ -257,12 +258,16 @@ def test_document_commands_print_what_they_show(document: str, tmp_path: Path) -
         if command.reason_not_run is not None:
             continue
         result = run_command(command.command, folder)
-        printed = result.stdout + result.stderr
         where = f"{document}:{command.line}: $ {command.command}"
         if command.output is None:
             if result.returncode != 0:
                 failures.append(f"{where}\n  exit {result.returncode}: {result.stderr[-600:]}")
-        elif not output_matches(command.output, printed):
-            shown = "\n".join(command.output)
-            failures.append(f"{where}\n--- shown\n{shown}\n--- printed\n{printed}")
+            continue
+        # A terminal shows stderr's reports before the stdout a tool writes at its end.
+        printed = [result.stderr + result.stdout, result.stdout + result.stderr]
+        if not any(output_matches(command.output, text) for text in printed):
+            diff = difflib.unified_diff(
+                command.output, printed[0].splitlines(), "shown", "printed", lineterm=""
+            )
+            failures.append(where + "\n" + "\n".join(list(diff)[:60]))
     assert not failures, "\n\n".join(failures)

@@ -17,7 +17,7 @@ import pytest
 from xla_emit.tools.run import main
 
 ROOT = Path(__file__).parents[2]
-GEMM = ROOT / "tests" / "tools" / "gemm_and_loop.hlo"
+GEMM = ROOT / "examples" / "gemm_bias.hlo"
 EXAMPLES = ROOT / "examples"
 
 TPU_EXP = """\

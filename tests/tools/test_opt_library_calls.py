@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
 from xla_emit.ir import make_context, parse_mlir
 from xla_emit.tools import opt, run
 
-MODULE = Path(__file__).with_name("gemm_and_loop.hlo")
+MODULE = Path(__file__).parents[2] / "examples" / "gemm_bias.hlo"
 
 
 def opt_output(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -81,7 +81,7 @@ def test_listing_parses_and_survives_the_pipeline(capsys: pytest.CaptureFixture[
     pipeline = "xla-lower-xla-to-scf,inline,xla-erase-dead-functions,canonicalize"
     printed = opt_output(capsys, "-p", pipeline)
     assert listed_calls(printed)["gemm_fusion"][0] == "dot.1 (library)"
-    source = MODULE.parent / "listing.mlir"
+    source = Path(__file__).with_name("listing.mlir")
     try:
         source.write_text(printed)
         assert opt.main([str(source)]) == 0
