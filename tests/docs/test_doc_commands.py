@@ -33,6 +33,8 @@ TOOLS = ("xla-emit-opt", "xla-emit-run", "xla-emit-layout", "xla-emit-dump", "py
 ELISION = "..."
 # Whole-line elision: any number of lines.
 ELIDED_LINES = re.compile(r"^\s*\.\.\.\s*$")
+# `cat > FILE <<'EOF'`: the command goes on to the line `EOF`.
+HEREDOC = re.compile(r"<<\s*'?(\w+)'?\s*$")
 # Arguments that name files: these extensions, or a path with a folder.
 FILE_ARGUMENT = re.compile(r"^[\w./-]+\.(mlir|hlo|npz|txt|py|xz|pto|toml|md)$")
 
@@ -79,9 +81,15 @@ def doc_commands(markdown: str, document: str = "doc.md") -> list[DocCommand]:
 
 def _fenced_commands(fence: _Fence, document: str) -> list[DocCommand]:
     commands: list[DocCommand] = []
+    heredoc: str | None = None
     for offset, line in enumerate(fence.lines, start=1):
-        if line.startswith("$ "):
+        if heredoc is not None:
+            commands[-1].command += "\n" + line
+            heredoc = None if line == heredoc else heredoc
+        elif line.startswith("$ "):
             commands.append(DocCommand(document, fence.start + offset, line[2:], []))
+            marker = HEREDOC.search(line)
+            heredoc = marker.group(1) if marker else None
         elif commands:
             output = commands[-1].output
             assert output is not None
@@ -143,7 +151,7 @@ def _line_pattern(line: str) -> str:
 def named_files(command: str) -> list[str]:
     """The arguments of `command` that name files."""
     try:
-        words = shlex.split(command, comments=True)
+        words = shlex.split(command.splitlines()[0], comments=True)
     except ValueError:
         return []
     return [w for w in words if FILE_ARGUMENT.match(w) and not w.startswith("-")]
@@ -151,7 +159,7 @@ def named_files(command: str) -> list[str]:
 
 def written_files(command: str) -> list[str]:
     """What `command` writes: `-o FILE`, `--extract ... -o FILE`, `> FILE`."""
-    words = shlex.split(command, comments=True)
+    words = shlex.split(command.splitlines()[0].split("<<")[0], comments=True)
     return [
         after for before, after in itertools.pairwise(words) if before in ("-o", ">", "--output")
     ]
@@ -183,6 +191,7 @@ def test_extraction_reads_fenced_and_indented_commands() -> None:
         "    xla-emit-opt c.mlir -p cse   # note\n"
         "    xla-emit-dump d.xz \\\n        --extract x -o k.mlir\n"
         "    not a command\n"
+        "```\n$ cat > k.mlir <<'EOF'\nfunc\nEOF\n$ xla-emit-opt k.mlir\nout\n```\n"
     )
     commands = doc_commands(markdown)
     assert [(c.line, c.command, c.output) for c in commands] == [
@@ -190,7 +199,10 @@ def test_extraction_reads_fenced_and_indented_commands() -> None:
         (6, "xla-emit-run b.mlir", []),
         (9, "xla-emit-opt c.mlir -p cse", None),
         (10, "xla-emit-dump d.xz --extract x -o k.mlir", None),
+        (14, "cat > k.mlir <<'EOF'\nfunc\nEOF", []),
+        (17, "xla-emit-opt k.mlir", ["out"]),
     ]
+    assert missing_files(commands[-2:]) == []
 
 
 @pytest.mark.parametrize(
