@@ -10,7 +10,8 @@ number of lines: that is how a block says it is abbreviated.
 The commands of one document run in order in one scratch folder that sees the
 repository's folders, so a file one command writes (`-o out.npz`) is there
 for the next; every other file a command names must exist in the repository.
-Commands that need a checkout beside this one (`../PTOAS`) are listed, not run.
+Commands that need a checkout beside this one (`../PTOAS`) or that regenerate data the
+repository ships (`tools/make_*.py`, with optional extras) are listed, not run.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def doc_commands(markdown: str, document: str = "doc.md") -> list[DocCommand]:
     for command in commands:
         if "../" in command.command:
             command.reason_not_run = "needs a checkout beside this repository"
+        elif "tools/make_" in command.command:
+            command.reason_not_run = "rewrites data the repository ships (needs the jax extra)"
     return commands
 
 
