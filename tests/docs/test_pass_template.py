@@ -79,7 +79,8 @@ def test_template_installs_and_its_tests_pass(tmp_path: Path) -> None:
     after = run(opt, tmp_path, env)
     assert after.returncode == 0, after.stderr
     assert "arith.negf" not in after.stdout and "func.return %x : f32" in after.stdout
-    lit = run([str(python), "-m", "lit", "-v", "tests/filecheck"], package, env)
+    lit_main = "import sys; from lit.main import main; sys.exit(main())"
+    lit = run([str(python), "-c", lit_main, "-v", "tests/filecheck"], package, env)
     assert lit.returncode == 0 and "Passed: 1" in lit.stdout, lit.stdout + lit.stderr
     tests = run(
         [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"], package, env
