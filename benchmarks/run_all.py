@@ -1,4 +1,4 @@
-"""`make bench`: every benchmark in this folder, printed as the README's performance section.
+"""`make bench`: every benchmark in this folder, printed as docs/performance.md's sections.
 
     .venv/bin/python benchmarks/run_all.py [--quick]
 
@@ -10,7 +10,7 @@ compete for the cores):
   interpreter_gelu.py the interpreter in process (compilation not timed);
   pipeline_scaling.py `xla-gpu-pipeline` on growing kernels.
 
-and prints their tables in Markdown under the README's headings. The full run
+and prints their tables in Markdown under docs/performance.md's headings. The full run
 takes a few minutes; `--quick` runs fewer repeats and a smaller GELU for the
 whole-process table (the in-process sizes are fixed). Ratios compare numbers
 measured in the same run: on a shared machine absolute times drift between runs.

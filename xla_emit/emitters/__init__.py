@@ -19,11 +19,16 @@ if TYPE_CHECKING:
     from xla_emit.hlo.ir import HloInstruction, HloModule
 
 
-def emit_hlo_module(text: str, file: str, fusion: str | None = None) -> ModuleOp:
-    """Parse HLO text and emit every fusion (or the one named `fusion`) as a kernel function."""
+def emit_hlo_module(
+    text: str, file: str, fusion: str | None = None, library_kernels: bool = True
+) -> ModuleOp:
+    """Parse HLO text and emit every fusion (or the one named `fusion`) as a kernel function.
+
+    Without `library_kernels`, library fusions are listed, not emitted (see `library_fusions`).
+    """
     from xla_emit.emitters.fusion import emit_hlo_module as emit
 
-    return emit(text, file, fusion)
+    return emit(text, file, fusion, library_kernels)
 
 
 def emit_fusion(module: HloModule, fusion_instruction: HloInstruction) -> ModuleOp:

@@ -7,7 +7,6 @@ one `builtin.module`; `emit_fusion` does one fusion, for the module runtime.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects import func
@@ -22,6 +21,7 @@ from xla_emit.emitters.hero import EmitterKind, FusionAnalysis, analyze_fusion
 from xla_emit.emitters.in_place_dus import emit_in_place_dus_entry
 from xla_emit.emitters.input_slices import emit_input_slices_entry
 from xla_emit.emitters.launch import LaunchDimensions
+from xla_emit.emitters.library_fusions import LIBRARY_CALLS_ATTRIBUTE, library_calls_attribute
 from xla_emit.emitters.loop import emit_loop_entry
 from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.reduction import emit_reduction_entry
@@ -29,6 +29,7 @@ from xla_emit.emitters.scatter import emit_scatter_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.launches import is_library_fusion
 
 
 @dataclass
@@ -137,20 +138,6 @@ def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
     raise ValueError("the module has no entry function")
 
 
-def emit_module_kernels(
-    module: HloModule, skip: Callable[[HloInstruction], bool] | None = None
-) -> list[EmittedKernel]:
-    """Every fusion's kernel (but those `skip` names); no function takes the name of another
-    fusion's entry."""
-    fusions = _fusions_or_error(module)
-    entry_names = frozenset(sanitize_function_name(fusion.name) for fusion in fusions)
-    return [
-        emit_kernel(sanitize_function_name(fusion.name), fused_computation(fusion), entry_names)
-        for fusion in fusions
-        if skip is None or not skip(fusion)
-    ]
-
-
 def _fusions_or_error(module: HloModule) -> list[HloInstruction]:
     fusions = fusion_instructions(module)
     if not fusions:
@@ -158,30 +145,41 @@ def _fusions_or_error(module: HloModule) -> list[HloInstruction]:
     return fusions
 
 
-def emit_hlo_module(text: str, file: str, fusion: str | None = None) -> ModuleOp:
+def emit_hlo_module(
+    text: str, file: str, fusion: str | None = None, library_kernels: bool = True
+) -> ModuleOp:
     """Parse HLO text and emit every fusion (or the one named `fusion`) as its own kernel, in
-    one module: `__triton` fusions as `xtile.entry_func`s of the Triton route, the others by
-    the emitters."""
+    one module: fusions the Triton route runs as `xtile.entry_func`s, the others by the
+    emitters.
+
+    Without `library_kernels`, a library fusion (a gemm or sort fusion, which a
+    run hands to the library) is listed in the module's `xla_emit.library_calls`
+    attribute as the launches a run makes for it, instead of being emitted.
+    """
     from xla_emit.emitters.triton.emitter import emit_triton_fusion
-    from xla_emit.hlo.fusion_configs import TRITON, fusion_backend_kind
+    from xla_emit.emitters.triton.route import runs_as_triton
     from xla_emit.hlo.parser import parse_hlo_module
     from xla_emit.hlo.select_fusion import fusion_named
 
     module = parse_hlo_module(text, file)
-    if fusion is not None:
-        chosen = fusion_named(module, fusion)
-        if fusion_backend_kind(chosen) == TRITON:
-            return emit_triton_fusion(chosen)
-        return emit_fusion(module, chosen)
+    fusions = [fusion_named(module, fusion)] if fusion is not None else _fusions_or_error(module)
+    triton = [f for f in fusions if runs_as_triton(f)]
+    others = [f for f in fusions if not runs_as_triton(f)]
+    library = [] if library_kernels else [f for f in others if is_library_fusion(f)]
+    emitted = [f for f in others if not any(f is g for g in library)]
+    entry_names = frozenset(sanitize_function_name(f.name) for f in emitted)
     functions: list[Operation] = []
     names: set[str] = set()
-    for kernel in emit_module_kernels(module, skip=lambda f: fusion_backend_kind(f) == TRITON):
-        for function in kernel.functions:
+    for instruction in emitted:
+        name = sanitize_function_name(instruction.name)
+        for function in emit_kernel(name, fused_computation(instruction), entry_names).functions:
             if function.sym_name.data not in names:
                 names.add(function.sym_name.data)
                 functions.append(function)
-    for triton_fusion in fusion_instructions(module):
-        if fusion_backend_kind(triton_fusion) == TRITON:
-            tile_kernel = emit_triton_fusion(triton_fusion)
-            functions.extend(op.clone() for op in tile_kernel.body.block.ops)
-    return ModuleOp(functions)
+    for instruction in triton:
+        tile_kernel = emit_triton_fusion(instruction)
+        functions.extend(op.clone() for op in tile_kernel.body.block.ops)
+    result = ModuleOp(functions)
+    if library:
+        result.attributes[LIBRARY_CALLS_ATTRIBUTE] = library_calls_attribute(library)
+    return result

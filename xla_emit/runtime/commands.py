@@ -5,7 +5,9 @@ module; `run_kernel_file` reads, parses and verifies a kernel once, picks its
 backend (`runtime.backends`) and runs it there (after an optional pipeline).
 `--check` turns on every safety check and first runs the program after every
 pass, comparing with the reference evaluator (`.hlo`) or with the kernel as
-given (`.mlir`); the first pass whose outputs differ is an error. `--time`
+given (`.mlir`, any backend); the first pass whose outputs differ is an
+error, and a summary names each kernel's stages and the rule each output
+was held to. `--time`
 prints per-pass and per-kernel times; long runs draw a progress bar on stderr
 when it is a terminal.
 """
@@ -14,9 +16,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from functools import partial
+from dataclasses import replace
 
 import numpy as np
+from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
@@ -25,7 +28,7 @@ from xla_emit.hlo.limits import check_module_memory
 from xla_emit.interpreter.budget import run_limits
 from xla_emit.ir import parse_mlir, verify_module
 from xla_emit.pto.assembly import pto_as_to_mlir
-from xla_emit.runtime.backends import GPU, KernelProgram, backend_of
+from xla_emit.runtime.backends import GPU, Backend, KernelProgram, backend_of
 from xla_emit.runtime.kernels import KernelCache
 from xla_emit.runtime.limits import check_kernel_module
 from xla_emit.runtime.module_runtime import ModuleRuntime
@@ -34,11 +37,13 @@ from xla_emit.runtime.reporting import (
     InterpreterOptions,
     finish_check,
     kernel_time,
+    launch_progress,
     pass_timer,
     progress_bar,
+    run_progress,
 )
 from xla_emit.runtime.sources import input_format, read_source
-from xla_emit.runtime.stages import check_pipeline
+from xla_emit.runtime.stages import check_pipeline, check_stages
 
 __all__ = [
     "InterpreterOptions",
@@ -67,9 +72,10 @@ def _run_hlo_module(
     pipeline = options.passes if options.passes is not None else GPU.default_pipeline
     if options.check:
         expected = evaluate_module(module, inputs)
-        finish_check(check_pipeline(module, inputs, expected, pipeline), "the reference evaluator")
+        report = check_pipeline(module, inputs, expected, pipeline, progress=run_progress(options))
+        finish_check(report, "the reference evaluator")
     cache = KernelCache(pipeline, checks=options.safety_checks)
-    runtime = ModuleRuntime(module, cache, progress=partial(progress_bar, forced=options.progress))
+    runtime = ModuleRuntime(module, cache, progress=launch_progress(options))
     outputs = runtime.run(inputs)
     if options.time:
         for name, seconds in cache.pass_seconds.items():
@@ -104,11 +110,32 @@ def run_kernel_source(
     verify_module(module, source_map)
     check_kernel_module(module, source_map, options.limits.max_memory)
     backend = backend_of(module, options.backend)
+    program = KernelProgram(module, source_map, inputs_path, seed if seed is not None else 0)
+    if options.check and options.passes and backend is not GPU:
+        # The GPU runner checks its own stages (its inputs come from the kernel as given).
+        check_backend_stages(program, backend, options)
     if options.passes and backend is not GPU:
         # The GPU runner applies `-p` itself, after checking it stage by stage.
         apply_pipeline(
             module, options.passes, source_map=source_map, after_pass=pass_timer(options)
         )
-    program = KernelProgram(module, source_map, inputs_path, seed if seed is not None else 0)
     with run_limits(options.limits):
         return backend.run(program, options)
+
+
+def check_backend_stages(
+    program: KernelProgram, backend: Backend, options: InterpreterOptions
+) -> None:
+    """`--check -p` for a TPU or PTO kernel: run it after every pass that changes it, on the
+    same inputs, and compare with the kernel as given (as the GPU runner does)."""
+    plain = replace(options, passes=None, check=False)
+
+    def run_stage(stage: ModuleOp) -> list[np.ndarray]:
+        with run_limits(options.limits):
+            return backend.run(replace(program, module=stage), plain)
+
+    assert options.passes is not None
+    report = check_stages(
+        program.module.clone(), options.passes, run_stage, progress=run_progress(options)
+    )
+    finish_check(report, f"the {backend.name.upper()} kernel as given")

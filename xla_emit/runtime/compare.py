@@ -55,6 +55,14 @@ class Comparison:
         return f"max abs error {self.max_abs_error:.6g}, max ulp error {self.max_ulp_error}{where}"
 
 
+def tolerance_rule(dtype: np.dtype[np.generic], max_ulp: int = DEFAULT_MAX_ULP) -> str:
+    """The rule `compare` holds an output of `dtype` to, in words."""
+    if dtype not in _SCALE_TOLERANCE:
+        return "exactly (not a float type)"
+    scale = _SCALE_TOLERANCE[dtype]
+    return f"within {max_ulp} ulp or {scale:g} x the largest magnitude"
+
+
 def ulp_distance(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:
     """Units in the last place between two float arrays of one dtype (0 for equal NaNs)."""
     signed = _ORDERED_INT[expected.dtype.itemsize]

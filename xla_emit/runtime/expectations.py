@@ -44,6 +44,7 @@ from xla_emit.runtime.compare import (
     as_parts,
     compare,
     first_index,
+    tolerance_rule,
     value_at,
 )
 from xla_emit.runtime.kernels import wrap_as_fusion
@@ -120,6 +121,14 @@ class Expectation:
         if self.kind is OutputKind.REORDERED_SUM and self.reordered is not None:
             return compare_within_bound(expected, actual, self.reordered)
         return compare(expected, actual, max_ulp)
+
+    def rule(self, dtype: np.dtype[np.generic], max_ulp: int = DEFAULT_MAX_ULP) -> str:
+        """What `compare` demands of an output of `dtype`, in words (the `--check` summary)."""
+        if self.kind is OutputKind.EXACT:
+            return "bit for bit"
+        if self.kind is OutputKind.REORDERED_SUM and self.reordered is not None:
+            return "within the reordered-sum bound"
+        return tolerance_rule(dtype, max_ulp)
 
 
 def _unit_roundoff(ptype: PrimitiveType) -> float:

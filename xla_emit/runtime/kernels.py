@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.launches import wrapped_name
 from xla_emit.hlo.printer import print_computation
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.runtime.pipeline import DEFAULT_PIPELINE, AfterPass, apply_pipeline
@@ -52,10 +53,10 @@ def wrap_as_fusion(instruction: HloInstruction) -> HloInstruction:
         for number, operand in enumerate(instruction.operands)
     ]
     inner = replace(instruction, operands=list(parameters), location=instruction.location)
-    computation = HloComputation(f"wrapped_{instruction.name}", [*parameters, inner], inner)
+    computation = HloComputation(wrapped_name(instruction), [*parameters, inner], inner)
     kind = "kInput" if instruction.opcode == "reduce" else "kLoop"
     return HloInstruction(
-        f"wrapped_{instruction.name}",
+        wrapped_name(instruction),
         "fusion",
         instruction.shape,
         list(instruction.operands),

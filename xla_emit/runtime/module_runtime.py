@@ -29,6 +29,12 @@ from xla_emit.diagnostics import Note, UserError
 from xla_emit.hlo.eval_control import one_device_collective
 from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.launches import (
+    LIBRARY_CALL_OPS,
+    NOT_LAUNCHED_OPS,
+    is_library_fusion,
+    library_launch_name,
+)
 from xla_emit.hlo.opcodes import ALIASING_OPS
 from xla_emit.hlo.shape import Shape, TupleShape, flatten_shape
 from xla_emit.interpreter.element_types import numpy_dtype
@@ -41,12 +47,7 @@ from xla_emit.runtime.triton_kernels import runs_as_triton
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = ALIASING_OPS
-_LIBRARY_CALLS = frozenset(
-    {"dot", "custom-call", "all-reduce", "all-gather", "collective-permute", "fft"}
-)
-# Ops a kCustom fusion hands to a library.
-_LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})
-_NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
+_NOT_LAUNCHED = NOT_LAUNCHED_OPS | LIBRARY_CALL_OPS
 # Ops whose called computations run as computations (their fusions launch kernels).
 _RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
 
@@ -97,13 +98,13 @@ class ModuleRuntime:
             return _alias(instruction, operands)
         if runs_as_triton(instruction):
             return self.launch_triton(instruction, operands)
-        if opcode == "call" or _is_library_fusion(instruction):
+        if opcode == "call" or is_library_fusion(instruction):
             return self.run_computation(instruction.called_computations[0], operands)
         if opcode == "while":
             return self._while(instruction, operands)
         if opcode == "conditional":
             return self._conditional(instruction, operands)
-        if opcode == "sort" or opcode in _LIBRARY_CALLS:
+        if opcode in LIBRARY_CALL_OPS:
             return self._library_call(instruction, operands)
         fusion = instruction if opcode == "fusion" else wrap_as_fusion(instruction)
         return self.launch(fusion, operands)
@@ -131,7 +132,7 @@ class ModuleRuntime:
             result = _library_call(instruction, operands)
         elements = sum(leaf.size for leaf in flatten_value(result))
         seconds = time.perf_counter() - started
-        self.runs.append(KernelRun(f"{instruction.name} (library)", elements, seconds))
+        self.runs.append(KernelRun(library_launch_name(instruction), elements, seconds))
         return result
 
     def _sort(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
@@ -204,19 +205,6 @@ def _predicate(value: RuntimeValue, instruction: HloInstruction) -> bool:
     return bool(value.reshape(()))
 
 
-def _is_library_fusion(instruction: HloInstruction) -> bool:
-    """A kCustom fusion around a library op (a gemm or sort fusion): its ops run one by one.
-
-    Its dot or sort is a library call and every other op a kernel of its own. A
-    `__triton` fusion runs as a tile program; another kCustom fusion without one is
-    emitted as one kernel by our native emitters, as XLA does without its Triton rewrite.
-    """
-    if instruction.opcode != "fusion" or instruction.fusion_kind != "kCustom":
-        return False
-    opcodes = {i.opcode for i in instruction.called_computations[0].instructions}
-    return not opcodes.isdisjoint(_LIBRARY_OPS)
-
-
 def _arrays(instruction: HloInstruction, operands: list[RuntimeValue]) -> list[np.ndarray]:
     arrays: list[np.ndarray] = []
     for operand in operands:
@@ -263,7 +251,7 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
             opcode = instruction.opcode
             if runs_as_triton(instruction):
                 fusions.append(instruction)
-            elif opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
+            elif opcode in _RUNS_COMPUTATIONS or is_library_fusion(instruction):
                 pending.extend(instruction.called_computations)
             elif opcode == "sort":
                 fusions.extend(_comparator_fusions(instruction))

@@ -3,13 +3,16 @@
 `--check` prints the stage report and fails on the first stage that differs;
 `--time` prints per-pass and per-kernel times; runs longer than a couple of
 seconds draw a progress bar on stderr when it is a terminal (or under
-`--progress`), with tqdm when it is installed and a plain line otherwise.
+`--progress`), with tqdm when it is installed and a plain line otherwise;
+`--progress` also prints a line per `--check` stage and per kernel launch, so
+the whole run shows where it is.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO
 
@@ -45,8 +48,10 @@ class InterpreterOptions:
 
 
 def finish_check(report: PipelineCheck, oracle: str, stream: TextIO | None = None) -> None:
-    """Print the stage report; a stage that differs is an error."""
-    print(report.report(), file=stream if stream is not None else sys.stderr)
+    """Print the stage report and its summary; a stage that differs is an error."""
+    out = stream if stream is not None else sys.stderr
+    print(report.report(), file=out)
+    print(report.summary(oracle), file=out)
     failure = report.first_failure
     if failure is not None:
         raise UserError(f"outputs differ from {oracle} after pass '{failure.stage}'")
@@ -115,6 +120,29 @@ class _LineBar:
 
     def close(self) -> None:
         print(file=sys.stderr, flush=True)
+
+
+def run_progress(options: InterpreterOptions) -> Callable[[str], None] | None:
+    """Under `--progress`, a line on stderr for each step of the whole run (stage, launch)."""
+    if not options.progress:
+        return None
+    return lambda step: print(step, file=sys.stderr, flush=True)
+
+
+def launch_progress(
+    options: InterpreterOptions,
+) -> Callable[[str], ProgressCallback | None]:
+    """For each kernel launch: a line under `--progress`, then its own bar (long runs only)."""
+    steps = run_progress(options)
+    launches = [0]
+
+    def start(name: str) -> ProgressCallback | None:
+        if steps is not None:
+            launches[0] += 1
+            steps(f"run: launch {launches[0]} ({name})")
+        return progress_bar(name, options.progress)
+
+    return start
 
 
 def kernel_time(name: str, seconds: float, lanes: int) -> str:

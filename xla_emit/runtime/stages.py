@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 
 from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.interpreter import CheckOptions, Executor
-from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare
+from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare, tolerance_rule
 from xla_emit.runtime.expectations import Expectation, output_expectations
 from xla_emit.runtime.kernels import KernelCache, compile_fusion, fusion_key, triton_fusion_key
 from xla_emit.runtime.module_runtime import ModuleRuntime, kernel_fusions
@@ -47,9 +48,17 @@ class StageResult:
 
 @dataclass
 class PipelineCheck:
-    """Every stage's comparison, in pipeline order."""
+    """Every stage's comparison, in pipeline order, and what the summary says of it."""
 
     stages: list[StageResult] = field(default_factory=list[StageResult])
+    # The rule each output was held to, in words, per output.
+    rules: list[str] = field(default_factory=list[str])
+    # Kernel name -> the names of the stages that changed its IR (and so ran anew).
+    kernels: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    # Launches that are library calls, not kernels of ours: no stage changes them.
+    library_calls: list[str] = field(default_factory=list[str])
+    # Every stage in pipeline order, checked or not (unchanged stages are not rerun).
+    stage_names: list[str] = field(default_factory=list[str])
 
     @property
     def first_failure(self) -> StageResult | None:
@@ -65,6 +74,32 @@ class PipelineCheck:
         if failure is not None:
             lines.append(f"first stage whose outputs differ: {failure.stage}")
         return "\n".join(lines)
+
+    def summary(self, oracle: str) -> str:
+        """Per kernel and stage, what was checked against `oracle` and under which rule."""
+        checked = {stage.stage: stage for stage in self.stages}
+        lines = [f"check summary, against {oracle}:"]
+        for number, rule in enumerate(self.rules):
+            lines.append(f"  out{number} held to: {rule}")
+        for name, changed in self.kernels.items():
+            verdicts = [_stage_verdict(stage, checked) for stage in changed]
+            untouched = len(self.stage_names) - len(changed)
+            tail = f"; unchanged by the other {untouched} passes" if untouched else ""
+            lines.append(f"  kernel {name}: {', '.join(verdicts)}{tail}")
+        for name in self.library_calls:
+            lines.append(f"  {name}: a library call, no stage changes it; held via the outputs")
+        failure = self.first_failure
+        verdict = "ok" if failure is None else f"outputs differ after pass '{failure.stage}'"
+        run = f"{len(self.stages)} of {len(self.stage_names)} stages run"
+        lines.append(f"  {run} (a pass that changes no kernel is not rerun): {verdict}")
+        return "\n".join(lines)
+
+
+def _stage_verdict(stage: str, checked: dict[str, StageResult]) -> str:
+    result = checked.get(stage)
+    if result is None:
+        return f"{stage} not run"
+    return f"{stage} {'ok' if result.matches else 'DIFFERS'}"
 
 
 class StagedCompiler:
@@ -83,6 +118,8 @@ class StagedCompiler:
         self._triton_names: list[str] = []
         self._kernels: dict[str, list[ModuleOp]] = {}
         self._triton_kernels: dict[str, list[ModuleOp]] = {}
+        # Fusion key -> the name of the first fusion compiled under it.
+        self.names: dict[str, str] = {}
 
     @property
     def stage_names(self) -> list[str]:
@@ -98,6 +135,7 @@ class StagedCompiler:
                 continue
             names, snapshots = _compile_stages(module, fusion, self.pipeline)
             self._kernels[key] = snapshots
+            self.names[key] = fusion.name
             if len(names) > len(self._gpu_names):
                 self._gpu_names = names
 
@@ -115,6 +153,7 @@ class StagedCompiler:
 
         apply_pipeline(kernel, self.triton_pipeline, after_pass=keep)
         self._triton_kernels[key] = snapshots
+        self.names[key] = fusion.name
         if len(names) > len(self._triton_names):
             self._triton_names = names
 
@@ -139,6 +178,20 @@ class StagedCompiler:
             if changed:
                 kept.append(stage)
         return kept
+
+    def changed_stages(self, stages: Sequence[int]) -> dict[str, list[str]]:
+        """Kernel name -> the names of `stages` that changed its IR (the first always)."""
+        changed: dict[str, list[str]] = {}
+        kinds = ((self._kernels, self._gpu_stage), (self._triton_kernels, self._triton_stage))
+        for kernels, at_stage in kinds:
+            for key, snapshots in kernels.items():
+                changed[self.names[key]] = [
+                    self.stage_names[stage]
+                    for stage in stages
+                    if stage == 0
+                    or str(at_stage(snapshots, stage)) != str(at_stage(snapshots, stage - 1))
+                ]
+        return changed
 
     def compiler_for(
         self, stage: int
@@ -194,23 +247,34 @@ def check_pipeline(
     max_ulp: int = DEFAULT_MAX_ULP,
     stop_at_first_failure: bool = True,
     expectations: Sequence[Expectation] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> PipelineCheck:
     """Run `module` after every stage of `pipeline` and compare with `expected`.
 
     Each output is held to what its computation allows (`expectations`, by
     default read off the module): bit-exact, within the bound of a reordered
-    sum, or within `max_ulp`.
+    sum, or within `max_ulp`. `progress` hears of each stage as it starts.
     """
     checks = checks if checks is not None else CheckOptions()
     if expectations is None:
         expectations = output_expectations(module, inputs)
     staged = StagedCompiler(pipeline)
     staged.compile_all(module, kernel_fusions(module))
-    result = PipelineCheck()
-    for stage in staged.distinct_stages():
+    distinct = staged.distinct_stages()
+    result = PipelineCheck(
+        rules=[x.rule(e.dtype, max_ulp) for x, e in zip(expectations, expected, strict=True)],
+        kernels=staged.changed_stages(distinct),
+        stage_names=list(staged.stage_names),
+    )
+    for number, stage in enumerate(distinct):
+        if progress is not None:
+            progress(f"check: stage {number + 1}/{len(distinct)} ({staged.stage_names[stage]})")
         cache = staged.kernel_cache(stage, checks)
         started = time.perf_counter()
-        outputs = ModuleRuntime(module, cache).run(inputs)
+        runtime = ModuleRuntime(module, cache)
+        outputs = runtime.run(inputs)
+        if not result.library_calls:
+            result.library_calls = _library_launches(runtime, result.kernels)
         comparisons = [
             expectation.compare(e, a, max_ulp)
             for expectation, e, a in zip(expectations, expected, outputs, strict=True)
@@ -223,6 +287,12 @@ def check_pipeline(
     return result
 
 
+def _library_launches(runtime: ModuleRuntime, kernels: dict[str, list[str]]) -> list[str]:
+    """The launches of a run that are library calls (no kernel of ours), once each."""
+    names = [run.name for run in runtime.runs if run.name not in kernels]
+    return list(dict.fromkeys(names))
+
+
 def check_kernel_pipeline(
     module: ModuleOp,
     inputs: Sequence[np.ndarray | np.generic | int | float],
@@ -233,24 +303,52 @@ def check_kernel_pipeline(
 ) -> PipelineCheck:
     """Run a kernel after every pass of `pipeline` and compare with the kernel as given."""
     checks = checks if checks is not None else CheckOptions()
+    return check_stages(
+        module,
+        pipeline,
+        lambda stage: Executor(stage, checks=checks).run(inputs, entry=entry),
+        max_ulp,
+    )
+
+
+def check_stages(
+    module: ModuleOp,
+    pipeline: str,
+    run: Callable[[ModuleOp], list[np.ndarray]],
+    max_ulp: int = DEFAULT_MAX_ULP,
+    progress: Callable[[str], None] | None = None,
+) -> PipelineCheck:
+    """Run the module after every pass of `pipeline` (with `run`, on a copy of each stage)
+    and compare with the module as given; passes that change nothing are not rerun.
+
+    Any backend's kernels: `run` is how the backend runs one.
+    """
     stages: list[tuple[str, ModuleOp]] = [(EMITTED, module.clone())]
     apply_pipeline(
         module,
         pipeline,
         after_pass=lambda name, current, _s: stages.append((name, current.clone())),
     )
-    result = PipelineCheck()
-    expected: list[np.ndarray] | None = None
+    distinct: list[tuple[str, ModuleOp]] = []
     previous_text: str | None = None
     for name, stage in stages:
         text = str(stage)
-        if text == previous_text:
-            continue
+        if text != previous_text:
+            distinct.append((name, stage))
         previous_text = text
+    names = [name for name, _ in distinct]
+    result = PipelineCheck(
+        kernels={_kernel_name(module): names}, stage_names=[name for name, _ in stages]
+    )
+    expected: list[np.ndarray] | None = None
+    for number, (name, stage) in enumerate(distinct):
+        if progress is not None:
+            progress(f"check: stage {number + 1}/{len(distinct)} ({name})")
         started = time.perf_counter()
-        outputs = Executor(stage, checks=checks).run(inputs, entry=entry)
+        outputs = run(stage)
         if expected is None:
             expected = outputs
+            result.rules = [tolerance_rule(e.dtype, max_ulp) for e in expected]
         comparisons = [
             compare(e, _like(a, e), max_ulp) for e, a in zip(expected, outputs, strict=True)
         ]
@@ -258,6 +356,18 @@ def check_kernel_pipeline(
         if not result.stages[-1].matches:
             break
     return result
+
+
+def _kernel_name(module: ModuleOp) -> str:
+    """The module's public functions, `@a, @b` (a kernel module's entries)."""
+
+    names = [
+        f"@{op.sym_name.data}"
+        for op in module.body.block.ops
+        if isinstance(op, FuncOp)
+        and (op.sym_visibility is None or op.sym_visibility.data != "private")
+    ]
+    return ", ".join(names) or "the module"
 
 
 def _like(actual: np.ndarray, expected: np.ndarray) -> np.ndarray:

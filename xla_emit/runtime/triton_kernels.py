@@ -15,13 +15,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
 
-from xla_emit.diagnostics import UserError
-from xla_emit.hlo.fusion_configs import (
-    TRITON,
-    TRITON_KINDS,
-    block_level_config,
-    fusion_backend_kind,
-)
+from xla_emit.hlo.fusion_configs import block_level_config
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.interpreter import CheckOptions
 from xla_emit.interpreter.tile.executor import TileExecutor
@@ -31,48 +25,6 @@ TRITON_PIPELINE = "xla-triton-pipeline"
 
 # (fusion, pipeline spec, hook after each pass) -> tile kernel module
 TritonCompiler = Callable[[HloInstruction, str, AfterPass | None], ModuleOp]
-
-
-def runs_as_triton(instruction: HloInstruction) -> bool:
-    """A fusion XLA emits with Triton's block-level code generation that our Triton emitter
-    covers: normalizations, and gemm fusions of 16-bit floats. Other gemm fusions run op by
-    op, their dot a library call (an f32 dot on the Triton route multiplies TF32 values, as
-    XLA:GPU does at default precision, and `--check` has no bound for that yet); a
-    normalization with an op the emitter lacks runs as one kernel of the emitters."""
-    kind = fusion_backend_kind(instruction)
-    if kind not in TRITON_KINDS:
-        return False
-    if kind != TRITON and not _sixteen_bit_dots(instruction):
-        return False
-    return _emits(instruction)
-
-
-def _sixteen_bit_dots(fusion: HloInstruction) -> bool:
-    dots = [i for i in fusion.called_computations[0].instructions if i.opcode == "dot"]
-    return bool(dots) and all(
-        operand.array_shape.element_type.dtype.itemsize == 2
-        and operand.array_shape.element_type.is_float
-        for dot in dots
-        for operand in dot.operands
-    )
-
-
-def _emits(fusion: HloInstruction) -> bool:
-    """Whether the Triton emitter covers `fusion` (remembered per fusion instruction)."""
-    from xla_emit.emitters.triton.emitter import emit_triton_fusion
-
-    known = _EMITTABLE.get(id(fusion))
-    if known is None or known[0] is not fusion:
-        try:
-            emit_triton_fusion(fusion)
-            known = (fusion, True)
-        except UserError:
-            known = (fusion, False)
-        _EMITTABLE[id(fusion)] = known
-    return known[1]
-
-
-_EMITTABLE: dict[int, tuple[HloInstruction, bool]] = {}
 
 
 def compile_triton_fusion(

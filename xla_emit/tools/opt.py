@@ -2,7 +2,8 @@
 
     xla-emit-opt [FILE|-] [-p PASSES | --pass-pipeline=PIPELINE] [-o OUT|-] [--split-input-file]
                  [--input-format=mlir|hlo|pto] [--verify-diagnostics] [--emit=xla|xla_gpu]
-                 [--fusion NAME] [--mlir-print-debuginfo] [--mlir-print-op-generic]
+                 [--fusion NAME] [--emit-library-kernels] [--mlir-print-debuginfo]
+                 [--mlir-print-op-generic]
                  [--mlir-print-ir-{before,after}=PASS] [--print-ir-{before,after}-all]
                  [--mlir-print-ir-after-change] [--mlir-print-ir-after-failure] [--timing]
     xla-emit-opt --list-passes | --help-pass NAME | --version
@@ -13,7 +14,9 @@ run; PTO-AS assembly becomes MLIR; anything else is MLIR (see
 `runtime.sources.input_format`). Passes build the internal `xla.*` form; the
 output is spelled when printed (the policy is in `dialects.xla`): as `--emit`
 says, else as the last `xla-respell` left it, else in the input's spelling
-(the seed's `xla_gpu.*` for HLO). Errors in the input print
+(the seed's `xla_gpu.*` for HLO). A gemm or sort fusion, which a run hands
+to the library, is listed in the module's `xla_emit.library_calls` as the
+launches the run makes (`--emit-library-kernels` emits its kernel). Errors in the input print
 `FILE:LINE:COL: error: ...` with the source line and a caret (a pass's
 errors start with `[PASS]`), and exit 1. With `--split-input-file` every
 chunk runs and reports, and the exit status is 1 if any failed.
@@ -85,6 +88,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "(default: the input's spelling, xla_gpu.* for HLO; an xla-respell pass changes it)",
     )
     add("--fusion", metavar="NAME", help="for HLO input: emit only the fusion NAME")
+    add(
+        "--emit-library-kernels",
+        action="store_true",
+        help="for HLO input: emit gemm and sort fusions as kernels too (a run calls the "
+        "library for them; by default the module's xla_emit.library_calls lists those calls)",
+    )
     add(
         "--print-partitions",
         action="store_true",
@@ -211,6 +220,7 @@ def driver_options(args: argparse.Namespace) -> DriverOptions:
         print_debuginfo=cast(bool, args.print_debuginfo),
         ir_printing=ir_printing(args),
         fusion=cast(str | None, args.fusion),
+        emit_library_kernels=cast(bool, args.emit_library_kernels),
     )
 
 

@@ -62,6 +62,8 @@ class DriverOptions:
     ir_printing: IRPrinting = field(default_factory=IRPrinting)
     # The one fusion of an HLO module to emit (None: every fusion).
     fusion: str | None = None
+    # Emit library fusions' kernels too, which a run never launches (else they are listed).
+    emit_library_kernels: bool = False
 
 
 class Driver:
@@ -117,7 +119,9 @@ class Driver:
         if self.options.print_partitions:
             return format_hlo_partitions(text, file)
         with self.timer.measure("parse HLO and emit"):
-            module = emit_hlo_module(text, file, self.options.fusion)
+            module = emit_hlo_module(
+                text, file, self.options.fusion, self.options.emit_library_kernels
+            )
         source_map = SourceMap(file, text)
         with self.timer.measure(VERIFY):
             verify_module(module, source_map)

@@ -1,0 +1,54 @@
+"""Which fusions take the Triton route: the one rule the emitters' printing and the runtime share.
+
+XLA:GPU emits a fusion with Triton's block-level code generation when its backend
+config says `__triton` (normalizations) or names a Triton gemm. We run such a fusion
+as a tile program when our Triton emitter covers it.
+"""
+
+from __future__ import annotations
+
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo.fusion_configs import TRITON, TRITON_KINDS, fusion_backend_kind
+from xla_emit.hlo.ir import HloInstruction
+
+
+def runs_as_triton(instruction: HloInstruction) -> bool:
+    """A fusion XLA emits with Triton's block-level code generation that our Triton emitter
+    covers: normalizations, and gemm fusions of 16-bit floats. Other gemm fusions run op by
+    op, their dot a library call (an f32 dot on the Triton route multiplies TF32 values, as
+    XLA:GPU does at default precision, and `--check` has no bound for that yet); a
+    normalization with an op the emitter lacks runs as one kernel of the emitters."""
+    kind = fusion_backend_kind(instruction)
+    if kind not in TRITON_KINDS:
+        return False
+    if kind != TRITON and not _sixteen_bit_dots(instruction):
+        return False
+    return _emits(instruction)
+
+
+def _sixteen_bit_dots(fusion: HloInstruction) -> bool:
+    dots = [i for i in fusion.called_computations[0].instructions if i.opcode == "dot"]
+    return bool(dots) and all(
+        operand.array_shape.element_type.dtype.itemsize == 2
+        and operand.array_shape.element_type.is_float
+        for dot in dots
+        for operand in dot.operands
+    )
+
+
+def _emits(fusion: HloInstruction) -> bool:
+    """Whether the Triton emitter covers `fusion` (remembered per fusion instruction)."""
+    from xla_emit.emitters.triton.emitter import emit_triton_fusion
+
+    known = _EMITTABLE.get(id(fusion))
+    if known is None or known[0] is not fusion:
+        try:
+            emit_triton_fusion(fusion)
+            known = (fusion, True)
+        except UserError:
+            known = (fusion, False)
+        _EMITTABLE[id(fusion)] = known
+    return known[1]
+
+
+_EMITTABLE: dict[int, tuple[HloInstruction, bool]] = {}
