@@ -28,6 +28,7 @@ import numpy as np
 
 from xla_emit.emitters.addition_order import IN_ORDER, AdditionTree
 from xla_emit.emitters.reduction import reduce_addition_tree
+from xla_emit.emitters.triton.route import runs_as_triton
 from xla_emit.hlo.elementwise import APPROXIMATED_OPS
 from xla_emit.hlo.evaluator import (
     IN_ORDER_REDUCTION_TYPES,
@@ -49,7 +50,6 @@ from xla_emit.runtime.compare import (
 )
 from xla_emit.runtime.kernels import wrap_as_fusion
 from xla_emit.runtime.sum_bounds import tree_error_bound
-from xla_emit.runtime.triton_kernels import runs_as_triton
 
 # Ops whose result depends on the order the kernel combines elements in (library calls:
 # the library's own order, e.g. cuFFT's butterflies, cuSOLVER's blocked factorizations).

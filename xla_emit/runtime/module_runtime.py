@@ -26,6 +26,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
+from xla_emit.emitters.triton.route import runs_as_triton
 from xla_emit.hlo.eval_control import one_device_collective
 from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
@@ -42,7 +43,6 @@ from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library, library_fft
 from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
-from xla_emit.runtime.triton_kernels import runs_as_triton
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 

@@ -16,6 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 
+from xla_emit.emitters.triton.route import runs_as_triton
 from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.runtime.compare import DEFAULT_MAX_ULP, Comparison, compare, tolerance_rule
@@ -27,7 +28,6 @@ from xla_emit.runtime.triton_kernels import (
     TRITON_PIPELINE,
     TritonCompiler,
     compile_triton_fusion,
-    runs_as_triton,
 )
 
 EMITTED = "emitted"
