@@ -24,7 +24,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
 )
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
 from xdsl.utils.exceptions import VerifyException
@@ -73,13 +73,39 @@ class ExtractElementOp(IRDLOperation):
     position = operand_def(IntegerType)
     res = result_def(AnyAttr())
 
-    assembly_format = "$vector `[` $position `:` type($position) `]` attr-dict `:` type($vector)"
-
     traits = traits_def(NoMemoryEffect())
 
+    @classmethod
+    def parse(cls, parser: Parser) -> ExtractElementOp:
+        vector = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        position = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        position_type = parser.parse_type()
+        parser.parse_punctuation("]")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        vector_type = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(vector, vector_type),
+            parser.resolve_operand(position, position_type),
+        )
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.vector)
+        printer.print_string("[")
+        printer.print_ssa_value(self.position)
+        printer.print_string(f" : {self.position.type}]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.vector.type}")
+
     def __init__(self, vector: SSAValue, position: SSAValue):
-        assert isinstance(vector.type, VectorType)
-        super().__init__(operands=[vector, position], result_types=[vector.type.element_type])
+        vector_type = vector.type
+        element = vector_type.element_type if isinstance(vector_type, VectorType) else vector_type
+        super().__init__(operands=[vector, position], result_types=[element])
 
     def verify_(self) -> None:
         vector_type = self.vector.type
