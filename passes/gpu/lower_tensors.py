@@ -27,6 +27,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, scf, tensor, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    DictionaryAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -84,11 +85,37 @@ def lower_function(function: func.FuncOp) -> None:
         for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args))
         if isinstance(value.type, TensorType)
     }
+    if "xla.entry" in function.attributes:
+        describe_buffers(function)
     buffers = Buffers(tensor_types, invariant)
     pointer_types(function, buffers)
     for op in list(function.walk()):
         lower_access(op, buffers)
     drop_returned_tensors(function)
+
+
+# XLA's buffers start at least this far apart (`kXlaAllocatedBufferAlignBytes`).
+BUFFER_ALIGNMENT = 16
+
+
+def describe_buffers(function: func.FuncOp) -> None:
+    """Each tensor argument of a kernel: `llvm.align` (XLA's least buffer alignment)
+    and `llvm.dereferenceable` (its bytes), unless the emitter said already."""
+    arg_attrs = function.arg_attrs.data if function.arg_attrs is not None else ()
+    described: list[DictionaryAttr] = []
+    for i, arg in enumerate(function.args):
+        attrs = dict(arg_attrs[i].data) if i < len(arg_attrs) else {}
+        if isinstance(arg.type, TensorType):
+            size = arg.type.element_count() * element_size(arg.type.element_type)
+            attrs.setdefault("llvm.align", IntegerAttr(BUFFER_ALIGNMENT, i64))
+            attrs.setdefault("llvm.dereferenceable", IntegerAttr(size, i64))
+        described.append(DictionaryAttr(attrs))
+    function.arg_attrs = ArrayAttr(described)
+
+
+def element_size(element: Attribute) -> int:
+    bits = element.width.data if isinstance(element, IntegerType) else getattr(element, "bitwidth", 8)
+    return max(1, bits // 8)
 
 
 def written_arguments(function: func.FuncOp) -> set[SSAValue]:
@@ -208,9 +235,7 @@ def element_bytes(op: Operation, buffer: SSAValue, buffers: Buffers) -> int:
     tensor_type = buffers.tensor_types.get(buffer)
     if tensor_type is None:
         raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
-    element = tensor_type.element_type
-    bits = element.width.data if isinstance(element, IntegerType) else getattr(element, "bitwidth", 8)
-    return max(1, bits // 8)
+    return element_size(tensor_type.element_type)
 
 
 def mark_invariant(load: llvm.LoadOp, buffer: SSAValue, buffers: Buffers) -> None:

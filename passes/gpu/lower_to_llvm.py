@@ -141,21 +141,21 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
         body=function.detach_region(function.body),
     )
     if "xla.entry" in function.attributes:
-        mark_kernel(lowered, block)
+        mark_kernel(lowered, block, function.arg_attrs)
     Rewriter.replace_op(function, lowered)
 
 
-def mark_kernel(kernel: llvm.FuncOp, block: Block) -> None:
+def mark_kernel(kernel: llvm.FuncOp, block: Block, arg_attrs: ArrayAttr | None) -> None:
     kernel.attributes[KERNEL] = UnitAttr()
     kernel.attributes[REQNTID] = DenseArrayBase.from_list(i32, block_size(block))
-    kernel.arg_attrs = ArrayAttr(
-        [
-            DictionaryAttr({"llvm.noalias": UnitAttr()})
-            if isinstance(arg.type, llvm.LLVMPointerType)
-            else DictionaryAttr({})
-            for arg in block.args
-        ]
-    )
+    given = arg_attrs.data if arg_attrs is not None else ()
+    described: list[DictionaryAttr] = []
+    for i, arg in enumerate(block.args):
+        attrs = dict(given[i].data) if i < len(given) and isinstance(given[i], DictionaryAttr) else {}
+        if isinstance(arg.type, llvm.LLVMPointerType):
+            attrs = {"llvm.noalias": UnitAttr(), **attrs}
+        described.append(DictionaryAttr(attrs))
+    kernel.arg_attrs = ArrayAttr(described)
 
 
 def block_size(block: Block) -> list[int]:
