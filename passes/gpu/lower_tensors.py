@@ -114,7 +114,9 @@ def describe_buffers(function: func.FuncOp) -> None:
 
 
 def element_size(element: Attribute) -> int:
-    bits = element.width.data if isinstance(element, IntegerType) else getattr(element, "bitwidth", 8)
+    bits = (
+        element.width.data if isinstance(element, IntegerType) else getattr(element, "bitwidth", 8)
+    )
     return max(1, bits // 8)
 
 
@@ -166,7 +168,9 @@ def lower_access(op: Operation, buffers: Buffers) -> None:
         Rewriter.replace_op(op, [load], [load.dereferenced_value])
     elif isinstance(op, tensor.InsertOp):
         address = element_address(op, op.dest, op.indices, buffers)
-        Rewriter.insert_op(llvm.StoreOp(op.scalar, address, element_bytes(op, op.dest, buffers)), _before(op))
+        Rewriter.insert_op(
+            llvm.StoreOp(op.scalar, address, element_bytes(op, op.dest, buffers)), _before(op)
+        )
         op.result.replace_all_uses_with(op.dest)
         Rewriter.erase_op(op)
     elif isinstance(op, vector.TransferReadOp):
@@ -178,15 +182,22 @@ def lower_access(op: Operation, buffers: Buffers) -> None:
     elif isinstance(op, vector.TransferWriteOp):
         check_transfer(op, op.vector.type)
         address = element_address(op, op.source, op.indices, buffers)
-        Rewriter.insert_op(llvm.StoreOp(op.vector, address, element_bytes(op, op.source, buffers)), _before(op))
+        Rewriter.insert_op(
+            llvm.StoreOp(op.vector, address, element_bytes(op, op.source, buffers)), _before(op)
+        )
         if op.result is not None:
             op.result.replace_all_uses_with(op.source)
         Rewriter.erase_op(op)
-    elif op.dialect_name() == "tensor" or any(
-        isinstance(v.type, TensorType) for v in (*op.operands, *op.results)
+    elif touches_tensors(op) and not isinstance(
+        op, func.ReturnOp | scf.YieldOp | scf.ForOp | scf.IfOp
     ):
-        if not isinstance(op, func.ReturnOp | scf.YieldOp | scf.ForOp | scf.IfOp):
-            raise OpError(op, f"xla-lower-tensors: cannot lower '{op.name}' to pointers")
+        raise OpError(op, f"xla-lower-tensors: cannot lower '{op.name}' to pointers")
+
+
+def touches_tensors(op: Operation) -> bool:
+    return op.dialect_name() == "tensor" or any(
+        isinstance(v.type, TensorType) for v in (*op.operands, *op.results)
+    )
 
 
 def _before(op: Operation) -> InsertPoint:
@@ -244,8 +255,10 @@ def mark_invariant(load: llvm.LoadOp, buffer: SSAValue, buffers: Buffers) -> Non
 
 
 def drop_returned_tensors(function: func.FuncOp) -> None:
-    inputs = [llvm.LLVMPointerType() if isinstance(t, TensorType) else t for t in
-              function.function_type.inputs.data]
+    inputs = [
+        llvm.LLVMPointerType() if isinstance(t, TensorType) else t
+        for t in function.function_type.inputs.data
+    ]
     outputs = [t for t in function.function_type.outputs.data if not isinstance(t, TensorType)]
     for ret in [r for r in function.walk() if isinstance(r, func.ReturnOp)]:
         kept = [v for v in ret.operands if not isinstance(v.type, llvm.LLVMPointerType)]

@@ -151,7 +151,9 @@ def mark_kernel(kernel: llvm.FuncOp, block: Block, arg_attrs: ArrayAttr | None) 
     given = arg_attrs.data if arg_attrs is not None else ()
     described: list[DictionaryAttr] = []
     for i, arg in enumerate(block.args):
-        attrs = dict(given[i].data) if i < len(given) and isinstance(given[i], DictionaryAttr) else {}
+        attrs = (
+            dict(given[i].data) if i < len(given) and isinstance(given[i], DictionaryAttr) else {}
+        )
         if isinstance(arg.type, llvm.LLVMPointerType):
             attrs = {"llvm.noalias": UnitAttr(), **attrs}
         described.append(DictionaryAttr(attrs))
@@ -289,4 +291,3 @@ def special_register(op: gpu.ThreadIdOp | gpu.BlockIdOp) -> list[Operation]:
         bounds = (low, high + 1)
     read = registers[dim](bounds)
     return [read, llvm.ZExtOp(read.res, i64)]
-

@@ -123,7 +123,9 @@ class _Printer:
             if not isinstance(op, llvm.FuncOp):
                 raise OpError(op, f"LLVM IR: cannot translate '{op.name}' at module level")
             lines += [*self.function(op), ""]
-        declared = sorted({op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)})
+        declared = sorted(
+            {op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)}
+        )
         lines += [f"declare i32 @llvm.{name}()" for name in declared]
         if declared:
             lines.append("")
@@ -241,7 +243,10 @@ def argument_flags(attrs: DictionaryAttr) -> str:
     flags = ""
     if "llvm.noalias" in attrs.data:
         flags += " noalias"
-    for key, spelling in (("llvm.align", " align {}"), ("llvm.dereferenceable", " dereferenceable({})")):
+    for key, spelling in (
+        ("llvm.align", " align {}"),
+        ("llvm.dereferenceable", " dereferenceable({})"),
+    ):
         value = attrs.data.get(key)
         if isinstance(value, IntegerAttr):
             flags += spelling.format(value.value.data)
