@@ -95,9 +95,14 @@ def scalar_text(value: Attribute, t: Attribute) -> str:
 
 
 class _Printer:
-    """Prints one module; names every value `%vN` and numbers the metadata."""
+    """Prints one module; names every value `%vN` and numbers the metadata.
 
-    def __init__(self) -> None:
+    For the host (`host=True`) a special register is a call of `@xla.sreg.<reg>`,
+    which the grid driver defines, and libdevice's functions call the C library's.
+    """
+
+    def __init__(self, host: bool = False) -> None:
+        self.host = host
         self.names: dict[SSAValue, str] = {}
         self.metadata: list[str] = []
 
@@ -114,11 +119,11 @@ class _Printer:
         return f"!{len(self.metadata) - 1}"
 
     def module(self, module: ModuleOp) -> str:
-        lines = [
-            f'target datalayout = "{NVPTX_DATA_LAYOUT}"',
-            f'target triple = "{NVPTX_TRIPLE}"',
-            "",
-        ]
+        lines = (
+            []
+            if self.host
+            else [f'target datalayout = "{NVPTX_DATA_LAYOUT}"', f'target triple = "{NVPTX_TRIPLE}"', ""]
+        )
         for op in module.ops:
             if not isinstance(op, llvm.FuncOp):
                 raise OpError(op, f"LLVM IR: cannot translate '{op.name}' at module level")
@@ -126,18 +131,34 @@ class _Printer:
         declared = sorted(
             {op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)}
         )
-        lines += [f"declare i32 @llvm.{name}()" for name in declared]
-        if declared:
+        if not self.host:  # the host's grid driver defines its registers
+            lines += [f"declare i32 @{self.register_function(name)}()" for name in declared]
+        if declared and not self.host:
             lines.append("")
         lines += [f"!{i} = {text}" for i, text in enumerate(self.metadata)]
         return "\n".join(lines) + "\n"
+
+    def register_function(self, op_name: str) -> str:
+        """The function a special register's op calls: the NVVM intrinsic, or the host's."""
+        register = op_name.removeprefix("nvvm.read.ptx.sreg.")
+        return f"xla.sreg.{register}" if self.host else f"llvm.{op_name}"
 
     def function(self, op: llvm.FuncOp) -> list[str]:
         result = type_text(op.function_type.output)
         body = op.body.blocks.first
         if body is None:
             inputs = ", ".join(type_text(t) for t in op.function_type.inputs.data)
-            return [f"declare {result} @{op.sym_name.data}({inputs})"]
+            name = op.sym_name.data
+            if self.host and name.startswith("__nv_"):
+                # libdevice's `__nv_tanhf(x)` is the C library's `tanhf(x)`.
+                return [
+                    f"define internal {result} @{name}({inputs} %x) {{",
+                    f"  %r = call {result} @{name.removeprefix('__nv_')}({inputs} %x)",
+                    f"  ret {result} %r",
+                    "}",
+                    f"declare {result} @{name.removeprefix('__nv_')}({inputs})",
+                ]
+            return [f"declare {result} @{name}({inputs})"]
         arg_attrs = op.arg_attrs.data if op.arg_attrs is not None else ()
         params = []
         for i, arg in enumerate(body.args):
@@ -145,11 +166,11 @@ class _Printer:
             if i < len(arg_attrs) and isinstance(arg_attrs[i], DictionaryAttr):
                 flags = argument_flags(arg_attrs[i])
             params.append(f"{type_text(arg.type)}{flags} {self.name(arg)}")
-        kernel = "nvvm.kernel" in op.attributes
+        kernel = "nvvm.kernel" in op.attributes and not self.host
         header = f"define {'ptx_kernel ' if kernel else ''}{result} @{op.sym_name.data}"
         header += f"({', '.join(params)})"
         reqntid = op.attributes.get("nvvm.reqntid")
-        if isinstance(reqntid, DenseArrayBase):
+        if isinstance(reqntid, DenseArrayBase) and not self.host:
             sizes = ",".join(str(int(v)) for v in reqntid.get_values())
             header += f' "nvvm.reqntid"="{sizes}"'
         lines = [header + " {"]
@@ -177,7 +198,7 @@ class _Printer:
             if isinstance(value_range, DenseArrayBase):
                 low, high = (int(v) for v in value_range.get_values())
                 suffix = ", !range " + self.add_metadata(f"!{{i32 {low}, i32 {high}}}")
-            yield f"{result}call i32 @llvm.{op.name}(){suffix}"
+            yield f"{result}call i32 @{self.register_function(op.name)}(){suffix}"
         elif isinstance(op, llvm.GEPOp):
             element = type_text(op.elem_type)
             indices = ", ".join(self.typed(i) for i in op.ssa_indices)
@@ -259,6 +280,6 @@ def scalar_attr(value: int | float, element: Attribute) -> str:
     return float_text(float(value), element)
 
 
-def module_to_llvm_ir(module: ModuleOp) -> str:
-    """The module as LLVM IR text for the NVPTX target."""
-    return _Printer().module(module)
+def module_to_llvm_ir(module: ModuleOp, host: bool = False) -> str:
+    """The module as LLVM IR text for the NVPTX target (or, `host`, for the CPU)."""
+    return _Printer(host).module(module)
