@@ -122,7 +122,11 @@ class _Printer:
         lines = (
             []
             if self.host
-            else [f'target datalayout = "{NVPTX_DATA_LAYOUT}"', f'target triple = "{NVPTX_TRIPLE}"', ""]
+            else [
+                f'target datalayout = "{NVPTX_DATA_LAYOUT}"',
+                f'target triple = "{NVPTX_TRIPLE}"',
+                "",
+            ]
         )
         for op in module.ops:
             if not isinstance(op, llvm.FuncOp):

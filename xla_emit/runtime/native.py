@@ -38,7 +38,9 @@ class Grid:
 
 
 def kernel_of(module: ModuleOp) -> llvm.FuncOp:
-    kernels = [f for f in module.ops if isinstance(f, llvm.FuncOp) and "nvvm.kernel" in f.attributes]
+    kernels = [
+        f for f in module.ops if isinstance(f, llvm.FuncOp) and "nvvm.kernel" in f.attributes
+    ]
     if len(kernels) != 1:
         raise UserError(f"the native engine runs one kernel at a time, not {len(kernels)}")
     return kernels[0]
@@ -47,7 +49,9 @@ def kernel_of(module: ModuleOp) -> llvm.FuncOp:
 def grid_of(kernel: llvm.FuncOp) -> Grid:
     """Threads from `nvvm.reqntid`; blocks from the ranges of the block-id reads."""
     reqntid = kernel.attributes.get("nvvm.reqntid")
-    threads = [int(v) for v in reqntid.get_values()] if isinstance(reqntid, DenseArrayBase) else [1] * 3
+    threads = (
+        [int(v) for v in reqntid.get_values()] if isinstance(reqntid, DenseArrayBase) else [1] * 3
+    )
     blocks = [1, 1, 1]
     block_ops = tuple(BLOCK_ID_OPS.values())
     for op in kernel.walk():
@@ -145,7 +149,9 @@ def run_kernel(module: ModuleOp, buffers: Sequence[np.ndarray]) -> None:
     kernel = kernel_of(module)
     arity = len(kernel.function_type.inputs.data)
     if len(buffers) != arity:
-        raise UserError(f"kernel '{kernel.sym_name.data}' takes {arity} buffers, got {len(buffers)}")
+        raise UserError(
+            f"kernel '{kernel.sym_name.data}' takes {arity} buffers, got {len(buffers)}"
+        )
     for buffer in buffers:
         if not buffer.flags.c_contiguous:
             raise UserError("the native engine needs C-contiguous buffers")
