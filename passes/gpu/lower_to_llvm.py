@@ -8,7 +8,9 @@ has turned into straight-line code on pointers:
   `nvvm.reqntid` = the block size, read off the `xla.range` of `gpu.thread_id`;
 * `index` is `i64`; arith ops become their `llvm` twins, casts become
   `trunc`/`sext`/`fpext`/`fptrunc`;
-* `math` functions become calls of libdevice's `__nv_*f` (as MLIR's GPU to NVVM
+* min/max, `fabs`, `sqrt`, rounding and `copysign` become LLVM intrinsics
+  (`llvm.maximum` propagates NaN, as `arith.maximumf` does); other `math`
+  functions become calls of libdevice's `__nv_*f` (as MLIR's GPU to NVVM
   lowering does); a 16-bit float is computed in f32, as XLA computes it;
 * `vector.extract`/`insert` at constant lanes become `llvm.extractelement` /
   `llvm.insertelement`; `ub.poison` becomes `llvm.mlir.poison`;
@@ -78,16 +80,30 @@ _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = 
     arith.DivfOp: llvm.FDivOp,
 }
 
+# Ops that are one LLVM intrinsic, overloaded on the operand type.
+_INTRINSICS: dict[type[Operation], str] = {
+    arith.MaximumfOp: "llvm.maximum",
+    arith.MinimumfOp: "llvm.minimum",
+    arith.MaxSIOp: "llvm.smax",
+    arith.MinSIOp: "llvm.smin",
+    arith.MaxUIOp: "llvm.umax",
+    arith.MinUIOp: "llvm.umin",
+    math.AbsFOp: "llvm.fabs",
+    math.SqrtOp: "llvm.sqrt",
+    math.FloorOp: "llvm.floor",
+    math.CeilOp: "llvm.ceil",
+    math.RoundEvenOp: "llvm.roundeven",
+    math.CopySignOp: "llvm.copysign",
+}
+
 # math op -> libdevice's f32 function (f64: the same name without the `f`).
 _LIBDEVICE: dict[type[Operation], str] = {
     math.TanhOp: "__nv_tanhf",
     math.ExpOp: "__nv_expf",
     math.LogOp: "__nv_logf",
-    math.SqrtOp: "__nv_sqrtf",
     math.RsqrtOp: "__nv_rsqrtf",
     math.SinOp: "__nv_sinf",
     math.CosOp: "__nv_cosf",
-    math.AbsFOp: "__nv_fabsf",
     math.Log1pOp: "__nv_log1pf",
     math.ExpM1Op: "__nv_expm1f",
     math.ErfOp: "__nv_erff",
@@ -213,6 +229,9 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [llvm.FPTruncOp(op.input, op.result.type)]
     if isinstance(op, arith.SIToFPOp):
         return [llvm.SIToFPOp(op.input, op.result.type)]
+    if type(op) in _INTRINSICS:
+        result = llvm_type(op.results[0].type)
+        return [llvm.CallIntrinsicOp(_INTRINSICS[type(op)], list(op.operands), [result])]
     if type(op) in _LIBDEVICE:
         return libdevice_call(op, _LIBDEVICE[type(op)], lowering)
     if isinstance(op, vector.ExtractOp | vector.InsertOp):

@@ -23,7 +23,17 @@ from xla_emit.runtime.pipeline import apply_pipeline
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus"
 # Loop-emitter kernels that lower all the way (straight-line after the pipeline).
-STRAIGHT_LINE = ("gelu_bf16", "unary_bf16", "reshapes", "reverse_broadcast", "iota_compare_select")
+STRAIGHT_LINE = (
+    "gelu_bf16",
+    "unary_bf16",
+    "reshapes",
+    "reverse_broadcast",
+    "iota_compare_select",
+    "elementwise_f32",
+    "elementwise_bf16",
+    "unary_mix_f32",
+    "integer_ops",
+)
 
 
 def lowered(path: Path):

@@ -21,7 +21,15 @@ from xla_emit.runtime.compare import compare
 from xla_emit.runtime.pipeline import apply_pipeline
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
-ONE_FUSION = ("gelu_bf16", "reverse_broadcast", "iota_compare_select", "reshapes")
+ONE_FUSION = (
+    "gelu_bf16",
+    "reverse_broadcast",
+    "iota_compare_select",
+    "reshapes",
+    "elementwise_f32",
+    "elementwise_bf16",
+    "unary_mix_f32",
+)
 
 
 def fusion_inputs(hlo: str, inputs: np.lib.npyio.NpzFile) -> list[np.ndarray]:

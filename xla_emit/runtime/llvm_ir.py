@@ -86,6 +86,17 @@ def float_text(value: float, t: Attribute) -> str:
     return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
 
 
+def intrinsic_suffix(t: Attribute) -> str:
+    """The overload suffix of an intrinsic for type `t`: `f32`, `bf16`, `i32`, `v4f32`."""
+    if isinstance(t, VectorType):
+        return f"v{t.get_shape()[0]}{intrinsic_suffix(t.element_type)}"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float16Type | Float32Type | Float64Type):
+        return f"f{t.bitwidth}"
+    return type_text(t)
+
+
 def scalar_text(value: Attribute, t: Attribute) -> str:
     if isinstance(value, FloatAttr):
         return float_text(value.value.data, t)
@@ -105,6 +116,8 @@ class _Printer:
         self.host = host
         self.names: dict[SSAValue, str] = {}
         self.metadata: list[str] = []
+        # Declarations of the overloaded intrinsics called, by mangled name.
+        self.intrinsics: dict[str, str] = {}
 
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
@@ -135,6 +148,7 @@ class _Printer:
         declared = sorted(
             {op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)}
         )
+        lines += [self.intrinsics[name] for name in sorted(self.intrinsics)]
         if not self.host:  # the host's grid driver defines its registers
             lines += [f"declare i32 @{self.register_function(name)}()" for name in declared]
         if declared and not self.host:
@@ -153,6 +167,16 @@ class _Printer:
         if body is None:
             inputs = ", ".join(type_text(t) for t in op.function_type.inputs.data)
             name = op.sym_name.data
+            if self.host and name == "__nv_rsqrtf":
+                # The C library has no rsqrt: 1 / sqrt(x), each correctly rounded.
+                return [
+                    "define internal float @__nv_rsqrtf(float %x) {",
+                    "  %s = call float @sqrtf(float %x)",
+                    "  %r = fdiv float 1.0, %s",
+                    "  ret float %r",
+                    "}",
+                    "declare float @sqrtf(float)",
+                ]
             if self.host and name.startswith("__nv_"):
                 # libdevice's `__nv_tanhf(x)` is the C library's `tanhf(x)`.
                 return [
@@ -241,6 +265,16 @@ class _Printer:
             returned = type_text(op.results[0].type) if op.results else "void"
             args = ", ".join(self.typed(a) for a in op.args)
             yield f"{result}call {returned} @{callee}({args})"
+        elif isinstance(op, llvm.CallIntrinsicOp):
+            returned = op.ress.type if op.ress is not None else None
+            name = f"{op.intrin.data}.{intrinsic_suffix(op.args[0].type)}"
+            self.intrinsics[name] = (
+                f"declare {type_text(returned) if returned else 'void'} @{name}("
+                + ", ".join(type_text(a.type) for a in op.args)
+                + ")"
+            )
+            args = ", ".join(self.typed(a) for a in op.args)
+            yield f"{result}call {type_text(returned) if returned else 'void'} @{name}({args})"
         elif isinstance(op, llvm.ReturnOp):
             yield f"ret {self.typed(op.arg)}" if op.arg is not None else "ret void"
         else:

@@ -135,9 +135,12 @@ def _bind_c_library(binding: Any, text: str) -> None:
     for line in text.splitlines():
         if line.startswith("declare "):
             name = line.split("@", 1)[1].split("(", 1)[0]
+            if name.startswith("llvm."):
+                continue
             function = getattr(libm, name, None)
-            if function is not None:
-                binding.add_symbol(name, ctypes.cast(function, ctypes.c_void_p).value)
+            if function is None:
+                raise UserError(f"the native engine has no host function '{name}'")
+            binding.add_symbol(name, ctypes.cast(function, ctypes.c_void_p).value)
 
 
 def run_kernel(module: ModuleOp, buffers: Sequence[np.ndarray]) -> None:
