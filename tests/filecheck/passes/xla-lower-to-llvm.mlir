@@ -1,4 +1,4 @@
-// RUN: xla-emit-opt %s -p xla-lower-to-llvm | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p xla-lower-to-llvm | filecheck %s
 
 // An entry function is a kernel: noalias buffers and the block size (the thread
 // id's range) as `nvvm.reqntid`; the ids are the special registers, widened to
@@ -49,3 +49,19 @@ func.func @kernel(%in: !llvm.ptr {llvm.align = 16 : i64}, %out: !llvm.ptr) attri
 // CHECK:        llvm.return
 // CHECK:      llvm.func @__nv_tanhf(f32) -> f32
 
+
+// -----
+
+// NaN-propagating max, integer min and rounding are LLVM intrinsics.
+func.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32 {
+  %m = arith.maximumf %a, %b : f32
+  %n = arith.minsi %i, %j : i32
+  %r = math.roundeven %m : f32
+  func.return %r : f32
+}
+
+// CHECK:      llvm.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32
+// CHECK-NEXT:   %m = llvm.call_intrinsic "llvm.maximum"(%a, %b) : (f32, f32) -> f32
+// CHECK-NEXT:   %n = llvm.call_intrinsic "llvm.smin"(%i, %j) : (i32, i32) -> i32
+// CHECK-NEXT:   %r = llvm.call_intrinsic "llvm.roundeven"(%m) : (f32) -> f32
+// CHECK-NEXT:   llvm.return %r : f32
