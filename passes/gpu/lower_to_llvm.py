@@ -1,7 +1,7 @@
 """`xla-lower-to-llvm`: arith, math, vector, ub and the gpu ids to the `llvm` dialect.
 
 The last MLIR pass of XLA's kernel pipeline, for kernels that `xla-lower-tensors`
-has turned into straight-line code on pointers:
+has turned into code on pointers:
 
 * `func.func` becomes `llvm.func`; an entry function (`xla.entry`) is a kernel:
   `nvvm.kernel`, `noalias` pointer arguments (XLA's buffers never alias), and
@@ -17,8 +17,9 @@ has turned into straight-line code on pointers:
 * `gpu.thread_id` / `gpu.block_id` read the special registers `tid` and `ctaid`
   (`nvvm.read.ptx.sreg.*`) with their ranges, zero-extended to the index type.
 
-Control flow (`scf`) is not lowered yet: an op this pass does not know is an
-error at that op.
+`scf.for`/`scf.if` become blocks and branches first (`llvm.br`, `llvm.cond_br`,
+block arguments for the loop-carried values). An op this pass does not know is
+an error at that op.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, math, ub, vector
+from xdsl.dialects import arith, cf, func, llvm, math, ub, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -38,6 +39,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    SymbolRefAttr,
     UnitAttr,
     VectorType,
     bf16,
@@ -50,8 +52,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
 from dialects import gpu
+from dialects.xla.bases import PureCallOpBase
 from dialects.llvm_ext import ExtractElementOp, PoisonOp
 from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS
 from passes.diagnostics import OpError
@@ -115,6 +119,8 @@ class LowerToLLVMPass(ModulePass):
     name = "xla-lower-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Loops and ifs to blocks and branches first, as MLIR's SCF to CF lowering does.
+        ConvertScfToCf().apply(ctx, op)
         declared: dict[str, llvm.FuncOp] = {}
         for function in [f for f in op.ops if isinstance(f, func.FuncOp)]:
             lower_function(function, Lowering(op, declared))
@@ -137,14 +143,16 @@ class Lowering:
 
 
 def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
-    if len(function.body.blocks) != 1:
-        raise OpError(function, "xla-lower-to-llvm: only straight-line functions are lowered")
-    block = function.body.block
-    for arg in block.args:
-        if isinstance(arg.type, IndexType):
-            Rewriter.replace_value_with_new_type(arg, i64)
-    for op in list(block.ops):
-        lower_op(op, lowering)
+    if function.body.blocks.first is None:
+        return
+    for block in function.body.blocks:
+        for arg in block.args:
+            if isinstance(arg.type, IndexType):
+                Rewriter.replace_value_with_new_type(arg, i64)
+    for block in function.body.blocks:
+        for op in list(block.ops):
+            lower_op(op, lowering)
+    block = function.body.blocks.first
     inputs = [arg.type for arg in block.args]
     outputs = list(function.function_type.outputs.data)
     if len(outputs) > 1:
@@ -163,7 +171,7 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
 
 def mark_kernel(kernel: llvm.FuncOp, block: Block, arg_attrs: ArrayAttr | None) -> None:
     kernel.attributes[KERNEL] = UnitAttr()
-    kernel.attributes[REQNTID] = DenseArrayBase.from_list(i32, block_size(block))
+    kernel.attributes[REQNTID] = DenseArrayBase.from_list(i32, block_size(kernel))
     given = arg_attrs.data if arg_attrs is not None else ()
     described: list[DictionaryAttr] = []
     for i, arg in enumerate(block.args):
@@ -176,10 +184,10 @@ def mark_kernel(kernel: llvm.FuncOp, block: Block, arg_attrs: ArrayAttr | None) 
     kernel.arg_attrs = ArrayAttr(described)
 
 
-def block_size(block: Block) -> list[int]:
+def block_size(kernel: Operation) -> list[int]:
     """Threads per block in x, y, z: one past the largest thread id each register reads."""
     size = [1, 1, 1]
-    for op in block.walk():
+    for op in kernel.walk():
         if type(op) in THREAD_ID_OPS.values():
             value_range = op.attributes.get("range")
             if not isinstance(value_range, DenseArrayBase):
@@ -207,6 +215,16 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return None
     if isinstance(op, func.ReturnOp):
         return [llvm.ReturnOp(*op.operands)]
+    if isinstance(op, PureCallOpBase | func.CallOp):
+        return function_call(op)
+    if isinstance(op, cf.BranchOp):
+        return [llvm.BrOp(op.successor, *op.arguments)]
+    if isinstance(op, cf.ConditionalBranchOp):
+        return [
+            llvm.CondBrOp(
+                op.cond, op.then_block, op.then_arguments, op.else_block, op.else_arguments
+            )
+        ]
     if isinstance(op, ub.PoisonOp):
         return [PoisonOp(llvm_type(op.result.type))]
     if isinstance(op, arith.ConstantOp):
@@ -239,6 +257,15 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     if isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp):
         return special_register(op)
     raise OpError(op, f"xla-lower-to-llvm: cannot lower '{op.name}'")
+
+
+def function_call(op: Operation) -> list[Operation]:
+    """A call of another function of the kernel (one result at most, as in LLVM)."""
+    callee = op.properties.get("callee")
+    if not isinstance(callee, SymbolRefAttr) or len(op.results) > 1:
+        raise OpError(op, "xla-lower-to-llvm: a call returns at most one value")
+    returned = llvm_type(op.results[0].type) if op.results else None
+    return [llvm.CallOp(callee.string_value(), *op.operands, return_type=returned)]
 
 
 def constant(op: arith.ConstantOp) -> Operation:

@@ -22,8 +22,8 @@ from xla_emit.runtime.pipeline import apply_pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus"
-# Loop-emitter kernels that lower all the way (straight-line after the pipeline).
-STRAIGHT_LINE = (
+# Loop-emitter kernels that lower all the way (some with loops and branches).
+LOWERED = (
     "gelu_bf16",
     "unary_bf16",
     "reshapes",
@@ -32,6 +32,8 @@ STRAIGHT_LINE = (
     "elementwise_f32",
     "elementwise_bf16",
     "unary_mix_f32",
+    "slice_concat_pad",
+    "transpose_3d_exp",
     "integer_ops",
 )
 
@@ -51,7 +53,7 @@ def test_gelu_lowers_to_verified_llvm_dialect() -> None:
     assert {n.split(".")[0] for n in names} == {"builtin", "llvm", "nvvm"}
 
 
-@pytest.mark.parametrize("name", STRAIGHT_LINE)
+@pytest.mark.parametrize("name", LOWERED)
 def test_corpus_kernel_is_valid_llvm_ir(name: str) -> None:
     llvmlite = pytest.importorskip("llvmlite.binding", reason="LLVM IR checks need llvmlite")
     llvm_ir = module_to_llvm_ir(lowered(CORPUS / f"{name}.hlo"))

@@ -29,6 +29,8 @@ ONE_FUSION = (
     "elementwise_f32",
     "elementwise_bf16",
     "unary_mix_f32",
+    "slice_concat_pad",
+    "transpose_3d_exp",
 )
 
 

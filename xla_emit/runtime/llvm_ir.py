@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     VectorType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects.llvm_ext import ExtractElementOp, PoisonOp
 from dialects.nvvm import ReadSpecialRegisterOp
@@ -118,6 +118,7 @@ class _Printer:
         self.metadata: list[str] = []
         # Declarations of the overloaded intrinsics called, by mangled name.
         self.intrinsics: dict[str, str] = {}
+        self.labels: dict[Block, str] = {}
 
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
@@ -202,10 +203,40 @@ class _Printer:
             sizes = ",".join(str(int(v)) for v in reqntid.get_values())
             header += f' "nvvm.reqntid"="{sizes}"'
         lines = [header + " {"]
-        for inner in body.ops:
-            lines += ["  " + line for line in self.instruction(inner)]
+        blocks = list(op.body.blocks)
+        self.labels = {block: f"bb{i}" for i, block in enumerate(blocks)}
+        incoming = self.incoming_values(blocks)
+        for i, block in enumerate(blocks):
+            if i > 0:
+                lines.append(f"{self.labels[block]}:")
+                lines += ["  " + phi for phi in self.phis(block, incoming[block])]
+            for inner in block.ops:
+                lines += ["  " + line for line in self.instruction(inner)]
         lines.append("}")
         return lines
+
+    def incoming_values(
+        self, blocks: list[Block]
+    ) -> dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]]:
+        """For each block, its predecessors and the values each passes to its arguments."""
+        incoming: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {b: [] for b in blocks}
+        for block in blocks:
+            terminator = block.last_op
+            if isinstance(terminator, llvm.BrOp):
+                incoming[terminator.successor].append((block, tuple(terminator.arguments)))
+            elif isinstance(terminator, llvm.CondBrOp):
+                incoming[terminator.then_block].append((block, tuple(terminator.then_arguments)))
+                incoming[terminator.else_block].append((block, tuple(terminator.else_arguments)))
+        return incoming
+
+    def phis(
+        self, block: Block, incoming: list[tuple[Block, tuple[SSAValue, ...]]]
+    ) -> Iterator[str]:
+        for index, arg in enumerate(block.args):
+            sources = ", ".join(
+                f"[ {self.name(values[index])}, %{self.labels[pred]} ]" for pred, values in incoming
+            )
+            yield f"{self.name(arg)} = phi {type_text(arg.type)} {sources}"
 
     def instruction(self, op: Operation) -> Iterator[str]:
         result = f"{self.name(op.results[0])} = " if op.results else ""
@@ -275,6 +306,13 @@ class _Printer:
             )
             args = ", ".join(self.typed(a) for a in op.args)
             yield f"{result}call {type_text(returned) if returned else 'void'} @{name}({args})"
+        elif isinstance(op, llvm.BrOp):
+            yield f"br label %{self.labels[op.successor]}"
+        elif isinstance(op, llvm.CondBrOp):
+            yield (
+                f"br {self.typed(op.cond)}, label %{self.labels[op.then_block]}, "
+                f"label %{self.labels[op.else_block]}"
+            )
         elif isinstance(op, llvm.ReturnOp):
             yield f"ret {self.typed(op.arg)}" if op.arg is not None else "ret void"
         else:

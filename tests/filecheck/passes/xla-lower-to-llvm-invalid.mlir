@@ -1,10 +1,8 @@
 // RUN: xla-emit-opt %s --verify-diagnostics -p xla-lower-to-llvm
 
-// Control flow is not lowered yet.
-func.func @branch(%c: i1) attributes {xla.entry} {
-  // expected-error@+1 {{xla-lower-to-llvm: cannot lower 'scf.if'}}
-  scf.if %c {
-    scf.yield
-  }
-  func.return
+// An op the lowering does not know is an error at that op.
+func.func @saturating_convert(%f: f32) -> i32 attributes {xla.entry} {
+  // expected-error@+1 {{xla-lower-to-llvm: cannot lower 'arith.fptosi'}}
+  %i = arith.fptosi %f : f32 to i32
+  func.return %i : i32
 }

@@ -57,11 +57,42 @@ func.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32 {
   %m = arith.maximumf %a, %b : f32
   %n = arith.minsi %i, %j : i32
   %r = math.roundeven %m : f32
-  func.return %r : f32
+  %nf = arith.sitofp %n : i32 to f32
+  %s = arith.addf %r, %nf : f32
+  func.return %s : f32
 }
 
 // CHECK:      llvm.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32
 // CHECK-NEXT:   %m = llvm.call_intrinsic "llvm.maximum"(%a, %b) : (f32, f32) -> f32
 // CHECK-NEXT:   %n = llvm.call_intrinsic "llvm.smin"(%i, %j) : (i32, i32) -> i32
 // CHECK-NEXT:   %r = llvm.call_intrinsic "llvm.roundeven"(%m) : (f32) -> f32
-// CHECK-NEXT:   llvm.return %r : f32
+// CHECK-NEXT:   %nf = llvm.sitofp %n : i32 to f32
+// CHECK-NEXT:   %s = llvm.fadd %r, %nf : f32
+// CHECK-NEXT:   llvm.return %s : f32
+
+// -----
+
+// A loop becomes blocks: the header tests the counter, the body branches back
+// with the carried values as block arguments.
+func.func @sum(%n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %next = arith.addf %acc, %one : f32
+    scf.yield %next : f32
+  }
+  func.return %r : f32
+}
+
+// CHECK:      llvm.func @sum(%n: i64) -> f32
+// CHECK:        llvm.br ^[[HEADER:.*]](%{{.*}}, %{{.*}} : i64, f32)
+// CHECK:      ^[[HEADER]](%[[K:.*]]: i64, %[[ACC:.*]]: f32):
+// CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "slt" %[[K]], %n : i64
+// CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY:.*]], ^[[EXIT:.*]]
+// CHECK:      ^[[BODY]]:
+// CHECK-NEXT:   %{{.*}} = llvm.fadd %[[ACC]], %{{.*}} : f32
+// CHECK:        llvm.br ^[[HEADER]]
+// CHECK:      ^[[EXIT]]:
+// CHECK-NEXT:   llvm.return %[[ACC]] : f32
