@@ -55,9 +55,9 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
 from dialects import gpu
-from dialects.xla.bases import PureCallOpBase
 from dialects.llvm_ext import ExtractElementOp, PoisonOp
 from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS
+from dialects.xla.bases import PureCallOpBase
 from passes.diagnostics import OpError
 
 # Attributes MLIR's NVVM target reads off an `llvm.func`: a kernel and its block size.
