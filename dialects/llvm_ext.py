@@ -1,6 +1,7 @@
 """`LLVM`: xDSL's `llvm` dialect with `#llvm.linkage` printed as MLIR prints it,
 and the ops `xla-lower-to-llvm` needs that xDSL 0.74 lacks
-(`llvm.extractelement`, `llvm.mlir.poison`).
+(`llvm.extractelement`, `llvm.mlir.poison`, `llvm.fptosi`, `llvm.fptoui`,
+`llvm.uitofp`).
 
 XLA marks its kernels' private functions `llvm.linkage = #llvm.linkage<internal>`;
 xDSL 0.74 reads that but prints `#llvm.linkage<"internal">`, so a kernel would
@@ -130,8 +131,29 @@ class PoisonOp(IRDLOperation):
         super().__init__(result_types=[result_type])
 
 
+@irdl_op_definition
+class FPToSIOp(llvm.GenericCastOp):
+    """`%i = llvm.fptosi %f : f32 to i32` (poison out of range; XLA selects it away)."""
+
+    name = "llvm.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(llvm.GenericCastOp):
+    """`%i = llvm.fptoui %f : f32 to i8`."""
+
+    name = "llvm.fptoui"
+
+
+@irdl_op_definition
+class UIToFPOp(llvm.GenericCastOp):
+    """`%f = llvm.uitofp %i : i32 to f32`."""
+
+    name = "llvm.uitofp"
+
+
 LLVM = Dialect(
     "llvm",
-    [*llvm.LLVM.operations, ExtractElementOp, PoisonOp],
+    [*llvm.LLVM.operations, ExtractElementOp, PoisonOp, FPToSIOp, FPToUIOp, UIToFPOp],
     [LinkageAttr if a is llvm.LinkageAttr else a for a in llvm.LLVM.attributes],
 )

@@ -55,7 +55,7 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
 from dialects import gpu
-from dialects.llvm_ext import ExtractElementOp, PoisonOp
+from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
 from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS
 from dialects.xla.bases import PureCallOpBase
 from passes.diagnostics import OpError
@@ -247,6 +247,12 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [llvm.FPTruncOp(op.input, op.result.type)]
     if isinstance(op, arith.SIToFPOp):
         return [llvm.SIToFPOp(op.input, op.result.type)]
+    if isinstance(op, arith.UIToFPOp):
+        return [UIToFPOp(op.input, op.result.type)]
+    if isinstance(op, arith.FPToSIOp):
+        return [FPToSIOp(op.input, op.result.type)]
+    if isinstance(op, arith.FPToUIOp):
+        return [FPToUIOp(op.input, op.result.type)]
     if type(op) in _INTRINSICS:
         result = llvm_type(op.results[0].type)
         return [llvm.CallIntrinsicOp(_INTRINSICS[type(op)], list(op.operands), [result])]

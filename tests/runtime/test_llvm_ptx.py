@@ -35,6 +35,7 @@ LOWERED = (
     "slice_concat_pad",
     "transpose_3d_exp",
     "integer_ops",
+    "converts",
 )
 
 

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from dialects.llvm_ext import ExtractElementOp, PoisonOp
+from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
 from dialects.nvvm import ReadSpecialRegisterOp
 from passes.diagnostics import OpError
 
@@ -48,6 +48,7 @@ _BINARY = {
 _CASTS = {
     llvm.TruncOp: "trunc", llvm.ZExtOp: "zext", llvm.SExtOp: "sext", llvm.FPExtOp: "fpext",
     llvm.FPTruncOp: "fptrunc", llvm.SIToFPOp: "sitofp", llvm.BitcastOp: "bitcast",
+    FPToSIOp: "fptosi", FPToUIOp: "fptoui", UIToFPOp: "uitofp",
 }  # fmt: skip
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _FCMP = (
