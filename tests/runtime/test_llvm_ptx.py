@@ -84,3 +84,15 @@ def test_invalid_llvm_ir_is_a_one_line_error() -> None:
 
     with pytest.raises(UserError, match="invalid LLVM IR"):
         llvm_ir_to_ptx("define void @f() {\n  ret i32 0\n}\n")
+
+
+def test_ptx_without_llvmlite_says_how_to_get_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from xla_emit.runtime.ptx import llvm_ir_to_ptx
+
+    # A `None` entry makes `import llvmlite.binding` fail as if it were not installed.
+    monkeypatch.setitem(sys.modules, "llvmlite", None)
+    monkeypatch.setitem(sys.modules, "llvmlite.binding", None)
+    with pytest.raises(UserError, match=r"PTX needs llvmlite: pip install 'xla-emit\[llvm\]'"):
+        llvm_ir_to_ptx("")
