@@ -13,10 +13,19 @@ from __future__ import annotations
 
 from typing import ClassVar, Self
 
-from xdsl.ir import Data, Dialect
-from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, prop_def
+from xdsl.dialects.builtin import I32, DenseArrayBase, i32
+from xdsl.ir import Attribute, Data, Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    prop_def,
+    result_def,
+    traits_def,
+)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.traits import NoMemoryEffect
 
 from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
 
@@ -78,4 +87,39 @@ class GridDepControlOp(IRDLOperation):
         print_attr_dict_merged(printer, self, ("kind",))
 
 
-NVVM = Dialect("nvvm", [GridDepControlOp], [GridDepActionAttr])
+class ReadSpecialRegisterOp(IRDLOperation):
+    """`%t = nvvm.read.ptx.sreg.tid.x {range = array<i32: 0, 128>} : i32`: a PTX
+    special register. `range` (optional) is the half-open range of its values,
+    which LLVM IR carries as `!range` metadata on the call of the intrinsic
+    `llvm.` + the op's name."""
+
+    res = result_def(I32)
+    assembly_format = "attr-dict `:` type($res)"
+    traits = traits_def(NoMemoryEffect())
+
+    def __init__(self, value_range: tuple[int, int] | None = None):
+        attributes: dict[str, Attribute] = {}
+        if value_range is not None:
+            attributes["range"] = DenseArrayBase.from_list(i32, value_range)
+        super().__init__(result_types=[i32], attributes=attributes)
+
+
+def _special_register(register: str) -> type[ReadSpecialRegisterOp]:
+    name = f"nvvm.read.ptx.sreg.{register}"
+    op = type(
+        "ReadSreg" + register.replace(".", "_").title().replace("_", "") + "Op",
+        (ReadSpecialRegisterOp,),
+        {"name": name},
+    )
+    return irdl_op_definition(op)
+
+
+# The thread's index in its block and the block's in the grid, per dimension.
+THREAD_ID_OPS = {d: _special_register(f"tid.{d}") for d in "xyz"}
+BLOCK_ID_OPS = {d: _special_register(f"ctaid.{d}") for d in "xyz"}
+
+NVVM = Dialect(
+    "nvvm",
+    [GridDepControlOp, *THREAD_ID_OPS.values(), *BLOCK_ID_OPS.values()],
+    [GridDepActionAttr],
+)

@@ -33,6 +33,8 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-unswitch-loops": "passes.gpu.unswitch_loops:UnswitchLoopsPass",
     "xla-gpu-peel-loops": "passes.gpu.peel_loops:PeelLoopsPass",
     "xla-respell": "passes.gpu.respell:RespellPass",
+    "xla-lower-tensors": "passes.gpu.lower_tensors:LowerTensorsPass",
+    "xla-lower-to-llvm": "passes.gpu.lower_to_llvm:LowerToLLVMPass",
     "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",
     "pto-verify-driver": "passes.pto.pto_verify_driver:PTOVerifyDriverPass",
     "pto-verify-pipes": "passes.pto.pto_verify_pipes:PTOVerifyPipesPass",

@@ -53,10 +53,16 @@ _XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (
     ("stablehlo-lower-to-triton", *_CLEANUP),
 )
 
+# Tensors to pointers, then everything to the llvm dialect (straight-line kernels).
+_TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
+    ("xla-lower-tensors", "xla-lower-to-llvm", *_CLEANUP),
+)
+
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
     "xla-triton-pipeline": _spec(_XLA_TRITON_STAGES),
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
+    "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _TO_LLVM_STAGES),
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }
 

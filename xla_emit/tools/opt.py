@@ -1,7 +1,7 @@
 """`xla-emit-opt`: parse, transform and print MLIR (or HLO) the way mlir-opt does.
 
     xla-emit-opt [FILE|-] [-p PASSES | --pass-pipeline=PIPELINE] [-o OUT|-] [--split-input-file]
-                 [--input-format=mlir|hlo|pto] [--verify-diagnostics] [--emit=xla|xla_gpu]
+                 [--input-format=mlir|hlo|pto] [--verify-diagnostics] [--emit=xla|xla_gpu|llvm|ptx]
                  [--fusion NAME] [--emit-library-kernels] [--mlir-print-debuginfo]
                  [--mlir-print-op-generic]
                  [--mlir-print-ir-{before,after}=PASS] [--print-ir-{before,after}-all]
@@ -82,10 +82,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
     add("--allow-unregistered-dialect", action="store_true")
     add(
         "--emit",
-        choices=("xla_gpu", "xla"),
+        choices=("xla_gpu", "xla", "llvm", "ptx"),
         default=None,
         help="spelling of the target-neutral ops: the seed's xla_gpu.* or today's xla.* "
-        "(default: the input's spelling, xla_gpu.* for HLO; an xla-respell pass changes it)",
+        "(default: the input's spelling, xla_gpu.* for HLO; an xla-respell pass changes it); "
+        "llvm or ptx: the LLVM IR or PTX (sm_90, needs llvmlite) of a module lowered "
+        "to the llvm dialect (-p xla-gpu-to-llvm)",
     )
     add("--fusion", metavar="NAME", help="for HLO input: emit only the fusion NAME")
     add(

@@ -110,7 +110,7 @@ class Driver:
             # with no pass, nothing was built and the module prints as written.
             self.spelling = module_spelling(module) or SEED_SPELLING
             self._apply_passes(module, source_map)
-        return self._print(module, self.options.emit or self.spelling)
+        return self._output(module, source_map)
 
     def _run_hlo(self, text: str, file: str) -> str:
         from dialects.xla.seed_spelling import SEED_SPELLING
@@ -127,6 +127,12 @@ class Driver:
             verify_module(module, source_map)
         self.spelling = SEED_SPELLING
         self._apply_passes(module, source_map)
+        return self._output(module, source_map)
+
+    def _output(self, module: ModuleOp, source_map: SourceMap) -> str:
+        """The module printed, or with `--emit=llvm|ptx` its LLVM IR or PTX."""
+        if self.options.emit in TARGET_LANGUAGES:
+            return target_code(module, source_map, self.options.emit)
         return self._print(module, self.options.emit or self.spelling)
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
@@ -209,6 +215,29 @@ class Driver:
         except UserError as error:
             return error
         return None
+
+
+# `--emit` values that print the code below MLIR rather than a spelling of it.
+TARGET_LANGUAGES = ("llvm", "ptx")
+
+
+def target_code(module: ModuleOp, source_map: SourceMap, language: str) -> str:
+    """LLVM IR (or PTX) of a module in the `llvm` dialect; an op that has no
+    translation is a located error."""
+    from passes.diagnostics import OpError
+    from xla_emit.ir import op_error
+    from xla_emit.runtime.llvm_ir import module_to_llvm_ir
+
+    try:
+        llvm_ir = module_to_llvm_ir(module)
+    except OpError as error:
+        hint = " (run xla-lower-tensors,xla-lower-to-llvm first)"
+        raise op_error(error.op, error.message + hint, source_map, error.notes) from None
+    if language == "llvm":
+        return llvm_ir
+    from xla_emit.runtime.ptx import llvm_ir_to_ptx
+
+    return llvm_ir_to_ptx(llvm_ir)
 
 
 def _has_content(text: str) -> bool:

@@ -1,0 +1,266 @@
+"""`xla-lower-tensors`: tensors become pointers, accesses become loads and stores.
+
+As XLA's pass of that name does for its kernels:
+
+* every tensor argument of a function becomes an `!llvm.ptr`; the tensors a
+  function returns are its output buffers, written in place, so the results go
+  and `func.return` returns nothing;
+* `tensor.extract` and a 1-d `vector.transfer_read` become the address of the
+  element (`llvm.getelementptr inbounds`) and an `llvm.load` of the element or
+  the vector; `tensor.insert` and `vector.transfer_write` an address and an
+  `llvm.store`. The tensor they produce is the pointer they wrote through;
+* a tensor carried by `scf.for` or produced by `scf.if` is the pointer too.
+
+The index is cast to `i32` where the tensor has fewer than 2^31 elements, to
+`i64` otherwise (XLA's GEPs are `i32` for such buffers). Loads of arguments no
+op of the function writes are marked invariant, as XLA marks them; that is what
+lets the NVPTX backend read them through the non-coherent cache (`ld.global.nc`).
+A transfer that may run out of bounds, a multi-dimensional vector or a tensor
+op the pass does not know is an error at that op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm, scf, tensor, vector
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+    VectorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from passes.diagnostics import OpError
+
+# Attribute on `llvm.load` saying the memory does not change while the kernel runs.
+INVARIANT = "invariant"
+_GEP_SSA_INDEX = -2147483648  # MLIR's marker: the GEP index is an operand
+
+
+@dataclass(frozen=True)
+class LowerTensorsPass(ModulePass):
+    name = "xla-lower-tensors"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            lower_function(function)
+
+
+@dataclass(frozen=True)
+class Buffers:
+    """What the pass knew of each buffer before it became a pointer."""
+
+    tensor_types: dict[SSAValue, TensorType[Attribute]]
+    # The arguments no op of the function writes.
+    invariant: set[SSAValue]
+
+    def retype(self, value: SSAValue) -> None:
+        """`value` becomes an `!llvm.ptr` (a new SSA value that keeps what was known)."""
+        new = Rewriter.replace_value_with_new_type(value, llvm.LLVMPointerType())
+        self.tensor_types[new] = self.tensor_types.pop(value)
+        if value in self.invariant:
+            self.invariant.add(new)
+
+
+def lower_function(function: func.FuncOp) -> None:
+    if function.body.blocks.first is None:
+        return
+    invariant = set(function.args) - written_arguments(function)
+    tensor_types = {
+        value: value.type
+        for op in function.walk()
+        for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args))
+        if isinstance(value.type, TensorType)
+    }
+    if "xla.entry" in function.attributes:
+        describe_buffers(function)
+    buffers = Buffers(tensor_types, invariant)
+    pointer_types(function, buffers)
+    for op in list(function.walk()):
+        lower_access(op, buffers)
+    drop_returned_tensors(function)
+
+
+# XLA's buffers start at least this far apart (`kXlaAllocatedBufferAlignBytes`).
+BUFFER_ALIGNMENT = 16
+
+
+def describe_buffers(function: func.FuncOp) -> None:
+    """Each tensor argument of a kernel: `llvm.align` (XLA's least buffer alignment)
+    and `llvm.dereferenceable` (its bytes), unless the emitter said already."""
+    arg_attrs = function.arg_attrs.data if function.arg_attrs is not None else ()
+    described: list[DictionaryAttr] = []
+    for i, arg in enumerate(function.args):
+        attrs = dict(arg_attrs[i].data) if i < len(arg_attrs) else {}
+        if isinstance(arg.type, TensorType):
+            size = arg.type.element_count() * element_size(arg.type.element_type)
+            attrs.setdefault("llvm.align", IntegerAttr(BUFFER_ALIGNMENT, i64))
+            attrs.setdefault("llvm.dereferenceable", IntegerAttr(size, i64))
+        described.append(DictionaryAttr(attrs))
+    function.arg_attrs = ArrayAttr(described)
+
+
+def element_size(element: Attribute) -> int:
+    bits = (
+        element.width.data if isinstance(element, IntegerType) else getattr(element, "bitwidth", 8)
+    )
+    return max(1, bits // 8)
+
+
+def written_arguments(function: func.FuncOp) -> set[SSAValue]:
+    """The arguments some op stores into (followed through loops, ifs and stores)."""
+    root: dict[SSAValue, SSAValue] = {arg: arg for arg in function.args}
+    written: set[SSAValue] = set()
+    for op in function.walk():
+        if isinstance(op, tensor.InsertOp | vector.TransferWriteOp):
+            dest = op.dest if isinstance(op, tensor.InsertOp) else op.source
+            origin = root.get(dest)
+            if origin is not None:
+                written.add(origin)
+                root[op.results[0]] = origin
+        elif isinstance(op, scf.ForOp):
+            for init, arg, result in zip(
+                op.iter_args, op.body.block.args[1:], op.results, strict=True
+            ):
+                if init in root:
+                    root[arg] = root[result] = root[init]
+        elif isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.IfOp):
+            parent = op.parent_op()
+            assert parent is not None
+            for value, result in zip(op.operands, parent.results, strict=True):
+                if value in root:
+                    root[result] = root[value]
+    return written
+
+
+def pointer_types(function: func.FuncOp, buffers: Buffers) -> None:
+    """Every tensor-typed block argument and loop or if result becomes `!llvm.ptr`."""
+    for op in function.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    if isinstance(arg.type, TensorType):
+                        buffers.retype(arg)
+        if isinstance(op, scf.ForOp | scf.IfOp):
+            for result in op.results:
+                if isinstance(result.type, TensorType):
+                    buffers.retype(result)
+
+
+def lower_access(op: Operation, buffers: Buffers) -> None:
+    if isinstance(op, tensor.ExtractOp):
+        address = element_address(op, op.tensor, op.indices, buffers)
+        load = llvm.LoadOp(address, op.result.type, element_bytes(op, op.tensor, buffers))
+        mark_invariant(load, op.tensor, buffers)
+        Rewriter.replace_op(op, [load], [load.dereferenced_value])
+    elif isinstance(op, tensor.InsertOp):
+        address = element_address(op, op.dest, op.indices, buffers)
+        Rewriter.insert_op(
+            llvm.StoreOp(op.scalar, address, element_bytes(op, op.dest, buffers)), _before(op)
+        )
+        op.result.replace_all_uses_with(op.dest)
+        Rewriter.erase_op(op)
+    elif isinstance(op, vector.TransferReadOp):
+        check_transfer(op, op.result.type)
+        address = element_address(op, op.source, op.indices, buffers)
+        load = llvm.LoadOp(address, op.result.type, element_bytes(op, op.source, buffers))
+        mark_invariant(load, op.source, buffers)
+        Rewriter.replace_op(op, [load], [load.dereferenced_value])
+    elif isinstance(op, vector.TransferWriteOp):
+        check_transfer(op, op.vector.type)
+        address = element_address(op, op.source, op.indices, buffers)
+        Rewriter.insert_op(
+            llvm.StoreOp(op.vector, address, element_bytes(op, op.source, buffers)), _before(op)
+        )
+        if op.result is not None:
+            op.result.replace_all_uses_with(op.source)
+        Rewriter.erase_op(op)
+    elif touches_tensors(op) and not isinstance(
+        op, func.ReturnOp | scf.YieldOp | scf.ForOp | scf.IfOp
+    ):
+        raise OpError(op, f"xla-lower-tensors: cannot lower '{op.name}' to pointers")
+
+
+def touches_tensors(op: Operation) -> bool:
+    return op.dialect_name() == "tensor" or any(
+        isinstance(v.type, TensorType) for v in (*op.operands, *op.results)
+    )
+
+
+def _before(op: Operation) -> InsertPoint:
+    return InsertPoint.before(op)
+
+
+def check_transfer(op: Operation, vector_type: Attribute) -> None:
+    in_bounds = op.properties.get("in_bounds")
+    all_in_bounds = isinstance(in_bounds, ArrayAttr) and all(
+        isinstance(flag, IntegerAttr) and flag.value.data != 0 for flag in in_bounds.data
+    )
+    if not isinstance(vector_type, VectorType) or vector_type.get_num_dims() != 1:
+        raise OpError(op, "xla-lower-tensors: only 1-d vector transfers are lowered")
+    if not all_in_bounds:
+        raise OpError(op, "xla-lower-tensors: a transfer must be in bounds (in_bounds = [true])")
+
+
+def element_address(
+    op: Operation, buffer: SSAValue, indices: tuple[SSAValue, ...], buffers: Buffers
+) -> SSAValue:
+    """`getelementptr inbounds elt, ptr %buffer, iN %index` before `op`."""
+    tensor_type = buffers.tensor_types.get(buffer)
+    if tensor_type is None:
+        raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
+    if len(indices) != 1:
+        raise OpError(op, "xla-lower-tensors: tensors must be flat (run xla-flatten-tensors)")
+    index = indices[0]
+    width = i32 if tensor_type.element_count() < 2**31 else i64
+    ops: list[Operation] = []
+    if isinstance(index.type, IndexType):
+        cast = arith.IndexCastOp(index, width)
+        ops.append(cast)
+        index = cast.result
+    elif not isinstance(index.type, IntegerType):
+        raise OpError(op, "xla-lower-tensors: an index must be an integer")
+    gep = llvm.GEPOp(
+        buffer, [_GEP_SSA_INDEX], tensor_type.element_type, ssa_indices=[index], inbounds=True
+    )
+    ops.append(gep)
+    Rewriter.insert_op(ops, _before(op))
+    return gep.result
+
+
+def element_bytes(op: Operation, buffer: SSAValue, buffers: Buffers) -> int:
+    """The alignment XLA gives a load or store: that of one element."""
+    tensor_type = buffers.tensor_types.get(buffer)
+    if tensor_type is None:
+        raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
+    return element_size(tensor_type.element_type)
+
+
+def mark_invariant(load: llvm.LoadOp, buffer: SSAValue, buffers: Buffers) -> None:
+    if buffer in buffers.invariant:
+        load.attributes[INVARIANT] = UnitAttr()
+
+
+def drop_returned_tensors(function: func.FuncOp) -> None:
+    inputs = [
+        llvm.LLVMPointerType() if isinstance(t, TensorType) else t
+        for t in function.function_type.inputs.data
+    ]
+    outputs = [t for t in function.function_type.outputs.data if not isinstance(t, TensorType)]
+    for ret in [r for r in function.walk() if isinstance(r, func.ReturnOp)]:
+        kept = [v for v in ret.operands if not isinstance(v.type, llvm.LLVMPointerType)]
+        Rewriter.replace_op(ret, func.ReturnOp(*kept))
+    function.function_type = FunctionType.from_lists(inputs, outputs)

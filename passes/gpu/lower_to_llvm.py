@@ -1,0 +1,345 @@
+"""`xla-lower-to-llvm`: arith, math, vector, ub and the gpu ids to the `llvm` dialect.
+
+The last MLIR pass of XLA's kernel pipeline, for kernels that `xla-lower-tensors`
+has turned into code on pointers:
+
+* `func.func` becomes `llvm.func`; an entry function (`xla.entry`) is a kernel:
+  `nvvm.kernel`, `noalias` pointer arguments (XLA's buffers never alias), and
+  `nvvm.reqntid` = the block size, read off the `xla.range` of `gpu.thread_id`;
+* `index` is `i64`; arith ops become their `llvm` twins, casts become
+  `trunc`/`sext`/`fpext`/`fptrunc`;
+* min/max, `fabs`, `sqrt`, rounding and `copysign` become LLVM intrinsics
+  (`llvm.maximum` propagates NaN, as `arith.maximumf` does); other `math`
+  functions become calls of libdevice's `__nv_*f` (as MLIR's GPU to NVVM
+  lowering does); a 16-bit float is computed in f32, as XLA computes it;
+* `vector.extract`/`insert` at constant lanes become `llvm.extractelement` /
+  `llvm.insertelement`; `ub.poison` becomes `llvm.mlir.poison`;
+* `gpu.thread_id` / `gpu.block_id` read the special registers `tid` and `ctaid`
+  (`nvvm.read.ptx.sreg.*`) with their ranges, zero-extended to the index type.
+
+`scf.for`/`scf.if` become blocks and branches first (`llvm.br`, `llvm.cond_br`,
+block arguments for the loop-carried values). An op this pass does not know is
+an error at that op.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, cf, func, llvm, math, ub, vector
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    SymbolRefAttr,
+    UnitAttr,
+    VectorType,
+    bf16,
+    f16,
+    f32,
+    f64,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
+
+from dialects import gpu
+from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
+from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS
+from dialects.xla.bases import PureCallOpBase
+from passes.diagnostics import OpError
+
+# Attributes MLIR's NVVM target reads off an `llvm.func`: a kernel and its block size.
+KERNEL = "nvvm.kernel"
+REQNTID = "nvvm.reqntid"
+
+_INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
+    arith.AddiOp: llvm.AddOp,
+    arith.SubiOp: llvm.SubOp,
+    arith.MuliOp: llvm.MulOp,
+    arith.DivSIOp: llvm.SDivOp,
+    arith.DivUIOp: llvm.UDivOp,
+    arith.RemSIOp: llvm.SRemOp,
+    arith.RemUIOp: llvm.URemOp,
+    arith.AndIOp: llvm.AndOp,
+    arith.OrIOp: llvm.OrOp,
+    arith.XOrIOp: llvm.XOrOp,
+    arith.ShLIOp: llvm.ShlOp,
+    arith.ShRSIOp: llvm.AShrOp,
+    arith.ShRUIOp: llvm.LShrOp,
+    arith.AddfOp: llvm.FAddOp,
+    arith.SubfOp: llvm.FSubOp,
+    arith.MulfOp: llvm.FMulOp,
+    arith.DivfOp: llvm.FDivOp,
+}
+
+# Ops that are one LLVM intrinsic, overloaded on the operand type.
+_INTRINSICS: dict[type[Operation], str] = {
+    arith.MaximumfOp: "llvm.maximum",
+    arith.MinimumfOp: "llvm.minimum",
+    arith.MaxSIOp: "llvm.smax",
+    arith.MinSIOp: "llvm.smin",
+    arith.MaxUIOp: "llvm.umax",
+    arith.MinUIOp: "llvm.umin",
+    math.AbsFOp: "llvm.fabs",
+    math.SqrtOp: "llvm.sqrt",
+    math.FloorOp: "llvm.floor",
+    math.CeilOp: "llvm.ceil",
+    math.RoundEvenOp: "llvm.roundeven",
+    math.CopySignOp: "llvm.copysign",
+}
+
+# math op -> libdevice's f32 function (f64: the same name without the `f`).
+_LIBDEVICE: dict[type[Operation], str] = {
+    math.TanhOp: "__nv_tanhf",
+    math.ExpOp: "__nv_expf",
+    math.LogOp: "__nv_logf",
+    math.RsqrtOp: "__nv_rsqrtf",
+    math.SinOp: "__nv_sinf",
+    math.CosOp: "__nv_cosf",
+    math.Log1pOp: "__nv_log1pf",
+    math.ExpM1Op: "__nv_expm1f",
+    math.ErfOp: "__nv_erff",
+}
+
+
+@dataclass(frozen=True)
+class LowerToLLVMPass(ModulePass):
+    name = "xla-lower-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # Loops and ifs to blocks and branches first, as MLIR's SCF to CF lowering does.
+        ConvertScfToCf().apply(ctx, op)
+        declared: dict[str, llvm.FuncOp] = {}
+        for function in [f for f in op.ops if isinstance(f, func.FuncOp)]:
+            lower_function(function, Lowering(op, declared))
+
+
+@dataclass
+class Lowering:
+    """The module being lowered and the libdevice functions declared in it so far."""
+
+    module: ModuleOp
+    declared: dict[str, llvm.FuncOp]
+
+    def declare(self, name: str, element: Attribute) -> None:
+        if name in self.declared:
+            return
+        signature = llvm.LLVMFunctionType([element], element)
+        declaration = llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external"))
+        self.declared[name] = declaration
+        self.module.body.block.add_op(declaration)
+
+
+def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
+    if function.body.blocks.first is None:
+        return
+    for block in function.body.blocks:
+        for arg in block.args:
+            if isinstance(arg.type, IndexType):
+                Rewriter.replace_value_with_new_type(arg, i64)
+    for block in function.body.blocks:
+        for op in list(block.ops):
+            lower_op(op, lowering)
+    block = function.body.blocks.first
+    inputs = [arg.type for arg in block.args]
+    outputs = list(function.function_type.outputs.data)
+    if len(outputs) > 1:
+        raise OpError(function, "xla-lower-to-llvm: a function returns at most one value")
+    result = llvm_type(outputs[0]) if outputs else llvm.LLVMVoidType()
+    lowered = llvm.FuncOp(
+        function.sym_name.data,
+        llvm.LLVMFunctionType(inputs, result),
+        linkage=llvm.LinkageAttr("external"),
+        body=function.detach_region(function.body),
+    )
+    if "xla.entry" in function.attributes:
+        mark_kernel(lowered, block, function.arg_attrs)
+    Rewriter.replace_op(function, lowered)
+
+
+def mark_kernel(kernel: llvm.FuncOp, block: Block, arg_attrs: ArrayAttr | None) -> None:
+    kernel.attributes[KERNEL] = UnitAttr()
+    kernel.attributes[REQNTID] = DenseArrayBase.from_list(i32, block_size(kernel))
+    given = arg_attrs.data if arg_attrs is not None else ()
+    described: list[DictionaryAttr] = []
+    for i, arg in enumerate(block.args):
+        attrs = (
+            dict(given[i].data) if i < len(given) and isinstance(given[i], DictionaryAttr) else {}
+        )
+        if isinstance(arg.type, llvm.LLVMPointerType):
+            attrs = {"llvm.noalias": UnitAttr(), **attrs}
+        described.append(DictionaryAttr(attrs))
+    kernel.arg_attrs = ArrayAttr(described)
+
+
+def block_size(kernel: Operation) -> list[int]:
+    """Threads per block in x, y, z: one past the largest thread id each register reads."""
+    size = [1, 1, 1]
+    for op in kernel.walk():
+        if type(op) in THREAD_ID_OPS.values():
+            value_range = op.attributes.get("range")
+            if not isinstance(value_range, DenseArrayBase):
+                raise OpError(op, "xla-lower-to-llvm: a thread id without a range")
+            dim = "xyz".index(op.name[-1])
+            size[dim] = max(size[dim], int(value_range.get_values()[1]))
+    return size
+
+
+def llvm_type(t: Attribute) -> Attribute:
+    return i64 if isinstance(t, IndexType) else t
+
+
+def lower_op(op: Operation, lowering: Lowering) -> None:
+    new = lowered_ops(op, lowering)
+    if new is None:
+        return
+    results = [new[-1].results[0]] if op.results else []
+    Rewriter.replace_op(op, new, results)
+
+
+def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
+    """The ops that replace `op` (its result is the last one's), or None to keep it."""
+    if op.dialect_name() == "llvm":
+        return None
+    if isinstance(op, func.ReturnOp):
+        return [llvm.ReturnOp(*op.operands)]
+    if isinstance(op, PureCallOpBase | func.CallOp):
+        return function_call(op)
+    if isinstance(op, cf.BranchOp):
+        return [llvm.BrOp(op.successor, *op.arguments)]
+    if isinstance(op, cf.ConditionalBranchOp):
+        return [
+            llvm.CondBrOp(
+                op.cond, op.then_block, op.then_arguments, op.else_block, op.else_arguments
+            )
+        ]
+    if isinstance(op, ub.PoisonOp):
+        return [PoisonOp(llvm_type(op.result.type))]
+    if isinstance(op, arith.ConstantOp):
+        return [constant(op)]
+    if type(op) in _INT_BINARY:
+        return [_INT_BINARY[type(op)](op.operands[0], op.operands[1])]
+    if isinstance(op, arith.CmpiOp):
+        return [llvm.ICmpOp(op.lhs, op.rhs, IntegerAttr(op.predicate.value.data, i64))]
+    if isinstance(op, arith.CmpfOp):
+        return [llvm.FCmpOp(op.lhs, op.rhs, IntegerAttr(op.predicate.value.data, i64))]
+    if isinstance(op, arith.SelectOp):
+        return [llvm.SelectOp(op.cond, op.lhs, op.rhs)]
+    if isinstance(op, arith.NegfOp):
+        return [llvm.FNegOp(op.operand)]
+    if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp):
+        return integer_cast(op, op.input, llvm_type(op.result.type))
+    if isinstance(op, arith.ExtFOp):
+        return [llvm.FPExtOp(op.input, op.result.type)]
+    if isinstance(op, arith.TruncFOp):
+        return [llvm.FPTruncOp(op.input, op.result.type)]
+    if isinstance(op, arith.SIToFPOp):
+        return [llvm.SIToFPOp(op.input, op.result.type)]
+    if isinstance(op, arith.UIToFPOp):
+        return [UIToFPOp(op.input, op.result.type)]
+    if isinstance(op, arith.FPToSIOp):
+        return [FPToSIOp(op.input, op.result.type)]
+    if isinstance(op, arith.FPToUIOp):
+        return [FPToUIOp(op.input, op.result.type)]
+    if type(op) in _INTRINSICS:
+        result = llvm_type(op.results[0].type)
+        return [llvm.CallIntrinsicOp(_INTRINSICS[type(op)], list(op.operands), [result])]
+    if type(op) in _LIBDEVICE:
+        return libdevice_call(op, _LIBDEVICE[type(op)], lowering)
+    if isinstance(op, vector.ExtractOp | vector.InsertOp):
+        return lane_access(op)
+    if isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp):
+        return special_register(op)
+    raise OpError(op, f"xla-lower-to-llvm: cannot lower '{op.name}'")
+
+
+def function_call(op: Operation) -> list[Operation]:
+    """A call of another function of the kernel (one result at most, as in LLVM)."""
+    callee = op.properties.get("callee")
+    if not isinstance(callee, SymbolRefAttr) or len(op.results) > 1:
+        raise OpError(op, "xla-lower-to-llvm: a call returns at most one value")
+    returned = llvm_type(op.results[0].type) if op.results else None
+    return [llvm.CallOp(callee.string_value(), *op.operands, return_type=returned)]
+
+
+def constant(op: arith.ConstantOp) -> Operation:
+    value = op.value
+    if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType):
+        value = IntegerAttr(value.value.data, i64)
+    if not isinstance(value, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr):
+        raise OpError(op, "xla-lower-to-llvm: an unsupported constant")
+    return llvm.ConstantOp(value, llvm_type(op.result.type))
+
+
+def integer_cast(op: Operation, value: SSAValue, target: Attribute) -> list[Operation] | None:
+    source = llvm_type(value.type)
+    if not isinstance(source, IntegerType) or not isinstance(target, IntegerType):
+        raise OpError(op, "xla-lower-to-llvm: only scalar integer casts are lowered")
+    if source.width.data == target.width.data:
+        op.results[0].replace_all_uses_with(value)
+        Rewriter.erase_op(op)
+        return None
+    if source.width.data > target.width.data:
+        return [llvm.TruncOp(value, target)]
+    if isinstance(op, arith.ExtUIOp):
+        return [llvm.ZExtOp(value, target)]
+    return [llvm.SExtOp(value, target)]
+
+
+def libdevice_call(op: Operation, name: str, lowering: Lowering) -> list[Operation]:
+    """`__nv_<f>f(x)`; 16-bit floats go through f32 and back, f64 calls `__nv_<f>`."""
+    element = op.results[0].type
+    if element not in (bf16, f16, f32, f64) or len(op.operands) != 1:
+        raise OpError(op, f"xla-lower-to-llvm: '{op.name}' is lowered for scalar floats only")
+    compute = f64 if element == f64 else f32
+    callee = name[:-1] if element == f64 else name
+    lowering.declare(callee, compute)
+    ops: list[Operation] = []
+    argument = op.operands[0]
+    if element != compute:
+        ops.append(llvm.FPExtOp(argument, compute))
+        argument = ops[-1].results[0]
+    ops.append(llvm.CallOp(callee, argument, return_type=compute))
+    if element != compute:
+        ops.append(llvm.FPTruncOp(ops[-1].results[0], element))
+    return ops
+
+
+def lane_access(op: vector.ExtractOp | vector.InsertOp) -> list[Operation]:
+    position = op.static_position.get_values()
+    vector_type = op.vector.type if isinstance(op, vector.ExtractOp) else op.dest.type
+    if (
+        op.dynamic_position
+        or len(position) != 1
+        or not isinstance(vector_type, VectorType)
+        or vector_type.get_num_dims() != 1
+    ):
+        raise OpError(op, "xla-lower-to-llvm: only a constant lane of a 1-d vector is lowered")
+    lane = llvm.ConstantOp(IntegerAttr(position[0], i64), i64)
+    if isinstance(op, vector.ExtractOp):
+        return [lane, ExtractElementOp(op.vector, lane.result)]
+    return [lane, llvm.InsertElementOp(op.dest, op.source, lane.result)]
+
+
+def special_register(op: gpu.ThreadIdOp | gpu.BlockIdOp) -> list[Operation]:
+    dim = op.dimension.data.value
+    registers = THREAD_ID_OPS if isinstance(op, gpu.ThreadIdOp) else BLOCK_ID_OPS
+    value_range = op.attributes.get("xla.range")
+    bounds: tuple[int, int] | None = None
+    if isinstance(value_range, ArrayAttr) and len(value_range.data) == 2:
+        low, high = (a.value.data for a in value_range.data if isinstance(a, IntegerAttr))
+        bounds = (low, high + 1)
+    read = registers[dim](bounds)
+    return [read, llvm.ZExtOp(read.res, i64)]

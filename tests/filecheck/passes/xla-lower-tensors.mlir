@@ -1,0 +1,50 @@
+// RUN: xla-emit-opt %s --split-input-file -p xla-lower-tensors | filecheck %s
+
+// A kernel: the tensor arguments become pointers (XLA's least buffer alignment,
+// their bytes), the returned tensor is the output buffer written in place.
+// The read-only buffer's loads are invariant, the written one's are not.
+func.func @kernel(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %i: index) -> tensor<1024xf32> attributes {xla.entry} {
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %in[%i], %pad {in_bounds = [true]} : tensor<1024xf32>, vector<4xf32>
+  %w = vector.transfer_write %v, %out[%i] {in_bounds = [true]} : vector<4xf32>, tensor<1024xf32>
+  %x = tensor.extract %in[%i] : tensor<1024xf32>
+  %y = tensor.extract %w[%i] : tensor<1024xf32>
+  %s = arith.addf %x, %y : f32
+  %r = tensor.insert %s into %w[%i] : tensor<1024xf32>
+  func.return %r : tensor<1024xf32>
+}
+
+// CHECK:      func.func @kernel(%in: !llvm.ptr {llvm.align = 16 : i64, llvm.dereferenceable = 4096 : i64},
+// CHECK-SAME:   %out: !llvm.ptr {llvm.align = 16 : i64, llvm.dereferenceable = 4096 : i64}, %i: index)
+// CHECK-NOT:  tensor
+// CHECK:        %[[I0:.*]] = arith.index_cast %i : index to i32
+// CHECK-NEXT:   %[[P0:.*]] = llvm.getelementptr inbounds %in[%[[I0]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK-NEXT:   %v = llvm.load %[[P0]] {invariant, alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+// CHECK:        %[[P1:.*]] = llvm.getelementptr inbounds %out[{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK-NEXT:   llvm.store %v, %[[P1]] {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
+// CHECK:        llvm.load {{.*}} {invariant, alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK:        %[[P3:.*]] = llvm.getelementptr inbounds %out[{{.*}}]
+// CHECK-NEXT:   %y = llvm.load %[[P3]] {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK:        llvm.store %s, {{.*}} {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:   func.return{{$}}
+
+// -----
+
+// A tensor carried by a loop is the pointer it was.
+func.func @loop(%out: tensor<8xi32>) -> tensor<8xi32> attributes {xla.entry} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %z = arith.constant 0 : i32
+  %r = scf.for %k = %c0 to %c8 step %c1 iter_args(%t = %out) -> (tensor<8xi32>) {
+    %u = tensor.insert %z into %t[%k] : tensor<8xi32>
+    scf.yield %u : tensor<8xi32>
+  }
+  func.return %r : tensor<8xi32>
+}
+
+// CHECK:      func.func @loop(%out: !llvm.ptr {llvm.align = 16 : i64, llvm.dereferenceable = 32 : i64})
+// CHECK:        scf.for %k = {{.*}} iter_args(%t = %out) -> (!llvm.ptr) {
+// CHECK:          llvm.getelementptr inbounds %t[{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, i32
+// CHECK:          llvm.store
+// CHECK-NEXT:     scf.yield %t : !llvm.ptr

@@ -1,0 +1,98 @@
+// RUN: xla-emit-opt %s --split-input-file -p xla-lower-to-llvm | filecheck %s
+
+// An entry function is a kernel: noalias buffers and the block size (the thread
+// id's range) as `nvvm.reqntid`; the ids are the special registers, widened to
+// the index type (i64).
+func.func @kernel(%in: !llvm.ptr {llvm.align = 16 : i64}, %out: !llvm.ptr) attributes {xla.entry} {
+  %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
+  %bid = gpu.block_id x {xla.range = [0 : index, 9 : index]}
+  %c64 = arith.constant 64 : index
+  %base = arith.muli %bid, %c64 : index
+  %lin = arith.addi %base, %tid : index
+  %i = arith.index_cast %lin : index to i32
+  %p = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
+  %v = llvm.load %p {invariant, alignment = 2 : i64} : !llvm.ptr -> vector<2xbf16>
+  %x = vector.extract %v[1] : bf16 from vector<2xbf16>
+  %t = math.tanh %x : bf16
+  %zero = arith.constant 0.0 : bf16
+  %neg = arith.cmpf olt, %t, %zero : bf16
+  %abs = arith.negf %t : bf16
+  %r = arith.select %neg, %abs, %t : bf16
+  %poison = ub.poison : vector<2xbf16>
+  %w = vector.insert %r, %poison [0] : bf16 into vector<2xbf16>
+  %q = llvm.getelementptr inbounds %out[%i] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
+  llvm.store %w, %q {alignment = 2 : i64} : vector<2xbf16>, !llvm.ptr
+  func.return
+}
+
+// CHECK:      llvm.func @kernel(%in: !llvm.ptr {llvm.noalias, llvm.align = 16 : i64}, %out: !llvm.ptr {llvm.noalias})
+// CHECK-SAME:   attributes {nvvm.kernel, nvvm.reqntid = array<i32: 64, 1, 1>}
+// CHECK:        %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x {range = array<i32: 0, 64>} : i32
+// CHECK-NEXT:   %[[TID64:.*]] = llvm.zext %[[TID]] : i32 to i64
+// CHECK-NEXT:   %[[BID:.*]] = nvvm.read.ptx.sreg.ctaid.x {range = array<i32: 0, 10>} : i32
+// CHECK-NEXT:   %[[BID64:.*]] = llvm.zext %[[BID]] : i32 to i64
+// CHECK:        %[[BASE:.*]] = llvm.mul %[[BID64]], %{{.*}} : i64
+// CHECK-NEXT:   %[[LIN:.*]] = llvm.add %[[BASE]], %[[TID64]] : i64
+// CHECK-NEXT:   %[[I:.*]] = llvm.trunc %[[LIN]] : i64 to i32
+// CHECK:        %[[LANE:.*]] = llvm.mlir.constant(1) : i64
+// CHECK-NEXT:   %[[X:.*]] = llvm.extractelement %{{.*}}[%[[LANE]] : i64] : vector<2xbf16>
+// 16-bit floats call libdevice's f32 function.
+// CHECK-NEXT:   %[[XF:.*]] = llvm.fpext %[[X]] : bf16 to f32
+// CHECK-NEXT:   %[[TF:.*]] = llvm.call @__nv_tanhf(%[[XF]]) : (f32) -> f32
+// CHECK-NEXT:   %[[T:.*]] = llvm.fptrunc %[[TF]] : f32 to bf16
+// CHECK:        llvm.fcmp "olt" %[[T]], %{{.*}} : bf16
+// CHECK-NEXT:   llvm.fneg %[[T]] : bf16
+// CHECK-NEXT:   llvm.select
+// CHECK-NEXT:   llvm.mlir.poison : vector<2xbf16>
+// CHECK-NEXT:   llvm.mlir.constant(0) : i64
+// CHECK-NEXT:   llvm.insertelement
+// CHECK:        llvm.return
+// CHECK:      llvm.func @__nv_tanhf(f32) -> f32
+
+
+// -----
+
+// NaN-propagating max, integer min and rounding are LLVM intrinsics.
+func.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32 {
+  %m = arith.maximumf %a, %b : f32
+  %n = arith.minsi %i, %j : i32
+  %r = math.roundeven %m : f32
+  %nf = arith.sitofp %n : i32 to f32
+  %s = arith.addf %r, %nf : f32
+  func.return %s : f32
+}
+
+// CHECK:      llvm.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32
+// CHECK-NEXT:   %m = llvm.call_intrinsic "llvm.maximum"(%a, %b) : (f32, f32) -> f32
+// CHECK-NEXT:   %n = llvm.call_intrinsic "llvm.smin"(%i, %j) : (i32, i32) -> i32
+// CHECK-NEXT:   %r = llvm.call_intrinsic "llvm.roundeven"(%m) : (f32) -> f32
+// CHECK-NEXT:   %nf = llvm.sitofp %n : i32 to f32
+// CHECK-NEXT:   %s = llvm.fadd %r, %nf : f32
+// CHECK-NEXT:   llvm.return %s : f32
+
+// -----
+
+// A loop becomes blocks: the header tests the counter, the body branches back
+// with the carried values as block arguments.
+func.func @sum(%n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+    %next = arith.addf %acc, %one : f32
+    scf.yield %next : f32
+  }
+  func.return %r : f32
+}
+
+// CHECK:      llvm.func @sum(%n: i64) -> f32
+// CHECK:        llvm.br ^[[HEADER:.*]](%{{.*}}, %{{.*}} : i64, f32)
+// CHECK:      ^[[HEADER]](%[[K:.*]]: i64, %[[ACC:.*]]: f32):
+// CHECK-NEXT:   %[[MORE:.*]] = llvm.icmp "slt" %[[K]], %n : i64
+// CHECK-NEXT:   llvm.cond_br %[[MORE]], ^[[BODY:.*]], ^[[EXIT:.*]]
+// CHECK:      ^[[BODY]]:
+// CHECK-NEXT:   %{{.*}} = llvm.fadd %[[ACC]], %{{.*}} : f32
+// CHECK:        llvm.br ^[[HEADER]]
+// CHECK:      ^[[EXIT]]:
+// CHECK-NEXT:   llvm.return %[[ACC]] : f32

@@ -1,0 +1,362 @@
+"""LLVM IR text from a module in the `llvm` dialect (what `xla-lower-to-llvm` leaves).
+
+Printed directly rather than through xDSL's llvmlite translation: llvmlite's IR
+builder has no `bfloat`, and a kernel needs what MLIR's NVVM target adds —
+`ptx_kernel`, `"nvvm.reqntid"`, `noalias` arguments, `!range` on the special
+registers and `!invariant.load` on loads of read-only buffers — spelled as
+XLA's `*.ir-no-opt.ll` spells them. An op the printer does not know is an
+`OpError` at that op.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
+from dialects.nvvm import ReadSpecialRegisterOp
+from passes.diagnostics import OpError
+
+NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
+# The NVPTX data layout XLA's modules carry.
+NVPTX_DATA_LAYOUT = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+
+_BINARY = {
+    llvm.AddOp: "add", llvm.SubOp: "sub", llvm.MulOp: "mul", llvm.SDivOp: "sdiv",
+    llvm.UDivOp: "udiv", llvm.SRemOp: "srem", llvm.URemOp: "urem", llvm.AndOp: "and",
+    llvm.OrOp: "or", llvm.XOrOp: "xor", llvm.ShlOp: "shl", llvm.AShrOp: "ashr",
+    llvm.LShrOp: "lshr", llvm.FAddOp: "fadd", llvm.FSubOp: "fsub", llvm.FMulOp: "fmul",
+    llvm.FDivOp: "fdiv", llvm.FRemOp: "frem",
+}  # fmt: skip
+_CASTS = {
+    llvm.TruncOp: "trunc", llvm.ZExtOp: "zext", llvm.SExtOp: "sext", llvm.FPExtOp: "fpext",
+    llvm.FPTruncOp: "fptrunc", llvm.SIToFPOp: "sitofp", llvm.BitcastOp: "bitcast",
+    FPToSIOp: "fptosi", FPToUIOp: "fptoui", UIToFPOp: "uitofp",
+}  # fmt: skip
+_ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_FCMP = (
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
+)  # fmt: skip
+
+
+def type_text(t: Attribute) -> str:
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, BFloat16Type):
+        return "bfloat"
+    if isinstance(t, Float16Type):
+        return "half"
+    if isinstance(t, Float32Type):
+        return "float"
+    if isinstance(t, Float64Type):
+        return "double"
+    if isinstance(t, llvm.LLVMPointerType):
+        return "ptr"
+    if isinstance(t, llvm.LLVMVoidType):
+        return "void"
+    if isinstance(t, VectorType) and t.get_num_dims() == 1:
+        return f"<{t.get_shape()[0]} x {type_text(t.element_type)}>"
+    raise ValueError(f"no LLVM IR type for {t}")
+
+
+def float_text(value: float, t: Attribute) -> str:
+    """A float constant exactly: hex of the double (f32, f64), `0xR`/`0xH` bits (bf16, f16)."""
+    if isinstance(t, BFloat16Type):
+        bits = struct.unpack("<I", struct.pack("<f", value))[0] >> 16
+        return f"0xR{bits:04X}"
+    if isinstance(t, Float16Type):
+        return f"0xH{struct.unpack('<H', struct.pack('<e', value))[0]:04X}"
+    return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
+
+
+def intrinsic_suffix(t: Attribute) -> str:
+    """The overload suffix of an intrinsic for type `t`: `f32`, `bf16`, `i32`, `v4f32`."""
+    if isinstance(t, VectorType):
+        return f"v{t.get_shape()[0]}{intrinsic_suffix(t.element_type)}"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float16Type | Float32Type | Float64Type):
+        return f"f{t.bitwidth}"
+    return type_text(t)
+
+
+def scalar_text(value: Attribute, t: Attribute) -> str:
+    if isinstance(value, FloatAttr):
+        return float_text(value.value.data, t)
+    if isinstance(value, IntegerAttr):
+        return str(value.value.data)
+    raise ValueError(f"no LLVM IR constant for {value}")
+
+
+class _Printer:
+    """Prints one module; names every value `%vN` and numbers the metadata.
+
+    For the host (`host=True`) a special register is a call of `@xla.sreg.<reg>`,
+    which the grid driver defines, and libdevice's functions call the C library's.
+    """
+
+    def __init__(self, host: bool = False) -> None:
+        self.host = host
+        self.names: dict[SSAValue, str] = {}
+        self.metadata: list[str] = []
+        # Declarations of the overloaded intrinsics called, by mangled name.
+        self.intrinsics: dict[str, str] = {}
+        self.labels: dict[Block, str] = {}
+
+    def name(self, value: SSAValue) -> str:
+        if value not in self.names:
+            self.names[value] = f"%v{len(self.names)}"
+        return self.names[value]
+
+    def typed(self, value: SSAValue) -> str:
+        return f"{type_text(value.type)} {self.name(value)}"
+
+    def add_metadata(self, text: str) -> str:
+        self.metadata.append(text)
+        return f"!{len(self.metadata) - 1}"
+
+    def module(self, module: ModuleOp) -> str:
+        lines = (
+            []
+            if self.host
+            else [
+                f'target datalayout = "{NVPTX_DATA_LAYOUT}"',
+                f'target triple = "{NVPTX_TRIPLE}"',
+                "",
+            ]
+        )
+        for op in module.ops:
+            if not isinstance(op, llvm.FuncOp):
+                raise OpError(op, f"LLVM IR: cannot translate '{op.name}' at module level")
+            lines += [*self.function(op), ""]
+        declared = sorted(
+            {op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)}
+        )
+        lines += [self.intrinsics[name] for name in sorted(self.intrinsics)]
+        if not self.host:  # the host's grid driver defines its registers
+            lines += [f"declare i32 @{self.register_function(name)}()" for name in declared]
+        if declared and not self.host:
+            lines.append("")
+        lines += [f"!{i} = {text}" for i, text in enumerate(self.metadata)]
+        return "\n".join(lines) + "\n"
+
+    def register_function(self, op_name: str) -> str:
+        """The function a special register's op calls: the NVVM intrinsic, or the host's."""
+        register = op_name.removeprefix("nvvm.read.ptx.sreg.")
+        return f"xla.sreg.{register}" if self.host else f"llvm.{op_name}"
+
+    def function(self, op: llvm.FuncOp) -> list[str]:
+        result = type_text(op.function_type.output)
+        body = op.body.blocks.first
+        if body is None:
+            inputs = ", ".join(type_text(t) for t in op.function_type.inputs.data)
+            name = op.sym_name.data
+            if self.host and name == "__nv_rsqrtf":
+                # The C library has no rsqrt: 1 / sqrt(x), each correctly rounded.
+                return [
+                    "define internal float @__nv_rsqrtf(float %x) {",
+                    "  %s = call float @sqrtf(float %x)",
+                    "  %r = fdiv float 1.0, %s",
+                    "  ret float %r",
+                    "}",
+                    "declare float @sqrtf(float)",
+                ]
+            if self.host and name.startswith("__nv_"):
+                # libdevice's `__nv_tanhf(x)` is the C library's `tanhf(x)`.
+                return [
+                    f"define internal {result} @{name}({inputs} %x) {{",
+                    f"  %r = call {result} @{name.removeprefix('__nv_')}({inputs} %x)",
+                    f"  ret {result} %r",
+                    "}",
+                    f"declare {result} @{name.removeprefix('__nv_')}({inputs})",
+                ]
+            return [f"declare {result} @{name}({inputs})"]
+        arg_attrs = op.arg_attrs.data if op.arg_attrs is not None else ()
+        params = []
+        for i, arg in enumerate(body.args):
+            flags = ""
+            if i < len(arg_attrs) and isinstance(arg_attrs[i], DictionaryAttr):
+                flags = argument_flags(arg_attrs[i])
+            params.append(f"{type_text(arg.type)}{flags} {self.name(arg)}")
+        kernel = "nvvm.kernel" in op.attributes and not self.host
+        header = f"define {'ptx_kernel ' if kernel else ''}{result} @{op.sym_name.data}"
+        header += f"({', '.join(params)})"
+        reqntid = op.attributes.get("nvvm.reqntid")
+        if isinstance(reqntid, DenseArrayBase) and not self.host:
+            sizes = ",".join(str(int(v)) for v in reqntid.get_values())
+            header += f' "nvvm.reqntid"="{sizes}"'
+        lines = [header + " {"]
+        blocks = list(op.body.blocks)
+        self.labels = {block: f"bb{i}" for i, block in enumerate(blocks)}
+        incoming = self.incoming_values(blocks)
+        for i, block in enumerate(blocks):
+            if i > 0:
+                lines.append(f"{self.labels[block]}:")
+                lines += ["  " + phi for phi in self.phis(block, incoming[block])]
+            for inner in block.ops:
+                lines += ["  " + line for line in self.instruction(inner)]
+        lines.append("}")
+        return lines
+
+    def incoming_values(
+        self, blocks: list[Block]
+    ) -> dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]]:
+        """For each block, its predecessors and the values each passes to its arguments."""
+        incoming: dict[Block, list[tuple[Block, tuple[SSAValue, ...]]]] = {b: [] for b in blocks}
+        for block in blocks:
+            terminator = block.last_op
+            if isinstance(terminator, llvm.BrOp):
+                incoming[terminator.successor].append((block, tuple(terminator.arguments)))
+            elif isinstance(terminator, llvm.CondBrOp):
+                incoming[terminator.then_block].append((block, tuple(terminator.then_arguments)))
+                incoming[terminator.else_block].append((block, tuple(terminator.else_arguments)))
+        return incoming
+
+    def phis(
+        self, block: Block, incoming: list[tuple[Block, tuple[SSAValue, ...]]]
+    ) -> Iterator[str]:
+        for index, arg in enumerate(block.args):
+            sources = ", ".join(
+                f"[ {self.name(values[index])}, %{self.labels[pred]} ]" for pred, values in incoming
+            )
+            yield f"{self.name(arg)} = phi {type_text(arg.type)} {sources}"
+
+    def instruction(self, op: Operation) -> Iterator[str]:
+        result = f"{self.name(op.results[0])} = " if op.results else ""
+        if type(op) in _BINARY:
+            lhs, rhs = op.operands
+            yield f"{result}{_BINARY[type(op)]} {self.typed(lhs)}, {self.name(rhs)}"
+        elif type(op) in _CASTS:
+            target = type_text(op.results[0].type)
+            yield f"{result}{_CASTS[type(op)]} {self.typed(op.operands[0])} to {target}"
+        elif isinstance(op, llvm.ConstantOp):
+            yield from self.constant(op)
+        elif isinstance(op, PoisonOp):
+            # A value no lane of which is read: folded into its users.
+            self.names[op.res] = "poison"
+        elif isinstance(op, ReadSpecialRegisterOp):
+            value_range = op.attributes.get("range")
+            suffix = ""
+            if isinstance(value_range, DenseArrayBase):
+                low, high = (int(v) for v in value_range.get_values())
+                suffix = ", !range " + self.add_metadata(f"!{{i32 {low}, i32 {high}}}")
+            yield f"{result}call i32 @{self.register_function(op.name)}(){suffix}"
+        elif isinstance(op, llvm.GEPOp):
+            element = type_text(op.elem_type)
+            indices = ", ".join(self.typed(i) for i in op.ssa_indices)
+            inbounds = "inbounds " if op.inbounds is not None else ""
+            yield f"{result}getelementptr {inbounds}{element}, {self.typed(op.ptr)}, {indices}"
+        elif isinstance(op, llvm.LoadOp):
+            align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
+            invariant = ""
+            if "invariant" in op.attributes:
+                invariant = ", !invariant.load " + self.add_metadata("!{}")
+            loaded = type_text(op.dereferenced_value.type)
+            yield f"{result}load {loaded}, {self.typed(op.ptr)}{align}{invariant}"
+        elif isinstance(op, llvm.StoreOp):
+            align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
+            yield f"store {self.typed(op.value)}, {self.typed(op.ptr)}{align}"
+        elif isinstance(op, ExtractElementOp):
+            yield f"{result}extractelement {self.typed(op.vector)}, {self.typed(op.position)}"
+        elif isinstance(op, llvm.InsertElementOp):
+            yield (
+                f"{result}insertelement {self.typed(op.vector)}, {self.typed(op.value)}, "
+                f"{self.typed(op.index)}"
+            )
+        elif isinstance(op, llvm.ICmpOp):
+            predicate = _ICMP[op.predicate.value.data]
+            yield f"{result}icmp {predicate} {self.typed(op.lhs)}, {self.name(op.rhs)}"
+        elif isinstance(op, llvm.FCmpOp):
+            predicate = _FCMP[op.predicate.value.data]
+            yield f"{result}fcmp {predicate} {self.typed(op.lhs)}, {self.name(op.rhs)}"
+        elif isinstance(op, llvm.SelectOp):
+            cond, lhs, rhs = op.operands
+            yield f"{result}select {self.typed(cond)}, {self.typed(lhs)}, {self.typed(rhs)}"
+        elif isinstance(op, llvm.FNegOp):
+            yield f"{result}fneg {self.typed(op.operands[0])}"
+        elif isinstance(op, llvm.CallOp):
+            callee = op.callee.string_value() if op.callee is not None else "?"
+            returned = type_text(op.results[0].type) if op.results else "void"
+            args = ", ".join(self.typed(a) for a in op.args)
+            yield f"{result}call {returned} @{callee}({args})"
+        elif isinstance(op, llvm.CallIntrinsicOp):
+            returned = op.ress.type if op.ress is not None else None
+            name = f"{op.intrin.data}.{intrinsic_suffix(op.args[0].type)}"
+            self.intrinsics[name] = (
+                f"declare {type_text(returned) if returned else 'void'} @{name}("
+                + ", ".join(type_text(a.type) for a in op.args)
+                + ")"
+            )
+            args = ", ".join(self.typed(a) for a in op.args)
+            yield f"{result}call {type_text(returned) if returned else 'void'} @{name}({args})"
+        elif isinstance(op, llvm.BrOp):
+            yield f"br label %{self.labels[op.successor]}"
+        elif isinstance(op, llvm.CondBrOp):
+            yield (
+                f"br {self.typed(op.cond)}, label %{self.labels[op.then_block]}, "
+                f"label %{self.labels[op.else_block]}"
+            )
+        elif isinstance(op, llvm.ReturnOp):
+            yield f"ret {self.typed(op.arg)}" if op.arg is not None else "ret void"
+        else:
+            raise OpError(op, f"LLVM IR: cannot translate '{op.name}'")
+
+    def constant(self, op: llvm.ConstantOp) -> Iterator[str]:
+        """Constants are folded into their users, as LLVM IR writes them."""
+        t = op.result.type
+        value = op.value
+        if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
+            element = t.element_type
+            lanes = [scalar_attr(v, element) for v in value.get_values()]
+            if all(lane in ("0", float_text(0.0, element)) for lane in lanes):
+                self.names[op.result] = "zeroinitializer"
+            else:
+                parts = ", ".join(f"{type_text(element)} {lane}" for lane in lanes)
+                self.names[op.result] = f"<{parts}>"
+        else:
+            self.names[op.result] = scalar_text(value, t)
+        return iter(())
+
+
+def argument_flags(attrs: DictionaryAttr) -> str:
+    """` noalias align 16 dereferenceable(N)` from `llvm.*` argument attributes."""
+    flags = ""
+    if "llvm.noalias" in attrs.data:
+        flags += " noalias"
+    for key, spelling in (
+        ("llvm.align", " align {}"),
+        ("llvm.dereferenceable", " dereferenceable({})"),
+    ):
+        value = attrs.data.get(key)
+        if isinstance(value, IntegerAttr):
+            flags += spelling.format(value.value.data)
+    return flags
+
+
+def scalar_attr(value: int | float, element: Attribute) -> str:
+    if isinstance(element, IntegerType):
+        return str(int(value))
+    return float_text(float(value), element)
+
+
+def module_to_llvm_ir(module: ModuleOp, host: bool = False) -> str:
+    """The module as LLVM IR text for the NVPTX target (or, `host`, for the CPU)."""
+    return _Printer(host).module(module)
