@@ -375,18 +375,32 @@ class ElementalEmitter:
         else_body: Callable[[], SSAValue],
     ) -> SSAValue:
         """`scf.if` whose branches are emitted by the callbacks into fresh cache scopes."""
+        (result,) = self.emit_if_values(
+            condition, [result_type], lambda: [then_body()], lambda: [else_body()]
+        )
+        return result
+
+    def emit_if_values(
+        self,
+        condition: SSAValue,
+        result_types: Sequence[Attribute],
+        then_body: Callable[[], Sequence[SSAValue]],
+        else_body: Callable[[], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        """`emit_if` yielding several values (one per result type)."""
         regions: list[Region] = []
         for body in (then_body, else_body):
             block = Block()
             outer = self.builder
             self.builder = builder_at_end(block)
             self.caches.append({})
-            value = body()
-            self.insert(scf.YieldOp(value))
+            values = body()
+            self.insert(scf.YieldOp(*values))
             self.caches.pop()
             self.builder = outer
             regions.append(Region(block))
-        return self.insert(scf.IfOp(condition, [result_type], regions[0], regions[1])).results[0]
+        branch = scf.IfOp(condition, list(result_types), regions[0], regions[1])
+        return list(self.insert(branch).results)
 
     def emit_pad(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
         indexing_map = _operand_map(instruction, 0)
