@@ -25,6 +25,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
+from xla_emit.hlo.eval_control import rng_bit_generator
 from xla_emit.hlo.evaluator import check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.opcodes import ALIASING_OPS
@@ -38,7 +39,7 @@ from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = ALIASING_OPS
-_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather"})
+_LIBRARY_CALLS = frozenset({"dot", "custom-call", "all-reduce", "all-gather", "rng-bit-generator"})
 # Ops a kCustom fusion hands to a library.
 _LIBRARY_OPS = frozenset({"dot", "custom-call", "sort"})
 _NOT_LAUNCHED = _ALIASES | _LIBRARY_CALLS | {"parameter", "constant", "sort"}
@@ -209,6 +210,9 @@ def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> 
         return library.dot(instruction, arrays[0], arrays[1])
     if instruction.opcode == "custom-call":
         return library.custom_call(instruction, arrays)
+    if instruction.opcode == "rng-bit-generator":
+        # XLA expands it into hash fusions; the bits are the same host-side.
+        return rng_bit_generator(instruction, arrays)  # type: ignore[return-value]
     # all-reduce and all-gather over one device.
     return arrays[0] if len(arrays) == 1 else tuple(arrays)
 
