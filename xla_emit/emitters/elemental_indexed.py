@@ -38,15 +38,17 @@ if TYPE_CHECKING:
 def emit_gather(
     emitter: ElementalEmitter, instruction: HloInstruction, indices: Sequence[SSAValue]
 ) -> list[SSAValue]:
-    """The operand element at the clamped start of the slice this output index lies in."""
+    """The operand element at the clamped start of the slice this output index lies in.
+
+    An operand batching dim is indexed by the output's batch index of its paired
+    `start_indices_batching_dims` dim (its slice is one element)."""
     dims = instruction.gather_dimensions
     assert dims is not None, "a gather has dimension numbers"
-    if dims.operand_batching_dims:
-        raise unsupported(instruction, "gather with batching dims")
     operand = instruction.operands[0].array_shape
     starts = _gather_starts(emitter, instruction, indices)
     offset_dims = sorted(dims.offset_dims)
-    window_dims = [d for d in range(operand.rank) if d not in dims.collapsed_slice_dims]
+    removed = set(dims.collapsed_slice_dims) | set(dims.operand_batching_dims)
+    window_dims = [d for d in range(operand.rank) if d not in removed]
     variables = [
         Variable(Interval(0, operand.dimensions[d] - dims.slice_sizes[d]))
         for d in dims.start_index_map
@@ -54,8 +56,15 @@ def emit_gather(
     domain = IndexingMap(
         index_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ()
     )
+    batch_out = [d for d in range(len(indices)) if d not in dims.offset_dims]
+    index_rank = instruction.operands[1].array_shape.rank
+    index_batch = [d for d in range(index_rank) if d != dims.index_vector_dim]
     operand_index: list[SSAValue] = []
     for d in range(operand.rank):
+        if d in dims.operand_batching_dims:
+            paired = dims.start_indices_batching_dims[dims.operand_batching_dims.index(d)]
+            operand_index.append(indices[batch_out[index_batch.index(paired)]])
+            continue
         expr: AffineExpr = ConstantExpr(0)
         if d in dims.start_index_map:
             expr = SymbolExpr(dims.start_index_map.index(d))

@@ -80,10 +80,6 @@ def _check_supported(scatter: HloInstruction) -> None:
             "(the scatter emitter takes one)",
             scatter.location,
         )
-    if dims.input_batching_dims:
-        raise UserError(
-            f"Unsupported: scatter '{scatter.name}' with batching dims", scatter.location
-        )
     if scatter.operands[0].opcode != "parameter":
         raise UserError(
             f"Unsupported: scatter '{scatter.name}' whose operand is computed in the fusion "
@@ -114,11 +110,19 @@ def _window_starts(
     return starts
 
 
+def _operand_window_dims(scatter: HloInstruction) -> list[int]:
+    """The operand dims an update window spans: neither inserted nor batching dims."""
+    dims = _dims(scatter)
+    removed = set(dims.inserted_window_dims) | set(dims.input_batching_dims)
+    return [d for d in range(scatter.operands[0].array_shape.rank) if d not in removed]
+
+
 def _window_sizes(scatter: HloInstruction) -> list[int]:
-    """The update window's extent along each operand dim (1 along inserted dims)."""
+    """The update window's extent along each operand dim (1 along inserted and batching
+    dims)."""
     dims = _dims(scatter)
     rank = scatter.operands[0].array_shape.rank
-    window_dims = [d for d in range(rank) if d not in dims.inserted_window_dims]
+    window_dims = _operand_window_dims(scatter)
     update_dims = scatter.operands[2].array_shape.dimensions
     sizes = [1] * rank
     for window_dim, update_dim in zip(window_dims, sorted(dims.update_window_dims), strict=True):
@@ -148,14 +152,22 @@ def _output_index(
     starts: Sequence[SSAValue],
     update_index: Sequence[SSAValue],
 ) -> list[SSAValue]:
-    """`start + window offset` along each operand dim."""
+    """`start + window offset` along each operand dim; along a batching dim, the update's
+    index along the scatter dim paired with it (always in range)."""
     dims = _dims(scatter)
     rank = scatter.operands[0].array_shape.rank
-    window_dims = [d for d in range(rank) if d not in dims.inserted_window_dims]
+    window_dims = _operand_window_dims(scatter)
     update_dims = sorted(dims.update_window_dims)
     update_shape = scatter.operands[2].array_shape.dimensions
+    scatter_dims = [d for d in range(len(update_shape)) if d not in dims.update_window_dims]
+    index_rank = scatter.operands[1].array_shape.rank
+    index_batch = [d for d in range(index_rank) if d != dims.index_vector_dim]
     index: list[SSAValue] = []
     for d in range(rank):
+        if d in dims.input_batching_dims:
+            paired = dims.scatter_indices_batching_dims[dims.input_batching_dims.index(d)]
+            index.append(update_index[scatter_dims[index_batch.index(paired)]])
+            continue
         offset = None
         if d in window_dims:
             update_dim = update_dims[window_dims.index(d)]
