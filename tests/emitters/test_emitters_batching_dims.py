@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from xla_emit.api import run_hlo, run_reference
+from xla_emit.diagnostics import UserError
 
 CORPUS = Path(__file__).parent.parent / "corpus" / "batching"
 DATA = np.load(CORPUS / "vmap_gather_scatter.npz")
@@ -113,3 +114,60 @@ def test_scatter_add_with_crossed_batching_dims(seed: int) -> None:
     for run in (run_hlo, run_reference):
         (result,) = run(text, [operand, indices, updates])
         np.testing.assert_array_equal(result, expected)
+
+
+KEEP_LARGER = """
+keep_larger {
+  a = s32[] parameter(0)
+  i = f32[] parameter(1)
+  b = s32[] parameter(2)
+  j = f32[] parameter(3)
+  keep = pred[] compare(a, b), direction=GE
+  v = s32[] select(keep, a, b)
+  w = f32[] select(keep, i, j)
+  ROOT t = (s32[], f32[]) tuple(v, w)
+}
+"""
+
+
+def variadic_scatter_module(unique: bool) -> str:
+    root = (
+        "scatter(x0, x1, x2, x3, x4), update_window_dims={1}, inserted_window_dims={0}, "
+        "scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+        f"unique_indices={'true' if unique else 'false'}, to_apply=keep_larger"
+    )
+    params = ["s32[6,3]", "f32[6,3]", "s32[4,1]", "s32[4,3]", "f32[4,3]"]
+    return fused(params, root, "(s32[6,3], f32[6,3])", KEEP_LARGER)
+
+
+def test_variadic_scatter_with_unique_indices_combines_every_operand() -> None:
+    rng = np.random.default_rng(5)
+    values = rng.integers(-9, 9, (6, 3)).astype(np.int32)
+    labels = rng.standard_normal((6, 3)).astype(np.float32)
+    indices = np.array([[4], [0], [7], [2]], np.int32)  # 7 is out of range: dropped
+    new_values = rng.integers(-9, 9, (4, 3)).astype(np.int32)
+    new_labels = rng.standard_normal((4, 3)).astype(np.float32)
+    expected_values, expected_labels = values.copy(), labels.copy()
+    for row, (start,) in enumerate(indices):
+        if 0 <= start < 6:
+            for col in range(3):
+                if new_values[row, col] > values[start, col]:
+                    expected_values[start, col] = new_values[row, col]
+                    expected_labels[start, col] = new_labels[row, col]
+    arguments = [values, labels, indices, new_values, new_labels]
+    for run in (run_hlo, run_reference):
+        got_values, got_labels = run(variadic_scatter_module(True), arguments)
+        np.testing.assert_array_equal(got_values, expected_values)
+        np.testing.assert_array_equal(got_labels, expected_labels)
+
+
+def test_variadic_scatter_without_unique_indices_is_a_located_error() -> None:
+    arguments = [
+        np.zeros((6, 3), np.int32),
+        np.zeros((6, 3), np.float32),
+        np.zeros((4, 1), np.int32),
+        np.zeros((4, 3), np.int32),
+        np.zeros((4, 3), np.float32),
+    ]
+    with pytest.raises(UserError, match=r"<hlo>:\d+:\d+: error: Unsupported: scatter 'r' of 2"):
+        run_hlo(variadic_scatter_module(False), arguments)

@@ -123,7 +123,9 @@ ENTRY main {
             VARIADIC_SCATTER,
             19,
             8,
-            "Unsupported: scatter 's' of 2 operands (the scatter emitter takes one)",
+            "Unsupported: scatter 's' of 2 operands without unique_indices (its combiner "
+            "needs all operands at once, which one atomic update cannot give; XLA expands "
+            "such a scatter into a sequential loop)",
         ),
     ],
 )
