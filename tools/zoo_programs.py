@@ -129,6 +129,18 @@ def fori_loop(x: jax.Array) -> jax.Array:
     )
 
 
+def max_pool_grad(images: jax.Array) -> jax.Array:
+    """The gradient of a 3x3, stride-2 max pool (NHWC): XLA:GPU rewrites its
+    select-and-scatter into an argmax reduce-window over (value, index) pairs and a
+    scatter. Rounded inputs make ties, which the argmax breaks as XLA does."""
+
+    def pooled(x: jax.Array) -> jax.Array:
+        window = lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+        return (window * window).sum()
+
+    return jax.grad(pooled)(jnp.round(images * 4.0))
+
+
 def _bf16(shape: tuple[int, ...], low: float = -1.0, high: float = 1.0) -> Arg:
     return Arg(shape, "bfloat16", low, high)
 
@@ -174,4 +186,5 @@ PROGRAMS: tuple[ZooProgram, ...] = (
         ),
     ),
     ZooProgram("fori_loop", fori_loop, (Arg((8, 64)),)),
+    ZooProgram("max_pool_grad", max_pool_grad, (Arg((2, 9, 9, 4)),)),
 )
