@@ -50,3 +50,25 @@ def test_uniform_floats_from_xla_bits(algorithm: str, case: str) -> None:
     bits = CORPUS[f"{case}_3x5_uint32_bits"]
     expected = ((bits >> 9) | np.uint32(0x3F800000)).view(np.float32) - np.float32(1)
     np.testing.assert_array_equal(uniform, expected)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "case", "dtype"),
+    [("rng_philox", "PHILOX", "u32"), ("rng_three_fry", "THREE_FRY", "u64")],
+)
+def test_the_module_jax_writes_runs_whole(algorithm: str, case: str, dtype: str) -> None:
+    """jax's u32[4] key reaches the u64[2] state through width-changing bitcast-converts,
+    compiled as kernels, and the new state goes back the same way."""
+    text = (
+        "HloModule rng\nENTRY main {\n  k = u32[4]{0} parameter(0)\n"
+        "  k2 = u32[2,2]{1,0} reshape(k)\n  s = u64[2]{0} bitcast-convert(k2)\n"
+        f"  r = (u64[2]{{0}}, {dtype}[3,5]{{1,0}}) rng-bit-generator(s), algorithm={algorithm}\n"
+        "  s1 = u64[2]{0} get-tuple-element(r), index=0\n"
+        "  s2 = u32[2,2]{1,0} bitcast-convert(s1)\n  s3 = u32[4]{0} reshape(s2)\n"
+        f"  b = {dtype}[3,5]{{1,0}} get-tuple-element(r), index=1\n"
+        f"  ROOT t = (u32[4]{{0}}, {dtype}[3,5]{{1,0}}) tuple(s3, b)\n}}\n"
+    )
+    state, bits = run_hlo(text, [CORPUS["key"]])
+    width = {"u32": "uint32", "u64": "uint64"}[dtype]
+    np.testing.assert_array_equal(state, CORPUS[f"{case}_3x5_{width}_state"])
+    np.testing.assert_array_equal(bits, CORPUS[f"{case}_3x5_{width}_bits"])
