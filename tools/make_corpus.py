@@ -194,6 +194,17 @@ def _reshapes(x: jax.Array) -> jax.Array:
     return (x.reshape(4, 2, 16) * 2.0).transpose(1, 0, 2).reshape(8, 16) + 1.0
 
 
+def _max_pool_grad(x: jax.Array) -> jax.Array:
+    """XLA rewrites the pool's select-and-scatter into a variadic (argmax) reduce-window
+    and a scatter; rounding makes ties, which the argmax must break as XLA does."""
+
+    def pooled(v: jax.Array) -> jax.Array:
+        window = jax.lax.reduce_window(v, -jnp.inf, jax.lax.max, (3, 3), (1, 2), "SAME")
+        return (window**2).sum()
+
+    return jax.grad(pooled)(jnp.round(x))
+
+
 PROGRAMS: tuple[Program, ...] = (
     Program("gelu_bf16", _gelu_tanh, (bf16(8, 256),)),
     Program("elementwise_f32", _elementwise_f32, (f32(16, 32), f32(16, 32))),
@@ -216,6 +227,7 @@ PROGRAMS: tuple[Program, ...] = (
     Program("reverse_broadcast", _reverse_broadcast, (f32(4, 8), f32(8))),
     Program("argmax_rows", _argmax_rows, (f32(6, 10),)),
     Program("reshapes", _reshapes, (f32(8, 16),)),
+    Program("max_pool_grad", _max_pool_grad, (f32(5, 6),)),
 )
 
 

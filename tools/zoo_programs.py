@@ -161,6 +161,18 @@ def fft_filter(x: jax.Array) -> jax.Array:
     return jnp.fft.irfft(jnp.where(keep, spectrum * (0.5 - 0.25j), 0), n=x.shape[-1], axis=-1)
 
 
+def max_pool_grad(images: jax.Array) -> jax.Array:
+    """The gradient of a 3x3, stride-2 max pool (NHWC): XLA:GPU rewrites its
+    select-and-scatter into an argmax reduce-window over (value, index) pairs and a
+    scatter. Rounded inputs make ties, which the argmax breaks as XLA does."""
+
+    def pooled(x: jax.Array) -> jax.Array:
+        window = lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME")
+        return (window * window).sum()
+
+    return jax.grad(pooled)(jnp.round(images * 4.0))
+
+
 def _bf16(shape: tuple[int, ...], low: float = -1.0, high: float = 1.0) -> Arg:
     return Arg(shape, "bfloat16", low, high)
 
@@ -213,4 +225,5 @@ PROGRAMS: tuple[ZooProgram, ...] = (
     ),
     ZooProgram("cholesky_solve", cholesky_solve, (Arg((16, 16)), Arg((16, 4)))),
     ZooProgram("fft_filter", fft_filter, (Arg((4, 64)),)),
+    ZooProgram("max_pool_grad", max_pool_grad, (Arg((2, 9, 9, 4)),)),
 )

@@ -10,6 +10,8 @@ choice picked the kind under test.
 
 from __future__ import annotations
 
+import itertools
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -433,3 +435,95 @@ def test_dots_in_loop_fusions(
 )
 def test_emitter_choice(params: list[str], body: list[str], result: str, kind: EmitterKind) -> None:
     assert emitter_kind(fusion_module(params, body, result)) is kind
+
+
+ARGMAX = """
+argmax {
+  a = s32[] parameter(0)
+  i = s32[] parameter(1)
+  b = s32[] parameter(2)
+  j = s32[] parameter(3)
+  keep = pred[] compare(a, b), direction=GE
+  va = s32[] select(keep, a, b)
+  vi = s32[] select(keep, i, j)
+  ROOT t = (s32[], s32[]) tuple(va, vi)
+}
+"""
+
+
+def argmax_windows_by_brute_force(
+    values: np.ndarray, window: list[tuple[int, int, int, int, int, int]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per output element: the first maximum (row-major window order) of the window's
+    in-range elements and its flat position, or (-1000, -1) where the window holds none."""
+    (
+        (rows, r_stride, r_low, r_high, r_base, r_dil),
+        (cols, c_stride, c_low, c_high, c_base, c_dil),
+    ) = window
+    extent = [
+        (n - 1) * b + 1 + lo + hi
+        for n, b, lo, hi in zip(
+            values.shape, (r_base, c_base), (r_low, c_low), (r_high, c_high), strict=True
+        )
+    ]
+    out = [
+        (extent[0] - ((rows - 1) * r_dil + 1)) // r_stride + 1,
+        (extent[1] - ((cols - 1) * c_dil + 1)) // c_stride + 1,
+    ]
+    best = np.full(out, -1000, np.int32)
+    where = np.full(out, -1, np.int32)
+    for oy, ox in itertools.product(range(out[0]), range(out[1])):
+        for wy, wx in itertools.product(range(rows), range(cols)):
+            py = oy * r_stride + wy * r_dil - r_low
+            px = ox * c_stride + wx * c_dil - c_low
+            if py % r_base or px % c_base:
+                continue
+            y, x = py // r_base, px // c_base
+            inside = 0 <= y < values.shape[0] and 0 <= x < values.shape[1]
+            if inside and (values[y, x] > best[oy, ox] or where[oy, ox] < 0):
+                best[oy, ox], where[oy, ox] = values[y, x], y * values.shape[1] + x
+    return best, where
+
+
+@settings(max_examples=3, deadline=None)
+@given(rows=st.integers(1, 5), cols=st.integers(1, 5), data=st.data(), seed=st.integers(0, 99))
+def test_variadic_argmax_reduce_windows_in_loop_fusions(
+    rows: int, cols: int, data: st.DataObject, seed: int
+) -> None:
+    """Two accumulators (value, position) through one window nest, holes and padding
+    skipped; ties keep the first position, as XLA's max-pool gradient needs."""
+    window = data.draw(windows([rows, cols]))
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-3, 3, (rows, cols)).astype(np.int32)
+    best, where = argmax_windows_by_brute_force(values, window)
+    result = shape_text("s32", list(best.shape))
+    text_window = (
+        f"size={'x'.join(str(w[0]) for w in window)} "
+        f"stride={'x'.join(str(w[1]) for w in window)} "
+        f"pad={'x'.join(f'{w[2]}_{w[3]}' for w in window)} "
+        f"lhs_dilate={'x'.join(str(w[4]) for w in window)} "
+        f"rhs_dilate={'x'.join(str(w[5]) for w in window)}"
+    )
+    operand = shape_text("s32", [rows, cols])
+    body = [
+        f"i = {operand} iota(), iota_dimension=0",
+        f"c = s32[] constant({cols})",
+        f"cs = {operand} broadcast(c), dimensions={{}}",
+        f"ic = {operand} multiply(i, cs)",
+        f"j = {operand} iota(), iota_dimension=1",
+        f"at = {operand} add(ic, j)",
+        "low = s32[] constant(-1000)",
+        "none = s32[] constant(-1)",
+        f"r = ({result}, {result}) reduce-window(x0, at, low, none), "
+        f"window={{{text_window}}}, to_apply=argmax",
+        f"v = {result} get-tuple-element(r), index=0",
+        f"w = {result} get-tuple-element(r), index=1",
+        f"ROOT t = ({result}, {result}) tuple(v, w)",
+    ]
+    text = fusion_module([operand], body, f"({result}, {result})").replace(
+        "HloModule test\n", f"HloModule test\n{ARGMAX}"
+    )
+    got_best, got_where = run_hlo(text, [values])
+    np.testing.assert_array_equal(got_best, best)
+    np.testing.assert_array_equal(got_where, where)
+    assert_runs_like_the_evaluator(text, [values])

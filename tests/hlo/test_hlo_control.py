@@ -182,13 +182,13 @@ def test_unsupported_custom_call_target_is_a_located_error() -> None:
     )
 
 
-def test_rng_bit_generator_parses_and_says_it_is_not_reproduced() -> None:
+def test_rng_bit_generator_with_an_unknown_algorithm_is_a_located_error() -> None:
     text = module(
         "  s = u64[2] parameter(0)\n"
-        "  ROOT r = (u64[2], u32[4]) rng-bit-generator(s), algorithm=rng_default"
+        "  ROOT r = (u64[2], u32[4]) rng-bit-generator(s), algorithm=rng_mersenne"
     )
     parsed = parse_hlo_module(text, "m.hlo")
-    with pytest.raises(UserError, match="random bits are not reproduced"):
+    with pytest.raises(UserError, match=r"m\.hlo:\d+:\d+: error: rng-bit-generator 'r'"):
         evaluate_module(parsed, [np.zeros(2, np.uint64)])
 
 

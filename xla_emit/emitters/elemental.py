@@ -244,6 +244,8 @@ class ElementalEmitter:
         emit_op = _EMITTERS.get(opcode)
         if emit_op is not None:
             return emit_op(self, instruction, indices)
+        if opcode == "bitcast-convert" and _changes_width(instruction):
+            return [_emit_width_changing_bitcast(self, instruction, indices)]
         if opcode in _ELEMENTWISE:
             operands = [self.emit(op, indices)[0] for op in instruction.operands]
             return [self.emit_elementwise(instruction, operands)]
@@ -401,18 +403,32 @@ class ElementalEmitter:
         else_body: Callable[[], SSAValue],
     ) -> SSAValue:
         """`scf.if` whose branches are emitted by the callbacks into fresh cache scopes."""
+        (result,) = self.emit_if_values(
+            condition, [result_type], lambda: [then_body()], lambda: [else_body()]
+        )
+        return result
+
+    def emit_if_values(
+        self,
+        condition: SSAValue,
+        result_types: Sequence[Attribute],
+        then_body: Callable[[], Sequence[SSAValue]],
+        else_body: Callable[[], Sequence[SSAValue]],
+    ) -> list[SSAValue]:
+        """`emit_if` yielding several values (one per result type)."""
         regions: list[Region] = []
         for body in (then_body, else_body):
             block = Block()
             outer = self.builder
             self.builder = builder_at_end(block)
             self.caches.append({})
-            value = body()
-            self.insert(scf.YieldOp(value))
+            values = body()
+            self.insert(scf.YieldOp(*values))
             self.caches.pop()
             self.builder = outer
             regions.append(Region(block))
-        return self.insert(scf.IfOp(condition, [result_type], regions[0], regions[1])).results[0]
+        branch = scf.IfOp(condition, list(result_types), regions[0], regions[1])
+        return list(self.insert(branch).results)
 
     def emit_pad(self, instruction: HloInstruction, indices: Sequence[SSAValue]) -> list[SSAValue]:
         indexing_map = _operand_map(instruction, 0)
@@ -616,6 +632,59 @@ def _signless(value: int, bits: int) -> int:
     if value >= 1 << (bits - 1):
         return value - (1 << bits)
     return value
+
+
+def _changes_width(instruction: HloInstruction) -> bool:
+    source = instruction.operands[0].array_shape.element_type
+    return source.bit_width != instruction.array_shape.element_type.bit_width
+
+
+def _emit_width_changing_bitcast(
+    emitter: ElementalEmitter, instruction: HloInstruction, indices: Sequence[SSAValue]
+) -> SSAValue:
+    """A `bitcast-convert` between widths, little-endian as XLA lays it out: a wider
+    result joins the operand's minor-dim elements (the first least significant); a
+    narrower one adds a minor dim that picks its part of the operand element."""
+    operand = instruction.operands[0]
+    source = operand.array_shape.element_type
+    target = instruction.array_shape.element_type
+    source_int, target_int = IntegerType(source.bit_width), IntegerType(target.bit_width)
+
+    def as_int(value: SSAValue, width_type: IntegerType) -> SSAValue:
+        if value.type == width_type:
+            return value
+        return emitter.insert(arith.BitcastOp(value, width_type)).results[0]
+
+    def constant(value: int, width_type: IntegerType) -> SSAValue:
+        return emitter.insert(arith.ConstantOp(IntegerAttr(value, width_type))).results[0]
+
+    if source.bit_width < target.bit_width:
+        joined: SSAValue | None = None
+        for part in range(target.bit_width // source.bit_width):
+            element = emitter.emit(operand, [*indices, emitter.constant_index(part)])[0]
+            wide = emitter.insert(arith.ExtUIOp(as_int(element, source_int), target_int))
+            shifted = wide.results[0]
+            if part:
+                amount = constant(part * source.bit_width, target_int)
+                shifted = emitter.insert(arith.ShLIOp(shifted, amount)).results[0]
+            joined = shifted if joined is None else _or(emitter, joined, shifted)
+        assert joined is not None
+        bits = joined
+    else:
+        element = emitter.emit(operand, list(indices[:-1]))[0]
+        part = emitter.insert(arith.IndexCastOp(indices[-1], source_int)).results[0]
+        width = constant(target.bit_width, source_int)
+        amount = emitter.insert(arith.MuliOp(part, width)).results[0]
+        shifted = emitter.insert(arith.ShRUIOp(as_int(element, source_int), amount)).results[0]
+        bits = emitter.insert(arith.TruncIOp(shifted, target_int)).results[0]
+    result_type = element_type(target)
+    if bits.type == result_type:
+        return bits
+    return emitter.insert(arith.BitcastOp(bits, result_type)).results[0]
+
+
+def _or(emitter: ElementalEmitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    return emitter.insert(arith.OrIOp(a, b)).results[0]
 
 
 # Ops computed from the operands' elements at the output's own index.

@@ -26,7 +26,7 @@ from xla_emit.emitters.elemental_ops import unsupported
 from xla_emit.emitters.types import builder_at_end, element_type
 from xla_emit.emitters.work_items import index_dim_vars
 from xla_emit.hlo.ir import HloInstruction, WindowDimension
-from xla_emit.hlo.shape import PrimitiveType
+from xla_emit.hlo.shape import PrimitiveType, flatten_shape
 from xla_emit.indexing.affine import AffineExpr, ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval
@@ -38,15 +38,17 @@ if TYPE_CHECKING:
 def emit_gather(
     emitter: ElementalEmitter, instruction: HloInstruction, indices: Sequence[SSAValue]
 ) -> list[SSAValue]:
-    """The operand element at the clamped start of the slice this output index lies in."""
+    """The operand element at the clamped start of the slice this output index lies in.
+
+    An operand batching dim is indexed by the output's batch index of its paired
+    `start_indices_batching_dims` dim (its slice is one element)."""
     dims = instruction.gather_dimensions
     assert dims is not None, "a gather has dimension numbers"
-    if dims.operand_batching_dims:
-        raise unsupported(instruction, "gather with batching dims")
     operand = instruction.operands[0].array_shape
     starts = _gather_starts(emitter, instruction, indices)
     offset_dims = sorted(dims.offset_dims)
-    window_dims = [d for d in range(operand.rank) if d not in dims.collapsed_slice_dims]
+    removed = set(dims.collapsed_slice_dims) | set(dims.operand_batching_dims)
+    window_dims = [d for d in range(operand.rank) if d not in removed]
     variables = [
         Variable(Interval(0, operand.dimensions[d] - dims.slice_sizes[d]))
         for d in dims.start_index_map
@@ -54,8 +56,15 @@ def emit_gather(
     domain = IndexingMap(
         index_dim_vars(instruction.array_shape.dimensions), tuple(variables), (), ()
     )
+    batch_out = [d for d in range(len(indices)) if d not in dims.offset_dims]
+    index_rank = instruction.operands[1].array_shape.rank
+    index_batch = [d for d in range(index_rank) if d != dims.index_vector_dim]
     operand_index: list[SSAValue] = []
     for d in range(operand.rank):
+        if d in dims.operand_batching_dims:
+            paired = dims.start_indices_batching_dims[dims.operand_batching_dims.index(d)]
+            operand_index.append(indices[batch_out[index_batch.index(paired)]])
+            continue
         expr: AffineExpr = ConstantExpr(0)
         if d in dims.start_index_map:
             expr = SymbolExpr(dims.start_index_map.index(d))
@@ -88,17 +97,19 @@ def _gather_starts(
 def emit_reduce_window(
     emitter: ElementalEmitter, instruction: HloInstruction, indices: Sequence[SSAValue]
 ) -> list[SSAValue]:
-    """The window's elements reduced into the init value, in row-major window order."""
+    """The window's elements reduced into the init values, in row-major window order.
+
+    A variadic reduce-window (XLA writes one, an argmax over (value, index) pairs, for
+    max-pool's gradient) carries one accumulator per operand through the same nest."""
     window = instruction.window
     assert window is not None, "a reduce-window has a window"
-    if len(instruction.operands) != 2:
-        raise unsupported(instruction, "variadic reduce-window")
     if any(w.reversal for w in window):
         raise unsupported(instruction, "reduce-window with window reversal")
-    init = emitter.emit(instruction.operands[1], [])[0]
+    half = len(instruction.operands) // 2
+    inits = [emitter.emit(init, [])[0] for init in instruction.operands[half:]]
     nest = _WindowNest(emitter, instruction, window, indices)
     sizes = [w.size for w in window]
-    return [emit_loop_nest(emitter, sizes, init, nest.accumulate)]
+    return emit_loop_nest_values(emitter, sizes, inits, nest.accumulate)
 
 
 def emit_loop_nest(
@@ -109,27 +120,41 @@ def emit_loop_nest(
 ) -> SSAValue:
     """`scf.for` nests over `sizes` (outermost first; size-1 dims get the index 0, no loop)
     carrying one accumulator; `body(accumulator, ivs)` gives the next one."""
+    (result,) = emit_loop_nest_values(
+        emitter, sizes, [init], lambda accumulators, ivs: [body(accumulators[0], ivs)]
+    )
+    return result
 
-    def level(accumulator: SSAValue, ivs: list[SSAValue]) -> SSAValue:
+
+def emit_loop_nest_values(
+    emitter: ElementalEmitter,
+    sizes: Sequence[int],
+    inits: Sequence[SSAValue],
+    body: Callable[[list[SSAValue], list[SSAValue]], list[SSAValue]],
+) -> list[SSAValue]:
+    """`emit_loop_nest` carrying several accumulators."""
+
+    def level(accumulators: list[SSAValue], ivs: list[SSAValue]) -> list[SSAValue]:
         if len(ivs) == len(sizes):
-            return body(accumulator, ivs)
+            return body(accumulators, ivs)
         size = sizes[len(ivs)]
         if size == 1:
-            return level(accumulator, [*ivs, emitter.constant_index(0)])
-        block = Block(arg_types=[IndexType(), accumulator.type])
+            return level(accumulators, [*ivs, emitter.constant_index(0)])
+        block = Block(arg_types=[IndexType(), *(a.type for a in accumulators)])
         block.args[0].name_hint = f"w{len(ivs)}"
-        block.args[1].name_hint = "acc"
+        for arg in block.args[1:]:
+            arg.name_hint = "acc"
         outer = emitter.builder
         emitter.builder = builder_at_end(block)
         emitter.caches.append({})
-        result = level(block.args[1], [*ivs, block.args[0]])
-        emitter.insert(scf.YieldOp(result))
+        results = level(list(block.args[1:]), [*ivs, block.args[0]])
+        emitter.insert(scf.YieldOp(*results))
         emitter.caches.pop()
         emitter.builder = outer
         bounds = [emitter.constant_index(v) for v in (0, size, 1)]
-        return emitter.insert(scf.ForOp(*bounds, [accumulator], block)).results[0]
+        return list(emitter.insert(scf.ForOp(*bounds, accumulators, block)).results)
 
-    return level(init, [])
+    return level(list(inits), [])
 
 
 class _WindowNest:
@@ -149,16 +174,16 @@ class _WindowNest:
         self.reducer = emitter.fusion.reducer(instruction.called_computations[0])
         symbols = tuple(Variable(Interval(0, w.size - 1)) for w in window)
         self.domain = IndexingMap(
-            index_dim_vars(instruction.array_shape.dimensions), symbols, (), ()
+            index_dim_vars(flatten_shape(instruction.shape)[0].dimensions), symbols, (), ()
         )
 
-    def accumulate(self, accumulator: SSAValue, ivs: list[SSAValue]) -> SSAValue:
-        """The reducer on the accumulator and the element at this window position, if any."""
+    def accumulate(self, accumulators: list[SSAValue], ivs: list[SSAValue]) -> list[SSAValue]:
+        """The reducer on the accumulators and the elements at this window position, if any."""
         emitter = self.emitter
-        operand = self.instruction.operands[0]
+        operands = self.instruction.operands[: len(self.instruction.operands) // 2]
         checks: list[SSAValue] = []
         operand_index: list[SSAValue] = []
-        sizes = operand.array_shape.dimensions
+        sizes = operands[0].array_shape.dimensions
         for d, (w, size) in enumerate(zip(self.window, sizes, strict=True)):
             position = DimExpr(d) * w.stride + SymbolExpr(d) * w.window_dilation - w.pad_low
             if w.base_dilation > 1:
@@ -170,18 +195,19 @@ class _WindowNest:
             index = self.apply(position, ivs)
             checks.extend(emitter.range_checks(index, Interval(0, size - 1), known))
             operand_index.append(index)
+        types = [a.type for a in accumulators]
 
-        def combined() -> SSAValue:
-            value = emitter.emit(operand, operand_index)[0]
-            call = PureCallOp(self.reducer, [accumulator, value], [accumulator.type])
-            return emitter.insert(call).results[0]
+        def combined() -> list[SSAValue]:
+            values = [emitter.emit(operand, operand_index)[0] for operand in operands]
+            call = PureCallOp(self.reducer, [*accumulators, *values], types)
+            return list(emitter.insert(call).results)
 
         if not checks:
             return combined()
         condition = checks[0]
         for check in checks[1:]:
             condition = emitter.insert(arith.AndIOp(condition, check)).results[0]
-        return emitter.emit_if(condition, accumulator.type, combined, lambda: accumulator)
+        return emitter.emit_if_values(condition, types, combined, lambda: accumulators)
 
     def apply(self, expr: AffineExpr, ivs: Sequence[SSAValue]) -> SSAValue:
         return self.emitter.apply_grid_expr(expr, self.domain, self.indices, ivs)

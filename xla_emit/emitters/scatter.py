@@ -38,13 +38,13 @@ from xla_emit.indexing.affine import DimExpr
 
 
 def emit_scatter_entry(name: str, fusion: FusionFunctions, analysis: FusionAnalysis) -> func.FuncOp:
-    """One `xla.loop` over the updates, each element combined into the output."""
+    """One `xla.loop` over the updates, each element combined into the output(s)."""
     scatter = analysis.hero
     _check_supported(scatter)
-    operand, _, updates = scatter.operands
-    update_shape = updates.array_shape
+    operands, updates = _scattered(scatter), _updates(scatter)
+    update_shape = updates[0].array_shape
     unroll, launch = loop_launch_config(analysis, update_shape)
-    aliases = {0: operand.parameter_number or 0}
+    aliases = {n: operand.parameter_number or 0 for n, operand in enumerate(operands)}
     entry = begin_entry_function(name, fusion, output_shapes(analysis), launch, aliases)
     if update_shape.num_elements == 0:
         return entry.finish(entry.outputs)
@@ -56,40 +56,51 @@ def emit_scatter_entry(name: str, fusion: FusionFunctions, analysis: FusionAnaly
     builder = builder_at_end(loop.body.block)
     emitter = entry.emitter(builder)
     update_index = list(loop.map_results)
-    value = emitter.emit(updates, update_index)[0]
+    values = [emitter.emit(u, update_index)[0] for u in updates]
     starts = _window_starts(emitter, scatter, update_index)
     in_bounds = _window_fits(emitter, scatter, starts)
-    output = loop.region_iter_args[0]
+    outputs = list(loop.region_iter_args)
 
-    def combine() -> SSAValue:
+    def combine() -> list[SSAValue]:
         output_index = _output_index(emitter, scatter, starts, update_index)
-        return _combine_into(emitter, scatter, output, output_index, value)
+        return _combine_into(emitter, scatter, outputs, output_index, values)
 
-    written = _if_then_else(emitter, in_bounds, combine, output)
-    builder.insert(YieldOp([written]))
+    written = _if_then_else(emitter, in_bounds, combine, outputs)
+    builder.insert(YieldOp(written))
     entry.body.insert(loop)
     return entry.finish(list(loop.res))
+
+
+def _scattered(scatter: HloInstruction) -> list[HloInstruction]:
+    """The operands updated in place (one per output)."""
+    return list(scatter.operands[: len(scatter.operands) // 2])
+
+
+def _indices(scatter: HloInstruction) -> HloInstruction:
+    return scatter.operands[len(scatter.operands) // 2]
+
+
+def _updates(scatter: HloInstruction) -> list[HloInstruction]:
+    return list(scatter.operands[len(scatter.operands) // 2 + 1 :])
 
 
 def _check_supported(scatter: HloInstruction) -> None:
     dims = scatter.scatter_dimensions
     assert dims is not None, "a scatter has dimension numbers"
-    if len(scatter.operands) != 3:
+    if len(scatter.operands) != 3 and not scatter.unique_indices:
         raise UserError(
             f"Unsupported: scatter '{scatter.name}' of {len(scatter.operands) // 2} operands "
-            "(the scatter emitter takes one)",
+            "without unique_indices (its combiner needs all operands at once, which one "
+            "atomic update cannot give; XLA expands such a scatter into a sequential loop)",
             scatter.location,
         )
-    if dims.input_batching_dims:
-        raise UserError(
-            f"Unsupported: scatter '{scatter.name}' with batching dims", scatter.location
-        )
-    if scatter.operands[0].opcode != "parameter":
-        raise UserError(
-            f"Unsupported: scatter '{scatter.name}' whose operand is computed in the fusion "
-            "(XLA updates a parameter's buffer in place)",
-            scatter.location,
-        )
+    for operand in _scattered(scatter):
+        if operand.opcode != "parameter":
+            raise UserError(
+                f"Unsupported: scatter '{scatter.name}' whose operand is computed in the "
+                "fusion (XLA updates a parameter's buffer in place)",
+                scatter.location,
+            )
 
 
 def _dims(scatter: HloInstruction) -> ScatterDimensions:
@@ -102,7 +113,7 @@ def _window_starts(
 ) -> list[SSAValue]:
     """The index vector of this update's window: one `index` per scatter-indexed operand dim."""
     dims = _dims(scatter)
-    indices = scatter.operands[1]
+    indices = _indices(scatter)
     batch = [index for d, index in enumerate(update_index) if d not in dims.update_window_dims]
     starts: list[SSAValue] = []
     for component in range(len(dims.scatter_dims_to_operand_dims)):
@@ -114,12 +125,20 @@ def _window_starts(
     return starts
 
 
+def _operand_window_dims(scatter: HloInstruction) -> list[int]:
+    """The operand dims an update window spans: neither inserted nor batching dims."""
+    dims = _dims(scatter)
+    removed = set(dims.inserted_window_dims) | set(dims.input_batching_dims)
+    return [d for d in range(scatter.operands[0].array_shape.rank) if d not in removed]
+
+
 def _window_sizes(scatter: HloInstruction) -> list[int]:
-    """The update window's extent along each operand dim (1 along inserted dims)."""
+    """The update window's extent along each operand dim (1 along inserted and batching
+    dims)."""
     dims = _dims(scatter)
     rank = scatter.operands[0].array_shape.rank
-    window_dims = [d for d in range(rank) if d not in dims.inserted_window_dims]
-    update_dims = scatter.operands[2].array_shape.dimensions
+    window_dims = _operand_window_dims(scatter)
+    update_dims = _updates(scatter)[0].array_shape.dimensions
     sizes = [1] * rank
     for window_dim, update_dim in zip(window_dims, sorted(dims.update_window_dims), strict=True):
         sizes[window_dim] = update_dims[update_dim]
@@ -148,14 +167,22 @@ def _output_index(
     starts: Sequence[SSAValue],
     update_index: Sequence[SSAValue],
 ) -> list[SSAValue]:
-    """`start + window offset` along each operand dim."""
+    """`start + window offset` along each operand dim; along a batching dim, the update's
+    index along the scatter dim paired with it (always in range)."""
     dims = _dims(scatter)
     rank = scatter.operands[0].array_shape.rank
-    window_dims = [d for d in range(rank) if d not in dims.inserted_window_dims]
+    window_dims = _operand_window_dims(scatter)
     update_dims = sorted(dims.update_window_dims)
-    update_shape = scatter.operands[2].array_shape.dimensions
+    update_shape = _updates(scatter)[0].array_shape.dimensions
+    scatter_dims = [d for d in range(len(update_shape)) if d not in dims.update_window_dims]
+    index_rank = _indices(scatter).array_shape.rank
+    index_batch = [d for d in range(index_rank) if d != dims.index_vector_dim]
     index: list[SSAValue] = []
     for d in range(rank):
+        if d in dims.input_batching_dims:
+            paired = dims.scatter_indices_batching_dims[dims.input_batching_dims.index(d)]
+            index.append(update_index[scatter_dims[index_batch.index(paired)]])
+            continue
         offset = None
         if d in window_dims:
             update_dim = update_dims[window_dims.index(d)]
@@ -182,33 +209,40 @@ def _add(emitter: ElementalEmitter, a: SSAValue | None, b: SSAValue | None) -> S
 def _combine_into(
     emitter: ElementalEmitter,
     scatter: HloInstruction,
-    output: SSAValue,
+    outputs: list[SSAValue],
     output_index: list[SSAValue],
-    update: SSAValue,
-) -> SSAValue:
-    """The combiner applied to the output element and the update, written back."""
+    updates: list[SSAValue],
+) -> list[SSAValue]:
+    """The combiner applied to the output elements and the updates, written back."""
     combiner = scatter.called_computations[0]
     if scatter.unique_indices:
-        current = emitter.emit(scatter.operands[0], output_index)[0]
-        combined = _inline(combiner, emitter, [current, update])
-        return emitter.insert(tensor.InsertOp(combined, output, output_index)).results[0]
+        current = [emitter.emit(operand, output_index)[0] for operand in _scattered(scatter)]
+        combined = _inline(combiner, emitter, [*current, *updates])
+        return [
+            emitter.insert(tensor.InsertOp(value, output, output_index)).results[0]
+            for value, output in zip(combined, outputs, strict=True)
+        ]
+    (update,) = updates
     body = Block(arg_types=[update.type])
     body.args[0].name_hint = "current"
     outer = emitter.builder
     emitter.builder = builder_at_end(body)
-    combined = _inline(combiner, emitter, [body.args[0], update])
+    (combined,) = _inline(combiner, emitter, [body.args[0], update])
     emitter.insert(YieldOp([combined]))
     emitter.builder = outer
-    return emitter.insert(AtomicRMWOp(output, output_index, Region(body))).results[0]
+    return [emitter.insert(AtomicRMWOp(outputs[0], output_index, Region(body))).results[0]]
 
 
 def _inline(
     combiner: HloComputation,
     emitter: ElementalEmitter,
     arguments: list[SSAValue],
-) -> SSAValue:
-    """The combiner's root computed from `arguments` at the emitter's insertion point."""
-    subgraph = Subgraph(combiner.name, (combiner.root,), frozenset(combiner.instructions))
+) -> list[SSAValue]:
+    """The combiner's results (one per tuple element) computed from `arguments` at the
+    emitter's insertion point."""
+    root = combiner.root
+    roots = tuple(root.operands) if root.opcode == "tuple" else (root,)
+    subgraph = Subgraph(combiner.name, roots, frozenset(combiner.instructions))
     scalars = {
         parameter: [argument]
         for parameter, argument in zip(combiner.parameters, arguments, strict=True)
@@ -216,25 +250,26 @@ def _inline(
     inlined = ElementalEmitter(
         FusionFunctions(combiner, [subgraph]), subgraph, emitter.builder, [], scalars
     )
-    return inlined.emit(combiner.root, [])[0]
+    return [value for r in roots for value in inlined.emit(r, [])]
 
 
 def _if_then_else(
     emitter: ElementalEmitter,
     condition: SSAValue,
-    then_body: Callable[[], SSAValue],
-    unchanged: SSAValue,
-) -> SSAValue:
-    """`scf.if %condition` yielding `then_body()` or `unchanged` (a tensor)."""
+    then_body: Callable[[], list[SSAValue]],
+    unchanged: list[SSAValue],
+) -> list[SSAValue]:
+    """`scf.if %condition` yielding `then_body()` or `unchanged` (tensors)."""
     then_block = Block()
     outer = emitter.builder
     emitter.builder = builder_at_end(then_block)
     emitter.caches.append({})
     written = then_body()
-    emitter.insert(scf.YieldOp(written))
+    emitter.insert(scf.YieldOp(*written))
     emitter.caches.pop()
     emitter.builder = outer
     else_block = Block()
-    builder_at_end(else_block).insert(scf.YieldOp(unchanged))
-    if_op = scf.IfOp(condition, [unchanged.type], Region(then_block), Region(else_block))
-    return emitter.insert(if_op).results[0]
+    builder_at_end(else_block).insert(scf.YieldOp(*unchanged))
+    types = [value.type for value in unchanged]
+    if_op = scf.IfOp(condition, types, Region(then_block), Region(else_block))
+    return list(emitter.insert(if_op).results)

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from xla_emit.diagnostics import UserError
+from xla_emit.hlo import rng_bits
 from xla_emit.hlo.eval_indexed import RunComputation
 from xla_emit.hlo.ir import HloInstruction
+from xla_emit.hlo.shape import flatten_shape
 
 # Comparisons per chunk of rows: bounds the memory of the all-pairs comparison.
 _PAIRS_PER_CHUNK = 1 << 22
@@ -108,9 +110,23 @@ def map_elementwise(
     return np.broadcast_to(result, operands[0].shape).astype(dtype)
 
 
-def rng_bit_generator(instruction: HloInstruction, _operands: Sequence[object]) -> object:
-    raise UserError(
-        f"rng-bit-generator '{instruction.name}': random bits are not reproduced (XLA's "
-        "Philox and ThreeFry streams are not implemented); pass the random values as inputs",
-        instruction.location,
+def rng_bit_generator(instruction: HloInstruction, operands: Sequence[object]) -> object:
+    """XLA's Philox or ThreeFry bits (`rng_bits`) and the advanced state."""
+    algorithm = dict(instruction.extra_attributes).get("algorithm", "rng_default")
+    state_shape, bits_shape = flatten_shape(instruction.shape)
+    width = bits_shape.element_type.bit_width
+    if algorithm not in rng_bits.ALGORITHMS or width not in (8, 16, 32, 64):
+        raise UserError(
+            f"rng-bit-generator '{instruction.name}': unsupported algorithm '{algorithm}' or "
+            f"element type '{bits_shape.element_type.value}' (XLA takes rng_three_fry, "
+            "rng_philox and rng_default on 8- to 64-bit types)",
+            instruction.location,
+        )
+    state = np.asarray(operands[0])
+    new_state, bits = rng_bits.generate_bits(
+        algorithm, state.view(np.uint64), bits_shape.dimensions, width
+    )
+    return (
+        new_state.view(state.dtype).reshape(state_shape.dimensions),
+        bits.view(bits_shape.element_type.dtype),
     )

@@ -18,8 +18,11 @@ from xla_emit.hlo.shape import ArrayShape, Shape, flatten_shape
 
 # Entry-level ops the runtime hands to its kernel library.
 LIBRARY_CALL_OPS = frozenset(
-    {"dot", "custom-call", "fft", "all-reduce", "all-gather", "collective-permute", "sort"}
-)
+    {
+        "dot", "custom-call", "fft", "all-reduce", "all-gather", "collective-permute", "sort",
+        "rng-bit-generator",
+    }
+)  # fmt: skip
 # Ops that make a kCustom fusion a library fusion.
 LIBRARY_FUSION_OPS = frozenset({"dot", "custom-call", "sort"})
 # Ops that launch nothing: they alias buffers or are literals and parameters.
@@ -56,6 +59,8 @@ def library_routine(instruction: HloInstruction) -> str:
         return "cuBLAS gemm"
     if opcode == "fft":
         return "cuFFT"
+    if opcode == "rng-bit-generator":
+        return "random bits (XLA's hash kernels, computed host-side)"
     if opcode == "sort":
         return "library sort (its comparator a kernel of ours)"
     if opcode == "custom-call":

@@ -27,7 +27,7 @@ from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
 from xla_emit.emitters.triton.route import runs_as_triton
-from xla_emit.hlo.eval_control import one_device_collective
+from xla_emit.hlo.eval_control import one_device_collective, rng_bit_generator
 from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.launches import (
@@ -222,6 +222,9 @@ def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> 
         return library.custom_call(instruction, arrays)
     if instruction.opcode == "fft":
         return library_fft.fft(instruction, arrays[0])
+    if instruction.opcode == "rng-bit-generator":
+        # XLA expands it into hash fusions; the bits are the same host-side.
+        return rng_bit_generator(instruction, arrays)  # type: ignore[return-value]
     return one_device_collective(instruction, arrays)  # type: ignore[return-value]
 
 
