@@ -137,7 +137,11 @@ def fusion_launch_dimensions(kernel_module: ModuleOp) -> LaunchDimensions:
 
 def emit_module_kernels(module: HloModule) -> list[EmittedKernel]:
     """Every fusion's kernel; no function takes the name of another fusion's entry."""
-    fusions = _fusions_or_error(module)
+    return emit_kernels(_fusions_or_error(module))
+
+
+def emit_kernels(fusions: list[HloInstruction]) -> list[EmittedKernel]:
+    """The kernels of `fusions`; no function takes the name of another fusion's entry."""
     entry_names = frozenset(sanitize_function_name(fusion.name) for fusion in fusions)
     return [
         emit_kernel(sanitize_function_name(fusion.name), fused_computation(fusion), entry_names)
@@ -156,10 +160,14 @@ def emit_hlo_module(text: str, file: str) -> ModuleOp:
     """Parse HLO text and emit every fusion as its own kernel, in one module."""
     from xla_emit.hlo.parser import parse_hlo_module
 
-    module = parse_hlo_module(text, file)
+    return kernels_module(emit_module_kernels(parse_hlo_module(text, file)))
+
+
+def kernels_module(kernels: list[EmittedKernel]) -> ModuleOp:
+    """One module holding every kernel's functions (a function shared by two, once)."""
     functions: list[func.FuncOp] = []
     names: set[str] = set()
-    for kernel in emit_module_kernels(module):
+    for kernel in kernels:
         for function in kernel.functions:
             if function.sym_name.data not in names:
                 names.add(function.sym_name.data)

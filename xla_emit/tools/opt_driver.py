@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from io import StringIO
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -20,6 +21,9 @@ from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, parse_mlir, verify_module
 from xla_emit.runtime.sources import input_format
 from xla_emit.runtime.timing import PARSE, PRINT, VERIFY, Timer
+
+if TYPE_CHECKING:
+    from xla_emit.hlo.ir import HloInstruction
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,8 @@ class DriverOptions:
     emit: str | None
     print_partitions: bool
     input_format: str | None
+    # For HLO input: emit only the fusion of this name (its HLO or its kernel name).
+    fusion: str | None = None
 
 
 class Driver:
@@ -76,18 +82,47 @@ class Driver:
 
     def _run_hlo(self, text: str, file: str) -> str:
         from dialects.xla.seed_spelling import SEED_SPELLING
-        from xla_emit.emitters import emit_hlo_module, format_hlo_partitions
+        from xla_emit.emitters import format_hlo_partitions
 
         if self.options.print_partitions:
             return format_hlo_partitions(text, file)
         with self.timer.measure("parse HLO and emit"):
-            module = emit_hlo_module(text, file)
+            module = self._emit_hlo(text, file)
         source_map = SourceMap(file, text)
         with self.timer.measure(VERIFY):
             verify_module(module, source_map)
         self.spelling = SEED_SPELLING
         self._apply_passes(module, source_map)
         return self._print(module, self.options.emit or self.spelling)
+
+    def _emit_hlo(self, text: str, file: str) -> ModuleOp:
+        """The kernels of the module's fusions (or of `--fusion`'s one) in one module.
+
+        A module without fusions (HLO before XLA's passes, as `jax.jit(f).lower(x)
+        .as_text(dialect="hlo")` prints it) gets the kernels `xla-emit-run` launches for
+        it: every instruction that is neither a library call nor bookkeeping, as a fusion
+        of its own.
+        """
+        from xla_emit.emitters.fusion import emit_kernels, fusion_instructions, kernels_module
+        from xla_emit.hlo.parser import parse_hlo_module
+        from xla_emit.runtime.module_runtime import kernel_fusions
+
+        hlo = parse_hlo_module(text, file)
+        fusions = fusion_instructions(hlo)
+        if not fusions:
+            fusions = _unique_names(kernel_fusions(hlo))
+            if not fusions:
+                raise UserError(
+                    f"module '{hlo.name}' has no fusion and no op that runs as a kernel"
+                )
+            sys.stderr.write(
+                f"note: module '{hlo.name}' has no fusions (HLO before XLA's passes?): each op "
+                "is emitted as a kernel of its own, as xla-emit-run runs it; XLA's fusions come "
+                "from its optimized module (xla-emit-jax writes it)\n"
+            )
+        if self.options.fusion is not None:
+            fusions = [_named_fusion(fusions, self.options.fusion, file)]
+        return kernels_module(emit_kernels(fusions))
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
         from xla_emit.runtime.pipeline import apply_pipeline
@@ -126,6 +161,24 @@ class Driver:
         except UserError as error:
             return error
         return None
+
+
+def _unique_names(fusions: list[HloInstruction]) -> list[HloInstruction]:
+    """The first fusion of each name (a sort's comparator kernels share theirs)."""
+    seen: dict[str, HloInstruction] = {}
+    for fusion in fusions:
+        seen.setdefault(fusion.name, fusion)
+    return list(seen.values())
+
+
+def _named_fusion(fusions: list[HloInstruction], name: str, file: str) -> HloInstruction:
+    from xla_emit.emitters.partitioner import sanitize_function_name
+
+    for fusion in fusions:
+        if name in (fusion.name, sanitize_function_name(fusion.name)):
+            return fusion
+    listed = ", ".join(fusion.name for fusion in fusions)
+    raise UserError(f"{file}: no fusion named '{name}' (the fusions: {listed})")
 
 
 def _has_content(text: str) -> bool:
