@@ -16,7 +16,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 LINT_STAMP := $(VENV)/.lint-installed
 
-.PHONY: test demo setup pytest lit bench lint clean
+.PHONY: test demo setup jax pytest lit bench lint clean
 
 setup: $(STAMP)
 
@@ -25,6 +25,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+# The jax extra in the same venv, for xla-emit-jax: `make jax PYTHON=python3.12` (jax 0.12
+# needs Python 3.12 or later). Never needed by `make test`.
+jax: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[jax]'
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q tests

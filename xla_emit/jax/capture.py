@@ -18,6 +18,7 @@ import shutil
 import sys
 import tempfile
 import traceback
+import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType, TracebackType
@@ -162,7 +163,11 @@ def compile_function(
     seed: int = 0,
     name: str | None = None,
 ) -> layout.Bundle:
-    """Compile `function` for `target` and write the bundle folder `out` (see `bundle`)."""
+    """Compile `function` for `target` and write the bundle folder `out` (see `bundle`).
+
+    An argument given as a numpy array is an input as it is; the others are seeded
+    (`inputs`).
+    """
     jax = import_jax()
     arguments = arg_specs(specs)
     chosen = load_target(target)
@@ -174,7 +179,10 @@ def compile_function(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"cannot write '{out}': {error.strerror}") from None
-    inputs = seeded_inputs(arguments, seed)
+    inputs = [
+        np.asarray(given) if isinstance(given, np.ndarray) else seeded
+        for given, seeded in zip(specs, seeded_inputs(arguments, seed), strict=True)
+    ]
     with tempfile.TemporaryDirectory() as dump:
         lowered = _lower(jax, function, arguments, chosen, label)
         compiled = _compile(
@@ -188,8 +196,10 @@ def compile_function(
     (folder / layout.SOURCE_STABLEHLO).write_text(_strip_locations(lowered.as_text()))
     (folder / layout.GPU_HLO).write_text(gpu_hlo)
     (folder / layout.TARGET).write_text(chosen.text)
-    write_npz(str(folder / layout.INPUTS), {f"arg{i}": a for i, a in enumerate(inputs)})
-    write_npz(str(folder / layout.OUTPUTS), {f"out{i}": o for i, o in enumerate(outputs)})
+    arrays = {f"arg{i}": a for i, a in enumerate(inputs)}
+    write_npz(str(folder / layout.INPUTS), arrays, zipfile.ZIP_LZMA)
+    arrays = {f"out{i}": o for i, o in enumerate(outputs)}
+    write_npz(str(folder / layout.OUTPUTS), arrays, zipfile.ZIP_LZMA)
     manifest = {
         "format": layout.FORMAT,
         "function": label,
@@ -273,7 +283,10 @@ def _keep_dump(dump: Path, target: Path) -> None:
     target.mkdir(parents=True)
     for path in sorted(dump.iterdir()):
         if path.is_file():
-            layout.write_dump_file(target / _DUMP_PREFIX.sub("", path.name), path.read_bytes())
+            data = path.read_bytes()
+            if data.startswith(b"HloModule"):  # its metadata names the user's files
+                data = strip_hlo(data.decode()).encode()
+            layout.write_dump_file(target / _DUMP_PREFIX.sub("", path.name), data)
 
 
 def _strip_locations(text: str) -> str:

@@ -77,9 +77,12 @@ def run(argv: Sequence[str] | None) -> int:
     args = build_argument_parser().parse_args(argv)
     from xla_emit.jax.capture import compile_function, compiler_option, load_function
     from xla_emit.jax.specs import parse_spec
+    from xla_emit.jax.targets import load_target
 
+    # What can be checked without jax is checked first: a typo costs no import.
     specs = [parse_spec(text) for text in args.specs]
     options = dict(compiler_option(text) for text in args.xla_option)
+    load_target(args.target)
     function = load_function(args.function)
     compile_function(
         function,
