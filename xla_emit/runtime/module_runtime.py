@@ -90,7 +90,7 @@ class ModuleRuntime:
             return instruction.literal
         if opcode in _ALIASES:
             return _alias(instruction, operands)
-        if opcode == "call" or _is_library_fusion(instruction):
+        if opcode == "call" or is_library_fusion(instruction):
             return self.run_computation(instruction.called_computations[0], operands)
         if opcode == "while":
             return self._while(instruction, operands)
@@ -181,7 +181,7 @@ def _predicate(value: RuntimeValue, instruction: HloInstruction) -> bool:
     return bool(value.reshape(()))
 
 
-def _is_library_fusion(instruction: HloInstruction) -> bool:
+def is_library_fusion(instruction: HloInstruction) -> bool:
     """A kCustom fusion around a library op (a gemm or sort fusion): its ops run one by one.
 
     Its dot or sort is a library call and every other op a kernel of its own. A
@@ -255,7 +255,7 @@ def kernel_fusions(module: HloModule) -> list[HloInstruction]:
     while pending:
         for instruction in pending.pop(0).instructions:
             opcode = instruction.opcode
-            if opcode in _RUNS_COMPUTATIONS or _is_library_fusion(instruction):
+            if opcode in _RUNS_COMPUTATIONS or is_library_fusion(instruction):
                 pending.extend(instruction.called_computations)
             elif opcode == "sort":
                 fusions.extend(_comparator_fusions(instruction))

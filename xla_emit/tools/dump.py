@@ -7,6 +7,7 @@
     xla-emit-dump LOG --replay --passes inline,xla-flatten-tensors --no-outputs
     xla-emit-dump BUNDLE                   # each kernel: XLA's route, launch grid, files
     xla-emit-dump BUNDLE --fusion NAME [--extract N | --replay]   # that kernel's log
+    xla-emit-dump BUNDLE --report [-o report.md|report.html]       # XLA's and ours
 
 `--replay` runs, for every pass of XLA's pipeline that this project implements
 (same name), ours on the module XLA's pass received and compares the result
@@ -250,6 +251,12 @@ def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--fusion", metavar="NAME", help="with a bundle: the pass log of this fusion"
     )
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="with a bundle: XLA's kernels and ours side by side, in Markdown (-o: a .md "
+        "or .html file)",
+    )
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--extract", metavar="N|PASS", help="snapshot by index or pass name")
     action.add_argument("--replay", action="store_true", help="compare our passes with XLA's")
@@ -302,11 +309,29 @@ def bundle_log(folder: str, fusion: str | None) -> Path | None:
     return log
 
 
+def write_report(folder: str, output: str | None) -> int:
+    from xla_emit.jax.bundle import open_bundle
+    from xla_emit.tools.report import html_report, markdown_report
+
+    markdown = markdown_report(open_bundle(folder), progress=sys.stderr.isatty())
+    if output is None:
+        sys.stdout.write(markdown)
+        return 0
+    text = html_report(markdown) if output.endswith(".html") else markdown
+    try:
+        Path(output).write_text(text)
+    except OSError as error:
+        raise UserError(f"cannot write '{output}': {error.strerror}") from None
+    return 0
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     from xla_emit.jax.bundle import is_bundle
 
     args = _parse_arguments(argv)
     log = Path(args.log)
+    if is_bundle(log) and args.report:
+        return write_report(args.log, args.output)
     if is_bundle(log):
         found = bundle_log(args.log, args.fusion)
         if found is None:

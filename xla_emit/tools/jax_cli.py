@@ -51,6 +51,11 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "xla_disable_hlo_passes=triton-softmax-rewriter",
     )
     add("--seed", type=int, default=0, help="seed of the inputs (default 0)")
+    add(
+        "--report",
+        action="store_true",
+        help="also write BUNDLE/report.md and report.html: XLA's kernels and ours side by side",
+    )
     add_version(parser)
     return parser
 
@@ -94,7 +99,21 @@ def run(argv: Sequence[str] | None) -> int:
         name=args.function,
     )
     print(summary(args.output))
+    if args.report:
+        write_reports(args.output)
     return 0
+
+
+def write_reports(folder: str) -> None:
+    from pathlib import Path
+
+    from xla_emit.jax.bundle import open_bundle
+    from xla_emit.tools.report import html_report, markdown_report
+
+    markdown = markdown_report(open_bundle(folder), progress=sys.stderr.isatty())
+    (Path(folder) / "report.md").write_text(markdown)
+    (Path(folder) / "report.html").write_text(html_report(markdown))
+    print(f"wrote {Path(folder) / 'report.md'} and report.html")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
