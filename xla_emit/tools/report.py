@@ -7,7 +7,8 @@ Per kernel of XLA's optimized module: XLA's route (`jax.routes`) and ours (our
 emitter's kind, or the kernel library for a gemm or sort fusion), XLA's launch
 (its thunk sequence) and ours (the emitted kernel's grid), and, for a kernel XLA
 emitted natively, the op census of XLA's emitter IR (the first snapshot of its
-pass log) against that of ours, with the ops each has more of. Then the whole
+pass log) against that of ours (in today's `xla.*` spelling, as `xla-emit-opt
+--fusion NAME --emit xla` prints it), with the ops each has more of. Then the whole
 program, run by the module runtime on the bundle's inputs, against XLA:CPU's
 outputs (`runtime.compare`).
 """
@@ -70,7 +71,9 @@ def _product(values: Sequence[int]) -> int:
 def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRow:
     from xla_emit.emitters import emit_fusion, fusion_launch_dimensions
     from xla_emit.emitters.fusion import fused_computation
+    from passes.gpu.respell import RespellPass
     from xla_emit.emitters.hero import analyze_fusion
+    from xla_emit.ir import make_context
     from xla_emit.runtime.module_runtime import is_library_fusion
     from xla_emit.tools.dump import op_census, text_census
 
@@ -86,6 +89,8 @@ def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRo
     analysis = analyze_fusion(fused_computation(instruction))
     emitted = emit_fusion(module, instruction)
     launch = fusion_launch_dimensions(emitted)
+    # In today's spelling, as XLA's IR is written (what `xla-emit-opt --emit xla` prints).
+    RespellPass("xla").apply(make_context(), emitted)
     return KernelRow(
         kernel.name,
         kernel.route,
