@@ -66,18 +66,26 @@ def printed_op_count(folder: Path, kernel: str, capsys: pytest.CaptureFixture[st
     return sum(op != "builtin.module" for op in ops)
 
 
+def replay_count(folder: Path, kernel: str, capsys: pytest.CaptureFixture[str]) -> str:
+    """`k of n` off `xla-emit-dump --fusion K --replay --no-outputs`'s table."""
+    assert dump.main([str(folder), "--fusion", kernel, "--replay", "--no-outputs"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    return f"{sum(row[2] == 'yes' for row in rows)} of {len(rows)}"
+
+
 def check_report(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     markdown = report_of(folder, capsys)
     rows = table(markdown, "## Kernels")
     launches = xla_launches(folder)
     bundle = open_bundle(folder)
     assert len(rows) == int(re.search(r"(\d+) kernels of XLA's", markdown)[1])  # type: ignore[index]
-    for _, name, _, ours, xla_grid, our_grid, xla_ops, our_ops, _ in rows:
+    for _, name, _, ours, xla_grid, our_grid, xla_ops, our_ops, _, replayed in rows:
         kernel = name.strip("`")
         key = re.sub(r"[^A-Za-z0-9_]", "_", kernel)
         assert xla_grid == launches.get(key, "-"), kernel
         log = bundle.pass_log(kernel)
         assert xla_ops == (str(parsed_op_count(log)) if log is not None else "-"), kernel
+        assert replayed == (replay_count(folder, kernel, capsys) if log is not None else "-")
         if ours.endswith("emitter"):
             assert int(our_ops) == printed_op_count(folder, kernel, capsys), kernel
             assert re.fullmatch(r"\d+ x \d+", our_grid)

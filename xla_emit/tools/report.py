@@ -8,7 +8,8 @@ emitter's kind, or the kernel library for a gemm or sort fusion), XLA's launch
 (its thunk sequence) and ours (the emitted kernel's grid), and, for a kernel XLA
 emitted natively, the op census of XLA's emitter IR (the first snapshot of its
 pass log) against that of ours (in today's `xla.*` spelling, as `xla-emit-opt
---fusion NAME --emit xla` prints it), with the ops each has more of. Then the whole
+--fusion NAME --emit xla` prints it), with the ops each has more of, and how
+many steps of XLA's pass log our passes reproduce (`xla-emit-dump --replay`). Then the whole
 program, run by the module runtime on the bundle's inputs, against XLA:CPU's
 outputs (`runtime.compare`).
 """
@@ -43,6 +44,9 @@ class KernelRow:
     our_grid: tuple[int, int] | None
     xla_ops: Counter[str] | None
     our_ops: Counter[str] | None
+    # Of the steps of XLA's pass log whose pass we implement: how many ours reproduces
+    # (the same op census after it), and how many there are.
+    replayed: tuple[int, int] | None = None
 
     @property
     def census_difference(self) -> str:
@@ -69,23 +73,30 @@ def _product(values: Sequence[int]) -> int:
 
 
 def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRow:
+    from passes.gpu.respell import RespellPass
     from xla_emit.emitters import emit_fusion, fusion_launch_dimensions
     from xla_emit.emitters.fusion import fused_computation
-    from passes.gpu.respell import RespellPass
     from xla_emit.emitters.hero import analyze_fusion
     from xla_emit.ir import make_context
+    from xla_emit.ir.pass_log import before_lower_tensors
     from xla_emit.runtime.module_runtime import is_library_fusion
-    from xla_emit.tools.dump import op_census, text_census
+    from xla_emit.tools.dump import op_census, replay, text_census
 
     instruction = _instruction(module, kernel.name)
     thunk = kernel.thunk
     xla_grid = (_product(thunk.grid), _product(thunk.threads)) if thunk else None
     xla_ops: Counter[str] | None = None
+    replayed: tuple[int, int] | None = None
     log = bundle.pass_log(kernel.name)
     if log is not None:
-        xla_ops = text_census(read_pass_log(log)[0].body)
+        snapshots = read_pass_log(log)
+        xla_ops = text_census(snapshots[0].body)
+        steps = replay(before_lower_tensors(snapshots), str(log), outputs=False)
+        replayed = (sum(step.same_ops == "yes" for step in steps), len(steps))
     if instruction.opcode != "fusion" or is_library_fusion(instruction):
-        return KernelRow(kernel.name, kernel.route, xla_grid, LIBRARY, None, xla_ops, None)
+        return KernelRow(
+            kernel.name, kernel.route, xla_grid, LIBRARY, None, xla_ops, None, replayed
+        )
     analysis = analyze_fusion(fused_computation(instruction))
     emitted = emit_fusion(module, instruction)
     launch = fusion_launch_dimensions(emitted)
@@ -99,6 +110,7 @@ def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRo
         (launch.num_blocks, launch.num_threads_per_block),
         xla_ops,
         op_census(emitted),
+        replayed,
     )
 
 
@@ -140,6 +152,10 @@ def _grid(grid: tuple[int, int] | None) -> str:
     return "-" if grid is None else f"{grid[0]} x {grid[1]}"
 
 
+def _replayed(replayed: tuple[int, int] | None) -> str:
+    return "-" if replayed is None else f"{replayed[0]} of {replayed[1]}"
+
+
 def _ops(census: Counter[str] | None) -> str:
     return "-" if census is None else str(sum(census.values()))
 
@@ -161,14 +177,14 @@ def markdown_report(bundle: Bundle, progress: bool = False) -> str:
         "census of the emitter's IR (XLA's: the first snapshot of its pass log).",
         "",
         "| # | kernel | XLA's route | ours | XLA's grid | our grid | XLA's ops | our ops "
-        "| ours has more (+) or fewer (-) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| ours has more (+) or fewer (-) | XLA's passes replayed, same ops |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for number, row in enumerate(kernels, 1):
         lines.append(
             f"| {number} | `{row.name}` | {row.xla_route} | {row.our_route} | "
             f"{_grid(row.xla_grid)} | {_grid(row.our_grid)} | {_ops(row.xla_ops)} | "
-            f"{_ops(row.our_ops)} | {row.census_difference} |"
+            f"{_ops(row.our_ops)} | {row.census_difference} | {_replayed(row.replayed)} |"
         )
     matched = sum(row.matches for row in program)
     lines += [
