@@ -2,7 +2,7 @@
 
     tools (and api, universe) > runtime > interpreter > emitters > passes > dialects > ir
 
-and under all of them the libraries `hlo`, `indexing`, `layout`, `pto` and
+and under all of them the libraries `hlo`, `indexing`, `layout`, `pto`, `jax` and
 `diagnostics`, which import no IR layer at all (nor xDSL). Every import
 statement counts, including those inside functions and under
 `TYPE_CHECKING`: a deferred import is still a dependency.
