@@ -9,7 +9,9 @@ on XLA:CPU for the reference outputs. Needs jax, jaxlib and jax-cuda12-plugin
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import json
 import os
 import platform
@@ -19,7 +21,7 @@ import sys
 import tempfile
 import traceback
 import zipfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
@@ -40,6 +42,8 @@ _STACK_TABLES = re.compile(
     r"\n(FileNames|FunctionNames|FileLocations|StackFrames)\n.*?(?=\n\n)", re.DOTALL
 )
 _DUMP_PREFIX = re.compile(r"^module_\d+\.")
+# How jaxlib's C++ logs a config it cannot read (on the process's stderr, not as the exception).
+_PROTO_ERROR = re.compile(r"Error parsing text-format \S*GpuTargetConfigProto: (\d+):(\d+): (.*)")
 
 Function = Callable[..., Any]
 SpecLike = ArgSpec | str | np.ndarray | Any
@@ -219,6 +223,27 @@ def compile_function(
     return layout.open_bundle(folder)
 
 
+@contextlib.contextmanager
+def _native_stderr() -> Iterator[io.StringIO]:
+    """What native code writes to file descriptor 2 meanwhile, kept instead of shown.
+
+    jaxlib logs (`no CUDA drivers`, a config's parse error) from C++, past Python's
+    `sys.stderr`; the parse error becomes part of the one-line error instead.
+    """
+    logged = io.StringIO()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as sink:
+        os.dup2(sink.fileno(), 2)
+        try:
+            yield logged
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            sink.seek(0)
+            logged.write(sink.read().decode(errors="replace"))
+
+
 def _version(package: str) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -233,15 +258,25 @@ def _lower(jax: ModuleType, function: Function, specs: list[ArgSpec], target: Ta
     from jax.sharding import NamedSharding
     from jax.sharding import PartitionSpec as P
 
-    try:
-        topology = topologies.get_topology_desc(
-            platform="cuda", target_config=target.text, topology="1x1x1"
-        )
-    except Exception as error:  # noqa: BLE001 - jaxlib reports a bad proto in many ways
+    with _native_stderr() as logged:
+        try:
+            topology = topologies.get_topology_desc(
+                platform="cuda", target_config=target.text, topology="1x1x1"
+            )
+        except Exception as error:  # noqa: BLE001 - jaxlib reports a bad proto in many ways
+            failure = error
+        else:
+            failure = None
+    if failure is not None:
+        parse_error = _PROTO_ERROR.search(logged.getvalue())
+        if parse_error is not None:
+            line, column, reason = parse_error.groups()
+            where = SourceLocation(target.path or target.name, int(line), int(column))
+            raise UserError(f"not a GpuTargetConfigProto: {reason.strip()}", where)
         raise UserError(
-            f"cannot compile for target '{target.name}': {_one_line(error)} "
+            f"cannot compile for target '{target.name}': {_one_line(failure)} "
             "(a GpuTargetConfigProto in text form, and jax-cuda12-plugin installed?)"
-        ) from None
+        )
     mesh = topologies.make_mesh(topology, (1,), ("d",))
     sharding = NamedSharding(mesh, P())
     structs = [jax.ShapeDtypeStruct(s.shape, s.dtype, sharding=sharding) for s in specs]

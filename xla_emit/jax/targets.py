@@ -23,10 +23,11 @@ def shipped_targets() -> list[str]:
 
 @dataclass(frozen=True)
 class Target:
-    """A target by the name the user gave and its GpuTargetConfigProto text."""
+    """A target by the name the user gave, its file and its GpuTargetConfigProto text."""
 
     name: str
     text: str
+    path: str = ""
 
     @property
     def description(self) -> str:
@@ -55,4 +56,4 @@ def load_target(name_or_path: str) -> Target:
             f"target '{name_or_path}' does not parse as a GpuTargetConfigProto: "
             "it has no gpu_device_info"
         )
-    return Target(name_or_path, text)
+    return Target(name_or_path, text, str(path))
