@@ -62,6 +62,10 @@ def test_the_quick_start_writes_a_bundle_every_tool_reads(tmp_path: Path):
         assert done.returncode == 0, f"{command}: {done.stderr[-2000:]}"
     manifest = json.loads((tmp_path / "mlp.bundle" / "bundle.json").read_text())
     assert manifest["arguments"] == ["f32[8,128]", "f32[128,256]", "f32[256,64]"]
+    report = (tmp_path / "mlp.bundle" / "report.md").read_text()
+    assert re.search(r"\| 3 \| `triton_softmax\.2` \| Triton \| \w+ emitter \|", report)
+    assert "1 of 1 outputs within tolerance" in report
+    assert (tmp_path / "mlp.bundle" / "report.html").read_text().startswith("<!DOCTYPE html>")
     dumped = {p.name.removesuffix(".xz") for p in (tmp_path / "mlp.bundle" / "xla").iterdir()}
     for suffix in (
         ".ptx",
