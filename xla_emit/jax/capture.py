@@ -7,6 +7,9 @@ on XLA:CPU for the reference outputs. Needs jax, jaxlib and jax-cuda12-plugin
 (the `jax` extra), no GPU and no CUDA. See `bundle` for what is written where.
 """
 
+# jax is an optional extra, absent where the type check runs: its modules stay unresolved.
+# pyright: reportMissingImports=false
+
 from __future__ import annotations
 
 import contextlib
@@ -21,7 +24,7 @@ import sys
 import tempfile
 import traceback
 import zipfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any
@@ -96,8 +99,8 @@ def _load_module(where: str, reference: str) -> ModuleType:
     except UserError:
         raise
     except Exception as error:  # noqa: BLE001 - the user's module: any error is theirs
-        where = _user_frame(error.__traceback__, [where])
-        raise UserError(f"cannot load '{reference}': {_one_line(error)}", where) from None
+        location = _user_frame(error.__traceback__, [where])
+        raise UserError(f"cannot load '{reference}': {_one_line(error)}", location) from None
 
 
 def _one_line(error: BaseException) -> str:
@@ -224,7 +227,7 @@ def compile_function(
 
 
 @contextlib.contextmanager
-def _native_stderr() -> Iterator[io.StringIO]:
+def _native_stderr() -> Generator[io.StringIO]:
     """What native code writes to file descriptor 2 meanwhile, kept instead of shown.
 
     jaxlib logs (`no CUDA drivers`, a config's parse error) from C++, past Python's
@@ -258,6 +261,8 @@ def _lower(jax: ModuleType, function: Function, specs: list[ArgSpec], target: Ta
     from jax.sharding import NamedSharding
     from jax.sharding import PartitionSpec as P
 
+    topology: Any = None
+    failure: Exception | None = None
     with _native_stderr() as logged:
         try:
             topology = topologies.get_topology_desc(
@@ -265,8 +270,6 @@ def _lower(jax: ModuleType, function: Function, specs: list[ArgSpec], target: Ta
             )
         except Exception as error:  # noqa: BLE001 - jaxlib reports a bad proto in many ways
             failure = error
-        else:
-            failure = None
     if failure is not None:
         parse_error = _PROTO_ERROR.search(logged.getvalue())
         if parse_error is not None:
