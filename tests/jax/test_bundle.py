@@ -19,12 +19,15 @@ from xla_emit.jax.bundle import GPU_HLO, INPUTS, OUTPUTS, open_bundle, read_text
 from xla_emit.jax.routes import NATIVE, SORT, TRITON, TRITON_GEMM, xla_kernels
 
 BUNDLES = Path(__file__).resolve().parents[1] / "corpus" / "bundles"
-RECORDED = sorted(path.parent for path in BUNDLES.glob("jax-*/*/bundle.json"))
+# Bundles whose optimized module holds an op the HLO front end does not read yet.
+UNREAD = {"jax-0.12.0.1/scan_rnn": "fusion-start"}
+ALL = sorted(path.parent for path in BUNDLES.glob("jax-*/*/bundle.json"))
+RECORDED = [path for path in ALL if f"{path.parent.name}/{path.name}" not in UNREAD]
 IDS = [f"{path.parent.name}/{path.name}" for path in RECORDED]
 
 
 def test_both_jax_versions_are_recorded():
-    versions = {path.parent.name for path in RECORDED}
+    versions = {path.parent.name for path in ALL}
     assert {"jax-0.10.2", "jax-0.12.0.1"} <= versions
     for version in versions:
         assert (BUNDLES / version / "mlp").is_dir()
@@ -87,6 +90,16 @@ def test_routes_follow_the_backend_configs(folder: Path):
             assert "mlir-passes.log" in kernel.files, kernel.name
         if kernel.route == SORT:
             assert kernel.fusion_kind == "kCustom"
+
+
+@pytest.mark.parametrize(("name", "opcode"), sorted(UNREAD.items()))
+def test_an_op_the_front_end_lacks_is_a_located_error(name: str, opcode: str):
+    with pytest.raises(UserError) as raised:
+        xla_kernels(open_bundle(BUNDLES / name))
+    assert re.match(
+        rf"^\S+/gpu\.hlo:\d+:\d+: error: unsupported HLO op '{opcode}'$",
+        raised.value.format().splitlines()[0],
+    )
 
 
 def test_a_folder_without_a_manifest_is_no_bundle(tmp_path: Path):

@@ -63,7 +63,7 @@ KERNEL_SUFFIXES = (
 PASS_LOG = "mlir-passes.log"
 
 _THUNK = re.compile(
-    r"^\d+: (?P<kind>\w+) \[[^\]]*\] (?P<name>\S+) grid: \[(?P<grid>[\d, ]+)\] "
+    r"^\d+: (?P<kind>\w+)\s+\[[^\]]*\]\s+(?P<name>\S+) grid: \[(?P<grid>[\d, ]+)\] "
     r"threads: \[(?P<threads>[\d, ]+)\]\s+shared_memory: (?P<shared>\d+) bytes"
 )
 
