@@ -80,7 +80,7 @@ def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRo
     from xla_emit.ir import make_context
     from xla_emit.ir.pass_log import before_lower_tensors
     from xla_emit.runtime.module_runtime import is_library_fusion
-    from xla_emit.tools.dump import op_census, replay, text_census
+    from xla_emit.tools.dump import op_census, parsed, replay
 
     instruction = _instruction(module, kernel.name)
     thunk = kernel.thunk
@@ -90,7 +90,8 @@ def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRo
     log = bundle.pass_log(kernel.name)
     if log is not None:
         snapshots = read_pass_log(log)
-        xla_ops = text_census(snapshots[0].body)
+        # Parsed, not read off the text: XLA prints `func.return` as a bare `return`.
+        xla_ops = op_census(parsed(snapshots[0], str(log)))
         steps = replay(before_lower_tensors(snapshots), str(log), outputs=False)
         replayed = (sum(step.same_ops == "yes" for step in steps), len(steps))
     if instruction.opcode != "fusion" or is_library_fusion(instruction):
