@@ -61,14 +61,14 @@ def xla_launches(folder: Path) -> dict[str, str]:
 def text_op_count(log: Path) -> int:
     """Ops of the first snapshot, counted off its lines (MLIR prints `func.return` bare)."""
     body = read_pass_log(log)[0].body
-    ops = re.findall(r'^\s*(?:%\S+ = )?"?([a-z_]+\.[\w.]+|return)"?[ (\n]', body, re.M)
+    ops = re.findall(r'^\s*(?:%[^=\n]*= )?"?([a-z_]+\.[\w.]+|return)"?[ (\n]', body, re.M)
     return sum(op != "builtin.module" for op in ops)
 
 
 def printed_op_count(folder: Path, kernel: str, capsys: pytest.CaptureFixture[str]) -> int:
     assert opt.main([str(folder), "--fusion", kernel, "--emit", "xla"]) == 0
     printed = capsys.readouterr().out
-    ops = re.findall(r'^\s*(?:%\S+ = )?"?([a-z_]+\.[\w.]+)"?[ (\n]', printed, re.M)
+    ops = re.findall(r'^\s*(?:%[^=\n]*= )?"?([a-z_]+\.[\w.]+)"?[ (\n]', printed, re.M)
     return sum(op != "builtin.module" for op in ops)
 
 
