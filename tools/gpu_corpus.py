@@ -3,8 +3,8 @@
 For each program, in `tests/corpus/gpu/NAME/`:
 
 - `gpu.hlo`: the module XLA:GPU optimizes for an H100 (a deviceless compile with
-  the CUDA plugin and `/work/shared/reference/h100_target_config.txtpb`'s
-  target), source locations stripped;
+  the CUDA plugin and the target in `xla_emit/jax/targets/h100.txtpb`), source
+  locations stripped;
 - `gpu/KERNEL.mlir-passes.log.xz`: XLA:GPU's kernel pipeline log for each fusion
   (`--xla_dump_emitter_re=.*`): the module before every MLIR pass, the first
   snapshot being the emitter's output;
@@ -42,7 +42,7 @@ from make_corpus import InputSpec, Program, bf16, f32, s32, strip_hlo, write_npz
 BF16 = jnp.bfloat16
 PERIODIC_ABOVE = 1 << 13
 PERIOD = 4093
-H100_CONFIG = Path("/work/shared/reference/h100_target_config.txtpb")
+H100_CONFIG = Path(__file__).resolve().parents[1] / "xla_emit" / "jax" / "targets" / "h100.txtpb"
 # Softmax and layernorm stay on the reduction and loop emitters instead of Triton.
 GPU_OPTIONS = {"xla_disable_hlo_passes": "triton-softmax-rewriter"}
 DUMP_OPTIONS = {"xla_dump_emitter_re": ".*", "xla_dump_hlo_as_text": True}

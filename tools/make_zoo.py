@@ -4,7 +4,7 @@
 
 Needs jax with the CUDA plugin (`jax-cuda12-plugin`), but no GPU: the HLO
 comes from a deviceless compile for an H100 (`jax.experimental.topologies`
-with the target config in `tools/h100_target_config.txtpb`), the reference
+with the target config in `xla_emit/jax/targets/h100.txtpb`), the reference
 outputs from running the same jitted function on XLA:CPU. Per program it
 writes `<name>.hlo` (the optimized module with metadata and stack-frame
 tables removed), `<name>.inputs.npz` and `<name>.outputs.npz` (bf16 as uint16
@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_corpus import _METADATA, _STACK_TABLES, write_npz
 from zoo_programs import PROGRAMS, ZooProgram
 
-TARGET_CONFIG = Path(__file__).resolve().parent / "h100_target_config.txtpb"
+TARGET_CONFIG = Path(__file__).resolve().parents[1] / "xla_emit" / "jax" / "targets" / "h100.txtpb"
 
 
 def make_arguments(program: ZooProgram, seed: int) -> list[np.ndarray]:

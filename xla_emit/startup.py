@@ -5,9 +5,10 @@ loading xDSL's dialects with ours defines about 320 dataclasses and 215
 operations. Two costs in that are pure repetition, the same work with the same
 result in every process, and the tools avoid both:
 
-- **Dataclass methods.** Python 3.11's `dataclasses` writes each generated
-  method (`__init__`, `__eq__`, `__hash__`, `__setattr__`, ...) as source text
-  and compiles it with `exec`, about 1,500 compilations, 0.15 s. The compiled
+- **Dataclass methods.** Python's `dataclasses` writes the generated methods
+  (`__init__`, `__eq__`, `__hash__`, `__setattr__`, ...) as source text and
+  compiles it with `exec`: each method apart up to Python 3.12, about 1,500
+  compilations, 0.15 s; from 3.13 on, one text per class. The compiled
   code of a given text never changes, so it is kept on disk, keyed by the
   exact text, as Python keeps a module's bytecode in `__pycache__`; a class
   defined from the cache is the class `exec` would have made from the text.

@@ -22,6 +22,9 @@ from dialects import built_in_dialects
 from xla_emit.startup import cache_folder
 
 CACHE_FILE = f"dataclass-methods.{sys.implementation.cache_tag}.marshal"
+# What a process loading xDSL's arith compiles with an empty cache, at least: one text per
+# generated method up to Python 3.12, one text per class (all its methods) from 3.13 on.
+FIRST_RUN_COMPILATIONS = 100 if sys.version_info >= (3, 13) else 500
 
 # A dataclass using every generated method, and what a process reports about it.
 PROBE = """
@@ -76,7 +79,7 @@ def test_a_second_process_compiles_no_dataclass_method_and_gets_the_same_classes
     second = probe(str(tmp_path))
 
     assert uncached["compiled"] is None  # an empty XLA_EMIT_CACHE_DIR turns the cache off
-    assert isinstance(first["compiled"], int) and first["compiled"] > 500  # xDSL's arith and more
+    assert isinstance(first["compiled"], int) and first["compiled"] > FIRST_RUN_COMPILATIONS
     assert second["compiled"] == 0
     assert without(first, "compiled") == without(uncached, "compiled")
     assert without(second, "compiled") == without(uncached, "compiled")
@@ -95,7 +98,7 @@ def test_a_damaged_cache_file_counts_as_empty_and_is_rewritten(tmp_path: Path, c
 
     report = probe(str(tmp_path))
 
-    assert isinstance(report["compiled"], int) and report["compiled"] > 500
+    assert isinstance(report["compiled"], int) and report["compiled"] > FIRST_RUN_COMPILATIONS
     assert probe(str(tmp_path))["compiled"] == 0
 
 

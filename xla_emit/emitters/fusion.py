@@ -7,6 +7,7 @@ one `builtin.module`; `emit_fusion` does one fusion, for the module runtime.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import func
@@ -149,8 +150,21 @@ def emit_hlo_module(
     text: str, file: str, fusion: str | None = None, library_kernels: bool = True
 ) -> ModuleOp:
     """Parse HLO text and emit every fusion (or the one named `fusion`) as its own kernel, in
-    one module: fusions the Triton route runs as `xtile.entry_func`s, the others by the
-    emitters.
+    one module (`emit_fusions_module`)."""
+    from xla_emit.hlo.parser import parse_hlo_module
+    from xla_emit.hlo.select_fusion import fusion_named
+
+    module = parse_hlo_module(text, file)
+    fusions = [fusion_named(module, fusion)] if fusion is not None else _fusions_or_error(module)
+    return emit_fusions_module(fusions, library_kernels)
+
+
+def emit_fusions_module(
+    fusions: Sequence[HloInstruction], library_kernels: bool = True
+) -> ModuleOp:
+    """Every fusion's kernel in one module: fusions the Triton route runs as
+    `xtile.entry_func`s, the others by the emitters; no function takes the name of another
+    fusion's entry, and a function two kernels share is kept once.
 
     Without `library_kernels`, a library fusion (a gemm or sort fusion, which a
     run hands to the library) is listed in the module's `xla_emit.library_calls`
@@ -158,11 +172,7 @@ def emit_hlo_module(
     """
     from xla_emit.emitters.triton.emitter import emit_triton_fusion
     from xla_emit.emitters.triton.route import runs_as_triton
-    from xla_emit.hlo.parser import parse_hlo_module
-    from xla_emit.hlo.select_fusion import fusion_named
 
-    module = parse_hlo_module(text, file)
-    fusions = [fusion_named(module, fusion)] if fusion is not None else _fusions_or_error(module)
     triton = [f for f in fusions if runs_as_triton(f)]
     others = [f for f in fusions if not runs_as_triton(f)]
     library = [] if library_kernels else [f for f in others if is_library_fusion(f)]

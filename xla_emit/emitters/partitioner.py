@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from xla_emit.hlo.indexing_analysis import compute_output_to_input_indexing
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape, flatten_shape
+from xla_emit.hlo.symbols import sanitize_function_name
 from xla_emit.indexing import IndexingMap, Interval, compose_indexing_maps, identity_map
 
 MAX_INSTRUCTIONS_PER_SUBGRAPH = 2000
@@ -63,14 +64,6 @@ _MLIR_ELEMENT_TYPES: dict[PrimitiveType, str] = {
     PrimitiveType.C64: "complex<f32>",
     PrimitiveType.C128: "complex<f64>",
 }
-
-
-def sanitize_function_name(name: str) -> str:
-    """XLA's symbol rule: characters outside [A-Za-z0-9_$] become `_`; no leading digit."""
-    cleaned = "".join(c if (c.isascii() and c.isalnum()) or c in "_$" else "_" for c in name)
-    if not cleaned:
-        return "__unnamed"
-    return "_" + cleaned if cleaned[0].isdigit() else cleaned
 
 
 def mlir_element_type(ptype: PrimitiveType) -> str:

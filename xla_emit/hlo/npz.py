@@ -182,8 +182,10 @@ def write_outputs(path: str, outputs: Sequence[np.ndarray]) -> None:
     write_npz(path, {f"out{i}": o for i, o in enumerate(outputs)})
 
 
-def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
-    """An npz archive (what `np.savez` writes).
+def write_npz(
+    path: str, arrays: dict[str, np.ndarray], compression: int = zipfile.ZIP_STORED
+) -> None:
+    """An npz archive (what `np.savez` writes; `zipfile.ZIP_LZMA` members numpy reads too).
 
     Timestamps are fixed, so equal arrays give equal bytes.
     """
@@ -192,19 +194,22 @@ def write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
             # A device or a pipe (`-o /dev/null`): zipfile needs to seek, so the
             # archive is built in memory and written in one go.
             buffer = io.BytesIO()
-            _write_archive(buffer, arrays)
+            _write_archive(buffer, arrays, compression)
             with open(path, "wb") as stream:
                 stream.write(buffer.getbuffer())
         else:
-            _write_archive(path, arrays)
+            _write_archive(path, arrays, compression)
     except OSError as error:
         raise UserError(f"cannot write '{path}': {error.strerror}") from None
 
 
-def _write_archive(target: str | io.BytesIO, arrays: dict[str, np.ndarray]) -> None:
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as archive:
+def _write_archive(
+    target: str | io.BytesIO, arrays: dict[str, np.ndarray], compression: int
+) -> None:
+    with zipfile.ZipFile(target, "w", compression) as archive:
         for name, array in arrays.items():
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = compression
             with archive.open(info, "w", force_zip64=True) as member:
                 _write_member(member, to_storable(array))
 

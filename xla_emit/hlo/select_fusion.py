@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.symbols import sanitize_function_name
 
 
 def fusions_of(module: HloModule) -> list[HloInstruction]:
@@ -24,11 +25,15 @@ def fusions_of(module: HloModule) -> list[HloInstruction]:
     ]
 
 
-def fusion_named(module: HloModule, name: str) -> HloInstruction:
-    """The fusion instruction called `name` (`UserError` naming the fusions there are)."""
-    fusions = fusions_of(module)
+def fusion_named(
+    module: HloModule, name: str, fusions: list[HloInstruction] | None = None
+) -> HloInstruction:
+    """The fusion instruction called `name`, among the module's fusions or `fusions`
+    (`UserError` naming the fusions there are). A kernel's name (`fusion_1` for `fusion.1`,
+    as the emitters and XLA's dumps name kernels) picks its fusion too."""
+    fusions = fusions if fusions is not None else fusions_of(module)
     for fusion in fusions:
-        if fusion.name == name:
+        if name in (fusion.name, sanitize_function_name(fusion.name)):
             return fusion
     there = ", ".join(f.name for f in fusions) or "none"
     raise UserError(f"module '{module.name}' has no fusion named '{name}' (its fusions: {there})")

@@ -9,6 +9,9 @@ The logs are the emitters' `*.mlir-passes.log` and the Triton route's
     xla-emit-dump LOG --extract xla-flatten-tensors
     xla-emit-dump LOG --replay             # our passes on XLA's before-snapshots
     xla-emit-dump LOG --replay --passes inline,xla-flatten-tensors --no-outputs
+    xla-emit-dump BUNDLE                   # each kernel: XLA's route, launch grid, files
+    xla-emit-dump BUNDLE --fusion NAME [--extract N | --replay]   # that kernel's log
+    xla-emit-dump BUNDLE --report [-o report.md|report.html]       # XLA's and ours
 
 `--replay` runs, for every pass of XLA's pipeline that this project implements
 (same name), ours on the module XLA's pass received and compares the result
@@ -263,7 +266,16 @@ def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "log",
         help="a *.mlir-passes.log, *.xtile-to-triton.txt, *.triton-to-llvm.txt, ... (or .xz) "
-        "from --xla_dump_emitter_re",
+        "from --xla_dump_emitter_re, or a bundle folder",
+    )
+    parser.add_argument(
+        "--fusion", metavar="NAME", help="with a bundle: the pass log of this fusion"
+    )
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="with a bundle: XLA's kernels and ours side by side, in Markdown (-o: a .md "
+        "or .html file)",
     )
     action = parser.add_mutually_exclusive_group()
     action.add_argument("--extract", metavar="N|PASS", help="snapshot by index or pass name")
@@ -294,9 +306,60 @@ def _pass_filter(text: str) -> list[str]:
     return names
 
 
+def bundle_log(folder: str, fusion: str | None) -> Path | None:
+    """A bundle's pass log of `fusion`; None (after printing its kernels) without a fusion."""
+    from xla_emit.jax.bundle import open_bundle
+    from xla_emit.jax.routes import format_kernels, xla_kernels
+
+    bundle = open_bundle(folder)
+    if fusion is None:
+        sys.stdout.write(format_kernels(bundle))
+        return None
+    kernels = {k.name: k for k in xla_kernels(bundle)} | {k.kernel: k for k in xla_kernels(bundle)}
+    kernel = kernels.get(fusion)
+    if kernel is None:
+        names = ", ".join(k.name for k in xla_kernels(bundle))
+        raise UserError(f"'{folder}' has no kernel named '{fusion}' (the kernels: {names})")
+    log = bundle.pass_log(kernel.name)
+    if log is None:
+        raise UserError(
+            f"'{fusion}' has no MLIR pass log: XLA's route for it is {kernel.route}, not a "
+            f"native emitter (its files: {', '.join(sorted(kernel.files)) or 'none'})"
+        )
+    return log
+
+
+def write_report(folder: str, output: str | None) -> int:
+    from xla_emit.jax.bundle import open_bundle
+    from xla_emit.tools.report import html_report, markdown_report
+
+    markdown = markdown_report(open_bundle(folder), progress=sys.stderr.isatty())
+    if output is None:
+        sys.stdout.write(markdown)
+        return 0
+    text = html_report(markdown) if output.endswith(".html") else markdown
+    try:
+        Path(output).write_text(text)
+    except OSError as error:
+        raise UserError(f"cannot write '{output}': {error.strerror}") from None
+    return 0
+
+
 def run(argv: Sequence[str] | None = None) -> int:
+    from xla_emit.jax.bundle import is_bundle
+
     args = _parse_arguments(argv)
-    snapshots = read_pass_log(Path(args.log))
+    log = Path(args.log)
+    if is_bundle(log) and args.report:
+        return write_report(args.log, args.output)
+    if is_bundle(log):
+        found = bundle_log(args.log, args.fusion)
+        if found is None:
+            return 0
+        log = found
+    elif args.fusion is not None:
+        raise UserError("--fusion picks a kernel of a bundle; the input is a pass log")
+    snapshots = read_pass_log(log)
     if args.extract is not None:
         text = find_snapshot(snapshots, args.extract).body
         if args.output:
@@ -309,7 +372,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.replay:
         passes = _pass_filter(args.passes) if args.passes is not None else None
-        rows = replay(modelled_snapshots(snapshots), args.log, passes, not args.no_outputs)
+        rows = replay(modelled_snapshots(snapshots), str(log), passes, not args.no_outputs)
         print(format_replay(rows))
         return 0
     print(list_snapshots(snapshots))

@@ -6,11 +6,15 @@
                  [--mlir-print-op-generic]
                  [--mlir-print-ir-{before,after}=PASS] [--print-ir-{before,after}-all]
                  [--mlir-print-ir-after-change] [--mlir-print-ir-after-failure] [--timing]
+    xla-emit-opt BUNDLE [--fusion NAME] [-p PASSES] ...
     xla-emit-opt --list-passes | --help-pass NAME | --version
 
 HLO text (`HloModule ...`, whatever the file is called: XLA's dumps are
 `.txt` files) is emitted as MLIR by the fusion emitters before the passes
-run; PTO-AS assembly becomes MLIR; anything else is MLIR (see
+run (a module without fusions, as jax lowers it before XLA's passes, as
+the kernels `xla-emit-run` launches for it: one per op); a bundle folder
+(`xla-emit-jax`) is its `gpu.hlo`, and `--fusion NAME` emits one fusion;
+PTO-AS assembly becomes MLIR; anything else is MLIR (see
 `runtime.sources.input_format`). Passes build the internal `xla.*` form; the
 output is spelled when printed (the policy is in `dialects.xla`): as `--emit`
 says, else as the last `xla-respell` left it, else in the input's spelling
@@ -28,6 +32,7 @@ arguments are known (`tools/opt_driver.py`), so `--help` answers at once.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -47,7 +52,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
         prog="xla-emit-opt", description="Parse, transform and print MLIR or HLO."
     )
     add = parser.add_argument
-    add("input", nargs="?", default="-", help="input file (MLIR, HLO or PTO-AS), or - for stdin")
+    add(
+        "input",
+        nargs="?",
+        default="-",
+        help="input file (MLIR, HLO or PTO-AS), - for stdin, or a bundle folder",
+    )
     add(
         "-p",
         "--passes",
@@ -89,7 +99,6 @@ def build_argument_parser() -> argparse.ArgumentParser:
         "llvm or ptx: the LLVM IR or PTX (sm_90, needs llvmlite) of a module lowered "
         "to the llvm dialect (-p xla-gpu-to-llvm)",
     )
-    add("--fusion", metavar="NAME", help="for HLO input: emit only the fusion NAME")
     add(
         "--emit-library-kernels",
         action="store_true",
@@ -101,6 +110,7 @@ def build_argument_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for HLO input: print how each fusion is split into subgraph functions",
     )
+    add("--fusion", metavar="NAME", help="for HLO input or a bundle: emit this fusion only")
     add("--list-passes", action="store_true", help="list every pass, its options, the pipelines")
     add("--help-pass", metavar="NAME", help="describe one pass (or pipeline) and its options")
     add_input_format(parser)
@@ -247,7 +257,7 @@ def run(args: argparse.Namespace, stdout: TextIO) -> int:
     from xla_emit.tools.opt_driver import Driver
 
     timer = Timer()
-    text, file = read_input(args.input)
+    text, file = read_input(bundle_module(args.input))
     chunks = split_input(text) if args.split_input_file else [text]
     driver = Driver(driver_options(args), timer)
     if args.verify_diagnostics:
@@ -257,6 +267,13 @@ def run(args: argparse.Namespace, stdout: TextIO) -> int:
     if args.timing:
         sys.stderr.write(timer.report())
     return status
+
+
+def bundle_module(path: str) -> str:
+    """The optimized module of a bundle folder, else `path` itself."""
+    from xla_emit.jax.bundle import GPU_HLO, is_bundle
+
+    return os.path.join(path, GPU_HLO) if path != "-" and is_bundle(path) else path
 
 
 def split_input(text: str) -> list[str]:

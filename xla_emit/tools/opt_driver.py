@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field, replace
 from io import StringIO
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -21,6 +22,9 @@ from xla_emit.ir import SourceMap, make_context, parse_mlir, verify_module
 from xla_emit.ir.locations import DebugInfoPrinter
 from xla_emit.runtime.sources import input_format
 from xla_emit.runtime.timing import PARSE, PRINT, VERIFY, Timer
+
+if TYPE_CHECKING:
+    from xla_emit.hlo.ir import HloInstruction
 
 
 @dataclass(frozen=True)
@@ -114,14 +118,12 @@ class Driver:
 
     def _run_hlo(self, text: str, file: str) -> str:
         from dialects.xla.seed_spelling import SEED_SPELLING
-        from xla_emit.emitters import emit_hlo_module, format_hlo_partitions
+        from xla_emit.emitters import format_hlo_partitions
 
         if self.options.print_partitions:
             return format_hlo_partitions(text, file)
         with self.timer.measure("parse HLO and emit"):
-            module = emit_hlo_module(
-                text, file, self.options.fusion, self.options.emit_library_kernels
-            )
+            module = self._emit_hlo(text, file)
         source_map = SourceMap(file, text)
         with self.timer.measure(VERIFY):
             verify_module(module, source_map)
@@ -134,6 +136,36 @@ class Driver:
         if self.options.emit in TARGET_LANGUAGES:
             return target_code(module, source_map, self.options.emit)
         return self._print(module, self.options.emit or self.spelling)
+
+    def _emit_hlo(self, text: str, file: str) -> ModuleOp:
+        """The kernels of the module's fusions (or of `--fusion`'s one) in one module.
+
+        A module without fusions (HLO before XLA's passes, as `jax.jit(f).lower(x)
+        .as_text(dialect="hlo")` prints it) gets the kernels `xla-emit-run` launches for
+        it: every instruction that is neither a library call nor bookkeeping, as a fusion
+        of its own.
+        """
+        from xla_emit.emitters.fusion import emit_fusions_module, fusion_instructions
+        from xla_emit.hlo.parser import parse_hlo_module
+        from xla_emit.hlo.select_fusion import fusion_named
+        from xla_emit.runtime.module_runtime import kernel_fusions
+
+        hlo = parse_hlo_module(text, file)
+        fusions = fusion_instructions(hlo)
+        if not fusions:
+            fusions = _unique_names(kernel_fusions(hlo))
+            if not fusions:
+                raise UserError(
+                    f"module '{hlo.name}' has no fusion and no op that runs as a kernel"
+                )
+            sys.stderr.write(
+                f"note: module '{hlo.name}' has no fusions (HLO before XLA's passes?): each op "
+                "is emitted as a kernel of its own, as xla-emit-run runs it; XLA's fusions come "
+                "from its optimized module (xla-emit-jax writes it)\n"
+            )
+        if self.options.fusion is not None:
+            fusions = [fusion_named(hlo, self.options.fusion, fusions)]
+        return emit_fusions_module(fusions, self.options.emit_library_kernels)
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
         from xla_emit.runtime.pipeline import apply_pipeline
@@ -238,6 +270,14 @@ def target_code(module: ModuleOp, source_map: SourceMap, language: str) -> str:
     from xla_emit.runtime.ptx import llvm_ir_to_ptx
 
     return llvm_ir_to_ptx(llvm_ir)
+
+
+def _unique_names(fusions: list[HloInstruction]) -> list[HloInstruction]:
+    """The first fusion of each name (a sort's comparator kernels share theirs)."""
+    seen: dict[str, HloInstruction] = {}
+    for fusion in fusions:
+        seen.setdefault(fusion.name, fusion)
+    return list(seen.values())
 
 
 def _has_content(text: str) -> bool:

@@ -2,6 +2,7 @@
 
     xla-emit-run FILE.hlo [--reference] [--fusion NAME] [--inputs IN.npz | --random-inputs SEED]
                  [-o OUT.npz]
+    xla-emit-run BUNDLE [--reference] [--check] [-o OUT.npz]
     xla-emit-run FILE.mlir [--entry NAME] [-p PASSES] [--inputs IN.npz | --random-inputs SEED]
     xla-emit-run PALLAS.mlir --inputs IN.npz [--output-shapes 20x128,...] [-o OUT.npz]
     either form: [--check] [--time] [--backend gpu|tpu|pto]
@@ -23,6 +24,11 @@ arg1, ...` in parameter order, outputs `out0, out1, ...`; bf16 travels as
 uint16 bit patterns. Without `-o` the outputs' types and shapes are printed.
 Each way of running a module is one function from `RunOptions` to the
 outputs (see `_MODES`).
+
+A bundle (`xla-emit-jax`'s folder) runs its `gpu.hlo` on its own inputs (unless
+`--inputs` or `--random-inputs` say otherwise) and compares every output with
+XLA:CPU's (`runtime.compare`: 4 ulp, or a small error relative to the largest
+output); with `--check` an output outside that is an error.
 """
 
 from __future__ import annotations
@@ -87,7 +93,9 @@ def seed(text: str) -> int:
 
 def build_argument_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="xla-emit-run", description=_DESCRIPTION)
-    _ = parser.add_argument("file", help="the HLO module or MLIR kernel to run, or - for stdin")
+    _ = parser.add_argument(
+        "file", help="the HLO module or MLIR kernel to run, - for stdin, or a bundle folder"
+    )
     inputs = parser.add_mutually_exclusive_group()
     _ = inputs.add_argument("--inputs", metavar="IN.npz", help="inputs arg0, arg1, ...")
     _ = inputs.add_argument(
@@ -183,14 +191,22 @@ def output_shapes(text: str) -> tuple[tuple[int, ...], ...]:
 
 @dataclass(frozen=True)
 class Program:
-    """The program to run: its text, the name errors use for it, and what it is written in."""
+    """The program to run: its text, the name errors use for it, and what it is written in;
+    for a bundle, its folder (whose inputs and XLA:CPU outputs go with the module)."""
 
     text: str
     file: str
     kind: str
+    bundle: str | None = None
 
 
 def read_program(options: RunOptions) -> Program:
+    from xla_emit.jax.bundle import GPU_HLO, is_bundle
+
+    if options.file != STDIN and is_bundle(options.file):
+        file = str(Path(options.file) / GPU_HLO)
+        text, file = read_input(file)
+        return Program(text, file, "hlo", options.file)
     text, file = read_input(options.file)
     return Program(text, file, input_format(text, file, options.input_format))
 
@@ -207,13 +223,16 @@ def load_module(program: Program, options: RunOptions) -> HloModule:
     return fusion_as_module(module, options.fusion)
 
 
-def module_inputs(module: HloModule, options: RunOptions) -> list[np.ndarray]:
+def module_inputs(module: HloModule, options: RunOptions, bundle: str | None) -> list[np.ndarray]:
     from xla_emit.hlo.limits import check_module_memory
     from xla_emit.hlo.npz import random_inputs, read_inputs
+    from xla_emit.jax.bundle import INPUTS
 
     check_module_memory(module, options.interpreter.limits.max_memory)
     if options.inputs is not None:
         return read_inputs(options.inputs, module.entry)
+    if bundle is not None and options.random_inputs is None:
+        return read_inputs(str(Path(bundle) / INPUTS), module.entry)
     seed = options.random_inputs if options.random_inputs is not None else 0
     return random_inputs(module.entry, seed)
 
@@ -225,7 +244,7 @@ def run_reference(program: Program, options: RunOptions, timer: Timer) -> list[n
     with timer.measure(PARSE):
         module = load_module(program, options)
     with timer.measure("inputs"):
-        inputs = module_inputs(module, options)
+        inputs = module_inputs(module, options, program.bundle)
     with timer.measure("run (reference evaluator)"):
         return evaluate_module(module, inputs)
 
@@ -237,7 +256,7 @@ def run_interpreted(program: Program, options: RunOptions, timer: Timer) -> list
     with timer.measure(PARSE):
         module = load_module(program, options)
     with timer.measure("inputs"):
-        inputs = module_inputs(module, options)
+        inputs = module_inputs(module, options, program.bundle)
     with timer.measure("compile (emit, passes, verify) and run"):
         return run_hlo_module(module, inputs, options.interpreter)
 
@@ -308,8 +327,36 @@ def run(options: RunOptions, timer: Timer) -> None:
     if options.output is not None:
         with timer.measure("write outputs"):
             write_npz_outputs(options.output, outputs)
-    else:
+    elif program.bundle is None:
         report_outputs(outputs)
+    if program.bundle is not None and options.inputs is None and options.random_inputs is None:
+        compare_with_xla_cpu(program.bundle, outputs, options.interpreter.check)
+
+
+def compare_with_xla_cpu(bundle: str, outputs: Sequence[np.ndarray], check: bool) -> None:
+    """One line per output against the bundle's XLA:CPU outputs; with `check`, a miss fails."""
+    from xla_emit.hlo.npz import load_arrays
+    from xla_emit.jax.bundle import OUTPUTS
+    from xla_emit.runtime.compare import compare
+
+    expected = load_arrays(str(Path(bundle) / OUTPUTS), "outputs")
+    if len(expected) != len(outputs):
+        raise UserError(
+            f"the module has {len(outputs)} outputs, XLA:CPU's {OUTPUTS} {len(expected)}"
+        )
+    missed: list[str] = []
+    for number, output in enumerate(outputs):
+        name = f"out{number}"
+        result = compare(expected[name].reshape(output.shape).view(output.dtype), output)
+        verdict = "" if result.identical else (" (within tolerance)" if result.matches else "")
+        print(
+            f"{name}: {output.dtype}{list(output.shape)} against XLA:CPU: {result.describe()}"
+            f"{verdict}"
+        )
+        if not result.matches:
+            missed.append(name)
+    if check and missed:
+        raise UserError(f"{', '.join(missed)} outside the tolerance against XLA:CPU's outputs")
 
 
 def collect_garbage_for_a_one_shot_run() -> None:
