@@ -8,7 +8,11 @@ compete for the cores):
   startup.py          `--help` and a trivial file, against plain `xdsl-opt`;
   whole_process.py    GELU from HLO text to `-o out.npz`, against a numpy per-op script;
   interpreter_gelu.py the interpreter in process (compilation not timed);
-  pipeline_scaling.py `xla-gpu-pipeline` on growing kernels.
+  pipeline_scaling.py `xla-gpu-pipeline` on growing kernels;
+  zoo_models.py       the zoo's models from HLO text to npz;
+  triton_route.py     the Triton route: a layernorm backward whole process and a softmax in
+                      process against the numpy evaluator, every Triton fusion of the
+                      corpus against the loop kernel it ran as before.
 
 and prints their tables in Markdown under docs/performance.md's headings. The full run
 takes a few minutes; `--quick` runs fewer repeats and a smaller GELU for the
@@ -63,6 +67,12 @@ def sections(quick: bool) -> list[tuple[str, str, list[str], bool]]:
             "Zoo models (fresh process, HLO text to npz, best of N; jax when /tmp/jaxenv exists)",
             "zoo_models.py",
             [*repeats, *(["--only", "transformer_block", "mlp_step_f32"] if quick else [])],
+            True,
+        ),
+        (
+            "Triton route (whole process, in process, per fusion against the loop fallback)",
+            "triton_route.py",
+            [*repeats, *(["--quick"] if quick else [])],
             True,
         ),
     ]

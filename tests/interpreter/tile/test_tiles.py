@@ -49,3 +49,27 @@ def test_two_programs_writing_one_element_is_a_race() -> None:
     tiles = np.ones((3, 1, 8), dtype=np.float32)
     with pytest.raises(TileFault, match=r"race: pids 1 and 2 both write element \[1, 4\]"):
         insert(buffer, tiles, offsets)
+
+
+def test_whole_aligned_tiles_move_as_blocks_in_any_pid_order() -> None:
+    # Whole tiles at multiples of their sizes take the block path; the answer is numpy's
+    # slicing of each pid's tile.
+    rng = np.random.default_rng(1)
+    buffer = rng.standard_normal((6, 8)).astype(np.float32)
+    offsets = np.array([[4, 4], [0, 0], [2, 4], [4, 0], [0, 4], [2, 0]], dtype=np.int64)
+    tiles = extract(buffer, offsets, (2, 4))
+    for tile, (row, column) in zip(tiles, offsets, strict=True):
+        assert np.array_equal(tile, buffer[row : row + 2, column : column + 4])
+    copy = np.full_like(buffer, np.nan)
+    insert(copy, tiles * 2, offsets)
+    assert np.array_equal(copy, buffer * 2)
+
+
+def test_two_programs_writing_one_whole_tile_is_a_race() -> None:
+    buffer = np.zeros((4, 8), dtype=np.float32)
+    offsets = np.array([[0, 0], [2, 0], [0, 4], [2, 0]], dtype=np.int64)
+    tiles = np.ones((4, 2, 4), dtype=np.float32)
+    with pytest.raises(TileFault, match=r"race: pids 1 and 3 both write element \[2, 0\]"):
+        insert(buffer, tiles, offsets)
+    insert(buffer, tiles, offsets, check_races=False)  # unchecked, the last write wins
+    assert buffer[2:4, 0:4].tolist() == [[1.0] * 4] * 2

@@ -84,6 +84,9 @@ def extract(
     """Every pid's tile of `buffer` ([pids, *sizes]); masked positions are zero."""
     if buffer.ndim == 0:
         return np.broadcast_to(buffer, (offsets.shape[0],)).copy()
+    blocks = _aligned_blocks(buffer, offsets, sizes, pids)
+    if blocks is not None:
+        return blocks[0][blocks[1]]
     where = tile_indices(buffer.shape, offsets, sizes, pids)
     tiles = buffer[where.indices]
     return np.where(where.mask, tiles, np.zeros((), dtype=buffer.dtype))
@@ -103,11 +106,64 @@ def insert(
             raise TileFault(f"race: pids {_pid(pids, 0)} and {_pid(pids, 1)} both write the scalar")
         buffer[()] = tiles[-1]
         return
+    blocks = _aligned_blocks(buffer, offsets, sizes, pids)
+    if blocks is not None and buffer.flags.c_contiguous:
+        view, grid = blocks
+        if check_races:
+            _check_block_races(view.shape[: buffer.ndim], grid, offsets, pids)
+        view[grid] = tiles
+        return
     where = tile_indices(buffer.shape, offsets, sizes, pids)
     targets = tuple(index[where.mask] for index in where.indices)
     if check_races:
         _check_races(buffer.shape, targets, where.mask, pids)
     buffer[targets] = tiles[where.mask]
+
+
+def _aligned_blocks(
+    buffer: Array,
+    offsets: npt.NDArray[np.int64],
+    sizes: Sequence[int],
+    pids: npt.NDArray[np.int64] | None,
+) -> tuple[Array, tuple[npt.NDArray[np.int64], ...]] | None:
+    """When every tile is whole and starts at a multiple of its sizes (a row softmax's
+    [1, n] tiles), the buffer seen as a grid of tiles ([*grid, *sizes], a view of a
+    C-contiguous buffer) and each pid's grid position: whole tiles are then copied as blocks
+    instead of element by element through index arrays. None otherwise (masked tiles)."""
+    rank = buffer.ndim
+    if offsets.shape != (offsets.shape[0], rank) or len(sizes) != rank:
+        return None
+    if any(size <= 0 or extent % size for extent, size in zip(buffer.shape, sizes, strict=True)):
+        return None
+    _check_starts(buffer.shape, offsets, pids)
+    steps = np.asarray(sizes, dtype=np.int64)
+    if (offsets % steps).any():
+        return None
+    split = [
+        n for extent, size in zip(buffer.shape, sizes, strict=True) for n in (extent // size, size)
+    ]
+    order = [*range(0, 2 * rank, 2), *range(1, 2 * rank, 2)]
+    view = buffer.reshape(split).transpose(order)
+    return view, tuple(offsets[:, dim] // steps[dim] for dim in range(rank))
+
+
+def _check_block_races(
+    grid_shape: Sequence[int],
+    grid: tuple[npt.NDArray[np.int64], ...],
+    offsets: npt.NDArray[np.int64],
+    pids: npt.NDArray[np.int64] | None,
+) -> None:
+    """Two pids writing the same whole tile write the same elements: its first is named."""
+    linear = np.ravel_multi_index(grid, tuple(grid_shape))
+    order = np.argsort(linear, kind="stable")
+    repeated = np.flatnonzero(linear[order][1:] == linear[order][:-1])
+    if repeated.size == 0:
+        return
+    first, second = int(order[repeated[0]]), int(order[repeated[0] + 1])
+    element = [int(v) for v in offsets[first]]
+    raise TileFault(
+        f"race: pids {_pid(pids, first)} and {_pid(pids, second)} both write element {element}"
+    )
 
 
 def _check_races(
