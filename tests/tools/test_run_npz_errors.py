@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import struct
 import zipfile
 from collections.abc import Callable
@@ -121,8 +122,8 @@ def broken_deflate(path: Path) -> None:
 CASES: dict[str, tuple[Callable[[Path], None], str]] = {
     "unclosed_header": (
         unclosed_header,
-        "error: cannot read 'arg0' from '{path}': damaged (bad .npy header: EOF in multi-line "
-        "statement)",
+        # The reason is Python's tokenizer's own words, which change between versions.
+        "error: cannot read 'arg0' from '{path}': damaged (bad .npy header: {reason})",
     ),
     "not_npy_member": (not_npy_member, "error: cannot read 'arg0' from '{path}': not a .npy array"),
     "unknown_zip_version": (
@@ -194,7 +195,8 @@ def test_bad_archive_is_one_line_error(
     module.write_text(MODULE)
     write(inputs)
     assert main([str(module), "--inputs", str(inputs)]) == 1
-    assert capsys.readouterr().err == expected.format(path=inputs) + "\n"
+    pattern = re.escape(expected.format(path=inputs, reason="REASON")).replace("REASON", r"[^\n]+")
+    assert re.fullmatch(pattern + "\n", capsys.readouterr().err)
 
 
 def test_the_corrupted_archive_is_still_a_zip(tmp_path: Path) -> None:
