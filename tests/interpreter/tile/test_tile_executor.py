@@ -72,3 +72,54 @@ def test_wrong_inputs_are_errors() -> None:
     module, _ = _kernel()
     with pytest.raises(UserError, match=r"expects shape \[64\], but got \[32\]"):
         TileExecutor(module).run([np.zeros(32, np.float32)])
+
+
+# Each of 2 programs adds up a row of 256 with the integer combine COMBINE (a count, as the
+# top-p step's `input_reduce_fusion`), over the warps the executor is given.
+_INTEGER_REDUCE = """
+builtin.module {
+  xtile.entry_func @count(%in: memref<2x256xi32>, %out: memref<2xi32>,
+                          %pid: index {xla.range = [0 : index, 1 : index]}) {
+    %c0 = arith.constant 0 : index
+    %t = xtile.extract %in[%pid, %c0] [1, 256] [1, 1] : memref<2x256xi32> -> tensor<1x256xi32>
+    %r = "tt.reduce"(%t) <{axis = 1 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.COMBINE %a, %b : i32
+      tt.reduce.return %s : i32
+    }) : (tensor<1x256xi32>) -> tensor<1xi32>
+    xtile.insert %r into %out[%pid] [1] [1] : tensor<1xi32> -> memref<2xi32>
+    xtile.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("combine", ["addi", "muli", "maxsi", "minsi", "xori"])
+def test_an_order_free_integer_reduce_is_one_numpy_reduction_with_the_same_result_and_steps(
+    combine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from xla_emit.interpreter.tile import triton_ops
+
+    module, _ = parse_mlir(_INTEGER_REDUCE.replace("COMBINE", combine), "k.mlir")
+    # Large values, so sums and products wrap around.
+    x = np.random.default_rng(7).integers(-(2**31), 2**31, (2, 256), dtype=np.int64)
+    x = x.astype(np.int32)
+    fast = TileExecutor(module, num_warps=2)
+    (fast_out,) = fast.run([x])
+    monkeypatch.setattr(triton_ops, "order_free_combine", lambda *_: None)
+    slow = TileExecutor(module, num_warps=2)
+    (slow_out,) = slow.run([x])
+    assert fast_out.dtype == slow_out.dtype == np.int32
+    assert fast_out.tolist() == slow_out.tolist()
+    assert fast.step_counter.spent == slow.step_counter.spent
+    ufunc = {"addi": np.add, "muli": np.multiply, "maxsi": np.maximum, "minsi": np.minimum}
+    if combine in ufunc:  # an oracle outside the executor: numpy in Python integers, wrapped
+        wide = ufunc[combine].reduce(x.astype(object), axis=1)
+        expected = [((int(v) + 2**31) % 2**32) - 2**31 for v in wide]
+        assert fast_out.tolist() == expected
+
+
+def test_an_order_free_integer_reduce_keeps_the_step_budget() -> None:
+    module, _ = parse_mlir(_INTEGER_REDUCE.replace("COMBINE", "addi"), "k.mlir")
+    with run_limits(RunLimits(max_steps=20)), pytest.raises(UserError, match="step budget of 20"):
+        TileExecutor(module, num_warps=2).run([np.zeros((2, 256), np.int32)])

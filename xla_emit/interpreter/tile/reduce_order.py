@@ -108,6 +108,17 @@ def reduce_in_triton_order(
     return _butterfly(partials, combine)[..., 0]  # across warps
 
 
+def combine_count(extent: int, axis: int, layout: BlockedLayout) -> int:
+    """How many times `reduce_in_triton_order` combines along `axis` of `extent` elements:
+    each thread's registers in sequence, then a butterfly round per halving of the lanes and
+    of the warps."""
+    threads = layout.threads_per_warp[axis] * layout.warps[axis]
+    rounds = (layout.threads_per_warp[axis].bit_length() - 1) + (
+        layout.warps[axis].bit_length() - 1
+    )
+    return extent // threads - 1 + rounds
+
+
 def _butterfly(values: Array, combine: Combine) -> Array:
     """Lane l combines its value with lane l xor N's, N = half the last axis down to 1."""
     count = values.shape[-1]

@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import numpy as np
-from xdsl.dialects import math
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import triton
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tile.reduce_order import blocked_layout, reduce_in_triton_order
+from xla_emit.interpreter.tile.reduce_order import (
+    blocked_layout,
+    combine_count,
+    reduce_in_triton_order,
+)
 
 if TYPE_CHECKING:
     from xla_emit.interpreter.tile.executor import Handler, TileExecutor
@@ -52,12 +56,55 @@ _LIBDEVICE["__nv_fast_expf"] = math.ExpOp
 _STAND_INS: WeakKeyDictionary[Operation, tuple[Block, Operation]] = WeakKeyDictionary()
 
 
+# Integer combines whose result does not depend on the order of the terms (two's complement
+# wraps alike however they are grouped, and min and max pick the same element).
+_ORDER_FREE_INTEGER: dict[type[Operation], np.ufunc] = {
+    arith.AddiOp: np.add,
+    arith.MuliOp: np.multiply,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: np.minimum,
+}
+
+
+def order_free_combine(block: Block, dtype: np.dtype[Any]) -> np.ufunc | None:
+    """The numpy reduction that `block` (`(a, b) -> a op b`) amounts to when its single op is
+    an order-free integer combine of its two arguments on signed integers; else None."""
+    if dtype.kind != "i" or len(block.args) != 2:
+        return None
+    ops = list(block.ops)
+    if len(ops) != 2:
+        return None
+    combine, terminator = ops
+    ufunc = _ORDER_FREE_INTEGER.get(type(combine))
+    if ufunc is None or set(combine.operands) != set(block.args):
+        return None
+    if list(terminator.operands) != [combine.results[0]]:
+        return None
+    return ufunc
+
+
 def triton_reduce(
-    ex: TileExecutor, values: Any, axis: int, combine: Callable[[Any, Any], Any]
+    ex: TileExecutor,
+    values: Any,
+    axis: int,
+    combine: Callable[[Any, Any], Any],
+    block: Block | None = None,
 ) -> Any:
-    """`values` ([pids, *tile]) combined along tile axis `axis` in Triton's order."""
+    """`values` ([pids, *tile]) combined along tile axis `axis` in Triton's order; where the
+    combine region `block` is order free, in one numpy reduction (the same steps charged)."""
     layout = blocked_layout(values.shape[1:], ex.num_warps, values.dtype.itemsize)
-    return reduce_in_triton_order(values, axis, combine, layout)
+    ufunc = None if block is None else order_free_combine(block, values.dtype)
+    if ufunc is None or block is None:
+        return reduce_in_triton_order(values, axis, combine, layout)
+    steps = combine_count(values.shape[axis + 1], axis, layout) * len(block.ops)
+    if ex.step_counter.charge(steps):
+        first = block.first_op
+        assert first is not None
+        raise ex.error(first, ex.step_counter.exceeded())
+    return ufunc.reduce(values, axis=axis + 1, dtype=values.dtype)
 
 
 def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
@@ -70,7 +117,7 @@ def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
         return np.asarray(ex.run_block(block, [a, b])[0])
 
     values = ex.per_pid(args[0], op.srcs[0].type)
-    return [triton_reduce(ex, values, op.axis.value.data, combine)]
+    return [triton_reduce(ex, values, op.axis.value.data, combine, block)]
 
 
 def expand_dims(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
