@@ -19,8 +19,10 @@ from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import triton
+from xla_emit.interpreter.arith import float_binary_ufunc
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tile.reduce_order import (
+    Combine,
     blocked_layout,
     combine_count,
     reduce_in_triton_order,
@@ -69,21 +71,38 @@ _ORDER_FREE_INTEGER: dict[type[Operation], np.ufunc] = {
 }
 
 
-def order_free_combine(block: Block, dtype: np.dtype[Any]) -> np.ufunc | None:
-    """The numpy reduction that `block` (`(a, b) -> a op b`) amounts to when its single op is
-    an order-free integer combine of its two arguments on signed integers; else None."""
-    if dtype.kind != "i" or len(block.args) != 2:
-        return None
+def _single_op(block: Block) -> Operation | None:
+    """The op of a combine region that is one op of its two arguments (`(a, b) -> a op b`
+    or `b op a`), else None."""
     ops = list(block.ops)
-    if len(ops) != 2:
+    if len(block.args) != 2 or len(ops) != 2:
         return None
     combine, terminator = ops
-    ufunc = _ORDER_FREE_INTEGER.get(type(combine))
-    if ufunc is None or set(combine.operands) != set(block.args):
+    if len(combine.operands) != 2 or set(combine.operands) != set(block.args):
         return None
     if list(terminator.operands) != [combine.results[0]]:
         return None
-    return ufunc
+    return combine
+
+
+def order_free_combine(block: Block, dtype: np.dtype[Any]) -> np.ufunc | None:
+    """The numpy reduction that `block` amounts to when its single op is an order-free
+    integer combine of its two arguments on signed integers; else None."""
+    combine = _single_op(block) if dtype.kind == "i" else None
+    return None if combine is None else _ORDER_FREE_INTEGER.get(type(combine))
+
+
+def direct_combine(block: Block, dtype: np.dtype[Any]) -> Combine | None:
+    """`block` as the numpy ufunc of its single op, called without interpreting the region,
+    where that op is an f32 or f64 float binary (the same ufunc the `arith` handlers call, so
+    the same bits); else None."""
+    combine = _single_op(block)
+    ufunc = None if combine is None else float_binary_ufunc(type(combine), dtype)
+    if combine is None or ufunc is None:
+        return None
+    if list(combine.operands) == list(block.args):
+        return ufunc
+    return lambda a, b: ufunc(b, a)
 
 
 def triton_reduce(
@@ -93,18 +112,25 @@ def triton_reduce(
     combine: Callable[[Any, Any], Any],
     block: Block | None = None,
 ) -> Any:
-    """`values` ([pids, *tile]) combined along tile axis `axis` in Triton's order; where the
-    combine region `block` is order free, in one numpy reduction (the same steps charged)."""
+    """`values` ([pids, *tile]) combined along tile axis `axis` in Triton's order. Where the
+    combine region `block` is order free, in one numpy reduction; where it is one float op,
+    in Triton's order with that op's ufunc; both charge the steps the region would take."""
     layout = blocked_layout(values.shape[1:], ex.num_warps, values.dtype.itemsize)
-    ufunc = None if block is None else order_free_combine(block, values.dtype)
-    if ufunc is None or block is None:
+    if block is None:
+        return reduce_in_triton_order(values, axis, combine, layout)
+    ufunc = order_free_combine(block, values.dtype)
+    direct = None if ufunc is not None else direct_combine(block, values.dtype)
+    if ufunc is None and direct is None:
         return reduce_in_triton_order(values, axis, combine, layout)
     steps = combine_count(values.shape[axis + 1], axis, layout) * len(block.ops)
     if ex.step_counter.charge(steps):
         first = block.first_op
         assert first is not None
         raise ex.error(first, ex.step_counter.exceeded())
-    return ufunc.reduce(values, axis=axis + 1, dtype=values.dtype)
+    if ufunc is not None:
+        return ufunc.reduce(values, axis=axis + 1, dtype=values.dtype)
+    assert direct is not None
+    return reduce_in_triton_order(values, axis, direct, layout)
 
 
 def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
