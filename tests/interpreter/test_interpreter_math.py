@@ -135,15 +135,15 @@ def test_f32_results_of_ufuncs_are_the_f64_values_rounded_once() -> None:
     x = bits.astype(np.uint32).view(np.float32)
     y = x[::-1].copy()
     f32 = np.dtype(np.float32)
-    functions = [(f, (x,)) for f in math_impls._UNARY.values()]
-    functions += [(f, (x, y)) for f in math_impls._BINARY.values()]
+    functions = [(f, (x,)) for f in math_impls._UNARY.values()]  # pyright: ignore[reportPrivateUsage]
+    functions += [(f, (x, y)) for f in math_impls._BINARY.values()]  # pyright: ignore[reportPrivateUsage]
     checked = 0
     for function, args in functions:
         if not isinstance(function, np.ufunc):
             continue
         with np.errstate(all="ignore"):
             expected = function(*(a.astype(np.float64) for a in args)).astype(np.float32)
-        got = math_impls._evaluate(function, f32, *args)
+        got = math_impls._evaluate(function, f32, *args)  # pyright: ignore[reportPrivateUsage]
         assert got.dtype == f32
         assert np.array_equal(got.view(np.uint32), expected.view(np.uint32)), function
         checked += 1
