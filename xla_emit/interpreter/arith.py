@@ -9,6 +9,7 @@ and `divf` run as numpy's f32 loops rounded to bf16 on output (`_bf16_via_f32`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -130,6 +131,16 @@ _FLOAT_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
 
 
 _BF16 = np.dtype(ml_dtypes.bfloat16)
+_WIDE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def float_binary_ufunc(op_type: type[Operation], dtype: np.dtype[Any]) -> np.ufunc | None:
+    """The numpy ufunc the float binary op `op_type` is on f32 or f64 operands of `dtype` (one
+    call, no rounding of its own); None for other ops and types."""
+    function = _FLOAT_BINARY.get(op_type)
+    if dtype not in _WIDE_FLOATS or not isinstance(function, np.ufunc):
+        return None
+    return function
 
 
 def _bf16_via_f32(function: np.ufunc, lhs: Array, rhs: Array) -> Array:

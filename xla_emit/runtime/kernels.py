@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from weakref import WeakKeyDictionary
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -96,6 +97,10 @@ class KernelCache:
     triton_compiler: TritonCompiler = compile_triton_fusion
     _kernels: dict[str, Kernel] = field(default_factory=dict[str, Kernel])
     _triton_kernels: dict[str, TritonKernel] = field(default_factory=dict[str, TritonKernel])
+    # A fusion launched again finds its kernel without printing its computation for the key.
+    _triton_by_fusion: WeakKeyDictionary[HloInstruction, TritonKernel] = field(
+        default_factory=WeakKeyDictionary[HloInstruction, TritonKernel]
+    )
 
     def kernel(self, module: HloModule, fusion: HloInstruction) -> Kernel:
         key = fusion_key(fusion, self.pipeline)
@@ -107,6 +112,9 @@ class KernelCache:
 
     def triton_kernel(self, fusion: HloInstruction) -> TritonKernel:
         """The tile kernel of a `__triton` fusion (compiled on first use)."""
+        known = self._triton_by_fusion.get(fusion)
+        if known is not None:
+            return known
         key = triton_fusion_key(fusion, self.triton_pipeline)
         cached = self._triton_kernels.get(key)
         if cached is None:
@@ -115,6 +123,7 @@ class KernelCache:
                 fusion, self.triton_pipeline, self.checks, compiler, self._record_pass
             )
             self._triton_kernels[key] = cached
+        self._triton_by_fusion[fusion] = cached
         return cached
 
     def _compile(self, module: HloModule, fusion: HloInstruction) -> Kernel:

@@ -72,3 +72,101 @@ def test_wrong_inputs_are_errors() -> None:
     module, _ = _kernel()
     with pytest.raises(UserError, match=r"expects shape \[64\], but got \[32\]"):
         TileExecutor(module).run([np.zeros(32, np.float32)])
+
+
+def _never(*_args: object) -> None:
+    """Stands in for a fast path's recognizer: the region is always interpreted."""
+
+
+# Each of 2 programs adds up a row of 256 with the integer combine COMBINE (a count, as the
+# top-p step's `input_reduce_fusion`), over the warps the executor is given.
+_INTEGER_REDUCE = """
+builtin.module {
+  xtile.entry_func @count(%in: memref<2x256xi32>, %out: memref<2xi32>,
+                          %pid: index {xla.range = [0 : index, 1 : index]}) {
+    %c0 = arith.constant 0 : index
+    %t = xtile.extract %in[%pid, %c0] [1, 256] [1, 1] : memref<2x256xi32> -> tensor<1x256xi32>
+    %r = "tt.reduce"(%t) <{axis = 1 : i32}> ({
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.COMBINE %a, %b : i32
+      tt.reduce.return %s : i32
+    }) : (tensor<1x256xi32>) -> tensor<1xi32>
+    xtile.insert %r into %out[%pid] [1] [1] : tensor<1xi32> -> memref<2xi32>
+    xtile.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("combine", ["addi", "muli", "maxsi", "minsi", "xori"])
+def test_an_order_free_integer_reduce_is_one_numpy_reduction_with_the_same_result_and_steps(
+    combine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from xla_emit.interpreter.tile import triton_ops
+
+    module, _ = parse_mlir(_INTEGER_REDUCE.replace("COMBINE", combine), "k.mlir")
+    # Large values, so sums and products wrap around.
+    x = np.random.default_rng(7).integers(-(2**31), 2**31, (2, 256), dtype=np.int64)
+    x = x.astype(np.int32)
+    fast = TileExecutor(module, num_warps=2)
+    (fast_out,) = fast.run([x])
+    monkeypatch.setattr(triton_ops, "order_free_combine", _never)
+    slow = TileExecutor(module, num_warps=2)
+    (slow_out,) = slow.run([x])
+    assert fast_out.dtype == slow_out.dtype == np.int32
+    assert fast_out.tolist() == slow_out.tolist()
+    assert fast.step_counter.spent == slow.step_counter.spent
+    ufunc = {"addi": np.add, "muli": np.multiply, "maxsi": np.maximum, "minsi": np.minimum}
+    if combine in ufunc:  # an oracle outside the executor: numpy in Python integers, wrapped
+        wide = ufunc[combine].reduce(x.astype(object), axis=1)
+        expected = [((int(v) + 2**31) % 2**32) - 2**31 for v in wide]
+        assert fast_out.tolist() == expected
+
+
+def test_an_order_free_integer_reduce_keeps_the_step_budget() -> None:
+    module, _ = parse_mlir(_INTEGER_REDUCE.replace("COMBINE", "addi"), "k.mlir")
+    with run_limits(RunLimits(max_steps=20)), pytest.raises(UserError, match="step budget of 20"):
+        TileExecutor(module, num_warps=2).run([np.zeros((2, 256), np.int32)])
+
+
+# A row sum of f32 in Triton's order, its region's operands in the order ORDER.
+_FLOAT_REDUCE = """
+builtin.module {
+  xtile.entry_func @sum(%in: memref<2x256xf32>, %out: memref<2xf32>,
+                        %pid: index {xla.range = [0 : index, 1 : index]}) {
+    %c0 = arith.constant 0 : index
+    %t = xtile.extract %in[%pid, %c0] [1, 256] [1, 1] : memref<2x256xf32> -> tensor<1x256xf32>
+    %r = "tt.reduce"(%t) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.COMBINE ORDER : f32
+      tt.reduce.return %s : f32
+    }) : (tensor<1x256xf32>) -> tensor<1xf32>
+    xtile.insert %r into %out[%pid] [1] [1] : tensor<1xf32> -> memref<2xf32>
+    xtile.return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("combine", ["addf", "mulf", "maximumf", "minnumf"])
+@pytest.mark.parametrize("order", ["%a, %b", "%b, %a"])
+def test_a_one_op_float_reduce_runs_its_ufunc_with_the_bits_and_steps_of_the_region(
+    combine: str, order: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from xla_emit.interpreter.tile import triton_ops
+
+    text = _FLOAT_REDUCE.replace("COMBINE", combine).replace("ORDER", order)
+    module, _ = parse_mlir(text, "k.mlir")
+    # Mixed magnitudes (sums round differently in other orders) and NaNs of two payloads
+    # (which operand's payload survives depends on the operand order).
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal((2, 256)) * 10.0 ** rng.integers(-3, 4, (2, 256))).astype(np.float32)
+    bits = x.view(np.uint32)
+    bits[1, 5], bits[1, 77] = 0x7FC00001, 0x7FC00002
+    fast = TileExecutor(module, num_warps=2)
+    (fast_out,) = fast.run([x])
+    monkeypatch.setattr(triton_ops, "direct_combine", _never)
+    slow = TileExecutor(module, num_warps=2)
+    (slow_out,) = slow.run([x])
+    assert fast_out.view(np.uint32).tolist() == slow_out.view(np.uint32).tolist()
+    assert fast.step_counter.spent == slow.step_counter.spent

@@ -8,6 +8,7 @@ from xla_emit.interpreter.tile.reduce_order import (
     BlockedLayout,
     addition_tree,
     blocked_layout,
+    combine_count,
     reduce_in_triton_order,
 )
 
@@ -115,3 +116,23 @@ def test_the_addition_tree_check_bounds_sums_by() -> None:
     layout = BlockedLayout((1, 2), (8, 4), (8, 1))
     assert addition_tree(layout, 0) == AdditionTree(threads=64, shuffle_rounds=2)
     assert addition_tree(layout, 1) == AdditionTree(threads=4, shuffle_rounds=1)
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        BlockedLayout(size_per_thread=(2,), threads_per_warp=(4,), warps=(1,)),
+        BlockedLayout(size_per_thread=(1,), threads_per_warp=(32,), warps=(2,)),
+        BlockedLayout(size_per_thread=(4,), threads_per_warp=(8,), warps=(4,)),
+    ],
+)
+def test_combine_count_is_how_often_the_reduce_combines(layout: BlockedLayout) -> None:
+    calls = []
+
+    def counting(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        calls.append(1)
+        return a + b
+
+    extent = 512
+    reduce_in_triton_order(np.ones((1, extent)), 0, counting, layout)
+    assert combine_count(extent, 0, layout) == len(calls)

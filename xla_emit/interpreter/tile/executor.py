@@ -80,6 +80,10 @@ class TileExecutor:
         self.memory = MemoryMeter()
         self.handlers = handler_table()
         self._held: WeakValueDictionary[int, np.ndarray] = WeakValueDictionary()
+        # Printing a type costs more than most ops on small tiles: each label once.
+        self._labels: dict[object, str] = {}
+        self._largest_tiles: dict[EntryFuncOp, int] = {}
+        self._terminators: dict[type[Operation], bool] = {}
 
     # -- entry points ------------------------------------------------------------------
 
@@ -116,7 +120,10 @@ class TileExecutor:
         self._held.clear()
         buffers = self._buffers(function, inputs)
         programs = self.num_programs(function)
-        chunk = max(1, _CHUNK_ELEMENTS // _largest_tile(function))
+        largest = self._largest_tiles.get(function)
+        if largest is None:
+            largest = self._largest_tiles[function] = _largest_tile(function)
+        chunk = max(1, _CHUNK_ELEMENTS // largest)
         for start in range(0, programs, chunk):
             self.pids = np.arange(start, min(start + chunk, programs), dtype=np.int64)
             self.env = dict(zip(function.buffer_args, buffers, strict=True))
@@ -136,7 +143,10 @@ class TileExecutor:
         for position, type_ in enumerate(types):
             assert isinstance(type_, ShapedType)
             shape, dtype = tuple(type_.get_shape()), numpy_dtype(type_)
-            hold = self.memory.holder(f"buffer {position} ({type_})", partial(self.error, function))
+            label = self._label(
+                (function, position), partial("buffer {} ({})".format, position, type_)
+            )
+            hold = self.memory.holder(label, partial(self.error, function))
             if position < len(inputs):
                 array = np.asarray(inputs[position])
                 self._held[id(array)] = array
@@ -163,7 +173,10 @@ class TileExecutor:
             if self.step_counter.charge(1):
                 raise self.error(op, self.step_counter.exceeded())
             operands = [self.env[v] for v in op.operands]
-            if op.has_trait(IsTerminator):
+            terminator = self._terminators.get(type(op))
+            if terminator is None:
+                terminator = self._terminators[type(op)] = op.has_trait(IsTerminator)
+            if terminator:
                 return operands
             handler = self.handlers.lookup(type(op))
             if handler is None:
@@ -184,9 +197,16 @@ class TileExecutor:
             owner = owner.base
         if self._held.get(id(owner)) is owner or not owner.nbytes:
             return
-        hold = self.memory.holder(f"'{op.name}' ({result.type})", partial(self.error, op))
+        label = self._label(result, lambda: f"'{op.name}' ({result.type})")
+        hold = self.memory.holder(label, partial(self.error, op))
         hold(owner.nbytes).keep(owner)
         self._held[id(owner)] = owner
+
+    def _label(self, key: object, make: Callable[[], str]) -> str:
+        label = self._labels.get(key)
+        if label is None:
+            label = self._labels[key] = make()
+        return label
 
     def error(self, op: Operation, message: str) -> TileExecutionError:
         location = self.locate(op) if self.locate is not None else None

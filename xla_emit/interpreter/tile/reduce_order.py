@@ -100,12 +100,35 @@ def reduce_in_triton_order(
     split = moved.reshape(*moved.shape[:-1], runs, warps, lanes, per_thread)
     # [..., warps, lanes, runs * per_thread]: each thread's elements in register order
     registers = np.moveaxis(split, -4, -2).reshape(*moved.shape[:-1], warps, lanes, -1)
-    accumulator = registers[..., 0]
-    for register in range(1, registers.shape[-1]):
-        accumulator = combine(accumulator, registers[..., register])
+    accumulator = _fold_registers(registers, combine)
     accumulator = _butterfly(accumulator, combine)  # across lanes: [..., warps, lanes]
     partials = accumulator[..., 0]
     return _butterfly(partials, combine)[..., 0]  # across warps
+
+
+def _fold_registers(registers: Array, combine: Combine) -> Array:
+    """Each thread's registers (the last axis) combined in sequence, the first one starting
+    the accumulator; a ufunc accumulates in place (the same values, no array per step)."""
+    accumulator = registers[..., 0]
+    if isinstance(combine, np.ufunc) and registers.shape[-1] > 1:
+        accumulator = combine(accumulator, registers[..., 1])
+        for register in range(2, registers.shape[-1]):
+            combine(accumulator, registers[..., register], out=accumulator)
+        return accumulator
+    for register in range(1, registers.shape[-1]):
+        accumulator = combine(accumulator, registers[..., register])
+    return accumulator
+
+
+def combine_count(extent: int, axis: int, layout: BlockedLayout) -> int:
+    """How many times `reduce_in_triton_order` combines along `axis` of `extent` elements:
+    each thread's registers in sequence, then a butterfly round per halving of the lanes and
+    of the warps."""
+    threads = layout.threads_per_warp[axis] * layout.warps[axis]
+    rounds = (layout.threads_per_warp[axis].bit_length() - 1) + (
+        layout.warps[axis].bit_length() - 1
+    )
+    return extent // threads - 1 + rounds
 
 
 def _butterfly(values: Array, combine: Combine) -> Array:

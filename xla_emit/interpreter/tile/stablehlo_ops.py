@@ -68,7 +68,7 @@ def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
         return np.asarray(ex.run_block(block, [a, b])[0])
 
     for dim in sorted(op.dims, reverse=True):
-        values = triton_reduce(ex, values, dim, combine)
+        values = triton_reduce(ex, values, dim, combine, block)
     return [combine(values, args[1])]
 
 

@@ -14,13 +14,19 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 import numpy as np
-from xdsl.dialects import math
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
 from dialects import triton
+from xla_emit.interpreter.arith import float_binary_ufunc
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tile.reduce_order import blocked_layout, reduce_in_triton_order
+from xla_emit.interpreter.tile.reduce_order import (
+    Combine,
+    blocked_layout,
+    combine_count,
+    reduce_in_triton_order,
+)
 
 if TYPE_CHECKING:
     from xla_emit.interpreter.tile.executor import Handler, TileExecutor
@@ -52,12 +58,79 @@ _LIBDEVICE["__nv_fast_expf"] = math.ExpOp
 _STAND_INS: WeakKeyDictionary[Operation, tuple[Block, Operation]] = WeakKeyDictionary()
 
 
+# Integer combines whose result does not depend on the order of the terms (two's complement
+# wraps alike however they are grouped, and min and max pick the same element).
+_ORDER_FREE_INTEGER: dict[type[Operation], np.ufunc] = {
+    arith.AddiOp: np.add,
+    arith.MuliOp: np.multiply,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: np.minimum,
+}
+
+
+def _single_op(block: Block) -> Operation | None:
+    """The op of a combine region that is one op of its two arguments (`(a, b) -> a op b`
+    or `b op a`), else None."""
+    ops = list(block.ops)
+    if len(block.args) != 2 or len(ops) != 2:
+        return None
+    combine, terminator = ops
+    if len(combine.operands) != 2 or set(combine.operands) != set(block.args):
+        return None
+    if list(terminator.operands) != [combine.results[0]]:
+        return None
+    return combine
+
+
+def order_free_combine(block: Block, dtype: np.dtype[Any]) -> np.ufunc | None:
+    """The numpy reduction that `block` amounts to when its single op is an order-free
+    integer combine of its two arguments on signed integers; else None."""
+    combine = _single_op(block) if dtype.kind == "i" else None
+    return None if combine is None else _ORDER_FREE_INTEGER.get(type(combine))
+
+
+def direct_combine(block: Block, dtype: np.dtype[Any]) -> Combine | None:
+    """`block` as the numpy ufunc of its single op, called without interpreting the region,
+    where that op is an f32 or f64 float binary (the same ufunc the `arith` handlers call, so
+    the same bits); else None."""
+    combine = _single_op(block)
+    ufunc = None if combine is None else float_binary_ufunc(type(combine), dtype)
+    if combine is None or ufunc is None:
+        return None
+    if list(combine.operands) == list(block.args):
+        return ufunc
+    return lambda a, b: ufunc(b, a)
+
+
 def triton_reduce(
-    ex: TileExecutor, values: Any, axis: int, combine: Callable[[Any, Any], Any]
+    ex: TileExecutor,
+    values: Any,
+    axis: int,
+    combine: Callable[[Any, Any], Any],
+    block: Block | None = None,
 ) -> Any:
-    """`values` ([pids, *tile]) combined along tile axis `axis` in Triton's order."""
+    """`values` ([pids, *tile]) combined along tile axis `axis` in Triton's order. Where the
+    combine region `block` is order free, in one numpy reduction; where it is one float op,
+    in Triton's order with that op's ufunc; both charge the steps the region would take."""
     layout = blocked_layout(values.shape[1:], ex.num_warps, values.dtype.itemsize)
-    return reduce_in_triton_order(values, axis, combine, layout)
+    if block is None:
+        return reduce_in_triton_order(values, axis, combine, layout)
+    ufunc = order_free_combine(block, values.dtype)
+    direct = None if ufunc is not None else direct_combine(block, values.dtype)
+    if ufunc is None and direct is None:
+        return reduce_in_triton_order(values, axis, combine, layout)
+    steps = combine_count(values.shape[axis + 1], axis, layout) * len(block.ops)
+    if ex.step_counter.charge(steps):
+        first = block.first_op
+        assert first is not None
+        raise ex.error(first, ex.step_counter.exceeded())
+    if ufunc is not None:
+        return ufunc.reduce(values, axis=axis + 1, dtype=values.dtype)
+    assert direct is not None
+    return reduce_in_triton_order(values, axis, direct, layout)
 
 
 def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
@@ -70,7 +143,7 @@ def reduce(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
         return np.asarray(ex.run_block(block, [a, b])[0])
 
     values = ex.per_pid(args[0], op.srcs[0].type)
-    return [triton_reduce(ex, values, op.axis.value.data, combine)]
+    return [triton_reduce(ex, values, op.axis.value.data, combine, block)]
 
 
 def expand_dims(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:

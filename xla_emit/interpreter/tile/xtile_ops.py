@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from xdsl.dialects import arith, scf, tensor
@@ -22,19 +23,30 @@ if TYPE_CHECKING:
     from xla_emit.interpreter.tile.executor import Handler, TileExecutor
 
 
+# Each dense constant's array, made once (read-only: every run shares it).
+_DENSE: WeakKeyDictionary[Operation, np.ndarray] = WeakKeyDictionary()
+
+
+def _dense_array(value: DenseIntOrFPElementsAttr) -> np.ndarray:
+    type_ = value.get_type()
+    values = np.array(value.get_values(), dtype=numpy_dtype(type_))
+    shape = tuple(type_.get_shape())
+    if values.size == 1:
+        return np.broadcast_to(values.reshape(()), shape)
+    values = values.reshape(shape)
+    values.flags.writeable = False
+    return values
+
+
 def constant(ex: TileExecutor, op: Operation, _args: list[Any]) -> list[Any]:
     """Dense constants of any shape (a splat stays a broadcast view); scalars as in arith."""
     assert isinstance(op, arith.ConstantOp)
     value = op.value
     if isinstance(value, DenseIntOrFPElementsAttr):
-        type_ = value.get_type()
-        values = np.array(value.get_values(), dtype=numpy_dtype(type_))
-        shape = tuple(type_.get_shape())
-        return [
-            np.broadcast_to(values.reshape(()), shape)
-            if values.size == 1
-            else values.reshape(shape)
-        ]
+        known = _DENSE.get(op)
+        if known is None:
+            known = _DENSE[op] = _dense_array(value)
+        return [known]
     handler = _SCALAR_ARITH.lookup(arith.ConstantOp)
     assert handler is not None
     return handler(ex, op, [])
