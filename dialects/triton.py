@@ -376,11 +376,8 @@ class CallOp(IRDLOperation):
 # ----------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class GetProgramIdOp(IRDLOperation):
-    """`%pid = tt.get_program_id x : i32`."""
-
-    name = "tt.get_program_id"
+class ProgramAxisOp(IRDLOperation):
+    """An i32 about the launch grid along one axis: `tt.<op> x : i32`."""
 
     axis = prop_def(IntegerAttr[IntegerType])
     result = result_def(i32)
@@ -389,55 +386,39 @@ class GetProgramIdOp(IRDLOperation):
 
     def __init__(self, axis: str = "x"):
         super().__init__(result_types=[i32], properties={"axis": enum_attr("axis", axis)})
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        axis = parse_enum(parser, "axis")
+        _, attributes = parse_attr_dict_split(parser, cls)
+        parser.parse_punctuation(":")
+        parser.parse_type()
+        op = cls(enum_spelling("axis", axis))
+        op.attributes |= attributes
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {enum_spelling('axis', self.axis)}")
+        print_attr_dict_merged(printer, self, ("axis",))
+        printer.print_string(" : i32")
+
+
+@irdl_op_definition
+class GetProgramIdOp(ProgramAxisOp):
+    """`%pid = tt.get_program_id x : i32`."""
+
+    name = "tt.get_program_id"
 
     @property
     def axis_index(self) -> int:
         return self.axis.value.data
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        axis = parse_enum(parser, "axis")
-        _, attributes = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        parser.parse_type()
-        op = cls(enum_spelling("axis", axis))
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {enum_spelling('axis', self.axis)}")
-        print_attr_dict_merged(printer, self, ("axis",))
-        printer.print_string(" : i32")
-
 
 @irdl_op_definition
-class GetNumProgramsOp(IRDLOperation):
+class GetNumProgramsOp(ProgramAxisOp):
     """`%n = tt.get_num_programs x : i32`."""
 
     name = "tt.get_num_programs"
-
-    axis = prop_def(IntegerAttr[IntegerType])
-    result = result_def(i32)
-
-    traits = traits_def(Pure())
-
-    def __init__(self, axis: str = "x"):
-        super().__init__(result_types=[i32], properties={"axis": enum_attr("axis", axis)})
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        axis = parse_enum(parser, "axis")
-        _, attributes = parse_attr_dict_split(parser, cls)
-        parser.parse_punctuation(":")
-        parser.parse_type()
-        op = cls(enum_spelling("axis", axis))
-        op.attributes |= attributes
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(f" {enum_spelling('axis', self.axis)}")
-        print_attr_dict_merged(printer, self, ("axis",))
-        printer.print_string(" : i32")
 
 
 @irdl_op_definition
