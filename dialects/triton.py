@@ -587,38 +587,32 @@ class TransOp(_SrcToResultOp):
             raise VerifyException(f"expected result type {expected}, but got {self.result.type}")
 
 
+class _TensorPairOp(IRDLOperation):
+    """Two tensors of one type into one tensor: `tt.<op> %a, %b : T -> R`."""
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(TensorType)
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    traits = traits_def(Pure())
+
+
 @irdl_op_definition
-class CatOp(IRDLOperation):
+class CatOp(_TensorPairOp):
     """`%t = tt.cat %a, %b : tensor<32xf32> -> tensor<64xf32>`."""
 
     name = "tt.cat"
 
-    T: ClassVar = VarConstraint("T", base(TensorType))
-
-    lhs = operand_def(T)
-    rhs = operand_def(T)
-    result = result_def(TensorType)
-
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
-
-    traits = traits_def(Pure())
-
 
 @irdl_op_definition
-class JoinOp(IRDLOperation):
+class JoinOp(_TensorPairOp):
     """`%t = tt.join %a, %b : tensor<32xf32> -> tensor<32x2xf32>`."""
 
     name = "tt.join"
-
-    T: ClassVar = VarConstraint("T", base(TensorType))
-
-    lhs = operand_def(T)
-    rhs = operand_def(T)
-    result = result_def(TensorType)
-
-    assembly_format = "$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
-
-    traits = traits_def(Pure())
 
 
 @irdl_op_definition
