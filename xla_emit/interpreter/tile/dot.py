@@ -133,16 +133,24 @@ def dot_general(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
 
 def tt_dot(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     assert isinstance(op, triton.DotOp)
+    total = tt_dot_sum(ex, op, args[0], args[1])
+    return [accumulate(ex, op, args[2], total)]
+
+
+def tt_dot_sum(ex: TileExecutor, op: triton.DotOp, a: Any, b: Any) -> np.ndarray:
+    """The in-tile sum of `tt.dot`'s products (per pid), before the accumulator joins."""
     result_type = op.d.type
     assert isinstance(result_type, TensorType)
     if not isinstance(result_type.get_element_type(), Float32Type):
         raise ex.error(op, "accumulating in other than f32 is not supported by the tile executor")
     plan = _tt_dot_plan(op)
-    lhs = ex.per_pid(args[0], op.a.type)
-    rhs = ex.per_pid(args[1], op.b.type)
-    accumulator = ex.per_pid(args[2], op.c.type)
-    total = contract(lhs, rhs, plan.batch, plan.contracting, plan.tf32)
-    return [np.add(accumulator, total, dtype=np.float32)]
+    lhs, rhs = ex.per_pid(a, op.a.type), ex.per_pid(b, op.b.type)
+    return contract(lhs, rhs, plan.batch, plan.contracting, plan.tf32)
+
+
+def accumulate(ex: TileExecutor, op: triton.DotOp, accumulator: Any, total: np.ndarray) -> Any:
+    """`tt.dot`'s result: its accumulator plus the in-tile sum, one f32 addition."""
+    return np.add(ex.per_pid(accumulator, op.c.type), total, dtype=np.float32)
 
 
 DOT_HANDLERS: tuple[tuple[type[Operation], Handler], ...] = (
