@@ -64,6 +64,18 @@ def test_layernorm_backward_runs_whole_on_the_triton_route() -> None:
     assert sorted(r.lanes for r in runtime.runs if r.name.startswith("fusion.")) == [32, 128]
 
 
+@pytest.mark.skipif(not _PROGRAMS, reason="the Triton corpus (tests/corpus/triton) is not here")
+@pytest.mark.parametrize("jax", ["jax-0.10.2", "jax-0.12"])
+def test_a_split_k_gemm_runs_its_k_slices_as_tile_programs_then_xla_s_reduce(jax: str) -> None:
+    # XLA splits the long K of bf16[16,8192] x bf16[8192,16] into 64 slices of 128: the
+    # gemm fusion is a dot batched over the slices (f32[64,16,16], one program per slice
+    # and [16, 8] output tile), a reduce fusion adds the partial products and rounds.
+    runtime = _run_and_compare(_CORPUS / jax / "split_k_bf16")
+    lanes = {r.name: r.lanes for r in runtime.runs}
+    assert lanes["gemm_fusion_dot"] == 64 * 2
+    assert "input_reduce_fusion" in lanes
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("folder", _PROGRAMS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_program_matches_xla(folder: Path) -> None:
