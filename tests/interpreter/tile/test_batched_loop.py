@@ -66,20 +66,24 @@ def _inputs(shapes: list[tuple[int, ...]], seed: int = 3) -> list[np.ndarray]:
     return [rng.standard_normal(shape).astype(ml_dtypes.bfloat16) for shape in shapes]
 
 
+def _never(*_args: object) -> None:
+    """Stands in for the batched path: every loop runs plainly."""
+
+
 def _plain(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(xtile_ops, "run_batched", lambda *_args: None)
+    monkeypatch.setattr(xtile_ops, "run_batched", _never)
 
 
 def _run_both(
-    module: ModuleOp, inputs: list[np.ndarray], monkeypatch: pytest.MonkeyPatch, **kwargs: int
+    module: ModuleOp, inputs: list[np.ndarray], monkeypatch: pytest.MonkeyPatch
 ) -> tuple[list[np.ndarray], list[np.ndarray], int, int]:
     (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
     assert batched_loop.loop_plan(loop) is not None, "the batched path would not be taken"
-    fast = TileExecutor(module, num_warps=2, **kwargs)
+    fast = TileExecutor(module, num_warps=2)
     fast_out = fast.run(inputs)
     with monkeypatch.context() as patch:
         _plain(patch)
-        slow = TileExecutor(module, num_warps=2, **kwargs)
+        slow = TileExecutor(module, num_warps=2)
         slow_out = slow.run(inputs)
     return fast_out, slow_out, fast.step_counter.spent, slow.step_counter.spent
 
