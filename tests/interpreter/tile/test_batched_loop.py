@@ -133,6 +133,8 @@ def test_the_lowered_loop_splits_tt_dot_into_its_sum_and_its_addition(
     plan = batched_loop.loop_plan(loop)
     assert plan is not None and len(plan.split_dots) == 1
     assert isinstance(plan.split_dots[0], triton.DotOp)
+    # Only the additions into the accumulator run in order.
+    assert plan.accumulating_dot is plan.split_dots[0]
     _same(*_run_both(module, _inputs([(32, 40), (40, 24)]), monkeypatch))
 
 
@@ -141,6 +143,10 @@ def test_xla_s_own_ttir_gives_the_plain_loop_s_bits_and_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     module = parse_mlir(lzma.decompress(_XLA_GEMM_TTIR.read_bytes()).decode(), "ttir")[0]
+    (loop,) = [op for op in module.walk() if isinstance(op, scf.ForOp)]
+    plan = batched_loop.loop_plan(loop)
+    # Its accumulator goes through tt.reshape to the dot and back.
+    assert plan is not None and plan.accumulating_dot is not None
     inputs = _inputs([(4, 128, 64), (4, 128, 64)])
     _same(*_run_both(module, inputs, monkeypatch))
 

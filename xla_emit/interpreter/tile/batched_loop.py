@@ -72,6 +72,10 @@ class LoopPlan:
     # Steps one iteration charges: every body op and the terminator.
     steps_per_iteration: int
     largest_tile: int
+    # The split dot when the ops run in order are only it and reshapes of the one carried
+    # value into its accumulator and of its result into the yield: the iterations then
+    # only add each tile's sum to the accumulator.
+    accumulating_dot: triton.DotOp | None = None
 
 
 _PLANS: WeakKeyDictionary[scf.ForOp, LoopPlan | None] = WeakKeyDictionary()
@@ -109,7 +113,38 @@ def _make_plan(loop: scf.ForOp) -> LoopPlan | None:
     if not any(_is_dot(op) for op in side_by_side) and not split_dots:
         return None
     largest = max((_elements(r.type) for op in ops for r in op.results), default=1)
-    return LoopPlan(tuple(side_by_side), tuple(in_order), split_dots, len(ops), largest)
+    accumulating = _accumulating_dot(loop, in_order, split_dots)
+    return LoopPlan(
+        tuple(side_by_side), tuple(in_order), split_dots, len(ops), largest, accumulating
+    )
+
+
+def _accumulating_dot(
+    loop: scf.ForOp, in_order: list[Operation], split_dots: tuple[triton.DotOp, ...]
+) -> triton.DotOp | None:
+    """The split dot whose accumulator is the one carried value and whose result is the
+    one yielded value, through reshapes only (XLA's gemm loops), if that is all that runs
+    in order."""
+    block = loop.body.block
+    terminator = block.last_op
+    if len(split_dots) != 1 or len(block.args) != 2 or terminator is None:
+        return None
+    (dot,) = split_dots
+    if any(op is not dot and not isinstance(op, triton.ReshapeOp) for op in in_order):
+        return None
+    if len(in_order) != len({op for op in in_order}) or len(terminator.operands) != 1:
+        return None
+    if _through_reshapes(dot.c) is not block.args[1]:
+        return None
+    yielded = _through_reshapes(terminator.operands[0])
+    return dot if yielded is dot.d else None
+
+
+def _through_reshapes(value: SSAValue) -> SSAValue:
+    """The value `value` reshapes (through any number of `tt.reshape`s)."""
+    while isinstance(value.owner, triton.ReshapeOp):
+        value = value.owner.src
+    return value
 
 
 def _runs_side_by_side(op: Operation) -> bool:
@@ -192,6 +227,8 @@ def _run_in_order(
 ) -> list[Any]:
     block = loop.body.block
     lanes = len(ex.pids)
+    if plan.accumulating_dot is not None:
+        return [_accumulate_in_order(ex, loop, plan.accumulating_dot, made, len(indices), carried)]
     split = set(plan.split_dots)
     for t, index in enumerate(indices):
         local: dict[SSAValue, Any] = dict(zip(block.args[1:], carried, strict=True))
@@ -220,6 +257,28 @@ def _run_in_order(
         assert terminator is not None
         carried = [value(v) for v in terminator.operands]
     return carried
+
+
+def _accumulate_in_order(
+    ex: TileExecutor,
+    loop: scf.ForOp,
+    dot: triton.DotOp,
+    made: dict[SSAValue, Any],
+    count: int,
+    carried: list[Any],
+) -> Any:
+    """The carried accumulator after adding each iteration's in-tile sum of `dot` in order:
+    what `accumulate` and the reshapes around it compute, a reshape being the same
+    elements in the same order."""
+    (accumulator_type,) = loop.body.block.args[1:]
+    accumulator = ex.per_pid(carried[0], accumulator_type.type)
+    lanes = len(ex.pids)
+    sums = made[dot.d]
+    for t in range(count):
+        total = sums[t * lanes : (t + 1) * lanes].reshape(accumulator.shape)
+        accumulator = np.add(accumulator, total, dtype=np.float32)
+    ex.hold(dot, dot.d, accumulator)
+    return accumulator
 
 
 def _per_lane(value: Any, type_: Attribute) -> bool:
