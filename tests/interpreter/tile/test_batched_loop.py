@@ -186,3 +186,31 @@ def test_an_extract_outside_the_buffer_in_a_batched_loop_names_the_pid(
         messages.append(error.value.message)
     assert messages[0] == messages[1]
     assert "pid 6: the tile at offsets [32, 0] starts outside" in messages[0]
+
+
+def _plain_run_fits(module: ModuleOp, inputs: list[np.ndarray], budget: int) -> bool:
+    try:
+        with run_limits(RunLimits(max_memory=budget)):
+            TileExecutor(module, num_warps=2).run(inputs)
+    except UserError:
+        return False
+    return True
+
+
+def test_a_memory_budget_the_plain_loop_fits_in_never_stops_the_batched_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fusion = parse_hlo_module(_gemm(False), "m.hlo").entry.root
+    module = compile_triton_fusion(fusion)
+    inputs = _inputs([(32, 40), (40, 24)])
+    # The least budget the plain loop runs in (bisected), then the batched path under it.
+    with monkeypatch.context() as patch:
+        _plain(patch)
+        low, high = 0, 1 << 20
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (low, middle) if _plain_run_fits(module, inputs, middle) else (middle, high)
+        (expected,) = TileExecutor(module, num_warps=2).run(inputs)
+    with run_limits(RunLimits(max_memory=high)):
+        (out,) = TileExecutor(module, num_warps=2).run(inputs)
+    assert out.tobytes() == expected.tobytes()

@@ -31,6 +31,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from dialects import stablehlo, triton
 from dialects.xla import ApplyIndexingOpBase
 from dialects.xtile import ExtractTileOp
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tile.dot import accumulate, tt_dot_sum
 
 if TYPE_CHECKING:
@@ -72,6 +74,9 @@ class LoopPlan:
     # Steps one iteration charges: every body op and the terminator.
     steps_per_iteration: int
     largest_tile: int
+    # Bytes one lane of one iteration holds while a group runs: every side-by-side value
+    # and the split dots' sums.
+    bytes_per_lane: int
     # The split dot when the ops run in order are only it and reshapes of the one carried
     # value into its accumulator and of its result into the yield: the iterations then
     # only add each tile's sum to the accumulator.
@@ -113,9 +118,18 @@ def _make_plan(loop: scf.ForOp) -> LoopPlan | None:
     if not any(_is_dot(op) for op in side_by_side) and not split_dots:
         return None
     largest = max((_elements(r.type) for op in ops for r in op.results), default=1)
+    held = [r.type for op in side_by_side for r in op.results]
+    held += [dot.d.type for dot in split_dots]
+    lane_bytes = sum(_elements(t) * _itemsize(t) for t in held)
     accumulating = _accumulating_dot(loop, in_order, split_dots)
     return LoopPlan(
-        tuple(side_by_side), tuple(in_order), split_dots, len(ops), largest, accumulating
+        tuple(side_by_side),
+        tuple(in_order),
+        split_dots,
+        len(ops),
+        largest,
+        lane_bytes,
+        accumulating,
     )
 
 
@@ -155,6 +169,14 @@ def _is_dot(op: Operation) -> bool:
     return isinstance(op, (stablehlo.DotGeneralOp, triton.DotOp))
 
 
+def _itemsize(type_: Attribute) -> int:
+    """Bytes per element of a value of `type_` (8 for indices and other scalars)."""
+    try:
+        return numpy_dtype(type_).itemsize
+    except UserError:  # pointers
+        return 8
+
+
 def _elements(type_: Attribute) -> int:
     if isinstance(type_, TensorType):
         return max(1, int(np.prod(type_.get_shape(), dtype=np.int64)))
@@ -172,7 +194,12 @@ def run_batched(
     steps = len(iterations) * plan.steps_per_iteration
     if ex.step_counter.spent + steps > ex.step_counter.limit:
         return None
-    group = _GROUP_ELEMENTS // max(1, len(ex.pids) * plan.largest_tile)
+    group = min(
+        _GROUP_ELEMENTS // max(1, len(ex.pids) * plan.largest_tile),
+        # What the memory budget has left: a group must not stop a run the plain loop
+        # finishes.
+        (ex.memory.budget - ex.memory.total) // max(1, len(ex.pids) * plan.bytes_per_lane),
+    )
     if group < 2:
         return None
     ex.step_counter.charge(steps)
