@@ -13,8 +13,10 @@ accumulator made in order (`dot.accumulate`), as the plain loop computes it.
 Every lane computes what the plain loop computes for that pid and iteration, so the bits
 are the same; the same steps are charged (every body op and the yield once per iteration),
 and the loop is run plainly where it would go past the step budget, so that the budget stops
-it at the same op. Only ops that read tiles and compute, without regions or writes, are
-run side by side; a loop with any other op runs plainly.
+it at the same op. A group holds its iterations' tiles at once: groups are as small as the
+memory budget left needs (and the loop plain below two iterations). Only ops that read
+tiles and compute, without regions or writes, are run side by side; a loop with any other
+op runs plainly.
 """
 
 from __future__ import annotations
