@@ -67,7 +67,8 @@ class Tf32Dot:
 
 
 def fed_by_tf32_dot(instruction: HloInstruction) -> bool:
-    """Whether a TF32 dot (an f32 gemm fusion on the Triton route) feeds `instruction`."""
+    """Whether a TF32 dot (an f32 gemm fusion on the Triton route) feeds `instruction`,
+    also from inside the computations it calls (a `while` body, a `call`)."""
     seen: set[int] = set()
     pending = [instruction]
     while pending:
@@ -75,8 +76,12 @@ def fed_by_tf32_dot(instruction: HloInstruction) -> bool:
         if id(current) in seen:
             continue
         seen.add(id(current))
-        if current.opcode == "fusion" and tf32_dots(current):
-            return True
+        if current.opcode == "fusion":
+            if tf32_dots(current):
+                return True
+        else:
+            for computation in current.called_computations:
+                pending.extend(computation.instructions)
         pending.extend(current.operands)
     return False
 

@@ -138,11 +138,11 @@ def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRo
 def _triton_grid(fusion: HloInstruction, tile_kernel: ModuleOp) -> tuple[int, int]:
     """(programs, threads) of a tile kernel's launch: one program per output tile, a warp of
     32 threads per `num_warps`."""
-    from xla_emit.hlo.fusion_configs import block_level_config
+    from xla_emit.hlo.fusion_configs import triton_launch_config
     from xla_emit.interpreter import CheckOptions
     from xla_emit.runtime.triton_kernels import make_triton_kernel
 
-    num_warps = block_level_config(fusion).num_warps
+    num_warps = triton_launch_config(fusion).num_warps
     programs = make_triton_kernel(fusion, tile_kernel, CheckOptions.fast(), 0.0).programs
     return (programs, 32 * num_warps)
 
