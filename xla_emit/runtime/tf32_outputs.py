@@ -26,7 +26,7 @@ from xla_emit.emitters.triton.tiling import physical_order
 from xla_emit.hlo.eval_linalg import exact_dot
 from xla_emit.hlo.evaluator import Value, evaluate_values
 from xla_emit.hlo.fusion_configs import dot_tile_sizes
-from xla_emit.hlo.ir import HloInstruction
+from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.hlo.shape import PrimitiveType
 from xla_emit.runtime.dot_bounds import F32_UNIT_ROUNDOFF, tf32_dot_bound, tf32_dot_depth
 
@@ -84,6 +84,12 @@ def fed_by_tf32_dot(instruction: HloInstruction) -> bool:
                 pending.extend(computation.instructions)
         pending.extend(current.operands)
     return False
+
+
+def xla_cpu_tolerance(module: HloModule) -> float | None:
+    """The scale tolerance of a module's outputs against XLA:CPU's (which multiplies f32 in
+    f32): TF32's where a TF32 dot feeds them, else None (the dtype's)."""
+    return TF32_SCALE_TOLERANCE if fed_by_tf32_dot(module.entry.root) else None
 
 
 def tf32_dot_output(

@@ -168,14 +168,16 @@ def program_rows(bundle: Bundle) -> list[OutputRow]:
     """Our whole program (the module runtime) on the bundle's inputs against XLA:CPU's."""
     from xla_emit.runtime.compare import compare
     from xla_emit.runtime.module_runtime import ModuleRuntime
+    from xla_emit.runtime.tf32_outputs import xla_cpu_tolerance
 
     module = parse_hlo_module(bundle.text(GPU_HLO), str(bundle.file(GPU_HLO)))
     outputs = ModuleRuntime(module).run(read_inputs(str(bundle.file(INPUTS)), module.entry))
     expected = load_arrays(str(bundle.file(OUTPUTS)), "outputs")
+    tolerance = xla_cpu_tolerance(module)
     rows: list[OutputRow] = []
     for number, output in enumerate(outputs):
         reference = expected[f"out{number}"].reshape(output.shape).view(output.dtype)
-        result = compare(reference, output)
+        result = compare(reference, output, scale_tolerance=tolerance)
         shape = f"{output.dtype}{list(output.shape)}"
         rows.append(OutputRow(f"out{number}", shape, result.describe(), result.matches))
     return rows

@@ -330,10 +330,15 @@ def run(options: RunOptions, timer: Timer) -> None:
     elif program.bundle is None:
         report_outputs(outputs)
     if program.bundle is not None and options.inputs is None and options.random_inputs is None:
-        compare_with_xla_cpu(program.bundle, outputs, options.interpreter.check)
+        from xla_emit.runtime.tf32_outputs import xla_cpu_tolerance
+
+        tolerance = xla_cpu_tolerance(load_module(program, options))
+        compare_with_xla_cpu(program.bundle, outputs, options.interpreter.check, tolerance)
 
 
-def compare_with_xla_cpu(bundle: str, outputs: Sequence[np.ndarray], check: bool) -> None:
+def compare_with_xla_cpu(
+    bundle: str, outputs: Sequence[np.ndarray], check: bool, scale_tolerance: float | None = None
+) -> None:
     """One line per output against the bundle's XLA:CPU outputs; with `check`, a miss fails."""
     from xla_emit.hlo.npz import load_arrays
     from xla_emit.jax.bundle import OUTPUTS
@@ -347,7 +352,8 @@ def compare_with_xla_cpu(bundle: str, outputs: Sequence[np.ndarray], check: bool
     missed: list[str] = []
     for number, output in enumerate(outputs):
         name = f"out{number}"
-        result = compare(expected[name].reshape(output.shape).view(output.dtype), output)
+        reference = expected[name].reshape(output.shape).view(output.dtype)
+        result = compare(reference, output, scale_tolerance=scale_tolerance)
         verdict = "" if result.identical else (" (within tolerance)" if result.matches else "")
         print(
             f"{name}: {output.dtype}{list(output.shape)} against XLA:CPU: {result.describe()}"
