@@ -13,6 +13,7 @@ from pathlib import Path
 
 import ml_dtypes
 import numpy as np
+import numpy.typing as npt
 import pytest
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
@@ -23,6 +24,7 @@ from xla_emit.emitters.triton.emitter import emit_triton_fusion
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter.budget import run_limits
 from xla_emit.interpreter.tile import batched_loop, xtile_ops
+from xla_emit.interpreter.tile.dot import to_tf32
 from xla_emit.interpreter.tile.executor import TileExecutor
 from xla_emit.ir.parse import parse_mlir
 from xla_emit.limits import RunLimits
@@ -93,12 +95,14 @@ def _same(fast: list[np.ndarray], slow: list[np.ndarray], fast_steps: int, slow_
     assert fast_steps == slow_steps
 
 
-def _oracle(a: np.ndarray, b: np.ndarray, k_tile: int) -> np.ndarray:
+def _oracle(
+    a: np.ndarray, b: np.ndarray, k_tile: int, out: npt.DTypeLike = ml_dtypes.bfloat16
+) -> np.ndarray:
     """a [M, K] @ b [K, N] as the kernel sums it: per K tile, f32 products added one by one
-    from zero, each tile's sum then added to the f32 accumulator; rounded to bf16 once."""
+    from zero, each tile's sum then added to the f32 accumulator; rounded to `out` once."""
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     rows, depth = a32.shape
-    out = np.zeros((rows, b32.shape[1]), np.float32)
+    result = np.zeros((rows, b32.shape[1]), np.float32)
     for i in range(rows):
         for j in range(b32.shape[1]):
             accumulator = np.float32(0)
@@ -107,8 +111,8 @@ def _oracle(a: np.ndarray, b: np.ndarray, k_tile: int) -> np.ndarray:
                 for k in range(start, min(start + k_tile, depth)):
                     tile_sum = np.float32(tile_sum + a32[i, k] * b32[k, j])
                 accumulator = np.float32(accumulator + tile_sum)
-            out[i, j] = accumulator
-    return out.astype(ml_dtypes.bfloat16)
+            result[i, j] = accumulator
+    return result.astype(out)
 
 
 @pytest.mark.parametrize("transposed", [False, True])
@@ -122,6 +126,16 @@ def test_the_emitted_loop_gives_the_plain_loop_s_bits_and_steps(
     _same(fast, slow, fast_steps, slow_steps)
     lhs = inputs[0].T if transposed else inputs[0]
     assert slow[0].tobytes() == _oracle(lhs, inputs[1], 16).tobytes()
+
+
+def test_an_f32_gemm_sums_tf32_products_as_the_oracle_does() -> None:
+    # The same fusion in f32: inputs rounded to TF32, then the kernel's f32 sums.
+    fusion = parse_hlo_module(_gemm(False).replace("bf16", "f32"), "m.hlo").entry.root
+    rng = np.random.default_rng(4)
+    inputs = [rng.standard_normal(s).astype(np.float32) for s in ((32, 40), (40, 24))]
+    (out,) = TileExecutor(compile_triton_fusion(fusion), num_warps=2).run(inputs)
+    expected = _oracle(to_tf32(inputs[0]), to_tf32(inputs[1]), 16, np.float32)
+    assert out.tobytes() == expected.tobytes()
 
 
 def test_the_lowered_loop_splits_tt_dot_into_its_sum_and_its_addition(
