@@ -58,11 +58,20 @@ _TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-lower-tensors", "xla-lower-to-llvm", *_CLEANUP),
 )
 
+# The native CPU engine's route: a block per call, its threads as loops split at the
+# barriers and shuffles, then the same lowering to LLVM.
+_HOST_STAGES: tuple[tuple[str, ...], ...] = (
+    ("xla-host-inline-calls", "xla-erase-dead-functions", "xla-host-thread-loops", *_CLEANUP),
+)
+
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
     "xla-triton-pipeline": _spec(_XLA_TRITON_STAGES),
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
     "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _TO_LLVM_STAGES),
+    "xla-host-to-llvm": _spec(
+        _XLA_GPU_STAGES + _TO_STANDARD_STAGES + _HOST_STAGES + _TO_LLVM_STAGES
+    ),
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }
 
