@@ -297,8 +297,12 @@ class _Splitter:
                 continue
             if isinstance(op, SyncThreadsOp | BarrierOp):
                 # The loop's end is the barrier: the buffers go on as they are.
+                # Later segments read the buffer itself (their loops' current version).
                 for result, operand in zip(op.results, op.operands, strict=True):
-                    result.replace_all_uses_with(operand)
+                    result.replace_uses_with_if(
+                        operand, lambda use: segment_of(use.operation, segment)
+                    )
+                    result.replace_all_uses_with(self.roots[result])
                 op.erase()
                 continue
             block.add_op(op)
