@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -54,12 +55,21 @@ class NativeKernelCache:
     disk: bool = True
     _kernels: dict[str, NativeKernel] = field(default_factory=dict[str, NativeKernel])
 
+    # A fusion launched again finds its kernel without printing its computation for the key.
+    _by_fusion: WeakKeyDictionary[HloInstruction, NativeKernel] = field(
+        default_factory=WeakKeyDictionary[HloInstruction, NativeKernel]
+    )
+
     def kernel(self, module: HloModule, fusion: HloInstruction) -> NativeKernel:
+        known = self._by_fusion.get(fusion)
+        if known is not None:
+            return known
         key = fusion_key(fusion, HOST_PIPELINE)
         known = self._kernels.get(key)
         if known is None:
             known = compile_llvm_ir(self._llvm_ir(module, fusion, key))
             self._kernels[key] = known
+        self._by_fusion[fusion] = known
         return known
 
     def _llvm_ir(self, module: HloModule, fusion: HloInstruction, key: str) -> str:
