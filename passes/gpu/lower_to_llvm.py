@@ -237,6 +237,8 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [llvm.FCmpOp(op.lhs, op.rhs, IntegerAttr(op.predicate.value.data, i64))]
     if isinstance(op, arith.SelectOp):
         return [llvm.SelectOp(op.cond, op.lhs, op.rhs)]
+    if isinstance(op, arith.BitcastOp):
+        return [llvm.BitcastOp(op.input, llvm_type(op.result.type))]
     if isinstance(op, arith.NegfOp):
         return [llvm.FNegOp(op.operand)]
     if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp):

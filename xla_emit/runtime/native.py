@@ -23,6 +23,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp
 
 from dialects.nvvm import BLOCK_ID_OPS, ReadSpecialRegisterOp
+from dialects.xla import XLA_SLICE_INDEX
 from xla_emit.diagnostics import UserError
 from passes.gpu.lower_tensors import BUFFER_ALIGNMENT
 from passes.host.thread_loops import SCRATCH
@@ -154,6 +155,8 @@ class NativeKernel:
     name: str
     buffers: int
     scratch_bytes: tuple[int, ...]
+    # Per buffer, its `xla.slice_index` (None where it has none).
+    slices: tuple[int | None, ...]
     grid: Grid
     engine: Any
     entry: Any
@@ -161,6 +164,13 @@ class NativeKernel:
     @property
     def lanes(self) -> int:
         return prod(self.grid.blocks) * prod(self.grid.threads)
+
+    def updated_input(self, output: int, inputs: int) -> int | None:
+        """The input whose buffer output number `output` updates in place, if any."""
+        index = self.slices[inputs + output] if inputs + output < len(self.slices) else None
+        if index is None:
+            return None
+        return next((i for i in range(inputs) if self.slices[i] == index), None)
 
     def run(self, buffers: Sequence[np.ndarray]) -> None:
         if len(buffers) != self.buffers:
@@ -194,6 +204,17 @@ def scratch_bytes(kernel: llvm.FuncOp) -> list[int | None]:
     return sizes
 
 
+def slice_indices(kernel: llvm.FuncOp) -> list[int | None]:
+    """Per argument, its `xla.slice_index`: an output sharing an input's is updated in place
+    (dynamic-update-slice, scatter), so it starts as that input."""
+    attrs = kernel.arg_attrs.data if kernel.arg_attrs is not None else ()
+    indices: list[int | None] = []
+    for arg_attrs in attrs:
+        index = arg_attrs.data.get(XLA_SLICE_INDEX) if isinstance(arg_attrs, DictionaryAttr) else None
+        indices.append(index.value.data if isinstance(index, IntegerAttr) else None)
+    return indices
+
+
 # The first line of a kernel's host IR: what the driver needs to know, as JSON.
 _HEADER = "; xla.native "
 # Compiled kernels of this process, by their LLVM IR: a module run twice compiles once.
@@ -214,6 +235,7 @@ def kernel_ir(module: ModuleOp) -> str:
         "name": kernel.sym_name.data,
         "buffers": arity - len(scratch),
         "scratch": scratch,
+        "slices": slice_indices(kernel),
         "blocks": list(grid.blocks),
         "threads": list(grid.threads),
     }
@@ -260,7 +282,13 @@ def compile_llvm_ir(text: str) -> NativeKernel:
     entry = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(engine.get_function_address("xla.grid"))
     grid = Grid(tuple(header["blocks"]), tuple(header["threads"]))
     native = NativeKernel(
-        header["name"], header["buffers"], tuple(header["scratch"]), grid, engine, entry
+        header["name"],
+        header["buffers"],
+        tuple(header["scratch"]),
+        tuple(header["slices"][: header["buffers"]]),
+        grid,
+        engine,
+        entry,
     )
     _COMPILED[text] = native
     return native

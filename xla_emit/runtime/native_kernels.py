@@ -95,10 +95,14 @@ def launch_native(
     kernel: NativeKernel, fusion: HloInstruction, operands: list[np.ndarray]
 ) -> list[np.ndarray]:
     """Runs the kernel on the operands' bytes; the fusion's outputs, flat."""
-    outputs = [
-        np.empty(leaf.dimensions, leaf.element_type.dtype) for leaf in flatten_shape(fusion.shape)
-    ]
     inputs = [np.ascontiguousarray(operand) for operand in operands]
+    outputs: list[np.ndarray] = []
+    for number, leaf in enumerate(flatten_shape(fusion.shape)):
+        updated = kernel.updated_input(number, len(inputs))
+        if updated is None:
+            outputs.append(np.empty(leaf.dimensions, leaf.element_type.dtype))
+        else:  # written in place: the elements the kernel leaves are the input's
+            outputs.append(inputs[updated].reshape(leaf.dimensions).copy())
     if kernel.buffers != len(inputs) + len(outputs):
         raise UserError(
             f"'{fusion.name}': its native kernel takes {kernel.buffers} buffers, "
