@@ -69,7 +69,9 @@ def approximate_tanh(x: SSAValue) -> list[Operation]:
     squared = emit(arith.MulfOp(clamped, clamped))
     numerator = constant(NUMERATOR[0])
     for coefficient in NUMERATOR[1:]:
-        numerator = emit(arith.AddfOp(emit(arith.MulfOp(squared, numerator)), constant(coefficient)))
+        numerator = emit(
+            arith.AddfOp(emit(arith.MulfOp(squared, numerator)), constant(coefficient))
+        )
     numerator = emit(arith.MulfOp(clamped, numerator))
     denominator = constant(DENOMINATOR[0])
     for coefficient in DENOMINATOR[1:]:

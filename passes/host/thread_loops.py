@@ -40,15 +40,14 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IndexType,
-    IntegerAttr,
     ModuleOp,
     TensorType,
     UnitAttr,
     VectorType,
     i64,
 )
-from xdsl.ir.affine import AffineMap
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -321,9 +320,7 @@ class _Splitter:
         """The shuffle's result read from the source lane's slot of its value's buffer."""
         if isinstance(op.value.type, VectorType | TensorType):
             raise OpError(op, "xla-host-thread-loops: only scalars are shuffled")
-        ops, source, valid = shuffle_source(
-            op.mode.data, thread, op.offset, op.width, self.threads
-        )
+        ops, source, valid = shuffle_source(op.mode.data, thread, op.offset, op.width, self.threads)
         for new in ops:
             block.add_op(new)
         result = op.value
@@ -349,9 +346,7 @@ def is_uniform(op: Operation, uniform: set[SSAValue]) -> bool:
     if any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
         return False
     if not (
-        op.dialect_name() in _UNIFORM_DIALECTS
-        or isinstance(op, BlockIdOp)
-        or isinstance(op, _UNIFORM_VECTOR_OPS)
+        op.dialect_name() in _UNIFORM_DIALECTS or isinstance(op, (BlockIdOp, *_UNIFORM_VECTOR_OPS))
     ):
         return False
     return all(v in uniform for v in op.operands)

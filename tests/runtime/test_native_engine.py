@@ -23,14 +23,14 @@ from xla_emit.runtime.compare import compare
 
 pytest.importorskip("llvmlite.binding", reason="the native engine needs llvmlite ([llvm] extra)")
 
-from xla_emit.runtime.native_kernels import NativeKernelCache  # noqa: E402
+from xla_emit.runtime.native_kernels import NativeKernelCache
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "gpu"
 # Reductions (row, column, multi-row, variadic) and tiled transposes: barriers, shuffles
 # and shared memory, all without transcendental functions.
-EXACT = ["row_sum", "transpose_2d"]
+EXACT = ["row_sum", "transpose_2d", "gelu_bf16", "dynamic_update_slice"]
 EXACT_SLOW = ["argmax_rows", "column_max", "multi_dim_sum"]
-WITH_LIBM = ["softmax", "layernorm", "transpose_3d"]
+WITH_LIBM = ["softmax", "layernorm", "transpose_3d", "gelu_f32"]
 
 
 def run_both(name: str) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
@@ -70,6 +70,26 @@ def test_kernels_calling_the_c_library_match_within_ulps(name: str) -> None:
     for got, want, recorded in zip(native, interpreted, xla, strict=True):
         assert compare(want, got).matches, compare(want, got).describe()
         assert compare(recorded.reshape(got.shape), got).matches
+
+
+ZOO = CORPUS.parent / "zoo"
+# The zoo's models the native engine runs (scatter_add, max_pool_grad: atomics; fft_filter:
+# complex numbers are not lowered yet).
+ZOO_MODELS = ["transformer_block", "mlp_step_bf16", "argsort_topk", "scan_rnn", "cholesky_solve"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ZOO_MODELS)
+def test_zoo_models_run_natively_with_the_interpreters_results(name: str) -> None:
+    path = ZOO / f"{name}.hlo"
+    module = parse_hlo_module(path.read_text(), str(path))
+    inputs = read_inputs(str(path.with_suffix(".inputs.npz")), module.entry)
+    native = ModuleRuntime(module, native=NativeKernelCache(disk=False)).run(inputs)
+    interpreted = ModuleRuntime(module, KernelCache()).run(inputs)
+    for got, want in zip(native, interpreted, strict=True):
+        exact = want.dtype.kind in "biu" or want.dtype.itemsize == 2
+        comparison = compare(want, got)
+        assert comparison.identical if exact else comparison.matches, comparison.describe()
 
 
 def test_disk_cache_serves_a_second_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):

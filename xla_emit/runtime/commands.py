@@ -29,6 +29,7 @@ from xla_emit.interpreter.budget import run_limits
 from xla_emit.ir import parse_mlir, verify_module
 from xla_emit.pto.assembly import pto_as_to_mlir
 from xla_emit.runtime.backends import GPU, Backend, KernelProgram, backend_of
+from xla_emit.runtime.compare import DEFAULT_MAX_ULP
 from xla_emit.runtime.kernels import KernelCache
 from xla_emit.runtime.limits import check_kernel_module
 from xla_emit.runtime.module_runtime import ModuleRuntime
@@ -43,7 +44,6 @@ from xla_emit.runtime.reporting import (
     run_progress,
 )
 from xla_emit.runtime.sources import input_format, read_source
-from xla_emit.runtime.compare import DEFAULT_MAX_ULP
 from xla_emit.runtime.stages import check_pipeline, check_stages
 
 __all__ = [
@@ -103,9 +103,7 @@ def check_native_outputs(
     expected = evaluate_module(module, inputs)
     expectations = output_expectations(module, inputs)
     print("engine: native (kernels JIT-compiled by LLVM for this CPU)", file=sys.stderr)
-    for number, (rule, want, got) in enumerate(
-        zip(expectations, expected, outputs, strict=True)
-    ):
+    for number, (rule, want, got) in enumerate(zip(expectations, expected, outputs, strict=True)):
         comparison = rule.compare(want, got, DEFAULT_MAX_ULP)
         if not comparison.matches:
             raise UserError(f"native engine: out{number} differs: {comparison.describe()}")

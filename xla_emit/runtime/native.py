@@ -11,8 +11,8 @@ what `xla-lower-to-llvm` lowers today.
 from __future__ import annotations
 
 import ctypes
-import json
 import ctypes.util
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import prod
@@ -24,9 +24,9 @@ from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, M
 
 from dialects.nvvm import BLOCK_ID_OPS, ReadSpecialRegisterOp
 from dialects.xla import XLA_SLICE_INDEX
-from xla_emit.diagnostics import UserError
 from passes.gpu.lower_tensors import BUFFER_ALIGNMENT
 from passes.host.thread_loops import SCRATCH
+from xla_emit.diagnostics import UserError
 from xla_emit.runtime.llvm_ir import module_to_llvm_ir
 from xla_emit.runtime.ptx import load_llvmlite
 
@@ -174,7 +174,9 @@ class NativeKernel:
 
     def run(self, buffers: Sequence[np.ndarray]) -> None:
         if len(buffers) != self.buffers:
-            raise UserError(f"kernel '{self.name}' takes {self.buffers} buffers, got {len(buffers)}")
+            raise UserError(
+                f"kernel '{self.name}' takes {self.buffers} buffers, got {len(buffers)}"
+            )
         for buffer in buffers:
             if not buffer.flags.c_contiguous:
                 raise UserError("the native engine needs C-contiguous buffers")
@@ -192,9 +194,11 @@ def scratch_bytes(kernel: llvm.FuncOp) -> list[int | None]:
     attrs = kernel.arg_attrs.data if kernel.arg_attrs is not None else ()
     sizes: list[int | None] = []
     for arg_attrs in attrs:
-        size = arg_attrs.data.get("llvm.dereferenceable") if isinstance(
-            arg_attrs, DictionaryAttr
-        ) else None
+        size = (
+            arg_attrs.data.get("llvm.dereferenceable")
+            if isinstance(arg_attrs, DictionaryAttr)
+            else None
+        )
         if isinstance(arg_attrs, DictionaryAttr) and SCRATCH in arg_attrs.data:
             if not isinstance(size, IntegerAttr):
                 raise UserError("a scratch argument of the kernel has no size")
@@ -210,7 +214,9 @@ def slice_indices(kernel: llvm.FuncOp) -> list[int | None]:
     attrs = kernel.arg_attrs.data if kernel.arg_attrs is not None else ()
     indices: list[int | None] = []
     for arg_attrs in attrs:
-        index = arg_attrs.data.get(XLA_SLICE_INDEX) if isinstance(arg_attrs, DictionaryAttr) else None
+        index = (
+            arg_attrs.data.get(XLA_SLICE_INDEX) if isinstance(arg_attrs, DictionaryAttr) else None
+        )
         indices.append(index.value.data if isinstance(index, IntegerAttr) else None)
     return indices
 
