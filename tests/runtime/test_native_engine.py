@@ -128,3 +128,23 @@ def test_a_bad_header_is_a_one_line_error() -> None:
 
     with pytest.raises(UserError, match="no header line"):
         compile_llvm_ir("define void @f() {\n  ret void\n}\n")
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [["--reference"], ["--fusion", "fusion"]],
+    ids=["reference", "kernel-file"],
+)
+def test_engine_native_refuses_what_it_does_not_run(arguments: list[str], tmp_path: Path) -> None:
+    kernel = tmp_path / "k.mlir"
+    kernel.write_text("func.func @f() {\n  func.return\n}\n")
+    target = str(CORPUS / "row_sum" / "gpu.hlo") if arguments[0] == "--reference" else str(kernel)
+    extra = arguments if arguments[0] == "--reference" else []
+    result = subprocess.run(
+        [sys.executable, "-m", "xla_emit.tools.run", target, "--engine", "native", *extra],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "error: --engine native runs the kernels of an HLO module (not --reference)"
+    )

@@ -265,6 +265,10 @@ def compile_llvm_ir(text: str) -> NativeKernel:
     if not first_line.startswith(_HEADER):
         raise UserError("not the host IR of a native kernel (no header line)")
     header = json.loads(first_line.removeprefix(_HEADER))
+    try:
+        import llvmlite.binding  # noqa: F401  # pyright: ignore[reportUnusedImport]
+    except ImportError:
+        raise UserError("the native engine needs llvmlite: pip install 'xla-emit[llvm]'") from None
     binding = load_llvmlite()
     binding.initialize_native_target()
     binding.initialize_native_asmprinter()

@@ -294,6 +294,8 @@ _MODES: dict[str, Mode] = {
 
 
 def select_mode(program: Program, options: RunOptions) -> Mode:
+    if options.interpreter.engine != "interpreter" and (program.kind != "hlo" or options.reference):
+        raise UserError("--engine native runs the kernels of an HLO module (not --reference)")
     if program.kind != "hlo":
         if options.fusion is not None:
             raise UserError("--fusion picks a fusion of an HLO module; for MLIR, --entry NAME")
