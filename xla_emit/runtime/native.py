@@ -14,7 +14,7 @@ import ctypes
 import ctypes.util
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
@@ -160,6 +160,7 @@ class NativeKernel:
     grid: Grid
     engine: Any
     entry: Any
+    scratch: list[np.ndarray] = field(default_factory=list[np.ndarray], compare=False)
 
     @property
     def lanes(self) -> int:
@@ -180,13 +181,20 @@ class NativeKernel:
         for buffer in buffers:
             if not buffer.flags.c_contiguous:
                 raise UserError("the native engine needs C-contiguous buffers")
-        # Aligned as XLA aligns buffers; garbage at first, as shared memory is.
-        scratch = [np.empty(n + BUFFER_ALIGNMENT, np.uint8) for n in self.scratch_bytes]
-        addresses = [b.ctypes.data for b in buffers] + [
-            s.ctypes.data + (-s.ctypes.data) % BUFFER_ALIGNMENT for s in scratch
-        ]
-        pointers = (ctypes.c_void_p * len(addresses))(*addresses)
-        self.entry(ctypes.cast(pointers, ctypes.c_void_p))
+        addresses = [b.__array_interface__["data"][0] for b in buffers]
+        pointers = (ctypes.c_void_p * (len(addresses) + len(self.scratch_bytes)))(
+            *addresses, *self.scratch_addresses()
+        )
+        self.entry(ctypes.addressof(pointers))
+
+    def scratch_addresses(self) -> list[int]:
+        """The per-block scratch buffers, allocated on the first run and reused (the engine
+        runs one block at a time): aligned as XLA aligns buffers, garbage at first, as
+        shared memory is."""
+        if len(self.scratch) != len(self.scratch_bytes):
+            self.scratch[:] = [np.empty(n + BUFFER_ALIGNMENT, np.uint8) for n in self.scratch_bytes]
+        starts = (s.__array_interface__["data"][0] for s in self.scratch)
+        return [start + (-start) % BUFFER_ALIGNMENT for start in starts]
 
 
 def scratch_bytes(kernel: llvm.FuncOp) -> list[int | None]:
