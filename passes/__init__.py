@@ -37,6 +37,7 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-lower-to-llvm": "passes.gpu.lower_to_llvm:LowerToLLVMPass",
     "xla-host-inline-calls": "passes.host.inline_calls:HostInlineCallsPass",
     "xla-host-thread-loops": "passes.host.thread_loops:HostThreadLoopsPass",
+    "xla-host-serialize-atomics": "passes.host.serialize_atomics:HostSerializeAtomicsPass",
     "xla-host-widen-bf16": "passes.host.widen_bf16:HostWidenBf16Pass",
     "xla-host-approximate-tanh": "passes.host.approximate_tanh:HostApproximateTanhPass",
     "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",

@@ -61,7 +61,8 @@ _TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
 # The native CPU engine's route: a block per call, its threads as loops split at the
 # barriers and shuffles, then the same lowering to LLVM.
 _HOST_STAGES: tuple[tuple[str, ...], ...] = (
-    ("xla-host-inline-calls", "xla-erase-dead-functions", "xla-host-thread-loops", *_CLEANUP),
+    ("xla-host-inline-calls", "xla-erase-dead-functions", "xla-host-serialize-atomics"),
+    ("xla-host-thread-loops", *_CLEANUP),
     ("xla-host-approximate-tanh",),
 )
 
