@@ -58,11 +58,30 @@ _TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-lower-tensors", "xla-lower-to-llvm", *_CLEANUP),
 )
 
+# The native CPU engine's route: a block per call, its threads as loops split at the
+# barriers and shuffles, then the same lowering to LLVM.
+_HOST_STAGES: tuple[tuple[str, ...], ...] = (
+    ("xla-host-inline-calls", "xla-erase-dead-functions", "xla-host-serialize-atomics"),
+    ("xla-host-thread-loops", *_CLEANUP),
+    ("xla-host-approximate-tanh",),
+)
+
+# Vector loads and stores (one thread's neighbouring elements) would keep LLVM's loop
+# vectorizer off the thread loop, which vectorizes across threads instead.
+_NOT_ON_THE_HOST = ("xla-vectorize-loads-stores{greedy_cleanup=false}",)
+
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
     "xla-triton-pipeline": _spec(_XLA_TRITON_STAGES),
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
     "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _TO_LLVM_STAGES),
+    "xla-host-to-llvm": _spec(
+        tuple(stage for stage in _XLA_GPU_STAGES if stage[0] not in _NOT_ON_THE_HOST)
+        + _TO_STANDARD_STAGES
+        + _HOST_STAGES
+        + _TO_LLVM_STAGES
+        + (("xla-host-widen-bf16", *_CLEANUP),)
+    ),
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }
 

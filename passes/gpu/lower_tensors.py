@@ -222,6 +222,8 @@ def element_address(
     tensor_type = buffers.tensor_types.get(buffer)
     if tensor_type is None:
         raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
+    if not indices and tensor_type.get_num_dims() == 0:
+        return buffer  # a scalar buffer: its one element is at its start
     if len(indices) != 1:
         raise OpError(op, "xla-lower-tensors: tensors must be flat (run xla-flatten-tensors)")
     index = indices[0]

@@ -237,6 +237,8 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [llvm.FCmpOp(op.lhs, op.rhs, IntegerAttr(op.predicate.value.data, i64))]
     if isinstance(op, arith.SelectOp):
         return [llvm.SelectOp(op.cond, op.lhs, op.rhs)]
+    if isinstance(op, arith.BitcastOp):
+        return [llvm.BitcastOp(op.input, llvm_type(op.result.type))]
     if isinstance(op, arith.NegfOp):
         return [llvm.FNegOp(op.operand)]
     if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp):
@@ -260,6 +262,8 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return libdevice_call(op, _LIBDEVICE[type(op)], lowering)
     if isinstance(op, vector.ExtractOp | vector.InsertOp):
         return lane_access(op)
+    if isinstance(op, vector.BroadcastOp) and isinstance(op.vector.type, VectorType):
+        return splat(op.source, op.vector.type)
     if isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp):
         return special_register(op)
     raise OpError(op, f"xla-lower-to-llvm: cannot lower '{op.name}'")
@@ -331,6 +335,17 @@ def lane_access(op: vector.ExtractOp | vector.InsertOp) -> list[Operation]:
     if isinstance(op, vector.ExtractOp):
         return [lane, ExtractElementOp(op.vector, lane.result)]
     return [lane, llvm.InsertElementOp(op.dest, op.source, lane.result)]
+
+
+def splat(scalar: SSAValue, vector_type: VectorType) -> list[Operation]:
+    """A scalar in every lane: `insertelement` into poison, lane by lane."""
+    if vector_type.get_num_dims() != 1 or isinstance(scalar.type, VectorType):
+        raise OpError(scalar.owner, "xla-lower-to-llvm: only a scalar is broadcast to a 1-d vector")
+    ops: list[Operation] = [PoisonOp(vector_type)]
+    for lane in range(vector_type.get_shape()[0]):
+        index = llvm.ConstantOp(IntegerAttr(lane, i64), i64)
+        ops += [index, llvm.InsertElementOp(ops[-1].results[0], scalar, index.result)]
+    return ops
 
 
 def special_register(op: gpu.ThreadIdOp | gpu.BlockIdOp) -> list[Operation]:

@@ -140,6 +140,13 @@ def build_argument_parser() -> argparse.ArgumentParser:
         choices=BACKEND_NAMES,
         help="the backend whose executor runs a kernel (default: the module's attributes say)",
     )
+    _ = parser.add_argument(
+        "--engine",
+        choices=("interpreter", "native"),
+        default="interpreter",
+        help="what runs an HLO module's kernels: the interpreter (the reference) or native "
+        "code JIT-compiled by LLVM for this CPU (needs the [llvm] extra)",
+    )
     add_limit_arguments(parser)
     add_input_format(parser)
     add_timing(parser)
@@ -172,6 +179,7 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
             limits=limits_of(namespace),
             progress=cast(bool, namespace.progress),
             output_shapes=cast("tuple[tuple[int, ...], ...] | None", namespace.output_shapes),
+            engine=cast(str, namespace.engine),
         ),
     )
 
@@ -286,6 +294,8 @@ _MODES: dict[str, Mode] = {
 
 
 def select_mode(program: Program, options: RunOptions) -> Mode:
+    if options.interpreter.engine != "interpreter" and (program.kind != "hlo" or options.reference):
+        raise UserError("--engine native runs the kernels of an HLO module (not --reference)")
     if program.kind != "hlo":
         if options.fusion is not None:
             raise UserError("--fusion picks a fusion of an HLO module; for MLIR, --entry NAME")
