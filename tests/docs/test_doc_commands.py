@@ -17,6 +17,7 @@ repository ships (`tools/make_*.py`, with optional extras) are listed, not run.
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import itertools
 import os
 import re
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TOOLS = ("xla-emit-opt", "xla-emit-run", "xla-emit-layout", "xla-emit-dump", "python ", "cat ")
 ELISION = "..."
+_HAS_LLVMLITE = importlib.util.find_spec("llvmlite") is not None
 # Whole-line elision: any number of lines.
 ELIDED_LINES = re.compile(r"^\s*\.\.\.\s*$")
 # `cat > FILE <<'EOF'`: the command goes on to the line `EOF`.
@@ -79,6 +81,8 @@ def doc_commands(markdown: str, document: str = "doc.md") -> list[DocCommand]:
             command.reason_not_run = "needs a checkout beside this repository"
         elif "tools/make_" in command.command:
             command.reason_not_run = "rewrites data the repository ships (needs the jax extra)"
+        elif re.search(r"--emit=(llvm|ptx)", command.command) and not _HAS_LLVMLITE:
+            command.reason_not_run = "needs llvmlite (the llvm extra)"
     return commands
 
 
