@@ -31,8 +31,8 @@ _XLA_GPU_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-gpu-peel-loops", "xla-lower-xla-loops-to-scf", "xla-simplify-arith", *_CLEANUP),
     # Flat tensors; an invariant scf.if in a loop is tested once, before it.
     ("xla-flatten-tensors", "xla-unswitch-loops", *_CLEANUP),
-    ("xla-vectorize-loads-stores{greedy_cleanup=false}", *_CLEANUP),
-    ("xla-gpu-optimize-loops{greedy_cleanup=false}", *_CLEANUP),
+    ("xla-vectorize-loads-stores{greedy-cleanup=false}", *_CLEANUP),
+    ("xla-gpu-optimize-loops{greedy-cleanup=false}", *_CLEANUP),
 )
 
 # After the loop transformations: index arithmetic in plain arith, so only

@@ -261,3 +261,46 @@ def test_an_unknown_fusion_names_the_ones_there_are(capsys: pytest.CaptureFixtur
         "error: module 'softmax' has no fusion named 'nope' "
         "(its fusions: row_max, e, inverse, softmax)\n"
     )
+
+
+# A loop of 8 trips with a body under XLA's size budget: the size rule unrolls it fully,
+# a cap of 2 holds the factor down to 2.
+LOOP = EXAMPLES / "gelu" / "05_vectorized.mlir"
+
+
+def test_pass_options_take_mlirs_dashed_spelling_and_the_underscore_alias(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, dashed, _ = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max-unroll-factor=2}")
+    _, underscored, _ = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max_unroll_factor=2}")
+    _, uncapped, _ = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops")
+    assert dashed == underscored
+    assert dashed != uncapped  # the option took effect
+
+
+def test_pass_options_print_with_dashes(capsys: pytest.CaptureFixture[str]) -> None:
+    _, listed, _ = opt(capsys, "--list-passes")
+    _, one, _ = opt(capsys, "--help-pass", "xla-gpu-optimize-loops")
+    assert "--max-unroll-factor=<int> (default: 0)" in one
+    assert "- max-unroll-factor (int, default 0)" in one
+    options = [line.split("=")[0] for line in listed.splitlines() if line.strip().startswith("--")]
+    assert options and all("_" not in option for option in options)
+
+
+def test_an_unknown_option_is_named_with_dashes(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max-unrol=2}")
+    assert status == 1
+    assert (
+        '["max-unrol"] not found in expected arguments ["max-unroll-factor", "greedy-cleanup"]'
+        in err
+    )
+
+
+def test_an_option_error_raised_by_a_pass_names_the_dashed_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max-unroll-factor=-1}")
+    assert status == 1
+    assert (
+        err.strip() == "error: [xla-gpu-optimize-loops] max-unroll-factor must be >= 0, but got -1"
+    )

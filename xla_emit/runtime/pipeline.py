@@ -12,6 +12,7 @@ that an error names the pass it came from, `[PASS] message`, and so that
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -41,7 +42,14 @@ def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
         return PassPipeline.parse_spec(available_passes(expanded), expanded).passes
     except (ValueError, ArgSpecParseError) as error:
         # ArgSpecParseError (a malformed spec) derives from BaseException, so name it.
-        raise UserError(f"invalid pass pipeline '{spec}': {error}") from None
+        raise UserError(f"invalid pass pipeline '{spec}': {_dashed(str(error))}") from None
+
+
+def _dashed(message: str) -> str:
+    """xDSL's message with option names as MLIR spells them (`["max_unrol"]` -> `["max-unrol"]`)."""
+    return re.sub(
+        r'"([a-z0-9]+(?:_[a-z0-9]+)+)"', lambda m: '"' + m[1].replace("_", "-") + '"', message
+    )
 
 
 def apply_pipeline(
