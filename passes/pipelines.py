@@ -66,6 +66,22 @@ PIPELINES: dict[str, str] = {
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }
 
+# Passes that must see the whole module (they follow calls, erase or retype functions, or
+# lower the module's own form), as XLA anchors them on `mlir::ModuleOp`: MLIR refuses to
+# nest them under `func.func`, and so do we.
+MODULE_PASSES = frozenset(
+    {
+        "inline",
+        "xla-erase-dead-functions",
+        "xla-flatten-tensors",
+        "xla-lower-tensors",
+        "xla-lower-to-llvm",
+        "pto-verify-pipes",
+        # MLIR's symbol-dce needs a symbol table op to run on.
+        "symbol-dce",
+    }
+)
+
 
 def available_passes(spec: str | None = None) -> dict[str, Callable[[], type[ModulePass]]]:
     """xDSL's passes and ours (ours are also in the multiverse through our plugin).
