@@ -155,6 +155,7 @@ class Driver:
         of its own.
         """
         from xla_emit.emitters.fusion import emit_fusions_module, fusion_instructions
+        from xla_emit.hlo.launches import unfused_library_calls
         from xla_emit.hlo.parser import parse_hlo_module
         from xla_emit.hlo.select_fusion import fusion_named
         from xla_emit.runtime.module_runtime import kernel_fusions
@@ -172,9 +173,13 @@ class Driver:
                 "is emitted as a kernel of its own, as xla-emit-run runs it; XLA's fusions come "
                 "from its optimized module (xla-emit-jax writes it)\n"
             )
+        # The library calls a run makes outside any fusion are listed beside the library
+        # fusions', so that the module shows every launch of a run (one fusion: its own).
+        unfused = unfused_library_calls(hlo)
         if self.options.fusion is not None:
             fusions = [fusion_named(hlo, self.options.fusion, fusions)]
-        return emit_fusions_module(fusions, self.options.emit_library_kernels)
+            unfused = []
+        return emit_fusions_module(fusions, self.options.emit_library_kernels, unfused)
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
         from xla_emit.runtime.pipeline import apply_pipeline, apply_pipeline_to_each_function
