@@ -8,13 +8,14 @@ reaches the repository's folders, so the same names import from the source tree.
 
 from __future__ import annotations
 
+from collections.abc import MutableSequence
 from pathlib import Path
 
 # The repository's top-level folders that are subpackages of xla_emit.
 SUBPACKAGE_FOLDERS = ("dialects", "passes")
 
 
-def reach_repository_folders(package_path: list[str]) -> None:
+def reach_repository_folders(package_path: MutableSequence[str]) -> None:
     """In a checkout (the folders beside the package, not inside it), look for them there."""
     package = Path(__file__).resolve().parent
     if any((package / name).is_dir() for name in SUBPACKAGE_FOLDERS):
