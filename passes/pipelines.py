@@ -31,8 +31,8 @@ _XLA_GPU_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-gpu-peel-loops", "xla-lower-xla-loops-to-scf", "xla-simplify-arith", *_CLEANUP),
     # Flat tensors; an invariant scf.if in a loop is tested once, before it.
     ("xla-flatten-tensors", "xla-unswitch-loops", *_CLEANUP),
-    ("xla-vectorize-loads-stores{greedy_cleanup=false}", *_CLEANUP),
-    ("xla-gpu-optimize-loops{greedy_cleanup=false}", *_CLEANUP),
+    ("xla-vectorize-loads-stores{greedy-cleanup=false}", *_CLEANUP),
+    ("xla-gpu-optimize-loops{greedy-cleanup=false}", *_CLEANUP),
 )
 
 # After the loop transformations: index arithmetic in plain arith, so only
@@ -84,6 +84,22 @@ PIPELINES: dict[str, str] = {
     ),
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }
+
+# Passes that must see the whole module (they follow calls, erase or retype functions, or
+# lower the module's own form), as XLA anchors them on `mlir::ModuleOp`: MLIR refuses to
+# nest them under `func.func`, and so do we.
+MODULE_PASSES = frozenset(
+    {
+        "inline",
+        "xla-erase-dead-functions",
+        "xla-flatten-tensors",
+        "xla-lower-tensors",
+        "xla-lower-to-llvm",
+        "pto-verify-pipes",
+        # MLIR's symbol-dce needs a symbol table op to run on.
+        "symbol-dce",
+    }
+)
 
 
 def available_passes(spec: str | None = None) -> dict[str, Callable[[], type[ModulePass]]]:

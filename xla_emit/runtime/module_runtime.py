@@ -33,6 +33,7 @@ from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.launches import (
     LIBRARY_CALL_OPS,
     NOT_LAUNCHED_OPS,
+    RUNS_COMPUTATIONS,
     is_library_fusion,
     library_launch_name,
 )
@@ -50,7 +51,7 @@ RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 _ALIASES = ALIASING_OPS
 _NOT_LAUNCHED = NOT_LAUNCHED_OPS | LIBRARY_CALL_OPS
 # Ops whose called computations run as computations (their fusions launch kernels).
-_RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
+_RUNS_COMPUTATIONS = RUNS_COMPUTATIONS
 
 
 @dataclass
