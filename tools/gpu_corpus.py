@@ -72,6 +72,12 @@ def _transpose_3d(x: jax.Array) -> jax.Array:
     return jnp.exp(jnp.transpose(x, (2, 1, 0)))
 
 
+def _transpose_bf16_packed(x: jax.Array) -> jax.Array:
+    """XLA's packed transpose (two bf16 per shared-memory word): it reads whole vectors of
+    its tile, elements no thread wrote included, and stores only those its map keeps."""
+    return x.T * jnp.asarray(2.0, BF16)
+
+
 def _row_sum(x: jax.Array) -> jax.Array:
     return jnp.sum(x * x, axis=1)
 
@@ -144,6 +150,7 @@ PROGRAMS: tuple[Program, ...] = (
     Program("elementwise_bf16", _elementwise_bf16, (bf16(ROWS, COLUMNS), bf16(ROWS, COLUMNS))),
     Program("transpose_2d", _transpose_2d, (f32(192, 320),)),
     Program("transpose_3d", _transpose_3d, (f32(40, 24, 96),)),
+    Program("transpose_bf16_packed", _transpose_bf16_packed, (bf16(130, 70),)),
     Program("row_sum", _row_sum, (f32(256, 512),)),
     Program("column_max", _column_max, (f32(384, 160),)),
     Program("multi_dim_sum", _multi_dim_sum, (f32(16, 48, 64),)),

@@ -250,14 +250,107 @@ func.func @main(%out: tensor<8xf32>) -> tensor<8xf32> {
 }
 """
     message = _error(run_kernel, text, [])
-    assert (
-        "'tensor.extract' op reads element [4] of shared memory %s, which no thread has written"
-        in message
+    # The read itself is legal; the value reaching the output is the error.
+    assert message.startswith(
+        "test.mlir:16:3: error: 'tensor.insert' op uses a value read from element [4] of shared "
+        "memory %s, which no thread has written, into output argument 0 (read by 'tensor.extract' "
+        "at test.mlir:15:3; --check rule: an unwritten value reaches an output) "
+        "(thread 4, block 0)"
     )
-    assert "(thread 4, block 0)" in message
     # Unchecked, the unwritten elements read as NaN.
     (result,) = run_kernel(text, [], checks=CheckOptions.fast())
     np.testing.assert_array_equal(np.isnan(result), [False] * 4 + [True] * 4)
+
+
+# Threads 0-3 write shared elements 0-3; every thread reads element t (4-7: unwritten) and
+# element t - 4 (for threads 4-7: written), then USE does something with the first.
+HALF_WRITTEN = """
+func.func @main(%out: tensor<8xf32>, %idx: tensor<8xindex>) -> (tensor<8xf32>, tensor<8xindex>) {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 7 : index]}
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  %s = xla_gpu.allocate_shared : tensor<8xf32>
+  %low = arith.cmpi ult, %t, %c4 : index
+  %w = scf.if %low -> (tensor<8xf32>) {
+    %i = tensor.insert %one into %s[%t] : tensor<8xf32>
+    scf.yield %i : tensor<8xf32>
+  } else {
+    scf.yield %s : tensor<8xf32>
+  }
+  %synced = xla_gpu.sync_threads %w : tensor<8xf32>
+  %x = tensor.extract %synced[%t] : tensor<8xf32>
+  %back = arith.remui %t, %c4 : index
+  %y = tensor.extract %synced[%back] : tensor<8xf32>
+  USE
+}
+"""
+
+
+def _half_written(use: str) -> str:
+    return HALF_WRITTEN.replace("USE", use.strip())
+
+
+def test_an_unwritten_value_thrown_away_is_no_error(run_kernel: RunKernel) -> None:
+    """Like XLA's packed transpose: every thread reads an unwritten element, and a select (a
+    vector insert and extract, too) keeps only the written one."""
+    use = """
+  %v = vector.from_elements %x, %y : vector<2xf32>
+  %keep = vector.extract %v[1] : f32 from vector<2xf32>
+  %z = arith.select %low, %y, %keep : f32
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+"""
+    result, _ = run_kernel(_half_written(use), [], checks=CheckOptions())
+    np.testing.assert_array_equal(result, np.ones(8, np.float32))
+
+
+def test_an_unwritten_value_deciding_a_branch_is_an_error(run_kernel: RunKernel) -> None:
+    use = """
+  %zero = arith.constant 0.0 : f32
+  %positive = arith.cmpf ogt, %x, %zero : f32
+  %z = scf.if %positive -> (f32) {
+    scf.yield %one : f32
+  } else {
+    scf.yield %zero : f32
+  }
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+"""
+    message = _error(run_kernel, _half_written(use), [])
+    assert message.startswith("test.mlir:20:3: error: 'scf.if' op uses a value read from element")
+    assert "as a condition or bound" in message
+    assert "--check rule: an unwritten value decides a branch) (thread 4, block 0)" in message
+
+
+def test_an_unwritten_value_used_as_an_index_is_an_error(run_kernel: RunKernel) -> None:
+    use = """
+  %n = arith.fptoui %x : f32 to i32
+  %k = arith.index_cast %n : i32 to index
+  %z = tensor.extract %synced[%k] : tensor<8xf32>
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+"""
+    message = _error(run_kernel, _half_written(use), [])
+    assert message.startswith("test.mlir:20:3: error: 'tensor.extract' op uses a value read")
+    assert "--check rule: an unwritten value is used as an index) (thread 4, block 0)" in message
+
+
+def test_an_unwritten_value_passed_through_a_call_reaches_the_output(
+    run_kernel: RunKernel,
+) -> None:
+    """The mark follows the value into a callee and out of it."""
+    use = """
+  %z = func.call @twice(%x) : (f32) -> f32
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+}
+func.func private @twice(%a: f32) -> f32 {
+  %b = arith.addf %a, %a : f32
+  return %b : f32
+"""
+    message = _error(run_kernel, _half_written(use), [])
+    assert message.startswith("test.mlir:19:3: error: 'tensor.insert' op uses a value read")
+    assert "--check rule: an unwritten value reaches an output) (thread 4, block 0)" in message
 
 
 def test_divergent_barrier(run_kernel: RunKernel) -> None:
