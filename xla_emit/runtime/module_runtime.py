@@ -95,6 +95,8 @@ class ModuleRuntime:
         if opcode == "constant":
             assert instruction.literal is not None
             return instruction.literal
+        if opcode == "after-all":  # a token: orders side effects, holds no data
+            return np.zeros((), np.bool_)
         if opcode in _ALIASES:
             return _alias(instruction, operands)
         if runs_as_triton(instruction):
