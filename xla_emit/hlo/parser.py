@@ -17,18 +17,18 @@ import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.async_ops import synchronize_async_pairs
-from xla_emit.hlo.send_recv import synchronize_send_recv
 from xla_emit.hlo.attributes import REQUIRED_KEYS, RawAttribute, interpret_attributes
 from xla_emit.hlo.graph import definition_order, reject_call_cycles
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule, PadDimension, SliceRange
 from xla_emit.hlo.opcodes import (
     ASYNC_PAIR_OPS,
-    SEND_RECV_OPS,
     COMPARISON_DIRECTIONS,
     COMPARISON_TYPES,
+    SEND_RECV_OPS,
     SUPPORTED_OPS,
 )
 from xla_emit.hlo.scanner import Scanner
+from xla_emit.hlo.send_recv import synchronize_send_recv
 from xla_emit.hlo.shape import (
     PRIMITIVE_TYPE_NAMES,
     ArrayShape,
