@@ -54,6 +54,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from dialects.vector_ext import FromElementsOp
 from dialects.xla import (
     AtomicRMWOp,
     LoopOpBase,
@@ -61,7 +62,6 @@ from dialects.xla import (
     YieldOpBase,
     make_apply_indexing,
 )
-from dialects.vector_ext import FromElementsOp
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.analysis.linear_index import constant_result, linear_index
 from passes.apply_indexing_patterns import FoldApplyIndexingChain
