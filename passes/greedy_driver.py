@@ -62,7 +62,7 @@ class FoldApplyIndexingToOperands(RewritePattern):
                 values.append(op.arguments[indexing_map.num_dims + result.position])
             elif isinstance(result, ConstantExpr):
                 constant = arith.ConstantOp(IntegerAttr(result.value, IndexType()))
-                rewriter.insert_op(constant, InsertPoint.before(op))
+                rewriter.insert(constant, InsertPoint.before(op))
                 values.append(constant.result)
             else:
                 return

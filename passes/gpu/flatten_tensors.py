@@ -435,10 +435,10 @@ class FlattenVectorFromElements(RewritePattern):
             assert isinstance(user, vector.ExtractOp)
             where = InsertPoint.before(user)
             position = _flat_position(shape, user.get_mixed_position(), rewriter, where)
-            rewriter.replace_op(
+            rewriter.replace(
                 user, vector.ExtractOp(flat.result, [position], vector_type.element_type)
             )
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def _extracts_a_scalar(user: Operation, rank: int) -> bool:
