@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import ml_dtypes
 import numpy as np
 import pytest
-from interpreter_harness import RunKernel
+from interpreter_harness import RunKernel, run_mlir
 
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import CheckOptions
+from xla_emit.interpreter.poison import Origin, PoisonTracker
+from xla_emit.ir.pass_log import read_pass_log
 
 SHUFFLE_REDUCE = """
 func.func private @add(%a: i32, %b: i32) -> i32 {
@@ -382,3 +387,28 @@ func.func @main(%out: tensor<4xf32>) -> (tensor<4xf32>, f32) {
 """
     message = _error(run_kernel, text, [np.zeros(4, np.float32)])
     assert "'tensor.extract' op uses a value of argument 0 after a later update" in message
+
+
+def test_xlas_packed_transpose_reads_unwritten_words_and_drops_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """XLA:GPU's packed bf16 transpose (its emitter's output for bf16[130,70]) reads vectors
+    of its shared tile, words no thread wrote included: under every check it runs, gives
+    XLA's bits, and did read unwritten elements."""
+    program = Path(__file__).resolve().parents[1] / "corpus" / "gpu" / "transpose_bf16_packed"
+    log = program / "gpu" / "input_transpose_fusion.mlir-passes.log.xz"
+    emitted = read_pass_log(log)[0].text
+    with np.load(program / "inputs.npz") as inputs, np.load(program / "outputs.npz") as outputs:
+        x = inputs["arg0"].view(ml_dtypes.bfloat16)
+        expected = outputs["out0"]
+    reads: list[str] = []
+    original = PoisonTracker.read_unwritten
+
+    def counting(self: PoisonTracker, mask: np.ndarray, origin: Origin) -> None:
+        reads.append(origin.what)
+        original(self, mask, origin)
+
+    monkeypatch.setattr(PoisonTracker, "read_unwritten", counting)
+    (result,) = run_mlir(emitted, [x], checks=CheckOptions())
+    np.testing.assert_array_equal(result.view(np.uint16), expected)
+    assert reads and all("of shared memory %shmem" in what for what in reads)
