@@ -422,7 +422,7 @@ class FlattenVectorFromElements(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: FromElementsOp, rewriter: PatternRewriter) -> None:
         vector_type = op.result.type
-        if not isinstance(vector_type, VectorType) or len(vector_type.shape) < 2:
+        if len(vector_type.shape) < 2:
             return
         shape = vector_type.get_shape()
         users = [use.operation for use in op.result.uses]

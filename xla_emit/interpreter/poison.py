@@ -40,6 +40,13 @@ from xla_emit.interpreter.memory import BufferKind, TensorValue
 if TYPE_CHECKING:
     from xla_emit.interpreter.executor import Executor, Value, Values
 
+
+def lanes(value: Value) -> np.ndarray:
+    """A non-tensor value viewed as an array (numpy scalars act as 0-d arrays)."""
+    assert not isinstance(value, TensorValue), "a tensor where lanes were expected"
+    return np.asarray(value)
+
+
 REACHES_AN_OUTPUT = "reaches an output"
 DECIDES_A_BRANCH = "decides a branch"
 IS_AN_INDEX = "is used as an index"
@@ -180,7 +187,7 @@ class PoisonTracker:
                 np.zeros(shape, np.bool_) if mask is None else _fit(mask, value, result.type, ex)
             )
             if lane_mask is not None:
-                combined = combined | _fit(lane_mask, value, result.type, ex, per_lane=True)
+                combined = combined | _fit(lane_mask, value, result.type, ex)
             out.append(self._mark(value, combined, origin))
         return tuple(out)
 
@@ -190,10 +197,10 @@ class PoisonTracker:
         """The op run again with its moved operands replaced by their marks (as 0/1)."""
         replaced = list(args)
         for position in moved:
-            value = args[position]
+            value = lanes(args[position])
             mark = self.mark_of(value)
             flags = np.zeros(np.shape(value), np.bool_) if mark is None else mark[0]
-            replaced[position] = np.where(flags, 1, 0).astype(np.asarray(value).dtype)
+            replaced[position] = np.where(flags, 1, 0).astype(value.dtype)
         implementation: Callable[[Operation, Values], Values] | None = ex.implementation(op)
         assert implementation is not None
         with np.errstate(all="ignore"):
@@ -233,7 +240,7 @@ def _active(ex: Executor, mask: np.ndarray) -> int | None:
         per_lane = np.ones(lanes, np.bool_)
     else:
         return None
-    return ex.first_lane(per_lane)
+    return ex.first_lane(np.asarray(per_lane))
 
 
 def _any_per_lane(ex: Executor, masks: list[np.ndarray]) -> np.ndarray | None:
@@ -250,19 +257,15 @@ def _any_per_lane(ex: Executor, masks: list[np.ndarray]) -> np.ndarray | None:
     return combined
 
 
-def _fit(
-    mask: np.ndarray, value: object, type_: Any, ex: Executor, per_lane: bool = False
-) -> np.ndarray:
-    """`mask` in the shape of `value` (a lane axis first where the value has one)."""
-    shape = np.shape(value)
+def _fit(mask: np.ndarray, value: Value, type_: Any, ex: Executor) -> np.ndarray:
+    """`mask` in the shape of `value`: as it is where the shapes agree, else per lane (a
+    lane marked wherever the value has a lane axis), else for the whole value."""
+    shape = np.shape(lanes(value))
     if mask.shape == shape:
         return mask
     rank = shaped_rank(type_)
-    has_lanes = len(shape) > rank
-    if per_lane or mask.shape != shape:
-        lanes = ex.lanes.count
-        if mask.ndim and mask.shape[0] == lanes and has_lanes:
-            per = mask.reshape(lanes, -1).any(axis=1)
-            return np.broadcast_to(per.reshape((lanes,) + (1,) * rank), shape)
-        return np.broadcast_to(np.asarray(mask.any()), shape)
-    return mask
+    count = ex.lanes.count
+    if mask.ndim and mask.shape[0] == count and len(shape) > rank:
+        marked = mask.reshape(count, -1).any(axis=1)
+        return np.broadcast_to(marked.reshape((count,) + (1,) * rank), shape)
+    return np.broadcast_to(np.asarray(mask.any()), shape)

@@ -147,7 +147,9 @@ def generate(
     return np.array(new_state, _U64), bits.astype(np.dtype(f"uint{width}"))
 
 
-def rng_bit_generator(instruction: HloInstruction, operands: list[np.ndarray]) -> tuple:
+def rng_bit_generator(
+    instruction: HloInstruction, operands: list[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
     """The instruction's (new state, bits) in its own element types."""
     algorithm = dict(instruction.extra_attributes).get("algorithm", "rng_default")
     state_shape, bits_shape = flatten_shape(instruction.shape)
