@@ -412,3 +412,21 @@ def test_xlas_packed_transpose_reads_unwritten_words_and_drops_them(
     (result,) = run_mlir(emitted, [x], checks=CheckOptions())
     np.testing.assert_array_equal(result.view(np.uint16), expected)
     assert reads and all("of shared memory %shmem" in what for what in reads)
+
+
+def test_an_unwritten_index_handed_through_a_call_is_no_error_until_used(
+    run_kernel: RunKernel,
+) -> None:
+    """A poisoned index passed to a function that never indexes with it is thrown away."""
+    use = """
+  %n = arith.fptoui %x : f32 to i32
+  %k = arith.index_cast %n : i32 to index
+  %z = func.call @ignore(%k, %y) : (index, f32) -> f32
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+}
+func.func private @ignore(%k: index, %v: f32) -> f32 {
+  return %v : f32
+"""
+    result, _ = run_kernel(_half_written(use), [], checks=CheckOptions())
+    np.testing.assert_array_equal(result, np.ones(8, np.float32))

@@ -82,8 +82,16 @@ _STORES: dict[str, tuple[int, int]] = {
     "memref.store": (0, 1),
     "vector.maskedstore": (2, 0),
 }
-# Ops that compute indices from indices: a poisoned index stays a value until it is used.
-_INDEX_ARITHMETIC = ("arith.", "xla.apply_indexing", "index.")
+# Ops that compute indices from indices, or only hand values on (yields, returns, calls,
+# branches' operands): a poisoned index stays a value until something indexes with it.
+_INDEX_ARITHMETIC = ("arith.", "xla.apply_indexing", "xla_gpu.apply_indexing", "index.")
+_CALLS = frozenset({"func.call", "xla.pure_call"})
+_HANDS_ON = frozenset(
+    {
+        "scf.yield", "xla.yield", "func.return", "func.call", "xla.pure_call",
+        "scf.condition", "cf.br", "cf.cond_br", "tensor.yield",
+    }
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -147,7 +155,7 @@ class PoisonTracker:
                 else:
                     where = f"into {buffer.name}"
             self._reject(ex, op, args[store[0]], rule, where)
-        if not name.startswith(_INDEX_ARITHMETIC):
+        if not name.startswith(_INDEX_ARITHMETIC) and name not in _HANDS_ON:
             for operand, value in zip(op.operands, args, strict=False):
                 if isinstance(operand.type, IndexType):
                     self._reject(ex, op, value, IS_AN_INDEX, "as an index")
@@ -163,8 +171,9 @@ class PoisonTracker:
                 else value
                 for value, result in zip(results, op.results, strict=True)
             )
-        if op.regions or not results:
-            return results  # region results are yielded values, which carry their own marks
+        if op.regions or not results or op.name in _CALLS:
+            # Yielded and returned values carry their own marks (the callee's ops set them).
+            return results
         marked = [(i, m) for i, value in enumerate(args) if (m := self.mark_of(value)) is not None]
         if not marked:
             return results
