@@ -37,18 +37,19 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from dialects.xla import ApplyIndexingOpBase
 from passes.loop_utils import constant_int
-from xla_emit.indexing.affine import DimExpr, SymbolExpr
+from xla_emit.indexing.affine import ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.ir.locations import fuse_locations
 
 
 class FoldApplyIndexingToOperands(RewritePattern):
-    """XLA's `ApplyIndexingOp::fold`: when every result is a dim or a symbol, the
-    results are the operands themselves."""
+    """XLA's `ApplyIndexingOp::fold` and its constant-result canonicalization: when every
+    result is a dim, a symbol or a constant, the results are the operands themselves and
+    `arith.constant`s (so that `x + 0` folds after `xla.loop`'s `(th_x) -> (0, th_x)`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ApplyIndexingOpBase, rewriter: PatternRewriter) -> None:
@@ -59,9 +60,24 @@ class FoldApplyIndexingToOperands(RewritePattern):
                 values.append(op.arguments[result.position])
             elif isinstance(result, SymbolExpr):
                 values.append(op.arguments[indexing_map.num_dims + result.position])
+            elif isinstance(result, ConstantExpr):
+                constant = arith.ConstantOp(IntegerAttr(result.value, IndexType()))
+                rewriter.insert(constant, InsertPoint.before(op))
+                values.append(constant.result)
             else:
                 return
         rewriter.replace(op, (), values)
+
+
+class FoldAddOfZero(RewritePattern):
+    """MLIR's `arith.addi` fold: `x + 0 = x`, with the zero on either side."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.AddiOp, rewriter: PatternRewriter) -> None:
+        for zero_side, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+            if constant_int(zero_side) == 0:
+                rewriter.replace(op, (), [other])
+                return
 
 
 def _is_all_ones(value: int, type_: Attribute) -> bool:
@@ -159,6 +175,7 @@ class FoldExtractOfInsertOrSplat(RewritePattern):
 
 FOLD_PATTERNS: tuple[RewritePattern, ...] = (
     FoldApplyIndexingToOperands(),
+    FoldAddOfZero(),
     FoldLogicWithConstant(),
     FoldIndexCastOfConstant(),
     FoldConstantVectorPositions(),

@@ -72,6 +72,12 @@ def _transpose_3d(x: jax.Array) -> jax.Array:
     return jnp.exp(jnp.transpose(x, (2, 1, 0)))
 
 
+def _transpose_bf16_packed(x: jax.Array) -> jax.Array:
+    """XLA's packed transpose (two bf16 per shared-memory word): it reads whole vectors of
+    its tile, elements no thread wrote included, and stores only those its map keeps."""
+    return x.T * jnp.asarray(2.0, BF16)
+
+
 def _row_sum(x: jax.Array) -> jax.Array:
     return jnp.sum(x * x, axis=1)
 
@@ -82,6 +88,24 @@ def _column_max(x: jax.Array) -> jax.Array:
 
 def _multi_dim_sum(x: jax.Array) -> jax.Array:
     return jnp.sum(x, axis=(0, 2))
+
+
+def _multi_row_sum(x: jax.Array) -> jax.Array:
+    """Rows of 8: XLA's row reduction puts several rows in one warp."""
+    return jnp.sum(x, axis=1)
+
+
+def _kv_cache_update(
+    cache: jax.Array, key: jax.Array, position: jax.Array
+) -> tuple[jax.Array, jax.Array]:
+    """A decode step: the new key written into the cache at `position`, then scores."""
+    updated = lax.dynamic_update_slice(cache, key[None, :], (position, jnp.int32(0)))
+    return updated, updated @ key
+
+
+def _scatter_add_duplicates(values: jax.Array, segments: jax.Array) -> jax.Array:
+    """Segment sums: many rows land on each of 16 segments (atomic adds)."""
+    return jnp.zeros((16, values.shape[1]), values.dtype).at[segments].add(values)
 
 
 def _argmax_rows(x: jax.Array) -> jax.Array:
@@ -144,9 +168,17 @@ PROGRAMS: tuple[Program, ...] = (
     Program("elementwise_bf16", _elementwise_bf16, (bf16(ROWS, COLUMNS), bf16(ROWS, COLUMNS))),
     Program("transpose_2d", _transpose_2d, (f32(192, 320),)),
     Program("transpose_3d", _transpose_3d, (f32(40, 24, 96),)),
+    Program("transpose_bf16_packed", _transpose_bf16_packed, (bf16(130, 70),)),
     Program("row_sum", _row_sum, (f32(256, 512),)),
     Program("column_max", _column_max, (f32(384, 160),)),
     Program("multi_dim_sum", _multi_dim_sum, (f32(16, 48, 64),)),
+    Program("multi_row_sum", _multi_row_sum, (f32(4096, 8),)),
+    Program("kv_cache_update", _kv_cache_update, (f32(256, 64), f32(64), s32(low=0, high=255))),
+    Program(
+        "scatter_add_duplicates",
+        _scatter_add_duplicates,
+        (f32(512, 32), s32(512, low=0, high=15)),
+    ),
     Program("argmax_rows", _argmax_rows, (f32(128, 300),)),
     Program("softmax", _softmax, (f32(128, 512),)),
     Program("layernorm", _layernorm, (f32(128, 512), f32(512), f32(512))),

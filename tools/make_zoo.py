@@ -1,6 +1,9 @@
 """Writes the model zoo: each program's H100 HLO, its inputs, and XLA:CPU's outputs.
 
-    python tools/make_zoo.py [--out tests/corpus/zoo] [--only NAME ...]
+    python tools/make_zoo.py [--out DIR] [--only NAME ...]
+
+jax 0.10.2 writes to `tests/corpus/zoo/`, any other version to
+`tests/corpus/zoo/jax-<major.minor>/` (the same programs as another XLA compiles them).
 
 Needs jax with the CUDA plugin (`jax-cuda12-plugin`), but no GPU: the HLO
 comes from a deviceless compile for an H100 (`jax.experimental.topologies`
@@ -34,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make_corpus import _METADATA, _STACK_TABLES, write_npz
 from zoo_programs import PROGRAMS, ZooProgram
 
+ZOO_DIR = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "zoo"
 TARGET_CONFIG = Path(__file__).resolve().parents[1] / "xla_emit" / "jax" / "targets" / "h100.txtpb"
 
 
@@ -74,13 +78,28 @@ def write_program(program: ZooProgram, out_dir: Path) -> None:
         results = jax.jit(program.function)(*arguments)  # type: ignore[arg-type]
     leaves = results if isinstance(results, tuple) else (results,)
     (out_dir / f"{program.name}.hlo").write_text(text)
-    write_npz(out_dir / f"{program.name}.inputs.npz", "arg", arguments)
+    inputs = out_dir / f"{program.name}.inputs.npz"
+    write_npz(inputs, "arg", arguments)
+    # Another jax version's folder leaves out inputs equal to the main zoo's (the same seed).
+    shared = ZOO_DIR / inputs.name
+    if (
+        out_dir.resolve() != ZOO_DIR
+        and shared.exists()
+        and shared.read_bytes() == inputs.read_bytes()
+    ):
+        inputs.unlink()
     write_npz(out_dir / f"{program.name}.outputs.npz", "out", [np.asarray(r) for r in leaves])
+
+
+def default_out_dir(version: str) -> Path:
+    if version == "0.10.2":
+        return ZOO_DIR
+    return ZOO_DIR / ("jax-" + ".".join(version.split(".")[:2]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default_out = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "zoo"
+    default_out = default_out_dir(jax.__version__)
     parser.add_argument("--out", default=str(default_out))
     parser.add_argument("--only", nargs="*", help="program names to (re)generate")
     args = parser.parse_args(argv)

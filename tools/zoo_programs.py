@@ -173,6 +173,43 @@ def max_pool_grad(images: jax.Array) -> jax.Array:
     return jax.grad(pooled)(jnp.round(images * 4.0))
 
 
+def lstm(
+    xs: jax.Array, h0: jax.Array, c0: jax.Array, w: jax.Array, u: jax.Array, b: jax.Array
+) -> tuple[jax.Array, ...]:
+    """An LSTM over the time steps of `xs` with `lax.scan` (input, forget, cell, output gates)."""
+
+    def cell(
+        carry: tuple[jax.Array, jax.Array], x: jax.Array
+    ) -> tuple[tuple[jax.Array, jax.Array], jax.Array]:
+        h, c = carry
+        i, f, g, o = jnp.split(x @ u + h @ w + b, 4, axis=-1)
+        c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+        h = jax.nn.sigmoid(o) * jnp.tanh(c)
+        return (h, c), h
+
+    (h, c), states = lax.scan(cell, (h0, c0), xs)
+    return h, c, states
+
+
+def dropout(x: jax.Array, seed: jax.Array) -> jax.Array:
+    """Inverted dropout (keep 3/4) with a threefry key made from a traced seed."""
+    keep = jax.random.bernoulli(jax.random.PRNGKey(seed[0]), 0.75, x.shape)
+    return jnp.where(keep, x / 0.75, 0.0)
+
+
+def mixture_of_experts(
+    x: jax.Array, gate: jax.Array, w_in: jax.Array, w_out: jax.Array
+) -> jax.Array:
+    """Top-2 routing over 4 GELU experts: softmax gate, top_k, per-expert matmuls, a
+    weighted gather of the chosen experts' outputs."""
+    probabilities = jax.nn.softmax(x @ gate, axis=-1)
+    weights, chosen = lax.top_k(probabilities, 2)
+    hidden = jax.nn.gelu(jnp.einsum("td,edh->teh", x, w_in))
+    outputs = jnp.einsum("teh,ehd->ted", hidden, w_out)
+    picked = jnp.take_along_axis(outputs, chosen[:, :, None], axis=1)
+    return (picked * weights[..., None]).sum(axis=1)
+
+
 def _bf16(shape: tuple[int, ...], low: float = -1.0, high: float = 1.0) -> Arg:
     return Arg(shape, "bfloat16", low, high)
 
@@ -226,4 +263,27 @@ PROGRAMS: tuple[ZooProgram, ...] = (
     ZooProgram("cholesky_solve", cholesky_solve, (Arg((16, 16)), Arg((16, 4)))),
     ZooProgram("fft_filter", fft_filter, (Arg((4, 64)),)),
     ZooProgram("max_pool_grad", max_pool_grad, (Arg((2, 9, 9, 4)),)),
+    ZooProgram(
+        "lstm",
+        lstm,
+        (
+            Arg((8, 4, 16)),
+            Arg((4, 32)),
+            Arg((4, 32)),
+            Arg((32, 128), low=-0.3, high=0.3),
+            Arg((16, 128), low=-0.3, high=0.3),
+            Arg((128,), low=-0.1, high=0.1),
+        ),
+    ),
+    ZooProgram("dropout", dropout, (Arg((64, 128)), Arg((1,), "int32", 0, 1000))),
+    ZooProgram(
+        "mixture_of_experts",
+        mixture_of_experts,
+        (
+            Arg((16, 32)),
+            Arg((32, 4)),
+            Arg((4, 32, 64), low=-0.3, high=0.3),
+            Arg((4, 64, 32), low=-0.3, high=0.3),
+        ),
+    ),
 )

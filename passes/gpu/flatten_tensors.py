@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     TensorType,
     UnrealizedConversionCastOp,
+    VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -53,6 +54,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from dialects.vector_ext import FromElementsOp
 from dialects.xla import (
     AtomicRMWOp,
     LoopOpBase,
@@ -413,6 +415,59 @@ class FlattenTransferWrite(RewritePattern):
         rewriter.replace(op, (), [_cast(write.results[0], dest_type, rewriter, where)])
 
 
+class FlattenVectorFromElements(RewritePattern):
+    """An N-d `vector.from_elements` read only by scalar `vector.extract`s -> a 1-d vector
+    read at the linearized positions (as XLA's pass leaves the packed transpose's tile)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: FromElementsOp, rewriter: PatternRewriter) -> None:
+        vector_type = op.result.type
+        if len(vector_type.shape) < 2:
+            return
+        shape = vector_type.get_shape()
+        users = [use.operation for use in op.result.uses]
+        if not users or not all(_extracts_a_scalar(user, len(shape)) for user in users):
+            return
+        flat_vector = VectorType(vector_type.element_type, [prod(shape)])
+        flat = rewriter.insert(FromElementsOp(op.elements, flat_vector), InsertPoint.before(op))
+        flat.result.name_hint = op.result.name_hint
+        for user in users:
+            assert isinstance(user, vector.ExtractOp)
+            where = InsertPoint.before(user)
+            position = _flat_position(shape, user.get_mixed_position(), rewriter, where)
+            rewriter.replace(
+                user, vector.ExtractOp(flat.result, [position], vector_type.element_type)
+            )
+        rewriter.erase(op)
+
+
+def _extracts_a_scalar(user: Operation, rank: int) -> bool:
+    return isinstance(user, vector.ExtractOp) and len(user.get_mixed_position()) == rank
+
+
+def _flat_position(
+    shape: Sequence[int],
+    position: Sequence[SSAValue | int],
+    rewriter: PatternRewriter,
+    where: InsertPoint,
+) -> SSAValue | int:
+    """The row-major position of `position` in a vector of `shape` (static when it is)."""
+    if all(isinstance(p, int) for p in position):
+        flat = 0
+        for size, p in zip(shape, position, strict=True):
+            assert isinstance(p, int)
+            flat = flat * size + p
+        return flat
+    indices: list[SSAValue] = []
+    for p in position:
+        if isinstance(p, int):
+            constant = rewriter.insert(arith.ConstantOp(IntegerAttr(p, IndexType())), where)
+            indices.append(constant.result)
+        else:
+            indices.append(p)
+    return _linear_index_value(shape, indices, rewriter, where)
+
+
 class FoldCastPairs(RewritePattern):
     """`cast(cast(x : A -> B) : B -> A)` -> `x`; a cast nobody uses is erased."""
 
@@ -479,6 +534,7 @@ class FlattenTensorsPass(ModulePass):
                     FlattenSyncThreads(),
                     FlattenTransferRead(),
                     FlattenTransferWrite(),
+                    FlattenVectorFromElements(),
                     FoldCastPairs(),
                     FoldApplyIndexingChain(),
                 ]

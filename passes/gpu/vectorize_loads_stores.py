@@ -220,7 +220,14 @@ def _vectorize_stores(stores: list[_Store], loop: scf.ForOp, rewriter: PatternRe
     induction_var = block.args[0]
     inits: list[SSAValue] = list(loop.iter_args)
     vectors: list[SSAValue] = []
-    for store in stores:
+    forwarded: dict[int, SSAValue] = {}
+    for offset, store in enumerate(stores):
+        whole = _forwarded_vector(store, loop)
+        if whole is not None:
+            # Element i of a vector stored at position i: the vector itself is stored.
+            forwarded[offset] = whole
+            rewriter.replace(store.insert, (), [store.insert.dest])
+            continue
         zero = arith.ConstantOp(_zero_vector(store.vector_type))
         zero.result.name_hint = "vector"
         rewriter.insert(zero, InsertPoint.before(loop))
@@ -244,13 +251,15 @@ def _vectorize_stores(stores: list[_Store], loop: scf.ForOp, rewriter: PatternRe
         new_result.name_hint = old_result.name_hint
     results: list[SSAValue] = list(new_loop.results[: len(loop.results)])
     after = InsertPoint.after(new_loop)
+    carried_results = iter(new_loop.results[len(loop.results) :])
     for offset, store in enumerate(stores):
         base = _base_index(store.access, new_loop, rewriter)
         destination = loop.iter_args[store.iter_position]
         # `_vectorizable_store` only accepts a store into a 1-d tensor iter arg.
         assert isinstance(destination.type, TensorType)
+        stored = forwarded[offset] if offset in forwarded else next(carried_results)
         write = vector.TransferWriteOp(
-            new_loop.results[len(loop.results) + offset],
+            stored,
             destination,
             [base],
             _in_bounds(),
@@ -262,6 +271,23 @@ def _vectorize_stores(stores: list[_Store], loop: scf.ForOp, rewriter: PatternRe
         assert write.result is not None
         results[store.iter_position] = write.result
     rewriter.replace(loop, (), results)
+
+
+def _forwarded_vector(store: _Store, loop: scf.ForOp) -> SSAValue | None:
+    """The vector (of the stored vector's type, from outside the loop) whose element at the
+    induction variable the store writes, if it writes one: then the loop copies it whole."""
+    extract = store.insert.scalar.owner
+    induction_var = loop.body.block.args[0]
+    if not isinstance(extract, vector.ExtractOp) or extract.parent_op() is not loop:
+        return None
+    if list(extract.dynamic_position) != [induction_var]:
+        return None
+    source = extract.vector
+    if source.type != store.vector_type:
+        return None
+    if isinstance(source.owner, vector.TransferReadOp) and source.owner.parent_op() is loop:
+        return None
+    return source if defined_outside(source, loop) else None
 
 
 class VectorizeLoop(RewritePattern):

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from xla_emit.api import run_hlo, run_reference
-from xla_emit.diagnostics import UserError
 
 CORPUS = Path(__file__).parent.parent / "corpus" / "batching"
 DATA = np.load(CORPUS / "vmap_gather_scatter.npz")
@@ -161,13 +160,22 @@ def test_variadic_scatter_with_unique_indices_combines_every_operand() -> None:
         np.testing.assert_array_equal(got_labels, expected_labels)
 
 
-def test_variadic_scatter_without_unique_indices_is_a_located_error() -> None:
-    arguments = [
-        np.zeros((6, 3), np.int32),
-        np.zeros((6, 3), np.float32),
-        np.zeros((4, 1), np.int32),
-        np.zeros((4, 3), np.int32),
-        np.zeros((4, 3), np.float32),
-    ]
-    with pytest.raises(UserError, match=r"<hlo>:\d+:\d+: error: Unsupported: scatter 'r' of 2"):
-        run_hlo(variadic_scatter_module(False), arguments)
+def test_variadic_scatter_with_repeated_indices_applies_updates_in_order() -> None:
+    """Without unique indices the updates of one row meet: each sees the ones before it."""
+    rng = np.random.default_rng(6)
+    values = rng.integers(-9, 9, (6, 3)).astype(np.int32)
+    labels = rng.standard_normal((6, 3)).astype(np.float32)
+    indices = np.array([[2], [0], [2], [2]], np.int32)
+    new_values = rng.integers(-9, 9, (4, 3)).astype(np.int32)
+    new_labels = rng.standard_normal((4, 3)).astype(np.float32)
+    expected_values, expected_labels = values.copy(), labels.copy()
+    for row, (start,) in enumerate(indices):
+        for col in range(3):
+            if new_values[row, col] > expected_values[start, col]:
+                expected_values[start, col] = new_values[row, col]
+                expected_labels[start, col] = new_labels[row, col]
+    arguments = [values, labels, indices, new_values, new_labels]
+    for run in (run_hlo, run_reference):
+        got_values, got_labels = run(variadic_scatter_module(False), arguments)
+        np.testing.assert_array_equal(got_values, expected_values)
+        np.testing.assert_array_equal(got_labels, expected_labels)

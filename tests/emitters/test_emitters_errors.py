@@ -72,38 +72,6 @@ ENTRY main {
 }
 """
 
-VARIADIC_SCATTER = """HloModule m
-
-add2 {
-  a = f32[] parameter(0)
-  b = s32[] parameter(1)
-  c = f32[] parameter(2)
-  d = s32[] parameter(3)
-  x = f32[] add(a, c)
-  y = s32[] add(b, d)
-  ROOT t = (f32[], s32[]) tuple(x, y)
-}
-
-fused {
-  p0 = f32[5] parameter(0)
-  p1 = s32[5] parameter(1)
-  i = s32[2,1] parameter(2)
-  u0 = f32[2] parameter(3)
-  u1 = s32[2] parameter(4)
-  ROOT s = (f32[5], s32[5]) scatter(p0, p1, i, u0, u1), update_window_dims={}, \
-inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add2
-}
-
-ENTRY main {
-  a = f32[5] parameter(0)
-  b = s32[5] parameter(1)
-  i = s32[2,1] parameter(2)
-  u0 = f32[2] parameter(3)
-  u1 = s32[2] parameter(4)
-  ROOT f = (f32[5], s32[5]) fusion(a, b, i, u0, u1), kind=kInput, calls=fused
-}
-"""
-
 NO_FUSION = """HloModule plain
 
 ENTRY main {
@@ -131,14 +99,6 @@ ENTRY main {
             8,
             "Unsupported: scatter 's' whose operand is computed in the fusion "
             "(XLA updates a parameter's buffer in place)",
-        ),
-        (
-            VARIADIC_SCATTER,
-            19,
-            8,
-            "Unsupported: scatter 's' of 2 operands without unique_indices (its combiner "
-            "needs all operands at once, which one atomic update cannot give; XLA expands "
-            "such a scatter into a sequential loop)",
         ),
     ],
 )

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import ml_dtypes
 import numpy as np
 import pytest
-from interpreter_harness import RunKernel
+from interpreter_harness import RunKernel, run_mlir
 
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import CheckOptions
+from xla_emit.interpreter.poison import Origin, PoisonTracker
+from xla_emit.ir.pass_log import read_pass_log
 
 SHUFFLE_REDUCE = """
 func.func private @add(%a: i32, %b: i32) -> i32 {
@@ -250,14 +255,107 @@ func.func @main(%out: tensor<8xf32>) -> tensor<8xf32> {
 }
 """
     message = _error(run_kernel, text, [])
-    assert (
-        "'tensor.extract' op reads element [4] of shared memory %s, which no thread has written"
-        in message
+    # The read itself is legal; the value reaching the output is the error.
+    assert message.startswith(
+        "test.mlir:16:3: error: 'tensor.insert' op uses a value read from element [4] of shared "
+        "memory %s, which no thread has written, into output argument 0 (read by 'tensor.extract' "
+        "at test.mlir:15:3; --check rule: an unwritten value reaches an output) "
+        "(thread 4, block 0)"
     )
-    assert "(thread 4, block 0)" in message
     # Unchecked, the unwritten elements read as NaN.
     (result,) = run_kernel(text, [], checks=CheckOptions.fast())
     np.testing.assert_array_equal(np.isnan(result), [False] * 4 + [True] * 4)
+
+
+# Threads 0-3 write shared elements 0-3; every thread reads element t (4-7: unwritten) and
+# element t - 4 (for threads 4-7: written), then USE does something with the first.
+HALF_WRITTEN = """
+func.func @main(%out: tensor<8xf32>, %idx: tensor<8xindex>) -> (tensor<8xf32>, tensor<8xindex>) {
+  %t = gpu.thread_id  x {xla.range = [0 : index, 7 : index]}
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  %s = xla_gpu.allocate_shared : tensor<8xf32>
+  %low = arith.cmpi ult, %t, %c4 : index
+  %w = scf.if %low -> (tensor<8xf32>) {
+    %i = tensor.insert %one into %s[%t] : tensor<8xf32>
+    scf.yield %i : tensor<8xf32>
+  } else {
+    scf.yield %s : tensor<8xf32>
+  }
+  %synced = xla_gpu.sync_threads %w : tensor<8xf32>
+  %x = tensor.extract %synced[%t] : tensor<8xf32>
+  %back = arith.remui %t, %c4 : index
+  %y = tensor.extract %synced[%back] : tensor<8xf32>
+  USE
+}
+"""
+
+
+def _half_written(use: str) -> str:
+    return HALF_WRITTEN.replace("USE", use.strip())
+
+
+def test_an_unwritten_value_thrown_away_is_no_error(run_kernel: RunKernel) -> None:
+    """Like XLA's packed transpose: every thread reads an unwritten element, and a select (a
+    vector insert and extract, too) keeps only the written one."""
+    use = """
+  %v = vector.from_elements %x, %y : vector<2xf32>
+  %keep = vector.extract %v[1] : f32 from vector<2xf32>
+  %z = arith.select %low, %y, %keep : f32
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+"""
+    result, _ = run_kernel(_half_written(use), [], checks=CheckOptions())
+    np.testing.assert_array_equal(result, np.ones(8, np.float32))
+
+
+def test_an_unwritten_value_deciding_a_branch_is_an_error(run_kernel: RunKernel) -> None:
+    use = """
+  %zero = arith.constant 0.0 : f32
+  %positive = arith.cmpf ogt, %x, %zero : f32
+  %z = scf.if %positive -> (f32) {
+    scf.yield %one : f32
+  } else {
+    scf.yield %zero : f32
+  }
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+"""
+    message = _error(run_kernel, _half_written(use), [])
+    assert message.startswith("test.mlir:20:3: error: 'scf.if' op uses a value read from element")
+    assert "as a condition or bound" in message
+    assert "--check rule: an unwritten value decides a branch) (thread 4, block 0)" in message
+
+
+def test_an_unwritten_value_used_as_an_index_is_an_error(run_kernel: RunKernel) -> None:
+    use = """
+  %n = arith.fptoui %x : f32 to i32
+  %k = arith.index_cast %n : i32 to index
+  %z = tensor.extract %synced[%k] : tensor<8xf32>
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+"""
+    message = _error(run_kernel, _half_written(use), [])
+    assert message.startswith("test.mlir:20:3: error: 'tensor.extract' op uses a value read")
+    assert "--check rule: an unwritten value is used as an index) (thread 4, block 0)" in message
+
+
+def test_an_unwritten_value_passed_through_a_call_reaches_the_output(
+    run_kernel: RunKernel,
+) -> None:
+    """The mark follows the value into a callee and out of it."""
+    use = """
+  %z = func.call @twice(%x) : (f32) -> f32
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+}
+func.func private @twice(%a: f32) -> f32 {
+  %b = arith.addf %a, %a : f32
+  return %b : f32
+"""
+    message = _error(run_kernel, _half_written(use), [])
+    assert message.startswith("test.mlir:19:3: error: 'tensor.insert' op uses a value read")
+    assert "--check rule: an unwritten value reaches an output) (thread 4, block 0)" in message
 
 
 def test_divergent_barrier(run_kernel: RunKernel) -> None:
@@ -289,3 +387,46 @@ func.func @main(%out: tensor<4xf32>) -> (tensor<4xf32>, f32) {
 """
     message = _error(run_kernel, text, [np.zeros(4, np.float32)])
     assert "'tensor.extract' op uses a value of argument 0 after a later update" in message
+
+
+def test_xlas_packed_transpose_reads_unwritten_words_and_drops_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """XLA:GPU's packed bf16 transpose (its emitter's output for bf16[130,70]) reads vectors
+    of its shared tile, words no thread wrote included: under every check it runs, gives
+    XLA's bits, and did read unwritten elements."""
+    program = Path(__file__).resolve().parents[1] / "corpus" / "gpu" / "transpose_bf16_packed"
+    log = program / "gpu" / "input_transpose_fusion.mlir-passes.log.xz"
+    emitted = read_pass_log(log)[0].text
+    with np.load(program / "inputs.npz") as inputs, np.load(program / "outputs.npz") as outputs:
+        x = inputs["arg0"].view(ml_dtypes.bfloat16)
+        expected = outputs["out0"]
+    reads: list[str] = []
+    original = PoisonTracker.read_unwritten
+
+    def counting(self: PoisonTracker, mask: np.ndarray, origin: Origin) -> None:
+        reads.append(origin.what)
+        original(self, mask, origin)
+
+    monkeypatch.setattr(PoisonTracker, "read_unwritten", counting)
+    (result,) = run_mlir(emitted, [x], checks=CheckOptions())
+    np.testing.assert_array_equal(result.view(np.uint16), expected)
+    assert reads and all("of shared memory %shmem" in what for what in reads)
+
+
+def test_an_unwritten_index_handed_through_a_call_is_no_error_until_used(
+    run_kernel: RunKernel,
+) -> None:
+    """A poisoned index passed to a function that never indexes with it is thrown away."""
+    use = """
+  %n = arith.fptoui %x : f32 to i32
+  %k = arith.index_cast %n : i32 to index
+  %z = func.call @ignore(%k, %y) : (index, f32) -> f32
+  %o = tensor.insert %z into %out[%t] : tensor<8xf32>
+  return %o, %idx : tensor<8xf32>, tensor<8xindex>
+}
+func.func private @ignore(%k: index, %v: f32) -> f32 {
+  return %v : f32
+"""
+    result, _ = run_kernel(_half_written(use), [], checks=CheckOptions())
+    np.testing.assert_array_equal(result, np.ones(8, np.float32))

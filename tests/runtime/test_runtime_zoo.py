@@ -27,22 +27,23 @@ from xla_emit.runtime import ModuleRuntime
 from xla_emit.runtime.tf32_outputs import TF32_SCALE_TOLERANCE, fed_by_tf32_dot
 
 ZOO_DIR = Path(__file__).resolve().parents[1] / "corpus" / "zoo"
-ZOO = sorted(p.stem for p in ZOO_DIR.glob("*.hlo"))
+# jax 0.10.2's modules at the top, other versions' in `jax-<version>/` (inputs shared).
+ZOO = sorted(p.relative_to(ZOO_DIR).with_suffix("").as_posix() for p in ZOO_DIR.glob("**/*.hlo"))
 # Relative to the largest output: f32 sums in another order than XLA's; the bf16 MLP's
 # f32 loss also sees XLA:CPU keep some bf16 products unrounded.
-TOLERANCE = {"mlp_step_bf16": 1e-3}
+TOLERANCE = {"mlp_step_bf16": 1e-3, "jax-0.12/mlp_step_bf16": 1e-3}
 F32_RELATIVE = 2e-6
 # XLA:CPU adds the bf16 MLP's 32 bias-gradient rows one after another; XLA:GPU's column
 # reduction adds them in a shuffle tree (checked bit for bit below), so the updated bias
 # may differ from XLA:CPU's by the last bit (relative to the largest output).
-BF16_SUM_ORDER = {"mlp_step_bf16": 2.0**-7}
+BF16_SUM_ORDER = {"mlp_step_bf16": 2.0**-7, "jax-0.12/mlp_step_bf16": 2.0**-7}
 
 
 @pytest.mark.parametrize("name", ZOO)
 def test_module_runtime_matches_xla_on_the_zoo(name: str) -> None:
     path = ZOO_DIR / f"{name}.hlo"
     module = parse_hlo_module(path.read_text(), str(path))
-    arguments = read_inputs(str(ZOO_DIR / f"{name}.inputs.npz"), module.entry)
+    arguments = read_inputs(str(inputs_of(name)), module.entry)
     try:
         outputs = ModuleRuntime(module).run(arguments)
     except UserError as error:
@@ -51,6 +52,30 @@ def test_module_runtime_matches_xla_on_the_zoo(name: str) -> None:
         pytest.xfail(first)
     tf32 = fed_by_tf32_dot(module.entry.root)
     assert_matches_xla(name, outputs, TF32_SCALE_TOLERANCE if tf32 else None)
+
+
+def inputs_of(name: str) -> Path:
+    """A model's inputs: its own file, else the jax 0.10.2 model's (made from the same seed)."""
+    own = ZOO_DIR / f"{name}.inputs.npz"
+    return own if own.exists() else ZOO_DIR / f"{Path(name).name}.inputs.npz"
+
+
+def test_every_model_class_is_compiled_by_both_jax_versions() -> None:
+    classes = {
+        "resnet_step",
+        "cholesky_solve",
+        "fft_filter",
+        "lstm",
+        "max_pool_grad",
+        "dropout",
+        "mixture_of_experts",
+    }
+    assert classes <= set(ZOO)
+    assert {f"jax-0.12/{name}" for name in classes} <= set(ZOO)
+    lstm = (ZOO_DIR / "jax-0.12" / "lstm.hlo").read_text()
+    assert "fusion-start(" in lstm and "fusion-done(" in lstm  # async pairs in the scan
+    for dropout in ("dropout", "jax-0.12/dropout"):  # threefry's 20 rounds, each an xor
+        assert (ZOO_DIR / f"{dropout}.hlo").read_text().count(" xor(") >= 20
 
 
 def assert_matches_xla(
@@ -115,7 +140,7 @@ def test_xla_emit_run_checks_every_zoo_model(tmp_path: Path, name: str) -> None:
     and the written outputs are XLA's."""
     out = tmp_path / "out.npz"
     path = ZOO_DIR / f"{name}.hlo"
-    inputs = ZOO_DIR / f"{name}.inputs.npz"
+    inputs = inputs_of(name)
     result = run_cli(str(path), "--check", "--inputs", str(inputs), "-o", str(out))
     assert result.returncode == 0, result.stderr
     assert "DIFFERS" not in result.stdout + result.stderr

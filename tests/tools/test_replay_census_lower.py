@@ -22,7 +22,12 @@ from xla_emit.ir.pass_log import Snapshot, before_lower_tensors, read_pass_log
 from xla_emit.tools.dump import ReplayRow, replay, replay_step, replay_steps
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "gpu"
-LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz"))
+# jax 0.12's logs of ordinary programs (reductions, layernorm, a KV-cache update, a
+# scatter-add with repeated indices) beside jax 0.10.2's corpus.
+CORPUS_JAX_0_12 = CORPUS.parent / "gpu-jax-0.12"
+LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz")) + sorted(
+    CORPUS_JAX_0_12.glob("*/gpu/*.mlir-passes.log.xz")
+)
 LOWER_PASSES = (
     "xla-simplify-arith",
     "xla-erase-dead-functions",
@@ -43,7 +48,8 @@ OUTPUT_KERNELS = (
 
 
 def _name(log: Path) -> str:
-    return str(log.relative_to(CORPUS)).removesuffix(".mlir-passes.log.xz")
+    root = CORPUS if log.is_relative_to(CORPUS) else CORPUS.parent
+    return str(log.relative_to(root)).removesuffix(".mlir-passes.log.xz")
 
 
 @cache
@@ -58,6 +64,7 @@ def _census_rows(log: Path, pass_name: str) -> list[ReplayRow]:
 
 def test_the_corpus_is_there() -> None:
     assert len(LOGS) >= 28
+    assert len([log for log in LOGS if log.is_relative_to(CORPUS_JAX_0_12)]) >= 10
     assert all(any(_name(log) == kernel for log in LOGS) for kernel in OUTPUT_KERNELS)
 
 

@@ -21,7 +21,12 @@ from xla_emit.ir.pass_log import Snapshot, before_lower_tensors, read_pass_log
 from xla_emit.tools.dump import ReplayStep, apply_to_functions, format_replay, replay, replay_step
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "gpu"
-LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz"))
+# jax 0.12's logs of ordinary programs (reductions, layernorm, a KV-cache update, a
+# scatter-add with repeated indices) beside jax 0.10.2's corpus.
+CORPUS_JAX_0_12 = CORPUS.parent / "gpu-jax-0.12"
+LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz")) + sorted(
+    CORPUS_JAX_0_12.glob("*/gpu/*.mlir-passes.log.xz")
+)
 PASSES = ("xla-unswitch-loops", "xla-vectorize-loads-stores", "xla-gpu-optimize-loops")
 
 # (kernel/log, pass) -> why ours differs from XLA's there. Empty: none does.
@@ -29,7 +34,8 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
 
 
 def _log_id(log: Path) -> str:
-    return f"{log.parents[1].name}/{log.name.removesuffix('.mlir-passes.log.xz')}"
+    kernel = f"{log.parents[1].name}/{log.name.removesuffix('.mlir-passes.log.xz')}"
+    return kernel if log.is_relative_to(CORPUS) else f"jax-0.12/{kernel}"
 
 
 @cache

@@ -11,7 +11,11 @@ negative starts). Otherwise it combines the element into the output at
 - with `unique_indices=true` no two threads meet, so the combiner runs on the
   operand's element and the result is stored with `tensor.insert`;
 - else `xla.atomic_rmw` runs the combiner on the current element, so that
-  colliding updates all land (in some order, as on the GPU).
+  colliding updates all land (in some order, as on the GPU);
+- a scatter of several operands without unique indices needs all of them at
+  once, which no atomic gives: XLA's `ScatterExpander` turns it into a loop
+  over the updates in order, and so does this emitter (one thread walks every
+  update element, reading, combining and storing like the unique case).
 
 The combiner computation is inlined into the kernel, as XLA inlines it.
 """
@@ -21,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, func, scf, tensor
-from xdsl.dialects.builtin import IntegerAttr, i1
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i1
+from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from dialects.xla import AtomicRMWOp, YieldOp
 from xla_emit.diagnostics import UserError
@@ -30,6 +34,7 @@ from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import begin_entry_function, begin_loop
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis
+from xla_emit.emitters.launch import LaunchDimensions
 from xla_emit.emitters.loop import loop_launch_config, output_shapes
 from xla_emit.emitters.types import builder_at_end
 from xla_emit.emitters.work_items import default_work_item_map
@@ -44,6 +49,8 @@ def emit_scatter_entry(name: str, fusion: FusionFunctions, analysis: FusionAnaly
     operands, updates = _scattered(scatter), _updates(scatter)
     update_shape = updates[0].array_shape
     unroll, launch = loop_launch_config(analysis, update_shape)
+    if _runs_in_sequence(scatter):
+        unroll, launch = 1, LaunchDimensions(threads_x=1, blocks_x=1)
     aliases = {n: operand.parameter_number or 0 for n, operand in enumerate(operands)}
     entry = begin_entry_function(name, fusion, output_shapes(analysis), launch, aliases)
     if update_shape.num_elements == 0:
@@ -84,16 +91,14 @@ def _updates(scatter: HloInstruction) -> list[HloInstruction]:
     return list(scatter.operands[len(scatter.operands) // 2 + 1 :])
 
 
+def _runs_in_sequence(scatter: HloInstruction) -> bool:
+    """Several operands whose updates may collide: one thread applies them in order."""
+    return len(scatter.operands) != 3 and not scatter.unique_indices
+
+
 def _check_supported(scatter: HloInstruction) -> None:
     dims = scatter.scatter_dimensions
     assert dims is not None, "a scatter has dimension numbers"
-    if len(scatter.operands) != 3 and not scatter.unique_indices:
-        raise UserError(
-            f"Unsupported: scatter '{scatter.name}' of {len(scatter.operands) // 2} operands "
-            "without unique_indices (its combiner needs all operands at once, which one "
-            "atomic update cannot give; XLA expands such a scatter into a sequential loop)",
-            scatter.location,
-        )
     for operand in _scattered(scatter):
         if operand.opcode != "parameter":
             raise UserError(
@@ -215,8 +220,16 @@ def _combine_into(
 ) -> list[SSAValue]:
     """The combiner applied to the output elements and the updates, written back."""
     combiner = scatter.called_computations[0]
-    if scatter.unique_indices:
-        current = [emitter.emit(operand, output_index)[0] for operand in _scattered(scatter)]
+    if scatter.unique_indices or _runs_in_sequence(scatter):
+        if scatter.unique_indices:
+            current = [emitter.emit(operand, output_index)[0] for operand in _scattered(scatter)]
+        else:  # earlier updates may have written the element: read the output so far
+            current = [
+                emitter.insert(
+                    tensor.ExtractOp(output, output_index, _element_type(output))
+                ).results[0]
+                for output in outputs
+            ]
         combined = _inline(combiner, emitter, [*current, *updates])
         return [
             emitter.insert(tensor.InsertOp(value, output, output_index)).results[0]
@@ -231,6 +244,12 @@ def _combine_into(
     emitter.insert(YieldOp([combined]))
     emitter.builder = outer
     return [emitter.insert(AtomicRMWOp(outputs[0], output_index, Region(body))).results[0]]
+
+
+def _element_type(tensor_value: SSAValue) -> Attribute:
+    type_ = tensor_value.type
+    assert isinstance(type_, TensorType)
+    return type_.element_type
 
 
 def _inline(

@@ -473,6 +473,11 @@ def _opt_barrier(_instruction: HloInstruction, operands: Sequence[Value]) -> Val
     return operands[0]
 
 
+def _after_all(_instruction: HloInstruction, _operands: Sequence[Value]) -> Value:
+    """A token (no data): a 0-d pred, like a token parameter's value."""
+    return np.array(False)
+
+
 def _rng_bit_generator(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     return eval_control.rng_bit_generator(instruction, operands)  # type: ignore[return-value]
 
@@ -518,4 +523,5 @@ _HANDLERS: dict[str, Callable[[HloInstruction, Sequence[Value]], Value]] = {
     "map": _map,
     "reduce-precision": _reduce_precision,
     "opt-barrier": _opt_barrier,
+    "after-all": _after_all,
 }

@@ -120,6 +120,17 @@ def infer_opt_barrier(instruction: HloInstruction) -> Shape:
     return instruction.operands[0].shape
 
 
+def infer_after_all(instruction: HloInstruction) -> Shape:
+    """`after-all` joins tokens into one token (with no operands, a fresh token)."""
+    for operand in instruction.operands:
+        shape = operand.shape
+        require(
+            isinstance(shape, ArrayShape) and shape.element_type is PrimitiveType.TOKEN,
+            "after-all takes tokens",
+        )
+    return ArrayShape(PrimitiveType.TOKEN, ())
+
+
 def infer_map(instruction: HloInstruction) -> Shape:
     """`map` applies a scalar computation elementwise to operands of one shape."""
     require(len(instruction.operands) >= 1, "map expects at least one operand")

@@ -25,8 +25,8 @@ LIBRARY_CALL_OPS = frozenset(
 )  # fmt: skip
 # Ops that make a kCustom fusion a library fusion.
 LIBRARY_FUSION_OPS = frozenset({"dot", "custom-call", "sort"})
-# Ops that launch nothing: they alias buffers or are literals and parameters.
-NOT_LAUNCHED_OPS = ALIASING_OPS | {"parameter", "constant"}
+# Ops that launch nothing: they alias buffers, are literals and parameters, or make tokens.
+NOT_LAUNCHED_OPS = ALIASING_OPS | {"parameter", "constant", "after-all"}
 # Ops whose called computations a run executes op by op, as the entry's.
 RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
 

@@ -77,9 +77,14 @@ ASYNC_PAIR_OPS: frozenset[str] = (
     frozenset(ASYNC_START_OPS) | ASYNC_DONE_OPS | frozenset({"async-update"})
 )
 
+# Point-to-point transfers: the parser rewrites each send/recv pair into what it means on one
+# device (`xla_emit.hlo.send_recv`); `after-all` (a token joining others) stays.
+SEND_RECV_OPS: frozenset[str] = frozenset({"send", "send-done", "recv", "recv-done"})
+TOKEN_OPS: frozenset[str] = frozenset({"after-all"})
+
 SUPPORTED_OPS: frozenset[str] = (
     ELEMENTWISE_OPS | DATA_MOVEMENT_OPS | STRUCTURAL_OPS | INDEXED_OPS | CONTRACTION_OPS
-    | CONTROL_OPS | CALL_OPS
+    | CONTROL_OPS | CALL_OPS | TOKEN_OPS
 )  # fmt: skip
 
 COMPARISON_DIRECTIONS: frozenset[str] = frozenset({"EQ", "NE", "LT", "LE", "GT", "GE"})

@@ -24,9 +24,11 @@ from xla_emit.hlo.opcodes import (
     ASYNC_PAIR_OPS,
     COMPARISON_DIRECTIONS,
     COMPARISON_TYPES,
+    SEND_RECV_OPS,
     SUPPORTED_OPS,
 )
 from xla_emit.hlo.scanner import Scanner
+from xla_emit.hlo.send_recv import synchronize_send_recv
 from xla_emit.hlo.shape import (
     PRIMITIVE_TYPE_NAMES,
     ArrayShape,
@@ -103,6 +105,7 @@ def parse_hlo_module(text: str, file: str = "<input>") -> HloModule:
 
     module = _Parser(text, file).parse_module()
     synchronize_async_pairs(module)
+    synchronize_send_recv(module)
     verify_module(module)
     return module
 
@@ -280,7 +283,7 @@ class _Parser(Scanner):
         self.skip_ws()
         opcode_offset = self.pos
         opcode = self.match(_OPCODE, "an opcode")
-        if opcode not in SUPPORTED_OPS and opcode not in ASYNC_PAIR_OPS:
+        if opcode not in SUPPORTED_OPS | ASYNC_PAIR_OPS | SEND_RECV_OPS:
             raise self.error(f"unsupported HLO op '{opcode}'", opcode_offset)
         instruction = HloInstruction(name, opcode, shape, location=self.location(name_offset))
         self.expect("(", f"after opcode '{opcode}'")

@@ -35,6 +35,8 @@ class PrimitiveType(Enum):
     F64 = "f64"
     C64 = "c64"
     C128 = "c128"
+    # Orders side effects (`after-all`, send/recv); carries no data. Held as a 0-d pred.
+    TOKEN = "token"
 
     @property
     def dtype(self) -> np.dtype[np.generic]:
@@ -101,6 +103,7 @@ _NUMPY_TYPES: dict[PrimitiveType, type[np.generic]] = {
     PrimitiveType.F64: np.float64,
     PrimitiveType.C64: np.complex64,
     PrimitiveType.C128: np.complex128,
+    PrimitiveType.TOKEN: np.bool_,
 }
 
 PRIMITIVE_TYPE_NAMES: frozenset[str] = frozenset(t.value for t in PrimitiveType)

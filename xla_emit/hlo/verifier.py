@@ -24,6 +24,7 @@ from xla_emit.hlo.infer_compute import (
     infer_select_and_scatter,
 )
 from xla_emit.hlo.infer_control import (
+    infer_after_all,
     infer_all_gather,
     infer_all_reduce,
     infer_collective_permute,
@@ -593,4 +594,5 @@ _INFERENCE: dict[str, Callable[[HloInstruction], Shape | None]] = {
     "collective-permute": infer_collective_permute,
     "map": infer_map,
     "opt-barrier": infer_opt_barrier,
+    "after-all": infer_after_all,
 }

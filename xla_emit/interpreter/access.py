@@ -21,6 +21,7 @@ from xdsl.ir import Operation
 
 from xla_emit.interpreter.executor import Array, Executor
 from xla_emit.interpreter.memory import Buffer, BufferKind, Replication, TensorValue
+from xla_emit.interpreter.poison import Origin
 
 
 def check_version(ex: Executor, op: Operation, tensor: TensorValue) -> None:
@@ -214,21 +215,14 @@ def _check_shared_read(
     full = np.broadcast_to(offsets, shape)
     readers = np.broadcast_to(ex.lanes.global_lane.reshape((-1,) + (1,) * vector_rank), shape)
     selected = _active_elements(ex, shape, vector_rank, element_mask)
+    full_offsets, all_readers = full, readers
     if selected is not None:
         full, readers = full[selected], readers[selected]
+    if ex.checks.uninitialized:
+        _mark_unwritten(ex, op, buffer, full_offsets, all_readers, selected)
     full = np.clip(full.ravel(), 0, buffer.data.shape[0] - 1)
     readers = readers.ravel()
     writers = buffer.writer[full]
-    if ex.checks.uninitialized:
-        unwritten = np.flatnonzero(writers == -1)
-        if unwritten.size:
-            first = unwritten[0]
-            raise ex.error(
-                op,
-                f"reads element {list(buffer.unravel(int(full[first])))} of {buffer.name}, "
-                "which no thread has written (uninitialised shared memory)",
-                _local(ex, int(readers[first])),
-            )
     if ex.checks.shared_reads:
         unsynced = (
             (writers >= 0) & (writers != readers) & (buffer.write_epoch[full] == ex.lanes.epoch)
@@ -243,6 +237,29 @@ def _check_shared_read(
                 f"{ex.grid.describe_lane(int(writers[first]))} without a barrier in between",
                 _local(ex, int(readers[first])),
             )
+
+
+def _mark_unwritten(
+    ex: Executor,
+    op: Operation,
+    buffer: Buffer,
+    offsets: np.ndarray,
+    readers: np.ndarray,
+    selected: np.ndarray | None,
+) -> None:
+    """Elements no thread has written poison the value read (an error only where they are
+    used, see `poison`): marks in the read's shape, lanes first."""
+    clipped = np.clip(offsets, 0, buffer.data.shape[0] - 1)
+    assert buffer.writer is not None
+    unwritten = buffer.writer[clipped] == -1
+    if selected is not None:
+        unwritten &= selected
+    if not unwritten.any():
+        return
+    first = tuple(int(i) for i in np.argwhere(unwritten)[0])
+    element = list(buffer.unravel(int(clipped[first])))
+    origin = Origin(op, f"element {element} of {buffer.name}", _local(ex, int(readers[first])))
+    ex.poison.read_unwritten(unwritten, origin)
 
 
 def _local(ex: Executor, global_lane: int) -> int:

@@ -47,6 +47,7 @@ from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, TensorValue
+from xla_emit.interpreter.poison import PoisonTracker
 from xla_emit.interpreter.registry import GridAxis, ImplRegistry, load_dialect_impls
 
 Value: TypeAlias = np.ndarray | np.generic | TensorValue
@@ -132,6 +133,8 @@ class Executor:
         # What the interpreter works out once about this module's ops (which loops
         # may run their iterations as lanes, see `iteration_lanes`); workers share it.
         self.op_facts: dict[Any, Any] = {}
+        # Values read from unwritten shared memory (`poison`), followed under `--check`.
+        self.poison = PoisonTracker()
 
     # ----------------------------------------------------------------- launch
 
@@ -244,6 +247,7 @@ class Executor:
         # Each chunk starts from the arguments as given: versions count updates within a chunk.
         self.versions = _versions()
         self.pure_call_results = {}
+        self.poison.clear()
         with np.errstate(all="ignore"):
             results = self.call_function(function, arguments, None)
         detached = tuple(
@@ -266,6 +270,7 @@ class Executor:
         worker.mask = None
         worker._steps = {}
         worker.pure_call_results = {}
+        worker.poison = PoisonTracker()
         return worker
 
     def version(self, buffer: Buffer) -> int:
@@ -431,6 +436,8 @@ class Executor:
             steps = self._compile(block)
         if self.step_counter.charge(len(steps)):
             raise self.error(block.parent_op(), self.step_counter.exceeded())
+        if self.checks.uninitialized:
+            return self._run_steps_following_poison(steps)
         for function, op, operands, results, dead in steps[:-1]:
             values = function(op, tuple([env[operand] for operand in operands]))
             for result, value in zip(results, values, strict=True):
@@ -440,6 +447,31 @@ class Executor:
                 del env[value]
         function, op, operands, _, _ = steps[-1]
         return function(op, tuple([env[operand] for operand in operands]))
+
+    def _run_steps_following_poison(self, steps: list[_Step]) -> Values:
+        """`run_block`'s loop, passing marks of unwritten shared memory on (see `poison`)."""
+        env, poison = self.env, self.poison
+        for function, op, operands, results, dead in steps[:-1]:
+            args = tuple([env[operand] for operand in operands])
+            if not poison.empty:
+                poison.before(self, op, args)
+            values = function(op, args)
+            if not poison.empty:
+                values = poison.after(self, op, args, values)
+            for result, value in zip(results, values, strict=True):
+                env[result] = value
+            for value in dead:
+                del env[value]
+        function, op, operands, _, _ = steps[-1]
+        args = tuple([env[operand] for operand in operands])
+        if not poison.empty:
+            poison.before(self, op, args)
+        return function(op, args)
+
+    def implementation(self, op: Operation) -> Callable[[Operation, Values], Values] | None:
+        """What runs `op` in this executor (None: the interpreter has no implementation)."""
+        implementation = self.registry.lookup(type(op))
+        return None if implementation is None else partial(implementation, self)
 
     def _compile(self, block: Block) -> list[_Step]:
         steps: list[_Step] = []

@@ -381,9 +381,38 @@ def _summed(instruction: HloInstruction, index: int | None) -> _SumSource | None
     ptype = current.array_shape.element_type
     if not ptype.is_float or simple_reducer(current.called_computations[0]) != "add":
         return None
-    if _opcodes_feeding(current.operands[0]) & (_ORDER_DEPENDENT | APPROXIMATED_OPS):
+    if _summands_feeding(current, fusion) & (_ORDER_DEPENDENT | APPROXIMATED_OPS):
         return None
     return _SumSource(current, fusion, output)
+
+
+def _summands_feeding(reduce: HloInstruction, fusion: HloInstruction | None) -> set[str]:
+    """Every opcode the summed values depend on: inside the fusion and, through the fusion's
+    parameters, in the entry computation too (a kernel sums what earlier kernels and library
+    calls computed, in their own order, so those values are not the reference's exactly)."""
+    opcodes = _opcodes_feeding(reduce.operands[0])
+    if fusion is not None and "parameter" in opcodes:
+        for operand in _fusion_operands_feeding(reduce.operands[0], fusion):
+            opcodes |= _opcodes_feeding(operand)
+    return opcodes
+
+
+def _fusion_operands_feeding(
+    instruction: HloInstruction, fusion: HloInstruction
+) -> list[HloInstruction]:
+    """The operands of `fusion` whose parameters `instruction` (in its computation) reads."""
+    numbers: set[int] = set()
+    seen: set[int] = set()
+    pending = [instruction]
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if current.opcode == "parameter" and current.parameter_number is not None:
+            numbers.add(current.parameter_number)
+        pending.extend(current.operands)
+    return [fusion.operands[n] for n in sorted(numbers) if n < len(fusion.operands)]
 
 
 def _is_float(instruction: HloInstruction) -> bool:

@@ -27,8 +27,7 @@ from xdsl.dialects.builtin import MemRefType, TensorType
 
 from xla_emit.diagnostics import Note, UserError
 from xla_emit.emitters.triton.route import runs_as_triton
-from xla_emit.hlo.eval_control import one_device_collective, rng_bit_generator
-from xla_emit.hlo.evaluator import bitcast_array, check_arguments, flatten_value
+from xla_emit.hlo.evaluator import check_arguments, flatten_value
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.launches import (
     LIBRARY_CALL_OPS,
@@ -38,12 +37,14 @@ from xla_emit.hlo.launches import (
     library_launch_name,
 )
 from xla_emit.hlo.opcodes import ALIASING_OPS
-from xla_emit.hlo.shape import Shape, TupleShape, flatten_shape
+from xla_emit.hlo.shape import ArrayShape, Shape, TupleShape, flatten_shape
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library, library_fft
 from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
+from xla_emit.runtime.library_collectives import one_device_collective
+from xla_emit.runtime.library_rng import rng_bit_generator
 from xla_emit.runtime.native_kernels import NativeKernelCache, launch_native
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
@@ -98,6 +99,8 @@ class ModuleRuntime:
         if opcode == "constant":
             assert instruction.literal is not None
             return instruction.literal
+        if opcode == "after-all":  # a token: orders side effects, holds no data
+            return np.zeros((), np.bool_)
         if opcode in _ALIASES:
             return _alias(instruction, operands)
         if runs_as_triton(instruction):
@@ -239,8 +242,8 @@ def _library_call(instruction: HloInstruction, operands: list[RuntimeValue]) -> 
         return library_fft.fft(instruction, arrays[0])
     if instruction.opcode == "rng-bit-generator":
         # XLA expands it into hash fusions; the bits are the same host-side.
-        return rng_bit_generator(instruction, arrays)  # type: ignore[return-value]
-    return one_device_collective(instruction, arrays)  # type: ignore[return-value]
+        return rng_bit_generator(instruction, arrays)
+    return one_device_collective(instruction, arrays)
 
 
 def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
@@ -257,7 +260,19 @@ def _alias(instruction: HloInstruction, operands: list[RuntimeValue]) -> Runtime
         return operand[index]
     if not isinstance(operand, np.ndarray):
         raise UserError(f"'{instruction.name}': a bitcast takes an array", instruction.location)
-    return bitcast_array(operand, instruction.operands[0].array_shape, instruction.array_shape)
+    return reinterpret_bytes(operand, instruction.operands[0].array_shape, instruction.array_shape)
+
+
+def reinterpret_bytes(array: np.ndarray, source: ArrayShape, target: ArrayShape) -> np.ndarray:
+    """A bitcast: `array`'s bytes, in the order its layout stores them, read as `target` (its
+    element type, dimensions and layout; XLA keeps the byte size, not the element width)."""
+    stored_order = list(reversed(source.minor_to_major))  # dims, major first
+    in_memory = np.ascontiguousarray(array.transpose(stored_order)).reshape(-1)
+    words = in_memory.view(target.element_type.dtype)
+    target_order = list(reversed(target.minor_to_major))
+    laid_out = words.reshape([target.dimensions[d] for d in target_order])
+    # Axis k of `laid_out` is dimension target_order[k]: put the dimensions back in order.
+    return laid_out.transpose([target_order.index(d) for d in range(len(target_order))])
 
 
 def kernel_fusions(module: HloModule) -> list[HloInstruction]:

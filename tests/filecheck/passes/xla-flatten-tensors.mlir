@@ -177,3 +177,21 @@ func.func @xla_loop_and_atomic(%t: tensor<4x8xf32>, %v: f32) -> tensor<4x8xf32> 
 // CHECK:           xla.yield %[[N]] : tensor<32xf32>
 // CHECK:         func.return %[[R]] : tensor<32xf32>
 // CHECK-NOT:     unrealized_conversion_cast
+
+// -----
+
+// A 2-d vector built from scalars and read element by element becomes 1-d, read
+// at the row-major position: static positions fold, dynamic ones go through a
+// map bounded by the vector's dimensions (XLA's packed transpose).
+func.func @vector_from_elements(%a: f32, %b: f32, %c: f32, %d: f32, %i: index, %j: index) -> (f32, f32) {
+  %v = vector.from_elements %a, %b, %c, %d : vector<2x2xf32>
+  %x = vector.extract %v[%i, %j] : f32 from vector<2x2xf32>
+  %y = vector.extract %v[1, 0] : f32 from vector<2x2xf32>
+  func.return %x, %y : f32, f32
+}
+// CHECK-LABEL: func.func @vector_from_elements
+// CHECK:         %[[V:.*]] = vector.from_elements %a, %b, %c, %d : vector<4xf32>
+// CHECK:         %[[L:.*]] = {{xla(_gpu)?}}.apply_indexing #{{xla(_gpu)?}}.indexing_map<"(d0, d1) -> (d0 * 2 + d1), domain: d0 in [0, 1], d1 in [0, 1]">(%i, %j)
+// CHECK:         %[[X:.*]] = vector.extract %[[V]][%[[L]]] : f32 from vector<4xf32>
+// CHECK:         %[[Y:.*]] = vector.extract %[[V]][2] : f32 from vector<4xf32>
+// CHECK:         func.return %[[X]], %[[Y]] : f32, f32

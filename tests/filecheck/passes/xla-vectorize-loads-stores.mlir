@@ -247,3 +247,29 @@ func.func @stores_kept(%out: tensor<64xf32>, %v: f32) -> (tensor<64xf32>, tensor
 // CHECK:         tensor.insert %v into %it
 // CHECK:         tensor.extract %it
 // CHECK-NEXT:    tensor.insert %{{.*}} into %it
+
+// -----
+
+// A copy: the loaded element goes to the store at the same position, so the
+// loaded vector is stored whole and the loop is left empty (XLA's packed
+// transpose filling its shared tile).
+#map = #xla_gpu.indexing_map<"(th, i) -> (th * 2 + i), domain: th in [0, 127], i in [0, 1]">
+func.func @copy(%in: tensor<256xbf16>, %out: tensor<256xbf16>, %th: index) -> tensor<256xbf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%it = %out) -> (tensor<256xbf16>) {
+    %idx = xla_gpu.apply_indexing #map(%th, %i)
+    %x = tensor.extract %in[%idx] : tensor<256xbf16>
+    %n = tensor.insert %x into %it[%idx] : tensor<256xbf16>
+    scf.yield %n : tensor<256xbf16>
+  }
+  func.return %r : tensor<256xbf16>
+}
+// FOLD-LABEL: func.func @copy
+// FOLD-NOT:     scf.for
+// FOLD-NOT:     vector.insert
+// FOLD:         %[[V:.*]] = vector.transfer_read %in[%{{.*}}], %{{.*}} {in_bounds = [true]} : tensor<256xbf16>, vector<2xbf16>
+// FOLD-NOT:     scf.for
+// FOLD:         %[[W:.*]] = vector.transfer_write %[[V]], %out[%{{.*}}] {in_bounds = [true]} : vector<2xbf16>, tensor<256xbf16>
+// FOLD-NEXT:    func.return %[[W]] : tensor<256xbf16>
