@@ -1,7 +1,7 @@
 """`LLVM`: xDSL's `llvm` dialect with `#llvm.linkage` printed as MLIR prints it,
 and the ops `xla-lower-to-llvm` needs that xDSL 0.74 lacks
 (`llvm.extractelement`, `llvm.mlir.poison`, `llvm.fptosi`, `llvm.fptoui`,
-`llvm.uitofp`).
+`llvm.uitofp`, `llvm.addrspacecast`).
 
 XLA marks its kernels' private functions `llvm.linkage = #llvm.linkage<internal>`;
 xDSL 0.74 reads that but prints `#llvm.linkage<"internal">`, so a kernel would
@@ -152,8 +152,24 @@ class UIToFPOp(llvm.GenericCastOp):
     name = "llvm.uitofp"
 
 
+@irdl_op_definition
+class AddrSpaceCastOp(llvm.GenericCastOp):
+    """`%p = llvm.addrspacecast %s : !llvm.ptr<3> to !llvm.ptr`: a shared-memory
+    address as a generic one (how XLA reaches its `addr_space = 3` globals)."""
+
+    name = "llvm.addrspacecast"
+
+
 LLVM = Dialect(
     "llvm",
-    [*llvm.LLVM.operations, ExtractElementOp, PoisonOp, FPToSIOp, FPToUIOp, UIToFPOp],
+    [
+        *llvm.LLVM.operations,
+        ExtractElementOp,
+        PoisonOp,
+        FPToSIOp,
+        FPToUIOp,
+        UIToFPOp,
+        AddrSpaceCastOp,
+    ],
     [LinkageAttr if a is llvm.LinkageAttr else a for a in llvm.LLVM.attributes],
 )

@@ -9,7 +9,13 @@ As XLA's pass of that name does for its kernels:
   element (`llvm.getelementptr inbounds`) and an `llvm.load` of the element or
   the vector; `tensor.insert` and `vector.transfer_write` an address and an
   `llvm.store`. The tensor they produce is the pointer they wrote through;
-* a tensor carried by `scf.for` or produced by `scf.if` is the pointer too.
+* a tensor carried by `scf.for` or produced by `scf.if` is the pointer too;
+* `xla_gpu.allocate_shared` becomes a module-level `llvm.mlir.global` in
+  address space 3 (shared memory, one per block), named `shared_<n>`, whose
+  address (`llvm.mlir.addressof`) is cast to a generic pointer
+  (`llvm.addrspacecast`); `xla_gpu.sync_threads` becomes `gpu.barrier`, its
+  results the pointers it was given;
+* a 0-d tensor is read and written at its pointer itself.
 
 The index is cast to `i32` where the tensor has fewer than 2^31 elements, to
 `i64` otherwise (XLA's GEPs are `i32` for such buffers). Loads of arguments no
@@ -30,6 +36,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IndexType,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -43,8 +50,13 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from dialects import gpu
+from dialects.llvm_ext import AddrSpaceCastOp
+from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.diagnostics import OpError
 
+# The NVPTX address space of shared memory.
+SHARED_ADDRESS_SPACE = 3
 # Attribute on `llvm.load` saying the memory does not change while the kernel runs.
 INVARIANT = "invariant"
 _GEP_SSA_INDEX = -2147483648  # MLIR's marker: the GEP index is an operand
@@ -57,6 +69,7 @@ class LowerTensorsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             lower_function(function)
+        lower_shared_memory(op)
 
 
 @dataclass(frozen=True)
@@ -189,9 +202,33 @@ def lower_access(op: Operation, buffers: Buffers) -> None:
             op.result.replace_all_uses_with(op.source)
         Rewriter.erase_op(op)
     elif touches_tensors(op) and not isinstance(
-        op, func.ReturnOp | scf.YieldOp | scf.ForOp | scf.IfOp
+        op, func.ReturnOp | scf.YieldOp | scf.ForOp | scf.IfOp | AllocateSharedOp | SyncThreadsOp
     ):
         raise OpError(op, f"xla-lower-tensors: cannot lower '{op.name}' to pointers")
+
+
+def lower_shared_memory(module: ModuleOp) -> None:
+    """Each `allocate_shared` becomes a global in shared memory and a pointer to it.
+
+    Runs after the accesses are lowered, so every use of the tensor is a GEP
+    (or a barrier, a loop or a branch) and only the pointer's origin changes.
+    """
+    for op in [o for o in module.walk() if isinstance(o, SyncThreadsOp)]:
+        Rewriter.insert_op(gpu.BarrierOp(), _before(op))
+        for result, operand in zip(op.res, op.tensors, strict=True):
+            result.replace_all_uses_with(operand)
+        Rewriter.erase_op(op)
+    allocations = [o for o in module.walk() if isinstance(o, AllocateSharedOp)]
+    for index, op in enumerate(allocations):
+        tensor_type = op.result.type
+        assert isinstance(tensor_type, TensorType)
+        name = f"shared_{index}"
+        array = llvm.LLVMArrayType(IntAttr(tensor_type.element_count()), tensor_type.element_type)
+        shared = llvm.GlobalOp(array, name, "private", addr_space=SHARED_ADDRESS_SPACE)
+        module.body.block.insert_op_before(shared, module.body.block.first_op)  # type: ignore[arg-type]
+        address = llvm.AddressOfOp(name, llvm.LLVMPointerType(IntAttr(SHARED_ADDRESS_SPACE)))
+        generic = AddrSpaceCastOp(address.result, llvm.LLVMPointerType())
+        Rewriter.replace_op(op, [address, generic], [generic.result])
 
 
 def touches_tensors(op: Operation) -> bool:
@@ -222,6 +259,8 @@ def element_address(
     tensor_type = buffers.tensor_types.get(buffer)
     if tensor_type is None:
         raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
+    if not indices and tensor_type.get_num_dims() == 0:
+        return buffer
     if len(indices) != 1:
         raise OpError(op, "xla-lower-tensors: tensors must be flat (run xla-flatten-tensors)")
     index = indices[0]

@@ -15,7 +15,13 @@ has turned into code on pointers:
 * `vector.extract`/`insert` at constant lanes become `llvm.extractelement` /
   `llvm.insertelement`; `ub.poison` becomes `llvm.mlir.poison`;
 * `gpu.thread_id` / `gpu.block_id` read the special registers `tid` and `ctaid`
-  (`nvvm.read.ptx.sreg.*`) with their ranges, zero-extended to the index type.
+  (`nvvm.read.ptx.sreg.*`) with their ranges, zero-extended to the index type;
+* `gpu.barrier` is `nvvm.barrier0`; `gpu.shuffle` is `nvvm.shfl.sync` with the
+  mask and clamp MLIR's GPU to NVVM lowering gives it: the active lanes
+  `-1 >> (32 - width)`, clamp `width - 1` (for `up`: `32 - width`);
+* a function of several results returns them in an `llvm.struct`, built with
+  `llvm.insertvalue` and taken apart at each call with `llvm.extractvalue`,
+  as MLIR's func to LLVM lowering does.
 
 `scf.for`/`scf.if` become blocks and branches first (`llvm.br`, `llvm.cond_br`,
 block arguments for the loop-carried values). An op this pass does not know is
@@ -28,12 +34,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, cf, func, llvm, math, ub, vector
+from xdsl.dialects import arith, builtin, cf, func, llvm, math, ub, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float32Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -55,8 +62,10 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
 from dialects import gpu
+from dialects.arith_ext import IndexCastUIOp, RemFOp
 from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
-from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS
+from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS, Barrier0Op, ShflSyncOp
+from dialects.vector_ext import FromElementsOp
 from dialects.xla.bases import PureCallOpBase
 from passes.diagnostics import OpError
 
@@ -82,6 +91,7 @@ _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = 
     arith.SubfOp: llvm.FSubOp,
     arith.MulfOp: llvm.FMulOp,
     arith.DivfOp: llvm.FDivOp,
+    RemFOp: llvm.FRemOp,
 }
 
 # Ops that are one LLVM intrinsic, overloaded on the operand type.
@@ -98,6 +108,10 @@ _INTRINSICS: dict[type[Operation], str] = {
     math.CeilOp: "llvm.ceil",
     math.RoundEvenOp: "llvm.roundeven",
     math.CopySignOp: "llvm.copysign",
+    math.RoundOp: "llvm.round",
+    math.TruncOp: "llvm.trunc",
+    math.FmaOp: "llvm.fma",
+    math.CtPopOp: "llvm.ctpop",
 }
 
 # math op -> libdevice's f32 function (f64: the same name without the `f`).
@@ -111,7 +125,19 @@ _LIBDEVICE: dict[type[Operation], str] = {
     math.Log1pOp: "__nv_log1pf",
     math.ExpM1Op: "__nv_expm1f",
     math.ErfOp: "__nv_erff",
+    math.Exp2Op: "__nv_exp2f",
+    math.Log2Op: "__nv_log2f",
+    math.Log10Op: "__nv_log10f",
+    math.TanOp: "__nv_tanf",
+    math.AtanOp: "__nv_atanf",
+    math.Atan2Op: "__nv_atan2f",
+    math.PowFOp: "__nv_powf",
+    math.CbrtOp: "__nv_cbrtf",
 }
+
+# gpu.shuffle's modes as `nvvm.shfl.sync` names them.
+_SHUFFLE_KINDS = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
+_WARP_LANES = 32
 
 
 @dataclass(frozen=True)
@@ -133,10 +159,10 @@ class Lowering:
     module: ModuleOp
     declared: dict[str, llvm.FuncOp]
 
-    def declare(self, name: str, element: Attribute) -> None:
+    def declare(self, name: str, element: Attribute, arity: int = 1) -> None:
         if name in self.declared:
             return
-        signature = llvm.LLVMFunctionType([element], element)
+        signature = llvm.LLVMFunctionType([element] * arity, element)
         declaration = llvm.FuncOp(name, signature, linkage=llvm.LinkageAttr("external"))
         self.declared[name] = declaration
         self.module.body.block.add_op(declaration)
@@ -154,10 +180,11 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
             lower_op(op, lowering)
     block = function.body.blocks.first
     inputs = [arg.type for arg in block.args]
-    outputs = list(function.function_type.outputs.data)
+    outputs = [llvm_type(t) for t in function.function_type.outputs.data]
     if len(outputs) > 1:
-        raise OpError(function, "xla-lower-to-llvm: a function returns at most one value")
-    result = llvm_type(outputs[0]) if outputs else llvm.LLVMVoidType()
+        result: Attribute = llvm.LLVMStructType.from_type_list(outputs)
+    else:
+        result = outputs[0] if outputs else llvm.LLVMVoidType()
     lowered = llvm.FuncOp(
         function.sym_name.data,
         llvm.LLVMFunctionType(inputs, result),
@@ -167,6 +194,22 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
     if "xla.entry" in function.attributes:
         mark_kernel(lowered, block, function.arg_attrs)
     Rewriter.replace_op(function, lowered)
+
+
+def packed_return(ret: func.ReturnOp) -> list[Operation]:
+    """`func.return` of several values: one `llvm.struct` of them, returned."""
+    struct = llvm.LLVMStructType.from_type_list([llvm_type(v.type) for v in ret.operands])
+    packed: SSAValue = (undef := llvm.UndefOp(struct)).res
+    ops: list[Operation] = [undef]
+    for position, value in enumerate(ret.operands):
+        insert = llvm.InsertValueOp(_position(position), packed, value)
+        ops.append(insert)
+        packed = insert.res
+    return [*ops, llvm.ReturnOp(packed)]
+
+
+def _position(index: int) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i64, [index])
 
 
 def mark_kernel(kernel: llvm.FuncOp, block: Block, arg_attrs: ArrayAttr | None) -> None:
@@ -202,11 +245,30 @@ def llvm_type(t: Attribute) -> Attribute:
 
 
 def lower_op(op: Operation, lowering: Lowering) -> None:
+    if isinstance(op, PureCallOpBase | func.CallOp) and len(op.results) > 1:
+        unpack_call(op)
+        return
+    if isinstance(op, gpu.ShuffleOp) and op.valid.uses:
+        raise OpError(op, "xla-lower-to-llvm: a shuffle's 'valid' result is not lowered")
     new = lowered_ops(op, lowering)
     if new is None:
         return
-    results = [new[-1].results[0]] if op.results else []
+    # The first result is the last new op's; others (a shuffle's `valid`) have no uses.
+    results: list[SSAValue | None] = [new[-1].results[0]] if op.results else []
+    results += [None] * (len(op.results) - len(results))
     Rewriter.replace_op(op, new, results)
+
+
+def unpack_call(op: Operation) -> None:
+    """A call of a function of several results: the struct it returns, taken apart."""
+    callee = op.properties.get("callee")
+    if not isinstance(callee, SymbolRefAttr):
+        raise OpError(op, "xla-lower-to-llvm: a call without a callee")
+    types = [llvm_type(r.type) for r in op.results]
+    struct = llvm.LLVMStructType.from_type_list(types)
+    call = llvm.CallOp(callee.string_value(), *op.operands, return_type=struct)
+    parts = [llvm.ExtractValueOp(_position(i), call.returned, t) for i, t in enumerate(types)]
+    Rewriter.replace_op(op, [call, *parts], [p.res for p in parts])
 
 
 def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
@@ -214,7 +276,7 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     if op.dialect_name() == "llvm":
         return None
     if isinstance(op, func.ReturnOp):
-        return [llvm.ReturnOp(*op.operands)]
+        return packed_return(op) if len(op.operands) > 1 else [llvm.ReturnOp(*op.operands)]
     if isinstance(op, PureCallOpBase | func.CallOp):
         return function_call(op)
     if isinstance(op, cf.BranchOp):
@@ -239,7 +301,9 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [llvm.SelectOp(op.cond, op.lhs, op.rhs)]
     if isinstance(op, arith.NegfOp):
         return [llvm.FNegOp(op.operand)]
-    if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp):
+    if isinstance(
+        op, arith.IndexCastOp | IndexCastUIOp | arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp
+    ):
         return integer_cast(op, op.input, llvm_type(op.result.type))
     if isinstance(op, arith.ExtFOp):
         return [llvm.FPExtOp(op.input, op.result.type)]
@@ -258,10 +322,26 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [llvm.CallIntrinsicOp(_INTRINSICS[type(op)], list(op.operands), [result])]
     if type(op) in _LIBDEVICE:
         return libdevice_call(op, _LIBDEVICE[type(op)], lowering)
+    if isinstance(op, math.AbsIOp):
+        poison_if_min = llvm.ConstantOp(IntegerAttr(0, 1), IntegerType(1))
+        call = llvm.CallIntrinsicOp(
+            "llvm.abs", [op.operand, poison_if_min.result], [op.result.type]
+        )
+        return [poison_if_min, call]
+    if isinstance(op, arith.BitcastOp | vector.BitcastOp):
+        return [llvm.BitcastOp(op.operands[0], op.results[0].type)]
+    if isinstance(op, builtin.UnrealizedConversionCastOp):
+        return same_bits_cast(op)
     if isinstance(op, vector.ExtractOp | vector.InsertOp):
         return lane_access(op)
+    if isinstance(op, FromElementsOp | vector.BroadcastOp):
+        return build_vector(op)
     if isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp):
         return special_register(op)
+    if isinstance(op, gpu.BarrierOp):
+        return [Barrier0Op()]
+    if isinstance(op, gpu.ShuffleOp):
+        return warp_shuffle(op)
     raise OpError(op, f"xla-lower-to-llvm: cannot lower '{op.name}'")
 
 
@@ -293,7 +373,7 @@ def integer_cast(op: Operation, value: SSAValue, target: Attribute) -> list[Oper
         return None
     if source.width.data > target.width.data:
         return [llvm.TruncOp(value, target)]
-    if isinstance(op, arith.ExtUIOp):
+    if isinstance(op, arith.ExtUIOp | IndexCastUIOp):
         return [llvm.ZExtOp(value, target)]
     return [llvm.SExtOp(value, target)]
 
@@ -301,17 +381,19 @@ def integer_cast(op: Operation, value: SSAValue, target: Attribute) -> list[Oper
 def libdevice_call(op: Operation, name: str, lowering: Lowering) -> list[Operation]:
     """`__nv_<f>f(x)`; 16-bit floats go through f32 and back, f64 calls `__nv_<f>`."""
     element = op.results[0].type
-    if element not in (bf16, f16, f32, f64) or len(op.operands) != 1:
+    if element not in (bf16, f16, f32, f64):
         raise OpError(op, f"xla-lower-to-llvm: '{op.name}' is lowered for scalar floats only")
     compute = f64 if element == f64 else f32
     callee = name[:-1] if element == f64 else name
-    lowering.declare(callee, compute)
+    lowering.declare(callee, compute, len(op.operands))
     ops: list[Operation] = []
-    argument = op.operands[0]
-    if element != compute:
-        ops.append(llvm.FPExtOp(argument, compute))
-        argument = ops[-1].results[0]
-    ops.append(llvm.CallOp(callee, argument, return_type=compute))
+    arguments: list[SSAValue] = []
+    for argument in op.operands:
+        if element != compute:
+            ops.append(llvm.FPExtOp(argument, compute))
+            argument = ops[-1].results[0]
+        arguments.append(argument)
+    ops.append(llvm.CallOp(callee, *arguments, return_type=compute))
     if element != compute:
         ops.append(llvm.FPTruncOp(ops[-1].results[0], element))
     return ops
@@ -331,6 +413,67 @@ def lane_access(op: vector.ExtractOp | vector.InsertOp) -> list[Operation]:
     if isinstance(op, vector.ExtractOp):
         return [lane, ExtractElementOp(op.vector, lane.result)]
     return [lane, llvm.InsertElementOp(op.dest, op.source, lane.result)]
+
+
+def same_bits_cast(op: builtin.UnrealizedConversionCastOp) -> None:
+    """A cast between an unsigned and a signless integer (the same bits) goes away."""
+    if len(op.inputs) != 1 or len(op.outputs) != 1:
+        raise OpError(op, "xla-lower-to-llvm: only a one-value cast is lowered")
+    source, target = op.inputs[0], op.outputs[0].type
+    if not (
+        isinstance(source.type, IntegerType)
+        and isinstance(target, IntegerType)
+        and source.type.width == target.width
+    ):
+        raise OpError(op, "xla-lower-to-llvm: only casts between integers of one width go away")
+    op.outputs[0].replace_all_uses_with(source)
+    Rewriter.erase_op(op)
+    return None
+
+
+def build_vector(op: FromElementsOp | vector.BroadcastOp) -> list[Operation]:
+    """A vector from its lanes (or one scalar in every lane): insertelement into poison."""
+    vector_type = op.results[0].type
+    if not isinstance(vector_type, VectorType) or vector_type.get_num_dims() != 1:
+        raise OpError(op, "xla-lower-to-llvm: only 1-d vectors are built")
+    lanes = vector_type.get_shape()[0]
+    if isinstance(op, vector.BroadcastOp):
+        if op.source.type != vector_type.element_type:
+            raise OpError(op, "xla-lower-to-llvm: only a scalar is broadcast")
+        elements: list[SSAValue] = [op.source] * lanes
+    else:
+        elements = list(op.operands)
+    built: SSAValue = (poison := PoisonOp(vector_type)).res
+    ops: list[Operation] = [poison]
+    for lane, element in enumerate(elements):
+        position = llvm.ConstantOp(IntegerAttr(lane, i64), i64)
+        insert = llvm.InsertElementOp(built, element, position.result)
+        ops += [position, insert]
+        built = insert.res
+    return ops
+
+
+def warp_shuffle(op: gpu.ShuffleOp) -> list[Operation]:
+    """`nvvm.shfl.sync` of a 32-bit value with MLIR's mask and clamp for `width` lanes."""
+    if not isinstance(op.value.type, IntegerType | Float32Type) or (
+        isinstance(op.value.type, IntegerType) and op.value.type.width.data != 32
+    ):
+        raise OpError(op, "xla-lower-to-llvm: a shuffle moves one i32 or f32")
+    mode = op.mode.data.value
+    one = llvm.ConstantOp(IntegerAttr(1, i32), i32)
+    all_lanes = llvm.ConstantOp(IntegerAttr(-1, i32), i32)
+    warp = llvm.ConstantOp(IntegerAttr(_WARP_LANES, i32), i32)
+    inactive = llvm.SubOp(warp.result, op.width)
+    mask = llvm.LShrOp(all_lanes.result, inactive.res)
+    ops: list[Operation] = [one, all_lanes, warp, inactive, mask]
+    if mode == "up":
+        clamp: SSAValue = inactive.res
+    else:
+        last = llvm.SubOp(op.width, one.result)
+        ops.append(last)
+        clamp = last.res
+    ops.append(ShflSyncOp(_SHUFFLE_KINDS[mode], mask.res, op.value, op.offset, clamp))
+    return ops
 
 
 def special_register(op: gpu.ThreadIdOp | gpu.BlockIdOp) -> list[Operation]:

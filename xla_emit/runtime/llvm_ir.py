@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -30,8 +31,15 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
-from dialects.nvvm import ReadSpecialRegisterOp
+from dialects.llvm_ext import (
+    AddrSpaceCastOp,
+    ExtractElementOp,
+    FPToSIOp,
+    FPToUIOp,
+    PoisonOp,
+    UIToFPOp,
+)
+from dialects.nvvm import Barrier0Op, ReadSpecialRegisterOp, ShflSyncOp
 from passes.diagnostics import OpError
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -49,6 +57,7 @@ _CASTS = {
     llvm.TruncOp: "trunc", llvm.ZExtOp: "zext", llvm.SExtOp: "sext", llvm.FPExtOp: "fpext",
     llvm.FPTruncOp: "fptrunc", llvm.SIToFPOp: "sitofp", llvm.BitcastOp: "bitcast",
     FPToSIOp: "fptosi", FPToUIOp: "fptoui", UIToFPOp: "uitofp",
+    AddrSpaceCastOp: "addrspacecast",
 }  # fmt: skip
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _FCMP = (
@@ -69,7 +78,12 @@ def type_text(t: Attribute) -> str:
     if isinstance(t, Float64Type):
         return "double"
     if isinstance(t, llvm.LLVMPointerType):
-        return "ptr"
+        space = t.addr_space.data if isinstance(t.addr_space, IntAttr) else 0
+        return f"ptr addrspace({space})" if space else "ptr"
+    if isinstance(t, llvm.LLVMArrayType):
+        return f"[{t.size.data} x {type_text(t.type)}]"
+    if isinstance(t, llvm.LLVMStructType):
+        return "{ " + ", ".join(type_text(m) for m in t.types.data) + " }"
     if isinstance(t, llvm.LLVMVoidType):
         return "void"
     if isinstance(t, VectorType) and t.get_num_dims() == 1:
@@ -144,9 +158,12 @@ class _Printer:
             ]
         )
         for op in module.ops:
-            if not isinstance(op, llvm.FuncOp):
+            if isinstance(op, llvm.GlobalOp):
+                lines += [self.global_variable(op), ""]
+            elif isinstance(op, llvm.FuncOp):
+                lines += [*self.function(op), ""]
+            else:
                 raise OpError(op, f"LLVM IR: cannot translate '{op.name}' at module level")
-            lines += [*self.function(op), ""]
         declared = sorted(
             {op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)}
         )
@@ -157,6 +174,18 @@ class _Printer:
             lines.append("")
         lines += [f"!{i} = {text}" for i, text in enumerate(self.metadata)]
         return "\n".join(lines) + "\n"
+
+    def global_variable(self, op: llvm.GlobalOp) -> str:
+        """A global without initial value (XLA's shared memory): `undef`, as MLIR writes it."""
+        if op.value is not None or op.body.blocks:
+            raise OpError(op, "LLVM IR: only globals without an initial value are translated")
+        space = op.addr_space.value.data
+        where = f" addrspace({space})" if space and not self.host else ""
+        linkage = op.linkage.linkage.data
+        constant = "constant" if op.constant is not None else "global"
+        return (
+            f"@{op.sym_name.data} = {linkage}{where} {constant} {type_text(op.global_type)} undef"
+        )
 
     def register_function(self, op_name: str) -> str:
         """The function a special register's op calls: the NVVM intrinsic, or the host's."""
@@ -208,8 +237,10 @@ class _Printer:
         self.labels = {block: f"bb{i}" for i, block in enumerate(blocks)}
         incoming = self.incoming_values(blocks)
         for i, block in enumerate(blocks):
-            if i > 0:
+            # The entry block is labelled too: a loop's phi may name it as a predecessor.
+            if i > 0 or len(blocks) > 1:
                 lines.append(f"{self.labels[block]}:")
+            if i > 0:
                 lines += ["  " + phi for phi in self.phis(block, incoming[block])]
             for inner in block.ops:
                 lines += ["  " + line for line in self.instruction(inner)]
@@ -252,6 +283,26 @@ class _Printer:
         elif isinstance(op, PoisonOp):
             # A value no lane of which is read: folded into its users.
             self.names[op.res] = "poison"
+        elif isinstance(op, llvm.UndefOp):
+            self.names[op.res] = "undef"
+        elif isinstance(op, llvm.AddressOfOp):
+            # A global's address is a constant: its name.
+            self.names[op.result] = f"@{op.global_name.string_value()}"
+        elif isinstance(op, llvm.InsertValueOp):
+            position = ", ".join(str(int(p)) for p in op.position.get_values())
+            yield (
+                f"{result}insertvalue {self.typed(op.container)}, {self.typed(op.value)}, "
+                f"{position}"
+            )
+        elif isinstance(op, llvm.ExtractValueOp):
+            position = ", ".join(str(int(p)) for p in op.position.get_values())
+            yield f"{result}extractvalue {self.typed(op.container)}, {position}"
+        elif isinstance(op, Barrier0Op):
+            name = "xla.barrier" if self.host else "llvm.nvvm.barrier0"
+            self.intrinsics[name] = f"declare void @{name}()"
+            yield f"call void @{name}()"
+        elif isinstance(op, ShflSyncOp):
+            yield from self.shuffle(op, result)
         elif isinstance(op, ReadSpecialRegisterOp):
             value_range = op.attributes.get("range")
             suffix = ""
@@ -318,6 +369,18 @@ class _Printer:
             yield f"ret {self.typed(op.arg)}" if op.arg is not None else "ret void"
         else:
             raise OpError(op, f"LLVM IR: cannot translate '{op.name}'")
+
+    def shuffle(self, op: ShflSyncOp, result: str) -> Iterator[str]:
+        """`llvm.nvvm.shfl.sync.<kind>.<i32|f32>(mask, value, offset, clamp)`; on the
+        host, a call of `@xla.shfl.sync.<kind>.<type>` of the same operands, which the
+        grid driver defines."""
+        value_type = type_text(op.value.type)
+        suffix = "f32" if value_type == "float" else "i32"
+        prefix = "xla" if self.host else "llvm.nvvm"
+        name = f"{prefix}.shfl.sync.{op.kind.data}.{suffix}"
+        self.intrinsics[name] = f"declare {value_type} @{name}(i32, {value_type}, i32, i32)"
+        args = ", ".join(self.typed(a) for a in op.operands)
+        yield f"{result}call {value_type} @{name}({args})"
 
     def constant(self, op: llvm.ConstantOp) -> Iterator[str]:
         """Constants are folded into their users, as LLVM IR writes them."""

@@ -45,10 +45,16 @@ def _optimize(binding: Any, llvm_ir: str, cpu: str) -> tuple[Any, Any]:
         module = binding.parse_assembly(llvm_ir)
         module.verify()
     except RuntimeError as error:
-        raise UserError(f"invalid LLVM IR: {str(error).strip().splitlines()[0]}") from None
+        raise UserError(f"invalid LLVM IR: {first_error_line(str(error))}") from None
     target = binding.Target.from_triple(module.triple)
     machine = target.create_target_machine(cpu=cpu, features=_PTX_FEATURES, opt=3)
     tuning = binding.create_pipeline_tuning_options(speed_level=3)
     builder = binding.create_pass_builder(machine, tuning)
     builder.getModulePassManager().run(module, builder)
     return module, machine
+
+
+def first_error_line(message: str) -> str:
+    """The line of LLVM's message that says what is wrong (`<string>:L:C: error: ...`)."""
+    lines = message.strip().splitlines()
+    return next((line for line in lines if "error:" in line), lines[0] if lines else message)
