@@ -48,3 +48,41 @@ func.func @loop(%out: tensor<8xi32>) -> tensor<8xi32> attributes {xla.entry} {
 // CHECK:          llvm.getelementptr inbounds %t[{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, i32
 // CHECK:          llvm.store
 // CHECK-NEXT:     scf.yield %t : !llvm.ptr
+
+// -----
+
+// Shared memory is a private global in address space 3 (as XLA's lowering writes
+// it), reached through a cast to a generic pointer; `sync_threads` is a barrier and
+// its results are the pointers it was given. Loads of shared memory are not invariant.
+func.func @transpose_tile(%in: tensor<64xf32>, %out: tensor<64xf32>, %i: index, %j: index) -> tensor<64xf32> attributes {xla.entry} {
+  %shmem = xla_gpu.allocate_shared : tensor<66xf32>
+  %v = tensor.extract %in[%i] : tensor<64xf32>
+  %written = tensor.insert %v into %shmem[%j] : tensor<66xf32>
+  %synced = xla_gpu.sync_threads %written : tensor<66xf32>
+  %w = tensor.extract %synced[%i] : tensor<66xf32>
+  %r = tensor.insert %w into %out[%j] : tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}
+
+// CHECK:      llvm.mlir.global private @shared_0() {addr_space = 3 : i32} : !llvm.array<66 x f32>
+// CHECK:      func.func @transpose_tile(
+// CHECK:        %[[SHARED:.*]] = llvm.mlir.addressof @shared_0 : !llvm.ptr<3>
+// CHECK-NEXT:   %[[TILE:.*]] = llvm.addrspacecast %[[SHARED]] : !llvm.ptr<3> to !llvm.ptr
+// CHECK:        %[[P:.*]] = llvm.getelementptr inbounds %[[TILE]][%{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+// CHECK-NEXT:   llvm.store %{{.*}}, %[[P]] {alignment = 4 : i64} : f32, !llvm.ptr
+// CHECK-NEXT:   gpu.barrier
+// CHECK:        llvm.getelementptr inbounds %[[TILE]]
+// CHECK-NEXT:   llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK-NOT:    xla_gpu.
+
+// -----
+
+// A 0-d buffer (a dynamic slice's offset) is read at its pointer.
+func.func @scalar_offset(%offset: tensor<i32>) -> i32 {
+  %v = tensor.extract %offset[] : tensor<i32>
+  func.return %v : i32
+}
+
+// CHECK:      func.func @scalar_offset(%[[OFFSET:.*]]: !llvm.ptr) -> i32 {
+// CHECK-NEXT:   %[[V:.*]] = llvm.load %[[OFFSET]] {invariant, alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT:   func.return %[[V]] : i32
