@@ -101,7 +101,9 @@ def link_libdevice(binding: Any, module: Any) -> bool:
     ones called and drops the rest (XLA's NVPTX compiler does the same).
     """
     wanted = [
-        f.name for f in module.functions if f.is_declaration and f.name.startswith(_LIBDEVICE_PREFIX)
+        f.name
+        for f in module.functions
+        if f.is_declaration and f.name.startswith(_LIBDEVICE_PREFIX)
     ]
     path = libdevice_path()
     if not wanted or path is None:
