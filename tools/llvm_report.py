@@ -105,7 +105,9 @@ def report(names: list[str] | None) -> str:
             continue
         ours = sides(our_ptx(program))
         xla_file = program / "gpu" / "xla.ptx.xz"
-        theirs = sides(lzma.open(xla_file, "rt").read()) if xla_file.is_file() else {}
+        theirs = {}
+        if xla_file.is_file():
+            theirs = sides(lzma.decompress(xla_file.read_bytes()).decode())
         for kernel, side in ours.items():
             rows.append(row(program.name, kernel, side, theirs.get(kernel)))
     return "\n".join(rows) + "\n"

@@ -96,7 +96,7 @@ def test_gelu_links_libdevices_tanh() -> None:
 
 
 def test_figures_match_a_grep_of_xlas_own_ptx() -> None:
-    text = lzma.open(CORPUS / "row_sum" / "gpu" / "xla.ptx.xz", "rt").read()
+    text = lzma.decompress((CORPUS / "row_sum" / "gpu" / "xla.ptx.xz").read_bytes()).decode()
     (kernel,) = [k for k in kernel_figures(text) if k.name == "input_reduce_fusion"]
     body = text[text.index(".entry input_reduce_fusion") :]
     body = body[: body.index("\n}") + 2]
