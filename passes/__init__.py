@@ -35,6 +35,7 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-respell": "passes.gpu.respell:RespellPass",
     "xla-lower-tensors": "passes.gpu.lower_tensors:LowerTensorsPass",
     "xla-lower-to-llvm": "passes.gpu.lower_to_llvm:LowerToLLVMPass",
+    "xla-merge-pointers": "passes.gpu.merge_pointers:MergePointersToSameSlicePass",
     "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",
     "pto-verify-driver": "passes.pto.pto_verify_driver:PTOVerifyDriverPass",
     "pto-verify-pipes": "passes.pto.pto_verify_pipes:PTOVerifyPipesPass",
