@@ -9,7 +9,7 @@ which order this kernel against the one launched before (`wait`) or let the next
 start (`launch_dependents`); within one kernel they order nothing.
 
 `xla-lower-to-llvm` writes the rest: the special registers (`nvvm.read.ptx.sreg.*`),
-`nvvm.barrier0` for `gpu.barrier` and `nvvm.shfl.sync` for `gpu.shuffle`.
+`nvvm.barrier` for `gpu.barrier` and `nvvm.shfl.sync` for `gpu.shuffle`.
 """
 
 from __future__ import annotations
@@ -124,10 +124,10 @@ BLOCK_ID_OPS = {d: _special_register(f"ctaid.{d}") for d in "xyz"}
 
 
 @irdl_op_definition
-class Barrier0Op(IRDLOperation):
-    """`nvvm.barrier0`: every thread of the block waits here (PTX `bar.sync 0`)."""
+class BarrierOp(IRDLOperation):
+    """`nvvm.barrier`: every thread of the block waits here (PTX `bar.sync 0`)."""
 
-    name = "nvvm.barrier0"
+    name = "nvvm.barrier"
 
     assembly_format = "attr-dict"
 
@@ -202,7 +202,7 @@ NVVM = Dialect(
         GridDepControlOp,
         *THREAD_ID_OPS.values(),
         *BLOCK_ID_OPS.values(),
-        Barrier0Op,
+        BarrierOp,
         ShflSyncOp,
     ],
     [GridDepActionAttr],

@@ -51,14 +51,12 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import gpu
-from dialects.llvm_ext import AddrSpaceCastOp
+from dialects.llvm_ext import INVARIANT, AddrSpaceCastOp, LoadOp
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.diagnostics import OpError
 
 # The NVPTX address space of shared memory.
 SHARED_ADDRESS_SPACE = 3
-# Attribute on `llvm.load` saying the memory does not change while the kernel runs.
-INVARIANT = "invariant"
 _GEP_SSA_INDEX = -2147483648  # MLIR's marker: the GEP index is an operand
 
 
@@ -176,7 +174,7 @@ def pointer_types(function: func.FuncOp, buffers: Buffers) -> None:
 def lower_access(op: Operation, buffers: Buffers) -> None:
     if isinstance(op, tensor.ExtractOp):
         address = element_address(op, op.tensor, op.indices, buffers)
-        load = llvm.LoadOp(address, op.result.type, element_bytes(op, op.tensor, buffers))
+        load = LoadOp(address, op.result.type, element_bytes(op, op.tensor, buffers))
         mark_invariant(load, op.tensor, buffers)
         Rewriter.replace_op(op, [load], [load.dereferenced_value])
     elif isinstance(op, tensor.InsertOp):
@@ -189,7 +187,7 @@ def lower_access(op: Operation, buffers: Buffers) -> None:
     elif isinstance(op, vector.TransferReadOp):
         check_transfer(op, op.result.type)
         address = element_address(op, op.source, op.indices, buffers)
-        load = llvm.LoadOp(address, op.result.type, element_bytes(op, op.source, buffers))
+        load = LoadOp(address, op.result.type, element_bytes(op, op.source, buffers))
         mark_invariant(load, op.source, buffers)
         Rewriter.replace_op(op, [load], [load.dereferenced_value])
     elif isinstance(op, vector.TransferWriteOp):
@@ -288,7 +286,7 @@ def element_bytes(op: Operation, buffer: SSAValue, buffers: Buffers) -> int:
     return element_size(tensor_type.element_type)
 
 
-def mark_invariant(load: llvm.LoadOp, buffer: SSAValue, buffers: Buffers) -> None:
+def mark_invariant(load: LoadOp, buffer: SSAValue, buffers: Buffers) -> None:
     if buffer in buffers.invariant:
         load.attributes[INVARIANT] = UnitAttr()
 

@@ -8,16 +8,16 @@ has turned into code on pointers:
   `nvvm.reqntid` = the block size, read off the `xla.range` of `gpu.thread_id`;
 * `index` is `i64`; arith ops become their `llvm` twins, casts become
   `trunc`/`sext`/`fpext`/`fptrunc`;
-* min/max, `fabs`, `sqrt`, rounding and `copysign` become LLVM intrinsics
-  (`llvm.maximum` propagates NaN, as `arith.maximumf` does); other `math`
+* min/max, `fabs`, `sqrt`, rounding and `copysign` become LLVM intrinsics,
+  `llvm.intr.*` ops (`llvm.intr.maximum` propagates NaN, as `arith.maximumf` does); other `math`
   functions become calls of libdevice's `__nv_*f` (as MLIR's GPU to NVVM
   lowering does); a 16-bit float is computed in f32, as XLA computes it;
 * `vector.extract`/`insert` at constant lanes become `llvm.extractelement` /
   `llvm.insertelement`; `ub.poison` becomes `llvm.mlir.poison`;
 * `gpu.thread_id` / `gpu.block_id` read the special registers `tid` and `ctaid`
   (`nvvm.read.ptx.sreg.*`) with their ranges, zero-extended to the index type;
-* `gpu.barrier` is `nvvm.barrier0`; `gpu.shuffle` is `nvvm.shfl.sync` with the
-  mask and clamp MLIR's GPU to NVVM lowering gives it: the active lanes
+* `gpu.barrier` is `nvvm.barrier` (as XLA's MLIR writes it); `gpu.shuffle` is
+  `nvvm.shfl.sync` with the mask and clamp MLIR's GPU to NVVM lowering gives it: the active lanes
   `-1 >> (32 - width)`, clamp `width - 1` (for `up`: `32 - width`);
 * a function of several results returns them in an `llvm.struct`, built with
   `llvm.insertvalue` and taken apart at each call with `llvm.extractvalue`,
@@ -63,8 +63,15 @@ from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
 from dialects import gpu
 from dialects.arith_ext import IndexCastUIOp, RemFOp
-from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
-from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS, Barrier0Op, ShflSyncOp
+from dialects.llvm_ext import (
+    INTRINSIC_OPS,
+    ExtractElementOp,
+    FPToSIOp,
+    FPToUIOp,
+    PoisonOp,
+    UIToFPOp,
+)
+from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS, BarrierOp, ShflSyncOp
 from dialects.vector_ext import FromElementsOp
 from dialects.xla.bases import PureCallOpBase
 from passes.diagnostics import OpError
@@ -96,22 +103,22 @@ _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = 
 
 # Ops that are one LLVM intrinsic, overloaded on the operand type.
 _INTRINSICS: dict[type[Operation], str] = {
-    arith.MaximumfOp: "llvm.maximum",
-    arith.MinimumfOp: "llvm.minimum",
-    arith.MaxSIOp: "llvm.smax",
-    arith.MinSIOp: "llvm.smin",
-    arith.MaxUIOp: "llvm.umax",
-    arith.MinUIOp: "llvm.umin",
-    math.AbsFOp: "llvm.fabs",
-    math.SqrtOp: "llvm.sqrt",
-    math.FloorOp: "llvm.floor",
-    math.CeilOp: "llvm.ceil",
-    math.RoundEvenOp: "llvm.roundeven",
-    math.CopySignOp: "llvm.copysign",
-    math.RoundOp: "llvm.round",
-    math.TruncOp: "llvm.trunc",
-    math.FmaOp: "llvm.fma",
-    math.CtPopOp: "llvm.ctpop",
+    arith.MaximumfOp: "maximum",
+    arith.MinimumfOp: "minimum",
+    arith.MaxSIOp: "smax",
+    arith.MinSIOp: "smin",
+    arith.MaxUIOp: "umax",
+    arith.MinUIOp: "umin",
+    math.AbsFOp: "fabs",
+    math.SqrtOp: "sqrt",
+    math.FloorOp: "floor",
+    math.CeilOp: "ceil",
+    math.RoundEvenOp: "roundeven",
+    math.CopySignOp: "copysign",
+    math.RoundOp: "round",
+    math.TruncOp: "trunc",
+    math.FmaOp: "fma",
+    math.CtPopOp: "ctpop",
 }
 
 # math op -> libdevice's f32 function (f64: the same name without the `f`).
@@ -319,7 +326,7 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [FPToUIOp(op.input, op.result.type)]
     if type(op) in _INTRINSICS:
         result = llvm_type(op.results[0].type)
-        return [llvm.CallIntrinsicOp(_INTRINSICS[type(op)], list(op.operands), [result])]
+        return [INTRINSIC_OPS[_INTRINSICS[type(op)]](list(op.operands), result)]
     if type(op) in _LIBDEVICE:
         return libdevice_call(op, _LIBDEVICE[type(op)], lowering)
     if isinstance(op, math.AbsIOp):
@@ -339,7 +346,7 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     if isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp):
         return special_register(op)
     if isinstance(op, gpu.BarrierOp):
-        return [Barrier0Op()]
+        return [BarrierOp()]
     if isinstance(op, gpu.ShuffleOp):
         return warp_shuffle(op)
     raise OpError(op, f"xla-lower-to-llvm: cannot lower '{op.name}'")

@@ -36,10 +36,12 @@ from dialects.llvm_ext import (
     ExtractElementOp,
     FPToSIOp,
     FPToUIOp,
+    IntrinsicOp,
+    LoadOp,
     PoisonOp,
     UIToFPOp,
 )
-from dialects.nvvm import Barrier0Op, ReadSpecialRegisterOp, ShflSyncOp
+from dialects.nvvm import BarrierOp, ReadSpecialRegisterOp, ShflSyncOp
 from passes.diagnostics import OpError
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -297,7 +299,7 @@ class _Printer:
         elif isinstance(op, llvm.ExtractValueOp):
             position = ", ".join(str(int(p)) for p in op.position.get_values())
             yield f"{result}extractvalue {self.typed(op.container)}, {position}"
-        elif isinstance(op, Barrier0Op):
+        elif isinstance(op, BarrierOp):
             name = "xla.barrier" if self.host else "llvm.nvvm.barrier0"
             self.intrinsics[name] = f"declare void @{name}()"
             yield f"call void @{name}()"
@@ -315,7 +317,7 @@ class _Printer:
             indices = ", ".join(self.typed(i) for i in op.ssa_indices)
             inbounds = "inbounds " if op.inbounds is not None else ""
             yield f"{result}getelementptr {inbounds}{element}, {self.typed(op.ptr)}, {indices}"
-        elif isinstance(op, llvm.LoadOp):
+        elif isinstance(op, LoadOp):
             align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
             invariant = ""
             if "invariant" in op.attributes:
@@ -348,6 +350,8 @@ class _Printer:
             returned = type_text(op.results[0].type) if op.results else "void"
             args = ", ".join(self.typed(a) for a in op.args)
             yield f"{result}call {returned} @{callee}({args})"
+        elif isinstance(op, IntrinsicOp):
+            yield from self.intrinsic_call(result, op.intrinsic, list(op.args), op.res.type)
         elif isinstance(op, llvm.CallIntrinsicOp):
             returned = op.ress.type if op.ress is not None else None
             name = f"{op.intrin.data}.{intrinsic_suffix(op.args[0].type)}"
@@ -369,6 +373,16 @@ class _Printer:
             yield f"ret {self.typed(op.arg)}" if op.arg is not None else "ret void"
         else:
             raise OpError(op, f"LLVM IR: cannot translate '{op.name}'")
+
+    def intrinsic_call(
+        self, result: str, intrinsic: str, args: list[SSAValue], returned: Attribute
+    ) -> Iterator[str]:
+        """A call of an overloaded intrinsic, `@llvm.maximum.f32`, declared once."""
+        name = f"{intrinsic}.{intrinsic_suffix(args[0].type)}"
+        operand_types = ", ".join(type_text(a.type) for a in args)
+        self.intrinsics[name] = f"declare {type_text(returned)} @{name}({operand_types})"
+        typed = ", ".join(self.typed(a) for a in args)
+        yield f"{result}call {type_text(returned)} @{name}({typed})"
 
     def shuffle(self, op: ShflSyncOp, result: str) -> Iterator[str]:
         """`llvm.nvvm.shfl.sync.<kind>.<i32|f32>(mask, value, offset, clamp)`; on the

@@ -19,10 +19,10 @@ func.func @kernel(%in: tensor<1024xf32>, %out: tensor<1024xf32>, %i: index) -> t
 // CHECK-NOT:  tensor
 // CHECK:        %[[I0:.*]] = arith.index_cast %i : index to i32
 // CHECK-NEXT:   %[[P0:.*]] = llvm.getelementptr inbounds %in[%[[I0]]] : (!llvm.ptr, i32) -> !llvm.ptr, f32
-// CHECK-NEXT:   %v = llvm.load %[[P0]] {invariant, alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
+// CHECK-NEXT:   %v = llvm.load %[[P0]] invariant {alignment = 4 : i64} : !llvm.ptr -> vector<4xf32>
 // CHECK:        %[[P1:.*]] = llvm.getelementptr inbounds %out[{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, f32
 // CHECK-NEXT:   llvm.store %v, %[[P1]] {alignment = 4 : i64} : vector<4xf32>, !llvm.ptr
-// CHECK:        llvm.load {{.*}} {invariant, alignment = 4 : i64} : !llvm.ptr -> f32
+// CHECK:        llvm.load {{.*}} invariant {alignment = 4 : i64} : !llvm.ptr -> f32
 // CHECK:        %[[P3:.*]] = llvm.getelementptr inbounds %out[{{.*}}]
 // CHECK-NEXT:   %y = llvm.load %[[P3]] {alignment = 4 : i64} : !llvm.ptr -> f32
 // CHECK:        llvm.store %s, {{.*}} {alignment = 4 : i64} : f32, !llvm.ptr
@@ -84,5 +84,5 @@ func.func @scalar_offset(%offset: tensor<i32>) -> i32 {
 }
 
 // CHECK:      func.func @scalar_offset(%[[OFFSET:.*]]: !llvm.ptr) -> i32 {
-// CHECK-NEXT:   %[[V:.*]] = llvm.load %[[OFFSET]] {invariant, alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT:   %[[V:.*]] = llvm.load %[[OFFSET]] invariant {alignment = 4 : i64} : !llvm.ptr -> i32
 // CHECK-NEXT:   func.return %[[V]] : i32

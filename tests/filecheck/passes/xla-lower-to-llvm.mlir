@@ -11,7 +11,7 @@ func.func @kernel(%in: !llvm.ptr {llvm.align = 16 : i64}, %out: !llvm.ptr) attri
   %lin = arith.addi %base, %tid : index
   %i = arith.index_cast %lin : index to i32
   %p = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
-  %v = llvm.load %p {invariant, alignment = 2 : i64} : !llvm.ptr -> vector<2xbf16>
+  %v = llvm.load %p invariant {alignment = 2 : i64} : !llvm.ptr -> vector<2xbf16>
   %x = vector.extract %v[1] : bf16 from vector<2xbf16>
   %t = math.tanh %x : bf16
   %zero = arith.constant 0.0 : bf16
@@ -63,9 +63,9 @@ func.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32 {
 }
 
 // CHECK:      llvm.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32
-// CHECK-NEXT:   %m = llvm.call_intrinsic "llvm.maximum"(%a, %b) : (f32, f32) -> f32
-// CHECK-NEXT:   %n = llvm.call_intrinsic "llvm.smin"(%i, %j) : (i32, i32) -> i32
-// CHECK-NEXT:   %r = llvm.call_intrinsic "llvm.roundeven"(%m) : (f32) -> f32
+// CHECK-NEXT:   %m = llvm.intr.maximum(%a, %b) : (f32, f32) -> f32
+// CHECK-NEXT:   %n = llvm.intr.smin(%i, %j) : (i32, i32) -> i32
+// CHECK-NEXT:   %r = llvm.intr.roundeven(%m) : (f32) -> f32
 // CHECK-NEXT:   %nf = llvm.sitofp %n : i32 to f32
 // CHECK-NEXT:   %s = llvm.fadd %r, %nf : f32
 // CHECK-NEXT:   llvm.return %s : f32
@@ -100,7 +100,7 @@ func.func @sum(%n: index) -> f32 {
 // -----
 
 // Warp shuffles with MLIR's mask (`-1 >> (32 - width)`) and clamp (`width - 1`);
-// `xor` is PTX's `bfly`. A barrier is `nvvm.barrier0`.
+// `xor` is PTX's `bfly`. A barrier is `nvvm.barrier`.
 func.func @warp(%x: f32) -> f32 {
   %c16 = arith.constant 16 : i32
   %c32 = arith.constant 32 : i32
@@ -120,7 +120,7 @@ func.func @warp(%x: f32) -> f32 {
 // CHECK-NEXT:   %[[CLAMP:.*]] = llvm.sub %[[C32]], %[[ONE]] : i32
 // CHECK-NEXT:   %[[R:.*]] = nvvm.shfl.sync down %[[MASK]], %[[X]], %[[C16]], %[[CLAMP]] : f32 -> f32
 // CHECK:        %[[B:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[R]], %[[C16]], %{{.*}} : f32 -> f32
-// CHECK-NEXT:   nvvm.barrier0
+// CHECK-NEXT:   nvvm.barrier
 // CHECK-NEXT:   llvm.return %[[B]] : f32
 
 // -----
