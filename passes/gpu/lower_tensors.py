@@ -6,16 +6,21 @@ As XLA's pass of that name does for its kernels:
   function returns are its output buffers, written in place, so the results go
   and `func.return` returns nothing;
 * `tensor.extract` and a 1-d `vector.transfer_read` become the address of the
-  element (`llvm.getelementptr inbounds`) and an `llvm.load` of the element or
-  the vector; `tensor.insert` and `vector.transfer_write` an address and an
-  `llvm.store`. The tensor they produce is the pointer they wrote through;
-* a tensor carried by `scf.for` or produced by `scf.if` is the pointer too;
+  element (`llvm.getelementptr inbounds %buffer[0, %i]` into the buffer as an
+  `!llvm.array`, as XLA writes it) and an `llvm.load` of the element or the
+  vector; `tensor.insert` and `vector.transfer_write` an address and an
+  `llvm.store`. The tensor they produce is the pointer they wrote through.
+  A vector access is aligned to one element, a scalar one to its type (no
+  `alignment`), as in XLA's output; a transfer's padding value goes if unused;
+* a tensor carried by `scf.for` or produced by `scf.if` is the pointer it was
+  given, so loops and ifs stop carrying it (an `scf.if` left with no results and
+  an `else` that does nothing loses the `else`, as XLA prints it);
 * `xla_gpu.allocate_shared` becomes a module-level `llvm.mlir.global` in
   address space 3 (shared memory, one per block), named `shared_<n>`, whose
   address (`llvm.mlir.addressof`) is cast to a generic pointer
   (`llvm.addrspacecast`); `xla_gpu.sync_threads` becomes `gpu.barrier`, its
   results the pointers it was given;
-* a 0-d tensor is read and written at its pointer itself.
+* a 0-d tensor is a one-element array (`[0, 0]`).
 
 The index is cast to `i32` where the tensor has fewer than 2^31 elements, to
 `i64` otherwise (XLA's GEPs are `i32` for such buffers). Loads of arguments no
@@ -30,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, scf, tensor, vector
+from xdsl.dialects import arith, func, llvm, scf, tensor, ub, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -46,11 +51,12 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import gpu
+from dialects.arith_ext import IndexCastUIOp
 from dialects.llvm_ext import INVARIANT, AddrSpaceCastOp, LoadOp
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.diagnostics import OpError
@@ -102,6 +108,11 @@ def lower_function(function: func.FuncOp) -> None:
     pointer_types(function, buffers)
     for op in list(function.walk()):
         lower_access(op, buffers)
+    for op in reversed(list(function.walk())):  # inner loops and ifs first
+        if isinstance(op, scf.IfOp):
+            drop_if_pointers(op)
+        elif isinstance(op, scf.ForOp):
+            drop_loop_pointers(op)
     drop_returned_tensors(function)
 
 
@@ -189,7 +200,10 @@ def lower_access(op: Operation, buffers: Buffers) -> None:
         address = element_address(op, op.source, op.indices, buffers)
         load = LoadOp(address, op.result.type, element_bytes(op, op.source, buffers))
         mark_invariant(load, op.source, buffers)
+        padding = op.padding.owner
         Rewriter.replace_op(op, [load], [load.dereferenced_value])
+        if isinstance(padding, ub.PoisonOp | arith.ConstantOp) and not padding.result.uses:
+            Rewriter.erase_op(padding)
     elif isinstance(op, vector.TransferWriteOp):
         check_transfer(op, op.vector.type)
         address = element_address(op, op.source, op.indices, buffers)
@@ -257,38 +271,117 @@ def element_address(
     tensor_type = buffers.tensor_types.get(buffer)
     if tensor_type is None:
         raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
+    array = llvm.LLVMArrayType(IntAttr(tensor_type.element_count()), tensor_type.element_type)
     if not indices and tensor_type.get_num_dims() == 0:
-        return buffer
+        only = llvm.GEPOp(buffer, [0, 0], array, inbounds=True)
+        Rewriter.insert_op(only, _before(op))
+        return only.result
     if len(indices) != 1:
         raise OpError(op, "xla-lower-tensors: tensors must be flat (run xla-flatten-tensors)")
     index = indices[0]
     width = i32 if tensor_type.element_count() < 2**31 else i64
     ops: list[Operation] = []
     if isinstance(index.type, IndexType):
-        cast = arith.IndexCastOp(index, width)
+        # Unsigned: an in-bounds index is never negative (XLA casts it so too).
+        cast = IndexCastUIOp(index, width)
         ops.append(cast)
         index = cast.result
     elif not isinstance(index.type, IntegerType):
         raise OpError(op, "xla-lower-tensors: an index must be an integer")
-    gep = llvm.GEPOp(
-        buffer, [_GEP_SSA_INDEX], tensor_type.element_type, ssa_indices=[index], inbounds=True
-    )
+    gep = llvm.GEPOp(buffer, [0, _GEP_SSA_INDEX], array, ssa_indices=[index], inbounds=True)
     ops.append(gep)
     Rewriter.insert_op(ops, _before(op))
     return gep.result
 
 
-def element_bytes(op: Operation, buffer: SSAValue, buffers: Buffers) -> int:
-    """The alignment XLA gives a load or store: that of one element."""
+def element_bytes(op: Operation, buffer: SSAValue, buffers: Buffers) -> int | None:
+    """The alignment XLA gives a load or store: one element for a vector access (LLVM
+    would assume the whole vector's), none for a scalar (its type's is right)."""
     tensor_type = buffers.tensor_types.get(buffer)
     if tensor_type is None:
         raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
+    accessed = (
+        op.results[0].type
+        if isinstance(op, tensor.ExtractOp | vector.TransferReadOp)
+        else (op.operands[0].type)
+    )
+    if not isinstance(accessed, VectorType):
+        return None
     return element_size(tensor_type.element_type)
 
 
 def mark_invariant(load: LoadOp, buffer: SSAValue, buffers: Buffers) -> None:
     if buffer in buffers.invariant:
         load.attributes[INVARIANT] = UnitAttr()
+
+
+def _is_pointer(value: SSAValue) -> bool:
+    return isinstance(value.type, llvm.LLVMPointerType)
+
+
+def _yield_of(block: Block | None) -> scf.YieldOp | None:
+    last = block.last_op if block is not None else None
+    return last if isinstance(last, scf.YieldOp) else None
+
+
+def drop_if_pointers(op: scf.IfOp) -> None:
+    """An `scf.if` returns no pointer: each is the one it was given (defined before it)."""
+    dropped = [i for i, r in enumerate(op.results) if _is_pointer(r)]
+    if not dropped:
+        return
+    then_yield = _yield_of(op.true_region.blocks.first)
+    assert then_yield is not None
+    for i in dropped:
+        pointer = then_yield.operands[i]
+        if pointer.owner is not None and op.is_ancestor(pointer.owner):  # type: ignore[arg-type]
+            raise OpError(op, "xla-lower-tensors: a branch yields a buffer made inside it")
+        op.results[i].replace_all_uses_with(pointer)
+    for block in (op.true_region.blocks.first, op.false_region.blocks.first):
+        yielded = _yield_of(block)
+        if yielded is not None:
+            kept = [v for i, v in enumerate(yielded.operands) if i not in dropped]
+            Rewriter.replace_op(yielded, scf.YieldOp(*kept))
+    kept_types = [r.type for i, r in enumerate(op.results) if i not in dropped]
+    else_block = op.false_region.blocks.first
+    else_does_nothing = (
+        else_block is not None
+        and not kept_types
+        and isinstance(else_block.first_op, scf.YieldOp)
+        and not else_block.first_op.operands
+    )
+    false_region = None if else_does_nothing else op.detach_region(op.false_region)
+    new = scf.IfOp(op.cond, kept_types, op.detach_region(op.true_region), false_region)
+    Rewriter.replace_op(op, new, [None if i in dropped else r for i, r in _kept(op, new)])
+
+
+def _kept(old: Operation, new: Operation) -> list[tuple[int, SSAValue | None]]:
+    """Each old result's position and its new result (None for a dropped one)."""
+    pairs: list[tuple[int, SSAValue | None]] = []
+    remaining = iter(new.results)
+    for i, result in enumerate(old.results):
+        pairs.append((i, None if _is_pointer(result) else next(remaining)))
+    return pairs
+
+
+def drop_loop_pointers(op: scf.ForOp) -> None:
+    """An `scf.for` carries no pointer: each iteration writes through the one it was given."""
+    body = op.body.block
+    dropped = [i for i, r in enumerate(op.results) if _is_pointer(r)]
+    if not dropped:
+        return
+    yielded = _yield_of(body)
+    assert yielded is not None
+    for i in dropped:
+        init = op.iter_args[i]
+        op.results[i].replace_all_uses_with(init)
+        body.args[i + 1].replace_all_uses_with(init)
+    kept = [v for i, v in enumerate(yielded.operands) if i not in dropped]
+    Rewriter.replace_op(yielded, scf.YieldOp(*kept))
+    for i in reversed(dropped):
+        body.erase_arg(body.args[i + 1])
+    inits = [v for i, v in enumerate(op.iter_args) if i not in dropped]
+    new = scf.ForOp(op.lb, op.ub, op.step, inits, op.detach_region(op.body))
+    Rewriter.replace_op(op, new, [r for _, r in _kept(op, new)])
 
 
 def drop_returned_tensors(function: func.FuncOp) -> None:

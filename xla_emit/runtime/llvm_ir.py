@@ -61,6 +61,8 @@ _CASTS = {
     FPToSIOp: "fptosi", FPToUIOp: "fptoui", UIToFPOp: "uitofp",
     AddrSpaceCastOp: "addrspacecast",
 }  # fmt: skip
+# MLIR's marker in a GEP's constant indices: this index is the next SSA operand.
+_GEP_SSA_INDEX = -2147483648
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _FCMP = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
@@ -314,7 +316,7 @@ class _Printer:
             yield f"{result}call i32 @{self.register_function(op.name)}(){suffix}"
         elif isinstance(op, llvm.GEPOp):
             element = type_text(op.elem_type)
-            indices = ", ".join(self.typed(i) for i in op.ssa_indices)
+            indices = ", ".join(self.gep_indices(op))
             inbounds = "inbounds " if op.inbounds is not None else ""
             yield f"{result}getelementptr {inbounds}{element}, {self.typed(op.ptr)}, {indices}"
         elif isinstance(op, LoadOp):
@@ -373,6 +375,12 @@ class _Printer:
             yield f"ret {self.typed(op.arg)}" if op.arg is not None else "ret void"
         else:
             raise OpError(op, f"LLVM IR: cannot translate '{op.name}'")
+
+    def gep_indices(self, op: llvm.GEPOp) -> Iterator[str]:
+        """A GEP's indices: its constants (`i32 0`, as MLIR translates them) and SSA values."""
+        values = iter(op.ssa_indices)
+        for raw in op.rawConstantIndices.iter_values():
+            yield self.typed(next(values)) if raw == _GEP_SSA_INDEX else f"i32 {raw}"
 
     def intrinsic_call(
         self, result: str, intrinsic: str, args: list[SSAValue], returned: Attribute

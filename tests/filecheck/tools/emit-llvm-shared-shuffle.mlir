@@ -9,10 +9,10 @@
 // CHECK:      @shared_0 = private addrspace(3) global [64 x float] undef
 // CHECK:      define ptx_kernel void @tile(ptr noalias align 16 dereferenceable(256) %[[IN:v[0-9]+]], ptr noalias align 16 dereferenceable(256) %[[OUT:v[0-9]+]]) "nvvm.reqntid"="64,1,1" {
 // CHECK:        %[[TILE:v[0-9]+]] = addrspacecast ptr addrspace(3) @shared_0 to ptr
-// CHECK:        %[[A:v[0-9]+]] = getelementptr inbounds float, ptr %[[TILE]], i32 %{{v[0-9]+}}
-// CHECK-NEXT:   store float %{{v[0-9]+}}, ptr %[[A]], align 4
+// CHECK:        %[[A:v[0-9]+]] = getelementptr inbounds [64 x float], ptr %[[TILE]], i32 0, i32 %{{v[0-9]+}}
+// CHECK-NEXT:   store float %{{v[0-9]+}}, ptr %[[A]]{{$}}
 // CHECK-NEXT:   call void @llvm.nvvm.barrier0()
-// CHECK-NEXT:   %[[W:v[0-9]+]] = load float, ptr %[[A]], align 4
+// CHECK-NEXT:   %[[W:v[0-9]+]] = load float, ptr %[[A]]{{$}}
 // CHECK-NEXT:   %[[INACTIVE:v[0-9]+]] = sub i32 32, 32
 // CHECK-NEXT:   %[[MASK:v[0-9]+]] = lshr i32 -1, %[[INACTIVE]]
 // CHECK-NEXT:   %[[CLAMP:v[0-9]+]] = sub i32 32, 1
