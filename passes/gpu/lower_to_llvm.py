@@ -6,21 +6,24 @@ has turned into code on pointers:
 * `func.func` becomes `llvm.func`; an entry function (`xla.entry`) is a kernel:
   `nvvm.kernel`, `noalias` pointer arguments (XLA's buffers never alias), and
   `nvvm.reqntid` = the block size, read off the `xla.range` of `gpu.thread_id`;
-* `index` is `i64`; arith ops become their `llvm` twins, casts become
+* `index` is the integer of the module's `dlti.dl_spec` index width (XLA's
+  kernels say 32), else `i64`; arith ops become their `llvm` twins, casts become
   `trunc`/`sext`/`fpext`/`fptrunc`;
-* min/max, `fabs`, `sqrt`, rounding and `copysign` become LLVM intrinsics,
-  `llvm.intr.*` ops (`llvm.intr.maximum` propagates NaN, as `arith.maximumf` does); other `math`
-  functions become calls of libdevice's `__nv_*f` (as MLIR's GPU to NVVM
-  lowering does); a 16-bit float is computed in f32, as XLA computes it;
+* min/max, `trunc` and `ctpop` become LLVM intrinsics, `llvm.intr.*` ops
+  (`llvm.intr.maximum` propagates NaN, as `arith.maximumf` does); the other
+  `math` functions, `fabs`, `sqrt`, `fma` and the roundings included, become
+  calls of libdevice's `__nv_*f`, as MLIR's GPU to NVVM lowering makes them
+  (XLA's final modules call `__nv_fabsf`, `__nv_fmaf`, `__nv_sqrtf`); a 16-bit
+  float is computed in f32, as XLA computes it;
 * `vector.extract`/`insert` at constant lanes become `llvm.extractelement` /
   `llvm.insertelement`; `ub.poison` becomes `llvm.mlir.poison`;
 * `gpu.thread_id` / `gpu.block_id` read the special registers `tid` and `ctaid`
-  (`nvvm.read.ptx.sreg.*`) with their ranges, zero-extended to the index type;
+  (`nvvm.read.ptx.sreg.*`, i32) with their ranges, extended to the index type;
 * `gpu.barrier` is `nvvm.barrier` (as XLA's MLIR writes it); `gpu.shuffle` is
   `nvvm.shfl.sync` with the mask and clamp MLIR's GPU to NVVM lowering gives it: the active lanes
   `-1 >> (32 - width)`, clamp `width - 1` (for `up`: `32 - width`);
-* a function of several results returns them in an `llvm.struct`, built with
-  `llvm.insertvalue` and taken apart at each call with `llvm.extractvalue`,
+* a function of several results returns them in an `llvm.struct`, built from
+  `llvm.mlir.poison` with `llvm.insertvalue` and taken apart at each call with `llvm.extractvalue`,
   as MLIR's func to LLVM lowering does.
 
 `scf.for`/`scf.if` become blocks and branches first (`llvm.br`, `llvm.cond_br`,
@@ -46,6 +49,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     ModuleOp,
+    StringAttr,
     SymbolRefAttr,
     UnitAttr,
     VectorType,
@@ -56,6 +60,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
+from xdsl.dialects.dlti import DataLayoutSpecAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -109,15 +114,7 @@ _INTRINSICS: dict[type[Operation], str] = {
     arith.MinSIOp: "smin",
     arith.MaxUIOp: "umax",
     arith.MinUIOp: "umin",
-    math.AbsFOp: "fabs",
-    math.SqrtOp: "sqrt",
-    math.FloorOp: "floor",
-    math.CeilOp: "ceil",
-    math.RoundEvenOp: "roundeven",
-    math.CopySignOp: "copysign",
-    math.RoundOp: "round",
     math.TruncOp: "trunc",
-    math.FmaOp: "fma",
     math.CtPopOp: "ctpop",
 }
 
@@ -140,6 +137,21 @@ _LIBDEVICE: dict[type[Operation], str] = {
     math.Atan2Op: "__nv_atan2f",
     math.PowFOp: "__nv_powf",
     math.CbrtOp: "__nv_cbrtf",
+    math.AbsFOp: "__nv_fabsf",
+    math.SqrtOp: "__nv_sqrtf",
+    math.FloorOp: "__nv_floorf",
+    math.CeilOp: "__nv_ceilf",
+    math.RoundOp: "__nv_roundf",
+    math.RoundEvenOp: "__nv_rintf",
+    math.CopySignOp: "__nv_copysignf",
+    math.FmaOp: "__nv_fmaf",
+    math.AcosOp: "__nv_acosf",
+    math.AcoshOp: "__nv_acoshf",
+    math.AsinOp: "__nv_asinf",
+    math.AsinhOp: "__nv_asinhf",
+    math.AtanhOp: "__nv_atanhf",
+    math.CoshOp: "__nv_coshf",
+    math.SinhOp: "__nv_sinhf",
 }
 
 # gpu.shuffle's modes as `nvvm.shfl.sync` names them.
@@ -155,8 +167,22 @@ class LowerToLLVMPass(ModulePass):
         # Loops and ifs to blocks and branches first, as MLIR's SCF to CF lowering does.
         ConvertScfToCf().apply(ctx, op)
         declared: dict[str, llvm.FuncOp] = {}
+        index = index_type(op)
         for function in [f for f in op.ops if isinstance(f, func.FuncOp)]:
-            lower_function(function, Lowering(op, declared))
+            lower_function(function, Lowering(op, declared, index))
+
+
+def index_type(module: ModuleOp) -> IntegerType:
+    """The integer `index` lowers to: the width the module's data layout gives, else 64."""
+    spec = module.attributes.get("dlti.dl_spec")
+    if isinstance(spec, DataLayoutSpecAttr):
+        for entry in spec.entries:
+            key = entry.key
+            if (isinstance(key, IndexType) or key == StringAttr("index")) and isinstance(
+                entry.value, IntegerAttr
+            ):
+                return IntegerType(entry.value.value.data)
+    return i64
 
 
 @dataclass
@@ -165,6 +191,7 @@ class Lowering:
 
     module: ModuleOp
     declared: dict[str, llvm.FuncOp]
+    index: IntegerType
 
     def declare(self, name: str, element: Attribute, arity: int = 1) -> None:
         if name in self.declared:
@@ -181,13 +208,13 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
     for block in function.body.blocks:
         for arg in block.args:
             if isinstance(arg.type, IndexType):
-                Rewriter.replace_value_with_new_type(arg, i64)
+                Rewriter.replace_value_with_new_type(arg, lowering.index)
     for block in function.body.blocks:
         for op in list(block.ops):
             lower_op(op, lowering)
     block = function.body.blocks.first
     inputs = [arg.type for arg in block.args]
-    outputs = [llvm_type(t) for t in function.function_type.outputs.data]
+    outputs = [llvm_type(t, lowering.index) for t in function.function_type.outputs.data]
     if len(outputs) > 1:
         result: Attribute = llvm.LLVMStructType.from_type_list(outputs)
     else:
@@ -203,11 +230,11 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
     Rewriter.replace_op(function, lowered)
 
 
-def packed_return(ret: func.ReturnOp) -> list[Operation]:
+def packed_return(ret: func.ReturnOp, index: IntegerType) -> list[Operation]:
     """`func.return` of several values: one `llvm.struct` of them, returned."""
-    struct = llvm.LLVMStructType.from_type_list([llvm_type(v.type) for v in ret.operands])
-    packed: SSAValue = (undef := llvm.UndefOp(struct)).res
-    ops: list[Operation] = [undef]
+    struct = llvm.LLVMStructType.from_type_list([llvm_type(v.type, index) for v in ret.operands])
+    packed: SSAValue = (poison := PoisonOp(struct)).res
+    ops: list[Operation] = [poison]
     for position, value in enumerate(ret.operands):
         insert = llvm.InsertValueOp(_position(position), packed, value)
         ops.append(insert)
@@ -247,13 +274,13 @@ def block_size(kernel: Operation) -> list[int]:
     return size
 
 
-def llvm_type(t: Attribute) -> Attribute:
-    return i64 if isinstance(t, IndexType) else t
+def llvm_type(t: Attribute, index: IntegerType) -> Attribute:
+    return index if isinstance(t, IndexType) else t
 
 
 def lower_op(op: Operation, lowering: Lowering) -> None:
     if isinstance(op, PureCallOpBase | func.CallOp) and len(op.results) > 1:
-        unpack_call(op)
+        unpack_call(op, lowering.index)
         return
     if isinstance(op, gpu.ShuffleOp) and op.valid.uses:
         raise OpError(op, "xla-lower-to-llvm: a shuffle's 'valid' result is not lowered")
@@ -266,12 +293,12 @@ def lower_op(op: Operation, lowering: Lowering) -> None:
     Rewriter.replace_op(op, new, results)
 
 
-def unpack_call(op: Operation) -> None:
+def unpack_call(op: Operation, index: IntegerType) -> None:
     """A call of a function of several results: the struct it returns, taken apart."""
     callee = op.properties.get("callee")
     if not isinstance(callee, SymbolRefAttr):
         raise OpError(op, "xla-lower-to-llvm: a call without a callee")
-    types = [llvm_type(r.type) for r in op.results]
+    types = [llvm_type(r.type, index) for r in op.results]
     struct = llvm.LLVMStructType.from_type_list(types)
     call = llvm.CallOp(callee.string_value(), *op.operands, return_type=struct)
     parts = [llvm.ExtractValueOp(_position(i), call.returned, t) for i, t in enumerate(types)]
@@ -280,12 +307,14 @@ def unpack_call(op: Operation) -> None:
 
 def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     """The ops that replace `op` (its result is the last one's), or None to keep it."""
-    if op.dialect_name() == "llvm":
+    if op.dialect_name() in ("llvm", "nvvm"):
         return None
     if isinstance(op, func.ReturnOp):
-        return packed_return(op) if len(op.operands) > 1 else [llvm.ReturnOp(*op.operands)]
+        if len(op.operands) > 1:
+            return packed_return(op, lowering.index)
+        return [llvm.ReturnOp(*op.operands)]
     if isinstance(op, PureCallOpBase | func.CallOp):
-        return function_call(op)
+        return function_call(op, lowering.index)
     if isinstance(op, cf.BranchOp):
         return [llvm.BrOp(op.successor, *op.arguments)]
     if isinstance(op, cf.ConditionalBranchOp):
@@ -295,9 +324,9 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
             )
         ]
     if isinstance(op, ub.PoisonOp):
-        return [PoisonOp(llvm_type(op.result.type))]
+        return [PoisonOp(llvm_type(op.result.type, lowering.index))]
     if isinstance(op, arith.ConstantOp):
-        return [constant(op)]
+        return [constant(op, lowering.index)]
     if type(op) in _INT_BINARY:
         return [_INT_BINARY[type(op)](op.operands[0], op.operands[1])]
     if isinstance(op, arith.CmpiOp):
@@ -311,7 +340,9 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     if isinstance(
         op, arith.IndexCastOp | IndexCastUIOp | arith.ExtSIOp | arith.ExtUIOp | arith.TruncIOp
     ):
-        return integer_cast(op, op.input, llvm_type(op.result.type))
+        return integer_cast(
+            op, llvm_type(op.input.type, lowering.index), llvm_type(op.result.type, lowering.index)
+        )
     if isinstance(op, arith.ExtFOp):
         return [llvm.FPExtOp(op.input, op.result.type)]
     if isinstance(op, arith.TruncFOp):
@@ -325,7 +356,7 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     if isinstance(op, arith.FPToUIOp):
         return [FPToUIOp(op.input, op.result.type)]
     if type(op) in _INTRINSICS:
-        result = llvm_type(op.results[0].type)
+        result = llvm_type(op.results[0].type, lowering.index)
         return [INTRINSIC_OPS[_INTRINSICS[type(op)]](list(op.operands), result)]
     if type(op) in _LIBDEVICE:
         return libdevice_call(op, _LIBDEVICE[type(op)], lowering)
@@ -344,7 +375,7 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     if isinstance(op, FromElementsOp | vector.BroadcastOp):
         return build_vector(op)
     if isinstance(op, gpu.ThreadIdOp | gpu.BlockIdOp):
-        return special_register(op)
+        return special_register(op, lowering.index)
     if isinstance(op, gpu.BarrierOp):
         return [BarrierOp()]
     if isinstance(op, gpu.ShuffleOp):
@@ -352,26 +383,26 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     raise OpError(op, f"xla-lower-to-llvm: cannot lower '{op.name}'")
 
 
-def function_call(op: Operation) -> list[Operation]:
+def function_call(op: Operation, index: IntegerType) -> list[Operation]:
     """A call of another function of the kernel (one result at most, as in LLVM)."""
     callee = op.properties.get("callee")
     if not isinstance(callee, SymbolRefAttr) or len(op.results) > 1:
         raise OpError(op, "xla-lower-to-llvm: a call returns at most one value")
-    returned = llvm_type(op.results[0].type) if op.results else None
+    returned = llvm_type(op.results[0].type, index) if op.results else None
     return [llvm.CallOp(callee.string_value(), *op.operands, return_type=returned)]
 
 
-def constant(op: arith.ConstantOp) -> Operation:
+def constant(op: arith.ConstantOp, index: IntegerType) -> Operation:
     value = op.value
     if isinstance(value, IntegerAttr) and isinstance(value.type, IndexType):
-        value = IntegerAttr(value.value.data, i64)
+        value = IntegerAttr(value.value.data, index)
     if not isinstance(value, IntegerAttr | FloatAttr | DenseIntOrFPElementsAttr):
         raise OpError(op, "xla-lower-to-llvm: an unsupported constant")
-    return llvm.ConstantOp(value, llvm_type(op.result.type))
+    return llvm.ConstantOp(value, llvm_type(op.result.type, index))
 
 
-def integer_cast(op: Operation, value: SSAValue, target: Attribute) -> list[Operation] | None:
-    source = llvm_type(value.type)
+def integer_cast(op: Operation, source: Attribute, target: Attribute) -> list[Operation] | None:
+    value = op.operands[0]
     if not isinstance(source, IntegerType) or not isinstance(target, IntegerType):
         raise OpError(op, "xla-lower-to-llvm: only scalar integer casts are lowered")
     if source.width.data == target.width.data:
@@ -483,7 +514,7 @@ def warp_shuffle(op: gpu.ShuffleOp) -> list[Operation]:
     return ops
 
 
-def special_register(op: gpu.ThreadIdOp | gpu.BlockIdOp) -> list[Operation]:
+def special_register(op: gpu.ThreadIdOp | gpu.BlockIdOp, index: IntegerType) -> list[Operation]:
     dim = op.dimension.data.value
     registers = THREAD_ID_OPS if isinstance(op, gpu.ThreadIdOp) else BLOCK_ID_OPS
     value_range = op.attributes.get("xla.range")
@@ -492,4 +523,8 @@ def special_register(op: gpu.ThreadIdOp | gpu.BlockIdOp) -> list[Operation]:
         low, high = (a.value.data for a in value_range.data if isinstance(a, IntegerAttr))
         bounds = (low, high + 1)
     read = registers[dim](bounds)
-    return [read, llvm.ZExtOp(read.res, i64)]
+    if index.width.data == 32:
+        return [read]
+    if index.width.data < 32:
+        return [read, llvm.TruncOp(read.res, index)]
+    return [read, llvm.ZExtOp(read.res, index)]

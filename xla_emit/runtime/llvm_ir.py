@@ -213,13 +213,17 @@ class _Printer:
                     "declare float @sqrtf(float)",
                 ]
             if self.host and name.startswith("__nv_"):
-                # libdevice's `__nv_tanhf(x)` is the C library's `tanhf(x)`.
+                # libdevice's `__nv_fmaf(a, b, c)` is the C library's `fmaf(a, b, c)`
+                # (`__nv_rintf`: `rintf`, which rounds half to even by default).
+                types = [type_text(t) for t in op.function_type.inputs.data]
+                params = ", ".join(f"{t} %a{i}" for i, t in enumerate(types))
+                c_name = name.removeprefix("__nv_")
                 return [
-                    f"define internal {result} @{name}({inputs} %x) {{",
-                    f"  %r = call {result} @{name.removeprefix('__nv_')}({inputs} %x)",
+                    f"define internal {result} @{name}({params}) {{",
+                    f"  %r = call {result} @{c_name}({params})",
                     f"  ret {result} %r",
                     "}",
-                    f"declare {result} @{name.removeprefix('__nv_')}({inputs})",
+                    f"declare {result} @{c_name}({inputs})",
                 ]
             return [f"declare {result} @{name}({inputs})"]
         arg_attrs = op.arg_attrs.data if op.arg_attrs is not None else ()
