@@ -37,6 +37,7 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-lower-to-llvm": "passes.gpu.lower_to_llvm:LowerToLLVMPass",
     "xla-merge-pointers": "passes.gpu.merge_pointers:MergePointersToSameSlicePass",
     "xla-lower-to-llvm-gpu": "passes.gpu.lower_to_llvm_gpu:LowerToLLVMGPUPass",
+    "xla-expand-float-ops": "passes.gpu.expand_float_ops:ExpandFloatOpsPass",
     "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",
     "pto-verify-driver": "passes.pto.pto_verify_driver:PTOVerifyDriverPass",
     "pto-verify-pipes": "passes.pto.pto_verify_pipes:PTOVerifyPipesPass",

@@ -53,9 +53,11 @@ _XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (
     ("stablehlo-lower-to-triton", *_CLEANUP),
 )
 
-# Tensors to pointers, then everything to the llvm dialect (straight-line kernels).
+# Tensors to pointers, tanh inlined as XLA's GPU pipeline inlines it, then
+# everything to the llvm and nvvm dialects.
 _TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
-    ("xla-lower-tensors", "xla-lower-to-llvm", *_CLEANUP),
+    ("xla-lower-tensors", "xla-merge-pointers"),
+    ("xla-expand-float-ops", "xla-lower-to-llvm", *_CLEANUP),
 )
 
 PIPELINES: dict[str, str] = {

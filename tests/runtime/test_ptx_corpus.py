@@ -84,15 +84,25 @@ def test_argmax_reducer_of_two_results_shuffles_value_and_index() -> None:
     assert sorted(distances, key=int) == sorted(["16", "8", "4", "2", "1"] * 2, key=int)
 
 
-def test_gelu_links_libdevices_tanh() -> None:
-    ptx = our_ptx("gelu_f32")
+def test_softmax_links_libdevices_exp() -> None:
+    ptx = our_ptx("softmax")
     from xla_emit.runtime.ptx import libdevice_path
 
     if libdevice_path() is None:
         pytest.skip("libdevice missing: pip install '.[ptx]'")
-    # Linked and inlined: no call of, nor declaration for, `__nv_tanhf` is left.
-    assert "__nv_tanhf" not in ptx
-    assert "call" not in ptx
+    # Linked and inlined: no call of, nor declaration for, `__nv_expf` is left; its
+    # body computes exp with PTX's `ex2.approx` after a range reduction.
+    assert "__nv_expf" not in ptx and "call" not in ptx
+    assert "ex2.approx" in ptx
+
+
+def test_gelu_inlines_xlas_tanh_approximation() -> None:
+    ptx = our_ptx("gelu_f32")
+    # No libdevice call: the rational approximation (7 + 4 fmas, one division per
+    # element) is in the kernel, as in XLA's (4 elements per thread).
+    assert "tanh" not in ptx and "call" not in ptx
+    assert len(re.findall(r"\bdiv\.(?:rn|full|approx)[.\w]*\.f32", ptx)) == 4
+    assert len(re.findall(r"\bfma\.rn\.f32", ptx)) >= 4 * 9
 
 
 def test_figures_match_a_grep_of_xlas_own_ptx() -> None:

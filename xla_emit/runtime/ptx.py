@@ -4,7 +4,8 @@ The module is verified, linked with libdevice where it calls `__nv_*` functions
 (as XLA links it: libdevice's functions become internal, so the optimizer keeps
 only those called and inlines them), optimized by LLVM's O3 pipeline (as XLA
 optimizes its kernels before the NVPTX backend; that is where loads get their
-alignment from the arguments' and become vector loads) and emitted for `sm_90`.
+alignment from the arguments' and become vector loads) and emitted for `sm_90`,
+f32 division and square root compiled as XLA compiles them.
 
 libdevice (`libdevice.10.bc`) and `ptxas` come with the `nvidia-cuda-nvcc-cu12`
 wheel (the `ptx` extra). Without libdevice the `__nv_*` functions stay
@@ -28,6 +29,9 @@ DEFAULT_COMPUTE_CAPABILITY = "sm_90"
 # The PTX ISA version that `sm_90` needs at least.
 _PTX_FEATURES = "+ptx80"
 _LIBDEVICE_PREFIX = "__nv_"
+# How XLA's NVPTX backend compiles an f32 division and square root, as its PTX
+# shows (`div.full.f32`, `sqrt.approx.f32`; LLVM's defaults are the IEEE `.rn` ones).
+_NVPTX_OPTIONS = ("-nvptx-prec-divf32=1", "-nvptx-prec-sqrtf32=0")
 
 
 def load_llvmlite() -> Any:
@@ -38,6 +42,8 @@ def load_llvmlite() -> Any:
         raise UserError("PTX needs llvmlite: pip install 'xla-emit[llvm]'") from None
     binding.initialize_all_targets()
     binding.initialize_all_asmprinters()
+    for option in _NVPTX_OPTIONS:
+        binding.set_option("xla-emit", option)
     return binding
 
 
