@@ -5,9 +5,10 @@ buffer slice (`xla.slice_index` says which; e.g. an output written in place of
 an input). This pass:
 
 * replaces every pointer argument whose slice an earlier argument already has
-  by that argument, and drops it from the signature (and from every call of the
-  function, so callers and callees stay in step);
-* marks the remaining pointers `llvm.noalias`: distinct slices never overlap;
+  by that argument; a function of the kernel drops it from its signature (and
+  every call of it drops it, so callers and callees stay in step), while the
+  kernel itself (`xla.entry`) keeps it, unused: its parameters are the launch's;
+* marks the pointers `llvm.noalias`: once merged, no two used ones overlap;
 * drops `xla.slice_index`, which says nothing once each slice has one pointer.
 
 Arguments without `xla.slice_index` are left as they are.
@@ -62,23 +63,29 @@ def merge_arguments(function: func.FuncOp) -> list[int]:
     ]
     attrs += [{} for _ in range(len(function.function_type.inputs.data) - len(attrs))]
     first_of_slice: dict[int, int] = {}
-    dropped: list[int] = []
+    # Position of an argument -> that of the earlier argument of its slice.
+    merged: dict[int, int] = {}
     for i, arg_attrs in enumerate(attrs):
         index = slice_of(arg_attrs)
         input_type = function.function_type.inputs.data[i]
         if index is None or not isinstance(input_type, llvm.LLVMPointerType):
             continue
         if index in first_of_slice:
-            dropped.append(i)
+            merged[i] = first_of_slice[index]
         else:
             first_of_slice[index] = i
-            arg_attrs.pop(SLICE_INDEX)
-            attrs[i] = {NOALIAS: UnitAttr(), **arg_attrs}
+        arg_attrs.pop(SLICE_INDEX)
+        attrs[i] = {NOALIAS: UnitAttr(), **arg_attrs}
     block = function.body.blocks.first
     if block is not None:
-        for i in reversed(dropped):
-            first = first_of_slice[slice_of(attrs[i]) or 0]
+        for i, first in merged.items():
             block.args[i].replace_all_uses_with(block.args[first])
+    if "xla.entry" in function.attributes:
+        function.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
+        return []
+    dropped = sorted(merged)
+    if block is not None:
+        for i in reversed(dropped):
             block.erase_arg(block.args[i])
     inputs = [t for i, t in enumerate(function.function_type.inputs.data) if i not in dropped]
     outputs = list(function.function_type.outputs.data)

@@ -19,7 +19,8 @@ from xla_emit.runtime.pipeline import apply_pipeline
 N = 4096
 
 KERNEL = """
-func.func @f(%x: tensor<{n}x{t}>, %out: tensor<{n}x{t}>) -> tensor<{n}x{t}> attributes {{xla.entry}} {{
+func.func @f(%x: tensor<{n}x{t}>, %out: tensor<{n}x{t}>) -> tensor<{n}x{t}>
+    attributes {{xla.entry}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cn = arith.constant {n} : index
