@@ -15,9 +15,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 from xla_emit.diagnostics import UserError
 from xla_emit.emitters import emit_hlo_module
+from xla_emit.ir import SourceMap, verify_module
 from xla_emit.runtime.llvm_ir import module_to_llvm_ir
 from xla_emit.runtime.pipeline import apply_pipeline
 from xla_emit.runtime.ptx import assemble, parse_ptxas_report, ptxas_path
@@ -28,14 +30,19 @@ PROGRAMS = sorted(p.name for p in CORPUS.iterdir() if (p / "gpu.hlo").is_file())
 
 
 @cache
+def lowered(name: str) -> ModuleOp:
+    source = CORPUS / name / "gpu.hlo"
+    module = emit_hlo_module(source.read_text(), str(source))
+    apply_pipeline(module, "xla-gpu-to-llvm")
+    return module
+
+
+@cache
 def our_ptx(name: str) -> str:
     pytest.importorskip("llvmlite.binding", reason="PTX needs llvmlite")
     from xla_emit.runtime.ptx import llvm_ir_to_ptx
 
-    source = CORPUS / name / "gpu.hlo"
-    module = emit_hlo_module(source.read_text(), str(source))
-    apply_pipeline(module, "xla-gpu-to-llvm")
-    return llvm_ir_to_ptx(module_to_llvm_ir(module))
+    return llvm_ir_to_ptx(module_to_llvm_ir(lowered(name)))
 
 
 def need_ptxas() -> None:
@@ -45,6 +52,22 @@ def need_ptxas() -> None:
 
 def test_the_corpus_has_its_reductions_and_transposes() -> None:
     assert {"row_sum", "column_max", "argmax_rows", "transpose_2d", "softmax"} <= set(PROGRAMS)
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_corpus_fusion_lowers_to_llvm_ir(name: str) -> None:
+    module = lowered(name)
+    verify_module(module, SourceMap(name, ""))
+    # Nothing above the llvm dialect is left but NVVM's ops.
+    assert {op.dialect_name() for op in module.walk()} <= {"builtin", "llvm", "nvvm"}
+    text = module_to_llvm_ir(module)
+    kernels = re.findall(r"^define ptx_kernel void @(\w+)\(", text, re.MULTILINE)
+    # One kernel per fusion XLA launched (the fusions of its optimized module).
+    hlo = (CORPUS / name / "gpu.hlo").read_text()
+    fusions = re.findall(r"%(\S+) = .* fusion\(.*kind=k(?:Loop|Input)", hlo)
+    # (XLA names a kernel after its fusion, a `.` spelled `_`.)
+    assert sorted(kernels) == sorted(f.replace(".", "_") for f in fusions)
+    assert text.count('"nvvm.reqntid"=') == len(kernels)
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
