@@ -4,7 +4,8 @@ The reductions and transposes are the kernels with shared memory, barriers and
 warp shuffles. Figures are checked against independent counts: a grep of the PTX
 text, and numbers worked out by hand from the kernels' IR (a transpose tile of
 `tensor<1056xf32>` is 4224 bytes of shared memory; a warp reduction of 32 lanes is
-five `shfl.sync.down` by 16, 8, 4, 2, 1). Skips where llvmlite or ptxas is missing.
+five `shfl.sync.down` by 16, 8, 4, 2, 1). The lowering to LLVM IR is checked
+without llvmlite; PTX and ptxas skip where llvmlite or ptxas is missing.
 """
 
 from __future__ import annotations
