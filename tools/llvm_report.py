@@ -17,6 +17,7 @@ import argparse
 import lzma
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,9 +73,11 @@ def pair(ours: str, xla: str) -> str:
 
 
 def row(program: str, kernel: str, ours: Side, xla: Side | None) -> str:
-    def both(text: object) -> str:
-        mine = text(ours)  # type: ignore[operator]
-        return mine if xla is None else pair(mine, text(xla))  # type: ignore[operator]
+    def both(text: Callable[[Side], str]) -> str:
+        return text(ours) if xla is None else pair(text(ours), text(xla))
+
+    def resource(side: Side, figure: str) -> str:
+        return str(getattr(side.resources, figure)) if side.resources else "?"
 
     cells = [
         program,
@@ -84,9 +87,9 @@ def row(program: str, kernel: str, ours: Side, xla: Side | None) -> str:
         both(lambda s: shapes_text(s.figures.global_loads)),
         both(lambda s: shapes_text(s.figures.global_stores)),
         both(lambda s: str(s.figures.instructions)),
-        both(lambda s: str(s.resources.registers) if s.resources else "?"),
-        both(lambda s: str(s.resources.shared_bytes) if s.resources else "?"),
-        both(lambda s: str(s.resources.spill_stores) if s.resources else "?"),
+        both(lambda s: resource(s, "registers")),
+        both(lambda s: resource(s, "shared_bytes")),
+        both(lambda s: resource(s, "spill_stores")),
     ]
     return "| " + " | ".join(cells) + " |"
 
@@ -120,7 +123,7 @@ def write_into(path: Path, table: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--only", nargs="*", help="program names")
     parser.add_argument("--write", help="a markdown file with llvm-report markers")
     args = parser.parse_args(argv)

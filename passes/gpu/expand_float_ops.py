@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, math
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp, bf16, f16, f32, i16
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -77,24 +77,26 @@ class _Constants:
 
     def __init__(self, entry: Block) -> None:
         self.entry = entry
-        self.made: dict[tuple[float | int, Attribute], SSAValue] = {}
+        self.made: dict[FloatAttr | IntegerAttr, SSAValue] = {}
 
-    def get(self, value: float | int, type_: Attribute) -> SSAValue:
-        key = (value, type_)
-        if key not in self.made:
-            attr = (
-                FloatAttr(value, type_) if isinstance(value, float) else IntegerAttr(value, type_)
-            )
-            constant = arith.ConstantOp(attr)  # type: ignore[arg-type]
+    def f32(self, value: float) -> SSAValue:
+        return self.get(FloatAttr(value, f32))
+
+    def i16(self, value: int) -> SSAValue:
+        return self.get(IntegerAttr(value, i16))
+
+    def get(self, attr: FloatAttr | IntegerAttr) -> SSAValue:
+        if attr not in self.made:
+            constant = arith.ConstantOp(attr)
             Rewriter.insert_op(constant, InsertPoint.at_start(self.entry))
-            self.made[key] = constant.result
-        return self.made[key]
+            self.made[attr] = constant.result
+        return self.made[attr]
 
 
 def clear_sign_bit(op: math.AbsFOp, constants: _Constants) -> None:
     emitter = _Emitter(op, constants)
     bits = emitter.emit(arith.BitcastOp(op.operand, i16))
-    cleared = emitter.emit(arith.AndIOp(bits, constants.get(0x7FFF, i16)))
+    cleared = emitter.emit(arith.AndIOp(bits, constants.i16(0x7FFF)))
     result = emitter.emit(arith.BitcastOp(cleared, bf16))
     op.result.replace_all_uses_with(result)
     Rewriter.erase_op(op)
@@ -112,7 +114,7 @@ class _Emitter:
         return op.results[0]
 
     def constant(self, value: float) -> SSAValue:
-        return self.constants.get(value, f32)
+        return self.constants.f32(value)
 
     def polynomial(self, x2: SSAValue, coefficients: tuple[float, ...]) -> SSAValue:
         """Horner's scheme in fmas: ((c0 * x2 + c1) * x2 + c2) ..."""

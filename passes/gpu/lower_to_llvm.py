@@ -68,6 +68,7 @@ from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
 
 from dialects import gpu
 from dialects.arith_ext import IndexCastUIOp, RemFOp
+from dialects.gpu import ShuffleMode
 from dialects.llvm_ext import (
     INTRINSIC_OPS,
     ExtractElementOp,
@@ -155,7 +156,12 @@ _LIBDEVICE: dict[type[Operation], str] = {
 }
 
 # gpu.shuffle's modes as `nvvm.shfl.sync` names them.
-_SHUFFLE_KINDS = {"xor": "bfly", "up": "up", "down": "down", "idx": "idx"}
+_SHUFFLE_KINDS = {
+    ShuffleMode.XOR: "bfly",
+    ShuffleMode.UP: "up",
+    ShuffleMode.DOWN: "down",
+    ShuffleMode.IDX: "idx",
+}
 _WARP_LANES = 32
 
 
@@ -177,11 +183,10 @@ def index_type(module: ModuleOp) -> IntegerType:
     spec = module.attributes.get("dlti.dl_spec")
     if isinstance(spec, DataLayoutSpecAttr):
         for entry in spec.entries:
-            key = entry.key
-            if (isinstance(key, IndexType) or key == StringAttr("index")) and isinstance(
-                entry.value, IntegerAttr
-            ):
-                return IntegerType(entry.value.value.data)
+            key, value = entry.key, entry.value
+            names_index = isinstance(key, IndexType) or key == StringAttr("index")
+            if names_index and isinstance(value, IntegerAttr):
+                return IntegerType(value.value.data)
     return i64
 
 
@@ -301,6 +306,7 @@ def unpack_call(op: Operation, index: IntegerType) -> None:
     types = [llvm_type(r.type, index) for r in op.results]
     struct = llvm.LLVMStructType.from_type_list(types)
     call = llvm.CallOp(callee.string_value(), *op.operands, return_type=struct)
+    assert call.returned is not None
     parts = [llvm.ExtractValueOp(_position(i), call.returned, t) for i, t in enumerate(types)]
     Rewriter.replace_op(op, [call, *parts], [p.res for p in parts])
 
@@ -497,14 +503,14 @@ def warp_shuffle(op: gpu.ShuffleOp) -> list[Operation]:
         isinstance(op.value.type, IntegerType) and op.value.type.width.data != 32
     ):
         raise OpError(op, "xla-lower-to-llvm: a shuffle moves one i32 or f32")
-    mode = op.mode.data.value
+    mode = ShuffleMode(op.mode.data)
     one = llvm.ConstantOp(IntegerAttr(1, i32), i32)
     all_lanes = llvm.ConstantOp(IntegerAttr(-1, i32), i32)
     warp = llvm.ConstantOp(IntegerAttr(_WARP_LANES, i32), i32)
     inactive = llvm.SubOp(warp.result, op.width)
     mask = llvm.LShrOp(all_lanes.result, inactive.res)
     ops: list[Operation] = [one, all_lanes, warp, inactive, mask]
-    if mode == "up":
+    if mode == ShuffleMode.UP:
         clamp: SSAValue = inactive.res
     else:
         last = llvm.SubOp(op.width, one.result)

@@ -57,10 +57,8 @@ class MergePointersToSameSlicePass(ModulePass):
 
 def merge_arguments(function: func.FuncOp) -> list[int]:
     """Merges the function's pointers to one slice; the positions of those dropped."""
-    attrs = [
-        dict(a.data) if isinstance(a, DictionaryAttr) else {}
-        for a in (function.arg_attrs.data if function.arg_attrs is not None else ())
-    ]
+    given = function.arg_attrs.data if function.arg_attrs is not None else ()
+    attrs: list[dict[str, Attribute]] = [dict(a.data) for a in given]
     attrs += [{} for _ in range(len(function.function_type.inputs.data) - len(attrs))]
     first_of_slice: dict[int, int] = {}
     # Position of an argument -> that of the earlier argument of its slice.
@@ -81,7 +79,8 @@ def merge_arguments(function: func.FuncOp) -> list[int]:
         for i, first in merged.items():
             block.args[i].replace_all_uses_with(block.args[first])
     if "xla.entry" in function.attributes:
-        function.arg_attrs = ArrayAttr([DictionaryAttr(a) for a in attrs])
+        described: list[DictionaryAttr] = [DictionaryAttr(a) for a in attrs]
+        function.arg_attrs = ArrayAttr(described)
         return []
     dropped = sorted(merged)
     if block is not None:
@@ -90,7 +89,7 @@ def merge_arguments(function: func.FuncOp) -> list[int]:
     inputs = [t for i, t in enumerate(function.function_type.inputs.data) if i not in dropped]
     outputs = list(function.function_type.outputs.data)
     function.function_type = FunctionType.from_lists(inputs, outputs)
-    kept_attrs: list[Attribute] = [
+    kept_attrs: list[DictionaryAttr] = [
         DictionaryAttr(a) for i, a in enumerate(attrs) if i not in dropped
     ]
     if function.arg_attrs is not None or any(kept_attrs):

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from test_xla_dumps_roundtrip import _NAMES, normalized
+from test_xla_dumps_roundtrip import _NAMES, normalized  # pyright: ignore[reportPrivateUsage]
 
 from xla_emit.ir.parse import parse_mlir
 from xla_emit.ir.pass_log import LOWER_TENSORS, Snapshot, read_pass_log

@@ -57,7 +57,7 @@ def test_tanh_is_xlas_rational_approximation_within_4_ulp() -> None:
     x = np.concatenate(
         [
             rng.uniform(-9.0, 9.0, N - 8).astype(np.float32),
-            np.float32([0.0, -0.0, 3e-4, -3e-4, 7.99881172, -8.5, 20.0, -1e-30]),
+            np.array([0.0, -0.0, 3e-4, -3e-4, 7.99881172, -8.5, 20.0, -1e-30], np.float32),
         ]
     )
     result, text = expanded("tanh", "f32", x)
@@ -79,7 +79,8 @@ def test_bf16_tanh_is_computed_in_f32() -> None:
 
 
 def test_bf16_absf_clears_the_sign_bit() -> None:
-    x = np.float32([-0.0, 0.0, -1.5, 2.0, -np.inf, np.nan, -3e-39]).astype(ml_dtypes.bfloat16)
+    values = [-0.0, 0.0, -1.5, 2.0, -np.inf, np.nan, -3e-39]
+    x = np.array(values, np.float32).astype(ml_dtypes.bfloat16)
     result, text = expanded("absf", "bf16", x)
     assert "math.absf" not in text and "arith.andi" in text and "32767 : i16" in text
     assert (result.view(np.uint16) == (x.view(np.uint16) & 0x7FFF)).all()
