@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from xla_emit.diagnostics import UserError  # noqa: E402
 from xla_emit.emitters import emit_hlo_module  # noqa: E402
 from xla_emit.runtime.llvm_ir import module_to_llvm_ir  # noqa: E402
 from xla_emit.runtime.pipeline import apply_pipeline  # noqa: E402
@@ -127,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="program names")
     parser.add_argument("--write", help="a markdown file with llvm-report markers")
     args = parser.parse_args(argv)
-    table = report(args.only)
+    try:
+        table = report(args.only)
+    except UserError as error:
+        print(str(error).splitlines()[0], file=sys.stderr)
+        return 1
     if args.write:
         write_into(Path(args.write), table)
     else:

@@ -51,6 +51,10 @@ _DENOMINATOR = (1.19825836e-6, 1.18534706e-4, 2.26843474e-3, 4.89352504e-3)
 
 @dataclass(frozen=True)
 class ExpandFloatOpsPass(ModulePass):
+    """`math.tanh` as XLA's inline rational approximation, bf16 `absf` on its bits.
+
+    `approximate_tanh=false` keeps `math.tanh` (a libdevice call after lowering)."""
+
     name = "xla-expand-float-ops"
 
     approximate_tanh: bool = True

@@ -68,6 +68,10 @@ _GEP_SSA_INDEX = -2147483648  # MLIR's marker: the GEP index is an operand
 
 @dataclass(frozen=True)
 class LowerTensorsPass(ModulePass):
+    """Tensors to pointers: accesses to GEPs, loads and stores; shared memory to
+    address-space-3 globals, `sync_threads` to barriers (XLA's `xla-lower-tensors`).
+    No options."""
+
     name = "xla-lower-tensors"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

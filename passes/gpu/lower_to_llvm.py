@@ -167,6 +167,9 @@ _WARP_LANES = 32
 
 @dataclass(frozen=True)
 class LowerToLLVMPass(ModulePass):
+    """arith, math, vector, scf/cf, func and the gpu ops to the `llvm` and `nvvm`
+    dialects, math functions to libdevice calls (XLA's `xla-lower-to-llvm`). No options."""
+
     name = "xla-lower-to-llvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

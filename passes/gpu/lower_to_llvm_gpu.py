@@ -15,4 +15,6 @@ from passes.gpu.lower_to_llvm import LowerToLLVMPass
 
 @dataclass(frozen=True)
 class LowerToLLVMGPUPass(LowerToLLVMPass):
+    """`xla-lower-to-llvm` under the name of XLA's GPU pipeline. No options."""
+
     name = "xla-lower-to-llvm-gpu"

@@ -38,6 +38,9 @@ NOALIAS = "llvm.noalias"
 
 @dataclass(frozen=True)
 class MergePointersToSameSlicePass(ModulePass):
+    """Pointer arguments of one buffer slice become one; all `noalias` (XLA's
+    MergePointersToSameSlicePass, `xla-merge-pointers`). No options."""
+
     name = "xla-merge-pointers"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

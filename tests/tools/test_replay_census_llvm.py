@@ -3,8 +3,8 @@
 For the corpus logs (`tests/corpus/gpu/*/gpu/*.mlir-passes.log.xz`), each step
 of XLA's pipeline from `xla-lower-tensors` on that runs a pass of ours is
 replayed (`xla-emit-dump --replay --lowered`): `xla-lower-tensors` (tensors to
-pointers, shared memory, barriers), `xla-merge-pointers` and
-`xla-lower-to-llvm-gpu` (to the `llvm` and `nvvm` dialects). Our pass on the
+pointers, shared memory, barriers), `xla-merge-pointers`, `xla-expand-float-ops`
+(the inline tanh) and `xla-lower-to-llvm-gpu` (to the `llvm` and `nvvm` dialects). Our pass on the
 module XLA's pass received must leave the same ops, counted by name, as the
 module XLA's next pass received; the oracle is XLA's own dump. A kernel of each
 kind by default (a reduction with a two-result reducer, a shared-memory
@@ -22,7 +22,12 @@ from xla_emit.tools.dump import main, replay_step, replay_steps
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "gpu"
 LOGS = sorted(CORPUS.glob("*/gpu/*.mlir-passes.log.xz"))
-PASSES = ("xla-lower-tensors", "xla-merge-pointers", "xla-lower-to-llvm-gpu")
+PASSES = (
+    "xla-lower-tensors",
+    "xla-merge-pointers",
+    "xla-expand-float-ops",
+    "xla-lower-to-llvm-gpu",
+)
 KERNELS = (
     "argmax_rows/gpu/input_reduce_fusion",
     "transpose_2d/gpu/input_transpose_fusion",
