@@ -27,6 +27,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_prop_def,
+    prop_def,
     result_def,
     traits_def,
     var_operand_def,
@@ -269,6 +270,71 @@ class LoadOp(IRDLOperation):
         printer.print_string(f" : {self.ptr.type} -> {self.dereferenced_value.type}")
 
 
+# `llvm.atomicrmw`'s operations and memory orderings, as MLIR spells them.
+ATOMIC_BINARY_OPS = (
+    "xchg", "add", "sub", "_and", "nand", "_or", "_xor", "max", "min", "umax", "umin",
+    "fadd", "fsub", "fmax", "fmin",
+)  # fmt: skip
+ATOMIC_ORDERINGS = ("monotonic", "acquire", "release", "acq_rel", "seq_cst")
+
+
+@irdl_op_definition
+class AtomicRMWOp(IRDLOperation):
+    """`%old = llvm.atomicrmw fadd %p, %v monotonic : !llvm.ptr, f32`: reads the value at
+    `p`, writes `old <op> v` there, atomically, and returns `old`."""
+
+    name = "llvm.atomicrmw"
+
+    ptr = operand_def(llvm.LLVMPointerType)
+    val = operand_def()
+    res = result_def()
+    bin_op = prop_def(StringAttr)
+    ordering = prop_def(StringAttr)
+
+    def __init__(self, bin_op: str, ptr: SSAValue, val: SSAValue, ordering: str) -> None:
+        super().__init__(
+            operands=[ptr, val],
+            result_types=[val.type],
+            properties={"bin_op": StringAttr(bin_op), "ordering": StringAttr(ordering)},
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRMWOp:
+        at = parser.pos
+        bin_op = parser.parse_identifier()
+        if bin_op not in ATOMIC_BINARY_OPS:
+            parser.raise_error(f"unknown atomic operation '{bin_op}'", at, parser.pos)
+        ptr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        val = parser.parse_unresolved_operand()
+        at = parser.pos
+        ordering = parser.parse_identifier()
+        if ordering not in ATOMIC_ORDERINGS:
+            parser.raise_error(f"unknown memory ordering '{ordering}'", at, parser.pos)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        ptr_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        val_type = parser.parse_type()
+        op = cls(
+            bin_op,
+            parser.resolve_operand(ptr, ptr_type),
+            parser.resolve_operand(val, val_type),
+            ordering,
+        )
+        op.attributes |= attrs
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.bin_op.data} ")
+        printer.print_ssa_value(self.ptr)
+        printer.print_string(", ")
+        printer.print_ssa_value(self.val)
+        printer.print_string(f" {self.ordering.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(f" : {self.ptr.type}, {self.val.type}")
+
+
 @irdl_op_definition
 class AddrSpaceCastOp(llvm.GenericCastOp):
     """`%p = llvm.addrspacecast %s : !llvm.ptr<3> to !llvm.ptr`: a shared-memory
@@ -295,6 +361,7 @@ LLVM = Dialect(
         FPToUIOp,
         UIToFPOp,
         AddrSpaceCastOp,
+        AtomicRMWOp,
     ],
     [LinkageAttr if a is llvm.LinkageAttr else a for a in llvm.LLVM.attributes],
 )

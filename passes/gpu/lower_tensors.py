@@ -20,7 +20,11 @@ As XLA's pass of that name does for its kernels:
   address (`llvm.mlir.addressof`) is cast to a generic pointer
   (`llvm.addrspacecast`); `xla_gpu.sync_threads` becomes `gpu.barrier`, its
   results the pointers it was given;
-* a 0-d tensor is a one-element array (`[0, 0]`).
+* a 0-d tensor is a one-element array (`[0, 0]`);
+* an `xla.atomic_rmw` whose body is one add (or integer min/max) of the current
+  value and a value from outside is `llvm.atomicrmw fadd %p, %v monotonic` (XLA's
+  scatter-add); other bodies, which XLA loops on a compare-and-swap for, are an
+  error at the op.
 
 The index is cast to `i32` where the tensor has fewer than 2^31 elements, to
 `i64` otherwise (XLA's GEPs are `i32` for such buffers). Loads of arguments no
@@ -57,7 +61,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from dialects import gpu
 from dialects.arith_ext import IndexCastUIOp
-from dialects.llvm_ext import INVARIANT, AddrSpaceCastOp, LoadOp
+from dialects.llvm_ext import INVARIANT, AddrSpaceCastOp, AtomicRMWOp, LoadOp
+from dialects.xla.bases import AtomicRMWOp as XlaAtomicRMWOp
 from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from passes.diagnostics import OpError
 
@@ -151,8 +156,14 @@ def written_arguments(function: func.FuncOp) -> set[SSAValue]:
     root: dict[SSAValue, SSAValue] = {arg: arg for arg in function.args}
     written: set[SSAValue] = set()
     for op in function.walk():
-        if isinstance(op, tensor.InsertOp | vector.TransferWriteOp):
-            dest = op.dest if isinstance(op, tensor.InsertOp) else op.source
+        if isinstance(op, tensor.InsertOp | vector.TransferWriteOp | XlaAtomicRMWOp):
+            dest = (
+                op.dest
+                if isinstance(op, tensor.InsertOp)
+                else op.input
+                if isinstance(op, XlaAtomicRMWOp)
+                else op.source
+            )
             origin = root.get(dest)
             if origin is not None:
                 written.add(origin)
@@ -217,10 +228,48 @@ def lower_access(op: Operation, buffers: Buffers) -> None:
         if op.result is not None:
             op.result.replace_all_uses_with(op.source)
         Rewriter.erase_op(op)
+    elif isinstance(op, XlaAtomicRMWOp):
+        lower_atomic(op, buffers)
     elif touches_tensors(op) and not isinstance(
         op, func.ReturnOp | scf.YieldOp | scf.ForOp | scf.IfOp | AllocateSharedOp | SyncThreadsOp
     ):
         raise OpError(op, f"xla-lower-tensors: cannot lower '{op.name}' to pointers")
+
+
+# A body's binary op -> `llvm.atomicrmw`'s operation.
+_ATOMIC_OPS: dict[type[Operation], str] = {
+    arith.AddfOp: "fadd",
+    arith.AddiOp: "add",
+    arith.MaxSIOp: "max",
+    arith.MinSIOp: "min",
+    arith.MaxUIOp: "umax",
+    arith.MinUIOp: "umin",
+}
+
+
+def lower_atomic(op: XlaAtomicRMWOp, buffers: Buffers) -> None:
+    """`xla.atomic_rmw` of one binary op: `llvm.atomicrmw` at the element's address."""
+    block = op.body.block
+    combine = block.first_op
+    terminator = block.last_op
+    current = block.args[0] if block.args else None
+    if (
+        type(combine) not in _ATOMIC_OPS
+        or combine is None
+        or terminator is None
+        or combine.next_op is not terminator
+        or list(terminator.operands) != [combine.results[0]]
+        or current not in combine.operands
+    ):
+        raise OpError(op, "xla-lower-tensors: only an atomic add, min or max is lowered")
+    other = [v for v in combine.operands if v is not current]
+    if len(other) != 1 or op.is_ancestor(other[0].owner):  # type: ignore[arg-type]
+        raise OpError(op, "xla-lower-tensors: only an atomic add, min or max is lowered")
+    address = element_address(op, op.input, tuple(op.indices), buffers)
+    atomic = AtomicRMWOp(_ATOMIC_OPS[type(combine)], address, other[0], "monotonic")
+    Rewriter.insert_op(atomic, _before(op))
+    op.result.replace_all_uses_with(op.input)
+    Rewriter.erase_op(op)
 
 
 def lower_shared_memory(module: ModuleOp) -> None:

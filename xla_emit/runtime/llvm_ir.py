@@ -33,6 +33,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from dialects.llvm_ext import (
     AddrSpaceCastOp,
+    AtomicRMWOp,
     ExtractElementOp,
     FPToSIOp,
     FPToUIOp,
@@ -305,6 +306,12 @@ class _Printer:
         elif isinstance(op, llvm.ExtractValueOp):
             position = ", ".join(str(int(p)) for p in op.position.get_values())
             yield f"{result}extractvalue {self.typed(op.container)}, {position}"
+        elif isinstance(op, AtomicRMWOp):
+            operation = op.bin_op.data.lstrip("_")  # MLIR's `_and` is LLVM's `and`
+            yield (
+                f"{result}atomicrmw {operation} {self.typed(op.ptr)}, {self.typed(op.val)} "
+                f"{op.ordering.data}"
+            )
         elif isinstance(op, BarrierOp):
             name = "xla.barrier" if self.host else "llvm.nvvm.barrier0"
             self.intrinsics[name] = f"declare void @{name}()"

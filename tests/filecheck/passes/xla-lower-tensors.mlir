@@ -112,3 +112,22 @@ func.func @guarded(%out: tensor<8xf32>, %c: i1, %i: index, %v: f32) -> tensor<8x
 // CHECK-NEXT:     llvm.store %v, %[[P]] : f32, !llvm.ptr
 // CHECK-NEXT:   }
 // CHECK-NEXT:   func.return{{$}}
+
+// -----
+
+// A scatter-add's atomic update is one `llvm.atomicrmw fadd ... monotonic` at the
+// element (as in XLA's scatter kernel); the buffer it updates is not invariant.
+func.func @scatter_add(%acc: tensor<128xf32>, %i: index, %v: f32) -> tensor<128xf32> attributes {xla.entry} {
+  %r = xla.atomic_rmw %acc[%i] : tensor<128xf32> {
+  ^bb0(%current: f32):
+    %sum = arith.addf %current, %v : f32
+    xla.yield %sum : f32
+  }
+  func.return %r : tensor<128xf32>
+}
+
+// CHECK:      func.func @scatter_add(%acc: !llvm.ptr
+// CHECK-NEXT:   %[[I:.*]] = arith.index_castui %i : index to i32
+// CHECK-NEXT:   %[[P:.*]] = llvm.getelementptr inbounds %acc[0, %[[I]]] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<128 x f32>
+// CHECK-NEXT:   %{{.*}} = llvm.atomicrmw fadd %[[P]], %v monotonic : !llvm.ptr, f32
+// CHECK-NEXT:   func.return{{$}}
