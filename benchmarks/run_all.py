@@ -10,6 +10,7 @@ compete for the cores):
   interpreter_gelu.py the interpreter in process (compilation not timed);
   pipeline_scaling.py `xla-gpu-pipeline` on growing kernels;
   zoo_models.py       the zoo's models from HLO text to npz;
+  native_engine.py    the native engine against jax on XLA:CPU, in process and whole process;
   triton_route.py     the Triton route: a layernorm backward whole process and a softmax in
                       process against the numpy evaluator, every Triton fusion of the
                       corpus against the loop kernel it ran as before.
@@ -67,6 +68,12 @@ def sections(quick: bool) -> list[tuple[str, str, list[str], bool]]:
             "Zoo models (fresh process, HLO text to npz, best of N; jax when /tmp/jaxenv exists)",
             "zoo_models.py",
             [*repeats, *(["--only", "transformer_block", "mlp_step_f32"] if quick else [])],
+            True,
+        ),
+        (
+            "Native engine (in process against jax on XLA:CPU; zoo models whole process)",
+            "native_engine.py",
+            [*repeats, *(["--models", "transformer_block", "mlp_step_f32"] if quick else [])],
             True,
         ),
         (

@@ -33,7 +33,8 @@ def option_lines(pass_class: type[ModulePass]) -> list[str]:
         default = "required" if info.default_value is None else f"default: {info.default_value}"
         # Annotations under `from __future__ import annotations` come back quoted.
         kind = info.expected_type.strip("'\"")
-        lines.append(f"--{info.name}=<{kind}> ({default})")
+        # MLIR spells options with dashes; the field's own underscore spelling is an alias.
+        lines.append(f"--{info.name.replace('_', '-')}=<{kind}> ({default})")
     return lines
 
 

@@ -31,8 +31,8 @@ _XLA_GPU_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-gpu-peel-loops", "xla-lower-xla-loops-to-scf", "xla-simplify-arith", *_CLEANUP),
     # Flat tensors; an invariant scf.if in a loop is tested once, before it.
     ("xla-flatten-tensors", "xla-unswitch-loops", *_CLEANUP),
-    ("xla-vectorize-loads-stores{greedy_cleanup=false}", *_CLEANUP),
-    ("xla-gpu-optimize-loops{greedy_cleanup=false}", *_CLEANUP),
+    ("xla-vectorize-loads-stores{greedy-cleanup=false}", *_CLEANUP),
+    ("xla-gpu-optimize-loops{greedy-cleanup=false}", *_CLEANUP),
 )
 
 # After the loop transformations: index arithmetic in plain arith, so only
@@ -56,17 +56,58 @@ _XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (
 # Tensors to pointers, tanh inlined as XLA's GPU pipeline inlines it, then
 # everything to the llvm and nvvm dialects.
 _TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
-    ("xla-lower-tensors", "xla-merge-pointers"),
+    ("xla-lower-tensors",),
     ("xla-expand-float-ops", "xla-lower-to-llvm", *_CLEANUP),
 )
+# On the GPU, parameters of one buffer slice are one pointer (XLA passes the same
+# address twice); the host engine passes each its own buffer, so only the GPU merges.
+_GPU_TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
+    ("xla-lower-tensors", "xla-merge-pointers"),
+    *_TO_LLVM_STAGES[1:],
+)
+
+# The native CPU engine's route: a block per call, its threads as loops split at the
+# barriers and shuffles, then the same lowering to LLVM.
+_HOST_STAGES: tuple[tuple[str, ...], ...] = (
+    ("xla-host-inline-calls", "xla-erase-dead-functions", "xla-host-serialize-atomics"),
+    ("xla-host-thread-loops", *_CLEANUP),
+    ("xla-host-approximate-tanh",),
+)
+
+# Vector loads and stores (one thread's neighbouring elements) would keep LLVM's loop
+# vectorizer off the thread loop, which vectorizes across threads instead.
+_NOT_ON_THE_HOST = ("xla-vectorize-loads-stores{greedy_cleanup=false}",)
 
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
     "xla-triton-pipeline": _spec(_XLA_TRITON_STAGES),
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
-    "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _TO_LLVM_STAGES),
+    "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _GPU_TO_LLVM_STAGES),
+    "xla-host-to-llvm": _spec(
+        tuple(stage for stage in _XLA_GPU_STAGES if stage[0] not in _NOT_ON_THE_HOST)
+        + _TO_STANDARD_STAGES
+        + _HOST_STAGES
+        + _TO_LLVM_STAGES
+        + (("xla-host-widen-bf16", *_CLEANUP),)
+    ),
     "pto-level2-pipeline": "pto-verify-target,pto-to-dps,pto-materialize-tmp-tiles,pto-plan-memory",
 }
+
+# Passes that must see the whole module (they follow calls, erase or retype functions, or
+# lower the module's own form), as XLA anchors them on `mlir::ModuleOp`: MLIR refuses to
+# nest them under `func.func`, and so do we.
+MODULE_PASSES = frozenset(
+    {
+        "inline",
+        "xla-erase-dead-functions",
+        "xla-flatten-tensors",
+        "xla-lower-tensors",
+        "xla-lower-to-llvm",
+        "pto-verify-pipes",
+        # MLIR's symbol-dce needs a symbol table op to run on.
+        "symbol-dce",
+    }
+)
 
 
 def available_passes(spec: str | None = None) -> dict[str, Callable[[], type[ModulePass]]]:

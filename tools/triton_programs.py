@@ -120,6 +120,11 @@ def mlp_step(
     return (loss, *updated)
 
 
+def long_dot(x: jax.Array, w: jax.Array) -> jax.Array:
+    """A dot with a long contracting dim and a small output: XLA splits K (split-K)."""
+    return x @ w
+
+
 def _weights(*shape: int, dtype: str = "float32") -> InputSpec:
     return InputSpec(shape, dtype, -0.2, 0.2)
 
@@ -161,6 +166,9 @@ PROGRAMS: tuple[Program, ...] = (
             _weights(256, 768),
             _weights(256, 256),
         ),
+    ),
+    Program(
+        "split_k_bf16", long_dot, (bf16(16, 8192, low=-1, high=1), bf16(8192, 16, low=-1, high=1))
     ),
     Program(
         "mlp_step_bf16",

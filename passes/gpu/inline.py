@@ -7,7 +7,7 @@ inlined unless
 * the callee is recursive, or has more than one block;
 * the caller calls this callee more than once (XLA keeps one copy instead of
   cloning the body for every call site);
-* the caller would grow beyond `max_caller_ops` operations (XLA: 4000).
+* the caller would grow beyond `max-caller-ops` operations (XLA: 4000).
 
 A callee marked `xla.has_no_compute` (only index transformations: bitcast,
 broadcast, transpose, ...; today's XLA writes `no_compute = true`) is always
@@ -125,7 +125,7 @@ class InlinePass(ModulePass):
     """Inlines `func.call` and `pure_call` callees following XLA's inliner rules.
 
     Options:
-    - max_caller_ops (int, default 4000): a call is not inlined if the caller
+    - max-caller-ops (int, default 4000): a call is not inlined if the caller
       would then hold more operations than this (XLA's size cap).
     """
 
@@ -135,7 +135,7 @@ class InlinePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_caller_ops < 0:
-            raise PassFailedException(f"max_caller_ops must be >= 0, but got {self.max_caller_ops}")
+            raise PassFailedException(f"max-caller-ops must be >= 0, but got {self.max_caller_ops}")
         table = function_table(op)
         pattern = InlineCall(table, recursive_functions(table), self.max_caller_ops, set())
         walker = PatternRewriteWalker(pattern, apply_recursively=True)

@@ -164,7 +164,7 @@ class LowerXlaLoopsToScfPass(ModulePass):
     """Lowers `xla.loop`/`xla_gpu.loop` to nested `scf.for` with a domain check.
 
     Options:
-    - greedy_cleanup (bool, default true): then fold, erase dead ops and keep one
+    - greedy-cleanup (bool, default true): then fold, erase dead ops and keep one
       constant per value at the top of each function, as MLIR's greedy driver does
       in XLA's pass (`passes/greedy_driver.py`); false leaves the built ops in place.
     """

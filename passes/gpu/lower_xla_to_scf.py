@@ -26,7 +26,7 @@ bitcast to an integer, zero-extended to a multiple of 32 bits and split into
 i32 chunks through a one-element vector (`vector.bitcast` to `vector<Nxi32>`),
 one shuffle per chunk. Complex values shuffle their real and imaginary parts;
 unsigned integers go through a signless cast. The shuffle width is the warp
-size (option `warp_size`, XLA's default 32).
+size (option `warp-size`, XLA's default 32).
 
 Created `xla` ops are in the internal form (`xla.loop`, `xla.pure_call`);
 printers respell them (see `dialects.xla`).
@@ -335,7 +335,7 @@ class LowerXlaToScfPass(ModulePass):
     `xla_gpu.shuffle_reduce` to `gpu.shuffle down` plus `pure_call`s of the
     combiner, and `xla_gpu.insert` to an `xla.loop`.
 
-    Option `warp_size` (default 32, as XLA's): the width of the shuffles; the
+    Option `warp-size` (default 32, as XLA's): the width of the shuffles; the
     distances of a `shuffle_reduce` must stay below it.
     """
 
@@ -345,7 +345,7 @@ class LowerXlaToScfPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.warp_size <= 0 or self.warp_size & (self.warp_size - 1):
-            raise PassFailedException(f"warp_size must be a power of 2, but got {self.warp_size}")
+            raise PassFailedException(f"warp-size must be a power of 2, but got {self.warp_size}")
         for shuffle_reduce in op.walk():
             if isinstance(shuffle_reduce, ShuffleReduceOp):
                 _check_shuffle_reduce(shuffle_reduce, self.warp_size)

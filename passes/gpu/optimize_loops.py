@@ -13,14 +13,14 @@ XLA's `optimize_loops.cc` rule, restated:
   kernels' 8-trip loops with an exp from unrolling fully);
 * the loop is unrolled by f = min(T, 400 // size), lowered until it divides T:
   fully (no loop left) when f = T, else into a loop of step f whose body holds
-  f copies. Our option `max_unroll_factor` (XLA's pass has none) caps f
+  f copies. Our option `max-unroll-factor` (XLA's pass has none) caps f
   further, before it is lowered to a divisor; 0, the default, caps nothing.
 
 400 is XLA's `kMaxSize` ("chosen empirically"): it caps every unrolled body,
 so a 10^5-trip loop grows by at most 400 ops' worth.
 
 XLA runs the rule through MLIR's greedy driver, which also folds what the
-copies leave behind; with `greedy_cleanup` (the default) ours does the same
+copies leave behind; with `greedy-cleanup` (the default) ours does the same
 (`passes.greedy_driver`): the copies read the constant positions 0, 1, ...
 as static `vector.extract %v[1]`, and constants end up at the function's
 start, one per value. Without it, each copy reads its position from an index
@@ -200,11 +200,11 @@ class OptimizeLoopsPass(ModulePass):
     """Unrolls `scf.for` loops with static bounds (XLA's `xla-gpu-optimize-loops`).
 
     Options:
-    - max_unroll_factor (int, default 0): a cap on the factor the size rule picks
+    - max-unroll-factor (int, default 0): a cap on the factor the size rule picks
       (then the largest divisor of the trip count not above it); 0, XLA's
       behaviour, caps nothing (XLA unrolls by the size budget alone, see the
       module's docstring); it must be >= 0.
-    - greedy_cleanup (bool, default true): fold what unrolling leaves behind as XLA's
+    - greedy-cleanup (bool, default true): fold what unrolling leaves behind as XLA's
       greedy driver does (static vector positions, constants merged at the
       function's start, dead ops erased); false keeps the seed's listing form.
     """
@@ -217,7 +217,7 @@ class OptimizeLoopsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_unroll_factor < 0:
             raise PassFailedException(
-                f"max_unroll_factor must be >= 0, but got {self.max_unroll_factor}"
+                f"max-unroll-factor must be >= 0, but got {self.max_unroll_factor}"
             )
         PatternRewriteWalker(
             UnrollLoop(self.max_unroll_factor), apply_recursively=True

@@ -90,7 +90,7 @@ class SimplifyArithPass(ModulePass):
     `apply_indexing` domains (XLA's `xla-simplify-arith`).
 
     Options:
-    - greedy_cleanup (bool, default true): then fold, erase dead ops and keep one
+    - greedy-cleanup (bool, default true): then fold, erase dead ops and keep one
       constant per value at the top of each function, as MLIR's greedy driver does
       in XLA's pass (`passes/greedy_driver.py`), then the same again with the
       `scf.if`/`scf.for` canonicalizations (`passes/scf_simplify.py`: a branch on a

@@ -295,7 +295,7 @@ class VectorizeLoadsStoresPass(ModulePass):
     transfers (XLA's `xla-vectorize-loads-stores`).
 
     Options:
-    - greedy_cleanup (bool, default true): fold as XLA's greedy driver does (constants
+    - greedy-cleanup (bool, default true): fold as XLA's greedy driver does (constants
       merged at the function's start, the scalar index computations left
       unused erased); false keeps the seed's listing form.
     """

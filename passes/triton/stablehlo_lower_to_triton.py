@@ -12,7 +12,8 @@ As XLA's pass of this name writes them (its TTIR shows the result):
     stablehlo.reshape -> tt.reshape;  stablehlo.transpose -> tt.trans
     stablehlo.iota -> tt.make_range (expanded and broadcast for higher ranks)
     arith.addf %acc, (stablehlo.dot_general %a, %b) -> tt.dot %a, %b, %acc (TF32 inputs, as
-      XLA prints it for f32 and bf16 alike)
+      XLA prints it for f32 and bf16 alike), unit batch dims dropped by tt.reshape and an
+      operand contracting on the wrong side transposed by tt.trans first
 
 It runs after `stablehlo-lower-to-arith`, so a reducer's body is one `arith` op on 0-d
 tensors; other bodies, and reduces over several inputs, are left alone.
@@ -174,26 +175,77 @@ class _LowerTranspose(RewritePattern):
 
 
 class _LowerDot(RewritePattern):
-    """`arith.addf %acc, (stablehlo.dot_general %a, %b)` -> `tt.dot %a, %b, %acc`, for dots in
-    Triton's form: leading batch dims, lhs contracting last, rhs contracting right after the
-    batch dims, one of each."""
+    """`arith.addf %acc, (stablehlo.dot_general %a, %b)` -> `tt.dot %a, %b, %acc`, put in
+    Triton's form first as XLA does: batch dims whose tile is 1 dropped (`tt.reshape` of
+    both operands and of the accumulator, and of the result back), then `tt.trans` of an
+    operand whose contracting dim is on the wrong side (lhs: last, rhs: first). Dots with
+    batch tiles wider than 1 lower only when already in form (batch dims leading)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.AddfOp, rewriter: PatternRewriter) -> None:
         dot = op.rhs.owner
         if not isinstance(dot, stablehlo.DotGeneralOp) or not dot.result.has_one_use():
             return
-        lhs_batch, rhs_batch, lhs_k, rhs_k = dot.dot_dimension_numbers.lists()
-        rank = len(_shape(dot.lhs.type))
-        batch = tuple(range(rank - 2))
-        if lhs_batch != batch or rhs_batch != batch:
-            return  # batch dims elsewhere: needs transposes first
-        if lhs_k != (rank - 1,) or rhs_k != (rank - 2,):
-            return  # not (M x K) * (K x N)
         if op.lhs.type != dot.result.type:
             return
-        rewriter.replace(op, triton.DotOp(dot.lhs, dot.rhs, op.lhs, "tf32"))
+        lhs_batch, rhs_batch, lhs_k, rhs_k = dot.dot_dimension_numbers.lists()
+        if len(lhs_k) != 1 or len(rhs_k) != 1:
+            return
+        lhs_shape = _shape(dot.lhs.type)
+        rank = len(lhs_shape)
+        batch = tuple(range(rank - 2))
+        in_form = lhs_batch == rhs_batch == batch and (lhs_k, rhs_k) == ((rank - 1,), (rank - 2,))
+        unit_batch = all(lhs_shape[d] == 1 for d in lhs_batch)
+        if in_form and not (lhs_batch and unit_batch):
+            rewriter.replace(op, triton.DotOp(dot.lhs, dot.rhs, op.lhs, "tf32"))
+            rewriter.erase(dot)
+            return
+        if not unit_batch or len(lhs_shape) - len(lhs_batch) != 2:
+            return  # batch tiles wider than 1 out of place, or several free dims: not here
+        new_ops: list[Operation] = []
+        lhs = _matrix(dot.lhs, lhs_batch, lhs_k[0], contracting_last=True, new_ops=new_ops)
+        rhs = _matrix(dot.rhs, rhs_batch, rhs_k[0], contracting_last=False, new_ops=new_ops)
+        accumulator_type = op.lhs.type
+        assert isinstance(accumulator_type, TensorType)
+        result_shape = [d for i, d in enumerate(_shape(accumulator_type)) if i >= len(lhs_batch)]
+        matrix_type = TensorType(_element(accumulator_type), result_shape)
+        accumulator: SSAValue = op.lhs
+        if lhs_batch:
+            new_ops.append(triton.ReshapeOp(op.lhs, matrix_type))
+            accumulator = new_ops[-1].results[0]
+        new_ops.append(triton.DotOp(lhs, rhs, accumulator, "tf32"))
+        if lhs_batch:
+            new_ops.append(triton.ReshapeOp(new_ops[-1].results[0], accumulator_type))
+        rewriter.replace(op, new_ops, [new_ops[-1].results[0]])
         rewriter.erase(dot)
+
+
+def _matrix(
+    value: SSAValue,
+    batch: tuple[int, ...],
+    contracting: int,
+    contracting_last: bool,
+    new_ops: list[Operation],
+) -> SSAValue:
+    """A dot operand tile as the 2-d matrix `tt.dot` takes: its unit batch dims dropped
+    (`tt.reshape`), then transposed (`tt.trans`) when its contracting dim is on the other
+    side."""
+    shape = _shape(value.type)
+    element = _element(value.type)
+    kept = [d for d in range(len(shape)) if d not in batch]
+    if batch:
+        new_ops.append(triton.ReshapeOp(value, TensorType(element, [shape[d] for d in kept])))
+        value = new_ops[-1].results[0]
+    if (kept.index(contracting) == 1) != contracting_last:
+        rows, columns = (shape[d] for d in kept)
+        trans = triton.TransOp(
+            value,
+            TensorType(element, [columns, rows]),
+            properties={"order": DenseArrayBase.from_list(i32, [1, 0])},
+        )
+        new_ops.append(trans)
+        value = trans.results[0]
+    return value
 
 
 class _LowerIota(RewritePattern):

@@ -19,7 +19,17 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("xla_emit", "dialects", "passes")
 
 IR_LAYERS = ("ir", "dialects", "passes", "emitters", "interpreter", "runtime", "tools")
-LIBRARIES = ("hlo", "indexing", "layout", "pto", "diagnostics", "limits", "jax")
+LIBRARIES = (
+    "hlo",
+    "indexing",
+    "layout",
+    "pto",
+    "diagnostics",
+    "limits",
+    "jax",
+    "package_layout",
+    "former_import_names",
+)
 # Modules at the top of `xla_emit` that sit in a layer: the Python API and the xDSL plugin with
 # the tools, the tools' start-up measures for xDSL's class definitions with the front end.
 TOP_LEVEL = {"api": "tools", "universe": "tools", "__init__": "tools", "startup": "ir"}

@@ -2,8 +2,10 @@
 
 A command is a `$ ...` line of a fenced block (the lines after it, up to the
 next `$` line or the fence, are its output, compared whole with what it
-prints on stdout and stderr), or a line of an indented block that starts with
-one of the tools (no output shown: it must exit 0). In shown output, `...`
+prints on stdout and stderr), a line of an indented block that starts with
+one of the tools (no output shown: it must exit 0), or a whole ```python block,
+run by a Python of its own (it must exit 0; a block with an elided `...` line is
+an excerpt, whose imports `test_pass_authoring_snippets.py` checks). In shown output, `...`
 within a line stands for any text, and a line that is only `...` for any
 number of lines: that is how a block says it is abbreviated.
 
@@ -17,6 +19,7 @@ repository ships (`tools/make_*.py`, with optional extras) are listed, not run.
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import itertools
 import os
 import re
@@ -32,10 +35,13 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TOOLS = ("xla-emit-opt", "xla-emit-run", "xla-emit-layout", "xla-emit-dump", "python ", "cat ")
 ELISION = "..."
+_HAS_LLVMLITE = importlib.util.find_spec("llvmlite") is not None
 # Whole-line elision: any number of lines.
 ELIDED_LINES = re.compile(r"^\s*\.\.\.\s*$")
 # `cat > FILE <<'EOF'`: the command goes on to the line `EOF`.
 HEREDOC = re.compile(r"<<\s*'?(\w+)'?\s*$")
+# Ends the here-document a ```python block runs from.
+PYTHON_END = "PYTHON_BLOCK"
 # Arguments that name files: these extensions, or a path with a folder.
 FILE_ARGUMENT = re.compile(r"^[\w./-]+\.(mlir|hlo|npz|txt|py|xz|pto|toml|md)$")
 
@@ -54,6 +60,7 @@ class DocCommand:
 @dataclass
 class _Fence:
     start: int
+    language: str = ""
     lines: list[str] = field(default_factory=list[str])
 
 
@@ -65,7 +72,10 @@ def doc_commands(markdown: str, document: str = "doc.md") -> list[DocCommand]:
     for number, line in enumerate(lines, start=1):
         if line.startswith("```"):
             if fence is None:
-                fence = _Fence(number)
+                fence = _Fence(number, line[3:].strip())
+            elif fence.language == "python":
+                commands.extend(_python_block(fence, document))
+                fence = None
             else:
                 commands.extend(_fenced_commands(fence, document))
                 fence = None
@@ -79,6 +89,8 @@ def doc_commands(markdown: str, document: str = "doc.md") -> list[DocCommand]:
             command.reason_not_run = "needs a checkout beside this repository"
         elif "tools/make_" in command.command:
             command.reason_not_run = "rewrites data the repository ships (needs the jax extra)"
+        elif re.search(r"--emit=(llvm|ptx)", command.command) and not _HAS_LLVMLITE:
+            command.reason_not_run = "needs llvmlite (the llvm extra)"
     return commands
 
 
@@ -98,6 +110,14 @@ def _fenced_commands(fence: _Fence, document: str) -> list[DocCommand]:
             assert output is not None
             output.append(line)
     return commands
+
+
+def _python_block(fence: _Fence, document: str) -> list[DocCommand]:
+    """A ```python block as one command that runs it, unless it is an excerpt."""
+    if any(ELIDED_LINES.match(line) for line in fence.lines):
+        return []
+    script = "\n".join(fence.lines)
+    return [DocCommand(document, fence.start, f"python - <<'{PYTHON_END}'\n{script}\n{PYTHON_END}")]
 
 
 def _indented_commands(lines: list[str], document: str) -> list[DocCommand]:
@@ -195,6 +215,7 @@ def test_extraction_reads_fenced_and_indented_commands() -> None:
         "    xla-emit-dump d.xz \\\n        --extract x -o k.mlir\n"
         "    not a command\n"
         "```\n$ cat > k.mlir <<'EOF'\nfunc\nEOF\n$ xla-emit-opt k.mlir\nout\n```\n"
+        "```python\nprint(1)\n```\n```python\nx = f(\n    ...\n)\n```\n"
     )
     commands = doc_commands(markdown)
     assert [(c.line, c.command, c.output) for c in commands] == [
@@ -204,8 +225,16 @@ def test_extraction_reads_fenced_and_indented_commands() -> None:
         (10, "xla-emit-dump d.xz --extract x -o k.mlir", None),
         (14, "cat > k.mlir <<'EOF'\nfunc\nEOF", []),
         (17, "xla-emit-opt k.mlir", ["out"]),
+        (20, "python - <<'PYTHON_BLOCK'\nprint(1)\nPYTHON_BLOCK", None),
     ]
-    assert missing_files(commands[-2:]) == []
+    assert missing_files(commands[-3:-1]) == []
+
+
+def test_a_python_block_runs_and_fails_as_a_command(tmp_path: Path) -> None:
+    (passing,) = doc_commands("```python\nimport sys\nprint(sys.argv)\n```\n")
+    (failing,) = doc_commands("```python\nraise SystemExit(3)\n```\n")
+    assert run_command(passing.command, tmp_path).stdout == "['-']\n"
+    assert run_command(failing.command, tmp_path).returncode == 3
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from xla_emit.hlo.fusion_configs import (
     block_level_config,
     fusion_backend_kind,
     triton_gemm_config,
+    triton_launch_config,
 )
 from xla_emit.hlo.parser import parse_hlo_module
 
@@ -55,6 +56,13 @@ def test_triton_gemm_config() -> None:
     fusion = _fusion(_GEMM)
     assert fusion_backend_kind(fusion) == "__triton_gemm"
     assert triton_gemm_config(fusion) == TritonGemmConfig(64, 32, 16, 4, 3, 4, 1)
+
+
+def test_a_gemm_config_launches_block_m_by_block_n_tiles() -> None:
+    # The output f32[16,64]: tiles of 64 x 32 (block_m x block_n), the config's warps.
+    assert triton_launch_config(_fusion(_GEMM)) == BlockLevelConfig(((64, 32),), 4, 3, 1)
+    # A block_level_fusion_config is the launch config where there is one.
+    assert triton_launch_config(_fusion(_SOFTMAX)) == block_level_config(_fusion(_SOFTMAX))
 
 
 def test_a_fusion_without_backend_config_has_no_kind() -> None:

@@ -44,6 +44,7 @@ PROGRAMS = (
     "mlp_step_bf16",
     "softmax_bf16",
     "softmax_f32",
+    "split_k_bf16",
     "top_p_sample",
 )
 CASES = [(version, program) for version in VERSIONS for program in PROGRAMS]

@@ -35,7 +35,8 @@ def _passes_defined_in(module_name: str) -> list[type[ModulePass]]:
         for value in vars(module).values()
         if inspect.isclass(value)
         and issubclass(value, ModulePass)
-        and value.__module__ == module_name
+        # Defined here (under the name the module was first imported by), not imported.
+        and value.__module__ == module.__name__
     ]
 
 

@@ -59,8 +59,8 @@ def test_list_passes_shows_every_pass_its_options_and_the_pipelines(
     assert status == 0
     for name in all_passes():
         assert f"\n  {name}  -  " in out, name
-    assert "      --max_unroll_factor=<int> (default: 0)\n" in out
-    assert "      --hardware_generation=<int> (default: 6)\n" in out
+    assert "      --max-unroll-factor=<int> (default: 0)\n" in out
+    assert "      --hardware-generation=<int> (default: 6)\n" in out
     assert "\n  xla-gpu-pipeline\n" in out
     assert "canonicalize" in out.split("xDSL's passes")[1]
 
@@ -72,8 +72,8 @@ def test_help_pass_describes_one_pass(
     assert status == 0
     assert out.startswith("xla-gpu-optimize-loops:\n  Unrolls `scf.for` loops")
     assert out.endswith(
-        "Options:\n  --max_unroll_factor=<int> (default: 0)\n"
-        "  --greedy_cleanup=<bool> (default: true)\n"
+        "Options:\n  --max-unroll-factor=<int> (default: 0)\n"
+        "  --greedy-cleanup=<bool> (default: true)\n"
     )
     status, _, err = run_opt(["--help-pass", "no-such-pass"], capsys, monkeypatch)
     assert (status, err) == (
@@ -165,10 +165,10 @@ def test_timing_reports_parse_each_pass_verify_and_print(
 def test_a_failing_pass_is_named_in_its_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    argv = ["-p", "xla-lower-xla-to-scf{warp_size=24}"]
+    argv = ["-p", "xla-lower-xla-to-scf{warp-size=24}"]
     status, _, err = run_opt(argv, capsys, monkeypatch, GOOD)
     assert status == 1
-    assert err == "error: [xla-lower-xla-to-scf] warp_size must be a power of 2, but got 24\n"
+    assert err == "error: [xla-lower-xla-to-scf] warp-size must be a power of 2, but got 24\n"
 
 
 def test_run_reads_stdin_and_times_its_steps(

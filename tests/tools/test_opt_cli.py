@@ -151,8 +151,8 @@ def test_pipeline_names_expand_but_options_stay_intact(monkeypatch: pytest.Monke
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("xla-gpu-optimize-loops{max-unroll-factor=-1}", "max_unroll_factor must be >= 0"),
-        ("inline{max-caller-ops=-5}", "max_caller_ops must be >= 0"),
+        ("xla-gpu-optimize-loops{max-unroll-factor=-1}", "max-unroll-factor must be >= 0"),
+        ("inline{max-caller-ops=-5}", "max-caller-ops must be >= 0"),
         ('pto-plan-memory{capacity="vec"}', 'capacity entries look like "vec=196608"'),
     ],
 )

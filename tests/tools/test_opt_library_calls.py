@@ -88,3 +88,53 @@ def test_listing_parses_and_survives_the_pipeline(capsys: pytest.CaptureFixture[
         assert capsys.readouterr().out == printed
     finally:
         source.unlink()
+
+
+# A dot outside any fusion: XLA:GPU leaves such library calls in the entry computation.
+ENTRY_DOT = """\
+HloModule entry_dot
+
+fused_neg {
+  p0 = f32[4,3]{1,0} parameter(0)
+  ROOT n = f32[4,3]{1,0} negate(p0)
+}
+
+ENTRY main {
+  a = f32[4,8]{1,0} parameter(0)
+  b = f32[8,3]{1,0} parameter(1)
+  d = f32[4,3]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT neg = f32[4,3]{1,0} fusion(d), kind=kLoop, calls=fused_neg
+}
+"""
+# cuSOLVER and cuBLAS custom calls in the entry, beside a gemm fusion.
+CHOLESKY = Path(__file__).parents[2] / "tests" / "corpus" / "zoo" / "cholesky_solve.hlo"
+
+
+def library_launches(capsys: pytest.CaptureFixture[str], tmp_path: Path, module: Path) -> list[str]:
+    """The library calls `xla-emit-run --time` makes for `module`, in order."""
+    out = tmp_path / "out.npz"
+    assert run.main([str(module), "--random-inputs", "0", "--time", "-o", str(out)]) == 0
+    stderr = capsys.readouterr().err
+    return re.findall(r"^kernel (.+ \(library\)): [\d.]+ s,", stderr, re.MULTILINE)
+
+
+@pytest.mark.parametrize("source", ["entry_dot", "cholesky_solve"])
+def test_library_calls_outside_fusions_are_listed_as_the_run_makes_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, source: str
+) -> None:
+    module = CHOLESKY
+    if source == "entry_dot":
+        module = tmp_path / "entry_dot.hlo"
+        module.write_text(ENTRY_DOT)
+    assert opt.main([str(module)]) == 0
+    listed = listed_calls(capsys.readouterr().out)
+    listed_library = [name for names in listed.values() for name in names if "(library)" in name]
+    launches = library_launches(capsys, tmp_path, module)
+    assert launches and sorted(listed_library) == sorted(launches)
+    if source == "entry_dot":
+        assert listed == {"d": ["d (library)"]}
+
+
+def test_one_fusion_lists_no_library_call_outside_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert opt.main([str(CHOLESKY), "--fusion", "loop_add_fusion"]) == 0
+    assert "xla_emit.library_calls" not in capsys.readouterr().out

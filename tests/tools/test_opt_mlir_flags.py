@@ -13,7 +13,7 @@ import pytest
 
 from xla_emit.diagnostics import UserError
 from xla_emit.tools.opt import main
-from xla_emit.tools.pass_pipeline import flatten_pass_pipeline
+from xla_emit.tools.pass_pipeline import PipelineStep, flatten_pass_pipeline, read_pass_pipeline
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -261,3 +261,141 @@ def test_an_unknown_fusion_names_the_ones_there_are(capsys: pytest.CaptureFixtur
         "error: module 'softmax' has no fusion named 'nope' "
         "(its fusions: row_max, e, inverse, softmax)\n"
     )
+
+
+# A loop of 8 trips with a body under XLA's size budget: the size rule unrolls it fully,
+# a cap of 2 holds the factor down to 2.
+LOOP = EXAMPLES / "gelu" / "05_vectorized.mlir"
+
+
+def test_pass_options_take_mlirs_dashed_spelling_and_the_underscore_alias(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, dashed, _ = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max-unroll-factor=2}")
+    _, underscored, _ = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max_unroll_factor=2}")
+    _, uncapped, _ = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops")
+    assert dashed == underscored
+    assert dashed != uncapped  # the option took effect
+
+
+def test_pass_options_print_with_dashes(capsys: pytest.CaptureFixture[str]) -> None:
+    _, listed, _ = opt(capsys, "--list-passes")
+    _, one, _ = opt(capsys, "--help-pass", "xla-gpu-optimize-loops")
+    assert "--max-unroll-factor=<int> (default: 0)" in one
+    assert "- max-unroll-factor (int, default 0)" in one
+    options = [line.split("=")[0] for line in listed.splitlines() if line.strip().startswith("--")]
+    assert options and all("_" not in option for option in options)
+
+
+def test_an_unknown_option_is_named_with_dashes(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max-unrol=2}")
+    assert status == 1
+    assert (
+        '["max-unrol"] not found in expected arguments ["max-unroll-factor", "greedy-cleanup"]'
+        in err
+    )
+
+
+def test_an_option_error_raised_by_a_pass_names_the_dashed_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = opt(capsys, str(LOOP), "-p", "xla-gpu-optimize-loops{max-unroll-factor=-1}")
+    assert status == 1
+    assert (
+        err.strip() == "error: [xla-gpu-optimize-loops] max-unroll-factor must be >= 0, but got -1"
+    )
+
+
+# Two functions with one duplicate each; @f calls @g.
+TWO_FUNCTIONS = """\
+func.func @f(%a: i32) -> i32 {
+  %c = arith.constant 1 : i32
+  %b = arith.addi %a, %c : i32
+  %d = arith.addi %a, %c : i32
+  %e = arith.addi %b, %d : i32
+  %r = func.call @g(%e) : (i32) -> i32
+  func.return %r : i32
+}
+func.func private @g(%a: i32) -> i32 {
+  %c = arith.constant 2 : i32
+  %b = arith.muli %a, %c : i32
+  %d = arith.muli %a, %c : i32
+  %e = arith.muli %b, %d : i32
+  func.return %e : i32
+}
+"""
+
+
+@pytest.fixture
+def two_functions(tmp_path: Path) -> Path:
+    path = tmp_path / "two.mlir"
+    path.write_text(TWO_FUNCTIONS)
+    return path
+
+
+def _function_text(module_text: str, name: str) -> str:
+    """One function of a printed module, unindented, as mlir-opt prints a function alone."""
+    lines = module_text.splitlines()[1:-1]
+    start = next(i for i, line in enumerate(lines) if "func.func" in line and f"@{name}(" in line)
+    end = next(i for i in range(start, len(lines)) if lines[i] == "  }")
+    return "\n".join(line[2:] for line in lines[start : end + 1]) + "\n"
+
+
+def test_a_pass_nested_under_func_func_runs_on_each_function_on_its_own(
+    capsys: pytest.CaptureFixture[str], two_functions: Path
+) -> None:
+    _, whole, _ = opt(capsys, str(two_functions), "-p", "cse")
+    status, out, err = opt(
+        capsys,
+        str(two_functions),
+        "--pass-pipeline=builtin.module(func.func(cse))",
+        "--mlir-print-ir-after=cse",
+    )
+    assert status == 0
+    assert out == whole  # cse changes nothing across functions
+    # mlir-opt prints a function pass's IR once per function, that function alone.
+    assert err == (
+        header("After cse ('func.func' operation: @f)")
+        + _function_text(whole, "f")
+        + header("After cse ('func.func' operation: @g)")
+        + _function_text(whole, "g")
+    )
+
+
+def test_a_module_level_pipeline_prints_the_module_once(
+    capsys: pytest.CaptureFixture[str], two_functions: Path
+) -> None:
+    _, whole, _ = opt(capsys, str(two_functions), "-p", "cse")
+    _, _, err = opt(
+        capsys,
+        str(two_functions),
+        "--pass-pipeline=builtin.module(cse)",
+        "--mlir-print-ir-after=cse",
+    )
+    assert err == header("After cse") + whole
+
+
+def test_a_whole_module_pass_cannot_be_nested_under_func_func(
+    capsys: pytest.CaptureFixture[str], two_functions: Path
+) -> None:
+    status, out, err = opt(
+        capsys,
+        str(two_functions),
+        "--pass-pipeline=builtin.module(func.func(cse,xla-erase-dead-functions))",
+    )
+    assert status == 1 and out == ""
+    assert err == (
+        "error: 'xla-erase-dead-functions' runs on the whole module: it cannot be nested under "
+        "'func.func' (give it outside the func.func(...) list)\n"
+    )
+
+
+def test_pipeline_steps_keep_each_passs_anchor() -> None:
+    steps = read_pass_pipeline(
+        "builtin.module(cse,func.func(canonicalize,any(cse)),func.func(dce),inline)"
+    )
+    assert steps == [
+        PipelineStep("builtin.module", "cse"),
+        PipelineStep("func.func", "canonicalize,cse,dce"),
+        PipelineStep("builtin.module", "inline"),
+    ]

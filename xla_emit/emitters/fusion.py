@@ -30,7 +30,7 @@ from xla_emit.emitters.scatter import emit_scatter_entry
 from xla_emit.emitters.subgraphs import emitter_subgraphs, format_partitions
 from xla_emit.emitters.transpose import emit_transpose_entry
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
-from xla_emit.hlo.launches import is_library_fusion
+from xla_emit.hlo.launches import Launch, is_library_fusion
 
 
 @dataclass
@@ -160,7 +160,9 @@ def emit_hlo_module(
 
 
 def emit_fusions_module(
-    fusions: Sequence[HloInstruction], library_kernels: bool = True
+    fusions: Sequence[HloInstruction],
+    library_kernels: bool = True,
+    unfused_library_calls: Sequence[Launch] = (),
 ) -> ModuleOp:
     """Every fusion's kernel in one module: fusions the Triton route runs as
     `xtile.entry_func`s, the others by the emitters; no function takes the name of another
@@ -168,7 +170,8 @@ def emit_fusions_module(
 
     Without `library_kernels`, a library fusion (a gemm or sort fusion, which a
     run hands to the library) is listed in the module's `xla_emit.library_calls`
-    attribute as the launches a run makes for it, instead of being emitted.
+    attribute as the launches a run makes for it, instead of being emitted; so are
+    `unfused_library_calls`, the library calls outside any fusion.
     """
     from xla_emit.emitters.triton.emitter import emit_triton_fusion
     from xla_emit.emitters.triton.route import runs_as_triton
@@ -190,6 +193,8 @@ def emit_fusions_module(
         tile_kernel = emit_triton_fusion(instruction)
         functions.extend(op.clone() for op in tile_kernel.body.block.ops)
     result = ModuleOp(functions)
-    if library:
-        result.attributes[LIBRARY_CALLS_ATTRIBUTE] = library_calls_attribute(library)
+    if library or unfused_library_calls:
+        result.attributes[LIBRARY_CALLS_ATTRIBUTE] = library_calls_attribute(
+            library, unfused_library_calls
+        )
     return result

@@ -154,6 +154,24 @@ def triton_gemm_config(instruction: HloInstruction) -> TritonGemmConfig | None:
     )
 
 
+def triton_launch_config(fusion: HloInstruction) -> BlockLevelConfig:
+    """How a Triton fusion is tiled and launched: its `block_level_fusion_config`, or, for a
+    `__triton_gemm` fusion with a `triton_gemm_config` instead (as older XLA writes them),
+    the output tiles of that config: `block_m` x `block_n`, 1 along batch dims (a split-K
+    dot's split dim among them: XLA has made it a batch dim already)."""
+    inner = _fusion_backend_config(fusion)
+    if inner is None or "block_level_fusion_config" in inner:
+        return block_level_config(fusion)
+    gemm = triton_gemm_config(fusion)
+    if gemm is None:
+        return block_level_config(fusion)  # the located error: no config
+    rank = len(fusion.array_shape.dimensions)
+    if rank < 2:
+        raise _fail(fusion, "a triton_gemm_config tiles outputs of rank 2 or more")
+    tile = (1,) * (rank - 2) + (gemm.block_m, gemm.block_n)
+    return BlockLevelConfig((tile,), gemm.num_warps, gemm.num_stages, gemm.num_ctas)
+
+
 def dot_tile_sizes(instruction: HloInstruction) -> tuple[int, ...] | None:
     """The contracting-dimension tile of a dot in a Triton gemm fusion (the dot's own
     `backend_config={"sizes":["16"]}`), if it has one."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xla_emit.hlo.ir import HloInstruction
+from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.hlo.library_calls import CONV_TARGETS, GEMM_TARGETS, TOPK_TARGETS
 from xla_emit.hlo.opcodes import ALIASING_OPS
 from xla_emit.hlo.shape import ArrayShape, Shape, flatten_shape
@@ -27,6 +27,8 @@ LIBRARY_CALL_OPS = frozenset(
 LIBRARY_FUSION_OPS = frozenset({"dot", "custom-call", "sort"})
 # Ops that launch nothing: they alias buffers or are literals and parameters.
 NOT_LAUNCHED_OPS = ALIASING_OPS | {"parameter", "constant"}
+# Ops whose called computations a run executes op by op, as the entry's.
+RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
 
 
 def is_library_fusion(instruction: HloInstruction) -> bool:
@@ -102,6 +104,24 @@ def library_fusion_launches(fusion: HloInstruction) -> list[Launch]:
             launches.append(Launch(name, instruction, library_routine(instruction)))
         else:
             launches.append(Launch(wrapped_name(instruction), instruction, None))
+    return launches
+
+
+def unfused_library_calls(module: HloModule) -> list[Launch]:
+    """The library calls a run of `module` makes outside any fusion, in order.
+
+    They sit in the entry computation (or a `while` body, a `conditional` branch, a
+    called computation) as XLA:GPU leaves cuBLAS/cuDNN custom calls, dots and sorts.
+    """
+    launches: list[Launch] = []
+    pending = [module.entry]
+    while pending:
+        for instruction in pending.pop(0).instructions:
+            if instruction.opcode in RUNS_COMPUTATIONS:
+                pending.extend(instruction.called_computations)
+            elif instruction.opcode in LIBRARY_CALL_OPS:
+                name = library_launch_name(instruction)
+                launches.append(Launch(name, instruction, library_routine(instruction)))
     return launches
 
 

@@ -29,6 +29,7 @@ from xla_emit.interpreter.budget import run_limits
 from xla_emit.ir import parse_mlir, verify_module
 from xla_emit.pto.assembly import pto_as_to_mlir
 from xla_emit.runtime.backends import GPU, Backend, KernelProgram, backend_of
+from xla_emit.runtime.compare import DEFAULT_MAX_ULP
 from xla_emit.runtime.kernels import KernelCache
 from xla_emit.runtime.limits import check_kernel_module
 from xla_emit.runtime.module_runtime import ModuleRuntime
@@ -75,14 +76,38 @@ def _run_hlo_module(
         report = check_pipeline(module, inputs, expected, pipeline, progress=run_progress(options))
         finish_check(report, "the reference evaluator")
     cache = KernelCache(pipeline, checks=options.safety_checks)
-    runtime = ModuleRuntime(module, cache, progress=launch_progress(options))
+    native = None
+    if options.engine == "native":
+        from xla_emit.runtime.native_kernels import NativeKernelCache
+
+        native = NativeKernelCache()
+    runtime = ModuleRuntime(module, cache, progress=launch_progress(options), native=native)
     outputs = runtime.run(inputs)
+    if options.check and native is not None:
+        check_native_outputs(module, inputs, outputs)
     if options.time:
         for name, seconds in cache.pass_seconds.items():
             print(f"pass {name}: {seconds:.3f} s", file=sys.stderr)
         for run in runtime.runs:
             print(kernel_time(run.name, run.seconds, run.lanes), file=sys.stderr)
     return outputs
+
+
+def check_native_outputs(
+    module: HloModule, inputs: Sequence[np.ndarray], outputs: Sequence[np.ndarray]
+) -> None:
+    """Under --check with --engine native: the stages above ran in the interpreter (with its
+    safety checks); the outputs come from the native engine, held to the same rules."""
+    from xla_emit.runtime.expectations import output_expectations
+
+    expected = evaluate_module(module, inputs)
+    expectations = output_expectations(module, inputs)
+    print("engine: native (kernels JIT-compiled by LLVM for this CPU)", file=sys.stderr)
+    for number, (rule, want, got) in enumerate(zip(expectations, expected, outputs, strict=True)):
+        comparison = rule.compare(want, got, DEFAULT_MAX_ULP)
+        if not comparison.matches:
+            raise UserError(f"native engine: out{number} differs: {comparison.describe()}")
+    print(f"native engine: {len(outputs)} output(s) match the reference evaluator", file=sys.stderr)
 
 
 def run_kernel_file(

@@ -84,12 +84,18 @@ def as_parts(array: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(array).view(parts).reshape(*array.shape, 2)
 
 
-def compare(expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX_ULP) -> Comparison:
-    """Compare one output against its expected value (complex values part by part)."""
+def compare(
+    expected: np.ndarray,
+    actual: np.ndarray,
+    max_ulp: int = DEFAULT_MAX_ULP,
+    scale_tolerance: float | None = None,
+) -> Comparison:
+    """Compare one output against its expected value (complex values part by part): within
+    `max_ulp` ulp or the scale tolerance (of the dtype unless given) x the largest magnitude."""
     if expected.shape != actual.shape or expected.dtype != actual.dtype:
         return Comparison(False, False, float("inf"), 0, None)
     if expected.dtype.kind == "c":
-        return compare(as_parts(expected), as_parts(actual), max_ulp)
+        return compare(as_parts(expected), as_parts(actual), max_ulp, scale_tolerance)
     if np.array_equal(_bits(expected), _bits(actual)):
         return Comparison(True, True, 0.0, 0, None)
     if expected.dtype not in _SCALE_TOLERANCE:
@@ -116,7 +122,8 @@ def compare(expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX
     ulps = np.where(np.isnan(wide_expected) & np.isnan(wide_actual), 0, ulps)
     finite = wide_expected[np.isfinite(wide_expected)]
     scale = float(np.abs(finite).max()) if finite.size else 0.0
-    tolerance = _SCALE_TOLERANCE[expected.dtype] * scale
+    relative = _SCALE_TOLERANCE[expected.dtype] if scale_tolerance is None else scale_tolerance
+    tolerance = relative * scale
     bad = nan_mismatch | ((ulps > max_ulp) & (error > tolerance))
     index = first_index(error > 0)
     return Comparison(

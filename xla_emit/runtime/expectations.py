@@ -13,6 +13,8 @@
   emitter's tiling: per-thread runs, then warp shuffles), plus one rounding to
   the output type when it is narrower. The reference's own order does not
   enter: its distance to the exact sum is measured, not bounded, and shown.
+- Within the TF32 dot bound, or TF32's scale tolerance: outputs an f32 gemm fusion on
+  the Triton route computes (`tf32_outputs`).
 - Approximate: anything else (sums of approximated values, other reducers,
   dots) keeps `compare`'s ulp and scale tolerance.
 """
@@ -50,6 +52,12 @@ from xla_emit.runtime.compare import (
 )
 from xla_emit.runtime.kernels import wrap_as_fusion
 from xla_emit.runtime.sum_bounds import tree_error_bound
+from xla_emit.runtime.tf32_outputs import (
+    TF32_SCALE_TOLERANCE,
+    Tf32Dot,
+    fed_by_tf32_dot,
+    tf32_dot_output,
+)
 
 # Ops whose result depends on the order the kernel combines elements in (library calls:
 # the library's own order, e.g. cuFFT's butterflies, cuSOLVER's blocked factorizations).
@@ -66,6 +74,8 @@ class OutputKind(Enum):
     EXACT = "bit-exact"
     REORDERED_SUM = "reordered sum"
     APPROXIMATE = "approximate"
+    TF32_DOT = "TF32 dot"
+    TF32_APPROXIMATE = "approximate after a TF32 dot"
 
 
 @dataclass(frozen=True)
@@ -111,15 +121,17 @@ class Expectation:
     """How one output is compared with the reference."""
 
     kind: OutputKind
-    reordered: ReorderedSum | None = None
+    reordered: ReorderedSum | Tf32Dot | None = None
 
     def compare(
         self, expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX_ULP
     ) -> Comparison:
         if self.kind is OutputKind.EXACT:
             return compare_exactly(expected, actual)
-        if self.kind is OutputKind.REORDERED_SUM and self.reordered is not None:
+        if self.kind in _BOUNDED and self.reordered is not None:
             return compare_within_bound(expected, actual, self.reordered)
+        if self.kind is OutputKind.TF32_APPROXIMATE:
+            return compare(expected, actual, max_ulp, scale_tolerance=TF32_SCALE_TOLERANCE)
         return compare(expected, actual, max_ulp)
 
     def rule(self, dtype: np.dtype[np.generic], max_ulp: int = DEFAULT_MAX_ULP) -> str:
@@ -128,7 +140,16 @@ class Expectation:
             return "bit for bit"
         if self.kind is OutputKind.REORDERED_SUM and self.reordered is not None:
             return "within the reordered-sum bound"
+        if self.kind is OutputKind.TF32_DOT and self.reordered is not None:
+            return "within the TF32 dot bound"
+        if self.kind is OutputKind.TF32_APPROXIMATE:
+            return (
+                f"within {max_ulp} ulp or {TF32_SCALE_TOLERANCE:g} x the largest magnitude (TF32)"
+            )
         return tolerance_rule(dtype, max_ulp)
+
+
+_BOUNDED = frozenset({OutputKind.REORDERED_SUM, OutputKind.TF32_DOT})
 
 
 def _unit_roundoff(ptype: PrimitiveType) -> float:
@@ -174,10 +195,10 @@ def _bits_type(array: np.ndarray) -> np.dtype[np.generic]:
 
 
 def compare_within_bound(
-    expected: np.ndarray, actual: np.ndarray, reordered: ReorderedSum
+    expected: np.ndarray, actual: np.ndarray, reordered: ReorderedSum | Tf32Dot
 ) -> Comparison:
-    """Each element within the reordered-sum bound of the exact sum; infinities and NaNs
-    where the reference has them."""
+    """Each element within the bound (a reordered sum's, a TF32 dot's) of the exact value;
+    infinities and NaNs where the reference has them."""
     if expected.shape != actual.shape or expected.dtype != actual.dtype:
         return compare(expected, actual)
     wide_expected = expected.astype(np.float64)
@@ -236,6 +257,11 @@ def output_expectations(module: HloModule, inputs: Sequence[np.ndarray]) -> list
     entry_values: dict[HloInstruction, Value] | None = None
     expectations: list[Expectation] = []
     for instruction, index in leaves:
+        if fed_by_tf32_dot(instruction):
+            if entry_values is None:
+                entry_values = evaluate_values(module.entry, list(inputs))
+            expectations.append(_tf32_expectation(instruction, index, entry_values))
+            continue
         cone = _opcodes_feeding(instruction)
         if not cone & (_ORDER_DEPENDENT | APPROXIMATED_OPS):
             expectations.append(Expectation(OutputKind.EXACT))
@@ -253,6 +279,15 @@ def output_expectations(module: HloModule, inputs: Sequence[np.ndarray]) -> list
             Expectation(OutputKind.REORDERED_SUM, _reordered_sum(source, entry_values))
         )
     return expectations
+
+
+def _tf32_expectation(
+    instruction: HloInstruction, index: int | None, entry_values: dict[HloInstruction, Value]
+) -> Expectation:
+    dot = tf32_dot_output(instruction, index, entry_values)
+    if dot is None:
+        return Expectation(OutputKind.TF32_APPROXIMATE)
+    return Expectation(OutputKind.TF32_DOT, dot)
 
 
 def _leaves(

@@ -245,9 +245,10 @@ class _Printer:
         blocks = list(op.body.blocks)
         self.labels = {block: f"bb{i}" for i, block in enumerate(blocks)}
         incoming = self.incoming_values(blocks)
+        # The entry block is labelled only where a phi names it (a loop's first trip).
+        entry_named = any(pred is blocks[0] for preds in incoming.values() for pred, _ in preds)
         for i, block in enumerate(blocks):
-            # The entry block is labelled too: a loop's phi may name it as a predecessor.
-            if i > 0 or len(blocks) > 1:
+            if i > 0 or entry_named:
                 lines.append(f"{self.labels[block]}:")
             if i > 0:
                 lines += ["  " + phi for phi in self.phis(block, incoming[block])]

@@ -33,6 +33,7 @@ from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.launches import (
     LIBRARY_CALL_OPS,
     NOT_LAUNCHED_OPS,
+    RUNS_COMPUTATIONS,
     is_library_fusion,
     library_launch_name,
 )
@@ -43,13 +44,14 @@ from xla_emit.interpreter.executor import ProgressCallback
 from xla_emit.runtime import library, library_fft
 from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
+from xla_emit.runtime.native_kernels import NativeKernelCache, launch_native
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
 _ALIASES = ALIASING_OPS
 _NOT_LAUNCHED = NOT_LAUNCHED_OPS | LIBRARY_CALL_OPS
 # Ops whose called computations run as computations (their fusions launch kernels).
-_RUNS_COMPUTATIONS = frozenset({"call", "while", "conditional"})
+_RUNS_COMPUTATIONS = RUNS_COMPUTATIONS
 
 
 @dataclass
@@ -70,6 +72,8 @@ class ModuleRuntime:
     # Given a kernel's name, the callback that shows its progress (if any).
     progress: Callable[[str], ProgressCallback | None] | None = None
     runs: list[KernelRun] = field(default_factory=list[KernelRun])
+    # Set: every kernel of ours runs natively (`runtime.native_kernels`), compiled by LLVM.
+    native: NativeKernelCache | None = None
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The entry computation's outputs (tuples flattened) for `inputs`."""
@@ -164,6 +168,8 @@ class ModuleRuntime:
 
     def launch(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
         """Run the kernel of `fusion` on `operands`; returns its output(s)."""
+        if self.native is not None:
+            return self.launch_native(fusion, operands)
         kernel = self.kernels.kernel(self.module, fusion)
         arguments = _kernel_arguments(kernel, fusion, operands)
         progress = self.progress(fusion.name) if self.progress is not None else None
@@ -179,6 +185,15 @@ class ModuleRuntime:
         self.runs.append(
             KernelRun(fusion.name, kernel.executor.grid.num_lanes, time.perf_counter() - started)
         )
+        return _fusion_outputs(fusion, results)
+
+    def launch_native(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        """Run the fusion's kernel compiled for this CPU (its grid as loops)."""
+        assert self.native is not None
+        kernel = self.native.kernel(self.module, fusion)
+        started = time.perf_counter()
+        results = launch_native(kernel, fusion, _arrays(fusion, operands))
+        self.runs.append(KernelRun(fusion.name, kernel.lanes, time.perf_counter() - started))
         return _fusion_outputs(fusion, results)
 
     def launch_triton(self, fusion: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:

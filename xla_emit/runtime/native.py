@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import prod
 from typing import Any
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DenseArrayBase, ModuleOp
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp
 
 from dialects.nvvm import BLOCK_ID_OPS, ReadSpecialRegisterOp
+from dialects.xla import XLA_SLICE_INDEX
+from passes.gpu.lower_tensors import BUFFER_ALIGNMENT
+from passes.host.thread_loops import SCRATCH
 from xla_emit.diagnostics import UserError
 from xla_emit.runtime.llvm_ir import module_to_llvm_ir
 from xla_emit.runtime.ptx import load_llvmlite
@@ -143,30 +147,172 @@ def _bind_c_library(binding: Any, text: str) -> None:
             binding.add_symbol(name, ctypes.cast(function, ctypes.c_void_p).value)
 
 
-def run_kernel(module: ModuleOp, buffers: Sequence[np.ndarray]) -> None:
-    """Run the module's one kernel over its whole grid on `buffers` (in the kernel's
-    argument order: its inputs, then its outputs, which it writes in place)."""
+@dataclass(frozen=True)
+class NativeKernel:
+    """A kernel compiled for the host: `run` takes its buffers (inputs, then outputs);
+    the per-block scratch it needs (`xla.host_scratch` arguments) it allocates itself."""
+
+    name: str
+    buffers: int
+    scratch_bytes: tuple[int, ...]
+    # Per buffer, its `xla.slice_index` (None where it has none).
+    slices: tuple[int | None, ...]
+    grid: Grid
+    engine: Any
+    entry: Any
+    scratch: list[np.ndarray] = field(default_factory=list[np.ndarray], compare=False)
+
+    @property
+    def lanes(self) -> int:
+        return prod(self.grid.blocks) * prod(self.grid.threads)
+
+    def updated_input(self, output: int, inputs: int) -> int | None:
+        """The input whose buffer output number `output` updates in place, if any."""
+        index = self.slices[inputs + output] if inputs + output < len(self.slices) else None
+        if index is None:
+            return None
+        return next((i for i in range(inputs) if self.slices[i] == index), None)
+
+    def run(self, buffers: Sequence[np.ndarray]) -> None:
+        if len(buffers) != self.buffers:
+            raise UserError(
+                f"kernel '{self.name}' takes {self.buffers} buffers, got {len(buffers)}"
+            )
+        for buffer in buffers:
+            if not buffer.flags.c_contiguous:
+                raise UserError("the native engine needs C-contiguous buffers")
+        addresses = [b.__array_interface__["data"][0] for b in buffers]
+        pointers = (ctypes.c_void_p * (len(addresses) + len(self.scratch_bytes)))(
+            *addresses, *self.scratch_addresses()
+        )
+        self.entry(ctypes.addressof(pointers))
+
+    def scratch_addresses(self) -> list[int]:
+        """The per-block scratch buffers, allocated on the first run and reused (the engine
+        runs one block at a time): aligned as XLA aligns buffers, garbage at first, as
+        shared memory is."""
+        if len(self.scratch) != len(self.scratch_bytes):
+            self.scratch[:] = [np.empty(n + BUFFER_ALIGNMENT, np.uint8) for n in self.scratch_bytes]
+        starts = (s.__array_interface__["data"][0] for s in self.scratch)
+        return [start + (-start) % BUFFER_ALIGNMENT for start in starts]
+
+
+def scratch_bytes(kernel: llvm.FuncOp) -> list[int | None]:
+    """Per argument: the bytes of a per-block scratch buffer, None for the caller's buffers."""
+    attrs = kernel.arg_attrs.data if kernel.arg_attrs is not None else ()
+    sizes: list[int | None] = []
+    for arg_attrs in attrs:
+        size = (
+            arg_attrs.data.get("llvm.dereferenceable")
+            if isinstance(arg_attrs, DictionaryAttr)
+            else None
+        )
+        if isinstance(arg_attrs, DictionaryAttr) and SCRATCH in arg_attrs.data:
+            if not isinstance(size, IntegerAttr):
+                raise UserError("a scratch argument of the kernel has no size")
+            sizes.append(size.value.data)
+        else:
+            sizes.append(None)
+    return sizes
+
+
+def slice_indices(kernel: llvm.FuncOp) -> list[int | None]:
+    """Per argument, its `xla.slice_index`: an output sharing an input's is updated in place
+    (dynamic-update-slice, scatter), so it starts as that input."""
+    attrs = kernel.arg_attrs.data if kernel.arg_attrs is not None else ()
+    indices: list[int | None] = []
+    for arg_attrs in attrs:
+        index = (
+            arg_attrs.data.get(XLA_SLICE_INDEX) if isinstance(arg_attrs, DictionaryAttr) else None
+        )
+        indices.append(index.value.data if isinstance(index, IntegerAttr) else None)
+    return indices
+
+
+# The first line of a kernel's host IR: what the driver needs to know, as JSON.
+_HEADER = "; xla.native "
+# Compiled kernels of this process, by their LLVM IR: a module run twice compiles once.
+_COMPILED: dict[str, NativeKernel] = {}
+
+
+def kernel_ir(module: ModuleOp) -> str:
+    """The module's one kernel as host LLVM IR with its grid driver, headed by a comment
+    line that describes it (name, buffers, scratch bytes, grid): all `compile_llvm_ir` needs."""
+    kernel = kernel_of(module)
+    arity = len(kernel.function_type.inputs.data)
+    sizes = scratch_bytes(kernel) + [None] * arity
+    scratch = [n for n in sizes[:arity] if n is not None]
+    if any(n is None for n in sizes[arity - len(scratch) : arity]):
+        raise UserError("the kernel's scratch arguments must come last")
+    grid = grid_of(kernel)
+    header = {
+        "name": kernel.sym_name.data,
+        "buffers": arity - len(scratch),
+        "scratch": scratch,
+        "slices": slice_indices(kernel),
+        "blocks": list(grid.blocks),
+        "threads": list(grid.threads),
+    }
+    text = module_to_llvm_ir(module, host=True)
+    driver = grid_driver(kernel.sym_name.data, arity, grid)
+    return f"{_HEADER}{json.dumps(header)}\n{text}\n{driver}"
+
+
+def compile_kernel(module: ModuleOp) -> NativeKernel:
+    """The module's one kernel, JIT-compiled for this CPU."""
+    return compile_llvm_ir(kernel_ir(module))
+
+
+def compile_llvm_ir(text: str) -> NativeKernel:
+    """A kernel's host IR (`kernel_ir`) JIT-compiled for this CPU at O3 (LLVM's loop and
+    SLP vectorizers on)."""
+    cached = _COMPILED.get(text)
+    if cached is not None:
+        return cached
+    first_line = text.split("\n", 1)[0]
+    if not first_line.startswith(_HEADER):
+        raise UserError("not the host IR of a native kernel (no header line)")
+    header = json.loads(first_line.removeprefix(_HEADER))
+    try:
+        import llvmlite.binding  # noqa: F401  # pyright: ignore[reportUnusedImport]
+    except ImportError:
+        raise UserError("the native engine needs llvmlite: pip install 'xla-emit[llvm]'") from None
     binding = load_llvmlite()
     binding.initialize_native_target()
     binding.initialize_native_asmprinter()
-    kernel = kernel_of(module)
-    arity = len(kernel.function_type.inputs.data)
-    if len(buffers) != arity:
-        raise UserError(
-            f"kernel '{kernel.sym_name.data}' takes {arity} buffers, got {len(buffers)}"
-        )
-    for buffer in buffers:
-        if not buffer.flags.c_contiguous:
-            raise UserError("the native engine needs C-contiguous buffers")
-    text = module_to_llvm_ir(module, host=True)
-    text += "\n" + grid_driver(kernel.sym_name.data, arity, grid_of(kernel))
     _bind_c_library(binding, text)
     compiled = binding.parse_assembly(text)
     compiled.triple = binding.get_process_triple()
     compiled.verify()
-    machine = binding.Target.from_default_triple().create_target_machine(opt=2)
+    machine = binding.Target.from_default_triple().create_target_machine(
+        cpu=binding.get_host_cpu_name(),
+        features=binding.get_host_cpu_features().flatten(),
+        opt=3,
+    )
+    compiled.data_layout = str(machine.target_data)
+    tuning = binding.create_pipeline_tuning_options(speed_level=3)
+    tuning.loop_vectorization = True
+    tuning.slp_vectorization = True
+    builder = binding.create_pass_builder(machine, tuning)
+    builder.getModulePassManager().run(compiled, builder)
     engine = binding.create_mcjit_compiler(compiled, machine)
     engine.finalize_object()
-    run = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(engine.get_function_address("xla.grid"))
-    pointers = (ctypes.c_void_p * arity)(*(b.ctypes.data for b in buffers))
-    run(ctypes.cast(pointers, ctypes.c_void_p))
+    entry = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(engine.get_function_address("xla.grid"))
+    grid = Grid(tuple(header["blocks"]), tuple(header["threads"]))
+    native = NativeKernel(
+        header["name"],
+        header["buffers"],
+        tuple(header["scratch"]),
+        tuple(header["slices"][: header["buffers"]]),
+        grid,
+        engine,
+        entry,
+    )
+    _COMPILED[text] = native
+    return native
+
+
+def run_kernel(module: ModuleOp, buffers: Sequence[np.ndarray]) -> None:
+    """Run the module's one kernel over its whole grid on `buffers` (in the kernel's
+    argument order: its inputs, then its outputs, which it writes in place)."""
+    compile_kernel(module).run(buffers)

@@ -12,18 +12,26 @@ that an error names the pass it came from, `[PASS] message`, and so that
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from dialects import built_in_dialects
 from passes.diagnostics import OpError
-from passes.pipelines import available_passes, expand_pipelines, names_only_built_in_passes
+from passes.pipelines import (
+    MODULE_PASSES,
+    available_passes,
+    expand_pipelines,
+    names_only_built_in_passes,
+)
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, op_error, verify_module
 from xla_emit.runtime.timing import VERIFY, Timer
@@ -41,7 +49,14 @@ def parse_pipeline(spec: str) -> tuple[ModulePass, ...]:
         return PassPipeline.parse_spec(available_passes(expanded), expanded).passes
     except (ValueError, ArgSpecParseError) as error:
         # ArgSpecParseError (a malformed spec) derives from BaseException, so name it.
-        raise UserError(f"invalid pass pipeline '{spec}': {error}") from None
+        raise UserError(f"invalid pass pipeline '{spec}': {_dashed(str(error))}") from None
+
+
+def _dashed(message: str) -> str:
+    """xDSL's message with option names as MLIR spells them (`["max_unrol"]` -> `["max-unrol"]`)."""
+    return re.sub(
+        r'"([a-z0-9]+(?:_[a-z0-9]+)+)"', lambda m: '"' + m[1].replace("_", "-") + '"', message
+    )
 
 
 def apply_pipeline(
@@ -76,6 +91,72 @@ def apply_pipeline(
             _verify_after(module_pass, module, source_map)
         if after_pass is not None:
             after_pass(module_pass.name, module, elapsed)
+
+
+def apply_pipeline_to_each_function(
+    module: ModuleOp,
+    spec: str,
+    ctx: Context | None = None,
+    source_map: SourceMap | None = None,
+    after_pass: AfterPass | None = None,
+    timer: Timer | None = None,
+    before_pass: BeforePass | None = None,
+    entering: Callable[[FuncOp], None] | None = None,
+) -> None:
+    """Run `spec` on each `func.func` of `module` on its own, as MLIR's `func.func(...)` does.
+
+    The passes see one function at a time, in a module of its own that carries the module's
+    attributes and a copy of the module's other ops (so calls still verify and callees can be
+    read), then the function goes back in its place; `entering` (if any) hears of each
+    function first.
+    """
+    passes = parse_pipeline(spec)
+    for module_pass in passes:
+        if module_pass.name in MODULE_PASSES:
+            raise UserError(
+                f"'{module_pass.name}' runs on the whole module: it cannot be nested under "
+                "'func.func' (give it outside the func.func(...) list)"
+            )
+    functions = [op for op in module.ops if isinstance(op, FuncOp)]
+    for function in functions:
+        if entering is not None:
+            entering(function)
+        _apply_to_function(module, function, spec, ctx, source_map, after_pass, timer, before_pass)
+
+
+def _apply_to_function(
+    module: ModuleOp,
+    function: FuncOp,
+    spec: str,
+    ctx: Context | None,
+    source_map: SourceMap | None,
+    after_pass: AfterPass | None,
+    timer: Timer | None,
+    before_pass: BeforePass | None,
+) -> None:
+    # Copies of the other functions: a pass may read them (XLA's loop unroller weighs a
+    # callee's body) but what it does to them is dropped.
+    others = [op.clone() for op in module.ops if op is not function]
+    block = module.body.block
+    following = function.next_op
+    function.detach()
+    scope = ModuleOp([function, *others], attributes=dict(module.attributes))
+    try:
+        apply_pipeline(scope, spec, ctx, source_map, after_pass, timer, before_pass)
+    finally:
+        # What the passes left in the function's place (before the copies) goes back.
+        copies = {id(op) for op in others}
+        results: list[Operation] = []
+        for op in scope.ops:
+            if id(op) in copies:
+                break
+            results.append(op)
+        for op in results:
+            op.detach()
+            if following is None:
+                block.add_op(op)
+            else:
+                block.insert_op_before(op, following)
 
 
 def _context_for(spec: str) -> Context:

@@ -40,6 +40,8 @@ class InterpreterOptions:
     progress: bool = False
     # --output-shapes: the full output arrays of a Pallas kernel run over its grid.
     output_shapes: tuple[tuple[int, ...], ...] | None = None
+    # --engine: `interpreter` (the reference) or `native` (kernels compiled by LLVM).
+    engine: str = "interpreter"
 
     @property
     def safety_checks(self) -> CheckOptions:

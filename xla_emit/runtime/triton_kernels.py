@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
 
-from xla_emit.hlo.fusion_configs import block_level_config
+from xla_emit.hlo.fusion_configs import triton_launch_config
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.interpreter import CheckOptions
 from xla_emit.interpreter.tile.executor import TileExecutor
@@ -51,7 +51,7 @@ class TritonKernel:
 def make_triton_kernel(
     fusion: HloInstruction, module: ModuleOp, checks: CheckOptions, compile_seconds: float
 ) -> TritonKernel:
-    executor = TileExecutor(module, checks, num_warps=block_level_config(fusion).num_warps)
+    executor = TileExecutor(module, checks, num_warps=triton_launch_config(fusion).num_warps)
     programs = executor.num_programs(executor.entry_function())
     return TritonKernel(module, executor, programs, compile_seconds)
 

@@ -45,6 +45,7 @@ from xla_emit.tools.cli import add_input_format, add_timing, add_version
 
 if TYPE_CHECKING:
     from xla_emit.tools.opt_driver import Driver, DriverOptions, IRPrinting
+    from xla_emit.tools.pass_pipeline import PipelineStep
 
 
 def build_argument_parser() -> argparse.ArgumentParser:
@@ -174,10 +175,12 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     if pipeline is None and _ANCHORED.match(args.passes):
         # mlir-opt's -p takes its anchored form too (a plain list starts with a pass name).
         pipeline = cast(str, args.passes)
+    args.steps = ()
     if pipeline is not None:
-        from xla_emit.tools.pass_pipeline import flatten_pass_pipeline
+        from xla_emit.tools.pass_pipeline import flatten_pass_pipeline, read_pass_pipeline
 
         try:
+            args.steps = tuple(read_pass_pipeline(pipeline))
             args.passes = flatten_pass_pipeline(pipeline)
         except UserError as error:
             parser.error(error.message)
@@ -233,6 +236,7 @@ def driver_options(args: argparse.Namespace) -> DriverOptions:
         ir_printing=ir_printing(args),
         fusion=cast(str | None, args.fusion),
         emit_library_kernels=cast(bool, args.emit_library_kernels),
+        steps=cast("tuple[PipelineStep, ...]", getattr(args, "steps", ())),
     )
 
 

@@ -24,7 +24,11 @@ from xla_emit.runtime.sources import input_format
 from xla_emit.runtime.timing import PARSE, PRINT, VERIFY, Timer
 
 if TYPE_CHECKING:
+    from xdsl.dialects.func import FuncOp
+    from xdsl.ir import Operation
+
     from xla_emit.hlo.ir import HloInstruction
+    from xla_emit.tools.pass_pipeline import PipelineStep
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,9 @@ class DriverOptions:
     fusion: str | None = None
     # Emit library fusions' kernels too, which a run never launches (else they are listed).
     emit_library_kernels: bool = False
+    # `--pass-pipeline`'s steps, each run on the module or on each function (empty: `passes`
+    # on the module).
+    steps: tuple[PipelineStep, ...] = ()
 
 
 class Driver:
@@ -87,6 +94,8 @@ class Driver:
         # The pass running now and the IR it was given (for after-change), by name.
         self._running: str | None = None
         self._text_before: str | None = None
+        # The function a `func.func(...)` list runs on now (None: the whole module).
+        self._function: FuncOp | None = None
 
     def run_chunk(self, text: str, file: str) -> str:
         """The printed result of one chunk (`UserError` on bad input or a failing pass)."""
@@ -146,6 +155,7 @@ class Driver:
         of its own.
         """
         from xla_emit.emitters.fusion import emit_fusions_module, fusion_instructions
+        from xla_emit.hlo.launches import unfused_library_calls
         from xla_emit.hlo.parser import parse_hlo_module
         from xla_emit.hlo.select_fusion import fusion_named
         from xla_emit.runtime.module_runtime import kernel_fusions
@@ -163,29 +173,40 @@ class Driver:
                 "is emitted as a kernel of its own, as xla-emit-run runs it; XLA's fusions come "
                 "from its optimized module (xla-emit-jax writes it)\n"
             )
+        # The library calls a run makes outside any fusion are listed beside the library
+        # fusions', so that the module shows every launch of a run (one fusion: its own).
+        unfused = unfused_library_calls(hlo)
         if self.options.fusion is not None:
             fusions = [fusion_named(hlo, self.options.fusion, fusions)]
-        return emit_fusions_module(fusions, self.options.emit_library_kernels)
+            unfused = []
+        return emit_fusions_module(fusions, self.options.emit_library_kernels, unfused)
 
     def _apply_passes(self, module: ModuleOp, source_map: SourceMap) -> None:
-        from xla_emit.runtime.pipeline import apply_pipeline
+        from xla_emit.runtime.pipeline import apply_pipeline, apply_pipeline_to_each_function
+        from xla_emit.tools.pass_pipeline import FUNCTION, MODULE, PipelineStep
 
+        steps = self.options.steps or (PipelineStep(MODULE, self.options.passes),)
+        hooks = (self.ctx, source_map, self._after_pass, self.timer, self._before_pass)
         try:
-            apply_pipeline(
-                module,
-                self.options.passes,
-                self.ctx,
-                source_map,
-                self._after_pass,
-                self.timer,
-                self._before_pass,
-            )
+            for step in steps:
+                if step.anchor == FUNCTION:
+                    apply_pipeline_to_each_function(
+                        module, step.passes, *hooks, entering=self._enter_function
+                    )
+                else:
+                    self._function = None
+                    apply_pipeline(module, step.passes, *hooks)
         except UserError:
             if self._running is not None and self.ir_printing.prints_after_failure(self._running):
                 self._dump(f"After {self._running} Failed", module)
             raise
         finally:
             self._running = None
+            self._function = None
+
+    def _enter_function(self, function: FuncOp) -> None:
+        """Dumps around the passes that follow show `function` alone, as mlir-opt's do."""
+        self._function = function
 
     def _before_pass(self, name: str, module: ModuleOp) -> None:
         self._running = name
@@ -208,7 +229,13 @@ class Driver:
         text = self._print(module, self.spelling)
         if printing.after_change and text == self._text_before:
             return
-        sys.stderr.write(f"// -----// IR Dump After {name} //----- //\n{text}")
+        sys.stderr.write(f"// -----// IR Dump After {name}{self._scope()} //----- //\n{text}")
+
+    def _scope(self) -> str:
+        """mlir-opt's note of the op a nested pass ran on (`('func.func' operation: @f)`)."""
+        if self._function is None:
+            return ""
+        return f" ('func.func' operation: @{self._function.sym_name.data})"
 
     def _dump(self, what: str, module: ModuleOp) -> None:
         """The IR with MLIR's `// -----// IR Dump <what> //----- //` header, on stderr."""
@@ -216,7 +243,7 @@ class Driver:
             text = self._print(module, self.spelling)
         except Exception:  # noqa: BLE001 - a failed pass may leave IR the custom printers reject
             text = self._print(module, None, generic=True)
-        sys.stderr.write(f"// -----// IR Dump {what} //----- //\n{text}")
+        sys.stderr.write(f"// -----// IR Dump {what}{self._scope()} //----- //\n{text}")
 
     def _print(self, module: ModuleOp, spelling: str | None, generic: bool = False) -> str:
         """`module` as text, its target-neutral ops spelled as `spelling` (None: as they are).
@@ -231,12 +258,15 @@ class Driver:
                 RespellPass(spelling).apply(self.ctx, module)
             out = StringIO()
             generic = generic or self.options.print_op_generic
+            shown: Operation = module
+            if self._function is not None and self._function.parent_op() is module:
+                shown = self._function
             if self.options.print_debuginfo:
                 DebugInfoPrinter(
                     stream=out, print_generic_format=generic, print_debuginfo=True
-                ).print_module_with_aliases(module)
+                ).print_module_with_aliases(shown)
                 return out.getvalue()
-            Printer(stream=out, print_generic_format=generic).print_op(module)
+            Printer(stream=out, print_generic_format=generic).print_op(shown)
             out.write("\n")
             return out.getvalue()
 

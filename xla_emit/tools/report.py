@@ -138,11 +138,11 @@ def kernel_row(module: HloModule, bundle: Bundle, kernel: XlaKernel) -> KernelRo
 def _triton_grid(fusion: HloInstruction, tile_kernel: ModuleOp) -> tuple[int, int]:
     """(programs, threads) of a tile kernel's launch: one program per output tile, a warp of
     32 threads per `num_warps`."""
-    from xla_emit.hlo.fusion_configs import block_level_config
+    from xla_emit.hlo.fusion_configs import triton_launch_config
     from xla_emit.interpreter import CheckOptions
     from xla_emit.runtime.triton_kernels import make_triton_kernel
 
-    num_warps = block_level_config(fusion).num_warps
+    num_warps = triton_launch_config(fusion).num_warps
     programs = make_triton_kernel(fusion, tile_kernel, CheckOptions.fast(), 0.0).programs
     return (programs, 32 * num_warps)
 
@@ -168,14 +168,16 @@ def program_rows(bundle: Bundle) -> list[OutputRow]:
     """Our whole program (the module runtime) on the bundle's inputs against XLA:CPU's."""
     from xla_emit.runtime.compare import compare
     from xla_emit.runtime.module_runtime import ModuleRuntime
+    from xla_emit.runtime.tf32_outputs import xla_cpu_tolerance
 
     module = parse_hlo_module(bundle.text(GPU_HLO), str(bundle.file(GPU_HLO)))
     outputs = ModuleRuntime(module).run(read_inputs(str(bundle.file(INPUTS)), module.entry))
     expected = load_arrays(str(bundle.file(OUTPUTS)), "outputs")
+    tolerance = xla_cpu_tolerance(module)
     rows: list[OutputRow] = []
     for number, output in enumerate(outputs):
         reference = expected[f"out{number}"].reshape(output.shape).view(output.dtype)
-        result = compare(reference, output)
+        result = compare(reference, output, scale_tolerance=tolerance)
         shape = f"{output.dtype}{list(output.shape)}"
         rows.append(OutputRow(f"out{number}", shape, result.describe(), result.matches))
     return rows

@@ -140,6 +140,13 @@ def build_argument_parser() -> argparse.ArgumentParser:
         choices=BACKEND_NAMES,
         help="the backend whose executor runs a kernel (default: the module's attributes say)",
     )
+    _ = parser.add_argument(
+        "--engine",
+        choices=("interpreter", "native"),
+        default="interpreter",
+        help="what runs an HLO module's kernels: the interpreter (the reference) or native "
+        "code JIT-compiled by LLVM for this CPU (needs the [llvm] extra)",
+    )
     add_limit_arguments(parser)
     add_input_format(parser)
     add_timing(parser)
@@ -172,6 +179,7 @@ def parse_options(argv: Sequence[str] | None) -> RunOptions:
             limits=limits_of(namespace),
             progress=cast(bool, namespace.progress),
             output_shapes=cast("tuple[tuple[int, ...], ...] | None", namespace.output_shapes),
+            engine=cast(str, namespace.engine),
         ),
     )
 
@@ -286,6 +294,8 @@ _MODES: dict[str, Mode] = {
 
 
 def select_mode(program: Program, options: RunOptions) -> Mode:
+    if options.interpreter.engine != "interpreter" and (program.kind != "hlo" or options.reference):
+        raise UserError("--engine native runs the kernels of an HLO module (not --reference)")
     if program.kind != "hlo":
         if options.fusion is not None:
             raise UserError("--fusion picks a fusion of an HLO module; for MLIR, --entry NAME")
@@ -330,10 +340,15 @@ def run(options: RunOptions, timer: Timer) -> None:
     elif program.bundle is None:
         report_outputs(outputs)
     if program.bundle is not None and options.inputs is None and options.random_inputs is None:
-        compare_with_xla_cpu(program.bundle, outputs, options.interpreter.check)
+        from xla_emit.runtime.tf32_outputs import xla_cpu_tolerance
+
+        tolerance = xla_cpu_tolerance(load_module(program, options))
+        compare_with_xla_cpu(program.bundle, outputs, options.interpreter.check, tolerance)
 
 
-def compare_with_xla_cpu(bundle: str, outputs: Sequence[np.ndarray], check: bool) -> None:
+def compare_with_xla_cpu(
+    bundle: str, outputs: Sequence[np.ndarray], check: bool, scale_tolerance: float | None = None
+) -> None:
     """One line per output against the bundle's XLA:CPU outputs; with `check`, a miss fails."""
     from xla_emit.hlo.npz import load_arrays
     from xla_emit.jax.bundle import OUTPUTS
@@ -347,7 +362,8 @@ def compare_with_xla_cpu(bundle: str, outputs: Sequence[np.ndarray], check: bool
     missed: list[str] = []
     for number, output in enumerate(outputs):
         name = f"out{number}"
-        result = compare(expected[name].reshape(output.shape).view(output.dtype), output)
+        reference = expected[name].reshape(output.shape).view(output.dtype)
+        result = compare(reference, output, scale_tolerance=scale_tolerance)
         verdict = "" if result.identical else (" (within tolerance)" if result.matches else "")
         print(
             f"{name}: {output.dtype}{list(output.shape)} against XLA:CPU: {result.describe()}"

@@ -11,6 +11,7 @@ from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter.tile.dot import to_tf32
 from xla_emit.interpreter.tile.executor import TileExecutor
+from xla_emit.runtime.module_runtime import ModuleRuntime
 from xla_emit.runtime.triton_kernels import compile_triton_fusion
 
 # As XLA:GPU writes a bf16 gemm fusion (jax 0.12, H100): the dot's contracting tile in its
@@ -75,3 +76,23 @@ def test_the_pipeline_ends_in_tt_dot_and_computes_the_same_bits() -> None:
 def test_tf32_rounds_to_ten_mantissa_bits_ties_away() -> None:
     values = np.array([1 + 2**-10, 1 + 2**-11, 1 + 3 * 2**-11, -(1 + 2**-11), np.inf], np.float32)
     assert to_tf32(values).tolist() == [1 + 2**-10, 1 + 2**-10, 1 + 2**-9, -(1 + 2**-10), np.inf]
+
+
+def test_a_triton_gemm_config_tiles_as_the_same_nested_gemm_config_does() -> None:
+    # Older XLA writes `__triton_gemm` with block_m/n/k instead of output tiles and the
+    # dot's K tile: the same tiles give the same kernel and the same bits.
+    legacy = _GEMM.replace(', backend_config={"sizes":["16"]}', "").replace(
+        '"kind":"__triton_nested_gemm_fusion",'
+        '"block_level_fusion_config":{"num_warps":"2","output_tiles":[{"sizes":["16","8"]}]}',
+        '"kind":"__triton_gemm","triton_gemm_config":{"block_m":"16","block_n":"8",'
+        '"block_k":"16","split_k":"1","num_stages":"1","num_warps":"2"}',
+    )
+    assert '__triton_gemm"' in legacy and '"sizes"' not in legacy
+    nested_fusion = parse_hlo_module(_GEMM, "m.hlo").entry.root
+    legacy_fusion = parse_hlo_module(legacy, "legacy.hlo").entry.root
+    assert str(emit_triton_fusion(legacy_fusion)) == str(emit_triton_fusion(nested_fusion))
+    runtime = ModuleRuntime(parse_hlo_module(legacy, "legacy.hlo"))
+    (out,) = runtime.run(_inputs())
+    (expected,) = TileExecutor(emit_triton_fusion(nested_fusion), num_warps=2).run(_inputs())
+    assert out.tobytes() == expected.tobytes()
+    assert [(r.name, r.lanes) for r in runtime.runs] == [("f", 2 * 3)]

@@ -67,7 +67,7 @@ def _compare(log: Path, xla_kernel: Callable[[Path], ModuleOp] = _parse_snapshot
 
 
 @pytest.mark.skipif(not _LOGS, reason="the Triton corpus (tests/corpus/triton) is not here")
-@pytest.mark.parametrize("model", ["softmax_f32", "attention_bf16"])
+@pytest.mark.parametrize("model", ["softmax_f32", "attention_bf16", "split_k_bf16"])
 def test_a_model_s_triton_fusions_equal_xla_s_kernels_bit_for_bit(model: str) -> None:
     logs = [log for log in _LOGS if f"/{model}/" in log.as_posix()]
     if not logs:

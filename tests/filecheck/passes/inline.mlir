@@ -1,5 +1,5 @@
 // RUN: xla-emit-opt %s --split-input-file -p inline | filecheck %s
-// RUN: xla-emit-opt %s --split-input-file -p 'inline{max_caller_ops=7}' | filecheck %s --check-prefix=CAP
+// RUN: xla-emit-opt %s --split-input-file -p 'inline{max-caller-ops=7}' | filecheck %s --check-prefix=CAP
 
 // A pure_call in a loop body is replaced by the callee's body; the private
 // callee, now unused, is erased.

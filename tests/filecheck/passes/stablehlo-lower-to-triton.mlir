@@ -56,3 +56,25 @@ xtile.entry_func @left_alone(%in: memref<4x4xf32>, %out: memref<4xf32>, %flat: m
   xtile.insert %f into %flat[%c0] [16] [1] : tensor<16xf32> -> memref<16xf32>
   xtile.return
 }
+
+// -----
+
+// Dots: batch tiles wider than 1 in place (leading) give a batched tt.dot as they are;
+// a batch dim of 2 elsewhere is no form tt.dot takes, and the dot stays.
+// CHECK-LABEL: xtile.entry_func @dots
+// CHECK: tt.dot %{{.*}}, %{{.*}}, %{{.*}}, inputPrecision = tf32 : tensor<2x4x8xbf16> * tensor<2x8x4xbf16> -> tensor<2x4x4xf32>
+// CHECK: stablehlo.dot_general %{{.*}}, %{{.*}}, batching_dims = [0] x [1]
+// CHECK-NOT: tt.trans
+xtile.entry_func @dots(%in: memref<2x4x8xbf16>, %in2: memref<2x8x4xbf16>, %in3: memref<8x2x4xbf16>, %out: memref<2x4x4xf32>, %pid: index {xla.range = [0 : index, 0 : index]}) {
+  %c0 = arith.constant 0 : index
+  %a = xtile.extract %in[%c0, %c0, %c0] [2, 4, 8] [1, 1, 1] : memref<2x4x8xbf16> -> tensor<2x4x8xbf16>
+  %b = xtile.extract %in2[%c0, %c0, %c0] [2, 8, 4] [1, 1, 1] : memref<2x8x4xbf16> -> tensor<2x8x4xbf16>
+  %b2 = xtile.extract %in3[%c0, %c0, %c0] [8, 2, 4] [1, 1, 1] : memref<8x2x4xbf16> -> tensor<8x2x4xbf16>
+  %acc = arith.constant dense<0.000000e+00> : tensor<2x4x4xf32>
+  %d = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1], precision = [DEFAULT, DEFAULT] : (tensor<2x4x8xbf16>, tensor<2x8x4xbf16>) -> tensor<2x4x4xf32>
+  %s = arith.addf %acc, %d : tensor<2x4x4xf32>
+  %d2 = stablehlo.dot_general %a, %b2, batching_dims = [0] x [1], contracting_dims = [2] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x4x8xbf16>, tensor<8x2x4xbf16>) -> tensor<2x4x4xf32>
+  %s2 = arith.addf %s, %d2 : tensor<2x4x4xf32>
+  xtile.insert %s2 into %out[%c0, %c0, %c0] [2, 4, 4] [1, 1, 1] : tensor<2x4x4xf32> -> memref<2x4x4xf32>
+  xtile.return
+}

@@ -1,7 +1,7 @@
-// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{greedy_cleanup=false}' | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{greedy-cleanup=false}' | filecheck %s
 // RUN: xla-emit-opt %s --split-input-file -p xla-gpu-optimize-loops | filecheck %s --check-prefix=FOLD
-// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=16}' | filecheck %s --check-prefix=MAX16
-// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=1000000}' | filecheck %s --check-prefix=HUGE
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max-unroll-factor=16}' | filecheck %s --check-prefix=MAX16
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max-unroll-factor=1000000}' | filecheck %s --check-prefix=HUGE
 // RUN: xla-emit-opt %s --split-input-file -p 'xla-gpu-optimize-loops{max_unroll_factor=3}' | filecheck %s --check-prefix=MAX3
 
 // A 4-trip vector loop (the seed's) unrolls fully: four copies of the body at
@@ -65,7 +65,7 @@ func.func @zero_trips(%x: f32) -> f32 {
 
 // 8 trips > 4: partial unrolling. The body costs 5 * 20 (tanh) + 1 + yield
 // = 102, so f = 400 // 102 = 3, lowered to 2 to divide 8: step 2, two copies,
-// the second at %i + 1. A max_unroll_factor of 16 does not raise it.
+// the second at %i + 1. A max-unroll-factor of 16 does not raise it.
 func.func @partial_unroll(%x: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -93,7 +93,7 @@ func.func @partial_unroll(%x: f32) -> f32 {
 // CHECK:       %[[F1:.*]] = arith.addf %{{.*}}, %x
 // CHECK:       scf.yield %[[F1]]
 // Fully unrolled, the 8 trips would cost 8 * 102 > 400, XLA's cap on an
-// unrolled body: max_unroll_factor only caps, it never raises the factor.
+// unrolled body: max-unroll-factor only caps, it never raises the factor.
 // MAX16-LABEL: func.func @partial_unroll
 // MAX16:       arith.constant 2 : index
 // MAX16:       scf.for
@@ -226,9 +226,9 @@ func.func @cheap_body(%x: f32) -> f32 {
 
 // -----
 
-// A huge max_unroll_factor cannot blow a 100000-trip loop up into 100000
+// A huge max-unroll-factor cannot blow a 100000-trip loop up into 100000
 // copies: the body is capped at 400 // 2 = 200 copies (200 divides 100000).
-// A max_unroll_factor of 16 holds the factor down to 16 (it divides 100000).
+// A max-unroll-factor of 16 holds the factor down to 16 (it divides 100000).
 func.func @huge_factor(%x: f32) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

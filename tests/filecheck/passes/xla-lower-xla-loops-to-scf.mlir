@@ -1,4 +1,4 @@
-// RUN: xla-emit-opt %s --split-input-file -p "xla-lower-xla-loops-to-scf{greedy_cleanup=false}" | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p "xla-lower-xla-loops-to-scf{greedy-cleanup=false}" | filecheck %s
 
 // One range variable: one scf.for over [0, 4); both dims are checked against
 // their bounds, the map result comes from an apply_indexing in the then-branch,

@@ -1,7 +1,7 @@
-// RUN: xla-emit-opt %s --split-input-file --verify-diagnostics -p 'xla-lower-xla-to-scf{warp_size=16}'
-// RUN: not xla-emit-opt %s --split-input-file -p 'xla-lower-xla-to-scf{warp_size=24}' 2>&1 | filecheck %s --check-prefix=WARP
+// RUN: xla-emit-opt %s --split-input-file --verify-diagnostics -p 'xla-lower-xla-to-scf{warp-size=16}'
+// RUN: not xla-emit-opt %s --split-input-file -p 'xla-lower-xla-to-scf{warp-size=24}' 2>&1 | filecheck %s --check-prefix=WARP
 
-// WARP: error: [xla-lower-xla-to-scf] warp_size must be a power of 2, but got 24
+// WARP: error: [xla-lower-xla-to-scf] warp-size must be a power of 2, but got 24
 
 // With 16-lane warps a shuffle at distance 16 would leave the warp (XLA
 // rejects it the same way).

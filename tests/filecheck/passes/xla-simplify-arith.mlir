@@ -1,4 +1,4 @@
-// RUN: xla-emit-opt %s --split-input-file -p "xla-simplify-arith{greedy_cleanup=false}" | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p "xla-simplify-arith{greedy-cleanup=false}" | filecheck %s
 
 // Thread ids in [0, 127] (xla.range): the lowered loop's bounds checks are
 // always true; a comparison the range straddles is kept.

@@ -1,4 +1,4 @@
-// RUN: xla-emit-opt %s --split-input-file -p 'xla-vectorize-loads-stores{greedy_cleanup=false}' | filecheck %s
+// RUN: xla-emit-opt %s --split-input-file -p 'xla-vectorize-loads-stores{greedy-cleanup=false}' | filecheck %s
 // RUN: xla-emit-opt %s --split-input-file -p xla-vectorize-loads-stores | filecheck %s --check-prefix=FOLD
 
 // The seed's case: load and store contiguous in %i and aligned (th * 4 + i):

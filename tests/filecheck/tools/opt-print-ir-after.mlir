@@ -2,7 +2,8 @@
 // RUN: xla-emit-opt %s -p cse,canonicalize --mlir-print-ir-before=canonicalize --mlir-print-ir-after-all --mlir-print-ir-after-change -o /dev/null 2>&1 | filecheck %s --check-prefix=CHANGE
 // RUN: xla-emit-opt %examples/gelu.hlo -p xla-gpu-pipeline --mlir-print-ir-after=xla-flatten-tensors -o /dev/null 2>&1 | grep 'IR Dump' | filecheck %s --check-prefix=GELU
 
-// One pass's output, with MLIR's header, and nothing else.
+// One pass's output, with MLIR's header, and nothing else: a pass nested under
+// func.func prints the function it ran on, alone.
 
 func.func @f(%a: i32) -> i32 {
   %c = arith.constant 1 : i32
@@ -12,14 +13,12 @@ func.func @f(%a: i32) -> i32 {
   func.return %e : i32
 }
 
-// CHECK:      // -----// IR Dump After cse //----- //
-// CHECK-NEXT: builtin.module {
-// CHECK-NEXT:   func.func @f(%a: i32) -> i32 {
-// CHECK-NEXT:     %c = arith.constant 1 : i32
-// CHECK-NEXT:     %b = arith.addi %a, %c : i32
-// CHECK-NEXT:     %e = arith.addi %b, %b : i32
-// CHECK-NEXT:     func.return %e : i32
-// CHECK-NEXT:   }
+// CHECK:      // -----// IR Dump After cse ('func.func' operation: @f) //----- //
+// CHECK-NEXT: func.func @f(%a: i32) -> i32 {
+// CHECK-NEXT:   %c = arith.constant 1 : i32
+// CHECK-NEXT:   %b = arith.addi %a, %c : i32
+// CHECK-NEXT:   %e = arith.addi %b, %b : i32
+// CHECK-NEXT:   func.return %e : i32
 // CHECK-NEXT: }
 // CHECK-EMPTY:
 // CHECK-NOT: IR Dump

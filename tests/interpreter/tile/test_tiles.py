@@ -73,3 +73,16 @@ def test_two_programs_writing_one_whole_tile_is_a_race() -> None:
         insert(buffer, tiles, offsets)
     insert(buffer, tiles, offsets, check_races=False)  # unchecked, the last write wins
     assert buffer[2:4, 0:4].tolist() == [[1.0] * 4] * 2
+
+
+@pytest.mark.parametrize("programs", [3, 40])
+def test_whole_tiles_read_by_many_programs_are_each_pid_s_slice(programs: int) -> None:
+    # 3 programs read less than the buffer (the tiles are gathered where they lie); 40
+    # read each tile many times over (the buffer is made tile-major, then tiles copied).
+    rng = np.random.default_rng(2)
+    buffer = rng.standard_normal((4, 8, 6)).astype(np.float32)
+    sizes = (1, 4, 2)
+    starts = rng.integers(0, [4, 2, 3], (programs, 3)) * np.array(sizes)
+    tiles = extract(buffer, starts.astype(np.int64), sizes)
+    for tile, (a, b, c) in zip(tiles, starts, strict=True):
+        assert np.array_equal(tile, buffer[a : a + 1, b : b + 4, c : c + 2])

@@ -55,7 +55,7 @@ from xla_emit.emitters.triton.tiling import (
     uses_contracting_tile,
 )
 from xla_emit.emitters.types import element_type
-from xla_emit.hlo.fusion_configs import block_level_config
+from xla_emit.hlo.fusion_configs import triton_gemm_config, triton_launch_config
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.shape import ArrayShape
 from xla_emit.indexing import AffineExpr, ConstantExpr, DimExpr, IndexingMap, Interval, Variable
@@ -104,10 +104,15 @@ def kernel_name(fusion: HloInstruction) -> str:
 
 
 def emit_triton_fusion(fusion: HloInstruction) -> ModuleOp:
-    """The `xtile` kernel of a `__triton` fusion, tiled by its block_level_fusion_config."""
-    config = block_level_config(fusion)
+    """The `xtile` kernel of a Triton fusion, tiled by its block_level_fusion_config (or a
+    gemm fusion's triton_gemm_config)."""
+    config = triton_launch_config(fusion)
     computation = fusion.called_computations[0]
-    tiled = tile_computation(computation, config.output_tiles)
+    gemm = triton_gemm_config(fusion)
+    # A dot without its own K tile (`sizes`) takes the gemm config's `block_k`.
+    tiled = tile_computation(
+        computation, config.output_tiles, gemm.block_k if gemm is not None else None
+    )
     return emit_tiled_computation(kernel_name(fusion), computation, tiled)
 
 

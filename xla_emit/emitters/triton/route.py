@@ -14,26 +14,42 @@ from xla_emit.hlo.ir import HloInstruction
 
 def runs_as_triton(instruction: HloInstruction) -> bool:
     """A fusion XLA emits with Triton's block-level code generation that our Triton emitter
-    covers: normalizations, and gemm fusions of 16-bit floats. Other gemm fusions run op by
-    op, their dot a library call (an f32 dot on the Triton route multiplies TF32 values, as
-    XLA:GPU does at default precision, and `--check` has no bound for that yet); a
-    normalization with an op the emitter lacks runs as one kernel of the emitters."""
+    covers: normalizations, and gemm fusions whose dots multiply 16-bit floats or f32 (as
+    TF32, XLA:GPU's default precision for f32 dots on an H100). Other gemm fusions (f64,
+    integers) run op by op, their dot a library call; a normalization with an op the
+    emitter lacks runs as one kernel of the emitters."""
     kind = fusion_backend_kind(instruction)
     if kind not in TRITON_KINDS:
         return False
-    if kind != TRITON and not _sixteen_bit_dots(instruction):
+    if kind != TRITON and not _tensor_core_dots(instruction):
         return False
     return _emits(instruction)
 
 
-def _sixteen_bit_dots(fusion: HloInstruction) -> bool:
+def _tensor_core_dots(fusion: HloInstruction) -> bool:
+    """Whether the fusion has dots, all of 16-bit floats or f32 (what Triton's `tt.dot`
+    takes to the tensor cores)."""
     dots = [i for i in fusion.called_computations[0].instructions if i.opcode == "dot"]
     return bool(dots) and all(
-        operand.array_shape.element_type.dtype.itemsize == 2
-        and operand.array_shape.element_type.is_float
+        operand.array_shape.element_type.is_float
+        and operand.array_shape.element_type.dtype.itemsize in (2, 4)
         for dot in dots
         for operand in dot.operands
     )
+
+
+def tf32_dots(fusion: HloInstruction) -> list[HloInstruction]:
+    """The f32 dots of a fusion on the Triton route: their inputs are rounded to TF32."""
+    if fusion.opcode != "fusion" or fusion_backend_kind(fusion) == TRITON:
+        return []
+    if not runs_as_triton(fusion):
+        return []
+    return [
+        i
+        for i in fusion.called_computations[0].instructions
+        if i.opcode == "dot"
+        and any(o.array_shape.element_type.dtype.itemsize == 4 for o in i.operands)
+    ]
 
 
 def _emits(fusion: HloInstruction) -> bool:

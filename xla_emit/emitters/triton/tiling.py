@@ -101,16 +101,19 @@ def output_tile_offsets(dimensions: Sequence[int], sizes: Sequence[int]) -> tupl
 
 
 def tile_computation(
-    computation: HloComputation, output_tiles: Sequence[Sequence[int]]
+    computation: HloComputation,
+    output_tiles: Sequence[Sequence[int]],
+    contracting_tile: int | None = None,
 ) -> TiledComputation:
-    """Tile `computation` so that each program computes one tile of each output."""
+    """Tile `computation` so that each program computes one tile of each output (a dot
+    without its own K tile takes `contracting_tile`)."""
     root = computation.root
     outputs = list(root.operands) if root.opcode == "tuple" else [root]
     if len(output_tiles) not in (1, len(outputs)):
         message = f"{len(output_tiles)} output tiles for {len(outputs)} outputs"
         raise _fail(root, message)
     tiles = [tuple(output_tiles[min(i, len(output_tiles) - 1)]) for i in range(len(outputs))]
-    tiler = _Tiler()
+    tiler = _Tiler(contracting_tile)
     counts: set[int] = set()
     roots: list[TiledInstruction] = []
     for output, sizes in zip(outputs, tiles, strict=True):
@@ -136,7 +139,8 @@ def tile_computation(
 class _Tiler:
     """Tiles instructions depth first, once per distinct (instruction, tile)."""
 
-    def __init__(self) -> None:
+    def __init__(self, contracting_tile: int | None = None) -> None:
+        self.contracting_tile = contracting_tile
         self.contracting_tiles = 0
         self.ordered: list[TiledInstruction] = []
         self._seen: dict[tuple[int, tuple[int, ...], tuple[str, ...]], TiledInstruction] = {}
@@ -149,7 +153,7 @@ class _Tiler:
         if known is not None:
             return known
         if instruction.opcode == "dot":
-            operand_tiles, tiles = _dot_operands(instruction, sizes, offsets)
+            operand_tiles, tiles = _dot_operands(instruction, sizes, offsets, self.contracting_tile)
             if self.contracting_tiles not in (0, tiles):
                 raise _fail(instruction, "Triton fusions with two dots are not supported here")
             self.contracting_tiles = tiles
@@ -230,7 +234,10 @@ def uses_contracting_tile(tiled: TiledInstruction) -> bool:
 
 
 def _dot_operands(
-    instruction: HloInstruction, sizes: tuple[int, ...], offsets: tuple[AffineExpr, ...]
+    instruction: HloInstruction,
+    sizes: tuple[int, ...],
+    offsets: tuple[AffineExpr, ...],
+    default_k: int | None = None,
 ) -> tuple[list[Tile], int]:
     """The operands' tiles of a dot's output tile: batch and free dims follow the output,
     the contracting dim is read `k` elements at a time from `s0 * k` (XLA's `k_0`)."""
@@ -239,6 +246,8 @@ def _dot_operands(
     if len(dims.lhs_contracting) != 1:
         raise _fail(instruction, "dots with other than one contracting dimension are not supported")
     tile = dot_tile_sizes(instruction)
+    if tile is None and default_k is not None:
+        tile = (default_k,)
     if tile is None or len(tile) != 1:
         raise _fail(instruction, 'the dot has no contracting tile (backend_config={"sizes":[...]})')
     k = tile[0]

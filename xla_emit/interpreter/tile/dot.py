@@ -13,11 +13,13 @@ their `arith.addf %acc, %dot` into the dot's accumulator: every stage rounds ali
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, TensorType
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from dialects import stablehlo, triton
 from xla_emit.interpreter.element_types import numpy_dtype
@@ -37,7 +39,7 @@ def to_tf32(values: np.ndarray) -> np.ndarray:
 def _operand(values: np.ndarray, tf32: bool) -> np.ndarray:
     if values.dtype == np.float32 and tf32:
         return to_tf32(values)
-    return values.astype(np.float32)
+    return values.astype(np.float32, copy=False)
 
 
 def contract(
@@ -48,55 +50,107 @@ def contract(
     tf32: bool,
 ) -> np.ndarray:
     """Per pid (axis 0 of both), the dot of tiles `lhs` and `rhs` (dims counted without the
-    pid axis), result dims batch, lhs free, rhs free; one contracting dim, summed in order."""
+    pid axis), result dims batch, lhs free, rhs free; one contracting dim, summed in order.
+
+    Each K position's products (exact in f32, see the module docstring) are added in order
+    into an f32 total that starts at zero: K sequential f32 additions per element. The pid
+    axis goes last while summing, so each numpy call runs along all programs at once
+    (tiles are small, programs many: a contiguous inner loop of hundreds of elements)."""
     (lhs_batch, rhs_batch), (lhs_k, rhs_k) = batch, contracting
     if len(lhs_k) != 1 or len(rhs_k) != 1:
         raise ValueError("dots with other than one contracting dimension are not supported")
     lhs_free = [d for d in range(lhs.ndim - 1) if d not in lhs_batch and d not in lhs_k]
     rhs_free = [d for d in range(rhs.ndim - 1) if d not in rhs_batch and d not in rhs_k]
-    # [pids, batch..., lhs free..., K] and [pids, batch..., rhs free..., K]
-    a = _operand(lhs, tf32).transpose(0, *(d + 1 for d in (*lhs_batch, *lhs_free, lhs_k[0])))
-    b = _operand(rhs, tf32).transpose(0, *(d + 1 for d in (*rhs_batch, *rhs_free, rhs_k[0])))
+    # [K, batch..., lhs free..., 1..., pids] and [K, batch..., 1..., rhs free..., pids]
+    a = _pid_last(lhs, [lhs_k[0], *lhs_batch, *lhs_free], tf32)
+    b = _pid_last(rhs, [rhs_k[0], *rhs_batch, *rhs_free], tf32)
     batch_rank = len(lhs_batch)
-    a = a.reshape(
-        *a.shape[: 1 + batch_rank], *a.shape[1 + batch_rank : -1], *[1] * len(rhs_free), a.shape[-1]
-    )
+    a = a.reshape(*a.shape[:-1], *[1] * len(rhs_free), a.shape[-1])
     b = b.reshape(*b.shape[: 1 + batch_rank], *[1] * len(lhs_free), *b.shape[1 + batch_rank :])
-    total = np.zeros(np.broadcast_shapes(a.shape[:-1], b.shape[:-1]), dtype=np.float32)
-    for k in range(a.shape[-1]):
-        total = total + a[..., k] * b[..., k]
-    return total
+    total = np.zeros(np.broadcast_shapes(a.shape[1:], b.shape[1:]), dtype=np.float32)
+    product = np.empty_like(total)
+    for k in range(a.shape[0]):
+        np.multiply(a[k], b[k], out=product)
+        np.add(total, product, out=total)
+    return np.moveaxis(total, -1, 0)
+
+
+def _pid_last(tiles: np.ndarray, order: Sequence[int], tf32: bool) -> np.ndarray:
+    """`tiles` ([pids, *tile]) as f32 dot inputs, the tile dims in `order`, then the pids,
+    contiguous (moved before widening: half the bytes to move for 16-bit inputs)."""
+    return _operand(np.ascontiguousarray(tiles.transpose(*(d + 1 for d in order), 0)), tf32)
+
+
+@dataclass(frozen=True)
+class _DotPlan:
+    """What a dot op asks of `contract`, read from its attributes once."""
+
+    batch: tuple[Sequence[int], Sequence[int]]
+    contracting: tuple[Sequence[int], Sequence[int]]
+    tf32: bool
+
+
+# Each dot op's plan (printing or unpacking its attributes costs more than a small dot).
+_PLANS: WeakKeyDictionary[Operation, _DotPlan] = WeakKeyDictionary()
+
+
+def _dot_general_plan(op: stablehlo.DotGeneralOp) -> _DotPlan:
+    plan = _PLANS.get(op)
+    if plan is None:
+        lhs_batch, rhs_batch, lhs_k, rhs_k = op.dot_dimension_numbers.lists()
+        precision = op.precision_config
+        names = [p.data for p in precision.data] if isinstance(precision, ArrayAttr) else []
+        tf32 = all(name == "DEFAULT" for name in names)
+        plan = _PLANS[op] = _DotPlan((lhs_batch, rhs_batch), (lhs_k, rhs_k), tf32)
+    return plan
+
+
+def _tt_dot_plan(op: triton.DotOp) -> _DotPlan:
+    plan = _PLANS.get(op)
+    if plan is None:
+        rank = len(_shape(op.a.type))
+        batch = tuple(range(rank - 2))
+        tf32 = op.input_precision == "tf32"
+        plan = _PLANS[op] = _DotPlan((batch, batch), ((rank - 1,), (rank - 2,)), tf32)
+    return plan
+
+
+def _shape(type_: Attribute) -> tuple[int, ...]:
+    return tuple(type_.get_shape()) if isinstance(type_, TensorType) else ()
 
 
 def dot_general(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     assert isinstance(op, stablehlo.DotGeneralOp)
+    plan = _dot_general_plan(op)
     lhs = ex.per_pid(args[0], op.lhs.type)
     rhs = ex.per_pid(args[1], op.rhs.type)
-    lhs_batch, rhs_batch, lhs_k, rhs_k = op.dot_dimension_numbers.lists()
-    precision = op.precision_config
-    names = [str(p) for p in precision.data] if isinstance(precision, ArrayAttr) else []
-    tf32 = all("DEFAULT" in name for name in names)
     try:
-        total = contract(lhs, rhs, (lhs_batch, rhs_batch), (lhs_k, rhs_k), tf32)
+        total = contract(lhs, rhs, plan.batch, plan.contracting, plan.tf32)
     except ValueError as error:
         raise ex.error(op, str(error)) from None
-    return [total.astype(numpy_dtype(op.result.type))]
+    return [total.astype(numpy_dtype(op.result.type), copy=False)]
 
 
 def tt_dot(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     assert isinstance(op, triton.DotOp)
-    lhs = ex.per_pid(args[0], op.a.type)
-    rhs = ex.per_pid(args[1], op.b.type)
-    accumulator = ex.per_pid(args[2], op.c.type)
-    rank = lhs.ndim - 1
-    batch = list(range(rank - 2))
-    tf32 = op.input_precision == "tf32"
-    total = contract(lhs, rhs, (batch, batch), ([rank - 1], [rank - 2]), tf32)
+    total = tt_dot_sum(ex, op, args[0], args[1])
+    return [accumulate(ex, op, args[2], total)]
+
+
+def tt_dot_sum(ex: TileExecutor, op: triton.DotOp, a: Any, b: Any) -> np.ndarray:
+    """The in-tile sum of `tt.dot`'s products (per pid), before the accumulator joins."""
     result_type = op.d.type
     assert isinstance(result_type, TensorType)
     if not isinstance(result_type.get_element_type(), Float32Type):
         raise ex.error(op, "accumulating in other than f32 is not supported by the tile executor")
-    return [(accumulator + total).astype(np.float32)]
+    plan = _tt_dot_plan(op)
+    lhs, rhs = ex.per_pid(a, op.a.type), ex.per_pid(b, op.b.type)
+    return contract(lhs, rhs, plan.batch, plan.contracting, plan.tf32)
+
+
+def accumulate(ex: TileExecutor, op: triton.DotOp, accumulator: Any, total: np.ndarray) -> Any:
+    """`tt.dot`'s result: its accumulator plus the in-tile sum, one f32 addition."""
+    return np.add(ex.per_pid(accumulator, op.c.type), total, dtype=np.float32)
 
 
 DOT_HANDLERS: tuple[tuple[type[Operation], Handler], ...] = (

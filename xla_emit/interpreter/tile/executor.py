@@ -183,11 +183,11 @@ class TileExecutor:
                 raise self.error(op, "is not supported by the tile executor")
             results = handler(self, op, operands)
             for result, value in zip(op.results, results, strict=True):
-                self._hold(op, result, value)
+                self.hold(op, result, value)
                 self.env[result] = value
         return []
 
-    def _hold(self, op: Operation, result: SSAValue, value: Any) -> None:
+    def hold(self, op: Operation, result: SSAValue, value: Any) -> None:
         """Count the array behind a new value against the memory budget while it lives (a
         view is counted by the array it views, once)."""
         if not isinstance(value, np.ndarray):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 
 import numpy as np
 import numpy.typing as npt
@@ -86,7 +87,7 @@ def extract(
         return np.broadcast_to(buffer, (offsets.shape[0],)).copy()
     blocks = _aligned_blocks(buffer, offsets, sizes, pids)
     if blocks is not None:
-        return blocks[0][blocks[1]]
+        return _gather_blocks(*blocks)
     where = tile_indices(buffer.shape, offsets, sizes, pids)
     tiles = buffer[where.indices]
     return np.where(where.mask, tiles, np.zeros((), dtype=buffer.dtype))
@@ -145,6 +146,25 @@ def _aligned_blocks(
     order = [*range(0, 2 * rank, 2), *range(1, 2 * rank, 2)]
     view = buffer.reshape(split).transpose(order)
     return view, tuple(offsets[:, dim] // steps[dim] for dim in range(rank))
+
+
+def _gather_blocks(view: Array, grid: tuple[npt.NDArray[np.int64], ...]) -> Array:
+    """Each pid's whole tile from the buffer seen as a grid of tiles (`_aligned_blocks`).
+
+    With the tiles one after another in memory (tile-major), each is one contiguous copy
+    (`take` of rows) instead of an element-by-element gather. Making the buffer tile-major
+    costs a copy of it, worth it where the pids read at least as many elements as it has
+    (a gemm's operand tiles are read by many programs); otherwise the tiles are gathered
+    from the buffer as it is."""
+    rank = len(grid)
+    grid_shape, tile = view.shape[:rank], view.shape[rank:]
+    tile_elements = prod(tile)
+    reads = len(grid[0]) * tile_elements
+    if not view.flags.c_contiguous and view.size > reads:
+        return view[grid]
+    by_tile = np.ascontiguousarray(view).reshape(prod(grid_shape), tile_elements)
+    linear = np.ravel_multi_index(grid, grid_shape)
+    return by_tile.take(linear, axis=0).reshape(len(linear), *tile)
 
 
 def _check_block_races(

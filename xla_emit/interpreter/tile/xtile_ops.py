@@ -17,6 +17,7 @@ from dialects.xtile import EntryFuncReturnOp, ExtractTileOp, InsertTileOp, MaskO
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
+from xla_emit.interpreter.tile.batched_loop import run_batched
 from xla_emit.interpreter.tile.tiles import TileFault, extract, insert
 
 if TYPE_CHECKING:
@@ -125,14 +126,19 @@ def nothing(_ex: TileExecutor, _op: Operation, _args: list[Any]) -> list[Any]:
 
 
 def for_loop(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
-    """`scf.for` with bounds the same for every pid (XLA's loop over K tiles)."""
+    """`scf.for` with bounds the same for every pid (XLA's loop over K tiles); a gemm's loop
+    runs its iterations side by side where it can (`batched_loop`)."""
     assert isinstance(op, scf.ForOp)
     bounds = [np.asarray(v) for v in args[:3]]
     if any(b.ndim for b in bounds):
         raise ex.error(op, "with bounds that differ between pids is not supported")
     lower, upper, step = (int(b) for b in bounds)
+    iterations = range(lower, upper, step)
+    batched = run_batched(ex, op, iterations, list(args[3:]))
+    if batched is not None:
+        return batched
     carried = list(args[3:])
-    for index in range(lower, upper, step):
+    for index in iterations:
         carried = ex.run_block(op.body.block, [index, *carried])
     return carried
 

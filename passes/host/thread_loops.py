@@ -1,0 +1,476 @@
+"""`xla-host-thread-loops`: a kernel's threads as loops, split at barriers and shuffles.
+
+The native CPU engine runs a GPU kernel one block per call. This pass turns an
+entry function (`xla.entry`) into that form, as CPU runtimes for GPU kernels do
+(loop fission at the barriers):
+
+* the function's top-level ops are cut into segments at every barrier
+  (`xla_gpu.sync_threads`, `gpu.barrier`) and shuffle (`gpu.shuffle`); each
+  segment becomes an `scf.for` over the block's threads (linear id, x
+  fastest), in which `gpu.thread_id` is computed from the loop counter;
+* ops that do not depend on the thread (constants, block ids and arithmetic
+  on them) are computed once, before the loops;
+* a per-thread value defined in one segment and used in a later one is kept
+  per thread: stored into a buffer of one element per thread at the end of its
+  segment, loaded back at the start of each user's segment;
+* a shuffle reads the other lane's value from that buffer, with the
+  interpreter's rule (`xla_emit/interpreter/gpu.py`): 32-lane warps, `width`
+  segments, a lane whose source lies outside reads its own value;
+* shared memory (`xla_gpu.allocate_shared`) and those per-thread buffers are
+  new trailing arguments of the kernel marked `xla.host_scratch`: the caller
+  gives each block (or each worker running blocks) its own.
+
+The order of operations of each thread is unchanged, so results are the
+interpreter's bit for bit. A barrier or shuffle nested in a loop or branch is
+an error at that op (XLA's emitters put them at the top level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from math import prod
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf, tensor, ub, vector
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    BoolAttr,
+    DictionaryAttr,
+    FunctionType,
+    IndexType,
+    ModuleOp,
+    TensorType,
+    UnitAttr,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from dialects.gpu import BarrierOp, BlockIdOp, ShuffleMode, ShuffleOp, ThreadIdOp
+from dialects.xla import get_xla_range
+from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, SyncThreadsOp
+from passes.diagnostics import OpError
+
+# Marks a kernel argument the caller allocates per block: shared memory, per-thread values.
+SCRATCH = "xla.host_scratch"
+SPLITS = (ShuffleOp, SyncThreadsOp, BarrierOp)
+# Ops without memory effects computed once per block when their operands are.
+_UNIFORM_DIALECTS = ("arith", "math", "ub")
+_UNIFORM_VECTOR_OPS = (vector.BroadcastOp, vector.ExtractOp, vector.InsertOp)
+IN_BOUNDS = ArrayAttr([BoolAttr.from_bool(True)])
+IDENTITY_1D = AffineMap.identity(1)
+
+
+@dataclass(frozen=True)
+class HostThreadLoopsPass(ModulePass):
+    name = "xla-host-thread-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for function in [f for f in op.ops if isinstance(f, func.FuncOp)]:
+            if "xla.entry" in function.attributes and function.body.blocks.first is not None:
+                split_function(function)
+
+
+def block_extent(function: func.FuncOp) -> tuple[int, int, int]:
+    """Threads per block in x, y, z: one past the largest id each `gpu.thread_id` reads."""
+    extent = [1, 1, 1]
+    for op in function.walk():
+        if isinstance(op, ThreadIdOp):
+            interval = get_xla_range(op)
+            if interval is None:
+                raise OpError(op, "xla-host-thread-loops: a thread id without an xla.range")
+            dim = "xyz".index(str(op.dimension.data))
+            extent[dim] = max(extent[dim], interval.upper + 1)
+    return (extent[0], extent[1], extent[2])
+
+
+def split_function(function: func.FuncOp) -> None:
+    if not any(isinstance(op, ThreadIdOp | AllocateSharedOp) for op in function.walk()):
+        return
+    body = function.body.block
+    for op in function.walk():
+        if isinstance(op, (*SPLITS, AllocateSharedOp)) and op.parent_op() is not function:
+            raise OpError(
+                op, f"xla-host-thread-loops: '{op.name}' inside a loop or branch is not split"
+            )
+    splitter = _Splitter(function, block_extent(function))
+    for op in list(body.ops):
+        if isinstance(op, AllocateSharedOp):
+            op.result.replace_all_uses_with(splitter.add_scratch(op.result.type))
+            Rewriter.erase_op(op)
+    splitter.run()
+
+
+@dataclass
+class _Segment:
+    ops: list[Operation] = field(default_factory=list[Operation])
+
+    def defines(self, value: SSAValue) -> bool:
+        return isinstance(value, OpResult) and value.op in self.ops
+
+    def only_splits(self) -> bool:
+        return all(isinstance(op, SPLITS) for op in self.ops)
+
+
+@dataclass
+class _Splitter:
+    function: func.FuncOp
+    extent: tuple[int, int, int]
+    # The latest version, outside the loops, of each buffer (a tensor argument).
+    current: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    roots: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    # Per-thread value -> the buffer that keeps it for later segments.
+    spills: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+
+    @property
+    def threads(self) -> int:
+        return prod(self.extent)
+
+    def add_scratch(self, tensor_type: Attribute) -> SSAValue:
+        body = self.function.body.block
+        arg = body.insert_arg(tensor_type, len(body.args))
+        function_type = self.function.function_type
+        self.function.function_type = FunctionType.from_lists(
+            [*function_type.inputs.data, tensor_type], list(function_type.outputs.data)
+        )
+        given = self.function.arg_attrs.data if self.function.arg_attrs is not None else ()
+        attrs = [given[i] if i < len(given) else DictionaryAttr({}) for i in range(arg.index)]
+        self.function.arg_attrs = ArrayAttr([*attrs, DictionaryAttr({SCRATCH: UnitAttr()})])
+        self.current[arg] = arg
+        return arg
+
+    def run(self) -> None:
+        body = self.function.body.block
+        terminator = body.last_op
+        assert terminator is not None
+        uniform: set[SSAValue] = set(self.function.args)
+        thread_ids: list[ThreadIdOp] = []
+        segments = [_Segment()]
+        for op in list(body.ops):
+            if op is terminator:
+                continue
+            if isinstance(op, ThreadIdOp):
+                thread_ids.append(op)
+            elif is_uniform(op, uniform):
+                uniform.update(op.results)
+            else:
+                if starts_segment(op, segments[-1]):
+                    segments.append(_Segment())
+                segments[-1].ops.append(op)
+        segments = [s for s in segments if s.ops]
+        for arg in self.function.args:
+            if isinstance(arg.type, TensorType):
+                self.current.setdefault(arg, arg)
+        self.find_roots(segments)
+        owner = {
+            result: index
+            for index, segment in enumerate(segments)
+            for op in segment.ops
+            for result in op.results
+            if not isinstance(result.type, TensorType)
+        }
+        crossing = self.crossing_values(segments, owner, uniform)
+        for value in crossing:
+            self.spills[value] = self.add_scratch(spill_type(value, self.threads))
+        insert = InsertPoint.before(terminator)
+        bounds = [arith.ConstantOp.from_int_and_width(n, IndexType()) for n in (0, 1)]
+        count = arith.ConstantOp.from_int_and_width(self.threads, IndexType())
+        Rewriter.insert_op([*bounds, count], insert)
+        for index, segment in enumerate(segments):
+            stored = [v for v in crossing if owner.get(v) == index]
+            loop = self.thread_loop(segment, stored, thread_ids, owner, index)
+            loop_op = scf.ForOp(bounds[0], count, bounds[1], loop.inits, loop.block)
+            Rewriter.insert_op(loop_op, insert)
+            for root, result in zip(loop.carried, loop_op.results, strict=True):
+                self.current[root] = result
+        for op in thread_ids:
+            if op.result.uses:
+                raise OpError(op, "xla-host-thread-loops: a thread id used outside the loops")
+            Rewriter.erase_op(op)
+        for i, operand in enumerate(terminator.operands):
+            if isinstance(operand.type, TensorType):
+                terminator.operands[i] = self.current[self.roots[operand]]
+
+    def find_roots(self, segments: list[_Segment]) -> None:
+        for arg in self.function.args:
+            self.roots[arg] = arg
+        for segment in segments:
+            for op in segment.ops:
+                for result in op.results:
+                    if isinstance(result.type, TensorType):
+                        self.roots[result] = self.root_of(result)
+
+    def root_of(self, value: SSAValue) -> SSAValue:
+        """The kernel argument a tensor value is a version of."""
+        if value in self.roots:
+            return self.roots[value]
+        if isinstance(value, BlockArgument):
+            parent = value.block.parent_op()
+            if isinstance(parent, scf.ForOp) and value.index > 0:
+                return self.root_of(parent.iter_args[value.index - 1])
+        elif isinstance(value, OpResult):
+            op = value.op
+            if isinstance(op, tensor.InsertOp):
+                return self.root_of(op.dest)
+            if isinstance(op, vector.TransferWriteOp):
+                return self.root_of(op.source)
+            if isinstance(op, SyncThreadsOp):
+                return self.root_of(op.tensors[value.index])
+            if isinstance(op, scf.ForOp):
+                return self.root_of(op.iter_args[value.index])
+            if isinstance(op, scf.IfOp):
+                yielded = op.true_region.block.last_op
+                assert yielded is not None
+                return self.root_of(yielded.operands[value.index])
+        owner = value.op if isinstance(value, OpResult) else self.function
+        raise OpError(owner, "xla-host-thread-loops: a tensor that is no kernel buffer")
+
+    def crossing_values(
+        self, segments: list[_Segment], owner: dict[SSAValue, int], uniform: set[SSAValue]
+    ) -> list[SSAValue]:
+        """Per-thread values a later segment reads (its own lane's, or a shuffle's source)."""
+        crossing: dict[SSAValue, None] = {}
+        for index, segment in enumerate(segments):
+            for op in segment.ops:
+                for inner in op.walk():
+                    for value in inner.operands:
+                        if value in owner and owner[value] != index:
+                            crossing[value] = None
+                if isinstance(op, ShuffleOp) and op.value not in uniform:
+                    if op.value not in owner:
+                        raise OpError(op, "xla-host-thread-loops: shuffles a thread id")
+                    crossing[op.value] = None
+        return list(crossing)
+
+    def thread_loop(
+        self,
+        segment: _Segment,
+        stored: list[SSAValue],
+        thread_ids: list[ThreadIdOp],
+        owner: dict[SSAValue, int],
+        index: int,
+    ) -> _Loop:
+        carried = list(
+            dict.fromkeys(
+                [
+                    self.roots[r]
+                    for op in segment.ops
+                    for r in op.results
+                    if isinstance(r.type, TensorType)
+                ]
+                + [self.spills[v] for v in stored]
+            )
+        )
+        block = Block(arg_types=[IndexType(), *(r.type for r in carried)])
+        thread = block.args[0]
+        version = dict(zip(carried, block.args[1:], strict=True))
+        at_start = {root: version.get(root, self.current[root]) for root in self.current}
+        ids = thread_id_values(thread, self.extent, block)
+        for op in thread_ids:
+            op.result.replace_uses_with_if(
+                ids[str(op.dimension.data)], lambda use: segment_of(use.operation, segment)
+            )
+        loaded: dict[SSAValue, SSAValue] = {}
+        for op in segment.ops:
+            for inner in op.walk():
+                for i, value in enumerate(inner.operands):
+                    if isinstance(inner, ShuffleOp) and i == 0:
+                        continue  # read at the source lane, not this one
+                    if isinstance(value.type, TensorType) and not segment.defines(value):
+                        if value not in self.roots:
+                            continue  # defined in a nested region of this segment
+                        inner.operands[i] = at_start[self.roots[value]]
+                    elif value in owner and owner[value] != index:
+                        if value not in loaded:
+                            loaded[value] = load_value(self.spills[value], thread, block, value)
+                        inner.operands[i] = loaded[value]
+        for op in segment.ops:
+            op.detach()
+            if isinstance(op, ShuffleOp):
+                self.shuffle(op, thread, block, at_start)
+                continue
+            if isinstance(op, SyncThreadsOp | BarrierOp):
+                # The loop's end is the barrier: the buffers go on as they are.
+                # Later segments read the buffer itself (their loops' current version).
+                for result, operand in zip(op.results, op.operands, strict=True):
+                    result.replace_uses_with_if(
+                        operand, lambda use: segment_of(use.operation, segment)
+                    )
+                    result.replace_all_uses_with(self.roots[result])
+                op.erase()
+                continue
+            block.add_op(op)
+            for result in op.results:
+                if isinstance(result.type, TensorType):
+                    version[self.roots[result]] = result
+        for value in stored:
+            spill = self.spills[value]
+            version[spill] = store_value(value, version[spill], thread, block)
+        block.add_op(scf.YieldOp(*(version[r] for r in carried)))
+        return _Loop(block, carried, [self.current[r] for r in carried])
+
+    def shuffle(
+        self, op: ShuffleOp, thread: SSAValue, block: Block, at_start: dict[SSAValue, SSAValue]
+    ) -> None:
+        """The shuffle's result read from the source lane's slot of its value's buffer."""
+        if isinstance(op.value.type, VectorType | TensorType):
+            raise OpError(op, "xla-host-thread-loops: only scalars are shuffled")
+        ops, source, valid = shuffle_source(op.mode.data, thread, op.offset, op.width, self.threads)
+        for new in ops:
+            block.add_op(new)
+        result = op.value
+        if op.value in self.spills:
+            read = load_value(at_start[self.spills[op.value]], source, block, op.value)
+            result = read
+        op.result.replace_all_uses_with(result)
+        op.valid.replace_all_uses_with(valid)
+        op.erase()
+
+
+@dataclass
+class _Loop:
+    block: Block
+    carried: list[SSAValue]
+    inits: list[SSAValue]
+
+
+def is_uniform(op: Operation, uniform: set[SSAValue]) -> bool:
+    """Whether `op` computes the same for every thread of a block, without memory effects."""
+    if op.regions or isinstance(op, SPLITS) or op.dialect_name() == "tensor":
+        return False
+    if any(isinstance(v.type, TensorType) for v in (*op.operands, *op.results)):
+        return False
+    if not (
+        op.dialect_name() in _UNIFORM_DIALECTS or isinstance(op, (BlockIdOp, *_UNIFORM_VECTOR_OPS))
+    ):
+        return False
+    return all(v in uniform for v in op.operands)
+
+
+def starts_segment(op: Operation, segment: _Segment) -> bool:
+    """A split begins a segment, unless the segment holds only splits none of whose
+    results it reads (two shuffles in a row share one loop)."""
+    if not isinstance(op, SPLITS) or not segment.ops:
+        return False
+    if not segment.only_splits():
+        return True
+    return any(segment.defines(v) for v in op.operands)
+
+
+def segment_of(op: Operation, segment: _Segment) -> bool:
+    top = op
+    while top.parent_op() is not None and not isinstance(top.parent_op(), func.FuncOp):
+        parent = top.parent_op()
+        assert parent is not None
+        top = parent
+    return top in segment.ops
+
+
+def spill_type(value: SSAValue, threads: int) -> TensorType[Attribute]:
+    t = value.type
+    if isinstance(t, VectorType):
+        if t.get_num_dims() != 1:
+            raise OpError(value.owner, "xla-host-thread-loops: keeps only 1-d vectors per thread")
+        return TensorType(t.element_type, [threads * t.get_shape()[0]])
+    return TensorType(i64 if isinstance(t, IndexType) else t, [threads])
+
+
+def thread_id_values(thread: SSAValue, extent: Sequence[int], block: Block) -> dict[str, SSAValue]:
+    """x, y, z from the linear thread id (x fastest)."""
+    ids: dict[str, SSAValue] = {}
+    stride = 1
+    for dim, size in zip("xyz", extent, strict=True):
+        value = thread
+        if stride > 1:
+            divisor = arith.ConstantOp.from_int_and_width(stride, IndexType())
+            quotient = arith.DivUIOp(value, divisor)
+            block.add_ops([divisor, quotient])
+            value = quotient.result
+        if stride * size < prod(extent):
+            modulus = arith.ConstantOp.from_int_and_width(size, IndexType())
+            remainder = arith.RemUIOp(value, modulus)
+            block.add_ops([modulus, remainder])
+            value = remainder.result
+        ids[dim] = value
+        stride *= size
+    return ids
+
+
+def load_value(spill: SSAValue, slot: SSAValue, block: Block, like: SSAValue) -> SSAValue:
+    """The value kept for thread `slot` in `spill`, of `like`'s type."""
+    t = like.type
+    if isinstance(t, VectorType):
+        lanes = arith.ConstantOp.from_int_and_width(t.get_shape()[0], IndexType())
+        start = arith.MuliOp(slot, lanes)
+        padding = ub.PoisonOp(t.element_type)
+        read = vector.TransferReadOp(
+            spill, [start.result], padding.result, t, IN_BOUNDS, AffineMapAttr(IDENTITY_1D)
+        )
+        block.add_ops([lanes, start, padding, read])
+        return read.result
+    extract = tensor.ExtractOp(spill, [slot], i64 if isinstance(t, IndexType) else t)
+    block.add_op(extract)
+    if isinstance(t, IndexType):
+        cast = arith.IndexCastOp(extract.result, IndexType())
+        block.add_op(cast)
+        return cast.result
+    return extract.result
+
+
+def store_value(value: SSAValue, spill: SSAValue, slot: SSAValue, block: Block) -> SSAValue:
+    """`value` written to thread `slot`'s place in `spill`; the buffer's new version."""
+    t = value.type
+    if isinstance(t, VectorType):
+        lanes = arith.ConstantOp.from_int_and_width(t.get_shape()[0], IndexType())
+        start = arith.MuliOp(slot, lanes)
+        write = vector.TransferWriteOp(
+            value, spill, [start.result], IN_BOUNDS, None, AffineMapAttr(IDENTITY_1D), spill.type
+        )
+        block.add_ops([lanes, start, write])
+        assert write.result is not None
+        return write.result
+    if isinstance(t, IndexType):
+        cast = arith.IndexCastOp(value, i64)
+        block.add_op(cast)
+        value = cast.result
+    insert = tensor.InsertOp(value, spill, [slot])
+    block.add_op(insert)
+    return insert.result
+
+
+def shuffle_source(
+    mode: ShuffleMode, thread: SSAValue, offset: SSAValue, width: SSAValue, threads: int
+) -> tuple[list[Operation], SSAValue, SSAValue]:
+    """Ops computing the lane a shuffle reads (its own where the source lies outside the
+    warp's `width` segment or the block) and whether it lies inside."""
+    warp = arith.ConstantOp.from_int_and_width(WARP_SIZE, IndexType())
+    zero = arith.ConstantOp.from_int_and_width(0, IndexType())
+    block_size = arith.ConstantOp.from_int_and_width(threads, IndexType())
+    width_index = arith.IndexCastOp(width, IndexType())
+    offset_index = arith.IndexCastOp(offset, IndexType())
+    in_warp = arith.RemUIOp(thread, warp)
+    lane = arith.RemUIOp(in_warp, width_index)
+    ops: list[Operation] = [warp, zero, block_size, width_index, offset_index, in_warp, lane]
+    if mode is ShuffleMode.DOWN:
+        target: Operation = arith.AddiOp(lane, offset_index)
+    elif mode is ShuffleMode.UP:
+        target = arith.SubiOp(lane, offset_index)
+    elif mode is ShuffleMode.XOR:
+        target = arith.XOrIOp(lane, offset_index)
+    else:
+        target = arith.AddiOp(offset_index, zero)
+    base = arith.SubiOp(thread, lane)
+    source = arith.AddiOp(base, target)
+    not_below = arith.CmpiOp(target, zero, "sge")
+    below_width = arith.CmpiOp(target, width_index, "slt")
+    in_block = arith.CmpiOp(source, block_size, "slt")
+    valid_width = arith.AndIOp(not_below, below_width)
+    valid = arith.AndIOp(valid_width, in_block)
+    chosen = arith.SelectOp(valid, source, thread)
+    ops += [target, base, source, not_below, below_width, in_block, valid_width, valid, chosen]
+    return ops, chosen.result, valid.result

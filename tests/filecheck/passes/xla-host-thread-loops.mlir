@@ -1,0 +1,55 @@
+// RUN: xla-emit-opt %s --split-input-file -p xla-host-thread-loops | filecheck %s
+
+// A warp sum of 64 threads: the shuffle splits the threads into two loops; the value
+// shuffled is kept per thread in a scratch argument and read at the source lane.
+func.func @warp_sum(%in: tensor<64xf32>, %out: tensor<2xf32>) -> tensor<2xf32> attributes {xla.entry} {
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %c0 = arith.constant 0 : index
+  %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
+  %x = tensor.extract %in[%tid] : tensor<64xf32>
+  %y, %valid = gpu.shuffle down %x, %c16, %c32 : f32
+  %s = arith.addf %x, %y : f32
+  %c32i = arith.constant 32 : index
+  %warp = arith.divui %tid, %c32i : index
+  %r = tensor.insert %s into %out[%warp] : tensor<2xf32>
+  func.return %r : tensor<2xf32>
+}
+
+// CHECK-LABEL: func.func @warp_sum(
+// CHECK-SAME:    %{{.*}}: tensor<64xf32>, %{{.*}}: tensor<2xf32>, %[[KEPT:.*]]: tensor<64xf32> {xla.host_scratch})
+// CHECK:         %[[AFTER:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[K:.*]] = %[[KEPT]])
+// CHECK:           %[[X:.*]] = tensor.extract %{{.*}}[%[[T]]] : tensor<64xf32>
+// CHECK:           tensor.insert %[[X]] into %[[K]][%[[T]]] : tensor<64xf32>
+// CHECK:         scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[OWN:.*]] = tensor.extract %{{.*}}[%[[T2]]] : tensor<64xf32>
+// CHECK:           arith.cmpi slt
+// CHECK:           %[[SRC:.*]] = arith.select %{{.*}}, %{{.*}}, %[[T2]] : index
+// CHECK:           %[[Y:.*]] = tensor.extract %[[AFTER]][%[[SRC]]] : tensor<64xf32>
+// CHECK:           arith.addf %[[OWN]], %[[Y]] : f32
+// CHECK-NOT:     gpu.shuffle
+// CHECK-NOT:     gpu.thread_id
+
+// -----
+
+// Shared memory becomes a scratch argument; the barrier is the end of a loop.
+func.func @through_shared(%in: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf32> attributes {xla.entry} {
+  %c3 = arith.constant 3 : index
+  %tid = gpu.thread_id x {xla.range = [0 : index, 3 : index]}
+  %shmem = xla_gpu.allocate_shared : tensor<4xf32>
+  %x = tensor.extract %in[%tid] : tensor<4xf32>
+  %w = tensor.insert %x into %shmem[%tid] : tensor<4xf32>
+  %synced = xla_gpu.sync_threads %w : tensor<4xf32>
+  %mirror = arith.subi %c3, %tid : index
+  %y = tensor.extract %synced[%mirror] : tensor<4xf32>
+  %r = tensor.insert %y into %out[%tid] : tensor<4xf32>
+  func.return %r : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @through_shared(
+// CHECK-SAME:    %[[SHARED:[^:]*]]: tensor<4xf32> {xla.host_scratch})
+// CHECK:         %[[FIRST:.*]] = scf.for {{.*}} iter_args(%[[S:.*]] = %[[SHARED]]) -> (tensor<4xf32>)
+// CHECK:           tensor.insert %{{.*}} into %[[S]]
+// CHECK:         scf.for {{.*}} iter_args(%[[S2:.*]] = %[[FIRST]], {{.*}})
+// CHECK:           tensor.extract %[[S2]]
+// CHECK-NOT:     xla_gpu.sync_threads
