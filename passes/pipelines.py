@@ -53,9 +53,17 @@ _XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (
     ("stablehlo-lower-to-triton", *_CLEANUP),
 )
 
-# Tensors to pointers, then everything to the llvm dialect (straight-line kernels).
+# Tensors to pointers, tanh inlined as XLA's GPU pipeline inlines it, then
+# everything to the llvm and nvvm dialects.
 _TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
-    ("xla-lower-tensors", "xla-lower-to-llvm", *_CLEANUP),
+    ("xla-lower-tensors",),
+    ("xla-expand-float-ops", "xla-lower-to-llvm", *_CLEANUP),
+)
+# On the GPU, parameters of one buffer slice are one pointer (XLA passes the same
+# address twice); the host engine passes each its own buffer, so only the GPU merges.
+_GPU_TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
+    ("xla-lower-tensors", "xla-merge-pointers"),
+    *_TO_LLVM_STAGES[1:],
 )
 
 # The native CPU engine's route: a block per call, its threads as loops split at the
@@ -74,7 +82,7 @@ PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
     "xla-triton-pipeline": _spec(_XLA_TRITON_STAGES),
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
-    "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _TO_LLVM_STAGES),
+    "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _GPU_TO_LLVM_STAGES),
     "xla-host-to-llvm": _spec(
         tuple(stage for stage in _XLA_GPU_STAGES if stage[0] not in _NOT_ON_THE_HOST)
         + _TO_STANDARD_STAGES

@@ -8,6 +8,8 @@ For each program, in `tests/corpus/gpu/NAME/`:
 - `gpu/KERNEL.mlir-passes.log.xz`: XLA:GPU's kernel pipeline log for each fusion
   (`--xla_dump_emitter_re=.*`): the module before every MLIR pass, the first
   snapshot being the emitter's output;
+- `gpu/xla.ptx.xz`: the PTX XLA:GPU writes for the module's kernels (its `*.ptx`
+  dumps, in order), what `tools/llvm_report.py` compares ours with;
 - `cpu.hlo` and `cpu/KERNEL.mlir.xz`: XLA:CPU's optimized module and the emitter
   IR of each of its kernels (`xla_cpu_disable_tiled_emitter=1`, so the same loop
   emitters as on GPU);
@@ -241,6 +243,25 @@ def keep_dumps(dump_dir: Path, suffix: str, out_dir: Path, new_suffix: str) -> N
         write_xz(out_dir / f"{kernel}{new_suffix}.xz", path.read_text())
 
 
+def keep_ptx(dump_dir: Path, out_dir: Path) -> None:
+    """XLA's PTX files of one module, joined in their order, as `xla.ptx.xz`."""
+    files = sorted(dump_dir.glob("*.ptx"), key=lambda p: int(p.name.split(".")[-2]))
+    write_xz(out_dir / "xla.ptx.xz", "\n".join(p.read_text() for p in files))
+
+
+def write_gpu_ptx(program: Program, out_dir: Path, seed: int) -> None:
+    """Only XLA:GPU's PTX of `program` (a deviceless compile), into `NAME/gpu/`."""
+    arguments = make_inputs(program, seed)
+    with tempfile.TemporaryDirectory() as gpu_dir:
+        (
+            jax.jit(program.function)
+            .trace(*h100_arguments(arguments))
+            .lower(lowering_platforms=("cuda",))
+            .compile({**GPU_OPTIONS, "xla_dump_to": gpu_dir})
+        )
+        keep_ptx(Path(gpu_dir), out_dir / program.name / "gpu")
+
+
 def write_program(program: Program, out_dir: Path, seed: int) -> None:
     folder = out_dir / program.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -263,6 +284,7 @@ def write_program(program: Program, out_dir: Path, seed: int) -> None:
         (folder / "gpu.hlo").write_text(strip_hlo(gpu.as_text()))
         (folder / "cpu.hlo").write_text(strip_hlo(cpu.as_text()))
         keep_dumps(Path(gpu_dir), ".mlir-passes.log", folder / "gpu", ".mlir-passes.log")
+        keep_ptx(Path(gpu_dir), folder / "gpu")
         keep_dumps(Path(cpu_dir), "_kernel_module-pre-optimization.mlir", folder / "cpu", ".mlir")
     outputs = [np.asarray(r) for r in (results if isinstance(results, tuple) else (results,))]
     write_npz(folder / "inputs.npz", "arg", arguments, zipfile.ZIP_LZMA)

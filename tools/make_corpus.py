@@ -1,7 +1,7 @@
 """Writes the XLA corpus: JAX programs as optimized HLO text, inputs, and XLA's outputs.
 
     python tools/make_corpus.py [--out tests/corpus] [--only NAME ...]
-    python tools/make_corpus.py --gpu [--out tests/corpus/gpu] [--programs MODULE:NAME]
+    python tools/make_corpus.py --gpu [--gpu-ptx] [--out tests/corpus/gpu] [--programs MODULE:NAME]
     python tools/make_corpus.py --triton [--out DIR] [--dumps DIR] [--only NAME ...]
 
 Needs the optional `jax` extra (never needed by `make test`). For each program
@@ -307,6 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", help="program names to (re)generate")
     parser.add_argument("--gpu", action="store_true", help="the XLA:GPU corpus with dumps")
     parser.add_argument(
+        "--gpu-ptx", action="store_true", help="only XLA:GPU's PTX of the GPU corpus (xla.ptx.xz)"
+    )
+    parser.add_argument(
         "--triton",
         action="store_true",
         help="the Triton corpus: XLA:GPU's default options (tests/corpus/triton/jax-VERSION)",
@@ -322,6 +325,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.gpu:
         gpu_corpus = importlib.import_module("gpu_corpus")
         writer, programs, out_dir = gpu_corpus.write_program, gpu_corpus.PROGRAMS, corpus / "gpu"
+        if args.gpu_ptx:
+            writer = gpu_corpus.write_gpu_ptx
     if args.triton:
         triton_corpus = importlib.import_module("triton_corpus")
         writer = triton_corpus.writer(Path(args.dumps) if args.dumps else None)

@@ -26,6 +26,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from dialects.llvm_ext import IntrinsicOp
+
 _ARITHMETIC = (llvm.FAddOp, llvm.FSubOp, llvm.FMulOp, llvm.FDivOp, llvm.FRemOp)
 _ICMP_UGT = 8  # index of `ugt` in the llvm dialect's icmp predicates
 _NAN_ABOVE = 0x7F800000  # magnitudes above +inf are NaNs
@@ -53,7 +55,7 @@ def widen(op: Operation) -> tuple[list[Operation], SSAValue] | None:
         return None
     if not op.results or not isinstance(op.results[0].type, BFloat16Type):
         return None
-    if not isinstance(op, (*_ARITHMETIC, llvm.CallIntrinsicOp)):
+    if not isinstance(op, (*_ARITHMETIC, llvm.CallIntrinsicOp, IntrinsicOp)):
         return None
     if any(not isinstance(v.type, BFloat16Type) for v in op.operands):
         return None
@@ -61,6 +63,8 @@ def widen(op: Operation) -> tuple[list[Operation], SSAValue] | None:
     wide: Operation
     if isinstance(op, llvm.CallIntrinsicOp):
         wide = llvm.CallIntrinsicOp(op.intrin, [e.results[0] for e in extended], [f32])
+    elif isinstance(op, IntrinsicOp):  # `llvm.intr.maximum` and its kind
+        wide = type(op)([e.results[0] for e in extended], f32)
     else:
         wide = type(op)(extended[0].results[0], extended[1].results[0])
     ops = [*extended, wide, *round_to_bf16(wide.results[0])]

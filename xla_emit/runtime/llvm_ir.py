@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -30,8 +31,18 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from dialects.llvm_ext import ExtractElementOp, FPToSIOp, FPToUIOp, PoisonOp, UIToFPOp
-from dialects.nvvm import ReadSpecialRegisterOp
+from dialects.llvm_ext import (
+    AddrSpaceCastOp,
+    AtomicRMWOp,
+    ExtractElementOp,
+    FPToSIOp,
+    FPToUIOp,
+    IntrinsicOp,
+    LoadOp,
+    PoisonOp,
+    UIToFPOp,
+)
+from dialects.nvvm import BarrierOp, ReadSpecialRegisterOp, ShflSyncOp
 from passes.diagnostics import OpError
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -49,7 +60,10 @@ _CASTS = {
     llvm.TruncOp: "trunc", llvm.ZExtOp: "zext", llvm.SExtOp: "sext", llvm.FPExtOp: "fpext",
     llvm.FPTruncOp: "fptrunc", llvm.SIToFPOp: "sitofp", llvm.BitcastOp: "bitcast",
     FPToSIOp: "fptosi", FPToUIOp: "fptoui", UIToFPOp: "uitofp",
+    AddrSpaceCastOp: "addrspacecast",
 }  # fmt: skip
+# MLIR's marker in a GEP's constant indices: this index is the next SSA operand.
+_GEP_SSA_INDEX = -2147483648
 _ICMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 _FCMP = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
@@ -69,7 +83,12 @@ def type_text(t: Attribute) -> str:
     if isinstance(t, Float64Type):
         return "double"
     if isinstance(t, llvm.LLVMPointerType):
-        return "ptr"
+        space = t.addr_space.data if isinstance(t.addr_space, IntAttr) else 0
+        return f"ptr addrspace({space})" if space else "ptr"
+    if isinstance(t, llvm.LLVMArrayType):
+        return f"[{t.size.data} x {type_text(t.type)}]"
+    if isinstance(t, llvm.LLVMStructType):
+        return "{ " + ", ".join(type_text(m) for m in t.types.data) + " }"
     if isinstance(t, llvm.LLVMVoidType):
         return "void"
     if isinstance(t, VectorType) and t.get_num_dims() == 1:
@@ -144,9 +163,12 @@ class _Printer:
             ]
         )
         for op in module.ops:
-            if not isinstance(op, llvm.FuncOp):
+            if isinstance(op, llvm.GlobalOp):
+                lines += [self.global_variable(op), ""]
+            elif isinstance(op, llvm.FuncOp):
+                lines += [*self.function(op), ""]
+            else:
                 raise OpError(op, f"LLVM IR: cannot translate '{op.name}' at module level")
-            lines += [*self.function(op), ""]
         declared = sorted(
             {op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)}
         )
@@ -157,6 +179,18 @@ class _Printer:
             lines.append("")
         lines += [f"!{i} = {text}" for i, text in enumerate(self.metadata)]
         return "\n".join(lines) + "\n"
+
+    def global_variable(self, op: llvm.GlobalOp) -> str:
+        """A global without initial value (XLA's shared memory): `undef`, as MLIR writes it."""
+        if op.value is not None or op.body.blocks:
+            raise OpError(op, "LLVM IR: only globals without an initial value are translated")
+        space = op.addr_space.value.data
+        where = f" addrspace({space})" if space and not self.host else ""
+        linkage = op.linkage.linkage.data
+        constant = "constant" if op.constant is not None else "global"
+        return (
+            f"@{op.sym_name.data} = {linkage}{where} {constant} {type_text(op.global_type)} undef"
+        )
 
     def register_function(self, op_name: str) -> str:
         """The function a special register's op calls: the NVVM intrinsic, or the host's."""
@@ -180,13 +214,17 @@ class _Printer:
                     "declare float @sqrtf(float)",
                 ]
             if self.host and name.startswith("__nv_"):
-                # libdevice's `__nv_tanhf(x)` is the C library's `tanhf(x)`.
+                # libdevice's `__nv_fmaf(a, b, c)` is the C library's `fmaf(a, b, c)`
+                # (`__nv_rintf`: `rintf`, which rounds half to even by default).
+                types = [type_text(t) for t in op.function_type.inputs.data]
+                params = ", ".join(f"{t} %a{i}" for i, t in enumerate(types))
+                c_name = name.removeprefix("__nv_")
                 return [
-                    f"define internal {result} @{name}({inputs} %x) {{",
-                    f"  %r = call {result} @{name.removeprefix('__nv_')}({inputs} %x)",
+                    f"define internal {result} @{name}({params}) {{",
+                    f"  %r = call {result} @{c_name}({params})",
                     f"  ret {result} %r",
                     "}",
-                    f"declare {result} @{name.removeprefix('__nv_')}({inputs})",
+                    f"declare {result} @{c_name}({inputs})",
                 ]
             return [f"declare {result} @{name}({inputs})"]
         arg_attrs = op.arg_attrs.data if op.arg_attrs is not None else ()
@@ -255,6 +293,32 @@ class _Printer:
         elif isinstance(op, PoisonOp):
             # A value no lane of which is read: folded into its users.
             self.names[op.res] = "poison"
+        elif isinstance(op, llvm.UndefOp):
+            self.names[op.res] = "undef"
+        elif isinstance(op, llvm.AddressOfOp):
+            # A global's address is a constant: its name.
+            self.names[op.result] = f"@{op.global_name.string_value()}"
+        elif isinstance(op, llvm.InsertValueOp):
+            position = ", ".join(str(int(p)) for p in op.position.get_values())
+            yield (
+                f"{result}insertvalue {self.typed(op.container)}, {self.typed(op.value)}, "
+                f"{position}"
+            )
+        elif isinstance(op, llvm.ExtractValueOp):
+            position = ", ".join(str(int(p)) for p in op.position.get_values())
+            yield f"{result}extractvalue {self.typed(op.container)}, {position}"
+        elif isinstance(op, AtomicRMWOp):
+            operation = op.bin_op.data.lstrip("_")  # MLIR's `_and` is LLVM's `and`
+            yield (
+                f"{result}atomicrmw {operation} {self.typed(op.ptr)}, {self.typed(op.val)} "
+                f"{op.ordering.data}"
+            )
+        elif isinstance(op, BarrierOp):
+            name = "xla.barrier" if self.host else "llvm.nvvm.barrier0"
+            self.intrinsics[name] = f"declare void @{name}()"
+            yield f"call void @{name}()"
+        elif isinstance(op, ShflSyncOp):
+            yield from self.shuffle(op, result)
         elif isinstance(op, ReadSpecialRegisterOp):
             value_range = op.attributes.get("range")
             suffix = ""
@@ -264,10 +328,10 @@ class _Printer:
             yield f"{result}call i32 @{self.register_function(op.name)}(){suffix}"
         elif isinstance(op, llvm.GEPOp):
             element = type_text(op.elem_type)
-            indices = ", ".join(self.typed(i) for i in op.ssa_indices)
+            indices = ", ".join(self.gep_indices(op))
             inbounds = "inbounds " if op.inbounds is not None else ""
             yield f"{result}getelementptr {inbounds}{element}, {self.typed(op.ptr)}, {indices}"
-        elif isinstance(op, llvm.LoadOp):
+        elif isinstance(op, LoadOp):
             align = f", align {op.alignment.value.data}" if op.alignment is not None else ""
             invariant = ""
             if "invariant" in op.attributes:
@@ -300,6 +364,8 @@ class _Printer:
             returned = type_text(op.results[0].type) if op.results else "void"
             args = ", ".join(self.typed(a) for a in op.args)
             yield f"{result}call {returned} @{callee}({args})"
+        elif isinstance(op, IntrinsicOp):
+            yield from self.intrinsic_call(result, op.intrinsic, list(op.args), op.res.type)
         elif isinstance(op, llvm.CallIntrinsicOp):
             returned = op.ress.type if op.ress is not None else None
             name = f"{op.intrin.data}.{intrinsic_suffix(op.args[0].type)}"
@@ -321,6 +387,34 @@ class _Printer:
             yield f"ret {self.typed(op.arg)}" if op.arg is not None else "ret void"
         else:
             raise OpError(op, f"LLVM IR: cannot translate '{op.name}'")
+
+    def gep_indices(self, op: llvm.GEPOp) -> Iterator[str]:
+        """A GEP's indices: its constants (`i32 0`, as MLIR translates them) and SSA values."""
+        values = iter(op.ssa_indices)
+        for raw in op.rawConstantIndices.iter_values():
+            yield self.typed(next(values)) if raw == _GEP_SSA_INDEX else f"i32 {raw}"
+
+    def intrinsic_call(
+        self, result: str, intrinsic: str, args: list[SSAValue], returned: Attribute
+    ) -> Iterator[str]:
+        """A call of an overloaded intrinsic, `@llvm.maximum.f32`, declared once."""
+        name = f"{intrinsic}.{intrinsic_suffix(args[0].type)}"
+        operand_types = ", ".join(type_text(a.type) for a in args)
+        self.intrinsics[name] = f"declare {type_text(returned)} @{name}({operand_types})"
+        typed = ", ".join(self.typed(a) for a in args)
+        yield f"{result}call {type_text(returned)} @{name}({typed})"
+
+    def shuffle(self, op: ShflSyncOp, result: str) -> Iterator[str]:
+        """`llvm.nvvm.shfl.sync.<kind>.<i32|f32>(mask, value, offset, clamp)`; on the
+        host, a call of `@xla.shfl.sync.<kind>.<type>` of the same operands, which the
+        grid driver defines."""
+        value_type = type_text(op.value.type)
+        suffix = "f32" if value_type == "float" else "i32"
+        prefix = "xla" if self.host else "llvm.nvvm"
+        name = f"{prefix}.shfl.sync.{op.kind.data}.{suffix}"
+        self.intrinsics[name] = f"declare {value_type} @{name}(i32, {value_type}, i32, i32)"
+        args = ", ".join(self.typed(a) for a in op.operands)
+        yield f"{result}call {value_type} @{name}({args})"
 
     def constant(self, op: llvm.ConstantOp) -> Iterator[str]:
         """Constants are folded into their users, as LLVM IR writes them."""

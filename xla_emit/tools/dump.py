@@ -9,6 +9,7 @@ The logs are the emitters' `*.mlir-passes.log` and the Triton route's
     xla-emit-dump LOG --extract xla-flatten-tensors
     xla-emit-dump LOG --replay             # our passes on XLA's before-snapshots
     xla-emit-dump LOG --replay --passes inline,xla-flatten-tensors --no-outputs
+    xla-emit-dump LOG --replay --lowered   # also the steps down to the llvm dialect
     xla-emit-dump BUNDLE                   # each kernel: XLA's route, launch grid, files
     xla-emit-dump BUNDLE --fusion NAME [--extract N | --replay]   # that kernel's log
     xla-emit-dump BUNDLE --report [-o report.md|report.html]       # XLA's and ours
@@ -18,6 +19,9 @@ The logs are the emitters' `*.mlir-passes.log` and the Triton route's
 with what XLA's next pass received: the op census (op name and count), and the
 outputs of both modules on the same random inputs, up to `xla-lower-tensors`
 (in a Triton log, up to the TTIR `convert-triton-to-tritongpu` receives).
+`--lowered` goes on to the end of an emitter log (`xla-lower-tensors`,
+`xla-merge-pointers`, `xla-lower-to-llvm-gpu`, ...), comparing the op census
+only there: the interpreter runs tensors, not pointers.
 A pass XLA ran on several functions in a row counts as one step (compared with
 the snapshot after its last function). A function pass (one whose snapshots
 name a function) is applied to the functions XLA applied it to in that step
@@ -287,6 +291,11 @@ def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="with --replay: only the steps of these passes (default: every pass we implement)",
     )
     parser.add_argument(
+        "--lowered",
+        action="store_true",
+        help="with --replay: also the steps from xla-lower-tensors on (op census only)",
+    )
+    parser.add_argument(
         "--no-outputs",
         action="store_true",
         help="with --replay: compare the op census only, without running the modules",
@@ -372,7 +381,10 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.replay:
         passes = _pass_filter(args.passes) if args.passes is not None else None
-        rows = replay(modelled_snapshots(snapshots), str(log), passes, not args.no_outputs)
+        modelled = modelled_snapshots(snapshots)
+        rows = replay(modelled, str(log), passes, not args.no_outputs)
+        if args.lowered and len(modelled) < len(snapshots):
+            rows += replay(snapshots[len(modelled) - 1 :], str(log), passes, outputs=False)
         print(format_replay(rows))
         return 0
     print(list_snapshots(snapshots))

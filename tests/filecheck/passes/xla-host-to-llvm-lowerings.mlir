@@ -18,7 +18,8 @@ func.func @host(%offset: tensor<i32>, %in: tensor<4xbf16>, %out: tensor<4xbf16>)
 
 // CHECK-LABEL: llvm.func @host(
 // CHECK-SAME:    %[[OFFSET:[^:]*]]: !llvm.ptr
-// CHECK:         %[[O:.*]] = llvm.load %[[OFFSET]] {{.*}} : !llvm.ptr -> i32
+// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %[[OFFSET]][0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.array<1 x i32>
+// CHECK:         %[[O:.*]] = llvm.load %[[P]] {{.*}}: !llvm.ptr -> i32
 // CHECK:         %[[BITS:.*]] = llvm.bitcast %[[O]] : i32 to f32
 // CHECK:         llvm.mlir.poison : vector<2xf32>
 // CHECK:         llvm.insertelement %[[BITS]]

@@ -16,3 +16,17 @@ func.func @not_flat(%in: tensor<2x3xf32>, %i: index) -> f32 attributes {xla.entr
   %x = tensor.extract %in[%i, %i] : tensor<2x3xf32>
   func.return %x : f32
 }
+
+// -----
+
+// An atomic update that is not one add, min or max (XLA loops on a compare-and-swap
+// for it) is not lowered.
+func.func @atomic_multiply(%acc: tensor<8xf32>, %i: index, %v: f32) -> tensor<8xf32> attributes {xla.entry} {
+  // expected-error@+1 {{xla-lower-tensors: only an atomic add, min or max is lowered}}
+  %r = xla.atomic_rmw %acc[%i] : tensor<8xf32> {
+  ^bb0(%current: f32):
+    %p = arith.mulf %current, %v : f32
+    xla.yield %p : f32
+  }
+  func.return %r : tensor<8xf32>
+}

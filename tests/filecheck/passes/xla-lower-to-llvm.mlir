@@ -11,7 +11,7 @@ func.func @kernel(%in: !llvm.ptr {llvm.align = 16 : i64}, %out: !llvm.ptr) attri
   %lin = arith.addi %base, %tid : index
   %i = arith.index_cast %lin : index to i32
   %p = llvm.getelementptr inbounds %in[%i] : (!llvm.ptr, i32) -> !llvm.ptr, bf16
-  %v = llvm.load %p {invariant, alignment = 2 : i64} : !llvm.ptr -> vector<2xbf16>
+  %v = llvm.load %p invariant {alignment = 2 : i64} : !llvm.ptr -> vector<2xbf16>
   %x = vector.extract %v[1] : bf16 from vector<2xbf16>
   %t = math.tanh %x : bf16
   %zero = arith.constant 0.0 : bf16
@@ -52,7 +52,8 @@ func.func @kernel(%in: !llvm.ptr {llvm.align = 16 : i64}, %out: !llvm.ptr) attri
 
 // -----
 
-// NaN-propagating max, integer min and rounding are LLVM intrinsics.
+// NaN-propagating max and integer min are LLVM intrinsics; rounding half to even is
+// libdevice's `__nv_rintf`, as MLIR's GPU to NVVM lowering makes it.
 func.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32 {
   %m = arith.maximumf %a, %b : f32
   %n = arith.minsi %i, %j : i32
@@ -63,12 +64,13 @@ func.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32 {
 }
 
 // CHECK:      llvm.func @intrinsics(%a: f32, %b: f32, %i: i32, %j: i32) -> f32
-// CHECK-NEXT:   %m = llvm.call_intrinsic "llvm.maximum"(%a, %b) : (f32, f32) -> f32
-// CHECK-NEXT:   %n = llvm.call_intrinsic "llvm.smin"(%i, %j) : (i32, i32) -> i32
-// CHECK-NEXT:   %r = llvm.call_intrinsic "llvm.roundeven"(%m) : (f32) -> f32
+// CHECK-NEXT:   %m = llvm.intr.maximum(%a, %b) : (f32, f32) -> f32
+// CHECK-NEXT:   %n = llvm.intr.smin(%i, %j) : (i32, i32) -> i32
+// CHECK-NEXT:   %r = llvm.call @__nv_rintf(%m) : (f32) -> f32
 // CHECK-NEXT:   %nf = llvm.sitofp %n : i32 to f32
 // CHECK-NEXT:   %s = llvm.fadd %r, %nf : f32
 // CHECK-NEXT:   llvm.return %s : f32
+// CHECK:      llvm.func @__nv_rintf(f32) -> f32
 
 // -----
 
@@ -96,3 +98,52 @@ func.func @sum(%n: index) -> f32 {
 // CHECK:        llvm.br ^[[HEADER]]
 // CHECK:      ^[[EXIT]]:
 // CHECK-NEXT:   llvm.return %[[ACC]] : f32
+
+// -----
+
+// Warp shuffles with MLIR's mask (`-1 >> (32 - width)`) and clamp (`width - 1`);
+// `xor` is PTX's `bfly`. A barrier is `nvvm.barrier`.
+func.func @warp(%x: f32) -> f32 {
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %r, %valid = gpu.shuffle down %x, %c16, %c32 : f32
+  %b, %valid_b = gpu.shuffle xor %r, %c16, %c32 : f32
+  gpu.barrier
+  func.return %b : f32
+}
+
+// CHECK:      llvm.func @warp(%[[X:.*]]: f32) -> f32 {
+// CHECK-DAG:    %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG:    %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-DAG:    %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-DAG:    %[[ALL:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK:        %[[INACTIVE:.*]] = llvm.sub %{{.*}}, %[[C32]] : i32
+// CHECK-NEXT:   %[[MASK:.*]] = llvm.lshr %[[ALL]], %[[INACTIVE]] : i32
+// CHECK-NEXT:   %[[CLAMP:.*]] = llvm.sub %[[C32]], %[[ONE]] : i32
+// CHECK-NEXT:   %[[R:.*]] = nvvm.shfl.sync down %[[MASK]], %[[X]], %[[C16]], %[[CLAMP]] : f32 -> f32
+// CHECK:        %[[B:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[R]], %[[C16]], %{{.*}} : f32 -> f32
+// CHECK-NEXT:   nvvm.barrier
+// CHECK-NEXT:   llvm.return %[[B]] : f32
+
+// -----
+
+// A reducer of several results (argmax: value and index) returns a struct; each
+// call takes it apart.
+func.func private @argmax(%a: f32, %i: i32, %b: f32, %j: i32) -> (f32, i32) {
+  func.return %b, %j : f32, i32
+}
+func.func @caller(%a: f32, %i: i32) -> i32 {
+  %m:2 = func.call @argmax(%a, %i, %a, %i) : (f32, i32, f32, i32) -> (f32, i32)
+  func.return %m#1 : i32
+}
+
+// CHECK:      llvm.func @argmax(%{{.*}}: f32, %{{.*}}: i32, %[[B:.*]]: f32, %[[J:.*]]: i32) -> !llvm.struct<(f32, i32)> {
+// CHECK-NEXT:   %[[U:.*]] = llvm.mlir.poison : !llvm.struct<(f32, i32)>
+// CHECK-NEXT:   %[[S0:.*]] = llvm.insertvalue %[[B]], %[[U]][0] : !llvm.struct<(f32, i32)>
+// CHECK-NEXT:   %[[S1:.*]] = llvm.insertvalue %[[J]], %[[S0]][1] : !llvm.struct<(f32, i32)>
+// CHECK-NEXT:   llvm.return %[[S1]] : !llvm.struct<(f32, i32)>
+// CHECK:      llvm.func @caller(
+// CHECK-NEXT:   %[[M:.*]] = llvm.call @argmax(%{{.*}}) : (f32, i32, f32, i32) -> !llvm.struct<(f32, i32)>
+// CHECK-NEXT:   %{{.*}} = llvm.extractvalue %[[M]][0] : !llvm.struct<(f32, i32)>
+// CHECK-NEXT:   %[[I:.*]] = llvm.extractvalue %[[M]][1] : !llvm.struct<(f32, i32)>
+// CHECK-NEXT:   llvm.return %[[I]] : i32
