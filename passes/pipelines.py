@@ -76,7 +76,13 @@ _HOST_STAGES: tuple[tuple[str, ...], ...] = (
 
 # Vector loads and stores (one thread's neighbouring elements) would keep LLVM's loop
 # vectorizer off the thread loop, which vectorizes across threads instead.
-_NOT_ON_THE_HOST = ("xla-vectorize-loads-stores{greedy_cleanup=false}",)
+_NOT_ON_THE_HOST = frozenset({"xla-vectorize-loads-stores"})
+
+
+def _pass_name(stage: str) -> str:
+    """The pass a stage runs, without its options."""
+    return stage.split("{", 1)[0]
+
 
 PIPELINES: dict[str, str] = {
     "xla-gpu-pipeline": _spec(_XLA_GPU_STAGES),
@@ -84,7 +90,7 @@ PIPELINES: dict[str, str] = {
     "xla-gpu-to-standard": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES),
     "xla-gpu-to-llvm": _spec(_XLA_GPU_STAGES + _TO_STANDARD_STAGES + _GPU_TO_LLVM_STAGES),
     "xla-host-to-llvm": _spec(
-        tuple(stage for stage in _XLA_GPU_STAGES if stage[0] not in _NOT_ON_THE_HOST)
+        tuple(stage for stage in _XLA_GPU_STAGES if _pass_name(stage[0]) not in _NOT_ON_THE_HOST)
         + _TO_STANDARD_STAGES
         + _HOST_STAGES
         + _TO_LLVM_STAGES

@@ -69,3 +69,12 @@ def test_pipeline_output_is_deterministic() -> None:
     first = _pipeline_output()
     assert first == _pipeline_output()
     assert first.count("vector.transfer_read") == 1
+
+
+def test_host_route_leaves_out_vector_loads_and_stores() -> None:
+    """The host route keeps one thread's accesses scalar so LLVM vectorizes across threads;
+    the GPU route keeps XLA's vector loads and stores."""
+    host = [_pass_name(stage) for stage in PIPELINES["xla-host-to-llvm"].split(",")]
+    gpu = [_pass_name(stage) for stage in PIPELINES["xla-gpu-to-llvm"].split(",")]
+    assert "xla-vectorize-loads-stores" in gpu
+    assert "xla-vectorize-loads-stores" not in host
