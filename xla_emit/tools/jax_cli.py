@@ -56,6 +56,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also write BUNDLE/report.md and report.html: XLA's kernels and ours side by side",
     )
+    add(
+        "--progress",
+        action="store_true",
+        help="a step of progress on stderr for the compile, the capture and each kernel of "
+        "the report (default: on a terminal)",
+    )
     add_version(parser)
     return parser
 
@@ -89,6 +95,7 @@ def run(argv: Sequence[str] | None) -> int:
     options = dict(compiler_option(text) for text in args.xla_option)
     load_target(args.target)
     function = load_function(args.function)
+    progress = args.progress or sys.stderr.isatty()
     compile_function(
         function,
         specs,
@@ -97,22 +104,23 @@ def run(argv: Sequence[str] | None) -> int:
         options=options,
         seed=args.seed,
         name=args.function,
+        progress=progress,
     )
     print(summary(args.output))
     if args.report:
-        write_reports(args.output)
+        write_reports(args.output, progress)
     return 0
 
 
-def write_reports(folder: str) -> None:
+def write_reports(folder: str, progress: bool = False) -> None:
     from pathlib import Path
 
     from xla_emit.jax.bundle import open_bundle
-    from xla_emit.tools.report import html_report, markdown_report
+    from xla_emit.tools.report import build_report, html_report, markdown_report
 
-    markdown = markdown_report(open_bundle(folder), progress=sys.stderr.isatty())
-    (Path(folder) / "report.md").write_text(markdown)
-    (Path(folder) / "report.html").write_text(html_report(markdown))
+    report = build_report(open_bundle(folder), progress=progress)
+    (Path(folder) / "report.md").write_text(markdown_report(report))
+    (Path(folder) / "report.html").write_text(html_report(report))
     print(f"wrote {Path(folder) / 'report.md'} and report.html")
 
 
