@@ -3,35 +3,171 @@
 XLA's grids against the raw lines of its thunk sequence, XLA's op counts against
 the lines of the first snapshot, ours against our kernel printed by
 `xla-emit-opt --fusion` and counted off the text, the program's verdicts against
-numpy on the runtime's outputs. Fast on the quick start's MLP of both jax
-versions; every recorded bundle in the slow run.
+numpy on the runtime's outputs, each kernel's verdict against XLA's kernel and ours
+run here on operands from the numpy HLO evaluator (not the runtime the report runs),
+the fusion graph's nodes, colours and edges against the HLO text. Fast on the quick
+start's MLP of both jax versions; every recorded bundle in the slow run.
 """
 
 from __future__ import annotations
 
+import lzma
 import re
+import shutil
+import sys
+import xml.etree.ElementTree as ElementTree
+from functools import cache
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from xla_emit.emitters import emit_fusion
+from xla_emit.emitters.triton.emitter import emit_triton_fusion
+from xla_emit.emitters.triton.route import runs_as_triton
+from xla_emit.hlo.evaluator import evaluate_instruction, flatten_value
+from xla_emit.hlo.fusion_configs import block_level_config
+from xla_emit.hlo.ir import HloComputation, HloModule
 from xla_emit.hlo.npz import load_arrays, read_inputs
 from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.interpreter import Executor
+from xla_emit.interpreter.tile.executor import TileExecutor
+from xla_emit.ir.parse import parse_mlir
 from xla_emit.ir.pass_log import read_pass_log
 from xla_emit.jax.bundle import GPU_HLO, INPUTS, OUTPUTS, open_bundle, read_text
 from xla_emit.runtime.module_runtime import ModuleRuntime
 from xla_emit.tools import dump, opt
-from xla_emit.tools.report import TRITON_TILES, html_report
+from xla_emit.tools.fusion_graph import (
+    DIFFERS_STROKE,
+    EQUAL_STROKE,
+    OTHER_FILL,
+    ROUTE_FILLS,
+    UNCOMPARED_STROKE,
+)
+from xla_emit.tools.kernel_match import Launch, match_kernel
+from xla_emit.tools.report import TRITON_TILES, Report, build_report, html_report
 
 BUNDLES = Path(__file__).resolve().parents[1] / "corpus" / "bundles"
-# jax 0.12's scan_rnn holds `fusion-start`, which the HLO front end does not read yet.
-ALL = [
-    path
-    for path in sorted(path.parent for path in BUNDLES.glob("jax-*/*/bundle.json"))
-    if f"{path.parent.name}/{path.name}" != "jax-0.12.0.1/scan_rnn"
-]
+ALL = sorted(path.parent for path in BUNDLES.glob("jax-*/*/bundle.json"))
 MLPS = [path for path in ALL if path.name == "mlp"]
 _LAUNCH = re.compile(r"\] (\S+) grid: \[([\d, ]+)\] threads: \[([\d, ]+)\]")
+
+
+def first_operands(folder: Path) -> dict[str, list[np.ndarray]]:
+    """Each fusion's operands at its first launch, by the numpy HLO evaluator: a loop's
+    body and condition are walked once on the loop's initial state (its first trip)."""
+    module = hlo_module(folder)
+    found: dict[str, list[np.ndarray]] = {}
+
+    def walk(computation: HloComputation, arguments: list) -> None:
+        values: dict = {}
+        for instruction in computation.instructions:
+            if instruction.opcode == "parameter":
+                values[instruction] = arguments[instruction.parameter_number or 0]
+                continue
+            operands = [values[operand] for operand in instruction.operands]
+            if instruction.opcode == "while":
+                for called in instruction.called_computations:
+                    walk(called, operands)
+            if instruction.opcode == "fusion":
+                found.setdefault(instruction.name, flatten_value(tuple(operands)))
+            values[instruction] = evaluate_instruction(instruction, operands)
+
+    walk(module.entry, list(read_inputs(str(folder / INPUTS), module.entry)))
+    return found
+
+
+@cache
+def hlo_module(folder: Path) -> HloModule:
+    return parse_hlo_module((folder / GPU_HLO).read_text(), str(folder / GPU_HLO))
+
+
+def xla_kernel_text(folder: Path, kernel: str, suffix: str) -> str | None:
+    """The first snapshot of a pass log (or a TTIR file) of XLA's dump, read here."""
+    module_name = open_bundle(folder).module_name
+    for name in (kernel, re.sub(r"[^A-Za-z0-9_]", "_", kernel)):
+        for path in (folder / "xla").glob(f"{module_name}.{name}.{suffix}*"):
+            data = path.read_bytes()
+            text = (lzma.decompress(data) if path.suffix == ".xz" else data).decode()
+            return text if suffix == "ttir.txt" else read_pass_log(path)[0].text
+    return None
+
+
+def differing(ours: list[np.ndarray], theirs: list[np.ndarray]) -> str:
+    """`equal`, or how many elements of the first differing result differ and where first."""
+    for number, (mine, xla) in enumerate(zip(ours, theirs, strict=True)):
+        mine, xla = np.asarray(mine).reshape(-1), np.asarray(xla).reshape(-1)
+        width = f"u{mine.dtype.itemsize}"
+        bad = mine.view(width) != xla.view(width)
+        if mine.dtype.kind == "f" or mine.dtype.name == "bfloat16":
+            both_nan = np.isnan(mine.astype(np.float64)) & np.isnan(xla.astype(np.float64))
+            bad &= ~both_nan
+        if bad.any():
+            shape = np.asarray(ours[number]).shape
+            index = ", ".join(str(int(i)) for i in np.unravel_index(int(np.argmax(bad)), shape))
+            return f"{int(bad.sum())} of {mine.size} elements differ; first at result {number} [{index}]"
+    return "equal"
+
+
+def run_xla_kernel(folder: Path, kernel: str, operands: list[np.ndarray]) -> tuple[list, str]:
+    """XLA's kernel run here on `operands`, with ours: (ours, the verdict's prefix)."""
+    module = hlo_module(folder)
+    fusion = next(i for c in module.computations for i in c.instructions if i.name == kernel)
+    if runs_as_triton(fusion):
+        ours_module = emit_triton_fusion(fusion)
+        warps = block_level_config(fusion).num_warps
+        executor = TileExecutor(ours_module, num_warps=warps)
+        programs = executor.num_programs(executor.entry_function())
+        arguments = [
+            np.asarray(a).reshape(o.array_shape.dimensions)
+            for a, o in zip(operands, fusion.operands, strict=True)
+        ]
+        ours = executor.run(arguments)
+        outcome = ""
+        for suffix, note in (("xtile-to-triton.txt", ""), ("ttir.txt", " (XLA's TTIR)")):
+            text = xla_kernel_text(folder, kernel, suffix)
+            if text is None:
+                continue
+            theirs_module = parse_mlir(text, suffix)[0]
+            try:
+                theirs = TileExecutor(theirs_module, num_warps=warps, programs=programs).run(
+                    arguments
+                )
+            except Exception as error:  # noqa: BLE001 - the report says "not run" then
+                outcome = outcome or f"not run: {str(error).splitlines()[0]}"
+                continue
+            return ours, differing(ours, theirs) + note
+        return ours, outcome
+    text = xla_kernel_text(folder, kernel, "mlir-passes.log")
+    assert text is not None, kernel
+    ours = Executor(emit_fusion(module, fusion)).run(operands)
+    theirs = Executor(parse_mlir(text, kernel)[0]).run(operands)
+    return ours, differing(ours, theirs)
+
+
+def expected_verdict(
+    folder: Path, kernel: str, ours_route: str, operands: dict[str, list[np.ndarray]]
+) -> str:
+    hlo = (folder / GPU_HLO).read_text()
+    line = re.search(rf"^\s*(?:ROOT )?%{re.escape(kernel)} = .*$", hlo, re.M)
+    assert line is not None, kernel
+    called = re.search(r"calls=%([\w.\-]+)", line[0])
+    body = ""
+    if called is not None:
+        body = hlo[hlo.index(f"%{called[1]} (") :].split("\n}", 1)[0]
+    if '"dynamic_slice_fusion"' in line[0] or "dynamic_slice_config" in body:
+        return "XLA launches no kernel"
+    if ours_route == "kernel library":
+        return "library call"
+    return run_xla_kernel(folder, kernel, operands[kernel])[1]
+
+
+def verdict_matches(verdict: str, expected: str) -> bool:
+    """The report's verdict carries the two values after the index: the prefix must agree."""
+    if " elements differ; first at " in expected:
+        return verdict.startswith(expected + ":")
+    return verdict == expected
 
 
 def report_of(folder: Path, capsys: pytest.CaptureFixture[str]) -> str:
@@ -88,7 +224,8 @@ def check_report(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     launches = xla_launches(folder)
     bundle = open_bundle(folder)
     assert len(rows) == int(re.search(r"(\d+) kernels of XLA's", markdown)[1])  # type: ignore[index]
-    for _, name, _, ours, xla_grid, our_grid, xla_ops, our_ops, _, replayed in rows:
+    operands = first_operands(folder)
+    for _, name, _, ours, xla_grid, our_grid, xla_ops, our_ops, _, replayed, verdict in rows:
         kernel = name.strip("`")
         key = re.sub(r"[^A-Za-z0-9_]", "_", kernel)
         assert xla_grid == launches.get(key, "-"), kernel
@@ -104,6 +241,8 @@ def check_report(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
             assert our_grid == xla_grid, kernel
         else:
             assert (our_grid, our_ops) == ("-", "-")
+        expected = expected_verdict(folder, kernel, ours, operands)
+        assert verdict_matches(verdict, expected), (kernel, verdict, expected)
 
     module = parse_hlo_module((folder / GPU_HLO).read_text(), str(folder / GPU_HLO))
     ours = ModuleRuntime(module).run(read_inputs(str(folder / INPUTS), module.entry))
@@ -133,9 +272,3 @@ def test_the_report_of_every_recorded_bundle_is_right(
     check_report(folder, capsys)
 
 
-def test_the_html_page_holds_the_same_tables():
-    markdown = "# T\n\ntext `x`\n\n| a | b |\n|---|---|\n| `1` | <2> |\n"
-    page = html_report(markdown)
-    assert "<h1>T</h1>" in page and "<p>text <code>x</code></p>" in page
-    assert "<tr><th>a</th><th>b</th></tr>" in page
-    assert "<tr><td><code>1</code></td><td>&lt;2&gt;</td></tr>" in page
