@@ -45,7 +45,7 @@ from xla_emit.tools.fusion_graph import (
     ROUTE_FILLS,
     UNCOMPARED_STROKE,
 )
-from xla_emit.tools.kernel_match import Launch, match_kernel
+from xla_emit.tools.kernel_match import Launch, compare_results, match_kernel
 from xla_emit.tools.report import TRITON_TILES, Report, build_report, html_report
 
 BUNDLES = Path(__file__).resolve().parents[1] / "corpus" / "bundles"
@@ -106,7 +106,8 @@ def differing(ours: list[np.ndarray], theirs: list[np.ndarray]) -> str:
         if bad.any():
             shape = np.asarray(ours[number]).shape
             index = ", ".join(str(int(i)) for i in np.unravel_index(int(np.argmax(bad)), shape))
-            return f"{int(bad.sum())} of {mine.size} elements differ; first at result {number} [{index}]"
+            first = f"first at result {number} [{index}]"
+            return f"{int(bad.sum())} of {mine.size} elements differ; {first}"
     return "equal"
 
 
@@ -272,3 +273,208 @@ def test_the_report_of_every_recorded_bundle_is_right(
     check_report(folder, capsys)
 
 
+@cache
+def report_for(folder: Path) -> Report:
+    return build_report(open_bundle(folder))
+
+
+def entry_edges(folder: Path) -> set[tuple[str, str]]:
+    """Data-flow edges read off the entry computation's text (the MLP has no loops): a
+    kernel reads what produced its operands, through any op that launches nothing."""
+    hlo = (folder / GPU_HLO).read_text()
+    entry = hlo[hlo.index("\nENTRY ") + 1 :].split("\n}", 1)[0].splitlines()[1:]
+    produced: dict[str, set[str]] = {}
+    edges: set[tuple[str, str]] = set()
+    for line in entry:
+        match = re.match(r"\s*(ROOT )?%([\w.\-]+) = .*? ([a-z\-]+)\(([^)]*)\)", line)
+        assert match is not None, line
+        root, name, opcode, operands = match.groups()
+        sources = set().union(*(produced[o] for o in re.findall(r"%([\w.\-]+)", operands)))
+        if opcode == "parameter":
+            produced[name] = {f"arg{int(operands)}"}
+        elif opcode in ("fusion", "custom-call"):
+            edges |= {(source, name) for source in sources}
+            produced[name] = {name}
+        else:
+            produced[name] = sources
+        if root:
+            edges |= {(source, "outputs") for source in produced[name]}
+    return edges
+
+
+def svg_nodes(svg: str) -> list[ElementTree.Element]:
+    root = ElementTree.fromstring(svg)
+    space = "{http://www.w3.org/2000/svg}"
+    return [g for g in root.iter(f"{space}g") if g.get("class", "").startswith("node ")]
+
+
+@pytest.mark.parametrize("folder", MLPS, ids=[p.parent.name for p in MLPS])
+def test_the_fusion_graph_counts_and_colours_the_kernels(folder: Path):
+    report = report_for(folder)
+    space = "{http://www.w3.org/2000/svg}"
+    nodes = svg_nodes(report.graph_svg)
+    kernels = [g for g in nodes if g.get("class") == "node kernel"]
+    hlo = (folder / GPU_HLO).read_text()
+    thunk_text = read_text(folder / "xla" / f"{open_bundle(folder).module_name}.thunk_sequence.txt")
+    assert len(kernels) == len(_LAUNCH.findall(thunk_text)) == 3
+    entry = hlo[hlo.index("\nENTRY ") :]
+    assert len([g for g in nodes if g.get("class") == "node input"]) == entry.count(" parameter(")
+    assert len([g for g in nodes if g.get("class") == "node output"]) == 1
+    fills = [g.find(f"{space}rect").get("fill") for g in kernels]  # type: ignore[union-attr]
+    assert fills.count(ROUTE_FILLS["Triton"]) == len(re.findall(r'"kind":"__triton"', hlo))
+    gemms = len(re.findall(r'"kind":"__triton_(?:nested_)?gemm(?:_fusion)?"', hlo))
+    assert fills.count(ROUTE_FILLS["Triton gemm"]) == gemms == 2
+    assert OTHER_FILL not in fills
+    # The verdicts: the one kernel of ours compared equals XLA's; the gemms are library calls.
+    operands = first_operands(folder)
+    strokes = {
+        g.findtext(f"{space}text"): g.find(f"{space}rect").get("stroke")  # type: ignore[union-attr]
+        for g in kernels
+    }
+    for name, stroke in strokes.items():
+        route = "kernel library" if name.startswith("gemm") else TRITON_TILES
+        expected = expected_verdict(folder, str(name), route, operands)
+        colour = {"equal": EQUAL_STROKE, "library call": UNCOMPARED_STROKE}
+        assert stroke == colour.get(expected, DIFFERS_STROKE), name
+    lines = ElementTree.fromstring(report.graph_svg).iter(f"{space}line")
+    assert len([line for line in lines if line.get("class") == "edge"]) == len(entry_edges(folder))
+
+
+@pytest.mark.parametrize("folder", MLPS, ids=[p.parent.name for p in MLPS])
+def test_the_fusion_graph_has_the_edges_of_the_hlo(folder: Path):
+    from xla_emit.tools.fusion_graph import GraphKernel, fusion_graph
+
+    report = report_for(folder)
+    graph = fusion_graph(
+        hlo_module(folder),
+        [GraphKernel(row.name, row.xla_route, row.outputs.equal) for row in report.kernels],
+    )
+    assert set(graph.edges()) == entry_edges(folder)
+
+
+class _Page(HTMLParser):
+    """Tags and the cells of each table, read back from the page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.tables: dict[str, list[list[str]]] = {}
+        self._table = ""
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        if tag == "table":
+            self._table = dict(attrs).get("class") or ""
+            self.tables[self._table] = []
+        elif tag == "tr" and self._table:
+            self.tables[self._table].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[self._table][-1].append("".join(self._cell))
+            self._cell = None
+        elif tag == "table":
+            self._table = ""
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+@pytest.mark.parametrize("folder", MLPS, ids=[p.parent.name for p in MLPS])
+def test_the_html_page_is_a_document_with_the_tables_and_the_graph(folder: Path):
+    report = report_for(folder)
+    page = html_report(report)
+    assert page.startswith("<!DOCTYPE html>\n<html")
+    parsed = _Page()
+    parsed.feed(page)
+    for tag in ("html", "head", "title", "style", "body", "h1", "svg", "figure"):
+        assert tag in parsed.tags, tag
+    kernels = parsed.tables["kernels"]
+    assert len(kernels) == 1 + len(report.kernels)
+    assert [row[1] for row in kernels[1:]] == [row.name for row in report.kernels]
+    assert [row[-1] for row in kernels[1:]] == [row.outputs.verdict for row in report.kernels]
+    assert all(len(row) == 11 for row in kernels)
+    assert len(parsed.tables["program"]) == 1 + len(load_arrays(str(folder / OUTPUTS), "outputs"))
+    assert len(svg_nodes(page[page.index("<svg") : page.index("</svg>") + 6])) == 3 + 3 + 1
+
+
+def test_a_kernel_of_xla_s_that_differs_is_reported_where(tmp_path: Path):
+    """XLA's softmax kernel made to subtract the row's minimum, not its maximum: the same
+    function, rounded otherwise, so some elements differ in their last bits."""
+    folder = tmp_path / "mlp"
+    shutil.copytree(BUNDLES / "jax-0.12.0.1" / "mlp", folder)
+    (log,) = folder.glob("xla/*triton_softmax.2.xtile-to-triton.txt.xz")
+    text = lzma.decompress(log.read_bytes()).decode()
+    assert text.count('"stablehlo.maximum"') >= 1
+    log.write_bytes(
+        lzma.compress(text.replace('"stablehlo.maximum"', '"stablehlo.minimum"').encode())
+    )
+    operands = first_operands(folder)["triton_softmax.2"]
+    expected = run_xla_kernel(folder, "triton_softmax.2", operands)[1]
+    assert expected != "equal" and not expected.startswith("not run")
+    report = build_report(open_bundle(folder))
+    (row,) = [row for row in report.kernels if row.name == "triton_softmax.2"]
+    assert row.outputs.equal is False
+    assert row.outputs.verdict.startswith(expected + ": XLA's ")
+    (node,) = [
+        g
+        for g in svg_nodes(report.graph_svg)
+        if "triton_softmax.2" in ElementTree.tostring(g, "unicode")
+    ]
+    space = "{http://www.w3.org/2000/svg}"
+    assert node.find(f"{space}rect").get("stroke") == DIFFERS_STROKE  # type: ignore[union-attr]
+
+
+def test_results_are_compared_bit_for_bit():
+    ours = [np.array([1.0, 2.0, np.nan], np.float32), np.array([[3, 4]], np.int32)]
+    assert compare_results(ours, [a.copy() for a in ours]).verdict == "equal"
+    other = [ours[0], np.array([[3, 5]], np.int32)]
+    assert compare_results(ours, other).verdict == (
+        "1 of 2 elements differ; first at result 1 [0, 1]: XLA's 5, ours 4"
+    )
+    # -0.0 and 0.0 are equal numbers but not the same bits.
+    zero = [np.array([0.0], np.float32)]
+    assert compare_results(zero, [np.array([-0.0], np.float32)]).verdict == (
+        "1 of 1 elements differ; first at result 0 [0]: XLA's -0 (0x80000000), ours 0 (0x00000000)"
+    )
+    assert compare_results(zero, []).verdict == "XLA's kernel has 0 results, ours 1"
+
+
+def test_a_fusion_without_xla_s_kernel_says_so():
+    module = hlo_module(MLPS[0])
+    (softmax,) = [i for i in module.entry.instructions if i.name == "triton_softmax.2"]
+    launch = Launch([], [np.zeros(1, np.float32)])
+    assert match_kernel(softmax, [], True, launch).verdict == "no kernel of XLA's in the bundle"
+    assert match_kernel(softmax, [Path("x.ttir.txt")], True, None).equal is None
+
+
+def test_progress_names_each_step_on_stderr_when_forced(capsys: pytest.CaptureFixture[str]):
+    folder = MLPS[-1]
+    assert dump.main([str(folder), "--report", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "report" in err
+    for step in ("the program on the bundle's inputs", "the fusion graph"):
+        assert step in err
+    for row in report_for(folder).kernels:
+        assert row.name in err
+
+
+def test_progress_without_tqdm_is_one_line_a_step(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    from xla_emit.progress import Progress, tracked
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # `import tqdm` raises ImportError
+    assert list(tracked(["a", "b"], "replay", True)) == ["a", "b"]
+    steps = Progress("xla-emit-jax", 2, True)
+    steps.step("compile")
+    steps.close()
+    assert capsys.readouterr().err == (
+        "replay [1/2] a\nreplay [2/2] b\nxla-emit-jax [1/2] compile\n"
+    )
+    assert list(tracked(["a"], "quiet", False)) == ["a"]
+    assert capsys.readouterr().err == ""
