@@ -9,9 +9,9 @@ sort; any other fusion with none is one of XLA's native MLIR emitters (`kLoop`,
 `dynamic_slice_fusion`; jax 0.12's async `fusion-start` whose slice carries a
 `dynamic_slice_config`: an offset that is a function of the loop index) launches
 no kernel: its thunk (`kDynamicSliceFusion`) copies at an offset that the config
-gives from the loop's trip count, so XLA writes no pass log for it. Custom calls to `__cublas$...` and
-`__cudnn$...` are library kernels. The launch grid comes from XLA's thunk
-sequence (`bundle.thunks`).
+gives from the loop's trip count, so XLA writes no pass log for it. Custom calls
+to `__cublas$...` and `__cudnn$...` are library kernels. The launch grid comes
+from XLA's thunk sequence (`bundle.thunks`).
 """
 
 from __future__ import annotations

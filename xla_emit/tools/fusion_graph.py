@@ -24,6 +24,7 @@ from typing import Any
 import networkx as nx
 
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.jax.routes import CUBLAS, CUDNN, DYNAMIC_SLICE, NATIVE, SORT, TRITON, TRITON_GEMM
 
 INPUT = "input"
 OUTPUT = "output"
@@ -32,12 +33,13 @@ OUTPUTS_NODE = "outputs"
 
 # Fill by XLA's route (`jax.routes`); anything else is OTHER_FILL.
 ROUTE_FILLS = {
-    "native emitter": "#9ecae1",
-    "Triton": "#fdae6b",
-    "Triton gemm": "#fdd0a2",
-    "cuBLAS": "#bcbddc",
-    "cuDNN": "#dadaeb",
-    "sort emitter": "#a1d99b",
+    NATIVE: "#9ecae1",
+    TRITON: "#fdae6b",
+    TRITON_GEMM: "#fdd0a2",
+    CUBLAS: "#bcbddc",
+    CUDNN: "#dadaeb",
+    SORT: "#a1d99b",
+    DYNAMIC_SLICE: "#fff7bc",
 }
 OTHER_FILL = "#e0e0e0"
 PORT_FILL = "#ffffff"
@@ -52,21 +54,25 @@ Producers = frozenset[str] | tuple["Producers", ...]
 
 @dataclass(frozen=True)
 class GraphKernel:
-    """What the picture says of one kernel: XLA's route and the verdict (None: not compared)."""
+    """What the picture says of one kernel: XLA's route and the verdict of our kernel
+    against XLA's (`equal` None: not compared)."""
 
     name: str
     route: str
     equal: bool | None
+    verdict: str = ""
 
 
-def fusion_graph(module: HloModule, kernels: Sequence[GraphKernel]) -> nx.DiGraph:
-    graph: nx.DiGraph = nx.DiGraph()
+def fusion_graph(module: HloModule, kernels: Sequence[GraphKernel]) -> nx.DiGraph[str]:
+    graph: nx.DiGraph[str] = nx.DiGraph()
     by_name = {kernel.name: kernel for kernel in kernels}
     entry = module.entry
     for parameter in entry.parameters:
         graph.add_node(f"arg{parameter.parameter_number}", kind=INPUT)
     for kernel in kernels:
-        graph.add_node(kernel.name, kind=KERNEL, route=kernel.route, equal=kernel.equal)
+        graph.add_node(
+            kernel.name, kind=KERNEL, route=kernel.route, equal=kernel.equal, verdict=kernel.verdict
+        )
     arguments: list[Producers] = [
         frozenset({f"arg{parameter.parameter_number}"}) for parameter in entry.parameters
     ]
@@ -80,7 +86,7 @@ def fusion_graph(module: HloModule, kernels: Sequence[GraphKernel]) -> nx.DiGrap
 def _walk(
     computation: HloComputation,
     arguments: Sequence[Producers],
-    graph: nx.DiGraph,
+    graph: nx.DiGraph[str],
     kernels: Mapping[str, GraphKernel],
 ) -> Producers:
     """The producers of `computation`'s root, adding an edge into each kernel it launches."""
@@ -95,7 +101,7 @@ def _producers(
     instruction: HloInstruction,
     operands: list[Producers],
     arguments: Sequence[Producers],
-    graph: nx.DiGraph,
+    graph: nx.DiGraph[str],
     kernels: Mapping[str, GraphKernel],
 ) -> Producers:
     opcode = instruction.opcode
@@ -161,7 +167,7 @@ def node_stroke(attributes: Mapping[str, Any]) -> str:
     return EQUAL_STROKE if equal else DIFFERS_STROKE
 
 
-def layout(graph: nx.DiGraph) -> dict[str, tuple[float, float]]:
+def layout(graph: nx.DiGraph[str]) -> dict[str, tuple[float, float]]:
     """Pixel centres: one row per layer of the graph (a node below everything it reads)."""
     for layer, nodes in enumerate(nx.topological_generations(graph)):
         for node in nodes:
@@ -178,14 +184,14 @@ def layout(graph: nx.DiGraph) -> dict[str, tuple[float, float]]:
     return {
         str(node): (
             MARGIN + NODE_WIDTH / 2 + (float(x) - min(xs)) / span_x * width,
-            # networkx puts the first layer at the bottom: inputs go on top.
-            MARGIN + NODE_HEIGHT / 2 + (max(ys) - float(y)) / span_y * height,
+            # The first layer (the inputs) on top.
+            MARGIN + NODE_HEIGHT / 2 + (float(y) - min(ys)) / span_y * height,
         )
         for node, (x, y) in positions.items()
     }
 
 
-def to_svg(graph: nx.DiGraph) -> str:
+def to_svg(graph: nx.DiGraph[str]) -> str:
     """The graph as a standalone SVG: one `<g class="node ...">` per node, one
     `<line class="edge">` per edge, then the legend."""
     centres = layout(graph)
@@ -222,8 +228,7 @@ def _node(name: str, attributes: Mapping[str, Any], centre: tuple[float, float])
     dash = ""
     if kind == KERNEL:
         equal = attributes.get("equal")
-        verdict = {True: "equal to XLA's", False: "differs from XLA's", None: "not compared"}
-        title = f"{name}: {attributes['route']}; our kernel {verdict[equal]}"
+        title = f"{name}: XLA's route {attributes['route']}; ours: {attributes['verdict']}"
         dash = ' stroke-dasharray="4,2"' if equal is None else ""
     rx = 4 if kind == KERNEL else 17
     return (

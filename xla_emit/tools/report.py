@@ -97,8 +97,9 @@ def _product(values: Sequence[int]) -> int:
 
 
 def kernel_row(
-    module: HloModule, bundle: Bundle, kernel: XlaKernel, launch: Launch | None = None
+    module: HloModule, bundle: Bundle, kernel: XlaKernel, first_launch: Launch | None = None
 ) -> KernelRow:
+    """`first_launch`: the fusion's operands and our results when the program first ran it."""
     from passes.gpu.respell import RespellPass
     from xla_emit.emitters import emit_fusion, fusion_launch_dimensions
     from xla_emit.emitters.fusion import fused_computation
@@ -128,7 +129,7 @@ def kernel_row(
         return KernelRow(
             kernel.name, kernel.route, xla_grid, LIBRARY, None, xla_ops, None, replayed
         )
-    outputs = _match(bundle, kernel, instruction, launch)
+    outputs = _match(bundle, kernel, instruction, first_launch)
     if runs_as_triton(instruction):
         tile_kernel = emit_triton_fusion(instruction)
         grid = _triton_grid(instruction, tile_kernel)
@@ -232,7 +233,11 @@ def build_report(bundle: Bundle, progress: bool = False) -> Report:
             rows.append(kernel_row(module, bundle, kernel, run.launches.get(kernel.name)))
         steps.step("the fusion graph")
         graph = fusion_graph(
-            module, [GraphKernel(row.name, row.xla_route, row.outputs.equal) for row in rows]
+            module,
+            [
+                GraphKernel(row.name, row.xla_route, row.outputs.equal, row.outputs.verdict)
+                for row in rows
+            ],
         )
     finally:
         steps.close()
