@@ -171,6 +171,42 @@ def verdict_matches(verdict: str, expected: str) -> bool:
     return verdict == expected
 
 
+def launched_count(folder: Path) -> int:
+    """Fusions and custom calls outside fused computations, counted off the HLO text."""
+    hlo = (folder / GPU_HLO).read_text()
+    fused = set(re.findall(r" fusion(?:-start)?\(.*?calls=%([\w.\-]+)", hlo))
+    count = 0
+    for block in re.split(r"\n\}\n", hlo):
+        header = re.search(r"^(?:ENTRY )?%([\w.\-]+) \(", block, re.M)
+        if header is None or header[1] in fused:
+            continue
+        count += len(
+            re.findall(
+                r"^\s*(?:ROOT )?%\S+ = .*? (?:fusion|fusion-start|custom-call)\(", block, re.M
+            )
+        )
+    return count
+
+
+def route_counts(folder: Path) -> dict[str, int]:
+    """How many kernels take each route, counted off the bundle's files: a native emitter's
+    leaves a pass log, a Triton fusion says `__triton`, a dynamic-slice fusion is a thunk."""
+    hlo = (folder / GPU_HLO).read_text()
+    bundle = open_bundle(folder)
+    thunks = read_text(folder / "xla" / f"{bundle.module_name}.thunk_sequence.txt")
+    return {
+        "native emitter": len(list((folder / "xla").glob("*.mlir-passes.log*"))),
+        "Triton": len(re.findall(r'"kind":"__triton"', hlo)),
+        "dynamic-slice copy": thunks.count("kDynamicSliceFusion"),
+    }
+
+
+def check_routes(folder: Path, routes: list[str]) -> None:
+    assert len(routes) == launched_count(folder)
+    for route, count in route_counts(folder).items():
+        assert routes.count(route) == count, route
+
+
 def report_of(folder: Path, capsys: pytest.CaptureFixture[str]) -> str:
     assert dump.main([str(folder), "--report"]) == 0
     return capsys.readouterr().out
@@ -225,6 +261,7 @@ def check_report(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     launches = xla_launches(folder)
     bundle = open_bundle(folder)
     assert len(rows) == int(re.search(r"(\d+) kernels of XLA's", markdown)[1])  # type: ignore[index]
+    check_routes(folder, [row[2] for row in rows])
     operands = first_operands(folder)
     for _, name, _, ours, xla_grid, our_grid, xla_ops, our_ops, _, replayed, verdict in rows:
         kernel = name.strip("`")
@@ -308,8 +345,31 @@ def svg_nodes(svg: str) -> list[ElementTree.Element]:
     return [g for g in root.iter(f"{space}g") if g.get("class", "").startswith("node ")]
 
 
+def check_graph_counts(folder: Path) -> None:
+    """Kernels, inputs and outputs of the picture, and its fills by route, counted anew."""
+    report = report_for(folder)
+    nodes = svg_nodes(report.graph_svg)
+    kernels = [g for g in nodes if g.get("class") == "node kernel"]
+    assert len(kernels) == launched_count(folder)
+    hlo = (folder / GPU_HLO).read_text()
+    entry = hlo[hlo.index("\nENTRY ") :]
+    assert len([g for g in nodes if g.get("class") == "node input"]) == entry.count(" parameter(")
+    assert len([g for g in nodes if g.get("class") == "node output"]) == 1
+    space = "{http://www.w3.org/2000/svg}"
+    fills = [g.find(f"{space}rect").get("fill") for g in kernels]  # type: ignore[union-attr]
+    for route, count in route_counts(folder).items():
+        assert fills.count(ROUTE_FILLS[route]) == count, route
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder", ALL, ids=[f"{p.parent.name}/{p.name}" for p in ALL])
+def test_the_fusion_graph_of_every_recorded_bundle_counts_its_kernels(folder: Path):
+    check_graph_counts(folder)
+
+
 @pytest.mark.parametrize("folder", MLPS, ids=[p.parent.name for p in MLPS])
 def test_the_fusion_graph_counts_and_colours_the_kernels(folder: Path):
+    check_graph_counts(folder)
     report = report_for(folder)
     space = "{http://www.w3.org/2000/svg}"
     nodes = svg_nodes(report.graph_svg)

@@ -374,8 +374,8 @@ body { font-family: sans-serif; margin: 2em; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 90%; }
 th, td { border: 1px solid #bbb; padding: 3px 7px; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; }
-td.equal { background: #e5f5e0; }
-td.differs { background: #fde0dd; }
+td.equal, td.within { background: #e5f5e0; }
+td.differs, td.outside { background: #fde0dd; }
 td.number { text-align: right; }
 figure { margin: 1em 0; overflow-x: auto; }
 """
@@ -388,7 +388,7 @@ def html_report(report: Report) -> str:
         for n, row in enumerate(report.kernels, 1)
     ]
     program_rows = [
-        _html_row([row.name, row.shape, row.verdict], "equal" if row.matches else "differs")
+        _html_row([row.name, row.shape, row.verdict], "within" if row.matches else "outside")
         for row in report.program
     ]
     body = [
