@@ -3,6 +3,7 @@
     xla-emit-jax model.py:mlp f32[8,128] f32[128,256] f32[256,64] -o mlp.bundle
     xla-emit-jax model.py:mlp f32[8,128] ... -o mlp.bundle --target a100 --seed 3
     xla-emit-jax model.py:mlp ... -o mlp.bundle --xla-option KEY=VALUE   # not XLA's default
+    xla-emit-jax model.py:mlp ... -o mlp.bundle --report --progress   # + report.md, .html
 
 The bundle (layout in `xla_emit.jax.bundle`) holds XLA:GPU's optimized module,
 each kernel's emitter IR and pass log, Triton dumps, LLVM IR, PTX, buffer
