@@ -6,8 +6,8 @@
 Per kernel of XLA's optimized module: XLA's route (`jax.routes`) and ours (our
 emitter's kind, or the kernel library for a gemm or sort fusion), XLA's launch
 (its thunk sequence) and ours (the emitted kernel's grid), and, for a kernel XLA
-emitted natively, the op census of XLA's emitter IR (the first snapshot of its
-pass log) against that of ours (in today's `xla.*` spelling, as `xla-emit-opt
+emitted natively or through Triton, the op census of XLA's emitter IR (the first
+snapshot of its pass log) against that of ours (in today's `xla.*` spelling, as `xla-emit-opt
 --fusion NAME --emit xla` prints it), with the ops each has more of, and how
 many steps of XLA's pass log our passes reproduce (`xla-emit-dump --replay`), and our
 kernel's outputs against XLA's kernel's, bit for bit, on the operands the program gives
@@ -108,7 +108,7 @@ def kernel_row(
     from xla_emit.emitters.triton.route import runs_as_triton
     from xla_emit.hlo.launches import is_library_fusion
     from xla_emit.ir import make_context
-    from xla_emit.ir.pass_log import before_lower_tensors
+    from xla_emit.ir.pass_log import modelled_snapshots
     from xla_emit.tools.dump import op_census, parsed, replay
 
     instruction = _instruction(module, kernel.name)
@@ -118,12 +118,12 @@ def kernel_row(
     replayed: tuple[int, int] | None = None
     # Our kernel's outputs against XLA's kernel's on the same operands.
     outputs: KernelMatch = field(default_factory=library_call)
-    log = bundle.pass_log(kernel.name)
+    log = xla_pass_log(bundle, kernel)
     if log is not None:
         snapshots = read_pass_log(log)
         # Parsed, not read off the text: XLA prints `func.return` as a bare `return`.
         xla_ops = op_census(parsed(snapshots[0], str(log)))
-        steps = replay(before_lower_tensors(snapshots), str(log), outputs=False)
+        steps = replay(modelled_snapshots(snapshots), str(log), outputs=False)
         replayed = (sum(step.same_ops == "yes" for step in steps), len(steps))
     if instruction.opcode != "fusion" or is_library_fusion(instruction):
         return KernelRow(
@@ -160,6 +160,15 @@ def kernel_row(
         replayed,
         outputs,
     )
+
+
+def xla_pass_log(bundle: Bundle, kernel: XlaKernel) -> Path | None:
+    """The pass log of XLA's kernel: a native emitter's `*.mlir-passes.log`, a Triton
+    fusion's `*.xtile-to-triton.txt` (its first snapshot is the Triton fusion emitter's)."""
+    log = bundle.pass_log(kernel.name)
+    if log is None and TRITON_LOG in kernel.files:
+        log = existing(bundle.path / kernel.files[TRITON_LOG])
+    return log
 
 
 def _match(
