@@ -513,6 +513,14 @@ def test_results_are_compared_bit_for_bit():
         "1 of 1 elements differ; first at result 0 [0]: XLA's -0 (0x80000000), ours 0 (0x00000000)"
     )
     assert compare_results(zero, []).verdict == "XLA's kernel has 0 results, ours 1"
+    wider = [np.array([0.0], np.float64)]
+    assert (
+        compare_results(zero, wider).verdict
+        == "result 0 is float64 in XLA's kernel, float32 in ours"
+    )
+    assert compare_results(zero, [np.zeros(2, np.float32)]).verdict == (
+        "result 0 has 2 elements in XLA's kernel, 1 in ours"
+    )
 
 
 def test_a_fusion_without_xla_s_kernel_says_so():

@@ -201,6 +201,10 @@ def compare_results(ours: Sequence[np.ndarray], theirs: Sequence[np.ndarray]) ->
                 f"result {number} has {xla.size} elements in XLA's kernel, {mine.size} in ours",
                 False,
             )
+        if mine.dtype.itemsize != xla.dtype.itemsize:
+            return KernelMatch(
+                f"result {number} is {xla.dtype} in XLA's kernel, {mine.dtype} in ours", False
+            )
         differing = np.flatnonzero(~same_bits(mine.reshape(-1), xla.reshape(-1).view(mine.dtype)))
         if differing.size:
             flat = int(differing[0])

@@ -1,7 +1,7 @@
 """The side-by-side report of a bundle: per kernel XLA's route and ours, and the program.
 
-    xla-emit-dump BUNDLE --report [-o report.md]     (xla-emit-jax ... --report writes both
-                                                      BUNDLE/report.md and BUNDLE/report.html)
+    xla-emit-dump BUNDLE --report [-o report.md|report.html] [--progress]
+    xla-emit-jax ... --report        (writes both BUNDLE/report.md and BUNDLE/report.html)
 
 Per kernel of XLA's optimized module: XLA's route (`jax.routes`) and ours (our
 emitter's kind, or the kernel library for a gemm or sort fusion), XLA's launch
