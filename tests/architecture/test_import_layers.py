@@ -2,8 +2,8 @@
 
     tools (and api, universe) > runtime > interpreter > emitters > passes > dialects > ir
 
-and under all of them the libraries `hlo`, `indexing`, `layout`, `pto`, `jax` and
-`diagnostics`, which import no IR layer at all (nor xDSL). Every import
+and under all of them the libraries `hlo`, `indexing`, `layout`, `pto`, `jax`,
+`progress` and `diagnostics`, which import no IR layer at all (nor xDSL). Every import
 statement counts, including those inside functions and under
 `TYPE_CHECKING`: a deferred import is still a dependency.
 """
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("xla_emit", "dialects", "passes")
 
 IR_LAYERS = ("ir", "dialects", "passes", "emitters", "interpreter", "runtime", "tools")
-LIBRARIES = ("hlo", "indexing", "layout", "pto", "diagnostics", "limits", "jax")
+LIBRARIES = ("hlo", "indexing", "layout", "pto", "diagnostics", "limits", "progress", "jax")
 # Modules at the top of `xla_emit` that sit in a layer: the Python API and the xDSL plugin with
 # the tools, the tools' start-up measures for xDSL's class definitions with the front end.
 TOP_LEVEL = {"api": "tools", "universe": "tools", "__init__": "tools", "startup": "ir"}
