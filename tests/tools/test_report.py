@@ -557,3 +557,17 @@ def test_progress_without_tqdm_is_one_line_a_step(
     )
     assert list(tracked(["a"], "quiet", False)) == ["a"]
     assert capsys.readouterr().err == ""
+
+
+def test_a_markdown_report_links_the_graph_written_beside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    folder = MLPS[-1]
+    assert dump.main([str(folder), "--report", "-o", str(tmp_path / "r.md")]) == 0
+    markdown = (tmp_path / "r.md").read_text()
+    assert markdown.rstrip().endswith("![The fusion graph](fusion-graph.svg)")
+    svg = (tmp_path / "fusion-graph.svg").read_text()
+    assert len([g for g in svg_nodes(svg) if g.get("class") == "node kernel"]) == 3
+    assert dump.main([str(folder), "--report", "-o", str(tmp_path / "no" / "r.md")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write" in err and "Traceback" not in err

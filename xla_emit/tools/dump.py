@@ -336,15 +336,17 @@ def bundle_log(folder: str, fusion: str | None) -> Path | None:
 
 def write_report(folder: str, output: str | None, progress: bool = False) -> int:
     from xla_emit.jax.bundle import open_bundle
-    from xla_emit.tools.report import build_report, html_report, markdown_report
+    from xla_emit.tools.report import build_report, html_report, markdown_report, write_markdown
 
     report = build_report(open_bundle(folder), progress=progress or sys.stderr.isatty())
     if output is None:
         sys.stdout.write(markdown_report(report))
         return 0
-    text = html_report(report) if output.endswith(".html") else markdown_report(report)
+    if not output.endswith(".html"):
+        write_markdown(report, Path(output))  # and the graph's SVG beside it
+        return 0
     try:
-        Path(output).write_text(text)
+        Path(output).write_text(html_report(report))
     except OSError as error:
         raise UserError(f"cannot write '{output}': {error.strerror}") from None
     return 0

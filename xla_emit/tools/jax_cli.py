@@ -117,10 +117,10 @@ def write_reports(folder: str, progress: bool = False) -> None:
     from pathlib import Path
 
     from xla_emit.jax.bundle import open_bundle
-    from xla_emit.tools.report import build_report, html_report, markdown_report
+    from xla_emit.tools.report import build_report, html_report, write_markdown
 
     report = build_report(open_bundle(folder), progress=progress)
-    (Path(folder) / "report.md").write_text(markdown_report(report))
+    write_markdown(report, Path(folder) / "report.md")
     (Path(folder) / "report.html").write_text(html_report(report))
     print(f"wrote {Path(folder) / 'report.md'} and report.html")
 

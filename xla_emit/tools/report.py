@@ -351,7 +351,12 @@ def _markdown_table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> li
     return lines
 
 
-def markdown_report(report: Report) -> str:
+# The graph's SVG beside a Markdown report, which links it (a page holds it inline).
+GRAPH_FILE = "fusion-graph.svg"
+
+
+def markdown_report(report: Report, graph_file: str | None = None) -> str:
+    """The report in Markdown; `graph_file`: where the graph's SVG is, relative to it."""
     kernels = [kernel_cells(n, row) for n, row in enumerate(report.kernels, 1)]
     program = [[row.name, row.shape, row.verdict] for row in report.program]
     lines = [
@@ -373,8 +378,11 @@ def markdown_report(report: Report) -> str:
         "",
         "## The fusion graph",
         "",
-        "In report.html: kernels filled by XLA's route, bordered by our kernel's verdict.",
+        "Kernels filled by XLA's route, bordered by our kernel's verdict (the HTML report "
+        "holds it inline).",
     ]
+    if graph_file is not None:
+        lines += ["", f"![The fusion graph]({graph_file})"]
     return "\n".join(lines) + "\n"
 
 
@@ -420,6 +428,16 @@ def html_report(report: Report) -> str:
         f"<title>{_inline(title(report))}</title>\n<style>{_STYLE}</style>\n</head>\n"
         "<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
     )
+
+
+def write_markdown(report: Report, path: Path) -> None:
+    """`path` and the graph's SVG beside it (`UserError` if either cannot be written)."""
+    graph = path.with_name(GRAPH_FILE)
+    try:
+        graph.write_text(report.graph_svg)
+        path.write_text(markdown_report(report, GRAPH_FILE))
+    except OSError as error:
+        raise UserError(f"cannot write '{path}': {error.strerror}") from None
 
 
 def _verdict_class(equal: bool | None) -> str:
