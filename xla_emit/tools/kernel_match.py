@@ -71,6 +71,15 @@ class RecordingRuntime(ModuleRuntime):
         self._keep(fusion, kept, result)
         return result
 
+    def _execute(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
+        # A gemm or sort fusion runs op by op, launching no kernel of ours: kept here.
+        if not is_library_fusion(instruction) or instruction.name in self.launches:
+            return super()._execute(instruction, operands)
+        kept = _copies(operands)
+        result = super()._execute(instruction, operands)
+        self._keep(instruction, kept, result)
+        return result
+
     def _keep(self, fusion: HloInstruction, operands: list[np.ndarray], result: Any) -> None:
         if fusion.name not in self.launches:
             results = [np.array(leaf, copy=True) for leaf in flatten_value(result)]
@@ -114,21 +123,52 @@ def match_kernel(
 ) -> KernelMatch:
     """Our kernel's results for `fusion` against XLA's kernel on the same operands: the
     first of `xla_files` (dump files of XLA's kernel) that our interpreter runs."""
-    if is_library_fusion(fusion) or (fusion.opcode != "fusion" and not triton):
+    if not triton and (is_library_fusion(fusion) or fusion.opcode != "fusion"):
         return library_call()
     if not xla_files:
         return KernelMatch(NO_XLA_KERNEL, None)
     if launch is None:
         return KernelMatch("not launched by the program", None)
+    return against_xla(fusion, xla_files, triton, launch, launch.results)
+
+
+def match_tile_program(
+    fusion: HloInstruction, xla_files: Sequence[Path], launch: Launch | None
+) -> KernelMatch:
+    """A Triton gemm fusion the runtime hands to the kernel library: our Triton emitter's
+    tile program for it against XLA's Triton kernel, both in the tile executor."""
+    if not xla_files or launch is None:
+        return library_call()
+    try:
+        ours = _run_triton(fusion, _our_tile_program(fusion), launch)
+    except UserError as error:
+        return KernelMatch(f"{LIBRARY_CALL}; our tile program not run: {_first_line(error)}", None)
+    match = against_xla(fusion, xla_files, True, launch, ours)
+    return KernelMatch(f"{LIBRARY_CALL}; our tile program: {match.verdict}", match.equal)
+
+
+def _first_line(error: UserError) -> str:
+    return str(error).splitlines()[0]
+
+
+def against_xla(
+    fusion: HloInstruction,
+    xla_files: Sequence[Path],
+    triton: bool,
+    launch: Launch,
+    ours: Sequence[np.ndarray],
+) -> KernelMatch:
+    """`ours` against XLA's kernel on the launch's operands: the first of `xla_files` that
+    our interpreter runs."""
     failures: list[str] = []
     for path in xla_files:
         try:
             module = _parse_first_snapshot(path)
             theirs = _run_triton(fusion, module, launch) if triton else _run_native(module, launch)
         except UserError as error:
-            failures.append(str(error).splitlines()[0])
+            failures.append(_first_line(error))
             continue
-        match = compare_results(launch.results, theirs)
+        match = compare_results(ours, theirs)
         if path is not xla_files[0]:
             # Say which of XLA's kernels it was where it is not the emitter's output.
             return KernelMatch(f"{match.verdict} (XLA's TTIR)", match.equal)
@@ -168,11 +208,16 @@ def _run_triton(fusion: HloInstruction, module: ModuleOp, launch: Launch) -> lis
 
 def _our_programs(fusion: HloInstruction) -> int:
     """Our launch size: kernels XLA printed before its pid carried `xla.range` need it."""
-    from xla_emit.emitters.triton.emitter import emit_triton_fusion
     from xla_emit.interpreter.tile.executor import TileExecutor
 
-    executor = TileExecutor(emit_triton_fusion(fusion))
+    executor = TileExecutor(_our_tile_program(fusion))
     return executor.num_programs(executor.entry_function())
+
+
+def _our_tile_program(fusion: HloInstruction) -> ModuleOp:
+    from xla_emit.emitters.triton.emitter import emit_triton_fusion
+
+    return emit_triton_fusion(fusion)
 
 
 def _as_arguments(operands: Sequence[np.ndarray], types: Sequence[Any]) -> list[np.ndarray]:
