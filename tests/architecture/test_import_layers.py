@@ -2,8 +2,8 @@
 
     tools (and api, universe) > runtime > interpreter > emitters > passes > dialects > ir
 
-and under all of them the libraries `hlo`, `indexing`, `layout`, `pto`, `jax` and
-`diagnostics`, which import no IR layer at all (nor xDSL). Every import
+and under all of them the libraries `hlo`, `indexing`, `layout`, `pto`, `jax`,
+`progress` and `diagnostics`, which import no IR layer at all (nor xDSL). Every import
 statement counts, including those inside functions and under
 `TYPE_CHECKING`: a deferred import is still a dependency.
 """
@@ -26,6 +26,7 @@ LIBRARIES = (
     "pto",
     "diagnostics",
     "limits",
+    "progress",
     "jax",
     "package_layout",
     "former_import_names",

@@ -16,7 +16,7 @@ import pytest
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.npz import load_arrays
 from xla_emit.jax.bundle import GPU_HLO, INPUTS, OUTPUTS, open_bundle, read_text
-from xla_emit.jax.routes import NATIVE, SORT, TRITON, TRITON_GEMM, xla_kernels
+from xla_emit.jax.routes import DYNAMIC_SLICE, NATIVE, SORT, TRITON, TRITON_GEMM, xla_kernels
 
 BUNDLES = Path(__file__).resolve().parents[1] / "corpus" / "bundles"
 ALL = sorted(path.parent for path in BUNDLES.glob("jax-*/*/bundle.json"))
@@ -84,12 +84,25 @@ def test_routes_follow_the_backend_configs(folder: Path):
     for kernel in kernels:
         if kernel.route in (TRITON, TRITON_GEMM):
             assert "ttir.txt" in kernel.files, kernel.name
-        # The recorded scan_rnn bundle of jax 0.12 was pruned before async pairs were read:
-        # it keeps no pass log of the fusions its fusion-start ops launch.
-        if kernel.route == NATIVE and not kernel.name.startswith("fusion-start"):
+        if kernel.route == NATIVE:
             assert "mlir-passes.log" in kernel.files, kernel.name
         if kernel.route == SORT:
             assert kernel.fusion_kind == "kCustom"
+
+
+@pytest.mark.parametrize("folder", RECORDED, ids=IDS)
+def test_a_dynamic_slice_fusion_is_a_thunk_of_its_own_without_a_kernel(folder: Path):
+    """XLA runs a slice at an offset from the loop's trip count as a `kDynamicSliceFusion`
+    thunk (a copy), launching no kernel: so its dump holds no pass log of it (jax 0.12's
+    scan_rnn writes its two as async `fusion-start`s)."""
+    bundle = open_bundle(folder)
+    kernels = [k for k in xla_kernels(bundle) if k.route == DYNAMIC_SLICE]
+    thunk_text = read_text(folder / "xla" / f"{bundle.module_name}.thunk_sequence.txt")
+    assert len(kernels) == thunk_text.count("kDynamicSliceFusion")
+    for kernel in kernels:
+        assert kernel.thunk is None and "mlir-passes.log" not in kernel.files, kernel.name
+    if folder.name == "scan_rnn":
+        assert len(kernels) == 2
 
 
 def test_a_folder_without_a_manifest_is_no_bundle(tmp_path: Path):

@@ -63,9 +63,11 @@ def test_the_quick_start_writes_a_bundle_every_tool_reads(tmp_path: Path):
     manifest = json.loads((tmp_path / "mlp.bundle" / "bundle.json").read_text())
     assert manifest["arguments"] == ["f32[8,128]", "f32[128,256]", "f32[256,64]"]
     report = (tmp_path / "mlp.bundle" / "report.md").read_text()
-    assert re.search(r"\| 3 \| `triton_softmax\.2` \| Triton \| \w+ emitter \|", report)
+    assert re.search(r"\| 3 \| `triton_softmax\.2` \| Triton \| Triton tile program \|", report)
+    assert re.search(r"`triton_softmax\.2` \|.* \| equal \|$", report, re.M)
     assert "1 of 1 outputs within tolerance" in report
-    assert (tmp_path / "mlp.bundle" / "report.html").read_text().startswith("<!DOCTYPE html>")
+    page = (tmp_path / "mlp.bundle" / "report.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and page.count('<g class="node kernel">') == 3
     dumped = {p.name.removesuffix(".xz") for p in (tmp_path / "mlp.bundle" / "xla").iterdir()}
     for suffix in (
         ".ptx",
@@ -75,6 +77,31 @@ def test_the_quick_start_writes_a_bundle_every_tool_reads(tmp_path: Path):
         ".ttir.txt",
     ):
         assert any(name.endswith(suffix) for name in dumped), suffix
+
+
+def test_the_compile_shows_its_stages_when_asked(tmp_path: Path):
+    from xla_emit.jax.capture import STAGES
+
+    done = subprocess.run(
+        [
+            str(BIN / "xla-emit-jax"),
+            "examples/jax/mlp.py:mlp",
+            "f32[8,128]",
+            "f32[128,256]",
+            "f32[256,64]",
+            "-o",
+            str(tmp_path / "b"),
+            "--progress",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    for stage in STAGES:
+        assert stage in done.stderr, stage
 
 
 def test_a_function_that_does_not_trace_is_located(tmp_path: Path):

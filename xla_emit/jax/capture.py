@@ -37,9 +37,12 @@ from xla_emit.jax import bundle as layout
 from xla_emit.jax.inputs import seeded_inputs
 from xla_emit.jax.specs import ArgSpec, parse_spec, spec_of_array
 from xla_emit.jax.targets import DEFAULT_TARGET, Target, load_target
+from xla_emit.progress import Progress
 
 # XLA:GPU's dump of every kernel: the MLIR pass logs besides the HLO, LLVM IR and PTX.
 DUMP_OPTIONS: dict[str, str | bool] = {"xla_dump_hlo_as_text": True, "xla_dump_emitter_re": ".*"}
+# The stages `compile_function` shows progress of.
+STAGES = ("trace and lower", "compile", "capture XLA's dump", "run on XLA:CPU")
 _METADATA = re.compile(r", metadata=\{[^{}]*\}")
 _STACK_TABLES = re.compile(
     r"\n(FileNames|FunctionNames|FileLocations|StackFrames)\n.*?(?=\n\n)", re.DOTALL
@@ -169,11 +172,12 @@ def compile_function(
     options: Mapping[str, str | bool | int] | None = None,
     seed: int = 0,
     name: str | None = None,
+    progress: bool = False,
 ) -> layout.Bundle:
     """Compile `function` for `target` and write the bundle folder `out` (see `bundle`).
 
     An argument given as a numpy array is an input as it is; the others are seeded
-    (`inputs`).
+    (`inputs`). `progress`: a step of progress on stderr per stage.
     """
     jax = import_jax()
     arguments = arg_specs(specs)
@@ -190,14 +194,22 @@ def compile_function(
         np.asarray(given) if isinstance(given, np.ndarray) else seeded
         for given, seeded in zip(specs, seeded_inputs(arguments, seed), strict=True)
     ]
-    with tempfile.TemporaryDirectory() as dump:
-        lowered = _lower(jax, function, arguments, chosen, label)
-        compiled = _compile(
-            lowered, {**(options or {}), **DUMP_OPTIONS, "xla_dump_to": dump}, label
-        )
-        gpu_hlo = strip_hlo(compiled.as_text())
-        _keep_dump(Path(dump), folder / layout.XLA_DUMP)
-    outputs = _run_on_cpu(jax, function, inputs, label)
+    steps = Progress("xla-emit-jax", len(STAGES), progress)
+    try:
+        with tempfile.TemporaryDirectory() as dump:
+            steps.step(STAGES[0])
+            lowered = _lower(jax, function, arguments, chosen, label)
+            steps.step(f"{STAGES[1]} for {chosen.description}")
+            compiled = _compile(
+                lowered, {**(options or {}), **DUMP_OPTIONS, "xla_dump_to": dump}, label
+            )
+            gpu_hlo = strip_hlo(compiled.as_text())
+            steps.step(STAGES[2])
+            _keep_dump(Path(dump), folder / layout.XLA_DUMP)
+        steps.step(STAGES[3])
+        outputs = _run_on_cpu(jax, function, inputs, label)
+    finally:
+        steps.close()
     module = re.match(r"HloModule (\S+?),?\s", gpu_hlo)
     (folder / layout.SOURCE_HLO).write_text(strip_hlo(lowered.as_text(dialect="hlo")))
     (folder / layout.SOURCE_STABLEHLO).write_text(_strip_locations(lowered.as_text()))

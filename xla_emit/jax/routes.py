@@ -5,8 +5,13 @@ A fusion's `backend_config` names its route: `fusion_backend_config.kind` is
 `__triton_gemm` / `__triton_nested_gemm_fusion` (a Triton matmul) or a cuBLAS /
 cuDNN kind; a `kCustom` fusion with none is XLA's sort kernel when it holds a
 sort; any other fusion with none is one of XLA's native MLIR emitters (`kLoop`,
-`kInput`, ...). Custom calls to `__cublas$...` and `__cudnn$...` are library
-kernels. The launch grid comes from XLA's thunk sequence (`bundle.thunks`).
+`kInput`, ...). A dynamic-slice fusion (jax 0.10's `__custom_fusion` named
+`dynamic_slice_fusion`; jax 0.12's async `fusion-start` whose slice carries a
+`dynamic_slice_config`: an offset that is a function of the loop index) launches
+no kernel: its thunk (`kDynamicSliceFusion`) copies at an offset that the config
+gives from the loop's trip count, so XLA writes no pass log for it. Custom calls
+to `__cublas$...` and `__cudnn$...` are library kernels. The launch grid comes
+from XLA's thunk sequence (`bundle.thunks`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ CUBLAS = "cuBLAS"
 CUDNN = "cuDNN"
 SORT = "sort emitter"
 CUSTOM_FUSION = "custom fusion"
+DYNAMIC_SLICE = "dynamic-slice copy"
 
 _FUSION_ROUTES = {
     "__triton": TRITON,
@@ -66,6 +72,8 @@ def fusion_route(instruction: HloInstruction) -> str:
             return CUDNN
         return f"custom call {target}"
     config = dict(instruction.extra_attributes).get("backend_config", "")
+    if _is_dynamic_slice_fusion(instruction, config):
+        return DYNAMIC_SLICE
     kind = _backend_kind(config)
     if kind is None and instruction.fusion_kind == "kCustom":
         ops = {i.opcode for c in instruction.called_computations for i in c.instructions}
@@ -73,6 +81,17 @@ def fusion_route(instruction: HloInstruction) -> str:
     if kind is None:
         return NATIVE
     return _FUSION_ROUTES.get(kind, kind)
+
+
+def _is_dynamic_slice_fusion(instruction: HloInstruction, config: str) -> bool:
+    if '"dynamic_slice_fusion"' in config:
+        return True
+    return any(
+        "dynamic_slice_config" in dict(inner.extra_attributes).get("backend_config", "")
+        for computation in instruction.called_computations
+        for inner in computation.instructions
+        if inner.opcode in ("dynamic-slice", "dynamic-update-slice")
+    )
 
 
 def _backend_kind(config: str) -> str | None:
@@ -148,4 +167,11 @@ def format_kernels(bundle: Bundle) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["PASS_LOG", "XlaKernel", "format_kernels", "fusion_route", "xla_kernels"]
+__all__ = [
+    "DYNAMIC_SLICE",
+    "PASS_LOG",
+    "XlaKernel",
+    "format_kernels",
+    "fusion_route",
+    "xla_kernels",
+]

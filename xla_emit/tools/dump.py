@@ -12,7 +12,7 @@ The logs are the emitters' `*.mlir-passes.log` and the Triton route's
     xla-emit-dump LOG --replay --lowered   # also the steps down to the llvm dialect
     xla-emit-dump BUNDLE                   # each kernel: XLA's route, launch grid, files
     xla-emit-dump BUNDLE --fusion NAME [--extract N | --replay]   # that kernel's log
-    xla-emit-dump BUNDLE --report [-o report.md|report.html]       # XLA's and ours
+    xla-emit-dump BUNDLE --report [-o report.md|report.html] [--progress]   # XLA's and ours
 
 `--replay` runs, for every pass of XLA's pipeline that this project implements
 (same name), ours on the module XLA's pass received and compares the result
@@ -296,6 +296,11 @@ def _parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="with --replay: also the steps from xla-lower-tensors on (op census only)",
     )
     parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="with --report: a step of progress per kernel on stderr (default: on a terminal)",
+    )
+    parser.add_argument(
         "--no-outputs",
         action="store_true",
         help="with --replay: compare the op census only, without running the modules",
@@ -338,17 +343,19 @@ def bundle_log(folder: str, fusion: str | None) -> Path | None:
     return log
 
 
-def write_report(folder: str, output: str | None) -> int:
+def write_report(folder: str, output: str | None, progress: bool = False) -> int:
     from xla_emit.jax.bundle import open_bundle
-    from xla_emit.tools.report import html_report, markdown_report
+    from xla_emit.tools.report import build_report, html_report, markdown_report, write_markdown
 
-    markdown = markdown_report(open_bundle(folder), progress=sys.stderr.isatty())
+    report = build_report(open_bundle(folder), progress=progress or sys.stderr.isatty())
     if output is None:
-        sys.stdout.write(markdown)
+        sys.stdout.write(markdown_report(report))
         return 0
-    text = html_report(markdown) if output.endswith(".html") else markdown
+    if not output.endswith(".html"):
+        write_markdown(report, Path(output))  # and the graph's SVG beside it
+        return 0
     try:
-        Path(output).write_text(text)
+        Path(output).write_text(html_report(report))
     except OSError as error:
         raise UserError(f"cannot write '{output}': {error.strerror}") from None
     return 0
@@ -360,7 +367,7 @@ def run(argv: Sequence[str] | None = None) -> int:
     args = _parse_arguments(argv)
     log = Path(args.log)
     if is_bundle(log) and args.report:
-        return write_report(args.log, args.output)
+        return write_report(args.log, args.output, args.progress)
     if is_bundle(log):
         found = bundle_log(args.log, args.fusion)
         if found is None:

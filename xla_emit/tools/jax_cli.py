@@ -3,6 +3,7 @@
     xla-emit-jax model.py:mlp f32[8,128] f32[128,256] f32[256,64] -o mlp.bundle
     xla-emit-jax model.py:mlp f32[8,128] ... -o mlp.bundle --target a100 --seed 3
     xla-emit-jax model.py:mlp ... -o mlp.bundle --xla-option KEY=VALUE   # not XLA's default
+    xla-emit-jax model.py:mlp ... -o mlp.bundle --report --progress   # + report.md, .html
 
 The bundle (layout in `xla_emit.jax.bundle`) holds XLA:GPU's optimized module,
 each kernel's emitter IR and pass log, Triton dumps, LLVM IR, PTX, buffer
@@ -56,6 +57,12 @@ def build_argument_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also write BUNDLE/report.md and report.html: XLA's kernels and ours side by side",
     )
+    add(
+        "--progress",
+        action="store_true",
+        help="a step of progress on stderr for the compile, the capture and each kernel of "
+        "the report (default: on a terminal)",
+    )
     add_version(parser)
     return parser
 
@@ -89,6 +96,7 @@ def run(argv: Sequence[str] | None) -> int:
     options = dict(compiler_option(text) for text in args.xla_option)
     load_target(args.target)
     function = load_function(args.function)
+    progress = args.progress or sys.stderr.isatty()
     compile_function(
         function,
         specs,
@@ -97,22 +105,23 @@ def run(argv: Sequence[str] | None) -> int:
         options=options,
         seed=args.seed,
         name=args.function,
+        progress=progress,
     )
     print(summary(args.output))
     if args.report:
-        write_reports(args.output)
+        write_reports(args.output, progress)
     return 0
 
 
-def write_reports(folder: str) -> None:
+def write_reports(folder: str, progress: bool = False) -> None:
     from pathlib import Path
 
     from xla_emit.jax.bundle import open_bundle
-    from xla_emit.tools.report import html_report, markdown_report
+    from xla_emit.tools.report import build_report, html_report, write_markdown
 
-    markdown = markdown_report(open_bundle(folder), progress=sys.stderr.isatty())
-    (Path(folder) / "report.md").write_text(markdown)
-    (Path(folder) / "report.html").write_text(html_report(markdown))
+    report = build_report(open_bundle(folder), progress=progress)
+    write_markdown(report, Path(folder) / "report.md")
+    (Path(folder) / "report.html").write_text(html_report(report))
     print(f"wrote {Path(folder) / 'report.md'} and report.html")
 
 
