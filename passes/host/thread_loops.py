@@ -10,12 +10,20 @@ entry function (`xla.entry`) into that form, as CPU runtimes for GPU kernels do
   fastest), in which `gpu.thread_id` is computed from the loop counter;
 * ops that do not depend on the thread (constants, block ids and arithmetic
   on them) are computed once, before the loops;
-* a per-thread value defined in one segment and used in a later one is kept
+* a value computed from the thread id alone (`arith` on the ids and on uniform
+  values, such as a lane `tid % 32`) is computed again in each segment that
+  reads it: a lookup in a buffer would hide from LLVM that it is affine in
+  the loop counter;
+* any other per-thread value defined in one segment and used in a later one is kept
   per thread: stored into a buffer of one element per thread at the end of its
   segment, loaded back at the start of each user's segment;
 * a shuffle reads the other lane's value from that buffer, with the
   interpreter's rule (`xla_emit/interpreter/gpu.py`): 32-lane warps, `width`
-  segments, a lane whose source lies outside reads its own value;
+  segments, a lane whose source lies outside reads its own value; a `down`
+  shuffle by a constant offset (a reduction's) reads two unit-stride slots,
+  `thread + offset` and `thread`, and selects one, so LLVM vectorizes it with
+  plain loads instead of a gather (its buffer has a warp's slots of padding,
+  so `thread + offset` stays inside);
 * shared memory (`xla_gpu.allocate_shared`) and those per-thread buffers are
   new trailing arguments of the kernel marked `xla.host_scratch`: the caller
   gives each block (or each worker running blocks) its own.
@@ -40,6 +48,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IndexType,
+    IntegerAttr,
     ModuleOp,
     TensorType,
     UnitAttr,
@@ -126,6 +135,11 @@ class _Splitter:
     roots: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
     # Per-thread value -> the buffer that keeps it for later segments.
     spills: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    # Values computed from the thread ids alone: each segment computes its own copy.
+    derived: set[SSAValue] = field(default_factory=set[SSAValue])
+    # A loop's id or computed-again value -> the value it stands for (a `gpu.thread_id`,
+    # one of `derived`): ops moved into a loop read that loop's values.
+    origin: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
 
     @property
     def threads(self) -> int:
@@ -156,9 +170,12 @@ class _Splitter:
                 continue
             if isinstance(op, ThreadIdOp):
                 thread_ids.append(op)
+                self.derived.add(op.result)
             elif is_uniform(op, uniform):
                 uniform.update(op.results)
             else:
+                if is_thread_derived(op, uniform, self.derived):
+                    self.derived.update(op.results)
                 if starts_segment(op, segments[-1]):
                     segments.append(_Segment())
                 segments[-1].ops.append(op)
@@ -175,8 +192,10 @@ class _Splitter:
             if not isinstance(result.type, TensorType)
         }
         crossing = self.crossing_values(segments, owner, uniform)
+        shifted = shifted_values(segments)
         for value in crossing:
-            self.spills[value] = self.add_scratch(spill_type(value, self.threads))
+            padding = WARP_SIZE if value in shifted else 0
+            self.spills[value] = self.add_scratch(spill_type(value, self.threads + padding))
         insert = InsertPoint.before(terminator)
         bounds = [arith.ConstantOp.from_int_and_width(n, IndexType()) for n in (0, 1)]
         count = arith.ConstantOp.from_int_and_width(self.threads, IndexType())
@@ -230,6 +249,27 @@ class _Splitter:
         owner = value.op if isinstance(value, OpResult) else self.function
         raise OpError(owner, "xla-host-thread-loops: a tensor that is no kernel buffer")
 
+    def recompute(self, value: SSAValue, known: dict[SSAValue, SSAValue], block: Block) -> SSAValue:
+        """`value` (derived from the thread ids) computed again at the end of `block`, from
+        the values in `known` (this loop's ids, what was computed again before); uniform
+        operands are read as they are (computed before the loops)."""
+        while value in self.origin:
+            value = self.origin[value]
+        if value in known:
+            return known[value]
+        if value not in self.derived or not isinstance(value, OpResult):
+            return value
+        op = value.op
+        operands = [self.recompute(v, known, block) for v in op.operands]
+        copy = op.clone()
+        for i, operand in enumerate(operands):
+            copy.operands[i] = operand
+        block.add_op(copy)
+        for old, new in zip(op.results, copy.results, strict=True):
+            known[old] = new
+            self.origin[new] = old
+        return known[value]
+
     def crossing_values(
         self, segments: list[_Segment], owner: dict[SSAValue, int], uniform: set[SSAValue]
     ) -> list[SSAValue]:
@@ -239,7 +279,7 @@ class _Splitter:
             for op in segment.ops:
                 for inner in op.walk():
                     for value in inner.operands:
-                        if value in owner and owner[value] != index:
+                        if value in owner and owner[value] != index and value not in self.derived:
                             crossing[value] = None
                 if isinstance(op, ShuffleOp) and op.value not in uniform:
                     if op.value not in owner:
@@ -276,6 +316,9 @@ class _Splitter:
                 ids[str(op.dimension.data)], lambda use: segment_of(use.operation, segment)
             )
         loaded: dict[SSAValue, SSAValue] = {}
+        thread_id_map = {op.result: ids[str(op.dimension.data)] for op in thread_ids}
+        for op in thread_ids:
+            self.origin[ids[str(op.dimension.data)]] = op.result
         for op in segment.ops:
             for inner in op.walk():
                 for i, value in enumerate(inner.operands):
@@ -287,7 +330,11 @@ class _Splitter:
                         inner.operands[i] = at_start[self.roots[value]]
                     elif value in owner and owner[value] != index:
                         if value not in loaded:
-                            loaded[value] = load_value(self.spills[value], thread, block, value)
+                            loaded[value] = (
+                                load_value(self.spills[value], thread, block, value)
+                                if value in self.spills
+                                else self.recompute(value, thread_id_map, block)
+                            )
                         inner.operands[i] = loaded[value]
         for op in segment.ops:
             op.detach()
@@ -325,11 +372,57 @@ class _Splitter:
             block.add_op(new)
         result = op.value
         if op.value in self.spills:
-            read = load_value(at_start[self.spills[op.value]], source, block, op.value)
-            result = read
+            spill = at_start[self.spills[op.value]]
+            offset = constant_down_offset(op)
+            if offset is None:
+                result = load_value(spill, source, block, op.value)
+            else:
+                result = read_shifted(spill, thread, offset, valid, block, op.value)
         op.result.replace_all_uses_with(result)
         op.valid.replace_all_uses_with(valid)
         op.erase()
+
+
+def constant_down_offset(op: ShuffleOp) -> SSAValue | None:
+    """The offset of a `down` shuffle by a constant in [0, 32) (its source lane lies at
+    most a warp above its own), else None."""
+    if op.mode.data is not ShuffleMode.DOWN or not isinstance(op.offset.owner, arith.ConstantOp):
+        return None
+    value = op.offset.owner.value
+    if not isinstance(value, IntegerAttr) or not 0 <= value.value.data < WARP_SIZE:
+        return None
+    return op.offset
+
+
+def shifted_values(segments: Sequence[_Segment]) -> set[SSAValue]:
+    """Values a constant-offset `down` shuffle reads (their buffers get a warp of padding)."""
+    return {
+        op.value
+        for segment in segments
+        for op in segment.ops
+        if isinstance(op, ShuffleOp) and constant_down_offset(op) is not None
+    }
+
+
+def read_shifted(
+    spill: SSAValue,
+    thread: SSAValue,
+    offset: SSAValue,
+    valid: SSAValue,
+    block: Block,
+    like: SSAValue,
+) -> SSAValue:
+    """A `down` shuffle's value: slot `thread + offset` where the source is valid, the
+    thread's own slot where not; both reads unit-stride in the thread (the slot above the
+    block's threads is padding, read and not used)."""
+    offset_index = arith.IndexCastOp(offset, IndexType())
+    source = arith.AddiOp(thread, offset_index)
+    block.add_ops([offset_index, source])
+    other = load_value(spill, source.result, block, like)
+    own = load_value(spill, thread, block, like)
+    chosen = arith.SelectOp(valid, other, own)
+    block.add_op(chosen)
+    return chosen.result
 
 
 @dataclass
@@ -350,6 +443,16 @@ def is_uniform(op: Operation, uniform: set[SSAValue]) -> bool:
     ):
         return False
     return all(v in uniform for v in op.operands)
+
+
+def is_thread_derived(op: Operation, uniform: set[SSAValue], derived: set[SSAValue]) -> bool:
+    """Whether `op` is `arith` on the thread ids and uniform values only (cheap to compute
+    again where it is read)."""
+    if op.regions or op.dialect_name() != "arith":
+        return False
+    if any(isinstance(v.type, TensorType | VectorType) for v in (*op.operands, *op.results)):
+        return False
+    return all(v in uniform or v in derived for v in op.operands)
 
 
 def starts_segment(op: Operation, segment: _Segment) -> bool:
