@@ -197,14 +197,15 @@ class _Splitter:
             padding = WARP_SIZE if value in shifted else 0
             self.spills[value] = self.add_scratch(spill_type(value, self.threads + padding))
         insert = InsertPoint.before(terminator)
-        bounds = [arith.ConstantOp.from_int_and_width(n, IndexType()) for n in (0, 1)]
-        count = arith.ConstantOp.from_int_and_width(self.threads, IndexType())
-        Rewriter.insert_op([*bounds, count], insert)
+        loops: list[scf.ForOp] = []
         for index, segment in enumerate(segments):
             stored = [v for v in crossing if owner.get(v) == index]
             loop = self.thread_loop(segment, stored, thread_ids, owner, index)
-            loop_op = scf.ForOp(bounds[0], count, bounds[1], loop.inits, loop.block)
-            Rewriter.insert_op(loop_op, insert)
+            zero, one = (arith.ConstantOp.from_int_and_width(n, IndexType()) for n in (0, 1))
+            count = arith.ConstantOp.from_int_and_width(self.threads, IndexType())
+            loop_op = scf.ForOp(zero, count, one, loop.inits, loop.block)
+            Rewriter.insert_op([zero, one, count, loop_op], insert)
+            loops.append(loop_op)
             for root, result in zip(loop.carried, loop_op.results, strict=True):
                 self.current[root] = result
         for op in thread_ids:
@@ -214,6 +215,10 @@ class _Splitter:
         for i, operand in enumerate(terminator.operands):
             if isinstance(operand.type, TensorType):
                 terminator.operands[i] = self.current[self.roots[operand]]
+        # Once every segment has computed again what it reads from the ops of earlier
+        # loops (`recompute`), which must still see the thread as one counter.
+        for loop_op in loops:
+            nest_lanes(loop_op, self.threads)
 
     def find_roots(self, segments: list[_Segment]) -> None:
         for arg in self.function.args:
@@ -430,6 +435,74 @@ class _Loop:
     block: Block
     carried: list[SSAValue]
     inits: list[SSAValue]
+
+
+def nest_lanes(loop_op: scf.ForOp, threads: int) -> None:
+    """Where the body of a loop over a block's threads splits the thread into lane and
+    group (`thread % n`, `thread / n`, n dividing the block), two nested loops instead,
+    the lane innermost: lane and group are then loop counters, and an address affine in
+    them is unit-stride (or strided) in the inner loop, which LLVM vectorizes with plain
+    loads instead of gathers."""
+    lanes = lane_extent(loop_op.body.block, threads)
+    if lanes is None:
+        return
+    block = loop_op.body.detach_block(0)
+    zero, one = loop_op.lb, loop_op.step
+    groups = arith.ConstantOp.from_int_and_width(threads // lanes, IndexType())
+    outer = Block(arg_types=[IndexType(), *(a.type for a in block.args[1:])])
+    group = outer.args[0]
+    lane = block.args[0]
+    width = arith.ConstantOp.from_int_and_width(lanes, IndexType())
+    base = arith.MuliOp(group, width)
+    thread = arith.AddiOp(base, lane)
+    lane.replace_uses_with_if(thread.result, lambda use: use.operation is not thread)
+    assert block.first_op is not None
+    block.insert_op_before(thread, block.first_op)
+    split_thread_index(block, thread.result, lane, group, lanes)
+    inner = scf.ForOp(zero, width, one, outer.args[1:], block)
+    outer.add_ops([width, base, inner, scf.YieldOp(*inner.results)])
+    nested = scf.ForOp(zero, groups, one, loop_op.iter_args, outer)
+    Rewriter.replace_op(loop_op, [groups, nested])
+
+
+def constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def lane_extent(block: Block, threads: int) -> int | None:
+    """The largest n (dividing the block, below it) by which the body divides the thread;
+    None where it divides it by none. (A remainder alone, such as a shuffle's lane, LLVM
+    vectorizes as it is: nesting the loops would only shorten the vector loop.)"""
+    thread = block.args[0]
+    divisors = [
+        n
+        for op in block.walk()
+        if isinstance(op, arith.DivUIOp) and op.lhs is thread
+        for n in [constant_index(op.rhs)]
+        if n is not None and 1 < n < threads and threads % n == 0
+    ]
+    return max(divisors, default=None)
+
+
+def split_thread_index(
+    block: Block, thread: SSAValue, lane: SSAValue, group: SSAValue, lanes: int
+) -> None:
+    """`thread % n` (n dividing `lanes`) as `lane % n` (`lane` itself for n = lanes) and
+    `thread / lanes` as `group`: thread = group * lanes + lane with lane < lanes."""
+    for op in list(block.walk()):
+        if not isinstance(op, arith.RemUIOp | arith.DivUIOp) or op.lhs is not thread:
+            continue
+        n = constant_index(op.rhs)
+        if isinstance(op, arith.RemUIOp) and n is not None and lanes % n == 0:
+            if n == lanes:
+                op.result.replace_all_uses_with(lane)
+            else:
+                op.operands[0] = lane
+        elif isinstance(op, arith.DivUIOp) and n == lanes:
+            op.result.replace_all_uses_with(group)
 
 
 def is_uniform(op: Operation, uniform: set[SSAValue]) -> bool:

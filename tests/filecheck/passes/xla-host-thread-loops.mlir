@@ -23,15 +23,21 @@ func.func @warp_sum(%in: tensor<64xf32>, %out: tensor<2xf32>) -> tensor<2xf32> a
 // CHECK:         %[[AFTER:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[K:.*]] = %[[KEPT]])
 // CHECK:           %[[X:.*]] = tensor.extract %{{.*}}[%[[T]]] : tensor<64xf32>
 // CHECK:           tensor.insert %[[X]] into %[[K]][%[[T]]] : tensor<96xf32>
-// CHECK:         scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           %[[OWN:.*]] = tensor.extract %{{.*}}[%[[T2]]] : tensor<96xf32>
-// CHECK:           %[[VALID:valid]] = arith.andi
-// CHECK:           %[[OFFSET:.*]] = arith.index_cast %c16 : i32 to index
-// CHECK:           %[[SRC:.*]] = arith.addi %[[T2]], %[[OFFSET]] : index
-// CHECK:           %[[ABOVE:.*]] = tensor.extract %[[AFTER]][%[[SRC]]] : tensor<96xf32>
-// CHECK:           %[[SELF:.*]] = tensor.extract %[[AFTER]][%[[T2]]] : tensor<96xf32>
-// CHECK:           %[[Y:.*]] = arith.select %[[VALID]], %[[ABOVE]], %[[SELF]] : f32
-// CHECK:           arith.addf %[[OWN]], %[[Y]] : f32
+// The second loop divides the thread by 32 (the warp): it runs as a loop over warps
+// around a loop over lanes, the lane innermost, and thread / 32 is the warp's counter.
+// CHECK:         scf.for %[[WARP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:           %[[BASE:.*]] = arith.muli %[[WARP]], %{{.*}} : index
+// CHECK:           scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             %[[T2:.*]] = arith.addi %[[BASE]], %[[LANE]] : index
+// CHECK:             %[[OWN:.*]] = tensor.extract %{{.*}}[%[[T2]]] : tensor<96xf32>
+// CHECK:             %[[VALID:valid]] = arith.andi
+// CHECK:             %[[OFFSET:.*]] = arith.index_cast %c16 : i32 to index
+// CHECK:             %[[SRC:.*]] = arith.addi %[[T2]], %[[OFFSET]] : index
+// CHECK:             %[[ABOVE:.*]] = tensor.extract %[[AFTER]][%[[SRC]]] : tensor<96xf32>
+// CHECK:             %[[SELF:.*]] = tensor.extract %[[AFTER]][%[[T2]]] : tensor<96xf32>
+// CHECK:             %[[Y:.*]] = arith.select %[[VALID]], %[[ABOVE]], %[[SELF]] : f32
+// CHECK:             %[[S:.*]] = arith.addf %[[OWN]], %[[Y]] : f32
+// CHECK:             tensor.insert %[[S]] into %{{.*}}[%[[WARP]]] : tensor<2xf32>
 // CHECK-NOT:     gpu.shuffle
 // CHECK-NOT:     gpu.thread_id
 
