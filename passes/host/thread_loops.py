@@ -375,6 +375,7 @@ class _Splitter:
         ops, source, valid = shuffle_source(op.mode.data, thread, op.offset, op.width, self.threads)
         for new in ops:
             block.add_op(new)
+        valid = simpler_down_valid(op, thread, self.threads, block) or valid
         result = op.value
         if op.value in self.spills:
             spill = at_start[self.spills[op.value]]
@@ -386,6 +387,28 @@ class _Splitter:
         op.result.replace_all_uses_with(result)
         op.valid.replace_all_uses_with(valid)
         op.erase()
+
+
+def simpler_down_valid(
+    op: ShuffleOp, thread: SSAValue, threads: int, block: Block
+) -> SSAValue | None:
+    """For a `down` shuffle by a constant offset within a constant width that divides the
+    warp, in a block of whole warps: whether the source is valid as `thread % width <
+    width - offset` (the segments of `width` lanes tile the block, so the source never
+    lies past its end), which LLVM computes in fewer vector ops; None otherwise."""
+    width = constant_index(op.width)
+    if constant_down_offset(op) is None or width is None or width <= 0:
+        return None
+    if WARP_SIZE % width or threads % WARP_SIZE:
+        return None
+    offset = constant_index(op.offset)
+    assert offset is not None
+    width_index = arith.ConstantOp.from_int_and_width(width, IndexType())
+    limit = arith.ConstantOp.from_int_and_width(max(width - offset, 0), IndexType())
+    lane = arith.RemUIOp(thread, width_index)
+    valid = arith.CmpiOp(lane, limit, "ult")
+    block.add_ops([width_index, limit, lane, valid])
+    return valid.result
 
 
 def constant_down_offset(op: ShuffleOp) -> SSAValue | None:

@@ -30,7 +30,8 @@ func.func @warp_sum(%in: tensor<64xf32>, %out: tensor<2xf32>) -> tensor<2xf32> a
 // CHECK:           scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step
 // CHECK:             %[[T2:.*]] = arith.addi %[[BASE]], %[[LANE]] : index
 // CHECK:             %[[OWN:.*]] = tensor.extract %{{.*}}[%[[T2]]] : tensor<96xf32>
-// CHECK:             %[[VALID:valid]] = arith.andi
+// The source is valid where lane % 32 < 32 - 16 (whole warps: it never lies past the block).
+// CHECK:             %[[VALID:.*]] = arith.cmpi ult, %[[LANE]], %{{.*}} : index
 // CHECK:             %[[OFFSET:.*]] = arith.index_cast %c16 : i32 to index
 // CHECK:             %[[SRC:.*]] = arith.addi %[[T2]], %[[OFFSET]] : index
 // CHECK:             %[[ABOVE:.*]] = tensor.extract %[[AFTER]][%[[SRC]]] : tensor<96xf32>
