@@ -15,6 +15,7 @@ import ctypes.util
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from math import prod
 from typing import Any
 
@@ -165,7 +166,7 @@ class NativeKernel:
     # only writes its buffers' addresses (tens of microseconds of Python saved per launch).
     arguments: list[Any] = field(default_factory=list[Any], compare=False)
 
-    @property
+    @cached_property
     def lanes(self) -> int:
         return prod(self.grid.blocks) * prod(self.grid.threads)
 
@@ -181,16 +182,16 @@ class NativeKernel:
             raise UserError(
                 f"kernel '{self.name}' takes {self.buffers} buffers, got {len(buffers)}"
             )
-        for buffer in buffers:
-            if not buffer.flags.c_contiguous:
-                raise UserError("the native engine needs C-contiguous buffers")
         if not self.arguments:
             pointers = (ctypes.c_void_p * (self.buffers + len(self.scratch_bytes)))()
             pointers[self.buffers :] = self.scratch_addresses()
             self.arguments[:] = [pointers, ctypes.addressof(pointers)]
         pointers, address = self.arguments
         for index, buffer in enumerate(buffers):
-            pointers[index] = buffer.__array_interface__["data"][0]
+            interface = buffer.__array_interface__
+            if interface["strides"] is not None:  # None: C-contiguous
+                raise UserError("the native engine needs C-contiguous buffers")
+            pointers[index] = interface["data"][0]
         self.entry(address)
 
     def scratch_addresses(self) -> list[int]:
