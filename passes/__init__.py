@@ -43,6 +43,7 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-host-serialize-atomics": "passes.host.serialize_atomics:HostSerializeAtomicsPass",
     "xla-host-widen-bf16": "passes.host.widen_bf16:HostWidenBf16Pass",
     "xla-host-approximate-tanh": "passes.host.approximate_tanh:HostApproximateTanhPass",
+    "xla-host-approximate-exp": "passes.host.approximate_exp:HostApproximateExpPass",
     "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",
     "pto-verify-driver": "passes.pto.pto_verify_driver:PTOVerifyDriverPass",
     "pto-verify-pipes": "passes.pto.pto_verify_pipes:PTOVerifyPipesPass",

@@ -71,7 +71,7 @@ _GPU_TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
 _HOST_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-host-inline-calls", "xla-erase-dead-functions", "xla-host-serialize-atomics"),
     ("xla-host-thread-loops", *_CLEANUP),
-    ("xla-host-approximate-tanh",),
+    ("xla-host-approximate-tanh", "xla-host-approximate-exp"),
 )
 
 # Vector loads and stores (one thread's neighbouring elements) would keep LLVM's loop

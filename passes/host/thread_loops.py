@@ -10,12 +10,20 @@ entry function (`xla.entry`) into that form, as CPU runtimes for GPU kernels do
   fastest), in which `gpu.thread_id` is computed from the loop counter;
 * ops that do not depend on the thread (constants, block ids and arithmetic
   on them) are computed once, before the loops;
-* a per-thread value defined in one segment and used in a later one is kept
+* a value computed from the thread id alone (`arith` on the ids and on uniform
+  values, such as a lane `tid % 32`) is computed again in each segment that
+  reads it: a lookup in a buffer would hide from LLVM that it is affine in
+  the loop counter;
+* any other per-thread value defined in one segment and used in a later one is kept
   per thread: stored into a buffer of one element per thread at the end of its
   segment, loaded back at the start of each user's segment;
 * a shuffle reads the other lane's value from that buffer, with the
   interpreter's rule (`xla_emit/interpreter/gpu.py`): 32-lane warps, `width`
-  segments, a lane whose source lies outside reads its own value;
+  segments, a lane whose source lies outside reads its own value; a `down`
+  shuffle by a constant offset (a reduction's) reads two unit-stride slots,
+  `thread + offset` and `thread`, and selects one, so LLVM vectorizes it with
+  plain loads instead of a gather (its buffer has a warp's slots of padding,
+  so `thread + offset` stays inside);
 * shared memory (`xla_gpu.allocate_shared`) and those per-thread buffers are
   new trailing arguments of the kernel marked `xla.host_scratch`: the caller
   gives each block (or each worker running blocks) its own.
@@ -40,6 +48,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
     IndexType,
+    IntegerAttr,
     ModuleOp,
     TensorType,
     UnitAttr,
@@ -126,6 +135,11 @@ class _Splitter:
     roots: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
     # Per-thread value -> the buffer that keeps it for later segments.
     spills: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    # Values computed from the thread ids alone: each segment computes its own copy.
+    derived: set[SSAValue] = field(default_factory=set[SSAValue])
+    # A loop's id or computed-again value -> the value it stands for (a `gpu.thread_id`,
+    # one of `derived`): ops moved into a loop read that loop's values.
+    origin: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
 
     @property
     def threads(self) -> int:
@@ -156,9 +170,12 @@ class _Splitter:
                 continue
             if isinstance(op, ThreadIdOp):
                 thread_ids.append(op)
+                self.derived.add(op.result)
             elif is_uniform(op, uniform):
                 uniform.update(op.results)
             else:
+                if is_thread_derived(op, uniform, self.derived):
+                    self.derived.update(op.results)
                 if starts_segment(op, segments[-1]):
                     segments.append(_Segment())
                 segments[-1].ops.append(op)
@@ -175,17 +192,20 @@ class _Splitter:
             if not isinstance(result.type, TensorType)
         }
         crossing = self.crossing_values(segments, owner, uniform)
+        shifted = shifted_values(segments)
         for value in crossing:
-            self.spills[value] = self.add_scratch(spill_type(value, self.threads))
+            padding = WARP_SIZE if value in shifted else 0
+            self.spills[value] = self.add_scratch(spill_type(value, self.threads + padding))
         insert = InsertPoint.before(terminator)
-        bounds = [arith.ConstantOp.from_int_and_width(n, IndexType()) for n in (0, 1)]
-        count = arith.ConstantOp.from_int_and_width(self.threads, IndexType())
-        Rewriter.insert_op([*bounds, count], insert)
+        loops: list[scf.ForOp] = []
         for index, segment in enumerate(segments):
             stored = [v for v in crossing if owner.get(v) == index]
             loop = self.thread_loop(segment, stored, thread_ids, owner, index)
-            loop_op = scf.ForOp(bounds[0], count, bounds[1], loop.inits, loop.block)
-            Rewriter.insert_op(loop_op, insert)
+            zero, one = (arith.ConstantOp.from_int_and_width(n, IndexType()) for n in (0, 1))
+            count = arith.ConstantOp.from_int_and_width(self.threads, IndexType())
+            loop_op = scf.ForOp(zero, count, one, loop.inits, loop.block)
+            Rewriter.insert_op([zero, one, count, loop_op], insert)
+            loops.append(loop_op)
             for root, result in zip(loop.carried, loop_op.results, strict=True):
                 self.current[root] = result
         for op in thread_ids:
@@ -195,6 +215,10 @@ class _Splitter:
         for i, operand in enumerate(terminator.operands):
             if isinstance(operand.type, TensorType):
                 terminator.operands[i] = self.current[self.roots[operand]]
+        # Once every segment has computed again what it reads from the ops of earlier
+        # loops (`recompute`), which must still see the thread as one counter.
+        for loop_op in loops:
+            nest_lanes(loop_op, self.threads)
 
     def find_roots(self, segments: list[_Segment]) -> None:
         for arg in self.function.args:
@@ -230,6 +254,27 @@ class _Splitter:
         owner = value.op if isinstance(value, OpResult) else self.function
         raise OpError(owner, "xla-host-thread-loops: a tensor that is no kernel buffer")
 
+    def recompute(self, value: SSAValue, known: dict[SSAValue, SSAValue], block: Block) -> SSAValue:
+        """`value` (derived from the thread ids) computed again at the end of `block`, from
+        the values in `known` (this loop's ids, what was computed again before); uniform
+        operands are read as they are (computed before the loops)."""
+        while value in self.origin:
+            value = self.origin[value]
+        if value in known:
+            return known[value]
+        if value not in self.derived or not isinstance(value, OpResult):
+            return value
+        op = value.op
+        operands = [self.recompute(v, known, block) for v in op.operands]
+        copy = op.clone()
+        for i, operand in enumerate(operands):
+            copy.operands[i] = operand
+        block.add_op(copy)
+        for old, new in zip(op.results, copy.results, strict=True):
+            known[old] = new
+            self.origin[new] = old
+        return known[value]
+
     def crossing_values(
         self, segments: list[_Segment], owner: dict[SSAValue, int], uniform: set[SSAValue]
     ) -> list[SSAValue]:
@@ -239,7 +284,7 @@ class _Splitter:
             for op in segment.ops:
                 for inner in op.walk():
                     for value in inner.operands:
-                        if value in owner and owner[value] != index:
+                        if value in owner and owner[value] != index and value not in self.derived:
                             crossing[value] = None
                 if isinstance(op, ShuffleOp) and op.value not in uniform:
                     if op.value not in owner:
@@ -276,6 +321,9 @@ class _Splitter:
                 ids[str(op.dimension.data)], lambda use: segment_of(use.operation, segment)
             )
         loaded: dict[SSAValue, SSAValue] = {}
+        thread_id_map = {op.result: ids[str(op.dimension.data)] for op in thread_ids}
+        for op in thread_ids:
+            self.origin[ids[str(op.dimension.data)]] = op.result
         for op in segment.ops:
             for inner in op.walk():
                 for i, value in enumerate(inner.operands):
@@ -287,7 +335,11 @@ class _Splitter:
                         inner.operands[i] = at_start[self.roots[value]]
                     elif value in owner and owner[value] != index:
                         if value not in loaded:
-                            loaded[value] = load_value(self.spills[value], thread, block, value)
+                            loaded[value] = (
+                                load_value(self.spills[value], thread, block, value)
+                                if value in self.spills
+                                else self.recompute(value, thread_id_map, block)
+                            )
                         inner.operands[i] = loaded[value]
         for op in segment.ops:
             op.detach()
@@ -323,13 +375,82 @@ class _Splitter:
         ops, source, valid = shuffle_source(op.mode.data, thread, op.offset, op.width, self.threads)
         for new in ops:
             block.add_op(new)
+        valid = simpler_down_valid(op, thread, self.threads, block) or valid
         result = op.value
         if op.value in self.spills:
-            read = load_value(at_start[self.spills[op.value]], source, block, op.value)
-            result = read
+            spill = at_start[self.spills[op.value]]
+            offset = constant_down_offset(op)
+            if offset is None:
+                result = load_value(spill, source, block, op.value)
+            else:
+                result = read_shifted(spill, thread, offset, valid, block, op.value)
         op.result.replace_all_uses_with(result)
         op.valid.replace_all_uses_with(valid)
         op.erase()
+
+
+def simpler_down_valid(
+    op: ShuffleOp, thread: SSAValue, threads: int, block: Block
+) -> SSAValue | None:
+    """For a `down` shuffle by a constant offset within a constant width that divides the
+    warp, in a block of whole warps: whether the source is valid as `thread % width <
+    width - offset` (the segments of `width` lanes tile the block, so the source never
+    lies past its end), which LLVM computes in fewer vector ops; None otherwise."""
+    width = constant_index(op.width)
+    if constant_down_offset(op) is None or width is None or width <= 0:
+        return None
+    if WARP_SIZE % width or threads % WARP_SIZE:
+        return None
+    offset = constant_index(op.offset)
+    assert offset is not None
+    width_index = arith.ConstantOp.from_int_and_width(width, IndexType())
+    limit = arith.ConstantOp.from_int_and_width(max(width - offset, 0), IndexType())
+    lane = arith.RemUIOp(thread, width_index)
+    valid = arith.CmpiOp(lane, limit, "ult")
+    block.add_ops([width_index, limit, lane, valid])
+    return valid.result
+
+
+def constant_down_offset(op: ShuffleOp) -> SSAValue | None:
+    """The offset of a `down` shuffle by a constant in [0, 32) (its source lane lies at
+    most a warp above its own), else None."""
+    if op.mode.data is not ShuffleMode.DOWN or not isinstance(op.offset.owner, arith.ConstantOp):
+        return None
+    value = op.offset.owner.value
+    if not isinstance(value, IntegerAttr) or not 0 <= value.value.data < WARP_SIZE:
+        return None
+    return op.offset
+
+
+def shifted_values(segments: Sequence[_Segment]) -> set[SSAValue]:
+    """Values a constant-offset `down` shuffle reads (their buffers get a warp of padding)."""
+    return {
+        op.value
+        for segment in segments
+        for op in segment.ops
+        if isinstance(op, ShuffleOp) and constant_down_offset(op) is not None
+    }
+
+
+def read_shifted(
+    spill: SSAValue,
+    thread: SSAValue,
+    offset: SSAValue,
+    valid: SSAValue,
+    block: Block,
+    like: SSAValue,
+) -> SSAValue:
+    """A `down` shuffle's value: slot `thread + offset` where the source is valid, the
+    thread's own slot where not; both reads unit-stride in the thread (the slot above the
+    block's threads is padding, read and not used)."""
+    offset_index = arith.IndexCastOp(offset, IndexType())
+    source = arith.AddiOp(thread, offset_index)
+    block.add_ops([offset_index, source])
+    other = load_value(spill, source.result, block, like)
+    own = load_value(spill, thread, block, like)
+    chosen = arith.SelectOp(valid, other, own)
+    block.add_op(chosen)
+    return chosen.result
 
 
 @dataclass
@@ -337,6 +458,74 @@ class _Loop:
     block: Block
     carried: list[SSAValue]
     inits: list[SSAValue]
+
+
+def nest_lanes(loop_op: scf.ForOp, threads: int) -> None:
+    """Where the body of a loop over a block's threads splits the thread into lane and
+    group (`thread % n`, `thread / n`, n dividing the block), two nested loops instead,
+    the lane innermost: lane and group are then loop counters, and an address affine in
+    them is unit-stride (or strided) in the inner loop, which LLVM vectorizes with plain
+    loads instead of gathers."""
+    lanes = lane_extent(loop_op.body.block, threads)
+    if lanes is None:
+        return
+    block = loop_op.body.detach_block(0)
+    zero, one = loop_op.lb, loop_op.step
+    groups = arith.ConstantOp.from_int_and_width(threads // lanes, IndexType())
+    outer = Block(arg_types=[IndexType(), *(a.type for a in block.args[1:])])
+    group = outer.args[0]
+    lane = block.args[0]
+    width = arith.ConstantOp.from_int_and_width(lanes, IndexType())
+    base = arith.MuliOp(group, width)
+    thread = arith.AddiOp(base, lane)
+    lane.replace_uses_with_if(thread.result, lambda use: use.operation is not thread)
+    assert block.first_op is not None
+    block.insert_op_before(thread, block.first_op)
+    split_thread_index(block, thread.result, lane, group, lanes)
+    inner = scf.ForOp(zero, width, one, outer.args[1:], block)
+    outer.add_ops([width, base, inner, scf.YieldOp(*inner.results)])
+    nested = scf.ForOp(zero, groups, one, loop_op.iter_args, outer)
+    Rewriter.replace_op(loop_op, [groups, nested])
+
+
+def constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def lane_extent(block: Block, threads: int) -> int | None:
+    """The largest n (dividing the block, below it) by which the body divides the thread;
+    None where it divides it by none. (A remainder alone, such as a shuffle's lane, LLVM
+    vectorizes as it is: nesting the loops would only shorten the vector loop.)"""
+    thread = block.args[0]
+    divisors = [
+        n
+        for op in block.walk()
+        if isinstance(op, arith.DivUIOp) and op.lhs is thread
+        for n in [constant_index(op.rhs)]
+        if n is not None and 1 < n < threads and threads % n == 0
+    ]
+    return max(divisors, default=None)
+
+
+def split_thread_index(
+    block: Block, thread: SSAValue, lane: SSAValue, group: SSAValue, lanes: int
+) -> None:
+    """`thread % n` (n dividing `lanes`) as `lane % n` (`lane` itself for n = lanes) and
+    `thread / lanes` as `group`: thread = group * lanes + lane with lane < lanes."""
+    for op in list(block.walk()):
+        if not isinstance(op, arith.RemUIOp | arith.DivUIOp) or op.lhs is not thread:
+            continue
+        n = constant_index(op.rhs)
+        if isinstance(op, arith.RemUIOp) and n is not None and lanes % n == 0:
+            if n == lanes:
+                op.result.replace_all_uses_with(lane)
+            else:
+                op.operands[0] = lane
+        elif isinstance(op, arith.DivUIOp) and n == lanes:
+            op.result.replace_all_uses_with(group)
 
 
 def is_uniform(op: Operation, uniform: set[SSAValue]) -> bool:
@@ -350,6 +539,16 @@ def is_uniform(op: Operation, uniform: set[SSAValue]) -> bool:
     ):
         return False
     return all(v in uniform for v in op.operands)
+
+
+def is_thread_derived(op: Operation, uniform: set[SSAValue], derived: set[SSAValue]) -> bool:
+    """Whether `op` is `arith` on the thread ids and uniform values only (cheap to compute
+    again where it is read)."""
+    if op.regions or op.dialect_name() != "arith":
+        return False
+    if any(isinstance(v.type, TensorType | VectorType) for v in (*op.operands, *op.results)):
+        return False
+    return all(v in uniform or v in derived for v in op.operands)
 
 
 def starts_segment(op: Operation, segment: _Segment) -> bool:

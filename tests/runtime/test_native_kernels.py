@@ -74,3 +74,15 @@ def test_wrong_number_of_buffers_is_an_error() -> None:
     apply_pipeline(module, "xla-gpu-to-llvm")
     with pytest.raises(UserError, match="takes 2 buffers, got 1"):
         run_kernel(module, [np.zeros(128, np.float32)])
+
+
+def test_a_strided_buffer_is_an_error() -> None:
+    pytest.importorskip("llvmlite.binding", reason="the native engine needs llvmlite")
+    from xla_emit.runtime.native import run_kernel
+
+    hlo_path = CORPUS / "reshapes.hlo"
+    module = emit_hlo_module(hlo_path.read_text(), str(hlo_path))
+    apply_pipeline(module, "xla-gpu-to-llvm")
+    strided = np.zeros(256, np.float32)[::2]
+    with pytest.raises(UserError, match="needs C-contiguous buffers"):
+        run_kernel(module, [strided, np.zeros(128, np.float32)])

@@ -15,6 +15,7 @@ import ctypes.util
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from math import prod
 from typing import Any
 
@@ -161,8 +162,11 @@ class NativeKernel:
     engine: Any
     entry: Any
     scratch: list[np.ndarray] = field(default_factory=list[np.ndarray], compare=False)
+    # The argument array handed to the kernel, scratch pointers filled in once: a launch
+    # only writes its buffers' addresses (tens of microseconds of Python saved per launch).
+    arguments: list[Any] = field(default_factory=list[Any], compare=False)
 
-    @property
+    @cached_property
     def lanes(self) -> int:
         return prod(self.grid.blocks) * prod(self.grid.threads)
 
@@ -178,14 +182,17 @@ class NativeKernel:
             raise UserError(
                 f"kernel '{self.name}' takes {self.buffers} buffers, got {len(buffers)}"
             )
-        for buffer in buffers:
-            if not buffer.flags.c_contiguous:
+        if not self.arguments:
+            pointers = (ctypes.c_void_p * (self.buffers + len(self.scratch_bytes)))()
+            pointers[self.buffers :] = self.scratch_addresses()
+            self.arguments[:] = [pointers, ctypes.addressof(pointers)]
+        pointers, address = self.arguments
+        for index, buffer in enumerate(buffers):
+            interface = buffer.__array_interface__
+            if interface["strides"] is not None:  # None: C-contiguous
                 raise UserError("the native engine needs C-contiguous buffers")
-        addresses = [b.__array_interface__["data"][0] for b in buffers]
-        pointers = (ctypes.c_void_p * (len(addresses) + len(self.scratch_bytes)))(
-            *addresses, *self.scratch_addresses()
-        )
-        self.entry(ctypes.addressof(pointers))
+            pointers[index] = interface["data"][0]
+        self.entry(address)
 
     def scratch_addresses(self) -> list[int]:
         """The per-block scratch buffers, allocated on the first run and reused (the engine

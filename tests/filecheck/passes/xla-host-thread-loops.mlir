@@ -1,7 +1,9 @@
 // RUN: xla-emit-opt %s --split-input-file -p xla-host-thread-loops | filecheck %s
 
 // A warp sum of 64 threads: the shuffle splits the threads into two loops; the value
-// shuffled is kept per thread in a scratch argument and read at the source lane.
+// shuffled is kept per thread in a scratch argument (a warp of padding past the 64
+// threads) and read at `thread + 16` and at `thread`, unit-stride both, the first
+// chosen where the source lane is valid.
 func.func @warp_sum(%in: tensor<64xf32>, %out: tensor<2xf32>) -> tensor<2xf32> attributes {xla.entry} {
   %c16 = arith.constant 16 : i32
   %c32 = arith.constant 32 : i32
@@ -17,16 +19,26 @@ func.func @warp_sum(%in: tensor<64xf32>, %out: tensor<2xf32>) -> tensor<2xf32> a
 }
 
 // CHECK-LABEL: func.func @warp_sum(
-// CHECK-SAME:    %{{.*}}: tensor<64xf32>, %{{.*}}: tensor<2xf32>, %[[KEPT:.*]]: tensor<64xf32> {xla.host_scratch})
+// CHECK-SAME:    %{{.*}}: tensor<64xf32>, %{{.*}}: tensor<2xf32>, %[[KEPT:.*]]: tensor<96xf32> {xla.host_scratch})
 // CHECK:         %[[AFTER:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[K:.*]] = %[[KEPT]])
 // CHECK:           %[[X:.*]] = tensor.extract %{{.*}}[%[[T]]] : tensor<64xf32>
-// CHECK:           tensor.insert %[[X]] into %[[K]][%[[T]]] : tensor<64xf32>
-// CHECK:         scf.for %[[T2:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           %[[OWN:.*]] = tensor.extract %{{.*}}[%[[T2]]] : tensor<64xf32>
-// CHECK:           arith.cmpi slt
-// CHECK:           %[[SRC:.*]] = arith.select %{{.*}}, %{{.*}}, %[[T2]] : index
-// CHECK:           %[[Y:.*]] = tensor.extract %[[AFTER]][%[[SRC]]] : tensor<64xf32>
-// CHECK:           arith.addf %[[OWN]], %[[Y]] : f32
+// CHECK:           tensor.insert %[[X]] into %[[K]][%[[T]]] : tensor<96xf32>
+// The second loop divides the thread by 32 (the warp): it runs as a loop over warps
+// around a loop over lanes, the lane innermost, and thread / 32 is the warp's counter.
+// CHECK:         scf.for %[[WARP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:           %[[BASE:.*]] = arith.muli %[[WARP]], %{{.*}} : index
+// CHECK:           scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             %[[T2:.*]] = arith.addi %[[BASE]], %[[LANE]] : index
+// CHECK:             %[[OWN:.*]] = tensor.extract %{{.*}}[%[[T2]]] : tensor<96xf32>
+// The source is valid where lane % 32 < 32 - 16 (whole warps: it never lies past the block).
+// CHECK:             %[[VALID:.*]] = arith.cmpi ult, %[[LANE]], %{{.*}} : index
+// CHECK:             %[[OFFSET:.*]] = arith.index_cast %c16 : i32 to index
+// CHECK:             %[[SRC:.*]] = arith.addi %[[T2]], %[[OFFSET]] : index
+// CHECK:             %[[ABOVE:.*]] = tensor.extract %[[AFTER]][%[[SRC]]] : tensor<96xf32>
+// CHECK:             %[[SELF:.*]] = tensor.extract %[[AFTER]][%[[T2]]] : tensor<96xf32>
+// CHECK:             %[[Y:.*]] = arith.select %[[VALID]], %[[ABOVE]], %[[SELF]] : f32
+// CHECK:             %[[S:.*]] = arith.addf %[[OWN]], %[[Y]] : f32
+// CHECK:             tensor.insert %[[S]] into %{{.*}}[%[[WARP]]] : tensor<2xf32>
 // CHECK-NOT:     gpu.shuffle
 // CHECK-NOT:     gpu.thread_id
 
