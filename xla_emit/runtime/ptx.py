@@ -165,7 +165,10 @@ def assemble(ptx: str, arch: str = DEFAULT_COMPUTE_CAPABILITY) -> list[KernelRes
         )
     if run.returncode != 0:
         errors = [line for line in run.stderr.splitlines() if "error" in line]
-        raise UserError(f"ptxas: {(errors or run.stderr.splitlines() or ['failed'])[0]}")
+        first = (errors or run.stderr.splitlines() or ["failed"])[0]
+        if "Unresolved extern function '__nv_" in first and libdevice_path() is None:
+            first += " (libdevice is missing: pip install 'xla-emit[ptx]')"
+        raise UserError(f"ptxas: {first}")
     return parse_ptxas_report(run.stderr)
 
 
