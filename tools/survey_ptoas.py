@@ -455,9 +455,9 @@ def unregistered_ops(outcomes: list[Outcome]) -> Counter[str]:
     """How many mismatching cases stop at each op our dialects lack."""
     found = Counter[str]()
     for outcome in outcomes:
-        match = re.search(r"Operation (\S+) is not registered", outcome.error)
+        match = re.search(r"Operation (\S+) is not registered|'(\S+)' is not registered", outcome.error)
         if match and not outcome.agrees:
-            found[match.group(1)] += 1
+            found[match.group(1) or "#" + match.group(2)] += 1
     return found
 
 
@@ -465,9 +465,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", help="a PTOAS checkout (its test/ folder is surveyed)")
     parser.add_argument("--failures", type=int, default=1000, help="list at most N failures")
+    parser.add_argument(
+        "--only", metavar="LIST", help="survey only the files a LIST file names (one a line)"
+    )
     options = parser.parse_args(argv)
     root = Path(options.checkout)
     files = sorted((root / "test").rglob("*.pto"))
+    if options.only:
+        chosen = set(Path(options.only).read_text(encoding="utf-8").split())
+        files = [path for path in files if path.relative_to(root).as_posix() in chosen]
     if not files:
         print(f"error: no test/**/*.pto under {root}", file=sys.stderr)
         return 1

@@ -54,8 +54,18 @@ from dialects.pto.aggregate_types import (
     PrefetchAsyncContextType,
     StructType,
 )
-from dialects.pto.attrs import AsyncEventType, AsyncSessionType, PipeHandleType, enum_attr
-from dialects.pto.ptoas_op_table import PTOAS_DECLARED_OPS, PTOAS_ENUM_ATTRS
+from dialects.pto.attrs import (
+    AsyncEventType,
+    AsyncSessionType,
+    PipeHandleType,
+    enum_attr,
+    keyword_enum_attr,
+)
+from dialects.pto.ptoas_op_table import (
+    PTOAS_DECLARED_OPS,
+    PTOAS_ENUM_ATTRS,
+    PTOAS_KEYWORD_ENUM_ATTRS,
+)
 from dialects.pto.types import PtrType, TensorViewType, TileBufType
 from dialects.pto.vpto_types import AlignType, MaskType, VMIMaskType, VMIVRegType, VRegType
 
@@ -216,7 +226,13 @@ def declared_ops() -> tuple[list[type[IRDLOperation]], list[tuple[str, str]]]:
 
 DECLARED_OPS, UNEXPRESSED_OPS = declared_ops()
 # PTOAS's enum attributes beyond those `attrs` defines with their uses.
-DECLARED_ATTRIBUTES = tuple(
-    enum_attr(mnemonic, cases, f"PTOAS's `#pto.{mnemonic}<...>`.")
-    for mnemonic, cases in PTOAS_ENUM_ATTRS
+DECLARED_ATTRIBUTES = (
+    *(
+        enum_attr(mnemonic, cases, f"PTOAS's `#pto.{mnemonic}<...>`.")
+        for mnemonic, cases in PTOAS_ENUM_ATTRS
+    ),
+    *(
+        keyword_enum_attr(mnemonic, keys, f"PTOAS's `#pto.{mnemonic}<key = value, ...>`.")
+        for mnemonic, keys in PTOAS_KEYWORD_ENUM_ATTRS
+    ),
 )
