@@ -126,7 +126,9 @@ class PTOKeywordEnumAttrBase(ParametrizedAttribute):
         return [ArrayAttr(values)]
 
     def print_parameters(self, printer: Printer) -> None:
-        pairs = (f"{key} = {value.data}" for (key, _), value in zip(self.KEYS, self.values))
+        pairs = (
+            f"{key} = {value.data}" for (key, _), value in zip(self.KEYS, self.values, strict=True)
+        )
         printer.print_string(f"<{', '.join(pairs)}>")
 
     def value(self, key: str) -> str:
@@ -148,6 +150,7 @@ def keyword_enum_attr(
     attr = type(class_name, (PTOKeywordEnumAttrBase,), namespace)
     attr.__module__ = __name__
     return irdl_attr_definition(attr)
+
 
 AddressSpaceAttr = _enum("address_space", ADDRESS_SPACES, "A memory: `#pto.address_space<gm>`.")
 KernelKindAttr = _enum("kernel_kind", ("cube", "vector"), "A kernel's core: cube or vector.")

@@ -236,3 +236,11 @@ DECLARED_ATTRIBUTES = (
         for mnemonic, keys in PTOAS_KEYWORD_ENUM_ATTRS
     ),
 )
+
+
+def declared_attribute(mnemonic: str) -> type[Attribute]:
+    """The table's attribute class `#pto.<mnemonic>`."""
+    for attr in DECLARED_ATTRIBUTES:
+        if attr.name == f"pto.{mnemonic}":
+            return attr
+    raise KeyError(mnemonic)
