@@ -241,6 +241,7 @@ class SyncAllOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
         parser.parse_punctuation("(")
         operands, types = [], []
         if parser.parse_optional_punctuation(")") is None:
@@ -265,7 +266,7 @@ class SyncAllOp(IRDLOperation):
             parser.raise_error("expects core_type to be #pto.sync_core_type<...>")
         attributes = parser.parse_optional_attr_dict()
         if mode.data == "hard" and operands:
-            parser.raise_error("expects hard syncall to have no operands")
+            parser.raise_error("expects hard syncall to have no operands", start, start + 1)
         if mode.data == "soft" and len(operands) not in (1, 2):
             parser.raise_error("expects soft syncall to have gm_workspace and optional used_cores")
         values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]

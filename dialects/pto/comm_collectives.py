@@ -139,7 +139,7 @@ class _CollectiveOpBase(IRDLOperation):
         printer.print_list(self.group, printer.print_operand)
         printer.print_string(") : ")
         printer.print_list([v.type for v in (*fixed, *recv, *self.group)], printer.print_attribute)
-        printer.print_string(")")
+        printer.print_string(") ")
         printer.print_attr_dict(
             {**{name: self.properties[name] for name in self.REQUIRED}, **self.attributes}
         )
