@@ -352,7 +352,8 @@ def keyword_enum_rows(
     rows = []
     for mnemonic, lets in _pto_attrs(text).items():
         parameters = _enum_parameters(lets)
-        keyed = all(f"`{name}` `=` ${name}" in lets.get("assemblyFormat", "") for name, _ in parameters)
+        written = lets.get("assemblyFormat", "")
+        keyed = all(f"`{name}` `=` ${name}" in written for name, _ in parameters)
         if len(parameters) > 1 and keyed and mnemonic not in known:
             rows.append((mnemonic, tuple((name, enums[enum]) for name, enum in parameters)))
     return sorted(rows)
@@ -401,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     print("# (mnemonic, ((key, the spelling of each case), ...))")
     print("PTOAS_KEYWORD_ENUM_ATTRS = (")
     for mnemonic, keys in keyword_enum_rows(include, known_attributes()):
-        print(f"    ({json.dumps(mnemonic)}, {json.dumps(keys).replace('[', '(').replace(']', ',)')}),")
+        tupled = json.dumps(keys).replace("[", "(").replace("]", ",)")
+        print(f"    ({json.dumps(mnemonic)}, {tupled}),")
     print(")")
     return 0
 

@@ -455,7 +455,9 @@ def unregistered_ops(outcomes: list[Outcome]) -> Counter[str]:
     """How many mismatching cases stop at each op our dialects lack."""
     found = Counter[str]()
     for outcome in outcomes:
-        match = re.search(r"Operation (\S+) is not registered|'(\S+)' is not registered", outcome.error)
+        match = re.search(
+            r"Operation (\S+) is not registered|'(\S+)' is not registered", outcome.error
+        )
         if match and not outcome.agrees:
             found[match.group(1) or "#" + match.group(2)] += 1
     return found

@@ -118,8 +118,10 @@ def test_comm_collectives_print_their_operand_groups() -> None:
     tile = "!pto.tile_buf<vec, 1x128xf32>"
     text = f"""
 func.func @k(%src: {view}, %g0: {view}, %g1: {view}, %ping: {tile}, %pong: {tile}) {{
-  pto.comm.tbroadcast(%src, recv(%ping, %pong), group(%g0, %g1) : {view}, {tile}, {tile}, {view}, {view}) {{root = 1 : i32}}
-  pto.comm.treduce(%src, %ping, recv(%pong), group(%g0) : {view}, {tile}, {tile}, {view}) {{reduceOp = #pto.reduce_op<sum>, root = 0 : i32}}
+  pto.comm.tbroadcast(%src, recv(%ping, %pong), group(%g0, %g1) :
+    {view}, {tile}, {tile}, {view}, {view}) {{root = 1 : i32}}
+  pto.comm.treduce(%src, %ping, recv(%pong), group(%g0) :
+    {view}, {tile}, {tile}, {view}) {{reduceOp = #pto.reduce_op<sum>, root = 0 : i32}}
   return
 }}"""
     printed = _printed(text)

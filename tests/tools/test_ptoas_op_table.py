@@ -48,6 +48,17 @@ def Ours_Speed : I32EnumAttr<"Speed", "how fast", [
     I32EnumAttrCase<"Fast", 1>
   ]>;
 def Ours_SpeedAttr : EnumAttr<PTO_Dialect, Ours_Speed, "ours_speed">;
+def OURS_SIDE_LEFT : I32EnumAttrCase<"Left", 0, "left">;
+def OURS_SIDE_RIGHT : I32EnumAttrCase<"RIGHT", 1>;
+def Ours_SideEnum : PTO_I32Enum<"Side", "which side", [OURS_SIDE_LEFT, OURS_SIDE_RIGHT]>;
+def Ours_SideAttr : PTO_Attr<"Side", "ours_side"> {
+  let parameters = (ins EnumParameter<Ours_SideEnum>:$side);
+  let assemblyFormat = "`<` params `>`";
+}
+def Ours_PairAttr : PTO_Attr<"Pair", "ours_pair"> {
+  let parameters = (ins EnumParameter<Ours_SideEnum>:$first, EnumParameter<Ours_Speed>:$pace);
+  let assemblyFormat = "`<` `first` `=` $first `,` `pace` `=` $pace `>`";
+}
 """
 
 
@@ -99,8 +110,20 @@ def test_ops_written_by_hand_are_left_out(tmp_path: Path) -> None:
 
 def test_enum_attributes_keep_each_case_spelling(tmp_path: Path) -> None:
     include = _include(tmp_path)
-    assert _tool().enum_rows(include, known=set()) == [("ours_speed", ("slow", "Fast"))]
-    assert _tool().enum_rows(include, known={"ours_speed"}) == []
+    assert _tool().enum_rows(include, known=set()) == [
+        ("ours_side", ("left", "RIGHT")),
+        ("ours_speed", ("slow", "Fast")),
+    ]
+    assert _tool().enum_rows(include, known={"ours_speed", "ours_side"}) == []
+
+
+def test_attributes_of_several_enums_are_written_key_by_key(tmp_path: Path) -> None:
+    """A `PTO_Attr` of enum parameters each spelled `key = value` (cases written as defs
+    the enum names, or in its list)."""
+    include = _include(tmp_path)
+    assert _tool().keyword_enum_rows(include, known=set()) == [
+        ("ours_pair", (("first", ("left", "RIGHT")), ("pace", ("slow", "Fast")))),
+    ]
 
 
 def test_every_row_of_the_dialect_table_builds() -> None:
