@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Self
 
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, StringAttr
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, StringAttr
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -33,19 +33,124 @@ _INDEX = IndexType()
 # -- cube <-> vector pipes ------------------------------------------------------------
 
 
+# The clauses of a front-end init, in PTOAS's order, with their integer widths
+# (nosplit is a bool, acc_push_epilogue an attribute).
+INIT_CLAUSES = {
+    "id": 32,
+    "dir_mask": 8,
+    "slot_size": 32,
+    "slot_num": 32,
+    "local_slot_num": 32,
+    "nosplit": 1,
+    "acc_push_epilogue": 0,
+}
+INIT_OPERANDS = ("gm_slot_buffer", "gm_slot_tensor", "c2v_consumer_buf", "v2c_consumer_buf")
+
+
 class _InitializePipeOpBase(IRDLOperation):
-    """`pto.aic_initialize_pipe {dir_mask = 3, slot_size = 1024} (c2v_consumer_buf = %a : i32,
-    v2c_consumer_buf = %b : i32)`."""
+    """`pto.aic_initialize_pipe {id = 0, dir_mask = 3, slot_size = 1024, ...}
+    (gm_slot_buffer = %g : T, c2v_consumer_buf = %a : i32, v2c_consumer_buf = %b : i32)`:
+    clauses and operands in any order, each at most once (PTOAS's own parser)."""
 
     gm_slot_buffer = opt_operand_def()
-    c2v_consumer_buf = operand_def()
-    v2c_consumer_buf = operand_def()
+    gm_slot_tensor = opt_operand_def()
+    c2v_consumer_buf = opt_operand_def()
+    v2c_consumer_buf = opt_operand_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    assembly_format = (
-        "attr-dict `(` (`gm_slot_buffer` `=` $gm_slot_buffer^ `:` type($gm_slot_buffer) `,`)? "
-        "`c2v_consumer_buf` `=` $c2v_consumer_buf `:` type($c2v_consumer_buf) `,` "
-        "`v2c_consumer_buf` `=` $v2c_consumer_buf `:` type($v2c_consumer_buf) `)`"
-    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
+        clauses = _parse_init_clauses(parser)
+        for required in ("dir_mask", "slot_size"):
+            if required not in clauses:
+                parser.raise_error(f"expected '{required}' clause", start, start + 1)
+        clauses.setdefault("id", IntegerAttr(0, IntegerType(32)))
+        operands: dict[str, SSAValue] = {}
+
+        def parse_operand() -> None:
+            position = parser.pos
+            keyword = parser.parse_identifier()
+            if keyword not in INIT_OPERANDS:
+                parser.raise_error(
+                    f"unexpected initialize_pipe operand '{keyword}'", position, parser.pos
+                )
+            if keyword in operands:
+                parser.raise_error(f"duplicate '{keyword}' operand", position, parser.pos)
+            parser.parse_punctuation("=")
+            value = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            operands[keyword] = parser.resolve_operand(value, parser.parse_type())
+
+        parser.parse_punctuation("(")
+        if parser.parse_optional_punctuation(")") is None:
+            parse_operand()
+            while parser.parse_optional_punctuation(",") is not None:
+                parse_operand()
+            parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        op = cls.build(operands=[[operands[n]] if n in operands else [] for n in INIT_OPERANDS])
+        op.attributes.update(clauses)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        clauses = [
+            (name, self.attributes[name]) for name in INIT_CLAUSES if name in self.attributes
+        ]
+        printer.print_string(" {")
+        printer.print_list(clauses, lambda clause: _print_clause(printer, *clause))
+        printer.print_string("}(")
+        operands = [(n, getattr(self, n)) for n in INIT_OPERANDS if getattr(self, n) is not None]
+        printer.print_list(operands, lambda operand: _print_operand_clause(printer, *operand))
+        printer.print_string(")")
+        rest = {k: v for k, v in self.attributes.items() if k not in INIT_CLAUSES}
+        printer.print_op_attributes(rest)
+
+
+def _parse_init_clauses(parser: Parser) -> dict[str, Attribute]:
+    clauses: dict[str, Attribute] = {}
+    parser.parse_punctuation("{")
+    if parser.parse_optional_punctuation("}") is not None:
+        return clauses
+    while True:
+        position = parser.pos
+        keyword = parser.parse_identifier()
+        if keyword not in INIT_CLAUSES:
+            parser.raise_error(f"unexpected keyword '{keyword}'", position, parser.pos)
+        if keyword in clauses:
+            parser.raise_error(f"duplicate '{keyword}' clause", position, parser.pos)
+        parser.parse_punctuation("=")
+        width = INIT_CLAUSES[keyword]
+        if width == 0:
+            clauses[keyword] = parser.parse_attribute()
+        elif width == 1:
+            clauses[keyword] = IntegerAttr(int(parser.parse_boolean()), IntegerType(1))
+        else:
+            value = parser.parse_integer()
+            if parser.parse_optional_punctuation(":") is not None:
+                parser.parse_type()
+            clauses[keyword] = IntegerAttr(value, IntegerType(width))
+        if parser.parse_optional_punctuation("}") is not None:
+            return clauses
+        parser.parse_punctuation(",")
+
+
+def _print_clause(printer: Printer, name: str, value: Attribute) -> None:
+    printer.print_string(f"{name} = ")
+    if isinstance(value, IntegerAttr):
+        number = value.value.data
+        text = ("true" if number else "false") if name == "nosplit" else str(number)
+        printer.print_string(text)
+    else:
+        printer.print_attribute(value)
+
+
+def _print_operand_clause(printer: Printer, name: str, value: SSAValue) -> None:
+    printer.print_string(f"{name} = ")
+    printer.print_operand(value)
+    printer.print_string(" : ")
+    printer.print_attribute(value.type)
 
 
 @irdl_op_definition
