@@ -39,7 +39,7 @@ from dialects.pto.types import (
     PipeAttr,
     PtrType,
     TensorViewType,
-    module_target,
+    op_target,
 )
 
 SyncAllMode = declared_attribute("sync_all_mode")
@@ -50,16 +50,6 @@ DsbMem = declared_attribute("dsb_mem")
 
 # The pipes a named block flag may wait on or raise.
 FLAG_PIPES = ("PIPE_FIX", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_V")
-
-
-def _target(op: IRDLOperation) -> str:
-    module = op
-    while module.parent_op() is not None:
-        module = module.parent_op()  # type: ignore[assignment]
-    try:
-        return module_target(module)
-    except (ValueError, VerifyException):
-        return "a3"
 
 
 # -- flags between the cores of a block, and across blocks ---------------------------
@@ -111,7 +101,7 @@ class _BlockFlagOpBase(IRDLOperation):
             raise VerifyException(
                 "expects exactly one event-id form: static attr or dynamic index operand"
             )
-        limit = self.MAX_EVENT[1] if _target(self) == "a5" else self.MAX_EVENT[0]
+        limit = self.MAX_EVENT[1] if op_target(self) == "a5" else self.MAX_EVENT[0]
         if self.event_id is not None and not 0 <= self.event_id.value.data <= limit:
             raise VerifyException(
                 f"expects static event_id in [0, {limit}], but got {self.event_id.value.data}"

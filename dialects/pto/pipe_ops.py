@@ -25,7 +25,14 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto.attrs import AddressSpaceAttr, AsyncEventType, AsyncSessionType, PipeHandleType
-from dialects.pto.types import DYNAMIC, TileBufType
+from dialects.pto.types import (
+    DYNAMIC,
+    TensorViewType,
+    TileBufType,
+    element_type_name,
+    op_target,
+)
+from xla_emit.pto.targets import element_bytes, is_element_type
 
 _INDEX = IndexType()
 
@@ -106,6 +113,150 @@ class _InitializePipeOpBase(IRDLOperation):
         printer.print_string(")")
         rest = {k: v for k, v in self.attributes.items() if k not in INIT_CLAUSES}
         printer.print_op_attributes(rest)
+
+    def clause(self, name: str) -> int | None:
+        """An integer clause's value (nosplit as 0 or 1), None when it is left out."""
+        value = self.attributes.get(name)
+        return value.value.data if isinstance(value, IntegerAttr) else None
+
+    def verify_(self) -> None:
+        """PTOAS's checks common to both front-end inits (`verifyFrontendInitCommon`)."""
+        if (self.clause("id") or 0) < 0:
+            raise VerifyException("expects 'id' to be non-negative")
+        _verify_unique_id(self)
+        dir_mask = self.clause("dir_mask")
+        if dir_mask not in (1, 2, 3):
+            raise VerifyException("expects 'dir_mask' to be 1, 2, or 3")
+        if (self.clause("slot_size") or 0) <= 0:
+            raise VerifyException("expects 'slot_size' to be greater than 0")
+        slot_num = self.clause("slot_num")
+        if slot_num is not None and slot_num <= 0:
+            raise VerifyException("expects 'slot_num' to be greater than 0")
+        if self.gm_slot_tensor is not None and self._verify_global_entries(dir_mask):
+            return
+        self._verify_consumer_buffers(dir_mask)
+        self._verify_local_slot_num(dir_mask, slot_num or (4 if dir_mask == 3 else 8))
+        epilogue = self.attributes.get("acc_push_epilogue")
+        if epilogue is not None:
+            self._verify_fixpipe(dir_mask, epilogue)
+
+    def _verify_global_entries(self, dir_mask: int) -> bool:
+        """A pipe of GlobalTensor entries; True when it has no local consumer buffer."""
+        if self.gm_slot_buffer is not None:
+            raise VerifyException("'gm_slot_tensor' cannot be combined with 'gm_slot_buffer'")
+        local = self.c2v_consumer_buf is not None or self.v2c_consumer_buf is not None
+        if local and (dir_mask != 1 or self.c2v_consumer_buf is None or self.v2c_consumer_buf):
+            raise VerifyException(
+                "GM-backed tile pipe init currently supports only dir_mask = 1 with "
+                "'gm_slot_tensor' and 'c2v_consumer_buf'"
+            )
+        if not local and "local_slot_num" in self.attributes:
+            raise VerifyException("globaltensor pipe init does not use 'local_slot_num'")
+        _verify_slot_tensor(self.gm_slot_tensor.type, self.clause("slot_size") or 0)  # type: ignore[union-attr]
+        return not local
+
+    def _verify_consumer_buffers(self, dir_mask: int) -> None:
+        c2v, v2c = self.c2v_consumer_buf is not None, self.v2c_consumer_buf is not None
+        if not c2v and not v2c:
+            raise VerifyException(
+                "expects local pipe init to provide at least one consumer buffer operand; "
+                "use 'gm_slot_tensor' for globaltensor pipe entries"
+            )
+        if dir_mask == 1 and not c2v:
+            raise VerifyException("expects 'c2v_consumer_buf' when dir_mask is 1")
+        if dir_mask == 2 and not v2c:
+            raise VerifyException("expects 'v2c_consumer_buf' when dir_mask is 2")
+        if dir_mask == 3 and not (c2v and v2c):
+            raise VerifyException(
+                "expects both 'c2v_consumer_buf' and 'v2c_consumer_buf' when dir_mask is 3"
+            )
+
+    def _verify_local_slot_num(self, dir_mask: int, slot_num: int) -> None:
+        local_slot_num = self.clause("local_slot_num")
+        if local_slot_num is None:
+            return
+        if op_target(self) == "a5":
+            raise VerifyException(
+                "'local_slot_num' is only supported for a2/a3 frontend pipe lowering"
+            )
+        if local_slot_num <= 0:
+            raise VerifyException("expects 'local_slot_num' to be greater than 0")
+        if local_slot_num > slot_num:
+            raise VerifyException(
+                f"expects 'local_slot_num' to be less than or equal to slot_num ({slot_num}) "
+                f"for dir_mask = {dir_mask}"
+            )
+
+    def _verify_fixpipe(self, dir_mask: int, epilogue: Attribute) -> None:
+        """A fixpipe pipe (PTOAS's rules 1, 2, 5 and 10 of `acc_push_epilogue`)."""
+        if dir_mask != 1:
+            raise VerifyException(
+                "expects fixpipe pipe (with 'acc_push_epilogue') to have dir_mask = 1 (C2V only)"
+            )
+        if not self.clause("nosplit"):
+            raise VerifyException(
+                "expects fixpipe pipe (with 'acc_push_epilogue') to have nosplit = true"
+            )
+        buffer = self.c2v_consumer_buf
+        if buffer is not None and not isinstance(
+            buffer.owner, ReserveBufferOp | ImportReservedBufferOp
+        ):
+            raise VerifyException(
+                "expects fixpipe pipe 'c2v_consumer_buf' to trace to reserve_buffer or "
+                "import_reserved_buffer for peer contract verification"
+            )
+        quant = epilogue.value("quant") if hasattr(epilogue, "value") else ""  # type: ignore[operator]
+        if op_target(self) != "a5":
+            if quant in ("qs322bf16_pre_scalar", "qs322bf16_pre_vec"):
+                raise VerifyException(
+                    "expects 'qs322bf16_pre_*' quantization modes to be used only on A5 target"
+                )
+            if quant in ("qf322hif8_pre_scalar", "qf322fp8_pre_scalar"):
+                raise VerifyException(
+                    "expects 'qf322hif8_pre_scalar'/'qf322fp8_pre_scalar' to be used only on "
+                    "A5 target"
+                )
+
+
+def _verify_unique_id(init: IRDLOperation) -> None:
+    function = init.parent_op()
+    while function is not None and function.name != "func.func":
+        function = function.parent_op()
+    if function is None:
+        raise VerifyException("must be nested under a func.func")
+    same = [
+        op
+        for op in function.walk()
+        if isinstance(op, _InitializePipeOpBase)
+        and op.attributes.get("id") == init.attributes.get("id")
+    ]
+    if len(same) > 1:
+        raise VerifyException(
+            "requires 'id' to be unique across frontend initialize_pipe ops in the function"
+        )
+
+
+def _verify_slot_tensor(kind: Attribute, slot_size: int) -> None:
+    """One slot's GlobalTensor entry: a tensor view the size of a slot or half of one."""
+    if not isinstance(kind, TensorViewType):
+        raise VerifyException("expects 'gm_slot_tensor' to be !pto.tensor_view")
+    if not kind.dims:
+        raise VerifyException("expects 'gm_slot_tensor' to describe one slot entry tensor")
+    if DYNAMIC in kind.dims:
+        return
+    count = 1
+    for dim in kind.dims:
+        count *= dim
+    element = element_type_name(kind.element_type)
+    if not is_element_type(element):
+        return
+    size = count * element_bytes(element)
+    if slot_size not in (size, 2 * size):
+        raise VerifyException(
+            "expects 'slot_size' to equal gm_slot_tensor byte size or twice gm_slot_tensor "
+            f"byte size for split GlobalTensor entries (got slot_size = {slot_size}, "
+            f"gm_slot_tensor byte size = {size})"
+        )
 
 
 def _parse_init_clauses(parser: Parser) -> dict[str, Attribute]:

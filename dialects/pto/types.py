@@ -109,6 +109,20 @@ def module_target(module: Operation, override: str | None = None) -> Target:
         raise VerifyException(str(error)) from None
 
 
+def op_target(op: Operation) -> Target:
+    """The target an op verifies for: the nearest enclosing `pto.target_arch`, else
+    A2A3 (an unreadable attribute is left to the module's verifier)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if TARGET_ATTR in parent.attributes:
+            try:
+                return module_target(parent)
+            except VerifyException:
+                return DEFAULT_TARGET
+        parent = parent.parent_op()
+    return DEFAULT_TARGET
+
+
 def format_dim(dim: int) -> str:
     return "?" if dim == DYNAMIC else str(dim)
 
