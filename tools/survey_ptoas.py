@@ -37,9 +37,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
+from dialects.pto import TARGET_ATTR
 from passes.diagnostics import OpError
 from passes.pto.pto_verify_driver import verify_driver_options
 from passes.pto.pto_verify_pipes import verify_pipes
@@ -342,8 +344,11 @@ def survey_case(path: Path, case: Case) -> Outcome:
         unprintable = True
     else:
         _check_round_trip(outcome, first, path, ctx)
-    runs = list(case.runs)
+    runs = list(case.runs) or [RunLine(fails=case.expects_error)]
+    own_target = module.attributes.get(TARGET_ATTR)
+    verified_arch = runs[0].arch
     try:
+        set_parser_target(module, own_target, verified_arch)
         verify_module(module, source_map)
     except UserError as error:
         # Ours rejects the case; an invalid op that cannot be printed is no print bug.
@@ -352,19 +357,42 @@ def survey_case(path: Path, case: Case) -> Outcome:
         return _failed(outcome, "verify", error)
     if unprintable:
         outcome.round_trip_error = "a valid module that xDSL cannot print"
-    for run in runs or [RunLine(fails=case.expects_error)]:
-        error = first_ptoas_error(module, run, driver_options=bool(runs))
-        if error is None and run.fails:
+    for run in runs:
+        error_text = ""
+        if run.arch != verified_arch:
+            # PTOAS's op verifiers read the `--pto-arch` its parser was given.
+            set_parser_target(module, own_target, run.arch)
+            verified_arch = run.arch
+            try:
+                verify_module(module, source_map)
+            except UserError as error:
+                error_text = error.format().splitlines()[0]
+        if not error_text:
+            error = first_ptoas_error(module, run, driver_options=bool(case.runs))
+            error_text = _located(error, source_map) if error is not None else ""
+        if not error_text and run.fails:
             outcome.stage = "verify"
             outcome.error = f"accepted with {run.options()}, but PTOAS rejects it"
             outcome.accepted_with = run.options()
             return outcome
-        if error is not None:
-            outcome.stage, outcome.error = "verify", _located(error, source_map)
+        if error_text:
+            outcome.stage, outcome.error = "verify", error_text
             if not run.fails:
                 return outcome
     outcome.matches = True
     return outcome
+
+
+def set_parser_target(module: ModuleOp, own: Attribute | None, arch: str | None) -> None:
+    """The target PTOAS's op verifiers see: A5 where the module says so, else the RUN
+    line's `--pto-arch`, else the module's own attribute."""
+    module_a5 = isinstance(own, StringAttr) and own.data.lower() == "a5"
+    if arch and not module_a5:
+        module.attributes[TARGET_ATTR] = StringAttr(arch)
+    elif own is not None:
+        module.attributes[TARGET_ATTR] = own
+    else:
+        module.attributes.pop(TARGET_ATTR, None)
 
 
 def _check_round_trip(outcome: Outcome, first: str, path: Path, ctx: object) -> None:

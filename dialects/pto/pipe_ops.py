@@ -336,9 +336,14 @@ class TPushToAicOp(_PushToOpBase):
 class _PopFromOpBase(IRDLOperation):
     valid_row = opt_operand_def(_INDEX)
     valid_col = opt_operand_def(_INDEX)
+    # The vector sub-block a split entry is popped for (PTOAS main).
+    aiv_subblockid = opt_operand_def(IntegerType(64))
     tile = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    assembly_format = "(`(` $valid_row^ `,` $valid_col `)`)? attr-dict `->` type($tile)"
+    assembly_format = (
+        "(`(` $valid_row^ `,` $valid_col `)`)? attr-dict "
+        "(`aiv_subblockid` `(` $aiv_subblockid^ `)`)? `->` type($tile)"
+    )
 
     def verify_(self) -> None:
         # The operands set the popped tile's valid shape at run time, so its type leaves it open.
@@ -372,7 +377,9 @@ class TPopFromAivOp(_PopFromOpBase):
 
 
 class _FreeFromOpBase(IRDLOperation):
-    assembly_format = "attr-dict"
+    # The GlobalTensor entry a `talloc` gave (PTOAS main); tile entries name none.
+    entry = opt_operand_def()
+    assembly_format = "(`(` $entry^ `:` type($entry) `)`)? attr-dict"
 
 
 @irdl_op_definition
