@@ -17,6 +17,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto.attrs import QuantTypeAttr
 from dialects.pto.tile_op import (
+    FP_FORMS,
     LooseTileOpBase,
     TileOpBase,
     define_tile_op,
@@ -85,12 +86,19 @@ class SameElementMoveOpBase(TileOpBase):
 
 
 _d = define_tile_op
-TExtractOp = _d("textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c).", 1, (2, 2))
+TExtractOp = _d(
+    "textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+)
 TExtractFpOp = _d("textract_fp", LooseTileOpBase, "textract through fixpipe params.", 2, (2, 2))
-TInsertOp = _d("tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c).", 1, (2, 2))
+TInsertOp = _d(
+    "tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+)
 TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
 TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)
 TStoreFpOp = _d("tstore_fp", LooseTileOpBase, "tstore from acc through fixpipe params.", 2)
+FP_FORMS.update(
+    {"pto.textract": TExtractFpOp, "pto.tinsert": TInsertFpOp, "pto.tstore": TStoreFpOp}
+)
 TPrefetchOp = _d("tprefetch", LooseTileOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
 TFillPadOp = _d("tfillpad", SameElementMoveOpBase, "dst = src, padding filled with dst's pad.")
 TFillPadInplaceOp = _d(

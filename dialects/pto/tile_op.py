@@ -94,8 +94,17 @@ class TileOpBase(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         types = _parse_input_types(parser, unresolved)
+        fp_at = parser.pos
+        fp = _parse_fp_clause(parser)
+        pre_quant = _parse_pre_quant_clause(parser)
         parser.parse_punctuation(")")
-        ins = _resolve(parser, unresolved, types)
+        ins = _resolve(parser, unresolved, types) + pre_quant
+        op_class: type[TileOpBase] = cls
+        if fp is not None:
+            # PTOAS main's `fp %f : T` clause is the older `_fp` op's second input.
+            if cls.name not in FP_FORMS:
+                parser.raise_error(f"'{cls.name}' takes no 'fp' operand", fp_at, fp_at + 2)
+            op_class, ins = FP_FORMS[cls.name], [ins[0], fp, *ins[1:]]
         outs: list[SSAValue] = []
         if parser.parse_optional_keyword("outs") is not None:
             parser.parse_punctuation("(")
@@ -107,7 +116,7 @@ class TileOpBase(IRDLOperation):
             parser.parse_punctuation(")")
             outs = _resolve(parser, out_unresolved, out_types)
         attributes |= parser.parse_optional_attr_dict()
-        return cls(ins, outs, (), attributes)
+        return op_class(ins, outs, (), attributes)
 
     @classmethod
     def _parse_ssa(cls, parser: Parser) -> TileOpBase:
@@ -232,6 +241,28 @@ class TileOpBase(IRDLOperation):
         t = self.ins[index].type
         assert isinstance(t, TileTypeBase)
         return t
+
+
+# Ops whose `ins(...)` may end in PTOAS main's `fp %f : T` clause -> the op that
+# carries that operand (textract -> textract_fp, ...), filled in by the cube ops.
+FP_FORMS: dict[str, type[TileOpBase]] = {}
+
+
+def _parse_fp_clause(parser: Parser) -> SSAValue | None:
+    if parser.parse_optional_keyword("fp") is None:
+        return None
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    return parser.resolve_operand(operand, parse_op_type(parser))
+
+
+def _parse_pre_quant_clause(parser: Parser) -> list[SSAValue]:
+    """PTOAS main's `pre_quant %s : i64` (tinsert's scalar quantization), a last input."""
+    if parser.parse_optional_keyword("pre_quant") is None:
+        return []
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    return [parser.resolve_operand(operand, parser.parse_type())]
 
 
 def _parse_input_types(parser: Parser, unresolved: list[UnresolvedOperand]) -> list[Attribute]:

@@ -218,3 +218,29 @@ def test_keyword_enum_attribute() -> None:
     with pytest.raises(UserError) as caught:
         _printed(text.replace("deqf16_vec", "deq_vec"))
     assert "'deq_vec' is not a pto.acc_push_epilogue quant" in caught.value.message
+
+
+def test_short_forms_of_ptoas_main() -> None:
+    """A partition view's type inferred from its sizes; `fp %f : T` in ins(...) (the
+    older `_fp` op, which prints); tinsert's `pre_quant %s : i64`."""
+    acc = "!pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major>"
+    mat = "!pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>"
+    fp = "!pto.tile_buf<scaling, 1x16xf16>"
+    text = f"""func.func @k(%p: !pto.ptr<f32, gm>, %a: {acc}, %f: {fp}, %m: {mat}, %q: i64) {{
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %n = arith.constant 4 : index
+  %v = pto.make_tensor_view %p, shape = [%c16, %n], strides = [%n, %c16] : !pto.tensor_view<?x?xf32>
+  %w = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %n] : !pto.tensor_view<?x?xf32>
+  pto.textract ins(%a, %c0, %c0 : {acc}, index, index fp %f : {fp}) outs(%m : {mat})
+  pto.tinsert ins(%a, %c0, %c0 : {acc}, index, index pre_quant %q : i64) outs(%m : {mat})
+  return
+}}"""
+    printed = _printed(text)
+    assert "-> !pto.partition_tensor_view<16x4xf32>" in printed
+    assert f"pto.textract_fp ins(%a, %f, %c0, %c0 : {acc}, {fp}, index, index)" in printed
+    assert f"pto.tinsert ins(%a, %c0, %c0, %q : {acc}, index, index, i64)" in printed
+    assert _printed(printed) == printed
+    with pytest.raises(UserError) as caught:
+        _printed(text.replace("pto.textract ins", "pto.tmov ins"))
+    assert "'pto.tmov' takes no 'fp' operand" in caught.value.message

@@ -299,7 +299,13 @@ def _matmul_roles(roles: tuple[str, ...]) -> Callable[..., None]:
     return lambda dst, tiles, *_: _matmul(dst, tiles, roles)
 
 
+def _no_pre_quant(scalars: list[Scalar]) -> None:
+    if len(scalars) > 2:
+        raise SemanticsError("quantization by a pre-quant scalar is not modelled")
+
+
 def _extract(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    _no_pre_quant(scalars)
     rows, cols = _shape(dst)
     r, c = int(scalars[0]), int(scalars[1])
     src = tiles[0]
@@ -312,6 +318,7 @@ def _extract(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: ob
 
 
 def _insert(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    _no_pre_quant(scalars)
     src = tiles[0]
     rows, cols = src.valid_rows, src.valid_cols
     r, c = int(scalars[0]), int(scalars[1])
