@@ -139,7 +139,14 @@ TGatherOp = _d(
 )
 TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
 TScatterOp = _d("tscatter", LooseTileOpBase, "dst[idx[i, j]] = src[i, j].", 2)
-MGatherOp = _d("mgather", LooseTileOpBase, "dst[j] = mem[idx[j]] from global memory.", 2)
+MGatherOp = _d(
+    "mgather",
+    LooseTileOpBase,
+    "dst[j] = mem[idx[j]] from global memory (ins mem, idx[, scratch]).",
+    2,
+    (0, 1),
+    VIEW_INPUTS=(0, 1),
+)
 MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
 THistogramOp = _d("thistogram", LooseTileOpBase, "Count src's values per bin.", 2)
 TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)

@@ -183,6 +183,8 @@ class TileOpBase(IRDLOperation):
     TILE_INPUTS: ClassVar[int] = 1
     # Extra trailing operands allowed at most (scalars, optional scratch tiles).
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 0)
+    # The inputs that may be global-memory views rather than tiles.
+    VIEW_INPUTS: ClassVar[tuple[int, ...]] = ()
 
     # How many `outs` level 2 has: none for ops that write no tile (tprint,
     # tsync), a second one for ops that also report a count (tmrgsort, tgather).
@@ -227,9 +229,12 @@ class TileOpBase(IRDLOperation):
             expected = str(low) if low == high else f"{low} to {high}"
             raise VerifyException(f"expected {expected} input operands, but got {len(self.ins)}")
         for index in range(self.TILE_INPUTS):
-            if tile_params(self.ins[index]) is None and not isinstance(
-                self.ins[index].type, MemRefType
+            kind = self.ins[index].type
+            if index in self.VIEW_INPUTS and isinstance(
+                kind, TensorViewType | PartitionTensorViewType
             ):
+                continue  # global memory, as PTOAS main's mgather reads it
+            if tile_params(self.ins[index]) is None and not isinstance(kind, MemRefType):
                 raise VerifyException(
                     f"input #{index} must be a tile, but got {self.ins[index].type}"
                 )
