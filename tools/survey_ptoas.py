@@ -224,7 +224,7 @@ def _run_line(command: str) -> RunLine | None:
             continue
         at = tools[0]
         rest = " ".join(words[at + 1 :])
-        source = re.search(r"(?<!\S)(%s|%t/(\S+))(?!\S)", rest)
+        source = re.search(r"(?<!\S)(%s|%t/(\S+)|%S/\S+)(?!\S)", rest)
         if source is None:
             return None  # `ptoas --help` and the like read no input
         return RunLine(
@@ -233,7 +233,7 @@ def _run_line(command: str) -> RunLine | None:
             "--enable-insert-sync" in rest,
             at > 0 and words[at - 1] == "not",
             words[at],
-            source.group(2) or "%s",
+            source.group(2) or source.group(1),
             "split-input-file" in rest,
             "verify-diagnostics" in rest,
         )
@@ -273,9 +273,15 @@ def split_chunks(text: str) -> list[str]:
     return chunks
 
 
-def cases_of(name: str, text: str) -> list[Case]:
-    """The inputs PTOAS's RUN lines give its tools for one file."""
+def cases_of(name: str, text: str, folder: Path | None = None) -> list[Case]:
+    """The inputs PTOAS's RUN lines give its tools for one file: the file, its parts,
+    or a file beside it that its RUN lines name (`%S/other.pto`, in `folder`)."""
     runs = run_lines(text)
+    beside = [run for run in runs if run.input.startswith("%S/")]
+    if beside and folder is not None and len(beside) == len(runs):
+        other = beside[0].input.removeprefix("%S/")
+        other_text = (folder / other).read_text(encoding="utf-8", errors="replace")
+        return _chunked(f"{name}:{other}", other_text, beside, name)
     parted = [run for run in runs if run.input != "%s"]
     if not parted:
         return _chunked(name, text, runs, name)
@@ -309,7 +315,7 @@ def survey_file(path: Path, name: str) -> list[Outcome]:
     """Every case of one file; a file that cannot be read is one failed case."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
-        cases = cases_of(name, text)
+        cases = cases_of(name, text, path.parent)
     except Exception as error:  # noqa: BLE001 - one bad file never stops the survey
         return [Outcome(path, name, stage="crash", error=f"{type(error).__name__}: {error}")]
     return [survey_case_safely(path, case) for case in cases]

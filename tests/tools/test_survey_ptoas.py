@@ -222,3 +222,13 @@ def test_a_parse_error_matches_a_negative_test_only_with_the_error_it_expects(
     out = capsys.readouterr().out.splitlines()
     assert "verdict:    2/3 cases as under PTOAS" in out
     assert out[-1].startswith("test/other.pto: parse: ")
+
+
+def test_a_file_whose_run_lines_name_a_file_beside_it_runs_that_file(tmp_path: Path) -> None:
+    """`ptoas --pto-arch a3 %S/other.pto`: the case is the other file under these options."""
+    (tmp_path / "other.pto").write_text(PLANNED)
+    text = "// RUN: not ptoas --pto-arch a3 %S/other.pto | FileCheck %s\n// CHECK: error\n"
+    [case] = _survey().cases_of("runner.pto", text, tmp_path)
+    assert case.name == "runner.pto:other.pto"
+    assert case.text == PLANNED
+    assert [(r.arch, r.fails) for r in case.runs] == [("a3", True)]
