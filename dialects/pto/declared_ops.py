@@ -137,7 +137,8 @@ def _value_defs(
 ) -> tuple[dict[str, object], int]:
     defs: dict[str, object] = {}
     segmented = 0
-    for name, kind in _split(spec):
+    for written, kind in _split(spec):
+        name = _python_name(written)
         base = kind.lstrip("*?")
         constraint = KINDS[base]()
         if kind.startswith("*"):
@@ -152,8 +153,9 @@ def _value_defs(
 
 
 def _python_name(name: str) -> str:
-    """A field name Python and IRDLOperation accept."""
-    return name + "_" if name in ("result", "results", "operands", "regions", "name") else name
+    """A field name IRDLOperation accepts (its own `results`, `operands`, ... are taken;
+    only formatless ops use these names, so no format names the field)."""
+    return name + "_" if name in ("results", "operands", "regions", "name") else name
 
 
 def declared_op(row: tuple[str, str, str, str, str, str]) -> type[IRDLOperation]:

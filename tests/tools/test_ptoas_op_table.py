@@ -131,3 +131,20 @@ def test_every_row_of_the_dialect_table_builds() -> None:
 
     assert UNEXPRESSED_OPS == []
     assert len(DECLARED_OPS) == 452
+
+
+def test_a_row_naming_its_results_results_builds() -> None:
+    """`results` is IRDLOperation's own attribute: the field gets another Python name,
+    and the op still takes its variadic results (`pto.vmi.channel_split`)."""
+    from dialects.pto.declared_ops import declared_op
+    from xla_emit.ir import parse_mlir, verify_module
+
+    op = declared_op(("ours_split", "source:vmi.vreg", "results:*vmi.vreg", "", "", ""))
+    assert op.name == "pto.ours_split"
+    half = "!pto.vmi.vreg<64xf32>"
+    text = f"""func.func @k(%v: !pto.vmi.vreg<128xf32>) {{
+  %a, %b = "pto.vmi.channel_split"(%v) : (!pto.vmi.vreg<128xf32>) -> ({half}, {half})
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
