@@ -234,12 +234,14 @@ def test_short_forms_of_ptoas_main() -> None:
   %w = pto.partition_view %v, offsets = [%c0, %c0], sizes = [%c16, %n] : !pto.tensor_view<?x?xf32>
   pto.textract ins(%a, %c0, %c0 : {acc}, index, index fp %f : {fp}) outs(%m : {mat})
   pto.tinsert ins(%a, %c0, %c0 : {acc}, index, index pre_quant %q : i64) outs(%m : {mat})
+  %o = pto.addptr %p, %n : <f32, gm> -> <f32, gm>
   return
 }}"""
     printed = _printed(text)
     assert "-> !pto.partition_tensor_view<16x4xf32>" in printed
     assert f"pto.textract_fp ins(%a, %f, %c0, %c0 : {acc}, {fp}, index, index)" in printed
     assert f"pto.tinsert ins(%a, %c0, %c0, %q : {acc}, index, index, i64)" in printed
+    assert "pto.addptr %p, %n : !pto.ptr<f32, gm> -> !pto.ptr<f32, gm>" in printed
     assert _printed(printed) == printed
     with pytest.raises(UserError) as caught:
         _printed(text.replace("pto.textract ins", "pto.tmov ins"))

@@ -131,9 +131,9 @@ def test_split_files_chunks_and_continued_run_lines_are_cases_of_their_own(
     assert _survey().main([str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
-        "files:      3 (6 cases: 4 valid, 2 PTOAS negative tests, 0 unmarked files PTOAS rejects)"
+        "files:      3 (5 cases: 3 valid, 2 PTOAS negative tests, 0 unmarked files PTOAS rejects)"
     )
-    assert out[6] == "verdict:    6/6 cases as under PTOAS"
+    assert out[6] == "verdict:    5/5 cases as under PTOAS"
 
 
 def test_the_cases_of_a_split_file_take_the_run_lines_naming_them() -> None:
@@ -232,3 +232,9 @@ def test_a_file_whose_run_lines_name_a_file_beside_it_runs_that_file(tmp_path: P
     assert case.name == "runner.pto:other.pto"
     assert case.text == PLANNED
     assert [(r.arch, r.fails) for r in case.runs] == [("a3", True)]
+
+
+def test_a_file_whose_run_lines_read_no_input_is_no_case() -> None:
+    """`ptoas --help`: PTOAS parses nothing, and neither does the survey."""
+    text = "// RUN: ptoas --help | FileCheck %s\n// CHECK: --pto-arch\nnot mlir\n"
+    assert _survey().cases_of("help.pto", text) == []
