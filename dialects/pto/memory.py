@@ -30,6 +30,7 @@ from dialects.pto.types import (
     TensorViewType,
     TileBufType,
     TileType,
+    op_target,
 )
 from dialects.syntax import defined_value
 
@@ -47,7 +48,8 @@ class TLoadOp(TileOpBase):
         view = self.ins[0].type
         if not isinstance(view, PartitionTensorViewType):
             raise VerifyException(f"reads a !pto.partition_tensor_view, but got {view}")
-        if dst.loc.data not in ("vec", "mat"):
+        # A5 loads any local memory (fixpipe scaling tiles included); A2/A3 vec or mat.
+        if dst.loc.data not in ("vec", "mat") and op_target(self) != "a5":
             raise VerifyException(
                 f"writes a vec or mat tile, but the destination is in '{dst.loc.data}'"
             )

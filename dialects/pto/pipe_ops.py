@@ -25,6 +25,12 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto.attrs import AddressSpaceAttr, AsyncEventType, AsyncSessionType, PipeHandleType
+from dialects.pto.fixpipe_rules import (
+    verify_fixpipe_pop,
+    verify_fixpipe_push,
+    verify_fixpipe_split,
+    verify_no_unpublished_attributes,
+)
 from dialects.pto.types import (
     DYNAMIC,
     TensorViewType,
@@ -318,6 +324,11 @@ class _PushToOpBase(IRDLOperation):
     tile = operand_def()
     assembly_format = "`(` $tile `:` type($tile) `)` attr-dict"
 
+    def verify_(self) -> None:
+        verify_no_unpublished_attributes(self)
+        if self.name == "pto.tpush_to_aiv":
+            verify_fixpipe_push(self, self.tile.type)
+
 
 @irdl_op_definition
 class TPushToAivOp(_PushToOpBase):
@@ -346,6 +357,10 @@ class _PopFromOpBase(IRDLOperation):
     )
 
     def verify_(self) -> None:
+        verify_no_unpublished_attributes(self)
+        if self.name == "pto.tpop_from_aic":
+            verify_fixpipe_split(self, "pto.aiv_initialize_pipe", "TPOP")
+            verify_fixpipe_pop(self, self.tile.type)
         # The operands set the popped tile's valid shape at run time, so its type leaves it open.
         if self.valid_row is None:
             return
@@ -380,6 +395,11 @@ class _FreeFromOpBase(IRDLOperation):
     # The GlobalTensor entry a `talloc` gave (PTOAS main); tile entries name none.
     entry = opt_operand_def()
     assembly_format = "(`(` $entry^ `:` type($entry) `)`)? attr-dict"
+
+    def verify_(self) -> None:
+        verify_no_unpublished_attributes(self)
+        init = "pto.aiv_initialize_pipe" if self.name.endswith("aic") else "pto.aic_initialize_pipe"
+        verify_fixpipe_split(self, init, "TFREE")
 
 
 @irdl_op_definition
