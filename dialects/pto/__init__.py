@@ -147,6 +147,7 @@ from dialects.pto.types import (
 from dialects.pto.vector_ops import VECTOR_OPS
 from dialects.pto.vmi_memory import VMI_MEMORY_OPS
 from dialects.pto.vpto_types import VPTO_TYPES
+from dialects.pto.vreg_ops import VREG_OPS
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TAddOp,
@@ -189,6 +190,7 @@ PTO = Dialect(
         *BLOCK_SYNC_OPS,
         *COMM_COLLECTIVE_OPS,
         *STRUCT_OPS,
+        *VREG_OPS,
         SubViewOp,
         *VMI_MEMORY_OPS,
         *MTE_OPS,

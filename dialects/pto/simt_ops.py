@@ -485,11 +485,9 @@ class ReduxMinOp(_ReduxOpBase):
     name = "pto.redux_min"
 
 
-@irdl_op_definition
-class MulhiOp(IRDLOperation):
-    """`%h = pto.mulhi %a, %b signed : i32, i32 -> i32`: the high half of the product."""
+class _SignedProductOpBase(IRDLOperation):
+    """`%r = pto.OP %a, %b signed|unsigned : i32, i32 -> R`: a product of two integers."""
 
-    name = "pto.mulhi"
     lhs = operand_def()
     rhs = operand_def()
     signedness = prop_def(Signedness)
@@ -525,12 +523,32 @@ class MulhiOp(IRDLOperation):
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
+
+@irdl_op_definition
+class MulhiOp(_SignedProductOpBase):
+    """`pto.mulhi`: the high half of the product, of the operands' type (i32 or i64)."""
+
+    name = "pto.mulhi"
+
     def verify_(self) -> None:
         kinds = {self.lhs.type, self.rhs.type, self.result.type}
         if len(kinds) != 1:
             raise VerifyException("requires lhs, rhs and result to have one type")
         if not _is_int(self.result.type, 32, 64):
             raise VerifyException("requires i32 or i64 result type")
+
+
+@irdl_op_definition
+class MulI32ToI64Op(_SignedProductOpBase):
+    """`pto.mul_i32toi64`: the whole 64-bit product of two i32."""
+
+    name = "pto.mul_i32toi64"
+
+    def verify_(self) -> None:
+        if not (_is_int(self.lhs.type, 32) and _is_int(self.rhs.type, 32)):
+            raise VerifyException("requires i32 operands")
+        if not _is_int(self.result.type, 64):
+            raise VerifyException("requires an i64 result")
 
 
 # -- convert --------------------------------------------------------------------------
@@ -608,5 +626,6 @@ SIMT_OPS = (
     ReduxMaxOp,
     ReduxMinOp,
     MulhiOp,
+    MulI32ToI64Op,
     ConvertOp,
 )

@@ -76,6 +76,10 @@ def _error(body: str, **options: str) -> tuple[int, str]:
             "%m = pto.mulhi %x, %x signed : i32, i32 -> i32",
         ),
         (
+            "%m = pto.mul_i32toi64 %x, %x unsigned : i32, i32 -> i64",
+            "%m = pto.mul_i32toi64 %x, %x unsigned : i32, i32 -> i64",
+        ),
+        (
             "%c = pto.convert %h round(r) nosat : f16 -> f32",
             "%c = pto.convert %h round(r) nosat : f16 -> f32",
         ),
@@ -246,3 +250,15 @@ def test_short_forms_of_ptoas_main() -> None:
     with pytest.raises(UserError) as caught:
         _printed(text.replace("pto.textract ins", "pto.tmov ins"))
     assert "'pto.tmov' takes no 'fp' operand" in caught.value.message
+
+
+def test_vtrc_reads_both_rounding_spellings() -> None:
+    vreg, mask = "!pto.vreg<64xf32>", "!pto.mask<b32>"
+    text = f"""func.func @k(%v: {vreg}, %m: {mask}) {{
+  %r = pto.vtrc %v, %m, "ROUND_F" : {vreg}, {mask} -> {vreg}
+  return
+}}"""
+    assert f'pto.vtrc %v, %m, "F" : {vreg}, {mask} -> {vreg}' in _printed(text)
+    with pytest.raises(UserError) as caught:
+        _printed(text.replace("ROUND_F", "O"))
+    assert caught.value.message.startswith("round mode must be one of R/A/F/C/Z")
