@@ -138,7 +138,13 @@ TGatherOp = _d(
     "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
 )
 TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
-TScatterOp = _d("tscatter", LooseTileOpBase, "dst[idx[i, j]] = src[i, j].", 2)
+TScatterOp = _d(
+    "tscatter",
+    LooseTileOpBase,
+    "dst[idx[i, j]] = src[i, j] (or, with a maskPattern, no indices).",
+    1,
+    (0, 1),
+)
 MGatherOp = _d(
     "mgather",
     LooseTileOpBase,

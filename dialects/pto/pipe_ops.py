@@ -339,9 +339,13 @@ class TPushToAivOp(_PushToOpBase):
 
 @irdl_op_definition
 class TPushToAicOp(_PushToOpBase):
-    """Hand a vector tile to the cube core."""
+    """Hand a vector tile to the cube core (from one vector sub-block, PTOAS main)."""
 
     name = "pto.tpush_to_aic"
+    aiv_subblockid = opt_operand_def(IntegerType(64))
+    assembly_format = (
+        "`(` $tile `:` type($tile) `)` attr-dict (`aiv_subblockid` `(` $aiv_subblockid^ `)`)?"
+    )
 
 
 class _PopFromOpBase(IRDLOperation):

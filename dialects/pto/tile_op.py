@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -93,7 +93,7 @@ class TileOpBase(IRDLOperation):
             unresolved.append(operand)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        types = _parse_input_types(parser, unresolved)
+        types = _parse_input_types(parser, unresolved, attributes)
         fp_at = parser.pos
         fp = _parse_fp_clause(parser)
         pre_quant = _parse_pre_quant_clause(parser)
@@ -270,11 +270,21 @@ def _parse_pre_quant_clause(parser: Parser) -> list[SSAValue]:
     return [parser.resolve_operand(operand, parser.parse_type())]
 
 
-def _parse_input_types(parser: Parser, unresolved: list[UnresolvedOperand]) -> list[Attribute]:
+def _parse_input_types(
+    parser: Parser, unresolved: list[UnresolvedOperand], attributes: dict[str, Attribute]
+) -> list[Attribute]:
     """`T, U` after `ins(%a, %b :`; PTOAS also writes optional operands with their own
-    types, `ins(%a : T, %b : U)`, whose operands this appends to `unresolved`."""
+    types, `ins(%a : T, %b : U)`, whose operands this appends to `unresolved`, and the
+    mask-form tgather's axis last (`ins(%src, {maskPattern = ...} : T, "row")`)."""
     types = [parse_op_type(parser)]
     while parser.parse_optional_punctuation(",") is not None:
+        position = parser.pos
+        axis = parser.parse_optional_str_literal()
+        if axis is not None:
+            if axis not in ("row", "col"):
+                parser.raise_error('axis must be "row" or "col"', position, parser.pos)
+            attributes["axis"] = StringAttr(axis)
+            break
         operand = parser.parse_optional_unresolved_operand()
         if operand is not None:
             unresolved.append(operand)

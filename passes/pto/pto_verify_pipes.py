@@ -220,6 +220,8 @@ def _inits_of(function: func.FuncOp) -> Iterator[PipeInit]:
         if isinstance(op, LOWERED_INITS):
             init = _lowered_init(op, name)
         elif isinstance(op, FRONTEND_INITS) and _dir_mask(op) in (1, 2, 3):
+            if op.c2v_consumer_buf is None and op.v2c_consumer_buf is None:
+                continue  # GlobalTensor entries only: no reserved buffer to resolve
             init = _frontend_init(op, function)
         else:
             continue

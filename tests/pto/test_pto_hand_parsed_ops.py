@@ -262,3 +262,20 @@ def test_vtrc_reads_both_rounding_spellings() -> None:
     with pytest.raises(UserError) as caught:
         _printed(text.replace("ROUND_F", "O"))
     assert caught.value.message.startswith("round mode must be one of R/A/F/C/Z")
+
+
+def test_mask_forms_of_tgather_and_tscatter() -> None:
+    """`ins(%src, {maskPattern = ...} : T, "row")`: the axis rides in the type list; the
+    executor runs the index forms only and says so."""
+    tile = "!pto.tile_buf<vec, 1x32xf16>"
+    mask = "{maskPattern = #pto.mask_pattern<P1111>}"
+    text = f"""func.func @k(%s: {tile}, %d: {tile}) {{
+  pto.tgather ins(%s, {mask} : {tile}, "col") outs(%d : {tile})
+  pto.tscatter ins(%s, {mask} : {tile}) outs(%d : {tile})
+  return
+}}"""
+    printed = _printed(text)
+    assert 'axis = "col"' in printed and _printed(printed) == printed
+    with pytest.raises(UserError) as caught:
+        _printed(text.replace('"col"', '"diag"'))
+    assert caught.value.message == 'axis must be "row" or "col"'

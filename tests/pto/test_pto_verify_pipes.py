@@ -368,3 +368,23 @@ def test_front_end_init_prints_as_ptoas() -> None:
         f"acc_push_epilogue = {EPILOGUE.format(quant='f32_bf16')}}}(c2v_consumer_buf = %fifo : i32)"
         in stream.getvalue()
     )
+
+
+def test_global_tensor_front_end_pipes_need_no_reserved_buffer() -> None:
+    """A pipe of GlobalTensor entries (`gm_slot_tensor` only) has no local buffer to pair,
+    and a vector sub-block may push to the cube (`aiv_subblockid`)."""
+    view = "!pto.tensor_view<16x16xf32>"
+    text = f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func @cube(%t: {view}) {{
+    pto.aic_initialize_pipe {{dir_mask = 1, slot_size = 1024}}(gm_slot_tensor = %t : {view})
+    return
+  }}
+  func.func @vector(%v: {VEC}, %b: i64) {{
+    pto.aiv_initialize_pipe {{dir_mask = 2, slot_size = 1024, id = 1}}(v2c_consumer_buf = %x : i32)
+    pto.tpush_to_aic(%v : {VEC}) {{id = 1, split = 1}} aiv_subblockid(%b)
+    return
+  }}
+}}"""
+    text = text.replace("(v2c_consumer_buf = %x : i32)", "(gm_slot_tensor = %t : " + view + ")")
+    text = text.replace("@vector(%v", "@vector(%t: " + view + ", %v")
+    verify_pipes(_module(text), "a5")  # type: ignore[arg-type]

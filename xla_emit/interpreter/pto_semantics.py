@@ -385,6 +385,8 @@ def _gather(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: obj
 
 
 def _scatter(dst: TileLike, tiles: list[TileLike], *_: object) -> None:
+    if len(tiles) < 2:
+        raise SemanticsError("runs the index form only (ins src, indices)")
     src, indices = tiles[0], tiles[1]
     rows, cols = src.valid_rows, src.valid_cols
     index = indices.data[:rows, :cols].astype(np.int64).reshape(-1)
