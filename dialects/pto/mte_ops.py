@@ -47,6 +47,10 @@ OPERAND = "%"
 _PUNCTUATION = (",", "(", ")", "=", "[", "]")
 
 
+def _is_scaling_pointer(kind: object) -> bool:
+    return isinstance(kind, PtrType) and kind.space.data == "fb"
+
+
 class MteOpBase(IRDLOperation):
     # How many leading operands are buffers.
     BUFFERS: ClassVar[int] = 2
@@ -84,6 +88,25 @@ class MteOpBase(IRDLOperation):
         types = iter(self.operands_.types)
         _print_words(printer, self.type_syntax, lambda: printer.print_attribute(next(types)))
 
+    def group_operands(self, keywords: tuple[str, ...]) -> set[int]:
+        """The indices of the operands written inside `keyword(...)` groups."""
+        found: set[int] = set()
+        index, group, depth = 0, None, 0
+        for word in (w.data for w in self.syntax.data):
+            if word == OPERAND:
+                if group is not None:
+                    found.add(index)
+                index += 1
+            elif word in keywords and depth == 0:
+                group = word
+            elif word == "(":
+                depth += 1
+            elif word == ")":
+                depth -= 1
+                if depth == 0:
+                    group = None
+        return found
+
     def verify_(self) -> None:
         if len(self.operands_) < self.BUFFERS:
             raise VerifyException(f"expects {self.BUFFERS} buffers first")
@@ -91,7 +114,11 @@ class MteOpBase(IRDLOperation):
         for role, operand in zip(roles, self.operands_[: self.BUFFERS], strict=False):
             if not isinstance(operand.type, PtrType | MemRefType):
                 raise VerifyException(f"expects the {role} to be a !pto.ptr or a memref")
+        payloads = self.group_operands(("pre_quant", "pre_relu"))
         for index, operand in enumerate(self.operands_[self.BUFFERS :], self.BUFFERS):
+            # An acc store's pre_quant / pre_relu payload may live in fixpipe memory.
+            if index in payloads and _is_scaling_pointer(operand.type):
+                continue
             if not isinstance(operand.type, IntegerType | IndexType | AnyFloat):
                 raise VerifyException(
                     f"expects operand #{index} to be an integer or float scalar, "

@@ -279,3 +279,25 @@ def test_mask_forms_of_tgather_and_tscatter() -> None:
     with pytest.raises(UserError) as caught:
         _printed(text.replace('"col"', '"diag"'))
     assert caught.value.message == 'axis must be "row" or "col"'
+
+
+def test_acc_store_takes_its_quant_payload_from_fixpipe_memory() -> None:
+    """`mte_l0c_gm`'s pre_quant payload may be a scaling (`fb`) pointer; other trailing
+    operands stay scalars."""
+    fb = "!pto.ptr<f32, fb>"
+    types = f"!pto.ptr<f32, l0c>, !pto.ptr<f16, gm>, i64, i64, i64, i64, i64, i64, {fb}"
+    text = f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func @k(%src: !pto.ptr<f32, l0c>, %dst: !pto.ptr<f16, gm>, %q: {fb}) {{
+    %c = arith.constant 16 : i64
+    pto.mte_l0c_gm %src, %dst, %c, %c, %c, %c, %c, %c, pre_quant(%q, mode = qf322f16_pre_vec)
+      : {types}
+    return
+  }}
+}}"""
+    assert "pre_quant(%q, mode = qf322f16_pre_vec)" in _printed(text)
+    bad = text.replace("%dst, %c,", "%dst, %q,").replace(
+        "!pto.ptr<f16, gm>, i64,", f"!pto.ptr<f16, gm>, {fb},"
+    )
+    with pytest.raises(UserError) as caught:
+        _printed(bad)
+    assert "expects operand #2 to be an integer or float scalar" in caught.value.message
