@@ -40,7 +40,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.pto.types import PtrType
+from dialects.pto.types import PtrType, element_type_name
 
 # A written word of the syntax: an operand's place, or the text itself.
 OPERAND = "%"
@@ -49,6 +49,15 @@ _PUNCTUATION = (",", "(", ")", "=", "[", "]")
 
 def _is_scaling_pointer(kind: object) -> bool:
     return isinstance(kind, PtrType) and kind.space.data == "fb"
+
+
+def _verify_payload_pointer(group: str, kind: PtrType) -> None:
+    """A payload in fixpipe memory holds f16, bf16 or f32 words."""
+    if element_type_name(kind.element_type) not in ("f16", "bf16", "f32"):
+        what = "vector pre_quant mode" if group == "pre_quant" else "vector_relu"
+        raise VerifyException(
+            f"{what} requires scaling pointer element type to be f16, bf16, or f32"
+        )
 
 
 class MteOpBase(IRDLOperation):
@@ -88,14 +97,14 @@ class MteOpBase(IRDLOperation):
         types = iter(self.operands_.types)
         _print_words(printer, self.type_syntax, lambda: printer.print_attribute(next(types)))
 
-    def group_operands(self, keywords: tuple[str, ...]) -> set[int]:
-        """The indices of the operands written inside `keyword(...)` groups."""
-        found: set[int] = set()
+    def group_operands(self, keywords: tuple[str, ...]) -> dict[int, str]:
+        """The operands written inside `keyword(...)` groups: index -> keyword."""
+        found: dict[int, str] = {}
         index, group, depth = 0, None, 0
         for word in (w.data for w in self.syntax.data):
             if word == OPERAND:
                 if group is not None:
-                    found.add(index)
+                    found[index] = group
                 index += 1
             elif word in keywords and depth == 0:
                 group = word
@@ -118,6 +127,7 @@ class MteOpBase(IRDLOperation):
         for index, operand in enumerate(self.operands_[self.BUFFERS :], self.BUFFERS):
             # An acc store's pre_quant / pre_relu payload may live in fixpipe memory.
             if index in payloads and _is_scaling_pointer(operand.type):
+                _verify_payload_pointer(payloads[index], operand.type)
                 continue
             if not isinstance(operand.type, IntegerType | IndexType | AnyFloat):
                 raise VerifyException(

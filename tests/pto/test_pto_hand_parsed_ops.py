@@ -301,3 +301,21 @@ def test_acc_store_takes_its_quant_payload_from_fixpipe_memory() -> None:
     with pytest.raises(UserError) as caught:
         _printed(bad)
     assert "expects operand #2 to be an integer or float scalar" in caught.value.message
+
+
+def test_a_fixpipe_memory_payload_holds_float_words() -> None:
+    fb, words = "!pto.ptr<f32, fb>", "!pto.ptr<ui64, fb>"
+    text = f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func @k(%src: !pto.ptr<f32, l0c>, %dst: !pto.ptr<f16, gm>, %q: {words}) {{
+    %c = arith.constant 16 : i64
+    pto.mte_l0c_gm %src, %dst, %c, %c, %c, %c, %c, %c, pre_quant(%q, mode = qf322f16_pre_vec)
+      : !pto.ptr<f32, l0c>, !pto.ptr<f16, gm>, i64, i64, i64, i64, i64, i64, {words}
+    return
+  }}
+}}"""
+    with pytest.raises(UserError) as caught:
+        _printed(text)
+    assert caught.value.message.endswith(
+        "vector pre_quant mode requires scaling pointer element type to be f16, bf16, or f32"
+    )
+    _printed(text.replace(words, fb))
