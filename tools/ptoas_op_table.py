@@ -280,22 +280,83 @@ def table_rows(include: Path, hand_written: set[str]) -> list[tuple[str, ...]]:
     return sorted(rows)
 
 
-def enum_rows(include: Path, known: set[str]) -> list[tuple[str, tuple[str, ...]]]:
-    """PTOAS's enum attributes (`#pto.NAME<value>`) that our dialect lacks, with the
-    spelling of each case."""
-    text = "".join(
-        strip_comments((include / name).read_text(encoding="utf-8"))
-        for name in ("PTOAttrs.td", "VMIAttrs.td")
-    )
+_CASE = r'EnumAttrCase<\s*"(\w+)"\s*,\s*-?\d+\s*(?:,\s*"([^"]*)")?'
+
+
+def _enums(text: str) -> dict[str, tuple[str, ...]]:
+    """Each enum's case spellings; a case is written in the list or as a def it names."""
+    named = {
+        name: spelled or case
+        for name, case, spelled in re.findall(rf"def (\w+)\s*:\s*\w*{_CASE}", text)
+    }
     enums = {}
     pattern = r'def (\w+)\s*:\s*\w*Enum\w*<\s*"\w+"\s*,\s*"[^"]*"\s*,\s*\[(.*?)\]\s*>'
     for match in re.finditer(pattern, text, re.S):
-        case = r'EnumAttrCase<\s*"(\w+)"\s*,\s*-?\d+\s*(?:,\s*"([^"]*)")?'
-        cases = re.findall(case, match.group(2))
-        enums[match.group(1)] = tuple(spelled or name for name, spelled in cases)
+        cases = []
+        for item in split_top(match.group(2)):
+            inline = re.match(rf"\w*{_CASE}", item)
+            if inline:
+                cases.append(inline.group(2) or inline.group(1))
+            elif item in named:
+                cases.append(named[item])
+        enums[match.group(1)] = tuple(cases)
+    return enums
+
+
+def _attr_text(include: Path) -> str:
+    return "".join(
+        strip_comments((include / name).read_text(encoding="utf-8"))
+        for name in ("PTOAttrs.td", "VMIAttrs.td")
+    )
+
+
+def _pto_attrs(text: str) -> dict[str, dict[str, str]]:
+    """`PTO_Attr<"Name", "mnemonic">` records: mnemonic -> their lets."""
+    records: dict[str, dict[str, str]] = {}
+    for match in re.finditer(r'def \w+\s*:\s*PTO_Attr<\s*"\w+"\s*,\s*"([\w.]+)"[^>]*>\s*', text):
+        i = match.end()
+        body = text[i + 1 : skip_balanced(text, i) - 1] if text[i] == "{" else ""
+        records[match.group(1)] = parse_lets(body)
+    return records
+
+
+def _enum_parameters(lets: dict[str, str]) -> list[tuple[str, str]]:
+    """(name, enum) of each parameter, if every parameter is an enum."""
+    found = re.findall(r"EnumParameter<(\w+)>\s*:\s*\$(\w+)", lets.get("parameters", ""))
+    total = len(_entries(lets.get("parameters", "").replace("(ins", "(ins", 1)))
+    return [(name, enum) for enum, name in found] if found and len(found) == total else []
+
+
+def enum_rows(include: Path, known: set[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """PTOAS's enum attributes (`#pto.NAME<value>`) that our dialect lacks, with the
+    spelling of each case: its `EnumAttr`s and its `PTO_Attr`s of one enum parameter."""
+    text = _attr_text(include)
+    enums = _enums(text)
     attrs = re.findall(r'def \w+\s*:\s*EnumAttr<PTO_Dialect,\s*(\w+),\s*"([\w.]+)"', text)
     rows = [(mnemonic, enums[enum]) for enum, mnemonic in attrs if enum in enums]
+    for mnemonic, lets in _pto_attrs(text).items():
+        parameters = _enum_parameters(lets)
+        plain = "params" in lets.get("assemblyFormat", "")
+        if len(parameters) == 1 and plain and parameters[0][1] in enums:
+            rows.append((mnemonic, enums[parameters[0][1]]))
     return sorted(row for row in rows if row[0] not in known)
+
+
+def keyword_enum_rows(
+    include: Path, known: set[str]
+) -> list[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]]]:
+    """PTOAS's attributes of several enum parameters, each written `key = value`
+    (`#pto.acc_push_epilogue<layout = nz2nd, quant = no_convert, relu = no_relu>`)."""
+    text = _attr_text(include)
+    enums = _enums(text)
+    rows = []
+    for mnemonic, lets in _pto_attrs(text).items():
+        parameters = _enum_parameters(lets)
+        written = lets.get("assemblyFormat", "")
+        keyed = all(f"`{name}` `=` ${name}" in written for name, _ in parameters)
+        if len(parameters) > 1 and keyed and mnemonic not in known:
+            rows.append((mnemonic, tuple((name, enums[enum]) for name, enum in parameters)))
+    return sorted(rows)
 
 
 def known_attributes() -> set[str]:
@@ -336,6 +397,13 @@ def main(argv: list[str] | None = None) -> int:
     print("PTOAS_ENUM_ATTRS = (")
     for mnemonic, cases in enum_rows(include, known_attributes()):
         print(f"    ({json.dumps(mnemonic)}, ({''.join(json.dumps(c) + ', ' for c in cases)})),")
+    print(")")
+    print()
+    print("# (mnemonic, ((key, the spelling of each case), ...))")
+    print("PTOAS_KEYWORD_ENUM_ATTRS = (")
+    for mnemonic, keys in keyword_enum_rows(include, known_attributes()):
+        tupled = json.dumps(keys).replace("[", "(").replace("]", ",)")
+        print(f"    ({json.dumps(mnemonic)}, {tupled}),")
     print(")")
     return 0
 

@@ -37,9 +37,11 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.ir import Attribute
 from xdsl.printer import Printer
 
+from dialects.pto import TARGET_ATTR
 from passes.diagnostics import OpError
 from passes.pto.pto_verify_driver import verify_driver_options
 from passes.pto.pto_verify_pipes import verify_pipes
@@ -222,7 +224,7 @@ def _run_line(command: str) -> RunLine | None:
             continue
         at = tools[0]
         rest = " ".join(words[at + 1 :])
-        source = re.search(r"(?<!\S)(%s|%t/(\S+))(?!\S)", rest)
+        source = re.search(r"(?<!\S)(%s|%t/(\S+)|%S/\S+)(?!\S)", rest)
         if source is None:
             return None  # `ptoas --help` and the like read no input
         return RunLine(
@@ -231,7 +233,7 @@ def _run_line(command: str) -> RunLine | None:
             "--enable-insert-sync" in rest,
             at > 0 and words[at - 1] == "not",
             words[at],
-            source.group(2) or "%s",
+            source.group(2) or source.group(1),
             "split-input-file" in rest,
             "verify-diagnostics" in rest,
         )
@@ -241,6 +243,10 @@ def _run_line(command: str) -> RunLine | None:
 def _option(line: str, name: str) -> str | None:
     match = re.search(rf"--{name}[= ](\w+)", line)
     return match.group(1) if match else None
+
+
+def _invokes_tool(command: str) -> bool:
+    return any(word in TOOLS for word in re.split(r"[\s|&;()]+", command))
 
 
 def split_parts(text: str) -> dict[str, str]:
@@ -271,9 +277,17 @@ def split_chunks(text: str) -> list[str]:
     return chunks
 
 
-def cases_of(name: str, text: str) -> list[Case]:
-    """The inputs PTOAS's RUN lines give its tools for one file."""
+def cases_of(name: str, text: str, folder: Path | None = None) -> list[Case]:
+    """The inputs PTOAS's RUN lines give its tools for one file: the file, its parts,
+    or a file beside it that its RUN lines name (`%S/other.pto`, in `folder`)."""
     runs = run_lines(text)
+    if not runs and any(_invokes_tool(command) for command in run_commands(text)):
+        return []  # its RUN lines read no input (`ptoas --help`): nothing is parsed
+    beside = [run for run in runs if run.input.startswith("%S/")]
+    if beside and folder is not None and len(beside) == len(runs):
+        other = beside[0].input.removeprefix("%S/")
+        other_text = (folder / other).read_text(encoding="utf-8", errors="replace")
+        return _chunked(f"{name}:{other}", other_text, beside, name)
     parted = [run for run in runs if run.input != "%s"]
     if not parted:
         return _chunked(name, text, runs, name)
@@ -307,7 +321,7 @@ def survey_file(path: Path, name: str) -> list[Outcome]:
     """Every case of one file; a file that cannot be read is one failed case."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
-        cases = cases_of(name, text)
+        cases = cases_of(name, text, path.parent)
     except Exception as error:  # noqa: BLE001 - one bad file never stops the survey
         return [Outcome(path, name, stage="crash", error=f"{type(error).__name__}: {error}")]
     return [survey_case_safely(path, case) for case in cases]
@@ -342,8 +356,11 @@ def survey_case(path: Path, case: Case) -> Outcome:
         unprintable = True
     else:
         _check_round_trip(outcome, first, path, ctx)
-    runs = list(case.runs)
+    runs = list(case.runs) or [RunLine(fails=case.expects_error)]
+    own_target = module.attributes.get(TARGET_ATTR)
+    verified_arch = runs[0].arch
     try:
+        set_parser_target(module, own_target, verified_arch)
         verify_module(module, source_map)
     except UserError as error:
         # Ours rejects the case; an invalid op that cannot be printed is no print bug.
@@ -352,19 +369,42 @@ def survey_case(path: Path, case: Case) -> Outcome:
         return _failed(outcome, "verify", error)
     if unprintable:
         outcome.round_trip_error = "a valid module that xDSL cannot print"
-    for run in runs or [RunLine(fails=case.expects_error)]:
-        error = first_ptoas_error(module, run, driver_options=bool(runs))
-        if error is None and run.fails:
+    for run in runs:
+        error_text = ""
+        if run.arch != verified_arch:
+            # PTOAS's op verifiers read the `--pto-arch` its parser was given.
+            set_parser_target(module, own_target, run.arch)
+            verified_arch = run.arch
+            try:
+                verify_module(module, source_map)
+            except UserError as error:
+                error_text = error.format().splitlines()[0]
+        if not error_text:
+            error = first_ptoas_error(module, run, driver_options=bool(case.runs))
+            error_text = _located(error, source_map) if error is not None else ""
+        if not error_text and run.fails:
             outcome.stage = "verify"
             outcome.error = f"accepted with {run.options()}, but PTOAS rejects it"
             outcome.accepted_with = run.options()
             return outcome
-        if error is not None:
-            outcome.stage, outcome.error = "verify", _located(error, source_map)
+        if error_text:
+            outcome.stage, outcome.error = "verify", error_text
             if not run.fails:
                 return outcome
     outcome.matches = True
     return outcome
+
+
+def set_parser_target(module: ModuleOp, own: Attribute | None, arch: str | None) -> None:
+    """The target PTOAS's op verifiers see: A5 where the module says so, else the RUN
+    line's `--pto-arch`, else the module's own attribute."""
+    module_a5 = isinstance(own, StringAttr) and own.data.lower() == "a5"
+    if arch and not module_a5:
+        module.attributes[TARGET_ATTR] = StringAttr(arch)
+    elif own is not None:
+        module.attributes[TARGET_ATTR] = own
+    else:
+        module.attributes.pop(TARGET_ATTR, None)
 
 
 def _check_round_trip(outcome: Outcome, first: str, path: Path, ctx: object) -> None:
@@ -455,9 +495,11 @@ def unregistered_ops(outcomes: list[Outcome]) -> Counter[str]:
     """How many mismatching cases stop at each op our dialects lack."""
     found = Counter[str]()
     for outcome in outcomes:
-        match = re.search(r"Operation (\S+) is not registered", outcome.error)
+        match = re.search(
+            r"Operation (\S+) is not registered|'(\S+)' is not registered", outcome.error
+        )
         if match and not outcome.agrees:
-            found[match.group(1)] += 1
+            found[match.group(1) or "#" + match.group(2)] += 1
     return found
 
 
@@ -465,9 +507,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", help="a PTOAS checkout (its test/ folder is surveyed)")
     parser.add_argument("--failures", type=int, default=1000, help="list at most N failures")
+    parser.add_argument(
+        "--only", metavar="LIST", help="survey only the files a LIST file names (one a line)"
+    )
     options = parser.parse_args(argv)
     root = Path(options.checkout)
     files = sorted((root / "test").rglob("*.pto"))
+    if options.only:
+        chosen = set(Path(options.only).read_text(encoding="utf-8").split())
+        files = [path for path in files if path.relative_to(root).as_posix() in chosen]
     if not files:
         print(f"error: no test/**/*.pto under {root}", file=sys.stderr)
         return 1

@@ -32,7 +32,9 @@ from xdsl.ir import Dialect
 
 from dialects.pto.aggregate_types import AGGREGATE_TYPES
 from dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
+from dialects.pto.block_sync_ops import BLOCK_SYNC_OPS
 from dialects.pto.cache_ops import CmoCacheInvalidOp
+from dialects.pto.comm_collectives import COMM_COLLECTIVE_OPS
 from dialects.pto.compute import (
     BinaryOpBase,
     ColumnReductionOpBase,
@@ -109,6 +111,8 @@ from dialects.pto.memory import (
 )
 from dialects.pto.mte_ops import MTE_OPS
 from dialects.pto.pipe_ops import PIPE_OPS
+from dialects.pto.simt_ops import SIMT_OPS
+from dialects.pto.struct_ops import STRUCT_OPS
 from dialects.pto.subview import SubViewOp
 from dialects.pto.sync import (
     BarrierOp,
@@ -143,6 +147,7 @@ from dialects.pto.types import (
 from dialects.pto.vector_ops import VECTOR_OPS
 from dialects.pto.vmi_memory import VMI_MEMORY_OPS
 from dialects.pto.vpto_types import VPTO_TYPES
+from dialects.pto.vreg_ops import VREG_OPS
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TAddOp,
@@ -181,6 +186,11 @@ PTO = Dialect(
         *INFRA_OPS,
         *PIPE_OPS,
         *DECLARED_OPS,
+        *SIMT_OPS,
+        *BLOCK_SYNC_OPS,
+        *COMM_COLLECTIVE_OPS,
+        *STRUCT_OPS,
+        *VREG_OPS,
         SubViewOp,
         *VMI_MEMORY_OPS,
         *MTE_OPS,

@@ -92,6 +92,66 @@ def _enum(attr_name: str, allowed: Sequence[str], doc: str) -> type[PTOEnumAttrB
 # PTOAS's further enum attributes are made from its .td's table (`declared_ops`).
 enum_attr = _enum
 
+
+# A dataclass so that subclasses compare and hash by these parameters.
+@dataclass(frozen=True, init=False)
+class PTOKeywordEnumAttrBase(ParametrizedAttribute):
+    """`#pto.NAME<key = VALUE, ...>`: one enum value per key of `KEYS`, in that order."""
+
+    values: ArrayAttr[StringAttr]
+    KEYS: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
+
+    def __init__(self, values: Sequence[str]) -> None:
+        super().__init__(ArrayAttr([StringAttr(value) for value in values]))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        values = []
+        for index, (key, allowed) in enumerate(cls.KEYS):
+            if index:
+                parser.parse_punctuation(",")
+            parser.parse_keyword(key)
+            parser.parse_punctuation("=")
+            position = parser.pos
+            value = parser.parse_identifier()
+            if value not in allowed:
+                parser.raise_error(
+                    f"'{value}' is not a {cls.name} {key} (expected one of {', '.join(allowed)})",
+                    position,
+                    parser.pos,
+                )
+            values.append(StringAttr(value))
+        parser.parse_punctuation(">")
+        return [ArrayAttr(values)]
+
+    def print_parameters(self, printer: Printer) -> None:
+        pairs = (
+            f"{key} = {value.data}" for (key, _), value in zip(self.KEYS, self.values, strict=True)
+        )
+        printer.print_string(f"<{', '.join(pairs)}>")
+
+    def value(self, key: str) -> str:
+        """The value of one key."""
+        names = [name for name, _ in self.KEYS]
+        return self.values.data[names.index(key)].data
+
+
+def keyword_enum_attr(
+    attr_name: str, keys: Sequence[tuple[str, Sequence[str]]], doc: str
+) -> type[PTOKeywordEnumAttrBase]:
+    """An attribute class `#pto.<attr_name><key = value, ...>` with `keys` in order."""
+    class_name = "".join(part.title() for part in attr_name.split("_")) + "Attr"
+    namespace = {
+        "name": f"pto.{attr_name}",
+        "KEYS": tuple((key, tuple(allowed)) for key, allowed in keys),
+        "__doc__": doc,
+    }
+    attr = type(class_name, (PTOKeywordEnumAttrBase,), namespace)
+    attr.__module__ = __name__
+    return irdl_attr_definition(attr)
+
+
 AddressSpaceAttr = _enum("address_space", ADDRESS_SPACES, "A memory: `#pto.address_space<gm>`.")
 KernelKindAttr = _enum("kernel_kind", ("cube", "vector"), "A kernel's core: cube or vector.")
 FuncCoreTypeAttr = _enum(

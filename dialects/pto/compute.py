@@ -288,17 +288,27 @@ class TRowExpandOp(TileOpBase):
     name = "pto.trowexpand"
 
     def verify_semantics(self) -> None:
-        dst, src = _vec_row_major_destination_and_source(self)
-        require_same_element("source", dst, src)
-        if src.valid_cols.data not in (1, DYNAMIC):
+        # PTOAS main reads column 0 of a source of any layout and width.
+        dst, src = self.destination_type(), self.source()
+        require_vec_row_major(self.name, "the destination", dst)
+        if src.loc.data != "vec":
             raise VerifyException(
-                f"broadcasts one column, but the source has {src.valid_cols.data} valid columns"
+                f"expects src to be in the vec address space, not '{src.loc.data}'"
             )
+        if src.slayout.data != "none_box":
+            raise VerifyException("expects src to use the none_box slayout")
+        require_same_element("source", dst, src)
+        if dst.valid_shape == (0, 0):
+            return  # an empty destination: a no-op PTOAS accepts
         a, b = src.valid_rows.data, dst.valid_rows.data
         if DYNAMIC not in (a, b) and a != b:
             raise VerifyException(
                 f"expected {a} valid rows in the destination, as in the source, but got {b}"
             )
+        for role, tile in (("src", src), ("dst", dst)):
+            for axis in range(2):
+                if tile.valid_shape[axis] == 0:
+                    raise VerifyException(f"expects {role} valid_shape[{axis}] to be non-zero")
 
 
 _MATMUL_TYPES = {

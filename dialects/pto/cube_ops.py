@@ -17,6 +17,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto.attrs import QuantTypeAttr
 from dialects.pto.tile_op import (
+    FP_FORMS,
     LooseTileOpBase,
     TileOpBase,
     define_tile_op,
@@ -85,12 +86,19 @@ class SameElementMoveOpBase(TileOpBase):
 
 
 _d = define_tile_op
-TExtractOp = _d("textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c).", 1, (2, 2))
+TExtractOp = _d(
+    "textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+)
 TExtractFpOp = _d("textract_fp", LooseTileOpBase, "textract through fixpipe params.", 2, (2, 2))
-TInsertOp = _d("tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c).", 1, (2, 2))
+TInsertOp = _d(
+    "tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+)
 TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
 TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)
 TStoreFpOp = _d("tstore_fp", LooseTileOpBase, "tstore from acc through fixpipe params.", 2)
+FP_FORMS.update(
+    {"pto.textract": TExtractFpOp, "pto.tinsert": TInsertFpOp, "pto.tstore": TStoreFpOp}
+)
 TPrefetchOp = _d("tprefetch", LooseTileOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
 TFillPadOp = _d("tfillpad", SameElementMoveOpBase, "dst = src, padding filled with dst's pad.")
 TFillPadInplaceOp = _d(
@@ -130,8 +138,21 @@ TGatherOp = _d(
     "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
 )
 TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
-TScatterOp = _d("tscatter", LooseTileOpBase, "dst[idx[i, j]] = src[i, j].", 2)
-MGatherOp = _d("mgather", LooseTileOpBase, "dst[j] = mem[idx[j]] from global memory.", 2)
+TScatterOp = _d(
+    "tscatter",
+    LooseTileOpBase,
+    "dst[idx[i, j]] = src[i, j] (or, with a maskPattern, no indices).",
+    1,
+    (0, 1),
+)
+MGatherOp = _d(
+    "mgather",
+    LooseTileOpBase,
+    "dst[j] = mem[idx[j]] from global memory (ins mem, idx[, scratch]).",
+    2,
+    (0, 1),
+    VIEW_INPUTS=(0, 1),
+)
 MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
 THistogramOp = _d("thistogram", LooseTileOpBase, "Count src's values per bin.", 2)
 TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)

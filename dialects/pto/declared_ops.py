@@ -54,8 +54,18 @@ from dialects.pto.aggregate_types import (
     PrefetchAsyncContextType,
     StructType,
 )
-from dialects.pto.attrs import AsyncEventType, AsyncSessionType, PipeHandleType, enum_attr
-from dialects.pto.ptoas_op_table import PTOAS_DECLARED_OPS, PTOAS_ENUM_ATTRS
+from dialects.pto.attrs import (
+    AsyncEventType,
+    AsyncSessionType,
+    PipeHandleType,
+    enum_attr,
+    keyword_enum_attr,
+)
+from dialects.pto.ptoas_op_table import (
+    PTOAS_DECLARED_OPS,
+    PTOAS_ENUM_ATTRS,
+    PTOAS_KEYWORD_ENUM_ATTRS,
+)
 from dialects.pto.types import PtrType, TensorViewType, TileBufType
 from dialects.pto.vpto_types import AlignType, MaskType, VMIMaskType, VMIVRegType, VRegType
 
@@ -127,7 +137,8 @@ def _value_defs(
 ) -> tuple[dict[str, object], int]:
     defs: dict[str, object] = {}
     segmented = 0
-    for name, kind in _split(spec):
+    for written, kind in _split(spec):
+        name = _python_name(written)
         base = kind.lstrip("*?")
         constraint = KINDS[base]()
         if kind.startswith("*"):
@@ -142,8 +153,9 @@ def _value_defs(
 
 
 def _python_name(name: str) -> str:
-    """A field name Python and IRDLOperation accept."""
-    return name + "_" if name in ("result", "results", "operands", "regions", "name") else name
+    """A field name IRDLOperation accepts (its own `results`, `operands`, ... are taken;
+    only formatless ops use these names, so no format names the field)."""
+    return name + "_" if name in ("results", "operands", "regions", "name") else name
 
 
 def declared_op(row: tuple[str, str, str, str, str, str]) -> type[IRDLOperation]:
@@ -216,7 +228,21 @@ def declared_ops() -> tuple[list[type[IRDLOperation]], list[tuple[str, str]]]:
 
 DECLARED_OPS, UNEXPRESSED_OPS = declared_ops()
 # PTOAS's enum attributes beyond those `attrs` defines with their uses.
-DECLARED_ATTRIBUTES = tuple(
-    enum_attr(mnemonic, cases, f"PTOAS's `#pto.{mnemonic}<...>`.")
-    for mnemonic, cases in PTOAS_ENUM_ATTRS
+DECLARED_ATTRIBUTES = (
+    *(
+        enum_attr(mnemonic, cases, f"PTOAS's `#pto.{mnemonic}<...>`.")
+        for mnemonic, cases in PTOAS_ENUM_ATTRS
+    ),
+    *(
+        keyword_enum_attr(mnemonic, keys, f"PTOAS's `#pto.{mnemonic}<key = value, ...>`.")
+        for mnemonic, keys in PTOAS_KEYWORD_ENUM_ATTRS
+    ),
 )
+
+
+def declared_attribute(mnemonic: str) -> type[Attribute]:
+    """The table's attribute class `#pto.<mnemonic>`."""
+    for attr in DECLARED_ATTRIBUTES:
+        if attr.name == f"pto.{mnemonic}":
+            return attr
+    raise KeyError(mnemonic)

@@ -75,13 +75,12 @@ class AddPtrOp(IRDLOperation):
 
 
 def _parse_ptr_type(parser: Parser) -> Attribute:
-    """`!pto.ptr<f32>`, or `<f32>`: MLIR's short form for a type the op's format fixes
-    to `!pto.ptr` (PTOAS prints addptr's types that way)."""
-    if parser.parse_optional_punctuation("<") is None:
+    """`!pto.ptr<f32, gm>`, or `<f32, gm>` / `<f32>`: MLIR's short form for a type the
+    op's format fixes to `!pto.ptr` (PTOAS prints addptr's types that way)."""
+    # xDSL has no public peek.
+    if parser._current_token.text != "<":  # pyright: ignore[reportPrivateUsage]
         return parser.parse_type()
-    element = parser.parse_type()
-    parser.parse_punctuation(">")
-    return PtrType(element)
+    return PtrType.new(PtrType.parse_parameters(parser))
 
 
 @irdl_op_definition

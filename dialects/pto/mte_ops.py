@@ -40,11 +40,24 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from dialects.pto.types import PtrType
+from dialects.pto.types import PtrType, element_type_name
 
 # A written word of the syntax: an operand's place, or the text itself.
 OPERAND = "%"
 _PUNCTUATION = (",", "(", ")", "=", "[", "]")
+
+
+def _is_scaling_pointer(kind: object) -> bool:
+    return isinstance(kind, PtrType) and kind.space.data == "fb"
+
+
+def _verify_payload_pointer(group: str, kind: PtrType) -> None:
+    """A payload in fixpipe memory holds f16, bf16 or f32 words."""
+    if element_type_name(kind.element_type) not in ("f16", "bf16", "f32"):
+        what = "vector pre_quant mode" if group == "pre_quant" else "vector_relu"
+        raise VerifyException(
+            f"{what} requires scaling pointer element type to be f16, bf16, or f32"
+        )
 
 
 class MteOpBase(IRDLOperation):
@@ -84,6 +97,25 @@ class MteOpBase(IRDLOperation):
         types = iter(self.operands_.types)
         _print_words(printer, self.type_syntax, lambda: printer.print_attribute(next(types)))
 
+    def group_operands(self, keywords: tuple[str, ...]) -> dict[int, str]:
+        """The operands written inside `keyword(...)` groups: index -> keyword."""
+        found: dict[int, str] = {}
+        index, group, depth = 0, None, 0
+        for word in (w.data for w in self.syntax.data):
+            if word == OPERAND:
+                if group is not None:
+                    found[index] = group
+                index += 1
+            elif word in keywords and depth == 0:
+                group = word
+            elif word == "(":
+                depth += 1
+            elif word == ")":
+                depth -= 1
+                if depth == 0:
+                    group = None
+        return found
+
     def verify_(self) -> None:
         if len(self.operands_) < self.BUFFERS:
             raise VerifyException(f"expects {self.BUFFERS} buffers first")
@@ -91,7 +123,12 @@ class MteOpBase(IRDLOperation):
         for role, operand in zip(roles, self.operands_[: self.BUFFERS], strict=False):
             if not isinstance(operand.type, PtrType | MemRefType):
                 raise VerifyException(f"expects the {role} to be a !pto.ptr or a memref")
+        payloads = self.group_operands(("pre_quant", "pre_relu"))
         for index, operand in enumerate(self.operands_[self.BUFFERS :], self.BUFFERS):
+            # An acc store's pre_quant / pre_relu payload may live in fixpipe memory.
+            if index in payloads and _is_scaling_pointer(operand.type):
+                _verify_payload_pointer(payloads[index], operand.type)
+                continue
             if not isinstance(operand.type, IntegerType | IndexType | AnyFloat):
                 raise VerifyException(
                     f"expects operand #{index} to be an integer or float scalar, "

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Self
 
-from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType, StringAttr
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, StringAttr
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -25,7 +25,20 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from dialects.pto.attrs import AddressSpaceAttr, AsyncEventType, AsyncSessionType, PipeHandleType
-from dialects.pto.types import DYNAMIC, TileBufType
+from dialects.pto.fixpipe_rules import (
+    verify_fixpipe_pop,
+    verify_fixpipe_push,
+    verify_fixpipe_split,
+    verify_no_unpublished_attributes,
+)
+from dialects.pto.types import (
+    DYNAMIC,
+    TensorViewType,
+    TileBufType,
+    element_type_name,
+    op_target,
+)
+from xla_emit.pto.targets import element_bytes, is_element_type
 
 _INDEX = IndexType()
 
@@ -33,19 +46,268 @@ _INDEX = IndexType()
 # -- cube <-> vector pipes ------------------------------------------------------------
 
 
+# The clauses of a front-end init, in PTOAS's order, with their integer widths
+# (nosplit is a bool, acc_push_epilogue an attribute).
+INIT_CLAUSES = {
+    "id": 32,
+    "dir_mask": 8,
+    "slot_size": 32,
+    "slot_num": 32,
+    "local_slot_num": 32,
+    "nosplit": 1,
+    "acc_push_epilogue": 0,
+}
+INIT_OPERANDS = ("gm_slot_buffer", "gm_slot_tensor", "c2v_consumer_buf", "v2c_consumer_buf")
+
+
 class _InitializePipeOpBase(IRDLOperation):
-    """`pto.aic_initialize_pipe {dir_mask = 3, slot_size = 1024} (c2v_consumer_buf = %a : i32,
-    v2c_consumer_buf = %b : i32)`."""
+    """`pto.aic_initialize_pipe {id = 0, dir_mask = 3, slot_size = 1024, ...}
+    (gm_slot_buffer = %g : T, c2v_consumer_buf = %a : i32, v2c_consumer_buf = %b : i32)`:
+    clauses and operands in any order, each at most once (PTOAS's own parser)."""
 
     gm_slot_buffer = opt_operand_def()
-    c2v_consumer_buf = operand_def()
-    v2c_consumer_buf = operand_def()
+    gm_slot_tensor = opt_operand_def()
+    c2v_consumer_buf = opt_operand_def()
+    v2c_consumer_buf = opt_operand_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    assembly_format = (
-        "attr-dict `(` (`gm_slot_buffer` `=` $gm_slot_buffer^ `:` type($gm_slot_buffer) `,`)? "
-        "`c2v_consumer_buf` `=` $c2v_consumer_buf `:` type($c2v_consumer_buf) `,` "
-        "`v2c_consumer_buf` `=` $v2c_consumer_buf `:` type($v2c_consumer_buf) `)`"
-    )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
+        clauses = _parse_init_clauses(parser)
+        for required in ("dir_mask", "slot_size"):
+            if required not in clauses:
+                parser.raise_error(f"expected '{required}' clause", start, start + 1)
+        clauses.setdefault("id", IntegerAttr(0, IntegerType(32)))
+        operands: dict[str, SSAValue] = {}
+
+        def parse_operand() -> None:
+            position = parser.pos
+            keyword = parser.parse_identifier()
+            if keyword not in INIT_OPERANDS:
+                parser.raise_error(
+                    f"unexpected initialize_pipe operand '{keyword}'", position, parser.pos
+                )
+            if keyword in operands:
+                parser.raise_error(f"duplicate '{keyword}' operand", position, parser.pos)
+            parser.parse_punctuation("=")
+            value = parser.parse_unresolved_operand()
+            parser.parse_punctuation(":")
+            operands[keyword] = parser.resolve_operand(value, parser.parse_type())
+
+        parser.parse_punctuation("(")
+        if parser.parse_optional_punctuation(")") is None:
+            parse_operand()
+            while parser.parse_optional_punctuation(",") is not None:
+                parse_operand()
+            parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        op = cls.build(operands=[[operands[n]] if n in operands else [] for n in INIT_OPERANDS])
+        op.attributes.update(clauses)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        clauses = [
+            (name, self.attributes[name]) for name in INIT_CLAUSES if name in self.attributes
+        ]
+        printer.print_string(" {")
+        printer.print_list(clauses, lambda clause: _print_clause(printer, *clause))
+        printer.print_string("}(")
+        operands = [(n, getattr(self, n)) for n in INIT_OPERANDS if getattr(self, n) is not None]
+        printer.print_list(operands, lambda operand: _print_operand_clause(printer, *operand))
+        printer.print_string(")")
+        rest = {k: v for k, v in self.attributes.items() if k not in INIT_CLAUSES}
+        printer.print_op_attributes(rest)
+
+    def clause(self, name: str) -> int | None:
+        """An integer clause's value (nosplit as 0 or 1), None when it is left out."""
+        value = self.attributes.get(name)
+        return value.value.data if isinstance(value, IntegerAttr) else None
+
+    def verify_(self) -> None:
+        """PTOAS's checks common to both front-end inits (`verifyFrontendInitCommon`)."""
+        if (self.clause("id") or 0) < 0:
+            raise VerifyException("expects 'id' to be non-negative")
+        _verify_unique_id(self)
+        dir_mask = self.clause("dir_mask")
+        if dir_mask not in (1, 2, 3):
+            raise VerifyException("expects 'dir_mask' to be 1, 2, or 3")
+        if (self.clause("slot_size") or 0) <= 0:
+            raise VerifyException("expects 'slot_size' to be greater than 0")
+        slot_num = self.clause("slot_num")
+        if slot_num is not None and slot_num <= 0:
+            raise VerifyException("expects 'slot_num' to be greater than 0")
+        if self.gm_slot_tensor is not None and self._verify_global_entries(dir_mask):
+            return
+        self._verify_consumer_buffers(dir_mask)
+        self._verify_local_slot_num(dir_mask, slot_num or (4 if dir_mask == 3 else 8))
+        epilogue = self.attributes.get("acc_push_epilogue")
+        if epilogue is not None:
+            self._verify_fixpipe(dir_mask, epilogue)
+
+    def _verify_global_entries(self, dir_mask: int) -> bool:
+        """A pipe of GlobalTensor entries; True when it has no local consumer buffer."""
+        if self.gm_slot_buffer is not None:
+            raise VerifyException("'gm_slot_tensor' cannot be combined with 'gm_slot_buffer'")
+        local = self.c2v_consumer_buf is not None or self.v2c_consumer_buf is not None
+        if local and (dir_mask != 1 or self.c2v_consumer_buf is None or self.v2c_consumer_buf):
+            raise VerifyException(
+                "GM-backed tile pipe init currently supports only dir_mask = 1 with "
+                "'gm_slot_tensor' and 'c2v_consumer_buf'"
+            )
+        if not local and "local_slot_num" in self.attributes:
+            raise VerifyException("globaltensor pipe init does not use 'local_slot_num'")
+        _verify_slot_tensor(self.gm_slot_tensor.type, self.clause("slot_size") or 0)  # type: ignore[union-attr]
+        return not local
+
+    def _verify_consumer_buffers(self, dir_mask: int) -> None:
+        c2v, v2c = self.c2v_consumer_buf is not None, self.v2c_consumer_buf is not None
+        if not c2v and not v2c:
+            raise VerifyException(
+                "expects local pipe init to provide at least one consumer buffer operand; "
+                "use 'gm_slot_tensor' for globaltensor pipe entries"
+            )
+        if dir_mask == 1 and not c2v:
+            raise VerifyException("expects 'c2v_consumer_buf' when dir_mask is 1")
+        if dir_mask == 2 and not v2c:
+            raise VerifyException("expects 'v2c_consumer_buf' when dir_mask is 2")
+        if dir_mask == 3 and not (c2v and v2c):
+            raise VerifyException(
+                "expects both 'c2v_consumer_buf' and 'v2c_consumer_buf' when dir_mask is 3"
+            )
+
+    def _verify_local_slot_num(self, dir_mask: int, slot_num: int) -> None:
+        local_slot_num = self.clause("local_slot_num")
+        if local_slot_num is None:
+            return
+        if op_target(self) == "a5":
+            raise VerifyException(
+                "'local_slot_num' is only supported for a2/a3 frontend pipe lowering"
+            )
+        if local_slot_num <= 0:
+            raise VerifyException("expects 'local_slot_num' to be greater than 0")
+        if local_slot_num > slot_num:
+            raise VerifyException(
+                f"expects 'local_slot_num' to be less than or equal to slot_num ({slot_num}) "
+                f"for dir_mask = {dir_mask}"
+            )
+
+    def _verify_fixpipe(self, dir_mask: int, epilogue: Attribute) -> None:
+        """A fixpipe pipe (PTOAS's rules 1, 2, 5 and 10 of `acc_push_epilogue`)."""
+        if dir_mask != 1:
+            raise VerifyException(
+                "expects fixpipe pipe (with 'acc_push_epilogue') to have dir_mask = 1 (C2V only)"
+            )
+        if not self.clause("nosplit"):
+            raise VerifyException(
+                "expects fixpipe pipe (with 'acc_push_epilogue') to have nosplit = true"
+            )
+        buffer = self.c2v_consumer_buf
+        if buffer is not None and not isinstance(
+            buffer.owner, ReserveBufferOp | ImportReservedBufferOp
+        ):
+            raise VerifyException(
+                "expects fixpipe pipe 'c2v_consumer_buf' to trace to reserve_buffer or "
+                "import_reserved_buffer for peer contract verification"
+            )
+        quant = epilogue.value("quant") if hasattr(epilogue, "value") else ""  # type: ignore[operator]
+        if op_target(self) != "a5":
+            if quant in ("qs322bf16_pre_scalar", "qs322bf16_pre_vec"):
+                raise VerifyException(
+                    "expects 'qs322bf16_pre_*' quantization modes to be used only on A5 target"
+                )
+            if quant in ("qf322hif8_pre_scalar", "qf322fp8_pre_scalar"):
+                raise VerifyException(
+                    "expects 'qf322hif8_pre_scalar'/'qf322fp8_pre_scalar' to be used only on "
+                    "A5 target"
+                )
+
+
+def _verify_unique_id(init: IRDLOperation) -> None:
+    function = init.parent_op()
+    while function is not None and function.name != "func.func":
+        function = function.parent_op()
+    if function is None:
+        raise VerifyException("must be nested under a func.func")
+    same = [
+        op
+        for op in function.walk()
+        if isinstance(op, _InitializePipeOpBase)
+        and op.attributes.get("id") == init.attributes.get("id")
+    ]
+    if len(same) > 1:
+        raise VerifyException(
+            "requires 'id' to be unique across frontend initialize_pipe ops in the function"
+        )
+
+
+def _verify_slot_tensor(kind: Attribute, slot_size: int) -> None:
+    """One slot's GlobalTensor entry: a tensor view the size of a slot or half of one."""
+    if not isinstance(kind, TensorViewType):
+        raise VerifyException("expects 'gm_slot_tensor' to be !pto.tensor_view")
+    if not kind.dims:
+        raise VerifyException("expects 'gm_slot_tensor' to describe one slot entry tensor")
+    if DYNAMIC in kind.dims:
+        return
+    count = 1
+    for dim in kind.dims:
+        count *= dim
+    element = element_type_name(kind.element_type)
+    if not is_element_type(element):
+        return
+    size = count * element_bytes(element)
+    if slot_size not in (size, 2 * size):
+        raise VerifyException(
+            "expects 'slot_size' to equal gm_slot_tensor byte size or twice gm_slot_tensor "
+            f"byte size for split GlobalTensor entries (got slot_size = {slot_size}, "
+            f"gm_slot_tensor byte size = {size})"
+        )
+
+
+def _parse_init_clauses(parser: Parser) -> dict[str, Attribute]:
+    clauses: dict[str, Attribute] = {}
+    parser.parse_punctuation("{")
+    if parser.parse_optional_punctuation("}") is not None:
+        return clauses
+    while True:
+        position = parser.pos
+        keyword = parser.parse_identifier()
+        if keyword not in INIT_CLAUSES:
+            parser.raise_error(f"unexpected keyword '{keyword}'", position, parser.pos)
+        if keyword in clauses:
+            parser.raise_error(f"duplicate '{keyword}' clause", position, parser.pos)
+        parser.parse_punctuation("=")
+        width = INIT_CLAUSES[keyword]
+        if width == 0:
+            clauses[keyword] = parser.parse_attribute()
+        elif width == 1:
+            clauses[keyword] = IntegerAttr(int(parser.parse_boolean()), IntegerType(1))
+        else:
+            value = parser.parse_integer()
+            if parser.parse_optional_punctuation(":") is not None:
+                parser.parse_type()
+            clauses[keyword] = IntegerAttr(value, IntegerType(width))
+        if parser.parse_optional_punctuation("}") is not None:
+            return clauses
+        parser.parse_punctuation(",")
+
+
+def _print_clause(printer: Printer, name: str, value: Attribute) -> None:
+    printer.print_string(f"{name} = ")
+    if isinstance(value, IntegerAttr):
+        number = value.value.data
+        text = ("true" if number else "false") if name == "nosplit" else str(number)
+        printer.print_string(text)
+    else:
+        printer.print_attribute(value)
+
+
+def _print_operand_clause(printer: Printer, name: str, value: SSAValue) -> None:
+    printer.print_string(f"{name} = ")
+    printer.print_operand(value)
+    printer.print_string(" : ")
+    printer.print_attribute(value.type)
 
 
 @irdl_op_definition
@@ -62,6 +324,11 @@ class _PushToOpBase(IRDLOperation):
     tile = operand_def()
     assembly_format = "`(` $tile `:` type($tile) `)` attr-dict"
 
+    def verify_(self) -> None:
+        verify_no_unpublished_attributes(self)
+        if self.name == "pto.tpush_to_aiv":
+            verify_fixpipe_push(self, self.tile.type)
+
 
 @irdl_op_definition
 class TPushToAivOp(_PushToOpBase):
@@ -72,19 +339,32 @@ class TPushToAivOp(_PushToOpBase):
 
 @irdl_op_definition
 class TPushToAicOp(_PushToOpBase):
-    """Hand a vector tile to the cube core."""
+    """Hand a vector tile to the cube core (from one vector sub-block, PTOAS main)."""
 
     name = "pto.tpush_to_aic"
+    aiv_subblockid = opt_operand_def(IntegerType(64))
+    assembly_format = (
+        "`(` $tile `:` type($tile) `)` attr-dict (`aiv_subblockid` `(` $aiv_subblockid^ `)`)?"
+    )
 
 
 class _PopFromOpBase(IRDLOperation):
     valid_row = opt_operand_def(_INDEX)
     valid_col = opt_operand_def(_INDEX)
+    # The vector sub-block a split entry is popped for (PTOAS main).
+    aiv_subblockid = opt_operand_def(IntegerType(64))
     tile = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    assembly_format = "(`(` $valid_row^ `,` $valid_col `)`)? attr-dict `->` type($tile)"
+    assembly_format = (
+        "(`(` $valid_row^ `,` $valid_col `)`)? attr-dict "
+        "(`aiv_subblockid` `(` $aiv_subblockid^ `)`)? `->` type($tile)"
+    )
 
     def verify_(self) -> None:
+        verify_no_unpublished_attributes(self)
+        if self.name == "pto.tpop_from_aic":
+            verify_fixpipe_split(self, "pto.aiv_initialize_pipe", "TPOP")
+            verify_fixpipe_pop(self, self.tile.type)
         # The operands set the popped tile's valid shape at run time, so its type leaves it open.
         if self.valid_row is None:
             return
@@ -116,7 +396,14 @@ class TPopFromAivOp(_PopFromOpBase):
 
 
 class _FreeFromOpBase(IRDLOperation):
-    assembly_format = "attr-dict"
+    # The GlobalTensor entry a `talloc` gave (PTOAS main); tile entries name none.
+    entry = opt_operand_def()
+    assembly_format = "(`(` $entry^ `:` type($entry) `)`)? attr-dict"
+
+    def verify_(self) -> None:
+        verify_no_unpublished_attributes(self)
+        init = "pto.aiv_initialize_pipe" if self.name.endswith("aic") else "pto.aic_initialize_pipe"
+        verify_fixpipe_split(self, init, "TFREE")
 
 
 @irdl_op_definition

@@ -3176,6 +3176,22 @@ PTOAS_ENUM_ATTRS = (
         ),
     ),
     (
+        "dcci_cache_line",
+        (
+            "SINGLE_CACHE_LINE",
+            "ENTIRE_DATA_CACHE",
+        ),
+    ),
+    (
+        "dcci_dst",
+        (
+            "CACHELINE_ALL",
+            "CACHELINE_UB",
+            "CACHELINE_OUT",
+            "CACHELINE_ATOMIC",
+        ),
+    ),
+    (
         "div_precision",
         (
             "default",
@@ -3183,10 +3199,27 @@ PTOAS_ENUM_ATTRS = (
         ),
     ),
     (
+        "dsb_mem",
+        (
+            "ALL",
+            "DDR",
+            "UB",
+            "SEQ",
+        ),
+    ),
+    (
         "exp_precision",
         (
             "default",
             "high_precision",
+        ),
+    ),
+    (
+        "fence_scope",
+        (
+            "local_memory",
+            "gm",
+            "all",
         ),
     ),
     (
@@ -3242,6 +3275,27 @@ PTOAS_ENUM_ATTRS = (
         (
             "check_only",
             "check_and_set",
+        ),
+    ),
+    (
+        "membar",
+        (
+            "VV_ALL",
+            "VST_VLD",
+            "VLD_VST",
+            "VST_VST",
+            "VS_ALL",
+            "VST_LD",
+            "VLD_ST",
+            "VST_ST",
+            "SV_ALL",
+            "ST_VLD",
+            "LD_VST",
+            "ST_VST",
+            "SS_ALL",
+            "ST_LD",
+            "LD_ST",
+            "ST_ST",
         ),
     ),
     (
@@ -3378,6 +3432,13 @@ PTOAS_ENUM_ATTRS = (
         ),
     ),
     (
+        "signedness",
+        (
+            "signed",
+            "unsigned",
+        ),
+    ),
+    (
         "sqrt_precision",
         (
             "default",
@@ -3406,10 +3467,32 @@ PTOAS_ENUM_ATTRS = (
         ),
     ),
     (
+        "sync_all_mode",
+        (
+            "hard",
+            "soft",
+        ),
+    ),
+    (
+        "sync_core_type",
+        (
+            "aiv_only",
+            "aic_only",
+            "mix",
+        ),
+    ),
+    (
         "tf32_mode",
         (
             "round_even",
             "round_away",
+        ),
+    ),
+    (
+        "tinsert_mode",
+        (
+            "split2",
+            "split4",
         ),
     ),
     (
@@ -3436,6 +3519,50 @@ PTOAS_ENUM_ATTRS = (
             "ge",
             "lt",
             "le",
+        ),
+    ),
+)
+
+# (mnemonic, ((key, the spelling of each case), ...))
+PTOAS_KEYWORD_ENUM_ATTRS = (
+    (
+        "acc_push_epilogue",
+        (
+            (
+                "layout",
+                (
+                    "nz2nd",
+                    "nz2dn",
+                    "nz2nz",
+                ),
+            ),
+            (
+                "quant",
+                (
+                    "no_convert",
+                    "f32_f16",
+                    "f32_bf16",
+                    "req8_scalar",
+                    "req8_vec",
+                    "deqf16_scalar",
+                    "deqf16_vec",
+                    "qf322b8_pre_scalar",
+                    "qf322b8_pre_vec",
+                    "qf322f16_pre_scalar",
+                    "qf322bf16_pre_scalar",
+                    "qs322bf16_pre_scalar",
+                    "qs322bf16_pre_vec",
+                    "qf322hif8_pre_scalar",
+                    "qf322fp8_pre_scalar",
+                ),
+            ),
+            (
+                "relu",
+                (
+                    "no_relu",
+                    "normal_relu",
+                ),
+            ),
         ),
     ),
 )

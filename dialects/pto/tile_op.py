@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, StringAttr
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -93,9 +93,18 @@ class TileOpBase(IRDLOperation):
             unresolved.append(operand)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        types = _parse_input_types(parser, unresolved)
+        types = _parse_input_types(parser, unresolved, attributes)
+        fp_at = parser.pos
+        fp = _parse_fp_clause(parser)
+        pre_quant = _parse_pre_quant_clause(parser)
         parser.parse_punctuation(")")
-        ins = _resolve(parser, unresolved, types)
+        ins = _resolve(parser, unresolved, types) + pre_quant
+        op_class: type[TileOpBase] = cls
+        if fp is not None:
+            # PTOAS main's `fp %f : T` clause is the older `_fp` op's second input.
+            if cls.name not in FP_FORMS:
+                parser.raise_error(f"'{cls.name}' takes no 'fp' operand", fp_at, fp_at + 2)
+            op_class, ins = FP_FORMS[cls.name], [ins[0], fp, *ins[1:]]
         outs: list[SSAValue] = []
         if parser.parse_optional_keyword("outs") is not None:
             parser.parse_punctuation("(")
@@ -107,7 +116,7 @@ class TileOpBase(IRDLOperation):
             parser.parse_punctuation(")")
             outs = _resolve(parser, out_unresolved, out_types)
         attributes |= parser.parse_optional_attr_dict()
-        return cls(ins, outs, (), attributes)
+        return op_class(ins, outs, (), attributes)
 
     @classmethod
     def _parse_ssa(cls, parser: Parser) -> TileOpBase:
@@ -174,6 +183,8 @@ class TileOpBase(IRDLOperation):
     TILE_INPUTS: ClassVar[int] = 1
     # Extra trailing operands allowed at most (scalars, optional scratch tiles).
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 0)
+    # The inputs that may be global-memory views rather than tiles.
+    VIEW_INPUTS: ClassVar[tuple[int, ...]] = ()
 
     # How many `outs` level 2 has: none for ops that write no tile (tprint,
     # tsync), a second one for ops that also report a count (tmrgsort, tgather).
@@ -218,9 +229,12 @@ class TileOpBase(IRDLOperation):
             expected = str(low) if low == high else f"{low} to {high}"
             raise VerifyException(f"expected {expected} input operands, but got {len(self.ins)}")
         for index in range(self.TILE_INPUTS):
-            if tile_params(self.ins[index]) is None and not isinstance(
-                self.ins[index].type, MemRefType
+            kind = self.ins[index].type
+            if index in self.VIEW_INPUTS and isinstance(
+                kind, TensorViewType | PartitionTensorViewType
             ):
+                continue  # global memory, as PTOAS main's mgather reads it
+            if tile_params(self.ins[index]) is None and not isinstance(kind, MemRefType):
                 raise VerifyException(
                     f"input #{index} must be a tile, but got {self.ins[index].type}"
                 )
@@ -234,11 +248,43 @@ class TileOpBase(IRDLOperation):
         return t
 
 
-def _parse_input_types(parser: Parser, unresolved: list[UnresolvedOperand]) -> list[Attribute]:
+# Ops whose `ins(...)` may end in PTOAS main's `fp %f : T` clause -> the op that
+# carries that operand (textract -> textract_fp, ...), filled in by the cube ops.
+FP_FORMS: dict[str, type[TileOpBase]] = {}
+
+
+def _parse_fp_clause(parser: Parser) -> SSAValue | None:
+    if parser.parse_optional_keyword("fp") is None:
+        return None
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    return parser.resolve_operand(operand, parse_op_type(parser))
+
+
+def _parse_pre_quant_clause(parser: Parser) -> list[SSAValue]:
+    """PTOAS main's `pre_quant %s : i64` (tinsert's scalar quantization), a last input."""
+    if parser.parse_optional_keyword("pre_quant") is None:
+        return []
+    operand = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    return [parser.resolve_operand(operand, parser.parse_type())]
+
+
+def _parse_input_types(
+    parser: Parser, unresolved: list[UnresolvedOperand], attributes: dict[str, Attribute]
+) -> list[Attribute]:
     """`T, U` after `ins(%a, %b :`; PTOAS also writes optional operands with their own
-    types, `ins(%a : T, %b : U)`, whose operands this appends to `unresolved`."""
+    types, `ins(%a : T, %b : U)`, whose operands this appends to `unresolved`, and the
+    mask-form tgather's axis last (`ins(%src, {maskPattern = ...} : T, "row")`)."""
     types = [parse_op_type(parser)]
     while parser.parse_optional_punctuation(",") is not None:
+        position = parser.pos
+        axis = parser.parse_optional_str_literal()
+        if axis is not None:
+            if axis not in ("row", "col"):
+                parser.raise_error('axis must be "row" or "col"', position, parser.pos)
+            attributes["axis"] = StringAttr(axis)
+            break
         operand = parser.parse_optional_unresolved_operand()
         if operand is not None:
             unresolved.append(operand)

@@ -95,7 +95,10 @@ TARGET_ATTR = "pto.target_arch"
 
 def module_target(module: Operation, override: str | None = None) -> Target:
     """The target a pass works for: its option if given, else the module's
-    `pto.target_arch` attribute, else A2A3 (PTOAS's default)."""
+    `pto.target_arch` attribute, else A2A3 (PTOAS's default). A module whose device
+    spec is an A5 chip is A5 whatever the option says, as in PTOAS."""
+    if is_a5_device(module):
+        return "a5"
     if override:
         return parse_target(override)
     attr = module.attributes.get(TARGET_ATTR)
@@ -107,6 +110,32 @@ def module_target(module: Operation, override: str | None = None) -> Target:
         return parse_target(attr.data)
     except ValueError as error:
         raise VerifyException(str(error)) from None
+
+
+DEVICE_SPEC_ATTR = "pto.device-spec"
+
+
+def is_a5_device(module: Operation) -> bool:
+    """A module whose `pto.device-spec` names an A5 chip (PTOAS: Ascend950, Ascend910_95)."""
+    spec = module.attributes.get(DEVICE_SPEC_ATTR)
+    return isinstance(spec, StringAttr) and spec.data.startswith(("Ascend950", "Ascend910_95"))
+
+
+def op_target(op: Operation) -> Target:
+    """The target an op verifies for: the nearest enclosing A5 device spec or
+    `pto.target_arch`, else A2A3 (an unreadable attribute is left to the module's
+    verifier)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if is_a5_device(parent):
+            return "a5"
+        if TARGET_ATTR in parent.attributes:
+            try:
+                return module_target(parent)
+            except VerifyException:
+                return DEFAULT_TARGET
+        parent = parent.parent_op()
+    return DEFAULT_TARGET
 
 
 def format_dim(dim: int) -> str:

@@ -29,7 +29,7 @@ from dialects.pto.tile_op import (
     require_vec_row_major,
     tile_params,
 )
-from dialects.pto.types import DYNAMIC, TileTypeBase
+from dialects.pto.types import DYNAMIC, TileTypeBase, op_target
 
 
 class BinaryWithScratchOpBase(BinaryOpBase):
@@ -180,12 +180,43 @@ class ExpandOpBase(TileOpBase):
             full, vector = vector, full  # PTOAS also accepts the vector first
         require_same_element("the broadcast operand", dst, vector)
         axis = 1 if self.ROWS else 0
-        if vector.valid_shape[axis] not in (1, DYNAMIC) and vector.valid_shape != dst.valid_shape:
+        # PTOAS main's mode 2: a row-major operand holding one 32-byte block per row.
+        block = (
+            self.ROWS and vector.is_row_major and vector.valid_shape[1] * vector.element_bytes == 32
+        )
+        if (
+            vector.valid_shape[axis] not in (1, DYNAMIC)
+            and vector.valid_shape != dst.valid_shape
+            and not block
+        ):
             what = "column" if self.ROWS else "row"
             raise VerifyException(
                 f"broadcasts one {what}, but the operand has {vector.valid_shape[axis]} valid "
                 f"{what}s"
             )
+
+        if self.ROWS and len(self.ins) > self.TILE_INPUTS and op_target(self) != "a5":
+            verify_a2a3_scratch(vector, dst, self.source(self.TILE_INPUTS))
+
+
+def verify_a2a3_scratch(vector: TileTypeBase, dst: TileTypeBase, tmp: TileTypeBase) -> None:
+    """A2/A3 takes a scratch tile only for a column-major one-column operand, and sizes
+    it as PTOAS does: 256 bytes per 8 destination rows, 30 blocks from 256 rows on."""
+    if vector.is_row_major or vector.valid_shape[1] not in (1, DYNAMIC):
+        raise VerifyException(
+            "expects A2/A3 tmp-form trowexpand to use mode 1 (ColMajor per-row scalar "
+            "expanded operand)"
+        )
+    if tmp.element_type != dst.element_type:
+        raise VerifyException("expects tmp and dst to have the same element type")
+    rows = dst.valid_shape[0]
+    needed = 8192 if rows < 0 else (-(-rows // 8) * 256 if rows < 256 else 30 * 256)
+    have = tmp.shape[0] * tmp.shape[1] * tmp.element_bytes
+    if have < needed:
+        raise VerifyException(
+            f"expects A2/A3 trowexpand tmp capacity to be at least {needed} bytes, but got "
+            f"{have} bytes"
+        )
 
 
 class ColumnExpandOpBase(ExpandOpBase):
@@ -193,8 +224,18 @@ class ColumnExpandOpBase(ExpandOpBase):
 
 
 class ColumnExpandOnlyOpBase(ColumnExpandOpBase):
+    """`tcolexpand`: PTOAS main broadcasts row 0 of a source of any height."""
+
     TILE_INPUTS: ClassVar[int] = 1
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 0)
+
+    def verify_semantics(self) -> None:
+        dst, src = self.destination_type(), self.source()
+        require_vec_row_major(self.name, "the destination", dst)
+        require_same_element("the broadcast operand", dst, src)
+        a, b = src.valid_shape[1], dst.valid_shape[1]
+        if DYNAMIC not in (a, b) and a != b:
+            raise VerifyException("expects src and dst to have the same valid_shape[1]")
 
 
 _d = define_tile_op

@@ -11,9 +11,10 @@ function and the buffer's name) for the same direction (1: cube to vector,
 peer buffer for 2). PTOAS checks, in the order its passes run:
 
 front end (PTOLowerFrontendPipeOps), per function:
-  one front-end init at most, not both kinds; A2A3's needs a `gm_slot_buffer`;
-  `tpush_to_aiv` / `tpop_from_aic` / `tfree_from_aic` need an init enabling
-  direction 1 in their function, the `_to_aic` / `_from_aiv` ops direction 2.
+  inits of one kind, their ids unique (0 when left out); on A2A3 a local pipe
+  (no `gm_slot_tensor`) needs a `gm_slot_buffer`; `tpush_to_aiv` /
+  `tpop_from_aic` / `tfree_from_aic` name (by `id`) an init of their function
+  enabling direction 1, the `_to_aic` / `_from_aiv` ops direction 2.
 split inference (PTOInferValidatePipeInit), over the inits that share a buffer:
   the tpush/tpop/tfree of one pipe all use `split = 0` (no split) or all
   `split = 1`/`2`; peers agree on it and on an explicit `nosplit`, and an
@@ -102,28 +103,37 @@ def verify_pipes(module: ModuleOp, target_arch: str | None = None) -> None:
 
 
 def verify_frontend_pipes(function: func.FuncOp, target: str) -> None:
-    """PTOAS's front-end lowering: one init per function, enabling what is used."""
-    aic = list(_ops(function, AicInitializePipeOp))
-    aiv = list(_ops(function, AivInitializePipeOp))
-    for kind, found in (("aic", aic), ("aiv", aiv)):
-        if len(found) > 1:
-            raise OpError(function, f"requires at most one pto.{kind}_initialize_pipe")
-    if aic and aiv:
+    """PTOAS's front-end lowering: inits of one kind per function, each data op naming
+    (by `id`, 0 when left out) an init that enables its direction."""
+    inits = [op for op in function.walk() if isinstance(op, FRONTEND_INITS)]
+    kinds = {type(op) for op in inits}
+    if len(kinds) > 1:
         raise OpError(
             function,
             "cannot mix pto.aic_initialize_pipe and pto.aiv_initialize_pipe in one function",
         )
-    init = (aic or aiv or [None])[0]
-    if init is not None and target != "a5" and init.gm_slot_buffer is None:
-        raise OpError(init, "requires 'gm_slot_buffer' when lowering to a2/a3")
-    enabled = _frontend_directions(init) if init is not None else set[int]()
-    for direction, kinds in FRONTEND_USERS.items():
-        for user in (op for op in function.walk() if isinstance(op, kinds)):
+    for init in inits:
+        local = init.gm_slot_tensor is None
+        if local and target != "a5" and init.gm_slot_buffer is None:
+            raise OpError(init, "requires 'gm_slot_buffer' when lowering to a2/a3")
+    by_id = {_integer(init, "id") or 0: init for init in inits}
+    for direction, users in FRONTEND_USERS.items():
+        for user in (op for op in function.walk() if isinstance(op, users)):
+            pipe_id = _integer(user, "id") or 0
+            init = by_id.get(pipe_id)
             if init is None:
-                raise OpError(user, "requires a frontend initialize_pipe op in the same function")
-            if direction not in enabled:
-                name = "C2V" if direction == CUBE_TO_VECTOR else "V2C"
-                raise OpError(user, f"requires the dominating initialize_pipe op to enable {name}")
+                raise OpError(
+                    user,
+                    f"expects 'id' = {pipe_id} to match a frontend initialize_pipe op in the "
+                    "same function",
+                )
+            if direction not in _frontend_directions(init):
+                masks = "1 or 3" if direction == CUBE_TO_VECTOR else "2 or 3"
+                raise OpError(
+                    user,
+                    f"expects 'id' = {pipe_id} to reference initialize_pipe with dir_mask = "
+                    f"{masks}",
+                )
 
 
 def verify_split_agreement(inits: list[PipeInit]) -> None:
@@ -210,6 +220,8 @@ def _inits_of(function: func.FuncOp) -> Iterator[PipeInit]:
         if isinstance(op, LOWERED_INITS):
             init = _lowered_init(op, name)
         elif isinstance(op, FRONTEND_INITS) and _dir_mask(op) in (1, 2, 3):
+            if op.c2v_consumer_buf is None and op.v2c_consumer_buf is None:
+                continue  # GlobalTensor entries only: no reserved buffer to resolve
             init = _frontend_init(op, function)
         else:
             continue
@@ -239,12 +251,17 @@ def _frontend_init(
     """What PTOAS lowers a front-end init to: one pipe, used by the function's data ops."""
     directions = _frontend_directions(op)
     buffers = []
-    if CUBE_TO_VECTOR in directions:
+    if CUBE_TO_VECTOR in directions and op.c2v_consumer_buf is not None:
         buffers.append((op.c2v_consumer_buf, CUBE_TO_VECTOR))
-    if VECTOR_TO_CUBE in directions:
+    if VECTOR_TO_CUBE in directions and op.v2c_consumer_buf is not None:
         buffers.append((op.v2c_consumer_buf, VECTOR_TO_CUBE))
     users = tuple(kind for d in directions for kind in FRONTEND_USERS[d])
-    splits = [_integer(user, "split") or 0 for user in function.walk() if isinstance(user, users)]
+    pipe_id = _integer(op, "id") or 0
+    splits = [
+        _integer(user, "split") or 0
+        for user in function.walk()
+        if isinstance(user, users) and (_integer(user, "id") or 0) == pipe_id
+    ]
     # The lowering gives the pipe no flag_base.
     return PipeInit(op, function.sym_name.data, buffers, splits, _bool(op, "nosplit"), None)
 

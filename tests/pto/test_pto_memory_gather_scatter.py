@@ -73,3 +73,19 @@ def test_index_outside_the_memory_is_a_located_error() -> None:
     line = f"pto.mgather ins(%m, %i : {MEM}, {IDX}) outs(%d : {F})"
     with pytest.raises(UserError, match=r"k.mlir:2:3: .*indexes outside the 128-element memory"):
         run(line, f"%m: {MEM}, %i: {IDX}, %d: {F}", [TABLE, index, np.zeros((4, 8), np.float32)])
+
+
+def test_gather_from_global_views_with_a_scratch_tile() -> None:
+    """PTOAS main's forms: the table and the indices as global partition views, and an
+    optional scratch tile before the destination."""
+    table_view = "!pto.partition_tensor_view<16x8xf32>"
+    index_view = "!pto.partition_tensor_view<4x8xi32>"
+    index = rng.integers(0, TABLE.size, (4, 8)).astype(np.int32)
+    dst, scratch = np.zeros((4, 8), np.float32), np.zeros((4, 8), np.int32)
+    line = (
+        f"pto.mgather ins(%m, %i, %s : {table_view}, {index_view}, {IDX}) outs(%d : {F}) "
+        "{coalesce = #pto.coalesce<elem>}"
+    )
+    params = f"%m: {table_view}, %i: {index_view}, %s: {IDX}, %d: {F}"
+    run(line, params, [TABLE, index, scratch, dst])
+    np.testing.assert_array_equal(dst, TABLE.reshape(-1)[index])

@@ -416,3 +416,77 @@ func.func @k(%t: {part}) {{
     expected = np.full((4, 8), -np.inf, np.float32)
     expected[:2, :3] = A[:2, :3]
     np.testing.assert_array_equal(tile.data, expected)
+
+
+# -- tile rules PTOAS main relaxed: the broadcast operand's other forms -------------------
+
+BLOCK = "!pto.tile_buf<vec, 4x8xf32>"  # one 32-byte block per row (PTOAS's mode 2)
+WIDE_COLUMN = "!pto.tile_buf<vec, 4x8xf32, blayout=col_major>"
+TWO_ROWS = "!pto.tile_buf<vec, 2x8xf32>"
+
+
+def test_row_broadcast_of_a_block_per_row_reads_its_first_column() -> None:
+    """`dst[i, j] = a[i, j] + v[i, 0]` (PTOAS's ISA page) with v one 32-byte block a row."""
+    v = floats()
+    line = f"pto.trowexpandadd ins(%a, %v : {F}, {BLOCK}) outs(%out : {F})"
+    got = run_op(line, [("a", (F, A)), ("v", (BLOCK, v))], F)
+    np.testing.assert_allclose(got, A + v[:, :1], rtol=1e-6)
+
+
+def test_trowexpand_and_tcolexpand_read_column_and_row_zero() -> None:
+    v = floats()
+    got = run_op(
+        f"pto.trowexpand ins(%v : {WIDE_COLUMN}) outs(%out : {F})", [("v", (WIDE_COLUMN, v))], F
+    )
+    np.testing.assert_array_equal(got, np.repeat(v[:, :1], 8, axis=1))
+    w = floats((2, 8))
+    got = run_op(f"pto.tcolexpand ins(%w : {TWO_ROWS}) outs(%out : {F})", [("w", (TWO_ROWS, w))], F)
+    np.testing.assert_array_equal(got, np.repeat(w[:1], 4, axis=0))
+
+
+@pytest.mark.parametrize(
+    ("operand", "tmp", "message"),
+    [
+        (BLOCK, F, "expects A2/A3 tmp-form trowexpand to use mode 1"),
+        (
+            "!pto.tile_buf<vec, 4x1xf32, blayout=col_major>",
+            "!pto.tile_buf<vec, 1x8xf32>",
+            "expects A2/A3 trowexpand tmp capacity to be at least 256 bytes, but got 32 bytes",
+        ),
+    ],
+)
+def test_a2a3_row_broadcast_scratch(operand: str, tmp: str, message: str) -> None:
+    text = f"""module attributes {{pto.target_arch = "a2a3"}} {{
+func.func @k(%a: {F}, %v: {operand}, %t: {tmp}, %out: {F}) {{
+  pto.trowexpandadd ins(%a, %v, %t : {F}, {operand}, {tmp}) outs(%out : {F})
+  return
+}}
+}}"""
+    with pytest.raises(UserError) as caught:
+        module, source_map = parse_mlir(text, "k.mlir")
+        verify_module(module, source_map)
+    assert message in caught.value.message
+    assert caught.value.location is not None and caught.value.location.line == 3
+    # A5 takes either form.
+    module, source_map = parse_mlir(text.replace('"a2a3"', '"a5"'), "k.mlir")
+    verify_module(module, source_map)
+
+
+def test_transfers_leave_the_view_extent_free() -> None:
+    """PTOAS main moves the tile's valid region whatever the view's extent; the executor
+    loads that window and reports a view too small for it."""
+    view = "!pto.partition_tensor_view<4x8xf32>"
+    tile = "!pto.tile_buf<vec, 4x8xf32, valid=4x1>"
+    text = f"""func.func @k(%v: {view}, %t: {tile}) {{
+  pto.tload ins(%v : {view}) outs(%t : {tile})
+  pto.tstore ins(%t : {tile}) outs(%v : {view})
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    executor = PTOExecutor(module)
+    block = executor.functions["k"].body.block
+    data = floats()
+    tile_value = Tile.of_type(block.args[1].type)  # type: ignore[arg-type]
+    executor.run("k", [data.copy(), tile_value])  # type: ignore[list-item]
+    np.testing.assert_array_equal(tile_value.data[:, :1], data[:, :1])

@@ -104,11 +104,11 @@ def test_level_3_accepts_tiles_bound_by_hand() -> None:
             "expects 'base' to be absent when 'auto' is true",
         ),
         (
-            _reserve(auto=True) + "\n" + _reserve(auto=True, name="other"),
+            _reserve(auto=False, base=0) + "\n" + _reserve(auto=True, name="other", base=64),
             "level2",
             False,
-            "func.func",
-            "expects at most one pto.reserve_buffer per function",
+            "pto.reserve_buffer",
+            "expects 'base' to be absent when 'auto' is true",
         ),
         (
             _reserve(auto=True),
@@ -131,3 +131,9 @@ def test_what_ptoas_rejects_for_its_options(
     body: str, level: str, insert_sync: bool, op: str, message: str
 ) -> None:
     assert _error(body, level, insert_sync) == (op, message)
+
+
+def test_several_automatic_reserve_buffers_are_planned() -> None:
+    """PTOAS main plans each reserved buffer of a function in a hole of its memory."""
+    body = _reserve(auto=True) + "\n" + _reserve(auto=True, name="other")
+    verify_driver_options(_module(body), "level2", False)  # type: ignore[arg-type]

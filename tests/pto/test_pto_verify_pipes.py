@@ -8,10 +8,14 @@ users ask for.
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from xdsl.printer import Printer
 
 from passes.diagnostics import OpError
 from passes.pto.pto_verify_pipes import verify_pipes
+from xla_emit.diagnostics import UserError
 from xla_emit.ir import parse_mlir, verify_module
 
 ACC = (
@@ -208,14 +212,7 @@ def test_front_end_pipes_pair_as_their_lowered_inits_do() -> None:
             "requires 'gm_slot_buffer' when lowering to a2/a3",
         ),
         (
-            FRONT_CUBE + _frontend("aic", 1, "fifo", "fifo"),
-            FRONT_VECTOR,
-            "a5",
-            "func.func",
-            "requires at most one pto.aic_initialize_pipe",
-        ),
-        (
-            FRONT_CUBE + _frontend("aiv", 1, "fifo", "fifo"),
+            FRONT_CUBE + _frontend("aiv", 1, "fifo", "fifo", ", id = 1"),
             FRONT_VECTOR,
             "a5",
             "func.func",
@@ -226,16 +223,168 @@ def test_front_end_pipes_pair_as_their_lowered_inits_do() -> None:
             FRONT_VECTOR,
             "a5",
             "pto.tpush_to_aiv",
-            "requires a frontend initialize_pipe op in the same function",
+            "expects 'id' = 0 to match a frontend initialize_pipe op in the same function",
         ),
         (
             _import("fifo", "vector") + _frontend("aic", 2, "fifo", "fifo") + PUSH_TO_AIV,
             FRONT_VECTOR,
             "a5",
             "pto.tpush_to_aiv",
-            "requires the dominating initialize_pipe op to enable C2V",
+            "expects 'id' = 0 to reference initialize_pipe with dir_mask = 1 or 3",
         ),
     ],
 )
 def test_front_end_rules(cube: str, vector: str, target: str, op: str, message: str) -> None:
     assert _error(_pair(cube, vector), target) == (op, message)
+
+
+def test_front_end_inits_are_told_apart_by_id() -> None:
+    """PTOAS main allows several inits in a function; a data op names its init by id."""
+    second = _frontend("aic", 2, "fifo", "fifo", ", id = 1").replace(
+        "c2v_consumer_buf = %fifo : i32, ", ""
+    )
+    push_back = f"    pto.tpush_to_aic(%acc : {ACC}) {{id = 3}}\n"
+    assert _error(_pair(FRONT_CUBE + second + push_back, FRONT_VECTOR), "a5") == (
+        "pto.tpush_to_aic",
+        "expects 'id' = 3 to match a frontend initialize_pipe op in the same function",
+    )
+    with pytest.raises(UserError) as caught:
+        _module(_pair(FRONT_CUBE + _frontend("aic", 1, "fifo", "fifo"), FRONT_VECTOR))
+    assert caught.value.message.endswith(
+        "requires 'id' to be unique across frontend initialize_pipe ops in the function"
+    )
+
+
+# -- a front-end init's own rules (op verifier) -------------------------------------------
+
+EPILOGUE = "#pto.acc_push_epilogue<layout = nz2nd, quant = {quant}, relu = no_relu>"
+
+
+def _init_error(clauses: str, operands: str, arch: str = "a5") -> str:
+    text = (
+        f'module attributes {{pto.target_arch = "{arch}"}} {{\n'
+        "  func.func @cube(%g: !pto.ptr<f32, gm>, %t: !pto.tensor_view<16x16xf32>) {\n"
+        '    %fifo = pto.reserve_buffer {name = "fifo", size = 4096, '
+        "location = #pto.address_space<vec>, auto = true} -> i32\n"
+        "    %raw = arith.constant 0 : i32\n"
+        f"    pto.aic_initialize_pipe {{{clauses}}}({operands})\n"
+        "    return\n  }\n}\n"
+    )
+    with pytest.raises(UserError) as caught:
+        _module(text)
+    location = caught.value.location
+    assert location is not None and location.line == 5
+    return caught.value.message.split("' op ", 1)[1]
+
+
+C2V = "c2v_consumer_buf = %fifo : i32"
+
+
+@pytest.mark.parametrize(
+    ("clauses", "operands", "arch", "message"),
+    [
+        ("dir_mask = 4, slot_size = 64", C2V, "a5", "expects 'dir_mask' to be 1, 2, or 3"),
+        ("dir_mask = 1, slot_size = 0", C2V, "a5", "expects 'slot_size' to be greater than 0"),
+        (
+            "dir_mask = 2, slot_size = 64",
+            C2V,
+            "a5",
+            "expects 'v2c_consumer_buf' when dir_mask is 2",
+        ),
+        (
+            "dir_mask = 1, slot_size = 64",
+            "",
+            "a5",
+            "expects local pipe init to provide at least one consumer buffer operand; use "
+            "'gm_slot_tensor' for globaltensor pipe entries",
+        ),
+        (
+            "dir_mask = 1, slot_size = 64, slot_num = 2, local_slot_num = 3",
+            "gm_slot_buffer = %g : !pto.ptr<f32, gm>, " + C2V,
+            "a3",
+            "expects 'local_slot_num' to be less than or equal to slot_num (2) for dir_mask = 1",
+        ),
+        (
+            "dir_mask = 1, slot_size = 64, local_slot_num = 2",
+            C2V,
+            "a5",
+            "'local_slot_num' is only supported for a2/a3 frontend pipe lowering",
+        ),
+        # 16x16 f32 is 1024 bytes: a slot holds one entry or two halves.
+        (
+            "dir_mask = 1, slot_size = 4096",
+            "gm_slot_tensor = %t : !pto.tensor_view<16x16xf32>",
+            "a3",
+            "expects 'slot_size' to equal gm_slot_tensor byte size or twice gm_slot_tensor "
+            "byte size for split GlobalTensor entries (got slot_size = 4096, gm_slot_tensor "
+            "byte size = 1024)",
+        ),
+        (
+            "dir_mask = 3, slot_size = 64, acc_push_epilogue = " + EPILOGUE,
+            C2V + ", v2c_consumer_buf = %fifo : i32",
+            "a5",
+            "expects fixpipe pipe (with 'acc_push_epilogue') to have dir_mask = 1 (C2V only)",
+        ),
+        (
+            "dir_mask = 1, slot_size = 64, acc_push_epilogue = " + EPILOGUE,
+            C2V,
+            "a5",
+            "expects fixpipe pipe (with 'acc_push_epilogue') to have nosplit = true",
+        ),
+        (
+            "dir_mask = 1, slot_size = 64, nosplit = true, acc_push_epilogue = " + EPILOGUE,
+            "c2v_consumer_buf = %raw : i32",
+            "a5",
+            "expects fixpipe pipe 'c2v_consumer_buf' to trace to reserve_buffer or "
+            "import_reserved_buffer for peer contract verification",
+        ),
+        (
+            "dir_mask = 1, slot_size = 64, nosplit = true, acc_push_epilogue = "
+            + EPILOGUE.replace("{quant}", "qs322bf16_pre_vec"),
+            "gm_slot_buffer = %g : !pto.ptr<f32, gm>, " + C2V,
+            "a3",
+            "expects 'qs322bf16_pre_*' quantization modes to be used only on A5 target",
+        ),
+    ],
+)
+def test_front_end_init_rules(clauses: str, operands: str, arch: str, message: str) -> None:
+    clauses = clauses.replace("{quant}", "no_convert")
+    assert _init_error(clauses, operands, arch) == message
+
+
+def test_front_end_init_prints_as_ptoas() -> None:
+    text = (
+        'module attributes {pto.target_arch = "a5"} {\n  func.func @cube() {\n'
+        '    %fifo = pto.reserve_buffer {name = "fifo", size = 4096, '
+        "location = #pto.address_space<vec>, auto = true} -> i32\n"
+        "    pto.aic_initialize_pipe {nosplit = true, slot_size = 64, dir_mask = 1, "
+        f"acc_push_epilogue = {EPILOGUE.format(quant='f32_bf16')}}}({C2V})\n"
+        "    return\n  }\n}\n"
+    )
+    stream = io.StringIO()
+    Printer(stream=stream).print_op(_module(text))  # type: ignore[arg-type]
+    assert (
+        "pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 64, nosplit = true, "
+        f"acc_push_epilogue = {EPILOGUE.format(quant='f32_bf16')}}}(c2v_consumer_buf = %fifo : i32)"
+        in stream.getvalue()
+    )
+
+
+def test_global_tensor_front_end_pipes_need_no_reserved_buffer() -> None:
+    """A pipe of GlobalTensor entries (`gm_slot_tensor` only) has no local buffer to pair,
+    and a vector sub-block may push to the cube (`aiv_subblockid`)."""
+    view = "!pto.tensor_view<16x16xf32>"
+    text = f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func @cube(%t: {view}) {{
+    pto.aic_initialize_pipe {{dir_mask = 1, slot_size = 1024}}(gm_slot_tensor = %t : {view})
+    return
+  }}
+  func.func @vector(%v: {VEC}, %b: i64) {{
+    pto.aiv_initialize_pipe {{dir_mask = 2, slot_size = 1024, id = 1}}(v2c_consumer_buf = %x : i32)
+    pto.tpush_to_aic(%v : {VEC}) {{id = 1, split = 1}} aiv_subblockid(%b)
+    return
+  }}
+}}"""
+    text = text.replace("(v2c_consumer_buf = %x : i32)", "(gm_slot_tensor = %t : " + view + ")")
+    text = text.replace("@vector(%v", "@vector(%t: " + view + ", %v")
+    verify_pipes(_module(text), "a5")  # type: ignore[arg-type]

@@ -48,6 +48,17 @@ def Ours_Speed : I32EnumAttr<"Speed", "how fast", [
     I32EnumAttrCase<"Fast", 1>
   ]>;
 def Ours_SpeedAttr : EnumAttr<PTO_Dialect, Ours_Speed, "ours_speed">;
+def OURS_SIDE_LEFT : I32EnumAttrCase<"Left", 0, "left">;
+def OURS_SIDE_RIGHT : I32EnumAttrCase<"RIGHT", 1>;
+def Ours_SideEnum : PTO_I32Enum<"Side", "which side", [OURS_SIDE_LEFT, OURS_SIDE_RIGHT]>;
+def Ours_SideAttr : PTO_Attr<"Side", "ours_side"> {
+  let parameters = (ins EnumParameter<Ours_SideEnum>:$side);
+  let assemblyFormat = "`<` params `>`";
+}
+def Ours_PairAttr : PTO_Attr<"Pair", "ours_pair"> {
+  let parameters = (ins EnumParameter<Ours_SideEnum>:$first, EnumParameter<Ours_Speed>:$pace);
+  let assemblyFormat = "`<` `first` `=` $first `,` `pace` `=` $pace `>`";
+}
 """
 
 
@@ -99,8 +110,20 @@ def test_ops_written_by_hand_are_left_out(tmp_path: Path) -> None:
 
 def test_enum_attributes_keep_each_case_spelling(tmp_path: Path) -> None:
     include = _include(tmp_path)
-    assert _tool().enum_rows(include, known=set()) == [("ours_speed", ("slow", "Fast"))]
-    assert _tool().enum_rows(include, known={"ours_speed"}) == []
+    assert _tool().enum_rows(include, known=set()) == [
+        ("ours_side", ("left", "RIGHT")),
+        ("ours_speed", ("slow", "Fast")),
+    ]
+    assert _tool().enum_rows(include, known={"ours_speed", "ours_side"}) == []
+
+
+def test_attributes_of_several_enums_are_written_key_by_key(tmp_path: Path) -> None:
+    """A `PTO_Attr` of enum parameters each spelled `key = value` (cases written as defs
+    the enum names, or in its list)."""
+    include = _include(tmp_path)
+    assert _tool().keyword_enum_rows(include, known=set()) == [
+        ("ours_pair", (("first", ("left", "RIGHT")), ("pace", ("slow", "Fast")))),
+    ]
 
 
 def test_every_row_of_the_dialect_table_builds() -> None:
@@ -108,3 +131,20 @@ def test_every_row_of_the_dialect_table_builds() -> None:
 
     assert UNEXPRESSED_OPS == []
     assert len(DECLARED_OPS) == 452
+
+
+def test_a_row_naming_its_results_results_builds() -> None:
+    """`results` is IRDLOperation's own attribute: the field gets another Python name,
+    and the op still takes its variadic results (`pto.vmi.channel_split`)."""
+    from dialects.pto.declared_ops import declared_op
+    from xla_emit.ir import parse_mlir, verify_module
+
+    op = declared_op(("ours_split", "source:vmi.vreg", "results:*vmi.vreg", "", "", ""))
+    assert op.name == "pto.ours_split"
+    half = "!pto.vmi.vreg<64xf32>"
+    text = f"""func.func @k(%v: !pto.vmi.vreg<128xf32>) {{
+  %a, %b = "pto.vmi.channel_split"(%v) : (!pto.vmi.vreg<128xf32>) -> ({half}, {half})
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)

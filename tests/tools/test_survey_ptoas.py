@@ -131,9 +131,9 @@ def test_split_files_chunks_and_continued_run_lines_are_cases_of_their_own(
     assert _survey().main([str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
-        "files:      3 (6 cases: 4 valid, 2 PTOAS negative tests, 0 unmarked files PTOAS rejects)"
+        "files:      3 (5 cases: 3 valid, 2 PTOAS negative tests, 0 unmarked files PTOAS rejects)"
     )
-    assert out[6] == "verdict:    6/6 cases as under PTOAS"
+    assert out[6] == "verdict:    5/5 cases as under PTOAS"
 
 
 def test_the_cases_of_a_split_file_take_the_run_lines_naming_them() -> None:
@@ -222,3 +222,19 @@ def test_a_parse_error_matches_a_negative_test_only_with_the_error_it_expects(
     out = capsys.readouterr().out.splitlines()
     assert "verdict:    2/3 cases as under PTOAS" in out
     assert out[-1].startswith("test/other.pto: parse: ")
+
+
+def test_a_file_whose_run_lines_name_a_file_beside_it_runs_that_file(tmp_path: Path) -> None:
+    """`ptoas --pto-arch a3 %S/other.pto`: the case is the other file under these options."""
+    (tmp_path / "other.pto").write_text(PLANNED)
+    text = "// RUN: not ptoas --pto-arch a3 %S/other.pto | FileCheck %s\n// CHECK: error\n"
+    [case] = _survey().cases_of("runner.pto", text, tmp_path)
+    assert case.name == "runner.pto:other.pto"
+    assert case.text == PLANNED
+    assert [(r.arch, r.fails) for r in case.runs] == [("a3", True)]
+
+
+def test_a_file_whose_run_lines_read_no_input_is_no_case() -> None:
+    """`ptoas --help`: PTOAS parses nothing, and neither does the survey."""
+    text = "// RUN: ptoas --help | FileCheck %s\n// CHECK: --pto-arch\nnot mlir\n"
+    assert _survey().cases_of("help.pto", text) == []

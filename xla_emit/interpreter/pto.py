@@ -43,7 +43,7 @@ from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
 from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, result_label
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
-from xla_emit.interpreter.pto_semantics_base import ROUNDING, compute_dtype
+from xla_emit.interpreter.pto_semantics_base import ROUNDING, ViewRegion, compute_dtype
 from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -297,9 +297,13 @@ class PTOExecutor:
         return [flat[index].item()]
 
     def _memory_gather_scatter(self, op: Operation, args: list[Value]) -> list[Value]:
-        # mgather's args are (memory, indices, dst), mscatter's (src, indices, memory).
+        # mgather's args are (memory, indices[, scratch], dst), mscatter's (src, indices,
+        # memory): the written operand comes last.
+        indices = args[1]
+        if isinstance(indices, np.ndarray):  # indices in global memory (gm2l1 form)
+            indices = ViewRegion.of(_as_rows(indices))
         try:
-            pto_semantics.MEMORY_MOVES[op.name](args[2], args[0], args[1])
+            pto_semantics.MEMORY_MOVES[op.name](args[-1], args[0], indices)
         except pto_semantics.SemanticsError as error:
             raise self.error(op, str(error)) from None
         return []

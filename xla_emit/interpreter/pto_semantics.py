@@ -299,7 +299,13 @@ def _matmul_roles(roles: tuple[str, ...]) -> Callable[..., None]:
     return lambda dst, tiles, *_: _matmul(dst, tiles, roles)
 
 
+def _no_pre_quant(scalars: list[Scalar]) -> None:
+    if len(scalars) > 2:
+        raise SemanticsError("quantization by a pre-quant scalar is not modelled")
+
+
 def _extract(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    _no_pre_quant(scalars)
     rows, cols = _shape(dst)
     r, c = int(scalars[0]), int(scalars[1])
     src = tiles[0]
@@ -312,6 +318,7 @@ def _extract(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: ob
 
 
 def _insert(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: object) -> None:
+    _no_pre_quant(scalars)
     src = tiles[0]
     rows, cols = src.valid_rows, src.valid_cols
     r, c = int(scalars[0]), int(scalars[1])
@@ -378,6 +385,8 @@ def _gather(dst: TileLike, tiles: list[TileLike], scalars: list[Scalar], *_: obj
 
 
 def _scatter(dst: TileLike, tiles: list[TileLike], *_: object) -> None:
+    if len(tiles) < 2:
+        raise SemanticsError("runs the index form only (ins src, indices)")
     src, indices = tiles[0], tiles[1]
     rows, cols = src.valid_rows, src.valid_cols
     index = indices.data[:rows, :cols].astype(np.int64).reshape(-1)

@@ -9,6 +9,7 @@ trandom) and `pto_fixpipe` (the `_fp` forms) add theirs to its table.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol, TypeAlias
 
 import ml_dtypes
@@ -28,6 +29,19 @@ class TileLike(Protocol):
     data: Array
     valid_rows: int
     valid_cols: int
+
+
+@dataclass
+class ViewRegion:
+    """A global view read as a tile: all of it valid (PTOAS main's GM index operands)."""
+
+    data: Array
+    valid_rows: int
+    valid_cols: int
+
+    @classmethod
+    def of(cls, rows: Array) -> ViewRegion:
+        return cls(rows, rows.shape[0], rows.shape[1])
 
 
 class SemanticsError(ValueError):

@@ -178,14 +178,6 @@ func.func @load_into_acc(%v: !pto.partition_tensor_view<16x16xf32>) -> !pto.tile
 
 // -----
 
-func.func @store_shape(%t: !pto.tile_buf<vec, 16x16xf32, valid=8x16>, %v: !pto.partition_tensor_view<16x16xf32>) {
-  // expected-error@+1 {{view !pto.partition_tensor_view<16x16xf32> has 16 rows, but the tile has 8 valid rows}}
-  pto.tstore ins(%t : !pto.tile_buf<vec, 16x16xf32, valid=8x16>) outs(%v : !pto.partition_tensor_view<16x16xf32>)
-  return
-}
-
-// -----
-
 func.func @dynamic_alloc() {
   // expected-error@+1 {{a tile with dynamic valid shape ?x? needs valid_row and valid_col}}
   %t = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32, valid=?x?>

@@ -1,0 +1,137 @@
+"""PTOAS main's rules for the data ops of a fixpipe pipe (a front-end pipe whose init
+has `acc_push_epilogue`), over a cube and a vector kernel of our own; the rules and
+their messages are PTOAS's (`lib/PTO/IR/PTO.cpp`), the cases worked out by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from xla_emit.diagnostics import UserError
+from xla_emit.ir import parse_mlir, verify_module
+
+ACC = "!pto.tile_buf<acc, 16x16x{acc}, blayout=col_major, slayout=row_major, fractal=1024>"
+VEC = "!pto.tile_buf<vec, 16x16x{vec}{layout}>"
+SCALE = "!pto.tile_buf<scaling, 1x16xf16>"
+RESERVE = 'name = "fifo", size = 4096, location = #pto.address_space<vec>, auto = true'
+
+
+def _kernels(
+    quant: str = "no_convert",
+    acc: str = "f32",
+    vec: str = "f32",
+    layout: str = "",
+    cube_body: str = "",
+    push: str = "{id = 0, split = 0}",
+    pop: str = "{id = 0, split = 0}",
+    vector_body: str = "",
+) -> str:
+    epilogue = f"#pto.acc_push_epilogue<layout = nz2nd, quant = {quant}, relu = no_relu>"
+    init = f"dir_mask = 1, slot_size = 1024, nosplit = true, acc_push_epilogue = {epilogue}"
+    acc_type, vec_type = ACC.format(acc=acc), VEC.format(vec=vec, layout=layout)
+    return f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func @cube(%acc: {acc_type}, %s: f32, %fp: {SCALE}) {{
+    %fifo = pto.import_reserved_buffer {{name = "fifo", peer_func = @vector}} -> i32
+    pto.aic_initialize_pipe {{{init}}}(c2v_consumer_buf = %fifo : i32)
+{cube_body}    pto.tpush_to_aiv(%acc : {acc_type}) {push}
+    return
+  }}
+  func.func @vector() {{
+    %fifo = pto.reserve_buffer {{{RESERVE}}} -> i32
+    pto.aiv_initialize_pipe {{{init}}}(c2v_consumer_buf = %fifo : i32)
+{vector_body}    %t = pto.tpop_from_aic {pop} -> {vec_type}
+    pto.tfree_from_aic {{id = 0, split = 0}}
+    return
+  }}
+}}
+"""
+
+
+def _verify(text: str) -> None:
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+
+
+def _error(text: str) -> tuple[int, str]:
+    with pytest.raises(UserError) as caught:
+        _verify(text)
+    assert caught.value.location is not None
+    return caught.value.location.line, caught.value.message.split("' op ", 1)[1]
+
+
+SET_SCALAR = "    pto.set_quant_scalar(%s : f32) {id = 0}\n"
+SET_VECTOR = f"    pto.set_quant_vector(%fp : {SCALE}) {{id = 0}}\n"
+
+
+@pytest.mark.parametrize(
+    ("quant", "acc", "vec", "cube_body"),
+    [
+        ("no_convert", "f32", "f32", ""),
+        ("f32_bf16", "f32", "bf16", ""),
+        ("deqf16_scalar", "i32", "f16", SET_SCALAR),
+        ("req8_vec", "i32", "si8", SET_VECTOR),
+    ],
+)
+def test_a_fixpipe_pipe_verifies(quant: str, acc: str, vec: str, cube_body: str) -> None:
+    _verify(_kernels(quant, acc, vec, cube_body=cube_body))
+
+
+@pytest.mark.parametrize(
+    ("options", "line", "message"),
+    [
+        (
+            {"quant": "f32_f16", "acc": "i32", "vec": "f16"},
+            5,
+            "expects fixpipe TPUSH source element type to match acc_push_epilogue.quant mode "
+            "requirements",
+        ),
+        (
+            {"quant": "deqf16_scalar", "acc": "i32", "vec": "f16"},
+            5,
+            "expects a preceding pto.set_quant_scalar with id = 0 in the same block",
+        ),
+        (
+            {"quant": "deqf16_vec", "acc": "i32", "vec": "f16", "cube_body": SET_SCALAR},
+            6,
+            "expects a preceding pto.set_quant_vector with id = 0 in the same block",
+        ),
+        ({"push": "{id = 0, split = 1}"}, 5, "expects fixpipe TPUSH to have split = 0"),
+        ({"pop": "{id = 0, split = 1}"}, 11, "expects fixpipe TPOP to have split = 0"),
+        (
+            {"quant": "f32_bf16", "vec": "f16"},
+            11,
+            "expects consumer element type to match acc_push_epilogue.quant f32_bf16",
+        ),
+        (
+            {"layout": ", blayout=col_major"},
+            11,
+            "expects consumer tile layout to match acc_push_epilogue.layout nz2nd",
+        ),
+        (
+            {"push": "{id = 0, split = 0, stPhase = 1}"},
+            5,
+            "does not allow unpublished fixpipe attr 'stPhase'; STPhase / AtomicType / "
+            "SubBlockId / ClipReluMode / IsChannelSplit are not part of the PTOIR frontend "
+            "surface",
+        ),
+    ],
+)
+def test_fixpipe_rules(options: dict[str, str], line: int, message: str) -> None:
+    assert _error(_kernels(**options)) == (line, message)
+
+
+def test_the_pops_of_one_fixpipe_pipe_agree() -> None:
+    other = "    %u = pto.tpop_from_aic {id = 0, split = 0} -> !pto.tile_buf<vec, 8x16xf32>\n"
+    line, message = _error(_kernels(vector_body=other))
+    assert message == (
+        "expects all tpop_from_aic results for fixpipe pipe id = 0 to use the same tile type"
+    )
+    assert line in (11, 12)
+
+
+def test_an_ordinary_pipe_has_none_of_these_rules() -> None:
+    text = _kernels(push="{id = 0, split = 1}").replace(
+        "nosplit = true, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, "
+        "quant = no_convert, relu = no_relu>",
+        "nosplit = false",
+    )
+    _verify(text)
