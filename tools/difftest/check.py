@@ -1,0 +1,212 @@
+"""One program through both sides: XLA (a worker process in the jax venv) and ours.
+
+`XlaWorker` keeps one long-lived `xla_worker.py` process and talks to it over a pipe.
+`check_program` runs XLA's GPU-optimized module through our compiled path (the module
+runtime, in this process) and through the reference evaluator, and compares both with
+XLA:CPU's outputs under the rule `--check` itself uses for each output (bit for bit,
+the reordered-sum bound, or the ulp/scale tolerance of approximated ops).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import traceback
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+from arrays import decode, encode
+
+from xla_emit.diagnostics import UserError
+from xla_emit.hlo.evaluator import evaluate_module
+from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.runtime.commands import run_hlo_module
+from xla_emit.runtime.compare import Comparison
+from xla_emit.runtime.expectations import output_expectations
+from xla_emit.runtime.kernels import KernelCache
+from xla_emit.runtime.reporting import InterpreterOptions
+
+JAX_PYTHON = os.environ.get("DIFFTEST_JAX_PYTHON", "/work/venvs/jax-0.10.2/bin/python")
+_WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "xla_worker.py")
+# Seconds XLA may take for one program (two compiles and a run) and ours may run it.
+XLA_TIMEOUT = 120
+OURS_TIMEOUT = 60
+
+
+class XlaWorker:
+    """The jax process: started once, restarted only when it dies or stalls."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[str] | None = None
+        self.requests = 0
+
+    def _start(self) -> subprocess.Popen[str]:
+        process = subprocess.Popen(
+            ["nice", "-n", "10", JAX_PYTHON, _WORKER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert process.stdout is not None
+        json.loads(process.stdout.readline())  # {"ready": true}
+        return process
+
+    def ask(
+        self,
+        hlo: str,
+        inputs: list[np.ndarray],
+        shapes: list[tuple[int, ...]] | None = None,
+        gpu: bool = True,
+    ) -> dict[str, object]:
+        if self.process is None or self.process.poll() is not None:
+            self.process = self._start()
+        self.requests += 1
+        request = {"id": self.requests, "hlo": hlo, "inputs": [encode(x) for x in inputs],
+                   "gpu": gpu, "shapes": shapes}  # fmt: skip
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        ready, _, _ = select.select([self.process.stdout], [], [], XLA_TIMEOUT)
+        line = self.process.stdout.readline() if ready else ""
+        if not line:
+            self.close()
+            return {"error": "XLA crashed or took too long"}
+        return json.loads(line)
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@dataclass
+class Verdict:
+    """What became of one program. `kind`: agree, xla-rejects, unsupported (a located error
+    of ours), crash (a traceback of ours), timeout, differs (compiled path), evaluator-differs."""
+
+    kind: str
+    message: str = ""
+    gpu_hlo: str = ""
+    xla_outputs: list[np.ndarray] = field(default_factory=list[np.ndarray])
+
+    def signature(self) -> str:
+        """What a smaller program must still show to count as the same failure."""
+        if self.kind in ("crash", "unsupported"):
+            return f"{self.kind}: {self.message.split(':')[0]}"
+        return self.kind
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextmanager
+def _deadline(seconds: int) -> Iterator[None]:
+    def expire(_signal: int, _frame: object) -> None:
+        raise _Timeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _first_difference(
+    expected: list[np.ndarray], actual: list[np.ndarray], rules: list[Callable[..., Comparison]]
+) -> str | None:
+    if len(expected) != len(actual):
+        return f"{len(actual)} outputs, XLA has {len(expected)}"
+    for number, (want, got, rule) in enumerate(zip(expected, actual, rules, strict=True)):
+        if want.shape != got.shape or want.dtype != got.dtype:
+            return f"out{number}: {got.dtype}{list(got.shape)}, XLA {want.dtype}{list(want.shape)}"
+        result = rule(want, got)
+        if not result.matches:
+            return f"out{number}: {result.describe()}"
+    return None
+
+
+def _crash(error: BaseException) -> str:
+    frame = traceback.extract_tb(error.__traceback__)[-1]
+    where = f"{os.path.relpath(frame.filename)}:{frame.lineno}"
+    return f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''} at {where}"
+
+
+def run_ours(
+    gpu_hlo: str, inputs: list[np.ndarray], cache: KernelCache | None = None
+) -> tuple[str, list[np.ndarray] | str]:
+    """('ok', outputs), or ('unsupported' | 'crash' | 'timeout', message) — compiled path."""
+    del cache  # each run compiles afresh: a kernel cache shared across programs grows unbounded
+    try:
+        with _deadline(OURS_TIMEOUT):
+            module = parse_hlo_module(gpu_hlo, "program.hlo")
+            return "ok", run_hlo_module(module, inputs, InterpreterOptions())
+    except UserError as error:
+        return "unsupported", error.message.splitlines()[0]
+    except _Timeout:
+        return "timeout", f"more than {OURS_TIMEOUT} s"
+    except RecursionError as error:
+        return "crash", _crash(error)
+    except Exception as error:
+        return "crash", _crash(error)
+
+
+def run_evaluator(gpu_hlo: str, inputs: list[np.ndarray]) -> tuple[str, list[np.ndarray] | str]:
+    try:
+        with _deadline(OURS_TIMEOUT):
+            module = parse_hlo_module(gpu_hlo, "program.hlo")
+            return "ok", evaluate_module(module, inputs)
+    except UserError as error:
+        return "unsupported", error.message.splitlines()[0]
+    except _Timeout:
+        return "timeout", f"more than {OURS_TIMEOUT} s"
+    except Exception as error:
+        return "crash", _crash(error)
+
+
+def check_program(
+    worker: XlaWorker, hlo: str, inputs: list[np.ndarray], shapes: list[tuple[int, ...]]
+) -> Verdict:
+    """The verdict on program `hlo` whose outputs have `shapes` (XLA's untupled outputs
+    come back without their shapes)."""
+    reply = worker.ask(hlo, inputs, shapes)
+    if "error" in reply:
+        return Verdict("xla-rejects", str(reply["error"]))
+    gpu_hlo = str(reply["gpu_hlo"])
+    expected = [decode(r) for r in reply["outputs"]]  # type: ignore[union-attr]
+    return compare_with_xla(gpu_hlo, inputs, expected)
+
+
+def compare_with_xla(gpu_hlo: str, inputs: list[np.ndarray], expected: list[np.ndarray]) -> Verdict:
+    kind, ours = run_ours(gpu_hlo, inputs)
+    if isinstance(ours, str):
+        return Verdict(kind, ours, gpu_hlo, expected)
+    module = parse_hlo_module(gpu_hlo, "program.hlo")
+    try:
+        rules = [e.compare for e in output_expectations(module, inputs)]
+    except Exception as error:
+        return Verdict("crash", "expectations: " + _crash(error), gpu_hlo, expected)
+    difference = _first_difference(expected, ours, rules)
+    if difference is not None:
+        return Verdict("differs", difference, gpu_hlo, expected)
+    kind, reference = run_evaluator(gpu_hlo, inputs)
+    if isinstance(reference, str):
+        return Verdict(f"evaluator-{kind}", reference, gpu_hlo, expected)
+    difference = _first_difference(expected, reference, rules)
+    if difference is not None:
+        return Verdict("evaluator-differs", difference, gpu_hlo, expected)
+    return Verdict("agree", "", gpu_hlo, expected)
+
+
+def stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
