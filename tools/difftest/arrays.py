@@ -91,3 +91,18 @@ def index_array(
     """Indices around [0, bound): mostly in range, sometimes just outside (XLA clamps)."""
     low = -2 if DTYPES[ptype].kind == "i" else 0
     return rng.integers(low, bound + 2, shape).astype(DTYPES[ptype])
+
+
+def flush_denormals(array: np.ndarray) -> np.ndarray:
+    """`array` with its subnormal floats (parts, for complex) made zeros of their sign, as
+    XLA:CPU sees and writes them (it runs with flush-to-zero and denormals-are-zero)."""
+    if array.dtype.kind == "c":
+        flushed = array.copy()
+        flushed.real, flushed.imag = flush_denormals(array.real), flush_denormals(array.imag)
+        return flushed
+    if array.dtype.kind != "f" and array.dtype != DTYPES["bf16"]:
+        return array
+    tiny = float(ml_dtypes.finfo(array.dtype).tiny)
+    wide = array.astype(np.float64)
+    subnormal = (wide != 0) & (np.abs(wide) < tiny)
+    return np.where(subnormal, np.copysign(0.0, wide), wide).astype(array.dtype)

@@ -17,19 +17,31 @@ import json
 import os
 import sys
 import time
+import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from check import XlaWorker, check_program, stderr  # noqa: E402
-from generate import CLASS_NAMES, generate  # noqa: E402
+import numpy as np  # noqa: E402
+from check import XlaWorker, check_program, judge, stderr  # noqa: E402
+from generate import CLASS_NAMES, Program, generate  # noqa: E402
+from minimize import minimize  # noqa: E402
 
 # Kinds that are ours to fix; the others are XLA refusing a program, or a located error.
+# (`agree-flushed`: agree once subnormals are flushed as XLA:CPU flushes them.)
 FAILURES = frozenset(
     {"crash", "timeout", "differs", "evaluator-differs", "evaluator-crash", "evaluator-timeout"}
 )
 
 
+def _submit(worker: XlaWorker, seed: int, only: str | None) -> tuple[Program, list[np.ndarray]]:
+    program = generate(seed, only=only)
+    inputs = program.inputs(seed)
+    worker.submit(program.text(), inputs, program.shapes())
+    return program, inputs
+
+
 def main() -> None:
+    warnings.simplefilter("ignore")  # numpy's overflow/invalid warnings on edge values
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--count", type=int, default=100)
@@ -50,20 +62,23 @@ def main() -> None:
     kinds: collections.Counter[str] = collections.Counter()
     streak = 0
     started = time.time()
-    for seed in range(args.start, args.start + args.count):
-        program = generate(seed, only=args.only)
-        inputs = program.inputs(seed)
-        verdict = check_program(worker, program.text(), inputs, program.shapes())
+    seeds = range(args.start, args.start + args.count)
+    upcoming = _submit(worker, seeds[0], args.only)
+    for position, seed in enumerate(seeds):
+        program, inputs = upcoming
+        reply = worker.receive()
+        more = position + 1 < len(seeds)
+        if more:
+            # XLA compiles the next program while ours runs this one.
+            upcoming = _submit(worker, seeds[position + 1], args.only)
+        verdict = judge(worker, program.text(), inputs, program.shapes(), reply)
         kinds[verdict.kind] += 1
         streak = 0 if verdict.kind in FAILURES else streak + 1
         if verdict.kind != "agree":
-            record = {"seed": seed, "only": args.only, "kind": verdict.kind,
-                      "message": verdict.message}  # fmt: skip
+            record: dict[str, object] = {"seed": seed, "only": args.only, "kind": verdict.kind,
+                                         "message": verdict.message}  # fmt: skip
             if args.minimize and verdict.kind in FAILURES:
-                from minimize import minimize
-
-                small = minimize(worker, program, inputs, verdict)
-                record["minimized"] = small
+                record["minimized"] = minimize(worker, program, inputs, verdict)
             stderr(json.dumps(record))
             if log:
                 log.write(json.dumps(record) + "\n")

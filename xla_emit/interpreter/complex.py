@@ -74,9 +74,12 @@ class ComplexImpls(OpImpls):
 
     @impl(cplx.CreateOp)
     def run_create(self, _ex: Executor, op: cplx.CreateOp, args: Values) -> Values:
-        real = np.asarray(lanes(args[0]), np.float64)
-        imaginary = np.asarray(lanes(args[1]), np.float64)
-        return ((real + 1j * imaginary).astype(numpy_dtype(op.complex.type)),)
+        real, imaginary = np.asarray(lanes(args[0])), np.asarray(lanes(args[1]))
+        value = np.empty(np.broadcast_shapes(real.shape, imaginary.shape), numpy_dtype(op.complex.type))
+        # Part by part: real + 1j * imaginary would make an infinite imaginary part's real
+        # part NaN (1j * inf is nan + inf j).
+        value.real, value.imag = real, imaginary
+        return (value,)
 
     @impl(cplx.EqualOp)
     def run_equal(self, _ex: Executor, _op: cplx.EqualOp, args: Values) -> Values:
