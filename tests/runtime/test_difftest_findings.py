@@ -78,6 +78,22 @@ ENTRY %main (re: f32[4], im: f32[4]) -> c64[4] {
         [("c64", (4,), [complex(INF, 1.0), complex(1.0, INF), complex(NAN, -INF),
                         complex(-INF, NAN)])],  # fmt: skip
     ),
+    # IRFFT ignores the imaginary parts of the DC and Nyquist bins; the library's DFT matrix
+    # had cos(pi) = -1 + 1.2e-16 i, which leaked a huge imaginary part (3.4e38 * 1.2e-16)
+    # into the output (seed 2014: -2.1e22 for 0.087).
+    Finding(
+        "irfft_ignores_imaginary_dc_and_nyquist",
+        """HloModule irfft
+
+ENTRY %main (p.4: c64[1,2]) -> f32[1,2] {
+  %p.4 = c64[1,2]{1,0} parameter(0)
+  ROOT %fft.1 = f32[1,2]{1,0} fft(%p.4), fft_type=IRFFT, fft_length={2}
+}
+""",
+        [("c64", (1, 2), [complex(1.277807593345642, 1.5637986660003662),
+                          complex(1.1033273935317993, 3.4028234663852886e38)])],  # fmt: skip
+        [("f32", (1, 2), [1.1905674934387207, 0.08724009990692139])],
+    ),
 ]
 
 
