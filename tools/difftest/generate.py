@@ -302,15 +302,18 @@ class _Builder:
         self.add(target, dims, "bitcast-convert", [x.name])
 
     def _reducer(self, ptype: str) -> tuple[str, str]:
-        """(reducer opcode, init literal) for `ptype`."""
+        """(reducer opcode, its identity as the init literal) for `ptype`. XLA requires the
+        init to be the reducer's identity: a GPU kernel combines it once per thread (2.5 as
+        a product's init gave 2.5**32 times XLA:CPU's answer), so no other has one answer."""
         if ptype == "pred":
-            return self.pick([("and", "true"), ("or", "false")])  # type: ignore[arg-type]
+            return self.pick([("and", "true"), ("or", "false"), ("xor", "false")])  # type: ignore[arg-type]
         if ptype in INTS:
-            return self.pick([("add", "0"), ("multiply", "1"), ("maximum", "0"),  # type: ignore[arg-type]
-                              ("minimum", "1"), ("and", "-1" if ptype in SIGNED else "0"),
-                              ("or", "0"), ("xor", "0")])  # fmt: skip
-        init = self.pick(["0", "-0", "1", "-inf", "inf", "nan", "2.5"])
-        return self.pick(["add", "multiply", "maximum", "minimum"]), init
+            info = np.iinfo(DTYPES[ptype])
+            return self.pick([("add", "0"), ("multiply", "1"), ("maximum", str(info.min)),  # type: ignore[arg-type]
+                              ("minimum", str(info.max)), ("and", str(info.max if ptype not in
+                              SIGNED else -1)), ("or", "0"), ("xor", "0")])  # fmt: skip
+        return self.pick([("add", "0"), ("add", "-0"), ("multiply", "1"), ("maximum", "-inf"),  # type: ignore[arg-type]
+                          ("minimum", "inf")])  # fmt: skip
 
     def reduce(self) -> None:
         x = self.operand([t for t in ALL_TYPES if t not in COMPLEX])
