@@ -107,14 +107,21 @@ class _LowerReduce(RewritePattern):
             body = Block(arg_types=[element, element])
             combine = _like(combiner, list(body.args), element)
             body.add_ops([combine, triton.ReduceReturnOp([combine.results[0]])])
+            # Reducing the last axis gives a scalar in Triton, not a 0-d tensor.
+            reduced = TensorType(element, shape) if shape else element
             reduce = triton.ReduceOp.build(
                 operands=[[value]],
-                result_types=[[TensorType(element, shape)]],
+                result_types=[[reduced]],
                 properties={"axis": IntegerAttr(dim, i32)},
                 regions=[Region(body)],
             )
             new_ops.append(reduce)
             value = reduce.results[0]
+        if not isinstance(value.type, TensorType):
+            # The scalar back as the 0-d tensor the reduce's users take.
+            wrap = tensor.FromElementsOp(value, result_type=TensorType(element, []))
+            new_ops.append(wrap)
+            value = wrap.results[0]
         result_type = op.results_[0].type
         assert isinstance(result_type, TensorType)
         init = _splat(op.init_values[0], result_type)

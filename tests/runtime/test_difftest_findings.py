@@ -94,6 +94,32 @@ ENTRY %main (p.4: c64[1,2]) -> f32[1,2] {
                           complex(1.1033273935317993, 3.4028234663852886e38)])],  # fmt: skip
         [("f32", (1, 2), [1.1905674934387207, 0.08724009990692139])],
     ),
+    # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
+    # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
+    Finding(
+        "triton_reduce_to_scalar",
+        """HloModule difftest
+
+%region_0.1 (reduce.2: s32[], reduce.3: s32[]) -> s32[] {
+  %reduce.3 = s32[] parameter(1)
+  %reduce.2 = s32[] parameter(0)
+  ROOT %r.1.0 = s32[] or(%reduce.2, %reduce.3)
+}
+
+%fused_reduce (param_0: s32[5]) -> s32[] {
+  %param_0 = s32[5]{0} parameter(0)
+  %constant_1_1 = s32[] constant(0)
+  ROOT %reduce.5.1 = s32[] reduce(%param_0, %constant_1_1), dimensions={0}, to_apply=%region_0.1
+}
+
+ENTRY %main.2 (p.1: s32[5]) -> s32[] {
+  %p.1 = s32[5]{0} parameter(0)
+  ROOT %loop_reduce_fusion = s32[] fusion(%p.1), kind=kCustom, calls=%fused_reduce, backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":{"num_warps":"1","output_tiles":[{"sizes":[]}],"num_ctas":1,"num_stages":1}}}
+}
+""",
+        [("s32", (5,), [1, 2, 4, 8, -16])],
+        [("s32", (), [-1])],
+    ),
 ]
 
 

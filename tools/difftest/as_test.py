@@ -15,7 +15,8 @@ import sys
 import numpy as np
 from arrays import decode
 
-_BACKEND_CONFIG = re.compile(r", backend_config=\{.*\}$", re.MULTILINE)
+# Backend configs go, except a fusion's (`__triton` and its tiles decide how it runs).
+_BACKEND_CONFIG = re.compile(r", backend_config=\{(?!.*fusion_backend_config).*\}$", re.MULTILINE)
 
 
 def literal(array: np.ndarray) -> str:
