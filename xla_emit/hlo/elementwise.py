@@ -144,7 +144,8 @@ def reduce_precision(
 ) -> Array:
     """XLA's reduce-precision: the mantissa rounded to `mantissa_bits` (to nearest even), then
     values beyond the range of `exponent_bits` flushed to a signed inf or zero (denormals of
-    the narrower format too); NaN stays the input NaN (inf when no mantissa bit is left)."""
+    the narrower format too); NaN stays the input NaN, even when no mantissa bit is left (the
+    MLIR emitters' lowering; XLA's older LLVM emitter made that case inf)."""
     source_exponent_bits, source_mantissa_bits = FLOAT_FORMATS[ptype]
     width = ptype.bit_width
     unsigned = np.dtype(f"u{width // 8}")
@@ -167,8 +168,7 @@ def reduce_precision(
         bits = np.where(underflows, sign, bits)
     result = bits.astype(unsigned).view(ptype.dtype).reshape(np.shape(x))
     nan = np.isnan(np.asarray(x, np.float64))
-    replacement = x if mantissa_bits > 0 else np.full(np.shape(x), np.inf, ptype.dtype)
-    return np.where(nan, replacement, result).astype(ptype.dtype)
+    return np.where(nan, x, result).astype(ptype.dtype)
 
 
 def _int_divide(a: Array, b: Array, ptype: PrimitiveType) -> Array:
