@@ -185,13 +185,19 @@ def run_ours(
             module = parse_hlo_module(gpu_hlo, "program.hlo")
             return "ok", run_hlo_module(module, inputs, InterpreterOptions())
     except UserError as error:
-        return "unsupported", error.message.splitlines()[0]
+        return _located(error.message.splitlines()[0])
     except _Timeout:
         return "timeout", f"more than {OURS_TIMEOUT} s"
-    except RecursionError as error:
-        return "crash", _crash(error)
     except Exception as error:
         return "crash", _crash(error)
+
+
+# Located errors that report a bug of ours rather than a program we do not support.
+_INTERNAL = ("left invalid IR", "internal error", "Internal error")
+
+
+def _located(message: str) -> tuple[str, str]:
+    return ("crash" if any(m in message for m in _INTERNAL) else "unsupported"), message
 
 
 def run_evaluator(gpu_hlo: str, inputs: list[np.ndarray]) -> tuple[str, list[np.ndarray] | str]:
@@ -200,7 +206,7 @@ def run_evaluator(gpu_hlo: str, inputs: list[np.ndarray]) -> tuple[str, list[np.
             module = parse_hlo_module(gpu_hlo, "program.hlo")
             return "ok", evaluate_module(module, inputs)
     except UserError as error:
-        return "unsupported", error.message.splitlines()[0]
+        return _located(error.message.splitlines()[0])
     except _Timeout:
         return "timeout", f"more than {OURS_TIMEOUT} s"
     except Exception as error:

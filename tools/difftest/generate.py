@@ -54,8 +54,9 @@ class Param:
     # Indices near [0, bound) when set, else edge values (only finite ones if `finite`).
     bound: int | None = None
     finite: bool = False
-    # Without huge values (|x| > 100 becomes +-2.5): sums that overflow give inf or NaN by
-    # the order they add in, which differs between XLA and us by design.
+    # Without huge or tiny values (|x| > 100 becomes +-2.5, 0 < |x| < 1e-6 +-0.25): sums
+    # that overflow give inf or NaN by the order they add in, which differs between XLA
+    # and us by design.
     tame: bool = False
 
 
@@ -142,7 +143,12 @@ def _tamed(values: np.ndarray) -> np.ndarray:
         return values
     wide = values.astype(np.float64)
     huge = np.isfinite(wide) & (np.abs(wide) > 100)
-    return np.where(huge, np.copysign(2.5, wide), wide).astype(values.dtype)
+    # Tiny values too: their products underflow to subnormals, which XLA:CPU flushes to
+    # zero inside a kernel (0 * inf is then NaN) where a GPU keeps them.
+    tiny = (wide != 0) & (np.abs(wide) < 1e-6)
+    return np.where(huge | tiny, np.copysign(np.where(huge, 2.5, 0.25), wide), wide).astype(
+        values.dtype
+    )
 
 
 class _Builder:
@@ -261,6 +267,10 @@ class _Builder:
         direction = self.pick(["EQ", "NE"] if x.ptype in COMPLEX else _DIRECTIONS)
         attributes = f"direction={direction}"
         if x.ptype in FLOATS and self.rng.random() < 0.3:
+            # A total order sees a NaN's sign; a NaN an op computes has the platform's sign
+            # (numpy's log(-5) is -NaN, XLA:CPU's and a GPU's +NaN), so compare parameters.
+            x = self.program.value(self.param(x.ptype, x.dims))
+            y = self.program.value(self.param(x.ptype, x.dims))
             attributes += ", type=TOTALORDER"
         self.add("pred", x.dims, "compare", [x.name, y.name], attributes)
 
