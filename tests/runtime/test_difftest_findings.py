@@ -46,8 +46,10 @@ def _array(value: Literal) -> np.ndarray:
         array.real = [complex(v).real for v in values]  # type: ignore[arg-type]
         array.imag = [complex(v).imag for v in values]  # type: ignore[arg-type]
         return array.reshape(shape)
-    return np.array(values, dtype=np.float64 if dtype.kind == "f" else None).astype(dtype).reshape(
-        shape
+    return (
+        np.array(values, dtype=np.float64 if dtype.kind == "f" else None)
+        .astype(dtype)
+        .reshape(shape)
     )
 
 
@@ -60,6 +62,12 @@ def _bits(array: np.ndarray) -> bytes:
     wide = array.astype(np.float64)
     return np.where(np.isnan(wide), np.nan, wide).astype(array.dtype).tobytes()
 
+
+# XLA's backend config of a __triton fusion whose output tile is a scalar.
+_SCALAR_TILE_CONFIG = (
+    'backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":'
+    '{"num_warps":"1","output_tiles":[{"sizes":[]}],"num_ctas":1,"num_stages":1}}}'
+)
 
 FINDINGS = [
     # complex(re, im) was built as re + 1j * im, so an infinite imaginary part made the real
@@ -75,8 +83,13 @@ ENTRY %main (re: f32[4], im: f32[4]) -> c64[4] {
 }
 """,
         [("f32", (4,), [INF, 1.0, NAN, -INF]), ("f32", (4,), [1.0, INF, -INF, NAN])],
-        [("c64", (4,), [complex(INF, 1.0), complex(1.0, INF), complex(NAN, -INF),
-                        complex(-INF, NAN)])],  # fmt: skip
+        [
+            (
+                "c64",
+                (4,),
+                [complex(INF, 1.0), complex(1.0, INF), complex(NAN, -INF), complex(-INF, NAN)],
+            )
+        ],
     ),
     # IRFFT ignores the imaginary parts of the DC and Nyquist bins; the library's DFT matrix
     # had cos(pi) = -1 + 1.2e-16 i, which leaked a huge imaginary part (3.4e38 * 1.2e-16)
@@ -90,8 +103,16 @@ ENTRY %main (p.4: c64[1,2]) -> f32[1,2] {
   ROOT %fft.1 = f32[1,2]{1,0} fft(%p.4), fft_type=IRFFT, fft_length={2}
 }
 """,
-        [("c64", (1, 2), [complex(1.277807593345642, 1.5637986660003662),
-                          complex(1.1033273935317993, 3.4028234663852886e38)])],  # fmt: skip
+        [
+            (
+                "c64",
+                (1, 2),
+                [
+                    complex(1.277807593345642, 1.5637986660003662),
+                    complex(1.1033273935317993, 3.4028234663852886e38),
+                ],
+            )
+        ],
         [("f32", (1, 2), [1.1905674934387207, 0.08724009990692139])],
     ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
@@ -114,9 +135,9 @@ ENTRY %main (p.4: c64[1,2]) -> f32[1,2] {
 
 ENTRY %main.2 (p.1: s32[5]) -> s32[] {
   %p.1 = s32[5]{0} parameter(0)
-  ROOT %loop_reduce_fusion = s32[] fusion(%p.1), kind=kCustom, calls=%fused_reduce, backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":{"num_warps":"1","output_tiles":[{"sizes":[]}],"num_ctas":1,"num_stages":1}}}
-}
-""",
+  ROOT %loop_reduce_fusion = s32[] fusion(%p.1), kind=kCustom, calls=%fused_reduce, """
+        + _SCALAR_TILE_CONFIG
+        + "\n}\n",
         [("s32", (5,), [1, 2, 4, 8, -16])],
         [("s32", (), [-1])],
     ),

@@ -43,8 +43,9 @@ def _float(value: float) -> str:
 
 def main() -> None:
     log, seed = sys.argv[1], int(sys.argv[2])
-    for line in open(log):
-        record = json.loads(line)
+    with open(log) as file:
+        records = [json.loads(line) for line in file]
+    for record in records:
         if record.get("seed") != seed or "minimized" not in record:
             continue
         small = record["minimized"]

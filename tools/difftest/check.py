@@ -172,7 +172,8 @@ def _first_difference(
 def _crash(error: BaseException) -> str:
     frame = traceback.extract_tb(error.__traceback__)[-1]
     where = f"{os.path.relpath(frame.filename)}:{frame.lineno}"
-    return f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''} at {where}"
+    first_line = str(error).splitlines()[0][:200] if str(error) else ""
+    return f"{type(error).__name__}: {first_line} at {where}"
 
 
 def run_ours(
@@ -188,7 +189,7 @@ def run_ours(
         return _located(error.message.splitlines()[0])
     except _Timeout:
         return "timeout", f"more than {OURS_TIMEOUT} s"
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 (any traceback of ours is a finding)
         return "crash", _crash(error)
 
 
@@ -209,7 +210,7 @@ def run_evaluator(gpu_hlo: str, inputs: list[np.ndarray]) -> tuple[str, list[np.
         return _located(error.message.splitlines()[0])
     except _Timeout:
         return "timeout", f"more than {OURS_TIMEOUT} s"
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 (any traceback of ours is a finding)
         return "crash", _crash(error)
 
 
@@ -272,7 +273,7 @@ def compare_with_xla(
             outputs = [flush_denormals(x) for x in outputs]
         try:
             rules = [e.compare for e in output_expectations(module, inputs)]
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (any traceback of ours is a finding)
             return Verdict("crash", "expectations: " + _crash(error), gpu_hlo, expected)
         difference = _first_difference(expected, outputs, rules)
         if difference is not None:

@@ -21,10 +21,10 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
-from check import XlaWorker, check_program, judge, stderr  # noqa: E402
-from generate import CLASS_NAMES, Program, generate  # noqa: E402
-from minimize import minimize  # noqa: E402
+import numpy as np
+from check import XlaWorker, check_program, judge, stderr
+from generate import CLASS_NAMES, Program, generate
+from minimize import minimize
 
 # Kinds that are ours to fix; the others are XLA refusing a program, or a located error.
 # (`agree-flushed`: agree once subnormals are flushed as XLA:CPU flushes them.)

@@ -192,9 +192,7 @@ class _Builder:
 
     def operand(self, types: list[str], dims: tuple[int, ...] | None = None) -> Param | Instr:
         """A pool value of one of `types` (and `dims`), else a new parameter."""
-        fits = [
-            v for v in self.values() if v.ptype in types and (dims is None or v.dims == dims)
-        ]
+        fits = [v for v in self.values() if v.ptype in types and (dims is None or v.dims == dims)]
         if fits and self.rng.random() < 0.8:
             # Prefer recent values: they make deeper programs.
             return fits[-1 - int(self.rng.integers(min(len(fits), 3)))]
@@ -364,11 +362,11 @@ class _Builder:
         name = f"argmin_{ptype}"
         v, i = f"{ptype}[]", "s32[]"
         nan_rule = (
-            f"  %an = pred[] compare(%a, %a), direction=NE\n"
-            f"  %lt = pred[] compare(%a, %b), direction=LT\n"
-            f"  %less = pred[] or(%lt, %an)\n"
+            "  %an = pred[] compare(%a, %a), direction=NE\n"
+            "  %lt = pred[] compare(%a, %b), direction=LT\n"
+            "  %less = pred[] or(%lt, %an)\n"
             if ptype in FLOATS
-            else f"  %less = pred[] compare(%a, %b), direction=LT\n"
+            else "  %less = pred[] compare(%a, %b), direction=LT\n"
         )
         self.program.computations[name] = (
             f"%{name} (a: {v}, ai: {i}, b: {v}, bi: {i}) -> ({v}, {i}) {{\n"
@@ -413,8 +411,8 @@ class _Builder:
             return
         extra = self.dims(int(self.rng.integers(1, 4 - len(x.dims))))
         out = list(extra)
-        positions = sorted(int(p) for p in self.rng.choice(len(out) + len(x.dims),
-                                                            len(x.dims), replace=False))  # fmt: skip
+        chosen = self.rng.choice(len(out) + len(x.dims), len(x.dims), replace=False)
+        positions = sorted(int(p) for p in chosen)
         for position, d in zip(positions, x.dims, strict=True):
             out.insert(position, d)
         self.add(x.ptype, tuple(out), "broadcast", [x.name],

@@ -17,22 +17,20 @@ os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
 os.environ["JAX_SKIP_CUDA_CONSTRAINTS_CHECK"] = "1"
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 
-import json  # noqa: E402
+import json
 
-import jax  # noqa: E402
-import jaxlib._hlo as hlo  # noqa: E402
-import numpy as np  # noqa: E402
-from arrays import decode, encode  # noqa: E402
-from jax._src.interpreters import mlir  # noqa: E402
-from jax._src.lib import _jax  # noqa: E402
-from jax._src.lib import xla_client as xc  # noqa: E402
-from jax._src.lib.mlir import ir  # noqa: E402
-from jax.experimental import topologies  # noqa: E402
+import jax
+import jaxlib._hlo as hlo
+import numpy as np
+from arrays import decode, encode
+from jax._src.interpreters import mlir
+from jax._src.lib import _jax
+from jax._src.lib import xla_client as xc
+from jax._src.lib.mlir import ir
+from jax.experimental import topologies
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-_TARGET = os.environ.get(
-    "DIFFTEST_H100_CONFIG", "/work/shared/reference/h100_target_config.txtpb"
-)
+_TARGET = os.environ.get("DIFFTEST_H100_CONFIG", "/work/shared/reference/h100_target_config.txtpb")
 _METADATA = re.compile(r", metadata=\{[^{}]*\}")
 _FRONTEND = re.compile(r", frontend_attributes=\{[^{}]*\}")
 
@@ -85,7 +83,7 @@ def main() -> None:
             reply["outputs"] = [encode(x.reshape(s)) for x, s in zip(outputs, shapes, strict=True)]
             if request.get("gpu", True):
                 reply["gpu_hlo"] = xla.gpu_hlo(code)
-        except Exception as error:  # XLA rejects the program: its words, one line
+        except Exception as error:  # noqa: BLE001 (XLA rejects the program: its words)
             reply["error"] = f"{type(error).__name__}: {error}".splitlines()[0][:500]
         print(json.dumps(reply), flush=True)
 

@@ -75,7 +75,9 @@ class ComplexImpls(OpImpls):
     @impl(cplx.CreateOp)
     def run_create(self, _ex: Executor, op: cplx.CreateOp, args: Values) -> Values:
         real, imaginary = np.asarray(lanes(args[0])), np.asarray(lanes(args[1]))
-        value = np.empty(np.broadcast_shapes(real.shape, imaginary.shape), numpy_dtype(op.complex.type))
+        value = np.empty(
+            np.broadcast_shapes(real.shape, imaginary.shape), numpy_dtype(op.complex.type)
+        )
         # Part by part: real + 1j * imaginary would make an infinite imaginary part's real
         # part NaN (1j * inf is nan + inf j).
         value.real, value.imag = real, imaginary
