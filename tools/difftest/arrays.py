@@ -69,8 +69,9 @@ def edge_array(rng: np.random.Generator, ptype: str, shape: tuple[int, ...]) -> 
         small = rng.integers(-9 if dtype.kind == "i" else 0, 10, count)
         wide = rng.integers(info.min, info.max, count, dtype=dtype, endpoint=True)
         values = np.where(rng.random(count) < 0.6, small.astype(dtype), wide)
-        pool = np.array(sorted({0, 1, int(info.min), int(info.max), int(info.max) // 2 + 1}))
-        values[edges] = pool[rng.integers(0, len(pool), int(edges.sum()))].astype(dtype)
+        # In the element type itself: u64's max is no int64 (a float pool would round it).
+        pool = np.array(sorted({0, 1, int(info.min), int(info.max), int(info.max) // 2 + 1}), dtype)
+        values[edges] = pool[rng.integers(0, len(pool), int(edges.sum()))]
         return values.reshape(shape)
     if dtype.kind == "c":
         part = "f32" if ptype == "c64" else "f64"
