@@ -127,7 +127,8 @@ class Program:
             else:
                 values = edge_array(rng, p.ptype, p.dims)
                 if p.finite:
-                    values = np.nan_to_num(values, posinf=1.5, neginf=-2.0)
+                    # (np.asarray: nan_to_num makes a 0-d array a scalar)
+                    values = np.asarray(np.nan_to_num(values, posinf=1.5, neginf=-2.0))
                 if p.tame:
                     values = _tamed(values)
                 arrays.append(values)
@@ -649,12 +650,12 @@ CLASS_NAMES = [c.__name__ for c, _ in _CLASSES]
 
 
 def generate(seed: int, steps: int | None = None, only: str | None = None) -> Program:
-    """The program of `seed`: 1 to 6 instructions (or `steps`), op classes drawn by weight
+    """The program of `seed`: 1 to 10 steps (or `steps`), op classes drawn by weight
     (or only the class named `only`), outputs the values no instruction uses (at most 3)."""
     builder = _Builder(seed)
     classes = [c for c, _ in _CLASSES if only is None or c.__name__ == only]
     weights = np.array([w for c, w in _CLASSES if only is None or c.__name__ == only])
-    count = steps if steps is not None else int(builder.rng.integers(1, 7))
+    count = steps if steps is not None else int(builder.rng.integers(1, 11))
     for _ in range(count):
         chosen = classes[int(builder.rng.choice(len(classes), p=weights / weights.sum()))]
         chosen(builder)
