@@ -38,6 +38,13 @@ def test_every_op_class_gives_programs_our_parser_and_evaluator_accept(op_class:
         assert [o.shape for o in outputs] == program.shapes()
 
 
+def test_inputs_of_many_programs_match_their_parameters() -> None:
+    for seed in range(300):
+        program = generate(seed)
+        inputs = program.inputs(seed)
+        assert [x.shape for x in inputs] == [p.dims for p in program.params]
+
+
 def test_inputs_hold_edge_values() -> None:
     values = edge_array(np.random.default_rng(0), "f32", (400,))
     assert np.isnan(values).any() and np.isposinf(values).any() and np.isneginf(values).any()
