@@ -115,6 +115,70 @@ ENTRY %main (p.4: c64[1,2]) -> f32[1,2] {
         ],
         [("f32", (1, 2), [1.1905674934387207, 0.08724009990692139])],
     ),
+    # Complex division recovers infinities as C's Annex G says (MLIR's complex lowering does;
+    # numpy's formula gave NaN + NaN j for (1.4 + 2j) / (nan + inf j), XLA 0 - 0j); complex
+    # multiplication does not (XLA:CPU's (1.5 + 2j) * (nan + inf j) is NaN + NaN j).
+    Finding(
+        "complex_division_recovers_infinities",
+        """HloModule complex_infinities
+
+ENTRY %main (x: c128[5], y: c128[5]) -> (c128[5], c128[5]) {
+  %x = c128[5] parameter(0)
+  %y = c128[5] parameter(1)
+  %product = c128[5] multiply(%x, %y)
+  %quotient = c128[5] divide(%x, %y)
+  ROOT %out = (c128[5], c128[5]) tuple(%product, %quotient)
+}
+""",
+        [
+            (
+                "c128",
+                (5,),
+                [
+                    complex(1.5, 2.0),
+                    complex(1.0, 1.0),
+                    complex(INF, 0.0),
+                    complex(2.0, 0.0),
+                    complex(3.0, -1.0),
+                ],
+            ),
+            (
+                "c128",
+                (5,),
+                [
+                    complex(NAN, INF),
+                    complex(0.0, 0.0),
+                    complex(1.0, 1.0),
+                    complex(INF, NAN),
+                    complex(0.5, 0.25),
+                ],
+            ),
+        ],
+        [
+            (
+                "c128",
+                (5,),
+                [
+                    complex(NAN, NAN),
+                    complex(0.0, 0.0),
+                    complex(INF, INF),
+                    complex(NAN, NAN),
+                    complex(1.75, 0.25),
+                ],
+            ),
+            (
+                "c128",
+                (5,),
+                [
+                    complex(0.0, -0.0),
+                    complex(INF, INF),
+                    complex(INF, -INF),
+                    complex(0.0, 0.0),
+                    complex(4.0, -4.0),
+                ],
+            ),
+        ],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(

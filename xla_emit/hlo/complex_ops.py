@@ -88,8 +88,60 @@ def unary(opcode: str, x: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
 
 
 def binary(opcode: str, a: np.ndarray, b: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
+    wide_a, wide_b = a.astype(np.complex128), b.astype(np.complex128)
     with np.errstate(all="ignore"):
-        return _BINARY[opcode](a.astype(np.complex128), b.astype(np.complex128)).astype(ptype.dtype)
+        result = _BINARY[opcode](wide_a, wide_b)
+    return recover_infinities(opcode, wide_a, wide_b, result).astype(ptype.dtype)
+
+
+def recover_infinities(opcode: str, x: np.ndarray, y: np.ndarray, result: np.ndarray) -> np.ndarray:
+    """`result` of `x / y` where the plain formula gave NaN + NaN j, recomputed as C's Annex G
+    says (MLIR's complex lowering, which XLA's emitters use, does so for division; XLA:CPU
+    prints (1.5 + 2j) / (nan + inf j) = 0 - 0j): a finite value over an infinite one is
+    zero, over zero infinite, an infinite one over a finite one infinite. Products keep the
+    plain formula (XLA:CPU's (1.5 + 2j) * (nan + inf j) is NaN + NaN j)."""
+    if opcode != "divide":
+        return result
+    x, y = np.broadcast_arrays(x, y)
+    lost = np.isnan(result.real) & np.isnan(result.imag)
+    if not lost.any():
+        return result
+    result = result.copy()
+    with np.errstate(all="ignore"):
+        result[lost] = _divide_recovered(x[lost], y[lost])  # NaN + NaN j where no rule applies
+    return result
+
+
+def _unit(part: np.ndarray) -> np.ndarray:
+    """An infinite part as +-1, any other as +-0 (the sign kept)."""
+    return np.copysign(np.isinf(part).astype(np.float64), part)
+
+
+def _divide_recovered(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    a, b, c, d = x.real, x.imag, y.real, y.imag
+    zero_denominator = (c == 0) & (d == 0) & (~np.isnan(a) | ~np.isnan(b))
+    infinite_numerator = (np.isinf(a) | np.isinf(b)) & np.isfinite(c) & np.isfinite(d)
+    infinite_denominator = (np.isinf(c) | np.isinf(d)) & np.isfinite(a) & np.isfinite(b)
+    signed_inf = np.copysign(np.inf, c)
+    a1, b1 = _unit(a), _unit(b)
+    c1, d1 = _unit(c), _unit(d)
+    real = np.select(
+        [zero_denominator, infinite_numerator, infinite_denominator],
+        [signed_inf * a, np.inf * (a1 * c + b1 * d), 0.0 * (a * c1 + b * d1)],
+        np.nan,
+    )
+    imag = np.select(
+        [zero_denominator, infinite_numerator, infinite_denominator],
+        [signed_inf * b, np.inf * (b1 * c - a1 * d), 0.0 * (b * c1 - a * d1)],
+        np.nan,
+    )
+    return _complex(real, imag)
+
+
+def _complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
+    value = np.empty(real.shape, np.complex128)
+    value.real, value.imag = real, imag
+    return value
 
 
 def part(opcode: str, operands: list[np.ndarray], result: PrimitiveType) -> np.ndarray:

@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.dialects import complex as cplx
 from xdsl.ir import Operation
 
+from xla_emit.hlo.complex_ops import recover_infinities
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Array, Executor, Values, lanes
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
@@ -63,8 +64,12 @@ class ComplexImpls(OpImpls):
 
     @impl(*_BINARY)
     def run_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        x, y = _wide(args[0]), _wide(args[1])
         with np.errstate(all="ignore"):
-            result = _BINARY[type(op)](_wide(args[0]), _wide(args[1]))
+            result = _BINARY[type(op)](x, y)
+        # complex.div lowers (ComplexToStandard) with Annex G's recovery of infinities.
+        if isinstance(op, cplx.DivOp):
+            result = recover_infinities("divide", x, y, result)
         return (result.astype(numpy_dtype(op.results[0].type)),)
 
     @impl(*_PARTS)
