@@ -206,6 +206,37 @@ ENTRY %main (x: c128[5], y: c128[5]) -> (c128[5], c128[5]) {
             ("f32", (4, 40), [-float((i * 37) % 41 - 20) for i in range(160)]),
         ],
     ),
+    # sign of a complex is re / |z| and im / |z| part by part: as a complex division
+    # sign(-4.5 + inf j) was NaN + NaN j where XLA prints -0 + NaN j (seed 50027).
+    Finding(
+        "complex_sign_part_by_part",
+        """HloModule complex_sign
+
+ENTRY %main (z: c64[4]) -> c64[4] {
+  %z = c64[4] parameter(0)
+  ROOT %s = c64[4] sign(%z)
+}
+""",
+        [
+            (
+                "c64",
+                (4,),
+                [complex(-4.5, INF), complex(3.0, 4.0), complex(0.0, -0.0), complex(INF, 1.0)],
+            ),
+        ],
+        [
+            (
+                "c64",
+                (4,),
+                [
+                    complex(-0.0, NAN),
+                    complex(0.6000000238418579, 0.800000011920929),
+                    complex(0.0, -0.0),
+                    complex(NAN, 0.0),
+                ],
+            ),
+        ],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(

@@ -82,8 +82,11 @@ def unary(opcode: str, x: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
         if opcode == "abs":
             return np.abs(wide).astype(ptype.component_type.dtype)
         if opcode == "sign":
+            # Part by part, x / |x| and y / |x| (as MLIR's complex lowering): a complex
+            # division would make sign(-4.4 + inf j) NaN + NaN j, not XLA's -0 + NaN j.
             magnitude = np.abs(wide)
-            return np.where(magnitude == 0, wide, wide / magnitude).astype(ptype.dtype)
+            parts = _complex(wide.real / magnitude, wide.imag / magnitude)
+            return np.where(magnitude == 0, wide, parts).astype(ptype.dtype)
         return _UNARY[opcode](wide).astype(ptype.dtype)
 
 

@@ -32,8 +32,19 @@ _UNARY: dict[type[Operation], Callable[[Array], Array]] = {
     cplx.CosOp: np.cos,
     cplx.TanOp: np.tan,
     cplx.ConjOp: np.conj,
-    cplx.SignOp: lambda z: np.where(z == 0, z, z / np.where(z == 0, 1, np.abs(z))),
+    cplx.SignOp: lambda z: _sign(z),
 }
+
+
+def _sign(z: Array) -> Array:
+    """complex.sign as MLIR lowers it: re / |z| and im / |z| part by part (a complex division
+    would make sign(-4.4 + inf j) NaN + NaN j, not -0 + NaN j), z where z is 0."""
+    magnitude = np.abs(z)
+    parts = np.empty(np.shape(z), np.complex128)
+    parts.real, parts.imag = np.real(z) / magnitude, np.imag(z) / magnitude
+    return np.where(z == 0, z, parts)
+
+
 _BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     cplx.AddOp: np.add,
     cplx.SubOp: np.subtract,
