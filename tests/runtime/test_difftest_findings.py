@@ -237,6 +237,26 @@ ENTRY %main (z: c64[4]) -> c64[4] {
             ),
         ],
     ),
+    # maximum and minimum order the zeros: max(+0, -0) is +0 and min -0 whichever comes
+    # first (IEEE 754-2019, arith.maximumf); numpy's keep the first operand, so the
+    # interpreter and the evaluator gave max(+0, -0) = -0 (seed 51020), and a max-reduce
+    # of [-0, +0, -0] -0.
+    Finding(
+        "signed_zero_extremes",
+        "signed_zero_extremes.hlo",
+        [
+            ("f32", (4,), [0.0, -0.0, -0.0, 2.0]),
+            ("f32", (4,), [-0.0, 0.0, -0.0, NAN]),
+            ("f32", (2, 3), [-0.0, 0.0, -0.0, 0.0, -0.0, 0.0]),
+        ],
+        [
+            ("f32", (4,), [0.0, 0.0, -0.0, NAN]),
+            ("f32", (4,), [-0.0, -0.0, -0.0, NAN]),
+            ("f32", (2,), [0.0, 0.0]),
+            ("f32", (2,), [-0.0, -0.0]),
+            ("f32", (4,), [0.0, 0.0, 0.0, 0.0]),
+        ],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(
