@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from arrays import DTYPES, edge_array, index_array
+from arrays import DTYPES, edge_array, flush_denormals, index_array
 
 INTS = ["s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"]
 SIGNED = ["s8", "s16", "s32", "s64"]
@@ -54,6 +54,8 @@ class Param:
     # Indices near [0, bound) when set, else edge values (only finite ones if `finite`).
     bound: int | None = None
     finite: bool = False
+    # Integer bits of floats of this type (normal values and edge values, no subnormals).
+    bits_of: str | None = None
     # Without huge or tiny values (|x| > 100 becomes +-2.5, 0 < |x| < 1e-6 +-0.25): sums
     # that overflow give inf or NaN by the order they add in, which differs between XLA
     # and us by design.
@@ -124,6 +126,10 @@ class Program:
         for p in self.params:
             if p.bound is not None:
                 arrays.append(index_array(rng, p.ptype, p.dims, p.bound))
+            elif p.bits_of is not None:
+                ratio = _WIDTH[p.ptype] // _WIDTH[p.bits_of]
+                floats = flush_denormals(edge_array(rng, p.bits_of, (*p.dims, ratio)))
+                arrays.append(floats.view(DTYPES[p.ptype]).reshape(p.dims))
             else:
                 values = edge_array(rng, p.ptype, p.dims)
                 if p.finite:
@@ -177,9 +183,10 @@ class _Builder:
         bound: int | None = None,
         finite: bool = False,
         tame: bool = False,
+        bits_of: str | None = None,
     ) -> str:
         name = self.fresh("p")
-        self.program.params.append(Param(name, ptype, dims, bound, finite, tame))
+        self.program.params.append(Param(name, ptype, dims, bound, finite, bits_of, tame))
         return name
 
     def tame_operand(
@@ -302,14 +309,19 @@ class _Builder:
             x = self.program.value(self.param(self.pick(FLOATS), self.dims()))
         width = _WIDTH[x.ptype]
         same = [t for t in [*INTS, *FLOATS] if _WIDTH[t] == width and t != x.ptype]
-        if same and self.rng.random() < 0.7:
-            self.add(self.pick(same), x.dims, "bitcast-convert", [x.name])
-            return
         narrower = [t for t in [*INTS, *FLOATS] if _WIDTH[t] < width]
-        if not narrower:
+        if same and self.rng.random() < 0.7:
+            target, dims = self.pick(same), x.dims
+        elif narrower:
+            target = self.pick(narrower)
+            dims = (*x.dims, width // _WIDTH[target])
+        else:
             return
-        target = self.pick(narrower)
-        dims = (*x.dims, width // _WIDTH[target])
+        if target in FLOATS and x.ptype in INTS:
+            # Integer bits that are floats without subnormals: XLA:CPU reads a subnormal
+            # as zero in every op (ceil(1e-45) is 0 there, 1 on a GPU), and no rerun with
+            # flushed inputs would see one that an integer holds.
+            x = self.program.value(self.param(x.ptype, x.dims, bits_of=target))
         self.add(target, dims, "bitcast-convert", [x.name])
 
     def _reducer(self, ptype: str) -> tuple[str, str]:
