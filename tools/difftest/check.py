@@ -296,7 +296,10 @@ def compare_with_xla(
 ) -> Verdict:
     """Ours, then the evaluator, against XLA's `expected` outputs (with `flush_outputs`,
     ours are flushed as XLA:CPU flushes subnormal results)."""
-    module = parse_hlo_module(gpu_hlo, "program.hlo")
+    try:
+        module = parse_hlo_module(gpu_hlo, "program.hlo")
+    except UserError as error:
+        return Verdict(*_located(error.message.splitlines()[0]), gpu_hlo, expected)
     for side, run in (("", run_ours), ("evaluator-", run_evaluator)):
         kind, outputs = run(gpu_hlo, inputs)
         if isinstance(outputs, str):

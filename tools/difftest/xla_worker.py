@@ -64,7 +64,10 @@ class Xla:
             executable = self.gpu.compile(
                 module, xc.DeviceList(tuple(self.gpu_devices)), xc.CompileOptions()
             )
-        text = executable.hlo_modules()[0].to_string()
+        options = hlo.HloPrintOptions()
+        options.print_large_constants = True  # not `{...}`: the text must parse back
+        options.print_metadata = False
+        text = executable.hlo_modules()[0].to_string(options)
         return _FRONTEND.sub("", _METADATA.sub("", text))
 
 
