@@ -257,6 +257,32 @@ ENTRY %main (z: c64[4]) -> c64[4] {
             ("f32", (4,), [0.0, 0.0, 0.0, 0.0]),
         ],
     ),
+    # |z| is NaN wherever a part is NaN (XLA lowers it as max * sqrt(1 + (min/max)^2));
+    # numpy's hypot made |-inf + NaN j| inf (seed 80131).
+    Finding(
+        "complex_abs_of_nan_parts",
+        """HloModule complex_abs
+
+ENTRY %main (z: c64[5]) -> f32[5] {
+  %z = c64[5] parameter(0)
+  ROOT %a = f32[5] abs(%z)
+}
+""",
+        [
+            (
+                "c64",
+                (5,),
+                [
+                    complex(-INF, NAN),
+                    complex(NAN, INF),
+                    complex(INF, 0.0),
+                    complex(3.0, 4.0),
+                    complex(NAN, 1.0),
+                ],
+            ),
+        ],
+        [("f32", (5,), [NAN, NAN, INF, 5.0, NAN])],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(

@@ -80,7 +80,10 @@ def unary(opcode: str, x: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
         if opcode == "copy":
             return x
         if opcode == "abs":
-            return np.abs(wide).astype(ptype.component_type.dtype)
+            # NaN wherever a part is NaN, as XLA's |z| (max * sqrt(1 + (min/max)^2)): C's
+            # hypot gives |inf + NaN j| = inf, XLA:CPU prints NaN.
+            magnitude = np.where(np.isnan(wide.real) | np.isnan(wide.imag), np.nan, np.abs(wide))
+            return magnitude.astype(ptype.component_type.dtype)
         if opcode == "sign":
             # Part by part, x / |x| and y / |x| (as MLIR's complex lowering): a complex
             # division would make sign(-4.4 + inf j) NaN + NaN j, not XLA's -0 + NaN j.

@@ -36,6 +36,12 @@ _UNARY: dict[type[Operation], Callable[[Array], Array]] = {
 }
 
 
+def _abs(z: Array) -> Array:
+    """complex.abs as MLIR lowers it (max * sqrt(1 + (min/max)^2)): NaN wherever a part is
+    NaN (numpy's hypot makes |inf + NaN j| inf; XLA:CPU prints NaN)."""
+    return np.where(np.isnan(np.real(z)) | np.isnan(np.imag(z)), np.nan, np.abs(z))
+
+
 def _sign(z: Array) -> Array:
     """complex.sign as MLIR lowers it: re / |z| and im / |z| part by part (a complex division
     would make sign(-4.4 + inf j) NaN + NaN j, not -0 + NaN j), z where z is 0."""
@@ -55,7 +61,7 @@ _BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
 _PARTS: dict[type[Operation], Callable[[Array], Array]] = {
     cplx.ReOp: np.real,
     cplx.ImOp: np.imag,
-    cplx.AbsOp: np.abs,
+    cplx.AbsOp: lambda z: _abs(z),
 }
 
 
