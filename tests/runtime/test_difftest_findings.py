@@ -283,6 +283,15 @@ ENTRY %main (z: c64[5]) -> f32[5] {
         ],
         [("f32", (5,), [NAN, NAN, INF, 5.0, NAN])],
     ),
+    # A __triton fusion with a bitwise `not`: stablehlo-lower-to-arith left `stablehlo.not`,
+    # which the tile executor refused (seed 54039). It is `xori` with all ones now.
+    # not [0, 1, -1, 5] = [-1, -2, 0, -6], whose sum is -9.
+    Finding(
+        "triton_bitwise_not",
+        "triton_bitwise_not.hlo",
+        [("s32", (4, 1), [0, 1, -1, 5])],
+        [("s32", (), [-9])],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(
