@@ -82,13 +82,15 @@ def unary(opcode: str, x: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
         if opcode == "abs":
             # NaN wherever a part is NaN, as XLA's |z| (max * sqrt(1 + (min/max)^2)): C's
             # hypot gives |inf + NaN j| = inf, XLA:CPU prints NaN.
-            magnitude = np.where(np.isnan(wide.real) | np.isnan(wide.imag), np.nan, np.abs(wide))
+            magnitude = np.where(
+                np.isnan(np.real(wide)) | np.isnan(np.imag(wide)), np.nan, np.abs(wide)
+            )
             return magnitude.astype(ptype.component_type.dtype)
         if opcode == "sign":
             # Part by part, x / |x| and y / |x| (as MLIR's complex lowering): a complex
             # division would make sign(-4.4 + inf j) NaN + NaN j, not XLA's -0 + NaN j.
             magnitude = np.abs(wide)
-            parts = _complex(wide.real / magnitude, wide.imag / magnitude)
+            parts = _complex(np.real(wide) / magnitude, np.imag(wide) / magnitude)
             return np.where(magnitude == 0, wide, parts).astype(ptype.dtype)
         return _UNARY[opcode](wide).astype(ptype.dtype)
 
@@ -109,7 +111,7 @@ def recover_infinities(opcode: str, x: np.ndarray, y: np.ndarray, result: np.nda
     if opcode != "divide":
         return result
     x, y = np.broadcast_arrays(x, y)
-    lost = np.isnan(result.real) & np.isnan(result.imag)
+    lost = np.isnan(np.real(result)) & np.isnan(np.imag(result))
     if not lost.any():
         return result
     result = result.copy()
@@ -124,7 +126,7 @@ def _unit(part: np.ndarray) -> np.ndarray:
 
 
 def _divide_recovered(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    a, b, c, d = x.real, x.imag, y.real, y.imag
+    a, b, c, d = np.real(x), np.imag(x), np.real(y), np.imag(y)
     zero_denominator = (c == 0) & (d == 0) & (~np.isnan(a) | ~np.isnan(b))
     infinite_numerator = (np.isinf(a) | np.isinf(b)) & np.isfinite(c) & np.isfinite(d)
     infinite_denominator = (np.isinf(c) | np.isinf(d)) & np.isfinite(a) & np.isfinite(b)
@@ -145,18 +147,17 @@ def _divide_recovered(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _complex(real: np.ndarray, imag: np.ndarray) -> np.ndarray:
-    value = np.empty(real.shape, np.complex128)
-    value.real, value.imag = real, imag
-    return value
+    """complex128 values from their parts, bit for bit (real + 1j * imag would turn an
+    infinite imaginary part's real part NaN: 0 * inf)."""
+    pairs = np.stack(np.broadcast_arrays(real, imag), axis=-1).astype(np.float64)
+    return pairs.view(np.complex128)[..., 0]
 
 
 def part(opcode: str, operands: list[np.ndarray], result: PrimitiveType) -> np.ndarray:
     """`real`, `imag` or `complex`."""
     if opcode == "complex":
-        value = np.empty(np.broadcast_shapes(*(o.shape for o in operands)), result.dtype)
-        # Set part by part: re + 1j * im would make an infinite im's real part NaN (0 * inf).
-        value.real, value.imag = operands
-        return value
+        # Part by part: re + 1j * im would make an infinite im's real part NaN (0 * inf).
+        return _complex(operands[0], operands[1]).astype(result.dtype)
     x = operands[0]
     if opcode == "real":
         return np.real(x).astype(result.dtype)

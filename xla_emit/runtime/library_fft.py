@@ -26,8 +26,10 @@ def _dft(n: int, inverse: bool, dtype: np.dtype[np.generic]) -> np.ndarray:
     # The twiddles at multiples of pi/2 exactly (cos(pi/2) is 6e-17 in floats): an inexact
     # zero would leak one part of a huge input into the other (cuFFT's butterflies never
     # multiply there).
-    matrix.real[np.abs(matrix.real) < 1e-12] = 0.0
-    matrix.imag[np.abs(matrix.imag) < 1e-12] = 0.0
+    real, imag = np.real(matrix), np.imag(matrix)
+    real = np.where(np.abs(real) < 1e-12, 0.0, real)
+    imag = np.where(np.abs(imag) < 1e-12, 0.0, imag)
+    matrix = real + 1j * imag  # finite parts: exact
     return (matrix / n if inverse else matrix).astype(dtype)
 
 
