@@ -1,9 +1,10 @@
 """Delta debugging of a disagreement: the smallest program that still shows it.
 
-Two reductions, each kept only when XLA and ours still disagree the same way
-(`Verdict.signature`): keep one output instead of all; cut an instruction, which
-becomes a parameter fed with the value XLA computes for it (so what follows sees the
-same values), then drop whatever no output needs. Repeated until nothing more goes.
+Three reductions, each kept only when XLA and ours still disagree the same way
+(`Verdict.signature`): keep one output instead of all; make an operand of the output
+the output; cut an instruction, which becomes a parameter fed with the value XLA
+computes for it (so what follows sees the same values), then drop whatever no output
+needs. Repeated until nothing more goes.
 """
 
 from __future__ import annotations
@@ -53,6 +54,23 @@ def _cut(program: Program, name: str, value: np.ndarray, inputs: Inputs) -> tupl
     return _prune(cut, {**inputs, name: value})
 
 
+def _with_operand_roots(program: Program, inputs: Inputs) -> list[tuple[Program, Inputs]]:
+    """The program with its (one) output replaced by an operand of it, for each operand
+    that an instruction computes (the instructions after it dropped)."""
+    if len(program.roots) != 1:
+        return []
+    root = program.value(program.roots[0])
+    candidates = []
+    for operand in getattr(root, "operands", []):
+        value = program.value(operand)
+        if isinstance(value, Param) or value.shape is not None or value.opcode == "constant":
+            continue
+        shorter = copy.deepcopy(program)
+        shorter.roots = [operand]
+        candidates.append(_prune(shorter, inputs))
+    return candidates
+
+
 def minimize(
     worker: XlaWorker, program: Program, inputs: list[np.ndarray], verdict: Verdict
 ) -> dict[str, object]:
@@ -79,6 +97,14 @@ def minimize(
     progress = True
     while progress:
         progress = False
+        for candidate, candidate_inputs in _with_operand_roots(best, best_inputs):
+            found = fails(candidate, candidate_inputs)
+            if found is not None:
+                best, best_inputs, best_verdict = candidate, candidate_inputs, found
+                progress = True
+                break
+        if progress:
+            continue
         for instr in reversed(best.instrs):
             if instr.shape is not None or instr.name in best.roots:
                 continue
