@@ -110,11 +110,11 @@ def recover_infinities(opcode: str, x: np.ndarray, y: np.ndarray, result: np.nda
     plain formula (XLA:CPU's (1.5 + 2j) * (nan + inf j) is NaN + NaN j)."""
     if opcode != "divide":
         return result
-    x, y = np.broadcast_arrays(x, y)
+    x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
     lost = np.isnan(np.real(result)) & np.isnan(np.imag(result))
     if not lost.any():
         return result
-    result = result.copy()
+    result = np.array(result)  # a copy, and an array even for a 0-d numpy scalar
     with np.errstate(all="ignore"):
         result[lost] = _divide_recovered(x[lost], y[lost])  # NaN + NaN j where no rule applies
     return result
