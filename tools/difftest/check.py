@@ -260,13 +260,15 @@ def _same_bits(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
 
 def _rules(module: HloModule, inputs: list[np.ndarray]) -> list[Callable[..., Comparison]]:
     """`--check`'s rule per output, with two allowances for XLA:CPU's compiler:
-    - bit for bit becomes the ulp tolerance where a float multiply feeds an add or
-      subtract: XLA:CPU contracts them into one fused multiply-add (x*x - x in f64 came
-      out 2.8e-17 off the two roundings), as is its right;
+    - bit for bit becomes the ulp tolerance where a float multiply (or dot) feeds an add
+      or subtract: XLA:CPU contracts them into one fused multiply-add (x*x - x in f64 came
+      out 2.8e-17 off the two roundings), as is its right; and where a float reduce is:
+      XLA:CPU sums f16/bf16 in an order of its own, ours follows the GPU's;
     - an approximate output is compared in the narrowest float type of the module: a c64
       product converted to c128 is 1 ulp of c64 off, which is 2**29 ulp of c128."""
     expectations = output_expectations(module, inputs)
-    contractible = _contractible(module)
+    # XLA:CPU sums a 16-bit float reduce in an order of its own (ours follows the GPU's).
+    contractible = _contractible(module) or _has_float_reduce(module)
     narrowest = _narrowest_float(module)
     rules: list[Callable[..., Comparison]] = []
     for e in expectations:
@@ -277,6 +279,65 @@ def _rules(module: HloModule, inputs: list[np.ndarray]) -> list[Callable[..., Co
         else:
             rules.append(e.compare)
     return rules
+
+
+def _has_float_reduce(module: HloModule) -> bool:
+    return any(
+        instruction.opcode in ("reduce", "reduce-window")
+        and any(s.element_type.is_float for s in flatten_shape(instruction.shape))
+        for computation in module.computations
+        for instruction in computation.instructions
+    )
+
+
+def _narrowest_float(module: HloModule) -> np.dtype | None:
+    """The narrowest float component type any instruction of the module has, if any."""
+    widths = {
+        s.element_type.component_type.dtype if s.element_type.is_complex else s.element_type.dtype
+        for computation in module.computations
+        for instruction in computation.instructions
+        for s in flatten_shape(instruction.shape)
+        if s.element_type.is_float or s.element_type.is_complex
+    }
+    return min(widths, key=lambda d: d.itemsize) if widths else None
+
+
+def _in_type(narrow: np.dtype) -> Callable[[np.ndarray, np.ndarray], Comparison]:
+    def rule(expected: np.ndarray, actual: np.ndarray) -> Comparison:
+        kind = expected.dtype.kind
+        if kind not in "fc" or expected.dtype.itemsize <= narrow.itemsize * (
+            2 if kind == "c" else 1
+        ):
+            return compare(expected, actual)
+        target = np.complex64 if kind == "c" else narrow
+        with np.errstate(over="ignore"):
+            return compare(expected.astype(target), actual.astype(target))
+
+    return rule
+
+
+def _contractible(module: HloModule) -> bool:
+    """A float multiply (or dot) and an add or subtract in one program: XLA:CPU may fuse
+    them even through a select between them (a dot of one term, selected, then added)."""
+    opcodes = {
+        instruction.opcode
+        for computation in module.computations
+        for instruction in computation.instructions
+        if any(
+            s.element_type.is_float or s.element_type.is_complex
+            for s in flatten_shape(instruction.shape)
+        )
+    }
+    return bool(opcodes & {"multiply", "dot"}) and bool(opcodes & {"add", "subtract"})
+
+
+def _has_float_reduce(module: HloModule) -> bool:
+    return any(
+        instruction.opcode in ("reduce", "reduce-window")
+        and any(s.element_type.is_float for s in flatten_shape(instruction.shape))
+        for computation in module.computations
+        for instruction in computation.instructions
+    )
 
 
 def _narrowest_float(module: HloModule) -> np.dtype | None:
@@ -313,7 +374,7 @@ def _contractible(module: HloModule) -> bool:
             for operand in instruction.operands:
                 shape = operand.shape
                 if (
-                    operand.opcode == "multiply"
+                    operand.opcode in ("multiply", "dot")
                     and isinstance(shape, ArrayShape)
                     and (shape.element_type.is_float or shape.element_type.is_complex)
                 ):
