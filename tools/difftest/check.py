@@ -328,7 +328,8 @@ def _contractible(module: HloModule) -> bool:
             for s in flatten_shape(instruction.shape)
         )
     }
-    return bool(opcodes & {"multiply", "dot"}) and bool(opcodes & {"add", "subtract"})
+    products = {"multiply", "dot", "custom-call"}  # a custom call: a cuBLAS gemm
+    return bool(opcodes & products) and bool(opcodes & {"add", "subtract"})
 
 
 def _has_float_reduce(module: HloModule) -> bool:
@@ -364,22 +365,6 @@ def _in_type(narrow: np.dtype) -> Callable[[np.ndarray, np.ndarray], Comparison]
             return compare(expected.astype(target), actual.astype(target))
 
     return rule
-
-
-def _contractible(module: HloModule) -> bool:
-    for computation in module.computations:
-        for instruction in computation.instructions:
-            if instruction.opcode not in ("add", "subtract"):
-                continue
-            for operand in instruction.operands:
-                shape = operand.shape
-                if (
-                    operand.opcode in ("multiply", "dot")
-                    and isinstance(shape, ArrayShape)
-                    and (shape.element_type.is_float or shape.element_type.is_complex)
-                ):
-                    return True
-    return False
 
 
 def compare_with_xla(
