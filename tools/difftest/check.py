@@ -27,7 +27,7 @@ from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.parser import parse_hlo_module
-from xla_emit.hlo.shape import ArrayShape, flatten_shape
+from xla_emit.hlo.shape import flatten_shape
 from xla_emit.runtime.commands import run_hlo_module
 from xla_emit.runtime.compare import Comparison, compare
 from xla_emit.runtime.expectations import OutputKind, output_expectations
