@@ -3,6 +3,7 @@
 XLA's Triton pipeline runs this right after `tensor-lower-to-triton`:
 `stablehlo.add` on floats becomes `arith.addf`, on integers `arith.addi`;
 `stablehlo.convert` an `arith.extf`, `truncf`, `sitofp`, ... by the types;
+`stablehlo.not` an `arith.xori` with all ones;
 `stablehlo.compare` an `arith.cmpf`/`cmpi` with the predicate of its
 direction; `stablehlo.select` an `arith.select`. Reducer bodies are lowered
 too (their 0-d tensors stay tensors). `stablehlo.reduce`, `broadcast_in_dim`,
@@ -20,7 +21,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import AnyFloat, IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    IntegerType,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -103,12 +110,22 @@ def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] 
             arith_vector.SelectOp.create(operands=list(operands[:3]), result_types=[result_type])
         ]
     floats = result_type is not None and _is_float(result_type)
+    if isinstance(op, stablehlo.NotOp) and not floats:
+        assert result_type is not None
+        return _bitwise_not(operands[0], result_type)
     table = (_FLOAT_BINARY if floats else _INTEGER_BINARY) if len(operands) == 2 else None
     if table is not None and type(op) in table:
         return [table[type(op)].create(operands=list(operands), result_types=[result_type])]
     if len(operands) == 1 and floats and type(op) in _FLOAT_UNARY:
         return [_FLOAT_UNARY[type(op)].create(operands=list(operands), result_types=[result_type])]
     return None
+
+
+def _bitwise_not(x: SSAValue, result_type: Attribute) -> list[Operation]:
+    """`not x` as `x xor all-ones` (a splat constant of -1: every bit set, `true` for i1)."""
+    ones = DenseIntOrFPElementsAttr.from_list(result_type, [-1])  # type: ignore[arg-type]
+    constant = arith.ConstantOp(ones)
+    return [constant, arith.XOrIOp(x, constant.result)]
 
 
 def _compare(op: stablehlo.CompareOp, lhs: SSAValue, rhs: SSAValue) -> Operation:

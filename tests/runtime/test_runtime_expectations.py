@@ -97,6 +97,31 @@ def test_each_output_gets_what_its_computation_allows() -> None:
     np.testing.assert_allclose(reordered.magnitudes, squares.sum(axis=1), rtol=1e-6)
 
 
+COMPLEX = """HloModule complex_ops
+
+ENTRY %main (z: c64[2], w: c64[2]) -> (c64[2], f32[2], c64[2], c64[2], c64[2]) {
+  %z = c64[2] parameter(0)
+  %w = c64[2] parameter(1)
+  %sum = c64[2] add(%z, %w)
+  %abs = f32[2] abs(%z)
+  %product = c64[2] multiply(%z, %w)
+  %quotient = c64[2] divide(%z, %w)
+  %root = c64[2] sqrt(%z)
+  ROOT %out = (c64[2], f32[2], c64[2], c64[2], c64[2]) tuple(%sum, %abs, %product, %quotient, %root)
+}
+"""
+
+
+def test_complex_products_and_functions_are_approximations() -> None:
+    # XLA computes them in the component type by formulas (XLA:CPU's c64 |z| of
+    # 2.3 - 5.2j was 2 ulp from the correctly rounded one; (a + ai)^2 had real part
+    # fma(a, a, -a*a) = -1.9e-8, not 0): only sums are bit-exact.
+    module = parse_hlo(COMPLEX)
+    inputs = random_inputs(module.entry, 0)
+    kinds = [e.kind for e in output_expectations(module, inputs)]
+    assert kinds == [OutputKind.EXACT] + [OutputKind.APPROXIMATE] * 4
+
+
 def test_bound_matches_hand_worked_numbers() -> None:
     u = 2.0**-8
     slack = 2 * 3 * 2.0**-53 * 2.0  # the float64 exact sum's own rounding: 2 n u64 sum|x_i|

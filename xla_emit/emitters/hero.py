@@ -249,11 +249,22 @@ class FusionAnalysis:
 
     @property
     def side_outputs(self) -> tuple[int, ...]:
-        """The output positions a reduction fusion computes per input element (XLA's side
-        outputs): every root but the reduction's."""
+        """The output positions (tuples flattened: a variadic reduce's root holds several) a
+        reduction fusion computes per input element (XLA's side outputs): every root but
+        the reduction's."""
         if self.kind is not EmitterKind.REDUCTION:
             return ()
-        return tuple(i for i, hero in enumerate(self.heroes) if hero.opcode != "reduce")
+        return tuple(
+            i for i, root in enumerate(self.output_roots) if self._hero_of(root).opcode != "reduce"
+        )
+
+    @property
+    def output_roots(self) -> tuple[HloInstruction, ...]:
+        """The root writing each output position (tuples flattened)."""
+        return tuple(root for root in self.roots for _ in flatten_shape(root.shape))
+
+    def _hero_of(self, root: HloInstruction) -> HloInstruction:
+        return self.heroes[self.roots.index(root)]
 
 
 def analyze_fusion(computation: HloComputation) -> FusionAnalysis:
@@ -298,10 +309,11 @@ def has_reduction_side_outputs(
 
     XLA's reduction emitter computes such "side outputs" per input element in the
     reduction's own loop (`GetEmitterFusionKind` accepts them by element count).
-    Only a reduce that is a root itself and has one output takes side outputs here.
+    Only a reduce that is a root itself takes side outputs here (a variadic one too: XLA
+    fuses an argmin with an elementwise op of its input, `((u8[], s32[]), u8[2])`).
     """
     reduces = [hero for hero in heroes if hero.opcode == "reduce"]
-    if len(reduces) != 1 or reduces[0] not in roots or len(reduces[0].operands) != 2:
+    if len(reduces) != 1 or reduces[0] not in roots:
         return False
     if not _is_supported_reduction_hero(reduces[0]):
         return False

@@ -6,7 +6,8 @@ On the value's bits (an integer of the float's width):
               bits cleared (round to nearest even; a carry into the exponent is right)
     exponent: beyond the narrower format's largest exponent -> signed inf, at or below its
               smallest -> signed zero (denormals are flushed, not rounded)
-    NaN:      the input NaN (inf when no mantissa bit is kept)
+    NaN:      the input NaN, also when no mantissa bit is kept (as the MLIR emitters lower
+              it; XLA's older LLVM emitter gave inf there)
 """
 
 from __future__ import annotations
@@ -65,5 +66,4 @@ def emit_reduce_precision(
         bits = op(arith.SelectOp(underflows, signed_zero, bits))
     result = op(arith.BitcastOp(bits, float_type(ptype)))
     is_nan = op(arith.CmpfOp(x, x, "uno"))
-    nan_value = x if mantissa_bits > 0 else emitter.scalar_constant(float("inf"), ptype)
-    return op(arith.SelectOp(is_nan, nan_value, result))
+    return op(arith.SelectOp(is_nan, x, result))

@@ -398,7 +398,8 @@ def _emit_thread_loop(
         call = builder.insert(PureCallOp(reducer, [*accumulators, *values], types))
         partials = list(call.results)
     for i in analysis.side_outputs:
-        carried[i] = _write_side_output(emitter, tiling, analysis.roots[i], carried[i], components)
+        root = analysis.output_roots[i]
+        carried[i] = _write_side_output(emitter, tiling, root, carried[i], components)
     builder.insert(YieldOp([*carried, *partials]))
     entry.body.insert(loop)
     return list(loop.res[: len(outputs)]), list(loop.res[len(outputs) :])

@@ -144,7 +144,8 @@ def reduce_precision(
 ) -> Array:
     """XLA's reduce-precision: the mantissa rounded to `mantissa_bits` (to nearest even), then
     values beyond the range of `exponent_bits` flushed to a signed inf or zero (denormals of
-    the narrower format too); NaN stays the input NaN (inf when no mantissa bit is left)."""
+    the narrower format too); NaN stays the input NaN, even when no mantissa bit is left (the
+    MLIR emitters' lowering; XLA's older LLVM emitter made that case inf)."""
     source_exponent_bits, source_mantissa_bits = FLOAT_FORMATS[ptype]
     width = ptype.bit_width
     unsigned = np.dtype(f"u{width // 8}")
@@ -167,8 +168,7 @@ def reduce_precision(
         bits = np.where(underflows, sign, bits)
     result = bits.astype(unsigned).view(ptype.dtype).reshape(np.shape(x))
     nan = np.isnan(np.asarray(x, np.float64))
-    replacement = x if mantissa_bits > 0 else np.full(np.shape(x), np.inf, ptype.dtype)
-    return np.where(nan, replacement, result).astype(ptype.dtype)
+    return np.where(nan, x, result).astype(ptype.dtype)
 
 
 def _int_divide(a: Array, b: Array, ptype: PrimitiveType) -> Array:
@@ -240,14 +240,30 @@ def _shift(opcode: str, a: Array, b: Array, ptype: PrimitiveType) -> Array:
     return np.where(too_far, 0, shifted).astype(ptype.dtype)
 
 
+def ieee_maximum(a: Array, b: Array) -> Array:
+    """XLA's float maximum (IEEE 754-2019 maximum): NaN if either is NaN, +0 above -0
+    (numpy's maximum keeps its first operand for equal zeros; XLA:CPU's max(+0, -0) is +0
+    whichever comes first)."""
+    result = np.maximum(a, b)
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, np.where(np.signbit(a), b, a), result)
+
+
+def ieee_minimum(a: Array, b: Array) -> Array:
+    """XLA's float minimum: NaN if either is NaN, -0 below +0."""
+    result = np.minimum(a, b)
+    zeros = (a == 0) & (b == 0)
+    return np.where(zeros, np.where(np.signbit(a), a, b), result)
+
+
 _FLOAT_BINARY: dict[str, Callable[[Array, Array], Array]] = {
     "add": np.add,
     "subtract": np.subtract,
     "multiply": np.multiply,
     "divide": np.divide,
     "remainder": np.fmod,
-    "maximum": np.maximum,
-    "minimum": np.minimum,
+    "maximum": ieee_maximum,
+    "minimum": ieee_minimum,
 }
 _ACCURATE_BINARY: dict[str, Callable[[Array, Array], Array]] = {
     "power": np.power,
@@ -352,7 +368,11 @@ def _float_to_int(x: Array, target: PrimitiveType) -> Array:
 
 def clamp(low: Array, x: Array, high: Array, ptype: PrimitiveType) -> Array:
     with np.errstate(all="ignore"):
-        wide = np.minimum(np.maximum(_widen(x, ptype), _widen(low, ptype)), _widen(high, ptype))
+        wide_x, wide_low, wide_high = _widen(x, ptype), _widen(low, ptype), _widen(high, ptype)
+        if ptype.is_float:
+            wide = ieee_minimum(ieee_maximum(wide_x, wide_low), wide_high)
+        else:
+            wide = np.minimum(np.maximum(wide_x, wide_low), wide_high)
     return wide.astype(ptype.dtype)
 
 

@@ -27,6 +27,11 @@ def custom_call(
     return run_library_call(instruction, operands, REFERENCE_KERNELS)
 
 
+def _widened(x: np.ndarray) -> np.ndarray:
+    """`x` in float64, or complex128 (a c64 addend cast to float64 lost its imaginary part)."""
+    return x.astype(np.complex128 if np.iscomplexobj(x) else np.float64)
+
+
 def _gemm(
     instruction: HloInstruction, operands: Sequence[np.ndarray], leaves: Sequence[ArrayShape]
 ) -> list[np.ndarray]:
@@ -36,9 +41,9 @@ def _gemm(
     wide = exact_dot(operands[0], operands[1], config.dimensions, out_type) * config.alpha
     extra = list(operands[2:])
     if config.beta != 0:
-        wide = wide + config.beta * extra.pop(0).astype(np.float64)
+        wide = wide + config.beta * _widened(extra.pop(0))
     if config.epilogue.startswith("BIAS"):
-        wide = wide + extra.pop(0).astype(np.float64)  # broadcast along the rows
+        wide = wide + _widened(extra.pop(0))  # broadcast along the rows
     if config.epilogue.endswith("RELU"):
         wide = np.maximum(wide, 0)
     return [round_to(wide, out_type).reshape(result.dimensions)]

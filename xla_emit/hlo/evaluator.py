@@ -377,7 +377,23 @@ def _reduce(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
     ufunc = _UFUNC_REDUCERS[simple]
     with np.errstate(all="ignore"):
         reduced = ufunc.reduce(inputs[0], axis=tuple(dims)) if dims else inputs[0]
+        if ptype.is_float and simple in ("maximum", "minimum"):
+            reduced = _signed_zero_extreme(simple, inputs[0], tuple(dims), reduced)
+            return np.asarray(elementwise.binary(simple, inits[0], reduced, ptype))
         return np.asarray(ufunc(inits[0], reduced)).astype(ptype.dtype)
+
+
+def _signed_zero_extreme(
+    opcode: str, values: np.ndarray, dims: tuple[int, ...], reduced: np.ndarray
+) -> np.ndarray:
+    """A max (min) reduction's zeros signed as XLA's maximum (minimum) signs them: +0 (-0)
+    when the reduced elements hold one (numpy's reduce keeps the first zero it meets)."""
+    if not dims:
+        return reduced
+    wanted_sign = opcode == "minimum"
+    present = ((values == 0) & (np.signbit(values) == wanted_sign)).any(axis=dims)
+    zero = np.copysign(0.0, -1.0 if wanted_sign else 1.0)
+    return np.where((reduced == 0) & present, zero, reduced).astype(values.dtype)
 
 
 ReducerStep = Callable[[list[np.ndarray], list[np.ndarray]], list[np.ndarray]]

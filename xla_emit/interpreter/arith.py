@@ -121,10 +121,26 @@ _ROUNDED_ARITHMETIC: dict[type[Operation], np.ufunc] = {
     arith.DivfOp: np.divide,
 }
 
+
+def _maximumf(lhs: Array, rhs: Array) -> Array:
+    """IEEE 754-2019 maximum, as `arith.maximumf`: NaN if either is NaN, and +0 above -0
+    (numpy's maximum gives its first operand for equal zeros: max(-0, +0) was -0)."""
+    result = np.maximum(lhs, rhs)
+    zeros = (lhs == 0) & (rhs == 0)
+    return np.where(zeros, np.where(np.signbit(lhs), rhs, lhs), result) if zeros.any() else result
+
+
+def _minimumf(lhs: Array, rhs: Array) -> Array:
+    """IEEE 754-2019 minimum, as `arith.minimumf`: NaN if either is NaN, and -0 below +0."""
+    result = np.minimum(lhs, rhs)
+    zeros = (lhs == 0) & (rhs == 0)
+    return np.where(zeros, np.where(np.signbit(lhs), lhs, rhs), result) if zeros.any() else result
+
+
 _FLOAT_BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     **_ROUNDED_ARITHMETIC,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
+    arith.MaximumfOp: _maximumf,
+    arith.MinimumfOp: _minimumf,
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
 }
@@ -134,11 +150,14 @@ _BF16 = np.dtype(ml_dtypes.bfloat16)
 _WIDE_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def float_binary_ufunc(op_type: type[Operation], dtype: np.dtype[Any]) -> np.ufunc | None:
-    """The numpy ufunc the float binary op `op_type` is on f32 or f64 operands of `dtype` (one
-    call, no rounding of its own); None for other ops and types."""
+def float_binary_ufunc(
+    op_type: type[Operation], dtype: np.dtype[Any]
+) -> Callable[[Array, Array], Array] | None:
+    """The numpy function (a ufunc, or IEEE maximum/minimum) the float binary op `op_type`
+    is on f32 or f64 operands of `dtype` (one call, no rounding of its own); None for other
+    ops and types."""
     function = _FLOAT_BINARY.get(op_type)
-    if dtype not in _WIDE_FLOATS or not isinstance(function, np.ufunc):
+    if dtype not in _WIDE_FLOATS:
         return None
     return function
 

@@ -14,6 +14,7 @@ import numpy as np
 from xdsl.dialects import complex as cplx
 from xdsl.ir import Operation
 
+from xla_emit.hlo.complex_ops import recover_infinities
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Array, Executor, Values, lanes
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
@@ -31,8 +32,25 @@ _UNARY: dict[type[Operation], Callable[[Array], Array]] = {
     cplx.CosOp: np.cos,
     cplx.TanOp: np.tan,
     cplx.ConjOp: np.conj,
-    cplx.SignOp: lambda z: np.where(z == 0, z, z / np.where(z == 0, 1, np.abs(z))),
+    cplx.SignOp: lambda z: _sign(z),
 }
+
+
+def _abs(z: Array) -> Array:
+    """complex.abs as MLIR lowers it (max * sqrt(1 + (min/max)^2)): NaN wherever a part is
+    NaN (numpy's hypot makes |inf + NaN j| inf; XLA:CPU prints NaN)."""
+    return np.where(np.isnan(np.real(z)) | np.isnan(np.imag(z)), np.nan, np.abs(z))
+
+
+def _sign(z: Array) -> Array:
+    """complex.sign as MLIR lowers it: re / |z| and im / |z| part by part (a complex division
+    would make sign(-4.4 + inf j) NaN + NaN j, not -0 + NaN j), z where z is 0."""
+    magnitude = np.abs(z)
+    parts = np.empty(np.shape(z), np.complex128)
+    parts.real, parts.imag = np.real(z) / magnitude, np.imag(z) / magnitude
+    return np.where(z == 0, z, parts)
+
+
 _BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
     cplx.AddOp: np.add,
     cplx.SubOp: np.subtract,
@@ -43,7 +61,7 @@ _BINARY: dict[type[Operation], Callable[[Array, Array], Array]] = {
 _PARTS: dict[type[Operation], Callable[[Array], Array]] = {
     cplx.ReOp: np.real,
     cplx.ImOp: np.imag,
-    cplx.AbsOp: np.abs,
+    cplx.AbsOp: lambda z: _abs(z),
 }
 
 
@@ -63,8 +81,12 @@ class ComplexImpls(OpImpls):
 
     @impl(*_BINARY)
     def run_binary(self, _ex: Executor, op: Operation, args: Values) -> Values:
+        x, y = _wide(args[0]), _wide(args[1])
         with np.errstate(all="ignore"):
-            result = _BINARY[type(op)](_wide(args[0]), _wide(args[1]))
+            result = _BINARY[type(op)](x, y)
+        # complex.div lowers (ComplexToStandard) with Annex G's recovery of infinities.
+        if isinstance(op, cplx.DivOp):
+            result = recover_infinities("divide", x, y, result)
         return (result.astype(numpy_dtype(op.results[0].type)),)
 
     @impl(*_PARTS)
@@ -74,9 +96,14 @@ class ComplexImpls(OpImpls):
 
     @impl(cplx.CreateOp)
     def run_create(self, _ex: Executor, op: cplx.CreateOp, args: Values) -> Values:
-        real = np.asarray(lanes(args[0]), np.float64)
-        imaginary = np.asarray(lanes(args[1]), np.float64)
-        return ((real + 1j * imaginary).astype(numpy_dtype(op.complex.type)),)
+        real, imaginary = np.asarray(lanes(args[0])), np.asarray(lanes(args[1]))
+        value = np.empty(
+            np.broadcast_shapes(real.shape, imaginary.shape), numpy_dtype(op.complex.type)
+        )
+        # Part by part: real + 1j * imaginary would make an infinite imaginary part's real
+        # part NaN (1j * inf is nan + inf j).
+        value.real, value.imag = real, imaginary
+        return (value,)
 
     @impl(cplx.EqualOp)
     def run_equal(self, _ex: Executor, _op: cplx.EqualOp, args: Values) -> Values:

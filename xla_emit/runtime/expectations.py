@@ -31,6 +31,7 @@ import numpy as np
 from xla_emit.emitters.addition_order import IN_ORDER, AdditionTree
 from xla_emit.emitters.reduction import reduce_addition_tree
 from xla_emit.emitters.triton.route import runs_as_triton
+from xla_emit.hlo.complex_ops import APPROXIMATED_COMPLEX_OPS
 from xla_emit.hlo.elementwise import APPROXIMATED_OPS
 from xla_emit.hlo.evaluator import (
     IN_ORDER_REDUCTION_TYPES,
@@ -64,6 +65,8 @@ from xla_emit.runtime.tf32_outputs import (
 _ORDER_DEPENDENT = frozenset(
     {"reduce", "reduce-window", "dot", "convolution", "scatter", "custom-call", "fft"}
 )
+# Stands in the opcodes feeding an output for an approximated op on complex operands.
+_COMPLEX_APPROXIMATION = "complex approximation"
 # Ops between a reduce and the output that only move or round its values.
 _ROUNDING_ONLY = frozenset({"convert", "copy", "bitcast", "reshape"})
 # float64's unit roundoff: the exact sums and node sums are float64 sums of n terms.
@@ -263,7 +266,7 @@ def output_expectations(module: HloModule, inputs: Sequence[np.ndarray]) -> list
             expectations.append(_tf32_expectation(instruction, index, entry_values))
             continue
         cone = _opcodes_feeding(instruction)
-        if not cone & (_ORDER_DEPENDENT | APPROXIMATED_OPS):
+        if not cone & (_ORDER_DEPENDENT | APPROXIMATED_OPS | {_COMPLEX_APPROXIMATION}):
             expectations.append(Expectation(OutputKind.EXACT))
             continue
         source = _summed(instruction, index)
@@ -319,10 +322,19 @@ def _opcodes_feeding(instruction: HloInstruction) -> set[str]:
             continue
         seen.add(id(current))
         opcodes.add(current.opcode)
+        if current.opcode in APPROXIMATED_COMPLEX_OPS and _has_complex_operand(current):
+            opcodes.add(_COMPLEX_APPROXIMATION)
         pending.extend(current.operands)
         for computation in current.called_computations:
             pending.extend(computation.instructions)
     return opcodes
+
+
+def _has_complex_operand(instruction: HloInstruction) -> bool:
+    return any(
+        isinstance(o.shape, ArrayShape) and o.shape.element_type.is_complex
+        for o in instruction.operands
+    )
 
 
 @dataclass(frozen=True)

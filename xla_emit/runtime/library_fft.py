@@ -23,6 +23,13 @@ def _dft(n: int, inverse: bool, dtype: np.dtype[np.generic]) -> np.ndarray:
     # j * k mod n keeps the angle small, so the float64 twiddles are accurate for large n.
     angles = (2 * np.pi / n) * (np.outer(np.arange(n), np.arange(n)) % n)
     matrix = np.exp(sign * 1j * angles)
+    # The twiddles at multiples of pi/2 exactly (cos(pi/2) is 6e-17 in floats): an inexact
+    # zero would leak one part of a huge input into the other (cuFFT's butterflies never
+    # multiply there).
+    real, imag = np.real(matrix), np.imag(matrix)
+    real = np.where(np.abs(real) < 1e-12, 0.0, real)
+    imag = np.where(np.abs(imag) < 1e-12, 0.0, imag)
+    matrix = real + 1j * imag  # finite parts: exact
     return (matrix / n if inverse else matrix).astype(dtype)
 
 
@@ -30,6 +37,16 @@ def _along(x: np.ndarray, axis: int, matrix: np.ndarray) -> np.ndarray:
     """`matrix` applied to every line of `x` along `axis`."""
     moved = np.moveaxis(x, axis, -1)
     return np.moveaxis(moved @ matrix.T, -1, axis)
+
+
+def _real_ends(z: np.ndarray, n: int) -> np.ndarray:
+    """`z` with the imaginary parts of its DC bin (and Nyquist bin, for even `n`) zero: a
+    Hermitian spectrum has none, and IRFFT ignores them whatever their size."""
+    z = z.copy()
+    z[..., 0].imag = 0
+    if n % 2 == 0 and z.shape[-1] > n // 2:
+        z[..., n // 2].imag = 0
+    return z
 
 
 def fft(instruction: HloInstruction, x: np.ndarray) -> np.ndarray:
@@ -48,6 +65,7 @@ def fft(instruction: HloInstruction, x: np.ndarray) -> np.ndarray:
     if config.kind == "IRFFT":
         n = config.lengths[-1]
         given = z.shape[-1]
+        z = _real_ends(z, n)
         mirrored = np.conj(z[..., 1 : n - given + 1][..., ::-1])
         full = np.concatenate([z, mirrored], axis=-1)
         return np.real(_along(full, -1, _dft(n, True, work))).astype(result)

@@ -1,0 +1,425 @@
+"""Disagreements with XLA that the differential tester (tools/difftest) found, each fixed.
+
+Each case is a small program (XLA's optimized module for an H100, or the program it was
+minimized to), its inputs, and the outputs XLA:CPU printed for them (jax 0.10.2), written
+out by `tools/difftest/as_test.py`. Both our compiled path (the module runtime) and the
+reference evaluator must give XLA's bits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from xla_emit.hlo.evaluator import evaluate_module
+from xla_emit.hlo.ir import HloModule
+from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.runtime.module_runtime import ModuleRuntime
+
+INF, NAN = math.inf, math.nan
+_DTYPES = {
+    "pred": np.bool_, "s8": np.int8, "s16": np.int16, "s32": np.int32, "s64": np.int64,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
+    "f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64,
+    "c64": np.complex64, "c128": np.complex128,
+}  # fmt: skip
+
+Literal = tuple[str, tuple[int, ...], list[object]]
+
+
+# Programs with lines too long for a Python file, one `.hlo` file each.
+_PROGRAMS = Path(__file__).parent / "difftest"
+
+
+@dataclass(frozen=True)
+class Finding:
+    name: str
+    hlo: str  # the program, or the name of its file in `_PROGRAMS`
+    inputs: list[Literal]
+    xla: list[Literal]
+    # Whether the sign of a zero must match (a dot's zero sums take their sign from the
+    # order of the terms, which is the library's).
+    signed_zeros: bool = True
+
+
+def _module(finding: Finding) -> HloModule:
+    if finding.hlo.endswith(".hlo"):
+        path = _PROGRAMS / finding.hlo
+        return parse_hlo_module(path.read_text(), str(path))
+    return parse_hlo_module(finding.hlo, f"{finding.name}.hlo")
+
+
+def _array(value: Literal) -> np.ndarray:
+    ptype, shape, values = value
+    dtype = np.dtype(_DTYPES[ptype])
+    if dtype.kind == "c":
+        array = np.empty(len(values), dtype)
+        array.real = [complex(v).real for v in values]  # type: ignore[arg-type]
+        array.imag = [complex(v).imag for v in values]  # type: ignore[arg-type]
+        return array.reshape(shape)
+    return (
+        np.array(values, dtype=np.float64 if dtype.kind == "f" else None)
+        .astype(dtype)
+        .reshape(shape)
+    )
+
+
+def _bits(array: np.ndarray) -> bytes:
+    """The bytes to compare: NaNs made one NaN (their payloads are the platform's)."""
+    if array.dtype.kind == "c":
+        return _bits(array.real) + _bits(array.imag)
+    if array.dtype.kind in "biu":
+        return array.tobytes()
+    wide = array.astype(np.float64)
+    return np.where(np.isnan(wide), np.nan, wide).astype(array.dtype).tobytes()
+
+
+# XLA's backend config of a __triton fusion whose output tile is a scalar.
+_SCALAR_TILE_CONFIG = (
+    'backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":'
+    '{"num_warps":"1","output_tiles":[{"sizes":[]}],"num_ctas":1,"num_stages":1}}}'
+)
+
+_GEMM_A = [complex(i % 3 - 1, i % 2) for i in range(30)]
+_GEMM_B = [complex(i % 4 - 2, 1 - i % 3) for i in range(24)]
+# What XLA:CPU printed: 2 * A @ B, exactly (integer parts).
+_GEMM_TWICE_AB = [
+    complex(4.0, -6.0),
+    complex(4.0, -2.0),
+    complex(-2.0, 2.0),
+    complex(-2.0, 0.0),
+    complex(0.0, -2.0),
+    complex(2.0, 0.0),
+    complex(-2.0, -4.0),
+    complex(0.0, 4.0),
+    complex(-4.0, -4.0),
+    complex(0.0, -4.0),
+    complex(-2.0, 2.0),
+    complex(2.0, 2.0),
+    complex(4.0, -6.0),
+    complex(4.0, -2.0),
+    complex(-2.0, 2.0),
+    complex(-2.0, 0.0),
+    complex(0.0, -2.0),
+    complex(2.0, 0.0),
+    complex(-2.0, -4.0),
+    complex(0.0, 4.0),
+    complex(-6.0, -2.0),
+    complex(-2.0, -2.0),
+    complex(2.0, -2.0),
+    complex(0.0, 4.0),
+    complex(2.0, -2.0),
+    complex(2.0, -4.0),
+    complex(2.0, 0.0),
+    complex(-4.0, 4.0),
+    complex(-2.0, -8.0),
+    complex(0.0, 0.0),
+    complex(2.0, 2.0),
+    complex(-2.0, -2.0),
+    complex(-6.0, -2.0),
+    complex(-2.0, -2.0),
+    complex(2.0, -2.0),
+    complex(0.0, 4.0),
+    complex(2.0, -2.0),
+    complex(2.0, -4.0),
+    complex(2.0, 0.0),
+    complex(-4.0, 4.0),
+    complex(2.0, -2.0),
+    complex(-2.0, -6.0),
+    complex(0.0, 2.0),
+    complex(2.0, 4.0),
+    complex(-2.0, -6.0),
+    complex(-4.0, 0.0),
+    complex(0.0, 0.0),
+    complex(4.0, 0.0),
+    complex(6.0, -4.0),
+    complex(0.0, 0.0),
+    complex(0.0, -2.0),
+    complex(0.0, 2.0),
+    complex(2.0, -2.0),
+    complex(-2.0, -6.0),
+    complex(0.0, 2.0),
+    complex(2.0, 4.0),
+    complex(-2.0, -6.0),
+    complex(-4.0, 0.0),
+    complex(0.0, 0.0),
+    complex(4.0, 0.0),
+]
+
+FINDINGS = [
+    # complex(re, im) was built as re + 1j * im, so an infinite imaginary part made the real
+    # part NaN (1j * inf is nan + inf j) in the interpreter and in the evaluator.
+    Finding(
+        "complex_of_infinite_parts",
+        """HloModule complex_parts
+
+ENTRY %main (re: f32[4], im: f32[4]) -> c64[4] {
+  %re = f32[4] parameter(0)
+  %im = f32[4] parameter(1)
+  ROOT %z = c64[4] complex(%re, %im)
+}
+""",
+        [("f32", (4,), [INF, 1.0, NAN, -INF]), ("f32", (4,), [1.0, INF, -INF, NAN])],
+        [
+            (
+                "c64",
+                (4,),
+                [complex(INF, 1.0), complex(1.0, INF), complex(NAN, -INF), complex(-INF, NAN)],
+            )
+        ],
+    ),
+    # IRFFT ignores the imaginary parts of the DC and Nyquist bins; the library's DFT matrix
+    # had cos(pi) = -1 + 1.2e-16 i, which leaked a huge imaginary part (3.4e38 * 1.2e-16)
+    # into the output (seed 2014: -2.1e22 for 0.087).
+    Finding(
+        "irfft_ignores_imaginary_dc_and_nyquist",
+        """HloModule irfft
+
+ENTRY %main (p.4: c64[1,2]) -> f32[1,2] {
+  %p.4 = c64[1,2]{1,0} parameter(0)
+  ROOT %fft.1 = f32[1,2]{1,0} fft(%p.4), fft_type=IRFFT, fft_length={2}
+}
+""",
+        [
+            (
+                "c64",
+                (1, 2),
+                [
+                    complex(1.277807593345642, 1.5637986660003662),
+                    complex(1.1033273935317993, 3.4028234663852886e38),
+                ],
+            )
+        ],
+        [("f32", (1, 2), [1.1905674934387207, 0.08724009990692139])],
+    ),
+    # Complex division recovers infinities as C's Annex G says (MLIR's complex lowering does;
+    # numpy's formula gave NaN + NaN j for (1.4 + 2j) / (nan + inf j), XLA 0 - 0j); complex
+    # multiplication does not (XLA:CPU's (1.5 + 2j) * (nan + inf j) is NaN + NaN j).
+    Finding(
+        "complex_division_recovers_infinities",
+        """HloModule complex_infinities
+
+ENTRY %main (x: c128[5], y: c128[5]) -> (c128[5], c128[5]) {
+  %x = c128[5] parameter(0)
+  %y = c128[5] parameter(1)
+  %product = c128[5] multiply(%x, %y)
+  %quotient = c128[5] divide(%x, %y)
+  ROOT %out = (c128[5], c128[5]) tuple(%product, %quotient)
+}
+""",
+        [
+            (
+                "c128",
+                (5,),
+                [
+                    complex(1.5, 2.0),
+                    complex(1.0, 1.0),
+                    complex(INF, 0.0),
+                    complex(2.0, 0.0),
+                    complex(3.0, -1.0),
+                ],
+            ),
+            (
+                "c128",
+                (5,),
+                [
+                    complex(NAN, INF),
+                    complex(0.0, 0.0),
+                    complex(1.0, 1.0),
+                    complex(INF, NAN),
+                    complex(0.5, 0.25),
+                ],
+            ),
+        ],
+        [
+            (
+                "c128",
+                (5,),
+                [
+                    complex(NAN, NAN),
+                    complex(0.0, 0.0),
+                    complex(INF, INF),
+                    complex(NAN, NAN),
+                    complex(1.75, 0.25),
+                ],
+            ),
+            (
+                "c128",
+                (5,),
+                [
+                    complex(0.0, -0.0),
+                    complex(INF, INF),
+                    complex(INF, -INF),
+                    complex(0.0, 0.0),
+                    complex(4.0, -4.0),
+                ],
+            ),
+        ],
+    ),
+    # XLA fuses an argmin (a variadic reduce) with an elementwise op of its input: a
+    # reduction with a side output, whose fusion root nests the reduce's tuple
+    # (`((f32[4], s32[4]), f32[4,40])`). It was "Unsupported: multi-output loop fusion".
+    # Row r of x = (37 i mod 41) - 20 holds its minimum, -20, at column r.
+    Finding(
+        "argmin_with_side_output",
+        "argmin_with_side_output.hlo",
+        [("f32", (4, 40), [float((i * 37) % 41 - 20) for i in range(160)])],
+        [
+            ("f32", (4,), [-20.0, -20.0, -20.0, -20.0]),
+            ("s32", (4,), [0, 1, 2, 3]),
+            ("f32", (4, 40), [-float((i * 37) % 41 - 20) for i in range(160)]),
+        ],
+    ),
+    # sign of a complex is re / |z| and im / |z| part by part: as a complex division
+    # sign(-4.5 + inf j) was NaN + NaN j where XLA prints -0 + NaN j (seed 50027).
+    Finding(
+        "complex_sign_part_by_part",
+        """HloModule complex_sign
+
+ENTRY %main (z: c64[4]) -> c64[4] {
+  %z = c64[4] parameter(0)
+  ROOT %s = c64[4] sign(%z)
+}
+""",
+        [
+            (
+                "c64",
+                (4,),
+                [complex(-4.5, INF), complex(3.0, 4.0), complex(0.0, -0.0), complex(INF, 1.0)],
+            ),
+        ],
+        [
+            (
+                "c64",
+                (4,),
+                [
+                    complex(-0.0, NAN),
+                    complex(0.6000000238418579, 0.800000011920929),
+                    complex(0.0, -0.0),
+                    complex(NAN, 0.0),
+                ],
+            ),
+        ],
+    ),
+    # maximum and minimum order the zeros: max(+0, -0) is +0 and min -0 whichever comes
+    # first (IEEE 754-2019, arith.maximumf); numpy's keep the first operand, so the
+    # interpreter and the evaluator gave max(+0, -0) = -0 (seed 51020), and a max-reduce
+    # of [-0, +0, -0] -0.
+    Finding(
+        "signed_zero_extremes",
+        "signed_zero_extremes.hlo",
+        [
+            ("f32", (4,), [0.0, -0.0, -0.0, 2.0]),
+            ("f32", (4,), [-0.0, 0.0, -0.0, NAN]),
+            ("f32", (2, 3), [-0.0, 0.0, -0.0, 0.0, -0.0, 0.0]),
+        ],
+        [
+            ("f32", (4,), [0.0, 0.0, -0.0, NAN]),
+            ("f32", (4,), [-0.0, -0.0, -0.0, NAN]),
+            ("f32", (2,), [0.0, 0.0]),
+            ("f32", (2,), [-0.0, -0.0]),
+            ("f32", (4,), [0.0, 0.0, 0.0, 0.0]),
+        ],
+    ),
+    # |z| is NaN wherever a part is NaN (XLA lowers it as max * sqrt(1 + (min/max)^2));
+    # numpy's hypot made |-inf + NaN j| inf (seed 80131).
+    Finding(
+        "complex_abs_of_nan_parts",
+        """HloModule complex_abs
+
+ENTRY %main (z: c64[5]) -> f32[5] {
+  %z = c64[5] parameter(0)
+  ROOT %a = f32[5] abs(%z)
+}
+""",
+        [
+            (
+                "c64",
+                (5,),
+                [
+                    complex(-INF, NAN),
+                    complex(NAN, INF),
+                    complex(INF, 0.0),
+                    complex(3.0, 4.0),
+                    complex(NAN, 1.0),
+                ],
+            ),
+        ],
+        [("f32", (5,), [NAN, NAN, INF, 5.0, NAN])],
+    ),
+    # A __triton fusion with a bitwise `not`: stablehlo-lower-to-arith left `stablehlo.not`,
+    # which the tile executor refused (seed 54039). It is `xori` with all ones now.
+    # not [0, 1, -1, 5] = [-1, -2, 0, -6], whose sum is -9.
+    Finding(
+        "triton_bitwise_not",
+        "triton_bitwise_not.hlo",
+        [("s32", (4, 1), [0, 1, -1, 5])],
+        [("s32", (), [-9])],
+    ),
+    # add(dot, dot) of c64 becomes two cuBLASLt matmuls, the second with beta = 1 adding the
+    # first's output; the evaluator cast that addend to float64, dropping its imaginary
+    # part (seed 101892). Integer parts: XLA printed 2 * A @ B exactly.
+    Finding(
+        "complex_gemm_with_beta",
+        "complex_gemm_with_beta.hlo",
+        [("c64", (3, 5, 2), _GEMM_A), ("c64", (3, 2, 4), _GEMM_B)],
+        [("c64", (3, 5, 4), _GEMM_TWICE_AB)],
+        signed_zeros=False,
+    ),
+    # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
+    # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
+    Finding(
+        "triton_reduce_to_scalar",
+        """HloModule difftest
+
+%region_0.1 (reduce.2: s32[], reduce.3: s32[]) -> s32[] {
+  %reduce.3 = s32[] parameter(1)
+  %reduce.2 = s32[] parameter(0)
+  ROOT %r.1.0 = s32[] or(%reduce.2, %reduce.3)
+}
+
+%fused_reduce (param_0: s32[5]) -> s32[] {
+  %param_0 = s32[5]{0} parameter(0)
+  %constant_1_1 = s32[] constant(0)
+  ROOT %reduce.5.1 = s32[] reduce(%param_0, %constant_1_1), dimensions={0}, to_apply=%region_0.1
+}
+
+ENTRY %main.2 (p.1: s32[5]) -> s32[] {
+  %p.1 = s32[5]{0} parameter(0)
+  ROOT %loop_reduce_fusion = s32[] fusion(%p.1), kind=kCustom, calls=%fused_reduce, """
+        + _SCALAR_TILE_CONFIG
+        + "\n}\n",
+        [("s32", (5,), [1, 2, 4, 8, -16])],
+        [("s32", (), [-1])],
+    ),
+]
+
+
+@pytest.mark.parametrize("finding", FINDINGS, ids=[f.name for f in FINDINGS])
+def test_compiled_path_gives_xla_cpu_outputs(finding: Finding) -> None:
+    module = _module(finding)
+    outputs = ModuleRuntime(module).run([_array(x) for x in finding.inputs])
+    _assert_xla_outputs(finding, outputs)
+
+
+@pytest.mark.parametrize("finding", FINDINGS, ids=[f.name for f in FINDINGS])
+def test_evaluator_gives_xla_cpu_outputs(finding: Finding) -> None:
+    module = _module(finding)
+    outputs = evaluate_module(module, [_array(x) for x in finding.inputs])
+    _assert_xla_outputs(finding, outputs)
+
+
+def _assert_xla_outputs(finding: Finding, outputs: list[np.ndarray]) -> None:
+    expected = [_array(x) for x in finding.xla]
+    if finding.signed_zeros:
+        assert [_bits(x) for x in outputs] == [_bits(x) for x in expected]
+        return
+    assert len(outputs) == len(expected)
+    for output, want in zip(outputs, expected, strict=True):
+        assert output.dtype == want.dtype
+        np.testing.assert_array_equal(output, want)
