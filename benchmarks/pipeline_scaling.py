@@ -22,8 +22,8 @@ from pathlib import Path
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
+from xla_emit.passes.pipelines import PIPELINES, available_passes
 
-from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.ir import make_context
 

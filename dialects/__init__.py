@@ -14,22 +14,22 @@ from collections.abc import Callable
 from xdsl.ir import Dialect
 
 BUILT_IN_DIALECTS: dict[str, str] = {
-    "xla": "dialects.xla:XLA",
-    "xla_gpu": "dialects.xla_gpu:XLA_GPU",
-    "gpu": "dialects.gpu:GPU",
-    "arith": "dialects.arith_ext:ARITH",
-    "vector": "dialects.vector_ext:VECTOR",
-    "scf": "dialects.scf_ext:SCF",
-    "tensor": "dialects.tensor_ext:TENSOR",
-    "memref": "dialects.memref_ext:MEMREF",
-    "llvm": "dialects.llvm_ext:LLVM",
-    "tpu": "dialects.tpu:TPU",
-    "pto": "dialects.pto:PTO",
-    "xtile": "dialects.xtile:XTILE",
-    "stablehlo": "dialects.stablehlo:STABLEHLO",
-    "tt": "dialects.triton:TRITON",
-    "triton_xla": "dialects.triton_xla:TRITON_XLA",
-    "nvvm": "dialects.nvvm:NVVM",
+    "xla": "xla_emit.dialects.xla:XLA",
+    "xla_gpu": "xla_emit.dialects.xla_gpu:XLA_GPU",
+    "gpu": "xla_emit.dialects.gpu:GPU",
+    "arith": "xla_emit.dialects.arith_ext:ARITH",
+    "vector": "xla_emit.dialects.vector_ext:VECTOR",
+    "scf": "xla_emit.dialects.scf_ext:SCF",
+    "tensor": "xla_emit.dialects.tensor_ext:TENSOR",
+    "memref": "xla_emit.dialects.memref_ext:MEMREF",
+    "llvm": "xla_emit.dialects.llvm_ext:LLVM",
+    "tpu": "xla_emit.dialects.tpu:TPU",
+    "pto": "xla_emit.dialects.pto:PTO",
+    "xtile": "xla_emit.dialects.xtile:XTILE",
+    "stablehlo": "xla_emit.dialects.stablehlo:STABLEHLO",
+    "tt": "xla_emit.dialects.triton:TRITON",
+    "triton_xla": "xla_emit.dialects.triton_xla:TRITON_XLA",
+    "nvvm": "xla_emit.dialects.nvvm:NVVM",
 }
 
 

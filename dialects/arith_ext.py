@@ -20,8 +20,7 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.arith_vector import VECTOR_ARITH_OPS
+from xla_emit.dialects.arith_vector import VECTOR_ARITH_OPS
 
 
 @irdl_op_definition

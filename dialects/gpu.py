@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from enum import auto
 from typing import Any, ClassVar, Self
 
+# The ids' `xla.range` sizes the launch grid: loading these ops loads its verifier.
+import xla_emit.dialects.xla.attributes  # noqa: F401
 from xdsl.dialects import gpu as xdsl_gpu
 from xdsl.dialects.builtin import i1, i32
 from xdsl.dialects.gpu import DimensionAttr, DimensionEnum
@@ -34,10 +36,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.str_enum import StrEnum
-
-# The ids' `xla.range` sizes the launch grid: loading these ops loads its verifier.
-import dialects.xla.attributes  # noqa: F401
-from dialects.grid_index import GridIndexOpBase
+from xla_emit.dialects.grid_index import GridIndexOpBase
 
 
 class _GridIdOpBase(GridIndexOpBase):

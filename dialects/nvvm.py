@@ -30,8 +30,7 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoMemoryEffect
-
-from dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
+from xla_emit.dialects.syntax import parse_attr_dict_split, print_attr_dict_merged
 
 
 @irdl_attr_definition

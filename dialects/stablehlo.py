@@ -58,8 +58,7 @@ from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure, ReturnLike
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
+from xla_emit.dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
 
 # ----------------------------------------------------------------------------
 # Attributes

@@ -23,8 +23,7 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.scf_ext import InParallelOp
+from xla_emit.dialects.scf_ext import InParallelOp
 
 
 @irdl_op_definition

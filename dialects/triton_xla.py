@@ -45,10 +45,9 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
-from dialects.triton import PointerType
-from dialects.xtile import LayoutAttr
+from xla_emit.dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
+from xla_emit.dialects.triton import PointerType
+from xla_emit.dialects.xtile import LayoutAttr
 
 _OFFSET_PROPS = ("static_offsets", "static_sizes", "static_strides")
 

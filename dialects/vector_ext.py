@@ -32,8 +32,7 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
-
-from dialects.vector_mosaic import MOSAIC_VECTOR_ATTRIBUTES, MOSAIC_VECTOR_OPS
+from xla_emit.dialects.vector_mosaic import MOSAIC_VECTOR_ATTRIBUTES, MOSAIC_VECTOR_OPS
 
 
 @irdl_op_definition

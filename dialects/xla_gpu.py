@@ -48,14 +48,14 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects.xla.attributes import IndexingMapAttrBase
+from xla_emit.dialects.xla.seed_spelling import SeedApplyIndexingOp as ApplyIndexingOp
+from xla_emit.dialects.xla.seed_spelling import SeedIndexingMapAttr as IndexingMapAttr
+from xla_emit.dialects.xla.seed_spelling import SeedLoopOp as LoopOp
+from xla_emit.dialects.xla.seed_spelling import SeedPureCallOp as PureCallOp
+from xla_emit.dialects.xla.seed_spelling import SeedYieldOp as YieldOp
+from xla_emit.dialects.xla.syntax import lookup_function, nearest_symbol_table
 
-from dialects.xla.attributes import IndexingMapAttrBase
-from dialects.xla.seed_spelling import SeedApplyIndexingOp as ApplyIndexingOp
-from dialects.xla.seed_spelling import SeedIndexingMapAttr as IndexingMapAttr
-from dialects.xla.seed_spelling import SeedLoopOp as LoopOp
-from dialects.xla.seed_spelling import SeedPureCallOp as PureCallOp
-from dialects.xla.seed_spelling import SeedYieldOp as YieldOp
-from dialects.xla.syntax import lookup_function, nearest_symbol_table
 from xla_emit.indexing import IndexingMap
 
 WARP_SIZE = 32

@@ -69,9 +69,8 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.function_like import FunctionLikeOp
-from dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
+from xla_emit.dialects.function_like import FunctionLikeOp
+from xla_emit.dialects.syntax import int_values, parse_attr_dict_split, print_attr_dict_merged
 
 # ----------------------------------------------------------------------------
 # Attributes

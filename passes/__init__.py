@@ -21,42 +21,52 @@ from xdsl.passes import ModulePass
 PASS_ENTRY_POINTS = "xla_emit.passes"
 
 BUILT_IN_PASSES: dict[str, str] = {
-    "inline": "passes.gpu.inline:InlinePass",
-    "xla-erase-dead-functions": "passes.gpu.erase_dead_functions:EraseDeadFunctionsPass",
-    "xla-lower-xla-to-scf": "passes.gpu.lower_xla_to_scf:LowerXlaToScfPass",
-    "xla-lower-xla-loops-to-scf": "passes.gpu.lower_xla_loops_to_scf:LowerXlaLoopsToScfPass",
-    "xla-flatten-tensors": "passes.gpu.flatten_tensors:FlattenTensorsPass",
-    "xla-vectorize-loads-stores": "passes.gpu.vectorize_loads_stores:VectorizeLoadsStoresPass",
-    "xla-gpu-optimize-loops": "passes.gpu.optimize_loops:OptimizeLoopsPass",
-    "xla-simplify-arith": "passes.gpu.simplify_arith:SimplifyArithPass",
-    "xla-simplify-affine": "passes.gpu.simplify_affine:SimplifyAffinePass",
-    "xla-unswitch-loops": "passes.gpu.unswitch_loops:UnswitchLoopsPass",
-    "xla-gpu-peel-loops": "passes.gpu.peel_loops:PeelLoopsPass",
-    "xla-respell": "passes.gpu.respell:RespellPass",
-    "xla-lower-tensors": "passes.gpu.lower_tensors:LowerTensorsPass",
-    "xla-lower-to-llvm": "passes.gpu.lower_to_llvm:LowerToLLVMPass",
-    "xla-merge-pointers": "passes.gpu.merge_pointers:MergePointersToSameSlicePass",
-    "xla-lower-to-llvm-gpu": "passes.gpu.lower_to_llvm_gpu:LowerToLLVMGPUPass",
-    "xla-expand-float-ops": "passes.gpu.expand_float_ops:ExpandFloatOpsPass",
-    "xla-host-inline-calls": "passes.host.inline_calls:HostInlineCallsPass",
-    "xla-host-thread-loops": "passes.host.thread_loops:HostThreadLoopsPass",
-    "xla-host-serialize-atomics": "passes.host.serialize_atomics:HostSerializeAtomicsPass",
-    "xla-host-widen-bf16": "passes.host.widen_bf16:HostWidenBf16Pass",
-    "xla-host-approximate-tanh": "passes.host.approximate_tanh:HostApproximateTanhPass",
-    "xla-host-approximate-exp": "passes.host.approximate_exp:HostApproximateExpPass",
-    "pto-verify-target": "passes.pto.pto_verify_target:PTOVerifyTargetPass",
-    "pto-verify-driver": "passes.pto.pto_verify_driver:PTOVerifyDriverPass",
-    "pto-verify-pipes": "passes.pto.pto_verify_pipes:PTOVerifyPipesPass",
-    "pto-to-dps": "passes.pto.pto_to_dps:PTOToDPSPass",
-    "pto-materialize-tmp-tiles": "passes.pto.pto_materialize_tmp_tiles:PTOMaterializeTmpTilesPass",
-    "pto-plan-memory": "passes.pto.pto_plan_memory:PTOPlanMemoryPass",
-    "stablehlo-lower-to-arith": "passes.triton.stablehlo_lower_to_arith:StablehloLowerToArithPass",
-    "stablehlo-lower-to-triton": (
-        "passes.triton.stablehlo_lower_to_triton:StablehloLowerToTritonPass"
+    "inline": "xla_emit.passes.gpu.inline:InlinePass",
+    "xla-erase-dead-functions": "xla_emit.passes.gpu.erase_dead_functions:EraseDeadFunctionsPass",
+    "xla-lower-xla-to-scf": "xla_emit.passes.gpu.lower_xla_to_scf:LowerXlaToScfPass",
+    "xla-lower-xla-loops-to-scf": (
+        "xla_emit.passes.gpu.lower_xla_loops_to_scf:LowerXlaLoopsToScfPass"
     ),
-    "tpu-verify-alignment": "passes.tpu.tpu_verify_alignment:TpuVerifyAlignmentPass",
-    "tpu-infer-memref-layout": "passes.tpu.tpu_infer_memref_layout:TpuInferMemrefLayoutPass",
-    "tpu-realign-accesses": "passes.tpu.tpu_realign_accesses:TpuRealignAccessesPass",
+    "xla-flatten-tensors": "xla_emit.passes.gpu.flatten_tensors:FlattenTensorsPass",
+    "xla-vectorize-loads-stores": (
+        "xla_emit.passes.gpu.vectorize_loads_stores:VectorizeLoadsStoresPass"
+    ),
+    "xla-gpu-optimize-loops": "xla_emit.passes.gpu.optimize_loops:OptimizeLoopsPass",
+    "xla-simplify-arith": "xla_emit.passes.gpu.simplify_arith:SimplifyArithPass",
+    "xla-simplify-affine": "xla_emit.passes.gpu.simplify_affine:SimplifyAffinePass",
+    "xla-unswitch-loops": "xla_emit.passes.gpu.unswitch_loops:UnswitchLoopsPass",
+    "xla-gpu-peel-loops": "xla_emit.passes.gpu.peel_loops:PeelLoopsPass",
+    "xla-respell": "xla_emit.passes.gpu.respell:RespellPass",
+    "xla-lower-tensors": "xla_emit.passes.gpu.lower_tensors:LowerTensorsPass",
+    "xla-lower-to-llvm": "xla_emit.passes.gpu.lower_to_llvm:LowerToLLVMPass",
+    "xla-merge-pointers": "xla_emit.passes.gpu.merge_pointers:MergePointersToSameSlicePass",
+    "xla-lower-to-llvm-gpu": "xla_emit.passes.gpu.lower_to_llvm_gpu:LowerToLLVMGPUPass",
+    "xla-expand-float-ops": "xla_emit.passes.gpu.expand_float_ops:ExpandFloatOpsPass",
+    "xla-host-inline-calls": "xla_emit.passes.host.inline_calls:HostInlineCallsPass",
+    "xla-host-thread-loops": "xla_emit.passes.host.thread_loops:HostThreadLoopsPass",
+    "xla-host-serialize-atomics": "xla_emit.passes.host.serialize_atomics:HostSerializeAtomicsPass",
+    "xla-host-widen-bf16": "xla_emit.passes.host.widen_bf16:HostWidenBf16Pass",
+    "xla-host-approximate-tanh": "xla_emit.passes.host.approximate_tanh:HostApproximateTanhPass",
+    "xla-host-approximate-exp": "xla_emit.passes.host.approximate_exp:HostApproximateExpPass",
+    "pto-verify-target": "xla_emit.passes.pto.pto_verify_target:PTOVerifyTargetPass",
+    "pto-verify-driver": "xla_emit.passes.pto.pto_verify_driver:PTOVerifyDriverPass",
+    "pto-verify-pipes": "xla_emit.passes.pto.pto_verify_pipes:PTOVerifyPipesPass",
+    "pto-to-dps": "xla_emit.passes.pto.pto_to_dps:PTOToDPSPass",
+    "pto-materialize-tmp-tiles": (
+        "xla_emit.passes.pto.pto_materialize_tmp_tiles:PTOMaterializeTmpTilesPass"
+    ),
+    "pto-plan-memory": "xla_emit.passes.pto.pto_plan_memory:PTOPlanMemoryPass",
+    "stablehlo-lower-to-arith": (
+        "xla_emit.passes.triton.stablehlo_lower_to_arith:StablehloLowerToArithPass"
+    ),
+    "stablehlo-lower-to-triton": (
+        "xla_emit.passes.triton.stablehlo_lower_to_triton:StablehloLowerToTritonPass"
+    ),
+    "tpu-verify-alignment": "xla_emit.passes.tpu.tpu_verify_alignment:TpuVerifyAlignmentPass",
+    "tpu-infer-memref-layout": (
+        "xla_emit.passes.tpu.tpu_infer_memref_layout:TpuInferMemrefLayoutPass"
+    ),
+    "tpu-realign-accesses": "xla_emit.passes.tpu.tpu_realign_accesses:TpuRealignAccessesPass",
 }
 
 

@@ -8,9 +8,8 @@ ops is one apply_indexing over the chain's first operands.
 from __future__ import annotations
 
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-
-from dialects.xla import ApplyIndexingOpBase
-from passes.analysis.linear_index import fold_producers
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.passes.analysis.linear_index import fold_producers
 
 
 class FoldApplyIndexingChain(RewritePattern):

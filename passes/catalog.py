@@ -13,9 +13,8 @@ import inspect
 import textwrap
 
 from xdsl.passes import ModulePass, get_pass_option_infos
-
-from passes import all_passes
-from passes.pipelines import PIPELINES, available_passes, expand_pipelines
+from xla_emit.passes import all_passes
+from xla_emit.passes.pipelines import PIPELINES, available_passes, expand_pipelines
 
 _WIDTH = 100
 

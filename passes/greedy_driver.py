@@ -39,9 +39,9 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.passes.loop_utils import constant_int
 
-from dialects.xla import ApplyIndexingOpBase
-from passes.loop_utils import constant_int
 from xla_emit.indexing.affine import ConstantExpr, DimExpr, SymbolExpr
 from xla_emit.ir.locations import fuse_locations
 

@@ -14,8 +14,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.transforms import get_all_passes
-
-from passes import BUILT_IN_PASSES, all_passes, built_in_passes
+from xla_emit.passes import BUILT_IN_PASSES, all_passes, built_in_passes
 
 # Removes what a stage leaves behind: folded constants, dead ops, duplicates.
 _CLEANUP = ("canonicalize", "cse")

@@ -14,8 +14,8 @@ from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+from xla_emit.passes.loop_utils import index_constant
 
-from passes.loop_utils import index_constant
 from xla_emit.indexing import Interval
 
 

@@ -360,16 +360,16 @@ def keyword_enum_rows(
 
 
 def known_attributes() -> set[str]:
-    from dialects.pto import PTO
-    from dialects.pto.declared_ops import DECLARED_ATTRIBUTES
+    from xla_emit.dialects.pto import PTO
+    from xla_emit.dialects.pto.declared_ops import DECLARED_ATTRIBUTES
 
     table = {attr.name for attr in DECLARED_ATTRIBUTES}
     return {a.name.removeprefix("pto.") for a in PTO.attributes if a.name not in table}
 
 
 def hand_written_ops() -> set[str]:
-    from dialects.pto import PTO
-    from dialects.pto.declared_ops import DECLARED_OPS
+    from xla_emit.dialects.pto import PTO
+    from xla_emit.dialects.pto.declared_ops import DECLARED_OPS
 
     table = {op.name for op in DECLARED_OPS}
     return {op.name.removeprefix("pto.") for op in PTO.operations if op.name not in table}

@@ -33,8 +33,8 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ptoas_goldens import GOLDENS, Golden
+from xla_emit.dialects import pto
 
-from dialects import pto
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.element_types import explicit_signedness_dtype
 from xla_emit.runtime.pto_kernels import parse_pto_program, run_pto_module

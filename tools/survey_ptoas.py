@@ -40,12 +40,12 @@ from pathlib import Path
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
+from xla_emit.dialects.pto import TARGET_ATTR
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
+from xla_emit.passes.pto.pto_verify_pipes import verify_pipes
+from xla_emit.passes.pto.pto_verify_target import verify_target
 
-from dialects.pto import TARGET_ATTR
-from passes.diagnostics import OpError
-from passes.pto.pto_verify_driver import verify_driver_options
-from passes.pto.pto_verify_pipes import verify_pipes
-from passes.pto.pto_verify_target import verify_target
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, op_error, parse_mlir, verify_module
 

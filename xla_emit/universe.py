@@ -17,9 +17,9 @@ from xdsl.dialects import get_all_dialects
 from xdsl.passes import ModulePass
 from xdsl.universe import XDSL_UNIVERSE, Universe
 
-from passes import all_passes
-from passes.pipelines import PIPELINES, pipeline_pass
 from xla_emit.ir.context import published_dialects
+from xla_emit.passes import all_passes
+from xla_emit.passes.pipelines import PIPELINES, pipeline_pass
 
 
 def _pipeline_loader(name: str) -> Callable[[], type[ModulePass]]:

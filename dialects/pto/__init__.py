@@ -29,13 +29,12 @@ dialect.
 from __future__ import annotations
 
 from xdsl.ir import Dialect
-
-from dialects.pto.aggregate_types import AGGREGATE_TYPES
-from dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
-from dialects.pto.block_sync_ops import BLOCK_SYNC_OPS
-from dialects.pto.cache_ops import CmoCacheInvalidOp
-from dialects.pto.comm_collectives import COMM_COLLECTIVE_OPS
-from dialects.pto.compute import (
+from xla_emit.dialects.pto.aggregate_types import AGGREGATE_TYPES
+from xla_emit.dialects.pto.attrs import ATTRIBUTES, PTOEnumAttrBase
+from xla_emit.dialects.pto.block_sync_ops import BLOCK_SYNC_OPS
+from xla_emit.dialects.pto.cache_ops import CmoCacheInvalidOp
+from xla_emit.dialects.pto.comm_collectives import COMM_COLLECTIVE_OPS
+from xla_emit.dialects.pto.compute import (
     BinaryOpBase,
     ColumnReductionOpBase,
     ElementwiseOpBase,
@@ -69,7 +68,7 @@ from dialects.pto.compute import (
     UnaryOpBase,
     ttrans_conversion,
 )
-from dialects.pto.cube_ops import (
+from xla_emit.dialects.pto.cube_ops import (
     CUBE_AND_IRREGULAR_OPS,
     MGatherOp,
     MScatterOp,
@@ -81,8 +80,8 @@ from dialects.pto.cube_ops import (
     TStoreFpOp,
     TSyncOp,
 )
-from dialects.pto.declared_ops import DECLARED_ATTRIBUTES, DECLARED_OPS
-from dialects.pto.infra_ops import (
+from xla_emit.dialects.pto.declared_ops import DECLARED_ATTRIBUTES, DECLARED_OPS
+from xla_emit.dialects.pto.infra_ops import (
     INFRA_OPS,
     SYNCHRONIZATION_OPS,
     AddPtrOp,
@@ -101,7 +100,7 @@ from dialects.pto.infra_ops import (
     StoreScalarOp,
     TrapOp,
 )
-from dialects.pto.memory import (
+from xla_emit.dialects.pto.memory import (
     AllocTileOp,
     MakeTensorViewOp,
     PartitionViewOp,
@@ -109,22 +108,22 @@ from dialects.pto.memory import (
     TLoadOp,
     TStoreOp,
 )
-from dialects.pto.mte_ops import MTE_OPS
-from dialects.pto.pipe_ops import PIPE_OPS
-from dialects.pto.simt_ops import SIMT_OPS
-from dialects.pto.struct_ops import STRUCT_OPS
-from dialects.pto.subview import SubViewOp
-from dialects.pto.sync import (
+from xla_emit.dialects.pto.mte_ops import MTE_OPS
+from xla_emit.dialects.pto.pipe_ops import PIPE_OPS
+from xla_emit.dialects.pto.simt_ops import SIMT_OPS
+from xla_emit.dialects.pto.struct_ops import STRUCT_OPS
+from xla_emit.dialects.pto.subview import SubViewOp
+from xla_emit.dialects.pto.sync import (
     BarrierOp,
     FlagOpBase,
     SetFlagOp,
     WaitFlagOp,
 )
-from dialects.pto.tile_op import (
+from xla_emit.dialects.pto.tile_op import (
     TileOpBase,
     tile_params,
 )
-from dialects.pto.types import (
+from xla_emit.dialects.pto.types import (
     BLAYOUTS,
     DEFAULT_FRACTAL,
     DYNAMIC,
@@ -144,10 +143,10 @@ from dialects.pto.types import (
     element_type_name,
     module_target,
 )
-from dialects.pto.vector_ops import VECTOR_OPS
-from dialects.pto.vmi_memory import VMI_MEMORY_OPS
-from dialects.pto.vpto_types import VPTO_TYPES
-from dialects.pto.vreg_ops import VREG_OPS
+from xla_emit.dialects.pto.vector_ops import VECTOR_OPS
+from xla_emit.dialects.pto.vmi_memory import VMI_MEMORY_OPS
+from xla_emit.dialects.pto.vpto_types import VPTO_TYPES
+from xla_emit.dialects.pto.vreg_ops import VREG_OPS
 
 TILE_COMPUTE_OPS: tuple[type[TileOpBase], ...] = (
     TAddOp,

@@ -28,8 +28,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.types import TileBufType, parse_tile_buf_body
+from xla_emit.dialects.pto.types import TileBufType, parse_tile_buf_body
 
 MULTI_BUFFER_SLOTS = (2, 16)
 

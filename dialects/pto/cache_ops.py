@@ -13,9 +13,8 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_operand_def, prop_d
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.attrs import AddressSpaceAttr
-from dialects.pto.types import PartitionTensorViewType, PtrType, TensorViewType
+from xla_emit.dialects.pto.attrs import AddressSpaceAttr
+from xla_emit.dialects.pto.types import PartitionTensorViewType, PtrType, TensorViewType
 
 
 @irdl_op_definition

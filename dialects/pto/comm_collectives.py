@@ -29,8 +29,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.types import PartitionTensorViewType, TensorViewType, TileBufType
+from xla_emit.dialects.pto.types import PartitionTensorViewType, TensorViewType, TileBufType
 
 
 def _element(kind: Attribute) -> Attribute | None:

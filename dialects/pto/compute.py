@@ -12,8 +12,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
-
-from dialects.pto.tile_op import (
+from xla_emit.dialects.pto.tile_op import (
     TileOpBase,
     is_float,
     require_same_element,
@@ -22,7 +21,8 @@ from dialects.pto.tile_op import (
     shape_str,
     tile_params,
 )
-from dialects.pto.types import DYNAMIC, TileTypeBase
+from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase
+
 from xla_emit.pto.targets import TRANSPOSABLE_TYPES
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
 

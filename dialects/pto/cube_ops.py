@@ -14,9 +14,8 @@ from typing import ClassVar
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.attrs import QuantTypeAttr
-from dialects.pto.tile_op import (
+from xla_emit.dialects.pto.attrs import QuantTypeAttr
+from xla_emit.dialects.pto.tile_op import (
     FP_FORMS,
     LooseTileOpBase,
     TileOpBase,
@@ -24,7 +23,7 @@ from dialects.pto.tile_op import (
     require_same_element,
     shape_str,
 )
-from dialects.pto.types import DYNAMIC, TileBufType
+from xla_emit.dialects.pto.types import DYNAMIC, TileBufType
 
 
 class MatmulFamilyOpBase(TileOpBase):

@@ -47,27 +47,26 @@ from xdsl.irdl import (
 )
 from xdsl.traits import NoTerminator
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.aggregate_types import (
+from xla_emit.dialects.pto.aggregate_types import (
     LocalArrayType,
     MultiTileBufType,
     PrefetchAsyncContextType,
     StructType,
 )
-from dialects.pto.attrs import (
+from xla_emit.dialects.pto.attrs import (
     AsyncEventType,
     AsyncSessionType,
     PipeHandleType,
     enum_attr,
     keyword_enum_attr,
 )
-from dialects.pto.ptoas_op_table import (
+from xla_emit.dialects.pto.ptoas_op_table import (
     PTOAS_DECLARED_OPS,
     PTOAS_ENUM_ATTRS,
     PTOAS_KEYWORD_ENUM_ATTRS,
 )
-from dialects.pto.types import PtrType, TensorViewType, TileBufType
-from dialects.pto.vpto_types import AlignType, MaskType, VMIMaskType, VMIVRegType, VRegType
+from xla_emit.dialects.pto.types import PtrType, TensorViewType, TileBufType
+from xla_emit.dialects.pto.vpto_types import AlignType, MaskType, VMIMaskType, VMIVRegType, VRegType
 
 
 class MaskGranularity(AttrConstraint):

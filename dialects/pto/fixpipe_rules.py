@@ -16,8 +16,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.types import TileTypeBase, element_type_name
+from xla_emit.dialects.pto.types import TileTypeBase, element_type_name
 
 # Attributes the fixpipe lowering sets; front-end ops may not carry them.
 UNPUBLISHED_ATTRIBUTES = frozenset(

@@ -28,11 +28,10 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
-
-from dialects.pto.attrs import (
+from xla_emit.dialects.pto.attrs import (
     EventIdArrayType,
 )
-from dialects.pto.types import EventAttr, PipeAttr, PtrType, TileBufType
+from xla_emit.dialects.pto.types import EventAttr, PipeAttr, PtrType, TileBufType
 
 _INDEX = IndexType()
 

@@ -21,9 +21,8 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.tile_op import TileOpBase, shape_str
-from dialects.pto.types import (
+from xla_emit.dialects.pto.tile_op import TileOpBase, shape_str
+from xla_emit.dialects.pto.types import (
     DYNAMIC,
     PartitionTensorViewType,
     PtrType,
@@ -32,7 +31,7 @@ from dialects.pto.types import (
     TileType,
     op_target,
 )
-from dialects.syntax import defined_value
+from xla_emit.dialects.syntax import defined_value
 
 
 @irdl_op_definition

@@ -39,8 +39,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.types import PtrType, element_type_name
+from xla_emit.dialects.pto.types import PtrType, element_type_name
 
 # A written word of the syntax: an operand's place, or the text itself.
 OPERAND = "%"

@@ -23,21 +23,26 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.attrs import AddressSpaceAttr, AsyncEventType, AsyncSessionType, PipeHandleType
-from dialects.pto.fixpipe_rules import (
+from xla_emit.dialects.pto.attrs import (
+    AddressSpaceAttr,
+    AsyncEventType,
+    AsyncSessionType,
+    PipeHandleType,
+)
+from xla_emit.dialects.pto.fixpipe_rules import (
     verify_fixpipe_pop,
     verify_fixpipe_push,
     verify_fixpipe_split,
     verify_no_unpublished_attributes,
 )
-from dialects.pto.types import (
+from xla_emit.dialects.pto.types import (
     DYNAMIC,
     TensorViewType,
     TileBufType,
     element_type_name,
     op_target,
 )
+
 from xla_emit.pto.targets import element_bytes, is_element_type
 
 _INDEX = IndexType()

@@ -38,10 +38,9 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.attrs import PTOEnumAttrBase
-from dialects.pto.declared_ops import declared_attribute
-from dialects.pto.types import PtrType
+from xla_emit.dialects.pto.attrs import PTOEnumAttrBase
+from xla_emit.dialects.pto.declared_ops import declared_attribute
+from xla_emit.dialects.pto.types import PtrType
 
 L1Cache = declared_attribute("l1cache")
 LdL2Cache = declared_attribute("ld_l2cache")

@@ -15,8 +15,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, 
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.aggregate_types import StructType
+from xla_emit.dialects.pto.aggregate_types import StructType
 
 
 def _parse_path(parser: Parser) -> DenseArrayBase:

@@ -6,8 +6,7 @@ from xdsl.dialects.builtin import StringAttr
 from xdsl.irdl import IRDLOperation, irdl_op_definition, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-
-from dialects.pto.types import EventAttr, PipeAttr
+from xla_emit.dialects.pto.types import EventAttr, PipeAttr
 
 
 @irdl_op_definition

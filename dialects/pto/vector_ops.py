@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.compute import (
+from xla_emit.dialects.pto.compute import (
     BinaryOpBase,
     ColumnReductionOpBase,
     ElementwiseOpBase,
@@ -20,7 +19,7 @@ from dialects.pto.compute import (
     RowReductionOpBase,
     UnaryOpBase,
 )
-from dialects.pto.tile_op import (
+from xla_emit.dialects.pto.tile_op import (
     LooseTileOpBase,
     TileOpBase,
     define_tile_op,
@@ -29,7 +28,7 @@ from dialects.pto.tile_op import (
     require_vec_row_major,
     tile_params,
 )
-from dialects.pto.types import DYNAMIC, TileTypeBase, op_target
+from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase, op_target
 
 
 class BinaryWithScratchOpBase(BinaryOpBase):

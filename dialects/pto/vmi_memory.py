@@ -31,9 +31,8 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.types import PtrType
-from dialects.pto.vpto_types import VMIMaskType, VMIVRegType
+from xla_emit.dialects.pto.types import PtrType
+from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
 
 _INDEX = IndexType()
 _I16 = IntegerType(16)

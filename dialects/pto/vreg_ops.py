@@ -15,8 +15,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, prop_def, 
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto.vpto_types import MaskType, VRegType
+from xla_emit.dialects.pto.vpto_types import MaskType, VRegType
 
 VTRC_ROUNDING = ("R", "A", "F", "C", "Z")
 

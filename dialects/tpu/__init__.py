@@ -20,8 +20,7 @@ into the `TPU` dialect.
 from __future__ import annotations
 
 from xdsl.ir import Dialect
-
-from dialects.tpu.attributes import (
+from xla_emit.dialects.tpu.attributes import (
     CORE_TYPES,
     MEMORY_SPACES,
     ConvDimensionNumbersAttr,
@@ -33,21 +32,21 @@ from dialects.tpu.attributes import (
     TiledLayoutAttr,
     VectorLayoutAttr,
 )
-from dialects.tpu.catalog import CATALOG_BY_NAME, CATALOG_OPS
-from dialects.tpu.compute import (
+from xla_emit.dialects.tpu.catalog import CATALOG_BY_NAME, CATALOG_OPS
+from xla_emit.dialects.tpu.compute import (
     DynamicRotateOp,
     IotaOp,
     MatmulOp,
     int_values,
 )
-from dialects.tpu.dma import (
+from xla_emit.dialects.tpu.dma import (
     EnqueueDMAOp,
     SemaphoreAllocOp,
     SemaphoreSignalOp,
     SemaphoreWaitOp,
     WaitDMA2Op,
 )
-from dialects.tpu.enums import (
+from xla_emit.dialects.tpu.enums import (
     ENUM_ATTRIBUTES,
     ContractPrecisionAttr,
     CoreTypeAttr,
@@ -56,13 +55,13 @@ from dialects.tpu.enums import (
     ReductionKindAttr,
     TpuEnumAttr,
 )
-from dialects.tpu.helpers import (
+from xla_emit.dialects.tpu.helpers import (
     element_bitwidth,
     memory_space_of,
     strides_of,
     tiled_layout_of,
 )
-from dialects.tpu.memory import (
+from xla_emit.dialects.tpu.memory import (
     LoadOp,
     StoreOp,
     StridedLoadOp,
@@ -70,7 +69,7 @@ from dialects.tpu.memory import (
     VectorLoadOp,
     VectorStoreOp,
 )
-from dialects.tpu.regions import (
+from xla_emit.dialects.tpu.regions import (
     REGION_OPS,
     IterationBoundOp,
     RegionOp,
@@ -79,7 +78,7 @@ from dialects.tpu.regions import (
     TraceStopOp,
     YieldOp,
 )
-from dialects.tpu.views import (
+from xla_emit.dialects.tpu.views import (
     AssumeMultipleOp,
     MemRefBitcastOp,
     MemRefReshapeOp,

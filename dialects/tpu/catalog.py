@@ -51,10 +51,9 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.tpu import catalog_checks as checks
-from dialects.tpu.attributes import ConvDimensionNumbersAttr, MemorySpaceAttr
-from dialects.tpu.enums import (
+from xla_emit.dialects.tpu import catalog_checks as checks
+from xla_emit.dialects.tpu.attributes import ConvDimensionNumbersAttr, MemorySpaceAttr
+from xla_emit.dialects.tpu.enums import (
     ContractPrecisionAttr,
     PackFormatAttr,
     ReductionKindAttr,

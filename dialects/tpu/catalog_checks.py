@@ -13,9 +13,8 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, MemRefType, Vecto
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.tpu.attributes import DMASemaphoreType, SemaphoreType
-from dialects.tpu.helpers import element_bitwidth
+from xla_emit.dialects.tpu.attributes import DMASemaphoreType, SemaphoreType
+from xla_emit.dialects.tpu.helpers import element_bitwidth
 
 Check = Callable[[IRDLOperation], None]
 

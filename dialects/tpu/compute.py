@@ -30,9 +30,8 @@ from xdsl.irdl import (
 )
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.tpu.attributes import DotDimensionNumbersAttr
-from dialects.tpu.helpers import vector_of
+from xla_emit.dialects.tpu.attributes import DotDimensionNumbersAttr
+from xla_emit.dialects.tpu.helpers import vector_of
 
 
 @irdl_op_definition

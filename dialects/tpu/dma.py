@@ -17,9 +17,8 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.tpu.attributes import DMASemaphoreType, SemaphoreType
-from dialects.tpu.helpers import Syntax, check_semaphore_memref, memref_of
+from xla_emit.dialects.tpu.attributes import DMASemaphoreType, SemaphoreType
+from xla_emit.dialects.tpu.helpers import Syntax, check_semaphore_memref, memref_of
 
 
 @irdl_op_definition

@@ -19,8 +19,8 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
+from xla_emit.dialects.tpu.attributes import MemorySpaceAttr, TiledLayoutAttr
 
-from dialects.tpu.attributes import MemorySpaceAttr, TiledLayoutAttr
 from xla_emit.layout.mosaic import MosaicTilingError
 
 

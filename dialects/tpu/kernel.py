@@ -28,8 +28,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.func import FuncOp
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.tpu.enums import CoreTypeAttr, DimensionSemanticsAttr, PipelineModeAttr
+from xla_emit.dialects.tpu.enums import CoreTypeAttr, DimensionSemanticsAttr, PipelineModeAttr
 
 KERNEL_MARKER = "dimension_semantics"
 

@@ -31,8 +31,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.tpu.helpers import (
+from xla_emit.dialects.tpu.helpers import (
     Syntax,
     check_index_count,
     check_vmem,

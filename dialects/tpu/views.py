@@ -25,9 +25,8 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.syntax import type_of_unresolved
-from dialects.tpu.helpers import Syntax, element_bitwidth, memref_of
+from xla_emit.dialects.syntax import type_of_unresolved
+from xla_emit.dialects.tpu.helpers import Syntax, element_bitwidth, memref_of
 
 
 @irdl_op_definition

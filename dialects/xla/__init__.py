@@ -31,8 +31,7 @@ from xdsl.builder import Builder
 from xdsl.dialects.builtin import SymbolRefAttr
 from xdsl.ir import Attribute, BlockArgument, Dialect, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
-
-from dialects.xla.attributes import (
+from xla_emit.dialects.xla.attributes import (
     XLA_RANGE,
     XLA_SLICE_INDEX,
     BackendKind,
@@ -45,14 +44,14 @@ from dialects.xla.attributes import (
     get_xla_range,
     xla_range_attr,
 )
-from dialects.xla.bases import (
+from xla_emit.dialects.xla.bases import (
     ApplyIndexingOpBase,
     AtomicRMWOp,
     LoopOpBase,
     PureCallOpBase,
     YieldOpBase,
 )
-from dialects.xla.ops import (
+from xla_emit.dialects.xla.ops import (
     ApplyIndexingOp,
     LoopOp,
     PredicatedExtractOp,
@@ -61,14 +60,15 @@ from dialects.xla.ops import (
     WorkgroupIdOp,
     YieldOp,
 )
-from dialects.xla.seed_spelling import (
+from xla_emit.dialects.xla.seed_spelling import (
     SeedApplyIndexingOp,
     SeedIndexingMapAttr,
     SeedLoopOp,
     SeedPureCallOp,
     SeedYieldOp,
 )
-from dialects.xla.syntax import lookup_function, nearest_symbol_table
+from xla_emit.dialects.xla.syntax import lookup_function, nearest_symbol_table
+
 from xla_emit.indexing import IndexingMap
 
 __all__ = [

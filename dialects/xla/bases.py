@@ -32,9 +32,8 @@ from xdsl.printer import Printer
 from xdsl.traits import IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
-
-from dialects.xla.attributes import IndexingMapAttrBase, next_token
-from dialects.xla.syntax import (
+from xla_emit.dialects.xla.attributes import IndexingMapAttrBase, next_token
+from xla_emit.dialects.xla.syntax import (
     lookup_function,
     nearest_symbol_table,
     parse_map_attr,
@@ -44,6 +43,7 @@ from dialects.xla.syntax import (
     shaped_element_type,
     verify_index_count,
 )
+
 from xla_emit.indexing import IndexingMap
 
 

@@ -24,16 +24,15 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
-
-from dialects.grid_index import GridIndexOpBase
-from dialects.xla.attributes import (
+from xla_emit.dialects.grid_index import GridIndexOpBase
+from xla_emit.dialects.xla.attributes import (
     IndexingMapAttr,
     IndexingMapAttrBase,
     WorkGroupDimension,
     WorkGroupDimensionAttr,
 )
-from dialects.xla.bases import ApplyIndexingOpBase, LoopOpBase, PureCallOpBase, YieldOpBase
-from dialects.xla.syntax import (
+from xla_emit.dialects.xla.bases import ApplyIndexingOpBase, LoopOpBase, PureCallOpBase, YieldOpBase
+from xla_emit.dialects.xla.syntax import (
     parse_operand_list,
     parse_tensor_type,
     print_values,

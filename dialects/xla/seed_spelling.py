@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition
-
-from dialects.xla.attributes import IndexingMapAttrBase
-from dialects.xla.bases import ApplyIndexingOpBase, LoopOpBase, PureCallOpBase, YieldOpBase
+from xla_emit.dialects.xla.attributes import IndexingMapAttrBase
+from xla_emit.dialects.xla.bases import ApplyIndexingOpBase, LoopOpBase, PureCallOpBase, YieldOpBase
 
 SEED_SPELLING = "xla_gpu"
 """The seed's name for the target-neutral ops' dialect."""

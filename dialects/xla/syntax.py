@@ -11,8 +11,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.xla.attributes import IndexingMapAttrBase
+from xla_emit.dialects.xla.attributes import IndexingMapAttrBase
 
 
 def parse_operand_list(parser: Parser, delimiter: Parser.Delimiter) -> list[UnresolvedOperand]:

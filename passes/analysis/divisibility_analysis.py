@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xla_emit.dialects.tpu import AssumeMultipleOp
 
-from dialects.tpu import AssumeMultipleOp
 from xla_emit.indexing.congruence import (
     Answer,
     Congruence,

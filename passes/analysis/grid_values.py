@@ -28,9 +28,8 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
-
-from dialects.tpu import AssumeMultipleOp
-from passes.loop_utils import static_bounds
+from xla_emit.dialects.tpu import AssumeMultipleOp
+from xla_emit.passes.loop_utils import static_bounds
 
 MAX_GRID_POINTS = 4096
 

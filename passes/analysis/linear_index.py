@@ -17,9 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.ir import SSAValue
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.passes.loop_utils import constant_int
 
-from dialects.xla import ApplyIndexingOpBase
-from passes.loop_utils import constant_int
 from xla_emit.indexing import (
     AffineExpr,
     ConstantExpr,

@@ -25,8 +25,7 @@ from xdsl.dialects.builtin import MemRefType, VectorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.utils.exceptions import PassFailedException
-
-from dialects.tpu import (
+from xla_emit.dialects.tpu import (
     DMASemaphoreType,
     LoadOp,
     SemaphoreType,
@@ -37,8 +36,9 @@ from dialects.tpu import (
     memory_space_of,
     tiled_layout_of,
 )
-from passes.analysis.divisibility_analysis import DivisibilityAnalysis
-from passes.loop_utils import constant_int
+from xla_emit.passes.analysis.divisibility_analysis import DivisibilityAnalysis
+from xla_emit.passes.loop_utils import constant_int
+
 from xla_emit.indexing.congruence import Answer
 from xla_emit.layout.mosaic import (
     LANES,

@@ -22,9 +22,9 @@ import dataclasses
 
 from xdsl.dialects import arith, scf
 from xdsl.ir import BlockArgument, OpResult, SSAValue
+from xla_emit.dialects.xla import ApplyIndexingOpBase, LoopOpBase, get_xla_range
+from xla_emit.passes.loop_utils import constant_int, static_bounds
 
-from dialects.xla import ApplyIndexingOpBase, LoopOpBase, get_xla_range
-from passes.loop_utils import constant_int, static_bounds
 from xla_emit.indexing import IndexingMap, Interval, Variable
 
 _MAX_DEPTH = 16

@@ -13,8 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-
-from passes.analysis.call_graph import function_table, is_public, reachable_functions
+from xla_emit.passes.analysis.call_graph import function_table, is_public, reachable_functions
 
 
 @dataclass(frozen=True)

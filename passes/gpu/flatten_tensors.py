@@ -53,20 +53,19 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-
-from dialects.vector_ext import FromElementsOp
-from dialects.xla import (
+from xla_emit.dialects.vector_ext import FromElementsOp
+from xla_emit.dialects.xla import (
     AtomicRMWOp,
     LoopOpBase,
     PureCallOpBase,
     YieldOpBase,
     make_apply_indexing,
 )
-from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
-from passes.analysis.linear_index import constant_result, linear_index
-from passes.apply_indexing_patterns import FoldApplyIndexingChain
-from passes.diagnostics import OpError
-from passes.greedy_driver import finish_like_greedy_driver
+from xla_emit.dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
+from xla_emit.passes.analysis.linear_index import constant_result, linear_index
+from xla_emit.passes.apply_indexing_patterns import FoldApplyIndexingChain
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.greedy_driver import finish_like_greedy_driver
 
 
 def flat_type(type_: Attribute) -> TensorType[Attribute] | None:

@@ -38,9 +38,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.utils.exceptions import PassFailedException
-
-from dialects.xla import PureCallOpBase
-from passes.analysis.call_graph import (
+from xla_emit.dialects.xla import PureCallOpBase
+from xla_emit.passes.analysis.call_graph import (
     callees,
     function_table,
     is_public,

@@ -58,13 +58,12 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from dialects import gpu
-from dialects.arith_ext import IndexCastUIOp
-from dialects.llvm_ext import INVARIANT, AddrSpaceCastOp, AtomicRMWOp, LoadOp
-from dialects.xla.bases import AtomicRMWOp as XlaAtomicRMWOp
-from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
-from passes.diagnostics import OpError
+from xla_emit.dialects import gpu
+from xla_emit.dialects.arith_ext import IndexCastUIOp
+from xla_emit.dialects.llvm_ext import INVARIANT, AddrSpaceCastOp, AtomicRMWOp, LoadOp
+from xla_emit.dialects.xla.bases import AtomicRMWOp as XlaAtomicRMWOp
+from xla_emit.dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
+from xla_emit.passes.diagnostics import OpError
 
 # The NVPTX address space of shared memory.
 SHARED_ADDRESS_SPACE = 3

@@ -65,11 +65,10 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_scf_to_cf import ConvertScfToCf
-
-from dialects import gpu
-from dialects.arith_ext import IndexCastUIOp, RemFOp
-from dialects.gpu import ShuffleMode
-from dialects.llvm_ext import (
+from xla_emit.dialects import gpu
+from xla_emit.dialects.arith_ext import IndexCastUIOp, RemFOp
+from xla_emit.dialects.gpu import ShuffleMode
+from xla_emit.dialects.llvm_ext import (
     INTRINSIC_OPS,
     ExtractElementOp,
     FPToSIOp,
@@ -77,10 +76,10 @@ from dialects.llvm_ext import (
     PoisonOp,
     UIToFPOp,
 )
-from dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS, BarrierOp, ShflSyncOp
-from dialects.vector_ext import FromElementsOp
-from dialects.xla.bases import PureCallOpBase
-from passes.diagnostics import OpError
+from xla_emit.dialects.nvvm import BLOCK_ID_OPS, THREAD_ID_OPS, BarrierOp, ShflSyncOp
+from xla_emit.dialects.vector_ext import FromElementsOp
+from xla_emit.dialects.xla.bases import PureCallOpBase
+from xla_emit.passes.diagnostics import OpError
 
 # Attributes MLIR's NVVM target reads off an `llvm.func`: a kernel and its block size.
 KERNEL = "nvvm.kernel"

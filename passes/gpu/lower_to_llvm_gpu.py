@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from passes.gpu.lower_to_llvm import LowerToLLVMPass
+from xla_emit.passes.gpu.lower_to_llvm import LowerToLLVMPass
 
 
 @dataclass(frozen=True)

@@ -40,10 +40,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xla_emit.dialects.xla import LoopOpBase, YieldOpBase, make_apply_indexing
+from xla_emit.passes.greedy_driver import finish_like_greedy_driver
+from xla_emit.passes.scf_building import all_of, in_interval, index_constant
 
-from dialects.xla import LoopOpBase, YieldOpBase, make_apply_indexing
-from passes.greedy_driver import finish_like_greedy_driver
-from passes.scf_building import all_of, in_interval, index_constant
 from xla_emit.indexing import AffineExpr, IndexingMap
 
 

@@ -68,10 +68,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 from xdsl.utils.hints import isa
-
-from dialects.gpu import ShuffleMode, ShuffleOp
-from dialects.vector_ext import FromElementsOp
-from dialects.xla import (
+from xla_emit.dialects.gpu import ShuffleMode, ShuffleOp
+from xla_emit.dialects.vector_ext import FromElementsOp
+from xla_emit.dialects.xla import (
     IndexingMapAttr,
     LoopOp,
     LoopOpBase,
@@ -81,9 +80,9 @@ from dialects.xla import (
     make_apply_indexing,
     make_pure_call,
 )
-from dialects.xla_gpu import IndexedVectorType, InsertOp, ShuffleReduceOp
-from passes.diagnostics import OpError
-from passes.loop_utils import index_constant
+from xla_emit.dialects.xla_gpu import IndexedVectorType, InsertOp, ShuffleReduceOp
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.loop_utils import index_constant
 
 # gpu.shuffle moves this many bits per lane.
 _SHUFFLE_BITS = 32

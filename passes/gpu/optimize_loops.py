@@ -46,10 +46,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import PassFailedException
-
-from dialects.xla import PureCallOpBase
-from passes.greedy_driver import finish_like_greedy_driver
-from passes.loop_utils import clone_body, insert_index_constant, static_bounds
+from xla_emit.dialects.xla import PureCallOpBase
+from xla_emit.passes.greedy_driver import finish_like_greedy_driver
+from xla_emit.passes.loop_utils import clone_body, insert_index_constant, static_bounds
 
 # Size budget XLA gives an unrolled body (`kMaxSize`).
 _UNROLL_BUDGET = 400

@@ -46,8 +46,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xla_emit.dialects.xla import IndexingMapAttr, LoopOp, LoopOpBase
 
-from dialects.xla import IndexingMapAttr, LoopOp, LoopOpBase
 from xla_emit.indexing import IndexingMap, Interval, SymbolExpr, Variable
 
 # XLA stops walking outwards once the visited variables span this many iterations.

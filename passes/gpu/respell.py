@@ -31,9 +31,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import (
+from xla_emit.dialects.gpu import BlockIdOp, ThreadIdOp
+from xla_emit.dialects.xla import (
     INTERNAL_SPELLING,
     XLA_RANGE,
     ApplyIndexingOpBase,
@@ -45,7 +44,8 @@ from dialects.xla import (
     spelling_classes,
     xla_range_attr,
 )
-from dialects.xla.seed_spelling import SEED_SPELLING
+from xla_emit.dialects.xla.seed_spelling import SEED_SPELLING
+
 from xla_emit.indexing.affine import DimExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval

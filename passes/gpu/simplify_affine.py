@@ -27,9 +27,9 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.passes.analysis.value_ranges import narrowed_map
 
-from dialects.xla import ApplyIndexingOpBase
-from passes.analysis.value_ranges import narrowed_map
 from xla_emit.indexing import (
     AffineExpr,
     AffineKind,

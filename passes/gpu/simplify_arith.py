@@ -27,11 +27,11 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.passes.analysis.value_ranges import narrowed_map, value_range
+from xla_emit.passes.greedy_driver import finish_like_greedy_driver
+from xla_emit.passes.scf_simplify import SCF_CANONICALIZATIONS
 
-from dialects.xla import ApplyIndexingOpBase
-from passes.analysis.value_ranges import narrowed_map, value_range
-from passes.greedy_driver import finish_like_greedy_driver
-from passes.scf_simplify import SCF_CANONICALIZATIONS
 from xla_emit.indexing.comparison import decide_comparison, decide_less
 
 

@@ -38,9 +38,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
-
-from passes.loop_utils import constant_int
-from passes.scf_simplify import defined_outside, simplify_scf
+from xla_emit.passes.loop_utils import constant_int
+from xla_emit.passes.scf_simplify import defined_outside, simplify_scf
 
 
 def _invariant_if(loop: scf.ForOp) -> scf.IfOp | None:

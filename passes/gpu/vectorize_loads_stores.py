@@ -55,11 +55,11 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.hints import isa
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.passes.greedy_driver import finish_like_greedy_driver
+from xla_emit.passes.loop_utils import insert_index_constant, static_bounds
+from xla_emit.passes.scf_simplify import defined_outside
 
-from dialects.xla import ApplyIndexingOpBase
-from passes.greedy_driver import finish_like_greedy_driver
-from passes.loop_utils import insert_index_constant, static_bounds
-from passes.scf_simplify import defined_outside
 from xla_emit.indexing import DimExpr, SymbolExpr
 from xla_emit.indexing.strides import alignment_of, at_zero, stride_in
 

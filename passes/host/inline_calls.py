@@ -17,9 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from passes.analysis.call_graph import function_table, recursive_functions
-from passes.gpu.inline import call_target, callees_first
+from xla_emit.passes.analysis.call_graph import function_table, recursive_functions
+from xla_emit.passes.gpu.inline import call_target, callees_first
 
 
 @dataclass(frozen=True)

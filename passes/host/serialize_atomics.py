@@ -18,9 +18,8 @@ from xdsl.dialects.builtin import ModuleOp, VectorType
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from dialects.xla import AtomicRMWOp
-from passes.diagnostics import OpError
+from xla_emit.dialects.xla import AtomicRMWOp
+from xla_emit.passes.diagnostics import OpError
 
 
 @dataclass(frozen=True)

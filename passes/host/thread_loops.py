@@ -59,11 +59,10 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from dialects.gpu import BarrierOp, BlockIdOp, ShuffleMode, ShuffleOp, ThreadIdOp
-from dialects.xla import get_xla_range
-from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, SyncThreadsOp
-from passes.diagnostics import OpError
+from xla_emit.dialects.gpu import BarrierOp, BlockIdOp, ShuffleMode, ShuffleOp, ThreadIdOp
+from xla_emit.dialects.xla import get_xla_range
+from xla_emit.dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, SyncThreadsOp
+from xla_emit.passes.diagnostics import OpError
 
 # Marks a kernel argument the caller allocates per block: shared memory, per-thread values.
 SCRATCH = "xla.host_scratch"

@@ -25,8 +25,7 @@ from xdsl.dialects.builtin import BFloat16Type, IntegerAttr, ModuleOp, f32, i16,
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-
-from dialects.llvm_ext import IntrinsicOp
+from xla_emit.dialects.llvm_ext import IntrinsicOp
 
 _ARITHMETIC = (llvm.FAddOp, llvm.FSubOp, llvm.FMulOp, llvm.FDivOp, llvm.FRemOp)
 _ICMP_UGT = 8  # index of `ugt` in the llvm dialect's icmp predicates

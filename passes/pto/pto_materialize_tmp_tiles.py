@@ -30,8 +30,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-
-from dialects.pto import (
+from xla_emit.dialects.pto import (
     DYNAMIC,
     AllocTileOp,
     TileBufType,
@@ -39,6 +38,7 @@ from dialects.pto import (
     TTransOp,
     ttrans_conversion,
 )
+
 from xla_emit.pto.ttrans_tmp import Conversion, tmp_tile_shape, uses_fast_path
 
 

@@ -35,9 +35,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
+from xla_emit.dialects.pto import AllocTileOp, TAssignOp, TileBufType, module_target
+from xla_emit.passes.diagnostics import OpError
 
-from dialects.pto import AllocTileOp, TAssignOp, TileBufType, module_target
-from passes.diagnostics import OpError
 from xla_emit.pto.targets import BLOCK_BYTES, CAPACITIES, LOCATIONS, align_up, tile_bytes
 
 

@@ -57,8 +57,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-
-from dialects.pto import (
+from xla_emit.dialects.pto import (
     AllocTileOp,
     ElementwiseOpBase,
     TAssignOp,
@@ -68,7 +67,7 @@ from dialects.pto import (
     TMovOp,
     buffer_type_of,
 )
-from passes.diagnostics import OpError
+from xla_emit.passes.diagnostics import OpError
 
 
 def _last_uses(block: Block) -> dict[SSAValue, int]:

@@ -29,10 +29,9 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-
-from dialects.pto import AllocTileOp, TAssignOp
-from dialects.pto.pipe_ops import ReserveBufferOp
-from passes.diagnostics import OpError
+from xla_emit.dialects.pto import AllocTileOp, TAssignOp
+from xla_emit.dialects.pto.pipe_ops import ReserveBufferOp
+from xla_emit.passes.diagnostics import OpError
 
 LEVELS = ("level1", "level2", "level3")
 

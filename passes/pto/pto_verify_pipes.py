@@ -41,9 +41,8 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, SymbolRefAt
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto import module_target
-from dialects.pto.pipe_ops import (
+from xla_emit.dialects.pto import module_target
+from xla_emit.dialects.pto.pipe_ops import (
     AicInitializePipeOp,
     AivInitializePipeOp,
     ImportReservedBufferOp,
@@ -60,7 +59,7 @@ from dialects.pto.pipe_ops import (
     TPushToAicOp,
     TPushToAivOp,
 )
-from passes.diagnostics import OpError
+from xla_emit.passes.diagnostics import OpError
 
 CUBE_TO_VECTOR, VECTOR_TO_CUBE, BOTH = 1, 2, 3
 FRONTEND_INITS = (AicInitializePipeOp, AivInitializePipeOp)

@@ -20,8 +20,7 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.pto import (
+from xla_emit.dialects.pto import (
     BinaryOpBase,
     PTOEnumAttrBase,
     TExtractOp,
@@ -33,9 +32,10 @@ from dialects.pto import (
     TTransOp,
     module_target,
 )
-from dialects.pto.cube_ops import TGatherOp
-from dialects.pto.vector_ops import TSelOp
-from passes.diagnostics import OpError
+from xla_emit.dialects.pto.cube_ops import TGatherOp
+from xla_emit.dialects.pto.vector_ops import TSelOp
+from xla_emit.passes.diagnostics import OpError
+
 from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
 from xla_emit.pto.rules import (
     elementwise_errors,

@@ -30,9 +30,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-
-from dialects.tpu import MemRefSliceOp, TiledLayoutAttr, tiled_layout_of
-from passes.analysis.tpu_alignment import check_hardware_generation, tiling_of
+from xla_emit.dialects.tpu import MemRefSliceOp, TiledLayoutAttr, tiled_layout_of
+from xla_emit.passes.analysis.tpu_alignment import check_hardware_generation, tiling_of
 
 
 def _with_default_layout(value: SSAValue, generation: int) -> MemRefType[Attribute] | None:

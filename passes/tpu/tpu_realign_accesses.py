@@ -66,10 +66,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xdsl.utils.hints import isa
-
-from dialects.tpu import DynamicRotateOp, VectorLoadOp, VectorStoreOp
-from dialects.vector_ext import ExtractStridedSliceOp, InsertStridedSliceOp
-from passes.analysis.tpu_alignment import (
+from xla_emit.dialects.tpu import DynamicRotateOp, VectorLoadOp, VectorStoreOp
+from xla_emit.dialects.vector_ext import ExtractStridedSliceOp, InsertStridedSliceOp
+from xla_emit.passes.analysis.tpu_alignment import (
     Access,
     RealignedDim,
     RealignPlan,

@@ -41,12 +41,16 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects.tpu import MemRefSliceOp
-from dialects.tpu.kernel import check_kernel, is_kernel
-from passes.analysis.divisibility_analysis import DivisibilityAnalysis
-from passes.analysis.grid_values import first_misaligned, grid_note, index_values, loop_verdict
-from passes.analysis.tpu_alignment import (
+from xla_emit.dialects.tpu import MemRefSliceOp
+from xla_emit.dialects.tpu.kernel import check_kernel, is_kernel
+from xla_emit.passes.analysis.divisibility_analysis import DivisibilityAnalysis
+from xla_emit.passes.analysis.grid_values import (
+    first_misaligned,
+    grid_note,
+    index_values,
+    loop_verdict,
+)
+from xla_emit.passes.analysis.tpu_alignment import (
     Access,
     CannotRealign,
     Tiling,
@@ -56,8 +60,9 @@ from passes.analysis.tpu_alignment import (
     requirements,
     tiling_of,
 )
-from passes.diagnostics import OpError
-from passes.loop_utils import constant_int
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.loop_utils import constant_int
+
 from xla_emit.indexing.congruence import Answer, Divisibility
 from xla_emit.ir.locations import location_text
 

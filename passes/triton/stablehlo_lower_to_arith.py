@@ -35,8 +35,7 @@ from xdsl.pattern_rewriter import (
     PatternRewriteWalker,
     RewritePattern,
 )
-
-from dialects import arith_vector, stablehlo
+from xla_emit.dialects import arith_vector, stablehlo
 
 _FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
     stablehlo.AddOp: arith.AddfOp,

@@ -41,8 +41,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-
-from dialects import stablehlo, triton
+from xla_emit.dialects import stablehlo, triton
 
 
 def _shape(type_: Attribute) -> tuple[int, ...]:

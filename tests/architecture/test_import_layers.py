@@ -29,7 +29,6 @@ LIBRARIES = (
     "progress",
     "jax",
     "package_layout",
-    "former_import_names",
 )
 # Modules at the top of `xla_emit` that sit in a layer: the Python API and the xDSL plugin with
 # the tools, the tools' start-up measures for xDSL's class definitions with the front end.
@@ -103,4 +102,4 @@ def test_the_rule_catches_an_upward_import() -> None:
     assert allowed("tools", "ir")
     assert allowed("dialects", "indexing")
     assert layer_of("xla_emit.api") == "tools"
-    assert layer_of("passes.gpu.inline") == "passes"
+    assert layer_of("xla_emit.passes.gpu.inline") == "passes"

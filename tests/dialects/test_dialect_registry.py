@@ -6,7 +6,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from dialects import BUILT_IN_DIALECTS, built_in_dialects
+from xla_emit.dialects import BUILT_IN_DIALECTS, built_in_dialects
+
 from xla_emit.ir.context import DIALECT_ENTRY_POINTS
 
 ROOT = Path(__file__).resolve().parents[2]

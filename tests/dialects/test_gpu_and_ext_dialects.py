@@ -13,8 +13,7 @@ from xdsl.ir import Block
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects import arith_ext, gpu, vector_ext
+from xla_emit.dialects import arith_ext, gpu, vector_ext
 
 
 def test_gpu_dialect_is_xdsls_with_three_ops_redeclared_and_shuffle_added() -> None:

@@ -13,8 +13,8 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import Builtin
+from xla_emit.dialects.memref_ext import MEMREF, ReinterpretCastOp
 
-from dialects.memref_ext import MEMREF, ReinterpretCastOp
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import parse_mlir, verify_module
 
@@ -130,7 +130,7 @@ def test_the_dialect_is_xdsls_with_one_op_replaced_and_transpose_added() -> None
 def test_pyproject_publishes_it_as_the_memref_dialect() -> None:
     table = tomllib.loads((ROOT / "pyproject.toml").read_text())
     dialects = table["project"]["entry-points"]["xla_emit.dialects"]
-    assert dialects["memref"] == "dialects.memref_ext:MEMREF"
+    assert dialects["memref"] == "xla_emit.dialects.memref_ext:MEMREF"
 
 
 def test_transpose_views_the_buffer_permuted() -> None:

@@ -21,8 +21,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Block, Region
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects import arith_vector, nvvm, stablehlo, triton, triton_xla, xtile
 
-from dialects import arith_vector, nvvm, stablehlo, triton, triton_xla, xtile
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import parse_mlir, verify_module
 

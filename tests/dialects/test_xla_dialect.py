@@ -25,9 +25,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
-from dialects import xla, xla_gpu
-from dialects.xla import (
+from xla_emit.dialects import xla, xla_gpu
+from xla_emit.dialects.xla import (
     ApplyIndexingOpBase,
     IndexingMapAttrBase,
     LoopOpBase,
@@ -41,6 +40,7 @@ from dialects.xla import (
     spelling_classes,
     xla_range_attr,
 )
+
 from xla_emit.diagnostics import UserError
 from xla_emit.indexing import Interval, parse_indexing_map
 from xla_emit.ir import make_context, parse_mlir

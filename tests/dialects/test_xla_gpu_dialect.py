@@ -10,8 +10,8 @@ from xdsl.dialects.builtin import IndexType, ModuleOp, TensorType, f32, i32
 from xdsl.ir import Attribute, Block
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects import xla, xla_gpu
 
-from dialects import xla, xla_gpu
 from xla_emit.indexing import parse_indexing_map
 from xla_emit.ir import make_context, parse_mlir
 

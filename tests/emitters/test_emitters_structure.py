@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from xla_emit.dialects import xla, xla_gpu
 
-from dialects import xla, xla_gpu
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.emitters.column_reduction import ColumnReductionTiling
 from xla_emit.emitters.hero import ReductionGroups

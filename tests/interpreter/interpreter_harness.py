@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.context import Context
+from xla_emit.dialects.arith_ext import ARITH
+from xla_emit.dialects.vector_ext import VECTOR
 
-from dialects.arith_ext import ARITH
-from dialects.vector_ext import VECTOR
 from xla_emit.interpreter import CheckOptions, Executor, LaunchGrid
 from xla_emit.ir import make_context, parse_mlir
 

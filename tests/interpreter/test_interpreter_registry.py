@@ -58,8 +58,8 @@ def test_a_later_registration_overrides_an_op() -> None:
 
 
 def test_implementations_are_found_through_base_classes() -> None:
-    from dialects.xla import ApplyIndexingOpBase
-    from dialects.xla_gpu import ApplyIndexingOp as SeedSpelling
+    from xla_emit.dialects.xla import ApplyIndexingOpBase
+    from xla_emit.dialects.xla_gpu import ApplyIndexingOp as SeedSpelling
 
     registry = load_dialect_impls()
     assert registry.lookup(SeedSpelling) is registry.lookup(ApplyIndexingOpBase)
@@ -124,7 +124,12 @@ def test_a_gpu_run_loads_no_tpu_or_pto_code(load: str) -> None:
     """The TPU and PTO executors keep their own tables, and the runtime loads a backend with
     its first kernel: a GPU run must not pay for importing them (the TPU dialect alone is
     about 0.1 s of start-up)."""
-    heavy = ("dialects.tpu", "dialects.pto", "xla_emit.interpreter.tpu", "xla_emit.interpreter.pto")
+    heavy = (
+        "xla_emit.dialects.tpu",
+        "xla_emit.dialects.pto",
+        "xla_emit.interpreter.tpu",
+        "xla_emit.interpreter.pto",
+    )
     code = f"import sys; {load}; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func, ub, vector
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, ModuleOp
+from xla_emit.passes.greedy_driver import finish_like_greedy_driver
 
-from passes.greedy_driver import finish_like_greedy_driver
 from xla_emit.ir import make_context, parse_mlir
 
 

@@ -1,6 +1,7 @@
 """Which spelling xla-emit-opt keeps for the output: `module_spelling` of the input."""
 
-from passes.gpu.respell import module_spelling
+from xla_emit.passes.gpu.respell import module_spelling
+
 from xla_emit.ir import make_context, parse_mlir
 
 

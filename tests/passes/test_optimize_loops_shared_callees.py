@@ -14,8 +14,8 @@ import time
 import numpy as np
 import pytest
 from xdsl.traits import SymbolTable
+from xla_emit.passes.gpu import optimize_loops
 
-from passes.gpu import optimize_loops
 from xla_emit import api
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.runtime.pipeline import apply_pipeline

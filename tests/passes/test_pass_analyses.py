@@ -18,10 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block
+from xla_emit.dialects.xla import make_apply_indexing
+from xla_emit.passes.analysis.linear_index import linear_index
+from xla_emit.passes.gpu.optimize_loops import partial_unroll_factor
 
-from dialects.xla import make_apply_indexing
-from passes.analysis.linear_index import linear_index
-from passes.gpu.optimize_loops import partial_unroll_factor
 from xla_emit.indexing import delinearize_map
 
 

@@ -11,8 +11,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from xdsl.passes import ModulePass
-
-from passes import BUILT_IN_PASSES, PASS_ENTRY_POINTS, all_passes
+from xla_emit.passes import BUILT_IN_PASSES, PASS_ENTRY_POINTS, all_passes
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSES_DIR = ROOT / "passes"
@@ -21,7 +20,7 @@ GROUPS = ("gpu", "tpu", "pto")
 
 def _pass_modules() -> list[str]:
     return sorted(
-        f"passes.{group}.{path.stem}"
+        f"xla_emit.passes.{group}.{path.stem}"
         for group in GROUPS
         for path in (PASSES_DIR / group).glob("*.py")
         if path.stem != "__init__"

@@ -12,8 +12,8 @@ import itertools
 
 import numpy as np
 import pytest
+from xla_emit.passes.gpu.peel_loops import peeled_maps
 
-from passes.gpu.peel_loops import peeled_maps
 from xla_emit.indexing import (
     ConstantExpr,
     DimExpr,

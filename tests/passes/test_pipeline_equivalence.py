@@ -18,10 +18,10 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import PassPipeline
+from xla_emit.dialects.arith_ext import ARITH
+from xla_emit.dialects.vector_ext import VECTOR
+from xla_emit.passes.pipelines import PIPELINES, available_passes
 
-from dialects.arith_ext import ARITH
-from dialects.vector_ext import VECTOR
-from passes.pipelines import PIPELINES, available_passes
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.ir import make_context, parse_mlir

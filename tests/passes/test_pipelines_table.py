@@ -8,9 +8,9 @@ from pathlib import Path
 
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
+from xla_emit.passes import all_passes
+from xla_emit.passes.pipelines import PIPELINES, available_passes
 
-from passes import all_passes
-from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.ir import make_context
 

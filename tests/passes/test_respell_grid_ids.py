@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
+from xla_emit.dialects.gpu import BlockIdOp, ThreadIdOp
+from xla_emit.dialects.xla import ApplyIndexingOpBase, LoopOpBase, get_xla_range
+from xla_emit.passes.gpu.respell import RespellPass
 
-from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import ApplyIndexingOpBase, LoopOpBase, get_xla_range
-from passes.gpu.respell import RespellPass
 from xla_emit.emitters import emit_fusion
 from xla_emit.hlo import parse_hlo_module
 from xla_emit.hlo.evaluator import evaluate_values, flatten_value

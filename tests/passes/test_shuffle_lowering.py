@@ -21,9 +21,9 @@ from test_pipeline_equivalence import _context, _random_inputs, _run
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import PassPipeline
+from xla_emit.dialects.xla import LoopOpBase
+from xla_emit.passes.pipelines import PIPELINES, available_passes
 
-from dialects.xla import LoopOpBase
-from passes.pipelines import PIPELINES, available_passes
 from xla_emit.emitters import emit_hlo_module
 from xla_emit.interpreter import CheckOptions, Executor
 from xla_emit.ir import parse_mlir

@@ -9,8 +9,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, StringAttr, f16, f32
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects.pto import TileBufType, TileType, TileTypeBase, buffer_type_of, module_target
 
-from dialects.pto import TileBufType, TileType, TileTypeBase, buffer_type_of, module_target
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import parse_mlir
 

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
+from xla_emit.passes.pto.pto_materialize_tmp_tiles import PTOMaterializeTmpTilesPass
+from xla_emit.passes.pto.pto_plan_memory import PTOPlanMemoryPass
+from xla_emit.passes.pto.pto_to_dps import PTOToDPSPass
 
-from passes.pto.pto_materialize_tmp_tiles import PTOMaterializeTmpTilesPass
-from passes.pto.pto_plan_memory import PTOPlanMemoryPass
-from passes.pto.pto_to_dps import PTOToDPSPass
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.pto import PTOExecutor, Tile
 from xla_emit.ir import make_context, parse_mlir, verify_module

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xla_emit.dialects.pto import TileTypeBase
 
-from dialects.pto import TileTypeBase
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.pto import PTOExecutor, Tile
 from xla_emit.ir import parse_mlir, verify_module

@@ -8,9 +8,9 @@ worked out by hand for each small kernel.
 from __future__ import annotations
 
 import pytest
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
 
-from passes.diagnostics import OpError
-from passes.pto.pto_verify_driver import verify_driver_options
 from xla_emit.ir import parse_mlir, verify_module
 
 TILE = "!pto.tile_buf<vec, 16x16xf16>"

@@ -12,9 +12,9 @@ import io
 
 import pytest
 from xdsl.printer import Printer
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.pto.pto_verify_pipes import verify_pipes
 
-from passes.diagnostics import OpError
-from passes.pto.pto_verify_pipes import verify_pipes
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import parse_mlir, verify_module
 

@@ -3,8 +3,8 @@
 The native engine keeps each thread's order of operations, so its outputs are the
 interpreter's bit for bit, except where a kernel calls a transcendental function
 (exp, tanh, log, ...): the host computes exp and tanh inline and takes the C library's
-log, ..., the interpreter numpy's, and they may differ in the last bit or two; those outputs are held to the
-project's ulp rule instead. Skipped where llvmlite is missing.
+log, ..., the interpreter numpy's, and they may differ in the last bit or two; those
+outputs are held to the project's ulp rule instead. Skipped where llvmlite is missing.
 """
 
 from __future__ import annotations

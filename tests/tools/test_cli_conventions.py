@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xla_emit.passes import all_passes
 
-from passes import all_passes
 from xla_emit.hlo.npz import random_inputs
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.runtime.sources import input_format

@@ -5,8 +5,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from xla_emit.passes.pipelines import expand_pipelines
 
-from passes.pipelines import expand_pipelines
 from xla_emit.ir import split_chunks
 from xla_emit.tools.expected_diagnostics import parse_annotations
 
@@ -140,9 +140,9 @@ def test_annotations_resolve_relative_lines() -> None:
 
 
 def test_pipeline_names_expand_but_options_stay_intact(monkeypatch: pytest.MonkeyPatch) -> None:
-    import passes.pipelines
+    import xla_emit.passes.pipelines
 
-    monkeypatch.setitem(passes.pipelines.PIPELINES, "both", "cse,dce")
+    monkeypatch.setitem(xla_emit.passes.pipelines.PIPELINES, "both", "cse,dce")
     assert expand_pipelines("both,canonicalize{max-iterations=2},both") == (
         "cse,dce,canonicalize{max-iterations=2},cse,dce"
     )

@@ -127,7 +127,7 @@ def test_attributes_of_several_enums_are_written_key_by_key(tmp_path: Path) -> N
 
 
 def test_every_row_of_the_dialect_table_builds() -> None:
-    from dialects.pto.declared_ops import DECLARED_OPS, UNEXPRESSED_OPS
+    from xla_emit.dialects.pto.declared_ops import DECLARED_OPS, UNEXPRESSED_OPS
 
     assert UNEXPRESSED_OPS == []
     assert len(DECLARED_OPS) == 452
@@ -136,7 +136,8 @@ def test_every_row_of_the_dialect_table_builds() -> None:
 def test_a_row_naming_its_results_results_builds() -> None:
     """`results` is IRDLOperation's own attribute: the field gets another Python name,
     and the op still takes its variadic results (`pto.vmi.channel_split`)."""
-    from dialects.pto.declared_ops import declared_op
+    from xla_emit.dialects.pto.declared_ops import declared_op
+
     from xla_emit.ir import parse_mlir, verify_module
 
     op = declared_op(("ours_split", "source:vmi.vreg", "results:*vmi.vreg", "", "", ""))

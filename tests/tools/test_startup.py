@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from xdsl.irdl import IRDLOperation
 from xdsl.irdl.declarative_assembly_format_parser import FormatParser
+from xla_emit.dialects import built_in_dialects
 
-from dialects import built_in_dialects
 from xla_emit.startup import cache_folder
 
 CACHE_FILE = f"dataclass-methods.{sys.implementation.cache_tag}.marshal"

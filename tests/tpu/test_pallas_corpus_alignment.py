@@ -14,9 +14,9 @@ from contextlib import redirect_stderr
 import pytest
 from pallas_corpus import KERNELS, base_name, parse_kernel
 from xdsl.context import Context
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 
-from passes.diagnostics import OpError
-from passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 from xla_emit.ir.parse import parse_mlir
 
 PROVEN = [name for name in KERNELS if not base_name(name).startswith("bad_")]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 from pallas_corpus import arrays, kernel_text
 from xdsl.context import Context
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 
-from passes.diagnostics import OpError
-from passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.tpu_grid import run_pallas_kernel
 from xla_emit.ir.parse import parse_mlir

@@ -10,9 +10,9 @@ import re
 
 import pytest
 from xdsl.context import Context
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 
-from passes.diagnostics import OpError
-from passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 from xla_emit.ir import parse_mlir
 
 MEMREF = "memref<8x512xf32, #tpu.memory_space<vmem>>"

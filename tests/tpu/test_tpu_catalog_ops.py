@@ -12,8 +12,8 @@ from io import StringIO
 
 import pytest
 from xdsl.printer import Printer
+from xla_emit.dialects.tpu import CATALOG_OPS, TPU
 
-from dialects.tpu import CATALOG_OPS, TPU
 from xla_emit.diagnostics import UserError
 from xla_emit.ir.parse import parse_mlir
 from xla_emit.ir.verify import verify_module

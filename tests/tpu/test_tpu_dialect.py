@@ -3,8 +3,8 @@
 import itertools
 
 import pytest
+from xla_emit.dialects.tpu import TiledLayoutAttr
 
-from dialects.tpu import TiledLayoutAttr
 from xla_emit.layout import parse_shape, tiled_layout_map
 
 

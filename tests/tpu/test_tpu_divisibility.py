@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from xdsl.dialects import scf
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import SSAValue
+from xla_emit.passes.analysis.divisibility_analysis import DivisibilityAnalysis
 
-from passes.analysis.divisibility_analysis import DivisibilityAnalysis
 from xla_emit.indexing.congruence import Answer
 from xla_emit.ir import parse_mlir
 

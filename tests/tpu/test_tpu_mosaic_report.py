@@ -2,8 +2,8 @@
 
 from xdsl.dialects import vector
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
+from xla_emit.passes.tpu.tpu_verify_alignment import mosaic_report
 
-from passes.tpu.tpu_verify_alignment import mosaic_report
 from xla_emit.ir import parse_mlir
 
 KERNEL = """

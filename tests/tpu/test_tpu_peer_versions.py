@@ -4,7 +4,7 @@ The op names are jaxlib's (the `tpu` ops its Python bindings define); 0.12 has 1
 dropped two of 0.10.2's 88.
 """
 
-from dialects.tpu import TPU
+from xla_emit.dialects.tpu import TPU
 
 JAXLIB_0_12 = [
     "all_reduce",

@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import PassFailedException
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.tpu.tpu_realign_accesses import TpuRealignAccessesPass
+from xla_emit.passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 
-from passes.diagnostics import OpError
-from passes.tpu.tpu_realign_accesses import TpuRealignAccessesPass
-from passes.tpu.tpu_verify_alignment import TpuVerifyAlignmentPass
 from xla_emit.interpreter.tpu import run_tpu_kernel
 from xla_emit.ir import make_context, parse_mlir
 

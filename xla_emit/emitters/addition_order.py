@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dialects.xla_gpu import WARP_SIZE
+from xla_emit.dialects.xla_gpu import WARP_SIZE
 from xla_emit.indexing.interval import ceil_div
 
 # A warp shuffle is a butterfly over the lanes: offsets 16, 8, 4, 2, 1.

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, SSAValue
 
-from dialects.xla import PredicatedExtractOp
-from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
+from xla_emit.dialects.xla import PredicatedExtractOp
+from xla_emit.dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.entry import insert_element
 from xla_emit.emitters.reduction_parts import (
     GridValues,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.ir import SSAValue
 
-from dialects.xla import YieldOp
+from xla_emit.dialects.xla import YieldOp
 from xla_emit.emitters.entry import EntryFunction, begin_entry_function, begin_loop, insert_element
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import FusionAnalysis

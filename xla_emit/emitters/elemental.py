@@ -38,8 +38,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from dialects import arith_ext
-from dialects.xla import (
+from xla_emit.dialects import arith_ext
+from xla_emit.dialects.xla import (
     ApplyIndexingOp,
     IndexingMapAttr,
     PureCallOp,

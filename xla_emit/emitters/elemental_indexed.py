@@ -21,7 +21,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, SSAValue
 
-from dialects.xla import PureCallOp
+from xla_emit.dialects.xla import PureCallOp
 from xla_emit.emitters.elemental_ops import unsupported
 from xla_emit.emitters.types import builder_at_end, element_type
 from xla_emit.emitters.work_items import index_dim_vars

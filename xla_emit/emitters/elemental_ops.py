@@ -21,8 +21,8 @@ from xdsl.dialects import arith, math, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Block, Operation, SSAValue
 
-from dialects.arith_ext import RemFOp
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects.arith_ext import RemFOp
 from xla_emit.emitters.integer_ops import (
     emit_float_to_integer,
     emit_integer_division,

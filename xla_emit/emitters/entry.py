@@ -21,8 +21,8 @@ from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IntegerAttr, UnitAttr, i64
 from xdsl.ir import SSAValue
 
-from dialects.gpu import BlockIdOp, ThreadIdOp
-from dialects.xla import (
+from xla_emit.dialects.gpu import BlockIdOp, ThreadIdOp
+from xla_emit.dialects.xla import (
     XLA_RANGE,
     XLA_SLICE_INDEX,
     IndexingMapAttr,

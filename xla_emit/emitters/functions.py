@@ -15,7 +15,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IndexType
 from xdsl.ir import Attribute, SSAValue
 
-from dialects.xla import XLA_RANGE, xla_range_attr
+from xla_emit.dialects.xla import XLA_RANGE, xla_range_attr
 from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.partitioner import sanitize_function_name
 from xla_emit.emitters.types import builder_at_end, element_type, tensor_type

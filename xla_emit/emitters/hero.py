@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from dialects.xla_gpu import WARP_SIZE
+from xla_emit.dialects.xla_gpu import WARP_SIZE
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.opcodes import ELEMENTWISE_OPS
 from xla_emit.hlo.shape import ArrayShape, flatten_shape

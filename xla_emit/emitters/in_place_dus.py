@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 
-from dialects.xla import YieldOp
+from xla_emit.dialects.xla import YieldOp
 from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
 from xla_emit.emitters.functions import FusionFunctions
 from xla_emit.emitters.hero import FusionAnalysis, in_place_dus_parameters

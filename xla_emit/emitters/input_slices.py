@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from xdsl.dialects import arith, func
 from xdsl.ir import SSAValue
 
-from dialects.xla import PredicatedInsertOp, YieldOp
+from xla_emit.dialects.xla import PredicatedInsertOp, YieldOp
 from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
 from xla_emit.emitters.functions import FusionFunctions

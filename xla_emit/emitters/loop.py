@@ -11,8 +11,8 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.ir import SSAValue
 
-from dialects.xla import YieldOp
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects.xla import YieldOp
 from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import begin_entry_function, begin_loop, insert_element
 from xla_emit.emitters.functions import FusionFunctions

@@ -20,8 +20,8 @@ from xdsl.dialects import arith, func, scf, vector
 from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, VectorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
-from dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
-from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp
+from xla_emit.dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
+from xla_emit.dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp
 from xla_emit.emitters.addition_order import AdditionTree
 from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import (

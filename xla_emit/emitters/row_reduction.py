@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 from xdsl.ir import SSAValue
 
-from dialects.xla import PredicatedExtractOp, PredicatedInsertOp
-from dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
+from xla_emit.dialects.xla import PredicatedExtractOp, PredicatedInsertOp
+from xla_emit.dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.reduction_parts import (
     GridValues,
     PartialResults,

@@ -28,8 +28,8 @@ from xdsl.dialects import arith, func, scf, tensor
 from xdsl.dialects.builtin import IntegerAttr, TensorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
-from dialects.xla import AtomicRMWOp, YieldOp
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects.xla import AtomicRMWOp, YieldOp
 from xla_emit.emitters.elemental import ElementalEmitter
 from xla_emit.emitters.entry import begin_entry_function, begin_loop
 from xla_emit.emitters.functions import FusionFunctions, Subgraph

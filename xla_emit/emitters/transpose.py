@@ -20,8 +20,8 @@ from xdsl.dialects import func, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
-from dialects.xla import YieldOp
-from dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
+from xla_emit.dialects.xla import YieldOp
+from xla_emit.dialects.xla_gpu import AllocateSharedOp, SyncThreadsOp
 from xla_emit.emitters.entry import (
     EntryFunction,
     begin_entry_function,

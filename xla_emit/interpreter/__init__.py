@@ -11,7 +11,7 @@ The TPU (`tpu`) and PTO (`pto`) executors dispatch through the same `OpTable`;
 all three share the integer semantics of `scalars`.
 """
 
-from dialects.xla_gpu import WARP_SIZE
+from xla_emit.dialects.xla_gpu import WARP_SIZE
 from xla_emit.interpreter.executor import DEFAULT_MAX_LANES, Executor, OpLocator, Value, Values
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid
 from xla_emit.interpreter.memory import Buffer, BufferKind, CheckOptions, Replication, TensorValue

@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation
 
-from dialects.arith_ext import IndexCastUIOp, RemFOp
+from xla_emit.dialects.arith_ext import IndexCastUIOp, RemFOp
 from xla_emit.interpreter import scalars
 from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.element_types import (

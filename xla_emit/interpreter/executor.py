@@ -41,8 +41,8 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
-from dialects.xla import XLA_SLICE_INDEX
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.dialects.xla import XLA_SLICE_INDEX
 from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.lanes import LaneSet, LaunchGrid

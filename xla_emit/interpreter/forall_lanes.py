@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from xdsl.ir import SSAValue
 
-from dialects.scf_ext import ForallOp
+from xla_emit.dialects.scf_ext import ForallOp
 from xla_emit.interpreter.access import check_version
 from xla_emit.interpreter.executor import Array, Executor, Values, lanes
 from xla_emit.interpreter.iteration_lanes import (

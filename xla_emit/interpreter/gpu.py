@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir import Operation
 
-from dialects.gpu import BarrierOp, BlockIdOp, ShuffleMode, ShuffleOp, ThreadIdOp
-from dialects.xla import get_xla_range
-from dialects.xla_gpu import WARP_SIZE
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects.gpu import BarrierOp, BlockIdOp, ShuffleMode, ShuffleOp, ThreadIdOp
+from xla_emit.dialects.xla import get_xla_range
+from xla_emit.dialects.xla_gpu import WARP_SIZE
 from xla_emit.interpreter.executor import Executor, Values, lanes
 from xla_emit.interpreter.lanes import AXES
 from xla_emit.interpreter.registry import (

@@ -37,9 +37,9 @@ from xdsl.dialects import scf, tensor
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
-from dialects.scf_ext import ForallOp
-from dialects.tensor_ext import ParallelInsertSliceOp
-from dialects.xla import LoopOpBase, PredicatedInsertOp, YieldOpBase
+from xla_emit.dialects.scf_ext import ForallOp
+from xla_emit.dialects.tensor_ext import ParallelInsertSliceOp
+from xla_emit.dialects.xla import LoopOpBase, PredicatedInsertOp, YieldOpBase
 from xla_emit.interpreter.element_types import shaped_rank
 from xla_emit.interpreter.executor import Executor, Value, Values
 from xla_emit.interpreter.memory import BufferKind, Replication, TensorValue

@@ -18,7 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
-from dialects.xla_gpu import WARP_SIZE as WARP_SIZE  # lanes group into warps of this size
+from xla_emit.dialects.xla_gpu import WARP_SIZE as WARP_SIZE  # lanes group into warps of this size
 
 AXES = ("x", "y", "z")
 

@@ -37,8 +37,8 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.dialects import pto
 from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
 from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, result_label
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes

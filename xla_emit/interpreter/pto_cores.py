@@ -35,7 +35,7 @@ from xdsl.dialects import memref
 from xdsl.dialects.builtin import IntegerAttr, MemRefType
 from xdsl.ir import Operation
 
-from dialects.pto import pipe_ops
+from xla_emit.dialects.pto import pipe_ops
 from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.pto_tile import Tile, Value
 

@@ -10,7 +10,7 @@ import numpy as np
 from numpy.typing import NDArray
 from xdsl.dialects.builtin import MemRefType
 
-from dialects import pto
+from xla_emit.dialects import pto
 from xla_emit.interpreter.budget import Reservation
 from xla_emit.interpreter.element_types import explicit_signedness_dtype
 

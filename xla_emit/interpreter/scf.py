@@ -13,9 +13,9 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
-from dialects.scf_ext import ForallOp, InParallelOp
-from dialects.tensor_ext import ParallelInsertSliceOp
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects.scf_ext import ForallOp, InParallelOp
+from xla_emit.dialects.tensor_ext import ParallelInsertSliceOp
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes
 from xla_emit.interpreter.forall_lanes import forall_in_each_lane as _forall_in_each_lane
 from xla_emit.interpreter.iteration_lanes import batch_size, independent_iterations, run_batched

@@ -15,7 +15,7 @@ from xdsl.dialects import tensor
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Operation, SSAValue
 
-from dialects.tensor_ext import ParallelInsertSliceOp
+from xla_emit.dialects.tensor_ext import ParallelInsertSliceOp
 from xla_emit.interpreter.access import check_version, read, write
 from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.element_types import numpy_dtype

@@ -40,8 +40,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.hints import isa
 
-from dialects import tpu, vector_ext
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.dialects import tpu, vector_ext
 from xla_emit.interpreter.budget import (
     MemoryMeter,
     Reservation,

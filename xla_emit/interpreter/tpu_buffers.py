@@ -23,7 +23,7 @@ import numpy.typing as npt
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute
 
-from dialects import tpu
+from xla_emit.dialects import tpu
 from xla_emit.interpreter.budget import Reservation
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.layout.mosaic import MosaicTiledLayout, mosaic_default_layout

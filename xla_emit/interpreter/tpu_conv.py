@@ -21,8 +21,8 @@ import numpy.typing as npt
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr
 from xdsl.ir import Operation, SSAValue
 
-from dialects import tpu
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects import tpu
 from xla_emit.interpreter.element_types import numpy_dtype
 
 

@@ -37,10 +37,10 @@ import numpy.typing as npt
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
 
-from dialects import tpu
-from dialects.tpu.catalog import CreateMaskOp
-from dialects.tpu.enums import PackFormatAttr, RoundingModeAttr
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects import tpu
+from xla_emit.dialects.tpu.catalog import CreateMaskOp
+from xla_emit.dialects.tpu.enums import PackFormatAttr, RoundingModeAttr
 from xla_emit.interpreter.element_types import element_type, numpy_dtype, wrap_integer
 from xla_emit.interpreter.tpu_compute import bitcast, unspecified
 

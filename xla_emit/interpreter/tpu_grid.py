@@ -54,9 +54,9 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from dialects import tpu
-from dialects.tpu.kernel import check_kernel, grid_of
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.dialects import tpu
+from xla_emit.dialects.tpu.kernel import check_kernel, grid_of
 from xla_emit.hlo.npz import as_stored_type
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tpu import TpuExecutor

@@ -53,8 +53,8 @@ import numpy.typing as npt
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType
 from xdsl.ir import Operation, SSAValue
 
-from dialects import tpu
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects import tpu
 from xla_emit.interpreter.budget import Reservation, result_label
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tpu_buffers import IndexArrays, MemRef, Semaphore, allocate, one_semaphore

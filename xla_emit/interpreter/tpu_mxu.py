@@ -31,8 +31,8 @@ import numpy.typing as npt
 from xdsl.dialects.builtin import IntegerAttr, VectorType
 from xdsl.ir import Operation, SSAValue
 
-from dialects import tpu
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects import tpu
 from xla_emit.interpreter.element_types import numpy_dtype
 
 

@@ -21,8 +21,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import DenseArrayBase
 from xdsl.ir import Block, Operation, SSAValue
 
-from dialects import tpu, vector_mosaic
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects import tpu, vector_mosaic
 from xla_emit.interpreter.element_types import numpy_dtype
 
 

@@ -17,7 +17,7 @@ from xdsl.dialects.builtin import VectorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr
 
-from dialects.vector_ext import FromElementsOp, SplatOp
+from xla_emit.dialects.vector_ext import FromElementsOp, SplatOp
 from xla_emit.interpreter.access import read, write
 from xla_emit.interpreter.element_types import numpy_dtype, shaped_rank
 from xla_emit.interpreter.executor import Array, Executor, Value, Values, lanes

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from xdsl.ir import Operation
 
-from dialects.xla import (
+from xla_emit.dialects.xla import (
     ApplyIndexingOpBase,
     AtomicRMWOp,
     LoopOpBase,

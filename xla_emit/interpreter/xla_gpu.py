@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from xdsl.dialects.builtin import TensorType
 
-from dialects.gpu import ShuffleMode
-from dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
+from xla_emit.dialects.gpu import ShuffleMode
+from xla_emit.dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp, SyncThreadsOp
 from xla_emit.interpreter.budget import result_label
 from xla_emit.interpreter.element_types import is_float, numpy_dtype
 from xla_emit.interpreter.executor import Executor, Values, lanes

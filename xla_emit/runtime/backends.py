@@ -121,7 +121,7 @@ def _run_tpu(program: KernelProgram, options: InterpreterOptions) -> list[np.nda
     """TPU kernels work on memrefs in their tiled layout, one vector at a time:
     the scalar-control-flow TPU executor runs them, not the SIMT one."""
     # Each backend's executor loads with the first kernel it runs: a GPU run needs neither.
-    from dialects.tpu.kernel import grid_of, is_kernel
+    from xla_emit.dialects.tpu.kernel import grid_of, is_kernel
     from xla_emit.interpreter.tpu import run_tpu_kernel
 
     pallas = [f for f in program.module.body.block.ops if isinstance(f, FuncOp) and is_kernel(f)]

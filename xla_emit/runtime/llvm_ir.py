@@ -31,7 +31,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from dialects.llvm_ext import (
+from xla_emit.dialects.llvm_ext import (
     AddrSpaceCastOp,
     AtomicRMWOp,
     ExtractElementOp,
@@ -42,8 +42,8 @@ from dialects.llvm_ext import (
     PoisonOp,
     UIToFPOp,
 )
-from dialects.nvvm import BarrierOp, ReadSpecialRegisterOp, ShflSyncOp
-from passes.diagnostics import OpError
+from xla_emit.dialects.nvvm import BarrierOp, ReadSpecialRegisterOp, ShflSyncOp
+from xla_emit.passes.diagnostics import OpError
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 # The NVPTX data layout XLA's modules carry.

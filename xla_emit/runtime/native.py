@@ -23,11 +23,11 @@ import numpy as np
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerAttr, ModuleOp
 
-from dialects.nvvm import BLOCK_ID_OPS, ReadSpecialRegisterOp
-from dialects.xla import XLA_SLICE_INDEX
-from passes.gpu.lower_tensors import BUFFER_ALIGNMENT
-from passes.host.thread_loops import SCRATCH
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects.nvvm import BLOCK_ID_OPS, ReadSpecialRegisterOp
+from xla_emit.dialects.xla import XLA_SLICE_INDEX
+from xla_emit.passes.gpu.lower_tensors import BUFFER_ALIGNMENT
+from xla_emit.passes.host.thread_loops import SCRATCH
 from xla_emit.runtime.llvm_ir import module_to_llvm_ir
 from xla_emit.runtime.ptx import load_llvmlite
 

@@ -24,16 +24,16 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
-from dialects import built_in_dialects
-from passes.diagnostics import OpError
-from passes.pipelines import (
+from xla_emit.diagnostics import UserError
+from xla_emit.dialects import built_in_dialects
+from xla_emit.ir import SourceMap, make_context, op_error, verify_module
+from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.pipelines import (
     MODULE_PASSES,
     available_passes,
     expand_pipelines,
     names_only_built_in_passes,
 )
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import SourceMap, make_context, op_error, verify_module
 from xla_emit.runtime.timing import VERIFY, Timer
 
 DEFAULT_PIPELINE = "xla-gpu-pipeline"

@@ -23,8 +23,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import SSAValue
 
-from dialects import pto
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.dialects import pto
 from xla_emit.hlo.limits import check_memory
 from xla_emit.interpreter.budget import current_limits
 from xla_emit.interpreter.element_types import explicit_signedness_dtype

@@ -46,9 +46,8 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 
-from dialects.xla import lookup_function
-from passes import all_passes
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects.xla import lookup_function
 from xla_emit.interpreter import Executor
 from xla_emit.ir.parse import parse_mlir
 from xla_emit.ir.pass_log import (
@@ -59,6 +58,7 @@ from xla_emit.ir.pass_log import (
     read_pass_log,
 )
 from xla_emit.ir.verify import verify_module
+from xla_emit.passes import all_passes
 from xla_emit.runtime.kernel_io import random_kernel_inputs
 from xla_emit.runtime.pipeline import apply_pipeline
 

@@ -212,7 +212,7 @@ def check_pass_names(names: frozenset[str]) -> None:
     """A name to print around must be a pass (as mlir-opt rejects an unknown one)."""
     if not names:
         return
-    from passes.catalog import pass_help
+    from xla_emit.passes.catalog import pass_help
 
     for name in sorted(names):
         if pass_help(name) is None:
@@ -242,7 +242,7 @@ def driver_options(args: argparse.Namespace) -> DriverOptions:
 
 def describe_passes(args: argparse.Namespace, stdout: TextIO) -> int:
     """`--list-passes` and `--help-pass NAME`."""
-    from passes.catalog import list_passes, pass_help
+    from xla_emit.passes.catalog import list_passes, pass_help
 
     if args.list_passes:
         stdout.write(list_passes())

@@ -116,8 +116,8 @@ class Driver:
             verify_module(module, source_map)
         self.spelling = None
         if self.options.passes.strip():
-            from dialects.xla.seed_spelling import SEED_SPELLING
-            from passes.gpu.respell import module_spelling
+            from xla_emit.dialects.xla.seed_spelling import SEED_SPELLING
+            from xla_emit.passes.gpu.respell import module_spelling
 
             # Input with no target-neutral op takes the seed's spelling, as HLO does;
             # with no pass, nothing was built and the module prints as written.
@@ -126,7 +126,7 @@ class Driver:
         return self._output(module, source_map)
 
     def _run_hlo(self, text: str, file: str) -> str:
-        from dialects.xla.seed_spelling import SEED_SPELLING
+        from xla_emit.dialects.xla.seed_spelling import SEED_SPELLING
         from xla_emit.emitters import format_hlo_partitions
 
         if self.options.print_partitions:
@@ -217,7 +217,7 @@ class Driver:
             self._text_before = self._print(module, self.spelling)
 
     def _after_pass(self, name: str, module: ModuleOp, _seconds: float) -> None:
-        from passes.gpu.respell import RespellPass, module_spelling
+        from xla_emit.passes.gpu.respell import RespellPass, module_spelling
 
         self._running = None
         if name == RespellPass.name:
@@ -253,7 +253,7 @@ class Driver:
         """
         with self.timer.measure(PRINT):
             if spelling is not None:
-                from passes.gpu.respell import RespellPass
+                from xla_emit.passes.gpu.respell import RespellPass
 
                 RespellPass(spelling).apply(self.ctx, module)
             out = StringIO()
@@ -286,8 +286,8 @@ TARGET_LANGUAGES = ("llvm", "ptx")
 def target_code(module: ModuleOp, source_map: SourceMap, language: str) -> str:
     """LLVM IR (or PTX) of a module in the `llvm` dialect; an op that has no
     translation is a located error."""
-    from passes.diagnostics import OpError
     from xla_emit.ir import op_error
+    from xla_emit.passes.diagnostics import OpError
     from xla_emit.runtime.llvm_ir import module_to_llvm_ir
 
     try:

@@ -101,7 +101,6 @@ def kernel_row(
     module: HloModule, bundle: Bundle, kernel: XlaKernel, first_launch: Launch | None = None
 ) -> KernelRow:
     """`first_launch`: the fusion's operands and our results when the program first ran it."""
-    from passes.gpu.respell import RespellPass
     from xla_emit.emitters import emit_fusion, fusion_launch_dimensions
     from xla_emit.emitters.fusion import fused_computation
     from xla_emit.emitters.hero import analyze_fusion
@@ -110,6 +109,7 @@ def kernel_row(
     from xla_emit.hlo.launches import is_library_fusion
     from xla_emit.ir import make_context
     from xla_emit.ir.pass_log import modelled_snapshots
+    from xla_emit.passes.gpu.respell import RespellPass
     from xla_emit.tools.dump import op_census, parsed, replay
 
     instruction = _instruction(module, kernel.name)

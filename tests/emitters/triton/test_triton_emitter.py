@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from xdsl.dialects import math
+from xla_emit.dialects import stablehlo, xtile
 
-from dialects import stablehlo, xtile
 from xla_emit.diagnostics import UserError
 from xla_emit.emitters.triton.emitter import emit_triton_fusion
 from xla_emit.hlo.evaluator import evaluate_module

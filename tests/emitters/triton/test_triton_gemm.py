@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects import scf
+from xla_emit.dialects import stablehlo, triton
 
-from dialects import stablehlo, triton
 from xla_emit.emitters.triton.emitter import emit_triton_fusion
 from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.parser import parse_hlo_module

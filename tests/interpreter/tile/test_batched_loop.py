@@ -17,8 +17,8 @@ import numpy.typing as npt
 import pytest
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp
+from xla_emit.dialects import triton
 
-from dialects import triton
 from xla_emit.diagnostics import UserError
 from xla_emit.emitters.triton.emitter import emit_triton_fusion
 from xla_emit.hlo.parser import parse_hlo_module

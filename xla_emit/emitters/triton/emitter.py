@@ -44,9 +44,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from dialects import stablehlo, xtile
-from dialects.xla import ApplyIndexingOp, IndexingMapAttr
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects import stablehlo, xtile
+from xla_emit.dialects.xla import ApplyIndexingOp, IndexingMapAttr
 from xla_emit.emitters.triton.tiling import (
     TiledComputation,
     TiledInstruction,

@@ -30,10 +30,10 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from dialects import stablehlo, triton
-from dialects.xla import ApplyIndexingOpBase
-from dialects.xtile import ExtractTileOp
 from xla_emit.diagnostics import UserError
+from xla_emit.dialects import stablehlo, triton
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.dialects.xtile import ExtractTileOp
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tile.dot import accumulate, tt_dot_sum
 

@@ -21,7 +21,7 @@ import numpy as np
 from xdsl.dialects.builtin import ArrayAttr, Float32Type, TensorType
 from xdsl.ir import Attribute, Operation
 
-from dialects import stablehlo, triton
+from xla_emit.dialects import stablehlo, triton
 from xla_emit.interpreter.element_types import numpy_dtype
 
 if TYPE_CHECKING:

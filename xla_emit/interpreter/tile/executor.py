@@ -33,8 +33,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
-from dialects.xtile import EntryFuncOp
 from xla_emit.diagnostics import SourceLocation, UserError
+from xla_emit.dialects.xtile import EntryFuncOp
 from xla_emit.interpreter.budget import MemoryMeter, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.memory import CheckOptions

@@ -17,10 +17,10 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
-from dialects import stablehlo
-from passes.triton.stablehlo_lower_to_arith import lowered_ops
+from xla_emit.dialects import stablehlo
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tile.triton_ops import triton_reduce
+from xla_emit.passes.triton.stablehlo_lower_to_arith import lowered_ops
 
 if TYPE_CHECKING:
     from xla_emit.interpreter.tile.executor import Handler, TileExecutor

@@ -18,7 +18,7 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import ShapedType, TensorType
 from xdsl.ir import Block, Operation, SSAValue
 
-from dialects import triton
+from xla_emit.dialects import triton
 from xla_emit.interpreter.arith import float_binary_ufunc
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.tile.reduce_order import (

@@ -12,8 +12,8 @@ from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation
 
-from dialects.xla import ApplyIndexingOpBase
-from dialects.xtile import EntryFuncReturnOp, ExtractTileOp, InsertTileOp, MaskOp
+from xla_emit.dialects.xla import ApplyIndexingOpBase
+from xla_emit.dialects.xtile import EntryFuncReturnOp, ExtractTileOp, InsertTileOp, MaskOp
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
