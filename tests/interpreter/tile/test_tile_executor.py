@@ -74,6 +74,37 @@ def test_wrong_inputs_are_errors() -> None:
         TileExecutor(module).run([np.zeros(32, np.float32)])
 
 
+# Each of 4 programs reads the first element of its row 4 times (a stride of 0 along the
+# row, as XLA writes a broadcast's operand) and doubles it.
+_ZERO_STRIDE = """
+builtin.module {
+  xtile.entry_func @spread(%in: memref<4x8xf32>, %out: memref<4x4xf32>,
+                           %pid: index {xla.range = [0 : index, 3 : index]}) {
+    %c0 = arith.constant 0 : index
+    %t = xtile.extract %in[%pid, %c0] [1, 4] [1, 0] : memref<4x8xf32> -> tensor<1x4xf32>
+    %c = arith.constant dense<2.000000e+00> : tensor<1x4xf32>
+    %d = arith.mulf %t, %c : tensor<1x4xf32>
+    xtile.insert %d into %out[%pid, %c0] [1, 4] [1, 1] : tensor<1x4xf32> -> memref<4x4xf32>
+    xtile.return
+  }
+}
+"""
+
+
+def test_a_zero_stride_reads_one_element_for_the_whole_dimension() -> None:
+    module, _ = parse_mlir(_ZERO_STRIDE, "k.mlir")
+    x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    (out,) = TileExecutor(module).run([x])
+    assert out.tolist() == [[2.0 * x[row, 0]] * 4 for row in range(4)]
+
+
+def test_other_strides_are_located_errors() -> None:
+    module, source_map = parse_mlir(_ZERO_STRIDE.replace("[1, 0]", "[1, 2]"), "k.mlir")
+    executor = TileExecutor(module, locate=source_map.location_of)
+    with pytest.raises(UserError, match=r"k\.mlir:6:.*strides \[1, 2\] is not supported"):
+        executor.run([np.zeros((4, 8), np.float32)])
+
+
 def _never(*_args: object) -> None:
     """Stands in for a fast path's recognizer: the region is always interpreted."""
 

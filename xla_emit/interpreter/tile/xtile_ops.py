@@ -78,13 +78,21 @@ def apply_indexing(_ex: TileExecutor, op: Operation, args: list[Any]) -> list[An
 
 
 def extract_tile(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
+    """Every pid's tile; a stride of 0 reads one element along that dimension for the whole
+    tile (XLA writes it where a broadcast's operand is read at one offset)."""
     assert isinstance(op, ExtractTileOp)
     sizes = tuple(op.full_tile_shape.get_values())
-    _check_strides(ex, op, op.strides.get_values())
+    strides = tuple(op.strides.get_values())
+    _check_strides(ex, op, strides, allowed=(0, 1))
+    read_sizes = tuple(
+        1 if stride == 0 else size for size, stride in zip(sizes, strides, strict=True)
+    )
     try:
-        tiles = extract(args[0], ex.offsets(args[1:]), sizes, ex.pids)
+        tiles = extract(args[0], ex.offsets(args[1:]), read_sizes, ex.pids)
     except TileFault as fault:
         raise ex.fault(op, fault) from None
+    if read_sizes != sizes:
+        tiles = np.broadcast_to(tiles, (tiles.shape[0], *sizes))
     result_type = op.result.type
     assert isinstance(result_type, TensorType)
     return [tiles.reshape(len(ex.pids), *result_type.get_shape())]
@@ -102,8 +110,10 @@ def insert_tile(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     return []
 
 
-def _check_strides(ex: TileExecutor, op: Operation, strides: Sequence[int]) -> None:
-    if any(stride != 1 for stride in strides):
+def _check_strides(
+    ex: TileExecutor, op: Operation, strides: Sequence[int], allowed: Sequence[int] = (1,)
+) -> None:
+    if any(stride not in allowed for stride in strides):
         raise ex.error(op, f"with strides {list(strides)} is not supported by the tile executor")
 
 
