@@ -89,7 +89,7 @@ def doc_commands(markdown: str, document: str = "doc.md") -> list[DocCommand]:
             command.reason_not_run = "needs a checkout beside this repository"
         elif "tools/make_" in command.command:
             command.reason_not_run = "rewrites data the repository ships (needs the jax extra)"
-        elif re.search(r"--emit=(llvm|ptx)", command.command) and not _HAS_LLVMLITE:
+        elif re.search(r"--emit=(llvm|ptx)|--engine native", command.command) and not _HAS_LLVMLITE:
             command.reason_not_run = "needs llvmlite (the llvm extra)"
     return commands
 
