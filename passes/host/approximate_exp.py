@@ -28,18 +28,10 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float16Type,
-    FloatAttr,
-    IntegerAttr,
-    ModuleOp,
-    f32,
-    i32,
-)
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp, f32, i32
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xla_emit.passes.host.f32_approximation import OpList, replace_with_f32_approximation
 
 # exp(x) rounds to 0 in f32 below LOWEST and to inf above HIGHEST.
 LOWEST = -104.0
@@ -63,33 +55,12 @@ class HostApproximateExpPass(ModulePass):
     name = "xla-host-approximate-exp"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for exp in [e for e in op.walk() if isinstance(e, math.ExpOp)]:
-            element = exp.result.type
-            if element == f32:
-                ops = approximate_exp(exp.operand)
-            elif isinstance(element, BFloat16Type | Float16Type):
-                widen = arith.ExtFOp(exp.operand, f32)
-                ops = [widen, *approximate_exp(widen.result)]
-                ops.append(arith.TruncFOp(ops[-1].results[0], element))
-            else:
-                continue  # f64 and vectors keep the C library's exp
-            Rewriter.replace_op(exp, ops, [ops[-1].results[0]])
+        replace_with_f32_approximation(op, math.ExpOp, approximate_exp)
 
 
-def approximate_exp(x: SSAValue) -> list[Operation]:
-    """Ops computing exp of the f32 `x` (module docstring); the last one's result."""
-    ops: list[Operation] = []
-
-    def emit(op: Operation) -> SSAValue:
-        ops.append(op)
-        return op.results[0]
-
-    def constant(value: float) -> SSAValue:
-        return emit(arith.ConstantOp(FloatAttr(value, f32)))
-
-    def integer(value: int) -> SSAValue:
-        return emit(arith.ConstantOp(IntegerAttr(value, i32)))
-
+def approximate_exp(x: SSAValue, ops: OpList) -> None:
+    """Appends to `ops` the ops computing exp of the f32 `x` (module docstring)."""
+    emit, constant, integer = ops.emit, ops.f32, ops.i32
     clamped = emit(arith.MinimumfOp(emit(arith.MaximumfOp(x, constant(LOWEST))), constant(HIGHEST)))
     scaled = emit(arith.AddfOp(emit(arith.MulfOp(clamped, constant(LOG2_E))), constant(0.5)))
     n = emit(math.FloorOp(scaled))
@@ -112,4 +83,3 @@ def approximate_exp(x: SSAValue) -> list[Operation]:
         result = emit(arith.MulfOp(result, emit(arith.BitcastOp(bits, f32))))
     is_nan = emit(arith.CmpfOp(x, x, "uno"))
     emit(arith.SelectOp(is_nan, x, result))
-    return ops

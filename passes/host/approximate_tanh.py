@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, FloatAttr, ModuleOp, f32
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xla_emit.passes.host.f32_approximation import OpList, replace_with_f32_approximation
 
 # Where tanh(x) = x to f32 precision, and the clamp beyond which the quotient is +-1.
 SMALL = 0.0004
@@ -40,30 +40,12 @@ class HostApproximateTanhPass(ModulePass):
     name = "xla-host-approximate-tanh"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for tanh in [t for t in op.walk() if isinstance(t, math.TanhOp)]:
-            element = tanh.result.type
-            if element == f32:
-                ops = approximate_tanh(tanh.operand)
-            elif isinstance(element, BFloat16Type | Float16Type):
-                widen = arith.ExtFOp(tanh.operand, f32)
-                ops = [widen, *approximate_tanh(widen.result)]
-                ops.append(arith.TruncFOp(ops[-1].results[0], element))
-            else:
-                continue  # f64 and vectors keep the C library's tanh
-            Rewriter.replace_op(tanh, ops, [ops[-1].results[0]])
+        replace_with_f32_approximation(op, math.TanhOp, approximate_tanh)
 
 
-def approximate_tanh(x: SSAValue) -> list[Operation]:
-    """Ops computing XLA's tanh approximation of the f32 `x`; the last one's result."""
-    ops: list[Operation] = []
-
-    def emit(op: Operation) -> SSAValue:
-        ops.append(op)
-        return op.results[0]
-
-    def constant(value: float) -> SSAValue:
-        return emit(arith.ConstantOp(FloatAttr(value, f32)))
-
+def approximate_tanh(x: SSAValue, ops: OpList) -> None:
+    """Appends to `ops` the ops computing XLA's tanh approximation of the f32 `x`."""
+    emit, constant = ops.emit, ops.f32
     small = emit(arith.CmpfOp(emit(math.AbsFOp(x)), constant(SMALL), "olt"))
     clamped = emit(arith.MinimumfOp(emit(arith.MaximumfOp(x, constant(-CLAMP))), constant(CLAMP)))
     squared = emit(arith.MulfOp(clamped, clamped))
@@ -79,4 +61,3 @@ def approximate_tanh(x: SSAValue) -> list[Operation]:
             arith.AddfOp(emit(arith.MulfOp(squared, denominator)), constant(coefficient))
         )
     emit(arith.SelectOp(small, x, emit(arith.DivfOp(numerator, denominator))))
-    return ops
