@@ -3,7 +3,8 @@
 XLA's Triton pipeline runs this right after `tensor-lower-to-triton`:
 `stablehlo.add` on floats becomes `arith.addf`, on integers `arith.addi`;
 `stablehlo.convert` an `arith.extf`, `truncf`, `sitofp`, ... by the types;
-`stablehlo.not` an `arith.xori` with all ones;
+`stablehlo.not` an `arith.xori` with all ones; an integer `stablehlo.negate`
+`0 - x` (`arith.subi`);
 `stablehlo.compare` an `arith.cmpf`/`cmpi` with the predicate of its
 direction; `stablehlo.select` an `arith.select`. Reducer bodies are lowered
 too (their 0-d tensors stay tensors). `stablehlo.reduce`, `broadcast_in_dim`,
@@ -112,6 +113,9 @@ def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] 
     if isinstance(op, stablehlo.NotOp) and not floats:
         assert result_type is not None
         return _bitwise_not(operands[0], result_type)
+    if isinstance(op, stablehlo.NegateOp) and not floats:
+        assert result_type is not None
+        return _integer_negate(operands[0], result_type)
     table = (_FLOAT_BINARY if floats else _INTEGER_BINARY) if len(operands) == 2 else None
     if table is not None and type(op) in table:
         return [table[type(op)].create(operands=list(operands), result_types=[result_type])]
@@ -125,6 +129,14 @@ def _bitwise_not(x: SSAValue, result_type: Attribute) -> list[Operation]:
     ones = DenseIntOrFPElementsAttr.from_list(result_type, [-1])  # type: ignore[arg-type]
     constant = arith.ConstantOp(ones)
     return [constant, arith.XOrIOp(x, constant.result)]
+
+
+def _integer_negate(x: SSAValue, result_type: Attribute) -> list[Operation]:
+    """Integer `negate x` as `0 - x`, as XLA's Triton emitter writes it (arith has no
+    integer negation; the minimum value wraps to itself)."""
+    zeros = DenseIntOrFPElementsAttr.from_list(result_type, [0])  # type: ignore[arg-type]
+    constant = arith.ConstantOp(zeros)
+    return [constant, arith.SubiOp(constant.result, x)]
 
 
 def _compare(op: stablehlo.CompareOp, lhs: SSAValue, rhs: SSAValue) -> Operation:

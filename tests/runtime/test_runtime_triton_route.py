@@ -130,3 +130,43 @@ def test_a_normalization_with_an_op_the_triton_emitter_lacks_runs_on_the_emitter
     assert np.allclose(out, np.asarray(expected), rtol=1e-6)
     # One kernel of the emitters: a lane per output element, not 12 programs.
     assert [(run.name, run.lanes) for run in runtime.runs if run.name == "t"] != [("t", 12)]
+
+
+# A __triton fusion negating integers (`0 - x`: s32's minimum wraps to itself) and
+# summing each row of 4 (sums wrap too).
+_INTEGER_NEGATE = """HloModule m
+
+%add (a: s32[], b: s32[]) -> s32[] {
+  %a = s32[] parameter(0)
+  %b = s32[] parameter(1)
+  ROOT %r = s32[] add(%a, %b)
+}
+
+%negated_sums (p: s32[2,4]) -> s32[2] {
+  %p = s32[2,4]{1,0} parameter(0)
+  %n = s32[2,4]{1,0} negate(%p)
+  %zero = s32[] constant(0)
+  ROOT %s = s32[2]{0} reduce(%n, %zero), dimensions={1}, to_apply=%add
+}
+
+ENTRY %main (x: s32[2,4]) -> s32[2] {
+  %x = s32[2,4]{1,0} parameter(0)
+  ROOT %t = s32[2]{0} fusion(%x), kind=kCustom, calls=%negated_sums, CONFIG
+}
+""".replace(
+    "CONFIG",
+    'backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":'
+    '{"num_warps":"1","output_tiles":[{"sizes":["1"]}],"num_ctas":1,"num_stages":1}}}',
+)
+
+
+def test_an_integer_negate_runs_on_the_triton_route() -> None:
+    module = parse_hlo_module(_INTEGER_NEGATE, "m.hlo")
+    x = np.array([[0, 1, -1, 7], [-(2**31), 5, 3, -2]], dtype=np.int32)
+    runtime = ModuleRuntime(module)
+    (out,) = runtime.run([x])
+    # -(0 + 1 - 1 + 7) = -7; -(-2^31) wraps to -2^31, then - 5 - 3 + 2 wraps to 2^31 - 6.
+    assert out.tolist() == [-7, 2**31 - 6]
+    (expected,) = evaluate_module(module, [x])
+    assert out.tobytes() == np.asarray(expected).tobytes()
+    assert [(run.name, run.lanes) for run in runtime.runs if run.name == "t"] == [("t", 2)]

@@ -45,3 +45,20 @@ xtile.entry_func @compare_select(%in: memref<16xf32>, %out: memref<16xf32>, %pid
   xtile.insert %b into %out[%pid] [16] [1] : tensor<16xf32> -> memref<16xf32>
   xtile.return
 }
+
+// -----
+
+// Integer negate is `0 - x` (arith has no integer negation), bitwise not `x xor -1`.
+// CHECK-LABEL: xtile.entry_func @integer_negate_and_not
+// CHECK: %[[Z:.*]] = arith.constant dense<0> : tensor<8xi32>
+// CHECK: %[[N:.*]] = arith.subi %[[Z]], %[[X:.*]] : tensor<8xi32>
+// CHECK: %[[ONES:.*]] = arith.constant dense<-1> : tensor<8xi32>
+// CHECK: arith.xori %[[N]], %[[ONES]] : tensor<8xi32>
+// CHECK-NOT: stablehlo.
+xtile.entry_func @integer_negate_and_not(%in: memref<8xi32>, %out: memref<8xi32>, %pid: index {xla.range = [0 : index, 0 : index]}) {
+  %x = xtile.extract %in[%pid] [8] [1] : memref<8xi32> -> tensor<8xi32>
+  %n = stablehlo.negate %x : tensor<8xi32>
+  %m = stablehlo.not %n : tensor<8xi32>
+  xtile.insert %m into %out[%pid] [8] [1] : tensor<8xi32> -> memref<8xi32>
+  xtile.return
+}
