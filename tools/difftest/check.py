@@ -332,41 +332,6 @@ def _contractible(module: HloModule) -> bool:
     return bool(opcodes & products) and bool(opcodes & {"add", "subtract"})
 
 
-def _has_float_reduce(module: HloModule) -> bool:
-    return any(
-        instruction.opcode in ("reduce", "reduce-window")
-        and any(s.element_type.is_float for s in flatten_shape(instruction.shape))
-        for computation in module.computations
-        for instruction in computation.instructions
-    )
-
-
-def _narrowest_float(module: HloModule) -> np.dtype | None:
-    """The narrowest float component type any instruction of the module has, if any."""
-    widths = {
-        s.element_type.component_type.dtype if s.element_type.is_complex else s.element_type.dtype
-        for computation in module.computations
-        for instruction in computation.instructions
-        for s in flatten_shape(instruction.shape)
-        if s.element_type.is_float or s.element_type.is_complex
-    }
-    return min(widths, key=lambda d: d.itemsize) if widths else None
-
-
-def _in_type(narrow: np.dtype) -> Callable[[np.ndarray, np.ndarray], Comparison]:
-    def rule(expected: np.ndarray, actual: np.ndarray) -> Comparison:
-        kind = expected.dtype.kind
-        if kind not in "fc" or expected.dtype.itemsize <= narrow.itemsize * (
-            2 if kind == "c" else 1
-        ):
-            return compare(expected, actual)
-        target = np.complex64 if kind == "c" else narrow
-        with np.errstate(over="ignore"):
-            return compare(expected.astype(target), actual.astype(target))
-
-    return rule
-
-
 def compare_with_xla(
     gpu_hlo: str,
     inputs: list[np.ndarray],
