@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-import ml_dtypes
 import numpy as np
 
 from xla_emit.emitters.addition_order import IN_ORDER, AdditionTree
@@ -52,7 +51,7 @@ from xla_emit.runtime.compare import (
     value_at,
 )
 from xla_emit.runtime.kernels import wrap_as_fusion
-from xla_emit.runtime.sum_bounds import tree_error_bound
+from xla_emit.runtime.sum_bounds import bound_on_the_output, tree_error_bound, unit_roundoff
 from xla_emit.runtime.tf32_outputs import (
     TF32_SCALE_TOLERANCE,
     Tf32Dot,
@@ -69,8 +68,6 @@ _ORDER_DEPENDENT = frozenset(
 _COMPLEX_APPROXIMATION = "complex approximation"
 # Ops between a reduce and the output that only move or round its values.
 _ROUNDING_ONLY = frozenset({"convert", "copy", "bitcast", "reshape"})
-# float64's unit roundoff: the exact sums and node sums are float64 sums of n terms.
-_F64_UNIT_ROUNDOFF = 2.0**-53
 
 
 class OutputKind(Enum):
@@ -98,15 +95,14 @@ class ReorderedSum:
 
     def bound(self) -> np.ndarray:
         """How far the kernel's output may be from the exact sum, per element."""
-        # The exact sum is a float64 sum itself: n roundings of at most u64 * sum|x_i| each.
-        bound = self.tree_bound + 2 * self.length * _F64_UNIT_ROUNDOFF * self.magnitudes
-        output_u = _unit_roundoff(self.output)
-        if output_u > _unit_roundoff(self.accumulator):
-            # Rounded once more, relative to a value within `bound` of the exact sum (plus
-            # half the smallest subnormal, where rounding is absolute).
-            subnormal = float(ml_dtypes.finfo(self.output.dtype).smallest_subnormal)
-            bound = bound + output_u * (np.abs(self.exact) + bound) + subnormal / 2
-        return bound
+        return bound_on_the_output(
+            self.tree_bound,
+            self.exact,
+            self.magnitudes,
+            self.length,
+            unit_roundoff(self.accumulator),
+            self.output,
+        )
 
     def describe(self, distance: float, bound: float, reference_distance: float) -> str:
         text = (
@@ -114,7 +110,7 @@ class ReorderedSum:
             f"{self.length} {self.accumulator.value} elements, at most {self.depth} additions "
             f"deep; the reference is off by up to {reference_distance:.3g}"
         )
-        if self.depth * _unit_roundoff(self.accumulator) >= 1:
+        if self.depth * unit_roundoff(self.accumulator) >= 1:
             text += "; depth*u >= 1, so the bound says little"
         return text
 
@@ -153,10 +149,6 @@ class Expectation:
 
 
 _BOUNDED = frozenset({OutputKind.REORDERED_SUM, OutputKind.TF32_DOT})
-
-
-def _unit_roundoff(ptype: PrimitiveType) -> float:
-    return float(ml_dtypes.finfo(ptype.dtype).eps) / 2
 
 
 def compare_exactly(expected: np.ndarray, actual: np.ndarray) -> Comparison:
@@ -456,7 +448,7 @@ def _reordered_sum(source: _SumSource, entry_values: dict[HloInstruction, Value]
     start = float(init)
     accumulator = source.reduce.array_shape.element_type
     tree = source.addition_tree
-    tree_bound = tree_error_bound(rows, start, tree, _unit_roundoff(accumulator))
+    tree_bound = tree_error_bound(rows, start, tree, unit_roundoff(accumulator))
     return ReorderedSum(
         length,
         tree.depth(length),

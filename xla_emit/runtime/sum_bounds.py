@@ -19,9 +19,14 @@ emitter's tiling), their exact sums computed here in float64.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from xla_emit.emitters.addition_order import SHUFFLE_LEVELS, AdditionTree
+from xla_emit.hlo.shape import PrimitiveType
+
+# float64's unit roundoff: the exact sums and node sums are float64 sums of n terms.
+F64_UNIT_ROUNDOFF = 2.0**-53
 
 
 def node_magnitudes(values: np.ndarray, init: float, tree: AdditionTree) -> np.ndarray:
@@ -70,3 +75,29 @@ def tree_error_bound(
     depth = tree.depth(values.shape[1])
     growth = float(np.exp((depth - 1) * np.log1p(unit_roundoff)))
     return unit_roundoff * growth * node_magnitudes(values, init, tree)
+
+
+def unit_roundoff(ptype: PrimitiveType) -> float:
+    return float(ml_dtypes.finfo(ptype.dtype).eps) / 2
+
+
+def bound_on_the_output(
+    kernel_bound: np.ndarray,
+    exact: np.ndarray,
+    magnitudes: np.ndarray,
+    length: int,
+    accumulator_u: float,
+    output: PrimitiveType,
+) -> np.ndarray:
+    """How far a stored output may be from `exact` (a float64 sum of `length` terms whose
+    magnitudes add up to `magnitudes`), given `kernel_bound`, the bound on the kernel's
+    distance to the exact value before the output's rounding: the float64 sum's own error,
+    and one more rounding where the output is narrower than the accumulator (relative to a
+    value within the bound of the exact one, plus half the smallest subnormal, where
+    rounding is absolute)."""
+    bound = kernel_bound + 2 * length * F64_UNIT_ROUNDOFF * magnitudes
+    output_u = unit_roundoff(output)
+    if output_u > accumulator_u:
+        subnormal = float(ml_dtypes.finfo(output.dtype).smallest_subnormal)
+        bound = bound + output_u * (np.abs(exact) + bound) + subnormal / 2
+    return bound

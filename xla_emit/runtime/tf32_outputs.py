@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import ml_dtypes
 import numpy as np
 
 from xla_emit.emitters.triton.route import tf32_dots
@@ -29,11 +28,11 @@ from xla_emit.hlo.fusion_configs import dot_tile_sizes
 from xla_emit.hlo.ir import HloInstruction, HloModule
 from xla_emit.hlo.shape import PrimitiveType
 from xla_emit.runtime.dot_bounds import F32_UNIT_ROUNDOFF, tf32_dot_bound, tf32_dot_depth
+from xla_emit.runtime.sum_bounds import bound_on_the_output
 
 TF32_SCALE_TOLERANCE = 2.0**-9
 # Ops between a dot and the fusion's output that only move or round its values.
 _MOVING = frozenset({"convert", "copy", "bitcast", "reshape", "transpose"})
-_F64_UNIT_ROUNDOFF = 2.0**-53
 
 
 @dataclass(frozen=True)
@@ -50,13 +49,14 @@ class Tf32Dot:
 
     def bound(self) -> np.ndarray:
         """How far the kernel's output may be from the exact dot, per element."""
-        # The exact dot is a float64 sum itself.
-        bound = self.dot_bound + 2 * self.length * _F64_UNIT_ROUNDOFF * self.magnitudes
-        output_u = float(ml_dtypes.finfo(self.output.dtype).eps) / 2
-        if output_u > F32_UNIT_ROUNDOFF:
-            subnormal = float(ml_dtypes.finfo(self.output.dtype).smallest_subnormal)
-            bound = bound + output_u * (np.abs(self.exact) + bound) + subnormal / 2
-        return bound
+        return bound_on_the_output(
+            self.dot_bound,
+            self.exact,
+            self.magnitudes,
+            self.length,
+            F32_UNIT_ROUNDOFF,
+            self.output,
+        )
 
     def describe(self, distance: float, bound: float, reference_distance: float) -> str:
         return (
