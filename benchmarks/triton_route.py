@@ -178,42 +178,43 @@ def time_fusion(
         fallback, spent = min(fallback, seconds), spent + seconds
         if not done or spent > FALLBACK_SECONDS:
             break
-    relative = _relative_tolerance(fusion)
-    agree = None if fallback_out is None else _close(triton_out, fallback_out, relative)
+    allowances = _tf32_allowances(fusion, operands)
+    agree = None if fallback_out is None else _close(triton_out, fallback_out, allowances)
     kind = fusion_backend_kind(fusion)  # type: ignore[arg-type]
     name = fusion.name  # type: ignore[attr-defined]
     return FusionTiming(program, name, kind, kernel.programs, triton, fallback, done, agree)
 
 
-def _relative_tolerance(fusion: object) -> float | None:
-    """TF32's scale tolerance for a gemm fusion that multiplies TF32 values (the fallback
-    multiplies in f32), else None: 8 epsilons of the output type."""
-    from xla_emit.emitters.triton.route import tf32_dots
-    from xla_emit.runtime.tf32_outputs import TF32_SCALE_TOLERANCE
+def _tf32_allowances(fusion: object, operands: list) -> list[float]:
+    """Per output, what a gemm fusion that multiplies TF32 values may differ by from its
+    fallback (which multiplies in f32) beyond 8 epsilons: twice TF32's move on these
+    operands (`tf32_outputs`); 0 for other fusions."""
+    from xla_emit.runtime.tf32_outputs import fusion_tf32_moves
 
-    return TF32_SCALE_TOLERANCE if tf32_dots(fusion) else None  # type: ignore[arg-type]
+    moves = fusion_tf32_moves(fusion, operands)  # type: ignore[arg-type]
+    return [0.0 if move is None else move.allowance() for move in moves]
 
 
-def _close(a: object, b: object, relative: float | None = None) -> bool:
+def _close(a: object, b: object, allowances: list[float] | None = None) -> bool:
     """Equal integers; floats within 8 epsilons of the output's largest magnitude (the two
-    kernels sum rows in different orders, as the corpus tests allow), or within `relative`
-    of it."""
+    kernels sum rows in different orders, as the corpus tests allow), plus the output's
+    allowance."""
     left = a if isinstance(a, tuple) else (a,)
     right = b if isinstance(b, tuple) else (b,)
+    extra = allowances if allowances is not None else [0.0] * len(left)
     return all(
-        _leaf_close(np.asarray(x), np.asarray(y), relative)
-        for x, y in zip(left, right, strict=True)
+        _leaf_close(np.asarray(x), np.asarray(y), allowance)
+        for x, y, allowance in zip(left, right, extra, strict=True)
     )
 
 
-def _leaf_close(x: np.ndarray, y: np.ndarray, relative: float | None) -> bool:
+def _leaf_close(x: np.ndarray, y: np.ndarray, allowance: float = 0.0) -> bool:
     if not np.issubdtype(x.dtype, np.floating) and x.dtype != ml_dtypes.bfloat16:
         return bool(np.array_equal(x, y))
     wide_x, wide_y = x.astype(np.float64), y.astype(np.float64)
     scale = max(float(np.max(np.abs(wide_y), initial=0.0)), np.finfo(np.float32).tiny)
-    if relative is None:
-        relative = 8 * float(ml_dtypes.finfo(x.dtype).eps)
-    return bool(np.all(np.abs(wide_x - wide_y) <= relative * scale))
+    relative = 8 * float(ml_dtypes.finfo(x.dtype).eps)
+    return bool(np.all(np.abs(wide_x - wide_y) <= relative * scale + allowance))
 
 
 def corpus_fusions() -> list[tuple[str, object, list[tuple[object, list]]]]:

@@ -4,7 +4,8 @@ Floating-point products and sums are computed in float64 and rounded once to
 the result type (through f32 for 16-bit types, XLA's accumulation type), so
 the oracle is as exact as the inputs allow; XLA's own f32 sums may differ in
 the last bits because they add in another order. Integer dots wrap like the
-result type.
+result type. On request (`dot(..., tf32=True)`) a dot first rounds its f32 operands
+to TF32, as an H100's tensor cores do at XLA:GPU's default precision.
 """
 
 from __future__ import annotations
@@ -31,9 +32,36 @@ def _wide(x: np.ndarray, ptype: PrimitiveType) -> np.ndarray:
     return x.astype(np.float64 if ptype.is_float or x.dtype.kind == "f" else np.int64)
 
 
-def dot(instruction: HloInstruction, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+# TF32 keeps f32's exponent range and 10 of its 23 mantissa bits: 11 significant bits.
+_TF32_SIGNIFICANT_BITS = 11
+_F32_MIN_EXPONENT = -125  # frexp's exponent of f32's smallest normal, 2^-126 = 0.5 * 2^-125
+
+
+def round_to_tf32(values: np.ndarray) -> np.ndarray:
+    """f32 values rounded to TF32 (`cvt.rna.tf32.f32`: to nearest, ties away from zero),
+    computed in float64: each value to a multiple of its TF32 quantum, 2^(e - 11) for a
+    value m 2^e with 0.5 <= |m| < 1, and the subnormals' fixed 2^-136 below f32's normals
+    (TF32 drops the same 13 low mantissa bits there). Infinities and NaNs stay; a value
+    that rounds past f32's largest becomes infinite, as the hardware's does."""
+    # Signalling NaNs warn as they widen; they stay NaNs.
+    with np.errstate(invalid="ignore", over="ignore"):
+        wide = values.astype(np.float64)
+        finite = np.isfinite(wide)
+        _, exponent = np.frexp(np.where(finite, wide, 0.0))
+        quantum = np.ldexp(1.0, np.maximum(exponent, _F32_MIN_EXPONENT) - _TF32_SIGNIFICANT_BITS)
+        # |x| / quantum < 2^11 is exact in float64, and so is adding 0.5: floor rounds ties up.
+        magnitude = np.floor(np.abs(wide) / quantum + 0.5) * quantum
+        return np.where(finite, np.copysign(magnitude, wide), wide).astype(np.float32)
+
+
+def dot(
+    instruction: HloInstruction, lhs: np.ndarray, rhs: np.ndarray, tf32: bool = False
+) -> np.ndarray:
+    """The dot rounded once to its type; with `tf32`, of its f32 operands rounded to TF32."""
     assert instruction.dot_dimensions is not None
     out_type = instruction.array_shape.element_type
+    if tf32:
+        lhs, rhs = (round_to_tf32(x) if x.dtype == np.float32 else x for x in (lhs, rhs))
     return round_to(exact_dot(lhs, rhs, instruction.dot_dimensions, out_type), out_type)
 
 

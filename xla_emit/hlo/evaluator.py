@@ -4,11 +4,18 @@ Values are numpy arrays of the element type's dtype (`ml_dtypes.bfloat16` for
 bf16) or tuples of values. Every op is vectorized over whole arrays; only
 reductions with a non-trivial reducer loop in Python, once per reduced
 element, vectorized over the kept ones.
+
+`evaluate_module(..., tf32_dots=DOTS)` (or evaluating inside `rounding_to_tf32(DOTS)`)
+rounds the f32 operands of the dots DOTS to TF32 first, wherever they sit (fusions,
+loop bodies): what those dots compute on an H100 at XLA:GPU's default precision, but
+for the order of their f32 sums.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -24,11 +31,31 @@ from xla_emit.hlo.shape import ArrayShape, PrimitiveType, Shape
 
 Value = np.ndarray | tuple["Value", ...]
 
+# The dots whose f32 operands are rounded to TF32 (a context, so that the computations
+# that fusions, loops and calls evaluate see it without every handler passing it on).
+_TF32_DOTS: ContextVar[frozenset[HloInstruction]] = ContextVar("tf32_dots", default=frozenset())
 
-def evaluate_module(module: HloModule, arguments: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """Runs the entry computation; returns its outputs with tuples flattened."""
+
+@contextmanager
+def rounding_to_tf32(dots: Collection[HloInstruction]) -> Iterator[None]:
+    """Within the block, the dots `dots` round their f32 operands to TF32."""
+    token = _TF32_DOTS.set(frozenset(dots))
+    try:
+        yield
+    finally:
+        _TF32_DOTS.reset(token)
+
+
+def evaluate_module(
+    module: HloModule,
+    arguments: Sequence[np.ndarray],
+    tf32_dots: Collection[HloInstruction] = (),
+) -> list[np.ndarray]:
+    """Runs the entry computation; returns its outputs with tuples flattened. The dots
+    `tf32_dots` round their f32 operands to TF32."""
     entry = module.entry
-    result = evaluate_computation(entry, check_arguments(entry, arguments))
+    with rounding_to_tf32(tf32_dots):
+        result = evaluate_computation(entry, check_arguments(entry, arguments))
     return flatten_value(result)
 
 
@@ -446,7 +473,8 @@ def _arrays(operands: Sequence[Value]) -> list[np.ndarray]:
 
 
 def _dot(instruction: HloInstruction, operands: Sequence[Value]) -> Value:
-    return eval_linalg.dot(instruction, _array(operands[0]), _array(operands[1]))
+    tf32 = instruction in _TF32_DOTS.get()
+    return eval_linalg.dot(instruction, _array(operands[0]), _array(operands[1]), tf32)
 
 
 def _convolution(instruction: HloInstruction, operands: Sequence[Value]) -> Value:

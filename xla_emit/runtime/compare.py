@@ -63,6 +63,14 @@ def tolerance_rule(dtype: np.dtype[np.generic], max_ulp: int = DEFAULT_MAX_ULP) 
     return f"within {max_ulp} ulp or {scale:g} x the largest magnitude"
 
 
+def scale_tolerance_of(dtype: np.dtype[np.generic]) -> float | None:
+    """The tolerance relative to the largest magnitude `compare` allows a float `dtype`
+    (complex: its parts'); None for types compared exactly."""
+    if dtype.kind == "c":
+        dtype = np.dtype(np.float32 if dtype == np.complex64 else np.float64)
+    return _SCALE_TOLERANCE.get(dtype)
+
+
 def ulp_distance(expected: np.ndarray, actual: np.ndarray) -> np.ndarray:
     """Units in the last place between two float arrays of one dtype (0 for equal NaNs)."""
     signed = _ORDERED_INT[expected.dtype.itemsize]
@@ -89,13 +97,15 @@ def compare(
     actual: np.ndarray,
     max_ulp: int = DEFAULT_MAX_ULP,
     scale_tolerance: float | None = None,
+    allowance: float = 0.0,
 ) -> Comparison:
     """Compare one output against its expected value (complex values part by part): within
-    `max_ulp` ulp or the scale tolerance (of the dtype unless given) x the largest magnitude."""
+    `max_ulp` ulp or the scale tolerance (of the dtype unless given) x the largest magnitude
+    plus `allowance` (float types only; integers stay exact)."""
     if expected.shape != actual.shape or expected.dtype != actual.dtype:
         return Comparison(False, False, float("inf"), 0, None)
     if expected.dtype.kind == "c":
-        return compare(as_parts(expected), as_parts(actual), max_ulp, scale_tolerance)
+        return compare(as_parts(expected), as_parts(actual), max_ulp, scale_tolerance, allowance)
     if np.array_equal(_bits(expected), _bits(actual)):
         return Comparison(True, True, 0.0, 0, None)
     if expected.dtype not in _SCALE_TOLERANCE:
@@ -123,7 +133,7 @@ def compare(
     finite = wide_expected[np.isfinite(wide_expected)]
     scale = float(np.abs(finite).max()) if finite.size else 0.0
     relative = _SCALE_TOLERANCE[expected.dtype] if scale_tolerance is None else scale_tolerance
-    tolerance = relative * scale
+    tolerance = relative * scale + allowance
     bad = nan_mismatch | ((ulps > max_ulp) & (error > tolerance))
     index = first_index(error > 0)
     return Comparison(

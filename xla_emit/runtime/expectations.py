@@ -13,8 +13,8 @@
   emitter's tiling: per-thread runs, then warp shuffles), plus one rounding to
   the output type when it is narrower. The reference's own order does not
   enter: its distance to the exact sum is measured, not bounded, and shown.
-- Within the TF32 dot bound, or TF32's scale tolerance: outputs an f32 gemm fusion on
-  the Triton route computes (`tf32_outputs`).
+- Within the TF32 dot bound, or twice TF32's measured move plus the f32 slack: outputs
+  an f32 gemm fusion on the Triton route computes, or feeds (`tf32_outputs`).
 - Approximate: anything else (sums of approximated values, other reducers,
   dots) keeps `compare`'s ulp and scale tolerance.
 """
@@ -36,6 +36,7 @@ from xla_emit.hlo.evaluator import (
     IN_ORDER_REDUCTION_TYPES,
     Value,
     evaluate_values,
+    flatten_value,
     simple_reducer,
 )
 from xla_emit.hlo.ir import HloInstruction, HloModule
@@ -53,10 +54,12 @@ from xla_emit.runtime.compare import (
 from xla_emit.runtime.kernels import wrap_as_fusion
 from xla_emit.runtime.sum_bounds import bound_on_the_output, tree_error_bound, unit_roundoff
 from xla_emit.runtime.tf32_outputs import (
-    TF32_SCALE_TOLERANCE,
     Tf32Dot,
+    Tf32Move,
+    compare_after_tf32,
     fed_by_tf32_dot,
     tf32_dot_output,
+    tf32_moves,
 )
 
 # Ops whose result depends on the order the kernel combines elements in (library calls:
@@ -121,6 +124,8 @@ class Expectation:
 
     kind: OutputKind
     reordered: ReorderedSum | Tf32Dot | None = None
+    # After a TF32 dot: how far TF32 moves the output on the run's inputs.
+    tf32_move: Tf32Move | None = None
 
     def compare(
         self, expected: np.ndarray, actual: np.ndarray, max_ulp: int = DEFAULT_MAX_ULP
@@ -130,7 +135,7 @@ class Expectation:
         if self.kind in _BOUNDED and self.reordered is not None:
             return compare_within_bound(expected, actual, self.reordered)
         if self.kind is OutputKind.TF32_APPROXIMATE:
-            return compare(expected, actual, max_ulp, scale_tolerance=TF32_SCALE_TOLERANCE)
+            return compare_after_tf32(expected, actual, self.tf32_move, max_ulp)
         return compare(expected, actual, max_ulp)
 
     def rule(self, dtype: np.dtype[np.generic], max_ulp: int = DEFAULT_MAX_ULP) -> str:
@@ -141,10 +146,8 @@ class Expectation:
             return "within the reordered-sum bound"
         if self.kind is OutputKind.TF32_DOT and self.reordered is not None:
             return "within the TF32 dot bound"
-        if self.kind is OutputKind.TF32_APPROXIMATE:
-            return (
-                f"within {max_ulp} ulp or {TF32_SCALE_TOLERANCE:g} x the largest magnitude (TF32)"
-            )
+        if self.kind is OutputKind.TF32_APPROXIMATE and self.tf32_move is not None:
+            return self.tf32_move.rule(dtype, max_ulp)
         return tolerance_rule(dtype, max_ulp)
 
 
@@ -250,12 +253,16 @@ def output_expectations(module: HloModule, inputs: Sequence[np.ndarray]) -> list
         # Outputs this reading cannot trace (a tuple from a call, say): the ulp tolerance.
         return [Expectation(OutputKind.APPROXIMATE)] * outputs
     entry_values: dict[HloInstruction, Value] | None = None
+    moves: list[Tf32Move | None] | None = None
     expectations: list[Expectation] = []
-    for instruction, index in leaves:
+    for number, (instruction, index) in enumerate(leaves):
         if fed_by_tf32_dot(instruction):
             if entry_values is None:
                 entry_values = evaluate_values(module.entry, list(inputs))
-            expectations.append(_tf32_expectation(instruction, index, entry_values))
+            if moves is None:
+                reference = flatten_value(entry_values[module.entry.root])
+                moves = tf32_moves(module, inputs, reference)
+            expectations.append(_tf32_expectation(instruction, index, entry_values, moves[number]))
             continue
         cone = _opcodes_feeding(instruction)
         if not cone & (_ORDER_DEPENDENT | APPROXIMATED_OPS | {_COMPLEX_APPROXIMATION}):
@@ -277,11 +284,14 @@ def output_expectations(module: HloModule, inputs: Sequence[np.ndarray]) -> list
 
 
 def _tf32_expectation(
-    instruction: HloInstruction, index: int | None, entry_values: dict[HloInstruction, Value]
+    instruction: HloInstruction,
+    index: int | None,
+    entry_values: dict[HloInstruction, Value],
+    move: Tf32Move | None,
 ) -> Expectation:
     dot = tf32_dot_output(instruction, index, entry_values)
     if dot is None:
-        return Expectation(OutputKind.TF32_APPROXIMATE)
+        return Expectation(OutputKind.TF32_APPROXIMATE, tf32_move=move)
     return Expectation(OutputKind.TF32_DOT, dot)
 
 

@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import HloInstruction, HloModule
-from xla_emit.hlo.npz import load_arrays
+from xla_emit.hlo.npz import load_arrays, read_inputs
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.ir.pass_log import read_pass_log
-from xla_emit.jax.bundle import GPU_HLO, OUTPUTS, Bundle, existing
+from xla_emit.jax.bundle import GPU_HLO, INPUTS, OUTPUTS, Bundle, existing
 from xla_emit.jax.routes import DYNAMIC_SLICE, TRITON_GEMM, XlaKernel, xla_kernels
 from xla_emit.progress import Progress
 from xla_emit.tools.kernel_match import (
@@ -263,15 +263,14 @@ def build_report(bundle: Bundle, progress: bool = False) -> Report:
 
 def program_rows(module: HloModule, bundle: Bundle, run: ProgramRun) -> list[OutputRow]:
     """Our whole program (the module runtime) on the bundle's inputs against XLA:CPU's."""
-    from xla_emit.runtime.compare import compare
-    from xla_emit.runtime.tf32_outputs import xla_cpu_tolerance
+    from xla_emit.runtime.tf32_outputs import compare_after_tf32, tf32_moves
 
     expected = load_arrays(str(bundle.file(OUTPUTS)), "outputs")
-    tolerance = xla_cpu_tolerance(module)
+    moves = tf32_moves(module, read_inputs(str(bundle.file(INPUTS)), module.entry))
     rows: list[OutputRow] = []
     for number, output in enumerate(run.outputs):
         reference = expected[f"out{number}"].reshape(output.shape).view(output.dtype)
-        result = compare(reference, output, scale_tolerance=tolerance)
+        result = compare_after_tf32(reference, output, moves[number])
         shape = f"{output.dtype}{list(output.shape)}"
         rows.append(OutputRow(f"out{number}", shape, result.describe(), result.matches))
     return rows

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 
     from xla_emit.hlo.ir import HloModule
     from xla_emit.runtime.reporting import InterpreterOptions
+    from xla_emit.runtime.tf32_outputs import Tf32Move
     from xla_emit.runtime.timing import Timer
 
 # The backends `--backend` names (`runtime.backends.BACKENDS`, which a test keeps in step):
@@ -340,19 +341,24 @@ def run(options: RunOptions, timer: Timer) -> None:
     elif program.bundle is None:
         report_outputs(outputs)
     if program.bundle is not None and options.inputs is None and options.random_inputs is None:
-        from xla_emit.runtime.tf32_outputs import xla_cpu_tolerance
+        from xla_emit.runtime.tf32_outputs import tf32_moves
 
-        tolerance = xla_cpu_tolerance(load_module(program, options))
-        compare_with_xla_cpu(program.bundle, outputs, options.interpreter.check, tolerance)
+        module = load_module(program, options)
+        moves = tf32_moves(module, module_inputs(module, options, program.bundle))
+        compare_with_xla_cpu(program.bundle, outputs, options.interpreter.check, moves)
 
 
 def compare_with_xla_cpu(
-    bundle: str, outputs: Sequence[np.ndarray], check: bool, scale_tolerance: float | None = None
+    bundle: str,
+    outputs: Sequence[np.ndarray],
+    check: bool,
+    moves: Sequence[Tf32Move | None] | None = None,
 ) -> None:
-    """One line per output against the bundle's XLA:CPU outputs; with `check`, a miss fails."""
+    """One line per output against the bundle's XLA:CPU outputs; with `check`, a miss fails.
+    `moves`: per output, how far TF32 dots move it (XLA:CPU multiplies in f32)."""
     from xla_emit.hlo.npz import load_arrays
     from xla_emit.jax.bundle import OUTPUTS
-    from xla_emit.runtime.compare import compare
+    from xla_emit.runtime.tf32_outputs import compare_after_tf32
 
     expected = load_arrays(str(Path(bundle) / OUTPUTS), "outputs")
     if len(expected) != len(outputs):
@@ -363,7 +369,8 @@ def compare_with_xla_cpu(
     for number, output in enumerate(outputs):
         name = f"out{number}"
         reference = expected[name].reshape(output.shape).view(output.dtype)
-        result = compare(reference, output, scale_tolerance=scale_tolerance)
+        move = moves[number] if moves is not None else None
+        result = compare_after_tf32(reference, output, move)
         verdict = "" if result.identical else (" (within tolerance)" if result.matches else "")
         print(
             f"{name}: {output.dtype}{list(output.shape)} against XLA:CPU: {result.describe()}"
