@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from xla_emit.hlo import evaluate_module
 from xla_emit.hlo.ir import HloModule
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter.tile.dot import to_tf32
 from xla_emit.runtime.dot_bounds import tf32_dot_bound, tf32_dot_depth
 from xla_emit.runtime.expectations import OutputKind, output_expectations
 from xla_emit.runtime.module_runtime import ModuleRuntime
+from xla_emit.runtime.tf32_outputs import Tf32Move, compare_after_tf32, tf32_moves
 
 # An f32 gemm fusion as XLA:GPU writes one for an H100 (K tiles of 32, output tiles
 # [16, 8]); ROOT is the dot itself, or its transpose.
@@ -115,16 +117,77 @@ def test_an_output_off_by_more_than_the_bound_fails_the_check() -> None:
     assert "TF32" in (result.verdict or "")
 
 
-def test_outputs_after_a_tf32_dot_get_tf32_s_scale_tolerance() -> None:
+def _gemm_then_exp() -> HloModule:
+    """The gemm fusion, then exp(0.1 x) of its output: an output a TF32 dot feeds."""
     text = _plain_root().replace("KIND", "__triton_nested_gemm_fusion")
     text = text.replace(
         "  ROOT %f = f32[32,24]{1,0} fusion(",
         "  %f = f32[32,24]{1,0} fusion(",
     ).replace(
         '"output_tiles":[{"sizes":["16","8"]}]}}}\n}',
-        '"output_tiles":[{"sizes":["16","8"]}]}}}\n  ROOT %e = f32[32,24]{1,0} exponential(%f)\n}',
+        '"output_tiles":[{"sizes":["16","8"]}]}}}\n'
+        "  %c = f32[] constant(0.1)\n"
+        "  %s = f32[32,24]{1,0} broadcast(%c), dimensions={}\n"
+        "  %m = f32[32,24]{1,0} multiply(%f, %s)\n"
+        "  ROOT %e = f32[32,24]{1,0} exponential(%m)\n}",
     )
-    module = parse_hlo_module(text, "gemm_exp.hlo")
-    (expectation,) = output_expectations(module, _inputs())
+    return parse_hlo_module(text, "gemm_exp.hlo")
+
+
+def _exp_of_dot(inputs: list[np.ndarray], tf32: bool) -> np.ndarray:
+    """The oracle: numpy's float64 dot of (TF32-rounded) inputs, then XLA's f32 ops."""
+    a, b = (to_tf32(x) if tf32 else x for x in inputs)
+    dot = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    return np.exp(dot * np.float32(0.1))
+
+
+def test_an_output_after_a_tf32_dot_is_held_to_twice_tf32_s_move() -> None:
+    module, inputs = _gemm_then_exp(), _inputs()
+    (expectation,) = output_expectations(module, inputs)
     assert expectation.kind is OutputKind.TF32_APPROXIMATE
-    assert "TF32" in expectation.rule(np.dtype(np.float32))
+    move = expectation.tf32_move
+    assert move is not None
+    plain, rounded = _exp_of_dot(inputs, False), _exp_of_dot(inputs, True)
+    scale = float(np.abs(plain).max())
+    measured = float(np.abs(rounded.astype(np.float64) - plain).max())
+    assert abs(move.largest - measured) <= 1e-6 * scale  # exp's last bits may differ
+    assert move.allowance() == 2 * move.largest
+    assert "TF32's move" in expectation.rule(np.dtype(np.float32))
+
+    (expected,) = evaluate_module(module, inputs)
+    (out,) = ModuleRuntime(module).run(inputs)
+    result = expectation.compare(expected, out)
+    assert result.matches, result.describe()
+    # Tight: our kernel moves the output as TF32 does, about half the allowance.
+    allowed = 2 * move.largest + 1e-5 * scale
+    used = float(np.abs(out.astype(np.float64) - expected).max()) / allowed
+    assert 0.4 <= used <= 0.6
+    assert f"uses {used:.2f} of it" in (result.verdict or "")
+
+
+def test_an_output_after_a_tf32_dot_off_by_twice_its_allowance_fails() -> None:
+    module, inputs = _gemm_then_exp(), _inputs()
+    (expectation,) = output_expectations(module, inputs)
+    assert expectation.tf32_move is not None
+    (expected,) = evaluate_module(module, inputs)
+    (out,) = ModuleRuntime(module).run(inputs)
+    scale = float(np.abs(expected).max())
+    allowed = expectation.tf32_move.allowance() + 1e-5 * scale
+    wrong = out.copy()
+    wrong[7, 2] = np.float32(float(expected[7, 2]) - 2 * allowed)
+    result = expectation.compare(expected, wrong)
+    assert not result.matches
+    assert result.first_difference == (7, 2)
+    assert "outside 2 x TF32's move" in (result.verdict or "")
+
+
+def test_against_xla_cpu_the_same_moves_apply() -> None:
+    # XLA:CPU multiplies in f32: its outputs are the plain run's, up to f32 rounding.
+    module, inputs = _gemm_then_exp(), _inputs()
+    (move,) = tf32_moves(module, inputs)
+    assert move is not None
+    xla_cpu = _exp_of_dot(inputs, False)
+    (out,) = ModuleRuntime(module).run(inputs)
+    assert compare_after_tf32(xla_cpu, out, move).matches
+    assert not compare_after_tf32(xla_cpu, out, None).matches  # f32's tolerance alone
+    assert not compare_after_tf32(xla_cpu, out, Tf32Move(move.largest / 4)).matches
