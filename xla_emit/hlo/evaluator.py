@@ -13,7 +13,7 @@ for the order of their f32 sums.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Generator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -37,7 +37,7 @@ _TF32_DOTS: ContextVar[frozenset[HloInstruction]] = ContextVar("tf32_dots", defa
 
 
 @contextmanager
-def rounding_to_tf32(dots: Collection[HloInstruction]) -> Iterator[None]:
+def rounding_to_tf32(dots: Collection[HloInstruction]) -> Generator[None, None, None]:
     """Within the block, the dots `dots` round their f32 operands to TF32."""
     token = _TF32_DOTS.set(frozenset(dots))
     try:
