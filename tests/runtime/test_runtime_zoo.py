@@ -24,7 +24,7 @@ from xla_emit.hlo.evaluator import evaluate_values
 from xla_emit.hlo.npz import read_inputs
 from xla_emit.hlo.shape import PrimitiveType, flatten_shape
 from xla_emit.runtime import ModuleRuntime
-from xla_emit.runtime.tf32_outputs import Tf32Move, tf32_moves
+from xla_emit.runtime.tf32_outputs import Tf32Move, compare_after_tf32, tf32_moves
 
 ZOO_DIR = Path(__file__).resolve().parents[1] / "corpus" / "zoo"
 # jax 0.10.2's modules at the top, other versions' in `jax-<version>/` (inputs shared).
@@ -108,8 +108,19 @@ def assert_matches_xla(
             if move is not None and move.largest > 0:
                 used = float((errors / (scale + move.allowance())).max())
                 assert TF32_USE <= used <= 1, f"{name} out{number}: {used:.3g} of the allowance"
+                assert_tf32_rule_holds(xla, ours, move)
                 continue
             assert float(errors.max()) <= scale, number
+
+
+def assert_tf32_rule_holds(xla: np.ndarray, ours: np.ndarray, move: Tf32Move) -> None:
+    """What `xla-emit-run BUNDLE` demands against XLA:CPU's outputs: ours pass; one element
+    off by twice the allowance (twice TF32's move plus f32's 1e-5 of the scale) fails."""
+    assert compare_after_tf32(xla, ours, move).matches
+    wrong = ours.copy().reshape(-1)
+    allowed = move.allowance() + 1e-5 * float(np.abs(xla).max())
+    wrong[-1] = np.float32(float(xla.reshape(-1)[-1]) + 2 * allowed)
+    assert not compare_after_tf32(xla, wrong.reshape(ours.shape), move).matches
 
 
 def butterfly_sum_bf16(rows: np.ndarray) -> np.ndarray:
