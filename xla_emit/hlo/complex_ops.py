@@ -111,7 +111,9 @@ def recover_infinities(opcode: str, x: np.ndarray, y: np.ndarray, result: np.nda
     if opcode != "divide":
         return result
     x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
-    lost = np.isnan(np.real(result)) & np.isnan(np.imag(result))
+    # A zero divisor always takes the rule (MLIR's ratio is 0/0 there): numpy's x / |y|
+    # drops the sign of a -0 real part, XLA's (1.5j) / (-0 + 0j) is NaN - inf j.
+    lost = (np.isnan(np.real(result)) & np.isnan(np.imag(result))) | (y == 0)
     if not lost.any():
         return result
     result = np.array(result)  # a copy, and an array even for a 0-d numpy scalar

@@ -1,0 +1,194 @@
+"""Complex numbers on the native engine (`convert-complex-to-standard`, structs in memory).
+
+Each HLO op on c64 runs as a one-fusion module natively and in the interpreter, on
+every pair of complex numbers whose parts are 0, -0, 1.5, -2, inf, -inf or NaN. The
+ops that keep the interpreter's order of operations (add, subtract, multiply, negate,
+the parts, compare, select) match it bit for bit, and so do division (Smith's method
+and Annex G's infinities) and abs on these values. `sign` (re / |z|, with |z| by MLIR's
+formula) and division also match XLA:CPU's own outputs for the same pairs
+(`data/complex_edges.xla_cpu.npz`: x, y and `jax.jit(lambda a, b: a / b)`, `a * b`,
+`jnp.sign(a)` on XLA:CPU, jax 0.12). Transcendental functions are held to stated ulps
+against numpy in complex128 on finite values. A NaN is any NaN (numpy and LLVM set its
+sign differently). The zoo's FFT model runs natively with the interpreter's results.
+Skipped where llvmlite is missing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from xla_emit.hlo.npz import read_inputs
+from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.runtime import KernelCache, ModuleRuntime
+from xla_emit.runtime.compare import as_parts, compare, ulp_distance
+
+pytest.importorskip("llvmlite.binding", reason="the native engine needs llvmlite ([llvm] extra)")
+
+from xla_emit.runtime.native_kernels import NativeKernelCache
+
+ZOO = Path(__file__).resolve().parents[1] / "corpus" / "zoo"
+XLA_EDGES = Path(__file__).parent / "data" / "complex_edges.xla_cpu.npz"
+_PARTS = np.array([0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan], np.float32)
+
+
+def edge_values() -> tuple[np.ndarray, np.ndarray]:
+    """Every pair (x, y) of complex numbers built from the edge parts: 49 x 49."""
+    pairs = np.array(list(itertools.product(_PARTS, repeat=2)), np.float32)
+    numbers = pairs.view(np.complex64)[:, 0]
+    x, y = (np.array(v) for v in zip(*itertools.product(numbers, repeat=2), strict=True))
+    return x.astype(np.complex64), y.astype(np.complex64)
+
+
+def module_text(body: str, operands: list[str], result: str) -> str:
+    """One loop fusion computing `body` (its root is %r) of parameters %p0, %p1, ..."""
+    params = ", ".join(f"p{i}: {t}" for i, t in enumerate(operands))
+    entry_params = ", ".join(f"a{i}: {t}" for i, t in enumerate(operands))
+    lines = [f"  %p{i} = {t}{{0}} parameter({i})" for i, t in enumerate(operands)]
+    args = ", ".join(f"%a{i}" for i in range(len(operands)))
+    entry = [f"  %a{i} = {t}{{0}} parameter({i})" for i, t in enumerate(operands)]
+    return "\n".join(
+        [
+            "HloModule complex_op",
+            "",
+            f"%fused ({params}) -> {result} {{",
+            *lines,
+            f"  ROOT {body}",
+            "}",
+            "",
+            f"ENTRY %main ({entry_params}) -> {result} {{",
+            *entry,
+            f"  ROOT %f = {result}{{0}} fusion({args}), kind=kLoop, calls=%fused",
+            "}",
+            "",
+        ]
+    )
+
+
+def run_both(text: str, inputs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    module = parse_hlo_module(text, "complex_op.hlo")
+    native = ModuleRuntime(module, native=NativeKernelCache(disk=False)).run(inputs)
+    interpreted = ModuleRuntime(module, KernelCache()).run(inputs)
+    return native[0], interpreted[0]
+
+
+def floats(array: np.ndarray) -> np.ndarray:
+    return as_parts(array) if array.dtype.kind == "c" else array
+
+
+def assert_same_values(got: np.ndarray, want: np.ndarray, lanes: tuple[np.ndarray, ...]) -> None:
+    """Bit for bit, except that any NaN equals any NaN."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    a, b = floats(got), floats(want)
+    if a.dtype.kind == "f":
+        same = (a.view(f"u{a.itemsize}") == b.view(f"u{b.itemsize}")) | (np.isnan(a) & np.isnan(b))
+    else:
+        same = a == b
+    if a.ndim > got.ndim:
+        same = same.all(axis=-1)
+    bad = np.flatnonzero(~same)
+    described = [f"{tuple(lane[i] for lane in lanes)}: {got[i]} vs {want[i]}" for i in bad[:5]]
+    assert bad.size == 0, f"{bad.size} lanes differ, e.g. " + "; ".join(described)
+
+
+C64 = "c64[2401]"
+BINARY = ["add", "subtract", "multiply", "divide"]
+
+
+@pytest.mark.parametrize("opcode", BINARY)
+def test_binary_ops_match_the_interpreter_on_edge_values(opcode: str) -> None:
+    x, y = edge_values()
+    got, want = run_both(
+        module_text(f"%r = {C64}{{0}} {opcode}(%p0, %p1)", [C64, C64], C64), [x, y]
+    )
+    assert_same_values(got, want, (x, y))
+
+
+@pytest.mark.parametrize("direction", ["EQ", "NE"])
+def test_compares_match_the_interpreter_on_edge_values(direction: str) -> None:
+    x, y = edge_values()
+    body = f"%r = pred[2401]{{0}} compare(%p0, %p1), direction={direction}"
+    got, want = run_both(module_text(body, [C64, C64], "pred[2401]"), [x, y])
+    assert_same_values(got, want, (x, y))
+
+
+UNARY = {"negate": C64, "real": "f32[2401]", "imag": "f32[2401]", "abs": "f32[2401]"}
+
+
+@pytest.mark.parametrize("opcode", list(UNARY))
+def test_unary_ops_match_the_interpreter_on_edge_values(opcode: str) -> None:
+    x, _ = edge_values()
+    result = UNARY[opcode]
+    got, want = run_both(module_text(f"%r = {result}{{0}} {opcode}(%p0)", [C64], result), [x])
+    assert_same_values(got, want, (x,))
+
+
+@pytest.mark.parametrize("opcode", ["divide", "multiply", "sign"])
+def test_ops_match_xla_cpu_on_edge_values(opcode: str) -> None:
+    with np.load(XLA_EDGES) as archive:
+        x, y, xla = archive["x"], archive["y"], archive[opcode]
+    if opcode == "sign":
+        text, inputs = module_text(f"%r = {C64}{{0}} sign(%p0)", [C64], C64), [x]
+    else:
+        text, inputs = module_text(f"%r = {C64}{{0}} {opcode}(%p0, %p1)", [C64, C64], C64), [x, y]
+    got, interpreted = run_both(text, inputs)
+    assert_same_values(got, xla, (x, y))
+    # The interpreter's sign divides by a correctly rounded |z|: 1 ulp off XLA's at most.
+    assert compare(xla, interpreted, max_ulp=1, scale_tolerance=0.0).matches
+
+
+def test_complex_select_and_parts_match_the_interpreter() -> None:
+    x, y = edge_values()
+    real, imag = np.real(x).copy(), np.imag(y).copy()
+    body = "%r = c64[2401]{0} complex(%p0, %p1)"
+    got, want = run_both(module_text(body, ["f32[2401]", "f32[2401]"], C64), [real, imag])
+    assert_same_values(got, want, (real, imag))
+    assert np.array_equal(as_parts(got)[:, 0].view(np.uint32), real.view(np.uint32))
+    keep = (np.arange(x.size) % 3 == 0).astype(np.bool_)
+    text = module_text("%r = c64[2401]{0} select(%p0, %p1, %p2)", ["pred[2401]", C64, C64], C64)
+    got, want = run_both(text, [keep, x, y])
+    assert_same_values(got, want, (x, y))
+
+
+# Transcendental functions: the C library's f32 functions combined by MLIR's formulas,
+# against numpy in complex128 on finite values (their own edge cases follow MLIR's
+# formulas, which the interpreter does not model). The bound is in float32 epsilons of
+# |f(z)|: log near |z| = 1 and the sinh part of sin and cos for a small imaginary part
+# lose bits to cancellation in those formulas (and so in XLA's kernels).
+EPSILONS = {"exponential": 2, "log": 64, "sqrt": 4, "sine": 64, "cosine": 64}
+_NUMPY = {"exponential": np.exp, "log": np.log, "sqrt": np.sqrt, "sine": np.sin, "cosine": np.cos}
+
+
+@pytest.mark.parametrize("opcode", list(EPSILONS))
+def test_transcendental_functions_within_stated_bounds_of_numpy(opcode: str) -> None:
+    rng = np.random.default_rng(26)
+    parts = rng.uniform(-4, 4, (2401, 2)).astype(np.float32)
+    x = parts.view(np.complex64)[:, 0].copy()
+    got, interpreted = run_both(module_text(f"%r = {C64}{{0}} {opcode}(%p0)", [C64], C64), [x])
+    exact = _NUMPY[opcode](x.astype(np.complex128))
+    error = np.abs(got.astype(np.complex128) - exact) / np.abs(exact)
+    assert error.max() <= EPSILONS[opcode] * np.finfo(np.float32).eps, error.max()
+    assert compare(interpreted, got, max_ulp=1 << 30, scale_tolerance=1e-5).matches
+
+
+def test_abs_within_two_ulps_of_the_interpreter_on_finite_values() -> None:
+    # max * sqrt(1 + (min/max)^2) rounds five times; the interpreter's |z| once.
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2401, 2)).astype(np.float32).view(np.complex64)[:, 0].copy()
+    got, want = run_both(module_text("%r = f32[2401]{0} abs(%p0)", [C64], "f32[2401]"), [x])
+    assert ulp_distance(want, got).max() <= 2
+
+
+def test_the_zoo_fft_model_runs_natively_with_the_interpreters_results() -> None:
+    path = ZOO / "fft_filter.hlo"
+    module = parse_hlo_module(path.read_text(), str(path))
+    inputs = read_inputs(str(path.with_suffix(".inputs.npz")), module.entry)
+    native = ModuleRuntime(module, native=NativeKernelCache(disk=False)).run(inputs)
+    interpreted = ModuleRuntime(module, KernelCache()).run(inputs)
+    assert native[0].tobytes() == interpreted[0].tobytes()
+    with np.load(path.with_suffix(".outputs.npz")) as archive:
+        xla = archive["out0"]
+    assert np.abs(native[0] - xla).max() <= 1e-6 * np.abs(xla).max()
