@@ -16,6 +16,8 @@ Skipped where llvmlite is missing.
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -192,3 +194,18 @@ def test_the_zoo_fft_model_runs_natively_with_the_interpreters_results() -> None
     with np.load(path.with_suffix(".outputs.npz")) as archive:
         xla = archive["out0"]
     assert np.abs(native[0] - xla).max() <= 1e-6 * np.abs(xla).max()
+
+
+def test_a_complex_function_without_a_lowering_is_a_one_line_error(tmp_path: Path) -> None:
+    hlo = tmp_path / "tanh.hlo"
+    hlo.write_text(module_text("%r = c64[4]{0} tanh(%p0)", ["c64[4]"], "c64[4]"))
+    result = subprocess.run(
+        [sys.executable, "-m", "xla_emit.tools.run", str(hlo), "--engine", "native",
+         "--random-inputs", "0", "-o", str(tmp_path / "out.npz")],
+        capture_output=True, text=True, env={"XLA_EMIT_CACHE": str(tmp_path), "PATH": ""},
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip() == (
+        "error: [convert-complex-to-standard] 'complex.tanh' op "
+        "convert-complex-to-standard: 'complex.tanh' is not lowered"
+    )
