@@ -15,13 +15,19 @@ becomes ops on the real and imaginary parts, each rounded to the element type:
 * `eq`: both parts `oeq`; `neq`: either part `une`;
 * `sign`: re / |z|, im / |z|, z itself where z is 0;
 * `exp`: e^re cos(im), e^re sin(im); `log`: log |z|, atan2(im, re);
-* `sqrt`: sqrt|z| cos(arg/2), sqrt|z| sin(arg/2) with MLIR's cases for
-  infinite parts and zero; `sin`, `cos`: through 0.5 e^im and 0.5 / e^im;
+* `sqrt`: sqrt|z| cos(arg/2), sqrt|z| sin(arg/2), `rsqrt`: |z|^-1/2 cos(-arg/2),
+  |z|^-1/2 sin(-arg/2), with MLIR's cases for infinite parts and zero;
+* `sin`, `cos`: through 0.5 e^im and 0.5 / e^im; `tanh` through expm1(+-2 re),
+  cos and sin of im (`tan` z = -i tanh(iz));
+* `expm1`: expm1(re) cos(im) + cosm1(im) (cosm1 a polynomial near 0, Cephes'), and
+  `log1p`: log1p of the larger part of 1 + z less one, plus half log1p((min/max)^2);
+* `pow`: |z|^c e^(-d arg z) (cos q + i sin q), q = c arg z + d log|z| for an exponent
+  c + di, with MLIR's cases for 0, 1 and inf;
 * `constant`: a `create` of its two parts.
 
 The parts of a `create` are read off its operands, so chains of complex ops
-leave no `re`/`im` between them. Any other complex op (tanh, pow, ...) is an
-error at the op.
+leave no `re`/`im` between them. Any other complex op (atan2, angle, bitcast) is
+an error at the op.
 """
 
 from __future__ import annotations
@@ -307,6 +313,145 @@ def _trigonometric(b: _Builder, op: Operation) -> Parts:
     return b.mul(b.add(reciprocal, scaled), cos), b.mul(b.sub(reciprocal, scaled), sin)
 
 
+def _rsqrt(b: _Builder, op: Operation) -> Parts:
+    x, y = b.parts(op.operands[0])
+    zero, inf, nan = b.const(0.0), b.const(float("inf")), b.const(float("nan"))
+    # |z|^-1/2 = rsqrt(max) * sqrt(rsqrt(1 + (min/max)^2)), rsqrt(min) where that is NaN.
+    abs_x, abs_y = b.fabs(x), b.fabs(y)
+    larger = b.put(arith.MaximumfOp(abs_x, abs_y))
+    smaller = b.put(arith.MinimumfOp(abs_x, abs_y))
+    ratio = b.div(smaller, larger)
+    spread = b.call(math.RsqrtOp, b.add(b.mul(ratio, ratio), b.const(1.0)))
+    root = b.mul(b.call(math.RsqrtOp, larger), b.call(math.SqrtOp, spread))
+    root = b.select(b.is_nan(root), b.call(math.RsqrtOp, smaller), root)
+    angle = b.mul(b.call(math.Atan2Op, y, x), b.const(-0.5))
+    real = b.mul(root, b.call(math.CosOp, angle))
+    imag = b.mul(root, b.call(math.SinOp, angle))
+    # An infinite real part, or NaN + inf i: zero, signed by the parts (the imaginary
+    # part's sign flipped).
+    x_signed_zero = b.call(math.CopySignOp, zero, x)
+    y_signed_zero = b.mul(b.const(-1.0), b.call(math.CopySignOp, zero, y))
+    to_zero = b.either(b.both(b.cmp("oeq", abs_y, inf), b.is_nan(x)), b.cmp("oeq", abs_x, inf))
+    real, imag = b.select(to_zero, x_signed_zero, real), b.select(to_zero, y_signed_zero, imag)
+    is_zero = b.both(b.cmp("oeq", x, zero), b.cmp("oeq", y, zero))
+    return b.select(is_zero, inf, real), b.select(is_zero, nan, imag)
+
+
+def _tanh_of(b: _Builder, x: SSAValue, y: SSAValue) -> Parts:
+    """tanh(x + yi) = (e^2x - e^-2x + 4 cos y sin y i) / (e^2x + e^-2x - 2 + 4 cos^2 y),
+    the exponentials as expm1 (their sum less two), +-1 where that sum overflows."""
+    minus_one, four = b.const(-1.0), b.const(4.0)
+    zero, inf, nan = b.const(0.0), b.const(float("inf")), b.const(float("nan"))
+    twice = b.add(x, x)
+    up = b.call(math.ExpM1Op, twice)
+    down = b.call(math.ExpM1Op, b.mul(minus_one, twice))
+    cos, sin = b.call(math.CosOp, y), b.call(math.SinOp, y)
+    real_numerator = b.sub(up, down)
+    imag_numerator = b.mul(four, b.mul(cos, sin))
+    sum_less_two = b.add(up, down)
+    denominator = b.add(sum_less_two, b.mul(b.mul(cos, cos), four))
+    limit = b.call(math.CopySignOp, minus_one, x)
+    real = b.select(b.cmp("oeq", sum_less_two, inf), limit, b.div(real_numerator, denominator))
+    imag = b.div(imag_numerator, denominator)
+    x_inf = b.cmp("oeq", b.fabs(x), inf)
+    x_not_inf = b.cmp("une", b.fabs(x), inf)
+    imag_nan = b.is_nan(imag_numerator)
+    real = b.select(b.both(imag_nan, x_not_inf), nan, real)
+    imag_zero = b.either(b.cmp("oeq", y, zero), b.both(x_inf, imag_nan))
+    return real, b.select(imag_zero, zero, imag)
+
+
+def _tanh(b: _Builder, op: Operation) -> Parts:
+    return _tanh_of(b, *b.parts(op.operands[0]))
+
+
+def _tan(b: _Builder, op: Operation) -> Parts:
+    """tan z = -i tanh(iz): tanh of -y + xi, its parts swapped and the new imaginary
+    part negated."""
+    x, y = b.parts(op.operands[0])
+    minus_one = b.const(-1.0)
+    real, imag = _tanh_of(b, b.mul(y, minus_one), x)
+    return imag, b.mul(real, minus_one)
+
+
+# cos(x) - 1 for x^2 < (pi/4)^2: -x^2/2 + x^4 P(x^2) (Cephes' cosm1), highest power first.
+_COSM1 = (
+    4.7377507964246204691685e-14,
+    -1.1470284843425359765671e-11,
+    2.0876754287081521758361e-9,
+    -2.7557319214999787979814e-7,
+    2.4801587301570552304991e-5,
+    -1.3888888888888872993737e-3,
+    4.1666666666666666609054e-2,
+)
+
+
+def _cosm1(b: _Builder, y: SSAValue) -> SSAValue:
+    square = b.mul(y, y)
+    polynomial = b.const(_COSM1[0])
+    for coefficient in _COSM1[1:]:
+        polynomial = b.put(math.FmaOp(polynomial, square, b.const(coefficient)))
+    small = b.add(b.mul(b.mul(square, square), polynomial), b.mul(b.const(-0.5), square))
+    large = b.add(b.call(math.CosOp, y), b.const(-1.0))
+    return b.select(b.cmp("oge", square, b.const(0.61685)), large, small)
+
+
+def _expm1(b: _Builder, op: Operation) -> Parts:
+    x, y = b.parts(op.operands[0])
+    zero, one = b.const(0.0), b.const(1.0)
+    grow = b.call(math.ExpM1Op, x)
+    cos_less_one = _cosm1(b, y)
+    real = b.add(b.mul(grow, b.add(cos_less_one, one)), cos_less_one)
+    imag = b.mul(b.add(grow, one), b.call(math.SinOp, y))
+    return real, b.select(b.cmp("oeq", y, zero), zero, imag)
+
+
+def _log1p(b: _Builder, op: Operation) -> Parts:
+    x, y = b.parts(op.operands[0])
+    one = b.const(1.0)
+    shifted = b.add(x, one)
+    abs_shifted, abs_y = b.fabs(shifted), b.fabs(y)
+    larger = b.put(arith.MaximumfOp(abs_shifted, abs_y))
+    smaller = b.put(arith.MinimumfOp(abs_shifted, abs_y))
+    # log1p(larger - 1), the real part itself where 1 + x is the larger.
+    larger_less_one = b.select(b.cmp("ogt", shifted, abs_y), x, b.sub(larger, one))
+    ratio = b.div(smaller, larger)
+    real = b.add(
+        b.mul(b.const(0.5), b.call(math.Log1pOp, b.mul(ratio, ratio))),
+        b.call(math.Log1pOp, larger_less_one),
+    )
+    real = b.select(b.is_nan(real), smaller, real)
+    return real, b.call(math.Atan2Op, y, shifted)
+
+
+def _pow(b: _Builder, op: Operation) -> Parts:
+    (x, y), (c, d) = _binary(b, op)
+    zero, one, inf = b.const(0.0), b.const(1.0), b.const(float("inf"))
+    size = magnitude(b, x, y)
+    angle = b.call(math.Atan2Op, y, x)
+    scale = b.mul(b.call(math.PowFOp, size, c), b.call(math.ExpOp, b.mul(b.neg(d), angle)))
+    turn = b.add(b.mul(c, angle), b.mul(d, b.call(math.LogOp, size)))
+    real = b.mul(scale, b.call(math.CosOp, turn))
+    imag = b.mul(scale, b.call(math.SinOp, turn))
+    c_zero, d_zero = b.cmp("oeq", c, zero), b.cmp("oeq", d, zero)
+    y_zero = b.cmp("oeq", y, zero)
+
+    def pick(cond: SSAValue, re: SSAValue, im: SSAValue) -> None:
+        nonlocal real, imag
+        real, imag = b.select(cond, re, real), b.select(cond, im, imag)
+
+    # 0^(c + 0i) is 0 for c > 0 and 1 for c = 0 (Kahan); z^0 = 1; 1^w = 1;
+    # inf^(c + 0i) is inf for c > 0 and 0 for c < 0.
+    zero_base = b.both(b.both(b.cmp("oeq", size, zero), d_zero), b.cmp("ole", zero, c))
+    pick(zero_base, b.select(c_zero, one, zero), zero)
+    pick(b.both(c_zero, d_zero), one, zero)
+    pick(b.both(b.cmp("oeq", x, one), y_zero), one, zero)
+    inf_base = b.both(b.cmp("oeq", x, inf), y_zero)
+    pick(b.both(inf_base, b.both(d_zero, b.cmp("ogt", c, zero))), inf, zero)
+    pick(b.both(inf_base, b.both(d_zero, b.cmp("olt", c, zero))), zero, zero)
+    return real, imag
+
+
 def _constant(b: _Builder, op: Operation) -> Parts:
     assert isinstance(op, cplx.ConstantOp)
     real, imag = op.value.data
@@ -333,11 +478,14 @@ _RULES: dict[type[Operation], Callable[[_Builder, Operation], Parts | SSAValue]]
     cplx.SqrtOp: _sqrt,
     cplx.SinOp: _trigonometric,
     cplx.CosOp: _trigonometric,
+    cplx.RsqrtOp: _rsqrt,
+    cplx.TanhOp: _tanh,
+    cplx.TanOp: _tan,
+    cplx.Expm1Op: _expm1,
+    cplx.Log1pOp: _log1p,
+    cplx.PowOp: _pow,
     cplx.ConstantOp: _constant,
 }
 
 # Complex ops this pass leaves (an error here, so the op is named, not a later pass's).
-UNLOWERED = (
-    cplx.Expm1Op, cplx.Log1pOp, cplx.RsqrtOp, cplx.TanhOp, cplx.TanOp, cplx.PowOp,
-    cplx.AngleOp, cplx.Atan2Op, cplx.BitcastOp,
-)  # fmt: skip
+UNLOWERED = (cplx.AngleOp, cplx.Atan2Op, cplx.BitcastOp)
