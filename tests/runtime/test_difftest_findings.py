@@ -447,6 +447,37 @@ ENTRY %main (x: c64[5], y: c64[5]) -> c64[5] {
                 ],
             )
         ],
+    ),  # log1p of a number left of -1 with a -0 imaginary part lies below the branch cut:
+    # numpy's 1 + (-2 - 0j) is -1 + 0j, so log1p(-2 - 0j) was +pi j, XLA's -pi j. Found
+    # beside the previous one; XLA:CPU's outputs (jax 0.12).
+    Finding(
+        "complex_log1p_below_the_branch_cut",
+        """HloModule complex_log1p
+
+ENTRY %main (x: c64[4]) -> c64[4] {
+  %x = c64[4] parameter(0)
+  ROOT %y = c64[4] log-plus-one(%x)
+}
+""",
+        [
+            (
+                "c64",
+                (4,),
+                [complex(-2.0, 0.0), complex(-2.0, -0.0), complex(-INF, 0.0), complex(-INF, -0.0)],
+            )
+        ],
+        [
+            (
+                "c64",
+                (4,),
+                [
+                    complex(0.0, 3.1415927410125732),
+                    complex(0.0, -3.1415927410125732),
+                    complex(INF, 3.1415927410125732),
+                    complex(INF, -3.1415927410125732),
+                ],
+            )
+        ],
     ),
 ]
 

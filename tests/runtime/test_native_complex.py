@@ -7,10 +7,12 @@ the parts, compare, select) match it bit for bit, and so do division (Smith's me
 and Annex G's infinities) and abs on these values. `sign` (re / |z|, with |z| by MLIR's
 formula) and division also match XLA:CPU's own outputs for the same pairs
 (`data/complex_edges.xla_cpu.npz`: x, y and `jax.jit(lambda a, b: a / b)`, `a * b`,
-`jnp.sign(a)` on XLA:CPU, jax 0.12). Transcendental functions are held to stated ulps
-against numpy in complex128 on finite values. A NaN is any NaN (numpy and LLVM set its
-sign differently). The zoo's FFT model runs natively with the interpreter's results.
-Skipped where llvmlite is missing.
+`jnp.sign(a)` on XLA:CPU, jax 0.12). Transcendental functions are held to stated bounds
+against numpy in complex128 on random values and against the interpreter and XLA:CPU
+(`data/complex_functions.xla_cpu.npz`) on the 49 edge values with finite parts; where
+XLA:CPU computes by MLIR's formulas, all 49 have its NaNs, infinities and zeros. A NaN is any NaN
+(numpy and LLVM set its sign differently). The zoo's FFT model runs natively with the
+interpreter's results. Skipped where llvmlite is missing.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from xla_emit.runtime.native_kernels import NativeKernelCache
 
 ZOO = Path(__file__).resolve().parents[1] / "corpus" / "zoo"
 XLA_EDGES = Path(__file__).parent / "data" / "complex_edges.xla_cpu.npz"
+XLA_FUNCTIONS = Path(__file__).parent / "data" / "complex_functions.xla_cpu.npz"
 _PARTS = np.array([0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan], np.float32)
 
 
@@ -187,6 +190,38 @@ def test_transcendental_functions_within_stated_bounds_of_numpy(opcode: str) -> 
     got, interpreted = run_both(module_text(f"%r = {C64}{{0}} {opcode}(%p0)", [C64], C64), [x])
     within_epsilons(got, _NUMPY[opcode](x.astype(np.complex128)), EPSILONS[opcode])
     assert compare(interpreted, got, max_ulp=1 << 30, scale_tolerance=1e-5).matches
+
+
+# XLA:CPU computes these by MLIR's formulas too (with its own exp, log, ... on the
+# parts, a last bit apart from the C library's): all 49 edge values' NaNs, infinities and
+# zeros bit for bit. It special-cases exp, sqrt, sin and cos (exp(inf + 0i) = inf + 0i
+# where e^re sin(im) is NaN; sqrt(-2 - 0i) = +1.41i), which are held to the interpreter.
+AS_XLA_CPU = ("log", "log-plus-one", "exponential-minus-one", "tanh", "tan", "rsqrt")
+
+
+def assert_special_parts_same(got: np.ndarray, want: np.ndarray) -> None:
+    """Where a part of `want` is NaN, infinite or zero (of either sign), `got`'s is too."""
+    a, b = as_parts(got), as_parts(want)
+    special = ~np.isfinite(b) | (b == 0)
+    same = (a.view(np.uint32) == b.view(np.uint32)) | (np.isnan(a) & np.isnan(b))
+    assert same[special].all(), [(want[i], got[i]) for i in np.flatnonzero(~same.all(axis=1))]
+
+
+@pytest.mark.parametrize("opcode", list(EPSILONS))
+def test_functions_on_edge_values(opcode: str) -> None:
+    with np.load(XLA_FUNCTIONS) as archive:
+        z, xla = archive["z"], archive[opcode]
+    text = module_text(f"%r = c64[49]{{0}} {opcode}(%p0)", ["c64[49]"], "c64[49]")
+    got, interpreted = run_both(text, [z])
+    finite = np.isfinite(z)
+    for expected in (interpreted, xla) if opcode in AS_XLA_CPU else (interpreted,):
+        want, have = expected[finite].astype(np.complex128), got[finite].astype(np.complex128)
+        assert np.array_equal(np.isfinite(want), np.isfinite(have))
+        error = np.abs(have - want)[np.isfinite(want)]
+        bound = EPSILONS[opcode] * np.finfo(np.float32).eps * np.abs(want[np.isfinite(want)])
+        assert (error <= bound).all(), opcode
+    if opcode in AS_XLA_CPU:
+        assert_special_parts_same(got, xla)
 
 
 def test_power_within_stated_bounds_of_numpy() -> None:

@@ -43,8 +43,10 @@ def _expm1(z: np.ndarray) -> np.ndarray:
     return np.exp(z) - 1
 
 
-def _log1p(z: np.ndarray) -> np.ndarray:
-    return np.log(1 + z)
+def log1p(z: np.ndarray) -> np.ndarray:
+    """log(1 + z) with 1 + z formed part by part: numpy's 1 + (-2 - 0j) is -1 + 0j, which
+    puts log1p(-2 - 0j) on the wrong side of the branch cut (XLA's is -pi j)."""
+    return np.log(_complex(1 + np.real(z), np.imag(z)))
 
 
 def _rsqrt(z: np.ndarray) -> np.ndarray:
@@ -56,7 +58,7 @@ _UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "exponential": np.exp,
     "exponential-minus-one": _expm1,
     "log": np.log,
-    "log-plus-one": _log1p,
+    "log-plus-one": log1p,
     "sqrt": np.sqrt,
     "rsqrt": _rsqrt,
     "tanh": np.tanh,
