@@ -1,7 +1,8 @@
 """The native engine against jax on XLA:CPU: kernels in process, zoo models whole process.
 
     .venv/bin/python benchmarks/native_engine.py [--repeats 5] [--jax-python PATH]
-                                                 [--only-in-process]
+                                                 [--only-in-process | --only-whole-process]
+                                                 [--models NAME ...]
 
 In process (compilation not timed, best of `--repeats`, wall and CPU time of
 this process): GELU bf16[6,512,4096], softmax f32[64,1000] and a row sum
@@ -40,7 +41,7 @@ DEFAULT_JAX = Path("/work/venvs/jax-0.10.2/bin/python")
 IN_PROCESS = ("gelu", "softmax", "reduction_row")
 ZOO_MODELS = (
     "transformer_block", "mlp_step_f32", "mlp_step_bf16", "scan_rnn", "small_cnn",
-    "resnet_step", "cumsum", "embedding_lookup",
+    "resnet_step", "cumsum", "embedding_lookup", "fft_filter",
 )  # fmt: skip
 
 # The in-process programs in jax, timed in its own process; prints {name: [wall, cpu]}.
@@ -144,46 +145,56 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--jax-python", default=str(DEFAULT_JAX) if DEFAULT_JAX.exists() else None)
-    parser.add_argument("--only-in-process", action="store_true")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--only-in-process", action="store_true")
+    only.add_argument("--only-whole-process", action="store_true")
     parser.add_argument("--models", nargs="*", default=list(ZOO_MODELS))
     args = parser.parse_args()
-    jax = jax_in_process(args.jax_python, args.repeats)
+    if not args.only_whole_process:
+        in_process(args.jax_python, args.repeats)
+    if not args.only_in_process:
+        whole_process(args.jax_python, args.repeats, args.models)
+    return 0
+
+
+def in_process(jax_python: str | None, repeats: int) -> None:
+    jax = jax_in_process(jax_python, repeats)
     print("| in process | ours, wall | ours, CPU | jax, wall | jax, CPU | wall ratio | CPU ratio |")
     print("|---|---|---|---|---|---|---|")
     for name in IN_PROCESS:
-        wall, cpu = ours_in_process(name, args.repeats)
+        wall, cpu = ours_in_process(name, repeats)
         jax_wall, jax_cpu = jax.get(name, [None, None])
         print(
             f"| {name} | {cell(wall, 1e3, ' ms')} | {cell(cpu, 1e3, ' ms')} "
             f"| {cell(jax_wall, 1e3, ' ms')} | {cell(jax_cpu, 1e3, ' ms')} "
             f"| {ratio(wall, jax_wall)} | {ratio(cpu, jax_cpu)} |"
         )
-    if args.only_in_process:
-        return 0
     print()
+
+
+def whole_process(jax_python: str | None, repeats: int, models: list[str]) -> None:
     print("| whole process | ours, cold cache | ours, warm cache | jax | warm / jax |")
     print("|---|---|---|---|---|")
     run = [sys.executable, "-m", "xla_emit.tools.run", "--engine", "native"]
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "XLA_EMIT_CACHE": cache}
-        for name in args.models:
+        for name in models:
             hlo, inputs = ZOO / f"{name}.hlo", ZOO / f"{name}.inputs.npz"
             command = [*run, str(hlo), "--inputs", str(inputs), "-o", os.devnull]
             for stale in Path(cache).glob("*"):
                 stale.unlink()
             cold = best_process(command, 1, env)
-            warm = best_process(command, args.repeats, env)
+            warm = best_process(command, repeats, env)
             jax_time: float | str | None = None
-            if args.jax_python:
+            if jax_python:
                 snippet = _JAX_SNIPPET.format(
                     tools=str(ROOT / "tools"), name=name, inputs=str(inputs)
                 )
-                jax_time = best_process([args.jax_python, "-c", snippet], args.repeats, env)
+                jax_time = best_process([jax_python, "-c", snippet], repeats, env)
             print(
                 f"| {name} | {cell(cold)} | {cell(warm)} | {cell(jax_time)} "
                 f"| {ratio(warm, jax_time)} |"
             )
-    return 0
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-respell": "xla_emit.passes.gpu.respell:RespellPass",
     "xla-lower-tensors": "xla_emit.passes.gpu.lower_tensors:LowerTensorsPass",
     "xla-lower-to-llvm": "xla_emit.passes.gpu.lower_to_llvm:LowerToLLVMPass",
+    "convert-complex-to-standard": (
+        "xla_emit.passes.gpu.convert_complex_to_standard:ConvertComplexToStandardPass"
+    ),
     "xla-merge-pointers": "xla_emit.passes.gpu.merge_pointers:MergePointersToSameSlicePass",
     "xla-lower-to-llvm-gpu": "xla_emit.passes.gpu.lower_to_llvm_gpu:LowerToLLVMGPUPass",
     "xla-expand-float-ops": "xla_emit.passes.gpu.expand_float_ops:ExpandFloatOpsPass",

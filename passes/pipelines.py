@@ -52,16 +52,16 @@ _XLA_TRITON_STAGES: tuple[tuple[str, ...], ...] = (
     ("stablehlo-lower-to-triton", *_CLEANUP),
 )
 
-# Tensors to pointers, tanh inlined as XLA's GPU pipeline inlines it, then
-# everything to the llvm and nvvm dialects.
+# Tensors to pointers, complex arithmetic on the parts and tanh inlined as XLA's GPU
+# pipeline does them, then everything to the llvm and nvvm dialects.
 _TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
-    ("xla-lower-tensors",),
+    ("xla-lower-tensors", "convert-complex-to-standard"),
     ("xla-expand-float-ops", "xla-lower-to-llvm", *_CLEANUP),
 )
 # On the GPU, parameters of one buffer slice are one pointer (XLA passes the same
 # address twice); the host engine passes each its own buffer, so only the GPU merges.
 _GPU_TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
-    ("xla-lower-tensors", "xla-merge-pointers"),
+    ("xla-lower-tensors", "convert-complex-to-standard", "xla-merge-pointers"),
     *_TO_LLVM_STAGES[1:],
 )
 

@@ -21,6 +21,9 @@ As XLA's pass of that name does for its kernels:
   (`llvm.addrspacecast`); `xla_gpu.sync_threads` becomes `gpu.barrier`, its
   results the pointers it was given;
 * a 0-d tensor is a one-element array (`[0, 0]`);
+* a complex element is `!llvm.struct<(f32, f32)>` in memory (interleaved parts, as
+  XLA's type converter lays it out): it is loaded and stored as that struct, with a
+  `builtin.unrealized_conversion_cast` to and from the `complex` value;
 * an `xla.atomic_rmw` whose body is one add (or integer min/max) of the current
   value and a value from outside is `llvm.atomicrmw fadd %p, %v monotonic` (XLA's
   scatter-add); other bodies, which XLA loops on a compare-and-swap for, are an
@@ -42,6 +45,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, scf, tensor, ub, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    ComplexType,
     DictionaryAttr,
     FunctionType,
     IndexType,
@@ -51,6 +55,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     UnitAttr,
+    UnrealizedConversionCastOp,
     VectorType,
     i32,
     i64,
@@ -144,6 +149,8 @@ def describe_buffers(function: func.FuncOp) -> None:
 
 
 def element_size(element: Attribute) -> int:
+    if isinstance(element, ComplexType):
+        return 2 * element_size(element.element_type)
     bits = (
         element.width.data if isinstance(element, IntegerType) else getattr(element, "bitwidth", 8)
     )
@@ -199,13 +206,24 @@ def pointer_types(function: func.FuncOp, buffers: Buffers) -> None:
 def lower_access(op: Operation, buffers: Buffers) -> None:
     if isinstance(op, tensor.ExtractOp):
         address = element_address(op, op.tensor, op.indices, buffers)
-        load = LoadOp(address, op.result.type, element_bytes(op, op.tensor, buffers))
+        stored = memory_type(op.result.type)
+        load = LoadOp(address, stored, element_bytes(op, op.tensor, buffers))
         mark_invariant(load, op.tensor, buffers)
-        Rewriter.replace_op(op, [load], [load.dereferenced_value])
+        if stored == op.result.type:
+            Rewriter.replace_op(op, [load], [load.dereferenced_value])
+        else:
+            cast = UnrealizedConversionCastOp.get([load.dereferenced_value], [op.result.type])
+            Rewriter.replace_op(op, [load, cast], cast.results)
     elif isinstance(op, tensor.InsertOp):
         address = element_address(op, op.dest, op.indices, buffers)
+        value: SSAValue = op.scalar
+        stored = memory_type(value.type)
+        if stored != value.type:
+            cast = UnrealizedConversionCastOp.get([value], [stored])
+            Rewriter.insert_op(cast, _before(op))
+            value = cast.results[0]
         Rewriter.insert_op(
-            llvm.StoreOp(op.scalar, address, element_bytes(op, op.dest, buffers)), _before(op)
+            llvm.StoreOp(value, address, element_bytes(op, op.dest, buffers)), _before(op)
         )
         op.result.replace_all_uses_with(op.dest)
         Rewriter.erase_op(op)
@@ -287,12 +305,22 @@ def lower_shared_memory(module: ModuleOp) -> None:
         tensor_type = op.result.type
         assert isinstance(tensor_type, TensorType)
         name = f"shared_{index}"
-        array = llvm.LLVMArrayType(IntAttr(tensor_type.element_count()), tensor_type.element_type)
+        array = llvm.LLVMArrayType(
+            IntAttr(tensor_type.element_count()), memory_type(tensor_type.element_type)
+        )
         shared = llvm.GlobalOp(array, name, "private", addr_space=SHARED_ADDRESS_SPACE)
         module.body.block.insert_op_before(shared, module.body.block.first_op)  # type: ignore[arg-type]
         address = llvm.AddressOfOp(name, llvm.LLVMPointerType(IntAttr(SHARED_ADDRESS_SPACE)))
         generic = AddrSpaceCastOp(address.result, llvm.LLVMPointerType())
         Rewriter.replace_op(op, [address, generic], [generic.result])
+
+
+def memory_type(element: Attribute) -> Attribute:
+    """An element as it lies in memory: a complex number is a struct of its two parts."""
+    if isinstance(element, ComplexType):
+        part = element.element_type
+        return llvm.LLVMStructType.from_type_list([part, part])
+    return element
 
 
 def touches_tensors(op: Operation) -> bool:
@@ -323,7 +351,9 @@ def element_address(
     tensor_type = buffers.tensor_types.get(buffer)
     if tensor_type is None:
         raise OpError(op, "xla-lower-tensors: the buffer is not a tensor")
-    array = llvm.LLVMArrayType(IntAttr(tensor_type.element_count()), tensor_type.element_type)
+    array = llvm.LLVMArrayType(
+        IntAttr(tensor_type.element_count()), memory_type(tensor_type.element_type)
+    )
     if not indices and tensor_type.get_num_dims() == 0:
         only = llvm.GEPOp(buffer, [0, 0], array, inbounds=True)
         Rewriter.insert_op(only, _before(op))

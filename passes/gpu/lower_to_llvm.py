@@ -22,6 +22,11 @@ has turned into code on pointers:
 * `gpu.barrier` is `nvvm.barrier` (as XLA's MLIR writes it); `gpu.shuffle` is
   `nvvm.shfl.sync` with the mask and clamp MLIR's GPU to NVVM lowering gives it: the active lanes
   `-1 >> (32 - width)`, clamp `width - 1` (for `up`: `32 - width`);
+* a complex value (what `convert-complex-to-standard` leaves: `complex.create`, `re`,
+  `im`, selects and block arguments of complex type) is an `!llvm.struct<(f32, f32)>`,
+  built with `llvm.insertvalue` and taken apart with `llvm.extractvalue`, as MLIR's
+  ComplexToLLVM does; the casts `xla-lower-tensors` put between it and the struct in
+  memory go away;
 * a function of several results returns them in an `llvm.struct`, built from
   `llvm.mlir.poison` with `llvm.insertvalue` and taken apart at each call with `llvm.extractvalue`,
   as MLIR's func to LLVM lowering does.
@@ -38,8 +43,10 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, cf, func, llvm, math, ub, vector
+from xdsl.dialects import complex as cplx
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    ComplexType,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -214,11 +221,12 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
         return
     for block in function.body.blocks:
         for arg in block.args:
-            if isinstance(arg.type, IndexType):
-                Rewriter.replace_value_with_new_type(arg, lowering.index)
+            if isinstance(arg.type, IndexType | ComplexType):
+                Rewriter.replace_value_with_new_type(arg, llvm_type(arg.type, lowering.index))
     for block in function.body.blocks:
         for op in list(block.ops):
             lower_op(op, lowering)
+    retype_complex_results(function)
     block = function.body.blocks.first
     inputs = [arg.type for arg in block.args]
     outputs = [llvm_type(t, lowering.index) for t in function.function_type.outputs.data]
@@ -282,7 +290,36 @@ def block_size(kernel: Operation) -> list[int]:
 
 
 def llvm_type(t: Attribute, index: IntegerType) -> Attribute:
+    if isinstance(t, ComplexType):
+        return complex_struct(t)
     return index if isinstance(t, IndexType) else t
+
+
+def complex_struct(t: ComplexType) -> llvm.LLVMStructType:
+    """A complex number as LLVM holds it: the real part, then the imaginary part."""
+    return llvm.LLVMStructType.from_type_list([t.element_type, t.element_type])
+
+
+def retype_complex_results(function: Operation) -> None:
+    """Results still typed complex (a select of two structs) become the struct."""
+    for op in function.walk():
+        for result in op.results:
+            if isinstance(result.type, ComplexType):
+                Rewriter.replace_value_with_new_type(result, complex_struct(result.type))
+
+
+def complex_ops(op: Operation) -> list[Operation] | None:
+    """`complex.create`, `re` and `im` as struct operations."""
+    if isinstance(op, cplx.CreateOp):
+        assert isinstance(op.complex.type, ComplexType)
+        built: SSAValue = (poison := PoisonOp(complex_struct(op.complex.type))).res
+        real = llvm.InsertValueOp(_position(0), built, op.real)
+        imaginary = llvm.InsertValueOp(_position(1), real.res, op.imaginary)
+        return [poison, real, imaginary]
+    if isinstance(op, cplx.ReOp | cplx.ImOp):
+        position = _position(0 if isinstance(op, cplx.ReOp) else 1)
+        return [llvm.ExtractValueOp(position, op.complex, op.results[0].type)]
+    return None
 
 
 def lower_op(op: Operation, lowering: Lowering) -> None:
@@ -343,6 +380,8 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
         return [llvm.FCmpOp(op.lhs, op.rhs, IntegerAttr(op.predicate.value.data, i64))]
     if isinstance(op, arith.SelectOp):
         return [llvm.SelectOp(op.cond, op.lhs, op.rhs)]
+    if isinstance(op, cplx.CreateOp | cplx.ReOp | cplx.ImOp):
+        return complex_ops(op)
     if isinstance(op, arith.NegfOp):
         return [llvm.FNegOp(op.operand)]
     if isinstance(
@@ -462,10 +501,16 @@ def lane_access(op: vector.ExtractOp | vector.InsertOp) -> list[Operation]:
 
 
 def same_bits_cast(op: builtin.UnrealizedConversionCastOp) -> None:
-    """A cast between an unsigned and a signless integer (the same bits) goes away."""
+    """A cast between an unsigned and a signless integer (the same bits), or between a
+    complex value and its struct, goes away."""
     if len(op.inputs) != 1 or len(op.outputs) != 1:
         raise OpError(op, "xla-lower-to-llvm: only a one-value cast is lowered")
     source, target = op.inputs[0], op.outputs[0].type
+    types = {llvm_type(source.type, i64), llvm_type(target, i64)}
+    if len(types) == 1 and isinstance(next(iter(types)), llvm.LLVMStructType):
+        op.outputs[0].replace_all_uses_with(source)
+        Rewriter.erase_op(op)
+        return None
     if not (
         isinstance(source.type, IntegerType)
         and isinstance(target, IntegerType)

@@ -139,6 +139,10 @@ class _Splitter:
     # A loop's id or computed-again value -> the value it stands for (a `gpu.thread_id`,
     # one of `derived`): ops moved into a loop read that loop's values.
     origin: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    # A shuffle's result -> what its loop computes for it. A later segment that reads the
+    # result loads it from its buffer; the shuffle waits, detached, in `left` till then.
+    shuffled: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    left: list[ShuffleOp] = field(default_factory=list[ShuffleOp])
 
     @property
     def threads(self) -> int:
@@ -211,6 +215,8 @@ class _Splitter:
             if op.result.uses:
                 raise OpError(op, "xla-host-thread-loops: a thread id used outside the loops")
             Rewriter.erase_op(op)
+        for shuffle in self.left:
+            shuffle.erase()
         for i, operand in enumerate(terminator.operands):
             if isinstance(operand.type, TensorType):
                 terminator.operands[i] = self.current[self.roots[operand]]
@@ -343,7 +349,7 @@ class _Splitter:
         for op in segment.ops:
             op.detach()
             if isinstance(op, ShuffleOp):
-                self.shuffle(op, thread, block, at_start)
+                self.shuffle(op, thread, block, at_start, segment)
                 continue
             if isinstance(op, SyncThreadsOp | BarrierOp):
                 # The loop's end is the barrier: the buffers go on as they are.
@@ -361,12 +367,18 @@ class _Splitter:
                     version[self.roots[result]] = result
         for value in stored:
             spill = self.spills[value]
-            version[spill] = store_value(value, version[spill], thread, block)
+            kept = self.shuffled.get(value, value)
+            version[spill] = store_value(kept, version[spill], thread, block)
         block.add_op(scf.YieldOp(*(version[r] for r in carried)))
         return _Loop(block, carried, [self.current[r] for r in carried])
 
     def shuffle(
-        self, op: ShuffleOp, thread: SSAValue, block: Block, at_start: dict[SSAValue, SSAValue]
+        self,
+        op: ShuffleOp,
+        thread: SSAValue,
+        block: Block,
+        at_start: dict[SSAValue, SSAValue],
+        segment: _Segment,
     ) -> None:
         """The shuffle's result read from the source lane's slot of its value's buffer."""
         if isinstance(op.value.type, VectorType | TensorType):
@@ -383,9 +395,15 @@ class _Splitter:
                 result = load_value(spill, source, block, op.value)
             else:
                 result = read_shifted(spill, thread, offset, valid, block, op.value)
-        op.result.replace_all_uses_with(result)
         op.valid.replace_all_uses_with(valid)
-        op.erase()
+        # Uses in later segments (a complex value's real part shuffled, then its imaginary
+        # part computed and shuffled in the next loop) read the result's buffer instead.
+        op.result.replace_uses_with_if(result, lambda use: segment_of(use.operation, segment))
+        self.shuffled[op.result] = result
+        if op.result.uses:
+            self.left.append(op)
+        else:
+            op.erase()
 
 
 def simpler_down_valid(

@@ -397,6 +397,88 @@ ENTRY %main.2 (p.1: s32[5]) -> s32[] {
         [("s32", (5,), [1, 2, 4, 8, -16])],
         [("s32", (), [-1])],
     ),
+    # A zero divisor always takes Annex G's rule, signed by its real part (MLIR's ratio is
+    # 0/0 there): numpy's x / |y| gave 1.5j / (-0 + 0j) = NaN + inf j. Found running the
+    # native engine's lowering against the interpreter; XLA:CPU's outputs (jax 0.12).
+    Finding(
+        "complex_division_by_signed_zero",
+        """HloModule complex_zero_divisor
+
+ENTRY %main (x: c64[5], y: c64[5]) -> c64[5] {
+  %x = c64[5] parameter(0)
+  %y = c64[5] parameter(1)
+  ROOT %quotient = c64[5] divide(%x, %y)
+}
+""",
+        [
+            (
+                "c64",
+                (5,),
+                [
+                    complex(0.0, 1.5),
+                    complex(-0.0, -2.0),
+                    complex(1.5, -2.0),
+                    complex(1.5, 0.0),
+                    complex(NAN, 1.5),
+                ],
+            ),
+            (
+                "c64",
+                (5,),
+                [
+                    complex(-0.0, 0.0),
+                    complex(-0.0, -0.0),
+                    complex(-0.0, 0.0),
+                    complex(0.0, 0.0),
+                    complex(-0.0, 0.0),
+                ],
+            ),
+        ],
+        [
+            (
+                "c64",
+                (5,),
+                [
+                    complex(NAN, -INF),
+                    complex(NAN, INF),
+                    complex(-INF, INF),
+                    complex(INF, NAN),
+                    complex(NAN, -INF),
+                ],
+            )
+        ],
+    ),  # log1p of a number left of -1 with a -0 imaginary part lies below the branch cut:
+    # numpy's 1 + (-2 - 0j) is -1 + 0j, so log1p(-2 - 0j) was +pi j, XLA's -pi j. Found
+    # beside the previous one; XLA:CPU's outputs (jax 0.12).
+    Finding(
+        "complex_log1p_below_the_branch_cut",
+        """HloModule complex_log1p
+
+ENTRY %main (x: c64[4]) -> c64[4] {
+  %x = c64[4] parameter(0)
+  ROOT %y = c64[4] log-plus-one(%x)
+}
+""",
+        [
+            (
+                "c64",
+                (4,),
+                [complex(-2.0, 0.0), complex(-2.0, -0.0), complex(-INF, 0.0), complex(-INF, -0.0)],
+            )
+        ],
+        [
+            (
+                "c64",
+                (4,),
+                [
+                    complex(0.0, 3.1415927410125732),
+                    complex(0.0, -3.1415927410125732),
+                    complex(INF, 3.1415927410125732),
+                    complex(INF, -3.1415927410125732),
+                ],
+            )
+        ],
+    ),
 ]
 
 

@@ -73,11 +73,11 @@ def test_kernels_calling_the_c_library_match_within_ulps(name: str) -> None:
 
 
 ZOO = CORPUS.parent / "zoo"
-# Zoo models on the native engine (fft_filter's complex numbers are not lowered yet);
-# scatter_add and max_pool_grad update their outputs with atomics.
+# Zoo models on the native engine; scatter_add and max_pool_grad update their outputs
+# with atomics, fft_filter's fusion computes in complex numbers.
 ZOO_MODELS = [
     "transformer_block", "mlp_step_bf16", "argsort_topk", "scan_rnn", "cholesky_solve",
-    "scatter_add", "max_pool_grad",
+    "scatter_add", "max_pool_grad", "fft_filter",
 ]  # fmt: skip
 
 

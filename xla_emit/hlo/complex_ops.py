@@ -43,8 +43,10 @@ def _expm1(z: np.ndarray) -> np.ndarray:
     return np.exp(z) - 1
 
 
-def _log1p(z: np.ndarray) -> np.ndarray:
-    return np.log(1 + z)
+def log1p(z: np.ndarray) -> np.ndarray:
+    """log(1 + z) with 1 + z formed part by part: numpy's 1 + (-2 - 0j) is -1 + 0j, which
+    puts log1p(-2 - 0j) on the wrong side of the branch cut (XLA's is -pi j)."""
+    return np.log(_complex(1 + np.real(z), np.imag(z)))
 
 
 def _rsqrt(z: np.ndarray) -> np.ndarray:
@@ -56,7 +58,7 @@ _UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "exponential": np.exp,
     "exponential-minus-one": _expm1,
     "log": np.log,
-    "log-plus-one": _log1p,
+    "log-plus-one": log1p,
     "sqrt": np.sqrt,
     "rsqrt": _rsqrt,
     "tanh": np.tanh,
@@ -111,7 +113,9 @@ def recover_infinities(opcode: str, x: np.ndarray, y: np.ndarray, result: np.nda
     if opcode != "divide":
         return result
     x, y = np.broadcast_arrays(np.asarray(x), np.asarray(y))
-    lost = np.isnan(np.real(result)) & np.isnan(np.imag(result))
+    # A zero divisor always takes the rule (MLIR's ratio is 0/0 there): numpy's x / |y|
+    # drops the sign of a -0 real part, XLA's (1.5j) / (-0 + 0j) is NaN - inf j.
+    lost = (np.isnan(np.real(result)) & np.isnan(np.imag(result))) | (y == 0)
     if not lost.any():
         return result
     result = np.array(result)  # a copy, and an array even for a 0-d numpy scalar

@@ -14,7 +14,7 @@ import numpy as np
 from xdsl.dialects import complex as cplx
 from xdsl.ir import Operation
 
-from xla_emit.hlo.complex_ops import recover_infinities
+from xla_emit.hlo.complex_ops import log1p, recover_infinities
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.executor import Array, Executor, Values, lanes
 from xla_emit.interpreter.registry import OpImpls, impl, register_impls
@@ -24,7 +24,7 @@ _UNARY: dict[type[Operation], Callable[[Array], Array]] = {
     cplx.ExpOp: np.exp,
     cplx.Expm1Op: lambda z: np.exp(z) - 1,
     cplx.LogOp: np.log,
-    cplx.Log1pOp: lambda z: np.log(1 + z),
+    cplx.Log1pOp: log1p,
     cplx.SqrtOp: np.sqrt,
     cplx.RsqrtOp: lambda z: 1 / np.sqrt(z),
     cplx.TanhOp: np.tanh,

@@ -203,15 +203,17 @@ class _Printer:
         if body is None:
             inputs = ", ".join(type_text(t) for t in op.function_type.inputs.data)
             name = op.sym_name.data
-            if self.host and name == "__nv_rsqrtf":
-                # The C library has no rsqrt: 1 / sqrt(x), each correctly rounded.
+            if self.host and name in ("__nv_rsqrtf", "__nv_rsqrt"):
+                # The C library has no rsqrt: 1 / sqrt(x), each correctly rounded (LLVM's
+                # sqrt intrinsic: a kernel may declare the C library's `sqrtf` too).
+                sqrt = f"llvm.sqrt.{intrinsic_suffix(op.function_type.output)}"
+                self.intrinsics[sqrt] = f"declare {result} @{sqrt}({result})"
                 return [
-                    "define internal float @__nv_rsqrtf(float %x) {",
-                    "  %s = call float @sqrtf(float %x)",
-                    "  %r = fdiv float 1.0, %s",
-                    "  ret float %r",
+                    f"define internal {result} @{name}({result} %x) {{",
+                    f"  %s = call {result} @{sqrt}({result} %x)",
+                    f"  %r = fdiv {result} 1.0, %s",
+                    f"  ret {result} %r",
                     "}",
-                    "declare float @sqrtf(float)",
                 ]
             if self.host and name.startswith("__nv_"):
                 # libdevice's `__nv_fmaf(a, b, c)` is the C library's `fmaf(a, b, c)`

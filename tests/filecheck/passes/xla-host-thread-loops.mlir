@@ -65,3 +65,34 @@ func.func @through_shared(%in: tensor<4xf32>, %out: tensor<4xf32>) -> tensor<4xf
 // CHECK:         scf.for {{.*}} iter_args(%[[S2:.*]] = %[[FIRST]], {{.*}})
 // CHECK:           tensor.extract %[[S2]]
 // CHECK-NOT:     xla_gpu.sync_threads
+
+// -----
+
+// A shuffle's result read after the next split (a complex value's real part shuffled,
+// its imaginary part computed, then shuffled): the loop that shuffles keeps the result
+// per thread, the next loop reads it back.
+func.func @shuffle_read_later(%in: tensor<32xf32>, %out: tensor<1xf32>) -> tensor<1xf32> attributes {xla.entry} {
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %c0 = arith.constant 0 : index
+  %tid = gpu.thread_id x {xla.range = [0 : index, 31 : index]}
+  %x = tensor.extract %in[%tid] : tensor<32xf32>
+  %a, %va = gpu.shuffle down %x, %c16, %c32 : f32
+  %d = arith.mulf %x, %x : f32
+  %b, %vb = gpu.shuffle down %d, %c16, %c32 : f32
+  %s = arith.addf %a, %b : f32
+  %r = tensor.insert %s into %out[%c0] : tensor<1xf32>
+  func.return %r : tensor<1xf32>
+}
+
+// CHECK-LABEL: func.func @shuffle_read_later(
+// CHECK-SAME:    %[[KEPT:[0-9]+]]: tensor<32xf32> {xla.host_scratch})
+// CHECK:         scf.for
+// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[K:.*]] = %[[KEPT]])
+// CHECK:           %[[A:.*]] = arith.select %va, %{{.*}}, %{{.*}} : f32
+// CHECK:           tensor.insert %[[A]] into %[[K]][%[[T]]] : tensor<32xf32>
+// CHECK:         scf.for %[[T3:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[A3:.*]] = tensor.extract %[[KEPT]][%[[T3]]] : tensor<32xf32>
+// CHECK:           %[[B:.*]] = arith.select %vb, %{{.*}}, %{{.*}} : f32
+// CHECK:           arith.addf %[[A3]], %[[B]] : f32
+// CHECK-NOT:     gpu.shuffle

@@ -131,3 +131,22 @@ func.func @scatter_add(%acc: tensor<128xf32>, %i: index, %v: f32) -> tensor<128x
 // CHECK-NEXT:   %[[P:.*]] = llvm.getelementptr inbounds %acc[0, %[[I]]] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<128 x f32>
 // CHECK-NEXT:   %{{.*}} = llvm.atomicrmw fadd %[[P]], %v monotonic : !llvm.ptr, f32
 // CHECK-NEXT:   func.return{{$}}
+
+// -----
+
+// A complex element lies in memory as a struct of its parts (interleaved floats): it is
+// loaded and stored as the struct, cast to and from the complex value.
+func.func @complex_copy(%in: tensor<8xcomplex<f32>>, %out: tensor<8xcomplex<f32>>, %i: index) -> tensor<8xcomplex<f32>> attributes {xla.entry} {
+  %z = tensor.extract %in[%i] : tensor<8xcomplex<f32>>
+  %r = tensor.insert %z into %out[%i] : tensor<8xcomplex<f32>>
+  func.return %r : tensor<8xcomplex<f32>>
+}
+
+// CHECK-LABEL: func.func @complex_copy
+// CHECK-SAME:    %in: !llvm.ptr {llvm.align = 16 : i64, llvm.dereferenceable = 64 : i64}
+// CHECK:         %[[P:.*]] = llvm.getelementptr inbounds %in[0, %{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<8 x !llvm.struct<(f32, f32)>>
+// CHECK-NEXT:    %[[S:.*]] = llvm.load %[[P]] invariant : !llvm.ptr -> !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    %[[Z:.*]] = builtin.unrealized_conversion_cast %[[S]] : !llvm.struct<(f32, f32)> to complex<f32>
+// CHECK:         %[[Q:.*]] = llvm.getelementptr inbounds %out[0, %{{.*}}] : (!llvm.ptr, i32) -> !llvm.ptr, !llvm.array<8 x !llvm.struct<(f32, f32)>>
+// CHECK-NEXT:    %[[T:.*]] = builtin.unrealized_conversion_cast %[[Z]] : complex<f32> to !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    llvm.store %[[T]], %[[Q]] : !llvm.struct<(f32, f32)>, !llvm.ptr

@@ -147,3 +147,28 @@ func.func @caller(%a: f32, %i: i32) -> i32 {
 // CHECK-NEXT:   %{{.*}} = llvm.extractvalue %[[M]][0] : !llvm.struct<(f32, i32)>
 // CHECK-NEXT:   %[[I:.*]] = llvm.extractvalue %[[M]][1] : !llvm.struct<(f32, i32)>
 // CHECK-NEXT:   llvm.return %[[I]] : i32
+
+// -----
+
+// Complex values are structs of their parts (MLIR's ComplexToLLVM): `create` inserts
+// the parts into poison, `re`/`im` extract them, a select picks a struct, and the casts
+// between a complex value and its struct in memory go away.
+func.func @complex_parts(%x: f32, %y: f32, %c: i1, %p: !llvm.ptr) -> f32 {
+  %z = complex.create %x, %y : complex<f32>
+  %w = complex.create %y, %x : complex<f32>
+  %s = arith.select %c, %z, %w : complex<f32>
+  %m = builtin.unrealized_conversion_cast %s : complex<f32> to !llvm.struct<(f32, f32)>
+  llvm.store %m, %p : !llvm.struct<(f32, f32)>, !llvm.ptr
+  %i = complex.im %s : complex<f32>
+  func.return %i : f32
+}
+
+// CHECK-LABEL: llvm.func @complex_parts
+// CHECK-NEXT:    %[[P0:.*]] = llvm.mlir.poison : !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    %[[Z1:.*]] = llvm.insertvalue %x, %[[P0]][0] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    %[[Z:.*]] = llvm.insertvalue %y, %[[Z1]][1] : !llvm.struct<(f32, f32)>
+// CHECK:         %[[W:.*]] = llvm.insertvalue %x, %{{.*}}[1] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    %[[S:.*]] = llvm.select %c, %[[Z]], %[[W]] : i1, !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    llvm.store %[[S]], %p : !llvm.struct<(f32, f32)>, !llvm.ptr
+// CHECK-NEXT:    %[[I:.*]] = llvm.extractvalue %[[S]][1] : !llvm.struct<(f32, f32)>
+// CHECK-NEXT:    llvm.return %[[I]] : f32
