@@ -490,3 +490,41 @@ def test_transfers_leave_the_view_extent_free() -> None:
     tile_value = Tile.of_type(block.args[1].type)  # type: ignore[arg-type]
     executor.run("k", [data.copy(), tile_value])  # type: ignore[list-item]
     np.testing.assert_array_equal(tile_value.data[:, :1], data[:, :1])
+
+
+@pytest.mark.parametrize(
+    ("name", "f"), [("mul", np.multiply), ("max", np.maximum), ("min", np.minimum)]
+)
+def test_partial_mul_max_min_keep_the_larger_operand_outside_the_smaller(
+    name: str, f: Callable
+) -> None:
+    """Rows 0-1 (valid in both) combine; rows 2-3 copy the full operand."""
+    small = "!pto.tile_buf<vec, 4x8xf32, valid=2x8>"
+    got = run_op(
+        f"pto.tpart{name} ins(%a, %b : {F}, {small}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (small, B))],
+        F,
+    )
+    expected = A.copy()
+    for row in range(2):
+        for col in range(8):
+            expected[row, col] = f(A[row, col], B[row, col])
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_gemv_forms_compute_one_row() -> None:
+    left = "!pto.tile_buf<left, 1x8xf32>"
+    acc = "!pto.tile_buf<acc, 1x16xf32, blayout=col_major, slayout=row_major, fractal=1024>"
+    a, b = floats((1, 8)), floats((8, 16))
+    acc_in, bias = floats((1, 16)), floats((1, 16))
+    dot = np.array([[sum(float(a[0, k]) * float(b[k, n]) for k in range(8)) for n in range(16)]])
+    line = f"pto.tgemv ins(%a, %b : {left}, {RIGHT}) outs(%out : {acc})"
+    np.testing.assert_allclose(
+        run_op(line, [("a", (left, a)), ("b", (RIGHT, b))], acc), dot, rtol=1e-5
+    )
+    line = f"pto.tgemv.acc ins(%c, %a, %b : {acc}, {left}, {RIGHT}) outs(%out : {acc})"
+    args = [("c", (acc, acc_in)), ("a", (left, a)), ("b", (RIGHT, b))]
+    np.testing.assert_allclose(run_op(line, args, acc), acc_in + dot, rtol=1e-5)
+    line = f"pto.tgemv.bias ins(%a, %b, %bias : {left}, {RIGHT}, {BIAS}) outs(%out : {acc})"
+    args = [("a", (left, a)), ("b", (RIGHT, b)), ("bias", (BIAS, bias))]
+    np.testing.assert_allclose(run_op(line, args, acc), dot + bias, rtol=1e-5)
