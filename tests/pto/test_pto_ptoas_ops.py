@@ -528,3 +528,53 @@ def test_gemv_forms_compute_one_row() -> None:
     line = f"pto.tgemv.bias ins(%a, %b, %bias : {left}, {RIGHT}, {BIAS}) outs(%out : {acc})"
     args = [("a", (left, a)), ("b", (RIGHT, b)), ("bias", (BIAS, bias))]
     np.testing.assert_allclose(run_op(line, args, acc), dot + bias, rtol=1e-5)
+
+
+def test_trowargmin_and_tcolargmax() -> None:
+    icolumn = "!pto.tile_buf<vec, 4x1xi32, valid=4x1>"
+    irow = "!pto.tile_buf<vec, 1x8xi32>"
+    src = [("a", (F, A)), ("t", (F, A))]
+    line = f"pto.trowargmin ins(%a, %t : {F}, {F}) outs(%out : {icolumn})"
+    want_rows = [min(range(8), key=lambda j, i=i: A[i, j]) for i in range(4)]
+    assert list(run_op(line, src, icolumn)[:, 0]) == want_rows
+    line = f"pto.tcolargmax ins(%a, %t : {F}, {F}) outs(%out : {irow})"
+    want_cols = [max(range(4), key=lambda i, j=j: A[i, j]) for j in range(8)]
+    assert list(run_op(line, src, irow)[0]) == want_cols
+
+
+def test_txors_is_exact() -> None:
+    line = f"pto.txors ins(%a, %s, %t : {INT}, i32, {INT}) outs(%out : {INT})"
+    got = run_op(line, [("a", (INT, IA)), ("s", ("i32", 0x5A)), ("t", (INT, IA))], INT)
+    assert [[int(v) for v in row] for row in got] == [[int(v) ^ 0x5A for v in r] for r in IA]
+
+
+def test_tcmps_packs_bits_and_tsels_reads_them() -> None:
+    """dst = (a > 0.5) ? a : -1, through one mask byte per row."""
+    mask = "!pto.tile_buf<vec, 4x32xui8, valid=4x1>"
+    text = f"""
+func.func @k(%a: {F}, %m: {mask}, %t: {F}, %s: f32, %fill: f32, %out: {F}) {{
+  pto.tcmps ins(%a, %s {{cmpMode = #pto<cmp gt>}} : {F}, f32) outs(%m : {mask})
+  pto.tsels ins(%m, %a, %t, %fill : {mask}, {F}, {F}, f32) outs(%out : {F})
+  return
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    args = module.body.block.ops.first.body.block.args  # type: ignore[union-attr]
+    a, m, t, out = (Tile.of_type(args[i].type) for i in (0, 1, 2, 5))  # type: ignore[arg-type]
+    a.data[...] = A
+    PTOExecutor(module).run("k", [a, m, t, 0.5, -1.0, out])  # type: ignore[list-item]
+    for i in range(4):
+        byte = sum(int(A[i, j] > 0.5) << j for j in range(8))
+        assert int(m.data[i, 0]) == byte
+        for j in range(8):
+            assert out.data[i, j] == (A[i, j] if A[i, j] > 0.5 else np.float32(-1.0))
+
+
+def test_tfillpad_expand_pads_a_larger_destination_with_the_minimum() -> None:
+    part = "!pto.tile_buf<vec, 4x8xf32, valid=3x5>"
+    wide = "!pto.tile_buf<vec, 8x16xf32, pad=3>"
+    line = f"pto.tfillpad_expand ins(%s : {part}) outs(%out : {wide})"
+    got = run_op(line, [("s", (part, A))], wide)
+    for i in range(8):
+        for j in range(16):
+            assert got[i, j] == (A[i, j] if i < 3 and j < 5 else -np.inf), (i, j)

@@ -342,3 +342,49 @@ func.func @k(%a: {half}, %b: {half}, %t: {out}, %out: {out}, %ex: vector<4xi16>)
     inputs |= {"arg2": np.zeros((1, 128), np.float32), "arg3": np.zeros((1, 128), np.float32)}
     outputs = run_pto_module(module, source_map, "k", inputs | {"arg4": np.zeros(4)}, None)
     assert outputs["arg4"].tolist() == [32, 32, 0, 0]
+
+
+def test_mx_matmul_with_bias_adds_the_bias_row() -> None:
+    a = rng.uniform(-2, 2, (16, 64)).astype(ml_dtypes.float8_e4m3fn)
+    b = rng.uniform(-2, 2, (64, 16)).astype(ml_dtypes.float8_e4m3fn)
+    sa = np.full((16, 2), 128, np.uint8)  # every group scaled by 2
+    sb = np.full((2, 16), 126, np.uint8)  # and by 1/2
+    bias = rng.uniform(-1, 1, (1, 16)).astype(np.float32)
+    expected = np.zeros((16, 16))
+    for i in range(16):
+        for j in range(16):
+            expected[i, j] = bias[0, j] + sum(float(a[i, k]) * float(b[k, j]) for k in range(64))
+    bias_type = "!pto.tile_buf<bias, 1x16xf32>"
+    types = f"{MX_LEFT}, {SCALE_A}, {MX_RIGHT}, {SCALE_B}, {bias_type}"
+    args = [("a", (MX_LEFT, a)), ("sa", (SCALE_A, sa)), ("b", (MX_RIGHT, b))]
+    args += [("sb", (SCALE_B, sb)), ("bias", (bias_type, bias))]
+    line = f"pto.tmatmul.mx.bias ins(%a, %sa, %b, %sb, %bias : {types}) outs(%out : {MX_ACC})"
+    np.testing.assert_allclose(run_op(line, args, MX_ACC), expected, rtol=1e-6)
+
+
+def test_mx_gemv_forms_scale_one_row() -> None:
+    left = "!pto.tile_buf<left, 1x64xf8E4M3FN>"
+    scale_a = "!pto.tile_buf<scaling, 1x2xui8>"
+    acc_t = "!pto.tile_buf<acc, 1x16xf32, blayout=col_major, slayout=row_major, fractal=1024>"
+    bias_t = "!pto.tile_buf<bias, 1x16xf32>"
+    a = rng.uniform(-2, 2, (1, 64)).astype(ml_dtypes.float8_e4m3fn)
+    b = rng.uniform(-2, 2, (64, 16)).astype(ml_dtypes.float8_e4m3fn)
+    sa = np.array([[127, 129]], np.uint8)  # groups scaled by 1 and 4
+    sb = np.full((2, 16), 127, np.uint8)
+    acc, bias = (rng.uniform(-1, 1, (1, 16)).astype(np.float32) for _ in range(2))
+    dot = np.array(
+        [
+            [sum(float(a[0, k]) * float(b[k, n]) * (1 if k < 32 else 4) for k in range(64))]
+            for n in range(16)
+        ]
+    ).T
+    types = f"{left}, {scale_a}, {MX_RIGHT}, {SCALE_B}"
+    args = [("a", (left, a)), ("sa", (scale_a, sa)), ("b", (MX_RIGHT, b)), ("sb", (SCALE_B, sb))]
+    line = f"pto.tgemv.mx ins(%a, %sa, %b, %sb : {types}) outs(%out : {acc_t})"
+    np.testing.assert_allclose(run_op(line, args, acc_t), dot, rtol=1e-6)
+    line = f"pto.tgemv.mx.acc ins(%c, %a, %sa, %b, %sb : {acc_t}, {types}) outs(%out : {acc_t})"
+    got = run_op(line, [("c", (acc_t, acc)), *args], acc_t)
+    np.testing.assert_allclose(got, dot + acc, rtol=1e-6)
+    line = f"pto.tgemv.mx.bias ins(%a, %sa, %b, %sb, %z : {types}, {bias_t}) outs(%out : {acc_t})"
+    got = run_op(line, [*args, ("z", (bias_t, bias))], acc_t)
+    np.testing.assert_allclose(got, dot + bias, rtol=1e-6)
