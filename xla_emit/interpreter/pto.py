@@ -45,6 +45,7 @@ from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
 from xla_emit.interpreter.pto_semantics_base import ROUNDING, ViewRegion, compute_dtype
 from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
+from xla_emit.interpreter.pto_vmi import VMI_HANDLERS
 from xla_emit.interpreter.pto_vreg import VREG_HANDLERS
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
@@ -674,7 +675,11 @@ for _op_type, _method in (
     (pto.SectionVectorOp, PTOExecutor._section),
 ):
     _HANDLERS.add(_op_type, _method)
-for _op_type, _core_handler in (*CORE_HANDLERS.items(), *VREG_HANDLERS.items()):
+for _op_type, _core_handler in (
+    *CORE_HANDLERS.items(),
+    *VREG_HANDLERS.items(),
+    *VMI_HANDLERS.items(),
+):
     _HANDLERS.add(_op_type, _core_handler)
 for _op_type in pto.SYNCHRONIZATION_OPS:
     _HANDLERS.add(_op_type, PTOExecutor._no_effect)
