@@ -44,6 +44,7 @@ from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, r
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
 from xla_emit.interpreter.pto_semantics_base import ROUNDING, ViewRegion, compute_dtype
+from xla_emit.interpreter.pto_simt import SIMT_HANDLERS
 from xla_emit.interpreter.pto_tile import Array, Scalar, Tile, Value
 from xla_emit.interpreter.pto_vmi import VMI_HANDLERS
 from xla_emit.interpreter.pto_vreg import VREG_HANDLERS
@@ -135,6 +136,8 @@ class PTOExecutor:
         self.scheduler: Scheduler | None = None
         self.core: object = None
         self.calls_run_ahead: set[Operation] = set()
+        # The running SIMT thread and its section's extents (`pto_simt`).
+        self.thread, self.threads = (0, 0, 0), (1, 1, 1)
 
     # -- entry points ----------------------------------------------------------------
 
@@ -679,6 +682,7 @@ for _op_type, _core_handler in (
     *CORE_HANDLERS.items(),
     *VREG_HANDLERS.items(),
     *VMI_HANDLERS.items(),
+    *SIMT_HANDLERS.items(),
 ):
     _HANDLERS.add(_op_type, _core_handler)
 for _op_type in pto.SYNCHRONIZATION_OPS:

@@ -1,0 +1,160 @@
+"""The PTO executor's SIMT ops: a SIMT section's threads, global loads and stores,
+atomics and the integer products.
+
+`pto.section.simt<<<X, Y, Z>>>` (and `pto.simt_launch @f<<<X, Y, Z>>>(args)`) runs
+its body once per thread, x fastest, one thread after another; `get_tid_*` and
+`get_block_dim_*` read the running thread and the section's extents. Running
+threads one after another is one interleaving a SIMT core may take: each atomic
+reads and writes as one step, so a kernel whose result is order-independent (sums,
+extrema, counters) gets its value, and each atomic returns the old value its
+thread saw in that order. Ops that need the threads of a warp in lockstep
+(`redux_*`, `shuffle_*`, `vote_*`) are located errors.
+
+`ldg %p[%i]` / `stg %v, %p[%i]` read and write element i of the global buffer;
+an atomic updates element 0 of its pointer (offset with `addptr`). `atomic_max` /
+`atomic_min` compare as their signedness says; `mulhi` is the high half of the
+double-width product, `mul_i32toi64` the whole product.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
+from xdsl.ir import Operation
+
+from xla_emit.dialects.pto import PTO
+from xla_emit.interpreter.pto_tile import Value
+
+Handler = Callable[[Any, Operation, list[Value]], list[Value]]
+_AXES = {"x": 0, "y": 1, "z": 2}
+
+
+def _signed(op: Operation) -> bool:
+    attr = op.properties.get("signedness")
+    return attr is None or "unsigned" not in str(attr)
+
+
+def _run_threads(ex: Any, extents: tuple[int, int, int], body: Callable[[], None]) -> None:
+    saved = (ex.thread, ex.threads)
+    ex.threads = extents
+    try:
+        for z in range(extents[2]):
+            for y in range(extents[1]):
+                for x in range(extents[0]):
+                    ex.thread = (x, y, z)
+                    body()
+    finally:
+        ex.thread, ex.threads = saved
+
+
+def _section(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    extents = []
+    for name in ("dimX", "dimY", "dimZ"):
+        attr = op.properties.get(name) or op.attributes.get(name)
+        assert isinstance(attr, IntegerAttr)
+        extents.append(attr.value.data)
+    block = op.regions[0].block
+    _run_threads(ex, (extents[0], extents[1], extents[2]), lambda: ex._run_block(block))
+    return []
+
+
+def _launch(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    callee = op.properties.get("callee") or op.attributes.get("callee")
+    function = ex.functions[callee.root_reference.data]  # type: ignore[union-attr]
+    extents = tuple(int(v) for v in args[:3])  # type: ignore[arg-type]
+    _run_threads(ex, extents, lambda: ex._call(function, list(args[3:])))  # type: ignore[arg-type]
+    return []
+
+
+def _thread_query(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    axis = _AXES[op.name[-1]]
+    return [ex.thread[axis] if op.name.startswith("pto.get_tid") else ex.threads[axis]]
+
+
+def _element(ex: Any, op: Operation, base: Value, index: int) -> tuple[np.ndarray, int]:
+    if not isinstance(base, np.ndarray):
+        raise ex.error(op, "expects a global buffer")
+    flat = base.reshape(-1)
+    if not 0 <= index < flat.size:
+        raise ex.error(op, f"element {index} is outside the {flat.size}-element buffer")
+    return flat, index
+
+
+def _load(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    flat, i = _element(ex, op, args[0], int(args[1]))  # type: ignore[arg-type]
+    return [flat[i].item()]
+
+
+def _store(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    flat, i = _element(ex, op, args[1], int(args[2]))  # type: ignore[arg-type]
+    flat[i] = args[0]
+    return []
+
+
+def _ordered(op: Operation, value: np.generic) -> int | float:
+    """The value as the op compares it (an unsigned view of an integer if unsigned)."""
+    if isinstance(value, np.integer) and not _signed(op):
+        return int(value) % 2 ** (8 * value.itemsize)
+    return value.item()
+
+
+_UPDATES: dict[str, Callable[[Operation, np.generic, np.generic], Any]] = {
+    "add": lambda op, old, v: old + v,
+    "sub": lambda op, old, v: old - v,
+    "and": lambda op, old, v: old & v,
+    "or": lambda op, old, v: old | v,
+    "xor": lambda op, old, v: old ^ v,
+    "exch": lambda op, old, v: v,
+    "max": lambda op, old, v: v if _ordered(op, v) > _ordered(op, old) else old,
+    "min": lambda op, old, v: v if _ordered(op, v) < _ordered(op, old) else old,
+}
+
+
+def _atomic(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    flat, _ = _element(ex, op, args[0], 0)
+    old = flat[0].copy()
+    if op.name == "pto.atomic_cas":
+        compare, value = (flat.dtype.type(v) for v in args[1:3])  # type: ignore[arg-type]
+        if old == compare:
+            flat[0] = value
+    else:
+        value = flat.dtype.type(args[1])  # type: ignore[arg-type]
+        with np.errstate(all="ignore"):
+            flat[0] = _UPDATES[op.name[11:]](op, old, value)
+    return [old.item()]
+
+
+def _product(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    width = op.operands[0].type
+    assert isinstance(width, IntegerType)
+    bits = width.width.data
+    a, b = (int(v) for v in args)  # type: ignore[arg-type]
+    if not _signed(op):
+        a, b = a % 2**bits, b % 2**bits
+    product = a * b
+    if op.name == "pto.mulhi":
+        product >>= bits
+    result = op.results[0].type
+    assert isinstance(result, IntegerType)
+    out_bits = result.width.data
+    return [(product + 2 ** (out_bits - 1)) % 2**out_bits - 2 ** (out_bits - 1)]
+
+
+_BY_NAME: dict[str, Handler] = {
+    "pto.section.simt": _section,
+    "pto.simt_launch": _launch,
+    **{f"pto.get_tid_{axis}": _thread_query for axis in _AXES},
+    **{f"pto.get_block_dim_{axis}": _thread_query for axis in _AXES},
+    "pto.ldg": _load,
+    "pto.stg": _store,
+    **{f"pto.atomic_{kind}": _atomic for kind in (*_UPDATES, "cas")},
+    "pto.mulhi": _product,
+    "pto.mul_i32toi64": _product,
+}
+
+SIMT_HANDLERS: dict[type[Operation], Handler] = {
+    op: _BY_NAME[op.name] for op in PTO.operations if op.name in _BY_NAME
+}
