@@ -41,6 +41,7 @@ from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.dialects import pto
 from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
 from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, result_label
+from xla_emit.interpreter.pto_comm import COMM_HANDLERS
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
 from xla_emit.interpreter.pto_semantics_base import ROUNDING, ViewRegion, compute_dtype
@@ -683,6 +684,7 @@ for _op_type, _core_handler in (
     *VREG_HANDLERS.items(),
     *VMI_HANDLERS.items(),
     *SIMT_HANDLERS.items(),
+    *COMM_HANDLERS.items(),
 ):
     _HANDLERS.add(_op_type, _core_handler)
 for _op_type in pto.SYNCHRONIZATION_OPS:
