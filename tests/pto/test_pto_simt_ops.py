@@ -152,3 +152,27 @@ def test_a_load_outside_the_buffer_is_a_located_error() -> None:
     with pytest.raises(UserError) as caught:
         run(f"%x: {GF}", body, [np.zeros(4, np.float32)])
     assert "'pto.ldg' op element 4 is outside the 4-element buffer" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("mode", "signedness", "values"),
+    [
+        # 2.5, -2.5, 3.7, -3.7, 1e10, -1e10 rounded each way, then saturated.
+        ("r", "signed", [2, -2, 4, -4, 2**31 - 1, -(2**31)]),
+        ("a", "signed", [3, -3, 4, -4, 2**31 - 1, -(2**31)]),
+        ("f", "signed", [2, -3, 3, -4, 2**31 - 1, -(2**31)]),
+        ("c", "signed", [3, -2, 4, -3, 2**31 - 1, -(2**31)]),
+        ("z", "signed", [2, -2, 3, -3, 2**31 - 1, -(2**31)]),
+        ("z", "unsigned", [2, 0, 3, 0, -1, 0]),  # 2^32 - 1 reads back as i32 -1
+    ],
+)
+def test_convert_rounds_then_saturates(mode: str, signedness: str, values: list[int]) -> None:
+    x = np.array([2.5, -2.5, 3.7, -3.7, 1e10, -1e10], np.float32)
+    out = np.zeros(6, np.int32)
+    body = f"""      %t = arith.index_cast %t32 : i32 to index
+      %v = pto.ldg %x[%t] : {GF} -> f32
+      %i = pto.convert %v round({mode}) sat {signedness} : f32 -> i32
+      pto.stg %i, %out[%t] : {GI}, i32"""
+    body = "      %t32 = pto.get_tid_x : i32\n" + body
+    run(f"%x: {GF}, %out: {GI}", body, [x, out], threads="6 : i32, 1 : i32")
+    assert list(out) == values

@@ -13,11 +13,15 @@ thread saw in that order. Ops that need the threads of a warp in lockstep
 `ldg %p[%i]` / `stg %v, %p[%i]` read and write element i of the global buffer;
 an atomic updates element 0 of its pointer (offset with `addptr`). `atomic_max` /
 `atomic_min` compare as their signedness says; `mulhi` is the high half of the
-double-width product, `mul_i32toi64` the whole product.
+double-width product, `mul_i32toi64` the whole product. `convert` of a float to an
+integer rounds as its mode says (`r` to nearest even, `a` away from zero, `f` down,
+`c` up, `z` toward zero) and saturates to the integer's range (PTOAS requires `sat`
+there); other conversions execute in mode `r` only, NaN to an integer is an error.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +30,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Operation
 
 from xla_emit.dialects.pto import PTO
+from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.pto_tile import Value
 
 Handler = Callable[[Any, Operation, list[Value]], list[Value]]
@@ -83,6 +88,11 @@ def _element(ex: Any, op: Operation, base: Value, index: int) -> tuple[np.ndarra
     return flat, index
 
 
+def _wrapped(value: int, bits: int, signed: bool = True) -> int:
+    unsigned = value % 2**bits
+    return unsigned - 2**bits if signed and unsigned >= 2 ** (bits - 1) else unsigned
+
+
 def _load(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     flat, i = _element(ex, op, args[0], int(args[1]))  # type: ignore[arg-type]
     return [flat[i].item()]
@@ -90,7 +100,10 @@ def _load(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
 
 def _store(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     flat, i = _element(ex, op, args[1], int(args[2]))  # type: ignore[arg-type]
-    flat[i] = args[0]
+    value = args[0]
+    if flat.dtype.kind in "iu":  # a signless value's bit pattern
+        value = _wrapped(int(value), 8 * flat.dtype.itemsize, flat.dtype.kind == "i")  # type: ignore[arg-type]
+    flat[i] = value
     return []
 
 
@@ -139,8 +152,33 @@ def _product(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
         product >>= bits
     result = op.results[0].type
     assert isinstance(result, IntegerType)
-    out_bits = result.width.data
-    return [(product + 2 ** (out_bits - 1)) % 2**out_bits - 2 ** (out_bits - 1)]
+    return [_wrapped(product, result.width.data)]
+
+
+_ROUNDINGS: dict[str, Callable[[float], float]] = {
+    "r": lambda v: float(np.rint(v)),
+    "a": lambda v: float(np.sign(v) * np.floor(abs(v) + 0.5)),
+    "f": np.floor,
+    "c": np.ceil,
+    "z": np.trunc,
+}
+
+
+def _convert(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    source, target = op.operands[0].type, op.results[0].type
+    mode = str(op.rounding.data)  # type: ignore[attr-defined]
+    dtype = numpy_dtype(target)
+    if isinstance(target, IntegerType) and not isinstance(source, IntegerType):
+        value = float(args[0])  # type: ignore[arg-type]
+        if math.isnan(value) or mode not in _ROUNDINGS:
+            raise ex.error(op, f"converts {value} with rounding '{mode}'")
+        bits = target.width.data
+        low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if _signed(op) else (0, 2**bits - 1)
+        saturated = int(min(max(_ROUNDINGS[mode](value), low), high))
+        return [_wrapped(saturated, bits)]  # the bit pattern, as a signless integer holds it
+    if mode != "r":
+        raise ex.error(op, f"the executor converts {source} to {target} in rounding 'r' only")
+    return [np.asarray(args[0]).astype(dtype).item()]
 
 
 _BY_NAME: dict[str, Handler] = {
@@ -153,6 +191,7 @@ _BY_NAME: dict[str, Handler] = {
     **{f"pto.atomic_{kind}": _atomic for kind in (*_UPDATES, "cas")},
     "pto.mulhi": _product,
     "pto.mul_i32toi64": _product,
+    "pto.convert": _convert,
 }
 
 SIMT_HANDLERS: dict[type[Operation], Handler] = {
