@@ -138,12 +138,17 @@ def test_mulhi_and_mul_i32toi64(a: int, b: int, signedness: str, high: int, whol
     assert (int(out[0]), int(wide[0])) == (high, whole)
 
 
-def test_warp_reductions_are_located_errors() -> None:
+def test_lane_collectives_under_control_flow_are_located_errors() -> None:
     body = """      %x = pto.get_tid_x : i32
-      %r = pto.redux_add %x : i32 -> i32"""
+      %c = arith.constant true
+      scf.if %c {
+        %r = pto.redux_add %x : i32 -> i32
+      }"""
     with pytest.raises(UserError) as caught:
         run("", body, [])
-    assert caught.value.message.startswith("'pto.redux_add' op the PTO executor cannot run")
+    assert (
+        caught.value.message == "'scf.if' op lane collectives run in straight-line SIMT code only"
+    )
 
 
 def test_a_load_outside_the_buffer_is_a_located_error() -> None:
@@ -176,3 +181,94 @@ def test_convert_rounds_then_saturates(mode: str, signedness: str, values: list[
     body = "      %t32 = pto.get_tid_x : i32\n" + body
     run(f"%x: {GF}, %out: {GI}", body, [x, out], threads="6 : i32, 1 : i32")
     assert list(out) == values
+
+
+def lane_kernel(op_line: str, out_type: str = "i32") -> str:
+    """Thread t loads vals[t], runs `op_line` (defining %r from %v), stores %r to out[t]."""
+    pointer = GI if out_type == "i32" else GF
+    return f"""      %t32 = pto.get_tid_x : i32
+      %t = arith.index_cast %t32 : i32 to index
+      %v = pto.ldg %vals[%t] : {pointer} -> {out_type}
+      {op_line}
+      pto.stg %r, %out[%t] : {pointer}, {out_type}"""
+
+
+def run_lanes(op_line: str, values: np.ndarray) -> np.ndarray:
+    pointer = GI if values.dtype == np.int32 else GF
+    out = np.zeros_like(values)
+    body = lane_kernel(op_line, "i32" if values.dtype == np.int32 else "f32")
+    run(f"%vals: {pointer}, %out: {pointer}", body, [values, out], threads="64 : i32, 1 : i32")
+    return out
+
+
+def test_redux_returns_each_warps_reduction_to_every_lane() -> None:
+    values = rng.integers(-1000, 1000, 64).astype(np.int32)
+    values[40] = -5  # the unsigned maximum of the second warp: 2^32 - 5
+    got = run_lanes("%r = pto.redux_add %v signed : i32 -> i32", values)
+    assert list(got) == [sum(values[:32].tolist())] * 32 + [sum(values[32:].tolist())] * 32
+    got = run_lanes("%r = pto.redux_max %v unsigned : i32 -> i32", values)
+    unsigned = [v % 2**32 for v in values.tolist()]
+    wrap = [m - 2**32 if m >= 2**31 else m for m in (max(unsigned[:32]), max(unsigned[32:]))]
+    assert list(got) == [wrap[0]] * 32 + [wrap[1]] * 32
+    got = run_lanes("%r = pto.redux_min %v signed : i32 -> i32", values)
+    assert list(got) == [min(values[:32].tolist())] * 32 + [min(values[32:].tolist())] * 32
+
+
+@pytest.mark.parametrize(
+    ("kind", "control", "source"),
+    [
+        ("idx", 5, lambda t: 32 * (t // 32) + 5),
+        ("bfly", 3, lambda t: 32 * (t // 32) + (t % 32 ^ 3)),
+    ],
+)
+def test_shuffles_read_another_lane_of_the_subgroup(
+    kind: str, control: int, source: Callable[[int], int]
+) -> None:
+    values = rng.uniform(-1, 1, 64).astype(np.float32)
+    line = (
+        f"%c = arith.constant {control} : i32\n"
+        f"      %r = pto.shuffle_{kind} %v, %c : f32, i32 -> f32"
+    )
+    got = run_lanes(line, values)
+    assert got.tolist() == [values[source(t)] for t in range(64)]
+
+
+def test_shuffle_down_in_a_16_lane_subgroup_and_its_edge() -> None:
+    values = np.arange(64, dtype=np.int32) * 10
+    line = (
+        "%c = arith.constant 1 : i32\n"
+        "      %r = pto.shuffle_down %v, %c {width = 16 : i32} : i32, i32 -> i32"
+    )
+    with pytest.raises(UserError) as caught:
+        run_lanes(line, values)  # lane 15 would read lane 16, outside its subgroup
+    assert (
+        "'pto.shuffle_down' op lane 15 reads lane 16, outside its subgroup" in caught.value.message
+    )
+
+
+def test_votes_over_each_warp() -> None:
+    """Lane t votes t % 3 == 0 (warp 0) or true (warp 1)."""
+    values = np.array([int(t % 3 == 0 or t >= 32) for t in range(64)], np.int32)
+    for kind, want in (
+        ("any", [1] * 64),
+        ("all", [0] * 32 + [1] * 32),
+        ("uni", [0] * 32 + [1] * 32),
+        ("ballot", [sum(1 << t for t in range(0, 32, 3))] * 32 + [-1] * 32),
+    ):
+        result = "i32" if kind == "ballot" else "i1"
+        line = (
+            "%zero = arith.constant 0 : i32\n"
+            "      %p = arith.cmpi ne, %v, %zero : i32\n"
+            f"      %b = pto.vote_{kind} %p : i1 -> {result}\n"
+            + (
+                "      %r = arith.addi %b, %zero : i32"
+                if kind == "ballot"
+                else "      %r = arith.extui %b : i1 to i32"
+            )
+        )
+        assert list(run_lanes(line, values)) == want, kind
+
+
+def test_lane_ids_count_within_each_warp() -> None:
+    got = run_lanes("%r = pto.get_laneid : i32", np.zeros(64, np.int32))
+    assert list(got) == [t % 32 for t in range(64)]

@@ -202,13 +202,17 @@ class PTOExecutor:
                 return [self.env[v] for v in op.operands]
             if isinstance(op, func.ReturnOp):
                 raise _Return([self.env[v] for v in op.operands])
-            handler = _HANDLERS.lookup(type(op))
-            if handler is None:
-                raise self.error(op, f"the PTO executor cannot run '{op.name}'")
-            results = handler(self, op, [self.env[v] for v in op.operands])
-            for result, value in zip(op.results, results, strict=True):
-                self.env[result] = value
+            self.run_op(op)
         return []
+
+    def run_op(self, op: Operation) -> None:
+        """Run one op (not a terminator) on the values of `self.env`."""
+        handler = _HANDLERS.lookup(type(op))
+        if handler is None:
+            raise self.error(op, f"the PTO executor cannot run '{op.name}'")
+        results = handler(self, op, [self.env[v] for v in op.operands])
+        for result, value in zip(op.results, results, strict=True):
+            self.env[result] = value
 
     def _for(self, op: scf.ForOp, args: list[Value]) -> list[Value]:
         lower, upper, step = (_index(v) for v in args[:3])

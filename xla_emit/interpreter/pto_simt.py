@@ -7,8 +7,14 @@ its body once per thread, x fastest, one thread after another; `get_tid_*` and
 threads one after another is one interleaving a SIMT core may take: each atomic
 reads and writes as one step, so a kernel whose result is order-independent (sums,
 extrema, counters) gets its value, and each atomic returns the old value its
-thread saw in that order. Ops that need the threads of a warp in lockstep
-(`redux_*`, `shuffle_*`, `vote_*`) are located errors.
+thread saw in that order. A section whose body uses lane collectives
+(`redux_*`, `shuffle_*`, `vote_*`, `get_laneid`) runs in lockstep instead: each op
+for every thread before the next op, lanes numbered by linear thread id in warps of
+32 (PTOAS's SIMT page: a redux returns its reduction to every lane, a vote its
+predicate's all/any/uniform/ballot, a shuffle the value of lane `index`, `lane -
+offset`, `lane + offset` or `lane ^ mask` in its `width`-lane subgroup; a source
+outside the subgroup is a located error, as PTOAS leaves it to the target). Such a
+body must be straight-line code.
 
 `ldg %p[%i]` / `stg %v, %p[%i]` read and write element i of the global buffer;
 an atomic updates element 0 of its pointer (offset with `addptr`). `atomic_max` /
@@ -62,8 +68,112 @@ def _section(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
         assert isinstance(attr, IntegerAttr)
         extents.append(attr.value.data)
     block = op.regions[0].block
-    _run_threads(ex, (extents[0], extents[1], extents[2]), lambda: ex._run_block(block))
+    shape = (extents[0], extents[1], extents[2])
+    if any(inner.name in _LANE_OPS for inner in block.walk()):
+        _run_lockstep(ex, shape, block)
+    else:
+        _run_threads(ex, shape, lambda: ex._run_block(block))
     return []
+
+
+def _run_lockstep(ex: Any, extents: tuple[int, int, int], block: Any) -> None:
+    """Each op of `block` for every thread (x fastest) before the next op."""
+    threads = [
+        (x, y, z) for z in range(extents[2]) for y in range(extents[1]) for x in range(extents[0])
+    ]
+    saved = (ex.thread, ex.threads, ex.env)
+    envs = [dict(ex.env) for _ in threads]
+    ex.threads = extents
+    try:
+        for op in block.ops:
+            if op.regions:
+                raise ex.error(op, "lane collectives run in straight-line SIMT code only")
+            if op.name in _LANE_OPS:
+                values = [[env[v] for v in op.operands] for env in envs]
+                for env, result in zip(envs, _LANE_OPS[op.name](ex, op, values), strict=True):
+                    env[op.results[0]] = result
+                continue
+            if op is block.last_op and not op.results and op.name.endswith("yield"):
+                break
+            for thread, env in zip(threads, envs, strict=True):
+                ex.thread, ex.env = thread, env
+                ex.run_op(op)
+    finally:
+        ex.thread, ex.threads, ex.env = saved
+
+
+_WARP = 32
+
+
+def _warps(count: int) -> list[range]:
+    return [range(start, min(start + _WARP, count)) for start in range(0, count, _WARP)]
+
+
+def _lane_id(ex: Any, op: Operation, values: list[list[Value]]) -> list[Value]:
+    return [t % _WARP for t in range(len(values))]
+
+
+def _redux(ex: Any, op: Operation, values: list[list[Value]]) -> list[Value]:
+    kind = op.name[len("pto.redux_") :]
+    type_ = op.results[0].type
+    out: list[Value] = [0] * len(values)
+    for warp in _warps(len(values)):
+        lanes = [values[t][0] for t in warp]
+        if isinstance(type_, IntegerType):
+            bits = type_.width.data
+            keyed = [int(v) % 2**bits if not _signed(op) else int(v) for v in lanes]  # type: ignore[arg-type]
+            total = sum(keyed) if kind == "add" else (max if kind == "max" else min)(keyed)
+            value: Value = _wrapped(total, bits)
+        else:
+            dtype = numpy_dtype(type_)
+            acc = np.asarray(lanes, dtype)
+            value = (np.add.reduce(acc) if kind == "add" else getattr(acc, kind)()).item()
+        for t in warp:
+            out[t] = value
+    return out
+
+
+def _vote(ex: Any, op: Operation, values: list[list[Value]]) -> list[Value]:
+    kind = op.name[len("pto.vote_") :]
+    out: list[Value] = [0] * len(values)
+    for warp in _warps(len(values)):
+        bits = [bool(values[t][0]) for t in warp]
+        if kind == "ballot":
+            value: Value = _wrapped(sum(1 << lane for lane, b in enumerate(bits) if b), 32)
+        else:
+            value = {"all": all(bits), "any": any(bits), "uni": len(set(bits)) == 1}[kind]
+        for t in warp:
+            out[t] = int(value) if kind != "ballot" else value
+    return out
+
+
+def _shuffle(ex: Any, op: Operation, values: list[list[Value]]) -> list[Value]:
+    kind = op.name[len("pto.shuffle_") :]
+    attr = op.properties.get("width") or op.attributes.get("width")
+    width = attr.value.data if isinstance(attr, IntegerAttr) else _WARP
+    out: list[Value] = []
+    for t, (_, control) in enumerate(values):
+        base, local = t - t % width, t % width
+        step = int(control)  # type: ignore[arg-type]
+        source_local = {
+            "idx": step,
+            "up": local - step,
+            "down": local + step,
+            "bfly": local ^ step,
+        }[kind]
+        source = base + source_local
+        if not 0 <= source_local < width or source >= len(values):
+            raise ex.error(op, f"lane {t} reads lane {source}, outside its subgroup")
+        out.append(values[source][0])
+    return out
+
+
+_LANE_OPS: dict[str, Callable[[Any, Operation, list[list[Value]]], list[Value]]] = {
+    "pto.get_laneid": _lane_id,
+    **{f"pto.redux_{kind}": _redux for kind in ("add", "max", "min")},
+    **{f"pto.vote_{kind}": _vote for kind in ("all", "any", "uni", "ballot")},
+    **{f"pto.shuffle_{kind}": _shuffle for kind in ("idx", "up", "down", "bfly")},
+}
 
 
 def _launch(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
