@@ -272,3 +272,27 @@ def test_votes_over_each_warp() -> None:
 def test_lane_ids_count_within_each_warp() -> None:
     got = run_lanes("%r = pto.get_laneid : i32", np.zeros(64, np.int32))
     assert list(got) == [t % 32 for t in range(64)]
+
+
+def test_block_flags_order_nothing_in_a_sequential_run() -> None:
+    """Flags and cache maintenance around a store leave its value as it is."""
+    x = np.zeros(4, np.float32)
+    text = f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func @k(%x: {GF}, %u: !pto.ptr<i32, ub>, %v: f32) {{
+    %c1 = arith.constant 1 : index
+    pto.set_intra_block <PIPE_FIX>, 3
+    pto.wait_intra_block <PIPE_FIX>, 3
+    pto.set_cross_block <PIPE_MTE3>, 0
+    pto.wait_cross_block <PIPE_MTE3>, 0
+    pto.dsb "UB"
+    pto.dcci %u "SINGLE_CACHE_LINE", "CACHELINE_UB" : !pto.ptr<i32, ub>
+    pto.section.simt<<<1 : i32, 1 : i32, 1 : i32>>> {{
+      pto.stg %v, %x[%c1] : {GF}, f32
+    }}
+    return
+  }}
+}}"""
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    PTOExecutor(module).run("k", [x, np.zeros(8, np.int32), 2.5])
+    assert x.tolist() == [0.0, 2.5, 0.0, 0.0]

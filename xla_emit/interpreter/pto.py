@@ -39,6 +39,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.dialects import pto
+from xla_emit.dialects.pto.block_sync_ops import BLOCK_SYNC_OPS
 from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
 from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, result_label
 from xla_emit.interpreter.pto_comm import COMM_HANDLERS
@@ -691,7 +692,7 @@ for _op_type, _core_handler in (
     *COMM_HANDLERS.items(),
 ):
     _HANDLERS.add(_op_type, _core_handler)
-for _op_type in pto.SYNCHRONIZATION_OPS:
+for _op_type in (*pto.SYNCHRONIZATION_OPS, *BLOCK_SYNC_OPS):
     _HANDLERS.add(_op_type, PTOExecutor._no_effect)
 for _op_type in (pto.GetBlockIdxOp, pto.GetBlockNumOp, pto.GetSubblockIdxOp, pto.GetSubblockNumOp):
     _HANDLERS.add(_op_type, PTOExecutor._block_query)
