@@ -168,3 +168,25 @@ def test_unmodelled_forms_are_located_errors() -> None:
         with pytest.raises(UserError) as caught:
             run(body, [x], f"%x: {P}")
         assert message in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("mode", "want"),
+    [
+        ("R", [2.0, -2.0, 4.0, -4.0, 0.0, 2.0]),
+        ("A", [3.0, -3.0, 4.0, -4.0, 0.0, 3.0]),
+        ("F", [2.0, -3.0, 3.0, -4.0, 0.0, 2.0]),
+        ("C", [3.0, -2.0, 4.0, -3.0, 1.0, 3.0]),
+        ("Z", [2.0, -2.0, 3.0, -3.0, 0.0, 2.0]),
+    ],
+)
+def test_vtrc_rounds_each_lane_to_an_integer_value(mode: str, want: list[float]) -> None:
+    x = np.zeros(128, np.float32)
+    x[:6] = [2.5, -2.5, 3.7, -3.7, 0.25, 2.5]
+    body = f"""    %m = pto.pset_b32 "PAT_VL5" : {M}
+    %a = pto.vlds %x[%c0] : {P} -> {V}
+    %y = pto.vtrc %a, %m, "{mode}" : {V}, {M} -> {V}
+    %all = pto.pset_b32 "PAT_ALL" : {M}
+    pto.vsts %y, %x[%c64], %all : {V}, {P}, {M}"""
+    run(body, [x], f"%x: {P}")
+    assert x[64:69].tolist() == want[:5] and x[69] == 0  # lane 5 is inactive: 0

@@ -10,7 +10,8 @@ Predicated arithmetic follows A5's ZEROING predication (PTOAS's VMI pages: the
 hardware predicates only in zeroing mode): an active lane computes, an inactive
 lane is 0. `vcadd` puts the sum of the active lanes in lane 0 and zeroes the rest;
 `vcmp`/`vcmps` set a lane where the seed mask is active and the comparison holds;
-`vsel` takes `src0` where the mask is set, else `src1`. Forms the executor does not
+`vsel` takes `src0` where the mask is set, else `src1`; `vtrc` rounds each lane to
+an integer value in its float type (modes R, A, F, C, Z). Forms the executor does not
 model (other load/store distributions, post-update pointers, mask patterns other than
 `PAT_ALL`, `PAT_ALLF` and `PAT_VL<n>`) are located errors.
 """
@@ -128,6 +129,23 @@ def _with_scalar(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     return _predicated(ex, op, values, args[2])
 
 
+_TRUNCATIONS: dict[str, Callable[[Array], Array]] = {
+    "R": np.rint,
+    "A": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
+    "F": np.floor,
+    "C": np.ceil,
+    "Z": np.trunc,
+}
+
+
+def _truncate(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
+    """`vtrc`: each lane rounded to an integer value, kept in its float type."""
+    mode = _string(op, "round_mode", "")
+    if mode not in _TRUNCATIONS:
+        raise ex.error(op, f"the executor rounds in modes {', '.join(_TRUNCATIONS)}, not '{mode}'")
+    return _predicated(ex, op, _TRUNCATIONS[mode](args[0]), args[1])  # type: ignore[arg-type]
+
+
 def _broadcast(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     count, dtype = _lanes(op.results[0].type)
     if op.name == "pto.vdup":
@@ -223,6 +241,7 @@ _BY_NAME: dict[str, Handler] = {
     "pto.vcmp": _compare,
     "pto.vcmps": _compare,
     "pto.vsel": _select,
+    "pto.vtrc": _truncate,
     **{f"pto.{kind}_{g}": _pattern_mask for kind in ("pset", "pge") for g in _MASK_LANES},
     **{f"pto.plt_{g}": _tail_mask for g in _MASK_LANES},
     "pto.vlds": _load,
