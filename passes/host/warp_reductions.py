@@ -48,6 +48,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xla_emit.dialects.gpu import ShuffleMode, ShuffleOp, ThreadIdOp
 from xla_emit.dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, SyncThreadsOp
+from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.host.thread_loops import block_extent, constant_index, is_uniform
 
 # Dialects whose ops a step may hold: lane-wise arithmetic without memory effects.
@@ -102,7 +103,10 @@ class _Tree:
 
 
 def rewrite_function(function: func.FuncOp) -> None:
-    extent = block_extent(function)
+    try:
+        extent = block_extent(function)
+    except OpError:
+        return  # a thread id without a range: `xla-host-thread-loops` says so
     threads = extent[0] * extent[1] * extent[2]
     body = function.body.block
     ids = [op for op in body.ops if isinstance(op, ThreadIdOp) and op.dimension.data == "x"]

@@ -198,3 +198,29 @@ func.func @valid_is_read(%in: tensor<32xf32>, %out: tensor<1xi1>) -> tensor<1xi1
 // CHECK-LABEL: func.func @valid_is_read(
 // CHECK:         gpu.shuffle down
 // CHECK-NOT:     xla_gpu.sync_threads
+
+// -----
+
+// A thread id without a range: the block's size is unknown, the shuffles stay (and
+// `xla-host-thread-loops` reports the missing range at the op).
+func.func @no_range(%in: tensor<32xf32>, %out: tensor<1xf32>) -> tensor<1xf32> attributes {xla.entry} {
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %c0 = arith.constant 0 : index
+  %tid = gpu.thread_id x
+  %x = tensor.extract %in[%tid] : tensor<32xf32>
+  %y, %valid = gpu.shuffle down %x, %c16, %c32 : f32
+  %s = arith.addf %x, %y : f32
+  %first = arith.cmpi eq, %tid, %c0 : index
+  %r = scf.if %first -> (tensor<1xf32>) {
+    %w = tensor.insert %s into %out[%c0] : tensor<1xf32>
+    scf.yield %w : tensor<1xf32>
+  } else {
+    scf.yield %out : tensor<1xf32>
+  }
+  func.return %r : tensor<1xf32>
+}
+
+// CHECK-LABEL: func.func @no_range(
+// CHECK:         gpu.shuffle down
+// CHECK-NOT:     xla_gpu.sync_threads
