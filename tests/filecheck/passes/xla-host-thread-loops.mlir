@@ -88,11 +88,11 @@ func.func @shuffle_read_later(%in: tensor<32xf32>, %out: tensor<1xf32>) -> tenso
 // CHECK-LABEL: func.func @shuffle_read_later(
 // CHECK-SAME:    %[[KEPT:[0-9]+]]: tensor<32xf32> {xla.host_scratch})
 // CHECK:         scf.for
-// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[K:.*]] = %[[KEPT]])
+// CHECK:         %{{.*}}, %[[KEPT_OUT:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[K:.*]] = %[[KEPT]])
 // CHECK:           %[[A:.*]] = arith.select %va, %{{.*}}, %{{.*}} : f32
 // CHECK:           tensor.insert %[[A]] into %[[K]][%[[T]]] : tensor<32xf32>
 // CHECK:         scf.for %[[T3:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           %[[A3:.*]] = tensor.extract %[[KEPT]][%[[T3]]] : tensor<32xf32>
+// CHECK:           %[[A3:.*]] = tensor.extract %[[KEPT_OUT]][%[[T3]]] : tensor<32xf32>
 // CHECK:           %[[B:.*]] = arith.select %vb, %{{.*}}, %{{.*}} : f32
 // CHECK:           arith.addf %[[A3]], %[[B]] : f32
 // CHECK-NOT:     gpu.shuffle
