@@ -161,6 +161,7 @@ def printed(module: object) -> str:
 
 
 _CHECKS_ERROR = re.compile(r"CHECK(?!-NOT)[\w-]*:.*error:")
+_CHECK_LINE = re.compile(r"//\s*CHECK(?!-NOT)[\w-]*:\s*\S")
 
 
 def expects_error(text: str) -> bool:
@@ -305,7 +306,16 @@ def _chunked(name: str, text: str, runs: list[RunLine], file: str) -> list[Case]
     if not any(run.split_input for run in runs):
         return [Case(name, text, tuple(runs), negative, expected_error(text), file)]
     chunks = split_chunks(text)
-    marked = [expects_error(chunk) for chunk in chunks]
+    # A chunk says it fails by its own CHECK or expected-error lines; the first chunk
+    # also holds the RUN lines, whose `not` speaks for every chunk, not for it alone.
+    # Under a `not` line that FileChecks the diagnostics, a chunk's CHECK line is the
+    # error that chunk gives.
+    checks_errors = any(run.fails and not run.verify_diagnostics for run in runs)
+    marked = [
+        expects_error(chunk.replace("RUN: not ", "RUN: "))
+        or (checks_errors and bool(_CHECK_LINE.search(chunk)))
+        for chunk in chunks
+    ]
     cases = []
     for number, chunk in enumerate(chunks, 1):
         # A chunk fails when it says so; a `not` line whose chunks say nothing fails on each.
