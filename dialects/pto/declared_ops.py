@@ -67,6 +67,7 @@ from xla_emit.dialects.pto.ptoas_op_table import (
 )
 from xla_emit.dialects.pto.types import PtrType, TensorViewType, TileBufType
 from xla_emit.dialects.pto.vmi_rules import VMI_RULES
+from xla_emit.dialects.pto.vpto_rules import VPTO_RULES
 from xla_emit.dialects.pto.vpto_types import AlignType, MaskType, VMIMaskType, VMIVRegType, VRegType
 
 
@@ -122,7 +123,7 @@ KINDS: dict[str, Callable[[], AttrConstraint]] = {
     "pipe": lambda: BaseAttr(PipeHandleType),
     "any": lambda: AnyAttr(),
 }
-DECLARED_OP_RULES = {**VMI_RULES}
+DECLARED_OP_RULES = {**VMI_RULES, **VPTO_RULES}
 _ = AnyFloat  # floats are `any`: PTOAS's float constraints name lists of widths
 
 

@@ -1,0 +1,359 @@
+"""PTOAS's verifier rules for the register-level (VPTO) ops built from the op table.
+
+As `vmi_rules` does for `pto.vmi.*`: what PTOAS's C++ `verify()` methods of its
+VPTO micro-ops check beyond the operands' type constraints (registers of one shape,
+low-precision elements only where an op moves or converts them, masks of the
+granularity a gather or scatter needs, post-update bases of the base's type, L1
+fills' geometry, no synchronization inside a vector scope), keyed by op name in
+`VPTO_RULES`. Each rule raises `VerifyException` with PTOAS's message.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.arith import ConstantOp
+from xdsl.dialects.builtin import (
+    Float16Type,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    Signedness,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects.pto.types import PtrType
+from xla_emit.dialects.pto.vmi_rules import (
+    Rule,
+    int_prop,
+    is_int,
+    require,
+    scalar_fits,
+    storage_bits,
+    string_prop,
+)
+from xla_emit.dialects.pto.vpto_types import BF16x2Type, LowPrecisionType, MaskType, VRegType
+
+# -- shared checks -------------------------------------------------------------------
+
+LOW_PRECISION_NOTE = (
+    "must not use low-precision vector element type; low-precision vreg elements are "
+    "currently only supported on explicit memory/conversion ops such as "
+    "vlds/vsts/vcvt/vmulscvt/vpack"
+)
+
+
+def not_low_precision(type_: Attribute, role: str) -> None:
+    require(
+        not (isinstance(type_, VRegType) and isinstance(type_.element_type, LowPrecisionType)),
+        f"{role} {LOW_PRECISION_NOTE}",
+    )
+
+
+def mask_granularity(type_: Attribute, role: str, granularity: str) -> None:
+    require(
+        isinstance(type_, MaskType) and type_.granularity.data == granularity,
+        f"{role} must be !pto.mask<{granularity}>",
+    )
+
+
+def constant_int(value: SSAValue) -> int | None:
+    """The value of an `arith.constant` integer operand; None for any other value."""
+    owner = value.owner
+    if isinstance(owner, ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def memory_space(type_: Attribute) -> str | None:
+    """A pointer's or memref's PTO address space, by PTOAS's `ptr` names."""
+    if isinstance(type_, PtrType):
+        return type_.space.data
+    if isinstance(type_, MemRefType):
+        space = type_.memory_space
+        name = getattr(space, "data", None)
+        if isinstance(name, str):
+            return {"vec": "ub", "mat": "l1"}.get(name, name)
+    return None
+
+
+SPACE_NAMES = {"gm": "gm", "ub": "vec/ub", "l1": "mat/l1", "l0a": "l0a/left", "l0b": "l0b/right"}
+
+
+# -- arithmetic ----------------------------------------------------------------------
+
+
+def _binary(bitwise: bool) -> Rule:
+    """vadd/vsub/vmul/vdiv (no low-precision lanes) and vand/vor/vxor (8-bit
+    low-precision payloads, not bf16x2): lhs, rhs and result of one vector type."""
+
+    def rule(op: Operation) -> None:
+        lhs = op.lhs.type  # type: ignore[attr-defined]
+        if bitwise:
+            require(
+                not isinstance(lhs.element_type, BF16x2Type),
+                "does not support bf16x2 vector elements; low-precision bitwise operations "
+                "require an 8-bit payload type",
+            )
+        else:
+            not_low_precision(lhs, "lhs type")
+        require(
+            lhs == op.rhs.type == op.result.type,  # type: ignore[attr-defined]
+            "requires matching register vector shapes",
+        )
+
+    return rule
+
+
+def _unary(op: Operation) -> None:
+    not_low_precision(op.input.type, "operand type")  # type: ignore[attr-defined]
+    require(
+        op.input.type == op.result.type,  # type: ignore[attr-defined]
+        "requires matching register vector shape",
+    )
+
+
+def _vrelu(op: Operation) -> None:
+    _unary(op)
+    element = op.input.type.element_type  # type: ignore[attr-defined]
+    if isinstance(element, IntegerType):
+        supported = element.width.data == 32 and not _is_unsigned(element)
+    else:
+        supported = isinstance(element, Float16Type | Float32Type)
+    require(supported, "requires si32/i32/f16/f32 vector element type")
+
+
+def _is_unsigned(element: Attribute) -> bool:
+    return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+
+
+def _vector_scalar(op: Operation) -> None:
+    """vadds/vmuls/vmaxs/vmins/vlrelu: `input OP scalar`."""
+    input_ = op.input.type  # type: ignore[attr-defined]
+    require(input_ == op.result.type, "input and result vector types must match")  # type: ignore[attr-defined]
+    element, scalar = input_.element_type, op.scalar.type  # type: ignore[attr-defined]
+    if scalar != element:
+        require(
+            is_int(element) and is_int(scalar) and storage_bits(element) == storage_bits(scalar),
+            "scalar type must match vector element type",
+        )
+        require(
+            scalar_fits(element, scalar),
+            "integer scalar type must match vector element width and use matching signedness "
+            "or signless i<width>",
+        )
+    not_low_precision(input_, "input type")
+
+
+def _vsel(op: Operation) -> None:
+    source = op.src0.type  # type: ignore[attr-defined]
+    not_low_precision(source, "src0 type")
+    require(
+        source == op.src1.type == op.result.type,  # type: ignore[attr-defined]
+        "requires src0, src1, and result to have identical vector types",
+    )
+
+
+def _vmulscvt(op: Operation) -> None:
+    input_, result = op.input.type, op.result.type  # type: ignore[attr-defined]
+    require(isinstance(input_.element_type, Float32Type), "requires f32 input vector element type")
+    require(isinstance(result.element_type, Float16Type), "requires f16 result vector element type")
+    require(isinstance(op.scalar.type, Float32Type), "requires f32 scalar operand")  # type: ignore[attr-defined]
+    mask_granularity(op.mask.type, "mask type", "b32")  # type: ignore[attr-defined]
+    rounding = (string_prop(op, "rnd") or "").removeprefix("ROUND_")
+    require(rounding in ("R", "A", "F", "C", "Z", "O"), "rnd must be one of R/A/F/C/Z/O")
+    require(rounding == "A", "currently only supports rnd A")
+    part = (string_prop(op, "part") or "").upper()
+    require(part in ("EVEN", "ODD", "PART_EVEN", "PART_ODD"), "part must be EVEN or ODD")
+
+
+def _vscatter(op: Operation) -> None:
+    value, offsets = op.value.type, op.offsets.type  # type: ignore[attr-defined]
+    require(is_int(offsets.element_type), "offset vector must use integer element type")
+    bits = storage_bits(value.element_type)
+    require(bits in (8, 16, 32), "requires 8-, 16-, or 32-bit value elements")
+    want = 32 if bits == 32 else 16
+    require(
+        storage_bits(offsets.element_type) == want,
+        f"requires {want}-bit offset vector elements for {bits}-bit values",
+    )
+    count = value.count.data // 2 if bits == 8 else value.count.data
+    require(
+        offsets.count.data == count,
+        f"requires {count} offsets for {value.count.data}x{bits}-bit values",
+    )
+    mask_granularity(op.mask.type, "mask type", "b32" if bits == 32 else "b16")  # type: ignore[attr-defined]
+    destination = op.destination.type  # type: ignore[attr-defined]
+    require(
+        destination.element_type == value.element_type,
+        "requires destination element type to match value element type",
+    )
+    require(memory_space(destination) != "gm", "requires a UB-backed destination")
+
+
+# -- post-update bases -------------------------------------------------------------------
+
+
+def _updated_base(base_field: str, role: str = "base") -> Rule:
+    """A post-update load or store's updated base has the type of the base it steps."""
+
+    def rule(op: Operation) -> None:
+        updated = getattr(op, "updated_base", None) or getattr(op, "base_out", None)
+        base = getattr(op, base_field)
+        require(
+            updated is None or updated.type == base.type,
+            f"requires updated base result to match {role} type",
+        )
+
+    return rule
+
+
+# -- L1 fills --------------------------------------------------------------------------
+
+RAW_FILL_FIELD_MAX = 32767
+RAW_FILL_OFFSET_ALIGNMENT = 32
+
+
+def _fill_geometry(op: Operation, with_offset: bool) -> None:
+    fields = ["repeat_times", "block_num_32b", "dst_gap_32b"]
+    named = (["byte_offset"] if with_offset else []) + fields
+    values = {name: constant_int(getattr(op, name)) for name in named}
+    for name in named:
+        value = values[name]
+        require(value is None or value >= 0, f"{name} must be non-negative")
+    offset = values.get("byte_offset")
+    require(
+        offset is None or offset % RAW_FILL_OFFSET_ALIGNMENT == 0,
+        f"byte_offset must be a multiple of {RAW_FILL_OFFSET_ALIGNMENT} bytes",
+    )
+    for name in fields:
+        value = values[name]
+        require(
+            value is None or value <= RAW_FILL_FIELD_MAX,
+            f"{name} must be <= {RAW_FILL_FIELD_MAX}",
+        )
+
+
+def _fill_word_bits(op: Operation) -> int:
+    bits = int_prop(op, "fill_word_bits") or 0
+    require(bits in (16, 32), f"fill_word_bits must be 16 or 32, got {bits}")
+    return bits
+
+
+def _raw_fill_l1(op: Operation) -> None:
+    space = memory_space(op.dst.type)  # type: ignore[attr-defined]
+    require(space is not None, "requires dst with an explicit PTO address space for L1 raw fill")
+    require(
+        space == "l1",
+        f"requires dst in the mat/l1 address space, got {SPACE_NAMES.get(space or '', space)}",
+    )
+    _fill_word_bits(op)
+    _fill_geometry(op, with_offset=True)
+
+
+def _create_cbuf_matrix(op: Operation) -> None:
+    destination = op.dst.type  # type: ignore[attr-defined]
+    space = memory_space(destination)
+    require(
+        space == "l1",
+        f"requires a mat/l1 destination, got {SPACE_NAMES.get(space or '', space)}",
+    )
+    element = destination.element_type
+    require(
+        is_int(element, 16, 32) and _is_unsigned(element),
+        f"requires a ui16 or ui32 destination view, got element type '{element}'",
+    )
+    bits = _fill_word_bits(op)
+    require(
+        bits == storage_bits(element),
+        f"fill_word_bits {bits} does not match the {storage_bits(element)}-bit destination view",
+    )
+    _fill_geometry(op, with_offset=False)
+
+
+# -- vector scopes ---------------------------------------------------------------------
+
+# Synchronization delimits vector scopes, so none of it may sit inside one
+# (`pto.mem_bar` may).
+SCOPE_SYNC_OPS = frozenset(
+    f"pto.{name}"
+    for name in [
+        "record_event",
+        "wait_event",
+        "barrier_sync",
+        "set_flag",
+        "wait_flag",
+        "set_flag_dyn",
+        "wait_flag_dyn",
+        "get_buf",
+        "get_buf_dyn",
+        "rls_buf",
+        "rls_buf_dyn",
+        "barrier",
+        "sync.set",
+        "sync.wait",
+        "cmo.cacheinvalid",
+        "fence.barrier_all",
+        "tsync",
+        "syncall",
+        "dsb",
+        "dcci",
+        "syncthreads",
+        "threadfence",
+        "threadfence_block",
+    ]
+)
+
+
+def _no_sync_inside(scope: str) -> Rule:
+    def rule(op: Operation) -> None:
+        for region in op.regions:
+            for inner in region.walk():
+                if inner.name in SCOPE_SYNC_OPS:
+                    raise VerifyException(
+                        f"'{inner.name}' must be outside '{scope}'; synchronization operations "
+                        "delimit vector scopes"
+                    )
+
+    return rule
+
+
+def _strict_vecscope(op: Operation) -> None:
+    body = op.regions[0]
+    require(bool(body.blocks), "expects a non-empty body region")
+    arguments = body.blocks.first.args  # type: ignore[union-attr]
+    captures = list(op.operands)
+    require(
+        len(arguments) == len(captures),
+        f"expects body block to have {len(captures)} arguments to match explicit captures, "
+        f"got {len(arguments)}",
+    )
+    for index, (argument, capture) in enumerate(zip(arguments, captures, strict=True)):
+        require(
+            argument.type == capture.type,
+            f"expects body block argument #{index} to have type {capture.type}, got "
+            f"{argument.type}",
+        )
+    _no_sync_inside("pto.strict_vecscope")(op)
+
+
+VPTO_RULES: dict[str, Rule] = {
+    **{name: _binary(bitwise=False) for name in ("vadd", "vsub", "vmul", "vdiv")},
+    **{name: _binary(bitwise=True) for name in ("vand", "vor", "vxor")},
+    **{name: _unary for name in ("vexp", "vln", "vsqrt", "vneg", "vnot")},
+    "vrelu": _vrelu,
+    **{name: _vector_scalar for name in ("vmuls", "vadds", "vmaxs", "vmins")},
+    "vsel": _vsel,
+    "vmulscvt": _vmulscvt,
+    "vscatter": _vscatter,
+    **{name: _updated_base("source") for name in ("vlds", "vldsx2", "vsldb", "plds", "pldi")},
+    "vldus": _updated_base("source", role="source"),
+    **{
+        name: _updated_base("destination")
+        for name in ("vsts", "vsstb", "psts", "psti", "sprsti", "sprsts", "vstas")
+    },
+    "vstus": _updated_base("base"),
+    "raw_fill_l1": _raw_fill_l1,
+    "create_cbuf_matrix": _create_cbuf_matrix,
+    "vecscope": _no_sync_inside("pto.vecscope"),
+    "strict_vecscope": _strict_vecscope,
+}
