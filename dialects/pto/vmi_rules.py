@@ -15,6 +15,12 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3Type,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     IndexType,
@@ -101,6 +107,22 @@ def is_i8_16_32_or_f16_f32(element: Attribute) -> bool:
 
 def is_si8_16_32(element: Attribute) -> bool:
     return is_i8_i16_i32(element) and is_signed(element)
+
+
+FLOAT8_TYPES = (
+    Float8E4M3Type,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3B11FNUZType,
+    Float8E5M2Type,
+    Float8E5M2FNUZType,
+)
+
+
+def is_low_precision(element: Attribute) -> bool:
+    """PTOAS's low-precision element types: its own (hif8, f8E8M0, packed pairs) and
+    MLIR's float8 types."""
+    return isinstance(element, (LowPrecisionType, *FLOAT8_TYPES))
 
 
 def is_packed_float(element: Attribute) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     Float16Type,
     Float32Type,
     IntegerAttr,
@@ -26,12 +27,13 @@ from xla_emit.dialects.pto.vmi_rules import (
     Rule,
     int_prop,
     is_int,
+    is_low_precision,
     require,
     scalar_fits,
     storage_bits,
     string_prop,
 )
-from xla_emit.dialects.pto.vpto_types import BF16x2Type, LowPrecisionType, MaskType, VRegType
+from xla_emit.dialects.pto.vpto_types import BF16x2Type, MaskType, VRegType
 
 # -- shared checks -------------------------------------------------------------------
 
@@ -44,7 +46,7 @@ LOW_PRECISION_NOTE = (
 
 def not_low_precision(type_: Attribute, role: str) -> None:
     require(
-        not (isinstance(type_, VRegType) and isinstance(type_.element_type, LowPrecisionType)),
+        not (isinstance(type_, VRegType) and is_low_precision(type_.element_type)),
         f"{role} {LOW_PRECISION_NOTE}",
     )
 
@@ -188,6 +190,74 @@ def _vscatter(op: Operation) -> None:
         "requires destination element type to match value element type",
     )
     require(memory_space(destination) != "gm", "requires a UB-backed destination")
+
+
+def _same_integer_kind(source: Attribute, result: Attribute, result_bits: int) -> bool:
+    """A gathered integer keeps its signedness (signless reads as signed)."""
+    return (
+        isinstance(source, IntegerType)
+        and isinstance(result, IntegerType)
+        and result.width.data == result_bits
+        and _is_unsigned(source) == _is_unsigned(result)
+    )
+
+
+def _vgather2(op: Operation) -> None:
+    """A gather of 8-bit (widened to 16), 16-bit or 32-bit elements from UB: offsets
+    and mask of the width its lanes need, one register of results."""
+    source = op.source.type  # type: ignore[attr-defined]
+    offsets, result = op.offsets.type, op.result.type  # type: ignore[attr-defined]
+    require(memory_space(source) != "gm", "requires a UB-backed source")
+    require(is_int(offsets.element_type), "offset vector must use integer element type")
+    require(
+        offsets.count.data == result.count.data,
+        "offset and result vectors must have the same element count",
+    )
+    element, lanes = source.element_type, result.element_type
+    bits = storage_bits(element)
+    if bits == 8 and is_int(element):
+        require(
+            _same_integer_kind(element, lanes, 16),
+            "8-bit gather requires i8/ui8 source and matching i16/ui16 result",
+        )
+    elif bits == 16 and is_int(element):
+        require(
+            _same_integer_kind(element, lanes, 16),
+            "16-bit integer gather requires matching i16/ui16 result",
+        )
+    elif bits == 16:
+        require(
+            isinstance(element, Float16Type | BFloat16Type) and element == lanes,
+            "16-bit gather requires i16/ui16/f16/bf16 source and matching result",
+        )
+    elif bits == 32 and is_int(element):
+        require(
+            _same_integer_kind(element, lanes, 32),
+            "32-bit integer gather requires matching i32/ui32 result",
+        )
+    elif bits == 32:
+        require(
+            isinstance(element, Float32Type) and element == lanes,
+            "32-bit gather requires i32/ui32/f32 source and matching result",
+        )
+    else:
+        raise VerifyException("requires source element type i8/ui8/i16/ui16/i32/ui32/f16/bf16/f32")
+    width = 32 if bits == 32 else 16
+    lanes_wanted = 2048 // width
+    require(storage_bits(lanes) in (16, 32), "result element type must be 16-bit or 32-bit")
+    require(
+        result.count.data == lanes_wanted,
+        f"expects result type !pto.vreg<{lanes_wanted}x{lanes}>",
+    )
+    require(
+        is_int(offsets.element_type, width) and not _is_signed(offsets.element_type),
+        f"requires ui{width}/i{width} offset vector elements",
+    )
+    mask_granularity(op.mask.type, "mask type", f"b{width}")  # type: ignore[attr-defined]
+
+
+def _is_signed(element: Attribute) -> bool:
+    return isinstance(element, IntegerType) and element.signedness.data == Signedness.SIGNED
 
 
 # -- post-update bases -------------------------------------------------------------------
@@ -345,6 +415,7 @@ VPTO_RULES: dict[str, Rule] = {
     "vsel": _vsel,
     "vmulscvt": _vmulscvt,
     "vscatter": _vscatter,
+    "vgather2": _vgather2,
     **{name: _updated_base("source") for name in ("vlds", "vldsx2", "vsldb", "plds", "pldi")},
     "vldus": _updated_base("source", role="source"),
     **{
