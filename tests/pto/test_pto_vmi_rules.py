@@ -1,0 +1,242 @@
+"""PTOAS's verifier rules of the `pto.vmi.*` ops (`dialects/pto/vmi_rules.py`).
+
+Each case is a small kernel of ours that verifies, and the same kernel with one
+thing changed that PTOAS's C++ verifier (`lib/PTO/IR/VMI.cpp`) rejects: the
+message it gives is worked out by hand from that verifier.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from xla_emit.diagnostics import UserError
+from xla_emit.ir import parse_mlir, verify_module
+
+V64 = "!pto.vmi.vreg<64xf32>"
+ARGUMENTS = {
+    "a": V64,
+    "b": V64,
+    "w": "!pto.vmi.vreg<128xf32>",
+    "h": "!pto.vmi.vreg<64xf16>",
+    "i": "!pto.vmi.vreg<64xi32>",
+    "si": "!pto.vmi.vreg<64xsi32>",
+    "ui": "!pto.vmi.vreg<64xui32>",
+    "q": "!pto.vmi.vreg<64x!pto.bf16x2>",
+    "m": "!pto.vmi.mask<64xb32>",
+    "m16": "!pto.vmi.mask<64xb16>",
+    "p": "!pto.vmi.mask<64xpred>",
+    "ub": "!pto.ptr<f32, ub>",
+    "gm": "!pto.ptr<f32, gm>",
+    "o": "index",
+    "x": "f32",
+    "k": "i16",
+    "hist": "!pto.vmi.vreg<256xui16>",
+    "bytes": "!pto.vmi.vreg<256xui8>",
+    "m8": "!pto.vmi.mask<256xb8>",
+}
+
+
+def _verify(body: str) -> None:
+    params = ", ".join(f"%{name}: {type_}" for name, type_ in ARGUMENTS.items())
+    text = f"func.func @k({params}) {{\n  {body}\n  return\n}}\n"
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+
+
+# (valid body, the body with one change, PTOAS's message for the change)
+CASES = [
+    (  # every data value has one lane count
+        f"%r = pto.vmi.vadd %a, %b : {V64}, {V64} -> {V64}",
+        f"%r = pto.vmi.vadd %a, %w : {V64}, !pto.vmi.vreg<128xf32> -> {V64}",
+        "requires all VMI data values to have the same logical lane count",
+    ),
+    (  # vdiv divides f16 and f32 lanes only
+        f"%r = pto.vmi.vdiv %a, %b : {V64}, {V64} -> {V64}",
+        "%r = pto.vmi.vdiv %i, %i : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32> "
+        "-> !pto.vmi.vreg<64xi32>",
+        "'pto.vmi.vdiv' op requires f16 or f32 VMI element type",
+    ),
+    (  # bf16x2 pairs are for conversions only
+        "%r = pto.vmi.vcvt %q : !pto.vmi.vreg<64x!pto.bf16x2> -> !pto.vmi.vreg<64x!pto.f4E2M1x2>",
+        "%r = pto.vmi.vadd %q, %q : !pto.vmi.vreg<64x!pto.bf16x2>, "
+        "!pto.vmi.vreg<64x!pto.bf16x2> -> !pto.vmi.vreg<64x!pto.bf16x2>",
+        "does not support bf16x2 VMI element type; bf16x2 is conversion-only",
+    ),
+    (  # a concrete mask has one bit per lane of the data's width
+        f"%r = pto.vmi.vadd %a, %b, %m : {V64}, {V64}, !pto.vmi.mask<64xb32> -> {V64}",
+        f"%r = pto.vmi.vadd %a, %b, %m16 : {V64}, {V64}, !pto.vmi.mask<64xb16> -> {V64}",
+        "requires mask granularity to match data element width",
+    ),
+    (  # mask logic takes no predication mask
+        "%r = pto.vmi.vand %p, %p : !pto.vmi.mask<64xpred>, !pto.vmi.mask<64xpred> "
+        "-> !pto.vmi.mask<64xpred>",
+        "%r = pto.vmi.vand %p, %p, %p : !pto.vmi.mask<64xpred>, !pto.vmi.mask<64xpred>, "
+        "!pto.vmi.mask<64xpred> -> !pto.vmi.mask<64xpred>",
+        "mask logic op does not support predication mask",
+    ),
+    (  # bitwise ops on integers only
+        "%r = pto.vmi.vand %i, %i : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32> "
+        "-> !pto.vmi.vreg<64xi32>",
+        f"%r = pto.vmi.vand %a, %b : {V64}, {V64} -> {V64}",
+        "'pto.vmi.vand' op requires integer-like VMI element type",
+    ),
+    (  # a vector-scalar op's scalar has the lanes' type
+        f"%r = pto.vmi.vadds %a, %x, %p : {V64}, f32, !pto.vmi.mask<64xpred> -> {V64}",
+        f"%r = pto.vmi.vadds %a, %k, %p : {V64}, i16, !pto.vmi.mask<64xpred> -> {V64}",
+        "requires scalar type to match vector element type, got scalar i16 vs vector element f32",
+    ),
+    (  # shifts shift integers
+        "%r = pto.vmi.vshls %i, %k, %p : !pto.vmi.vreg<64xi32>, i16, !pto.vmi.mask<64xpred> "
+        "-> !pto.vmi.vreg<64xi32>",
+        f"%r = pto.vmi.vshls %a, %k, %p : {V64}, i16, !pto.vmi.mask<64xpred> -> {V64}",
+        "requires integer-like VMI element type for shift",
+    ),
+    (  # a float add-reduction must allow reassociation (pairwise adds)
+        "%r = pto.vmi.vcadd %a, %p {reassoc} : "
+        f"{V64}, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<1xf32>",
+        f"%r = pto.vmi.vcadd %a, %p : {V64}, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<1xf32>",
+        "floating add-reduction requires reassoc attr",
+    ),
+    (  # a full reduction leaves one lane
+        "%r = pto.vmi.vcadd %a, %p {reassoc} : "
+        f"{V64}, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<1xf32>",
+        f"%r = pto.vmi.vcadd %a, %p {{reassoc}} : {V64}, !pto.vmi.mask<64xpred> -> {V64}",
+        "full reduction (no group) requires 1-lane result, got 64",
+    ),
+    (  # integers compare without the ordered float predicates
+        '%r = pto.vmi.vcmp %i, %i, %p {cmp = "lt"} : !pto.vmi.vreg<64xi32>, '
+        "!pto.vmi.vreg<64xi32>, !pto.vmi.mask<64xpred> -> !pto.vmi.mask<64xpred>",
+        '%r = pto.vmi.vcmp %i, %i, %p {cmp = "olt"} : !pto.vmi.vreg<64xi32>, '
+        "!pto.vmi.vreg<64xi32>, !pto.vmi.mask<64xpred> -> !pto.vmi.mask<64xpred>",
+        "requires integer compare predicate eq/ne/lt/le/gt/ge",
+    ),
+    (  # gathers read UB
+        "%r = pto.vmi.vgather %ub, %i, %p : !pto.ptr<f32, ub>, !pto.vmi.vreg<64xi32>, "
+        f"!pto.vmi.mask<64xpred> -> {V64}",
+        "%r = pto.vmi.vgather %gm, %i, %p : !pto.ptr<f32, gm>, !pto.vmi.vreg<64xi32>, "
+        f"!pto.vmi.mask<64xpred> -> {V64}",
+        "'pto.vmi.vgather' op requires memory source to be UB-backed",
+    ),
+    (  # a load reads the memory's element type
+        f"%r = pto.vmi.vload %ub[%o] : !pto.ptr<f32, ub> -> {V64}",
+        "%r = pto.vmi.vload %ub[%o] : !pto.ptr<f32, ub> -> !pto.vmi.vreg<64xi32>",
+        "requires memory source element type to match VMI data element type",
+    ),
+    (  # a grouped load may broadcast (brc), nothing else
+        f'%r = pto.vmi.vload %ub[%o], %o {{group = 8 : i64, dist_mode = "brc"}} '
+        f": !pto.ptr<f32, ub> -> {V64}",
+        f'%r = pto.vmi.vload %ub[%o], %o {{group = 8 : i64, dist_mode = "unpack"}} '
+        f": !pto.ptr<f32, ub> -> {V64}",
+        "group and dist_mode are mutually exclusive",
+    ),
+    (  # stores cannot keep the destination's inactive lanes
+        f'pto.vmi.vstore %a, %ub[%o], %m {{pmode = "zero"}} : {V64}, !pto.ptr<f32, ub>, '
+        "!pto.vmi.mask<64xb32>",
+        f'pto.vmi.vstore %a, %ub[%o], %m {{pmode = "merge"}} : {V64}, !pto.ptr<f32, ub>, '
+        "!pto.vmi.mask<64xb32>",
+        'pmode "merge" is not supported for stores',
+    ),
+    (  # narrowing floats says how it saturates
+        f'%r = pto.vmi.vcvt %a {{saturate = "SAT"}} : {V64} -> !pto.vmi.vreg<64xf16>',
+        f"%r = pto.vmi.vcvt %a : {V64} -> !pto.vmi.vreg<64xf16>",
+        "'saturate' attribute is required for fp-narrow / int-narrow conversions",
+    ),
+    (  # widening floats has nothing to round
+        "%r = pto.vmi.vcvt %h : !pto.vmi.vreg<64xf16> -> !pto.vmi.vreg<64xf32>",
+        '%r = pto.vmi.vcvt %h {rounding = "R"} : !pto.vmi.vreg<64xf16> -> !pto.vmi.vreg<64xf32>',
+        "'rounding' attribute is only valid for floating-point narrowing or "
+        "floating-point-to-integer conversions",
+    ),
+    (  # integers convert to floats from a signed type
+        f"%r = pto.vmi.vcvt %si : !pto.vmi.vreg<64xsi32> -> {V64}",
+        f"%r = pto.vmi.vcvt %ui : !pto.vmi.vreg<64xui32> -> {V64}",
+        "int-to-fp conversion requires explicitly signed integer source element type",
+    ),
+    (  # si32 -> si8 has no saturating form
+        '%r = pto.vmi.vcvt %si {saturate = "NOSAT"} : !pto.vmi.vreg<64xsi32> '
+        "-> !pto.vmi.vreg<64xsi8>",
+        '%r = pto.vmi.vcvt %si {saturate = "SAT"} : !pto.vmi.vreg<64xsi32> '
+        "-> !pto.vmi.vreg<64xsi8>",
+        'si32 -> si8 int-narrow does not support saturate="SAT"',
+    ),
+    (  # f16 -> ui8 is the one fp-to-unsigned pair, and it saturates
+        '%r = pto.vmi.fptoui %h {saturate = "SAT"} : !pto.vmi.vreg<64xf16> '
+        "-> !pto.vmi.vreg<64xui8>",
+        '%r = pto.vmi.fptoui %a {saturate = "SAT"} : !pto.vmi.vreg<64xf32> '
+        "-> !pto.vmi.vreg<64xui8>",
+        "unsupported fp-to-ui conversion element type pair",
+    ),
+    (  # truncf rounds R, A, H or Z
+        '%r = pto.vmi.truncf %a {rounding = "H", saturate = "SAT"} : '
+        f"{V64} -> !pto.vmi.vreg<64xf16>",
+        '%r = pto.vmi.truncf %a {rounding = "F", saturate = "SAT"} : '
+        f"{V64} -> !pto.vmi.vreg<64xf16>",
+        "rounding attr must be R, A, H, or Z",
+    ),
+    (  # a reinterpretation keeps every bit
+        f"%r = pto.vmi.vinterpret_cast %a : {V64} -> !pto.vmi.vreg<128xf16>",
+        f"%r = pto.vmi.vinterpret_cast %a : {V64} -> !pto.vmi.vreg<64xf16>",
+        "requires source and result to carry the same total number of bits",
+    ),
+    (  # vmull widens 64, 128 or 256 lanes
+        "%l, %hi = pto.vmi.vmull %i, %i, %p : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32>, "
+        "!pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32>",
+        "%l, %hi = pto.vmi.vmull %si, %si, %p : !pto.vmi.vreg<64xsi32>, "
+        "!pto.vmi.vreg<64xsi32>, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xsi32>, "
+        "!pto.vmi.vreg<64xsi32>",
+        "requires a, b, low, and high element types to be exactly i32 or ui32",
+    ),
+    (  # a histogram counts unsigned 16-bit bins
+        "%r = pto.vmi.vdhist %hist, %bytes, %m8 : !pto.vmi.vreg<256xui16>, "
+        "!pto.vmi.vreg<256xui8>, !pto.vmi.mask<256xb8> -> !pto.vmi.vreg<256xui16>",
+        "%r = pto.vmi.vdhist %hist, %bytes, %m8 : !pto.vmi.vreg<256xui16>, "
+        "!pto.vmi.vreg<256xui8>, !pto.vmi.mask<256xb8> -> !pto.vmi.vreg<256xsi16>",
+        "requires result element type to be ui16 or i16 (interpreted as unsigned)",
+    ),
+    (  # a constant has one value per lane
+        f'%r = "pto.vmi.constant"() {{value = dense<1.0> : vector<64xf32>}} : () -> {V64}',
+        f'%r = "pto.vmi.constant"() {{value = dense<1.0> : vector<32xf32>}} : () -> {V64}',
+        "requires dense constant element count to match result logical lane count",
+    ),
+    (  # a shuffle selects existing lanes
+        '%r = "pto.vmi.shuffle"(%a) {indices = array<i64: 63, 0>} : '
+        f"({V64}) -> !pto.vmi.vreg<2xf32>",
+        '%r = "pto.vmi.shuffle"(%a) {indices = array<i64: 64, 0>} : '
+        f"({V64}) -> !pto.vmi.vreg<2xf32>",
+        "requires every shuffle index to select an existing source logical lane",
+    ),
+    (  # channels split the lanes evenly
+        '%r:2 = "pto.vmi.channel_split"(%a) : '
+        f"({V64}) -> (!pto.vmi.vreg<32xf32>, !pto.vmi.vreg<32xf32>)",
+        '%r:2 = "pto.vmi.channel_split"(%a) : '
+        f"({V64}) -> (!pto.vmi.vreg<16xf32>, !pto.vmi.vreg<16xf32>)",
+        "requires source lane count to equal result count times per-channel lane count",
+    ),
+    (  # vexpdif's result is f32
+        f"%r = pto.vmi.vexpdif %h, %h, %p : !pto.vmi.vreg<64xf16>, !pto.vmi.vreg<64xf16>, "
+        f"!pto.vmi.mask<64xpred> -> {V64}",
+        "%r = pto.vmi.vexpdif %h, %h, %p : !pto.vmi.vreg<64xf16>, !pto.vmi.vreg<64xf16>, "
+        "!pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xf16>",
+        "requires result element type to be f32",
+    ),
+    (  # an index vector counts up or down
+        f'%r = pto.vmi.vci %x {{order = "DESC"}} : f32 -> {V64}',
+        f'%r = pto.vmi.vci %x {{order = "UP"}} : f32 -> {V64}',
+        "requires order to be ASC or DESC",
+    ),
+    (  # a broadcast value has the lanes' type
+        f"%r = pto.vmi.vbrc %x : f32 -> {V64}",
+        f"%r = pto.vmi.vbrc %k : i16 -> {V64}",
+        "requires scalar or VMI vector input element type to match result element type",
+    ),
+]
+
+
+@pytest.mark.parametrize(("valid", "invalid", "message"), CASES, ids=[c[2][:40] for c in CASES])
+def test_vmi_rule(valid: str, invalid: str, message: str) -> None:
+    _verify(valid)
+    with pytest.raises(UserError) as caught:
+        _verify(invalid)
+    assert message in caught.value.message
+    location = caught.value.location
+    assert location is not None and location.line == 2

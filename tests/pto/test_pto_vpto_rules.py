@@ -1,0 +1,169 @@
+"""PTOAS's verifier rules of the register-level VPTO ops (`dialects/pto/vpto_rules.py`).
+
+Each case is a small kernel of ours that verifies, and the same kernel with one
+thing changed that PTOAS's C++ verifier (`lib/PTO/IR/VPTO.cpp`) rejects: the
+message it gives is worked out by hand from that verifier.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from xla_emit.diagnostics import UserError
+from xla_emit.ir import parse_mlir, verify_module
+
+F32 = "!pto.vreg<64xf32>"
+ARGUMENTS = {
+    "a": F32,
+    "f8": "!pto.vreg<256xf8E4M3FN>",
+    "q": "!pto.vreg<64x!pto.bf16x2>",
+    "i": "!pto.vreg<64xi32>",
+    "ui": "!pto.vreg<64xui32>",
+    "si": "!pto.vreg<64xsi32>",
+    "h": "!pto.vreg<128xf16>",
+    "o16": "!pto.vreg<128xui16>",
+    "o32": "!pto.vreg<64xui32>",
+    "b8": "!pto.vreg<256xi8>",
+    "m32": "!pto.mask<b32>",
+    "m16": "!pto.mask<b16>",
+    "m8": "!pto.mask<b8>",
+    "ub": "!pto.ptr<f32, ub>",
+    "uh": "!pto.ptr<f16, ub>",
+    "u8": "!pto.ptr<i8, ub>",
+    "l1": "!pto.ptr<ui16, l1>",
+    "x": "f32",
+    "n": "i32",
+    "un": "ui32",
+    "c": "index",
+}
+
+
+def _verify(body: str) -> None:
+    params = ", ".join(f"%{name}: {type_}" for name, type_ in ARGUMENTS.items())
+    text = (
+        f"func.func @k({params}) {{\n  {body}\n  return\n}}\n"
+        if "\n" not in body
+        else f"func.func @k({params}) {{\n{body}\n  return\n}}\n"
+    )
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+
+
+def _constants(*values: int) -> str:
+    return "".join(f"%k{v} = arith.constant {v} : i64\n  " for v in values)
+
+
+FILL = "pto.raw_fill_l1 %l1, %k{offset}, %n, %k1, %k2, %k0 {{fill_word_bits = {bits} : i64}}"
+FILL_TYPES = " : !pto.ptr<ui16, l1>, i64, i32, i64, i64, i64"
+
+# (valid body, the body with one change, PTOAS's message for the change)
+CASES = [
+    (  # arithmetic lanes are not low-precision ones
+        f"%r = pto.vadd %a, %a, %m32 : {F32}, {F32}, !pto.mask<b32> -> {F32}",
+        "%r = pto.vadd %f8, %f8, %m8 : !pto.vreg<256xf8E4M3FN>, !pto.vreg<256xf8E4M3FN>, "
+        "!pto.mask<b8> -> !pto.vreg<256xf8E4M3FN>",
+        "'pto.vadd' op lhs type must not use low-precision vector element type",
+    ),
+    (  # all three registers of one type
+        f"%r = pto.vmul %a, %a, %m32 : {F32}, {F32}, !pto.mask<b32> -> {F32}",
+        f"%r = pto.vmul %a, %a, %m32 : {F32}, {F32}, !pto.mask<b32> -> !pto.vreg<64xi32>",
+        "requires matching register vector shapes",
+    ),
+    (  # bitwise ops move 8-bit payloads, not bf16x2 pairs
+        "%r = pto.vand %f8, %f8, %m8 : !pto.vreg<256xf8E4M3FN>, !pto.vreg<256xf8E4M3FN>, "
+        "!pto.mask<b8> -> !pto.vreg<256xf8E4M3FN>",
+        "%r = pto.vand %q, %q, %m32 : !pto.vreg<64x!pto.bf16x2>, !pto.vreg<64x!pto.bf16x2>, "
+        "!pto.mask<b32> -> !pto.vreg<64x!pto.bf16x2>",
+        "does not support bf16x2 vector elements",
+    ),
+    (  # unary math neither
+        f"%r = pto.vexp %a, %m32 : {F32}, !pto.mask<b32> -> {F32}",
+        "%r = pto.vexp %f8, %m8 : !pto.vreg<256xf8E4M3FN>, !pto.mask<b8> "
+        "-> !pto.vreg<256xf8E4M3FN>",
+        "operand type must not use low-precision vector element type",
+    ),
+    (  # relu of signed or signless 32-bit integers, f16 or f32
+        "%r = pto.vrelu %i, %m32 : !pto.vreg<64xi32>, !pto.mask<b32> -> !pto.vreg<64xi32>",
+        "%r = pto.vrelu %ui, %m32 : !pto.vreg<64xui32>, !pto.mask<b32> -> !pto.vreg<64xui32>",
+        "requires si32/i32/f16/f32 vector element type",
+    ),
+    (  # an integer scalar has the lanes' width and signedness, or is signless
+        "%r = pto.vmuls %si, %n, %m32 : !pto.vreg<64xsi32>, i32, !pto.mask<b32> "
+        "-> !pto.vreg<64xsi32>",
+        "%r = pto.vmuls %si, %un, %m32 : !pto.vreg<64xsi32>, ui32, !pto.mask<b32> "
+        "-> !pto.vreg<64xsi32>",
+        "integer scalar type must match vector element width and use matching signedness",
+    ),
+    (  # a select's registers are of one type
+        f"%r = pto.vsel %a, %a, %m32 : {F32}, {F32}, !pto.mask<b32> -> {F32}",
+        f"%r = pto.vsel %a, %i, %m32 : {F32}, !pto.vreg<64xi32>, !pto.mask<b32> -> {F32}",
+        "requires src0, src1, and result to have identical vector types",
+    ),
+    (  # vmulscvt rounds away from zero only
+        f'%r = pto.vmulscvt %a, %x, %m32, "A", "EVEN" : {F32}, f32, !pto.mask<b32> '
+        "-> !pto.vreg<128xf16>",
+        f'%r = pto.vmulscvt %a, %x, %m32, "R", "EVEN" : {F32}, f32, !pto.mask<b32> '
+        "-> !pto.vreg<128xf16>",
+        "currently only supports rnd A",
+    ),
+    (  # 32-bit values scatter by 32-bit offsets under a b32 mask
+        f"pto.vscatter %a, %ub, %o32, %m32 : {F32}, !pto.ptr<f32, ub>, "
+        "!pto.vreg<64xui32>, !pto.mask<b32>",
+        f"pto.vscatter %a, %ub, %o32, %m16 : {F32}, !pto.ptr<f32, ub>, "
+        "!pto.vreg<64xui32>, !pto.mask<b16>",
+        "mask type must be !pto.mask<b32>",
+    ),
+    (  # 16-bit gathers take 16-bit offsets
+        "%r = pto.vgather2 %uh, %o16, %m16 : !pto.ptr<f16, ub>, !pto.vreg<128xui16>, "
+        "!pto.mask<b16> -> !pto.vreg<128xf16>",
+        "%r = pto.vgather2 %uh, %o16, %m32 : !pto.ptr<f16, ub>, !pto.vreg<128xui16>, "
+        "!pto.mask<b32> -> !pto.vreg<128xf16>",
+        "mask type must be !pto.mask<b16>",
+    ),
+    (  # 8-bit gathers widen to a 16-bit result of the same signedness
+        "%r = pto.vgather2 %u8, %o16, %m16 : !pto.ptr<i8, ub>, !pto.vreg<128xui16>, "
+        "!pto.mask<b16> -> !pto.vreg<128xi16>",
+        "%r = pto.vgather2 %u8, %o16, %m16 : !pto.ptr<i8, ub>, !pto.vreg<128xui16>, "
+        "!pto.mask<b16> -> !pto.vreg<128xui16>",
+        "8-bit gather requires i8/ui8 source and matching i16/ui16 result",
+    ),
+    (  # a post-update load returns a base of its base's type
+        f"%r, %next = pto.vlds %ub[%c] : !pto.ptr<f32, ub> -> {F32}, !pto.ptr<f32, ub>",
+        f"%r, %next = pto.vlds %ub[%c] : !pto.ptr<f32, ub> -> {F32}, !pto.ptr<i32, ub>",
+        "requires updated base result to match base type",
+    ),
+    (  # L1 fills write 16- or 32-bit words
+        "  " + _constants(0, 1, 2) + FILL.format(offset=0, bits=16) + FILL_TYPES,
+        "  " + _constants(0, 1, 2) + FILL.format(offset=0, bits=8) + FILL_TYPES,
+        "fill_word_bits must be 16 or 32, got 8",
+    ),
+    (  # at 32-byte offsets
+        "  " + _constants(0, 1, 2, 64) + FILL.format(offset=64, bits=16) + FILL_TYPES,
+        "  " + _constants(0, 1, 2, 48) + FILL.format(offset=48, bits=16) + FILL_TYPES,
+        "byte_offset must be a multiple of 32 bytes",
+    ),
+    (  # a matrix fill's words are as wide as its view's elements
+        "  "
+        + _constants(0, 1, 2)
+        + "pto.create_cbuf_matrix %l1, %n, %k1, %k2, %k0 {fill_word_bits = 16 : i64}"
+        " : !pto.ptr<ui16, l1>, i32, i64, i64, i64",
+        "  "
+        + _constants(0, 1, 2)
+        + "pto.create_cbuf_matrix %l1, %n, %k1, %k2, %k0 {fill_word_bits = 32 : i64}"
+        " : !pto.ptr<ui16, l1>, i32, i64, i64, i64",
+        "fill_word_bits 32 does not match the 16-bit destination view",
+    ),
+    (  # synchronization delimits vector scopes (a memory barrier may sit inside)
+        '  pto.vecscope {\n    pto.mem_bar "VV_ALL"\n  }',
+        "  pto.vecscope {\n    pto.barrier #pto.pipe<PIPE_V>\n  }",
+        "'pto.barrier' must be outside 'pto.vecscope'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("valid", "invalid", "message"), CASES, ids=[c[2][:40] for c in CASES])
+def test_vpto_rule(valid: str, invalid: str, message: str) -> None:
+    _verify(valid)
+    with pytest.raises(UserError) as caught:
+        _verify(invalid)
+    assert message in caught.value.message
