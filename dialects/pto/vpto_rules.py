@@ -26,6 +26,7 @@ from xla_emit.dialects.pto.types import PtrType
 from xla_emit.dialects.pto.vmi_rules import (
     Rule,
     int_prop,
+    is_f4x2,
     is_int,
     is_low_precision,
     require,
@@ -340,6 +341,93 @@ def _create_cbuf_matrix(op: Operation) -> None:
     _fill_geometry(op, with_offset=False)
 
 
+# -- cube bridge loads (L1 to L0A/L0B) ---------------------------------------------------
+
+U16_MAX = 65535
+U8_MAX = 255
+SPACE_ROLES = {"l0a": "LEFT", "l0b": "RIGHT"}
+
+
+def control_in_range(value: SSAValue, name: str, low: int, high: int) -> None:
+    """A constant control field fits its hardware field (`low` is 0 or 1)."""
+    number = constant_int(value)
+    if number is None:
+        return
+    require(
+        number >= low,
+        f"{name} must be non-negative" if low == 0 else f"{name} must be greater than zero",
+    )
+    require(number <= high, f"{name} must be <= {high} to fit the hardware control field")
+
+
+def _bridge_spaces(op: Operation, destination_space: str) -> tuple[Attribute, Attribute]:
+    source, destination = op.source.type, op.destination.type  # type: ignore[attr-defined]
+    require(memory_space(source) == "l1", "requires MAT source")
+    require(
+        memory_space(destination) == destination_space,
+        f"requires {SPACE_ROLES[destination_space]} destination",
+    )
+    a, b = storage_bits(source.element_type), storage_bits(destination.element_type)
+    require(
+        a > 0 and b > 0,
+        "requires source and destination element types with known byte width",
+    )
+    require(a == b, "requires source and destination element byte widths to match")
+    return source.element_type, destination.element_type
+
+
+def _explicit_controls(op: Operation) -> None:
+    for name, low, high in (
+        ("m_start", 0, U16_MAX),
+        ("k_start", 0, U16_MAX),
+        ("m_step", 1, U8_MAX),
+        ("k_step", 1, U8_MAX),
+        ("src_stride", 1, U16_MAX),
+        ("dst_stride", 1, U16_MAX),
+    ):
+        control_in_range(getattr(op, name), name, low, high)
+
+
+def _bridge_load(destination_space: str) -> Rule:
+    """load_cbuf_to_ca/cb: not of packed FP4 (the S4 forms load those)."""
+
+    def rule(op: Operation) -> None:
+        source, destination = _bridge_spaces(op, destination_space)
+        require(not is_f4x2(source), "packed FP4 source requires the S4 load operation")
+        require(not is_f4x2(destination), "packed FP4 destination requires the S4 load operation")
+        _explicit_controls(op)
+
+    return rule
+
+
+def _bridge_load_s4(destination_space: str) -> Rule:
+    def rule(op: Operation) -> None:
+        source, destination = _bridge_spaces(op, destination_space)
+        require(is_f4x2(source), "requires packed FP4 source element type f4e1m2x2 or f4e2m1x2")
+        require(
+            is_f4x2(destination),
+            "requires packed FP4 destination element type f4e1m2x2 or f4e2m1x2",
+        )
+        require(
+            source == destination,
+            "requires source and destination packed FP4 element types to match",
+        )
+        _explicit_controls(op)
+        control_in_range(op.transpose, "transpose", 0, 1)  # type: ignore[attr-defined]
+
+    return rule
+
+
+def _bridge_load_mx(destination_space: str) -> Rule:
+    def rule(op: Operation) -> None:
+        _bridge_spaces(op, destination_space)
+        for name in ("x_start_position", "y_start_position"):
+            number = constant_int(getattr(op, name))
+            require(number is None or number >= 0, f"{name} must be non-negative")
+
+    return rule
+
+
 # -- vector scopes ---------------------------------------------------------------------
 
 # Synchronization delimits vector scopes, so none of it may sit inside one
@@ -423,6 +511,12 @@ VPTO_RULES: dict[str, Rule] = {
         for name in ("vsts", "vsstb", "psts", "psti", "sprsti", "sprsts", "vstas")
     },
     "vstus": _updated_base("base"),
+    "load_cbuf_to_ca": _bridge_load("l0a"),
+    "load_cbuf_to_cb": _bridge_load("l0b"),
+    "load_cbuf_to_ca_s4": _bridge_load_s4("l0a"),
+    "load_cbuf_to_cb_s4": _bridge_load_s4("l0b"),
+    "load_cbuf_to_ca_mx": _bridge_load_mx("l0a"),
+    "load_cbuf_to_cb_mx": _bridge_load_mx("l0b"),
     "raw_fill_l1": _raw_fill_l1,
     "create_cbuf_matrix": _create_cbuf_matrix,
     "vecscope": _no_sync_inside("pto.vecscope"),
