@@ -129,6 +129,34 @@ def _is_unsigned(element: Attribute) -> bool:
     return isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
 
 
+def _shift(op: Operation) -> None:
+    """vshl/vshr: integer lanes shifted by a signed count of their width, lane by lane."""
+    lhs, rhs = op.lhs.type, op.rhs.type  # type: ignore[attr-defined]
+    not_low_precision(lhs, "lhs type")
+    require(is_int(lhs.element_type), "requires integer vector element type")
+    require(lhs == op.result.type, "requires matching result register vector shape")  # type: ignore[attr-defined]
+    require(lhs.count == rhs.count, "requires matching lane count for shift count")
+    require(is_int(rhs.element_type), "requires integer vector element type for shift count")
+    require(
+        storage_bits(rhs.element_type) == storage_bits(lhs.element_type),
+        "requires shift count with matching element bitwidth",
+    )
+    require(
+        _is_signed(rhs.element_type),
+        "requires shift count to use a signed integer element type",
+    )
+
+
+def _carry(op: Operation) -> None:
+    """vaddc/vsubc (and their carry-in forms): 32-bit integer lanes of one type."""
+    lhs = op.lhs.type  # type: ignore[attr-defined]
+    require(
+        lhs == op.rhs.type == op.result.type,  # type: ignore[attr-defined]
+        "requires lhs, rhs, and result to have matching vector types",
+    )
+    require(is_int(lhs.element_type, 32), "currently requires 32-bit integer vector elements")
+
+
 def _vector_scalar(op: Operation) -> None:
     """vadds/vmuls/vmaxs/vmins/vlrelu: `input OP scalar`."""
     input_ = op.input.type  # type: ignore[attr-defined]
@@ -499,6 +527,9 @@ VPTO_RULES: dict[str, Rule] = {
     **{name: _binary(bitwise=True) for name in ("vand", "vor", "vxor")},
     **{name: _unary for name in ("vexp", "vln", "vsqrt", "vneg", "vnot")},
     "vrelu": _vrelu,
+    "vshl": _shift,
+    "vshr": _shift,
+    **{name: _carry for name in ("vaddc", "vsubc", "vaddcs", "vsubcs")},
     **{name: _vector_scalar for name in ("vmuls", "vadds", "vmaxs", "vmins")},
     "vsel": _vsel,
     "vmulscvt": _vmulscvt,
