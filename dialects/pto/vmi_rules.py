@@ -40,9 +40,11 @@ from xla_emit.dialects.pto.vpto_types import (
     F4E2M1x2Type,
     HiF8x2Type,
     LowPrecisionType,
+    MaskType,
     VMILayoutAttr,
     VMIMaskType,
     VMIVRegType,
+    VRegType,
     element_bits,
 )
 
@@ -2058,3 +2060,97 @@ VMI_RULES: dict[str, Rule] = {
     "vmi.vcmp": _vcmp(scalar=False),
     "vmi.vcmps": _vcmp(scalar=True),
 }
+
+
+# -- physical parts (pack / unpack) -----------------------------------------------------
+
+MASK_LANES = {"b8": 256, "b16": 128, "b32": 64}
+
+
+def _mask_carrier(mask: VMIMaskType) -> str | None:
+    """The `!pto.mask` granularity that carries a concrete mask: its own, widened by
+    the layout's lane stride."""
+    if mask.granularity.data == "pred":
+        return None
+    layout = layout_of(mask)
+    stride = layout.lane_stride.data if layout is not None else 1
+    bits = int(mask.granularity.data[1:]) * stride
+    return f"b{bits}" if bits in (8, 16, 32) else None
+
+
+def _lanes_per_part(type_: Attribute) -> int:
+    if isinstance(type_, VMIVRegType):
+        return lanes_per_register(type_.element_type)
+    carrier = _mask_carrier(type_)  # type: ignore[arg-type]
+    return MASK_LANES[carrier] if carrier else 0
+
+
+def physical_arity(type_: Attribute) -> int | None:
+    """How many registers a layout-assigned logical vector or mask occupies (PTOAS's
+    `getVMIPhysicalArity`); None where it cannot be said."""
+    layout = layout_of(type_)
+    per_part = _lanes_per_part(type_)
+    if layout is None or per_part <= 0:
+        return None
+    count = type_.count.data  # type: ignore[attr-defined]
+    if is_group_slots(layout) and layout.slots.data > 0:
+        return -(-layout.factor.data // layout.slots.data)
+    factor = layout.factor.data if is_dense_split(layout) else 1
+    block = 1
+    if layout.kind.data == "block_deinterleaved":
+        if per_part % 8:
+            return None
+        block = per_part // 8
+    dense = layout.kind.data in ("contiguous", "deinterleaved")
+    stride = layout.lane_stride.data if dense and isinstance(type_, VMIVRegType) else 1
+    lanes_in_part = [0] * factor
+    for lane in range(count):
+        blocks, within = divmod(lane, block)
+        part_block, part = divmod(blocks, factor)
+        lanes_in_part[part] = max(lanes_in_part[part], part_block * block + within + 1)
+    physical = [0 if n == 0 else (n - 1) * stride + 1 for n in lanes_in_part]
+    return sum(-(-lanes // per_part) for lanes in physical)
+
+
+def physical_parts(logical: Attribute, parts: Sequence[Attribute]) -> None:
+    arity = physical_arity(logical)
+    require(arity is not None, "requires a layout-assigned VMI type with computable physical arity")
+    require(len(parts) == arity, f"requires {arity} physical parts, got {len(parts)}")
+    if isinstance(logical, VMIVRegType):
+        per_part = _lanes_per_part(logical)
+        for part in parts:
+            require(isinstance(part, VRegType), "requires physical data parts to be !pto.vreg")
+            require(
+                part.count.data == per_part  # type: ignore[attr-defined]
+                and part.element_type == logical.element_type,  # type: ignore[attr-defined]
+                "requires physical data part type to match VMI lane-map helper",
+            )
+        return
+    require(isinstance(logical, VMIMaskType), "requires VMI data or mask type")
+    require(
+        logical.granularity.data != "pred",  # type: ignore[attr-defined]
+        "requires layout-assigned mask with concrete granularity",
+    )
+    carrier = _mask_carrier(logical)  # type: ignore[arg-type]
+    require(
+        carrier is not None,
+        "requires mask type with supported physical carrier granularity",
+    )
+    for part in parts:
+        require(isinstance(part, MaskType), "requires physical mask parts to be !pto.mask")
+        require(
+            part.granularity.data == carrier,  # type: ignore[attr-defined]
+            "requires physical mask part granularity to match VMI mask carrier",
+        )
+
+
+def _unpack(op: Operation) -> None:
+    physical_parts(op.source.type, [r.type for r in op.results])  # type: ignore[attr-defined]
+
+
+def _pack(op: Operation) -> None:
+    physical_parts(op.result.type, [v.type for v in op.operands])  # type: ignore[attr-defined]
+
+
+VMI_RULES["vmi.unpack"] = _unpack
+VMI_RULES["vmi.pack"] = _pack
