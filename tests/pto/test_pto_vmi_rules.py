@@ -33,6 +33,7 @@ ARGUMENTS = {
     "hist": "!pto.vmi.vreg<256xui16>",
     "bytes": "!pto.vmi.vreg<256xui8>",
     "m8": "!pto.vmi.mask<256xb8>",
+    "d2": "!pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 2>>",
 }
 
 
@@ -228,6 +229,20 @@ CASES = [
         f"%r = pto.vmi.vbrc %x : f32 -> {V64}",
         f"%r = pto.vmi.vbrc %k : i16 -> {V64}",
         "requires scalar or VMI vector input element type to match result element type",
+    ),
+    (  # 128 f32 lanes deinterleaved by two sit in two registers of 64
+        '%r:2 = "pto.vmi.unpack"(%d2) : (!pto.vmi.vreg<128xf32, '
+        "#pto.vmi.layout<deinterleaved = 2>>) -> (!pto.vreg<64xf32>, !pto.vreg<64xf32>)",
+        '%r = "pto.vmi.unpack"(%d2) : (!pto.vmi.vreg<128xf32, '
+        "#pto.vmi.layout<deinterleaved = 2>>) -> !pto.vreg<64xf32>",
+        "requires 2 physical parts, got 1",
+    ),
+    (  # ... of f32 lanes
+        '%r:2 = "pto.vmi.unpack"(%d2) : (!pto.vmi.vreg<128xf32, '
+        "#pto.vmi.layout<deinterleaved = 2>>) -> (!pto.vreg<64xf32>, !pto.vreg<64xf32>)",
+        '%r:2 = "pto.vmi.unpack"(%d2) : (!pto.vmi.vreg<128xf32, '
+        "#pto.vmi.layout<deinterleaved = 2>>) -> (!pto.vreg<64xf32>, !pto.vreg<64xi32>)",
+        "requires physical data part type to match VMI lane-map helper",
     ),
 ]
 

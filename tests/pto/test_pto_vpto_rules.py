@@ -35,6 +35,10 @@ ARGUMENTS = {
     "n": "i32",
     "un": "ui32",
     "c": "index",
+    "l1f4": "!pto.ptr<!pto.f4E2M1x2, l1>",
+    "l0af4": "!pto.ptr<!pto.f4E2M1x2, l0a>",
+    "l1h": "!pto.ptr<f16, l1>",
+    "l0ah": "!pto.ptr<f16, l0a>",
 }
 
 
@@ -157,6 +161,40 @@ CASES = [
         '  pto.vecscope {\n    pto.mem_bar "VV_ALL"\n  }',
         "  pto.vecscope {\n    pto.barrier #pto.pipe<PIPE_V>\n  }",
         "'pto.barrier' must be outside 'pto.vecscope'",
+    ),
+    (  # shift counts are signed, of the data's width
+        "%r = pto.vshr %ui, %si, %m32 : !pto.vreg<64xui32>, !pto.vreg<64xsi32>, "
+        "!pto.mask<b32> -> !pto.vreg<64xui32>",
+        "%r = pto.vshr %ui, %i, %m32 : !pto.vreg<64xui32>, !pto.vreg<64xi32>, "
+        "!pto.mask<b32> -> !pto.vreg<64xui32>",
+        "requires shift count to use a signed integer element type",
+    ),
+    (  # carries of 32-bit integer lanes
+        "%r, %cy = pto.vaddc %i, %i, %m32 : !pto.vreg<64xi32>, !pto.vreg<64xi32>, "
+        "!pto.mask<b32> -> !pto.vreg<64xi32>, !pto.mask<b32>",
+        "%r, %cy = pto.vaddc %o16, %o16, %m16 : !pto.vreg<128xui16>, !pto.vreg<128xui16>, "
+        "!pto.mask<b16> -> !pto.vreg<128xui16>, !pto.mask<b16>",
+        "currently requires 32-bit integer vector elements",
+    ),
+    (  # packed FP4 goes L1 -> L0A by the S4 load
+        "  "
+        + _constants(0, 1)
+        + "pto.load_cbuf_to_ca_s4 %l1f4, %l0af4, %k0, %k0, %k1, %k1, %k1, %k1, %k0 : "
+        "!pto.ptr<!pto.f4E2M1x2, l1>, !pto.ptr<!pto.f4E2M1x2, l0a>, "
+        "i64, i64, i64, i64, i64, i64, i64",
+        "  "
+        + _constants(0, 1)
+        + "pto.load_cbuf_to_ca %l1f4, %l0af4, %k0, %k0, %k1, %k1, %k1, %k1 : "
+        "!pto.ptr<!pto.f4E2M1x2, l1>, !pto.ptr<!pto.f4E2M1x2, l0a>, "
+        "i64, i64, i64, i64, i64, i64",
+        "packed FP4 source requires the S4 load operation",
+    ),
+    (  # a step of at least one
+        "  " + _constants(0, 1) + "pto.load_cbuf_to_ca %l1h, %l0ah, %k0, %k0, %k1, %k1, %k1, %k1 : "
+        "!pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64, i64, i64",
+        "  " + _constants(0, 1) + "pto.load_cbuf_to_ca %l1h, %l0ah, %k0, %k0, %k0, %k1, %k1, %k1 : "
+        "!pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64, i64, i64",
+        "m_step must be greater than zero",
     ),
 ]
 
