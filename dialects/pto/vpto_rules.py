@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
-from xla_emit.dialects.pto.types import PtrType
+from xla_emit.dialects.pto.types import PTR_SPACES, PtrType
 from xla_emit.dialects.pto.vmi_rules import (
     Rule,
     int_prop,
@@ -75,7 +75,7 @@ def memory_space(type_: Attribute) -> str | None:
         space = type_.memory_space
         name = getattr(space, "data", None)
         if isinstance(name, str):
-            return {"vec": "ub", "mat": "l1"}.get(name, name)
+            return PTR_SPACES.get(name, name)
     return None
 
 
@@ -389,7 +389,7 @@ def control_in_range(value: SSAValue, name: str, low: int, high: int) -> None:
 
 
 def _bridge_spaces(op: Operation, destination_space: str) -> tuple[Attribute, Attribute]:
-    source, destination = op.source.type, op.destination.type  # type: ignore[attr-defined]
+    source, destination = op.operands[0].type, op.operands[1].type
     require(memory_space(source) == "l1", "requires MAT source")
     require(
         memory_space(destination) == destination_space,
@@ -552,4 +552,133 @@ VPTO_RULES: dict[str, Rule] = {
     "create_cbuf_matrix": _create_cbuf_matrix,
     "vecscope": _no_sync_inside("pto.vecscope"),
     "strict_vecscope": _strict_vecscope,
+}
+
+
+# -- MTE L1 -> L0A/L0B (keyword-group syntax, `mte_ops`) ----------------------------------
+
+SHAPE_FIELDS = {
+    "a": ("m", "k", "start_row", "start_col"),
+    "b": ("k", "n", "start_row", "start_col"),
+}
+FULL_FIELDS = ("m_start", "k_start", "m_step", "k_step", "src_stride", "dst_stride")
+MX_FULL_FIELDS = ("x_start", "y_start", "x_step", "y_step", "src_stride", "dst_stride")
+MX_SOURCE_ALIGNMENT = 32
+MX_DESTINATION_ALIGNMENT = 16
+
+
+def written_operands(op: Operation, buffers: int) -> tuple[list[SSAValue], dict[str, SSAValue]]:
+    """The operands after the buffers: those written by position, and those written
+    in `name(%v)` groups, by name."""
+    words = [w.data for w in op.syntax.data]  # type: ignore[attr-defined]
+    positional: list[SSAValue] = []
+    named: dict[str, SSAValue] = {}
+    index, group, depth = 0, None, 0
+    for position, word in enumerate(words):
+        if word == "%":
+            if index >= buffers:
+                if group is not None:
+                    named[group] = op.operands[index]
+                else:
+                    positional.append(op.operands[index])
+            index += 1
+        elif word == "(":
+            depth += 1
+            if depth == 1 and position > 0 and words[position - 1] not in ("%", ",", "("):
+                group = words[position - 1]
+        elif word == ")":
+            depth -= 1
+            if depth == 0:
+                group = None
+    return positional, named
+
+
+def _l1_l0_fields(
+    op: Operation, shape: tuple[str, ...], full: tuple[str, ...], mx: str
+) -> tuple[dict[str, SSAValue], bool]:
+    """The shape-derived or full control fields, written by position or by name."""
+    positional, named = written_operands(op, 2)
+    if positional:
+        require(
+            not named and len(positional) in (4, 6),
+            f"expects either four shape-derived or six full positional {mx}operands",
+        )
+        names = shape if len(positional) == 4 else full
+        return dict(zip(names, positional, strict=True)), len(positional) == 4
+    has_shape = any(name in named for name in shape)
+    has_full = any(name in named for name in full)
+    what = f"{mx}operands" if mx else "operands"
+    require(
+        not (has_shape and has_full),
+        f"cannot mix shape-derived {what} with full {'MX operands' if mx else 'control operands'}",
+    )
+    require(
+        has_shape or has_full,
+        f"requires either all shape-derived {what} or all full "
+        f"{'MX operands' if mx else 'control operands'}",
+    )
+    form = "shape-derived" if has_shape else "full"
+    for name in shape if has_shape else full:
+        require(
+            name in named,
+            f"{form} {'MX form' if mx else ('form' if has_shape else 'control form')} "
+            f"requires {name}",
+        )
+    return named, has_shape
+
+
+def _non_negative(fields: dict[str, SSAValue], *names: str) -> None:
+    for name in names:
+        number = constant_int(fields[name])
+        require(number is None or number >= 0, f"{name} must be non-negative")
+
+
+def cast_address(value: SSAValue) -> int | None:
+    """The constant integer address a `pto.castptr` makes a pointer of."""
+    owner = value.owner
+    if getattr(owner, "name", None) != "pto.castptr" or not owner.operands:  # type: ignore[union-attr]
+        return None
+    return constant_int(owner.operands[0])  # type: ignore[union-attr]
+
+
+def _mte_l1_l0(side: str, mx: bool) -> Rule:
+    destination_space = "l0a" if side == "a" else "l0b"
+
+    def rule(op: Operation) -> None:
+        _bridge_spaces(op, destination_space)
+        shape = SHAPE_FIELDS[side]
+        full = MX_FULL_FIELDS if mx else FULL_FIELDS
+        fields, shaped = _l1_l0_fields(op, shape, full, "MX " if mx else "")
+        if shaped:
+            _non_negative(fields, "start_row", "start_col")
+        elif mx:
+            _non_negative(fields, *MX_FULL_FIELDS)
+        else:
+            for name, low, high in zip(
+                FULL_FIELDS,
+                (0, 0, 1, 1, 1, 1),
+                (U16_MAX, U16_MAX, U8_MAX, U8_MAX, U16_MAX, U16_MAX),
+                strict=True,
+            ):
+                control_in_range(fields[name], name, low, high)
+        if mx:
+            for role, value, alignment in (
+                ("source", op.operands[0], MX_SOURCE_ALIGNMENT),
+                ("destination", op.operands[1], MX_DESTINATION_ALIGNMENT),
+            ):
+                address = cast_address(value)
+                require(
+                    address is None or address % alignment == 0,
+                    f"statically known LOAD.MX {role} address must be aligned to {alignment} "
+                    f"bytes, got {address}",
+                )
+
+    return rule
+
+
+MTE_RULES: dict[str, Rule] = {
+    "pto.mte_l1_l0a": _mte_l1_l0("a", mx=False),
+    "pto.mte_l1_l0b": _mte_l1_l0("b", mx=False),
+    "pto.mte_l1_l0a_mx": _mte_l1_l0("a", mx=True),
+    "pto.mte_l1_l0b_mx": _mte_l1_l0("b", mx=True),
 }
