@@ -196,6 +196,20 @@ CASES = [
         "!pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64, i64, i64",
         "m_step must be greater than zero",
     ),
+    (  # an L1 -> L0A load is written shape-derived (4) or with full controls (6)
+        "  " + _constants(0, 16) + "pto.mte_l1_l0a %l1h, %l0ah, %k16, %k16, %k0, %k0 : "
+        "!pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64",
+        "  " + _constants(0, 16) + "pto.mte_l1_l0a %l1h, %l0ah, %k16, %k16, %k0 : "
+        "!pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64",
+        "expects either four shape-derived or six full positional operands",
+    ),
+    (  # from L1
+        "  " + _constants(0, 16) + "pto.mte_l1_l0a %l1h, %l0ah, %k16, %k16, %k0, %k0 : "
+        "!pto.ptr<f16, l1>, !pto.ptr<f16, l0a>, i64, i64, i64, i64",
+        "  " + _constants(0, 16) + "pto.mte_l1_l0a %l0ah, %l0ah, %k16, %k16, %k0, %k0 : "
+        "!pto.ptr<f16, l0a>, !pto.ptr<f16, l0a>, i64, i64, i64, i64",
+        "requires MAT source",
+    ),
 ]
 
 
