@@ -15,8 +15,8 @@ The words between the operands (group keywords, modes, `=`) are kept as written 
 printed back; each operand takes the type at its place in the type list (a loop
 group's types follow its keyword there too). The verifier checks that the buffers
 are pointers or memrefs and every other operand an integer, index or float scalar;
-PTOAS's per-op rules are checked where `vpto_rules.MTE_RULES` has them (the L1 to
-L0A/L0B loads).
+PTOAS's per-op rules are checked where `vpto_rules.MTE_RULES` (the L1 to L0A/L0B
+loads) and `acc_store_rules` (the accumulator stores) have them.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects.pto.acc_store_rules import ACC_STORE_RULES
 from xla_emit.dialects.pto.types import PtrType, element_type_name
 from xla_emit.dialects.pto.vpto_rules import MTE_RULES
 
@@ -135,7 +136,7 @@ class MteOpBase(IRDLOperation):
                     f"expects operand #{index} to be an integer or float scalar, "
                     f"but got {operand.type}"
                 )
-        rule = MTE_RULES.get(self.name)
+        rule = MTE_RULES.get(self.name) or ACC_STORE_RULES.get(self.name)
         if rule is not None:
             rule(self)
 
