@@ -39,6 +39,11 @@ ARGUMENTS = {
     "l0af4": "!pto.ptr<!pto.f4E2M1x2, l0a>",
     "l1h": "!pto.ptr<f16, l1>",
     "l0ah": "!pto.ptr<f16, l0a>",
+    "acc": "!pto.ptr<f32, l0c>",
+    "gmf": "!pto.ptr<f32, gm>",
+    "ubh": "!pto.ptr<f16, ub>",
+    "l1f": "!pto.ptr<f32, l1>",
+    "bf": "bf16",
 }
 
 
@@ -209,6 +214,40 @@ CASES = [
         "  " + _constants(0, 16) + "pto.mte_l1_l0a %l0ah, %l0ah, %k16, %k16, %k0, %k0 : "
         "!pto.ptr<f16, l0a>, !pto.ptr<f16, l0a>, i64, i64, i64, i64",
         "requires MAT source",
+    ),
+    (  # atomics add into GM only
+        "  "
+        + _constants(16, 32)
+        + "pto.mte_l0c_gm %acc, %gmf, %k16, %k16, %k16, %k32, %k16, %k16, "
+        "atomic(type = f32, op = add) : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, "
+        "i64, i64, i64, i64, i64, i64",
+        "  " + _constants(16, 32) + "pto.mte_l0c_l1 %acc, %l1f, %k16, %k16, %k16, %k32, "
+        "atomic(type = f32, op = add) : !pto.ptr<f32, l0c>, !pto.ptr<f32, l1>, "
+        "i64, i64, i64, i64",
+        "atomic is only supported for mte_l0c_gm",
+    ),
+    (  # f32 -> bf16 quantization writes bf16
+        "  "
+        + _constants(0, 16, 32)
+        + "pto.mte_l0c_ub %acc, %ubh, %k16, %k16, %k16, %k32, dst_mode(%k0), "
+        "pre_quant(%x, mode = f32_f16) : !pto.ptr<f32, l0c>, !pto.ptr<f16, ub>, "
+        "i64, i64, i64, i64, i64, f32",
+        "  "
+        + _constants(0, 16, 32)
+        + "pto.mte_l0c_ub %acc, %ubh, %k16, %k16, %k16, %k32, dst_mode(%k0), "
+        "pre_quant(%x, mode = f32_bf16) : !pto.ptr<f32, l0c>, !pto.ptr<f16, ub>, "
+        "i64, i64, i64, i64, i64, f32",
+        "pre_quant mode f32_bf16 is incompatible with source element type 'f32' and "
+        "destination element type 'f16'",
+    ),
+    (  # one saturation clause
+        "  " + _constants(16) + "pto.mte_l0c_l1 %acc, %l1f, %k16, %k16, %k16, %k16, nz2nd, sat : "
+        "!pto.ptr<f32, l0c>, !pto.ptr<f32, l1>, i64, i64, i64, i64",
+        "  "
+        + _constants(16)
+        + "pto.mte_l0c_l1 %acc, %l1f, %k16, %k16, %k16, %k16, nz2nd, sat, nosat : "
+        "!pto.ptr<f32, l0c>, !pto.ptr<f32, l1>, i64, i64, i64, i64",
+        "duplicate sat/nosat clause",
     ),
 ]
 
