@@ -1,4 +1,5 @@
-"""PTOAS's verifier rules of its accumulator stores (`pto.mte_l0c_gm`, `_ub`, `_l1`).
+"""PTOAS's verifier rules of its accumulator stores (`pto.mte_l0c_gm`, `_ub`, `_l1`)
+and of the cube multiply-accumulates that fill the accumulator (`pto.mad*`).
 
 An acc store is written with clauses after its sizes (`mte_ops` keeps the words):
 
@@ -21,7 +22,8 @@ from dataclasses import dataclass, field
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
-from xla_emit.dialects.pto.vmi_rules import FLOAT8_TYPES, is_int, is_signed, require
+from xla_emit.dialects.pto.types import PtrType
+from xla_emit.dialects.pto.vmi_rules import FLOAT8_TYPES, is_float_like, is_int, is_signed, require
 from xla_emit.dialects.pto.vpto_rules import constant_int, memory_space
 from xla_emit.dialects.pto.vpto_types import HiF8Type, HiF8x2Type
 
@@ -347,3 +349,52 @@ def acc_store(op: Operation) -> None:
 
 
 ACC_STORE_RULES = dict.fromkeys(DESTINATIONS, acc_store)
+
+
+# -- cube multiply-accumulates (mad, mad_acc, mad_bias and their _mx forms) ---------------
+
+
+def mad(op: Operation) -> None:
+    """PTOAS's `verifyMadSemanticClauses`: L0A x L0B -> L0C pointers (a bias in BT of
+    the accumulator's type), tf32 rounding of f32 only, hif8 on both sides or
+    neither, saturation of floats only."""
+    pointers = [v.type for v in op.operands[: op.BUFFERS]]  # type: ignore[attr-defined]
+    require(
+        all(isinstance(p, PtrType) for p in pointers),
+        "requires typed !pto.ptr lhs/rhs/dst operands",
+    )
+    lhs, rhs, dst = pointers[:3]
+    require(
+        [memory_space(p) for p in pointers[:3]] == ["l0a", "l0b", "l0c"],
+        "requires l0a/l0b/l0c-typed lhs/rhs/dst pointers",
+    )
+    if len(pointers) == 4:
+        bias = pointers[3]
+        require(memory_space(bias) == "bt", "requires bias pointer in !pto.ptr<..., bt>")
+        require(
+            bias.element_type == dst.element_type,  # type: ignore[attr-defined]
+            "requires bias element type to match dst element type",
+        )
+    elements = [p.element_type for p in (lhs, rhs, dst)]  # type: ignore[attr-defined]
+    found, _ = clauses(op)
+    names = {name for name, _ in found}
+    if "tf32_mode" in names:
+        require(
+            all(isinstance(e, Float32Type) for e in elements),
+            "requires tf32_mode only for f32 lhs/rhs/dst element types",
+        )
+    require(
+        isinstance(elements[0], HiF8Type) == isinstance(elements[1], HiF8Type),
+        "requires lhs/rhs to both use hif8 or both use non-hif8 element types",
+    )
+    if names & {"sat", "nosat"}:
+        require(
+            all(is_float_like(e) for e in elements),
+            "requires sat/nosat only for floating lhs/rhs/dst element types",
+        )
+
+
+MAD_RULES = {
+    f"pto.{name}": mad
+    for name in ("mad", "mad_acc", "mad_bias", "mad_mx", "mad_mx_acc", "mad_mx_bias")
+}

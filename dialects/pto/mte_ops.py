@@ -40,7 +40,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xla_emit.dialects.pto.acc_store_rules import ACC_STORE_RULES
+from xla_emit.dialects.pto.acc_store_rules import ACC_STORE_RULES, MAD_RULES
 from xla_emit.dialects.pto.types import PtrType, element_type_name
 from xla_emit.dialects.pto.vpto_rules import MTE_RULES
 
@@ -136,7 +136,9 @@ class MteOpBase(IRDLOperation):
                     f"expects operand #{index} to be an integer or float scalar, "
                     f"but got {operand.type}"
                 )
-        rule = MTE_RULES.get(self.name) or ACC_STORE_RULES.get(self.name)
+        rule = (
+            MTE_RULES.get(self.name) or ACC_STORE_RULES.get(self.name) or MAD_RULES.get(self.name)
+        )
         if rule is not None:
             rule(self)
 

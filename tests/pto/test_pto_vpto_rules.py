@@ -44,6 +44,9 @@ ARGUMENTS = {
     "ubh": "!pto.ptr<f16, ub>",
     "l1f": "!pto.ptr<f32, l1>",
     "bf": "bf16",
+    "la": "!pto.ptr<i8, l0a>",
+    "rb": "!pto.ptr<i8, l0b>",
+    "ci": "!pto.ptr<i32, l0c>",
 }
 
 
@@ -248,6 +251,13 @@ CASES = [
         + "pto.mte_l0c_l1 %acc, %l1f, %k16, %k16, %k16, %k16, nz2nd, sat, nosat : "
         "!pto.ptr<f32, l0c>, !pto.ptr<f32, l1>, i64, i64, i64, i64",
         "duplicate sat/nosat clause",
+    ),
+    (  # integer matmuls do not saturate
+        "  " + _constants(16) + "pto.mad %la, %rb, %ci, %k16, %k16, %k16 : "
+        "!pto.ptr<i8, l0a>, !pto.ptr<i8, l0b>, !pto.ptr<i32, l0c>, i64, i64, i64",
+        "  " + _constants(16) + "pto.mad %la, %rb, %ci, %k16, %k16, %k16 sat : "
+        "!pto.ptr<i8, l0a>, !pto.ptr<i8, l0b>, !pto.ptr<i32, l0c>, i64, i64, i64",
+        "requires sat/nosat only for floating lhs/rhs/dst element types",
     ),
 ]
 
