@@ -289,6 +289,44 @@ def _is_signed(element: Attribute) -> bool:
     return isinstance(element, IntegerType) and element.signedness.data == Signedness.SIGNED
 
 
+VSTS_DISTRIBUTIONS = [
+    "NORM_B8",
+    "NORM_B16",
+    "NORM_B32",
+    "1PT_B8",
+    "1PT_B16",
+    "1PT_B32",
+    "PK_B16",
+    "PK_B32",
+    "PK_B64",
+    "PK4_B32",
+    "MRG4CHN_B8",
+    "MRG2CHN_B8",
+    "MRG2CHN_B16",
+]
+# The mask a packing or merging store distribution reads, whatever the lanes' width.
+VSTS_DIST_MASKS = {
+    "MRG4CHN_B8": "b32",
+    "MRG2CHN_B8": "b16",
+    "MRG2CHN_B16": "b32",
+    "PK_B16": "b16",
+    "PK_B32": "b32",
+    "PK_B64": "b32",
+    "PK4_B32": "b32",
+}
+
+
+def _vsts(op: Operation) -> None:
+    require(memory_space(op.destination.type) != "gm", "requires a UB-backed destination")  # type: ignore[attr-defined]
+    dist = string_prop(op, "dist")
+    if dist is None:
+        return
+    require(dist in VSTS_DISTRIBUTIONS, "requires a supported store distribution token")
+    granularity = VSTS_DIST_MASKS.get(dist)
+    if granularity is not None and storage_bits(op.value.type.element_type):  # type: ignore[attr-defined]
+        mask_granularity(op.mask.type, "mask type", granularity)  # type: ignore[attr-defined]
+
+
 # -- post-update bases -------------------------------------------------------------------
 
 
@@ -304,6 +342,11 @@ def _updated_base(base_field: str, role: str = "base") -> Rule:
         )
 
     return rule
+
+
+def _vsts_and_base(op: Operation) -> None:
+    _vsts(op)
+    _updated_base("destination")(op)
 
 
 # -- L1 fills --------------------------------------------------------------------------
@@ -539,9 +582,10 @@ VPTO_RULES: dict[str, Rule] = {
     "vldus": _updated_base("source", role="source"),
     **{
         name: _updated_base("destination")
-        for name in ("vsts", "vsstb", "psts", "psti", "sprsti", "sprsts", "vstas")
+        for name in ("vsstb", "psts", "psti", "sprsti", "sprsts", "vstas")
     },
     "vstus": _updated_base("base"),
+    "vsts": _vsts_and_base,
     "load_cbuf_to_ca": _bridge_load("l0a"),
     "load_cbuf_to_cb": _bridge_load("l0b"),
     "load_cbuf_to_ca_s4": _bridge_load_s4("l0a"),
