@@ -259,6 +259,13 @@ CASES = [
         "!pto.ptr<i8, l0a>, !pto.ptr<i8, l0b>, !pto.ptr<i32, l0c>, i64, i64, i64",
         "requires sat/nosat only for floating lhs/rhs/dst element types",
     ),
+    (  # a 64-bit packing store reads a b32 mask
+        f'pto.vsts %a, %ub[%c], %m32 {{dist = "PK_B64"}} : {F32}, !pto.ptr<f32, ub>, '
+        "!pto.mask<b32>",
+        f'pto.vsts %a, %ub[%c], %m16 {{dist = "PK_B64"}} : {F32}, !pto.ptr<f32, ub>, '
+        "!pto.mask<b16>",
+        "mask type must be !pto.mask<b32>",
+    ),
 ]
 
 
