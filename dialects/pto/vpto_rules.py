@@ -34,7 +34,14 @@ from xla_emit.dialects.pto.vmi_rules import (
     storage_bits,
     string_prop,
 )
-from xla_emit.dialects.pto.vpto_types import BF16x2Type, MaskType, VRegType
+from xla_emit.dialects.pto.vpto_types import (
+    BF16x2Type,
+    F4E1M2x2Type,
+    F4E2M1x2Type,
+    HiF8Type,
+    MaskType,
+    VRegType,
+)
 
 # -- shared checks -------------------------------------------------------------------
 
@@ -726,3 +733,141 @@ MTE_RULES: dict[str, Rule] = {
     "pto.mte_l1_l0a_mx": _mte_l1_l0("a", mx=True),
     "pto.mte_l1_l0b_mx": _mte_l1_l0("b", mx=True),
 }
+
+
+# -- vcvt ---------------------------------------------------------------------------------
+
+# (source kind, result kind) -> (needs rnd, needs sat, needs part, part family, rnd modes);
+# PTOAS's `lookupVcvtContract`. A family of None is set by the widths (2x EVEN/ODD, 4x P0-P3).
+_RSP = (True, True, True, None, "")
+VCVT_CONTRACTS: dict[tuple[str, str], tuple[bool, bool, bool, str | None, str]] = {
+    **{("f32", k): (True, True, True, "packed4", "RAHZ") for k in ("f8e4m3", "f8e5m2")},
+    ("f32", "hif8"): (True, True, True, "packed4", "AH"),
+    **{("f32", k): _RSP for k in ("f16", "bf16", "s16", "s64")},
+    ("f32", "s32"): (True, True, False, None, ""),
+    **{("f16", k): (True, True, True, None, "RAFZC") for k in ("f8e4m3", "f8e5m2")},
+    ("f16", "hif8"): (True, True, True, None, "AH"),
+    ("f16", "f32"): (False, False, True, None, ""),
+    ("f16", "s32"): (True, False, True, None, ""),
+    ("f16", "s16"): (True, True, False, None, ""),
+    **{("f16", k): _RSP for k in ("s8", "u8")},
+    **{("bf16", k): (True, True, True, None, "RAFZC") for k in ("f8e4m3", "f8e5m2")},
+    **{("bf16", k): (True, False, True, "packed4", "RAFZC") for k in ("f4e1m2x2", "f4e2m1x2")},
+    ("bf16", "f16"): (True, True, False, None, ""),
+    ("bf16", "f32"): (False, False, True, None, ""),
+    ("bf16", "s32"): _RSP,
+    **{("u8", k): (False, False, True, None, "") for k in ("f16", "u16", "u32")},
+    **{("s8", k): (False, False, True, None, "") for k in ("f16", "s16", "s32")},
+    ("u16", "u8"): (False, True, True, None, ""),
+    ("u16", "u32"): (False, False, True, None, ""),
+    ("s16", "f16"): (True, False, False, None, ""),
+    **{("s16", k): (False, False, True, None, "") for k in ("f32", "u32", "s32")},
+    ("s16", "u8"): (False, True, True, None, ""),
+    **{("u32", k): (False, True, True, None, "") for k in ("u8", "u16", "s16")},
+    ("s32", "f32"): (True, False, False, None, ""),
+    **{("s32", k): (False, True, True, None, "") for k in ("u8", "u16", "s16")},
+    ("s32", "s64"): (False, False, True, None, ""),
+    ("s64", "f32"): (True, False, True, None, ""),
+    ("s64", "s32"): (False, True, True, None, ""),
+    **{(k, "f32"): (False, False, True, "packed4", "") for k in ("f8e4m3", "f8e5m2", "hif8")},
+    **{(k, "bf16"): (False, False, True, "packed4", "") for k in ("f4e1m2x2", "f4e2m1x2")},
+}
+VCVT_KIND_BITS = {"f16": 16, "bf16": 16, "s16": 16, "u16": 16, "f32": 32, "s32": 32, "u32": 32}
+
+
+def vcvt_kind(element: Attribute) -> str | None:
+    """PTOAS's `classifyVcvtElemType`: signless integers count as signed."""
+    simple = {Float16Type: "f16", BFloat16Type: "bf16", Float32Type: "f32"}
+    for kind, name in simple.items():
+        if isinstance(element, kind):
+            return name
+    name = type(element).__name__
+    if name.startswith("Float8E4M3"):
+        return "f8e4m3"
+    if name.startswith("Float8E5M2"):
+        return "f8e5m2"
+    if isinstance(element, HiF8Type):
+        return "hif8"
+    if isinstance(element, F4E1M2x2Type):
+        return "f4e1m2x2"
+    if isinstance(element, F4E2M1x2Type):
+        return "f4e2m1x2"
+    if isinstance(element, IntegerType) and element.width.data in (8, 16, 32, 64):
+        if element.width.data == 64 and _is_unsigned(element):
+            return None
+        return f"{'u' if _is_unsigned(element) else 's'}{element.width.data}"
+    return None
+
+
+def _kind_bits(kind: str) -> int:
+    return VCVT_KIND_BITS.get(kind, 64 if kind == "s64" else 8)
+
+
+def _token(op: Operation, names: tuple[str, ...], prefix: str) -> str | None:
+    for name in names:
+        value = string_prop(op, name)
+        if value is not None:
+            return value.removeprefix(prefix)
+    return None
+
+
+def _vcvt(op: Operation) -> None:
+    input_, result = op.input.type, op.result.type  # type: ignore[attr-defined]
+    source, target = vcvt_kind(input_.element_type), vcvt_kind(result.element_type)
+    contract = VCVT_CONTRACTS.get((source or "", target or ""))
+    require(contract is not None, "unsupported vcvt source/result element type pair")
+    assert contract is not None and source is not None and target is not None
+    needs_rnd, needs_sat, needs_part, family, modes = contract
+    a, b = _kind_bits(source), _kind_bits(target)
+    mask_granularity(op.mask.type, "mask type", f"b{min(a, 32)}")  # type: ignore[attr-defined]
+    require(
+        input_.count.data * a == result.count.data * b,
+        "requires source and result vectors to carry the same total number of bits",
+    )
+    rnd = _token(op, ("rnd", "round_mode"), "ROUND_")
+    if rnd is not None:
+        require(rnd in "RAFCZOH" and len(rnd) == 1, "rnd must be one of R/A/F/C/Z/O/H")
+        require(not modes or rnd in modes, "rnd attr is not valid for this vcvt type pair")
+    require(
+        (rnd is not None) == needs_rnd,
+        "requires rnd attr for this vcvt type pair"
+        if needs_rnd
+        else "rnd attr is not valid for this vcvt type pair",
+    )
+    sat = string_prop(op, "sat")
+    if sat is not None:
+        require(sat in ("SAT", "NOSAT", "RS_ENABLE", "RS_DISABLE"), "sat must be SAT or NOSAT")
+    require(
+        (sat is not None) == needs_sat,
+        "requires sat attr for this vcvt type pair"
+        if needs_sat
+        else "sat attr is not valid for this vcvt type pair",
+    )
+    part = _token(op, ("part",), "PART_")
+    if part is not None:
+        require(
+            part in ("EVEN", "ODD", "P0", "P1", "P2", "P3"),
+            "part must be one of EVEN/ODD/P0/P1/P2/P3",
+        )
+        larger, smaller = max(a, b), min(a, b)
+        family = family or {2: "even_odd", 4: "packed4"}.get(larger // smaller)
+        require(family is not None, "part attr is not supported for this vcvt width relation")
+        if family == "packed4":
+            require(
+                part in ("P0", "P1", "P2", "P3"),
+                "part must be P0, P1, P2, or P3 for packed vcvt forms",
+            )
+        else:
+            require(
+                part in ("EVEN", "ODD"),
+                "part must be EVEN or ODD for 8/16 and 16/32 vcvt forms",
+            )
+    require(
+        (part is not None) == needs_part,
+        "requires part attr for this vcvt type pair"
+        if needs_part
+        else "part attr is not valid for this vcvt type pair",
+    )
+
+
+VPTO_RULES["vcvt"] = _vcvt

@@ -266,6 +266,20 @@ CASES = [
         "!pto.mask<b16>",
         "mask type must be !pto.mask<b32>",
     ),
+    (  # f32 -> f16 halves the width: an EVEN or ODD part, rounded and saturated
+        '%r = pto.vcvt %a, %m32 {rnd = "R", sat = "SAT", part = "EVEN"} : '
+        f"{F32}, !pto.mask<b32> -> !pto.vreg<128xf16>",
+        '%r = pto.vcvt %a, %m32 {rnd = "R", sat = "SAT", part = "P1"} : '
+        f"{F32}, !pto.mask<b32> -> !pto.vreg<128xf16>",
+        "part must be EVEN or ODD for 8/16 and 16/32 vcvt forms",
+    ),
+    (  # ... and always saturated
+        '%r = pto.vcvt %a, %m32 {rnd = "R", sat = "NOSAT", part = "ODD"} : '
+        f"{F32}, !pto.mask<b32> -> !pto.vreg<128xf16>",
+        '%r = pto.vcvt %a, %m32 {rnd = "R", part = "ODD"} : '
+        f"{F32}, !pto.mask<b32> -> !pto.vreg<128xf16>",
+        "requires sat attr for this vcvt type pair",
+    ),
 ]
 
 
