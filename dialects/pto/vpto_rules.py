@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     Signedness,
+    VectorType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
@@ -871,3 +872,58 @@ def _vcvt(op: Operation) -> None:
 
 
 VPTO_RULES["vcvt"] = _vcvt
+
+
+# -- SIMT shuffles and keep/resume ----------------------------------------------------------
+
+SIMT_SLOTS = 123
+
+
+def _shuffle_value_ok(type_: Attribute) -> bool:
+    if type_ in (IntegerType(32), IntegerType(64)) or isinstance(type_, Float16Type | Float32Type):
+        return True
+    shape = getattr(type_, "get_shape", None)
+    return (
+        isinstance(type_, VectorType)
+        and shape is not None
+        and tuple(shape()) == (2,)
+        and isinstance(type_.element_type, Float16Type)
+    )
+
+
+def _shuffle(op: Operation) -> None:
+    require(
+        _shuffle_value_ok(op.result.type),  # type: ignore[attr-defined]
+        "requires i32, i64, f16, f32 or vector<2xf16> value/result type",
+    )
+    width = int_prop(op, "width")
+    require(width is None or width in (16, 32), "requires width to be 16 or 32")
+
+
+def _slot_words(type_: Attribute) -> int | None:
+    """How many 32-bit slots a kept value takes."""
+    if isinstance(type_, IntegerType):
+        return 1 if type_.width.data <= 32 else (2 if type_.width.data == 64 else None)
+    return 1 if isinstance(type_, Float16Type | BFloat16Type | Float32Type) else None
+
+
+def _keep_resume(op: Operation) -> None:
+    value = (op.operands[0] if op.operands else op.results[0]).type
+    words = _slot_words(value)
+    slot = int_prop(op, "slot")
+    if words is None or slot is None:
+        return
+    require(0 <= slot < SIMT_SLOTS, f"requires slot in range [0, {SIMT_SLOTS - 1}]")
+    if words == 2:
+        require(slot % 2 == 0, "requires an even slot for 64-bit keep/resume values")
+        require(
+            slot + 1 < SIMT_SLOTS,
+            f"requires slot in range [0, {SIMT_SLOTS - 2}] for 64-bit keep/resume values",
+        )
+
+
+VPTO_RULES.update(
+    {f"shuffle_{kind}": _shuffle for kind in ("bfly", "down", "idx", "up")},
+    keep=_keep_resume,
+    resume=_keep_resume,
+)

@@ -280,6 +280,16 @@ CASES = [
         f"{F32}, !pto.mask<b32> -> !pto.vreg<128xf16>",
         "requires sat attr for this vcvt type pair",
     ),
+    (  # SIMT shuffles within 16 or 32 lanes
+        "%r = pto.shuffle_idx %n, %n {width = 16 : i32} : i32, i32 -> i32",
+        "%r = pto.shuffle_idx %n, %n {width = 24 : i32} : i32, i32 -> i32",
+        "requires width to be 16 or 32",
+    ),
+    (  # a 64-bit kept value takes an even pair of slots
+        "%w = arith.extsi %n : i32 to i64\n  pto.keep %w {slot = 6 : i64} : i64",
+        "%w = arith.extsi %n : i32 to i64\n  pto.keep %w {slot = 7 : i64} : i64",
+        "requires an even slot for 64-bit keep/resume values",
+    ),
 ]
 
 
