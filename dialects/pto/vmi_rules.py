@@ -840,18 +840,18 @@ def _unified_logic(vector_check: ElementCheck, message: str, unary: bool = False
     """vand/vor/vxor/vnot: on masks a mask logic op (no predication), else integers."""
 
     def rule(op: Operation) -> None:
-        first = (op.source if unary else op.lhs).type  # type: ignore[attr-defined]
+        data = [op.source] if unary else [op.lhs, op.rhs]  # type: ignore[attr-defined]
+        types = [v.type for v in data] + [op.result.type]  # type: ignore[attr-defined]
+        first = types[0]
         if isinstance(first, VMIMaskType):
             require(not list(op.mask), "mask logic op does not support predication mask")  # type: ignore[attr-defined]
             require(not has_prop(op, "pmode"), "mask logic op does not support pmode")
-            types = [v.type for v in op.operands if v not in op.mask] + [op.result.type]  # type: ignore[attr-defined]
             require(
                 all(isinstance(t, VMIMaskType) for t in types),
                 "requires all operands and the result to be VMI masks",
             )
             same_masks(types)
             return
-        types = [v.type for v in op.operands if v not in op.mask] + [op.result.type]  # type: ignore[attr-defined]
         require(
             all(isinstance(t, VMIVRegType) for t in types),
             "requires VMI vector or VMI mask operands and result",
