@@ -34,6 +34,9 @@ ARGUMENTS = {
     "bytes": "!pto.vmi.vreg<256xui8>",
     "m8": "!pto.vmi.mask<256xb8>",
     "d2": "!pto.vmi.vreg<128xf32, #pto.vmi.layout<deinterleaved = 2>>",
+    "c2": "!pto.vmi.vreg<128xf32, #pto.vmi.layout<contiguous>>",
+    "g8": "!pto.vmi.vreg<8xf32>",
+    "ig": "!pto.vmi.vreg<64xsi16>",
 }
 
 
@@ -243,6 +246,105 @@ CASES = [
         '%r:2 = "pto.vmi.unpack"(%d2) : (!pto.vmi.vreg<128xf32, '
         "#pto.vmi.layout<deinterleaved = 2>>) -> (!pto.vreg<64xf32>, !pto.vreg<64xi32>)",
         "requires physical data part type to match VMI lane-map helper",
+    ),
+    (  # legacy float arithmetic on f16, bf16 or f32
+        f"%r = pto.vmi.addf %a, %b : {V64}, {V64} -> {V64}",
+        "%r = pto.vmi.addf %i, %i : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32> "
+        "-> !pto.vmi.vreg<64xi32>",
+        "requires floating-point-like VMI element type",
+    ),
+    (  # a compare's mask has the data's lanes
+        '%r = pto.vmi.cmpi "slt", %i, %i : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32> '
+        "-> !pto.vmi.mask<64xpred>",
+        '%r = pto.vmi.cmpi "slt", %i, %i : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32> '
+        "-> !pto.vmi.mask<32xpred>",
+        "requires mask logical lane count to match data lane count",
+    ),
+    (  # an integer add-reduction sums 32-bit lanes into one
+        "%r = pto.vmi.reduce_addi %i, %p : !pto.vmi.vreg<64xi32>, !pto.vmi.mask<64xpred> "
+        "-> !pto.vmi.vreg<1xi32>",
+        "%r = pto.vmi.reduce_addi %i, %p : !pto.vmi.vreg<64xi32>, !pto.vmi.mask<64xpred> "
+        "-> !pto.vmi.vreg<2xi32>",
+        "requires result to be a 1-lane VMI vector",
+    ),
+    (  # a group reduction leaves one lane per group
+        "%r = pto.vmi.group_reduce_maxf %a, %p {num_groups = 8 : i64} : "
+        f"{V64}, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<8xf32>",
+        "%r = pto.vmi.group_reduce_maxf %a, %p {num_groups = 8 : i64} : "
+        f"{V64}, !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<4xf32>",
+        "requires result logical lane count to match num_groups",
+    ),
+    (  # a group broadcast spreads one lane per group
+        "%r = pto.vmi.group_broadcast %g8 {num_groups = 8 : i64} : "
+        f"!pto.vmi.vreg<8xf32> -> {V64}",
+        "%r = pto.vmi.group_broadcast %g8 {num_groups = 16 : i64} : "
+        f"!pto.vmi.vreg<8xf32> -> {V64}",
+        "requires source logical lane count to match num_groups",
+    ),
+    (  # prefix indices are signless integers
+        "%r = pto.vmi.active_prefix_index %p : !pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xi32>",
+        f"%r = pto.vmi.active_prefix_index %p : !pto.vmi.mask<64xpred> -> {V64}",
+        "requires signless integer result element type",
+    ),
+    (  # sign extension widens signed lanes
+        "%r = pto.vmi.extsi %ig : !pto.vmi.vreg<64xsi16> -> !pto.vmi.vreg<64xsi32>",
+        "%r = pto.vmi.extsi %ig : !pto.vmi.vreg<64xsi16> -> !pto.vmi.vreg<64xsi16>",
+        "requires result element type to be wider than source element type",
+    ),
+    (  # si32 -> f32 is the one int-to-float pair
+        f"%r = pto.vmi.sitofp %si : !pto.vmi.vreg<64xsi32> -> {V64}",
+        "%r = pto.vmi.sitofp %si : !pto.vmi.vreg<64xsi32> -> !pto.vmi.vreg<64xf16>",
+        "requires f32 result element type",
+    ),
+    (  # integer narrowing says how it saturates
+        '%r = pto.vmi.trunci %i {saturate = "NOSAT"} : !pto.vmi.vreg<64xi32> '
+        "-> !pto.vmi.vreg<64xi16>",
+        "%r = pto.vmi.trunci %i : !pto.vmi.vreg<64xi32> -> !pto.vmi.vreg<64xi16>",
+        "'saturate' attribute is required (SAT or NOSAT)",
+    ),
+    (  # a masked load reads UB
+        f"%r = pto.vmi.masked_load %ub[%o], %p, %a : !pto.ptr<f32, ub>, "
+        f"!pto.vmi.mask<64xpred>, {V64} -> {V64}",
+        f"%r = pto.vmi.masked_load %gm[%o], %p, %a : !pto.ptr<f32, gm>, "
+        f"!pto.vmi.mask<64xpred>, {V64} -> {V64}",
+        "requires memory source to be UB-backed",
+    ),
+    (  # carries of 32-bit integers
+        "%r, %c = pto.vmi.vaddc %i, %i, %p : !pto.vmi.vreg<64xi32>, !pto.vmi.vreg<64xi32>, "
+        "!pto.vmi.mask<64xpred> -> !pto.vmi.vreg<64xi32>, !pto.vmi.mask<64xpred>",
+        f"%r, %c = pto.vmi.vaddc %a, %b, %p : {V64}, {V64}, "
+        f"!pto.vmi.mask<64xpred> -> {V64}, !pto.vmi.mask<64xpred>",
+        "requires 32-bit integer vector element types",
+    ),
+    (  # lane selection by indices of the data's width
+        f"%r = pto.vmi.vselr %a, %i : {V64}, !pto.vmi.vreg<64xi32> -> {V64}",
+        f"%r = pto.vmi.vselr %a, %ig : {V64}, !pto.vmi.vreg<64xsi16> -> {V64}",
+        "requires index element storage width to match source element storage width",
+    ),
+    (  # an interleave keeps one element type
+        f"%l, %hi = pto.vmi.vintlv %a, %b, %p : {V64}, {V64}, !pto.vmi.mask<64xpred> "
+        f"-> {V64}, {V64}",
+        f"%l, %hi = pto.vmi.vintlv %a, %i, %p : {V64}, !pto.vmi.vreg<64xi32>, "
+        f"!pto.vmi.mask<64xpred> -> {V64}, {V64}",
+        "requires all VMI data values to have the same element type",
+    ),
+    (  # PAT_VL<n> activates at most the mask's lanes
+        '%r = pto.vmi.pge "PAT_VL64" : !pto.vmi.mask<64xpred>',
+        '%r = pto.vmi.pge "PAT_VL128" : !pto.vmi.mask<64xpred>',
+        "PAT_VL active lanes 128 exceeds mask element count 64",
+    ),
+    (  # a layout change goes between layouts
+        "%r = pto.vmi.ensure_layout %d2 : !pto.vmi.vreg<128xf32, "
+        "#pto.vmi.layout<deinterleaved = 2>> -> !pto.vmi.vreg<128xf32, "
+        "#pto.vmi.layout<contiguous>>",
+        "%r = pto.vmi.ensure_layout %d2 : !pto.vmi.vreg<128xf32, "
+        "#pto.vmi.layout<deinterleaved = 2>> -> !pto.vmi.vreg<128xf32>",
+        "requires source and result to be layout-assigned",
+    ),
+    (  # merged channels make one vector of all their lanes
+        f'%r = "pto.vmi.channel_merge"(%a, %b) : ({V64}, {V64}) -> !pto.vmi.vreg<128xf32>',
+        f'%r = "pto.vmi.channel_merge"(%a, %b) : ({V64}, {V64}) -> {V64}',
+        "requires result lane count and element type to match merged channels",
     ),
 ]
 
