@@ -927,3 +927,16 @@ VPTO_RULES.update(
     keep=_keep_resume,
     resume=_keep_resume,
 )
+
+
+# -- ub.* vector instructions over UB buffers ---------------------------------------------
+
+
+def _ub_operands(op: Operation) -> None:
+    """PTOAS's ub.* arithmetic reads and writes UB only."""
+    buffers = [v.type for v in op.operands if isinstance(v.type, PtrType)]
+    require(all(memory_space(t) == "ub" for t in buffers), "requires UB-backed operands")
+
+
+UB_CHECKED = ("vabs", "vadd", "vand", "vdiv", "vmax", "vmin", "vmul", "vmuls", "vor", "vrelu")
+VPTO_RULES.update({f"ub.{name}": _ub_operands for name in (*UB_CHECKED, "vshr", "vsub")})

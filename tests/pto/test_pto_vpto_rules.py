@@ -290,6 +290,17 @@ CASES = [
         "%w = arith.extsi %n : i32 to i64\n  pto.keep %w {slot = 7 : i64} : i64",
         "requires an even slot for 64-bit keep/resume values",
     ),
+    (  # ub.* arithmetic runs on UB buffers
+        "  "
+        + _constants(0, 1)
+        + "pto.ub.vmax %ub, %ub, %ub, %k1, %k1, %k1, %k1, %k0, %k0, %k0 : !pto.ptr<f32, ub>, "
+        "!pto.ptr<f32, ub>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64, i64, i64",
+        "  "
+        + _constants(0, 1)
+        + "pto.ub.vmax %ub, %gmf, %ub, %k1, %k1, %k1, %k1, %k0, %k0, %k0 : !pto.ptr<f32, ub>, "
+        "!pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64, i64, i64",
+        "requires UB-backed operands",
+    ),
 ]
 
 
