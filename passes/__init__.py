@@ -48,6 +48,7 @@ BUILT_IN_PASSES: dict[str, str] = {
     "xla-host-inline-calls": "xla_emit.passes.host.inline_calls:HostInlineCallsPass",
     "xla-host-thread-loops": "xla_emit.passes.host.thread_loops:HostThreadLoopsPass",
     "xla-host-serialize-atomics": "xla_emit.passes.host.serialize_atomics:HostSerializeAtomicsPass",
+    "xla-host-warp-reductions": "xla_emit.passes.host.warp_reductions:HostWarpReductionsPass",
     "xla-host-widen-bf16": "xla_emit.passes.host.widen_bf16:HostWidenBf16Pass",
     "xla-host-approximate-tanh": "xla_emit.passes.host.approximate_tanh:HostApproximateTanhPass",
     "xla-host-approximate-exp": "xla_emit.passes.host.approximate_exp:HostApproximateExpPass",

@@ -69,6 +69,9 @@ _GPU_TO_LLVM_STAGES: tuple[tuple[str, ...], ...] = (
 # barriers and shuffles, then the same lowering to LLVM.
 _HOST_STAGES: tuple[tuple[str, ...], ...] = (
     ("xla-host-inline-calls", "xla-erase-dead-functions", "xla-host-serialize-atomics"),
+    # A warp's shuffle tree read by lane 0 alone: lane 0 combines the lanes' values
+    # from shared memory (one barrier instead of a loop over the threads per shuffle).
+    ("xla-host-warp-reductions", *_CLEANUP),
     ("xla-host-thread-loops", *_CLEANUP),
     ("xla-host-approximate-tanh", "xla-host-approximate-exp"),
 )

@@ -51,8 +51,9 @@ from xla_emit.ir import SourceMap, make_context, op_error, parse_mlir, verify_mo
 
 # Files that no RUN line marks as negative but that PTOAS rejects: three stale
 # samples in a syntax it no longer has (test/samples/runop.sh compiles the .pto
-# files of Sync and Qwen3Decode* only, not these), and one file without a RUN line
-# whose front-end pipes need A5 while PTOAS's default target is A3. Path -> (the
+# files of Sync and Qwen3Decode* only, not these), one file without a RUN line
+# whose front-end pipes need A5 while PTOAS's default target is A3, and two VMI
+# kernels without RUN lines that leave out a `saturate` PTOAS main's verifiers want. Path -> (the
 # stage ours fails at, our message, why PTOAS rejects it).
 PTOAS_REJECTS = {
     "test/basic/tpush_tpop_dir_both.pto": (
@@ -71,6 +72,18 @@ PTOAS_REJECTS = {
         "expected 1 sizes and strides for !pto.tensor_view<2xf32>, but got 2 and 2",
         "!pto.tensor_view<2xf32> is a rank-1 view, and PTOAS's make_tensor_view "
         "verifier wants as many sizes and strides as the rank",
+    ),
+    "test/dsl/issue_518_repro.pto": (
+        "verify",
+        "'saturate' attribute is required for fp-narrow / int-narrow conversions",
+        "PTOAS main's pto.vmi.vcvt verifier wants `saturate` on an integer narrowing "
+        "(ui32 -> ui8), which this older repro leaves out",
+    ),
+    "test/kernel-test/kernels/rope/vmi/rope_bf16.vmi.pto": (
+        "verify",
+        "'saturate' attribute is required (SAT or NOSAT)",
+        "PTOAS main's pto.vmi.truncf verifier wants `saturate` on f32 -> bf16; the kernel "
+        "leaves it to the compiler to fill in, which PTOAS's verifier does not",
     ),
     "test/samples/Subset/Subset.pto": (
         "parse",
@@ -161,6 +174,7 @@ def printed(module: object) -> str:
 
 
 _CHECKS_ERROR = re.compile(r"CHECK(?!-NOT)[\w-]*:.*error:")
+_CHECK_LINE = re.compile(r"//\s*CHECK(?!-NOT)[\w-]*:\s*\S")
 
 
 def expects_error(text: str) -> bool:
@@ -305,7 +319,16 @@ def _chunked(name: str, text: str, runs: list[RunLine], file: str) -> list[Case]
     if not any(run.split_input for run in runs):
         return [Case(name, text, tuple(runs), negative, expected_error(text), file)]
     chunks = split_chunks(text)
-    marked = [expects_error(chunk) for chunk in chunks]
+    # A chunk says it fails by its own CHECK or expected-error lines; the first chunk
+    # also holds the RUN lines, whose `not` speaks for every chunk, not for it alone.
+    # Under a `not` line that FileChecks the diagnostics, a chunk's CHECK line is the
+    # error that chunk gives.
+    checks_errors = any(run.fails and not run.verify_diagnostics for run in runs)
+    marked = [
+        expects_error(chunk.replace("RUN: not ", "RUN: "))
+        or (checks_errors and bool(_CHECK_LINE.search(chunk)))
+        for chunk in chunks
+    ]
     cases = []
     for number, chunk in enumerate(chunks, 1):
         # A chunk fails when it says so; a `not` line whose chunks say nothing fails on each.

@@ -66,6 +66,8 @@ from xla_emit.dialects.pto.ptoas_op_table import (
     PTOAS_KEYWORD_ENUM_ATTRS,
 )
 from xla_emit.dialects.pto.types import PtrType, TensorViewType, TileBufType
+from xla_emit.dialects.pto.vmi_rules import VMI_RULES
+from xla_emit.dialects.pto.vpto_rules import VPTO_RULES
 from xla_emit.dialects.pto.vpto_types import AlignType, MaskType, VMIMaskType, VMIVRegType, VRegType
 
 
@@ -121,6 +123,7 @@ KINDS: dict[str, Callable[[], AttrConstraint]] = {
     "pipe": lambda: BaseAttr(PipeHandleType),
     "any": lambda: AnyAttr(),
 }
+DECLARED_OP_RULES = {**VMI_RULES, **VPTO_RULES}
 _ = AnyFloat  # floats are `any`: PTOAS's float constraints name lists of widths
 
 
@@ -182,6 +185,10 @@ def declared_op(row: tuple[str, str, str, str, str, str]) -> type[IRDLOperation]
     fields["irdl_options"] = tuple(options)
     if regions:
         fields["traits"] = traits_def(NoTerminator())
+    rule = DECLARED_OP_RULES.get(name)
+    if rule is not None:
+        # The op's C++ verifier in PTOAS, beyond its operands' type constraints.
+        fields["verify_"] = lambda self: rule(self)
     # An op without a format reads and prints in MLIR's generic form, as PTOAS's does.
     # xDSL prints every type in full: `qualified(...)` changes nothing there.
     if format_ and not results:

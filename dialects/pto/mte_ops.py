@@ -15,7 +15,8 @@ The words between the operands (group keywords, modes, `=`) are kept as written 
 printed back; each operand takes the type at its place in the type list (a loop
 group's types follow its keyword there too). The verifier checks that the buffers
 are pointers or memrefs and every other operand an integer, index or float scalar;
-the per-op rules of PTOAS's C++ verifiers are not checked.
+PTOAS's per-op rules are checked where `vpto_rules.MTE_RULES` (the L1 to L0A/L0B
+loads) and `acc_store_rules` (the accumulator stores) have them.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects.pto.acc_store_rules import ACC_STORE_RULES, MAD_RULES
 from xla_emit.dialects.pto.types import PtrType, element_type_name
+from xla_emit.dialects.pto.vpto_rules import MTE_RULES
 
 # A written word of the syntax: an operand's place, or the text itself.
 OPERAND = "%"
@@ -133,6 +136,11 @@ class MteOpBase(IRDLOperation):
                     f"expects operand #{index} to be an integer or float scalar, "
                     f"but got {operand.type}"
                 )
+        rule = (
+            MTE_RULES.get(self.name) or ACC_STORE_RULES.get(self.name) or MAD_RULES.get(self.name)
+        )
+        if rule is not None:
+            rule(self)
 
 
 def _parse_words(parser: Parser) -> tuple[list[str], list[UnresolvedOperand]]:

@@ -13,6 +13,7 @@ how the modes combine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Self
 
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, StringAttr
@@ -32,6 +33,17 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.types import PtrType
+from xla_emit.dialects.pto.vmi_rules import (
+    contiguous_if_assigned as _contiguous_if_assigned,
+)
+from xla_emit.dialects.pto.vmi_rules import (
+    mask_fits,
+    memory_matches,
+    num_groups_divide,
+    packed_byte_store,
+    same_vregs,
+    vreg,
+)
 from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
 
 _INDEX = IndexType()
@@ -66,27 +78,47 @@ def _print_strides(printer: Printer, op: VLoadOp | VStoreOp) -> None:
             printer.print_operand(operand)
 
 
-def _verify_modes(op: VLoadOp | VStoreOp, values: int) -> None:
-    """PTOAS's rules for group, dist_mode and block/repeat strides."""
-    if op.group is not None and op.dist_mode is not None:
+DIST_MODES = ("continuous", "unpack", "dintlv", "brc")
+
+
+def _verify_modes(op: VLoadOp | VStoreOp, values: Sequence[VMIVRegType], noun: str) -> None:
+    """PTOAS's rules for how group, dist_mode and block/repeat strides combine; `noun`
+    is what the op has several of (a load's results, a store's values)."""
+    dist = op.dist_mode.data if op.dist_mode is not None else None
+    group = op.group.value.data if op.group is not None else None
+    # A load may broadcast one scalar per group (`brc`); nothing else mixes the two.
+    if group is not None and dist is not None and not (noun == "result" and dist == "brc"):
         raise VerifyException("group and dist_mode are mutually exclusive")
-    if op.group is not None and op.stride is None:
+    if group is not None and op.stride is None:
         raise VerifyException("group requires a stride operand")
-    if op.group is None and op.stride is not None:
+    if group is None and op.stride is not None:
         raise VerifyException("stride operand is only valid with group")
-    if op.group is not None and op.group.value.data <= 0:
-        raise VerifyException(f"group must be positive, got {op.group.value.data}")
+    if group is not None and noun == "value" and op.mask:  # type: ignore[union-attr]
+        raise VerifyException("group mode does not support mask operand")
+    if group is not None:
+        if group <= 0:
+            raise VerifyException(f"group must be positive, got {group}")
+        if len(values) != 1:
+            raise VerifyException(f"group mode requires exactly 1 {noun}")
+        num_groups_divide(values[0], group)
     if (op.block_stride is None) != (op.repeat_stride is None):
         raise VerifyException("block_stride and repeat_stride must both be present or absent")
-    if op.block_stride is not None and op.dist_mode is not None:
-        raise VerifyException("block_stride and dist_mode are mutually exclusive")
-    dintlv = op.dist_mode is not None and op.dist_mode.data == "dintlv"
-    if values < 1:
+    if op.block_stride is not None:
+        if dist is not None:
+            raise VerifyException("block_stride and dist_mode are mutually exclusive")
+        if len(values) != 1:
+            raise VerifyException(f"block-stride mode requires exactly 1 {noun}")
+    if noun == "value" and not values:
         raise VerifyException("requires at least 1 value")
-    if dintlv and values != 2:
-        raise VerifyException(f'dist_mode "dintlv" takes 2 vectors, but got {values}')
-    if not dintlv and values != 1 and (op.group is not None or op.block_stride is not None):
-        raise VerifyException("group and block-stride modes take exactly 1 value")
+    if dist == "dintlv" and len(values) != 2:
+        raise VerifyException(f'dist-mode "dintlv" requires exactly 2 {noun}s')
+    if dist != "dintlv" and len(values) != 1:
+        raise VerifyException(f'requires exactly 1 {noun} for dist-mode "{dist or "continuous"}"')
+    if dist is not None and dist not in DIST_MODES:
+        raise VerifyException(f'invalid dist-mode: "{dist}"')
+    pmode = op.pmode.data if op.pmode is not None else None
+    if pmode is not None and pmode not in ("zero", "merge"):
+        raise VerifyException(f'invalid pmode: "{pmode}"')
 
 
 @irdl_op_definition
@@ -146,7 +178,15 @@ class VLoadOp(IRDLOperation):
         printer.print_list(self.results_.types, printer.print_attribute)
 
     def verify_(self) -> None:
-        _verify_modes(self, len(self.results_))
+        results = [vreg(r) for r in self.results_]
+        _verify_modes(self, results, "result")
+        dist = self.dist_mode.data if self.dist_mode is not None else None
+        for result in results:
+            # `unpack` widens: the memory's element type differs from the result's.
+            if dist != "unpack":
+                memory_matches(self.source.type, result, "source")
+            if dist == "dintlv":
+                _contiguous_if_assigned(result, "result")
 
 
 @irdl_op_definition
@@ -225,9 +265,27 @@ class VStoreOp(IRDLOperation):
         printer.print_list(types, printer.print_attribute)
 
     def verify_(self) -> None:
-        _verify_modes(self, len(self.values))
-        if self.group is not None and self.mask:
-            raise VerifyException("group mode does not support mask operand")
+        values = [vreg(v) for v in self.values]
+        _verify_modes(self, values, "value")
+        if len(self.mask) > 1:
+            raise VerifyException("at most one mask allowed")
+        dist = self.dist_mode.data if self.dist_mode is not None else None
+        if dist in ("unpack", "brc"):
+            raise VerifyException(f'dist-mode "{dist}" is not valid for vstore')
+        if self.pmode is not None and self.pmode.data != "zero":
+            raise VerifyException(
+                'pmode "merge" is not supported for stores: the store is governed by its '
+                "mask alone and cannot keep the destination's inactive lanes; omit pmode "
+                '(it defaults to "zero")'
+            )
+        if not (self.group is not None and packed_byte_store(self.destination.type, values[0])):
+            memory_matches(self.destination.type, values[0], "destination")
+        if len(values) == 2:
+            same_vregs(values)
+            _contiguous_if_assigned(values[0], "low input")
+            _contiguous_if_assigned(values[1], "high input")
+        if self.mask:
+            mask_fits(self.mask[0].type, values[0])
 
 
 def _printed_attributes(op: IRDLOperation) -> dict[str, Attribute]:

@@ -8,6 +8,10 @@ entry function (`xla.entry`) into that form, as CPU runtimes for GPU kernels do
   (`xla_gpu.sync_threads`, `gpu.barrier`) and shuffle (`gpu.shuffle`); each
   segment becomes an `scf.for` over the block's threads (linear id, x
   fastest), in which `gpu.thread_id` is computed from the loop counter;
+* a segment whose loads of a kernel input read, over the block's threads, stretches
+  of memory apart (a reduction's thread reads elements a block's width apart) is
+  cut before each load that starts another stretch: each loop then reads memory in
+  order, which the CPU's prefetchers follow (`_Streams`);
 * ops that do not depend on the thread (constants, block ids and arithmetic
   on them) are computed once, before the loops;
 * a value computed from the thread id alone (`arith` on the ids and on uniform
@@ -183,6 +187,8 @@ class _Splitter:
                     segments.append(_Segment())
                 segments[-1].ops.append(op)
         segments = [s for s in segments if s.ops]
+        streams = _Streams(self.function, {op.result for op in thread_ids}, uniform)
+        segments = [piece for s in segments for piece in streams.cut(s, self.threads)]
         for arg in self.function.args:
             if isinstance(arg.type, TensorType):
                 self.current.setdefault(arg, arg)
@@ -341,7 +347,7 @@ class _Splitter:
                     elif value in owner and owner[value] != index:
                         if value not in loaded:
                             loaded[value] = (
-                                load_value(self.spills[value], thread, block, value)
+                                load_value(at_start[self.spills[value]], thread, block, value)
                                 if value in self.spills
                                 else self.recompute(value, thread_id_map, block)
                             )
@@ -404,6 +410,86 @@ class _Splitter:
             self.left.append(op)
         else:
             op.erase()
+
+
+# An address as an affine form: SSA value (uniform, or the thread id) or _CONSTANT -> factor.
+_CONSTANT = "constant"
+_THREAD = "thread"
+
+
+@dataclass
+class _Streams:
+    """Cuts a segment where its threads' loads move to another stretch of memory.
+
+    A reduction's thread reads elements far apart (the row sum's thread t reads
+    2t, 2t + 1, 2t + 512, ...): a loop over the threads that runs each thread's
+    loads in turn reads as many streams of memory at once, each a few cache lines
+    long, which the CPU's prefetchers follow badly. Cut before each load whose
+    addresses over the block's threads lie apart from those of the piece's loads
+    of the same buffer, each piece is a loop reading one stretch of memory in order
+    (a loop interchange; the values between the pieces are kept per thread, as at a
+    barrier). Each thread's operations keep their order.
+    """
+
+    function: func.FuncOp
+    thread: set[SSAValue]
+    uniform: set[SSAValue]
+
+    def cut(self, segment: _Segment, threads: int) -> list[_Segment]:
+        pieces = [_Segment()]
+        loads: list[tuple[tuple[object, ...], int]] = []
+        for op in segment.ops:
+            form = self.load_address(op)
+            if form is not None:
+                key, offset, stride = form
+                # The addresses of a load over the block: offset + stride * [0, threads).
+                span = stride * (threads - 1)
+                same = [o for k, o in loads if k == key]
+                if same and all(abs(offset - o) > span for o in same):
+                    pieces.append(_Segment())
+                    loads = []
+                loads.append((key, offset))
+            pieces[-1].ops.append(op)
+        return [p for p in pieces if p.ops]
+
+    def load_address(self, op: Operation) -> tuple[tuple[object, ...], int, int] | None:
+        """For a load of one element of a kernel input at an address affine in the thread
+        id (factor > 0): what identifies its stream (the buffer, the address less its
+        constant), the constant and the factor; None for any other op."""
+        if not isinstance(op, tensor.ExtractOp) or len(op.indices) != 1:
+            return None
+        if (
+            not isinstance(op.tensor, BlockArgument)
+            or op.tensor.owner is not self.function.body.block
+        ):
+            return None
+        form = self.affine(op.indices[0], 8)
+        if form is None or form.get(_THREAD, 0) <= 0:
+            return None
+        offset = form.pop(_CONSTANT, 0)
+        key = (op.tensor, *sorted(form.items(), key=lambda item: id(item[0])))
+        return key, offset, form[_THREAD]
+
+    def affine(self, value: SSAValue, depth: int) -> dict[object, int] | None:
+        if value in self.thread:
+            return {_THREAD: 1}
+        constant = constant_index(value)
+        if constant is not None:
+            return {_CONSTANT: constant}
+        if value in self.uniform:
+            return {value: 1}
+        owner = value.owner
+        if depth == 0 or not isinstance(owner, arith.AddiOp | arith.MuliOp):
+            return None
+        lhs, rhs = self.affine(owner.lhs, depth - 1), self.affine(owner.rhs, depth - 1)
+        if lhs is None or rhs is None:
+            return None
+        if isinstance(owner, arith.AddiOp):
+            return {k: lhs.get(k, 0) + rhs.get(k, 0) for k in {*lhs, *rhs}}
+        for scaled, factor in ((lhs, rhs), (rhs, lhs)):
+            if set(factor) == {_CONSTANT}:
+                return {k: v * factor[_CONSTANT] for k, v in scaled.items()}
+        return None
 
 
 def simpler_down_valid(

@@ -163,6 +163,24 @@ def test_input_chunks_fail_where_they_expect_an_error() -> None:
     assert len(_survey().split_chunks("a\n// ----------\nb\n")) == 1
 
 
+def test_under_a_not_line_each_chunk_with_a_check_line_fails() -> None:
+    """`not pto-test-opt -split-input-file | FileCheck`: each chunk's CHECK line is the
+    error that chunk gives, whether or not it says `error:`; the RUN line's `not` in
+    the first chunk speaks for every chunk, and a chunk without a CHECK line may pass."""
+    text = (
+        "// RUN: not pto-test-opt %s -split-input-file 2>&1 | FileCheck %s\n"
+        f"{PLANNED}\n// -----\n"
+        f"{PLANNED}\n// CHECK: 'pto.x' op requires one thing\n// -----\n"
+        f"{PLANNED}\n// CHECK: error: another\n"
+    )
+    cases = _survey().cases_of("n.pto", text)
+    assert [(c.name, c.expects_error) for c in cases] == [
+        ("n.pto#1", False),
+        ("n.pto#2", True),
+        ("n.pto#3", True),
+    ]
+
+
 def test_a_case_our_code_raises_on_is_a_crash_and_the_survey_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -88,11 +88,64 @@ func.func @shuffle_read_later(%in: tensor<32xf32>, %out: tensor<1xf32>) -> tenso
 // CHECK-LABEL: func.func @shuffle_read_later(
 // CHECK-SAME:    %[[KEPT:[0-9]+]]: tensor<32xf32> {xla.host_scratch})
 // CHECK:         scf.for
-// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[K:.*]] = %[[KEPT]])
+// CHECK:         %{{.*}}, %[[KEPT_OUT:.*]] = scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[K:.*]] = %[[KEPT]])
 // CHECK:           %[[A:.*]] = arith.select %va, %{{.*}}, %{{.*}} : f32
 // CHECK:           tensor.insert %[[A]] into %[[K]][%[[T]]] : tensor<32xf32>
 // CHECK:         scf.for %[[T3:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:           %[[A3:.*]] = tensor.extract %[[KEPT]][%[[T3]]] : tensor<32xf32>
+// CHECK:           %[[A3:.*]] = tensor.extract %[[KEPT_OUT]][%[[T3]]] : tensor<32xf32>
 // CHECK:           %[[B:.*]] = arith.select %vb, %{{.*}}, %{{.*}} : f32
 // CHECK:           arith.addf %[[A3]], %[[B]] : f32
 // CHECK-NOT:     gpu.shuffle
+
+// -----
+
+// Each thread reads in[t] and in[t + 64]: over the block's 64 threads the two loads
+// read two stretches of memory apart, so they run as two loops, each reading one
+// stretch in order; the first load's value is kept per thread between them.
+func.func @two_stretches(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
+  %c64 = arith.constant 64 : index
+  %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
+  %a = tensor.extract %in[%tid] : tensor<128xf32>
+  %far = arith.addi %tid, %c64 : index
+  %b = tensor.extract %in[%far] : tensor<128xf32>
+  %s = arith.addf %a, %b : f32
+  %r = tensor.insert %s into %out[%tid] : tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}
+
+// CHECK-LABEL: func.func @two_stretches(
+// CHECK-SAME:    %[[IN:[^:]*]]: tensor<128xf32>, %{{.*}}: tensor<64xf32>, %[[KEPT:.*]]: tensor<64xf32> {xla.host_scratch})
+// CHECK:         %[[FIRST:.*]] = scf.for %[[T:.*]] = {{.*}} iter_args(%[[K:.*]] = %[[KEPT]])
+// CHECK:           %[[A:.*]] = tensor.extract %[[IN]][%[[T]]]
+// CHECK-NOT:       tensor.extract %[[IN]]
+// CHECK:           tensor.insert %[[A]] into %[[K]][%[[T]]]
+// CHECK:         scf.for %[[T2:.*]] = {{.*}} iter_args
+// CHECK:           %[[FAR:.*]] = arith.addi %[[T2]], %c64
+// CHECK:           %[[KEPT_A:.*]] = tensor.extract %[[FIRST]][%[[T2]]]
+// CHECK:           %[[B:.*]] = tensor.extract %[[IN]][%[[FAR]]]
+// CHECK:           arith.addf %[[KEPT_A]], %[[B]]
+
+// -----
+
+// Each thread reads in[2t] and in[2t + 1]: over the block the two loads interleave in
+// one stretch of memory, so one loop reads both.
+func.func @one_stretch(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
+  %even = arith.muli %tid, %c2 : index
+  %a = tensor.extract %in[%even] : tensor<128xf32>
+  %odd = arith.addi %even, %c1 : index
+  %b = tensor.extract %in[%odd] : tensor<128xf32>
+  %s = arith.addf %a, %b : f32
+  %r = tensor.insert %s into %out[%tid] : tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}
+
+// CHECK-LABEL: func.func @one_stretch(
+// CHECK-SAME:    %{{.*}}: tensor<64xf32>) -> tensor<64xf32>
+// CHECK:         scf.for
+// CHECK:           tensor.extract
+// CHECK:           tensor.extract
+// CHECK:           arith.addf
+// CHECK-NOT:     scf.for

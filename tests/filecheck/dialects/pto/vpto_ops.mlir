@@ -33,14 +33,14 @@ func.func @vpto_add_max(%x: !pto.ptr<f32, ub>, %n: i32) {
 // CHECK:      %m = pto.vmi.create_mask %n : index -> !pto.vmi.mask<128xpred>
 // CHECK-NEXT: %s = pto.vmi.vadd %a, %b, %m {pmode = "zero"} : !pto.vmi.vreg<128xf32>, !pto.vmi.vreg<128xf32>, !pto.vmi.mask<128xpred> -> !pto.vmi.vreg<128xf32>
 // CHECK-NEXT: %t = pto.vmi.vadd %s, %b : !pto.vmi.vreg<128xf32>, !pto.vmi.vreg<128xf32> -> !pto.vmi.vreg<128xf32>
-// CHECK-NEXT: %r = pto.vmi.vcadd %t, %m : !pto.vmi.vreg<128xf32>, !pto.vmi.mask<128xpred> -> !pto.vmi.vreg<128xf32>
+// CHECK-NEXT: %r = pto.vmi.vcadd %t, %m {reassoc} : !pto.vmi.vreg<128xf32>, !pto.vmi.mask<128xpred> -> !pto.vmi.vreg<1xf32>
 func.func @vmi_add_reduce(%a: !pto.vmi.vreg<128xf32>, %b: !pto.vmi.vreg<128xf32>, %n: index)
-    -> !pto.vmi.vreg<128xf32> {
+    -> !pto.vmi.vreg<1xf32> {
   %m = pto.vmi.create_mask %n : index -> !pto.vmi.mask<128xpred>
   %s = pto.vmi.vadd %a, %b, %m {pmode = "zero"} : !pto.vmi.vreg<128xf32>, !pto.vmi.vreg<128xf32>, !pto.vmi.mask<128xpred> -> !pto.vmi.vreg<128xf32>
   %t = pto.vmi.vadd %s, %b : !pto.vmi.vreg<128xf32>, !pto.vmi.vreg<128xf32> -> !pto.vmi.vreg<128xf32>
-  %r = pto.vmi.vcadd %t, %m : !pto.vmi.vreg<128xf32>, !pto.vmi.mask<128xpred> -> !pto.vmi.vreg<128xf32>
-  return %r : !pto.vmi.vreg<128xf32>
+  %r = pto.vmi.vcadd %t, %m {reassoc} : !pto.vmi.vreg<128xf32>, !pto.vmi.mask<128xpred> -> !pto.vmi.vreg<1xf32>
+  return %r : !pto.vmi.vreg<1xf32>
 }
 
 // ub.*: a repeat-strided add over unified-buffer pointers; a pointer cast.
