@@ -334,8 +334,9 @@ def _legacy_binary(
 
     def rule(op: Operation) -> None:
         lhs, rhs, result = vreg(op.lhs), vreg(op.rhs), vreg(op.result)  # type: ignore[attr-defined]
-        for check, message in (first, second):
-            if check is not None:
+        for element_rule in (first, second):
+            if element_rule is not None:  # maxi, mini and shrsi have no coarse class
+                check, message = element_rule
                 require(check(lhs.element_type), message)
         same_vregs([lhs, rhs, result])
 
