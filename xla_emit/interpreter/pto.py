@@ -42,6 +42,7 @@ from xla_emit.dialects import pto
 from xla_emit.dialects.pto.block_sync_ops import BLOCK_SYNC_OPS
 from xla_emit.interpreter import pto_fixpipe, pto_semantics, scalars
 from xla_emit.interpreter.budget import MemoryMeter, Reservation, StepCounter, result_label
+from xla_emit.interpreter.pto_aggregates import AGGREGATE_HANDLERS
 from xla_emit.interpreter.pto_comm import COMM_HANDLERS
 from xla_emit.interpreter.pto_cores import CORE_HANDLERS, Pipes
 from xla_emit.interpreter.pto_cores_schedule import Scheduler, run_cores
@@ -690,6 +691,7 @@ for _op_type, _core_handler in (
     *VMI_HANDLERS.items(),
     *SIMT_HANDLERS.items(),
     *COMM_HANDLERS.items(),
+    *AGGREGATE_HANDLERS.items(),
 ):
     _HANDLERS.add(_op_type, _core_handler)
 for _op_type in (*pto.SYNCHRONIZATION_OPS, *BLOCK_SYNC_OPS):

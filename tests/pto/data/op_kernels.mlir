@@ -475,13 +475,13 @@ func.func @k(%source: !pto.ptr<!pto.f4E2M1x2, l1>, %destination: !pto.ptr<!pto.f
 
 // ----- pto.local_array_get
 func.func @k(%array: !pto.local_array<8xi32>, %indices: index) {
-  %result = pto.local_array_get %array[%indices] : !pto.local_array<8xi32> -> f32
+  %result = pto.local_array_get %array[%indices] : !pto.local_array<8xi32> -> i32
   return
 }
 
 // ----- pto.local_array_set
-func.func @k(%array: !pto.local_array<8xi32>, %indices: index, %value: f32) {
-  pto.local_array_set %array[%indices], %value : !pto.local_array<8xi32>, f32
+func.func @k(%array: !pto.local_array<8xi32>, %indices: index, %value: i32) {
+  pto.local_array_set %array[%indices], %value : !pto.local_array<8xi32>, i32
   return
 }
 
