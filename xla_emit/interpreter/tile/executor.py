@@ -15,7 +15,8 @@ op and the pid; two programs writing one element is a race (`checks.races`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import cache, partial
 from typing import Any
 from weakref import WeakValueDictionary
@@ -31,15 +32,15 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.traits import IsTerminator
 
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.dialects.xtile import EntryFuncOp
-from xla_emit.interpreter.budget import MemoryMeter, StepCounter
+from xla_emit.interpreter.budget import MemoryMeter, MemoryOverBudget, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.memory import CheckOptions
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
+from xla_emit.interpreter.tile.plan import HeldLaunchValues, LaunchValues, Step, block_plan
 from xla_emit.interpreter.tile.tiles import TileFault
 
 Array = npt.NDArray[Any]
@@ -83,7 +84,12 @@ class TileExecutor:
         # Printing a type costs more than most ops on small tiles: each label once.
         self._labels: dict[object, str] = {}
         self._largest_tiles: dict[EntryFuncOp, int] = {}
-        self._terminators: dict[type[Operation], bool] = {}
+        # Per group of lanes: the values the same at every launch (see `plan`).
+        self._launch_values: dict[Hashable, LaunchValues] = {}
+        self._lanes: LaunchValues | None = None
+        self._lanes_held: HeldLaunchValues | None = None
+        self.lanes_key: Hashable | None = None
+        self._pid_arrays: dict[tuple[int, int], Array] = {}
 
     # -- entry points ------------------------------------------------------------------
 
@@ -118,19 +124,57 @@ class TileExecutor:
         self.step_counter = StepCounter()
         self.memory = MemoryMeter()
         self._held.clear()
+        self._lanes, self._lanes_held, self.lanes_key = None, None, None
         buffers = self._buffers(function, inputs)
         programs = self.num_programs(function)
         largest = self._largest_tiles.get(function)
         if largest is None:
             largest = self._largest_tiles[function] = _largest_tile(function)
         chunk = max(1, _CHUNK_ELEMENTS // largest)
-        for start in range(0, programs, chunk):
-            self.pids = np.arange(start, min(start + chunk, programs), dtype=np.int64)
-            self.env = dict(zip(function.buffer_args, buffers, strict=True))
-            self.env[function.tile_id] = self.pids
-            self.run_block(function.entry_block, None)
-        self.env = {}
+        try:
+            for start in range(0, programs, chunk):
+                stop = min(start + chunk, programs)
+                self.pids = self._pid_range(start, stop)
+                self.env = dict(zip(function.buffer_args, buffers, strict=True))
+                self.env[function.tile_id] = self.pids
+                with self.lanes((function, start, stop), function):
+                    self.run_block(function.entry_block, None)
+        finally:
+            self.env = {}
         return buffers[len(inputs) :]
+
+    def _pid_range(self, start: int, stop: int) -> Array:
+        """The pids start..stop-1 (the same array at every launch: values cached by lanes
+        stay valid for it)."""
+        key = (start, stop)
+        pids = self._pid_arrays.get(key)
+        if pids is None:
+            pids = self._pid_arrays[key] = np.arange(start, stop, dtype=np.int64)
+            pids.flags.writeable = False
+        return pids
+
+    @contextmanager
+    def lanes(self, key: Hashable | None, where: Operation) -> Iterator[None]:
+        """Run the body over the lanes `key` names (None: lanes whose values are not kept
+        between launches); the values the same at every launch are kept per key."""
+        outer, outer_held, outer_key = self._lanes, self._lanes_held, self.lanes_key
+        values: LaunchValues | None = None
+        held: HeldLaunchValues | None = None
+        if key is not None:
+            values = self._launch_values.get(key)
+            if values is None:
+                values = self._launch_values[key] = LaunchValues()
+            try:
+                held = HeldLaunchValues(values, self.memory, self._held)
+            except MemoryOverBudget as over:
+                raise self.error(where, str(over)) from None
+        self._lanes, self._lanes_held, self.lanes_key = values, held, key
+        try:
+            yield
+        finally:
+            if held is not None:
+                held.release()
+            self._lanes, self._lanes_held, self.lanes_key = outer, outer_held, outer_key
 
     def _buffers(self, function: EntryFuncOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         types = [arg.type for arg in function.buffer_args]
@@ -167,25 +211,59 @@ class TileExecutor:
     def run_block(self, block: Block, args: Sequence[Any] | None) -> list[Any]:
         """Run `block` with `args` (None: its arguments are bound already); returns the
         operands of its terminator."""
+        env = self.env
         for arg, value in zip(block.args, args or (), strict=args is not None):
-            self.env[arg] = value
-        for op in block.ops:
-            if self.step_counter.charge(1):
-                raise self.error(op, self.step_counter.exceeded())
-            operands = [self.env[v] for v in op.operands]
-            terminator = self._terminators.get(type(op))
-            if terminator is None:
-                terminator = self._terminators[type(op)] = op.has_trait(IsTerminator)
-            if terminator:
-                return operands
-            handler = self.handlers.lookup(type(op))
-            if handler is None:
-                raise self.error(op, "is not supported by the tile executor")
-            results = handler(self, op, operands)
-            for result, value in zip(op.results, results, strict=True):
-                self.hold(op, result, value)
-                self.env[result] = value
-        return []
+            env[arg] = value
+        plan = block_plan(block, self.handlers, self.unsupported)
+        counter = self.step_counter
+        kept = self._lanes
+        for step in plan.steps:
+            counter.spent += 1
+            if counter.spent > counter.limit:
+                raise self.error(step.op, counter.exceeded())
+            if step.invariant and kept is not None:
+                known = kept.results.get(step.op)
+                if known is None:
+                    known = self.keep(
+                        step, step.handler(self, step.op, [env[v] for v in step.operands])
+                    )
+                for result, value in zip(step.results, known, strict=True):
+                    env[result] = value
+                continue
+            results = step.handler(self, step.op, [env[v] for v in step.operands])
+            for result, value in zip(step.results, results, strict=True):
+                self.hold(step.op, result, value)
+                env[result] = value
+        if plan.terminator is None:
+            return []
+        if counter.charge(1):
+            raise self.error(plan.terminator, counter.exceeded())
+        return [env[v] for v in plan.terminator.operands]
+
+    def keep(self, step: Step, results: list[Any]) -> tuple[Any, ...]:
+        """Keep an invariant step's results for the next launches over the current lanes
+        (counted in the memory meter while they run)."""
+        assert self._lanes is not None and self._lanes_held is not None
+        known = tuple(results)
+        try:
+            self._lanes_held.count(self._lanes.add(step.op, known))
+        except MemoryOverBudget as over:
+            raise self.error(step.op, str(over)) from None
+        return known
+
+    def kept_values(self) -> int:
+        """How many ops' results are kept between launches."""
+        return sum(len(values.results) for values in self._launch_values.values())
+
+    def kept_lanes(self) -> LaunchValues | None:
+        """The values kept between launches for the current lanes (None: none are)."""
+        return self._lanes
+
+    def unsupported(self, op: Operation) -> Handler:
+        def refuse(ex: TileExecutor, op: Operation, _args: list[Any]) -> list[Any]:
+            raise ex.error(op, "is not supported by the tile executor")
+
+        return refuse
 
     def hold(self, op: Operation, result: SSAValue, value: Any) -> None:
         """Count the array behind a new value against the memory budget while it lives (a
@@ -195,11 +273,16 @@ class TileExecutor:
         owner = value
         while isinstance(owner.base, np.ndarray):
             owner = owner.base
-        if self._held.get(id(owner)) is owner or not owner.nbytes:
+        if not owner.nbytes or self._held.get(id(owner)) is owner:
             return
-        label = self._label(result, lambda: f"'{op.name}' ({result.type})")
-        hold = self.memory.holder(label, partial(self.error, op))
-        hold(owner.nbytes).keep(owner)
+        label = self._labels.get(result)
+        if label is None:
+            label = self._labels[result] = f"'{op.name}' ({result.type})"
+        try:
+            reservation = self.memory.reserve(label, owner.nbytes)
+        except MemoryOverBudget as over:
+            raise self.error(op, str(over)) from None
+        reservation.keep(owner)
         self._held[id(owner)] = owner
 
     def _label(self, key: object, make: Callable[[], str]) -> str:
