@@ -35,7 +35,7 @@ from xla_emit.dialects import stablehlo, triton
 from xla_emit.dialects.xla import ApplyIndexingOpBase
 from xla_emit.dialects.xtile import EntryFuncOp, ExtractTileOp
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tile.dot import accumulate, tt_dot_sum
+from xla_emit.interpreter.tile.dot import accumulate, lanes_first, tt_dot_sum
 from xla_emit.interpreter.tile.plan import Step, block_plan, launch_invariant
 
 if TYPE_CHECKING:
@@ -348,10 +348,18 @@ def _accumulate_in_order(
     (accumulator_type,) = loop.body.block.args[1:]
     accumulator = ex.per_pid(carried[0], accumulator_type.type)
     lanes = len(ex.pids)
-    sums = made[dot.d]
+    # The sums are made with the lanes last (`dot.contract`): the additions run there, along
+    # contiguous lanes, and the accumulator comes back with the lanes first, contiguous, for
+    # the ops after the loop.
+    sums = np.moveaxis(made[dot.d], 0, -1)
+    total = np.moveaxis(accumulator, 0, -1)
     for t in range(count):
-        total = sums[t * lanes : (t + 1) * lanes].reshape(accumulator.shape)
-        accumulator = np.add(accumulator, total, dtype=np.float32)
+        tile_sums = sums[..., t * lanes : (t + 1) * lanes].reshape(total.shape)
+        if t == 0:
+            total = np.add(total, tile_sums, dtype=np.float32)
+        else:
+            np.add(total, tile_sums, out=total, dtype=np.float32)
+    accumulator = lanes_first(total)
     ex.hold(dot, dot.d, accumulator)
     return accumulator
 
