@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cache, partial
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -35,7 +36,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from xla_emit.diagnostics import SourceLocation, UserError
 from xla_emit.dialects.xtile import EntryFuncOp
-from xla_emit.interpreter.budget import MemoryMeter, MemoryOverBudget, StepCounter
+from xla_emit.interpreter.budget import MemoryMeter, MemoryOverBudget, Reservation, StepCounter
 from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.memory import CheckOptions
 from xla_emit.interpreter.registry import OpTable
@@ -84,6 +85,8 @@ class TileExecutor:
         # Printing a type costs more than most ops on small tiles: each label once.
         self._labels: dict[object, str] = {}
         self._largest_tiles: dict[EntryFuncOp, int] = {}
+        self._buffer_specs: dict[EntryFuncOp, list[_BufferSpec]] = {}
+        self._ranks: dict[int, tuple[Attribute, int]] = {}
         # Per group of lanes: the values the same at every launch (see `plan`).
         self._launch_values: dict[Hashable, LaunchValues] = {}
         self._lanes: LaunchValues | None = None
@@ -177,34 +180,36 @@ class TileExecutor:
             self._lanes, self._lanes_held, self.lanes_key = outer, outer_held, outer_key
 
     def _buffers(self, function: EntryFuncOp, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        types = [arg.type for arg in function.buffer_args]
-        if len(inputs) > len(types):
+        specs = self._buffer_specs.get(function)
+        if specs is None:
+            specs = self._buffer_specs[function] = _buffer_specs(function)
+        if len(inputs) > len(specs):
             raise UserError(
-                f"'{function.sym_name.data}' takes {len(types)} buffers, but got "
+                f"'{function.sym_name.data}' takes {len(specs)} buffers, but got "
                 f"{len(inputs)} inputs"
             )
         buffers: list[np.ndarray] = []
-        for position, type_ in enumerate(types):
-            assert isinstance(type_, ShapedType)
-            shape, dtype = tuple(type_.get_shape()), numpy_dtype(type_)
-            label = self._label(
-                (function, position), partial("buffer {} ({})".format, position, type_)
-            )
-            hold = self.memory.holder(label, partial(self.error, function))
+        for position, spec in enumerate(specs):
             if position < len(inputs):
                 array = np.asarray(inputs[position])
                 self._held[id(array)] = array
-                if array.shape != shape:
+                if array.shape != spec.shape:
                     raise UserError(
-                        f"buffer {position} ({type_}) expects shape {list(shape)}, but got "
-                        f"{list(array.shape)}"
+                        f"buffer {position} ({spec.type}) expects shape {list(spec.shape)}, "
+                        f"but got {list(array.shape)}"
                     )
-                hold(array.nbytes)
-                buffers.append(array if array.dtype == dtype else array.view(dtype))
+                self._reserve(function, spec.label, array.nbytes)
+                buffers.append(array if array.dtype == spec.dtype else array.view(spec.dtype))
             else:
-                reservation = hold(int(np.prod(shape, dtype=np.int64)) * dtype.itemsize)
-                buffers.append(reservation.keep(np.zeros(shape, dtype)))
+                reservation = self._reserve(function, spec.label, spec.nbytes)
+                buffers.append(reservation.keep(np.zeros(spec.shape, spec.dtype)))
         return buffers
+
+    def _reserve(self, op: Operation, label: str, size: int) -> Reservation:
+        try:
+            return self.memory.reserve(label, size)
+        except MemoryOverBudget as over:
+            raise self.error(op, str(over)) from None
 
     # -- running ops -------------------------------------------------------------------
 
@@ -285,12 +290,6 @@ class TileExecutor:
         reservation.keep(owner)
         self._held[id(owner)] = owner
 
-    def _label(self, key: object, make: Callable[[], str]) -> str:
-        label = self._labels.get(key)
-        if label is None:
-            label = self._labels[key] = make()
-        return label
-
     def error(self, op: Operation, message: str) -> TileExecutionError:
         location = self.locate(op) if self.locate is not None else None
         return TileExecutionError(f"'{op.name}' op {message}", location)
@@ -300,7 +299,12 @@ class TileExecutor:
     def per_pid(self, value: Any, type_: Attribute) -> Array:
         """`value` (a constant, or already per pid) with the pid axis in front."""
         array = np.asarray(value)
-        rank = len(type_.get_shape()) if isinstance(type_, ShapedType) else 0
+        # By identity: hashing a type attribute costs more than the rest of this.
+        known = self._ranks.get(id(type_))
+        if known is None or known[0] is not type_:
+            shaped = isinstance(type_, ShapedType)
+            known = self._ranks[id(type_)] = (type_, len(type_.get_shape()) if shaped else 0)
+        rank = known[1]
         if array.ndim > rank:
             return array
         return np.broadcast_to(array, (len(self.pids), *array.shape))
@@ -314,6 +318,28 @@ class TileExecutor:
 
     def fault(self, op: Operation, fault: TileFault) -> TileExecutionError:
         return self.error(op, str(fault))
+
+
+@dataclass(frozen=True)
+class _BufferSpec:
+    """A kernel buffer's shape, element type and memory label, read from its type once."""
+
+    type: Attribute
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+    nbytes: int
+    label: str
+
+
+def _buffer_specs(function: EntryFuncOp) -> list[_BufferSpec]:
+    specs = []
+    for position, arg in enumerate(function.buffer_args):
+        type_ = arg.type
+        assert isinstance(type_, ShapedType)
+        shape, dtype = tuple(type_.get_shape()), numpy_dtype(type_)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        specs.append(_BufferSpec(type_, shape, dtype, nbytes, f"buffer {position} ({type_})"))
+    return specs
 
 
 def _arg_range(function: EntryFuncOp, position: int) -> tuple[int, int] | None:
