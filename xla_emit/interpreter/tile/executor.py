@@ -11,6 +11,9 @@ Safety, as in the other executors: each op counts one step per chunk against
 the step budget; every value the run makes is reserved in the memory meter
 before numpy allocates it; an extract or insert outside the buffer names the
 op and the pid; two programs writing one element is a race (`checks.races`).
+
+Blocks run from plans (`plan.block_plan`); the values that do not depend on the buffers are
+kept between launches, per group of lanes (`lanes`), with their steps still charged.
 """
 
 from __future__ import annotations
