@@ -22,6 +22,7 @@ from xla_emit.hlo.fusion_configs import TRITON, fusion_backend_kind, triton_laun
 from xla_emit.hlo.ir import HloInstruction
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.interpreter.budget import run_limits
+from xla_emit.interpreter.tile import executor as executor_module
 from xla_emit.interpreter.tile import plan, xtile_ops
 from xla_emit.interpreter.tile.executor import TileExecutor
 from xla_emit.limits import RunLimits
@@ -151,3 +152,25 @@ def test_kept_values_count_against_the_memory_budget_as_the_plain_run_s_do() -> 
     warm.run(inputs)
     assert fits(warm, high)
     assert not fits(warm, high - 1)
+
+
+@pytest.mark.skipif(not _names(), reason="the Triton corpus (tests/corpus/triton) is not here")
+def test_past_the_bytes_an_executor_keeps_values_are_made_again_at_each_launch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fusion = _one_gemm()
+    inputs = _inputs(fusion, 1)
+    expected = _launch(_executor(fusion), inputs)
+    generous = fast_kept_values(fusion, inputs)
+    monkeypatch.setattr(executor_module, "_KEEP_BYTES", 0)
+    frugal = _executor(fusion)
+    assert _launch(frugal, inputs) == expected and _launch(frugal, inputs) == expected
+    # Only values without storage of their own (index scalars) are kept.
+    assert frugal.kept_bytes == 0
+    assert frugal.kept_values() < generous
+
+
+def fast_kept_values(fusion: HloInstruction, inputs: list[np.ndarray]) -> int:
+    executor = _executor(fusion)
+    executor.run(inputs)
+    return executor.kept_values()

@@ -54,6 +54,9 @@ Handler = Callable[["TileExecutor", Operation, list[Any]], list[Any]]
 # The most elements one value of a chunk may hold: pids are run in chunks this bounds.
 _CHUNK_ELEMENTS = 1 << 22
 DEFAULT_NUM_WARPS = 4
+# The most bytes of values and tile accesses an executor keeps between launches (a big
+# launch's are made again each time instead).
+_KEEP_BYTES = 64 << 20
 
 
 class TileExecutionError(UserError):
@@ -96,6 +99,7 @@ class TileExecutor:
         self._lanes_held: HeldLaunchValues | None = None
         self.lanes_key: Hashable | None = None
         self._pid_arrays: dict[tuple[int, int], Array] = {}
+        self._kept_bytes = 0
 
     # -- entry points ------------------------------------------------------------------
 
@@ -250,14 +254,31 @@ class TileExecutor:
 
     def keep(self, step: Step, results: list[Any]) -> tuple[Any, ...]:
         """Keep an invariant step's results for the next launches over the current lanes
-        (counted in the memory meter while they run)."""
+        (counted in the memory meter while they run); past `_KEEP_BYTES` kept in all, they
+        are held as any value is and made again at the next launch."""
         assert self._lanes is not None and self._lanes_held is not None
         known = tuple(results)
+        if not self.may_keep(self._lanes.new_bytes(known)):
+            for result, value in zip(step.results, known, strict=True):
+                self.hold(step.op, result, value)
+            return known
         try:
             self._lanes_held.count(self._lanes.add(step.op, known))
         except MemoryOverBudget as over:
             raise self.error(step.op, str(over)) from None
         return known
+
+    @property
+    def kept_bytes(self) -> int:
+        """The bytes of values and tile accesses kept between launches."""
+        return self._kept_bytes
+
+    def may_keep(self, size: int) -> bool:
+        """Whether `size` bytes more may be kept between launches (and count them if so)."""
+        if self._kept_bytes + size > _KEEP_BYTES:
+            return False
+        self._kept_bytes += size
+        return True
 
     def kept_values(self) -> int:
         """How many ops' results are kept between launches."""

@@ -153,6 +153,17 @@ class LaunchValues:
     owners: dict[int, np.ndarray] = field(default_factory=dict)
     label: str = "values the same at every launch"
 
+    def new_bytes(self, results: tuple[Any, ...]) -> int:
+        """The bytes of the arrays behind `results` not kept yet."""
+        owners = {
+            id(owner): owner.nbytes
+            for value in results
+            if isinstance(value, np.ndarray)
+            for owner in (_owner(value),)
+            if id(owner) not in self.owners
+        }
+        return sum(owners.values())
+
     def add(self, op: Operation, results: tuple[Any, ...]) -> list[np.ndarray]:
         """Keep `op`'s results; the arrays behind them not kept before."""
         self.results[op] = results

@@ -100,6 +100,13 @@ class TileAccess:
     targets: npt.NDArray[np.intp] | None = None
     sources: npt.NDArray[np.intp] | None = None
 
+    @property
+    def nbytes(self) -> int:
+        """The bytes of its index arrays."""
+        arrays = (self.linear, self.flat, self.masked, self.targets, self.sources)
+        grid = self.grid or ()
+        return sum(a.nbytes for a in (*arrays, *grid) if a is not None)
+
     def read(self, buffer: Array) -> Array:
         """Every pid's tile of `buffer` ([pids, *sizes]); masked positions are zero."""
         if buffer.ndim == 0:

@@ -130,7 +130,7 @@ def _access(
         )
     except TileFault as fault:
         raise ex.fault(op, fault) from None
-    if kept is not None and operands_invariant(op, first):
+    if kept is not None and operands_invariant(op, first) and ex.may_keep(access.nbytes):
         kept.accesses[op] = access
     return access
 
