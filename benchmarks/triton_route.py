@@ -1,6 +1,7 @@
 """The Triton route: whole process, in process, and per fusion against the loop fallback.
 
     .venv/bin/python benchmarks/triton_route.py [--repeats 3] [--quick] [--only PART] [--gemms]
+        [--cpu-time]
 
 Three tables, each ratio taken within this one run (PART: process, softmax, fusions):
 
@@ -23,7 +24,9 @@ Three tables, each ratio taken within this one run (PART: process, softmax, fusi
             Both sides: the best of `--repeats` runs (the fallback's while its runs
             take under a second in all).
             Both outputs are compared where the fallback finishes. Goal: 10x.
-            `--gemms`: the gemm fusions' rows only.
+            `--gemms`: the gemm fusions' rows only. `--cpu-time`: both sides timed in
+            the process's CPU time instead of wall time (on a loaded machine the wall
+            time of a run counts the other processes' turns on the cores).
 
 Compilation is never timed. Interpreter runs keep the runtime's default checks
 (`CheckOptions.fast()`).
@@ -53,12 +56,16 @@ FALLBACK_SECONDS = 1.0
 QUICK_FALLBACK_STEPS = 10_000
 
 
+# What the fusions table times with: wall time, or the process's CPU time (`--cpu-time`).
+clock = time.perf_counter
+
+
 def best_seconds(run: Callable[[], object], repeats: int) -> float:
     timings: list[float] = []
     for _ in range(repeats):
-        started = time.perf_counter()
+        started = clock()
         run()
-        timings.append(time.perf_counter() - started)
+        timings.append(clock() - started)
     return min(timings)
 
 
@@ -166,7 +173,7 @@ def time_fusion(
     # Best of `repeats` runs too, as the tile program's, while they take under a second in
     # all (a fallback stopped by the step budget takes about as long every time).
     for _ in range(repeats):
-        started = time.perf_counter()
+        started = clock()
         try:
             with run_limits(RunLimits(max_steps=steps)):
                 fallback_out = fallback_runtime.launch(fusion, operands)  # type: ignore[arg-type]
@@ -174,7 +181,7 @@ def time_fusion(
             if "step budget" not in error.message:
                 raise
             done, fallback_out = False, None
-        seconds = time.perf_counter() - started
+        seconds = clock() - started
         fallback, spent = min(fallback, seconds), spent + seconds
         if not done or spent > FALLBACK_SECONDS:
             break
@@ -236,9 +243,13 @@ def corpus_fusions() -> list[tuple[str, object, list[tuple[object, list]]]]:
     return found
 
 
-def fusions_table(repeats: int, steps: int, gemms_only: bool = False) -> None:
+def fusions_table(
+    repeats: int, steps: int, gemms_only: bool = False, cpu_time: bool = False
+) -> None:
     from xla_emit.hlo.fusion_configs import TRITON, fusion_backend_kind
 
+    global clock
+    clock = time.process_time if cpu_time else time.perf_counter
     timings = [
         time_fusion(program, module, fusion, operands, steps, repeats)
         for program, module, launches in corpus_fusions()
@@ -277,13 +288,16 @@ def main() -> None:
     parser.add_argument("--only", choices=("process", "softmax", "fusions"))
     parser.add_argument("--fallback-steps", type=int, help="the loop fallback's step budget")
     parser.add_argument("--gemms", action="store_true", help="only the gemm fusions' rows")
+    parser.add_argument(
+        "--cpu-time", action="store_true", help="time fusions in CPU time, not wall time"
+    )
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats
     steps = args.fallback_steps or (QUICK_FALLBACK_STEPS if args.quick else FALLBACK_STEPS)
     parts: dict[str, Callable[[], None]] = {
         "process": lambda: whole_process_table(max(repeats, 3)),
         "softmax": lambda: softmax_table(repeats, 4096, 4096),
-        "fusions": lambda: fusions_table(repeats, steps, args.gemms),
+        "fusions": lambda: fusions_table(repeats, steps, args.gemms, args.cpu_time),
     }
     for number, (name, part) in enumerate(parts.items()):
         if args.only in (None, name):

@@ -12,5 +12,7 @@ and elementwise arithmetic on tiles is the project's one scalar semantics
 (`interpreter.scalar_arith`, `interpreter.math`): a tile is a whole value to them.
 The handlers of each dialect's ops on tiles are in `xtile_ops` (with `scf.for`
 and `xla.apply_indexing`), `stablehlo_ops` and `triton_ops`; `executor` runs
-them, every stage of `xla-triton-pipeline` and XLA's own kernels alike.
+them, every stage of `xla-triton-pipeline` and XLA's own kernels alike, each block from
+a plan made once (`plan`), keeping the values that do not depend on the buffers between
+launches.
 """

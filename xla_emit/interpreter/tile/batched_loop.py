@@ -33,9 +33,10 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xla_emit.diagnostics import UserError
 from xla_emit.dialects import stablehlo, triton
 from xla_emit.dialects.xla import ApplyIndexingOpBase
-from xla_emit.dialects.xtile import ExtractTileOp
+from xla_emit.dialects.xtile import EntryFuncOp, ExtractTileOp
 from xla_emit.interpreter.element_types import numpy_dtype
-from xla_emit.interpreter.tile.dot import accumulate, tt_dot_sum
+from xla_emit.interpreter.tile.dot import accumulate, lanes_first, tt_dot_sum
+from xla_emit.interpreter.tile.plan import Step, block_plan, launch_invariant
 
 if TYPE_CHECKING:
     from xla_emit.interpreter.tile.executor import TileExecutor
@@ -83,6 +84,9 @@ class LoopPlan:
     # value into its accumulator and of its result into the yield: the iterations then
     # only add each tile's sum to the accumulator.
     accumulating_dot: triton.DotOp | None = None
+    # Values from outside the loop that the side-by-side ops read and that are the same at
+    # every launch: their lanes are kept between launches too.
+    invariant_outside: frozenset[SSAValue] = frozenset()
 
 
 _PLANS: WeakKeyDictionary[scf.ForOp, LoopPlan | None] = WeakKeyDictionary()
@@ -124,6 +128,13 @@ def _make_plan(loop: scf.ForOp) -> LoopPlan | None:
     held += [dot.d.type for dot in split_dots]
     lane_bytes = sum(_elements(t) * _itemsize(t) for t in held)
     accumulating = _accumulating_dot(loop, in_order, split_dots)
+    function = loop.parent_op()
+    while function is not None and not isinstance(function, EntryFuncOp):
+        function = function.parent_op()
+    invariant = launch_invariant(function) if function is not None else frozenset()
+    inside = set(block.args) | {r for op in ops for r in op.results}
+    outside = {v for op in side_by_side for v in op.operands if v not in inside}
+    outside |= {v for dot in split_dots for v in (dot.a, dot.b) if v not in inside}
     return LoopPlan(
         tuple(side_by_side),
         tuple(in_order),
@@ -132,6 +143,7 @@ def _make_plan(loop: scf.ForOp) -> LoopPlan | None:
         largest,
         lane_bytes,
         accumulating,
+        frozenset(outside & invariant),
     )
 
 
@@ -217,33 +229,67 @@ def _run_side_by_side(
     ex: TileExecutor, loop: scf.ForOp, plan: LoopPlan, indices: range
 ) -> dict[SSAValue, Any]:
     """The side-by-side ops' values, one lane per pid and iteration (iteration-major), and
-    the in-tile sums of the split dots (keyed by the dot's result)."""
+    the in-tile sums of the split dots (keyed by the dot's result). The values that are the
+    same at every launch are kept between launches, per chunk of pids and group of
+    iterations (`plan.launch_invariant`)."""
     pids = ex.pids
-    count = len(indices)
-    values: dict[SSAValue, Any] = {
-        loop.body.block.args[0]: np.repeat(np.asarray(indices, dtype=np.int64), len(pids))
-    }
-    ex.pids = np.tile(pids, count)
+    outer_key = ex.lanes_key
+    key = None if outer_key is None else (outer_key, loop, indices.start, indices.stop)
+    ex.pids = np.tile(pids, len(indices))
     try:
-        for op in plan.side_by_side:
-            operands = [
-                values[v] if v in values else _widen(ex.env[v], v.type, count) for v in op.operands
-            ]
-            handler = ex.handlers.lookup(type(op))
-            if handler is None:
-                raise ex.error(op, "is not supported by the tile executor")
-            for result, value in zip(op.results, handler(ex, op, operands), strict=True):
-                ex.hold(op, result, value)
-                values[result] = value
-        for dot in plan.split_dots:
-            a, b = (
-                values[v] if v in values else _widen(ex.env[v], v.type, count)
-                for v in (dot.a, dot.b)
-            )
-            values[dot.d] = tt_dot_sum(ex, dot, a, b)
+        with ex.lanes(key, loop):
+            return _side_by_side_values(ex, loop, plan, indices, len(pids))
     finally:
         ex.pids = pids
+
+
+def _side_by_side_values(
+    ex: TileExecutor, loop: scf.ForOp, plan: LoopPlan, indices: range, pids: int
+) -> dict[SSAValue, Any]:
+    count = len(indices)
+    kept = ex.kept_lanes()
+    widened = kept.widened if kept is not None else {}
+    iteration = loop.body.block.args[0]
+    if iteration not in widened:
+        widened[iteration] = np.repeat(np.asarray(indices, dtype=np.int64), pids)
+    values: dict[SSAValue, Any] = {iteration: widened[iteration]}
+
+    def value(v: SSAValue) -> Any:
+        if v in values:
+            return values[v]
+        if v in widened:
+            return widened[v]
+        lanes = _widen(ex.env[v], v.type, count)
+        if kept is not None and v in plan.invariant_outside:
+            widened[v] = lanes
+        return lanes
+
+    for step in _side_by_side_steps(ex, loop, plan):
+        if step.invariant and kept is not None:
+            known = kept.results.get(step.op)
+            if known is None:
+                known = ex.keep(step, step.handler(ex, step.op, [value(v) for v in step.operands]))
+            values.update(zip(step.results, known, strict=True))
+            continue
+        results = step.handler(ex, step.op, [value(v) for v in step.operands])
+        for result, result_value in zip(step.results, results, strict=True):
+            ex.hold(step.op, result, result_value)
+            values[result] = result_value
+    for dot in plan.split_dots:
+        values[dot.d] = tt_dot_sum(ex, dot, value(dot.a), value(dot.b))
     return values
+
+
+_STEPS: WeakKeyDictionary[scf.ForOp, tuple[Step, ...]] = WeakKeyDictionary()
+
+
+def _side_by_side_steps(ex: TileExecutor, loop: scf.ForOp, plan: LoopPlan) -> tuple[Step, ...]:
+    steps = _STEPS.get(loop)
+    if steps is None:
+        ops = set(plan.side_by_side)
+        body = block_plan(loop.body.block, ex.handlers, ex.unsupported)
+        steps = _STEPS[loop] = tuple(step for step in body.steps if step.op in ops)
+    return steps
 
 
 def _run_in_order(
@@ -302,10 +348,18 @@ def _accumulate_in_order(
     (accumulator_type,) = loop.body.block.args[1:]
     accumulator = ex.per_pid(carried[0], accumulator_type.type)
     lanes = len(ex.pids)
-    sums = made[dot.d]
+    # The sums are made with the lanes last (`dot.contract`): the additions run there, along
+    # contiguous lanes, and the accumulator comes back with the lanes first, contiguous, for
+    # the ops after the loop.
+    sums = np.moveaxis(made[dot.d], 0, -1)
+    total = np.moveaxis(accumulator, 0, -1)
     for t in range(count):
-        total = sums[t * lanes : (t + 1) * lanes].reshape(accumulator.shape)
-        accumulator = np.add(accumulator, total, dtype=np.float32)
+        tile_sums = sums[..., t * lanes : (t + 1) * lanes].reshape(total.shape)
+        if t == 0:
+            total = np.add(total, tile_sums, dtype=np.float32)
+        else:
+            np.add(total, tile_sums, out=total, dtype=np.float32)
+    accumulator = lanes_first(total)
     ex.hold(dot, dot.d, accumulator)
     return accumulator
 

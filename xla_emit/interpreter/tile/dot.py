@@ -29,11 +29,19 @@ if TYPE_CHECKING:
 
 
 def to_tf32(values: np.ndarray) -> np.ndarray:
-    """f32 values rounded to TF32's 10 mantissa bits, to nearest, ties away from zero."""
-    bits = values.astype(np.float32).view(np.uint32)
-    finite = (bits & 0x7F800000) != 0x7F800000
-    rounded = ((bits + np.uint32(0x1000)) & np.uint32(0xFFFFE000)).astype(np.uint32)
-    return np.where(finite, rounded, bits).view(np.float32)
+    """f32 values rounded to TF32's 10 mantissa bits, to nearest, ties away from zero.
+
+    Adding half of the dropped bits and clearing them rounds every finite value and keeps
+    infinities (their dropped bits are zero); only a NaN's payload can carry into its sign,
+    so NaNs keep their bits (checked once per array: most have none)."""
+    values = np.ascontiguousarray(values, dtype=np.float32)
+    bits = values.view(np.uint32)
+    rounded = np.add(bits, np.uint32(0x1000))
+    np.bitwise_and(rounded, np.uint32(0xFFFFE000), out=rounded)
+    nans = np.isnan(values)
+    if nans.any():
+        np.copyto(rounded, bits, where=nans)
+    return rounded.view(np.float32)
 
 
 def _operand(values: np.ndarray, tf32: bool) -> np.ndarray:
@@ -78,7 +86,39 @@ def contract(
 def _pid_last(tiles: np.ndarray, order: Sequence[int], tf32: bool) -> np.ndarray:
     """`tiles` ([pids, *tile]) as f32 dot inputs, the tile dims in `order`, then the pids,
     contiguous (moved before widening: half the bytes to move for 16-bit inputs)."""
-    return _operand(np.ascontiguousarray(tiles.transpose(*(d + 1 for d in order), 0)), tf32)
+    return _operand(lanes_last(tiles, order), tf32)
+
+
+# Lanes moved at once between lanes-first and lanes-last layouts (see `lanes_last`).
+_LANE_BLOCK = 64
+
+
+def lanes_last(values: np.ndarray, order: Sequence[int]) -> np.ndarray:
+    """`values` ([lanes, *tile]) as a contiguous [*tile dims in `order`, lanes].
+
+    Moving the lanes axis last in one copy reads, for every element written, one far from
+    the last; in two copies the reads stay close: each block of 64 lanes is transposed on
+    its own (its tiles fit the caches), then the blocks are laid side by side (runs of 64
+    contiguous lanes). The same elements either way."""
+    lanes, rank = values.shape[0], values.ndim - 1
+    if lanes % _LANE_BLOCK or lanes < 2 * _LANE_BLOCK:
+        return np.ascontiguousarray(values.transpose(*(d + 1 for d in order), 0))
+    blocks = values.reshape(lanes // _LANE_BLOCK, _LANE_BLOCK, *values.shape[1:])
+    inner = np.ascontiguousarray(blocks.transpose(0, *(d + 2 for d in order), 1))
+    outer = np.ascontiguousarray(inner.transpose(*range(1, rank + 1), 0, rank + 1))
+    return outer.reshape(*outer.shape[:rank], lanes)
+
+
+def lanes_first(values: np.ndarray) -> np.ndarray:
+    """`values` ([*tile, lanes]) as a contiguous [lanes, *tile], in blocks of lanes as
+    `lanes_last` moves them."""
+    lanes, rank = values.shape[-1], values.ndim - 1
+    if lanes % _LANE_BLOCK or lanes < 2 * _LANE_BLOCK:
+        return np.ascontiguousarray(np.moveaxis(values, -1, 0))
+    blocks = values.reshape(*values.shape[:rank], lanes // _LANE_BLOCK, _LANE_BLOCK)
+    outer = np.ascontiguousarray(blocks.transpose(rank, *range(rank), rank + 1))
+    inner = np.ascontiguousarray(outer.transpose(0, rank + 1, *range(1, rank + 1)))
+    return inner.reshape(lanes, *values.shape[:rank])
 
 
 @dataclass(frozen=True)

@@ -76,6 +76,101 @@ def _pid(pids: npt.NDArray[np.int64] | None, row: int) -> int:
     return row if pids is None else int(pids[row])
 
 
+@dataclass(frozen=True)
+class TileAccess:
+    """Where every pid's tile of `sizes` lies in a buffer of `shape`: the part of `extract`
+    and `insert` that depends on the offsets only, so that a program whose offsets are the
+    same at every launch computes (and checks) it once.
+
+    Whole tiles at multiples of their sizes are `blocks`: the buffer seen as a grid of
+    tiles (`split`, `order`) and each pid's position in it (`linear`). Other tiles are
+    gathered through `flat` (each position's element, 0 where masked) and `masked` (the
+    masked positions of the flattened tiles)."""
+
+    shape: tuple[int, ...]
+    sizes: tuple[int, ...]
+    count: int
+    split: tuple[int, ...] | None = None
+    order: tuple[int, ...] | None = None
+    grid: tuple[npt.NDArray[np.int64], ...] | None = None
+    linear: npt.NDArray[np.int64] | None = None
+    flat: npt.NDArray[np.intp] | None = None
+    masked: npt.NDArray[np.intp] | None = None
+    # For insert: the unmasked positions' flat buffer index and flat tile position.
+    targets: npt.NDArray[np.intp] | None = None
+    sources: npt.NDArray[np.intp] | None = None
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of its index arrays."""
+        arrays = (self.linear, self.flat, self.masked, self.targets, self.sources)
+        grid = self.grid or ()
+        return sum(a.nbytes for a in (*arrays, *grid) if a is not None)
+
+    def read(self, buffer: Array) -> Array:
+        """Every pid's tile of `buffer` ([pids, *sizes]); masked positions are zero."""
+        if buffer.ndim == 0:
+            return np.broadcast_to(buffer, (self.count,)).copy()
+        if self.linear is not None:
+            assert self.split is not None and self.order is not None
+            view = buffer.reshape(self.split).transpose(self.order)
+            return _gather_blocks(view, self.linear, len(self.shape))
+        assert self.flat is not None and self.masked is not None
+        tiles = buffer.reshape(-1).take(self.flat)
+        tiles[self.masked] = 0
+        return tiles.reshape(self.count, *self.sizes)
+
+    def write(self, buffer: Array, tiles: Array) -> None:
+        """Every pid's tile ([pids, *sizes]) into `buffer` in place (C-contiguous, as
+        the executor's output buffers are), unmasked positions only."""
+        if buffer.ndim == 0:
+            buffer[()] = tiles[-1]
+            return
+        if self.linear is not None:
+            assert self.split is not None and self.order is not None
+            view = buffer.reshape(self.split).transpose(self.order)
+            view[self.grid] = tiles
+            return
+        assert self.targets is not None and self.sources is not None
+        buffer.reshape(-1)[self.targets] = tiles.reshape(-1)[self.sources]
+
+
+def tile_access(
+    shape: Sequence[int],
+    offsets: npt.NDArray[np.int64],
+    sizes: Sequence[int],
+    pids: npt.NDArray[np.int64] | None = None,
+    writes: bool = False,
+    check_races: bool = True,
+) -> TileAccess:
+    """The access of each pid's tile (offsets: [pids, rank]) in a buffer of `shape`; a tile
+    starting outside it is a `TileFault` naming the pid, and so, for `writes`, are two pids
+    writing one element (with `check_races`)."""
+    shape, sizes = tuple(shape), tuple(sizes)
+    count = offsets.shape[0]
+    if not shape:
+        if writes and check_races and count > 1:
+            raise TileFault(f"race: pids {_pid(pids, 0)} and {_pid(pids, 1)} both write the scalar")
+        return TileAccess(shape, sizes, count)
+    blocks = _aligned_blocks(shape, offsets, sizes, pids)
+    if blocks is not None:
+        split, order, grid = blocks
+        grid_shape = tuple(extent // size for extent, size in zip(shape, sizes, strict=True))
+        if writes and check_races:
+            _check_block_races(grid_shape, grid, offsets, pids)
+        linear = np.ravel_multi_index(grid, grid_shape)
+        return TileAccess(shape, sizes, count, split, order, grid, linear)
+    where = tile_indices(shape, offsets, sizes, pids)
+    flat = np.ravel_multi_index(where.indices, shape).reshape(-1)
+    mask = where.mask.reshape(-1)
+    if not writes:
+        return TileAccess(shape, sizes, count, flat=flat, masked=np.flatnonzero(~mask))
+    targets = flat[mask]
+    if check_races:
+        _check_races(shape, tuple(index[where.mask] for index in where.indices), where.mask, pids)
+    return TileAccess(shape, sizes, count, targets=targets, sources=np.flatnonzero(mask))
+
+
 def extract(
     buffer: Array,
     offsets: npt.NDArray[np.int64],
@@ -83,14 +178,7 @@ def extract(
     pids: npt.NDArray[np.int64] | None = None,
 ) -> Array:
     """Every pid's tile of `buffer` ([pids, *sizes]); masked positions are zero."""
-    if buffer.ndim == 0:
-        return np.broadcast_to(buffer, (offsets.shape[0],)).copy()
-    blocks = _aligned_blocks(buffer, offsets, sizes, pids)
-    if blocks is not None:
-        return _gather_blocks(*blocks)
-    where = tile_indices(buffer.shape, offsets, sizes, pids)
-    tiles = buffer[where.indices]
-    return np.where(where.mask, tiles, np.zeros((), dtype=buffer.dtype))
+    return tile_access(buffer.shape, offsets, sizes, pids).read(buffer)
 
 
 def insert(
@@ -100,70 +188,57 @@ def insert(
     check_races: bool = True,
     pids: npt.NDArray[np.int64] | None = None,
 ) -> None:
-    """Write every pid's tile ([pids, *sizes]) into `buffer` in place, unmasked positions only."""
-    sizes = tiles.shape[1:]
-    if buffer.ndim == 0:
-        if check_races and tiles.shape[0] > 1:
-            raise TileFault(f"race: pids {_pid(pids, 0)} and {_pid(pids, 1)} both write the scalar")
-        buffer[()] = tiles[-1]
-        return
-    blocks = _aligned_blocks(buffer, offsets, sizes, pids)
-    if blocks is not None and buffer.flags.c_contiguous:
-        view, grid = blocks
-        if check_races:
-            _check_block_races(view.shape[: buffer.ndim], grid, offsets, pids)
-        view[grid] = tiles
-        return
-    where = tile_indices(buffer.shape, offsets, sizes, pids)
-    targets = tuple(index[where.mask] for index in where.indices)
-    if check_races:
-        _check_races(buffer.shape, targets, where.mask, pids)
-    buffer[targets] = tiles[where.mask]
+    """Write every pid's tile ([pids, *sizes]) into `buffer` (C-contiguous) in place,
+    unmasked positions only."""
+    access = tile_access(buffer.shape, offsets, tiles.shape[1:], pids, True, check_races)
+    work = np.ascontiguousarray(buffer)
+    access.write(work, tiles)
+    if work is not buffer:
+        buffer[...] = work
 
 
 def _aligned_blocks(
-    buffer: Array,
+    shape: Sequence[int],
     offsets: npt.NDArray[np.int64],
     sizes: Sequence[int],
     pids: npt.NDArray[np.int64] | None,
-) -> tuple[Array, tuple[npt.NDArray[np.int64], ...]] | None:
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[npt.NDArray[np.int64], ...]] | None:
     """When every tile is whole and starts at a multiple of its sizes (a row softmax's
-    [1, n] tiles), the buffer seen as a grid of tiles ([*grid, *sizes], a view of a
-    C-contiguous buffer) and each pid's grid position: whole tiles are then copied as blocks
-    instead of element by element through index arrays. None otherwise (masked tiles)."""
-    rank = buffer.ndim
+    [1, n] tiles), the buffer's shape split into a grid of tiles, the order that puts the
+    grid's axes first ([*grid, *sizes]) and each pid's grid position: whole tiles are then
+    copied as blocks instead of element by element through index arrays. None otherwise
+    (masked tiles)."""
+    rank = len(shape)
     if offsets.shape != (offsets.shape[0], rank) or len(sizes) != rank:
         return None
-    if any(size <= 0 or extent % size for extent, size in zip(buffer.shape, sizes, strict=True)):
+    if any(size <= 0 or extent % size for extent, size in zip(shape, sizes, strict=True)):
         return None
-    _check_starts(buffer.shape, offsets, pids)
+    _check_starts(shape, offsets, pids)
     steps = np.asarray(sizes, dtype=np.int64)
     if (offsets % steps).any():
         return None
-    split = [
-        n for extent, size in zip(buffer.shape, sizes, strict=True) for n in (extent // size, size)
-    ]
-    order = [*range(0, 2 * rank, 2), *range(1, 2 * rank, 2)]
-    view = buffer.reshape(split).transpose(order)
-    return view, tuple(offsets[:, dim] // steps[dim] for dim in range(rank))
+    split = tuple(
+        n for extent, size in zip(shape, sizes, strict=True) for n in (extent // size, size)
+    )
+    order = (*range(0, 2 * rank, 2), *range(1, 2 * rank, 2))
+    return split, order, tuple(offsets[:, dim] // steps[dim] for dim in range(rank))
 
 
-def _gather_blocks(view: Array, grid: tuple[npt.NDArray[np.int64], ...]) -> Array:
-    """Each pid's whole tile from the buffer seen as a grid of tiles (`_aligned_blocks`).
+def _gather_blocks(view: Array, linear: npt.NDArray[np.int64], rank: int) -> Array:
+    """Each pid's whole tile (`linear`: its position in the grid) from the buffer seen as a
+    grid of tiles (`TileAccess`).
 
     With the tiles one after another in memory (tile-major), each is one contiguous copy
     (`take` of rows) instead of an element-by-element gather. Making the buffer tile-major
     costs a copy of it, worth it where the pids read at least as many elements as it has
     (a gemm's operand tiles are read by many programs); otherwise the tiles are gathered
     from the buffer as it is."""
-    rank = len(grid)
     grid_shape, tile = view.shape[:rank], view.shape[rank:]
     tile_elements = prod(tile)
-    reads = len(grid[0]) * tile_elements
+    reads = len(linear) * tile_elements
     if not view.flags.c_contiguous and view.size > reads:
-        return view[grid]
+        return view[np.unravel_index(linear, grid_shape)]
     by_tile = np.ascontiguousarray(view).reshape(prod(grid_shape), tile_elements)
-    linear = np.ravel_multi_index(grid, grid_shape)
     return by_tile.take(linear, axis=0).reshape(len(linear), *tile)
 
 

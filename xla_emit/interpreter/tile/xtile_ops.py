@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -18,7 +19,8 @@ from xla_emit.interpreter.element_types import numpy_dtype
 from xla_emit.interpreter.registry import OpTable
 from xla_emit.interpreter.scalar_arith import WholeValueArithImpls
 from xla_emit.interpreter.tile.batched_loop import run_batched
-from xla_emit.interpreter.tile.tiles import TileFault, extract, insert
+from xla_emit.interpreter.tile.plan import operands_invariant
+from xla_emit.interpreter.tile.tiles import TileAccess, TileFault, tile_access
 
 if TYPE_CHECKING:
     from xla_emit.interpreter.tile.executor import Handler, TileExecutor
@@ -77,36 +79,84 @@ def apply_indexing(_ex: TileExecutor, op: Operation, args: list[Any]) -> list[An
     return [np.asarray(r, dtype=np.int64) for r in indexing_map.evaluate(dims, symbols)]
 
 
+@dataclass(frozen=True)
+class _TileShapes:
+    """What an extract or insert asks, read from its attributes once."""
+
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]
+    # The sizes read from the buffer: 1 along a stride of 0.
+    read_sizes: tuple[int, ...]
+    result_shape: tuple[int, ...]
+
+
+_SHAPES: WeakKeyDictionary[Operation, _TileShapes] = WeakKeyDictionary()
+
+
+def _tile_shapes(op: ExtractTileOp | InsertTileOp) -> _TileShapes:
+    known = _SHAPES.get(op)
+    if known is None:
+        sizes = tuple(op.full_tile_shape.get_values())
+        strides = tuple(op.strides.get_values())
+        read_sizes = tuple(
+            1 if stride == 0 else size for size, stride in zip(sizes, strides, strict=True)
+        )
+        tile_type = op.result.type if isinstance(op, ExtractTileOp) else op.source.type
+        assert isinstance(tile_type, TensorType)
+        shape = tuple(tile_type.get_shape())
+        known = _SHAPES[op] = _TileShapes(sizes, strides, read_sizes, shape)
+    return known
+
+
+def _access(
+    ex: TileExecutor,
+    op: ExtractTileOp | InsertTileOp,
+    buffer: np.ndarray,
+    offsets: list[Any],
+    sizes: tuple[int, ...],
+    writes: bool,
+) -> TileAccess:
+    """Where each pid's tile lies, made once per group of lanes where the offsets are the
+    same at every launch."""
+    kept = ex.kept_lanes()
+    first = len(op.operands) - len(offsets)
+    if kept is not None and operands_invariant(op, first):
+        access = kept.accesses.get(op)
+        if access is not None:
+            return access
+    try:
+        access = tile_access(
+            buffer.shape, ex.offsets(offsets), sizes, ex.pids, writes, ex.checks.races
+        )
+    except TileFault as fault:
+        raise ex.fault(op, fault) from None
+    if kept is not None and operands_invariant(op, first) and ex.may_keep(access.nbytes):
+        kept.accesses[op] = access
+    return access
+
+
 def extract_tile(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     """Every pid's tile; a stride of 0 reads one element along that dimension for the whole
     tile (XLA writes it where a broadcast's operand is read at one offset)."""
     assert isinstance(op, ExtractTileOp)
-    sizes = tuple(op.full_tile_shape.get_values())
-    strides = tuple(op.strides.get_values())
-    _check_strides(ex, op, strides, allowed=(0, 1))
-    read_sizes = tuple(
-        1 if stride == 0 else size for size, stride in zip(sizes, strides, strict=True)
-    )
-    try:
-        tiles = extract(args[0], ex.offsets(args[1:]), read_sizes, ex.pids)
-    except TileFault as fault:
-        raise ex.fault(op, fault) from None
-    if read_sizes != sizes:
-        tiles = np.broadcast_to(tiles, (tiles.shape[0], *sizes))
-    result_type = op.result.type
-    assert isinstance(result_type, TensorType)
-    return [tiles.reshape(len(ex.pids), *result_type.get_shape())]
+    shapes = _tile_shapes(op)
+    _check_strides(ex, op, shapes.strides, allowed=(0, 1))
+    tiles = _access(ex, op, args[0], args[1:], shapes.read_sizes, False).read(args[0])
+    if shapes.read_sizes != shapes.sizes:
+        tiles = np.broadcast_to(tiles, (tiles.shape[0], *shapes.sizes))
+    return [tiles.reshape(len(ex.pids), *shapes.result_shape)]
 
 
 def insert_tile(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     assert isinstance(op, InsertTileOp)
-    sizes = tuple(op.full_tile_shape.get_values())
-    _check_strides(ex, op, op.strides.get_values())
-    tiles = ex.per_pid(args[0], op.source.type).reshape(len(ex.pids), *sizes)
-    try:
-        insert(args[1], tiles, ex.offsets(args[2:]), ex.checks.races, ex.pids)
-    except TileFault as fault:
-        raise ex.fault(op, fault) from None
+    shapes = _tile_shapes(op)
+    _check_strides(ex, op, shapes.strides)
+    tiles = ex.per_pid(args[0], op.source.type).reshape(len(ex.pids), *shapes.sizes)
+    buffer = args[1]
+    work = buffer if buffer.flags.c_contiguous else np.ascontiguousarray(buffer)
+    _access(ex, op, buffer, args[2:], shapes.sizes, True).write(work, tiles)
+    if work is not buffer:
+        buffer[...] = work
     return []
 
 
@@ -148,8 +198,10 @@ def for_loop(ex: TileExecutor, op: Operation, args: list[Any]) -> list[Any]:
     if batched is not None:
         return batched
     carried = list(args[3:])
-    for index in iterations:
-        carried = ex.run_block(op.body.block, [index, *carried])
+    # Each iteration's values differ: none is kept between launches.
+    with ex.lanes(None, op):
+        for index in iterations:
+            carried = ex.run_block(op.body.block, [index, *carried])
     return carried
 
 
