@@ -86,3 +86,39 @@ def test_a_strided_buffer_is_an_error() -> None:
     strided = np.zeros(256, np.float32)[::2]
     with pytest.raises(UserError, match="needs C-contiguous buffers"):
         run_kernel(module, [strided, np.zeros(128, np.float32)])
+
+
+EXACT_FUNCTIONS = {"floor": np.floor, "ceil": np.ceil, "sqrt": np.sqrt, "absf": np.abs}
+
+
+@pytest.mark.parametrize("function", sorted(EXACT_FUNCTIONS))
+def test_exact_math_is_llvms_intrinsic_with_the_c_librarys_bits(function: str) -> None:
+    """floor, ceil, sqrt, |x| on the host: LLVM's intrinsic (inline, vectorizable), no C
+    library call, and numpy's bits (IEEE fixes them) on edge values."""
+    pytest.importorskip("llvmlite.binding", reason="the native engine needs llvmlite")
+    from xla_emit.ir import parse_mlir
+    from xla_emit.runtime.native import kernel_ir, run_kernel
+
+    tiny = np.finfo(np.float32).smallest_subnormal
+    edges = [0.0, -0.0, 0.5, -0.5, 1.5, -2.5, 4.0, 1e30, -1e30, tiny, -tiny, np.inf, -np.inf]
+    values = np.array(edges * 2 + [np.nan] * 6, np.float32)  # 32 elements
+    text = f"""
+func.func @kernel(%in: tensor<32xf32>, %out: tensor<32xf32>) -> tensor<32xf32>
+    attributes {{xla.entry}} {{
+  %tid = gpu.thread_id x {{xla.range = [0 : index, 31 : index]}}
+  %x = tensor.extract %in[%tid] : tensor<32xf32>
+  %y = math.{function} %x : f32
+  %r = tensor.insert %y into %out[%tid] : tensor<32xf32>
+  func.return %r : tensor<32xf32>
+}}
+"""
+    module, _ = parse_mlir(text, "exact.mlir")
+    apply_pipeline(module, "xla-host-thread-loops,xla-lower-tensors,xla-lower-to-llvm")
+    ir = kernel_ir(module)
+    assert "declare float @floorf" not in ir and "declare float @sqrtf" not in ir
+    assert "declare float @ceilf" not in ir and "declare float @fabsf" not in ir
+    out = np.zeros(32, np.float32)
+    run_kernel(module, [values, out])
+    with np.errstate(invalid="ignore"):
+        expected = EXACT_FUNCTIONS[function](values)
+    assert out.tobytes() == expected.tobytes()

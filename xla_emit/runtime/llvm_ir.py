@@ -71,6 +71,13 @@ _FCMP = (
 )  # fmt: skip
 
 
+# The C library's functions whose results IEEE 754 fixes (exact, or correctly rounded),
+# so LLVM's intrinsic of the name computes the same bits.
+_EXACT_ON_THE_HOST = frozenset(
+    {"floor", "ceil", "trunc", "round", "rint", "fabs", "sqrt", "copysign", "fma"}
+)
+
+
 def type_text(t: Attribute) -> str:
     if isinstance(t, IntegerType):
         return f"i{t.width.data}"
@@ -221,12 +228,22 @@ class _Printer:
                 types = [type_text(t) for t in op.function_type.inputs.data]
                 params = ", ".join(f"{t} %a{i}" for i, t in enumerate(types))
                 c_name = name.removeprefix("__nv_")
+                exact = c_name.removesuffix("f") if result == "float" else c_name
+                if exact in _EXACT_ON_THE_HOST:
+                    # LLVM's intrinsic: the same bits, inline and vectorizable (a call
+                    # of the C library's in a loop's scalar remainder cost as much as
+                    # its vector body in softmax's exp kernel).
+                    callee = f"llvm.{exact}.{intrinsic_suffix(op.function_type.output)}"
+                    self.intrinsics[callee] = f"declare {result} @{callee}({inputs})"
+                    declaration = []
+                else:
+                    callee, declaration = c_name, [f"declare {result} @{c_name}({inputs})"]
                 return [
                     f"define internal {result} @{name}({params}) {{",
-                    f"  %r = call {result} @{c_name}({params})",
+                    f"  %r = call {result} @{callee}({params})",
                     f"  ret {result} %r",
                     "}",
-                    f"declare {result} @{c_name}({inputs})",
+                    *declaration,
                 ]
             return [f"declare {result} @{name}({inputs})"]
         arg_attrs = op.arg_attrs.data if op.arg_attrs is not None else ()
