@@ -91,6 +91,9 @@ from xla_emit.passes.diagnostics import OpError
 # Attributes MLIR's NVVM target reads off an `llvm.func`: a kernel and its block size.
 KERNEL = "nvvm.kernel"
 REQNTID = "nvvm.reqntid"
+# The widest vectors LLVM should use for a host kernel, in bits (`xla-host-thread-loops`
+# sets it; the LLVM IR printer makes it the function's "prefer-vector-width").
+HOST_VECTOR_BITS = "xla.host_vector_bits"
 
 _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     arith.AddiOp: llvm.AddOp,
@@ -242,6 +245,8 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
     )
     if "xla.entry" in function.attributes:
         mark_kernel(lowered, block, function.arg_attrs)
+    if HOST_VECTOR_BITS in function.attributes:
+        lowered.attributes[HOST_VECTOR_BITS] = function.attributes[HOST_VECTOR_BITS]
     Rewriter.replace_op(function, lowered)
 
 

@@ -122,3 +122,34 @@ func.func @kernel(%in: tensor<32xf32>, %out: tensor<32xf32>) -> tensor<32xf32>
     with np.errstate(invalid="ignore"):
         expected = EXACT_FUNCTIONS[function](values)
     assert out.tobytes() == expected.tobytes()
+
+
+def test_a_kernel_cut_into_stretches_asks_for_256_bit_vectors() -> None:
+    """out[t] = in[t] + in[t + 64]: two stretches, two loops, a value kept per thread
+    between them; the host IR asks LLVM for 256-bit vectors, and the sums are numpy's."""
+    pytest.importorskip("llvmlite.binding", reason="the native engine needs llvmlite")
+    from xla_emit.ir import parse_mlir
+    from xla_emit.runtime.native import kernel_ir, run_kernel
+
+    text = """
+func.func @kernel(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64xf32>
+    attributes {xla.entry} {
+  %c64 = arith.constant 64 : index
+  %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
+  %a = tensor.extract %in[%tid] : tensor<128xf32>
+  %far = arith.addi %tid, %c64 : index
+  %b = tensor.extract %in[%far] : tensor<128xf32>
+  %s = arith.addf %a, %b : f32
+  %r = tensor.insert %s into %out[%tid] : tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}
+"""
+    module, _ = parse_mlir(text, "stretches.mlir")
+    apply_pipeline(module, "xla-host-thread-loops,xla-lower-tensors,xla-lower-to-llvm")
+    header = next(line for line in kernel_ir(module).splitlines() if "@kernel(" in line)
+    assert header.startswith("define void @kernel(")
+    assert header.endswith('"prefer-vector-width"="256" {')
+    values = np.random.default_rng(5).standard_normal(128).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    run_kernel(module, [values, out])
+    assert out.tobytes() == (values[:64] + values[64:]).tobytes()

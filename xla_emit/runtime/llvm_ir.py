@@ -44,6 +44,7 @@ from xla_emit.dialects.llvm_ext import (
 )
 from xla_emit.dialects.nvvm import BarrierOp, ReadSpecialRegisterOp, ShflSyncOp
 from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.gpu.lower_to_llvm import HOST_VECTOR_BITS
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 # The NVPTX data layout XLA's modules carry.
@@ -260,6 +261,9 @@ class _Printer:
         if isinstance(reqntid, DenseArrayBase) and not self.host:
             sizes = ",".join(str(int(v)) for v in reqntid.get_values())
             header += f' "nvvm.reqntid"="{sizes}"'
+        vector_bits = op.attributes.get(HOST_VECTOR_BITS)
+        if isinstance(vector_bits, IntegerAttr) and self.host:
+            header += f' "prefer-vector-width"="{vector_bits.value.data}"'
         lines = [header + " {"]
         blocks = list(op.body.blocks)
         self.labels = {block: f"bb{i}" for i, block in enumerate(blocks)}

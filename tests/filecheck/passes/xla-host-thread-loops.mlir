@@ -101,7 +101,8 @@ func.func @shuffle_read_later(%in: tensor<32xf32>, %out: tensor<1xf32>) -> tenso
 
 // Each thread reads in[t] and in[t + 64]: over the block's 64 threads the two loads
 // read two stretches of memory apart, so they run as two loops, each reading one
-// stretch in order; the first load's value is kept per thread between them.
+// stretch in order; the first load's value is kept per thread between them, and the
+// kernel asks LLVM for 256-bit vectors.
 func.func @two_stretches(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
   %c64 = arith.constant 64 : index
   %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
@@ -115,6 +116,7 @@ func.func @two_stretches(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<6
 
 // CHECK-LABEL: func.func @two_stretches(
 // CHECK-SAME:    %[[IN:[^:]*]]: tensor<128xf32>, %{{.*}}: tensor<64xf32>, %[[KEPT:.*]]: tensor<64xf32> {xla.host_scratch})
+// CHECK-SAME:    attributes {xla.entry, xla.host_vector_bits = 256 : i64}
 // CHECK:         %[[FIRST:.*]] = scf.for %[[T:.*]] = {{.*}} iter_args(%[[K:.*]] = %[[KEPT]])
 // CHECK:           %[[A:.*]] = tensor.extract %[[IN]][%[[T]]]
 // CHECK-NOT:       tensor.extract %[[IN]]
@@ -143,7 +145,7 @@ func.func @one_stretch(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64x
 }
 
 // CHECK-LABEL: func.func @one_stretch(
-// CHECK-SAME:    %{{.*}}: tensor<64xf32>) -> tensor<64xf32>
+// CHECK-SAME:    %{{.*}}: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
 // CHECK:         scf.for
 // CHECK:           tensor.extract
 // CHECK:           tensor.extract
