@@ -153,3 +153,22 @@ func.func @kernel(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64xf32>
     out = np.zeros(64, np.float32)
     run_kernel(module, [values, out])
     assert out.tobytes() == (values[:64] + values[64:]).tobytes()
+
+
+def test_warp_trees_loop_is_left_to_the_slp_vectorizer() -> None:
+    """The row sum's lane 0 combining its warp's values: the loop over the warps carries
+    `llvm.loop.vectorize.enable` false (vectorized across warps it gathered), and it is
+    the only loop that does."""
+    pytest.importorskip("llvmlite.binding", reason="the native engine needs llvmlite")
+    from xla_emit.hlo.parser import parse_hlo_module
+    from xla_emit.runtime.kernels import compile_fusion
+    from xla_emit.runtime.native import kernel_ir
+    from xla_emit.runtime.native_kernels import HOST_PIPELINE
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "reduction_row.hlo"
+    module = parse_hlo_module(path.read_text(), str(path))
+    fusion = module.entry.root
+    ir = kernel_ir(compile_fusion(module, fusion, HOST_PIPELINE))
+    back_edges = [line for line in ir.splitlines() if "!llvm.loop" in line]
+    assert len(back_edges) == 1 and back_edges[0].strip().startswith("br label %")
+    assert '!{!"llvm.loop.vectorize.enable", i1 false}' in ir

@@ -44,7 +44,7 @@ from xla_emit.dialects.llvm_ext import (
 )
 from xla_emit.dialects.nvvm import BarrierOp, ReadSpecialRegisterOp, ShflSyncOp
 from xla_emit.passes.diagnostics import OpError
-from xla_emit.passes.gpu.lower_to_llvm import HOST_VECTOR_BITS
+from xla_emit.passes.gpu.lower_to_llvm import HOST_VECTOR_BITS, NO_LOOP_VECTORIZE
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 # The NVPTX data layout XLA's modules carry.
@@ -400,7 +400,12 @@ class _Printer:
             args = ", ".join(self.typed(a) for a in op.args)
             yield f"{result}call {type_text(returned) if returned else 'void'} @{name}({args})"
         elif isinstance(op, llvm.BrOp):
-            yield f"br label %{self.labels[op.successor]}"
+            loop = ""
+            if NO_LOOP_VECTORIZE in op.attributes:
+                disable = self.add_metadata('!{!"llvm.loop.vectorize.enable", i1 false}')
+                number = len(self.metadata)
+                loop = ", !llvm.loop " + self.add_metadata(f"distinct !{{!{number}, {disable}}}")
+            yield f"br label %{self.labels[op.successor]}{loop}"
         elif isinstance(op, llvm.CondBrOp):
             yield (
                 f"br {self.typed(op.cond)}, label %{self.labels[op.then_block]}, "
