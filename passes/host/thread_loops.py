@@ -28,6 +28,11 @@ entry function (`xla.entry`) into that form, as CPU runtimes for GPU kernels do
   `thread + offset` and `thread`, and selects one, so LLVM vectorizes it with
   plain loads instead of a gather (its buffer has a warp's slots of padding,
   so `thread + offset` stays inside);
+* a loop whose body divides `base + thread` by a row length that ends rows inside
+  the block runs as two loops split where the row ends (`split_at_row_end`); a loop
+  whose body splits the thread into lane and group runs as two nested loops
+  (`nest_lanes`), the loop over groups marked not to be loop-vectorized where only
+  lane 0 writes; a kernel cut into stretches asks LLVM for 256-bit vectors;
 * shared memory (`xla_gpu.allocate_shared`) and those per-thread buffers are
   new trailing arguments of the kernel marked `xla.host_scratch`: the caller
   gives each block (or each worker running blocks) its own.
