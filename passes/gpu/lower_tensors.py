@@ -463,6 +463,7 @@ def drop_loop_pointers(op: scf.ForOp) -> None:
         body.erase_arg(body.args[i + 1])
     inits = [v for i, v in enumerate(op.iter_args) if i not in dropped]
     new = scf.ForOp(op.lb, op.ub, op.step, inits, op.detach_region(op.body))
+    new.attributes.update(op.attributes)  # hints for LLVM on the loop stay with it
     Rewriter.replace_op(op, new, [r for _, r in _kept(op, new)])
 
 

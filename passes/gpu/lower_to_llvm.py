@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, builtin, cf, func, llvm, math, ub, vector
+from xdsl.dialects import arith, builtin, cf, func, llvm, math, scf, ub, vector
 from xdsl.dialects import complex as cplx
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -91,6 +91,12 @@ from xla_emit.passes.diagnostics import OpError
 # Attributes MLIR's NVVM target reads off an `llvm.func`: a kernel and its block size.
 KERNEL = "nvvm.kernel"
 REQNTID = "nvvm.reqntid"
+# The widest vectors LLVM should use for a host kernel, in bits (`xla-host-thread-loops`
+# sets it; the LLVM IR printer makes it the function's "prefer-vector-width").
+HOST_VECTOR_BITS = "xla.host_vector_bits"
+# On an `scf.for`, then on its back edge: LLVM's loop vectorizer must leave the loop
+# alone (printed as `!llvm.loop` metadata with `llvm.loop.vectorize.enable` false).
+NO_LOOP_VECTORIZE = "xla.no_loop_vectorize"
 
 _INT_BINARY: dict[type[Operation], Callable[[SSAValue, SSAValue], Operation]] = {
     arith.AddiOp: llvm.AddOp,
@@ -180,11 +186,32 @@ class LowerToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # Loops and ifs to blocks and branches first, as MLIR's SCF to CF lowering does.
+        marked = [
+            loop.body.block
+            for loop in op.walk()
+            if isinstance(loop, scf.ForOp) and NO_LOOP_VECTORIZE in loop.attributes
+        ]
         ConvertScfToCf().apply(ctx, op)
+        mark_back_edges(marked)
         declared: dict[str, llvm.FuncOp] = {}
         index = index_type(op)
         for function in [f for f in op.ops if isinstance(f, func.FuncOp)]:
             lower_function(function, Lowering(op, declared, index))
+
+
+def mark_back_edges(headers: list[Block]) -> None:
+    """Each marked loop's back edge (after the SCF to CF lowering its header is the loop's
+    first block, and the back edge the branch to it carrying the stepped counter)."""
+    for header in headers:
+        counter = header.args[0]
+        for use in list(counter.uses):
+            stepped = use.operation
+            if not isinstance(stepped, arith.AddiOp):
+                continue
+            for branch_use in stepped.result.uses:
+                branch = branch_use.operation
+                if isinstance(branch, cf.BranchOp) and branch.successor is header:
+                    branch.attributes[NO_LOOP_VECTORIZE] = UnitAttr()
 
 
 def index_type(module: ModuleOp) -> IntegerType:
@@ -242,6 +269,8 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
     )
     if "xla.entry" in function.attributes:
         mark_kernel(lowered, block, function.arg_attrs)
+    if HOST_VECTOR_BITS in function.attributes:
+        lowered.attributes[HOST_VECTOR_BITS] = function.attributes[HOST_VECTOR_BITS]
     Rewriter.replace_op(function, lowered)
 
 
@@ -361,7 +390,10 @@ def lowered_ops(op: Operation, lowering: Lowering) -> list[Operation] | None:
     if isinstance(op, PureCallOpBase | func.CallOp):
         return function_call(op, lowering.index)
     if isinstance(op, cf.BranchOp):
-        return [llvm.BrOp(op.successor, *op.arguments)]
+        branch = llvm.BrOp(op.successor, *op.arguments)
+        if NO_LOOP_VECTORIZE in op.attributes:
+            branch.attributes[NO_LOOP_VECTORIZE] = UnitAttr()
+        return [branch]
     if isinstance(op, cf.ConditionalBranchOp):
         return [
             llvm.CondBrOp(

@@ -44,6 +44,7 @@ from xla_emit.dialects.llvm_ext import (
 )
 from xla_emit.dialects.nvvm import BarrierOp, ReadSpecialRegisterOp, ShflSyncOp
 from xla_emit.passes.diagnostics import OpError
+from xla_emit.passes.gpu.lower_to_llvm import HOST_VECTOR_BITS, NO_LOOP_VECTORIZE
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 # The NVPTX data layout XLA's modules carry.
@@ -69,6 +70,13 @@ _FCMP = (
     "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
     "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true",
 )  # fmt: skip
+
+
+# The C library's functions whose results IEEE 754 fixes (exact, or correctly rounded),
+# so LLVM's intrinsic of the name computes the same bits.
+_EXACT_ON_THE_HOST = frozenset(
+    {"floor", "ceil", "trunc", "round", "rint", "fabs", "sqrt", "copysign", "fma"}
+)
 
 
 def type_text(t: Attribute) -> str:
@@ -221,12 +229,22 @@ class _Printer:
                 types = [type_text(t) for t in op.function_type.inputs.data]
                 params = ", ".join(f"{t} %a{i}" for i, t in enumerate(types))
                 c_name = name.removeprefix("__nv_")
+                exact = c_name.removesuffix("f") if result == "float" else c_name
+                if exact in _EXACT_ON_THE_HOST:
+                    # LLVM's intrinsic: the same bits, inline and vectorizable (a call
+                    # of the C library's in a loop's scalar remainder cost as much as
+                    # its vector body in softmax's exp kernel).
+                    callee = f"llvm.{exact}.{intrinsic_suffix(op.function_type.output)}"
+                    self.intrinsics[callee] = f"declare {result} @{callee}({inputs})"
+                    declaration = []
+                else:
+                    callee, declaration = c_name, [f"declare {result} @{c_name}({inputs})"]
                 return [
                     f"define internal {result} @{name}({params}) {{",
-                    f"  %r = call {result} @{c_name}({params})",
+                    f"  %r = call {result} @{callee}({params})",
                     f"  ret {result} %r",
                     "}",
-                    f"declare {result} @{c_name}({inputs})",
+                    *declaration,
                 ]
             return [f"declare {result} @{name}({inputs})"]
         arg_attrs = op.arg_attrs.data if op.arg_attrs is not None else ()
@@ -243,6 +261,9 @@ class _Printer:
         if isinstance(reqntid, DenseArrayBase) and not self.host:
             sizes = ",".join(str(int(v)) for v in reqntid.get_values())
             header += f' "nvvm.reqntid"="{sizes}"'
+        vector_bits = op.attributes.get(HOST_VECTOR_BITS)
+        if isinstance(vector_bits, IntegerAttr) and self.host:
+            header += f' "prefer-vector-width"="{vector_bits.value.data}"'
         lines = [header + " {"]
         blocks = list(op.body.blocks)
         self.labels = {block: f"bb{i}" for i, block in enumerate(blocks)}
@@ -379,7 +400,12 @@ class _Printer:
             args = ", ".join(self.typed(a) for a in op.args)
             yield f"{result}call {type_text(returned) if returned else 'void'} @{name}({args})"
         elif isinstance(op, llvm.BrOp):
-            yield f"br label %{self.labels[op.successor]}"
+            loop = ""
+            if NO_LOOP_VECTORIZE in op.attributes:
+                disable = self.add_metadata('!{!"llvm.loop.vectorize.enable", i1 false}')
+                number = len(self.metadata)
+                loop = ", !llvm.loop " + self.add_metadata(f"distinct !{{!{number}, {disable}}}")
+            yield f"br label %{self.labels[op.successor]}{loop}"
         elif isinstance(op, llvm.CondBrOp):
             yield (
                 f"br {self.typed(op.cond)}, label %{self.labels[op.then_block]}, "

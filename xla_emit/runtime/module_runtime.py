@@ -45,7 +45,12 @@ from xla_emit.runtime.comparators import comparator_fusion
 from xla_emit.runtime.kernels import Kernel, KernelCache, wrap_as_fusion
 from xla_emit.runtime.library_collectives import one_device_collective
 from xla_emit.runtime.library_rng import rng_bit_generator
-from xla_emit.runtime.native_kernels import NativeKernelCache, launch_native
+from xla_emit.runtime.native_kernels import (
+    NativeKernelCache,
+    NativeSequence,
+    launch_native,
+    native_sequence,
+)
 
 RuntimeValue = np.ndarray | tuple["RuntimeValue", ...]
 
@@ -75,6 +80,10 @@ class ModuleRuntime:
     runs: list[KernelRun] = field(default_factory=list[KernelRun])
     # Set: every kernel of ours runs natively (`runtime.native_kernels`), compiled by LLVM.
     native: NativeKernelCache | None = None
+    # Natively, per computation: its launches decided once (None: the general route).
+    _sequences: dict[HloComputation, NativeSequence | None] = field(
+        default_factory=dict[HloComputation, NativeSequence | None]
+    )
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """The entry computation's outputs (tuples flattened) for `inputs`."""
@@ -84,6 +93,9 @@ class ModuleRuntime:
     def run_computation(
         self, computation: HloComputation, arguments: Sequence[RuntimeValue]
     ) -> RuntimeValue:
+        sequence = self._native_sequence(computation)
+        if sequence is not None:
+            return self._run_sequence(sequence, arguments)
         values: dict[HloInstruction, RuntimeValue] = {}
         for instruction in computation.instructions:
             if instruction.opcode == "parameter":
@@ -93,6 +105,30 @@ class ModuleRuntime:
             operands = [values[operand] for operand in instruction.operands]
             values[instruction] = self._execute(instruction, operands)
         return values[computation.root]
+
+    def _native_sequence(self, computation: HloComputation) -> NativeSequence | None:
+        if self.native is None:
+            return None
+        if computation not in self._sequences:
+            native = self.native
+            self._sequences[computation] = native_sequence(
+                computation,
+                lambda fusion: native.kernel(self.module, fusion),
+                lambda instruction: (
+                    instruction.opcode == "fusion"
+                    and not runs_as_triton(instruction)
+                    and not is_library_fusion(instruction)
+                ),
+            )
+        return self._sequences[computation]
+
+    def _run_sequence(
+        self, sequence: NativeSequence, arguments: Sequence[RuntimeValue]
+    ) -> RuntimeValue:
+        result, seconds = sequence.run(_arrays(sequence.launches[0].fusion, list(arguments)))
+        for launch, took in zip(sequence.launches, seconds, strict=True):
+            self.runs.append(KernelRun(launch.fusion.name, launch.kernel.lanes, took))
+        return result
 
     def _execute(self, instruction: HloInstruction, operands: list[RuntimeValue]) -> RuntimeValue:
         opcode = instruction.opcode

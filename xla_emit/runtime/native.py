@@ -177,14 +177,20 @@ class NativeKernel:
             return None
         return next((i for i in range(inputs) if self.slices[i] == index), None)
 
+    def argument_array(self) -> Any:
+        """A new argument array for the kernel, its scratch pointers filled in: the caller
+        writes its buffers' addresses into the first `buffers` slots."""
+        pointers = (ctypes.c_void_p * (self.buffers + len(self.scratch_bytes)))()
+        pointers[self.buffers :] = self.scratch_addresses()
+        return pointers
+
     def run(self, buffers: Sequence[np.ndarray]) -> None:
         if len(buffers) != self.buffers:
             raise UserError(
                 f"kernel '{self.name}' takes {self.buffers} buffers, got {len(buffers)}"
             )
         if not self.arguments:
-            pointers = (ctypes.c_void_p * (self.buffers + len(self.scratch_bytes)))()
-            pointers[self.buffers :] = self.scratch_addresses()
+            pointers = self.argument_array()
             self.arguments[:] = [pointers, ctypes.addressof(pointers)]
         pointers, address = self.arguments
         for index, buffer in enumerate(buffers):

@@ -11,19 +11,23 @@ Python passes, which cost far more than LLVM's compile.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import os
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 from weakref import WeakKeyDictionary
 
 import numpy as np
 
 from xla_emit.diagnostics import UserError
-from xla_emit.hlo.ir import HloInstruction, HloModule
-from xla_emit.hlo.shape import flatten_shape
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.shape import ArrayShape, flatten_shape
 from xla_emit.runtime.kernels import compile_fusion, fusion_key
 from xla_emit.runtime.native import NativeKernel, compile_llvm_ir, kernel_ir
 
@@ -110,3 +114,97 @@ def launch_native(
         )
     kernel.run([*inputs, *outputs])
     return outputs
+
+
+@dataclass(frozen=True)
+class _Launch:
+    """One kernel launch of a `NativeSequence`, everything but the buffers decided."""
+
+    fusion: HloInstruction
+    kernel: NativeKernel
+    # Slots of the sequence's values: its operands, in order; the slot it fills.
+    operands: tuple[int, ...]
+    result: int
+    shape: tuple[int, ...]
+    dtype: np.dtype[Any]
+    # The operand (position) whose bytes the output starts as (updated in place), if any.
+    starts_as: int | None
+    pointers: Any
+    address: int
+
+
+@dataclass(frozen=True)
+class NativeSequence:
+    """A computation whose instructions are parameters and fusions of one array each, all
+    run natively: its launches one after the other, the kernels, argument arrays and output
+    shapes decided once. A launch then costs a few microseconds of Python (allocate its
+    output, write the buffers' addresses, call), not the tens the general route takes."""
+
+    parameters: int
+    launches: tuple[_Launch, ...]
+    root: int
+
+    def run(self, arguments: Sequence[np.ndarray]) -> tuple[np.ndarray, list[float]]:
+        """The root's value and the seconds each launch took."""
+        values: list[np.ndarray] = [np.ascontiguousarray(a) for a in arguments]
+        seconds: list[float] = []
+        for launch in self.launches:
+            started = time.perf_counter()
+            operands = [values[slot] for slot in launch.operands]
+            if launch.starts_as is None:
+                output = np.empty(launch.shape, launch.dtype)
+            else:
+                output = operands[launch.starts_as].reshape(launch.shape).copy()
+            pointers = launch.pointers
+            for index, buffer in enumerate(operands):
+                pointers[index] = buffer.__array_interface__["data"][0]
+            pointers[len(operands)] = output.__array_interface__["data"][0]
+            launch.kernel.entry(launch.address)
+            values.append(output)
+            seconds.append(time.perf_counter() - started)
+        return values[self.root], seconds
+
+
+def native_sequence(
+    computation: HloComputation,
+    kernel_of: Callable[[HloInstruction], NativeKernel],
+    launched_natively: Callable[[HloInstruction], bool],
+) -> NativeSequence | None:
+    """The computation as a `NativeSequence`; None where an instruction is anything but a
+    parameter or a natively launched fusion with one array output (those take the general
+    route)."""
+    slots: dict[HloInstruction, int] = {}
+    launches: list[_Launch] = []
+    fusions = [i for i in computation.instructions if i.opcode != "parameter"]
+    parameters = len(computation.instructions) - len(fusions)
+    for instruction in computation.instructions:
+        if instruction.opcode == "parameter":
+            if not isinstance(instruction.shape, ArrayShape):
+                return None
+            assert instruction.parameter_number is not None
+            slots[instruction] = instruction.parameter_number
+    for fusion in fusions:
+        if not launched_natively(fusion) or not isinstance(fusion.shape, ArrayShape):
+            return None
+        kernel = kernel_of(fusion)
+        operands = len(fusion.operands)
+        if kernel.buffers != operands + 1:
+            return None  # launch_native reports it
+        pointers = kernel.argument_array()
+        launches.append(
+            _Launch(
+                fusion,
+                kernel,
+                tuple(slots[operand] for operand in fusion.operands),
+                parameters + len(launches),
+                tuple(fusion.shape.dimensions),
+                np.dtype(fusion.shape.element_type.dtype),
+                kernel.updated_input(0, operands),
+                pointers,
+                ctypes.addressof(pointers),
+            )
+        )
+        slots[fusion] = parameters + len(launches) - 1
+    if not launches or computation.root not in slots:
+        return None
+    return NativeSequence(parameters, tuple(launches), slots[computation.root])

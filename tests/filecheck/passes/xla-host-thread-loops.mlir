@@ -101,7 +101,8 @@ func.func @shuffle_read_later(%in: tensor<32xf32>, %out: tensor<1xf32>) -> tenso
 
 // Each thread reads in[t] and in[t + 64]: over the block's 64 threads the two loads
 // read two stretches of memory apart, so they run as two loops, each reading one
-// stretch in order; the first load's value is kept per thread between them.
+// stretch in order; the first load's value is kept per thread between them, and the
+// kernel asks LLVM for 256-bit vectors.
 func.func @two_stretches(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
   %c64 = arith.constant 64 : index
   %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
@@ -115,6 +116,7 @@ func.func @two_stretches(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<6
 
 // CHECK-LABEL: func.func @two_stretches(
 // CHECK-SAME:    %[[IN:[^:]*]]: tensor<128xf32>, %{{.*}}: tensor<64xf32>, %[[KEPT:.*]]: tensor<64xf32> {xla.host_scratch})
+// CHECK-SAME:    attributes {xla.entry, xla.host_vector_bits = 256 : i64}
 // CHECK:         %[[FIRST:.*]] = scf.for %[[T:.*]] = {{.*}} iter_args(%[[K:.*]] = %[[KEPT]])
 // CHECK:           %[[A:.*]] = tensor.extract %[[IN]][%[[T]]]
 // CHECK-NOT:       tensor.extract %[[IN]]
@@ -143,9 +145,70 @@ func.func @one_stretch(%in: tensor<128xf32>, %out: tensor<64xf32>) -> tensor<64x
 }
 
 // CHECK-LABEL: func.func @one_stretch(
-// CHECK-SAME:    %{{.*}}: tensor<64xf32>) -> tensor<64xf32>
+// CHECK-SAME:    %{{.*}}: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
 // CHECK:         scf.for
 // CHECK:           tensor.extract
 // CHECK:           tensor.extract
 // CHECK:           arith.addf
+// CHECK-NOT:     scf.for
+
+// -----
+
+// A row of 1000 elements, blocks of 128 threads: the row (block * 128 + t) / 1000
+// changes inside a block, so the loop is split where it ends, each part with its row
+// computed once (the quotient and its successor).
+func.func @row_ends_in_block(%x: tensor<64000xf32>, %m: tensor<64xf32>, %out: tensor<64000xf32>) -> tensor<64000xf32> attributes {xla.entry} {
+  %c128 = arith.constant 128 : index
+  %c1000 = arith.constant 1000 : index
+  %bid = gpu.block_id x {xla.range = [0 : index, 499 : index]}
+  %tid = gpu.thread_id x {xla.range = [0 : index, 127 : index]}
+  %base = arith.muli %bid, %c128 : index
+  %i = arith.addi %base, %tid : index
+  %row = arith.divui %i, %c1000 : index
+  %a = tensor.extract %x[%i] : tensor<64000xf32>
+  %b = tensor.extract %m[%row] : tensor<64xf32>
+  %s = arith.subf %a, %b : f32
+  %r = tensor.insert %s into %out[%i] : tensor<64000xf32>
+  func.return %r : tensor<64000xf32>
+}
+
+// CHECK-LABEL: func.func @row_ends_in_block(
+// CHECK-SAME:    %[[X:[^:]*]]: tensor<64000xf32>, %[[M:[^:]*]]: tensor<64xf32>
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[C1000:.*]] = arith.constant 1000 : index
+// CHECK:         %[[BASE:.*]] = arith.muli %{{.*}}, %[[C128]]
+// CHECK:         %[[ROW:.*]] = arith.divui %[[BASE]], %[[C1000]]
+// CHECK:         %[[OFFSET:.*]] = arith.remui %[[BASE]], %[[C1000]]
+// CHECK:         %[[LEFT:.*]] = arith.subi %[[C1000]], %[[OFFSET]]
+// CHECK:         %[[END:.*]] = arith.minui %[[LEFT]], %{{.*}}
+// CHECK:         %[[NEXT:.*]] = arith.addi %[[ROW]], %{{.*}}
+// CHECK:         %[[FIRST:.*]] = scf.for %{{.*}} = %{{.*}} to %[[END]]
+// CHECK-NOT:       arith.divui %{{.*}}, %[[C1000]]
+// CHECK:           tensor.extract %[[M]][%[[ROW]]]
+// CHECK:         scf.for %{{.*}} = %[[END]] to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]])
+// CHECK-NOT:       arith.divui %{{.*}}, %[[C1000]]
+// CHECK:           tensor.extract %[[M]][%[[NEXT]]]
+
+// -----
+
+// Rows of 1024, a multiple of the block: a block never crosses a row's end, one loop.
+func.func @row_fits_block(%x: tensor<65536xf32>, %m: tensor<64xf32>, %out: tensor<65536xf32>) -> tensor<65536xf32> attributes {xla.entry} {
+  %c128 = arith.constant 128 : index
+  %c1024 = arith.constant 1024 : index
+  %bid = gpu.block_id x {xla.range = [0 : index, 511 : index]}
+  %tid = gpu.thread_id x {xla.range = [0 : index, 127 : index]}
+  %base = arith.muli %bid, %c128 : index
+  %i = arith.addi %base, %tid : index
+  %row = arith.divui %i, %c1024 : index
+  %a = tensor.extract %x[%i] : tensor<65536xf32>
+  %b = tensor.extract %m[%row] : tensor<64xf32>
+  %s = arith.subf %a, %b : f32
+  %r = tensor.insert %s into %out[%i] : tensor<65536xf32>
+  func.return %r : tensor<65536xf32>
+}
+
+// CHECK-LABEL: func.func @row_fits_block(
+// CHECK-NOT:     arith.minui
+// CHECK:         scf.for
+// CHECK:           arith.divui %{{.*}}, %c1024
 // CHECK-NOT:     scf.for
