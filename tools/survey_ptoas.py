@@ -11,7 +11,8 @@ driver would verify it for each of its `ptoas` and `pto-test-opt` RUN lines (a
 line may continue over several `RUN:` lines ending in `\\`): the op verifiers,
 then `pto-verify-driver` for a `ptoas` line's `--pto-level` and
 `--enable-insert-sync`, `pto-verify-target` for its `--pto-arch` (else the
-module's target), and `pto-verify-pipes`. A file without RUN lines (a sample that
+module's target), and `pto-verify-pipes`, then the checks of the VMI passes a `pto-test-opt` line names
+(`passes/pto/vmi_pass_checks.py`). A file without RUN lines (a sample that
 PTOAS's runop.sh compiles with options of its own) gets all but the driver's
 option checks.
 
@@ -45,6 +46,7 @@ from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
 from xla_emit.passes.pto.pto_verify_pipes import verify_pipes
 from xla_emit.passes.pto.pto_verify_target import verify_target
+from xla_emit.passes.pto.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, op_error, parse_mlir, verify_module
@@ -110,6 +112,8 @@ class RunLine:
     input: str = "%s"
     split_input: bool = False
     verify_diagnostics: bool = False
+    # The VMI passes a `pto-test-opt` line runs, in order, whose checks we model.
+    passes: tuple[str, ...] = ()
 
     def options(self) -> str:
         words = [f"--pto-arch={self.arch}" if self.arch else ""]
@@ -226,6 +230,7 @@ def _with_fails(line: RunLine, fails: bool) -> RunLine:
         line.input,
         line.split_input,
         line.verify_diagnostics,
+        line.passes,
     )
 
 
@@ -250,8 +255,15 @@ def _run_line(command: str) -> RunLine | None:
             source.group(2) or source.group(1),
             "split-input-file" in rest,
             "verify-diagnostics" in rest,
+            _pass_flags(rest),
         )
     return None
+
+
+def _pass_flags(line: str) -> tuple[str, ...]:
+    """A command's flags (`-vmi-to-vpto`), in its order, where it runs a VMI pass."""
+    flags = tuple(word.lstrip("-") for word in line.split() if word.startswith("-"))
+    return flags if any(flag in VMI_PASS_FLAGS for flag in flags) else ()
 
 
 def _option(line: str, name: str) -> str | None:
@@ -466,6 +478,7 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
             verify_driver_options(module, run.level or "level2", run.insert_sync)
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
+        check_vmi_passes(module, run.passes)
     except OpError as error:
         return error
     return None
