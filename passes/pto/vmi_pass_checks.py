@@ -21,8 +21,9 @@ IR they are given, so they hold for our unchanged module:
 - `-vmi-layout-assignment`: `channel_split` / `channel_merge` of 2 or 4 channels only
   (it assigns them a `deinterleaved = N` layout), then its post gate: no VMI type in a
   non-signature attribute.
-- `-vmi-to-vpto`: the channel counts, and no VMI type left in an attribute after the
-  rewrite (a residual it cannot convert).
+- `-vmi-to-vpto`: no VMI value through `unrealized_conversion_cast`, layout-assigned
+  types where no layout assignment ran before it, the channel counts, and no VMI type
+  left in an attribute after the rewrite (a residual it cannot convert).
 
 Each check raises `OpError` at the first op (in MLIR's post-order walk) that breaks
 it, with PTOAS's diagnostic prefix (`VMI-PASS-INVARIANT: `, `VMI-UNSUPPORTED: `,
@@ -233,15 +234,21 @@ def check_layout_assignment(module: ModuleOp) -> None:
 
 
 def check_vmi_to_vpto(module: ModuleOp, layouts_assigned: bool) -> None:
-    """`-vmi-to-vpto`: its input has layout-assigned types (unless a layout assignment
-    ran first), channel counts it lowers, and no VMI type stays in an attribute."""
-    if not layouts_assigned:
-        for op in _post_order(module):
-            roots = (*_signature(op), *_value_types(op))
-            if any(not is_layout_assigned_type(t) for root in roots for t in nested_types(root)):
-                raise OpError(
-                    op, PASS_INVARIANT + "vmi-to-vpto requires layout-assigned VMI types"
-                )
+    """`-vmi-to-vpto`: its input carries no VMI value through an unrealized cast and
+    has layout-assigned types (unless a layout assignment ran first); the channel
+    counts it lowers; no VMI type left in an attribute after the rewrite."""
+    for op in _post_order(module):
+        if op.name == "builtin.unrealized_conversion_cast" and _has_vmi_value(op):
+            raise OpError(
+                op,
+                RESIDUAL + "unrealized_conversion_cast cannot carry VMI types into "
+                "VMI-to-VPTO conversion",
+            )
+        roots = (*_signature(op), *_value_types(op))
+        roots += tuple(t for attr in _non_signature_attributes(op) for t in attribute_types(attr))
+        assigned = all(is_layout_assigned_type(t) for root in roots for t in nested_types(root))
+        if not (layouts_assigned or assigned):
+            raise OpError(op, PASS_INVARIANT + "vmi-to-vpto requires layout-assigned VMI types")
     check_channel_counts(module)
     for op in _post_order(module):
         _check_no_hidden_types(op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
