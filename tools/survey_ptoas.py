@@ -11,10 +11,11 @@ driver would verify it for each of its `ptoas` and `pto-test-opt` RUN lines (a
 line may continue over several `RUN:` lines ending in `\\`): the op verifiers,
 then `pto-verify-driver` for a `ptoas` line's `--pto-level` and
 `--enable-insert-sync`, `pto-verify-target` for its `--pto-arch` (else the
-module's target), and `pto-verify-pipes`, then the checks of the VMI passes a `pto-test-opt` line names
-(`passes/pto/vmi_pass_checks.py`). A file without RUN lines (a sample that
-PTOAS's runop.sh compiles with options of its own) gets all but the driver's
-option checks.
+module's target), `pto-verify-pipes`, the checks of the VMI passes a `pto-test-opt`
+line names (`passes/pto/vmi_pass_checks.py`) and, for a `ptoas` line, the rules of
+its backend options (`passes/pto/ptoas_backend_checks.py`). A file without RUN
+lines (a sample that PTOAS's runop.sh compiles with options of its own) gets all but
+the driver's option checks.
 
 A case matches PTOAS when each RUN line fails exactly where PTOAS's does
 (`RUN: not ptoas`; a negative test whose CHECK lines name an error, or whose
@@ -46,6 +47,7 @@ from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
 from xla_emit.passes.pto.pto_verify_pipes import verify_pipes
 from xla_emit.passes.pto.pto_verify_target import verify_target
+from xla_emit.passes.pto.ptoas_backend_checks import DriverOptions, check_backend
 from xla_emit.passes.pto.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 
 from xla_emit.diagnostics import UserError
@@ -114,6 +116,8 @@ class RunLine:
     verify_diagnostics: bool = False
     # The VMI passes a `pto-test-opt` line runs, in order, whose checks we model.
     passes: tuple[str, ...] = ()
+    # The words after the tool's name, for the driver's backend options.
+    words: tuple[str, ...] = ()
 
     def options(self) -> str:
         words = [f"--pto-arch={self.arch}" if self.arch else ""]
@@ -231,6 +235,7 @@ def _with_fails(line: RunLine, fails: bool) -> RunLine:
         line.split_input,
         line.verify_diagnostics,
         line.passes,
+        line.words,
     )
 
 
@@ -256,6 +261,7 @@ def _run_line(command: str) -> RunLine | None:
             "split-input-file" in rest,
             "verify-diagnostics" in rest,
             _pass_flags(rest),
+            tuple(rest.split()),
         )
     return None
 
@@ -476,6 +482,7 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
     try:
         if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
+            check_backend(module, DriverOptions.from_words(run.words))
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
         check_vmi_passes(module, run.passes)

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-
 from xla_emit.passes.pto.vmi_pass_checks import check_layout_assigned
 
 

@@ -36,7 +36,6 @@ from collections.abc import Callable, Iterator, Sequence
 
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
-
 from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
 from xla_emit.passes.diagnostics import OpError
 

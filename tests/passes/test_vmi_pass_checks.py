@@ -105,7 +105,9 @@ def test_layout_assigned_ir_passes_its_gate() -> None:
 
 @pytest.mark.parametrize("args", [f"%a: {SURFACE}", f"%m: {PRED}"], ids=["vreg", "mask"])
 def test_layout_gate_wants_layouts(args: str) -> None:
-    name, message = _error(_kernel(args), ["vmi-lower-unified-to-legacy", "pto-validate-vmi-layout-ir"])
+    name, message = _error(
+        _kernel(args), ["vmi-lower-unified-to-legacy", "pto-validate-vmi-layout-ir"]
+    )
     assert name == "func.func"
     assert "layout-assigned VMI IR requires !pto.vmi.vreg with layout" in message
 
@@ -127,11 +129,13 @@ def test_vmi_to_vpto_wants_layouts_unless_assignment_ran_first() -> None:
         "pto.vmi.vadd",
         "VMI-PASS-INVARIANT: vmi-to-vpto requires layout-assigned VMI types",
     )
-    check_vmi_passes(kernel, ["vmi-mask-granularity-assignment", "vmi-layout-assignment", "vmi-to-vpto"])
+    check_vmi_passes(
+        kernel, ["vmi-mask-granularity-assignment", "vmi-layout-assignment", "vmi-to-vpto"]
+    )
 
 
 def test_vmi_to_vpto_leaves_no_vmi_type_in_an_attribute() -> None:
-    name, message = _error(_kernel("", attrs=f"pto.kept = {ASSIGNED}"), ["vmi-to-vpto"])
+    _, message = _error(_kernel("", attrs=f"pto.kept = {ASSIGNED}"), ["vmi-to-vpto"])
     assert message == "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO"
 
 
