@@ -12,8 +12,8 @@ line may continue over several `RUN:` lines ending in `\\`): the op verifiers,
 then `pto-verify-driver` for a `ptoas` line's `--pto-level` and
 `--enable-insert-sync`, `pto-verify-target` for its `--pto-arch` (else the
 module's target), `pto-verify-pipes`, the checks of the VMI passes a `pto-test-opt`
-line names (`passes/pto/vmi_pass_checks.py`) and, for a `ptoas` line, the rules of
-its backend options (`passes/pto/ptoas_backend_checks.py`). A file without RUN
+line names (`passes/analysis/vmi_pass_checks.py`) and, for a `ptoas` line, the rules of
+its backend options (`passes/analysis/ptoas_backend_checks.py`). A file without RUN
 lines (a sample that PTOAS's runop.sh compiles with options of its own) gets all but
 the driver's option checks.
 
@@ -43,12 +43,12 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
+from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
+from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
 from xla_emit.passes.pto.pto_verify_pipes import verify_pipes
 from xla_emit.passes.pto.pto_verify_target import verify_target
-from xla_emit.passes.pto.ptoas_backend_checks import DriverOptions, check_backend
-from xla_emit.passes.pto.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 
 from xla_emit.diagnostics import UserError
 from xla_emit.ir import SourceMap, make_context, op_error, parse_mlir, verify_module

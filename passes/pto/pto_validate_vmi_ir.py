@@ -1,5 +1,5 @@
 """`pto-validate-vmi-ir`: PTOAS's check that a module is surface VMI IR, the form a
-producer hands to layout assignment (the rules: `vmi_pass_checks.py`)."""
+producer hands to layout assignment (the rules: `analysis/vmi_pass_checks.py`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xla_emit.passes.pto.vmi_pass_checks import check_producer_boundary
+from xla_emit.passes.analysis.vmi_pass_checks import check_producer_boundary
 
 
 @dataclass(frozen=True)

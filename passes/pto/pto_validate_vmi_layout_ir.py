@@ -1,5 +1,5 @@
 """`pto-validate-vmi-layout-ir`: PTOAS's check that a module is layout-assigned VMI
-IR, the form `-vmi-to-vpto` lowers (the rules: `vmi_pass_checks.py`)."""
+IR, the form `-vmi-to-vpto` lowers (the rules: `analysis/vmi_pass_checks.py`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xla_emit.passes.pto.vmi_pass_checks import check_layout_assigned
+from xla_emit.passes.analysis.vmi_pass_checks import check_layout_assigned
 
 
 @dataclass(frozen=True)

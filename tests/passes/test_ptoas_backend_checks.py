@@ -1,5 +1,5 @@
 """PTOAS's backend choice and the VPTO backend's unsupported ops
-(`passes/pto/ptoas_backend_checks.py`), on small modules of ours whose backend is
+(`passes/analysis/ptoas_backend_checks.py`), on small modules of ours whose backend is
 worked out by hand: the command line wins, then the module's `pto.backend`; a module
 of several children compiles one object per child unless IR is printed, and then
 takes their common backend (a child without one is EmitC)."""
@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
+from xla_emit.passes.analysis.ptoas_backend_checks import (
+    DriverOptions,
+    check_backend,
+    resolve_backend,
+)
 from xla_emit.passes.diagnostics import OpError
-from xla_emit.passes.pto.ptoas_backend_checks import DriverOptions, check_backend, resolve_backend
 
 from xla_emit.ir import parse_mlir, verify_module
 

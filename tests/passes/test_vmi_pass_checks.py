@@ -1,4 +1,4 @@
-"""The VMI IR invariants of PTOAS's VMI passes (`passes/pto/vmi_pass_checks.py`).
+"""The VMI IR invariants of PTOAS's VMI passes (`passes/analysis/vmi_pass_checks.py`).
 
 Each kernel is small and its verdict is worked out by hand from the stage's contract:
 surface VMI IR (no layouts, `pred` masks) before layout assignment, layouts on every
@@ -15,12 +15,12 @@ from types import ModuleType
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp
-from xla_emit.passes.diagnostics import OpError
-from xla_emit.passes.pto.vmi_pass_checks import (
+from xla_emit.passes.analysis.vmi_pass_checks import (
     check_layout_assigned,
     check_producer_boundary,
     check_vmi_passes,
 )
+from xla_emit.passes.diagnostics import OpError
 
 from xla_emit.ir import parse_mlir, verify_module
 
