@@ -18,6 +18,12 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   (`pto.cmo.cacheinvalid`, `pto.fence.barrier_all`) must be lowered to `pto.dcci` /
   `pto.dsb` before LLVM emission (`VPTOLLVMEmitter.cpp`), which a full compile and
   `--emit-vpto-llvm-ir` run.
+- Its kernel pipeline (run unless only `--emit-pto-ir` is asked) outlines each
+  `pto.section.simt` into a helper launched on its threads
+  (`PTOOutlineSIMTSections.cpp`): the section sits in a function not marked
+  `pto.simt_entry`, nests no other SIMT section, and launches a positive number of
+  threads, at most 2048. (Its rule that no value defined inside escapes is MLIR's
+  dominance, which the parser already enforces.)
 
 `check_backend` raises `OpError` at the op the rule is about (the module, for the
 driver's own errors), with PTOAS's message.
@@ -28,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xla_emit.passes.diagnostics import OpError
 
@@ -45,6 +51,7 @@ ASYNC_SESSION_OPS = frozenset(
     }
 )
 MEMORY_CONSISTENCY_OPS = frozenset({"pto.cmo.cacheinvalid", "pto.fence.barrier_all"})
+MAX_SIMT_THREADS = 2048
 
 
 @dataclass(frozen=True)
@@ -151,6 +158,10 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
                 "is not supported by the VPTO backend; async SDMA session operations "
                 "currently require the EmitC backend",
             )
+    if (options.flags & IR_OUTPUT_FLAGS) != {"emit-pto-ir"}:
+        for op in module.walk():
+            if op.name == "pto.section.simt":
+                _check_simt_outlining(op)
     if not emits_llvm:
         return
     for op in module.walk():
@@ -161,3 +172,36 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
                 "memory-consistency contract, but high-level CMO/fence ops must be lowered "
                 "to `pto.dcci` or `pto.dsb` before VPTO LLVM lowering",
             )
+
+
+def _check_simt_outlining(section: Operation) -> None:
+    function = section.parent_op()
+    while function is not None and function.name != "func.func":
+        function = function.parent_op()
+    if function is None:
+        raise OpError(section, "must be nested in a func.func")
+    if "pto.simt_entry" in function.attributes:
+        raise OpError(section, "must not be nested in a function marked with 'pto.simt_entry'")
+    if any(op.name == "pto.section.simt" for op in section.walk() if op is not section):
+        raise OpError(section, "does not support nested pto.section.simt")
+    _check_thread_count(section)
+
+
+def _check_thread_count(section: Operation) -> None:
+    """The product of the launch dimensions, each positive, at most MAX_SIMT_THREADS
+    (checked dimension by dimension, as PTOAS does, so that no product overflows)."""
+    dims = [_dim(section, name) for name in ("dimX", "dimY", "dimZ")]
+    threads = 1
+    for dim in dims:
+        if dim <= 0 or threads > MAX_SIMT_THREADS // dim:
+            raise OpError(
+                section,
+                "SIMT launch dimensions must have a positive product no greater than "
+                f"{MAX_SIMT_THREADS}, got ({dims[0]}, {dims[1]}, {dims[2]})",
+            )
+        threads *= dim
+
+
+def _dim(section: Operation, name: str) -> int:
+    attr = section.properties.get(name, section.attributes.get(name))
+    return attr.value.data if isinstance(attr, IntegerAttr) else 1

@@ -114,3 +114,35 @@ def test_vpto_backend_has_no_high_level_memory_consistency_ops() -> None:
     # Printing VPTO IR stops before LLVM emission; EmitC lowers the op itself.
     check_backend(fence, _options("--emit-vpto %s -o -"))
     check_backend(_single("emitc", "pto.fence.barrier_all #pto.fence_scope<gm>"), _options("%s"))
+
+
+def _simt(dims: str, body: str = "", after: str = "", entry: str = "pto.entry") -> ModuleOp:
+    return _module(
+        f'module attributes {{pto.backend = "vpto", {KIND}, pto.target_arch = "a5"}} {{\n'
+        f"func.func @k(%dst: !pto.ptr<i32, ub>) attributes {{{entry}}} {{\n"
+        f"pto.section.simt<<<{dims}>>> {{\n%c0 = arith.constant 0 : index\n"
+        f"%t = pto.get_tid_x : i32\npto.store %t, %dst[%c0] : !pto.ptr<i32, ub>, i32\n{body}}}\n"
+        f"{after}\nreturn\n}}\n}}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("dims", "ok"),
+    [("2048, 1, 1", True), ("32, 32, 2", True), ("64, 64, 1", False), ("32, 0, 1", False)],
+)
+def test_simt_sections_launch_at_most_2048_threads(dims: str, ok: bool) -> None:
+    # 32 * 32 * 2 = 2048 fits; 64 * 64 = 4096 does not; a zero dimension launches nothing.
+    command = "--emit-vpto %s -o -"
+    if ok:
+        check_backend(_simt(dims), _options(command))
+        return
+    expected = f"positive product no greater than 2048, got ({dims})"
+    assert _error(_simt(dims), command).endswith(expected)
+    # Printing PTO IR stops before the kernel pipeline that outlines the section.
+    check_backend(_simt(dims), _options("--emit-pto-ir %s -o -"))
+
+
+def test_simt_sections_are_outlined_from_ordinary_functions() -> None:
+    inside_entry = _simt("32, 1, 1", entry="pto.simt_entry")
+    message = _error(inside_entry, "--emit-vpto %s -o -")
+    assert message == "must not be nested in a function marked with 'pto.simt_entry'"
