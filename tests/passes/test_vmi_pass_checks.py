@@ -9,6 +9,7 @@ signatures.
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -169,3 +170,15 @@ def test_survey_runs_the_checks_of_a_run_lines_vmi_passes() -> None:
     assert error is not None and "supports only 2 or 4 channels" in error.message
     (plain,) = survey.run_lines("// RUN: pto-test-opt %s -pto-verify-something\n")
     assert plain.passes == ()
+
+
+@pytest.mark.slow  # two tool runs; the fast tests above cover the rule itself
+def test_the_validator_pass_reports_a_located_error(tmp_path: Path) -> None:
+    kernel = tmp_path / "kernel.mlir"
+    kernel.write_text(f"module {{\n  func.func @k(%a: {ASSIGNED}) {{\n    return\n  }}\n}}\n")
+    command = [sys.executable, "-m", "xla_emit.tools.opt", str(kernel), "-p"]
+    done = subprocess.run([*command, "pto-validate-vmi-ir"], capture_output=True, text=True)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"{kernel}:2:3: error:" in done.stderr and "producer boundary" in done.stderr
+    done = subprocess.run([*command, "pto-validate-vmi-layout-ir"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
