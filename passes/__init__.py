@@ -55,6 +55,10 @@ BUILT_IN_PASSES: dict[str, str] = {
     "pto-verify-target": "xla_emit.passes.pto.pto_verify_target:PTOVerifyTargetPass",
     "pto-verify-driver": "xla_emit.passes.pto.pto_verify_driver:PTOVerifyDriverPass",
     "pto-verify-pipes": "xla_emit.passes.pto.pto_verify_pipes:PTOVerifyPipesPass",
+    "pto-validate-vmi-ir": "xla_emit.passes.pto.pto_validate_vmi_ir:PTOValidateVMIIRPass",
+    "pto-validate-vmi-layout-ir": (
+        "xla_emit.passes.pto.pto_validate_vmi_layout_ir:PTOValidateVMILayoutIRPass"
+    ),
     "pto-to-dps": "xla_emit.passes.pto.pto_to_dps:PTOToDPSPass",
     "pto-materialize-tmp-tiles": (
         "xla_emit.passes.pto.pto_materialize_tmp_tiles:PTOMaterializeTmpTilesPass"

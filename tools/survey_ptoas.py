@@ -11,9 +11,11 @@ driver would verify it for each of its `ptoas` and `pto-test-opt` RUN lines (a
 line may continue over several `RUN:` lines ending in `\\`): the op verifiers,
 then `pto-verify-driver` for a `ptoas` line's `--pto-level` and
 `--enable-insert-sync`, `pto-verify-target` for its `--pto-arch` (else the
-module's target), and `pto-verify-pipes`. A file without RUN lines (a sample that
-PTOAS's runop.sh compiles with options of its own) gets all but the driver's
-option checks.
+module's target), `pto-verify-pipes`, the checks of the VMI passes a `pto-test-opt`
+line names (`passes/analysis/vmi_pass_checks.py`) and, for a `ptoas` line, the rules of
+its backend options (`passes/analysis/ptoas_backend_checks.py`). A file without RUN
+lines (a sample that PTOAS's runop.sh compiles with options of its own) gets all but
+the driver's option checks.
 
 A case matches PTOAS when each RUN line fails exactly where PTOAS's does
 (`RUN: not ptoas`; a negative test whose CHECK lines name an error, or whose
@@ -41,6 +43,8 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
+from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
+from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
 from xla_emit.passes.pto.pto_verify_pipes import verify_pipes
@@ -110,6 +114,10 @@ class RunLine:
     input: str = "%s"
     split_input: bool = False
     verify_diagnostics: bool = False
+    # The VMI passes a `pto-test-opt` line runs, in order, whose checks we model.
+    passes: tuple[str, ...] = ()
+    # The words after the tool's name, for the driver's backend options.
+    words: tuple[str, ...] = ()
 
     def options(self) -> str:
         words = [f"--pto-arch={self.arch}" if self.arch else ""]
@@ -226,6 +234,8 @@ def _with_fails(line: RunLine, fails: bool) -> RunLine:
         line.input,
         line.split_input,
         line.verify_diagnostics,
+        line.passes,
+        line.words,
     )
 
 
@@ -250,8 +260,16 @@ def _run_line(command: str) -> RunLine | None:
             source.group(2) or source.group(1),
             "split-input-file" in rest,
             "verify-diagnostics" in rest,
+            _pass_flags(rest),
+            tuple(rest.split()),
         )
     return None
+
+
+def _pass_flags(line: str) -> tuple[str, ...]:
+    """A command's flags (`-vmi-to-vpto`), in its order, where it runs a VMI pass."""
+    flags = tuple(word.lstrip("-") for word in line.split() if word.startswith("-"))
+    return flags if any(flag in VMI_PASS_FLAGS for flag in flags) else ()
 
 
 def _option(line: str, name: str) -> str | None:
@@ -464,8 +482,10 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
     try:
         if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
+            check_backend(module, DriverOptions.from_words(run.words))
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
+        check_vmi_passes(module, run.passes)
     except OpError as error:
         return error
     return None
