@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, i64
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -28,6 +28,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import (
     EventIdArrayType,
 )
@@ -194,9 +195,28 @@ class GetSubblockNumOp(_I64QueryOpBase):
 
 
 class _SectionOpBase(IRDLOperation):
+    """A section's body: one block (an empty `{ }` is an empty block, as MLIR's
+    generated parser makes it for a single-block region without terminator)."""
+
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
-    assembly_format = "$body attr-dict"
+
+    def __init__(self, body: Region) -> None:
+        super().__init__(regions=[body])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        body = parser.parse_region()
+        if not body.blocks:
+            body.add_block(Block())
+        op = cls(body)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.body, print_empty_block=False)
+        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -379,11 +399,17 @@ class DeclareTileMemrefOp(IRDLOperation):
 
 @irdl_op_definition
 class SetFftsOp(IRDLOperation):
-    """`pto.set_ffts %base : memref<256xi64>`: the cross-core flag table's address."""
+    """`pto.set_ffts %base : !pto.ptr<i64>`: the cross-core flag table's address (a
+    memref in PTOAS a56b18c, which still reads; PTOAS main wants a pointer to i64 or i8)."""
 
     name = "pto.set_ffts"
-    ffts = operand_def(MemRefType)
+    ffts = operand_def(MemRefType | PtrType)
     assembly_format = "$ffts attr-dict `:` type($ffts)"
+
+    def verify_(self) -> None:
+        kind = self.ffts.type
+        if isinstance(kind, PtrType) and kind.element_type not in (i64, IntegerType(8)):
+            raise VerifyException("expects element type i64 (or i8)")
 
 
 @irdl_op_definition

@@ -63,9 +63,13 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     if isinstance(op, TMatmulOp):
         (m, k), n = op.source(0).valid_shape, op.source(1).valid_cols.data
         return extent_errors(target, "tmatmul", {"m": m, "k": k, "n": n})
-    if isinstance(op, TExtractOp | TInsertOp):
-        check = textract_errors if isinstance(op, TExtractOp) else tinsert_errors
-        return check(target, _placed(op.source()), _placed(op.destination_type()))
+    if isinstance(op, TExtractOp):
+        return textract_errors(target, _placed(op.source()), _placed(op.destination_type()))
+    if isinstance(op, TInsertOp):
+        # A fourth input is the pre-quantization scalar.
+        quantized = len(op.ins) > 3
+        placed = _placed(op.source()), _placed(op.destination_type())
+        return tinsert_errors(target, *placed, quantized)
     if isinstance(op, TGatherOp) and len(op.outs) == 2:
         mode = op.attributes.get("cmpMode")
         cmp_mode = mode.data if isinstance(mode, PTOEnumAttrBase) else "eq"
