@@ -7,11 +7,19 @@ from collections.abc import Mapping, Sequence
 from math import prod
 from typing import Any, ClassVar, Self
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr, i32
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
+from xla_emit.dialects.pto.attrs import PTOEnumAttrBase
 from xla_emit.dialects.pto.tile_op import (
     TileOpBase,
     is_float,
@@ -21,10 +29,11 @@ from xla_emit.dialects.pto.tile_op import (
     shape_str,
     tile_params,
 )
-from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase
+from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase, is_element_type, op_target
 
 from xla_emit.pto.targets import TRANSPOSABLE_TYPES
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
+from xla_emit.pto.zz_move_rules import ZzTile, x2zz_errors
 
 SEGMENTS = "operandSegmentSizes"
 
@@ -381,10 +390,56 @@ class TMovOp(TileOpBase):
         )
 
     def verify_semantics(self) -> None:
+        if len(self.ins) > 1 and isinstance(self.ins[1].type, TensorType):
+            raise VerifyException("expects the third tile to have an explicit address space")
+        if self.is_x2zz():
+            self._verify_x2zz()
+            return
+        if "grpAxis" in self.attributes:
+            raise VerifyException(
+                "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile"
+            )
         dst, src = self.destination_type(), self.source()
         if src.loc.data != "acc":
             require_same_element("source", dst, src)
         require_same_valid_shape("source", dst, src)
+
+    def is_x2zz(self) -> bool:
+        """PTOAS main's X-to-ZZ form: a third tile outside `scaling` (a scratch tile)."""
+        third = self.ins[1].type if len(self.ins) > 1 else None
+        return isinstance(third, TileTypeBase) and third.loc.data != "scaling"
+
+    def _verify_x2zz(self) -> None:
+        if self.res:
+            raise VerifyException("expects X-to-ZZ tmov not to have results")
+        if len(self.ins) > 2 or {"accToVecMode", "reluPreMode"} & set(self.attributes):
+            raise VerifyException(
+                "expects the X-to-ZZ form not to use preQuantScalar, accToVecMode, or reluPreMode"
+            )
+        src, tmp, dst = self.ins[0], self.ins[1], self.outs[0]
+        axis = self.attributes.get("grpAxis")
+        error = x2zz_errors(
+            op_target(self),
+            *(_zz_tile(value.type) for value in (src, dst, tmp)),
+            axis.data if isinstance(axis, PTOEnumAttrBase) else "axis1",
+            len({src, tmp, dst}) == 3,
+        )
+        if error:
+            raise VerifyException(error)
+
+
+def _zz_tile(tile: Attribute) -> ZzTile:
+    assert isinstance(tile, TileTypeBase)
+    bytes_each = tile.element_bytes if is_element_type(tile.element_name) else 1
+    return ZzTile(
+        tile.loc.data,
+        tile.element_name,
+        tile.shape,
+        tile.valid_shape,
+        tile.blayout.data,
+        tile.slayout.data,
+        bytes_each,
+    )
 
 
 def ttrans_conversion(op: Operation) -> tuple[Conversion, tuple[int, ...], int]:
