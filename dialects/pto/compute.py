@@ -23,17 +23,18 @@ from xla_emit.dialects.pto.attrs import PTOEnumAttrBase
 from xla_emit.dialects.pto.tile_op import (
     TileOpBase,
     is_float,
+    plain_tile,
     require_same_element,
     require_same_valid_shape,
     require_vec_row_major,
     shape_str,
     tile_params,
 )
-from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase, is_element_type, op_target
+from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase, op_target
 
 from xla_emit.pto.targets import TRANSPOSABLE_TYPES
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
-from xla_emit.pto.zz_move_rules import ZzTile, x2zz_errors
+from xla_emit.pto.zz_move_rules import x2zz_errors
 
 SEGMENTS = "operandSegmentSizes"
 
@@ -420,26 +421,12 @@ class TMovOp(TileOpBase):
         axis = self.attributes.get("grpAxis")
         error = x2zz_errors(
             op_target(self),
-            *(_zz_tile(value.type) for value in (src, dst, tmp)),
+            *(plain_tile(value.type) for value in (src, dst, tmp)),
             axis.data if isinstance(axis, PTOEnumAttrBase) else "axis1",
             len({src, tmp, dst}) == 3,
         )
         if error:
             raise VerifyException(error)
-
-
-def _zz_tile(tile: Attribute) -> ZzTile:
-    assert isinstance(tile, TileTypeBase)
-    bytes_each = tile.element_bytes if is_element_type(tile.element_name) else 1
-    return ZzTile(
-        tile.loc.data,
-        tile.element_name,
-        tile.shape,
-        tile.valid_shape,
-        tile.blayout.data,
-        tile.slayout.data,
-        bytes_each,
-    )
 
 
 def ttrans_conversion(op: Operation) -> tuple[Conversion, tuple[int, ...], int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IndexType, IntegerType, VectorType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, VectorType
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import QuantTypeAttr
@@ -20,10 +20,13 @@ from xla_emit.dialects.pto.tile_op import (
     LooseTileOpBase,
     TileOpBase,
     define_tile_op,
+    plain_tile,
     require_same_element,
     shape_str,
 )
-from xla_emit.dialects.pto.types import DYNAMIC, TileBufType
+from xla_emit.dialects.pto.types import DYNAMIC, TileBufType, TileTypeBase, op_target
+
+from xla_emit.pto.mx_quant_rules import MxQuant, tquant_mx_error
 
 
 class MatmulFamilyOpBase(TileOpBase):
@@ -240,6 +243,35 @@ class TQuantMxOp(LooseTileOpBase):
             raise VerifyException("expects storeMode when exp_zz is present")
         if len(self.outs) == 4 and store_mode:
             raise VerifyException("expects exp_zz when storeMode is present")
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        if not all(isinstance(v.type, TileTypeBase) for v in [*self.ins, *self.outs]):
+            return  # SSA (level-1) forms and views are checked once they are buffers
+        error = tquant_mx_error(op_target(self), self.described())
+        if error:
+            raise VerifyException(error)
+
+    def described(self) -> MxQuant:
+        """The op as the IR-free MX rules take it."""
+        tiles = [plain_tile(v.type) for v in self.outs]
+
+        def option(name: str, default: str) -> str:
+            attr = self.attributes.get(name, self.properties.get(name))
+            if isinstance(attr, IntegerAttr):
+                return "true" if attr.value.data else "false"
+            return getattr(attr, "data", default)
+
+        return MxQuant(
+            plain_tile(self.ins[0].type),
+            *tiles[:4],
+            tiles[4] if len(tiles) == 5 else None,
+            option("quant_type", "MXFP8"),
+            option("grpAxis", "axis1"),
+            option("interleave", "false") == "true",
+            "storeMode" in self.attributes or "storeMode" in self.properties,
+            option("quantScaleAlg", "ocp").lower(),
+        )
 
 
 @irdl_op_definition

@@ -3,6 +3,7 @@ the tile ops share."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -28,6 +29,9 @@ from xla_emit.dialects.pto.types import (
     TileTypeBase,
     format_dim,
 )
+
+from xla_emit.pto.plain_tile import PlainTile
+from xla_emit.pto.targets import is_element_type
 
 
 def tile_params(value: SSAValue) -> TileTypeBase | None:
@@ -328,9 +332,21 @@ def require_same_element(role: str, expected: TileTypeBase, tile: TileTypeBase) 
         )
 
 
+def logical_valid_shape(tile: TileTypeBase) -> tuple[int, int]:
+    """The valid shape in elements: a packed pair of f4 values (`!pto.f4E2M1x2`) is two
+    elements along the packed axis (columns of a row_major tile, else rows)."""
+    rows, cols = tile.valid_shape
+    if not re.fullmatch(r"!pto\.f4\w*x2", tile.element_name):
+        return rows, cols
+    if tile.is_row_major:
+        return rows, cols if cols == DYNAMIC else 2 * cols
+    return (rows if rows == DYNAMIC else 2 * rows), cols
+
+
 def require_same_valid_shape(role: str, expected: TileTypeBase, tile: TileTypeBase) -> None:
+    """The two tiles' logical valid shapes agree (f4 pairs counted as two elements)."""
     for axis in range(2):
-        a, b = expected.valid_shape[axis], tile.valid_shape[axis]
+        a, b = logical_valid_shape(expected)[axis], logical_valid_shape(tile)[axis]
         if DYNAMIC not in (a, b) and a != b:
             raise VerifyException(
                 f"expected {role} valid shape {shape_str(expected.valid_shape)}, "
@@ -393,3 +409,19 @@ _OPERAND_TYPES = (TileTypeBase, MemRefType, PartitionTensorViewType, TensorViewT
 
 def is_scalar(t: Attribute) -> bool:
     return isinstance(t, IntegerType | IndexType | AnyFloat)
+
+
+def plain_tile(tile: Attribute) -> PlainTile:
+    """A tile type as the IR-free rules take it (bytes per element 1 where the element
+    has no fixed width, as PTOAS's byte counts of the packed and f8 kinds)."""
+    assert isinstance(tile, TileTypeBase)
+    bytes_each = tile.element_bytes if is_element_type(tile.element_name) else 1
+    return PlainTile(
+        tile.loc.data,
+        tile.element_name,
+        tile.shape,
+        tile.valid_shape,
+        tile.blayout.data,
+        tile.slayout.data,
+        bytes_each,
+    )

@@ -132,3 +132,95 @@ def test_grp_axis_needs_the_x2zz_form() -> None:
     assert "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile" in rejected(
         kernel
     )
+
+
+# tquant.mx of a 32x64 source: 32 * 64 / 32 = 64 groups. ND (axis1) groups 32
+# columns: max/scaling [32, 2] or flat [1, 64]; DN (axis0) groups 32 rows: [1, 64].
+MX = """\
+module attributes {{pto.target_arch = "{target}"}} {{
+  func.func @k(%s: !pto.tile_buf<vec, {src}>, %d: !pto.tile_buf<vec, {dst}>, \
+%e: !pto.tile_buf<vec, {exp}>, %m: !pto.tile_buf<vec, {max}>, %c: !pto.tile_buf<vec, {sc}>) {{
+    pto.tquant.mx ins(%s : !pto.tile_buf<vec, {src}>) outs(%d, %e, %m, %c : \
+!pto.tile_buf<vec, {dst}>, !pto.tile_buf<vec, {exp}>, !pto.tile_buf<vec, {max}>, \
+!pto.tile_buf<vec, {sc}>) {{quant_type = #pto<quant_type {quant}>{attrs}}}
+    return
+  }}
+}}
+"""
+
+
+def mx(**changes: str) -> str:
+    fields = {
+        "target": "a5",
+        "src": "32x64xf32",
+        "dst": "32x64xui8",
+        "exp": "1x64xui8",
+        "max": "1x64xf32",
+        "sc": "1x128xf32, valid=1x64",
+        "quant": "MXFP8",
+        "attrs": "",
+    }
+    return MX.format(**(fields | changes))
+
+
+DN = ", grpAxis = #pto<mx_group_axis axis0>"
+
+
+@pytest.mark.parametrize(
+    "kernel",
+    [
+        # ND, legacy flat exponents. A 32x64 source (2048 > 1024 elements, a multiple of
+        # 256) is unrolled twice: the f32 scratch needs align64(2 * 64) * 4 = 512 bytes.
+        mx(),
+        mx(exp="32x2xui8", max="32x2xf32", sc="32x2xf32"),  # ND canonical f32
+        mx(attrs=DN, sc="1x64xf32"),  # DN canonical [M/32, N] = [1, 64]
+        # MXFP4: bf16 into f4 pairs, half as many columns.
+        mx(
+            src="32x64xbf16",
+            dst="32x32x!pto.f4E2M1x2",
+            max="1x64xbf16",
+            sc="1x64xbf16",
+            quant="MXFP4_E2M1",
+            attrs=DN,
+        ),
+    ],
+)
+def test_tquant_mx_shapes_that_verify(kernel: str) -> None:
+    assert "pto.tquant.mx" in verified(kernel)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "message"),
+    [
+        (mx(target="a3"), "tquant.mx is only supported on A5"),
+        (mx(src="32x48xf32", dst="32x48xui8"), "expects src valid_shape[1] to be a multiple of 32"),
+        (mx(max="1x32xf32"), "expects max valid_shape to match canonical [M, N/32] or legacy"),
+        (mx(attrs=DN, exp="2x32xui8"), "expects exp valid_shape to match canonical [M/32, N]"),
+        (mx(dst="32x64xf16"), "expects MXFP8 dst element type to be i8/ui8"),
+        (mx(sc="1x64xf16"), "expects scaling element type to match src element type"),
+        (mx(sc="1x64xf32"), "flat unrolled f32 scaling physical capacity to cover 512 bytes"),
+        (
+            mx(exp="32x2xui8", max="32x2xf32", sc="32x2xbf16", src="32x64xbf16"),
+            "expects max element type to match src element type",
+        ),
+        (mx(attrs=", interleave = true"), "expects interleave to be used only with grpAxis=axis0"),
+        (
+            mx(attrs=DN + ", interleave = true", sc="1x64xf32"),
+            "expects src valid rows to be a multiple of 64",
+        ),
+        (
+            mx(
+                src="32x64xf32, valid=32x32",
+                dst="32x64xui8, valid=32x32",
+                exp="1x32xui8",
+                max="1x32xf32",
+                sc="1x32xf32",
+            ),
+            "expects axis1 flat exp to use a tight source",
+        ),
+    ],
+)
+def test_tquant_mx_rules(kernel: str, message: str) -> None:
+    error = rejected(kernel)
+    assert error.startswith("k.pto:3:5: error: 'pto.tquant.mx' op ")
+    assert message in error

@@ -7,31 +7,13 @@ so that the rules need no IR.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from xla_emit.pto.plain_tile import PlainTile
 
 _ZZ_ELEMENTS = ("ui8", "!pto.hif8", "!pto.f8E8M0")
 
 
-@dataclass(frozen=True)
-class ZzTile:
-    """A tile of an X-to-ZZ move: location, element, physical and valid shapes,
-    layouts and its bytes per element; -1 is a dynamic size."""
-
-    loc: str
-    element: str
-    shape: tuple[int, int]
-    valid: tuple[int, int]
-    blayout: str
-    slayout: str
-    element_bytes: int
-
-    @property
-    def capacity(self) -> int:
-        return self.shape[0] * self.shape[1] * self.element_bytes
-
-
 def x2zz_errors(
-    target: str, src: ZzTile, dst: ZzTile, tmp: ZzTile, axis: str, distinct: bool
+    target: str, src: PlainTile, dst: PlainTile, tmp: PlainTile, axis: str, distinct: bool
 ) -> str | None:
     """The first rule an X-to-ZZ tmov breaks; `axis` is `axis0` (DN) or `axis1` (ND),
     `distinct` whether src, dst and tmp are three values."""
@@ -62,7 +44,7 @@ def x2zz_errors(
     return _dn_errors(src, dst) if axis == "axis0" else _nd_errors(src, dst, tmp)
 
 
-def _nd_errors(src: ZzTile, dst: ZzTile, tmp: ZzTile) -> str | None:
+def _nd_errors(src: PlainTile, dst: PlainTile, tmp: PlainTile) -> str | None:
     rows, cols = dst.valid
     if cols % 2:
         return "expects ND-to-ZZ dst valid_shape[1] (the grouped exponent column count) to be even"
@@ -90,7 +72,7 @@ def _nd_errors(src: ZzTile, dst: ZzTile, tmp: ZzTile) -> str | None:
     return None
 
 
-def _dn_errors(src: ZzTile, dst: ZzTile) -> str | None:
+def _dn_errors(src: PlainTile, dst: PlainTile) -> str | None:
     rows, cols = src.valid
     if rows < 2 or rows % 2:
         return (

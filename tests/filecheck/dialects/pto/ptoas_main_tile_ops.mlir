@@ -19,11 +19,14 @@ func.func @powers(%a: !pto.tile_buf<vec, 1x16xf32>, %b: !pto.tile_buf<vec, 1x16x
 // MX quantization: data, shared exponents, group maxima and scales.
 // CHECK-LABEL: func.func @mx_quantize
 // CHECK: pto.tquant.mx ins(%src {quant_type = #pto.quant_type<MXFP8>} : !pto.tile_buf<vec, 16x32xf32>) outs(%dst, %exp, %max, %sc : !pto.tile_buf<vec, 16x32xui8>, !pto.tile_buf<vec, 1x32xui8, valid=1x16>, !pto.tile_buf<vec, 1x16xf32>, !pto.tile_buf<vec, 1x64xf32, valid=1x16>)
-func.func @mx_quantize(%src: !pto.tile_buf<vec, 16x32xf32>, %dst: !pto.tile_buf<vec, 16x32xui8>,
-                       %exp: !pto.tile_buf<vec, 1x32xui8, valid=1x16>, %max: !pto.tile_buf<vec, 1x16xf32>,
-                       %sc: !pto.tile_buf<vec, 1x64xf32, valid=1x16>) {
-  pto.tquant.mx ins(%src : !pto.tile_buf<vec, 16x32xf32>)
-    outs(%dst, %exp, %max, %sc : !pto.tile_buf<vec, 16x32xui8>, !pto.tile_buf<vec, 1x32xui8, valid=1x16>, !pto.tile_buf<vec, 1x16xf32>, !pto.tile_buf<vec, 1x64xf32, valid=1x16>)
-    {quant_type = #pto<quant_type MXFP8>}
-  return
+// tquant.mx exists on A5 only.
+module attributes {pto.target_arch = "a5"} {
+  func.func @mx_quantize(%src: !pto.tile_buf<vec, 16x32xf32>, %dst: !pto.tile_buf<vec, 16x32xui8>,
+                         %exp: !pto.tile_buf<vec, 1x32xui8, valid=1x16>, %max: !pto.tile_buf<vec, 1x16xf32>,
+                         %sc: !pto.tile_buf<vec, 1x64xf32, valid=1x16>) {
+    pto.tquant.mx ins(%src : !pto.tile_buf<vec, 16x32xf32>)
+      outs(%dst, %exp, %max, %sc : !pto.tile_buf<vec, 16x32xui8>, !pto.tile_buf<vec, 1x32xui8, valid=1x16>, !pto.tile_buf<vec, 1x16xf32>, !pto.tile_buf<vec, 1x64xf32, valid=1x16>)
+      {quant_type = #pto<quant_type MXFP8>}
+    return
+  }
 }
