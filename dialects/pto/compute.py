@@ -220,6 +220,17 @@ _REDUCTION_RESULTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# PTOAS main's A5 column reductions also take 8-bit integers (tcolmax, tcolmin, tcolsum) and
+# unsigned 16/32-bit integers (tcolprod), each into its own type.
+_A5_COLUMN_REDUCTION_RESULTS: dict[str, tuple[str, ...]] = {
+    "i8": ("i8",),
+    "ui8": ("ui8",),
+    "si8": ("si8",),
+    "ui16": ("ui16",),
+    "ui32": ("ui32",),
+}
+
+
 class ReductionOpBase(TileOpBase):
     """Reduce each row (to a one-column tile) or each column (to a one-row tile).
     An optional second input is the scratch tile PTOAS passes explicitly."""
@@ -233,6 +244,8 @@ class ReductionOpBase(TileOpBase):
         if dst.loc.data != "vec":
             raise VerifyException(f"writes a vec tile, but the destination is in '{dst.loc.data}'")
         allowed = _REDUCTION_RESULTS.get(src.element_name)
+        if allowed is None and not self.REDUCES_ROWS and op_target(self) == "a5":
+            allowed = _A5_COLUMN_REDUCTION_RESULTS.get(src.element_name)
         if allowed is None or dst.element_name not in allowed:
             raise VerifyException(
                 f"cannot reduce {src.element_name} into {dst.element_name}"
@@ -329,6 +342,13 @@ _MATMUL_TYPES = {
 }
 
 
+def _a5_low_precision_matmul(op: Operation, acc: str, left: str, right: str) -> bool:
+    """A5 also multiplies any two f8 kinds, or hif8 by hif8, into f32 (PTOAS main)."""
+    if acc != "f32" or op_target(op) != "a5":
+        return False
+    return (left.startswith("f8") and right.startswith("f8")) or left == right == "!pto.hif8"
+
+
 @irdl_op_definition
 class TMatmulOp(TileOpBase):
     """acc[M, N] = left[M, K] x right[K, N]."""
@@ -346,7 +366,7 @@ class TMatmulOp(TileOpBase):
             if tile.loc.data != loc:
                 raise VerifyException(f"expects {role} in '{loc}', but got '{tile.loc.data}'")
         types = (dst.element_name, a.element_name, b.element_name)
-        if types not in _MATMUL_TYPES:
+        if types not in _MATMUL_TYPES and not _a5_low_precision_matmul(self, *types):
             raise VerifyException(f"unsupported types (acc, left, right) = ({', '.join(types)})")
         (m, k), (k2, n), (dm, dn) = a.valid_shape, b.valid_shape, dst.valid_shape
         for what, x, y in (("K", k, k2), ("M", m, dm), ("N", n, dn)):

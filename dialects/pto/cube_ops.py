@@ -27,6 +27,7 @@ from xla_emit.dialects.pto.tile_op import (
 from xla_emit.dialects.pto.types import DYNAMIC, TileBufType, TileTypeBase, op_target
 
 from xla_emit.pto.mx_quant_rules import MxQuant, tquant_mx_error
+from xla_emit.pto.scratch_rules import tci_tmp_error, tquant_error
 
 
 class MatmulFamilyOpBase(TileOpBase):
@@ -111,7 +112,26 @@ TFillPadExpandOp = _d(
 )
 TConcatOp = _d("tconcat", SameElementMoveOpBase, "dst = [a | b] along columns.", 2)
 TPackOp = _d("tpack", LooseTileOpBase, "dst = src narrowed to dst's element type, packed.")
-TCiOp = _d("tci", LooseTileOpBase, "dst[0, j] = start + j (or start - j, descending).", 0, (1, 1))
+
+
+class _TCiOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        tmp, dst = self.ins[-1].type, self.outs[0].type if self.outs else None
+        if len(self.ins) == 2 and isinstance(tmp, TileTypeBase) and isinstance(dst, TileTypeBase):
+            error = tci_tmp_error(op_target(self), plain_tile(dst), plain_tile(tmp))
+            if error:
+                raise VerifyException(error)
+
+
+TCiOp = _d(
+    "tci",
+    _TCiOpBase,
+    "dst[0, j] = start + j (or start - j, descending); PTOAS main's optional second input "
+    "is a scratch tile.",
+    0,
+    (1, 2),
+)
 TTriOp = _d("ttri", LooseTileOpBase, "dst = 1 on and below diagonal d, 0 above.", 0, (1, 1))
 TSort32Op = _d("tsort32", LooseTileOpBase, "Sort each 32-element block, with indices.", 2, (0, 1))
 
@@ -211,6 +231,8 @@ class TQuantOp(LooseTileOpBase):
     name = "pto.tquant"
     TILE_INPUTS: ClassVar[int] = 2
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
+    # PTOAS main's second `outs` is a scratch tile.
+    OUTS: ClassVar[tuple[int, int]] = (1, 2)
 
     def _verify_operand_count(self) -> None:
         super()._verify_operand_count()
@@ -221,6 +243,18 @@ class TQuantOp(LooseTileOpBase):
             raise VerifyException("INT8_ASYM quantization requires an offset operand")
         if kind == "INT8_SYM" and len(self.ins) > 2:
             raise VerifyException("INT8_SYM quantization must not have an offset operand")
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        tiles = [v.type for v in (*self.ins, *self.outs)]
+        if not all(isinstance(t, TileTypeBase) for t in tiles):
+            return
+        src, *params = (plain_tile(v.type) for v in self.ins)
+        tmp = plain_tile(self.outs[1].type) if len(self.outs) > 1 else None
+        named = list(zip(("fp", "offset"), params, strict=False))
+        error = tquant_error(op_target(self), src, plain_tile(self.outs[0].type), named, tmp)
+        if error:
+            raise VerifyException(error)
 
 
 @irdl_op_definition
@@ -295,10 +329,12 @@ class TReshapeOp(LooseTileOpBase):
 
 @irdl_op_definition
 class TPrintOp(LooseTileOpBase):
-    """Print a tile's valid region (a debugging aid)."""
+    """Print a tile's valid region (a debugging aid); PTOAS main's optional second
+    input is a scratch tile or global view the print goes through."""
 
     name = "pto.tprint"
     OUTS: ClassVar[tuple[int, int]] = (0, 0)
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
 
 
 @irdl_op_definition

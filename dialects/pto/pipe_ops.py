@@ -532,11 +532,37 @@ class TPopOp(_PipeTileOpBase):
 
 @irdl_op_definition
 class TFreeOp(IRDLOperation):
-    """`pto.tfree(%pipe : !pto.pipe) {split = 2}`."""
+    """`pto.tfree(%pipe : !pto.pipe) {split = 2}`; PTOAS main may name the popped tile
+    first: `pto.tfree(%tile, %pipe : T, !pto.pipe)`."""
 
     name = "pto.tfree"
+    entry = opt_operand_def()
     pipe_handle = operand_def(PipeHandleType)
-    assembly_format = "`(` $pipe_handle `:` type($pipe_handle) `)` attr-dict"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        parser.parse_punctuation("(")
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        if not 1 <= len(names) <= 2 or len(types) != len(names):
+            parser.raise_error("expected '(%pipe : !pto.pipe)' or '(%tile, %pipe : T, !pto.pipe)'")
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
+        op = cls.create(operands=operands)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        values = [*([self.entry] if self.entry is not None else []), self.pipe_handle]
+        printer.print_string("(")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
 
 
 # -- asynchronous DMA -------------------------------------------------------------------

@@ -7,7 +7,14 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, StringAttr
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -28,9 +35,11 @@ from xla_emit.dialects.pto.types import (
     TileType,
     TileTypeBase,
     format_dim,
+    op_target,
 )
 
 from xla_emit.pto.plain_tile import PlainTile
+from xla_emit.pto.scratch_rules import SCRATCH_RULE_OPS, scratch_error
 from xla_emit.pto.targets import is_element_type
 
 
@@ -94,7 +103,11 @@ class TileOpBase(IRDLOperation):
             if operand is None:
                 break
             unresolved.append(operand)
+        # PTOAS main's `no_tmp` (tmrgsort without a scratch tile) is kept as a unit attribute.
+        no_tmp = parser.parse_optional_keyword("no_tmp") is not None
         attributes = parser.parse_optional_attr_dict()
+        if no_tmp:
+            attributes["no_tmp"] = UnitAttr()
         parser.parse_punctuation(":")
         types = _parse_input_types(parser, unresolved, attributes)
         fp_at = parser.pos
@@ -200,6 +213,24 @@ class TileOpBase(IRDLOperation):
         # address space; the tile rules need tile types to read.
         if not any(isinstance(v.type, MemRefType) for v in [*self.ins, *self.outs]):
             self.verify_semantics()
+            self._verify_scratch()
+
+    def _verify_scratch(self) -> None:
+        """PTOAS main's rules on the scratch tile: the last input past the tile inputs."""
+        op = self.name.removeprefix("pto.")
+        if op not in SCRATCH_RULE_OPS or not self.is_dps or not self.outs:
+            return
+        last = self.ins[-1].type if len(self.ins) > self.TILE_INPUTS else None
+        tmp = plain_tile(last) if isinstance(last, TileTypeBase) else None
+        dst = self.outs[0].type
+        if not isinstance(dst, TileTypeBase):
+            return
+        precision = self.attributes.get("precisionType")
+        error = scratch_error(
+            op, op_target(self), plain_tile(dst), tmp, str(getattr(precision, "data", ""))
+        )
+        if error:
+            raise VerifyException(error)
 
     def _verify_form(self) -> None:
         """Level 1 returns tiles and has no `outs`; level 2 writes `outs` and returns nothing."""

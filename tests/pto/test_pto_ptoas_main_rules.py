@@ -224,3 +224,134 @@ def test_tquant_mx_rules(kernel: str, message: str) -> None:
     error = rejected(kernel)
     assert error.startswith("k.pto:3:5: error: 'pto.tquant.mx' op ")
     assert message in error
+
+
+# Scratch tiles: PTOAS main lets most ops leave their tmp out and checks the one given.
+def vec(shape: str) -> str:
+    return f"!pto.tile_buf<vec, {shape}>"
+
+
+def kernel(line: str, target: str = "a3", **tiles: str) -> str:
+    params = ", ".join(f"%{name}: {kind}" for name, kind in tiles.items())
+    return (
+        f'module attributes {{pto.target_arch = "{target}"}} {{\n'
+        f"  func.func @k({params}, %s: f32, %i: i16) {{\n    {line}\n    return\n  }}\n}}\n"
+    )
+
+
+def test_ops_may_leave_their_scratch_tile_out() -> None:
+    f, i16 = vec("16x64xf32"), vec("16x64xi16")
+    for line in (
+        f"pto.txor ins(%x, %y : {i16}, {i16}) outs(%z : {i16})",
+        f"pto.txors ins(%x, %i : {i16}, i16) outs(%z : {i16})",
+        f"pto.trems ins(%a, %s : {f}, f32) outs(%d : {f})",
+    ):
+        assert line.split()[0] in verified(kernel(line, x=i16, y=i16, z=i16, a=f, d=f))
+
+
+@pytest.mark.parametrize(
+    ("line", "tiles", "message"),
+    [
+        # trem on A2A3: a tmp of at least two rows.
+        (
+            "pto.trem ins(%a, %b, %t : {f}, {f}, {t}) outs(%d : {f})",
+            {"t": "1x64xf32"},
+            "expects A2/A3 tmp valid_shape[0] to be at least 2",
+        ),
+        # tprelu on A2A3: the packed sign mask, 16 + 1 rows and ceil(64 / 8) = 8 columns.
+        (
+            "pto.tprelu ins(%a, %b, %t : {f}, {f}, {t}) outs(%d : {f})",
+            {"t": "16x32xi8"},
+            "expects A2/A3 tmp shape[0] to be at least dst valid_shape[0] + 1 (17)",
+        ),
+        (
+            "pto.tprelu ins(%a, %b, %t : {f}, {f}, {t}) outs(%d : {f})",
+            {"t": "17x32xi8, valid=17x7"},
+            "ceil(dst valid_shape[1] / 8) (8)",
+        ),
+        (
+            "pto.tprelu ins(%a, %b, %t : {f}, {f}, {t}) outs(%d : {f})",
+            {"t": "17x64xf32"},
+            "expects A2/A3 tmp element type to be u8",
+        ),
+        # tpow: no high precision on A2A3, and a tmp shaped like dst.
+        (
+            "pto.tpow ins(%a, %b, %t : {f}, {f}, {t}) outs(%d : {f})",
+            {"t": "16x64xf32, valid=16x32"},
+            "expects tmp and dst to have the same valid_shape",
+        ),
+        (
+            "pto.tpows ins(%a, %s : {f}, f32) outs(%d : {f}) "
+            "{{precisionType = #pto<pow_precision high_precision>}}",
+            {"t": "1x1xf32"},
+            "A2/A3 does not support precisionType=high_precision",
+        ),
+        # tci on A2A3: 768 bytes of 4-byte scratch for a 32-bit dst.
+        (
+            "pto.tci ins(%n, %t : i32, {t}) outs(%c : {c})",
+            {"t": "1x128xf32"},
+            "expects A2/A3 tmp capacity to be at least 768 bytes for 32-bit dst element type",
+        ),
+        # tquant on A2A3: per-row parameters are column major.
+        (
+            "pto.tquant ins(%a, %t : {f}, {t}) outs(%q : {q}) "
+            "{{quant_type = #pto<quant_type INT8_SYM>}}",
+            {"t": "16x1xf32"},
+            "expects A2/A3 fp to use non-row-major layout",
+        ),
+    ],
+)
+def test_scratch_tile_rules(line: str, tiles: dict[str, str], message: str) -> None:
+    f, t = vec("16x64xf32"), vec(tiles["t"])
+    text = kernel(
+        line.format(f=f, t=t, c=vec("1x64xi32"), q=vec("16x64xi8")),
+        a=f,
+        b=f,
+        d=f,
+        t=t,
+        c=vec("1x64xi32"),
+        q=vec("16x64xi8"),
+        n="i32",
+    )
+    error = rejected(text)
+    assert error.startswith("k.pto:3:5: error:")
+    assert message in error
+
+
+def test_trsqrt_with_high_precision_needs_its_tmp() -> None:
+    f = vec("1x16xf32")
+    line = (
+        f"pto.trsqrt ins(%a : {f}) outs(%d : {f}) "
+        "{precisionType = #pto<rsqrt_precision high_precision>}"
+    )
+    assert "expects tmp when precisionType is high_precision" in rejected(
+        kernel(line, "a5", a=f, d=f)
+    )
+    with_tmp = line.replace(f"ins(%a : {f})", f"ins(%a, %t : {f}, {f})")
+    assert "pto.trsqrt" in verified(kernel(with_tmp, "a5", a=f, t=f, d=f))
+
+
+# Level 3 skips PlanMemory, so nothing allocates a left-out tmp there.
+@pytest.mark.parametrize(
+    ("line", "target", "message"),
+    [
+        ("pto.txor ins(%x, %x : {i}, {i}) outs(%y : {i})", "a3", "requires explicit tmp when"),
+        ("pto.tpow ins(%a, %a : {f}, {f}) outs(%b : {f})", "a5", "requires explicit tmp when"),
+        (
+            "pto.tsort32 ins(%a, %u : {f}, {u}) outs(%b : {f})",
+            "a3",
+            "requires explicit tmp for tsort32 with dynamic or non-32-aligned width",
+        ),
+    ],
+)
+def test_level3_needs_explicit_scratch_tiles(line: str, target: str, message: str) -> None:
+    from xla_emit.passes.diagnostics import OpError
+    from xla_emit.passes.pto.pto_verify_driver import verify_implicit_tmps
+
+    i, f, u = vec("16x64xi16"), vec("16x48xf32"), vec("16x48xui32")
+    text = kernel(line.format(i=i, f=f, u=u), target, x=i, y=i, a=f, b=f, u=u)
+    module, source_map = parse_mlir(text, "k.pto")
+    verify_module(module, source_map)
+    verify_implicit_tmps(module, level_3=False)  # below level 3 the pass allocates it
+    with pytest.raises(OpError, match=message):
+        verify_implicit_tmps(module, level_3=True)
