@@ -21,6 +21,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 from xla_emit.dialects.pto.attrs import PTOEnumAttrBase
 from xla_emit.dialects.pto.tile_op import (
+    SEGMENTS,
     TileOpBase,
     is_float,
     plain_tile,
@@ -35,8 +36,6 @@ from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase, op_target
 from xla_emit.pto.targets import TRANSPOSABLE_TYPES
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
 from xla_emit.pto.zz_move_rules import x2zz_errors
-
-SEGMENTS = "operandSegmentSizes"
 
 
 class ElementwiseOpBase(TileOpBase):

@@ -9,14 +9,24 @@ checks.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, VectorType
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    i32,
+)
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import QuantTypeAttr
 from xla_emit.dialects.pto.tile_op import (
     FP_FORMS,
+    SEGMENTS,
     LooseTileOpBase,
     TileOpBase,
     define_tile_op,
@@ -160,9 +170,37 @@ TGatherOp = _d(
     "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
 )
 TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
+
+
+class _TScatterOpBase(LooseTileOpBase):
+    @classmethod
+    def create(
+        cls,
+        *,
+        operands: Sequence[SSAValue] = (),
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **fields: Any,
+    ) -> Self:
+        """PTOAS's generic form lists (src, dst[, indexes]) without segments, with its
+        options as properties; ours is (ins = src[, indexes], outs = dst)."""
+        if SEGMENTS not in properties and 2 <= len(operands) <= 3:
+            operands = [operands[0], *operands[2:], operands[1]]
+            attributes = {**attributes, **properties}
+            properties = {SEGMENTS: DenseArrayBase.from_list(i32, [len(operands) - 1, 1])}
+        return super().create(
+            operands=operands, properties=properties, attributes=attributes, **fields
+        )
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        if (len(self.ins) == 2) == ("maskPattern" in self.attributes):
+            raise VerifyException("expects exactly one of indexes operand or maskPattern attribute")
+
+
 TScatterOp = _d(
     "tscatter",
-    LooseTileOpBase,
+    _TScatterOpBase,
     "dst[idx[i, j]] = src[i, j] (or, with a maskPattern, no indices).",
     1,
     (0, 1),

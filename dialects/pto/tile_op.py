@@ -42,6 +42,9 @@ from xla_emit.pto.plain_tile import PlainTile
 from xla_emit.pto.scratch_rules import SCRATCH_RULE_OPS, scratch_error
 from xla_emit.pto.targets import is_element_type
 
+# The property of a generic-form op that splits its operands into groups.
+SEGMENTS = "operandSegmentSizes"
+
 
 def tile_params(value: SSAValue) -> TileTypeBase | None:
     t = value.type

@@ -240,16 +240,20 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"'{self.element_name}' is not a tile element type")
         rows, cols = self.shape
         if rows <= 0 or cols <= 0:
-            raise VerifyException(f"tile shape must be positive, but got {rows}x{cols}")
+            raise VerifyException(f"tile_buf rows/cols must be positive, but got {rows}x{cols}")
         for name, valid, static in (
-            ("rows", self.valid_rows.data, rows),
-            ("cols", self.valid_cols.data, cols),
+            ("row", self.valid_rows.data, rows),
+            ("col", self.valid_cols.data, cols),
         ):
             # PTOAS main allows an empty valid region (a no-op tile, PTOAS issue 708).
-            if valid != DYNAMIC and not 0 <= valid <= static:
-                raise VerifyException(
-                    f"valid {name} must be in [0, {static}] (or '?'), but got {valid}"
-                )
+            if valid != DYNAMIC and valid < 0:
+                raise VerifyException(f"tile_buf valid_{name} must be >= 0 (or '?'), got {valid}")
+            if valid != DYNAMIC and valid > static:
+                raise VerifyException(f"tile_buf valid_{name} ({valid}) exceeds {name} ({static})")
+        if self.fractal.data not in (32, 512, 1024):
+            raise VerifyException(
+                f"unsupported s_fractal_size: {self.fractal.data}, must be one of {{32, 512, 1024}}"
+            )
         if self.blayout.data not in BLAYOUTS:
             raise VerifyException(f"unknown blayout '{self.blayout.data}'")
         if self.slayout.data not in SLAYOUTS:

@@ -291,7 +291,13 @@ TSelOp = _d(
     (0, 1),
     SELECTED=(1, 2),
 )
-TSelsOp = _d("tsels", SelectOpBase, "dst = mask ? src : scalar (ins mask, src, tmp, s).", 3, (1, 1))
+TSelsOp = _d(
+    "tsels",
+    SelectOpBase,
+    "dst = mask ? src : scalar (ins mask, src[, tmp], s; PTOAS main may leave the tmp out).",
+    2,
+    (1, 2),
+)
 TRowMinOp = _d("trowmin", RowReductionOpBase, "dst[i, 0] = min_j src[i, j].")
 TRowProdOp = _d("trowprod", RowReductionOpBase, "dst[i, 0] = prod_j src[i, j].")
 TColMinOp = _d("tcolmin", ColumnReductionOpBase, "dst[0, j] = min_i src[i, j].")

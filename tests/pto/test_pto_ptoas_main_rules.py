@@ -355,3 +355,61 @@ def test_level3_needs_explicit_scratch_tiles(line: str, target: str, message: st
     verify_implicit_tmps(module, level_3=False)  # below level 3 the pass allocates it
     with pytest.raises(OpError, match=message):
         verify_implicit_tmps(module, level_3=True)
+
+
+def test_ptoas_main_spellings_read_and_print_back() -> None:
+    text = (
+        "func.func @k(%e: index, %t: !pto.tile_buf<vec, 8x16xf32>, %p: !pto.pipe) {\n"
+        '  pto.get_buf "PIPE_MTE2", 2, 0\n'
+        "  pto.rls_buf[#pto.pipe_event_type<TLOAD>, 2, 1]\n"
+        "  pto.sync.set <PIPE_FIX>, %e {ffts_mode = 1 : i32}\n"
+        "  pto.tfree(%t, %p : !pto.tile_buf<vec, 8x16xf32>, !pto.pipe) {split = 1 : i8}\n"
+        "  return\n}\n"
+    )
+    printed = verified(text)
+    assert 'pto.get_buf "PIPE_MTE2", 2, 0' in printed
+    assert "pto.rls_buf[#pto.pipe_event_type<TLOAD>, 2, 1]" in printed
+    assert "pto.sync.set <PIPE_FIX>, %e {ffts_mode = 1 : i32}" in printed
+    assert "pto.tfree(%t, %p : !pto.tile_buf<vec, 8x16xf32>, !pto.pipe)" in printed
+
+
+def test_sync_flags_need_one_event_form_and_a_known_ffts_mode() -> None:
+    text = "func.func @k(%e: index) {\n  pto.sync.set <PIPE_FIX>, %e {ffts_mode = 3 : i32}\n}\n"
+    error = rejected(text.replace("\n}\n", "\n  return\n}\n"))
+    assert "k.pto:2:3: error: 'pto.sync.set' op requires ffts_mode in range [0, 2], but got 3" in (
+        error
+    )
+
+
+# A tscatter in PTOAS's generic form: (src, dst[, indexes]) and a maskPattern property.
+SCATTER = (
+    "func.func @k(%s: !pto.tile_buf<vec, 1x64xf16>, %d: !pto.tile_buf<vec, 1x32xf16>, "
+    '%i: !pto.tile_buf<vec, 1x32xi16>) {{\n  "pto.tscatter"({operands}){props} : ({types}) -> ()\n'
+    "  return\n}}\n"
+)
+
+
+def scatter(with_indexes: bool, with_pattern: bool) -> str:
+    names = ["%s", "%d"] + (["%i"] if with_indexes else [])
+    kinds = ["!pto.tile_buf<vec, 1x64xf16>", "!pto.tile_buf<vec, 1x32xf16>"]
+    kinds += ["!pto.tile_buf<vec, 1x32xi16>"] if with_indexes else []
+    props = " <{maskPattern = #pto.mask_pattern<P0101>}>" if with_pattern else ""
+    return SCATTER.format(operands=", ".join(names), props=props, types=", ".join(kinds))
+
+
+def test_generic_tscatter_takes_indexes_or_a_mask_pattern() -> None:
+    assert "pto.tscatter ins(%s, %i" in verified(scatter(True, False))
+    assert "maskPattern" in verified(scatter(False, True))
+    for both in (True, False):
+        error = rejected(scatter(both, both))
+        assert "expects exactly one of indexes operand or maskPattern attribute" in error
+
+
+def test_a2a3_tsel_takes_bf16() -> None:
+    m, t = vec("1x32xi8"), vec("1x16xbf16")
+    line = f"pto.tsel ins(%m, %a, %a : {m}, {t}, {t}) outs(%b : {t})"
+    from xla_emit.passes.pto.pto_verify_target import verify_target
+
+    module, source_map = parse_mlir(kernel(line, m=m, a=t, b=t), "k.pto")
+    verify_module(module, source_map)
+    verify_target(module, None)

@@ -18,7 +18,7 @@ DYNAMIC = -1
 _A2A3_ELEMENTWISE_TYPES: dict[str, frozenset[str]] = {
     name: frozenset({"i32", "si32", "i16", "si16", "f16", "f32"})
     for name in ("tadd", "tsub", "tmul", "tmax", "tmin")
-} | {"tdiv": frozenset({"f16", "f32"}), "tsel": frozenset({"i32", "i16", "f16", "f32"})}
+} | {"tdiv": frozenset({"f16", "f32"}), "tsel": frozenset({"i32", "i16", "f16", "bf16", "f32"})}
 
 # A2A3 hardware limits on tile extents for tload and tmatmul.
 _A2A3_MAX_EXTENT = 4095

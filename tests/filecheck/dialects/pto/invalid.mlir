@@ -195,7 +195,7 @@ func.func @unaligned_address() {
 
 // -----
 
-// expected-error@+1 {{valid rows must be in [0, 16] (or '?'), but got 17}}
+// expected-error@+1 {{tile_buf valid_row (17) exceeds row (16)}}
 func.func @valid_too_large(%t: !pto.tile_buf<vec, 16x16xf32, valid=17x16>) {
   return
 }
