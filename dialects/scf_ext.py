@@ -27,8 +27,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, TensorType, i1, i64
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+    i1,
+    i64,
+)
 from xdsl.dialects.utils import (
     parse_assignment,
     parse_dynamic_index_list_without_types,
@@ -303,7 +311,14 @@ def parse_result_types(parser: Parser) -> list[Attribute]:
 
 class ForOp(scf.ForOp):
     """xDSL's `scf.for`, reading `iter_args(...) -> T` without parentheses too (a plain
-    subclass: its fields and verifier are xDSL's)."""
+    subclass: its fields are xDSL's), with MLIR's rule that a constant step is positive."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        step = self.step.owner
+        value = step.value if isinstance(step, arith.ConstantOp) else None
+        if isinstance(value, IntegerAttr) and value.value.data <= 0:
+            raise VerifyException("constant step operand must be positive")
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:

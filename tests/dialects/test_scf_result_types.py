@@ -58,3 +58,11 @@ def test_an_empty_list_and_a_parenthesized_one_still_read() -> None:
     text = KERNEL.replace("scf.if %c -> i32", "scf.if %c -> (i32)")
     module, _ = parse_mlir(text, "k.mlir")
     assert "scf.if %c -> (i32)" in str(module)
+
+
+@pytest.mark.parametrize("step", [0, -1])
+def test_a_constant_step_must_be_positive(step: int) -> None:
+    text = KERNEL.replace("%c1 = arith.constant 1 : index", f"%c1 = arith.constant {step} : index")
+    module, source_map = parse_mlir(text, "k.mlir")
+    with pytest.raises(UserError, match=r"k.mlir:4:3: error: 'scf.for' op constant step operand"):
+        verify_module(module, source_map)
