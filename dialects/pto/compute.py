@@ -250,6 +250,8 @@ class ReductionOpBase(TileOpBase):
                 f"cannot reduce {src.element_name} into {dst.element_name}"
                 + (f" (allowed: {', '.join(allowed)})" if allowed else "")
             )
+        if dst.valid_shape == (0, 0):
+            return  # PTOAS main's no-op marker: an empty destination writes nothing
         kept, reduced = (0, 1) if self.REDUCES_ROWS else (1, 0)
         if dst.valid_shape[reduced] not in (1, DYNAMIC):
             what = "columns" if self.REDUCES_ROWS else "rows"

@@ -67,6 +67,10 @@ class MatmulFamilyOpBase(TileOpBase):
             )
         if "acc" in self.ROLES:
             require_same_element("accumulator input", dst, self.source(self.ROLES.index("acc")))
+        if self.name.startswith("pto.tgemv"):
+            for role, tile in (("lhs", left), ("dst", dst)):
+                if tile.valid_shape[0] not in (1, DYNAMIC):
+                    raise VerifyException(f"expects {role} valid_shape[0] to be 1 for tgemv")
 
 
 def _matmul(mnemonic: str, roles: tuple[str, ...], doc: str) -> type[TileOpBase]:

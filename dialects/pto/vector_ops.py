@@ -167,6 +167,13 @@ class ArgReductionOpBase(TileOpBase):
             raise VerifyException(
                 f"writes integer indices, but the destination is {dst.element_name}"
             )
+        # PTOAS main: a column arg-reduction writes one row, and every index needs a
+        # source element (no empty no-op form, unlike the plain reductions).
+        if "col" in self.name and dst.valid_shape[0] not in (1, DYNAMIC):
+            raise VerifyException("expects dst valid_shape[0] to be 1")
+        for axis, extent in enumerate(self.source().valid_shape):
+            if extent == 0:
+                raise VerifyException(f"expects src valid_shape[{axis}] to be non-zero")
 
 
 class ExpandOpBase(TileOpBase):

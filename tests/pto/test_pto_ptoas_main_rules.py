@@ -413,3 +413,38 @@ def test_a2a3_tsel_takes_bf16() -> None:
     module, source_map = parse_mlir(kernel(line, m=m, a=t, b=t), "k.pto")
     verify_module(module, source_map)
     verify_target(module, None)
+
+
+def test_an_empty_reduction_destination_is_a_no_op_marker() -> None:
+    src, dst = vec("16x16xf32, valid=0x0"), vec("16x1xf32, valid=0x0")
+    line = f"pto.trowmax ins(%a : {src}) outs(%b : {dst})"
+    assert "pto.trowmax" in verified(kernel(line, a=src, b=dst))
+
+
+@pytest.mark.parametrize(
+    ("line", "tiles", "message"),
+    [
+        (
+            "pto.trowargmax ins(%a : {a}) outs(%b : {b})",
+            {"a": "16x32xf16, valid=0x0", "b": "16x1xi32, valid=0x0"},
+            "expects src valid_shape[0] to be non-zero",
+        ),
+        (
+            "pto.tcolargmax ins(%a : {a}) outs(%b : {b})",
+            {"a": "16x8xf32", "b": "1x8xui32, valid=0x8"},
+            "expects dst valid_shape[0] to be 1",
+        ),
+    ],
+)
+def test_arg_reductions_stay_strict(line: str, tiles: dict[str, str], message: str) -> None:
+    a, b = vec(tiles["a"]), vec(tiles["b"])
+    assert message in rejected(kernel(line.format(a=a, b=b), a=a, b=b))
+
+
+def test_tgemv_writes_one_row() -> None:
+    left = "!pto.tile_buf<left, 1x32xf16, blayout=col_major, slayout=row_major>"
+    right = "!pto.tile_buf<right, 32x16xf16, blayout=row_major, slayout=col_major>"
+    acc = "!pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major>"
+    line = f"pto.tgemv ins(%l, %r : {left}, {right}) outs(%c : {acc})"
+    error = rejected(kernel(line, l=left, r=right, c=acc))
+    assert "'pto.tgemv' op expects dst valid_shape[0] to be 1 for tgemv" in error
