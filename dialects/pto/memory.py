@@ -21,7 +21,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xla_emit.dialects.pto.tile_op import TileOpBase, shape_str
+from xla_emit.dialects.pto.tile_op import TileOpBase, plain_tile, shape_str
 from xla_emit.dialects.pto.types import (
     DYNAMIC,
     PartitionTensorViewType,
@@ -32,6 +32,8 @@ from xla_emit.dialects.pto.types import (
     op_target,
 )
 from xla_emit.dialects.syntax import defined_value
+
+from xla_emit.pto.alloc_rules import address_error, tile_layout_error
 
 
 @irdl_op_definition
@@ -197,6 +199,23 @@ class AllocTileOp(IRDLOperation):
                 f"{'/'.join(extra)} only size dynamic valid dims, but the tile's valid shape "
                 f"is {shape}"
             )
+
+    def ptoas_layout_error(self) -> str | None:
+        """PTOAS main's alloc_tile rules (box layout fit, aligned constant address);
+        `pto-verify-target` checks them, since our level-1 tiles lower to any shape."""
+        tile = self.result.type
+        assert isinstance(tile, TileBufType)
+        error = tile_layout_error("result", plain_tile(tile), tile.fractal.data)
+        address = _constant(self.addr) if self.addr is not None else None
+        if error is None and address is not None:
+            error = address_error(tile.loc.data, address)
+        return error
+
+
+def _constant(value: SSAValue) -> int | None:
+    """The integer an `arith.constant` gives `value`, if one does."""
+    attr = getattr(value.owner, "value", None)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 @irdl_op_definition

@@ -5,7 +5,8 @@ pass adds what A2A3 or A5 requires on top (TTRANS's source layout, transpose
 domain and 32-byte alignment; A2A3's element types of elementwise ops; A2A3's
 extent limits of tload and tmatmul; the location pairs, layouts and element
 types of textract and tinsert; the ops only A5 has; compare-form tgather's element
-types), and PTOAS's module rules for every target (void entry functions, no recursion).
+types; alloc_tile's box-layout fit and address alignment), and PTOAS's module rules for
+every target (void entry functions, no recursion).
 The target comes from the `target-arch` option, else the module's `pto.target_arch`
 attribute, else A2A3.
 """
@@ -21,6 +22,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto import (
+    AllocTileOp,
     BinaryOpBase,
     PTOEnumAttrBase,
     TExtractOp,
@@ -48,6 +50,9 @@ from xla_emit.pto.targets import Target
 
 def target_errors(op: Operation, target: Target) -> list[str]:
     """Every target-specific rule `op` breaks (empty for ops without such rules)."""
+    if isinstance(op, AllocTileOp):
+        error = op.ptoas_layout_error()
+        return [error] if error else []
     if not isinstance(op, TileOpBase):
         return []
     if any(isinstance(v.type, MemRefType) for v in op.operands):

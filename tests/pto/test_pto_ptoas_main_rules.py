@@ -3,6 +3,8 @@ form reads, verifies and prints back; each rejected one fails with PTOAS's messa
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from xla_emit.diagnostics import UserError
@@ -448,3 +450,44 @@ def test_tgemv_writes_one_row() -> None:
     line = f"pto.tgemv ins(%l, %r : {left}, {right}) outs(%c : {acc})"
     error = rejected(kernel(line, l=left, r=right, c=acc))
     assert "'pto.tgemv' op expects dst valid_shape[0] to be 1 for tgemv" in error
+
+
+@pytest.mark.parametrize(
+    ("alloc", "message"),
+    [
+        # 7 f32 columns are 28 bytes, not whole 32-byte blocks.
+        (
+            "%t = pto.alloc_tile : !pto.tile_buf<vec, 16x7xf32>",
+            "expects result row-major none_box tile row byte size (cols * sizeof(dtype)) to be "
+            "32-byte aligned, but got 28 bytes",
+        ),
+        (
+            "%t = pto.alloc_tile : !pto.tile_buf<vec, 7x16xf32, blayout=col_major>",
+            "column byte size (rows * sizeof(dtype)) to be 32-byte aligned, but got 28 bytes",
+        ),
+        # A mat NZ tile of f16 boxes 16 rows at a time.
+        (
+            "%t = pto.alloc_tile : !pto.tile_buf<mat, 8x32xf16, blayout=col_major, "
+            "slayout=row_major>",
+            "expects result boxed tile rows to be a multiple of innerRows (16), but got 8",
+        ),
+        (
+            "%a = arith.constant 100 : i64\n"
+            "    %t = pto.alloc_tile addr = %a : !pto.tile_buf<vec, 16x16xf32>",
+            "addr must be aligned to 32 bytes for local tile memory space, got 100",
+        ),
+    ],
+)
+def test_alloc_tile_layout_and_address_rules(alloc: str, message: str) -> None:
+    from xla_emit.passes.diagnostics import OpError
+    from xla_emit.passes.pto.pto_verify_target import verify_target
+
+    module, source_map = parse_mlir(kernel(alloc, x="i32"), "k.pto")
+    verify_module(module, source_map)
+    with pytest.raises(OpError, match=re.escape(message)):
+        verify_target(module, None)
+    fixed = (
+        alloc.replace("16x7x", "16x8x").replace("7x16x", "8x16x").replace("8x32xf16", "16x32xf16")
+    )
+    module, source_map = parse_mlir(kernel(fixed.replace("100", "128"), x="i32"), "k.pto")
+    verify_target(module, None)
