@@ -218,7 +218,34 @@ MGatherOp = _d(
     VIEW_INPUTS=(0, 1),
 )
 MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
-THistogramOp = _d("thistogram", LooseTileOpBase, "Count src's values per bin.", 2)
+
+
+class _THistogramOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        byte = self.attributes.get("byte")
+        chosen = byte.value.data if isinstance(byte, IntegerAttr) else 1
+        legacy = self.attributes.get("isMSB")  # the older spelling: true is byte 1
+        if isinstance(legacy, IntegerAttr):
+            legacy_byte = int(legacy.value.data != 0)  # an i1 `true` may read as -1
+            if byte is not None and chosen != legacy_byte:
+                raise VerifyException(
+                    "does not allow conflicting 'byte' and legacy 'isMSB' attributes"
+                )
+            chosen = legacy_byte
+        if not 0 <= chosen <= 3:
+            raise VerifyException("expects byte to be in range [0, 3]")
+        source = self.ins[0].type
+        if isinstance(source, TileTypeBase) and source.element_name == "ui16" and chosen > 1:
+            raise VerifyException("expects byte to be 0 or 1 when src element type is ui16")
+
+
+THistogramOp = _d(
+    "thistogram",
+    _THistogramOpBase,
+    "Count src's values per bin; `byte` picks the source byte that names the bin.",
+    2,
+)
 TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)
 TRandomOp = _d("trandom", LooseTileOpBase, "Philox random bits from keys and counters.", 0, (6, 6))
 TSetValOp = _d("tsetval", LooseTileOpBase, "dst[offset] = val.", 0, (2, 2))

@@ -491,3 +491,19 @@ def test_alloc_tile_layout_and_address_rules(alloc: str, message: str) -> None:
     )
     module, source_map = parse_mlir(kernel(fixed.replace("100", "128"), x="i32"), "k.pto")
     verify_target(module, None)
+
+
+@pytest.mark.parametrize(
+    ("attrs", "message"),
+    [
+        ("{byte = 4 : i32}", "expects byte to be in range [0, 3]"),
+        ("{byte = 2 : i32}", "expects byte to be 0 or 1 when src element type is ui16"),
+        ("{byte = 0 : i32, isMSB = true}", "conflicting 'byte' and legacy 'isMSB'"),
+    ],
+)
+def test_thistogram_byte_rules(attrs: str, message: str) -> None:
+    src, idx, dst = vec("8x32xui16"), vec("8x32xui8"), vec("8x256xui32")
+    line = f"pto.thistogram ins(%a, %i : {src}, {idx}) outs(%d : {dst}) {attrs}"
+    assert message in rejected(kernel(line, "a5", a=src, i=idx, d=dst))
+    plain = line.replace(attrs, "{byte = 1 : i32, isMSB = true}")
+    assert "pto.thistogram" in verified(kernel(plain, "a5", a=src, i=idx, d=dst))
