@@ -503,7 +503,7 @@ def test_alloc_tile_layout_and_address_rules(alloc: str, message: str) -> None:
 )
 def test_thistogram_byte_rules(attrs: str, message: str) -> None:
     src, idx, dst = vec("8x32xui16"), vec("8x32xui8"), vec("8x256xui32")
-    line = f"pto.thistogram ins(%a, %i : {src}, {idx}) outs(%d : {dst}) {attrs}"
-    assert message in rejected(kernel(line, "a5", a=src, i=idx, d=dst))
+    line = f"pto.thistogram ins(%a, %x : {src}, {idx}) outs(%d : {dst}) {attrs}"
+    assert message in rejected(kernel(line, "a5", a=src, x=idx, d=dst))
     plain = line.replace(attrs, "{byte = 1 : i32, isMSB = true}")
-    assert "pto.thistogram" in verified(kernel(plain, "a5", a=src, i=idx, d=dst))
+    assert "pto.thistogram" in verified(kernel(plain, "a5", a=src, x=idx, d=dst))
