@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import IndexType, IntAttr, IntegerAttr, IntegerType, MemRefType
@@ -58,6 +59,9 @@ class TLoadOp(TileOpBase):
             raise VerifyException(
                 f"element types differ: view {view.element_type}, tile {dst.element_name}"
             )
+        layout = (dst.blayout.data, dst.slayout.data)
+        if dst.loc.data == "vec" and op_target(self) == "a5" and layout not in _A5_VEC_LAYOUTS:
+            raise VerifyException("expects A5 tload vec dst layout to be ND, DN, or NZ")
         # PTOAS main leaves the view's extent free: the transfer moves the tile's valid
         # region (the executor reports a view too small for it).
 
@@ -114,6 +118,19 @@ class TStoreOp(TileOpBase):
             raise VerifyException(
                 f"element types differ: tile {src.element_name}, view {view.element_type}"
             )
+        if src.loc.data == "mat" and op_target(self) == "a5":
+            raise VerifyException("expects A5 tstore src to use loc=vec or loc=acc")
+        # PTOAS main: a fully static view holds exactly the tile's valid elements.
+        count, valid = prod(view.dims), prod(src.valid_shape)
+        if len(self.ins) == 1 and DYNAMIC not in (*view.dims, *src.valid_shape) and count != valid:
+            raise VerifyException(
+                f"expects dst static element count ({count}) to match src valid_shape static "
+                f"element count ({valid})"
+            )
+
+
+# A5 loads into vec tiles of these (blayout, slayout): ND, DN and NZ.
+_A5_VEC_LAYOUTS = (("row_major", "none_box"), ("col_major", "none_box"), ("col_major", "row_major"))
 
 
 # ---------------------------------------------------------------------------

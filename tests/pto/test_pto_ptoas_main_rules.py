@@ -507,3 +507,17 @@ def test_thistogram_byte_rules(attrs: str, message: str) -> None:
     assert message in rejected(kernel(line, "a5", a=src, x=idx, d=dst))
     plain = line.replace(attrs, "{byte = 1 : i32, isMSB = true}")
     assert "pto.thistogram" in verified(kernel(plain, "a5", a=src, x=idx, d=dst))
+
+
+def test_a5_loads_into_nd_dn_or_nz_vec_tiles_and_stores_from_vec_or_acc() -> None:
+    view = "!pto.partition_tensor_view<16x32xf16>"
+    boxed = "!pto.tile_buf<vec, 16x32xf16, slayout=row_major>"
+    load = f"pto.tload ins(%v : {view}) outs(%t : {boxed})"
+    error = rejected(kernel(load, "a5", v=view, t=boxed))
+    assert "expects A5 tload vec dst layout to be ND, DN, or NZ" in error
+    mat = "!pto.tile_buf<mat, 16x32xf16, blayout=col_major, slayout=row_major>"
+    store = f"pto.tstore ins(%t : {mat}) outs(%v : {view})"
+    assert "expects A5 tstore src to use loc=vec or loc=acc" in rejected(
+        kernel(store, "a5", v=view, t=mat)
+    )
+    assert "pto.tstore" in verified(kernel(store, "a3", v=view, t=mat))

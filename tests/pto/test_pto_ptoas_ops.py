@@ -473,14 +473,21 @@ func.func @k(%a: {F}, %v: {operand}, %t: {tmp}, %out: {F}) {{
     verify_module(module, source_map)
 
 
-def test_transfers_leave_the_view_extent_free() -> None:
-    """PTOAS main moves the tile's valid region whatever the view's extent; the executor
-    loads that window and reports a view too small for it."""
+def test_loads_leave_the_view_extent_free() -> None:
+    """PTOAS main loads the tile's valid region whatever the view's extent; the executor
+    loads that window and reports a view too small for it. A store into a static view
+    must fill it: its element count is the tile's valid one."""
     view = "!pto.partition_tensor_view<4x8xf32>"
     tile = "!pto.tile_buf<vec, 4x8xf32, valid=4x1>"
+    store = f"""func.func @k(%v: {view}, %t: {tile}) {{
+  pto.tstore ins(%t : {tile}) outs(%v : {view})
+  return
+}}"""
+    module, source_map = parse_mlir(store, "k.mlir")
+    with pytest.raises(UserError, match=r"expects dst static element count \(32\) to match"):
+        verify_module(module, source_map)
     text = f"""func.func @k(%v: {view}, %t: {tile}) {{
   pto.tload ins(%v : {view}) outs(%t : {tile})
-  pto.tstore ins(%t : {tile}) outs(%v : {view})
   return
 }}"""
     module, source_map = parse_mlir(text, "k.mlir")
