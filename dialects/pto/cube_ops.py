@@ -37,7 +37,7 @@ from xla_emit.dialects.pto.tile_op import (
 from xla_emit.dialects.pto.types import DYNAMIC, TileBufType, TileTypeBase, op_target
 
 from xla_emit.pto.mx_quant_rules import MxQuant, tquant_mx_error
-from xla_emit.pto.scratch_rules import tci_tmp_error, tquant_error
+from xla_emit.pto.scratch_rules import tci_tmp_error, tgather_index_error, tquant_error
 
 
 class MatmulFamilyOpBase(TileOpBase):
@@ -170,8 +170,29 @@ class MergeSortOpBase(LooseTileOpBase):
 TMrgSortOp = _d(
     "tmrgsort", MergeSortOpBase, "Merge sorted lists (ins lists..., tmp).", 1, (0, 4), OUTS=(1, 2)
 )
+
+
+class _TGatherOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        index_form = "maskPattern" not in self.attributes and len(self.outs) == 1
+        tiles = [v.type for v in (*self.ins, *self.outs)]
+        if not index_form or not all(isinstance(t, TileTypeBase) for t in tiles):
+            return
+        src, *rest = (plain_tile(t) for t in tiles[:-1])
+        error = tgather_index_error(
+            op_target(self),
+            src,
+            plain_tile(tiles[-1]),
+            rest[0] if rest else None,
+            rest[1] if len(rest) > 1 else None,
+        )
+        if error:
+            raise VerifyException(error)
+
+
 TGatherOp = _d(
-    "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
+    "tgather", _TGatherOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
 )
 TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
 

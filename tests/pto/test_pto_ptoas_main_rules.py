@@ -521,3 +521,43 @@ def test_a5_loads_into_nd_dn_or_nz_vec_tiles_and_stores_from_vec_or_acc() -> Non
         kernel(store, "a5", v=view, t=mat)
     )
     assert "pto.tstore" in verified(kernel(store, "a3", v=view, t=mat))
+
+
+@pytest.mark.parametrize(
+    ("target", "ins", "message"),
+    [
+        ("a3", "%a, %x : {f}, {i}", "index-form tgather expects indices and tmp"),
+        ("a3", "%a, %y, %y : {f}, {h}, {h}", "expects indices element type to be i32"),
+        (
+            "a3",
+            "%a, %x, %z : {f}, {i}, {z}",
+            "expects indices and tmp to have the same valid_shape",
+        ),
+        (
+            "a5",
+            "%b, %y : {b}, {h}",
+            "expects A5 gather src/dst element type to be i8/i16/i32/f16/f32",
+        ),
+    ],
+)
+def test_index_form_tgather_rules(target: str, ins: str, message: str) -> None:
+    tiles = {
+        "f": vec("4x8xf32"),
+        "i": vec("4x8xi32"),
+        "h": vec("4x8xi16"),
+        "z": vec("4x8xi32, valid=2x8"),
+        "b": vec("4x8xbf16"),
+    }
+    out = tiles["b"] if "%b" in ins else tiles["f"]
+    line = f"pto.tgather ins({ins.format(**tiles)}) outs(%d : {out})"
+    text = kernel(
+        line, target, a=tiles["f"], b=tiles["b"], x=tiles["i"], y=tiles["h"], z=tiles["z"], d=out
+    )
+    assert message in rejected(text)
+
+
+def test_index_form_tgather_with_a_dynamic_scratch_shape_verifies() -> None:
+    f, i = vec("1x64xf32"), vec("1x64xi32")
+    t = "!pto.tile_buf<vec, 1x64xi32, valid=?x?>"
+    line = f"pto.tgather ins(%a, %x, %t : {f}, {i}, {t}) outs(%d : {f})"
+    assert "pto.tgather" in verified(kernel(line, a=f, x=i, t=t, d=f))

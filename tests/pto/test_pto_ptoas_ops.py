@@ -353,8 +353,9 @@ def test_fillpad_tci_ttri_gather() -> None:
     index = rng.integers(0, 32, (4, 8)).astype(np.int32)
     index[0, 0] = 99  # outside the 4x8 source: reads 0
     got = run_op(
-        f"pto.tgather ins(%s, %i : {F}, {INT}) outs(%out : {F})",
-        [("s", (F, A)), ("i", (INT, index))],
+        # A2A3's index form names its scratch tile (the indices' type and shape).
+        f"pto.tgather ins(%s, %i, %t : {F}, {INT}, {INT}) outs(%out : {F})",
+        [("s", (F, A)), ("i", (INT, index)), ("t", (INT, np.zeros((4, 8), np.int32)))],
         F,
     )
     expected = np.where(index < 32, A.reshape(-1)[np.minimum(index, 31)], 0)

@@ -103,7 +103,7 @@ def _pow_error(
         return "expects tmp and dst to have the same element type"
     if tmp.blayout != "row_major":
         return "expects tmp to use row-major layout"
-    if tmp.valid != dst.valid:
+    if not same_valid(tmp, dst):
         return "expects tmp and dst to have the same valid_shape"
     return None
 
@@ -139,7 +139,7 @@ def tquant_error(
     tmp: PlainTile | None,
 ) -> str | None:
     """tquant (INT8_SYM/ASYM): `params` are the per-row scale (`fp`) and offset tiles."""
-    if src.valid != dst.valid:
+    if not same_valid(src, dst):
         return "expects src and dst to have the same valid_shape"
     if src.element != "f32":
         return "expects src to have element type f32"
@@ -161,4 +161,46 @@ def tquant_error(
             return f"expects A2/A3 {name} valid_shape[0] to equal dst valid_shape[0]"
         if param.valid[1] not in (-1, 1):
             return f"expects A2/A3 {name} valid_shape[1] to be 1"
+    return None
+
+
+def same_valid(a: PlainTile, b: PlainTile) -> bool:
+    """The valid shapes agree where both are static."""
+    return all(x == y or -1 in (x, y) for x, y in zip(a.valid, b.valid, strict=True))
+
+
+def _int_width(element: str) -> int | None:
+    digits = element.lstrip("su").removeprefix("i")
+    if element.lstrip("su").startswith("i") and digits.isdigit():
+        return int(digits)
+    return None
+
+
+def tgather_index_error(
+    target: str, src: PlainTile, dst: PlainTile, indices: PlainTile | None, tmp: PlainTile | None
+) -> str | None:
+    """Index-form tgather (`ins(src, indices[, tmp]) outs(dst)`): A2A3 needs the tmp,
+    of the indices' element type and valid shape; A5 takes 16-bit indices and 8-bit
+    data too; indices and dst are written in whole rows."""
+    a5 = target == "a5"
+    if indices is None or (tmp is None and not a5):
+        return "index-form tgather expects indices" + ("" if a5 else " and tmp")
+    if src.element != dst.element:
+        return "expects src and dst to have the same element type"
+    widths = (8, 16, 32) if a5 else (16, 32)
+    f8 = a5 and src.element.startswith("f8")
+    if not (f8 or src.element in ("f16", "f32") or _int_width(src.element) in widths):
+        kinds = "i8/i16/i32/f16/f32" if a5 else "i16/i32/f16/f32"
+        return f"expects {'A5 ' if a5 else ''}gather src/dst element type to be {kinds}"
+    if _int_width(indices.element) not in ((16, 32) if a5 else (32,)):
+        return "expects indices element type to be i32" + (" or i16" if a5 else "")
+    if dst.valid[1] not in (-1, dst.shape[1]):
+        return "expects dst valid_shape[1] to equal dst cols"
+    if indices.valid[1] not in (-1, indices.shape[1]):
+        return "expects indices valid_shape[1] to equal indices cols"
+    if not a5 and tmp is not None:
+        if tmp.element != indices.element:
+            return "expects tmp and indices to have the same element type"
+        if not same_valid(tmp, indices):
+            return "expects indices and tmp to have the same valid_shape"
     return None
