@@ -51,9 +51,10 @@ from xla_emit.ir import SourceMap, make_context, op_error, parse_mlir, verify_mo
 
 # Files that no RUN line marks as negative but that PTOAS rejects: three stale
 # samples in a syntax it no longer has (test/samples/runop.sh compiles the .pto
-# files of Sync and Qwen3Decode* only, not these), and one file without a RUN line
-# whose front-end pipes need A5 while PTOAS's default target is A3. Path -> (the
-# stage ours fails at, our message, why PTOAS rejects it).
+# files of Sync and Qwen3Decode* only, not these), one file without a RUN line
+# whose front-end pipes need A5 while PTOAS's default target is A3, and two
+# tilelang_st kernels whose matmul reads mat tiles. Path -> (the stage ours fails
+# at, our message, why PTOAS rejects it).
 PTOAS_REJECTS = {
     "test/basic/tpush_tpop_dir_both.pto": (
         "verify",
@@ -71,6 +72,18 @@ PTOAS_REJECTS = {
         "expected 1 sizes and strides for !pto.tensor_view<2xf32>, but got 2 and 2",
         "!pto.tensor_view<2xf32> is a rank-1 view, and PTOAS's make_tensor_view "
         "verifier wants as many sizes and strides as the rank",
+    ),
+    "test/tilelang_st/npu/a5/src/st/testcase/tload_mat/tload_mat.pto": (
+        "verify",
+        "expects the left operand in 'left', but got 'mat'",
+        "its tmatmul multiplies mat tiles, and PTOAS's TMatmulOp verifier wants its operands "
+        "in left, right and acc",
+    ),
+    "test/tilelang_st/npu/a5/src/st/testcase/tstore_acc2gm/tstore_acc2gm.pto": (
+        "verify",
+        "expects the left operand in 'left', but got 'mat'",
+        "its tmatmul multiplies mat tiles, and PTOAS's TMatmulOp verifier wants its operands "
+        "in left, right and acc",
     ),
     "test/samples/Subset/Subset.pto": (
         "parse",
