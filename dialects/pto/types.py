@@ -508,6 +508,22 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(f", {self.space.data}>")
 
 
+def parse_spaced_ranked_shape(parser: AttrParser) -> tuple[list[int], Attribute]:
+    """`8x128xf32`, or as MLIR also reads it, `8 x 128 x f32` (xDSL's dimension list
+    cannot put back an `x` that a space separates from the element type)."""
+    dims: list[int] = []
+    while True:
+        if parser.parse_optional_punctuation("?") is not None:
+            dims.append(DYNAMIC)
+        else:
+            value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+            if value is None:
+                break
+            dims.append(value)
+        parser.parse_shape_delimiter()
+    return dims, parser.parse_type()
+
+
 # A dataclass so that subclasses compare and hash by these parameters.
 @dataclass(frozen=True, init=False)
 class _ShapedViewBase(ParametrizedAttribute, TypeAttribute):
@@ -526,7 +542,7 @@ class _ShapedViewBase(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            dims, element = parser.parse_ranked_shape()
+            dims, element = parse_spaced_ranked_shape(parser)
         return [ArrayAttr(IntAttr(DYNAMIC if d < 0 else d) for d in dims), element]
 
     def print_parameters(self, printer: Printer) -> None:

@@ -561,3 +561,24 @@ def test_index_form_tgather_with_a_dynamic_scratch_shape_verifies() -> None:
     t = "!pto.tile_buf<vec, 1x64xi32, valid=?x?>"
     line = f"pto.tgather ins(%a, %x, %t : {f}, {i}, {t}) outs(%d : {f})"
     assert "pto.tgather" in verified(kernel(line, a=f, x=i, t=t, d=f))
+
+
+def test_views_with_spaced_shapes_and_global_memory_pipes() -> None:
+    text = (
+        "func.func @k(%v: !pto.partition_tensor_view<8 x 128 x f32>) attributes "
+        "{pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+        "  %g = pto.declare_global -> !pto.tensor_view<16x16xf32>\n"
+        '  %p = "pto.initialize_l2g2l_pipe"(%g) <{dir_mask = 1 : i8, slot_size = 1024 : i32, '
+        "slot_num = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0>}> : "
+        "(!pto.tensor_view<16x16xf32>) -> !pto.pipe\n"
+        "  %e = pto.declare_global -> !pto.tensor_view<16xCOLSxf32>\n"
+        "  pto.tpush(%e, %p : !pto.tensor_view<16xCOLSxf32>, !pto.pipe) {split = 0}\n"
+        "  return\n}\n"
+    )
+    printed = verified(text.replace("COLS", "16"))
+    assert "!pto.partition_tensor_view<8x128xf32>" in printed
+    assert "(%g : !pto.tensor_view<16x16xf32>) -> !pto.pipe" in printed
+    error = rejected(text.replace("COLS", "32"))
+    assert "expects pipe entry dimension 1 to match initialize_l2g2l_pipe gm_addr dimension 16" in (
+        error
+    )
