@@ -265,3 +265,21 @@ def test_samples_without_run_lines_take_the_target_runop_sh_gives_them(tmp_path:
     }
     assert outcomes["test/samples/TquantMx/h.pto"].agrees
     assert not outcomes["test/samples/Other/h.pto"].agrees
+
+
+def test_an_invalid_op_whose_print_does_not_read_back_is_no_print_bug(tmp_path: Path) -> None:
+    survey = _survey()
+    # A hard all-core barrier takes no workspace; its custom form cannot even say one.
+    text = (
+        "// RUN: not ptoas %s 2>&1 | FileCheck %s\n"
+        "func.func @k(%w: !pto.ptr<i32, gm>) {\n"
+        '  "pto.syncall"(%w) <{core_type = #pto.sync_core_type<aiv_only>, '
+        "mode = #pto.sync_all_mode<hard>, operandSegmentSizes = array<i32: 1, 0>}> : "
+        "(!pto.ptr<i32, gm>) -> ()\n  return\n}\n"
+        "// CHECK: error: 'pto.syncall' op expects hard syncall to have no operands\n"
+    )
+    path = tmp_path / "test" / "lit" / "hard.pto"
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    (outcome,) = survey.survey_file(path, "test/lit/hard.pto")
+    assert outcome.parsed and outcome.agrees, outcome.error
