@@ -54,7 +54,8 @@ def target_errors(op: Operation, target: Target) -> list[str]:
         error = op.ptoas_layout_error()
         return [error] if error else []
     if not isinstance(op, TileOpBase):
-        return []
+        # Table-built tile ops (taddrelu) have their target rule only.
+        return a5_only_errors(target, op.name.removeprefix("pto."))
     if any(isinstance(v.type, MemRefType) for v in op.operands):
         return []  # after PTOAS's view lowering: the tile types are gone
     if isinstance(op, TTransOp):

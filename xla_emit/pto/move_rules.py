@@ -44,7 +44,13 @@ class PlacedTile:
         return self.blayout == "col_major" and self.slayout == "row_major"
 
 
+# PTOAS main's ops of one target only (thistogram, tpack: A5; taddrelu: A2A3).
+A2A3_ONLY_OPS = ("taddrelu",)
+
+
 def a5_only_errors(target: Target, op: str) -> list[str]:
+    if op in A2A3_ONLY_OPS and target == "a5":
+        return [f"{op} is only supported on A2/A3 targets"]
     if target == "a5" or op not in A5_ONLY_OPS:
         return []
     return [f"{op} is only supported on A5"]

@@ -206,3 +206,14 @@ module attributes {pto.target_arch = "a5"} {
     return
   }
 }
+
+// -----
+
+// taddrelu exists on A2A3 only (PTOAS main).
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_taddrelu(%a: !pto.tile_buf<vec, 16x16xf16>, %d: !pto.tile_buf<vec, 16x16xf16>) {
+    // expected-error@+1 {{taddrelu is only supported on A2/A3 targets}}
+    pto.taddrelu ins(%a, %a : !pto.tile_buf<vec, 16x16xf16>, !pto.tile_buf<vec, 16x16xf16>) outs(%d : !pto.tile_buf<vec, 16x16xf16>)
+    return
+  }
+}
