@@ -25,6 +25,7 @@ from xla_emit.dialects.pto import (
     AllocTileOp,
     BinaryOpBase,
     PTOEnumAttrBase,
+    TCvtOp,
     TExtractOp,
     TileOpBase,
     TileTypeBase,
@@ -35,13 +36,14 @@ from xla_emit.dialects.pto import (
     module_target,
 )
 from xla_emit.dialects.pto.cube_ops import TGatherOp
-from xla_emit.dialects.pto.vector_ops import TSelOp
+from xla_emit.dialects.pto.vector_ops import ExpandOpBase, ScalarOperandOpBase, TSelOp
 from xla_emit.passes.diagnostics import OpError
 
 from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
 from xla_emit.pto.rules import (
     elementwise_errors,
     extent_errors,
+    low_precision_cvt_errors,
     tgather_compare_errors,
     ttrans_errors,
 )
@@ -60,7 +62,10 @@ def target_errors(op: Operation, target: Target) -> list[str]:
         return []  # after PTOAS's view lowering: the tile types are gone
     if isinstance(op, TTransOp):
         return ttrans_errors(target, op.source().desc(), op.destination_type().desc())
-    if isinstance(op, BinaryOpBase | TSelOp):
+    if isinstance(op, TCvtOp):
+        elements = (op.source().element_name, op.destination_type().element_name)
+        return low_precision_cvt_errors(target, *elements)
+    if isinstance(op, BinaryOpBase | TSelOp | ScalarOperandOpBase | ExpandOpBase):
         return elementwise_errors(
             target, op.name.removeprefix("pto."), op.destination_type().element_name
         )

@@ -217,3 +217,25 @@ module attributes {pto.target_arch = "a5"} {
     return
   }
 }
+
+// -----
+
+// A2A3's scalar max/min and broadcast divisions take fewer element types (PTOAS main).
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tmaxs_bf16(%a: !pto.tile_buf<vec, 16x16xbf16>, %s: bf16) {
+    // expected-error@+1 {{A2A3 tmaxs does not support bf16 (supported: f16, f32, i16, i32, si16, si32)}}
+    pto.tmaxs ins(%a, %s : !pto.tile_buf<vec, 16x16xbf16>, bf16) outs(%a : !pto.tile_buf<vec, 16x16xbf16>)
+    return
+  }
+}
+
+// -----
+
+// A2A3's tcvt has no low-precision (f8, hif8, packed f4) element types.
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tcvt_f8(%a: !pto.tile_buf<vec, 16x32xf16>, %d: !pto.tile_buf<vec, 16x32xf8E4M3FN>) {
+    // expected-error@+1 {{expects A2/A3 tcvt low-precision element types to be unsupported}}
+    pto.tcvt ins(%a : !pto.tile_buf<vec, 16x32xf16>) outs(%d : !pto.tile_buf<vec, 16x32xf8E4M3FN>)
+    return
+  }
+}
