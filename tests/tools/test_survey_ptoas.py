@@ -283,3 +283,19 @@ def test_an_invalid_op_whose_print_does_not_read_back_is_no_print_bug(tmp_path: 
     path.write_text(text)
     (outcome,) = survey.survey_file(path, "test/lit/hard.pto")
     assert outcome.parsed and outcome.agrees, outcome.error
+
+
+def test_an_op_neither_registers_matches_a_test_expecting_it_unregistered(
+    tmp_path: Path,
+) -> None:
+    survey = _survey()
+    body = 'func.func @k() {\n  %0 = "pto.retired_marker"() : () -> i32\n  return\n}\n'
+    cases = {
+        "unregistered.pto": "// CHECK: error: unregistered operation 'pto.retired_marker'\n",
+        "verifier.pto": "// CHECK: error: 'pto.retired_marker' op expects something\n",
+    }
+    for name, check in cases.items():
+        path = tmp_path / name
+        path.write_text("// RUN: not ptoas %s 2>&1 | FileCheck %s\n" + body + check)
+        (outcome,) = survey.survey_file(path, name)
+        assert outcome.agrees == (name == "unregistered.pto")
