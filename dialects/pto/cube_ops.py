@@ -107,8 +107,43 @@ TExtractOp = _d(
     "textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
 )
 TExtractFpOp = _d("textract_fp", LooseTileOpBase, "textract through fixpipe params.", 2, (2, 2))
+
+
+class _TInsertOpBase(LooseTileOpBase):
+    @classmethod
+    def create(
+        cls,
+        *,
+        operands: Sequence[SSAValue] = (),
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **fields: Any,
+    ) -> Self:
+        """PTOAS's generic form segments tinsert's operands as (src, indexRow, indexCol,
+        dst, fp, preQuantScalar) with its modes as properties; ours as (ins = src, row,
+        col[, preQuantScalar], outs = dst). The fp form is tinsert_fp's."""
+        segments = properties.get(SEGMENTS)
+        sizes = tuple(segments.get_values()) if isinstance(segments, DenseArrayBase) else ()
+        if len(sizes) == 6 and sizes[:4] == (1, 1, 1, 1) and len(operands) == sum(sizes):
+            src, row, col, dst, *rest = operands
+            options = {k: v for k, v in properties.items() if k != SEGMENTS}
+            attributes = {**attributes, **options}
+            if sizes[4]:  # the fixpipe tile: tinsert_fp's second input
+                return TInsertFpOp.create(  # type: ignore[return-value]
+                    operands=[src, rest[0], row, col, dst],
+                    properties={SEGMENTS: DenseArrayBase.from_list(i32, [4, 1])},
+                    attributes=attributes,
+                    **fields,
+                )
+            operands = [src, row, col, *rest, dst]
+            properties = {SEGMENTS: DenseArrayBase.from_list(i32, [len(operands) - 1, 1])}
+        return super().create(
+            operands=operands, properties=properties, attributes=attributes, **fields
+        )
+
+
 TInsertOp = _d(
-    "tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+    "tinsert", _TInsertOpBase, "dst[r:, c:] = src (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
 )
 TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
 TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)

@@ -582,3 +582,29 @@ def test_views_with_spaced_shapes_and_global_memory_pipes() -> None:
     assert "expects pipe entry dimension 1 to match initialize_l2g2l_pipe gm_addr dimension 16" in (
         error
     )
+
+
+def test_generic_tinsert_regroups_its_six_segments() -> None:
+    acc = "!pto.tile_buf<acc, 32x32xf32, blayout=col_major, slayout=row_major, fractal=1024>"
+    mat = "!pto.tile_buf<mat, 32x32xi8, blayout=col_major, slayout=row_major>"
+    fp = "!pto.tile_buf<scaling, 1x32xf32>"
+    text = (
+        f"func.func @k(%s: {acc}, %d: {mat}, %f: {fp}, %q: i64, %c: index) {{\n"
+        f'  "pto.tinsert"(%s, %c, %c, %d, %q) <{{operandSegmentSizes = '
+        f"array<i32: 1, 1, 1, 1, 0, 1>}}> : ({acc}, index, index, {mat}, i64) -> ()\n"
+        f'  "pto.tinsert"(%s, %c, %c, %d, %f) <{{operandSegmentSizes = '
+        f"array<i32: 1, 1, 1, 1, 1, 0>}}> : ({acc}, index, index, {mat}, {fp}) -> ()\n"
+        "  return\n}\n"
+    )
+    printed = verified(kernel_free(text))
+    assert f"pto.tinsert ins(%s, %c, %c, %q : {acc}, index, index, i64) outs(%d : {mat})" in (
+        printed
+    )
+    assert f"pto.tinsert_fp ins(%s, %f, %c, %c : {acc}, {fp}, index, index) outs(%d : {mat})" in (
+        printed
+    )
+
+
+def kernel_free(text: str) -> str:
+    """An A5 module around a function."""
+    return 'module attributes {pto.target_arch = "a5"} {\n' + text + "}\n"
