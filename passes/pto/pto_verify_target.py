@@ -20,6 +20,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto import (
     AllocTileOp,
@@ -35,6 +36,7 @@ from xla_emit.dialects.pto import (
     TTransOp,
     module_target,
 )
+from xla_emit.dialects.pto.aggregate_types import StructType
 from xla_emit.dialects.pto.cube_ops import TGatherOp
 from xla_emit.dialects.pto.vector_ops import ExpandOpBase, ScalarOperandOpBase, TSelOp
 from xla_emit.passes.diagnostics import OpError
@@ -101,11 +103,49 @@ def verify_target(module: ModuleOp, override: str | None) -> Target:
     except (ValueError, VerifyException) as error:
         raise OpError(module, str(error)) from None
     verify_entry_functions(module)
+    verify_struct_provenance(module)
     for op in module.walk():
         errors = target_errors(op, target)
         if errors:
             raise OpError(op, errors[0], errors[1:])
     return target
+
+
+def verify_struct_provenance(module: ModuleOp) -> None:
+    """PTOAS main's rules for `!pto.struct` (stack storage the value points to): made
+    only by `pto.declare_struct`, never a function's argument or result, and never
+    handed to a terminator (`return`, `scf.yield`), which would publish the address of
+    storage about to die."""
+    for op in module.walk():
+        if isinstance(op, func.FuncOp):
+            kinds = op.function_type
+            for what, types in (("argument", kinds.inputs.data), ("result", kinds.outputs.data)):
+                for index, kind in enumerate(types):
+                    if isinstance(kind, StructType):
+                        escape = (
+                            "must not be a function argument"
+                            if what == "argument"
+                            else "must not be returned"
+                        )
+                        raise OpError(
+                            op, f"{what} {index} has type {kind}, but a stack-local struct {escape}"
+                        )
+            continue
+        declares = op.name == "pto.declare_struct"
+        for index, result in enumerate(op.results):
+            if isinstance(result.type, StructType) and not declares:
+                raise OpError(
+                    op,
+                    f"result {index} has type {result.type}, but only 'pto.declare_struct' may "
+                    "produce a !pto.struct result",
+                )
+            for use in result.uses if declares else ():
+                if use.operation.has_trait(IsTerminator):
+                    raise OpError(
+                        op,
+                        "stack-local struct must not escape the scope that declares it, but "
+                        f"its value is passed to '{use.operation.name}'",
+                    )
 
 
 def verify_entry_functions(module: ModuleOp) -> None:

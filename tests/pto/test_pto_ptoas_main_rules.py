@@ -608,3 +608,39 @@ def test_generic_tinsert_regroups_its_six_segments() -> None:
 def kernel_free(text: str) -> str:
     """An A5 module around a function."""
     return 'module attributes {pto.target_arch = "a5"} {\n' + text + "}\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            "func.func @k(%s: !pto.struct<f32, i8>) {\n  return\n}\n",
+            "argument 0 has type !pto.struct<f32, i8>, but a stack-local struct must not be a",
+        ),
+        (
+            "func.func @k() -> !pto.struct<f32, i8> {\n"
+            "  %s = pto.declare_struct -> !pto.struct<f32, i8>\n"
+            "  return %s : !pto.struct<f32, i8>\n}\n",
+            "result 0 has type !pto.struct<f32, i8>, but a stack-local struct must not be returned",
+        ),
+        (
+            "func.func @k(%c: i1) {\n  %r = scf.if %c -> !pto.struct<f32, i8> {\n"
+            "    %s = pto.declare_struct -> !pto.struct<f32, i8>\n"
+            "    scf.yield %s : !pto.struct<f32, i8>\n  } else {\n"
+            "    %t = pto.declare_struct -> !pto.struct<f32, i8>\n"
+            "    scf.yield %t : !pto.struct<f32, i8>\n  }\n  return\n}\n",
+            "but only 'pto.declare_struct' may produce a !pto.struct result",
+        ),
+    ],
+)
+def test_structs_stay_in_their_declaring_scope(body: str, message: str) -> None:
+    from xla_emit.passes.diagnostics import OpError
+    from xla_emit.passes.pto.pto_verify_target import verify_target
+
+    module, source_map = parse_mlir(body, "k.pto")
+    verify_module(module, source_map)
+    with pytest.raises(OpError, match=re.escape(message)):
+        verify_target(module, None)
+    kept = "func.func @k() {\n  %s = pto.declare_struct -> !pto.struct<f32, i8>\n  return\n}\n"
+    module, _ = parse_mlir(kept, "k.pto")
+    verify_target(module, None)
