@@ -644,3 +644,10 @@ def test_structs_stay_in_their_declaring_scope(body: str, message: str) -> None:
     kept = "func.func @k() {\n  %s = pto.declare_struct -> !pto.struct<f32, i8>\n  return\n}\n"
     module, _ = parse_mlir(kept, "k.pto")
     verify_target(module, None)
+
+
+def test_an_empty_tile_stores_into_a_view_of_any_size() -> None:
+    view = "!pto.partition_tensor_view<16x40xf32>"
+    empty = vec("16x40xf32, valid=0x0")
+    line = f"pto.tstore ins(%t : {empty}) outs(%v : {view})"
+    assert "pto.tstore" in verified(kernel(line, v=view, t=empty))
