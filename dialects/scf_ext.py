@@ -16,6 +16,10 @@ XLA prints the normalized form (`in (upper bounds)`: lower bounds 0, steps 1);
 the general one, `(%i) = (lower bounds) to (upper bounds) step (steps)`, runs
 the induction variable over lb, lb + step, ... < ub. Bounds and steps may be
 constants or index values; the normalized form is printed whenever it holds.
+
+`scf.for` and `scf.if` read their result types as MLIR writes them: a parenthesized
+list, or one type without parentheses (`iter_args(%a = %x) -> i32 {`,
+`scf.if %c -> f32 {`), which xDSL 0.74 does not accept.
 """
 
 from __future__ import annotations
@@ -23,8 +27,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Self
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, TensorType, i64
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    TensorType,
+    i1,
+    i64,
+)
 from xdsl.dialects.utils import (
     parse_assignment,
     parse_dynamic_index_list_without_types,
@@ -283,6 +295,87 @@ class ForallOp(IRDLOperation):
         return op
 
 
+def parse_result_types(parser: Parser) -> list[Attribute]:
+    """The types after `->`: `(T, U)`, `()` or one type without parentheses, as MLIR's
+    function-result type list reads them."""
+    if parser.parse_optional_punctuation("(") is not None:
+        if parser.parse_optional_punctuation(")") is not None:
+            return []
+        types = [parser.parse_type()]
+        while parser.parse_optional_punctuation(",") is not None:
+            types.append(parser.parse_type())
+        parser.parse_punctuation(")")
+        return types
+    return [parser.parse_type()]
+
+
+class ForOp(scf.ForOp):
+    """xDSL's `scf.for`, reading `iter_args(...) -> T` without parentheses too (a plain
+    subclass: its fields are xDSL's), with MLIR's rule that a constant step is positive."""
+
+    def verify_(self) -> None:
+        super().verify_()
+        step = self.step.owner
+        value = step.value if isinstance(step, arith.ConstantOp) else None
+        if isinstance(value, IntegerAttr) and value.value.data <= 0:
+            raise VerifyException("constant step operand must be positive")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        indvar = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lower = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        upper = parser.parse_unresolved_operand()
+        parser.parse_keyword("step")
+        step = parser.parse_unresolved_operand()
+        position = parser.pos
+        carried: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
+        types: list[Attribute] = []
+        if parser.parse_optional_keyword("iter_args") is not None:
+            carried = parser.parse_comma_separated_list(
+                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+            )
+            parser.parse_punctuation("->")
+            types = parse_result_types(parser)
+            if len(types) != len(carried):
+                parser.raise_error(f"expected {len(carried)} iter_args types, but got {len(types)}")
+        inits = parser.resolve_operands([init for _, init in carried], types, position)
+        index_type: Attribute = IndexType()
+        if parser.parse_optional_punctuation(":") is not None:
+            index_type = parser.parse_type()
+        bounds = [parser.resolve_operand(v, index_type) for v in (lower, upper, step)]
+        arguments = [indvar.resolve(index_type)]
+        arguments += [arg.resolve(t) for (arg, _), t in zip(carried, types, strict=True)]
+        body = parser.parse_region(arguments)
+        op = cls(*bounds, inits, body)
+        op.attributes |= parser.parse_optional_attr_dict()
+        if not carried and not _ends_in_terminator(op.body):
+            op.body.block.add_op(scf.YieldOp())
+        return op
+
+
+class IfOp(scf.IfOp):
+    """xDSL's `scf.if`, reading `-> T` without parentheses too."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        condition = parser.parse_operand(i1)
+        types: list[Attribute] = []
+        if parser.parse_optional_punctuation("->") is not None:
+            types = parse_result_types(parser)
+        then_region = cls.parse_region_with_yield(parser)
+        else_region = Region()
+        if parser.parse_optional_keyword("else") is not None:
+            else_region = cls.parse_region_with_yield(parser)
+        return cls(condition, types, then_region, else_region, parser.parse_optional_attr_dict())
+
+
+def _ends_in_terminator(region: Region) -> bool:
+    block = region.blocks.first
+    return block is not None and block.last_op is not None and block.last_op.has_trait(IsTerminator)
+
+
 _STATIC_NAMES = ("static_lower_bound", "static_upper_bound", "static_step")
 
 
@@ -303,6 +396,12 @@ def _mixed(static: DenseArrayBase, dynamic: Sequence[SSAValue]) -> list[int | SS
 
 SCF = Dialect(
     "scf",
-    [*scf.Scf.operations, ForallOp, InParallelOp],
+    [
+        *(op for op in scf.Scf.operations if op not in (scf.ForOp, scf.IfOp)),
+        ForOp,
+        IfOp,
+        ForallOp,
+        InParallelOp,
+    ],
     [*scf.Scf.attributes],
 )

@@ -7,26 +7,35 @@ from collections.abc import Mapping, Sequence
 from math import prod
 from typing import Any, ClassVar, Self
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr, i32
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import irdl_op_definition
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
+from xla_emit.dialects.pto.attrs import PTOEnumAttrBase
 from xla_emit.dialects.pto.tile_op import (
+    SEGMENTS,
     TileOpBase,
     is_float,
+    plain_tile,
     require_same_element,
     require_same_valid_shape,
     require_vec_row_major,
     shape_str,
     tile_params,
 )
-from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase
+from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase, op_target
 
 from xla_emit.pto.targets import TRANSPOSABLE_TYPES
 from xla_emit.pto.ttrans_tmp import SOURCE_RANK, Conversion
-
-SEGMENTS = "operandSegmentSizes"
+from xla_emit.pto.zz_move_rules import x2zz_errors
 
 
 class ElementwiseOpBase(TileOpBase):
@@ -210,6 +219,17 @@ _REDUCTION_RESULTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# PTOAS main's A5 column reductions also take 8-bit integers (tcolmax, tcolmin, tcolsum) and
+# unsigned 16/32-bit integers (tcolprod), each into its own type.
+_A5_COLUMN_REDUCTION_RESULTS: dict[str, tuple[str, ...]] = {
+    "i8": ("i8",),
+    "ui8": ("ui8",),
+    "si8": ("si8",),
+    "ui16": ("ui16",),
+    "ui32": ("ui32",),
+}
+
+
 class ReductionOpBase(TileOpBase):
     """Reduce each row (to a one-column tile) or each column (to a one-row tile).
     An optional second input is the scratch tile PTOAS passes explicitly."""
@@ -223,11 +243,15 @@ class ReductionOpBase(TileOpBase):
         if dst.loc.data != "vec":
             raise VerifyException(f"writes a vec tile, but the destination is in '{dst.loc.data}'")
         allowed = _REDUCTION_RESULTS.get(src.element_name)
+        if allowed is None and not self.REDUCES_ROWS and op_target(self) == "a5":
+            allowed = _A5_COLUMN_REDUCTION_RESULTS.get(src.element_name)
         if allowed is None or dst.element_name not in allowed:
             raise VerifyException(
                 f"cannot reduce {src.element_name} into {dst.element_name}"
                 + (f" (allowed: {', '.join(allowed)})" if allowed else "")
             )
+        if dst.valid_shape == (0, 0):
+            return  # PTOAS main's no-op marker: an empty destination writes nothing
         kept, reduced = (0, 1) if self.REDUCES_ROWS else (1, 0)
         if dst.valid_shape[reduced] not in (1, DYNAMIC):
             what = "columns" if self.REDUCES_ROWS else "rows"
@@ -319,6 +343,13 @@ _MATMUL_TYPES = {
 }
 
 
+def _a5_low_precision_matmul(op: Operation, acc: str, left: str, right: str) -> bool:
+    """A5 also multiplies any two f8 kinds, or hif8 by hif8, into f32 (PTOAS main)."""
+    if acc != "f32" or op_target(op) != "a5":
+        return False
+    return (left.startswith("f8") and right.startswith("f8")) or left == right == "!pto.hif8"
+
+
 @irdl_op_definition
 class TMatmulOp(TileOpBase):
     """acc[M, N] = left[M, K] x right[K, N]."""
@@ -336,7 +367,7 @@ class TMatmulOp(TileOpBase):
             if tile.loc.data != loc:
                 raise VerifyException(f"expects {role} in '{loc}', but got '{tile.loc.data}'")
         types = (dst.element_name, a.element_name, b.element_name)
-        if types not in _MATMUL_TYPES:
+        if types not in _MATMUL_TYPES and not _a5_low_precision_matmul(self, *types):
             raise VerifyException(f"unsupported types (acc, left, right) = ({', '.join(types)})")
         (m, k), (k2, n), (dm, dn) = a.valid_shape, b.valid_shape, dst.valid_shape
         for what, x, y in (("K", k, k2), ("M", m, dm), ("N", n, dn)):
@@ -381,10 +412,42 @@ class TMovOp(TileOpBase):
         )
 
     def verify_semantics(self) -> None:
+        if len(self.ins) > 1 and isinstance(self.ins[1].type, TensorType):
+            raise VerifyException("expects the third tile to have an explicit address space")
+        if self.is_x2zz():
+            self._verify_x2zz()
+            return
+        if "grpAxis" in self.attributes:
+            raise VerifyException(
+                "expects grpAxis only on the X-to-ZZ form with a non-scaling third tile"
+            )
         dst, src = self.destination_type(), self.source()
         if src.loc.data != "acc":
             require_same_element("source", dst, src)
         require_same_valid_shape("source", dst, src)
+
+    def is_x2zz(self) -> bool:
+        """PTOAS main's X-to-ZZ form: a third tile outside `scaling` (a scratch tile)."""
+        third = self.ins[1].type if len(self.ins) > 1 else None
+        return isinstance(third, TileTypeBase) and third.loc.data != "scaling"
+
+    def _verify_x2zz(self) -> None:
+        if self.res:
+            raise VerifyException("expects X-to-ZZ tmov not to have results")
+        if len(self.ins) > 2 or {"accToVecMode", "reluPreMode"} & set(self.attributes):
+            raise VerifyException(
+                "expects the X-to-ZZ form not to use preQuantScalar, accToVecMode, or reluPreMode"
+            )
+        src, tmp, dst = self.ins[0], self.ins[1], self.outs[0]
+        axis = self.attributes.get("grpAxis")
+        error = x2zz_errors(
+            op_target(self),
+            *(plain_tile(value.type) for value in (src, dst, tmp)),
+            axis.data if isinstance(axis, PTOEnumAttrBase) else "axis1",
+            len({src, tmp, dst}) == 3,
+        )
+        if error:
+            raise VerifyException(error)
 
 
 def ttrans_conversion(op: Operation) -> tuple[Conversion, tuple[int, ...], int]:

@@ -9,21 +9,35 @@ checks.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
 
-from xdsl.dialects.builtin import IndexType, IntegerType, VectorType
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    i32,
+)
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import QuantTypeAttr
 from xla_emit.dialects.pto.tile_op import (
     FP_FORMS,
+    SEGMENTS,
     LooseTileOpBase,
     TileOpBase,
     define_tile_op,
+    plain_tile,
     require_same_element,
     shape_str,
 )
-from xla_emit.dialects.pto.types import DYNAMIC, TileBufType
+from xla_emit.dialects.pto.types import DYNAMIC, TileBufType, TileTypeBase, op_target
+
+from xla_emit.pto.mx_quant_rules import MxQuant, tquant_mx_error
+from xla_emit.pto.scratch_rules import tci_tmp_error, tgather_index_error, tquant_error
 
 
 class MatmulFamilyOpBase(TileOpBase):
@@ -53,6 +67,10 @@ class MatmulFamilyOpBase(TileOpBase):
             )
         if "acc" in self.ROLES:
             require_same_element("accumulator input", dst, self.source(self.ROLES.index("acc")))
+        if self.name.startswith("pto.tgemv"):
+            for role, tile in (("lhs", left), ("dst", dst)):
+                if tile.valid_shape[0] not in (1, DYNAMIC):
+                    raise VerifyException(f"expects {role} valid_shape[0] to be 1 for tgemv")
 
 
 def _matmul(mnemonic: str, roles: tuple[str, ...], doc: str) -> type[TileOpBase]:
@@ -89,8 +107,43 @@ TExtractOp = _d(
     "textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
 )
 TExtractFpOp = _d("textract_fp", LooseTileOpBase, "textract through fixpipe params.", 2, (2, 2))
+
+
+class _TInsertOpBase(LooseTileOpBase):
+    @classmethod
+    def create(
+        cls,
+        *,
+        operands: Sequence[SSAValue] = (),
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **fields: Any,
+    ) -> Self:
+        """PTOAS's generic form segments tinsert's operands as (src, indexRow, indexCol,
+        dst, fp, preQuantScalar) with its modes as properties; ours as (ins = src, row,
+        col[, preQuantScalar], outs = dst). The fp form is tinsert_fp's."""
+        segments = properties.get(SEGMENTS)
+        sizes = tuple(segments.get_values()) if isinstance(segments, DenseArrayBase) else ()
+        if len(sizes) == 6 and sizes[:4] == (1, 1, 1, 1) and len(operands) == sum(sizes):
+            src, row, col, dst, *rest = operands
+            options = {k: v for k, v in properties.items() if k != SEGMENTS}
+            attributes = {**attributes, **options}
+            if sizes[4]:  # the fixpipe tile: tinsert_fp's second input
+                return TInsertFpOp.create(  # type: ignore[return-value]
+                    operands=[src, rest[0], row, col, dst],
+                    properties={SEGMENTS: DenseArrayBase.from_list(i32, [4, 1])},
+                    attributes=attributes,
+                    **fields,
+                )
+            operands = [src, row, col, *rest, dst]
+            properties = {SEGMENTS: DenseArrayBase.from_list(i32, [len(operands) - 1, 1])}
+        return super().create(
+            operands=operands, properties=properties, attributes=attributes, **fields
+        )
+
+
 TInsertOp = _d(
-    "tinsert", LooseTileOpBase, "dst[r:, c:] = src (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+    "tinsert", _TInsertOpBase, "dst[r:, c:] = src (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
 )
 TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
 TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)
@@ -108,7 +161,26 @@ TFillPadExpandOp = _d(
 )
 TConcatOp = _d("tconcat", SameElementMoveOpBase, "dst = [a | b] along columns.", 2)
 TPackOp = _d("tpack", LooseTileOpBase, "dst = src narrowed to dst's element type, packed.")
-TCiOp = _d("tci", LooseTileOpBase, "dst[0, j] = start + j (or start - j, descending).", 0, (1, 1))
+
+
+class _TCiOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        tmp, dst = self.ins[-1].type, self.outs[0].type if self.outs else None
+        if len(self.ins) == 2 and isinstance(tmp, TileTypeBase) and isinstance(dst, TileTypeBase):
+            error = tci_tmp_error(op_target(self), plain_tile(dst), plain_tile(tmp))
+            if error:
+                raise VerifyException(error)
+
+
+TCiOp = _d(
+    "tci",
+    _TCiOpBase,
+    "dst[0, j] = start + j (or start - j, descending); PTOAS main's optional second input "
+    "is a scratch tile.",
+    0,
+    (1, 2),
+)
 TTriOp = _d("ttri", LooseTileOpBase, "dst = 1 on and below diagonal d, 0 above.", 0, (1, 1))
 TSort32Op = _d("tsort32", LooseTileOpBase, "Sort each 32-element block, with indices.", 2, (0, 1))
 
@@ -133,13 +205,62 @@ class MergeSortOpBase(LooseTileOpBase):
 TMrgSortOp = _d(
     "tmrgsort", MergeSortOpBase, "Merge sorted lists (ins lists..., tmp).", 1, (0, 4), OUTS=(1, 2)
 )
+
+
+class _TGatherOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        index_form = "maskPattern" not in self.attributes and len(self.outs) == 1
+        tiles = [v.type for v in (*self.ins, *self.outs)]
+        if not index_form or not all(isinstance(t, TileTypeBase) for t in tiles):
+            return
+        src, *rest = (plain_tile(t) for t in tiles[:-1])
+        error = tgather_index_error(
+            op_target(self),
+            src,
+            plain_tile(tiles[-1]),
+            rest[0] if rest else None,
+            rest[1] if len(rest) > 1 else None,
+        )
+        if error:
+            raise VerifyException(error)
+
+
 TGatherOp = _d(
-    "tgather", LooseTileOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
+    "tgather", _TGatherOpBase, "dst[j] = src[idx[j]] (or a mask pattern).", 1, (0, 2), OUTS=(1, 2)
 )
 TGatherbOp = _d("tgatherb", LooseTileOpBase, "Gather 32-byte blocks at byte offsets.", 1, (1, 1))
+
+
+class _TScatterOpBase(LooseTileOpBase):
+    @classmethod
+    def create(
+        cls,
+        *,
+        operands: Sequence[SSAValue] = (),
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **fields: Any,
+    ) -> Self:
+        """PTOAS's generic form lists (src, dst[, indexes]) without segments, with its
+        options as properties; ours is (ins = src[, indexes], outs = dst)."""
+        if SEGMENTS not in properties and 2 <= len(operands) <= 3:
+            operands = [operands[0], *operands[2:], operands[1]]
+            attributes = {**attributes, **properties}
+            properties = {SEGMENTS: DenseArrayBase.from_list(i32, [len(operands) - 1, 1])}
+        return super().create(
+            operands=operands, properties=properties, attributes=attributes, **fields
+        )
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        if (len(self.ins) == 2) == ("maskPattern" in self.attributes):
+            raise VerifyException("expects exactly one of indexes operand or maskPattern attribute")
+
+
 TScatterOp = _d(
     "tscatter",
-    LooseTileOpBase,
+    _TScatterOpBase,
     "dst[idx[i, j]] = src[i, j] (or, with a maskPattern, no indices).",
     1,
     (0, 1),
@@ -153,7 +274,34 @@ MGatherOp = _d(
     VIEW_INPUTS=(0, 1),
 )
 MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
-THistogramOp = _d("thistogram", LooseTileOpBase, "Count src's values per bin.", 2)
+
+
+class _THistogramOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        byte = self.attributes.get("byte")
+        chosen = byte.value.data if isinstance(byte, IntegerAttr) else 1
+        legacy = self.attributes.get("isMSB")  # the older spelling: true is byte 1
+        if isinstance(legacy, IntegerAttr):
+            legacy_byte = int(legacy.value.data != 0)  # an i1 `true` may read as -1
+            if byte is not None and chosen != legacy_byte:
+                raise VerifyException(
+                    "does not allow conflicting 'byte' and legacy 'isMSB' attributes"
+                )
+            chosen = legacy_byte
+        if not 0 <= chosen <= 3:
+            raise VerifyException("expects byte to be in range [0, 3]")
+        source = self.ins[0].type
+        if isinstance(source, TileTypeBase) and source.element_name == "ui16" and chosen > 1:
+            raise VerifyException("expects byte to be 0 or 1 when src element type is ui16")
+
+
+THistogramOp = _d(
+    "thistogram",
+    _THistogramOpBase,
+    "Count src's values per bin; `byte` picks the source byte that names the bin.",
+    2,
+)
 TDequantOp = _d("tdequant", LooseTileOpBase, "dst = (src - offset) * scale.", 3)
 TRandomOp = _d("trandom", LooseTileOpBase, "Philox random bits from keys and counters.", 0, (6, 6))
 TSetValOp = _d("tsetval", LooseTileOpBase, "dst[offset] = val.", 0, (2, 2))
@@ -208,6 +356,8 @@ class TQuantOp(LooseTileOpBase):
     name = "pto.tquant"
     TILE_INPUTS: ClassVar[int] = 2
     EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
+    # PTOAS main's second `outs` is a scratch tile.
+    OUTS: ClassVar[tuple[int, int]] = (1, 2)
 
     def _verify_operand_count(self) -> None:
         super()._verify_operand_count()
@@ -218,6 +368,18 @@ class TQuantOp(LooseTileOpBase):
             raise VerifyException("INT8_ASYM quantization requires an offset operand")
         if kind == "INT8_SYM" and len(self.ins) > 2:
             raise VerifyException("INT8_SYM quantization must not have an offset operand")
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        tiles = [v.type for v in (*self.ins, *self.outs)]
+        if not all(isinstance(t, TileTypeBase) for t in tiles):
+            return
+        src, *params = (plain_tile(v.type) for v in self.ins)
+        tmp = plain_tile(self.outs[1].type) if len(self.outs) > 1 else None
+        named = list(zip(("fp", "offset"), params, strict=False))
+        error = tquant_error(op_target(self), src, plain_tile(self.outs[0].type), named, tmp)
+        if error:
+            raise VerifyException(error)
 
 
 @irdl_op_definition
@@ -241,6 +403,35 @@ class TQuantMxOp(LooseTileOpBase):
         if len(self.outs) == 4 and store_mode:
             raise VerifyException("expects exp_zz when storeMode is present")
 
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        if not all(isinstance(v.type, TileTypeBase) for v in [*self.ins, *self.outs]):
+            return  # SSA (level-1) forms and views are checked once they are buffers
+        error = tquant_mx_error(op_target(self), self.described())
+        if error:
+            raise VerifyException(error)
+
+    def described(self) -> MxQuant:
+        """The op as the IR-free MX rules take it."""
+        tiles = [plain_tile(v.type) for v in self.outs]
+
+        def option(name: str, default: str) -> str:
+            attr = self.attributes.get(name, self.properties.get(name))
+            if isinstance(attr, IntegerAttr):
+                return "true" if attr.value.data else "false"
+            return getattr(attr, "data", default)
+
+        return MxQuant(
+            plain_tile(self.ins[0].type),
+            *tiles[:4],
+            tiles[4] if len(tiles) == 5 else None,
+            option("quant_type", "MXFP8"),
+            option("grpAxis", "axis1"),
+            option("interleave", "false") == "true",
+            "storeMode" in self.attributes or "storeMode" in self.properties,
+            option("quantScaleAlg", "ocp").lower(),
+        )
+
 
 @irdl_op_definition
 class TReshapeOp(LooseTileOpBase):
@@ -263,10 +454,12 @@ class TReshapeOp(LooseTileOpBase):
 
 @irdl_op_definition
 class TPrintOp(LooseTileOpBase):
-    """Print a tile's valid region (a debugging aid)."""
+    """Print a tile's valid region (a debugging aid); PTOAS main's optional second
+    input is a scratch tile or global view the print goes through."""
 
     name = "pto.tprint"
     OUTS: ClassVar[tuple[int, int]] = (0, 0)
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
 
 
 @irdl_op_definition

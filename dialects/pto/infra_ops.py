@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from typing import ClassVar, Self
 
-from xdsl.dialects.builtin import I64, IndexType, IntegerAttr, IntegerType, MemRefType, i64
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import (
+    I64,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -19,6 +28,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     result_def,
@@ -28,10 +38,11 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator
+from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import (
     EventIdArrayType,
 )
-from xla_emit.dialects.pto.types import EventAttr, PipeAttr, PtrType, TileBufType
+from xla_emit.dialects.pto.types import PIPES, EventAttr, PipeAttr, PtrType, TileBufType
 
 _INDEX = IndexType()
 
@@ -194,9 +205,28 @@ class GetSubblockNumOp(_I64QueryOpBase):
 
 
 class _SectionOpBase(IRDLOperation):
+    """A section's body: one block (an empty `{ }` is an empty block, as MLIR's
+    generated parser makes it for a single-block region without terminator)."""
+
     body = region_def("single_block")
     traits = traits_def(NoTerminator())
-    assembly_format = "$body attr-dict"
+
+    def __init__(self, body: Region) -> None:
+        super().__init__(regions=[body])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        body = parser.parse_region()
+        if not body.blocks:
+            body.add_block(Block())
+        op = cls(body)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.body, print_empty_block=False)
+        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -287,9 +317,47 @@ class WaitFlagDynOp(_DynamicFlagOpBase):
 
 
 class _BufferOpBase(IRDLOperation):
+    """`pto.OP[#pto.pipe_event_type<TLOAD>, 0]` or, as PTOAS main also writes it,
+    `pto.OP "PIPE_V", 0[, MODE]` (a pipe by name; the mode defaults to 0)."""
+
     op_type = prop_def(Attribute)
     buf_id = prop_def(Attribute)
-    assembly_format = "`[` $op_type `,` $buf_id `]` attr-dict"
+    mode = opt_prop_def(IntegerAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        bracketed = parser.parse_optional_punctuation("[") is not None
+        if bracketed:
+            op_type: Attribute = parser.parse_attribute()
+        else:
+            position = parser.pos
+            pipe = parser.parse_optional_str_literal()
+            if pipe is None or pipe not in PIPES:
+                parser.raise_error(
+                    "expected string pipe/op_type or '['", position, max(parser.pos, position + 1)
+                )
+            op_type = PipeAttr.new([StringAttr(pipe)])
+        parser.parse_punctuation(",")
+        properties: dict[str, Attribute] = {"op_type": op_type}
+        properties["buf_id"] = IntegerAttr(parser.parse_integer(), i64)
+        if parser.parse_optional_punctuation(",") is not None:
+            properties["mode"] = IntegerAttr(parser.parse_integer(), i32)
+        if bracketed:
+            parser.parse_punctuation("]")
+        op = cls.build(properties=properties)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        buf_id = self.buf_id.value.data if isinstance(self.buf_id, IntegerAttr) else self.buf_id
+        mode = f", {self.mode.value.data}" if self.mode is not None else ""
+        if isinstance(self.op_type, PipeAttr):
+            printer.print_string(f' "{self.op_type.value.data}", {buf_id}{mode}')
+        else:
+            printer.print_string("[")
+            printer.print_attribute(self.op_type)
+            printer.print_string(f", {buf_id}{mode}]")
+        printer.print_op_attributes(self.attributes)
 
 
 @irdl_op_definition
@@ -307,11 +375,46 @@ class RlsBufOp(_BufferOpBase):
 
 
 class _CrossCoreSyncOpBase(IRDLOperation):
-    """`pto.sync.OP <PIPE>, N`: a flag between the cube and the vector cores."""
+    """`pto.sync.OP <PIPE>, N`: a flag between the cube and the vector cores; PTOAS
+    main also takes the flag as an index value (`<PIPE_FIX>, %e {ffts_mode = 1 : i32}`)."""
 
     pipe = prop_def(PipeAttr)
-    event_id = prop_def(IntegerAttr)
-    assembly_format = "$pipe `,` $event_id attr-dict"
+    event_id = opt_prop_def(IntegerAttr)
+    event_id_dyn = opt_operand_def(IndexType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        # The pipe is written without its prefix: `<PIPE_FIX>`.
+        pipe = PipeAttr.new(PipeAttr.parse_parameters(parser))
+        parser.parse_punctuation(",")
+        dynamic = parser.parse_optional_unresolved_operand()
+        if dynamic is not None:
+            operands = [parser.resolve_operand(dynamic, IndexType())]
+            properties: dict[str, Attribute] = {"pipe": pipe}
+        else:
+            operands, properties = [], {"pipe": pipe, "event_id": parser.parse_attribute()}
+        op = cls.build(operands=[operands], properties=properties)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        self.pipe.print_parameters(printer)
+        printer.print_string(", ")
+        if self.event_id_dyn is not None:
+            printer.print_operand(self.event_id_dyn)
+        elif self.event_id is not None:
+            printer.print_attribute(self.event_id)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if (self.event_id is None) == (self.event_id_dyn is None):
+            raise VerifyException(
+                "expects exactly one event-id form: static attr or dynamic index operand"
+            )
+        mode = self.attributes.get("ffts_mode")
+        if isinstance(mode, IntegerAttr) and not 0 <= mode.value.data <= 2:
+            raise VerifyException(f"requires ffts_mode in range [0, 2], but got {mode.value.data}")
 
 
 @irdl_op_definition
@@ -379,11 +482,17 @@ class DeclareTileMemrefOp(IRDLOperation):
 
 @irdl_op_definition
 class SetFftsOp(IRDLOperation):
-    """`pto.set_ffts %base : memref<256xi64>`: the cross-core flag table's address."""
+    """`pto.set_ffts %base : !pto.ptr<i64>`: the cross-core flag table's address (a
+    memref in PTOAS a56b18c, which still reads; PTOAS main wants a pointer to i64 or i8)."""
 
     name = "pto.set_ffts"
-    ffts = operand_def(MemRefType)
+    ffts = operand_def(MemRefType | PtrType)
     assembly_format = "$ffts attr-dict `:` type($ffts)"
+
+    def verify_(self) -> None:
+        kind = self.ffts.type
+        if isinstance(kind, PtrType) and kind.element_type not in (i64, IntegerType(8)):
+            raise VerifyException("expects element type i64 (or i8)")
 
 
 @irdl_op_definition

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import IndexType, IntAttr, IntegerAttr, IntegerType, MemRefType
@@ -21,7 +22,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xla_emit.dialects.pto.tile_op import TileOpBase, shape_str
+from xla_emit.dialects.pto.tile_op import TileOpBase, plain_tile, shape_str
 from xla_emit.dialects.pto.types import (
     DYNAMIC,
     PartitionTensorViewType,
@@ -32,6 +33,8 @@ from xla_emit.dialects.pto.types import (
     op_target,
 )
 from xla_emit.dialects.syntax import defined_value
+
+from xla_emit.pto.alloc_rules import address_error, tile_layout_error
 
 
 @irdl_op_definition
@@ -56,6 +59,9 @@ class TLoadOp(TileOpBase):
             raise VerifyException(
                 f"element types differ: view {view.element_type}, tile {dst.element_name}"
             )
+        layout = (dst.blayout.data, dst.slayout.data)
+        if dst.loc.data == "vec" and op_target(self) == "a5" and layout not in _A5_VEC_LAYOUTS:
+            raise VerifyException("expects A5 tload vec dst layout to be ND, DN, or NZ")
         # PTOAS main leaves the view's extent free: the transfer moves the tile's valid
         # region (the executor reports a view too small for it).
 
@@ -112,6 +118,21 @@ class TStoreOp(TileOpBase):
             raise VerifyException(
                 f"element types differ: tile {src.element_name}, view {view.element_type}"
             )
+        if src.loc.data == "mat" and op_target(self) == "a5":
+            raise VerifyException("expects A5 tstore src to use loc=vec or loc=acc")
+        # PTOAS main: a fully static view holds exactly the tile's valid elements.
+        count, valid = prod(view.dims), prod(src.valid_shape)
+        # (An empty tile, PTOAS's no-op marker, is not counted.)
+        static = all(d > 0 for d in (*view.dims, *src.valid_shape))
+        if len(self.ins) == 1 and static and count != valid:
+            raise VerifyException(
+                f"expects dst static element count ({count}) to match src valid_shape static "
+                f"element count ({valid})"
+            )
+
+
+# A5 loads into vec tiles of these (blayout, slayout): ND, DN and NZ.
+_A5_VEC_LAYOUTS = (("row_major", "none_box"), ("col_major", "none_box"), ("col_major", "row_major"))
 
 
 # ---------------------------------------------------------------------------
@@ -197,6 +218,23 @@ class AllocTileOp(IRDLOperation):
                 f"{'/'.join(extra)} only size dynamic valid dims, but the tile's valid shape "
                 f"is {shape}"
             )
+
+    def ptoas_layout_error(self) -> str | None:
+        """PTOAS main's alloc_tile rules (box layout fit, aligned constant address);
+        `pto-verify-target` checks them, since our level-1 tiles lower to any shape."""
+        tile = self.result.type
+        assert isinstance(tile, TileBufType)
+        error = tile_layout_error("result", plain_tile(tile), tile.fractal.data)
+        address = _constant(self.addr) if self.addr is not None else None
+        if error is None and address is not None:
+            error = address_error(tile.loc.data, address)
+        return error
+
+
+def _constant(value: SSAValue) -> int | None:
+    """The integer an `arith.constant` gives `value`, if one does."""
+    attr = getattr(value.owner, "value", None)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
 @irdl_op_definition

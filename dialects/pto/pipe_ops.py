@@ -8,7 +8,8 @@ move no data there; they parse, verify and print in PTOAS's syntax
 
 from __future__ import annotations
 
-from typing import Self
+from collections.abc import Mapping
+from typing import Any, Self
 
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, StringAttr
 from xdsl.ir import Attribute, SSAValue
@@ -481,15 +482,33 @@ class ImportReservedBufferOp(IRDLOperation):
 
 @irdl_op_definition
 class InitializeL2G2LPipeOp(IRDLOperation):
-    """`%p = pto.initialize_l2g2l_pipe {...} (%gm : T, %local : U[, %peer : V]) -> !pto.pipe`."""
+    """`%p = pto.initialize_l2g2l_pipe {...} (%gm : T[, %local : U[, %peer : V]]) ->
+    !pto.pipe` (PTOAS main may leave the local buffer out: a pipe through global
+    memory only)."""
 
     name = "pto.initialize_l2g2l_pipe"
     gm_addr = operand_def()
-    local_addr = operand_def()
+    local_addr = opt_operand_def()
     peer_local_addr = opt_operand_def()
     pipe = result_def(PipeHandleType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        properties: Mapping[str, Attribute] = {},
+        attributes: Mapping[str, Attribute] = {},
+        **fields: Any,
+    ) -> Self:
+        """PTOAS's generic form gives the pipe's options as properties; ours keeps them
+        as attributes, beside the operand segments."""
+        options = {k: v for k, v in properties.items() if k != "operandSegmentSizes"}
+        kept = {k: v for k, v in properties.items() if k == "operandSegmentSizes"}
+        return super().create(properties=kept, attributes={**attributes, **options}, **fields)
+
     assembly_format = (
-        "attr-dict `(` $gm_addr `:` type($gm_addr) `,` $local_addr `:` type($local_addr) "
+        "attr-dict `(` $gm_addr `:` type($gm_addr) (`,` $local_addr^ `:` type($local_addr))? "
         "(`,` $peer_local_addr^ `:` type($peer_local_addr))? `)` `->` type($pipe)"
     )
 
@@ -515,6 +534,33 @@ class _PipeTileOpBase(IRDLOperation):
         "`(` $tile `,` $pipe_handle `:` type($tile) `,` type($pipe_handle) `)` attr-dict"
     )
 
+    def verify_(self) -> None:
+        """A global-memory entry has the shape of the slots its pipe was made with."""
+        entry, init = self.tile.type, self.pipe_handle.owner
+        if not isinstance(entry, TensorViewType) or not isinstance(init, InitializeL2G2LPipeOp):
+            return
+        slot = init.gm_addr.type
+        if not isinstance(slot, TensorViewType):
+            raise VerifyException(
+                "expects !pto.tensor_view pipe entry to use pto.initialize_l2g2l_pipe gm_addr "
+                "with tensor_view slot type"
+            )
+        if slot.element_type != entry.element_type:
+            raise VerifyException(
+                "expects pipe entry element type to match initialize_l2g2l_pipe gm_addr "
+                "element type"
+            )
+        if len(slot.dims) != len(entry.dims):
+            raise VerifyException(
+                "expects pipe entry rank to match initialize_l2g2l_pipe gm_addr rank"
+            )
+        for index, (have, want) in enumerate(zip(entry.dims, slot.dims, strict=True)):
+            if DYNAMIC not in (have, want) and have != want:
+                raise VerifyException(
+                    f"expects pipe entry dimension {index} to match initialize_l2g2l_pipe "
+                    f"gm_addr dimension {want}"
+                )
+
 
 @irdl_op_definition
 class TPushOp(_PipeTileOpBase):
@@ -532,11 +578,37 @@ class TPopOp(_PipeTileOpBase):
 
 @irdl_op_definition
 class TFreeOp(IRDLOperation):
-    """`pto.tfree(%pipe : !pto.pipe) {split = 2}`."""
+    """`pto.tfree(%pipe : !pto.pipe) {split = 2}`; PTOAS main may name the popped tile
+    first: `pto.tfree(%tile, %pipe : T, !pto.pipe)`."""
 
     name = "pto.tfree"
+    entry = opt_operand_def()
     pipe_handle = operand_def(PipeHandleType)
-    assembly_format = "`(` $pipe_handle `:` type($pipe_handle) `)` attr-dict"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        parser.parse_punctuation("(")
+        names = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_unresolved_operand
+        )
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        if not 1 <= len(names) <= 2 or len(types) != len(names):
+            parser.raise_error("expected '(%pipe : !pto.pipe)' or '(%tile, %pipe : T, !pto.pipe)'")
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, types, strict=True)]
+        op = cls.create(operands=operands)
+        op.attributes |= parser.parse_optional_attr_dict()
+        return op
+
+    def print(self, printer: Printer) -> None:
+        values = [*([self.entry] if self.entry is not None else []), self.pipe_handle]
+        printer.print_string("(")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
 
 
 # -- asynchronous DMA -------------------------------------------------------------------

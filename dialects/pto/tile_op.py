@@ -3,10 +3,18 @@ the tile ops share."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, StringAttr
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    UnitAttr,
+)
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -27,7 +35,15 @@ from xla_emit.dialects.pto.types import (
     TileType,
     TileTypeBase,
     format_dim,
+    op_target,
 )
+
+from xla_emit.pto.plain_tile import PlainTile
+from xla_emit.pto.scratch_rules import SCRATCH_RULE_OPS, scratch_error
+from xla_emit.pto.targets import is_element_type
+
+# The property of a generic-form op that splits its operands into groups.
+SEGMENTS = "operandSegmentSizes"
 
 
 def tile_params(value: SSAValue) -> TileTypeBase | None:
@@ -90,7 +106,11 @@ class TileOpBase(IRDLOperation):
             if operand is None:
                 break
             unresolved.append(operand)
+        # PTOAS main's `no_tmp` (tmrgsort without a scratch tile) is kept as a unit attribute.
+        no_tmp = parser.parse_optional_keyword("no_tmp") is not None
         attributes = parser.parse_optional_attr_dict()
+        if no_tmp:
+            attributes["no_tmp"] = UnitAttr()
         parser.parse_punctuation(":")
         types = _parse_input_types(parser, unresolved, attributes)
         fp_at = parser.pos
@@ -196,6 +216,24 @@ class TileOpBase(IRDLOperation):
         # address space; the tile rules need tile types to read.
         if not any(isinstance(v.type, MemRefType) for v in [*self.ins, *self.outs]):
             self.verify_semantics()
+            self._verify_scratch()
+
+    def _verify_scratch(self) -> None:
+        """PTOAS main's rules on the scratch tile: the last input past the tile inputs."""
+        op = self.name.removeprefix("pto.")
+        if op not in SCRATCH_RULE_OPS or not self.is_dps or not self.outs:
+            return
+        last = self.ins[-1].type if len(self.ins) > self.TILE_INPUTS else None
+        tmp = plain_tile(last) if isinstance(last, TileTypeBase) else None
+        dst = self.outs[0].type
+        if not isinstance(dst, TileTypeBase):
+            return
+        precision = self.attributes.get("precisionType")
+        error = scratch_error(
+            op, op_target(self), plain_tile(dst), tmp, str(getattr(precision, "data", ""))
+        )
+        if error:
+            raise VerifyException(error)
 
     def _verify_form(self) -> None:
         """Level 1 returns tiles and has no `outs`; level 2 writes `outs` and returns nothing."""
@@ -328,9 +366,21 @@ def require_same_element(role: str, expected: TileTypeBase, tile: TileTypeBase) 
         )
 
 
+def logical_valid_shape(tile: TileTypeBase) -> tuple[int, int]:
+    """The valid shape in elements: a packed pair of f4 values (`!pto.f4E2M1x2`) is two
+    elements along the packed axis (columns of a row_major tile, else rows)."""
+    rows, cols = tile.valid_shape
+    if not re.fullmatch(r"!pto\.f4\w*x2", tile.element_name):
+        return rows, cols
+    if tile.is_row_major:
+        return rows, cols if cols == DYNAMIC else 2 * cols
+    return (rows if rows == DYNAMIC else 2 * rows), cols
+
+
 def require_same_valid_shape(role: str, expected: TileTypeBase, tile: TileTypeBase) -> None:
+    """The two tiles' logical valid shapes agree (f4 pairs counted as two elements)."""
     for axis in range(2):
-        a, b = expected.valid_shape[axis], tile.valid_shape[axis]
+        a, b = logical_valid_shape(expected)[axis], logical_valid_shape(tile)[axis]
         if DYNAMIC not in (a, b) and a != b:
             raise VerifyException(
                 f"expected {role} valid shape {shape_str(expected.valid_shape)}, "
@@ -393,3 +443,19 @@ _OPERAND_TYPES = (TileTypeBase, MemRefType, PartitionTensorViewType, TensorViewT
 
 def is_scalar(t: Attribute) -> bool:
     return isinstance(t, IntegerType | IndexType | AnyFloat)
+
+
+def plain_tile(tile: Attribute) -> PlainTile:
+    """A tile type as the IR-free rules take it (bytes per element 1 where the element
+    has no fixed width, as PTOAS's byte counts of the packed and f8 kinds)."""
+    assert isinstance(tile, TileTypeBase)
+    bytes_each = tile.element_bytes if is_element_type(tile.element_name) else 1
+    return PlainTile(
+        tile.loc.data,
+        tile.element_name,
+        tile.shape,
+        tile.valid_shape,
+        tile.blayout.data,
+        tile.slayout.data,
+        bytes_each,
+    )

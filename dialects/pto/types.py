@@ -240,16 +240,20 @@ class TileTypeBase(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"'{self.element_name}' is not a tile element type")
         rows, cols = self.shape
         if rows <= 0 or cols <= 0:
-            raise VerifyException(f"tile shape must be positive, but got {rows}x{cols}")
+            raise VerifyException(f"tile_buf rows/cols must be positive, but got {rows}x{cols}")
         for name, valid, static in (
-            ("rows", self.valid_rows.data, rows),
-            ("cols", self.valid_cols.data, cols),
+            ("row", self.valid_rows.data, rows),
+            ("col", self.valid_cols.data, cols),
         ):
             # PTOAS main allows an empty valid region (a no-op tile, PTOAS issue 708).
-            if valid != DYNAMIC and not 0 <= valid <= static:
-                raise VerifyException(
-                    f"valid {name} must be in [0, {static}] (or '?'), but got {valid}"
-                )
+            if valid != DYNAMIC and valid < 0:
+                raise VerifyException(f"tile_buf valid_{name} must be >= 0 (or '?'), got {valid}")
+            if valid != DYNAMIC and valid > static:
+                raise VerifyException(f"tile_buf valid_{name} ({valid}) exceeds {name} ({static})")
+        if self.fractal.data not in (32, 512, 1024):
+            raise VerifyException(
+                f"unsupported s_fractal_size: {self.fractal.data}, must be one of {{32, 512, 1024}}"
+            )
         if self.blayout.data not in BLAYOUTS:
             raise VerifyException(f"unknown blayout '{self.blayout.data}'")
         if self.slayout.data not in SLAYOUTS:
@@ -504,6 +508,22 @@ class PtrType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(f", {self.space.data}>")
 
 
+def parse_spaced_ranked_shape(parser: AttrParser) -> tuple[list[int], Attribute]:
+    """`8x128xf32`, or as MLIR also reads it, `8 x 128 x f32` (xDSL's dimension list
+    cannot put back an `x` that a space separates from the element type)."""
+    dims: list[int] = []
+    while True:
+        if parser.parse_optional_punctuation("?") is not None:
+            dims.append(DYNAMIC)
+        else:
+            value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
+            if value is None:
+                break
+            dims.append(value)
+        parser.parse_shape_delimiter()
+    return dims, parser.parse_type()
+
+
 # A dataclass so that subclasses compare and hash by these parameters.
 @dataclass(frozen=True, init=False)
 class _ShapedViewBase(ParametrizedAttribute, TypeAttribute):
@@ -522,7 +542,7 @@ class _ShapedViewBase(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            dims, element = parser.parse_ranked_shape()
+            dims, element = parse_spaced_ranked_shape(parser)
         return [ArrayAttr(IntAttr(DYNAMIC if d < 0 else d) for d in dims), element]
 
     def print_parameters(self, printer: Printer) -> None:

@@ -32,9 +32,10 @@ from xla_emit.dialects.pto.types import DYNAMIC, TileTypeBase, op_target
 
 
 class BinaryWithScratchOpBase(BinaryOpBase):
-    """`ins(a, b, tmp)`: a binary op with the scratch tile PTOAS makes explicit."""
+    """`ins(a, b[, tmp])`: a binary op with its scratch tile, which PTOAS main lets a
+    kernel leave out (its pipeline then allocates one)."""
 
-    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (1, 1)
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (0, 1)
 
 
 class TernaryOpBase(ElementwiseOpBase):
@@ -85,7 +86,9 @@ class ScalarOperandOpBase(ElementwiseOpBase):
 
 
 class ScalarWithScratchOpBase(ScalarOperandOpBase):
-    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (2, 2)
+    """`ins(src, scalar[, tmp])`: PTOAS main lets a kernel leave the scratch tile out."""
+
+    EXTRA_INPUTS: ClassVar[tuple[int, int]] = (1, 2)
 
 
 class ScalarBetweenOpBase(ElementwiseOpBase):
@@ -143,9 +146,12 @@ class CompareOpBase(TileOpBase):
 class SelectOpBase(TileOpBase):
     """tsel: dst = mask ? a : b (ins mask, a, b, tmp); tsels: mask ? src : scalar."""
 
+    # The inputs that are selected from (tsel: a and b; tsels: src).
+    SELECTED: ClassVar[tuple[int, ...]] = (1,)
+
     def verify_semantics(self) -> None:
         dst = self.destination_type()
-        for index in range(1, self.TILE_INPUTS - 1):
+        for index in self.SELECTED:
             require_same_element(f"input #{index}", dst, self.source(index))
 
 
@@ -161,6 +167,13 @@ class ArgReductionOpBase(TileOpBase):
             raise VerifyException(
                 f"writes integer indices, but the destination is {dst.element_name}"
             )
+        # PTOAS main: a column arg-reduction writes one row, and every index needs a
+        # source element (no empty no-op form, unlike the plain reductions).
+        if "col" in self.name and dst.valid_shape[0] not in (1, DYNAMIC):
+            raise VerifyException("expects dst valid_shape[0] to be 1")
+        for axis, extent in enumerate(self.source().valid_shape):
+            if extent == 0:
+                raise VerifyException(f"expects src valid_shape[{axis}] to be non-zero")
 
 
 class ExpandOpBase(TileOpBase):
@@ -277,8 +290,21 @@ TDivsOp = _d("tdivs", TDivsOpBase, "dst = src / scalar, or scalar / src with the
 TExpandsOp = _d("texpands", LooseTileOpBase, "dst = scalar everywhere.", 0, (1, 1))
 TCmpOp = _d("tcmp", CompareOpBase, "mask = a cmpMode b, packed one bit per element.")
 TCmpsOp = _d("tcmps", CompareOpBase, "mask = src cmpMode scalar, packed one bit per element.")
-TSelOp = _d("tsel", SelectOpBase, "dst = mask ? a : b (ins mask, a, b, tmp).", 4, (0, 0))
-TSelsOp = _d("tsels", SelectOpBase, "dst = mask ? src : scalar (ins mask, src, tmp, s).", 3, (1, 1))
+TSelOp = _d(
+    "tsel",
+    SelectOpBase,
+    "dst = mask ? a : b (ins mask, a, b[, tmp]; PTOAS main may leave the tmp out).",
+    3,
+    (0, 1),
+    SELECTED=(1, 2),
+)
+TSelsOp = _d(
+    "tsels",
+    SelectOpBase,
+    "dst = mask ? src : scalar (ins mask, src[, tmp], s; PTOAS main may leave the tmp out).",
+    2,
+    (1, 2),
+)
 TRowMinOp = _d("trowmin", RowReductionOpBase, "dst[i, 0] = min_j src[i, j].")
 TRowProdOp = _d("trowprod", RowReductionOpBase, "dst[i, 0] = prod_j src[i, j].")
 TColMinOp = _d("tcolmin", ColumnReductionOpBase, "dst[0, j] = min_i src[i, j].")

@@ -9,6 +9,9 @@ cannot place. This pass makes the same checks for the same options:
   automatic synchronization (`insert-sync`), which would reorder around it;
 - at level 3 every `pto.alloc_tile` names its address (`addr = %a`): nothing
   plans memory there; below level 3 none does, PlanMemory places them all;
+- at level 3 an op names every scratch tile its kernel needs (PTOAS's implicit-tmp
+  pass, which allocates a missing one, runs before PlanMemory); below it the pass
+  sizes that tile from static shapes;
 - below level 3, each function reserves at most one buffer (`pto.reserve_buffer`),
   with `auto = true` and no `base` (PlanMemory finds the base; a buffer fixed by
   hand, `auto = false`, is a level-3 program); at level 3 every reserved buffer
@@ -26,12 +29,16 @@ from typing import TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnitAttr
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xla_emit.dialects.pto import AllocTileOp, TAssignOp
 from xla_emit.dialects.pto.pipe_ops import ReserveBufferOp
+from xla_emit.dialects.pto.tile_op import TileOpBase, plain_tile
+from xla_emit.dialects.pto.types import TileTypeBase, op_target
 from xla_emit.passes.diagnostics import OpError
+
+from xla_emit.pto.implicit_tmp_rules import implicit_tmp_error
 
 LEVELS = ("level1", "level2", "level3")
 
@@ -56,6 +63,7 @@ def verify_driver_options(
             raise OpError(
                 alloc, "unexpected 'addr' operand: only supported when --pto-level=level3"
             )
+    verify_implicit_tmps(module, level_3)
     if level_3:
         for reserve in _ops(module, ReserveBufferOp):
             if "base" not in reserve.attributes:
@@ -68,6 +76,44 @@ def verify_driver_options(
     for function in module.ops:
         if isinstance(function, func.FuncOp):
             verify_plannable_reserve_buffers(function)
+
+
+def verify_implicit_tmps(module: ModuleOp, level_3: bool) -> None:
+    """PTOAS main's implicit-tmp pass: an op without the scratch tile its kernel needs
+    gets one before PlanMemory, which level 3 skips (so the op must name it there)."""
+    for op in _ops(module, TileOpBase):
+        if not op.is_dps or not op.outs or _has_tmp(op):
+            continue
+        first, dst = (op.ins[0].type if op.ins else None), op.outs[0].type
+        if not isinstance(dst, TileTypeBase):
+            continue
+        src = plain_tile(first) if isinstance(first, TileTypeBase) else None
+        error = implicit_tmp_error(
+            op.name.removeprefix("pto."),
+            op_target(op),
+            level_3,
+            src,
+            plain_tile(dst),
+            {name: _attr_text(attr) for name, attr in op.attributes.items()},
+        )
+        if error:
+            raise OpError(op, error)
+
+
+def _has_tmp(op: TileOpBase) -> bool:
+    if op.name == "pto.tquant":
+        return len(op.outs) > 1
+    if op.name == "pto.tmrgsort":
+        return "no_tmp" not in op.attributes  # its other tile inputs are lists
+    return any(isinstance(v.type, TileTypeBase) for v in op.ins[op.TILE_INPUTS :])
+
+
+def _attr_text(attr: Attribute) -> str:
+    if isinstance(attr, UnitAttr):
+        return "true"
+    if isinstance(attr, IntegerAttr):
+        return "true" if attr.value.data else "false"
+    return str(getattr(attr, "data", attr))
 
 
 def verify_plannable_reserve_buffers(function: func.FuncOp) -> None:

@@ -230,12 +230,14 @@ def _inits_of(function: func.FuncOp) -> Iterator[PipeInit]:
 
 def _lowered_init(op: InitializeL2LPipeOp | InitializeL2G2LPipeOp, function: str) -> PipeInit:
     direction = _dir_mask(op)
+    # A pipe through global memory only (PTOAS main) has no local buffer to check.
+    local = [] if op.local_addr is None else [op.local_addr]
     if direction == BOTH:
-        buffers = [(op.local_addr, CUBE_TO_VECTOR)]
+        buffers = [(value, CUBE_TO_VECTOR) for value in local]
         if op.peer_local_addr is not None:
             buffers.append((op.peer_local_addr, VECTOR_TO_CUBE))
     else:
-        buffers = [(op.local_addr, direction)]
+        buffers = [(value, direction) for value in local]
     splits = [
         _integer(user, "split") or 0
         for use in op.pipe.uses

@@ -5,7 +5,8 @@ pass adds what A2A3 or A5 requires on top (TTRANS's source layout, transpose
 domain and 32-byte alignment; A2A3's element types of elementwise ops; A2A3's
 extent limits of tload and tmatmul; the location pairs, layouts and element
 types of textract and tinsert; the ops only A5 has; compare-form tgather's element
-types), and PTOAS's module rules for every target (void entry functions, no recursion).
+types; alloc_tile's box-layout fit and address alignment), and PTOAS's module rules for
+every target (void entry functions, no recursion).
 The target comes from the `target-arch` option, else the module's `pto.target_arch`
 attribute, else A2A3.
 """
@@ -19,10 +20,13 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto import (
+    AllocTileOp,
     BinaryOpBase,
     PTOEnumAttrBase,
+    TCvtOp,
     TExtractOp,
     TileOpBase,
     TileTypeBase,
@@ -32,14 +36,16 @@ from xla_emit.dialects.pto import (
     TTransOp,
     module_target,
 )
+from xla_emit.dialects.pto.aggregate_types import StructType
 from xla_emit.dialects.pto.cube_ops import TGatherOp
-from xla_emit.dialects.pto.vector_ops import TSelOp
+from xla_emit.dialects.pto.vector_ops import ExpandOpBase, ScalarOperandOpBase, TSelOp
 from xla_emit.passes.diagnostics import OpError
 
 from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
 from xla_emit.pto.rules import (
     elementwise_errors,
     extent_errors,
+    low_precision_cvt_errors,
     tgather_compare_errors,
     ttrans_errors,
 )
@@ -48,13 +54,20 @@ from xla_emit.pto.targets import Target
 
 def target_errors(op: Operation, target: Target) -> list[str]:
     """Every target-specific rule `op` breaks (empty for ops without such rules)."""
+    if isinstance(op, AllocTileOp):
+        error = op.ptoas_layout_error()
+        return [error] if error else []
     if not isinstance(op, TileOpBase):
-        return []
+        # Table-built tile ops (taddrelu) have their target rule only.
+        return a5_only_errors(target, op.name.removeprefix("pto."))
     if any(isinstance(v.type, MemRefType) for v in op.operands):
         return []  # after PTOAS's view lowering: the tile types are gone
     if isinstance(op, TTransOp):
         return ttrans_errors(target, op.source().desc(), op.destination_type().desc())
-    if isinstance(op, BinaryOpBase | TSelOp):
+    if isinstance(op, TCvtOp):
+        elements = (op.source().element_name, op.destination_type().element_name)
+        return low_precision_cvt_errors(target, *elements)
+    if isinstance(op, BinaryOpBase | TSelOp | ScalarOperandOpBase | ExpandOpBase):
         return elementwise_errors(
             target, op.name.removeprefix("pto."), op.destination_type().element_name
         )
@@ -63,9 +76,13 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     if isinstance(op, TMatmulOp):
         (m, k), n = op.source(0).valid_shape, op.source(1).valid_cols.data
         return extent_errors(target, "tmatmul", {"m": m, "k": k, "n": n})
-    if isinstance(op, TExtractOp | TInsertOp):
-        check = textract_errors if isinstance(op, TExtractOp) else tinsert_errors
-        return check(target, _placed(op.source()), _placed(op.destination_type()))
+    if isinstance(op, TExtractOp):
+        return textract_errors(target, _placed(op.source()), _placed(op.destination_type()))
+    if isinstance(op, TInsertOp):
+        # A fourth input is the pre-quantization scalar.
+        quantized = len(op.ins) > 3
+        placed = _placed(op.source()), _placed(op.destination_type())
+        return tinsert_errors(target, *placed, quantized)
     if isinstance(op, TGatherOp) and len(op.outs) == 2:
         mode = op.attributes.get("cmpMode")
         cmp_mode = mode.data if isinstance(mode, PTOEnumAttrBase) else "eq"
@@ -86,11 +103,49 @@ def verify_target(module: ModuleOp, override: str | None) -> Target:
     except (ValueError, VerifyException) as error:
         raise OpError(module, str(error)) from None
     verify_entry_functions(module)
+    verify_struct_provenance(module)
     for op in module.walk():
         errors = target_errors(op, target)
         if errors:
             raise OpError(op, errors[0], errors[1:])
     return target
+
+
+def verify_struct_provenance(module: ModuleOp) -> None:
+    """PTOAS main's rules for `!pto.struct` (stack storage the value points to): made
+    only by `pto.declare_struct`, never a function's argument or result, and never
+    handed to a terminator (`return`, `scf.yield`), which would publish the address of
+    storage about to die."""
+    for op in module.walk():
+        if isinstance(op, func.FuncOp):
+            kinds = op.function_type
+            for what, types in (("argument", kinds.inputs.data), ("result", kinds.outputs.data)):
+                for index, kind in enumerate(types):
+                    if isinstance(kind, StructType):
+                        escape = (
+                            "must not be a function argument"
+                            if what == "argument"
+                            else "must not be returned"
+                        )
+                        raise OpError(
+                            op, f"{what} {index} has type {kind}, but a stack-local struct {escape}"
+                        )
+            continue
+        declares = op.name == "pto.declare_struct"
+        for index, result in enumerate(op.results):
+            if isinstance(result.type, StructType) and not declares:
+                raise OpError(
+                    op,
+                    f"result {index} has type {result.type}, but only 'pto.declare_struct' may "
+                    "produce a !pto.struct result",
+                )
+            for use in result.uses if declares else ():
+                if use.operation.has_trait(IsTerminator):
+                    raise OpError(
+                        op,
+                        "stack-local struct must not escape the scope that declares it, but "
+                        f"its value is passed to '{use.operation.name}'",
+                    )
 
 
 def verify_entry_functions(module: ModuleOp) -> None:

@@ -120,13 +120,18 @@ def test_types_compare_by_parameters() -> None:
     [
         (
             "!pto.tile_buf<vec, 16x16xf32, valid=17x16>",
-            "valid rows must be in [0, 16] (or '?'), but got 17",
+            "tile_buf valid_row (17) exceeds row (16)",
         ),
         (
             "!pto.tile_buf<vec, 16x16xf32, pad=4>",
             "pad must be 0 (null), 1 (zero), 2 (max) or 3 (min), but got 4",
         ),
         ("!pto.tile_buf<vec, 16x16xf32, pad=1, pad=2>", "duplicate 'pad' in tile type"),
+        (
+            "!pto.tile_buf<vec, 16x16xf32, fractal=16>",
+            "unsupported s_fractal_size: 16, must be one of {32, 512, 1024}",
+        ),
+        ("!pto.tile_buf<vec, 0x16xf32>", "tile_buf rows/cols must be positive, but got 0x16"),
         ("!pto.tile_buf<vec, 16x?xf32>", "a tile has a static 2-D shape, but got 16x?"),
         ("!pto.tile_buf<vec, 4x4x4xf32>", "a tile has a static 2-D shape, but got 4x4x4"),
         ("!pto.tile<16x16xf128>", "'f128' is not a tile element type"),

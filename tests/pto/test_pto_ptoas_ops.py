@@ -110,8 +110,9 @@ TILE_CASES: list[
         lambda: A - np.floor(A / B_NONZERO) * B_NONZERO,
     ),
     (
-        f"pto.tprelu ins(%a, %b, %t : {F}, {F}, {F}) outs(%out : {F})",
-        [("a", (F, A)), ("b", (F, B)), ("t", (F, A))],
+        # No scratch tile: on A2A3 it would be PTOAS main's packed u8 sign mask.
+        f"pto.tprelu ins(%a, %b : {F}, {F}) outs(%out : {F})",
+        [("a", (F, A)), ("b", (F, B))],
         F,
         lambda: np.where(A > 0, A, A * B),
     ),
@@ -352,8 +353,9 @@ def test_fillpad_tci_ttri_gather() -> None:
     index = rng.integers(0, 32, (4, 8)).astype(np.int32)
     index[0, 0] = 99  # outside the 4x8 source: reads 0
     got = run_op(
-        f"pto.tgather ins(%s, %i : {F}, {INT}) outs(%out : {F})",
-        [("s", (F, A)), ("i", (INT, index))],
+        # A2A3's index form names its scratch tile (the indices' type and shape).
+        f"pto.tgather ins(%s, %i, %t : {F}, {INT}, {INT}) outs(%out : {F})",
+        [("s", (F, A)), ("i", (INT, index)), ("t", (INT, np.zeros((4, 8), np.int32)))],
         F,
     )
     expected = np.where(index < 32, A.reshape(-1)[np.minimum(index, 31)], 0)
@@ -472,14 +474,21 @@ func.func @k(%a: {F}, %v: {operand}, %t: {tmp}, %out: {F}) {{
     verify_module(module, source_map)
 
 
-def test_transfers_leave_the_view_extent_free() -> None:
-    """PTOAS main moves the tile's valid region whatever the view's extent; the executor
-    loads that window and reports a view too small for it."""
+def test_loads_leave_the_view_extent_free() -> None:
+    """PTOAS main loads the tile's valid region whatever the view's extent; the executor
+    loads that window and reports a view too small for it. A store into a static view
+    must fill it: its element count is the tile's valid one."""
     view = "!pto.partition_tensor_view<4x8xf32>"
     tile = "!pto.tile_buf<vec, 4x8xf32, valid=4x1>"
+    store = f"""func.func @k(%v: {view}, %t: {tile}) {{
+  pto.tstore ins(%t : {tile}) outs(%v : {view})
+  return
+}}"""
+    module, source_map = parse_mlir(store, "k.mlir")
+    with pytest.raises(UserError, match=r"expects dst static element count \(32\) to match"):
+        verify_module(module, source_map)
     text = f"""func.func @k(%v: {view}, %t: {tile}) {{
   pto.tload ins(%v : {view}) outs(%t : {tile})
-  pto.tstore ins(%t : {tile}) outs(%v : {view})
   return
 }}"""
     module, source_map = parse_mlir(text, "k.mlir")

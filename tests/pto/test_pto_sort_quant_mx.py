@@ -130,7 +130,8 @@ def test_thistogram_counts_bytes_as_running_totals() -> None:
 
 
 F32 = "!pto.tile_buf<vec, 4x32xf32>"
-PARAM = "!pto.tile_buf<vec, 4x1xf32, valid=4x1>"
+# One scale (offset) per row, column major as PTOAS main wants on A2A3.
+PARAM = "!pto.tile_buf<vec, 4x1xf32, blayout=col_major>"
 
 
 def test_tquant_symmetric_and_asymmetric() -> None:

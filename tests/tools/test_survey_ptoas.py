@@ -256,3 +256,64 @@ def test_a_file_whose_run_lines_read_no_input_is_no_case() -> None:
     """`ptoas --help`: PTOAS parses nothing, and neither does the survey."""
     text = "// RUN: ptoas --help | FileCheck %s\n// CHECK: --pto-arch\nnot mlir\n"
     assert _survey().cases_of("help.pto", text) == []
+
+
+def test_samples_without_run_lines_take_the_target_runop_sh_gives_them(tmp_path: Path) -> None:
+    survey = _survey()
+    assert survey.sample_arch("test/samples/TquantMx/tquant_mx.pto") == "a5"
+    assert survey.sample_arch("test/samples/Qwen3DecodeA5/kernels/x.pto") == "a5"
+    assert survey.sample_arch("test/samples/Qwen3DecodeA3/kernels/x.pto") is None
+    assert survey.sample_arch("test/samples/Movfp/movfp_fixpipe_reuse-pto.pto") == "a5"
+    assert survey.sample_arch("test/lit/pto/x.pto") is None
+    # thistogram exists on A5 only: the A5 sample verifies, the same file elsewhere does not.
+    kernel = (
+        "func.func @k(%s: !pto.tile_buf<vec, 8x32xui16>, %i: !pto.tile_buf<vec, 8x32xui8>, "
+        "%d: !pto.tile_buf<vec, 8x256xui32>) {\n  pto.thistogram ins(%s, %i : "
+        "!pto.tile_buf<vec, 8x32xui16>, !pto.tile_buf<vec, 8x32xui8>) outs(%d : "
+        "!pto.tile_buf<vec, 8x256xui32>)\n  return\n}\n"
+    )
+    for folder in ("TquantMx", "Other"):
+        path = tmp_path / "test" / "samples" / folder / "h.pto"
+        path.parent.mkdir(parents=True)
+        path.write_text(kernel)
+    outcomes = {
+        o.name: o
+        for path in sorted((tmp_path / "test").rglob("*.pto"))
+        for o in survey.survey_file(path, path.relative_to(tmp_path).as_posix())
+    }
+    assert outcomes["test/samples/TquantMx/h.pto"].agrees
+    assert not outcomes["test/samples/Other/h.pto"].agrees
+
+
+def test_an_invalid_op_whose_print_does_not_read_back_is_no_print_bug(tmp_path: Path) -> None:
+    survey = _survey()
+    # A hard all-core barrier takes no workspace; its custom form cannot even say one.
+    text = (
+        "// RUN: not ptoas %s 2>&1 | FileCheck %s\n"
+        "func.func @k(%w: !pto.ptr<i32, gm>) {\n"
+        '  "pto.syncall"(%w) <{core_type = #pto.sync_core_type<aiv_only>, '
+        "mode = #pto.sync_all_mode<hard>, operandSegmentSizes = array<i32: 1, 0>}> : "
+        "(!pto.ptr<i32, gm>) -> ()\n  return\n}\n"
+        "// CHECK: error: 'pto.syncall' op expects hard syncall to have no operands\n"
+    )
+    path = tmp_path / "test" / "lit" / "hard.pto"
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    (outcome,) = survey.survey_file(path, "test/lit/hard.pto")
+    assert outcome.parsed and outcome.agrees, outcome.error
+
+
+def test_an_op_neither_registers_matches_a_test_expecting_it_unregistered(
+    tmp_path: Path,
+) -> None:
+    survey = _survey()
+    body = 'func.func @k() {\n  %0 = "pto.retired_marker"() : () -> i32\n  return\n}\n'
+    cases = {
+        "unregistered.pto": "// CHECK: error: unregistered operation 'pto.retired_marker'\n",
+        "verifier.pto": "// CHECK: error: 'pto.retired_marker' op expects something\n",
+    }
+    for name, check in cases.items():
+        path = tmp_path / name
+        path.write_text("// RUN: not ptoas %s 2>&1 | FileCheck %s\n" + body + check)
+        (outcome,) = survey.survey_file(path, name)
+        assert outcome.agrees == (name == "unregistered.pto")

@@ -18,7 +18,11 @@ DYNAMIC = -1
 _A2A3_ELEMENTWISE_TYPES: dict[str, frozenset[str]] = {
     name: frozenset({"i32", "si32", "i16", "si16", "f16", "f32"})
     for name in ("tadd", "tsub", "tmul", "tmax", "tmin")
-} | {"tdiv": frozenset({"f16", "f32"}), "tsel": frozenset({"i32", "i16", "f16", "f32"})}
+} | {"tdiv": frozenset({"f16", "f32"}), "tsel": frozenset({"i32", "i16", "f16", "bf16", "f32"})}
+# PTOAS main's A2A3 scalar and broadcast forms.
+_A2A3_ELEMENTWISE_TYPES |= {
+    name: frozenset({"i32", "si32", "i16", "si16", "f16", "f32"}) for name in ("tmaxs", "tmins")
+} | {name: frozenset({"f16", "f32"}) for name in ("tcolexpanddiv", "trowexpanddiv")}
 
 # A2A3 hardware limits on tile extents for tload and tmatmul.
 _A2A3_MAX_EXTENT = 4095
@@ -118,6 +122,18 @@ def elementwise_errors(target: Target, op: str, element: str) -> list[str]:
     if allowed is None or element in allowed:
         return []
     return [f"A2A3 {op} does not support {element} (supported: {', '.join(sorted(allowed))})"]
+
+
+def low_precision_cvt_errors(target: Target, src: str, dst: str) -> list[str]:
+    """A2A3's tcvt has no f8, hif8, packed f4 or e8m0 element types (PTOAS main)."""
+    if target != "a2a3" or not any(_low_precision(e) for e in (src, dst)):
+        return []
+    return ["expects A2/A3 tcvt low-precision element types to be unsupported"]
+
+
+def _low_precision(element: str) -> bool:
+    name = element.removeprefix("!pto.")
+    return name.startswith(("f8", "hif8", "f4")) or name == "bf16x2"
 
 
 def extent_errors(target: Target, op: str, extents: dict[str, int]) -> list[str]:

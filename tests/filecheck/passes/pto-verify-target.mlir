@@ -106,10 +106,64 @@ module attributes {pto.target_arch = "a3"} {
 
 // -----
 
-// A5 tinsert: acc -> mat, vec -> mat or vec -> vec.
+// A2A3 tinsert also moves vec -> vec, of one i8/f16/bf16/f32 element type.
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tinsert_vec_i32(%s: !pto.tile_buf<vec, 8x16xi32>, %d: !pto.tile_buf<vec, 16x16xi32>, %i: index) {
+    // expected-error@+1 {{expects A2/A3 vec->vec tinsert src/dst to have same supported dtype (i8/f16/bf16/f32)}}
+    pto.tinsert ins(%s, %i, %i : !pto.tile_buf<vec, 8x16xi32>, index, index) outs(%d : !pto.tile_buf<vec, 16x16xi32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tinsert_mat_to_mat(%s: !pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>, %d: !pto.tile_buf<mat, 32x32xf16, blayout=col_major, slayout=row_major>, %i: index) {
+    // expected-error@+1 {{expects A2/A3 tinsert to use acc->mat or vec->vec}}
+    pto.tinsert ins(%s, %i, %i : !pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>, index, index) outs(%d : !pto.tile_buf<mat, 32x32xf16, blayout=col_major, slayout=row_major>)
+    return
+  }
+}
+
+// -----
+
+// A2A3 quantized (pre_quant scalar) acc -> mat: f32 -> i8 or i32 -> i8/f16/i16.
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tinsert_quant_f32_f16(%s: !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, %d: !pto.tile_buf<mat, 32x32xf16, blayout=col_major, slayout=row_major>, %i: index, %q: i64) {
+    // expected-error@+1 {{expects A2/A3 acc fp/preQuantScalar tinsert element types to be (src=f32,dst=i8) or (src=i32,dst=i8/f16/i16)}}
+    pto.tinsert ins(%s, %i, %i : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, index, index pre_quant %q : i64) outs(%d : !pto.tile_buf<mat, 32x32xf16, blayout=col_major, slayout=row_major>)
+    return
+  }
+}
+
+// -----
+
+// A5 vec -> vec with mixed layouts (ND into NZ).
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_tinsert_nd_into_nz(%s: !pto.tile_buf<vec, 16x16xf16>, %d: !pto.tile_buf<vec, 32x32xf16, blayout=col_major, slayout=row_major>, %i: index) {
+    // expected-error@+1 {{expects A5 vec->vec tinsert src/dst layouts to match: both ND(row_major/none_box) or both NZ(col_major/row_major)}}
+    pto.tinsert ins(%s, %i, %i : !pto.tile_buf<vec, 16x16xf16>, index, index) outs(%d : !pto.tile_buf<vec, 32x32xf16, blayout=col_major, slayout=row_major>)
+    return
+  }
+}
+
+// -----
+
+// A5 acc -> vec keeps acc's element pairs: f32 into i8 needs the quantized form.
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_tinsert_acc_vec_i8(%s: !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, %d: !pto.tile_buf<vec, 32x32xi8>, %i: index) {
+    // expected-error@+1 {{expects A5 acc-source tinsert element types to be (src=f32,dst=f16/bf16/f32) or (src=i32,dst=i32)}}
+    pto.tinsert ins(%s, %i, %i : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, index, index) outs(%d : !pto.tile_buf<vec, 32x32xi8>)
+    return
+  }
+}
+
+// -----
+
+// A5 tinsert: acc -> mat or vec, vec -> mat or vec -> vec.
 module attributes {pto.target_arch = "a5"} {
   func.func @a5_tinsert_mat_to_vec(%s: !pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>, %d: !pto.tile_buf<vec, 32x32xf16>, %i: index) {
-    // expected-error@+1 {{expects A5 tinsert to use a supported src/dst loc pair: acc->mat, vec->mat, or vec->vec}}
+    // expected-error@+1 {{expects A5 tinsert to use a supported src/dst loc pair: acc->mat, acc->vec, vec->mat, or vec->vec}}
     pto.tinsert ins(%s, %i, %i : !pto.tile_buf<mat, 16x16xf16, blayout=col_major, slayout=row_major>, index, index) outs(%d : !pto.tile_buf<vec, 32x32xf16>)
     return
   }
@@ -144,6 +198,44 @@ module attributes {pto.target_arch = "a5"} {
   func.func @a5_accepts(%s: !pto.tile_buf<vec, 8x32xui16>, %i: !pto.tile_buf<vec, 8x32xui8>, %d: !pto.tile_buf<vec, 8x256xui32>, %v: !pto.tile_buf<vec, 16x16xf16>, %w: !pto.tile_buf<vec, 32x32xf16>, %k: index) {
     pto.thistogram ins(%s, %i : !pto.tile_buf<vec, 8x32xui16>, !pto.tile_buf<vec, 8x32xui8>) outs(%d : !pto.tile_buf<vec, 8x256xui32>)
     pto.tinsert ins(%v, %k, %k : !pto.tile_buf<vec, 16x16xf16>, index, index) outs(%w : !pto.tile_buf<vec, 32x32xf16>)
+    return
+  }
+  func.func @a5_accepts_acc_to_vec(%a: !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, %nz: !pto.tile_buf<vec, 32x32xf16, blayout=col_major, slayout=row_major>, %q: i64, %i8: !pto.tile_buf<vec, 32x32xi8>, %k: index) {
+    pto.tinsert ins(%a, %k, %k : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, index, index) outs(%nz : !pto.tile_buf<vec, 32x32xf16, blayout=col_major, slayout=row_major>)
+    pto.tinsert ins(%a, %k, %k : !pto.tile_buf<acc, 16x16xf32, blayout=col_major, slayout=row_major, fractal=1024>, index, index pre_quant %q : i64) outs(%i8 : !pto.tile_buf<vec, 32x32xi8>)
+    return
+  }
+}
+
+// -----
+
+// taddrelu exists on A2A3 only (PTOAS main).
+module attributes {pto.target_arch = "a5"} {
+  func.func @a5_taddrelu(%a: !pto.tile_buf<vec, 16x16xf16>, %d: !pto.tile_buf<vec, 16x16xf16>) {
+    // expected-error@+1 {{taddrelu is only supported on A2/A3 targets}}
+    pto.taddrelu ins(%a, %a : !pto.tile_buf<vec, 16x16xf16>, !pto.tile_buf<vec, 16x16xf16>) outs(%d : !pto.tile_buf<vec, 16x16xf16>)
+    return
+  }
+}
+
+// -----
+
+// A2A3's scalar max/min and broadcast divisions take fewer element types (PTOAS main).
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tmaxs_bf16(%a: !pto.tile_buf<vec, 16x16xbf16>, %s: bf16) {
+    // expected-error@+1 {{A2A3 tmaxs does not support bf16 (supported: f16, f32, i16, i32, si16, si32)}}
+    pto.tmaxs ins(%a, %s : !pto.tile_buf<vec, 16x16xbf16>, bf16) outs(%a : !pto.tile_buf<vec, 16x16xbf16>)
+    return
+  }
+}
+
+// -----
+
+// A2A3's tcvt has no low-precision (f8, hif8, packed f4) element types.
+module attributes {pto.target_arch = "a3"} {
+  func.func @a2a3_tcvt_f8(%a: !pto.tile_buf<vec, 16x32xf16>, %d: !pto.tile_buf<vec, 16x32xf8E4M3FN>) {
+    // expected-error@+1 {{expects A2/A3 tcvt low-precision element types to be unsupported}}
+    pto.tcvt ins(%a : !pto.tile_buf<vec, 16x32xf16>) outs(%d : !pto.tile_buf<vec, 16x32xf8E4M3FN>)
     return
   }
 }

@@ -195,7 +195,7 @@ func.func @unaligned_address() {
 
 // -----
 
-// expected-error@+1 {{valid rows must be in [0, 16] (or '?'), but got 17}}
+// expected-error@+1 {{tile_buf valid_row (17) exceeds row (16)}}
 func.func @valid_too_large(%t: !pto.tile_buf<vec, 16x16xf32, valid=17x16>) {
   return
 }
@@ -301,9 +301,10 @@ func.func @ptr_space_unknown(%p: !pto.ptr<f32, sram>) {
 
 // -----
 
-// A generic-form op whose operands come in sized segments names the sizes.
+// PTOAS's generic tscatter lists (src, dst[, indexes]) without segments; with neither
+// indexes nor a maskPattern it scatters by nothing.
 func.func @segments_unsaid(%s: !pto.tile_buf<vec, 1x64xf16>, %d: !pto.tile_buf<vec, 1x32xf16>) {
-  // expected-error@+1 {{'pto.tscatter' op requires attribute 'operandSegmentSizes'}}
+  // expected-error@+1 {{'pto.tscatter' op expects exactly one of indexes operand or maskPattern attribute}}
   "pto.tscatter"(%s, %d) <{}> : (!pto.tile_buf<vec, 1x64xf16>, !pto.tile_buf<vec, 1x32xf16>) -> ()
   return
 }

@@ -92,10 +92,13 @@ module attributes {pto.target_arch = "a5"} {
     pto.sync.set <PIPE_FIX>, 3
     // CHECK-NEXT: pto.sync.wait <PIPE_V>, 3 : i64
     pto.sync.wait <PIPE_V>, 3
-    // CHECK-NEXT: pto.get_buf[#pto.pipe_event_type<TLOAD>, 0 : i64]
+    // CHECK-NEXT: pto.get_buf[#pto.pipe_event_type<TLOAD>, 0]
     pto.get_buf [#pto.pipe_event_type<TLOAD>, 0]
-    // CHECK-NEXT: pto.rls_buf[#pto.pipe_event_type<TLOAD>, 0 : i64]
-    pto.rls_buf [#pto.pipe_event_type<TLOAD>, 0]
+    // CHECK-NEXT: pto.rls_buf[#pto.pipe_event_type<TLOAD>, 0, 1]
+    pto.rls_buf [#pto.pipe_event_type<TLOAD>, 0, 1]
+    // PTOAS main's spelling: a pipe by name, a slot and a mode.
+    // CHECK-NEXT: pto.get_buf "PIPE_MTE2", 2, 0
+    pto.get_buf "PIPE_MTE2", 2, 0
     // CHECK-NEXT: pto.section.cube {
     pto.section.cube {
       // CHECK-NEXT: %t = pto.tpop_from_aiv {split = 0 : i64} -> !pto.tile_buf<mat, 16x16xf32, blayout=col_major, slayout=row_major>

@@ -148,7 +148,7 @@ func.func @level_1_entry(%a: !pto.tile<vec, 16x16xf32>) -> !pto.tile<vec, 16x16x
 // A2A3 selects 16- and 32-bit elements only; A5 also selects bytes.
 module attributes {pto.target_arch = "a2a3"} {
   func.func @tsel_i8(%m: !pto.tile_buf<vec, 2x128xi8>, %a: !pto.tile_buf<vec, 2x128xi8>, %b: !pto.tile_buf<vec, 2x128xi8>, %t: !pto.tile_buf<vec, 1x64xi8>, %d: !pto.tile_buf<vec, 2x128xi8>) {
-    // expected-error@+1 {{A2A3 tsel does not support i8 (supported: f16, f32, i16, i32)}}
+    // expected-error@+1 {{A2A3 tsel does not support i8 (supported: bf16, f16, f32, i16, i32)}}
     pto.tsel ins(%m, %a, %b, %t : !pto.tile_buf<vec, 2x128xi8>, !pto.tile_buf<vec, 2x128xi8>, !pto.tile_buf<vec, 2x128xi8>, !pto.tile_buf<vec, 1x64xi8>) outs(%d : !pto.tile_buf<vec, 2x128xi8>)
     return
   }
