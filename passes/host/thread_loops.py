@@ -30,8 +30,8 @@ entry function (`xla.entry`) into that form, as CPU runtimes for GPU kernels do
   so `thread + offset` stays inside);
 * a loop whose body divides `base + thread` by a row length that ends rows inside
   the block runs as two loops split where the row ends (`split_at_row_end`); a loop
-  whose body splits the thread into lane and group runs as two nested loops
-  (`nest_lanes`), the loop over groups marked not to be loop-vectorized where only
+  whose body splits the thread into lane and group, or branches on the lane, runs as
+  two nested loops (`nest_lanes`), the loop over groups marked not to be loop-vectorized where only
   lane 0 writes; a kernel cut into stretches asks LLVM for 256-bit vectors;
 * shared memory (`xla_gpu.allocate_shared`) and those per-thread buffers are
   new trailing arguments of the kernel marked `xla.host_scratch`: the caller
@@ -713,18 +713,31 @@ def constant_index(value: SSAValue) -> int | None:
 
 
 def lane_extent(block: Block, threads: int) -> int | None:
-    """The largest n (dividing the block, below it) by which the body divides the thread;
-    None where it divides it by none. (A remainder alone, such as a shuffle's lane, LLVM
-    vectorizes as it is: nesting the loops would only shorten the vector loop.)"""
+    """The largest n (dividing the block, below it) by which the body divides the thread,
+    or whose remainder `thread % n` it branches on; None where it does neither. (A
+    remainder only computed with, such as a shuffle's lane, LLVM vectorizes as it is:
+    nesting the loops would only shorten the vector loop. A branch on the lane it does
+    not: the row sum's loop `lane <= 7 ? slots[lane] : 0` over 256 threads ran as scalar
+    code, a quarter of the kernel's time; over the lanes, a few vector stores a block.)"""
     thread = block.args[0]
     divisors = [
         n
         for op in block.walk()
-        if isinstance(op, arith.DivUIOp) and op.lhs is thread
-        for n in [constant_index(op.rhs)]
+        if (isinstance(op, arith.DivUIOp) or is_branched_on(op)) and op.operands[0] is thread
+        for n in [constant_index(op.operands[1])]
         if n is not None and 1 < n < threads and threads % n == 0
     ]
     return max(divisors, default=None)
+
+
+def is_branched_on(op: Operation) -> bool:
+    """Whether `op` is a remainder compared for an `scf.if` (a branch on the lane; a
+    shuffle's validity test, a select, LLVM vectorizes as it is)."""
+    return isinstance(op, arith.RemUIOp) and any(
+        isinstance(use.operation, arith.CmpiOp)
+        and any(isinstance(test.operation, scf.IfOp) for test in use.operation.result.uses)
+        for use in op.result.uses
+    )
 
 
 def split_thread_index(

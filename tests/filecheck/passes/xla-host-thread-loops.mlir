@@ -212,3 +212,56 @@ func.func @row_fits_block(%x: tensor<65536xf32>, %m: tensor<64xf32>, %out: tenso
 // CHECK:         scf.for
 // CHECK:           arith.divui %{{.*}}, %c1024
 // CHECK-NOT:     scf.for
+
+// -----
+
+// A branch on the lane (`thread % 32 <= 7`: the first eight lanes of each warp read a
+// warp's partial sum, the rest take zero, as a reduction's second tree does): a loop over
+// warps around a loop over lanes, the branch on the lane counter (LLVM makes a masked
+// load of it, where over the threads it ran as scalar code).
+func.func @branch_on_lane(%parts: tensor<8xf32>, %out: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
+  %c7 = arith.constant 7 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
+  %lane = arith.remui %tid, %c32 : index
+  %first = arith.cmpi sle, %lane, %c7 : index
+  %v = scf.if %first -> (f32) {
+    %p = tensor.extract %parts[%lane] : tensor<8xf32>
+    scf.yield %p : f32
+  } else {
+    scf.yield %zero : f32
+  }
+  %r = tensor.insert %v into %out[%tid] : tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}
+
+// CHECK-LABEL: func.func @branch_on_lane(
+// CHECK:         scf.for %[[WARP:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// CHECK:           %[[BASE:.*]] = arith.muli %[[WARP]], %{{.*}} : index
+// CHECK:           scf.for %[[LANE:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             %[[T:.*]] = arith.addi %[[BASE]], %[[LANE]] : index
+// CHECK:             %[[FIRST:.*]] = arith.cmpi sle, %[[LANE]], %c7 : index
+// CHECK:             scf.if %[[FIRST]]
+// CHECK:               tensor.extract %{{.*}}[%[[LANE]]] : tensor<8xf32>
+// CHECK:             tensor.insert %{{.*}} into %{{.*}}[%[[T]]] : tensor<64xf32>
+// CHECK-NOT:     gpu.thread_id
+
+// -----
+
+// A lane only computed with (no comparison reads it): one loop over the threads, which
+// LLVM vectorizes as it is (nested loops would only shorten the vector loop).
+func.func @lane_computed_with(%parts: tensor<32xf32>, %out: tensor<64xf32>) -> tensor<64xf32> attributes {xla.entry} {
+  %c32 = arith.constant 32 : index
+  %tid = gpu.thread_id x {xla.range = [0 : index, 63 : index]}
+  %lane = arith.remui %tid, %c32 : index
+  %p = tensor.extract %parts[%lane] : tensor<32xf32>
+  %r = tensor.insert %p into %out[%tid] : tensor<64xf32>
+  func.return %r : tensor<64xf32>
+}
+
+// CHECK-LABEL: func.func @lane_computed_with(
+// CHECK:         scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[LANE:.*]] = arith.remui %[[T]], %c32 : index
+// CHECK:           tensor.extract %{{.*}}[%[[LANE]]] : tensor<32xf32>
+// CHECK-NOT:       scf.for
