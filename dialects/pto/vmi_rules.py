@@ -322,6 +322,13 @@ def num_groups_divide(data: VMIVRegType, groups: int) -> None:
     )
 
 
+def _layouts_both_or_neither(source: Attribute, result: Attribute) -> None:
+    require(
+        (layout_of(source) is None) == (layout_of(result) is None),
+        "requires either both source and result to carry layout or neither to carry layout",
+    )
+
+
 # -- legacy arithmetic (addf, addi, ..., not) ---------------------------------------
 
 ElementCheck = Callable[[Attribute], bool]
@@ -545,6 +552,11 @@ def _broadcast_groups(source: VMIVRegType, result: VMIVRegType, groups: int) -> 
         groups > 0 and result.count.data % groups == 0,
         "requires num_groups to evenly divide result logical lane count",
     )
+    _group_slots_to_dense(source, result, groups)
+
+
+def _group_slots_to_dense(source: VMIVRegType, result: VMIVRegType, groups: int) -> None:
+    """A source of one lane per group spread over a dense result (broadcast, grouped vbrc)."""
     require(
         source.element_type == result.element_type,
         "requires source and result element types to match",
@@ -680,21 +692,7 @@ def _vbrc(op: Operation) -> None:
         value.count.data == groups,
         f"requires source logical lane count {value.count.data} to match num_groups {groups}",
     )
-    require(
-        value.element_type == result.element_type,
-        "requires source and result element types to match",
-    )
-    source_layout = layout_of(value)
-    if source_layout is not None:
-        require(
-            is_group_slots(source_layout) and source_layout.factor.data == groups,
-            f"requires layout-assigned source to use #pto.vmi.layout<num_groups = {groups}>",
-        )
-    require(
-        not is_group_slots(layout_of(result)),
-        "requires layout-assigned result to use a dense VMI layout",
-    )
-    num_groups_divide(result, groups)
+    _group_slots_to_dense(value, result, groups)
 
 
 def _iota_element(element: Attribute) -> bool:
@@ -1345,11 +1343,8 @@ def _bitcast(op: Operation) -> None:
         source.count.data * a == result.count.data * b,
         "requires source and result to carry the same total number of bits",
     )
-    if layout_of(source) is not None or layout_of(result) is not None:
-        require(
-            layout_of(source) is not None and layout_of(result) is not None,
-            "requires either both source and result to carry layout or neither to carry layout",
-        )
+    _layouts_both_or_neither(source, result)
+    if layout_of(source) is not None:
         require(source.layout == result.layout, "requires source and result layouts to match")
 
 
@@ -1643,11 +1638,7 @@ def _shuffle(op: Operation) -> None:
         all(0 <= index < source.count.data for index in indices),
         "requires every shuffle index to select an existing source logical lane",
     )
-    if layout_of(source) is not None or layout_of(result) is not None:
-        require(
-            layout_of(source) is not None and layout_of(result) is not None,
-            "requires either both source and result to carry layout or neither to carry layout",
-        )
+    _layouts_both_or_neither(source, result)
 
 
 def _int_list(attr: Attribute | None) -> list[int]:
@@ -1777,11 +1768,7 @@ def _ensure_mask_granularity(op: Operation) -> None:
         "pred" not in (source.granularity.data, result.granularity.data),
         "requires concrete source and result mask granularities",
     )
-    if layout_of(source) is not None or layout_of(result) is not None:
-        require(
-            layout_of(source) is not None and layout_of(result) is not None,
-            "requires either both source and result to carry layout or neither to carry layout",
-        )
+    _layouts_both_or_neither(source, result)
 
 
 # -- stores, lane selects, interleaves, compares ------------------------------------------
