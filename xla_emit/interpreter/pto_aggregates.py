@@ -9,18 +9,15 @@ of the struct sees it, as a variable in the kernel's local memory does. A
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from xdsl.ir import Attribute, Operation
 
-from xla_emit.dialects.pto import PTO
 from xla_emit.dialects.pto.aggregate_types import LocalArrayType, StructType
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.pto_handlers import Handler, handlers_by_class
 from xla_emit.interpreter.pto_tile import Value
-
-Handler = Callable[[Any, Operation, list[Value]], list[Value]]
 
 
 def _zero(type_: Attribute) -> Any:
@@ -93,6 +90,4 @@ _BY_NAME: dict[str, Handler] = {
     "pto.local_array_set": _array_set,
 }
 
-AGGREGATE_HANDLERS: dict[type[Operation], Handler] = {
-    op: _BY_NAME[op.name] for op in PTO.operations if op.name in _BY_NAME
-}
+AGGREGATE_HANDLERS = handlers_by_class(_BY_NAME)

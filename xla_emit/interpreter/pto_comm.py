@@ -16,7 +16,6 @@ their contents afterwards are scratch and left as they were.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,9 +27,9 @@ from xla_emit.dialects.pto.comm_collectives import (
     TBroadcastOp,
     TReduceOp,
 )
+from xla_emit.interpreter.pto_handlers import Handler
 from xla_emit.interpreter.pto_tile import Value
 
-Handler = Callable[[Any, Operation, list[Value]], list[Value]]
 _REDUCE = {"sum": np.add, "max": np.maximum, "min": np.minimum}
 
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from xla_emit.interpreter import pto_bit_ops, pto_fixpipe
 from xla_emit.interpreter.pto_semantics_base import (
+    COMPARE,
     Array,
     AttrValue,
     Report,
@@ -117,14 +118,6 @@ EXPAND: dict[str, _Binary] = {
     "max": np.maximum,
     "min": np.minimum,
     "expdif": lambda a, v: np.exp(a - v),
-}
-COMPARE: dict[str, _Binary] = {
-    "eq": np.equal,
-    "ne": np.not_equal,
-    "lt": np.less,
-    "le": np.less_equal,
-    "gt": np.greater,
-    "ge": np.greater_equal,
 }
 
 

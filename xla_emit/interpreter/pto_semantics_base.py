@@ -55,6 +55,16 @@ def compute_dtype(dtype: np.dtype[np.generic]) -> np.dtype[np.generic]:
     return dtype
 
 
+# The comparison modes (tcmp's, vcmp's, the VMI cmpf/cmpi predicates), as lane functions.
+COMPARE: dict[str, Callable[[Array, Array], Array]] = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+}
+
 # `tcvt`'s rounding modes (`rmode`), as float -> float functions.
 ROUNDING: dict[str, Callable[[Array], Array]] = {
     "CAST_RINT": np.rint,

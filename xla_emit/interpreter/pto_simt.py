@@ -35,11 +35,10 @@ import numpy as np
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Operation
 
-from xla_emit.dialects.pto import PTO
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.pto_handlers import Handler, handlers_by_class
 from xla_emit.interpreter.pto_tile import Value
 
-Handler = Callable[[Any, Operation, list[Value]], list[Value]]
 _AXES = {"x": 0, "y": 1, "z": 2}
 
 
@@ -304,6 +303,4 @@ _BY_NAME: dict[str, Handler] = {
     "pto.convert": _convert,
 }
 
-SIMT_HANDLERS: dict[type[Operation], Handler] = {
-    op: _BY_NAME[op.name] for op in PTO.operations if op.name in _BY_NAME
-}
+SIMT_HANDLERS = handlers_by_class(_BY_NAME)

@@ -23,13 +23,11 @@ import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, StringAttr
 from xdsl.ir import Attribute, Operation
 
-from xla_emit.dialects.pto import PTO
 from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.pto_handlers import Array, Handler, handlers_by_class, ub_window
+from xla_emit.interpreter.pto_semantics_base import COMPARE
 from xla_emit.interpreter.pto_tile import Value
-
-Array = np.ndarray[Any, Any]
-Handler = Callable[[Any, Operation, list[Value]], list[Value]]
 
 
 def _unsigned(a: Array) -> Array:
@@ -67,14 +65,6 @@ _UNARY: dict[str, Callable[[Array], Array]] = {
 }
 _MASKED_UNARY = {"vabs": "absf", "vexp": "exp", "vln": "ln", "vsqrt": "sqrt", "vrelu": "relu"}
 _MASKED_UNARY |= {"vneg": "negf"}
-_COMPARE: dict[str, Callable[[Array, Array], Array]] = {
-    "eq": np.equal,
-    "ne": np.not_equal,
-    "lt": np.less,
-    "le": np.less_equal,
-    "gt": np.greater,
-    "ge": np.greater_equal,
-}
 _REDUCE: dict[str, Callable[..., Any]] = {"add": np.sum, "max": np.max, "min": np.min}
 
 
@@ -154,7 +144,7 @@ def _compare(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     prefix, relation = kind.groups()
     if op.name == "pto.vmi.cmpi" and prefix == "u":
         a, b = _unsigned(a), _unsigned(b)
-    result = _COMPARE[relation](a, b)
+    result = COMPARE[relation](a, b)
     if op.name == "pto.vmi.cmpf":
         unordered = np.isnan(a) | np.isnan(b)
         result = np.where(unordered, prefix == "u", result)
@@ -205,24 +195,15 @@ def _pset(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     return [np.arange(count) < int(first.group(1))]
 
 
-def _window(ex: Any, op: Operation, base: Value, offset: Value, count: int) -> Array:
-    if not isinstance(base, np.ndarray):
-        raise ex.error(op, "expects a UB buffer")
-    flat, start = base.reshape(-1), int(offset)  # type: ignore[arg-type]
-    if not 0 <= start <= flat.size - count:
-        raise ex.error(op, f"lanes [{start}, {start + count}) fall outside {flat.size} elements")
-    return flat[start : start + count]
-
-
 def _load(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     count, dtype = _shape(op.results[0].type)
-    return [_window(ex, op, args[0], args[1], count).astype(dtype)]
+    return [ub_window(ex, op, args[0], args[1], count).astype(dtype)]
 
 
 def _store(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     value, base, offset = args
     assert isinstance(value, np.ndarray)
-    window = _window(ex, op, base, offset, value.size)
+    window = ub_window(ex, op, base, offset, value.size)
     window[...] = value.astype(window.dtype)
     return []
 
@@ -262,6 +243,4 @@ _BY_NAME: dict[str, Handler] = {
     "pto.vmi.vcadd": _reduce,
 }
 
-VMI_HANDLERS: dict[type[Operation], Handler] = {
-    op: _BY_NAME[op.name] for op in PTO.operations if op.name in _BY_NAME
-}
+VMI_HANDLERS = handlers_by_class(_BY_NAME)

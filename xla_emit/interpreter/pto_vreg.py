@@ -26,13 +26,11 @@ import numpy as np
 from xdsl.dialects.builtin import StringAttr
 from xdsl.ir import Attribute, Operation
 
-from xla_emit.dialects.pto import PTO
 from xla_emit.dialects.pto.vpto_types import MaskType, VRegType
 from xla_emit.interpreter.element_types import numpy_dtype
+from xla_emit.interpreter.pto_handlers import Array, Handler, handlers_by_class, ub_window
+from xla_emit.interpreter.pto_semantics_base import COMPARE, ROUNDING
 from xla_emit.interpreter.pto_tile import Value
-
-Array = np.ndarray[Any, Any]
-Handler = Callable[[Any, Operation, list[Value]], list[Value]]
 
 _MASK_LANES = {"b8": 256, "b16": 128, "b32": 64}
 
@@ -60,14 +58,6 @@ _WITH_SCALAR: dict[str, Callable[[Array, Array], Array]] = {
     "vmuls": np.multiply,
     "vmaxs": np.maximum,
     "vmins": np.minimum,
-}
-_COMPARE: dict[str, Callable[[Array, Array], Array]] = {
-    "eq": np.equal,
-    "ne": np.not_equal,
-    "lt": np.less,
-    "le": np.less_equal,
-    "gt": np.greater,
-    "ge": np.greater_equal,
 }
 
 
@@ -129,12 +119,13 @@ def _with_scalar(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     return _predicated(ex, op, values, args[2])
 
 
+# vtrc's modes are tcvt's rounding modes under one-letter names.
 _TRUNCATIONS: dict[str, Callable[[Array], Array]] = {
-    "R": np.rint,
-    "A": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5),
-    "F": np.floor,
-    "C": np.ceil,
-    "Z": np.trunc,
+    "R": ROUNDING["CAST_RINT"],
+    "A": ROUNDING["CAST_ROUND"],
+    "F": ROUNDING["CAST_FLOOR"],
+    "C": ROUNDING["CAST_CEIL"],
+    "Z": ROUNDING["CAST_TRUNC"],
 }
 
 
@@ -165,12 +156,12 @@ def _reduce_add(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
 
 def _compare(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
     mode = _string(op, "cmp_mode", "")
-    if mode not in _COMPARE:
-        raise ex.error(op, f"compare mode '{mode}' is not one of {', '.join(_COMPARE)}")
+    if mode not in COMPARE:
+        raise ex.error(op, f"compare mode '{mode}' is not one of {', '.join(COMPARE)}")
     lhs, rhs, seed = args
     assert isinstance(lhs, np.ndarray) and isinstance(seed, np.ndarray)
     right = rhs if isinstance(rhs, np.ndarray) else np.asarray(rhs, lhs.dtype)
-    return [np.logical_and(seed, _COMPARE[mode](lhs, right))]
+    return [np.logical_and(seed, COMPARE[mode](lhs, right))]
 
 
 def _select(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
@@ -204,12 +195,7 @@ def _window(ex: Any, op: Operation, base: Value, offset: Value, count: int) -> A
     dist = _string(op, "dist", "NORM")
     if not dist.startswith("NORM"):
         raise ex.error(op, f"the executor does not model distribution '{dist}'")
-    if not isinstance(base, np.ndarray):
-        raise ex.error(op, "expects a UB buffer")
-    flat, start = base.reshape(-1), int(offset)  # type: ignore[arg-type]
-    if not 0 <= start <= flat.size - count:
-        raise ex.error(op, f"lanes [{start}, {start + count}) fall outside {flat.size} elements")
-    return flat[start : start + count]
+    return ub_window(ex, op, base, offset, count)
 
 
 def _load(ex: Any, op: Operation, args: list[Value]) -> list[Value]:
@@ -249,6 +235,4 @@ _BY_NAME: dict[str, Handler] = {
     "pto.vecscope": _scope,
 }
 
-VREG_HANDLERS: dict[type[Operation], Handler] = {
-    op: _BY_NAME[op.name] for op in PTO.operations if op.name in _BY_NAME
-}
+VREG_HANDLERS = handlers_by_class(_BY_NAME)
