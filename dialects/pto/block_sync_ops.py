@@ -31,6 +31,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import PTOEnumAttrBase
 from xla_emit.dialects.pto.declared_ops import declared_attribute
+from xla_emit.dialects.pto.infra_ops import parse_pipe_head, print_pipe_head
 from xla_emit.dialects.pto.types import (
     DYNAMIC,
     PIPES,
@@ -160,17 +161,7 @@ class _BufDynOpBase(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        bracketed = parser.parse_optional_punctuation("[") is not None
-        if bracketed:
-            op_type: Attribute = parser.parse_attribute()
-        else:
-            position = parser.pos
-            pipe = parser.parse_optional_str_literal()
-            if pipe is None:
-                parser.raise_error("expected string pipe/op_type or '['", position, parser.pos)
-            if pipe not in PIPES:
-                parser.raise_error(f"unknown pipe token: {pipe}", position, parser.pos)
-            op_type = PipeAttr.new([StringAttr(pipe)])
+        op_type, bracketed = parse_pipe_head(parser)
         parser.parse_punctuation(",")
         slot = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
         mode = 0
@@ -186,16 +177,9 @@ class _BufDynOpBase(IRDLOperation):
         return op
 
     def print(self, printer: Printer) -> None:
-        if isinstance(self.op_type, PipeAttr):
-            printer.print_string(f' "{self.op_type.value.data}", ')
-            printer.print_operand(self.buf_id)
-            printer.print_string(f", {self.mode.value.data}")
-        else:
-            printer.print_string("[")
-            printer.print_attribute(self.op_type)
-            printer.print_string(", ")
-            printer.print_operand(self.buf_id)
-            printer.print_string(f", {self.mode.value.data}]")
+        closing = print_pipe_head(printer, self.op_type)
+        printer.print_operand(self.buf_id)
+        printer.print_string(f", {self.mode.value.data}{closing}")
         printer.print_op_attributes(self.attributes)
 
 

@@ -316,6 +316,33 @@ class WaitFlagDynOp(_DynamicFlagOpBase):
     name = "pto.wait_flag_dyn"
 
 
+def parse_pipe_head(parser: Parser) -> tuple[Attribute, bool]:
+    """The op type that opens `[#pto.pipe_event_type<..>, ...]` or `"PIPE_V", ...`, and
+    whether it opened a bracket (closed after the operands)."""
+    if parser.parse_optional_punctuation("[") is not None:
+        return parser.parse_attribute(), True
+    position = parser.pos
+    pipe = parser.parse_optional_str_literal()
+    if pipe is None:
+        parser.raise_error(
+            "expected string pipe/op_type or '['", position, max(parser.pos, position + 1)
+        )
+    if pipe not in PIPES:
+        parser.raise_error(f"unknown pipe token: {pipe}", position, parser.pos)
+    return PipeAttr.new([StringAttr(pipe)]), False
+
+
+def print_pipe_head(printer: Printer, op_type: Attribute) -> str:
+    """Prints the op type as `parse_pipe_head` reads it; returns what closes it."""
+    if isinstance(op_type, PipeAttr):
+        printer.print_string(f' "{op_type.value.data}", ')
+        return ""
+    printer.print_string("[")
+    printer.print_attribute(op_type)
+    printer.print_string(", ")
+    return "]"
+
+
 class _BufferOpBase(IRDLOperation):
     """`pto.OP[#pto.pipe_event_type<TLOAD>, 0]` or, as PTOAS main also writes it,
     `pto.OP "PIPE_V", 0[, MODE]` (a pipe by name; the mode defaults to 0)."""
@@ -326,17 +353,7 @@ class _BufferOpBase(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        bracketed = parser.parse_optional_punctuation("[") is not None
-        if bracketed:
-            op_type: Attribute = parser.parse_attribute()
-        else:
-            position = parser.pos
-            pipe = parser.parse_optional_str_literal()
-            if pipe is None or pipe not in PIPES:
-                parser.raise_error(
-                    "expected string pipe/op_type or '['", position, max(parser.pos, position + 1)
-                )
-            op_type = PipeAttr.new([StringAttr(pipe)])
+        op_type, bracketed = parse_pipe_head(parser)
         parser.parse_punctuation(",")
         properties: dict[str, Attribute] = {"op_type": op_type}
         properties["buf_id"] = IntegerAttr(parser.parse_integer(), i64)
@@ -351,12 +368,8 @@ class _BufferOpBase(IRDLOperation):
     def print(self, printer: Printer) -> None:
         buf_id = self.buf_id.value.data if isinstance(self.buf_id, IntegerAttr) else self.buf_id
         mode = f", {self.mode.value.data}" if self.mode is not None else ""
-        if isinstance(self.op_type, PipeAttr):
-            printer.print_string(f' "{self.op_type.value.data}", {buf_id}{mode}')
-        else:
-            printer.print_string("[")
-            printer.print_attribute(self.op_type)
-            printer.print_string(f", {buf_id}{mode}]")
+        closing = print_pipe_head(printer, self.op_type)
+        printer.print_string(f"{buf_id}{mode}{closing}")
         printer.print_op_attributes(self.attributes)
 
 
