@@ -60,6 +60,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, NoTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects.syntax import parse_body_region
 
 
 @irdl_op_definition
@@ -82,10 +83,7 @@ class InParallelOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        body = parser.parse_region()
-        if not body.blocks:
-            body.add_block(Block())
-        op = cls(body)
+        op = cls(parse_body_region(parser))
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from xdsl.dialects.builtin import DenseArrayBase
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -65,3 +65,12 @@ def print_attr_dict_merged(printer: Printer, op: IRDLOperation, elided: Iterable
 def int_values(array: DenseArrayBase) -> tuple[int, ...]:
     """The integers of an `array<i64: ...>` (or i32) property."""
     return tuple(cast(Sequence[int], cast(Any, array).get_values()))
+
+
+def parse_body_region(parser: Parser) -> Region:
+    """A single-block region; an empty `{ }` is an empty block, as MLIR's generated parser
+    makes it for a region without terminator."""
+    body = parser.parse_region()
+    if not body.blocks:
+        body.add_block(Block())
+    return body

@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Region
+from xdsl.ir import Attribute, Region
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -43,6 +43,7 @@ from xla_emit.dialects.pto.attrs import (
     EventIdArrayType,
 )
 from xla_emit.dialects.pto.types import PIPES, EventAttr, PipeAttr, PtrType, TileBufType
+from xla_emit.dialects.syntax import parse_body_region
 
 _INDEX = IndexType()
 
@@ -216,10 +217,7 @@ class _SectionOpBase(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        body = parser.parse_region()
-        if not body.blocks:
-            body.add_block(Block())
-        op = cls(body)
+        op = cls(parse_body_region(parser))
         op.attributes |= parser.parse_optional_attr_dict()
         return op
 
