@@ -6,7 +6,7 @@ import ml_dtypes
 import numpy as np
 
 from xla_emit.runtime import ulp_distance
-from xla_emit.runtime.compare import compare
+from xla_emit.runtime.compare import compare, failed_at
 
 
 def _steps(start: np.float32, count: int) -> np.float32:
@@ -64,3 +64,13 @@ def test_the_package_serves_every_name_it_lists() -> None:
 
     for name in runtime.__all__:
         assert getattr(runtime, name) is not None, name
+
+
+def test_failed_at_names_the_element_and_its_two_values() -> None:
+    expected = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    actual = np.array([[1.0, 2.0], [3.5, 4.0]], np.float32)
+    result = failed_at(expected, actual, (1, 0), (0.5, 7), "too far, first", ", by hand")
+    assert not result.matches and not result.identical
+    assert (result.max_abs_error, result.max_ulp_error) == (0.5, 7)
+    assert (result.expected_value, result.actual_value) == (3.0, 3.5)
+    assert result.describe() == "too far, first at [1, 0]: expected 3.0, got 3.5, by hand"

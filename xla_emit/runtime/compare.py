@@ -160,3 +160,18 @@ def first_index(mask: np.ndarray) -> tuple[int, ...] | None:
 
 def value_at(array: np.ndarray, index: tuple[int, ...] | None) -> float | None:
     return None if index is None else float(array[index])
+
+
+def failed_at(
+    expected: np.ndarray,
+    actual: np.ndarray,
+    index: tuple[int, ...] | None,
+    errors: tuple[float, int],
+    why: str,
+    after: str = "",
+) -> Comparison:
+    """A failed comparison (max abs and max ulp `errors`) whose verdict, `why`, goes on
+    with the first element that fails and its two values, then `after`."""
+    want, got = value_at(expected, index), value_at(actual, index)
+    verdict = f"{why} at {list(index or ())}: expected {want}, got {got}{after}"
+    return Comparison(False, False, *errors, index, want, got, verdict=verdict)

@@ -47,9 +47,9 @@ from xla_emit.runtime.compare import (
     Comparison,
     as_parts,
     compare,
+    failed_at,
     first_index,
     tolerance_rule,
-    value_at,
 )
 from xla_emit.runtime.kernels import wrap_as_fusion
 from xla_emit.runtime.sum_bounds import bound_on_the_output, tree_error_bound, unit_roundoff
@@ -171,21 +171,11 @@ def compare_exactly(expected: np.ndarray, actual: np.ndarray) -> Comparison:
     if not differs.any():
         return Comparison(True, False, 0.0, 0, None, verdict="bit-identical (up to NaN payloads)")
     index = first_index(differs)
-    return Comparison(
-        False,
-        False,
-        result.max_abs_error,
-        result.max_ulp_error,
-        index,
-        value_at(expected, index),
-        value_at(actual, index),
-        verdict=(
-            f"not bit-identical, though the kernel computes what the reference does in the same "
-            f"order: max abs error {result.max_abs_error:.6g}, first difference at "
-            f"{list(index or ())}: expected {value_at(expected, index)}, "
-            f"got {value_at(actual, index)}"
-        ),
+    why = (
+        "not bit-identical, though the kernel computes what the reference does in the same "
+        f"order: max abs error {result.max_abs_error:.6g}, first difference"
     )
+    return failed_at(expected, actual, index, (result.max_abs_error, result.max_ulp_error), why)
 
 
 def _bits_type(array: np.ndarray) -> np.dtype[np.generic]:
@@ -226,20 +216,9 @@ def compare_within_bound(
         verdict = "bit-identical" if identical else f"within the reordered-sum bound ({details})"
         return Comparison(True, identical, max_error, 0, None, verdict=verdict)
     index = first_index(outside)
-    return Comparison(
-        False,
-        False,
-        max_error,
-        0,
-        index,
-        value_at(expected, index),
-        value_at(actual, index),
-        verdict=(
-            f"outside the reordered-sum bound ({details}), first at {list(index or ())}: "
-            f"expected {value_at(expected, index)}, got {value_at(actual, index)}, "
-            f"exact sum {float(exact[index]):.6g}"
-        ),
-    )
+    why = f"outside the reordered-sum bound ({details}), first"
+    after = f", exact sum {float(exact[index]):.6g}"
+    return failed_at(expected, actual, index, (max_error, 0), why, after)
 
 
 # ----------------------------------------------------------------------------- reading the module

@@ -51,11 +51,11 @@ from xla_emit.runtime.compare import (
     DEFAULT_MAX_ULP,
     Comparison,
     compare,
+    failed_at,
     first_index,
     scale_tolerance_of,
     tolerance_rule,
     ulp_distance,
-    value_at,
 )
 from xla_emit.runtime.dot_bounds import F32_UNIT_ROUNDOFF, tf32_dot_bound, tf32_dot_depth
 from xla_emit.runtime.sum_bounds import bound_on_the_output
@@ -224,20 +224,8 @@ def compare_after_tf32(
         outside = (ulp_distance(expected, actual) > max_ulp) & (error > allowed)
     nan_mismatch = np.isnan(wide_expected) != np.isnan(wide_actual)
     index = first_index(outside | nan_mismatch) or result.first_difference
-    return Comparison(
-        False,
-        False,
-        result.max_abs_error,
-        result.max_ulp_error,
-        index,
-        value_at(expected, index),
-        value_at(actual, index),
-        verdict=(
-            f"max abs error {result.max_abs_error:.6g}, outside {rule} and {max_ulp} ulp, "
-            f"first at {list(index or ())}: expected "
-            f"{value_at(expected, index)}, got {value_at(actual, index)}"
-        ),
-    )
+    why = f"max abs error {result.max_abs_error:.6g}, outside {rule} and {max_ulp} ulp, first"
+    return failed_at(expected, actual, index, (result.max_abs_error, result.max_ulp_error), why)
 
 
 def tf32_dot_output(
