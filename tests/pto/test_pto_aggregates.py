@@ -6,27 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.pto.pto_kernels import a5_kernel, run_kernel
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import PTOExecutor
-from xla_emit.ir import parse_mlir, verify_module
 
 GI = "!pto.ptr<i32, gm>"
 GF = "!pto.ptr<f32, gm>"
 
 
 def run(params: str, body: str, args: list[object]) -> None:
-    text = f"""module attributes {{pto.target_arch = "a5"}} {{
-  func.func @k({params}) attributes {{pto.simt_entry}} {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %c2 = arith.constant 2 : index
-{body}
-    return
-  }}
-}}"""
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-    PTOExecutor(module).run("k", args)
+    constants = "".join(f"    %c{n} = arith.constant {n} : index\n" for n in range(3))
+    run_kernel(a5_kernel(params, constants + body, " attributes {pto.simt_entry}"), args)
 
 
 def test_struct_fields_through_nested_paths() -> None:

@@ -8,9 +8,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from tests.pto.pto_kernels import a5_kernel, run_kernel
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import PTOExecutor
-from xla_emit.ir import parse_mlir, verify_module
 
 GF = "!pto.ptr<f32, gm>"
 GI = "!pto.ptr<i32, gm>"
@@ -18,17 +17,8 @@ rng = np.random.default_rng(3)
 
 
 def run(params: str, body: str, args: list[object], threads: str = "8 : i32, 2 : i32") -> None:
-    text = f"""module attributes {{pto.target_arch = "a5"}} {{
-  func.func @k({params}) {{
-    pto.section.simt<<<{threads}, 1 : i32>>> {{
-{body}
-    }}
-    return
-  }}
-}}"""
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-    PTOExecutor(module).run("k", args)
+    section = f"    pto.section.simt<<<{threads}, 1 : i32>>> {{\n{body}\n    }}"
+    run_kernel(a5_kernel(params, section), args)
 
 
 def thread_index() -> str:
@@ -292,7 +282,5 @@ def test_block_flags_order_nothing_in_a_sequential_run() -> None:
     return
   }}
 }}"""
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-    PTOExecutor(module).run("k", [x, np.zeros(8, np.int32), 2.5])
+    run_kernel(text, [x, np.zeros(8, np.int32), 2.5])
     assert x.tolist() == [0.0, 2.5, 0.0, 0.0]

@@ -10,9 +10,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from tests.pto.pto_kernels import OFFSETS, run_kernel
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import PTOExecutor
-from xla_emit.ir import parse_mlir, verify_module
 
 VF = "!pto.vmi.vreg<64xf32>"
 VI = "!pto.vmi.vreg<64xi32>"
@@ -28,16 +27,7 @@ def run(
     """Run `body` over `%x` (a UB buffer of 192 elements) and `scalars`."""
     pointer = pointer or (PF if buffer.dtype == np.float32 else PI)
     params = f"%x: {pointer}" + (f", {scalars}" if scalars else "")
-    text = f"""func.func @k({params}) {{
-  %c0 = arith.constant 0 : index
-  %c64 = arith.constant 64 : index
-  %c128 = arith.constant 128 : index
-{body}
-  return
-}}"""
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-    PTOExecutor(module).run("k", [buffer, *values])
+    run_kernel(f"func.func @k({params}) {{\n{OFFSETS}{body}\n  return\n}}", [buffer, *values])
 
 
 def binary_kernel(op: str, vreg: str, pointer: str) -> str:

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.pto_kernels import check_rule, verify_body
 
 V64 = "!pto.vmi.vreg<64xf32>"
 ARGUMENTS = {
@@ -41,10 +40,7 @@ ARGUMENTS = {
 
 
 def _verify(body: str) -> None:
-    params = ", ".join(f"%{name}: {type_}" for name, type_ in ARGUMENTS.items())
-    text = f"func.func @k({params}) {{\n  {body}\n  return\n}}\n"
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
+    verify_body(ARGUMENTS, body)
 
 
 # (valid body, the body with one change, PTOAS's message for the change)
@@ -351,9 +347,5 @@ CASES = [
 
 @pytest.mark.parametrize(("valid", "invalid", "message"), CASES, ids=[c[2][:40] for c in CASES])
 def test_vmi_rule(valid: str, invalid: str, message: str) -> None:
-    _verify(valid)
-    with pytest.raises(UserError) as caught:
-        _verify(invalid)
-    assert message in caught.value.message
-    location = caught.value.location
+    location = check_rule(_verify, valid, invalid, message).location
     assert location is not None and location.line == 2

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.pto_kernels import check_rule, verify_body
 
 F32 = "!pto.vreg<64xf32>"
 ARGUMENTS = {
@@ -51,14 +50,7 @@ ARGUMENTS = {
 
 
 def _verify(body: str) -> None:
-    params = ", ".join(f"%{name}: {type_}" for name, type_ in ARGUMENTS.items())
-    text = (
-        f"func.func @k({params}) {{\n  {body}\n  return\n}}\n"
-        if "\n" not in body
-        else f"func.func @k({params}) {{\n{body}\n  return\n}}\n"
-    )
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
+    verify_body(ARGUMENTS, body)
 
 
 def _constants(*values: int) -> str:
@@ -306,7 +298,4 @@ CASES = [
 
 @pytest.mark.parametrize(("valid", "invalid", "message"), CASES, ids=[c[2][:40] for c in CASES])
 def test_vpto_rule(valid: str, invalid: str, message: str) -> None:
-    _verify(valid)
-    with pytest.raises(UserError) as caught:
-        _verify(invalid)
-    assert message in caught.value.message
+    check_rule(_verify, valid, invalid, message)

@@ -10,9 +10,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from tests.pto.pto_kernels import OFFSETS, run_kernel
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import PTOExecutor
-from xla_emit.ir import parse_mlir, verify_module
 
 V = "!pto.vreg<64xf32>"
 VI = "!pto.vreg<64xi32>"
@@ -24,18 +23,8 @@ rng = np.random.default_rng(11)
 
 def run(body: str, buffers: list[np.ndarray], params: str, scalars: tuple = ()) -> None:
     """Run `body` in a vector scope with `params` (buffers first, then scalars)."""
-    text = f"""func.func @k({params}) {{
-  %c0 = arith.constant 0 : index
-  %c64 = arith.constant 64 : index
-  %c128 = arith.constant 128 : index
-  pto.vecscope {{
-{body}
-  }}
-  return
-}}"""
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-    PTOExecutor(module).run("k", [*buffers, *scalars])
+    scope = f"  pto.vecscope {{\n{body}\n  }}"
+    run_kernel(f"func.func @k({params}) {{\n{OFFSETS}{scope}\n  return\n}}", [*buffers, *scalars])
 
 
 def lanes(values: list[float], active: list[bool]) -> np.ndarray:

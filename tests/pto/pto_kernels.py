@@ -1,0 +1,57 @@
+"""Kernel text and checks the PTO tests share: parse, verify and run a kernel `@k`,
+wrap statements in an a5 module, and check a verifier rule on a valid and a changed body."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from xdsl.dialects.builtin import ModuleOp
+
+from xla_emit.diagnostics import UserError
+from xla_emit.interpreter.pto import PTOExecutor
+from xla_emit.ir import parse_mlir, verify_module
+
+# The UB offsets of a kernel's three 64-lane windows, as its first statements.
+OFFSETS = """  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+"""
+
+
+def verify_kernel(text: str) -> ModuleOp:
+    module, source_map = parse_mlir(text, "k.mlir")
+    verify_module(module, source_map)
+    return module
+
+
+def run_kernel(text: str, args: list[object]) -> None:
+    """Parse and verify `text`, then run its `@k` on `args` in the PTO executor."""
+    PTOExecutor(verify_kernel(text)).run("k", args)
+
+
+def a5_kernel(params: str, body: str, attributes: str = "") -> str:
+    """`@k(params)` in an a5 module: `body` (lines indented by four) before its return."""
+    return f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func @k({params}){attributes} {{
+{body}
+    return
+  }}
+}}"""
+
+
+def verify_body(arguments: dict[str, str], body: str) -> None:
+    """Verify `body` in `@k` with one argument per entry of `arguments` (name: type); a
+    body of one line is indented here, one of several lines comes indented."""
+    params = ", ".join(f"%{name}: {type_}" for name, type_ in arguments.items())
+    lines = body if "\n" in body else f"  {body}"
+    verify_kernel(f"func.func @k({params}) {{\n{lines}\n  return\n}}\n")
+
+
+def check_rule(verify: Callable[[str], None], valid: str, invalid: str, message: str) -> UserError:
+    """`valid` verifies and `invalid` fails with `message`; the error, for more checks."""
+    verify(valid)
+    with pytest.raises(UserError) as caught:
+        verify(invalid)
+    assert message in caught.value.message
+    return caught.value
