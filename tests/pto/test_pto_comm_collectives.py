@@ -9,9 +9,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
+from tests.pto.pto_kernels import run_kernel
 from xla_emit.diagnostics import UserError
-from xla_emit.interpreter.pto import PTOExecutor
-from xla_emit.ir import parse_mlir, verify_module
 
 MEMBER = "!pto.partition_tensor_view<128xf32>"
 WHOLE = "!pto.partition_tensor_view<384xf32>"
@@ -26,10 +25,16 @@ def run(line: str, first: str, buffers: list[np.ndarray]) -> None:
   {line}
   return
 }}"""
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
     tiles = [np.zeros((1, 128), np.float32), np.zeros((1, 128), np.float32)]
-    PTOExecutor(module).run("k", [*buffers, *tiles])
+    run_kernel(text, [*buffers, *tiles])
+
+
+def whole_to_ranks(op: str, root: int) -> str:
+    """`op` between the whole buffer `%x` and the three ranks, staged through `%ping`."""
+    return (
+        f"pto.comm.{op}(%x, recv(%ping), group(%g0, %g1, %g2) : {WHOLE}, {TILE}, "
+        f"{MEMBER}, {MEMBER}, {MEMBER}) {{root = {root} : i32}}"
+    )
 
 
 def ranks() -> list[np.ndarray]:
@@ -49,11 +54,7 @@ def test_broadcast_writes_the_source_into_every_rank() -> None:
 
 def test_gather_concatenates_the_ranks_in_order() -> None:
     dst, members = np.zeros(384, np.float32), ranks()
-    line = (
-        f"pto.comm.tgather(%x, recv(%ping), group(%g0, %g1, %g2) : {WHOLE}, {TILE}, "
-        f"{MEMBER}, {MEMBER}, {MEMBER}) {{root = 0 : i32}}"
-    )
-    run(line, WHOLE, [dst, *members])
+    run(whole_to_ranks("tgather", 0), WHOLE, [dst, *members])
     for r in range(3):
         for i in range(128):
             assert dst[128 * r + i] == members[r][i]
@@ -61,11 +62,7 @@ def test_gather_concatenates_the_ranks_in_order() -> None:
 
 def test_scatter_hands_each_rank_its_block() -> None:
     src, members = rng.uniform(-5, 5, 384).astype(np.float32), ranks()
-    line = (
-        f"pto.comm.tscatter(%x, recv(%ping), group(%g0, %g1, %g2) : {WHOLE}, {TILE}, "
-        f"{MEMBER}, {MEMBER}, {MEMBER}) {{root = 2 : i32}}"
-    )
-    run(line, WHOLE, [src, *members])
+    run(whole_to_ranks("tscatter", 2), WHOLE, [src, *members])
     for r in range(3):
         assert members[r].tolist() == src[128 * r : 128 * (r + 1)].tolist()
 
