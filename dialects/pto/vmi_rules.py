@@ -962,6 +962,17 @@ def _quoted_pmode(op: Operation) -> None:
     require(mode is None or mode in ("merge", "zero"), "pmode must be 'merge' or 'zero'")
 
 
+def _mask_and_pmode(op: Operation, data: VMIVRegType) -> None:
+    """The predication of a masked VMI math op: its mask fits `data`, its pmode is known."""
+    mask_fits(op.mask.type, data)  # type: ignore[attr-defined]
+    _quoted_pmode(op)
+
+
+def _float_vector(x: VMIVRegType) -> None:
+    no_bf16x2(x.element_type)
+    require(is_float_like(x.element_type), "requires vector element type to be f16 or f32")
+
+
 def _offsets_element(offsets: VMIVRegType) -> int:
     element = offsets.element_type
     require(
@@ -1001,8 +1012,7 @@ def _vscatter(op: Operation) -> None:
     memory_matches(memory, value, "destination")
     _offsets_element(offsets)
     same_vregs([value, offsets], same_element=False)
-    mask_fits(op.mask.type, value)  # type: ignore[attr-defined]
-    _quoted_pmode(op)
+    _mask_and_pmode(op, value)
 
 
 def _vexpdif(op: Operation) -> None:
@@ -1020,14 +1030,12 @@ def _vexpdif(op: Operation) -> None:
         x.count.data == max_.count.data == result.count.data,
         "requires x, max, and result logical lane counts to match",
     )
-    mask_fits(op.mask.type, x)  # type: ignore[attr-defined]
-    _quoted_pmode(op)
+    _mask_and_pmode(op, x)
 
 
 def _vaxpy(op: Operation) -> None:
     x, acc, result = vreg(op.x), vreg(op.acc), vreg(op.result)  # type: ignore[attr-defined]
-    no_bf16x2(x.element_type)
-    require(is_float_like(x.element_type), "requires vector element type to be f16 or f32")
+    _float_vector(x)
     require(
         x == acc == result,
         "requires x, acc, and result to have identical VMI vreg types",
@@ -1036,33 +1044,28 @@ def _vaxpy(op: Operation) -> None:
         op.alpha.type == x.element_type,  # type: ignore[attr-defined]
         "requires alpha scalar type to match vector element type",
     )
-    mask_fits(op.mask.type, result)  # type: ignore[attr-defined]
-    _quoted_pmode(op)
+    _mask_and_pmode(op, result)
 
 
 def _vlrelu(op: Operation) -> None:
     x, result = vreg(op.x), vreg(op.result)  # type: ignore[attr-defined]
-    no_bf16x2(x.element_type)
-    require(is_float_like(x.element_type), "requires vector element type to be f16 or f32")
+    _float_vector(x)
     require(x == result, "requires x and result to have identical VMI vreg types")
     require(
         op.slope.type == x.element_type,  # type: ignore[attr-defined]
         "requires slope scalar type to match vector element type",
     )
-    mask_fits(op.mask.type, result)  # type: ignore[attr-defined]
-    _quoted_pmode(op)
+    _mask_and_pmode(op, result)
 
 
 def _vprelu(op: Operation) -> None:
     x, alpha, result = vreg(op.x), vreg(op.alpha), vreg(op.result)  # type: ignore[attr-defined]
-    no_bf16x2(x.element_type)
-    require(is_float_like(x.element_type), "requires vector element type to be f16 or f32")
+    _float_vector(x)
     require(
         x == alpha == result,
         "requires x, alpha, and result to have identical VMI vreg types",
     )
-    mask_fits(op.mask.type, result)  # type: ignore[attr-defined]
-    _quoted_pmode(op)
+    _mask_and_pmode(op, result)
 
 
 def _add_carry(op: Operation) -> None:
