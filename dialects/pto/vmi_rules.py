@@ -1737,16 +1737,20 @@ def _channel_merge(op: Operation) -> None:
     _channel_layouts(result, inputs, split=False)
 
 
+def _both_layout_assigned(source: Attribute, result: Attribute) -> None:
+    require(
+        layout_of(source) is not None and layout_of(result) is not None,
+        "requires source and result to be layout-assigned",
+    )
+
+
 def _ensure_layout(op: Operation) -> None:
     source, result = vreg(op.source), vreg(op.result)  # type: ignore[attr-defined]
     require(
         source.count.data == result.count.data and source.element_type == result.element_type,
         "requires source and result to preserve VMI data shape and element type",
     )
-    require(
-        layout_of(source) is not None and layout_of(result) is not None,
-        "requires source and result to be layout-assigned",
-    )
+    _both_layout_assigned(source, result)
 
 
 def _ensure_mask_layout(op: Operation) -> None:
@@ -1755,10 +1759,7 @@ def _ensure_mask_layout(op: Operation) -> None:
         source.count.data == result.count.data and source.granularity == result.granularity,
         "requires source and result to preserve VMI mask shape and granularity",
     )
-    require(
-        layout_of(source) is not None and layout_of(result) is not None,
-        "requires source and result to be layout-assigned",
-    )
+    _both_layout_assigned(source, result)
 
 
 def _ensure_mask_granularity(op: Operation) -> None:
