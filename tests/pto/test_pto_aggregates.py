@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.pto.pto_kernels import a5_kernel, run_kernel
+from tests.pto.kernel_checks import a5_kernel, run_kernel
 from xla_emit.diagnostics import UserError
 
 GI = "!pto.ptr<i32, gm>"

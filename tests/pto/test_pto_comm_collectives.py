@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from tests.pto.pto_kernels import run_kernel
+from tests.pto.kernel_checks import run_kernel
 from xla_emit.diagnostics import UserError
 
 MEMBER = "!pto.partition_tensor_view<128xf32>"

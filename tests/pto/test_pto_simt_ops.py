@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from tests.pto.pto_kernels import a5_kernel, run_kernel
+from tests.pto.kernel_checks import a5_kernel, run_kernel
 from xla_emit.diagnostics import UserError
 
 GF = "!pto.ptr<f32, gm>"

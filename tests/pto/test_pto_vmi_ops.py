@@ -4,13 +4,12 @@ unordered float predicates)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from tests.pto.pto_kernels import OFFSETS, run_kernel
+from tests.pto.kernel_checks import OFFSETS, UNARY_GOLDENS, run_kernel
 from xla_emit.diagnostics import UserError
 
 VF = "!pto.vmi.vreg<64xf32>"
@@ -104,14 +103,8 @@ def test_a_shift_by_the_width_is_a_located_error() -> None:
     assert "'pto.vmi.shli' op shifts by amounts outside [0, 32)" in caught.value.message
 
 
-UNARY = {
-    "negf": lambda a: -a,
-    "absf": abs,
-    "exp": math.exp,
-    "ln": math.log,
-    "sqrt": math.sqrt,
-    "relu": lambda a: max(a, 0.0),
-}
+# negf and absf carry the float suffix the integer forms would not.
+UNARY = {{"neg": "negf", "abs": "absf"}.get(stem, stem): f for stem, f in UNARY_GOLDENS.items()}
 
 
 @pytest.mark.parametrize("op", sorted(UNARY))

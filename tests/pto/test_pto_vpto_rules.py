@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pto.pto_kernels import check_rule, verify_body
+from tests.pto.kernel_checks import check_rule, verify_body
 
 F32 = "!pto.vreg<64xf32>"
 ARGUMENTS = {

@@ -4,13 +4,12 @@ inactive lane is 0; `vcadd`'s sum in lane 0; `plt` counts lanes down)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from tests.pto.pto_kernels import OFFSETS, run_kernel
+from tests.pto.kernel_checks import OFFSETS, UNARY_GOLDENS, run_kernel
 from xla_emit.diagnostics import UserError
 
 V = "!pto.vreg<64xf32>"
@@ -66,14 +65,7 @@ def test_binary_ops_under_a_tail_mask(op: str) -> None:
     np.testing.assert_array_equal(x[:128], before[:128])
 
 
-UNARY = {
-    "vabs": abs,
-    "vneg": lambda a: -a,
-    "vexp": math.exp,
-    "vln": math.log,
-    "vsqrt": math.sqrt,
-    "vrelu": lambda a: max(a, 0.0),
-}
+UNARY = {f"v{stem}": f for stem, f in UNARY_GOLDENS.items()}
 
 
 @pytest.mark.parametrize("op", sorted(UNARY))

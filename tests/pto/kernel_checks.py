@@ -3,6 +3,7 @@ wrap statements in an a5 module, and check a verifier rule on a valid and a chan
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import pytest
@@ -11,6 +12,16 @@ from xdsl.dialects.builtin import ModuleOp
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter.pto import PTOExecutor
 from xla_emit.ir import parse_mlir, verify_module
+
+# Golden unary lane functions, from Python's math, by the op's stem (vmi `exp`, vreg `vexp`).
+UNARY_GOLDENS: dict[str, Callable[[float], float]] = {
+    "neg": lambda a: -a,
+    "abs": abs,
+    "exp": math.exp,
+    "ln": math.log,
+    "sqrt": math.sqrt,
+    "relu": lambda a: max(a, 0.0),
+}
 
 # The UB offsets of a kernel's three 64-lane windows, as its first statements.
 OFFSETS = """  %c0 = arith.constant 0 : index
