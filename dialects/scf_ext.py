@@ -24,7 +24,7 @@ list, or one type without parentheses (`iter_args(%a = %x) -> i32 {`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Self
 
 from xdsl.dialects import arith, scf
@@ -266,18 +266,14 @@ class ForallOp(IRDLOperation):
         else:
             parser.parse_keyword("in")
             upper = bounds("upper bounds")
-        shared: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
-        types: list[Attribute] = []
-        if parser.parse_optional_keyword("shared_outs") is not None:
-            shared = parser.parse_comma_separated_list(
-                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
-            )
-            parser.parse_punctuation("->")
-            types = parser.parse_comma_separated_list(
+        shared, types = parse_carried_values(
+            parser,
+            "shared_outs",
+            lambda: parser.parse_comma_separated_list(
                 Parser.Delimiter.PAREN, parser.parse_attribute
-            )
-            if len(types) != len(shared):
-                parser.raise_error(f"expected {len(shared)} result types, but got {len(types)}")
+            ),
+            "result types",
+        )
         pairs = list(zip(shared, types, strict=True))
         inits = [parser.resolve_operand(init, t) for (_, init), t in pairs]
         arguments = [iv.resolve(index) for iv in ivs]
@@ -291,6 +287,23 @@ class ForallOp(IRDLOperation):
         if not isinstance(op.body.block.last_op, InParallelOp):
             op.body.block.add_op(InParallelOp())
         return op
+
+
+def parse_carried_values(
+    parser: Parser, keyword: str, parse_types: Callable[[], list[Attribute]], noun: str
+) -> tuple[list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]], list[Attribute]]:
+    """`KEYWORD(%arg = %init, ...) -> TYPES` when the keyword is there (scf.forall's
+    shared_outs, scf.for's iter_args): the pairs and their types, one type a pair."""
+    if parser.parse_optional_keyword(keyword) is None:
+        return [], []
+    carried = parser.parse_comma_separated_list(
+        Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
+    )
+    parser.parse_punctuation("->")
+    types = parse_types()
+    if len(types) != len(carried):
+        parser.raise_error(f"expected {len(carried)} {noun}, but got {len(types)}")
+    return carried, types
 
 
 def parse_result_types(parser: Parser) -> list[Attribute]:
@@ -328,16 +341,9 @@ class ForOp(scf.ForOp):
         parser.parse_keyword("step")
         step = parser.parse_unresolved_operand()
         position = parser.pos
-        carried: list[tuple[Parser.UnresolvedArgument, UnresolvedOperand]] = []
-        types: list[Attribute] = []
-        if parser.parse_optional_keyword("iter_args") is not None:
-            carried = parser.parse_comma_separated_list(
-                Parser.Delimiter.PAREN, lambda: parse_assignment(parser)
-            )
-            parser.parse_punctuation("->")
-            types = parse_result_types(parser)
-            if len(types) != len(carried):
-                parser.raise_error(f"expected {len(carried)} iter_args types, but got {len(types)}")
+        carried, types = parse_carried_values(
+            parser, "iter_args", lambda: parse_result_types(parser), "iter_args types"
+        )
         inits = parser.resolve_operands([init for _, init in carried], types, position)
         index_type: Attribute = IndexType()
         if parser.parse_optional_punctuation(":") is not None:

@@ -131,3 +131,9 @@ def test_parallel_insert_slice_outside_in_parallel_is_rejected() -> None:
     with pytest.raises(UserError) as caught:
         verify_module(module, source_map)
     assert "expected to be inside scf.forall.in_parallel" in caught.value.format()
+
+
+def test_a_forall_needs_one_result_type_per_shared_out() -> None:
+    text = KERNEL.replace("-> (tensor<2x4xf32>) {", "-> (tensor<2x4xf32>, f32) {")
+    with pytest.raises(UserError, match=r"k.mlir:4:.*expected 1 result types, but got 2"):
+        parse_mlir(text, "k.mlir")
