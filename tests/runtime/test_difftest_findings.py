@@ -371,6 +371,54 @@ ENTRY %main (z: c64[5]) -> f32[5] {
         [("c64", (3, 5, 4), _GEMM_TWICE_AB)],
         signed_zeros=False,
     ),
+    # An argmin of row sums beside popcnt of the same sums: XLA's reduction emitter takes
+    # the argmin as its hero and the popcnt (whose path passes the sums' reduce, which a
+    # loop computes faster) as a side output; ours looked for one reduce among the heroes,
+    # found two and refused the fusion as a multi-output loop of two shapes (seed 101991).
+    # By hand: the sums are [[98, 9], [0, 0], [2**31 wrapped, 3]].
+    Finding(
+        "side_output_beside_argmin",
+        "side_output_beside_argmin.hlo",
+        [
+            (
+                "s32",
+                (3, 2, 5),
+                [
+                    3,
+                    -7,
+                    100,
+                    2,
+                    0,
+                    -1,
+                    1,
+                    5,
+                    -5,
+                    9,
+                    7,
+                    7,
+                    7,
+                    -21,
+                    0,
+                    -100,
+                    50,
+                    49,
+                    0,
+                    1,
+                    2147483647,
+                    1,
+                    0,
+                    0,
+                    0,
+                    4,
+                    4,
+                    -3,
+                    -3,
+                    1,
+                ],
+            )
+        ],
+        [("s32", (3, 2), [3, 2, 0, 0, 1, 2]), ("s32", (3,), [1, 0, 0])],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(

@@ -244,7 +244,7 @@ class FusionAnalysis:
     def hero(self) -> HloInstruction:
         """The hero the emitter is chosen by: the reduce of a reduction with side outputs."""
         if self.kind is EmitterKind.REDUCTION:
-            return next(hero for hero in self.heroes if hero.opcode == "reduce")
+            return reduction_heroes(list(self.roots), self.heroes)[0]
         return self.heroes[0]
 
     @property
@@ -255,7 +255,7 @@ class FusionAnalysis:
         if self.kind is not EmitterKind.REDUCTION:
             return ()
         return tuple(
-            i for i, root in enumerate(self.output_roots) if self._hero_of(root).opcode != "reduce"
+            i for i, root in enumerate(self.output_roots) if self._hero_of(root) is not self.hero
         )
 
     @property
@@ -302,6 +302,22 @@ def _emitter_kind(
     return EmitterKind.LOOP
 
 
+def reduction_heroes(
+    roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
+) -> list[HloInstruction]:
+    """The heroes the reduction emitter tiles (XLA's `IsRealReductionHero`): supported
+    reduces, each the root itself where there are several roots. A reduce the loop would
+    compute faster is no hero of the fusion: its users compute it element by element
+    (`popcnt(reduce(x))` beside an argmin of the same sums is a side output)."""
+    return [
+        hero
+        for root, hero in zip(roots, heroes, strict=True)
+        if hero.opcode == "reduce"
+        and (len(roots) == 1 or hero is root)
+        and _is_supported_reduction_hero(hero)
+    ]
+
+
 def has_reduction_side_outputs(
     roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
 ) -> bool:
@@ -312,10 +328,8 @@ def has_reduction_side_outputs(
     Only a reduce that is a root itself takes side outputs here (a variadic one too: XLA
     fuses an argmin with an elementwise op of its input, `((u8[], s32[]), u8[2])`).
     """
-    reduces = [hero for hero in heroes if hero.opcode == "reduce"]
-    if len(reduces) != 1 or reduces[0] not in roots:
-        return False
-    if not _is_supported_reduction_hero(reduces[0]):
+    reduces = reduction_heroes(roots, heroes)
+    if len(reduces) != 1:
         return False
     input_elements = reduces[0].operands[0].array_shape.num_elements
     sides = [root for root in roots if root is not reduces[0]]
