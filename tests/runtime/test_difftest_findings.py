@@ -419,6 +419,34 @@ ENTRY %main (z: c64[5]) -> f32[5] {
         ],
         [("s32", (3, 2), [3, 2, 0, 0, 1, 2]), ("s32", (3,), [1, 0, 0])],
     ),
+    # A __triton fusion with an integer `abs`: stablehlo-lower-to-arith had no integer abs,
+    # the tile executor refused it (seed 300893). It is `math.absi`, as XLA's Triton
+    # emitter writes it: |-2**31| wraps to itself, so the sum is 3 + 7 + 5 + 1 - 2**31.
+    Finding(
+        "triton_integer_abs",
+        """HloModule triton_integer_abs
+
+%region_0.1 (s.2: s32[], s.3: s32[]) -> s32[] {
+  %s.3 = s32[] parameter(1)
+  %s.2 = s32[] parameter(0)
+  ROOT %r.1.0 = s32[] add(%s.2, %s.3)
+}
+
+%fused_reduce (param_0.2: s32[5]) -> s32[] {
+  %param_0.2 = s32[5]{0} parameter(0)
+  %a.1.1 = s32[5]{0} abs(%param_0.2)
+  %constant_1_1 = s32[] constant(0)
+  ROOT %s.5.1 = s32[] reduce(%a.1.1, %constant_1_1), dimensions={0}, to_apply=%region_0.1
+}
+
+ENTRY %main.2 (p.1: s32[5]) -> s32[] {
+  %p.1 = s32[5]{0} parameter(0)
+  ROOT %loop_reduce_fusion = s32[] fusion(%p.1), kind=kCustom, calls=%fused_reduce, """
+        + _SCALAR_TILE_CONFIG
+        + "\n}\n",
+        [("s32", (5,), [3, -7, -2147483648, 5, -1])],
+        [("s32", (), [-2147483632])],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(
