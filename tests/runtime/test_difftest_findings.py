@@ -419,6 +419,16 @@ ENTRY %main (z: c64[5]) -> f32[5] {
         ],
         [("s32", (3, 2), [3, 2, 0, 0, 1, 2]), ("s32", (3,), [1, 0, 0])],
     ),
+    # A reduction whose root is `convert(reduce)` (an epilogue) beside a side output
+    # (`reduce-precision` of an input): ours took side outputs only beside a reduce that is
+    # a root itself and refused the fusion as a two-shape loop (seed 300724). By hand:
+    # 1.5 * 2 - 3.25 * 0.375 = 1.78125; 1.5 and -3.25 without mantissa bits are 2 and -4.
+    Finding(
+        "epilogue_beside_side_output",
+        "epilogue_beside_side_output.hlo",
+        [("bf16", (2, 1), [1.5, -3.25]), ("bf16", (1, 2), [2.0, 0.375])],
+        [("bf16", (), [1.78125]), ("bf16", (2, 1), [2.0, -4.0])],
+    ),
     # A __triton fusion with an integer `abs`: stablehlo-lower-to-arith had no integer abs,
     # the tile executor refused it (seed 300893). It is `math.absi`, as XLA's Triton
     # emitter writes it: |-2**31| wraps to itself, so the sum is 3 + 7 + 5 + 1 - 2**31.

@@ -259,6 +259,15 @@ class FusionAnalysis:
         )
 
     @property
+    def reduction_epilogue_root(self) -> HloInstruction | None:
+        """The root a reduction with side outputs writes through an epilogue (None: the
+        reduce is a root itself, or there are no side outputs)."""
+        if self.kind is not EmitterKind.REDUCTION or len(self.roots) == 1:
+            return None
+        root = next(r for r in self.roots if self._hero_of(r) is self.hero)
+        return None if root is self.hero else root
+
+    @property
     def output_roots(self) -> tuple[HloInstruction, ...]:
         """The root writing each output position (tuples flattened)."""
         return tuple(root for root in self.roots for _ in flatten_shape(root.shape))
@@ -305,16 +314,12 @@ def _emitter_kind(
 def reduction_heroes(
     roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
 ) -> list[HloInstruction]:
-    """The heroes the reduction emitter tiles (XLA's `IsRealReductionHero`): supported
-    reduces, each the root itself where there are several roots. A reduce the loop would
-    compute faster is no hero of the fusion: its users compute it element by element
-    (`popcnt(reduce(x))` beside an argmin of the same sums is a side output)."""
+    """The heroes the reduction emitter tiles (XLA's `IsRealReductionHero`), one per root
+    they reach (through its epilogue, if any). A reduce the loop would compute faster is no
+    hero of the fusion: its users compute it element by element (`popcnt(reduce(x))`
+    beside an argmin of the same sums is a side output)."""
     return [
-        hero
-        for root, hero in zip(roots, heroes, strict=True)
-        if hero.opcode == "reduce"
-        and (len(roots) == 1 or hero is root)
-        and _is_supported_reduction_hero(hero)
+        hero for hero in heroes if hero.opcode == "reduce" and _is_supported_reduction_hero(hero)
     ]
 
 
@@ -325,14 +330,15 @@ def has_reduction_side_outputs(
 
     XLA's reduction emitter computes such "side outputs" per input element in the
     reduction's own loop (`GetEmitterFusionKind` accepts them by element count).
-    Only a reduce that is a root itself takes side outputs here (a variadic one too: XLA
-    fuses an argmin with an elementwise op of its input, `((u8[], s32[]), u8[2])`).
+    The reduce is a root itself (a variadic one too: XLA fuses an argmin with an
+    elementwise op of its input, `((u8[], s32[]), u8[2])`) or under an epilogue of its own
+    (`convert(reduce)` beside a `reduce-precision` of the input).
     """
     reduces = reduction_heroes(roots, heroes)
     if len(reduces) != 1:
         return False
     input_elements = reduces[0].operands[0].array_shape.num_elements
-    sides = [root for root in roots if root is not reduces[0]]
+    sides = [root for root, hero in zip(roots, heroes, strict=True) if hero is not reduces[0]]
     return all(
         len(flatten_shape(root.shape)) == 1 and root.array_shape.num_elements == input_elements
         for root in sides
