@@ -170,6 +170,15 @@ def _is_16_bit_power(value: Param | Instr) -> bool:
     return isinstance(value, Instr) and value.opcode == "power" and value.ptype in ("f16", "bf16")
 
 
+def _is_16_bit_quotient(value: Param | Instr) -> bool:
+    """Whether `value` is an f16/bf16 divide (or a map dividing)."""
+    if not isinstance(value, Instr) or value.ptype not in ("f16", "bf16"):
+        return False
+    return value.opcode == "divide" or (
+        value.opcode == "map" and "to_apply=%divide_" in value.attributes
+    )
+
+
 class _Builder:
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng([seed, 0])
@@ -242,6 +251,20 @@ class _Builder:
         )
         return name
 
+    def _no_16_bit_quotients(
+        self, x: Param | Instr, y: Param | Instr
+    ) -> tuple[Param | Instr, Param | Instr]:
+        """Operands for a divide: a 16-bit quotient becomes a new parameter. XLA's
+        simplifier rewrites (a / b) / c as a / (b * c) and a / (b / c) as (a * c) / b; on
+        XLA:GPU the new product rounds to bf16, XLA:CPU computes 16-bit floats in f32
+        behind converts that hide the pattern (seed 301994: x / x / x gave -0.6367 for
+        x = -1.578 on the H100 module, -0.6328 on XLA:CPU)."""
+        x, y = (
+            self.program.value(self.param(v.ptype, v.dims)) if _is_16_bit_quotient(v) else v
+            for v in (x, y)
+        )
+        return x, y
+
     # -- op classes ------------------------------------------------------------------------
     def unary(self) -> None:
         x = self.operand(ALL_TYPES)
@@ -273,6 +296,8 @@ class _Builder:
             x.ptype, _FLOAT_BINARY if x.ptype in FLOATS else _INT_BINARY
         )
         op = self.pick(ops)
+        if op == "divide":
+            x, y = self._no_16_bit_quotients(x, y)
         if x.ptype in COMPLEX and op in ("multiply", "divide"):
             # XLA multiplies in the component type with a fused multiply-add (re = a*c - b*d
             # is fma(a, c, -(b*d)) on XLA:CPU): where a product overflows, whether it was
@@ -623,7 +648,10 @@ class _Builder:
         x = self.operand([*FLOATS, *INTS])
         y = self.operand([x.ptype], x.dims)
         ops = _FLOAT_BINARY[:4] if x.ptype in FLOATS else ["add", "multiply", "xor"]
-        computation = self.scalar_computation(self.pick(ops), x.ptype)
+        op = self.pick(ops)
+        if op == "divide":
+            x, y = self._no_16_bit_quotients(x, y)
+        computation = self.scalar_computation(op, x.ptype)
         dims = ",".join(str(i) for i in range(len(x.dims)))
         self.add(x.ptype, x.dims, "map", [x.name, y.name],
                  f"dimensions={{{dims}}}, to_apply=%{computation}")  # fmt: skip
