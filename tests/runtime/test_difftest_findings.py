@@ -429,6 +429,20 @@ ENTRY %main (z: c64[5]) -> f32[5] {
         [("bf16", (2, 1), [1.5, -3.25]), ("bf16", (1, 2), [2.0, 0.375])],
         [("bf16", (), [1.78125]), ("bf16", (2, 1), [2.0, -4.0])],
     ),
+    # A reduce of the major and the minor dims of s32[2,3,2] (dimensions={0,2}): XLA's
+    # "batched" row reduction, whose threads fold the major dim too. Ours took only
+    # contiguous reduced dims, left it to the loop emitter, which refused the side output
+    # `not` of the input beside it (seed 400183). By hand: the sums of the rows
+    # [1, 2, 3, 4], [10, 20, 30, 40], [100, 200, 300, -400]; not x is -x - 1.
+    Finding(
+        "batched_row_reduction",
+        "batched_row_reduction.hlo",
+        [("s32", (2, 3, 2), [1, 2, 10, 20, 100, 200, 3, 4, 30, 40, 300, -400])],
+        [
+            ("s32", (2, 3, 2), [-2, -3, -11, -21, -101, -201, -4, -5, -31, -41, -301, 399]),
+            ("s32", (3,), [10, 100, 200]),
+        ],
+    ),
     # A __triton fusion with an integer `abs`: stablehlo-lower-to-arith had no integer abs,
     # the tile executor refused it (seed 300893). It is `math.absi`, as XLA's Triton
     # emitter writes it: |-2**31| wraps to itself, so the sum is 3 + 7 + 5 + 1 - 2**31.

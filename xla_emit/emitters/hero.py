@@ -145,7 +145,8 @@ def _transposes_below_elementwise(
 class ReductionGroups:
     """A reduction's input viewed as 3 contiguous components, minor-most last.
 
-    Row reductions are `[1, kept, reduced]` (the minor dims are reduced);
+    Row reductions are `[reduced_major, kept, reduced]` (the minor dims are reduced, and
+    the major ones too in XLA's "batched" row reduction, else `reduced_major` is 1);
     column reductions are `[kept_major, reduced, kept_minor]`.
     """
 
@@ -180,6 +181,8 @@ def reduction_groups(reduce: HloInstruction) -> ReductionGroups | None:
         return ReductionGroups(False, (1, sizes[0], sizes[1]))
     if kinds == [False, True, False]:
         return ReductionGroups(False, (sizes[0], sizes[1], sizes[2]))
+    if kinds == [True, False, True]:
+        return ReductionGroups(True, (sizes[0], sizes[1], sizes[2]))
     return None
 
 
