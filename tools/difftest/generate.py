@@ -170,6 +170,25 @@ def _is_16_bit_power(value: Param | Instr) -> bool:
     return isinstance(value, Instr) and value.opcode == "power" and value.ptype in ("f16", "bf16")
 
 
+# Ops whose error grows with their argument's magnitude: an absolute error d of x becomes
+# an error of about d in sin x, cos x, and a relative one of d in exp x.
+_AMPLIFYING = ("sine", "cosine", "tan", "exponential", "exponential-minus-one")
+
+
+def _is_16_bit_sum(value: Param | Instr) -> bool:
+    """Whether `value` is an f16/bf16 sum (dot, reduce, reduce-window), which XLA:CPU and
+    XLA:GPU round differently: XLA:GPU turns a small dot into a multiply rounding each
+    product to f16 and a sum in f32, XLA:CPU keeps the products exact, and each sums in
+    an order of its own. One ulp of a sum of 13.74 is 0.0078, which a cosine passes on
+    as 118 f16 ulp of 0.38 (seed 401354), beyond any tolerance of the cosine's own; in
+    f32 and f64 the scale tolerance covers it."""
+    return (
+        isinstance(value, Instr)
+        and value.ptype in ("f16", "bf16")
+        and value.opcode in ("dot", "reduce", "reduce-window")
+    )
+
+
 def _is_16_bit_quotient(value: Param | Instr) -> bool:
     """Whether `value` is an f16/bf16 divide (or a map dividing)."""
     if not isinstance(value, Instr) or value.ptype not in ("f16", "bf16"):
@@ -271,7 +290,7 @@ class _Builder:
         if x.ptype in FLOATS:
             op = self.pick(_FLOAT_UNARY)
             out = "pred" if op == "is-finite" else x.ptype
-            if op == "log" and _is_16_bit_power(x):
+            if (op == "log" and _is_16_bit_power(x)) or (op in _AMPLIFYING and _is_16_bit_sum(x)):
                 x = self.program.value(self.param(x.ptype, x.dims))
         elif x.ptype in INTS:
             op = self.pick(_INT_UNARY + (_SIGNED_UNARY if x.ptype in SIGNED else []))
