@@ -443,6 +443,40 @@ ENTRY %main (z: c64[5]) -> f32[5] {
             ("s32", (3,), [10, 100, 200]),
         ],
     ),
+    # A __triton fusion reading f32 bits as s32 (a `bitcast` changing the element type):
+    # the emitter kept the f32 tile and `arith.muli` got floats, invalid IR (seed 603413).
+    # It is `stablehlo.bitcast_convert`, then `arith.bitcast`. XLA:CPU printed the `and`
+    # of the squares of the three bit patterns (init -1, all ones).
+    Finding(
+        "triton_bitcast_to_integer",
+        """HloModule difftest
+
+%region_1.2 (reduce.2: s32[], reduce.3: s32[]) -> s32[] {
+  %reduce.3 = s32[] parameter(1)
+  %reduce.2 = s32[] parameter(0)
+  ROOT %r.3.0 = s32[] and(%reduce.2, %reduce.3)
+}
+
+%fused_reduce (param_0.4: s32[], param_1.2: f32[3]) -> s32[] {
+  %param_1.2 = f32[3]{0} parameter(1)
+  %bitcast.4 = s32[3]{0} bitcast(%param_1.2)
+  %r.0.3 = s32[3]{0} multiply(%bitcast.4, %bitcast.4)
+  %param_0.4 = s32[] parameter(0)
+  ROOT %reduce.5.1 = s32[] reduce(%r.0.3, %param_0.4), dimensions={0}, to_apply=%region_1.2
+}
+
+ENTRY %main.3 (p.1: f32[3], c.1: s32[]) -> s32[] {
+  %c.1 = s32[] parameter(1)
+  %p.1 = f32[3]{0} parameter(0)
+  ROOT %loop_reduce_fusion = s32[] fusion(%c.1, %p.1), kind=kCustom, calls=%fused_reduce, """
+        + _SCALAR_TILE_CONFIG
+        + "\n}\n",
+        [
+            ("f32", (3,), [2.126763343811035, 0.9463379383087158, -0.7979655265808105]),
+            ("s32", (), [-1]),
+        ],
+        [("s32", (), [-2130706432])],
+    ),
     # A __triton fusion with an integer `abs`: stablehlo-lower-to-arith had no integer abs,
     # the tile executor refused it (seed 300893). It is `math.absi`, as XLA's Triton
     # emitter writes it: |-2**31| wraps to itself, so the sum is 3 + 7 + 5 + 1 - 2**31.
