@@ -327,6 +327,13 @@ class _Builder:
         op = self.pick(ops)
         if op == "divide":
             x, y = self._no_16_bit_quotients(x, y)
+        if op == "atan2":
+            # XLA:CPU's atan2(0, 0) is 0 from parameters but NaN from an iota's zeros (seed
+            # 603130; C's atan2 and a GPU give 0): it is no oracle for computed operands.
+            x, y = (
+                v if isinstance(v, Param) else self.program.value(self.param(v.ptype, v.dims))
+                for v in (x, y)
+            )
         if x.ptype in COMPLEX and op in ("multiply", "divide"):
             # XLA multiplies in the component type with a fused multiply-add (re = a*c - b*d
             # is fma(a, c, -(b*d)) on XLA:CPU): where a product overflows, whether it was
