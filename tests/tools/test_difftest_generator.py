@@ -133,3 +133,13 @@ def test_atan2_takes_parameters() -> None:
         for i in program.instrs:
             if i.opcode == "atan2":
                 assert set(i.operands) <= params
+
+
+def test_complex_subtract_takes_two_values() -> None:
+    # XLA:CPU turns complex (x - x) + x into x: -0 and inf parts where IEEE gives +0 and
+    # NaN (seed 700739).
+    for seed in [700739, *range(300)]:
+        program = generate(seed)
+        for i in program.instrs:
+            if i.opcode == "subtract" and i.ptype in ("c64", "c128"):
+                assert i.operands[0] != i.operands[1]

@@ -327,6 +327,11 @@ class _Builder:
         op = self.pick(ops)
         if op == "divide":
             x, y = self._no_16_bit_quotients(x, y)
+        if x.ptype in COMPLEX and op == "subtract" and y is x:
+            # XLA:CPU computes complex (x - x) + x as x (a -0 part stays -0, an infinite
+            # part stays infinite), where IEEE arithmetic, XLA:GPU and ours give +0 and NaN
+            # (seed 700739); f64 keeps IEEE's answer.
+            y = self.program.value(self.param(x.ptype, x.dims))
         if op == "atan2":
             # XLA:CPU's atan2(0, 0) is 0 from parameters but NaN from an iota's zeros (seed
             # 603130; C's atan2 and a GPU give 0): it is no oracle for computed operands.
