@@ -4,7 +4,8 @@ XLA's Triton pipeline runs this right after `tensor-lower-to-triton`:
 `stablehlo.add` on floats becomes `arith.addf`, on integers `arith.addi`;
 `stablehlo.convert` an `arith.extf`, `truncf`, `sitofp`, ... by the types;
 `stablehlo.not` an `arith.xori` with all ones; an integer `stablehlo.negate`
-`0 - x` (`arith.subi`);
+`0 - x` (`arith.subi`), an integer `stablehlo.abs` `math.absi`;
+`stablehlo.bitcast_convert` an `arith.bitcast`;
 `stablehlo.compare` an `arith.cmpf`/`cmpi` with the predicate of its
 direction; `stablehlo.select` an `arith.select`. Reducer bodies are lowered
 too (their 0-d tensors stay tensors). `stablehlo.reduce`, `broadcast_in_dim`,
@@ -102,6 +103,9 @@ def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] 
     if isinstance(op, stablehlo.ConvertOp):
         assert result_type is not None
         return _convert(operands[0], result_type)
+    if isinstance(op, stablehlo.BitcastConvertOp):
+        assert result_type is not None
+        return [arith.BitcastOp(operands[0], result_type)]
     if isinstance(op, stablehlo.CompareOp):
         return [_compare(op, operands[0], operands[1])]
     if isinstance(op, stablehlo.SelectOp):
@@ -116,6 +120,9 @@ def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] 
     if isinstance(op, stablehlo.NegateOp) and not floats:
         assert result_type is not None
         return _integer_negate(operands[0], result_type)
+    if isinstance(op, stablehlo.AbsOp) and not floats:
+        # As XLA's Triton emitter: the minimum value stays itself.
+        return [math.AbsIOp(operands[0])]
     table = (_FLOAT_BINARY if floats else _INTEGER_BINARY) if len(operands) == 2 else None
     if table is not None and type(op) in table:
         return [table[type(op)].create(operands=list(operands), result_types=[result_type])]

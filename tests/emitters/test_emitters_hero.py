@@ -163,8 +163,9 @@ def test_tiled_transpose_condition(
         # size-1 dims do not count
         ((4, 1, 16), (1, 2), ReductionGroups(True, (1, 4, 16)), EmitterKind.REDUCTION),
         ((4, 8, 16), (0, 1, 2), ReductionGroups(True, (1, 1, 512)), EmitterKind.REDUCTION),
-        # reduced dims on both sides of a kept one
-        ((4, 8, 16), (0, 2), None, EmitterKind.LOOP),
+        # reduced dims on both sides of a kept one: XLA's batched row reduction
+        ((4, 8, 16), (0, 2), ReductionGroups(True, (4, 8, 16)), EmitterKind.REDUCTION),
+        ((4, 8, 16, 2), (0, 2), None, EmitterKind.LOOP),
         ((5, 10), (1,), ReductionGroups(True, (1, 5, 10)), EmitterKind.LOOP),
         ((40, 16), (0,), ReductionGroups(False, (1, 40, 16)), EmitterKind.LOOP),
         ((40, 32), (0,), ReductionGroups(False, (1, 40, 32)), EmitterKind.REDUCTION),

@@ -371,6 +371,140 @@ ENTRY %main (z: c64[5]) -> f32[5] {
         [("c64", (3, 5, 4), _GEMM_TWICE_AB)],
         signed_zeros=False,
     ),
+    # An argmin of row sums beside popcnt of the same sums: XLA's reduction emitter takes
+    # the argmin as its hero and the popcnt (whose path passes the sums' reduce, which a
+    # loop computes faster) as a side output; ours looked for one reduce among the heroes,
+    # found two and refused the fusion as a multi-output loop of two shapes (seed 101991).
+    # By hand: the sums are [[98, 9], [0, 0], [2**31 wrapped, 3]].
+    Finding(
+        "side_output_beside_argmin",
+        "side_output_beside_argmin.hlo",
+        [
+            (
+                "s32",
+                (3, 2, 5),
+                [
+                    3,
+                    -7,
+                    100,
+                    2,
+                    0,
+                    -1,
+                    1,
+                    5,
+                    -5,
+                    9,
+                    7,
+                    7,
+                    7,
+                    -21,
+                    0,
+                    -100,
+                    50,
+                    49,
+                    0,
+                    1,
+                    2147483647,
+                    1,
+                    0,
+                    0,
+                    0,
+                    4,
+                    4,
+                    -3,
+                    -3,
+                    1,
+                ],
+            )
+        ],
+        [("s32", (3, 2), [3, 2, 0, 0, 1, 2]), ("s32", (3,), [1, 0, 0])],
+    ),
+    # A reduction whose root is `convert(reduce)` (an epilogue) beside a side output
+    # (`reduce-precision` of an input): ours took side outputs only beside a reduce that is
+    # a root itself and refused the fusion as a two-shape loop (seed 300724). By hand:
+    # 1.5 * 2 - 3.25 * 0.375 = 1.78125; 1.5 and -3.25 without mantissa bits are 2 and -4.
+    Finding(
+        "epilogue_beside_side_output",
+        "epilogue_beside_side_output.hlo",
+        [("bf16", (2, 1), [1.5, -3.25]), ("bf16", (1, 2), [2.0, 0.375])],
+        [("bf16", (), [1.78125]), ("bf16", (2, 1), [2.0, -4.0])],
+    ),
+    # A reduce of the major and the minor dims of s32[2,3,2] (dimensions={0,2}): XLA's
+    # "batched" row reduction, whose threads fold the major dim too. Ours took only
+    # contiguous reduced dims, left it to the loop emitter, which refused the side output
+    # `not` of the input beside it (seed 400183). By hand: the sums of the rows
+    # [1, 2, 3, 4], [10, 20, 30, 40], [100, 200, 300, -400]; not x is -x - 1.
+    Finding(
+        "batched_row_reduction",
+        "batched_row_reduction.hlo",
+        [("s32", (2, 3, 2), [1, 2, 10, 20, 100, 200, 3, 4, 30, 40, 300, -400])],
+        [
+            ("s32", (2, 3, 2), [-2, -3, -11, -21, -101, -201, -4, -5, -31, -41, -301, 399]),
+            ("s32", (3,), [10, 100, 200]),
+        ],
+    ),
+    # A __triton fusion reading f32 bits as s32 (a `bitcast` changing the element type):
+    # the emitter kept the f32 tile and `arith.muli` got floats, invalid IR (seed 603413).
+    # It is `stablehlo.bitcast_convert`, then `arith.bitcast`. XLA:CPU printed the `and`
+    # of the squares of the three bit patterns (init -1, all ones).
+    Finding(
+        "triton_bitcast_to_integer",
+        """HloModule difftest
+
+%region_1.2 (reduce.2: s32[], reduce.3: s32[]) -> s32[] {
+  %reduce.3 = s32[] parameter(1)
+  %reduce.2 = s32[] parameter(0)
+  ROOT %r.3.0 = s32[] and(%reduce.2, %reduce.3)
+}
+
+%fused_reduce (param_0.4: s32[], param_1.2: f32[3]) -> s32[] {
+  %param_1.2 = f32[3]{0} parameter(1)
+  %bitcast.4 = s32[3]{0} bitcast(%param_1.2)
+  %r.0.3 = s32[3]{0} multiply(%bitcast.4, %bitcast.4)
+  %param_0.4 = s32[] parameter(0)
+  ROOT %reduce.5.1 = s32[] reduce(%r.0.3, %param_0.4), dimensions={0}, to_apply=%region_1.2
+}
+
+ENTRY %main.3 (p.1: f32[3], c.1: s32[]) -> s32[] {
+  %c.1 = s32[] parameter(1)
+  %p.1 = f32[3]{0} parameter(0)
+  ROOT %loop_reduce_fusion = s32[] fusion(%c.1, %p.1), kind=kCustom, calls=%fused_reduce, """
+        + _SCALAR_TILE_CONFIG
+        + "\n}\n",
+        [
+            ("f32", (3,), [2.126763343811035, 0.9463379383087158, -0.7979655265808105]),
+            ("s32", (), [-1]),
+        ],
+        [("s32", (), [-2130706432])],
+    ),
+    # A __triton fusion with an integer `abs`: stablehlo-lower-to-arith had no integer abs,
+    # the tile executor refused it (seed 300893). It is `math.absi`, as XLA's Triton
+    # emitter writes it: |-2**31| wraps to itself, so the sum is 3 + 7 + 5 + 1 - 2**31.
+    Finding(
+        "triton_integer_abs",
+        """HloModule triton_integer_abs
+
+%region_0.1 (s.2: s32[], s.3: s32[]) -> s32[] {
+  %s.3 = s32[] parameter(1)
+  %s.2 = s32[] parameter(0)
+  ROOT %r.1.0 = s32[] add(%s.2, %s.3)
+}
+
+%fused_reduce (param_0.2: s32[5]) -> s32[] {
+  %param_0.2 = s32[5]{0} parameter(0)
+  %a.1.1 = s32[5]{0} abs(%param_0.2)
+  %constant_1_1 = s32[] constant(0)
+  ROOT %s.5.1 = s32[] reduce(%a.1.1, %constant_1_1), dimensions={0}, to_apply=%region_0.1
+}
+
+ENTRY %main.2 (p.1: s32[5]) -> s32[] {
+  %p.1 = s32[5]{0} parameter(0)
+  ROOT %loop_reduce_fusion = s32[] fusion(%p.1), kind=kCustom, calls=%fused_reduce, """
+        + _SCALAR_TILE_CONFIG
+        + "\n}\n",
+        [("s32", (5,), [3, -7, -2147483648, 5, -1])],
+        [("s32", (), [-2147483632])],
+    ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.
     Finding(

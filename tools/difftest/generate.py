@@ -158,6 +158,56 @@ def _tamed(values: np.ndarray) -> np.ndarray:
     )
 
 
+def _is_16_bit_power(value: Param | Instr) -> bool:
+    """Whether `value` is an f16/bf16 `power`, whose log XLA:CPU and XLA:GPU disagree on.
+
+    XLA's simplifier rewrites log(power(a, b)) as select(b == 0, 0, b * log|a|), which is
+    finite for a negative `a` (power is NaN there), finite where power overflows, and
+    rounds once less. XLA:GPU rewrites 16-bit floats too; XLA:CPU computes them in f32
+    behind converts that hide the pattern (seed 102640: NaN from XLA:CPU, -0.2158 from the
+    GPU's module; f32 programs agree). The generator takes the log of a parameter instead.
+    """
+    return isinstance(value, Instr) and value.opcode == "power" and value.ptype in ("f16", "bf16")
+
+
+# Ops whose error grows with their argument's magnitude: an absolute error d of x becomes
+# an error of about d in sin x, cos x, and a relative one of d in exp x.
+_AMPLIFYING = ("sine", "cosine", "tan", "exponential", "exponential-minus-one")
+
+
+def _is_16_bit_sum(value: Param | Instr) -> bool:
+    """Whether `value` is an f16/bf16 sum (dot, reduce, reduce-window), which XLA:CPU and
+    XLA:GPU round differently: XLA:GPU turns a small dot into a multiply rounding each
+    product to f16 and a sum in f32, XLA:CPU keeps the products exact, and each sums in
+    an order of its own. One ulp of a sum of 13.74 is 0.0078, which a cosine passes on
+    as 118 f16 ulp of 0.38 (seed 401354), beyond any tolerance of the cosine's own; in
+    f32 and f64 the scale tolerance covers it."""
+    return (
+        isinstance(value, Instr)
+        and value.ptype in ("f16", "bf16")
+        and value.opcode in ("dot", "reduce", "reduce-window")
+    )
+
+
+def _product_dims(x: Param | Instr, opcode: str) -> tuple[int, ...]:
+    """The dims of a reduction's operand: at most 4 elements for a 16-bit product. Each
+    multiply rounds (relative error up to half an ulp), so two orders of n factors part by
+    up to n - 1 ulp: XLA:CPU's f16 product of 16 factors was 15 ulp off the GPU's order
+    (seed 501235). Four factors stay within the 4-ulp tolerance."""
+    if opcode != "multiply" or x.ptype not in ("f16", "bf16"):
+        return x.dims
+    return tuple(min(d, 2) for d in x.dims[:2])
+
+
+def _is_16_bit_quotient(value: Param | Instr) -> bool:
+    """Whether `value` is an f16/bf16 divide (or a map dividing)."""
+    if not isinstance(value, Instr) or value.ptype not in ("f16", "bf16"):
+        return False
+    return value.opcode == "divide" or (
+        value.opcode == "map" and "to_apply=%divide_" in value.attributes
+    )
+
+
 class _Builder:
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng([seed, 0])
@@ -230,12 +280,28 @@ class _Builder:
         )
         return name
 
+    def _no_16_bit_quotients(
+        self, x: Param | Instr, y: Param | Instr
+    ) -> tuple[Param | Instr, Param | Instr]:
+        """Operands for a divide: a 16-bit quotient becomes a new parameter. XLA's
+        simplifier rewrites (a / b) / c as a / (b * c) and a / (b / c) as (a * c) / b; on
+        XLA:GPU the new product rounds to bf16, XLA:CPU computes 16-bit floats in f32
+        behind converts that hide the pattern (seed 301994: x / x / x gave -0.6367 for
+        x = -1.578 on the H100 module, -0.6328 on XLA:CPU)."""
+        x, y = (
+            self.program.value(self.param(v.ptype, v.dims)) if _is_16_bit_quotient(v) else v
+            for v in (x, y)
+        )
+        return x, y
+
     # -- op classes ------------------------------------------------------------------------
     def unary(self) -> None:
         x = self.operand(ALL_TYPES)
         if x.ptype in FLOATS:
             op = self.pick(_FLOAT_UNARY)
             out = "pred" if op == "is-finite" else x.ptype
+            if (op == "log" and _is_16_bit_power(x)) or (op in _AMPLIFYING and _is_16_bit_sum(x)):
+                x = self.program.value(self.param(x.ptype, x.dims))
         elif x.ptype in INTS:
             op = self.pick(_INT_UNARY + (_SIGNED_UNARY if x.ptype in SIGNED else []))
             out = x.ptype
@@ -259,6 +325,20 @@ class _Builder:
             x.ptype, _FLOAT_BINARY if x.ptype in FLOATS else _INT_BINARY
         )
         op = self.pick(ops)
+        if op == "divide":
+            x, y = self._no_16_bit_quotients(x, y)
+        if x.ptype in COMPLEX and op == "subtract" and y is x:
+            # XLA:CPU computes complex (x - x) + x as x (a -0 part stays -0, an infinite
+            # part stays infinite), where IEEE arithmetic, XLA:GPU and ours give +0 and NaN
+            # (seed 700739); f64 keeps IEEE's answer.
+            y = self.program.value(self.param(x.ptype, x.dims))
+        if op == "atan2":
+            # XLA:CPU's atan2(0, 0) is 0 from parameters but NaN from an iota's zeros (seed
+            # 603130; C's atan2 and a GPU give 0): it is no oracle for computed operands.
+            x, y = (
+                v if isinstance(v, Param) else self.program.value(self.param(v.ptype, v.dims))
+                for v in (x, y)
+            )
         if x.ptype in COMPLEX and op in ("multiply", "divide"):
             # XLA multiplies in the component type with a fused multiply-add (re = a*c - b*d
             # is fma(a, c, -(b*d)) on XLA:CPU): where a product overflows, whether it was
@@ -347,7 +427,7 @@ class _Builder:
             return
         opcode, init = self._reducer(x.ptype)
         if x.ptype in FLOATS and opcode in ("add", "multiply"):
-            x = self.tame_operand([x.ptype], x.dims)
+            x = self.tame_operand([x.ptype], _product_dims(x, opcode))
         init_name = self.constant(x.ptype, init)
         rank = len(x.dims)
         dims = sorted(int(d) for d in self.rng.choice(rank, int(self.rng.integers(1, rank + 1)),
@@ -404,7 +484,7 @@ class _Builder:
             return
         opcode, init = self._reducer(x.ptype)
         if x.ptype in FLOATS and opcode in ("add", "multiply"):
-            x = self.tame_operand([x.ptype], x.dims)
+            x = self.tame_operand([x.ptype], _product_dims(x, opcode))
         init_name = self.constant(x.ptype, init)
         sizes, strides, pads, out = [], [], [], []
         for d in x.dims:
@@ -609,7 +689,10 @@ class _Builder:
         x = self.operand([*FLOATS, *INTS])
         y = self.operand([x.ptype], x.dims)
         ops = _FLOAT_BINARY[:4] if x.ptype in FLOATS else ["add", "multiply", "xor"]
-        computation = self.scalar_computation(self.pick(ops), x.ptype)
+        op = self.pick(ops)
+        if op == "divide":
+            x, y = self._no_16_bit_quotients(x, y)
+        computation = self.scalar_computation(op, x.ptype)
         dims = ",".join(str(i) for i in range(len(x.dims)))
         self.add(x.ptype, x.dims, "map", [x.name, y.name],
                  f"dimensions={{{dims}}}, to_apply=%{computation}")  # fmt: skip

@@ -13,7 +13,10 @@ import os
 import re
 import sys
 
+from xla_flags import with_tester_flags
+
 os.environ["CUDA_VISIBLE_DEVICES"] = "-1"
+os.environ["XLA_FLAGS"] = with_tester_flags(os.environ.get("XLA_FLAGS", ""))
 os.environ["JAX_SKIP_CUDA_CONSTRAINTS_CHECK"] = "1"
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 

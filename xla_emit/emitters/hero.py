@@ -145,7 +145,8 @@ def _transposes_below_elementwise(
 class ReductionGroups:
     """A reduction's input viewed as 3 contiguous components, minor-most last.
 
-    Row reductions are `[1, kept, reduced]` (the minor dims are reduced);
+    Row reductions are `[reduced_major, kept, reduced]` (the minor dims are reduced, and
+    the major ones too in XLA's "batched" row reduction, else `reduced_major` is 1);
     column reductions are `[kept_major, reduced, kept_minor]`.
     """
 
@@ -180,6 +181,8 @@ def reduction_groups(reduce: HloInstruction) -> ReductionGroups | None:
         return ReductionGroups(False, (1, sizes[0], sizes[1]))
     if kinds == [False, True, False]:
         return ReductionGroups(False, (sizes[0], sizes[1], sizes[2]))
+    if kinds == [True, False, True]:
+        return ReductionGroups(True, (sizes[0], sizes[1], sizes[2]))
     return None
 
 
@@ -244,7 +247,7 @@ class FusionAnalysis:
     def hero(self) -> HloInstruction:
         """The hero the emitter is chosen by: the reduce of a reduction with side outputs."""
         if self.kind is EmitterKind.REDUCTION:
-            return next(hero for hero in self.heroes if hero.opcode == "reduce")
+            return reduction_heroes(list(self.roots), self.heroes)[0]
         return self.heroes[0]
 
     @property
@@ -255,8 +258,17 @@ class FusionAnalysis:
         if self.kind is not EmitterKind.REDUCTION:
             return ()
         return tuple(
-            i for i, root in enumerate(self.output_roots) if self._hero_of(root).opcode != "reduce"
+            i for i, root in enumerate(self.output_roots) if self._hero_of(root) is not self.hero
         )
+
+    @property
+    def reduction_epilogue_root(self) -> HloInstruction | None:
+        """The root a reduction with side outputs writes through an epilogue (None: the
+        reduce is a root itself, or there are no side outputs)."""
+        if self.kind is not EmitterKind.REDUCTION or len(self.roots) == 1:
+            return None
+        root = next(r for r in self.roots if self._hero_of(r) is self.hero)
+        return None if root is self.hero else root
 
     @property
     def output_roots(self) -> tuple[HloInstruction, ...]:
@@ -302,6 +314,18 @@ def _emitter_kind(
     return EmitterKind.LOOP
 
 
+def reduction_heroes(
+    roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
+) -> list[HloInstruction]:
+    """The heroes the reduction emitter tiles (XLA's `IsRealReductionHero`), one per root
+    they reach (through its epilogue, if any). A reduce the loop would compute faster is no
+    hero of the fusion: its users compute it element by element (`popcnt(reduce(x))`
+    beside an argmin of the same sums is a side output)."""
+    return [
+        hero for hero in heroes if hero.opcode == "reduce" and _is_supported_reduction_hero(hero)
+    ]
+
+
 def has_reduction_side_outputs(
     roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
 ) -> bool:
@@ -309,16 +333,15 @@ def has_reduction_side_outputs(
 
     XLA's reduction emitter computes such "side outputs" per input element in the
     reduction's own loop (`GetEmitterFusionKind` accepts them by element count).
-    Only a reduce that is a root itself takes side outputs here (a variadic one too: XLA
-    fuses an argmin with an elementwise op of its input, `((u8[], s32[]), u8[2])`).
+    The reduce is a root itself (a variadic one too: XLA fuses an argmin with an
+    elementwise op of its input, `((u8[], s32[]), u8[2])`) or under an epilogue of its own
+    (`convert(reduce)` beside a `reduce-precision` of the input).
     """
-    reduces = [hero for hero in heroes if hero.opcode == "reduce"]
-    if len(reduces) != 1 or reduces[0] not in roots:
-        return False
-    if not _is_supported_reduction_hero(reduces[0]):
+    reduces = reduction_heroes(roots, heroes)
+    if len(reduces) != 1:
         return False
     input_elements = reduces[0].operands[0].array_shape.num_elements
-    sides = [root for root in roots if root is not reduces[0]]
+    sides = [root for root, hero in zip(roots, heroes, strict=True) if hero is not reduces[0]]
     return all(
         len(flatten_shape(root.shape)) == 1 and root.array_shape.num_elements == input_elements
         for root in sides

@@ -3,9 +3,10 @@
 Each row gets `T = min(1024, roundup(ceil(R / 16), 32))` threads (about 16
 elements per thread) and a block holds `max(1, 256 / T)` rows. Every thread
 folds its strided share of the row in an `xla.loop` over the input viewed as
-`[1, kept, R / V, V]`, reading vectors of `V` consecutive elements (`V` from
+`[M, kept, R / V, V]`, reading vectors of `V` consecutive elements (`V` from
 XLA's `GetVectorSizeForMlir`; vector `s1 * T + lane`, element `s2` of it; `s0`
-runs over the unit major component) into one partial result; `xla_gpu.shuffle_reduce`
+runs over the reduced major component `M`, 1 unless the major dims are reduced
+too: XLA's batched row reduction) into one partial result; `xla_gpu.shuffle_reduce`
 combines a warp, and when a row spans several warps their results meet in
 shared memory (`xla.predicated_insert` by each warp's lane 0,
 `xla_gpu.sync_threads`, `xla.predicated_extract` with the init as fallback)
@@ -40,7 +41,12 @@ TARGET_THREADS_PER_BLOCK = 256
 
 @dataclass(frozen=True)
 class RowReductionTiling(ReductionTiling):
-    """`[1, kept, reduced]` components: a row of threads per kept element."""
+    """`[major, kept, reduced]` components: a row of threads per kept element."""
+
+    @property
+    def major(self) -> int:
+        """The reduced major component (each thread folds all of it)."""
+        return self.groups.components[0]
 
     @property
     def kept(self) -> int:
@@ -106,8 +112,8 @@ class RowReductionTiling(ReductionTiling):
 
     @property
     def components_shape(self) -> tuple[int, ...]:
-        # [major reduced (1), kept, vectors of reduced elements, vector]: XLA's input_shape_.
-        return (1, self.kept, self.reduced_positions, self.vector_size)
+        # [major reduced, kept, vectors of reduced elements, vector]: XLA's input_shape_.
+        return (self.major, self.kept, self.reduced_positions, self.vector_size)
 
     def component_index(self) -> tuple[AffineExpr, ...]:
         vector = self.loop_step + self.lane_in_row
@@ -119,10 +125,10 @@ class RowReductionTiling(ReductionTiling):
 
     @property
     def loop_symbols(self) -> tuple[Variable, ...]:
-        """s0 over the major reduced component (of size 1), s1 over the vectors a thread
-        reads, s2 along a vector."""
+        """s0 over the major reduced component, s1 over the vectors a thread reads, s2
+        along a vector."""
         return (
-            Variable(Interval(0, 0), "s0"),
+            Variable(Interval(0, self.major - 1), "s0"),
             Variable(Interval(0, self.iterations - 1), "s1"),
             self.vector_symbol(2),
         )

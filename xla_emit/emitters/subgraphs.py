@@ -57,6 +57,13 @@ def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgrap
         (subgraph_root,) = subgraph.roots
         if subgraph_root.opcode == "tuple":
             roots = tuple(dict.fromkeys(subgraph_root.operands))
+            reduced = analysis.reduction_epilogue_root
+            if reduced is not None and reduced in roots:
+                # The reduction's root beside side outputs: its own epilogue.
+                name = epilogue_name(analysis.computation, reduced)
+                epilogue = Subgraph(name, (reduced,), members - {subgraph_root}, injected=(hero,))
+                subgraphs.append(epilogue)
+                roots = tuple(r for r in roots if r is not reduced)
             subgraphs.extend(_tuple_subgraphs(subgraph.name, roots, members - {subgraph_root}))
         elif has_epilogue and subgraph_root is root:
             epilogue = Subgraph(

@@ -62,3 +62,16 @@ xtile.entry_func @integer_negate_and_not(%in: memref<8xi32>, %out: memref<8xi32>
   xtile.insert %m into %out[%pid] [8] [1] : tensor<8xi32> -> memref<8xi32>
   xtile.return
 }
+
+// -----
+
+// Integer abs is `math.absi`, as XLA's Triton emitter writes it; float abs `math.absf`.
+// CHECK-LABEL: xtile.entry_func @integer_abs
+// CHECK: math.absi %{{.*}} : tensor<8xi32>
+// CHECK-NOT: stablehlo.
+xtile.entry_func @integer_abs(%in: memref<8xi32>, %out: memref<8xi32>, %pid: index {xla.range = [0 : index, 0 : index]}) {
+  %x = xtile.extract %in[%pid] [8] [1] : memref<8xi32> -> tensor<8xi32>
+  %a = stablehlo.abs %x : tensor<8xi32>
+  xtile.insert %a into %out[%pid] [8] [1] : tensor<8xi32> -> memref<8xi32>
+  xtile.return
+}

@@ -340,6 +340,15 @@ class _TileEmitter:
             source_order = list(range(operand_tile.shape.rank))
             target_order = list(range(tiled.shape.rank))
         element = element_type(tiled.shape.element_type)
+        if tiled.instruction.opcode == "bitcast" and tiled.shape.element_type != (
+            operand_tile.shape.element_type
+        ):
+            # An element type of the same width (an f32 read as s32): the bits, as they are.
+            assert isinstance(value.type, TensorType)
+            same_shape = TensorType(element, value.type.get_shape())
+            value = self.add(
+                stablehlo.BitcastConvertOp.create(operands=[value], result_types=[same_shape])
+            )
         value = self._transposed(value, source_order)
         physical = [tiled.padded_sizes[d] for d in target_order]
         if _shape(value.type) != tuple(physical):

@@ -129,6 +129,7 @@ STABLEHLO_HANDLERS: tuple[tuple[type[Operation], Handler], ...] = (
     (stablehlo.ElementwiseOp, elementwise),
     (stablehlo.CompareOp, elementwise),
     (stablehlo.SelectOp, elementwise),
+    (stablehlo.BitcastConvertOp, elementwise),
     (stablehlo.ReduceOp, reduce),
     (stablehlo.BroadcastInDimOp, broadcast_in_dim),
     (stablehlo.ReshapeOp, reshape),
