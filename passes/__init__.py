@@ -33,6 +33,9 @@ BUILT_IN_PASSES: dict[str, str] = {
     ),
     "xla-gpu-optimize-loops": "xla_emit.passes.gpu.optimize_loops:OptimizeLoopsPass",
     "xla-simplify-arith": "xla_emit.passes.gpu.simplify_arith:SimplifyArithPass",
+    "xla-safe-integer-arithmetic": (
+        "xla_emit.passes.gpu.safe_integer_arithmetic:SafeIntegerArithmeticPass"
+    ),
     "xla-simplify-affine": "xla_emit.passes.gpu.simplify_affine:SimplifyAffinePass",
     "xla-unswitch-loops": "xla_emit.passes.gpu.unswitch_loops:UnswitchLoopsPass",
     "xla-gpu-peel-loops": "xla_emit.passes.gpu.peel_loops:PeelLoopsPass",

@@ -4,7 +4,9 @@ XLA's Triton pipeline runs this right after `tensor-lower-to-triton`:
 `stablehlo.add` on floats becomes `arith.addf`, on integers `arith.addi`;
 `stablehlo.convert` an `arith.extf`, `truncf`, `sitofp`, ... by the types;
 `stablehlo.not` an `arith.xori` with all ones; an integer `stablehlo.negate`
-`0 - x` (`arith.subi`), an integer `stablehlo.abs` `math.absi`;
+`0 - x` (`arith.subi`), an integer `stablehlo.abs` `math.absi`; an integer
+`divide`/`remainder` an `arith.divsi`/`remsi` marked `xla.guard_ub`, guarded
+after the TTIR by `xla-safe-integer-arithmetic` (XLA's x / 0 = -1);
 `stablehlo.bitcast_convert` an `arith.bitcast`;
 `stablehlo.compare` an `arith.cmpf`/`cmpi` with the predicate of its
 direction; `stablehlo.select` an `arith.select`. Reducer bodies are lowered
@@ -29,6 +31,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     TensorType,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -38,6 +41,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xla_emit.dialects import arith_vector, stablehlo
+from xla_emit.passes.gpu.safe_integer_arithmetic import GUARD_UB
 
 _FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
     stablehlo.AddOp: arith.AddfOp,
@@ -52,7 +56,7 @@ _INTEGER_BINARY: dict[type[Operation], type[Operation]] = {
     stablehlo.AddOp: arith.AddiOp,
     stablehlo.SubtractOp: arith.SubiOp,
     stablehlo.MultiplyOp: arith.MuliOp,
-    stablehlo.DivideOp: arith.DivSIOp,
+    stablehlo.DivideOp: arith.DivSIOp,  # marked `xla.guard_ub` (`_GUARDED`)
     stablehlo.RemainderOp: arith.RemSIOp,
     stablehlo.MaximumOp: arith.MaxSIOp,
     stablehlo.MinimumOp: arith.MinSIOp,
@@ -60,6 +64,9 @@ _INTEGER_BINARY: dict[type[Operation], type[Operation]] = {
     stablehlo.OrOp: arith.OrIOp,
     stablehlo.XorOp: arith.XOrIOp,
 }
+# XLA leaves the guard of x / 0 and INT_MIN / -1 to `xla-safe-integer-arithmetic` (after its
+# TTIR): the division is marked, and the tile executor runs the guard the pass writes.
+_GUARDED = (stablehlo.DivideOp, stablehlo.RemainderOp)
 _FLOAT_UNARY: dict[type[Operation], type[Operation]] = {
     stablehlo.NegateOp: arith.NegfOp,
     stablehlo.AbsOp: math.AbsFOp,
@@ -125,7 +132,11 @@ def lowered_ops(op: Operation, operands: Sequence[SSAValue]) -> list[Operation] 
         return [math.AbsIOp(operands[0])]
     table = (_FLOAT_BINARY if floats else _INTEGER_BINARY) if len(operands) == 2 else None
     if table is not None and type(op) in table:
-        return [table[type(op)].create(operands=list(operands), result_types=[result_type])]
+        marks = {GUARD_UB: UnitAttr()} if not floats and isinstance(op, _GUARDED) else {}
+        lowered = table[type(op)].create(
+            operands=list(operands), result_types=[result_type], attributes=marks
+        )
+        return [lowered]
     if len(operands) == 1 and floats and type(op) in _FLOAT_UNARY:
         return [_FLOAT_UNARY[type(op)].create(operands=list(operands), result_types=[result_type])]
     return None

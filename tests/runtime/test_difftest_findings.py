@@ -361,6 +361,38 @@ ENTRY %main (z: c64[5]) -> f32[5] {
         [("s32", (4, 1), [0, 1, -1, 5])],
         [("s32", (), [-9])],
     ),
+    # An s32 `divide(p, p)` feeding a min reduce, which XLA:GPU makes a __triton fusion
+    # (seed 705034): stablehlo-lower-to-arith wrote a bare `arith.divsi`, refused on 0 / 0.
+    # XLA marks it `xla.guard_ub` and `xla-safe-integer-arithmetic` guards it: x / 0 is -1,
+    # INT_MIN / -1 INT_MIN. By hand: each output is 1, or -1 where one of its four is 0.
+    Finding(
+        "triton_divide_by_zero",
+        "triton_divide_by_zero.hlo",
+        [
+            (
+                "s32",
+                (3, 4, 2),
+                [
+                    *(0, 5, -(2**31), -1, 7, 0, 0, 3, -4, 2, 1, 1),
+                    *(0, 0, 0, 0, 9, -(2**31), 6, 0, 2, 2, 2, 2),
+                ],
+            )
+        ],
+        [("s32", (3, 2), [-1, -1, -1, -1, 1, -1])],
+    ),
+    # The same guard on `remainder` (x % 0 is x, INT_MIN % -1 is 0) in one __triton fusion
+    # with a divide: min over rows of 1000 * (a / b) + a % b. By hand: row 0 is
+    # [-1000 + 7, -1000 - 7, 2001, 1000 * INT_MIN (wraps to 0) + 0], row 1
+    # [-1000 + 0, 2001, 0, -1000 + 3].
+    Finding(
+        "triton_remainder_by_zero",
+        "triton_remainder_by_zero.hlo",
+        [
+            ("s32", (2, 4), [7, -7, 5, -(2**31), 0, 9, -(2**31), 3]),
+            ("s32", (2, 4), [0, 0, 2, -1, 0, 4, -1, 0]),
+        ],
+        [("s32", (2,), [-1007, -1000])],
+    ),
     # add(dot, dot) of c64 becomes two cuBLASLt matmuls, the second with beta = 1 adding the
     # first's output; the evaluator cast that addend to float64, dropping its imaginary
     # part (seed 101892). Integer parts: XLA printed 2 * A @ B exactly.

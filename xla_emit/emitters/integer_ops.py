@@ -5,8 +5,9 @@ more, are undefined in MLIR (and in LLVM); float to integer conversion out
 of range is poison. XLA defines every one of them (xla/service/
 elemental_ir_emitter.cc and the MLIR emitters' lowering of mhlo ops):
 
-- x / 0 is -1 (all ones, also unsigned) and x % 0 is x; INT_MIN / -1 is
-  INT_MIN and INT_MIN % -1 is 0;
+- integer division: x / 0 is -1 and INT_MIN / -1 is INT_MIN (the guard and
+  its values are `xla-safe-integer-arithmetic`'s `guarded_division`, which
+  XLA's Triton route runs as a pass);
 - a shift by an amount that is negative or >= the bit width (compared
   unsigned) gives 0, or the sign fill for `shift-right-arithmetic`;
 - float to integer truncates toward zero and saturates; NaN gives 0.
@@ -26,6 +27,7 @@ from xdsl.ir import Operation, SSAValue
 
 from xla_emit.emitters.types import integer_type
 from xla_emit.hlo.shape import PrimitiveType
+from xla_emit.passes.gpu.safe_integer_arithmetic import guarded_division
 
 if TYPE_CHECKING:
     from xla_emit.emitters.elemental_ops import ScalarOps
@@ -63,24 +65,14 @@ def _all_ones(emitter: ScalarOps, ptype: PrimitiveType) -> SSAValue:
 def emit_integer_division(
     emitter: ScalarOps, opcode: str, ptype: PrimitiveType, a: SSAValue, b: SSAValue
 ) -> SSAValue:
-    """`divide` or `remainder` of integers with XLA's results for x / 0 and INT_MIN / -1."""
-    signed = ptype.is_signed_int
-    zero = emitter.scalar_constant(0, ptype)
-    one = emitter.scalar_constant(1, ptype)
-    by_zero = _cmpi(emitter, b, zero, "eq")
-    undefined = by_zero
-    if signed:
-        int_min = emitter.scalar_constant(ptype.int_limits[0], ptype)
-        is_int_min = _cmpi(emitter, a, int_min, "eq")
-        is_minus_one = _cmpi(emitter, b, _all_ones(emitter, ptype), "eq")
-        overflow = _result(emitter, arith.AndIOp(is_int_min, is_minus_one))
-        undefined = _result(emitter, arith.OrIOp(by_zero, overflow))
-    # Dividing by 1 instead of -1 already gives XLA's INT_MIN / -1 (INT_MIN) and % (0).
-    safe_divisor = _select(emitter, undefined, one, b)
-    op_class = _DIVISIONS[(opcode, signed)]
-    result = _result(emitter, op_class(a, safe_divisor))  # pyright: ignore[reportCallIssue]
-    by_zero_value = a if opcode == "remainder" else _all_ones(emitter, ptype)
-    return _select(emitter, by_zero, by_zero_value, result)
+    """`divide` or `remainder` of integers with XLA's results for x / 0 and INT_MIN / -1,
+    the ops XLA's emitters write (`xla-safe-integer-arithmetic`'s guard, one fact)."""
+
+    def constant(value: int) -> SSAValue:
+        return _all_ones(emitter, ptype) if value == -1 else emitter.scalar_constant(value, ptype)
+
+    division = _DIVISIONS[(opcode, ptype.is_signed_int)]
+    return guarded_division(division, a, b, constant, lambda op: _result(emitter, op))
 
 
 def emit_shift(

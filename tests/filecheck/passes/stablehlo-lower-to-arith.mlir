@@ -75,3 +75,19 @@ xtile.entry_func @integer_abs(%in: memref<8xi32>, %out: memref<8xi32>, %pid: ind
   xtile.insert %a into %out[%pid] [8] [1] : tensor<8xi32> -> memref<8xi32>
   xtile.return
 }
+
+// -----
+
+// Integer divide and remainder are `divsi`/`remsi` marked `xla.guard_ub`, as XLA's TTIR
+// has them; `xla-safe-integer-arithmetic` writes XLA's guard later (x / 0 is -1).
+// CHECK-LABEL: xtile.entry_func @integer_divide
+// CHECK: %[[Q:.*]] = arith.divsi %[[X:.*]], %[[X]] {xla.guard_ub} : tensor<4xi32>
+// CHECK: arith.remsi %[[Q]], %[[X]] {xla.guard_ub} : tensor<4xi32>
+// CHECK-NOT: stablehlo.
+xtile.entry_func @integer_divide(%in: memref<4xi32>, %out: memref<4xi32>, %pid: index {xla.range = [0 : index, 0 : index]}) {
+  %x = xtile.extract %in[%pid] [4] [1] : memref<4xi32> -> tensor<4xi32>
+  %q = stablehlo.divide %x, %x : tensor<4xi32>
+  %r = stablehlo.remainder %q, %x : tensor<4xi32>
+  xtile.insert %r into %out[%pid] [4] [1] : tensor<4xi32> -> memref<4xi32>
+  xtile.return
+}

@@ -396,6 +396,7 @@ def handler_table() -> OpTable[Handler]:
     """Every op the tile executor runs: the shared `arith` and `math` semantics, then the
     tile ops of each dialect."""
     from xla_emit.interpreter.tile.dot import DOT_HANDLERS
+    from xla_emit.interpreter.tile.guarded_arith import add_guards
     from xla_emit.interpreter.tile.stablehlo_ops import STABLEHLO_HANDLERS
     from xla_emit.interpreter.tile.triton_ops import TRITON_HANDLERS
     from xla_emit.interpreter.tile.xtile_ops import XTILE_HANDLERS
@@ -409,4 +410,5 @@ def handler_table() -> OpTable[Handler]:
         *DOT_HANDLERS,
     ):
         table.add(op_type, handler)
+    add_guards(table)
     return table
