@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from arrays import decode, encode, flush_denormals
+from dot_rewrite import rewritten_dot_outputs
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
@@ -259,20 +260,25 @@ def _same_bits(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
 
 
 def _rules(module: HloModule, inputs: list[np.ndarray]) -> list[Callable[..., Comparison]]:
-    """`--check`'s rule per output, with two allowances for XLA:CPU's compiler:
+    """`--check`'s rule per output, with three allowances for XLA:CPU's compiler:
     - bit for bit becomes the ulp tolerance where a float multiply (or dot) feeds an add
       or subtract: XLA:CPU contracts them into one fused multiply-add (x*x - x in f64 came
       out 2.8e-17 off the two roundings), as is its right; and where a float reduce is:
       XLA:CPU sums f16/bf16 in an order of its own, ours follows the GPU's;
     - an approximate output is compared in the narrowest float type of the module: a c64
-      product converted to c128 is 1 ulp of c64 off, which is 2**29 ulp of c128."""
+      product converted to c128 is 1 ulp of c64 off, which is 2**29 ulp of c128;
+    - a small 16-bit dot that XLA:GPU wrote as a multiply and a reduce (`dot_rewrite.py`)
+      is held to the bound of its rounded products."""
     expectations = output_expectations(module, inputs)
     # XLA:CPU sums a 16-bit float reduce in an order of its own (ours follows the GPU's).
     contractible = _contractible(module) or _has_float_reduce(module)
     narrowest = _narrowest_float(module)
+    rewritten = rewritten_dot_outputs(module, inputs)
     rules: list[Callable[..., Comparison]] = []
-    for e in expectations:
-        if e.kind is OutputKind.EXACT:
+    for number, e in enumerate(expectations):
+        if number in rewritten:
+            rules.append(rewritten[number])
+        elif e.kind is OutputKind.EXACT:
             rules.append(compare if contractible else e.compare)
         elif e.kind is OutputKind.APPROXIMATE and narrowest is not None:
             rules.append(_in_type(narrowest))

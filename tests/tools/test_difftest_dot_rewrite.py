@@ -1,0 +1,140 @@
+"""The differential tester's rule for small 16-bit dots XLA:GPU rewrites (tools/difftest).
+
+XLA:GPU wrote seed 704666's `bf16[2,1,3] x bf16[2,3,4]` dot as a bf16 multiply (each
+product rounded) and an f32 reduce; XLA:CPU computes the dot with f32 products. The module
+below is XLA's H100 module for it (jax 0.10.2, the dot's part, two names shortened); the
+inputs and XLA:CPU's outputs are the run's.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parents[2] / "tools" / "difftest"))
+
+from check import _rules
+from dot_rewrite import rewritten_dot_outputs
+
+from xla_emit.hlo.parser import parse_hlo_module
+from xla_emit.runtime.module_runtime import ModuleRuntime
+
+_REWRITTEN = """HloModule difftest, is_scheduled=true
+
+%add (scalar_lhs: f32[], scalar_rhs: f32[]) -> f32[] {
+  %scalar_rhs = f32[] parameter(1)
+  %scalar_lhs = f32[] parameter(0)
+  ROOT %add.1 = f32[] add(%scalar_lhs, %scalar_rhs)
+}
+
+%fused_reduce (param_0.25: bf16[2,3,4], param_1.24: bf16[2,1,3]) -> (f16[2,4], u16[2,4]) {
+  %param_1.24 = bf16[2,1,3]{2,1,0} parameter(1)
+  %bitcast.14 = bf16[2,3]{1,0} bitcast(%param_1.24)
+  %broadcast.1.11 = bf16[2,3,4]{2,1,0} broadcast(%bitcast.14), dimensions={0,1}
+  %param_0.25 = bf16[2,3,4]{2,1,0} parameter(0)
+  %multiply.1.9 = bf16[2,3,4]{2,1,0} multiply(%broadcast.1.11, %param_0.25)
+  %convert.6.7 = f32[2,3,4]{2,1,0} convert(%multiply.1.9)
+  %constant_7 = f32[] constant(0)
+  %reduce.7 = f32[2,4]{1,0} reduce(%convert.6.7, %constant_7), dimensions={1}, to_apply=%add
+  %convert.5.5 = bf16[2,4]{1,0} convert(%reduce.7)
+  %convert.0.1 = f16[2,4]{1,0} convert(%convert.5.5)
+  %convert.1.1.clone.1 = u16[2,4]{1,0} convert(%convert.5.5)
+  ROOT %tuple = (f16[2,4]{1,0}, u16[2,4]{1,0}) tuple(%convert.0.1, %convert.1.1.clone.1)
+}
+
+ENTRY %main.1 (p.14: bf16[2,1,3], p.15: bf16[2,3,4]) -> (f16[2,1,4], u16[2,1,4]) {
+  %p.15 = bf16[2,3,4]{2,1,0} parameter(1)
+  %p.14 = bf16[2,1,3]{2,1,0} parameter(0)
+  %fusion = (f16[2,4]{1,0}, u16[2,4]{1,0}) fusion(%p.15, %p.14), kind=kLoop, calls=%fused_reduce
+  %get-tuple-element.1 = u16[2,4]{1,0} get-tuple-element(%fusion), index=1
+  %get-tuple-element = f16[2,4]{1,0} get-tuple-element(%fusion), index=0
+  %bitcast.1.0 = f16[2,1,4]{2,1,0} bitcast(%get-tuple-element)
+  %bitcast.2.0 = u16[2,1,4]{2,1,0} bitcast(%get-tuple-element.1)
+  ROOT %tuple.1.0 = (f16[2,1,4]{2,1,0}, u16[2,1,4]{2,1,0}) tuple(%bitcast.1.0, %bitcast.2.0)
+}
+"""
+_LHS = [-0.953125, -2.578125, -3.203125, 0.15234375, -0.61328125, 2.5]
+_RHS = [2.5, 1.0, -5.125, -3.359375, 4.96875, -5.25, 4.5, 1.0, 6.78125, 5.90625, 2.5, 0.25]
+_RHS += [-0.25, 0.5, -0.30078125, 3.296875, -4.125, -10.4375, 6.84375, -0.81640625]
+_RHS += [2.5, -1.328125, 3.609375, -6.03125]
+# XLA:CPU's dot (f32 products), in f16. By hand, [0, 0, 1]: -0.953125 * 1.0 - 2.578125 *
+# -5.25 - 3.203125 * 5.90625 = -6.3359, bf16 -6.34375; the products rounded to bf16
+# (-0.953125, 13.5625, -18.875) sum to -6.2656, bf16 -6.25 (the H100 module's).
+_XLA_CPU = [-37.0, -6.34375, -14.75, -0.176757812, 8.75, 3.15625, 4.78125, -14.0625]
+
+
+def _inputs() -> list[np.ndarray]:
+    bf16 = ml_dtypes.bfloat16
+    return [
+        np.array(_LHS, np.float32).astype(bf16).reshape(2, 1, 3),
+        np.array(_RHS, np.float32).astype(bf16).reshape(2, 3, 4),
+    ]
+
+
+def _xla_cpu() -> list[np.ndarray]:
+    values = np.array(_XLA_CPU, np.float16).reshape(2, 1, 4)
+    return [values, np.clip(values, 0, None).astype(np.uint16)]
+
+
+def test_the_rule_holds_a_rewritten_dot_to_its_rounded_products() -> None:
+    module = parse_hlo_module(_REWRITTEN, "rewritten.hlo")
+    inputs = _inputs()
+    ours = ModuleRuntime(module).run(inputs)
+    assert float(ours[0][0, 0, 1]) == -6.25  # the H100 module's value
+    assert sorted(rewritten_dot_outputs(module, inputs)) == [0, 1]
+    rules = _rules(module, inputs)
+    for rule, want, got in zip(rules, _xla_cpu(), ours, strict=True):
+        assert rule(want, got).matches
+    # The same difference without the rule: 24 f16 ulp, past any ulp tolerance.
+    wrong = ours[0].copy()
+    wrong[0, 0, 1] = -6.5  # 0.156 off; the bound at [0, 0, 1] is 33.4 * 2**-8 + 2**-5 = 0.16
+    assert rules[0](_xla_cpu()[0], wrong).matches
+    wrong[0, 0, 1] = -6.75
+    assert not rules[0](_xla_cpu()[0], wrong).matches
+
+
+_PLAIN_DOT = """HloModule plain
+
+ENTRY %main (a: bf16[2,1,3], b: bf16[2,3,4]) -> f16[2,1,4] {
+  %a = bf16[2,1,3] parameter(0)
+  %b = bf16[2,3,4] parameter(1)
+  %d = bf16[2,1,4] dot(%a, %b), lhs_batch_dims={0}, lhs_contracting_dims={2},
+    rhs_batch_dims={0}, rhs_contracting_dims={1}
+  ROOT %c = f16[2,1,4] convert(%d)
+}
+"""
+
+# A program's own products summed: XLA:CPU rounds them too, so no allowance.
+_OWN_PRODUCTS = """HloModule own
+
+%add (x: f32[], y: f32[]) -> f32[] {
+  %x = f32[] parameter(0)
+  %y = f32[] parameter(1)
+  ROOT %s = f32[] add(%x, %y)
+}
+
+ENTRY %main (a: bf16[2,3,4], b: bf16[2,3,4]) -> f32[2,4] {
+  %a = bf16[2,3,4] parameter(0)
+  %b = bf16[2,3,4] parameter(1)
+  %m = bf16[2,3,4] multiply(%a, %b)
+  %c = f32[2,3,4] convert(%m)
+  %z = f32[] constant(0)
+  ROOT %r = f32[2,4] reduce(%c, %z), dimensions={1}, to_apply=%add
+}
+"""
+
+
+def test_the_rule_leaves_other_dots_and_sums_alone() -> None:
+    inputs = _inputs()
+    plain = parse_hlo_module(_PLAIN_DOT, "plain.hlo")
+    assert rewritten_dot_outputs(plain, inputs) == {}
+    # The dot keeps the tolerance of approximations: -6.75 against -6.34375 is 104 f16 ulp.
+    wrong = _xla_cpu()[0].copy()
+    wrong[0, 0, 1] = -6.75
+    assert not _rules(plain, inputs)[0](_xla_cpu()[0], wrong).matches
+    own = parse_hlo_module(_OWN_PRODUCTS, "own.hlo")
+    rhs = inputs[1]
+    assert rewritten_dot_outputs(own, [rhs, rhs]) == {}

@@ -1,0 +1,184 @@
+"""A small 16-bit dot that XLA:GPU writes as a multiply and a reduce, and its bound.
+
+XLA's dot strength reduction turns a dot too small for a library call (`bf16[2,1,3] x
+bf16[2,3,4]`, seed 704666) into `multiply(broadcast(a), b)` in the dot's 16-bit type,
+`convert` to f32 and an f32 `reduce` (add): each product is rounded to 16 bits before
+the sum. XLA:CPU computes the same dot with f32 products. Ours runs XLA's H100 module, so
+the two differ by the products' roundings, which no ulp tolerance covers (3 bf16 ulp of
+-6.3, where the sum of three products cancelled).
+
+The bound, per output element, for the sum s of n products p_k (|p_k| summing to P):
+- each product rounded to nearest in a type of precision t bits errs by at most
+  u = 2**-t of itself (bf16: t = 8, u = 2**-8; f16: t = 11, u = 2**-11): at most u * P;
+- XLA:CPU's and the module's f32 sums of n terms err by at most n * 2**-24 * P each
+  (one f32 rounding per addition, the partial sums below P), so 2 n 2**-24 P for both;
+- both round the f32 sum to the dot's type and then to the output's: two values d apart
+  round to values at most d + one ulp (of the larger, in the narrowest type) apart.
+A float -> integer convert of the dot (truncation) adds at most 1 more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from xla_emit.hlo.evaluator import evaluate_values, simple_reducer
+from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType
+from xla_emit.runtime.compare import Comparison, compare, failed_at, first_index
+
+# Ops between the rewritten dot's reduce and an output that only move or round its values.
+_MOVES = frozenset({"bitcast", "reshape", "copy", "convert"})
+_SIXTEEN_BITS = (PrimitiveType.BF16, PrimitiveType.F16)
+# Precision in bits (the significand, its implicit bit included).
+_PRECISION = {PrimitiveType.BF16: 8, PrimitiveType.F16: 11, PrimitiveType.F32: 24}
+
+
+@dataclass(frozen=True)
+class RewrittenDot:
+    """An f32 add-reduce of 16-bit products (`products`: their type) in XLA's module."""
+
+    reduce: HloInstruction
+    products: PrimitiveType
+    # The fusion computing it (None: in the entry computation).
+    fusion: HloInstruction | None
+
+
+def rewritten_dot_outputs(
+    module: HloModule, inputs: Sequence[np.ndarray]
+) -> dict[int, Callable[[np.ndarray, np.ndarray], Comparison]]:
+    """The rule of each output (by number) that is a rewritten dot, moved or rounded."""
+    rules: dict[int, Callable[[np.ndarray, np.ndarray], Comparison]] = {}
+    entry_values: dict[HloInstruction, object] | None = None
+    for number, leaf in enumerate(_output_leaves(module.entry.root)):
+        traced = _trace_to_reduce(leaf)
+        if traced is None:
+            continue
+        dot = _rewritten_dot(*traced)
+        if dot is None:
+            continue
+        if entry_values is None:
+            entry_values = evaluate_values(module.entry, list(inputs))  # type: ignore[assignment]
+        assert entry_values is not None
+        magnitudes, length = _product_magnitudes(dot, entry_values)
+        rules[number] = _within_rounded_products(dot.products, magnitudes, length)
+    return rules
+
+
+def _output_leaves(root: HloInstruction) -> list[HloInstruction]:
+    if root.opcode == "tuple":
+        return [leaf for operand in root.operands for leaf in _output_leaves(operand)]
+    return [root]
+
+
+def _trace_to_reduce(
+    instruction: HloInstruction,
+) -> tuple[HloInstruction, HloInstruction | None] | None:
+    """The reduce whose value `instruction` moves or rounds, and its fusion (or None)."""
+    current, fusion = instruction, None
+    while True:
+        if current.opcode == "get-tuple-element" and current.operands[0].opcode == "fusion":
+            fusion = current.operands[0]
+            root = fusion.called_computations[0].root
+            if root.opcode != "tuple" or current.tuple_index is None:
+                return None
+            current = root.operands[current.tuple_index]
+        elif current.opcode == "fusion" and fusion is None:
+            fusion = current
+            current = current.called_computations[0].root
+        elif current.opcode in _MOVES and (
+            current.opcode != "convert" or _is_float(current.operands[0])
+        ):
+            current = current.operands[0]
+        elif current.opcode == "reduce":
+            return current, fusion
+        else:
+            return None
+
+
+def _rewritten_dot(reduce: HloInstruction, fusion: HloInstruction | None) -> RewrittenDot | None:
+    """`reduce` if it adds f32 conversions of a 16-bit multiply of a broadcast: XLA's form of
+    a small dot (a program's own multiply-reduce has no broadcast of an operand's rows)."""
+    if len(reduce.operands) != 2 or not isinstance(reduce.shape, ArrayShape):
+        return None
+    if reduce.array_shape.element_type is not PrimitiveType.F32:
+        return None
+    if simple_reducer(reduce.called_computations[0]) != "add":
+        return None
+    convert = reduce.operands[0]
+    if convert.opcode != "convert":
+        return None
+    multiply = convert.operands[0]
+    products = multiply.array_shape.element_type if multiply.opcode == "multiply" else None
+    if products not in _SIXTEEN_BITS:
+        return None
+    if not any(operand.opcode == "broadcast" for operand in multiply.operands):
+        return None
+    assert products is not None
+    return RewrittenDot(reduce, products, fusion)
+
+
+def _product_magnitudes(
+    dot: RewrittenDot, entry_values: dict[HloInstruction, object]
+) -> tuple[np.ndarray, int]:
+    """Sum |p_k| per output element of the reduce, and the number of products summed."""
+    if dot.fusion is None:
+        values = entry_values
+    else:
+        computation: HloComputation = dot.fusion.called_computations[0]
+        arguments = [entry_values[operand] for operand in dot.fusion.operands]
+        values = evaluate_values(computation, arguments)  # type: ignore[arg-type]
+    products = np.asarray(values[dot.reduce.operands[0]], dtype=np.float64)
+    dims = tuple(dot.reduce.dimensions or ())
+    length = int(np.prod([products.shape[d] for d in dims], dtype=np.int64))
+    return np.abs(products).sum(axis=dims), length
+
+
+def _ulp(values: np.ndarray, precision: int) -> np.ndarray:
+    """One unit in the last place of `values` in a type of `precision` bits (at least the
+    smallest f32 subnormal: no 16-bit type's unit is finer)."""
+    with np.errstate(divide="ignore"):
+        exponent = np.floor(np.log2(np.abs(values)))
+    exponent = np.where(np.isfinite(exponent), exponent, -149.0)
+    return np.maximum(np.exp2(exponent - (precision - 1)), 2.0**-149)
+
+
+def _within_rounded_products(
+    products: PrimitiveType, magnitudes: np.ndarray, length: int
+) -> Callable[[np.ndarray, np.ndarray], Comparison]:
+    u = 2.0 ** -_PRECISION[products]
+    f32 = 2.0 ** -_PRECISION[PrimitiveType.F32]
+    before_rounding = magnitudes * (u + 2 * length * f32)
+
+    def rule(expected: np.ndarray, actual: np.ndarray) -> Comparison:
+        if expected.shape != actual.shape or expected.dtype != actual.dtype:
+            return compare(expected, actual)
+        want, got = expected.astype(np.float64), actual.astype(np.float64)
+        larger = np.maximum(np.abs(want), np.abs(got))
+        integers = expected.dtype.kind in "iu"
+        # An integer came from a float less than 1 larger in magnitude (truncation).
+        rounding = _ulp(larger + 1 if integers else larger, _PRECISION[products])
+        bound = before_rounding.reshape(expected.shape) + rounding
+        if integers:
+            bound = np.floor(bound) + 1
+        same = (want == got) | (np.isnan(want) & np.isnan(got))
+        finite = np.isfinite(want) & np.isfinite(got)
+        with np.errstate(invalid="ignore"):
+            outside = ~same & (~finite | (np.abs(want - got) > bound))
+        error = float(np.where(same, 0.0, np.abs(want - got)).max(initial=0.0))
+        if not outside.any():
+            verdict = "within the bound of a 16-bit dot's rounded products (XLA:GPU's rewrite)"
+            return Comparison(True, bool(same.all()), error, 0, None, verdict=verdict)
+        index = first_index(outside)
+        assert index is not None
+        why = f"outside the rounded-products bound {float(bound[index]):.3g} of a 16-bit dot"
+        return failed_at(expected, actual, index, (error, 0), why)
+
+    return rule
+
+
+def _is_float(instruction: HloInstruction) -> bool:
+    shape = instruction.shape
+    return isinstance(shape, ArrayShape) and shape.element_type.is_float
