@@ -199,6 +199,14 @@ def _product_dims(x: Param | Instr, opcode: str) -> tuple[int, ...]:
     return tuple(min(d, 2) for d in x.dims[:2])
 
 
+def _is_complex_dot(program: Program, value: Param | Instr) -> bool:
+    """Whether `value` is a complex dot, or one moved or converted (which XLA:GPU folds into
+    the gemm as well)."""
+    while isinstance(value, Instr) and value.opcode in ("convert", "reshape", "bitcast", "copy"):
+        value = program.value(value.operands[0])
+    return isinstance(value, Instr) and value.opcode == "dot" and value.ptype in COMPLEX
+
+
 def _is_16_bit_quotient(value: Param | Instr) -> bool:
     """Whether `value` is an f16/bf16 divide (or a map dividing)."""
     if not isinstance(value, Instr) or value.ptype not in ("f16", "bf16"):
@@ -338,6 +346,17 @@ class _Builder:
             x, y = (
                 v if isinstance(v, Param) else self.program.value(self.param(v.ptype, v.dims))
                 for v in (x, y)
+            )
+        if x.ptype in COMPLEX and op in ("add", "subtract"):
+            # XLA:GPU makes add(dot, c) one cuBLAS gemm adding c with beta = 1: what cuBLAS
+            # gives for an infinite part of c (beta * c as a complex product is NaN there,
+            # XLA:CPU's add keeps the infinity) needs a GPU to tell (seed 702138). The
+            # addend of a complex dot takes finite values, as the dot's operands do.
+            x, y = (
+                self.tame_operand([v.ptype], v.dims, finite=True)
+                if _is_complex_dot(self.program, w) and not _is_complex_dot(self.program, v)
+                else v
+                for v, w in ((x, y), (y, x))
             )
         if x.ptype in COMPLEX and op in ("multiply", "divide"):
             # XLA multiplies in the component type with a fused multiply-add (re = a*c - b*d
