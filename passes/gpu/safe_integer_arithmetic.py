@@ -126,7 +126,7 @@ class _GuardDivision(RewritePattern):
         if not isinstance(op, GUARDED_DIVISIONS) or GUARD_UB not in op.attributes:
             return
         ops = expansion(op, op.operands[0], op.operands[1])
-        rewriter.replace_op(op, ops, [ops[-1].results[0]])
+        rewriter.replace(op, ops, [ops[-1].results[0]])
 
 
 @dataclass(frozen=True)

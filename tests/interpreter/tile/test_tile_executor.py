@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from xdsl.context import Context
+from xla_emit.passes.gpu.safe_integer_arithmetic import SafeIntegerArithmeticPass
 
 from xla_emit.diagnostics import UserError
 from xla_emit.interpreter import CheckOptions
@@ -201,3 +203,43 @@ def test_a_one_op_float_reduce_runs_its_ufunc_with_the_bits_and_steps_of_the_reg
     (slow_out,) = slow.run([x])
     assert fast_out.view(np.uint32).tolist() == slow_out.view(np.uint32).tolist()
     assert fast.step_counter.spent == slow.step_counter.spent
+
+
+# XLA's TTIR keeps an integer division marked `xla.guard_ub`; `xla-safe-integer-arithmetic`
+# guards it later. The executor runs a marked one as guarded, an unmarked one by zero is an
+# error, and the guarded IR the pass writes computes the same.
+_DIVIDE = """
+builtin.module {
+  xtile.entry_func @divide(%a: memref<8xi32>, %b: memref<8xi32>, %q: memref<8xi32>,
+                           %r: memref<8xi32>, %pid: index {xla.range = [0 : index, 0 : index]}) {
+    %x = xtile.extract %a[%pid] [8] [1] : memref<8xi32> -> tensor<8xi32>
+    %y = xtile.extract %b[%pid] [8] [1] : memref<8xi32> -> tensor<8xi32>
+    %d = arith.divsi %x, %y MARK : tensor<8xi32>
+    %m = arith.remsi %x, %y MARK : tensor<8xi32>
+    xtile.insert %d into %q[%pid] [8] [1] : tensor<8xi32> -> memref<8xi32>
+    xtile.insert %m into %r[%pid] [8] [1] : tensor<8xi32> -> memref<8xi32>
+    xtile.return
+  }
+}
+"""
+_MIN = -(2**31)
+
+
+def test_a_marked_division_gets_xla_values_for_x_by_zero_and_int_min_by_minus_one() -> None:
+    a = np.array([7, -7, 0, _MIN, _MIN, 9, -9, 5], np.int32)
+    b = np.array([0, 0, 0, -1, 1, 4, 4, -1], np.int32)
+    # By hand: x / 0 = -1 and x % 0 = x; INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0; C's
+    # truncation elsewhere (-9 / 4 = -2, -9 % 4 = -1).
+    quotients = [-1, -1, -1, _MIN, _MIN, 2, -2, -5]
+    remainders = [7, -7, 0, 0, 0, 1, -1, 0]
+    marked, _ = parse_mlir(_DIVIDE.replace("MARK", "{xla.guard_ub}"), "k.mlir")
+    q, r = TileExecutor(marked).run([a, b])
+    assert (q.tolist(), r.tolist()) == (quotients, remainders)
+    guarded, _ = parse_mlir(_DIVIDE.replace("MARK", "{xla.guard_ub}"), "k.mlir")
+    SafeIntegerArithmeticPass().apply(Context(), guarded)
+    assert "guard_ub" not in str(guarded)
+    q, r = TileExecutor(guarded).run([a, b])
+    assert (q.tolist(), r.tolist()) == (quotients, remainders)
+    unmarked, _ = parse_mlir(_DIVIDE.replace("MARK", ""), "k.mlir")
+    with pytest.raises(UserError, match="divides 7 by zero"):
+        TileExecutor(unmarked).run([a, b])
