@@ -71,8 +71,11 @@ def emit_integer_division(
     def constant(value: int) -> SSAValue:
         return _all_ones(emitter, ptype) if value == -1 else emitter.scalar_constant(value, ptype)
 
+    def emit(op: Operation) -> SSAValue:
+        return _result(emitter, op)
+
     division = _DIVISIONS[(opcode, ptype.is_signed_int)]
-    return guarded_division(division, a, b, constant, lambda op: _result(emitter, op))
+    return guarded_division(division, a, b, constant, emit)
 
 
 def emit_shift(
