@@ -1,0 +1,645 @@
+"""Checks PTOAS's VMI lowering makes of each op's layouts before it rewrites a module.
+
+Two of PTOAS's VMI stages refuse ops whose layouts they cannot lower:
+
+- the support gate of `-pto-validate-vmi-layout-ir` (PTOAS
+  `lib/PTO/Transforms/PTOValidateVMIIR.cpp`): each layout helper (`ensure_layout`,
+  `ensure_mask_layout`) and each grouped, storing or casting op must match a row of
+  the layout-support tables (`vmi_layout_support.py`); else `VMI-LAYOUT-CONTRACT:`
+  with the op's VMI types, or, for a helper whose result has one user, on that user;
+- the op survey `-vmi-to-vpto` runs before converting (PTOAS `VMIToVPTO.cpp`,
+  `verifySupportedVMIToVPTOOps`): per op the physical form its VPTO lowering needs
+  (contiguous layouts, full physical chunks, one chunk where the instruction works on
+  one register, element and mask widths); else `VMI-UNSUPPORTED:`.
+
+Ops are read through their legacy form (`vmi_legacy_form.py`) once the pipeline ran
+`-vmi-lower-unified-to-legacy`. Both walks are MLIR's post-order walk and stop at the
+first op that fails.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, ModuleOp, Signedness
+from xdsl.ir import Attribute, Operation
+from xdsl.printer import Printer
+
+from xla_emit.dialects.pto.types import PtrType
+from xla_emit.dialects.pto.vmi_lanes import padding_free
+from xla_emit.dialects.pto.vmi_rules import (
+    is_contiguous,
+    layout_of,
+    physical_arity,
+    storage_bits,
+    string_prop,
+)
+from xla_emit.dialects.pto.vpto_types import VMILayoutAttr, VMIMaskType, VMIVRegType
+from xla_emit.passes.analysis import vmi_layout_support as tables
+from xla_emit.passes.analysis.vmi_legacy_form import VMIForm, vmi_form
+from xla_emit.passes.diagnostics import OpError
+
+LAYOUT_CONTRACT = "VMI-LAYOUT-CONTRACT: "
+UNSUPPORTED = "VMI-UNSUPPORTED: "
+
+
+def type_text(attr: Attribute) -> str:
+    stream = io.StringIO()
+    Printer(stream=stream).print_attribute(attr)
+    return stream.getvalue()
+
+
+def _is_vmi(attr: Attribute) -> bool:
+    return isinstance(attr, VMIVRegType | VMIMaskType)
+
+
+def _has_vmi_value(op: Operation) -> bool:
+    return any(_is_vmi(v.type) for v in (*op.operands, *op.results))
+
+
+def _post_order(module: ModuleOp) -> list[Operation]:
+    return list(module.walk(region_first=True))
+
+
+# -- the support gate of -pto-validate-vmi-layout-ir ------------------------------------
+
+
+def _vmi_types_note(op: Operation) -> str:
+    words = [f"operand#{i}={type_text(v.type)}" for i, v in enumerate(op.operands)]
+    words += [f"result#{i}={type_text(v.type)}" for i, v in enumerate(op.results)]
+    kept = [w for w, v in zip(words, (*op.operands, *op.results), strict=True) if _is_vmi(v.type)]
+    return "; VMI types: " + " ".join(kept) if kept else ""
+
+
+def _contract(op: Operation, message: str, reason: str) -> OpError:
+    return OpError(op, f"{LAYOUT_CONTRACT}{message}: {reason}{_vmi_types_note(op)}")
+
+
+def _helper_contract(helper: Operation, name: str, reason: str) -> OpError:
+    """On the helper's one user where it has one (the op that asked for the layout)."""
+    result = helper.results[0] if len(helper.results) == 1 else None
+    uses = list(result.uses) if result is not None else []
+    if len(uses) != 1:
+        return OpError(
+            helper, f"{LAYOUT_CONTRACT}{name} has no registered materialization support: {reason}"
+        )
+    use = uses[0]
+    source = type_text(helper.operands[0].type)
+    return OpError(
+        use.operation,
+        f"{LAYOUT_CONTRACT}{use.operation.name} operand #{use.index} has type {source} but "
+        f"requires {type_text(result.type)}; {name} has no registered materialization "  # type: ignore[union-attr]
+        f"support: {reason}",
+    )
+
+
+def helper_support(op: Operation) -> OpError | None:
+    """An `ensure_layout` or `ensure_mask_layout` the tables cannot materialize."""
+    if op.name == "pto.vmi.ensure_layout":
+        reason = tables.ensure_layout_support(op.operands[0].type, op.results[0].type)  # type: ignore[arg-type]
+    elif op.name == "pto.vmi.ensure_mask_layout":
+        reason = tables.ensure_mask_layout_support(op.operands[0].type, op.results[0].type)  # type: ignore[arg-type]
+    else:
+        return None
+    return _helper_contract(op, op.name, reason) if reason else None
+
+
+def _group_slots(type_: Attribute | None) -> bool:
+    layout = layout_of(type_) if type_ is not None else None
+    return isinstance(layout, VMILayoutAttr) and layout.is_group_slots
+
+
+def semantic_support(form: VMIForm) -> OpError | None:
+    """A grouped, storing or casting op whose layouts match no table row."""
+    name, op = form.name, form.op
+    short = name.removeprefix("pto.vmi.")
+    reason: str | None = None
+    message = f"{name} has no registered layout support"
+    if short == "store":
+        value = form.type("value")
+        if layout_of(value) is None or is_contiguous(layout_of(value)):
+            return None
+        reason = tables.store_support(value)  # type: ignore[arg-type]
+        message = f"{name} has no registered contiguous-memory layout support"
+    elif short == "group_load":
+        result = form.type("result")
+        if layout_of(result) is None:
+            return None
+        reason = tables.group_load_support(result, form.stride, form.num_groups)  # type: ignore[arg-type]
+    elif short == "group_slot_load":
+        reason = tables.group_slot_load_support(form.type("result"), form.num_groups)  # type: ignore[arg-type]
+    elif short == "group_store":
+        value = form.type("value")
+        if not _group_slots(value):
+            return None
+        reason = tables.group_slot_store_support(value, form.num_groups)  # type: ignore[arg-type]
+        message = f"{name} has no registered group_slots layout support"
+    elif short.startswith("group_reduce_"):
+        result = form.type("result")
+        if not _group_slots(result):
+            return None
+        reason = tables.group_reduce_support(
+            form.type("source"),  # type: ignore[arg-type]
+            form.type("mask"),  # type: ignore[arg-type]
+            result,  # type: ignore[arg-type]
+            form.num_groups,
+        )
+        message = f"{name} has no registered group_slots layout support"
+    elif short == "group_broadcast":
+        source = form.type("source")
+        layout = layout_of(source)
+        if not _group_slots(source) or layout.slots.data <= 0:  # type: ignore[union-attr]
+            return None
+        reason = tables.group_broadcast_support(source, form.type("result"), form.num_groups)  # type: ignore[arg-type]
+    elif short in ("truncf", "extf"):
+        reason = tables.cast_support(form.type("source"), form.type("result"))  # type: ignore[arg-type]
+    elif short == "bitcast":
+        reason = tables.bitcast_support(form.type("source"), form.type("result"))  # type: ignore[arg-type]
+    return _contract(op, message, reason) if reason else None
+
+
+def check_layout_support(op: Operation, lowered: bool) -> None:
+    """The support gate for one op of layout-assigned IR."""
+    if not _has_vmi_value(op):
+        return
+    error = helper_support(op) or semantic_support(vmi_form(op, lowered))
+    if error is not None:
+        raise error
+
+
+# -- the op survey of -vmi-to-vpto ---------------------------------------------------------
+
+Rule = Callable[[VMIForm], str | None]
+
+
+def _layouts(*types: Attribute | None) -> list[VMILayoutAttr | None]:
+    return [layout_of(t) if t is not None else None for t in types]
+
+
+def _contiguous(*types: Attribute | None) -> bool:
+    return all(is_contiguous(layout) for layout in _layouts(*types))
+
+
+def _assigned(*types: Attribute | None) -> bool:
+    return all(layout is not None for layout in _layouts(*types))
+
+
+def _full(type_: Attribute, data: bool = True) -> str | None:
+    return padding_free(type_, data_chunks=data)
+
+
+def _reduce(requires_reassoc: bool) -> Rule:
+    def rule(form: VMIForm) -> str | None:
+        if requires_reassoc and "reassoc" not in form.op.attributes | form.op.properties:
+            return "requires reassoc attr for pair-wise floating-point vcadd"
+        source, mask, result = form.type("source"), form.type("mask"), form.type("result")
+        if not _assigned(source, mask, result):
+            return "requires assigned source, mask, and result layouts"
+        if not _contiguous(source, mask, result):
+            return "requires contiguous source, mask, and result layouts"
+        full = _full(source)  # type: ignore[arg-type]
+        if full:
+            return (
+                "requires full source physical chunks so padding lanes do not participate in "
+                f"the reduction; {full}"
+            )
+        arities = [physical_arity(t) for t in (source, mask, result)]  # type: ignore[arg-type]
+        if None in arities:
+            return "requires computable physical arity"
+        if arities[0] < 1 or arities[1] != arities[0]:  # type: ignore[operator]
+            return "requires source and mask physical arity to match and be non-empty"
+        if arities[2] != 1:
+            return "requires one result physical chunk"
+        return None
+
+    return rule
+
+
+def _one_chunk(types: Sequence[Attribute], what: str, why: str) -> str | None:
+    arities = [physical_arity(t) for t in types]
+    if None in arities:
+        return f"requires computable {what} physical arity"
+    if any(arity != 1 for arity in arities):
+        return f"requires a single physical chunk; {why}"
+    return None
+
+
+def _active_prefix_index(form: VMIForm) -> str | None:
+    mask, result = form.type("mask"), form.type("result")
+    if not _assigned(mask, result):
+        return "requires assigned mask and result layouts"
+    if not _contiguous(mask, result):
+        return "requires contiguous mask and result layouts"
+    why = "padding mask lanes cannot affect the observable prefix; "
+    full = _full(result)  # type: ignore[arg-type]
+    if full:
+        return f"requires full result physical chunks so {why}{full}"
+    full = _full(mask, data=False)  # type: ignore[arg-type]
+    if full:
+        return f"requires full mask physical chunks so {why}{full}"
+    return _one_chunk([mask, result], "mask and result", "multi-chunk prefix needs cross-chunk carry")  # type: ignore[list-item]
+
+
+def _compress(form: VMIForm) -> str | None:
+    source, mask, result = form.type("source"), form.type("mask"), form.type("result")
+    if not _assigned(source, mask, result):
+        return "requires assigned source, mask, and result layouts"
+    if not _contiguous(source, mask, result):
+        return "requires contiguous source, mask, and result layouts"
+    full = _full(source)  # type: ignore[arg-type]
+    if full:
+        return (
+            "requires full source physical chunks so padding mask lanes cannot be squeezed "
+            f"into the result; {full}"
+        )
+    return _one_chunk(
+        [source, mask, result],  # type: ignore[list-item]
+        "source, mask, and result",
+        "multi-chunk compress needs cross-chunk compaction",
+    )
+
+
+def _compress_store(form: VMIForm) -> str | None:
+    value, mask = form.type("value"), form.type("mask")
+    if not _assigned(value, mask):
+        return "requires assigned value and mask layouts"
+    if not _contiguous(value, mask):
+        return "requires contiguous value and mask layouts"
+    if not isinstance(form.type("destination"), PtrType):
+        return "requires !pto.ptr destination because pto.vstur is pointer-only"
+    full = _full(value)  # type: ignore[arg-type]
+    if full:
+        return (
+            "requires full physical chunks so padding mask lanes cannot be squeezed into "
+            f"memory; {full}"
+        )
+    return _one_chunk(
+        [value, mask],  # type: ignore[list-item]
+        "value and mask",
+        "multi-chunk compress_store needs cross-chunk compaction and SQZN state planning",
+    )
+
+
+def _index_element(type_: Attribute) -> IntegerType | None:
+    element = type_.element_type  # type: ignore[attr-defined]
+    if isinstance(element, IntegerType) and element.signedness.data != Signedness.SIGNED:
+        return element
+    return None
+
+
+def _gather(form: VMIForm) -> str | None:
+    result, indices, mask = form.type("result"), form.type("indices"), form.type("mask")
+    # The unified gather's passthru is a zero constant of the result's type.
+    passthru = form.type("passthru") or result
+    if not _assigned(result, indices, passthru, mask):
+        return "requires assigned result, indices, passthru, and mask layouts"
+    if not _contiguous(result, indices, passthru, mask):
+        return "requires contiguous result, indices, passthru, and mask layouts"
+    if not isinstance(form.type("source"), PtrType):
+        return "requires !pto.ptr source because pto.vgather2_bc is pointer-only"
+    bits = storage_bits(result.element_type)  # type: ignore[union-attr]
+    index = _index_element(indices)  # type: ignore[arg-type]
+    if index is None:
+        return "requires signless or unsigned integer indices"
+    granularity = mask.granularity.data  # type: ignore[union-attr]
+    u16 = (
+        bits == 16
+        and index.signedness.data == Signedness.UNSIGNED
+        and index.width.data == 16
+        and granularity == "b16"
+    )
+    b32 = bits == 32 and index.width.data == 32 and granularity == "b32"
+    if not (u16 or b32):
+        return (
+            "requires either 32-bit results with 32-bit indices and b32 mask, or ui16 results "
+            "with ui16 indices and b16 mask"
+        )
+    arities = [physical_arity(t) for t in (result, indices, passthru, mask)]  # type: ignore[arg-type]
+    if None in arities:
+        return "requires computable physical arity"
+    if len(set(arities)) != 1:
+        return "requires result, indices, passthru, and mask to have the same physical arity"
+    if u16:
+        return None if arities[0] == 1 else "ui16 gather currently supports one physical chunk"
+    for label, type_, data in (
+        ("result requires", result, True),
+        ("indices require", indices, True),
+        ("passthru requires", passthru, True),
+        ("mask requires", mask, False),
+    ):
+        full = _full(type_, data)  # type: ignore[arg-type]
+        if full:
+            return f"{label} full physical chunks; {full}"
+    return None
+
+
+def _scatter(form: VMIForm) -> str | None:
+    value, indices, mask = form.type("value"), form.type("indices"), form.type("mask")
+    if not _assigned(value, indices, mask):
+        return "requires assigned value, indices, and mask layouts"
+    if not _contiguous(value, indices, mask):
+        return "requires contiguous value, indices, and mask layouts"
+    if not isinstance(form.type("destination"), PtrType):
+        return "requires !pto.ptr destination because pto.vscatter is pointer-only"
+    bits = storage_bits(value.element_type)  # type: ignore[union-attr]
+    index = _index_element(indices)  # type: ignore[arg-type]
+    if index is None:
+        return "requires signless or unsigned integer indices"
+    width, granularity = index.width.data, mask.granularity.data  # type: ignore[union-attr]
+    if (bits, width, granularity) not in ((8, 16, "b16"), (16, 16, "b16"), (32, 32, "b32")):
+        return (
+            "requires either 32-bit values with 32-bit indices and b32 mask, 16-bit values "
+            "with 16-bit indices and b16 mask, or 8-bit values with 16-bit indices and b16 mask"
+        )
+    arities = [physical_arity(t) for t in (value, indices, mask)]  # type: ignore[arg-type]
+    if None in arities:
+        return "requires computable physical arity"
+    if len(set(arities)) != 1:
+        return "requires value, indices, and mask to have the same physical arity"
+    for label, type_, data in (
+        ("value requires", value, True),
+        ("indices require", indices, True),
+        ("mask requires", mask, False),
+    ):
+        full = _full(type_, data)  # type: ignore[arg-type]
+        if full:
+            return f"{label} full physical chunks; {full}"
+    return None
+
+
+# vselr's rows: (element bits, logical lane counts), contiguous, one register each.
+VSELR_ROWS = ((8, (64, 128, 256)), (16, (64, 128)), (32, (64,)))
+
+
+def _vselr(form: VMIForm) -> str | None:
+    source, index, result = (v.type for v in (*form.op.operands, *form.op.results))
+    if not _assigned(source, index, result):
+        return "vselr requires assigned source/index/result layouts"
+    bits = storage_bits(source.element_type)  # type: ignore[attr-defined]
+    fits = (
+        _contiguous(source, index, result)
+        and source.element_type == result.element_type  # type: ignore[attr-defined]
+        and index.count.data == result.count.data  # type: ignore[attr-defined]
+        and bits == storage_bits(index.element_type)  # type: ignore[attr-defined]
+        and any(
+            bits == width and all(t.count.data in counts for t in (source, index, result))  # type: ignore[attr-defined]
+            for width, counts in VSELR_ROWS
+        )
+        and all(physical_arity(t) == 1 for t in (source, index, result))
+    )
+    if fits:
+        return None
+    return (
+        "vselr requires contiguous layouts and supports N=64, 128, or 256 for 8-bit, N=64 or "
+        "128 for 16-bit, and N=64 for 32-bit elements"
+    )
+
+
+def _vmull(form: VMIForm) -> str | None:
+    a, b, mask = (v.type for v in form.op.operands)
+    low, high = (v.type for v in form.op.results)
+    element = a.element_type  # type: ignore[attr-defined]
+    if not (
+        isinstance(element, IntegerType)
+        and element.width.data == 32
+        and element.signedness.data != Signedness.SIGNED
+    ):
+        return "requires element type to be exactly i32 or ui32"
+    if not a == b == low == high:
+        return "requires identical a, b, low, and high VMI vreg types"
+    if a.count.data not in (64, 128, 256):  # type: ignore[attr-defined]
+        return "requires logical lane count 64, 128, or 256"
+    layout = layout_of(a)
+    if layout is None:
+        return "requires an assigned data layout"
+    kind, factor = layout.kind.data, layout.factor.data
+    dense = kind == "contiguous" or (kind == "deinterleaved" and factor in (2, 4))
+    if layout.lane_stride.data != 1 or not dense:
+        return "requires contiguous or deinterleaved factor 2/4 layout with lane_stride=1"
+    if layout_of(mask) != layout:
+        return "requires the mask and all four data values to share one layout"
+    if mask.granularity.data != "b32":  # type: ignore[attr-defined]
+        return "requires b32 mask granularity"
+    return None
+
+
+def _channel_arity(types: Sequence[Attribute]) -> int | None:
+    arities = [physical_arity(t) for t in types]
+    return None if None in arities else sum(arities)  # type: ignore[arg-type]
+
+
+def _channel_split(form: VMIForm) -> str | None:
+    op = form.op
+    source, results = op.operands[0].type, [r.type for r in op.results]
+    channels = len(results)
+    layout = layout_of(source)
+    if layout is None:
+        return "requires assigned source layout"
+    deinterleaved = layout.kind.data == "deinterleaved" and layout.factor.data == channels
+    if not (is_contiguous(layout) or (deinterleaved and layout.lane_stride.data == 1)):
+        return "requires source layout to be contiguous or matching deinterleaved channel layout"
+    if not all(is_contiguous(layout_of(t)) for t in results):
+        return "requires every result layout to be contiguous"
+    if physical_arity(source) != _channel_arity(results):
+        return "requires source and result to have the same physical arity"
+    return None
+
+
+def _channel_merge(form: VMIForm) -> str | None:
+    op = form.op
+    inputs, result = [v.type for v in op.operands], op.results[0].type
+    channels = len(inputs)
+    if not all(is_contiguous(layout_of(t)) for t in inputs):
+        return "requires every input layout to be contiguous"
+    layout = layout_of(result)
+    if layout is None:
+        return "requires assigned result layout"
+    deinterleaved = layout.kind.data == "deinterleaved" and layout.factor.data == channels
+    if not (is_contiguous(layout) or (deinterleaved and layout.lane_stride.data == 1)):
+        return "requires result layout to be contiguous or matching deinterleaved channel layout"
+    if physical_arity(result) != _channel_arity(inputs):
+        return "requires source and result to have the same physical arity"
+    return None
+
+
+def _bitcast(form: VMIForm) -> str | None:
+    return tables.bitcast_support(form.type("source"), form.type("result"))  # type: ignore[arg-type]
+
+
+def _group_reduce(form: VMIForm) -> str | None:
+    return tables.group_reduce_support(
+        form.type("source"),  # type: ignore[arg-type]
+        form.type("mask"),  # type: ignore[arg-type]
+        form.type("result"),  # type: ignore[arg-type]
+        form.num_groups,
+    )
+
+
+# (rule, the message before its reason) per legacy op.
+SUPPORT_RULES: dict[str, tuple[Rule, str]] = {
+    "reduce_addi": (
+        _reduce(False),
+        "pto.vmi.reduce_addi lowers through pto.vcadd only for contiguous full 32-bit "
+        "integer source chunks with matching mask chunks and one init/result chunk",
+    ),
+    "reduce_addf": (
+        _reduce(True),
+        "pto.vmi.reduce_addf lowers through pto.vcadd only with reassoc, f32 contiguous full "
+        "source chunks, matching mask chunks, and one init/result chunk",
+    ),
+    "reduce_maxf": (
+        _reduce(False),
+        "pto.vmi.reduce_maxf lowers through pto.vcmax only for f16/f32 contiguous full source "
+        "chunks with matching mask chunks and one init/result chunk",
+    ),
+    "reduce_minf": (
+        _reduce(False),
+        "pto.vmi.reduce_minf lowers through pto.vcmin only for f16/f32 contiguous full source "
+        "chunks with matching mask chunks and one init/result chunk",
+    ),
+    "reduce_maxi": (
+        _reduce(False),
+        "pto.vmi.reduce_maxi lowers through pto.vcmax only for contiguous full integer source "
+        "chunks with matching mask chunks and one init/result chunk",
+    ),
+    "reduce_mini": (
+        _reduce(False),
+        "pto.vmi.reduce_mini lowers through pto.vcmin only for contiguous full integer source "
+        "chunks with matching mask chunks and one init/result chunk",
+    ),
+    "group_reduce_addf": (
+        _group_reduce,
+        "pto.vmi.group_reduce_addf lowers through pto.vcgadd for 32B blocks or through "
+        "pto.vcadd for contiguous full source/mask chunks, #pto.vmi.layout<num_groups = G, "
+        "slots = K> result chunks, and num_groups deriving a group size aligned to physical "
+        "chunks",
+    ),
+    "active_prefix_index": (
+        _active_prefix_index,
+        "pto.vmi.active_prefix_index lowers through pto.vusqz only for one contiguous physical "
+        "chunk",
+    ),
+    "compress": (
+        _compress,
+        "pto.vmi.compress lowers through pto.vsqz only for one contiguous full physical chunk",
+    ),
+    "compress_store": (
+        _compress_store,
+        "pto.vmi.compress_store lowers through pto.vsqz + pto.vstur only for one contiguous "
+        "full physical chunk with a UB pointer destination",
+    ),
+    "gather": (
+        _gather,
+        "pto.vmi.gather lowers through pto.vgather2_bc + pto.vsel only for UB pointer sources, "
+        "contiguous full physical chunks, 32-bit result elements, i32 indices, and b32 masks",
+    ),
+    "scatter": (
+        _scatter,
+        "pto.vmi.scatter lowers through pto.vscatter only with a UB pointer destination, "
+        "contiguous full physical chunks, 32-bit value elements, i32 indices, and b32 masks",
+    ),
+    "vselr": (
+        _vselr,
+        "pto.vmi.vselr supports only contiguous lane_stride=1 layouts with N=64, 128, or 256 "
+        "for 8-bit, N=64 or 128 for 16-bit, or N=64 for 32-bit elements",
+    ),
+    "vmull": (
+        _vmull,
+        "pto.vmi.vmull requires equal 64/128/256-lane i32/ui32 data ports, a matching b32 mask, "
+        "and contiguous or deinterleaved factor-2/factor-4 lane_stride=1 layout",
+    ),
+    "bitcast": (
+        _bitcast,
+        "pto.vmi.bitcast requires matching source/result layouts with width-changing forms "
+        "restricted to supported layout table rows",
+    ),
+    "channel_split": (
+        _channel_split,
+        "pto.vmi.channel_split requires source layout to be contiguous or matching "
+        "deinterleaved channel layout, every result layout to be contiguous, and complete "
+        "physical channel groups",
+    ),
+    "channel_merge": (
+        _channel_merge,
+        "pto.vmi.channel_merge requires every input layout to be contiguous and result layout "
+        "to be contiguous or matching deinterleaved channel layout, with complete physical "
+        "channel groups",
+    ),
+}
+
+# Vector-scalar ops: a merge needs the old destination, which their lowering lacks.
+VECTOR_SCALAR_OPS = ("vadds", "vmuls", "vmaxs", "vmins", "vshls", "vshrs")
+
+
+def _constant(op: Operation) -> str | None:
+    value = op.properties.get("value") or op.attributes.get("value")
+    splat = isinstance(value, DenseIntOrFPElementsAttr) and len(set(_dense_values(value))) <= 1
+    if splat:
+        return None
+    return "non-splat pto.vmi.constant requires a vreg immediate or scratch materialization plan"
+
+
+def _dense_values(value: DenseIntOrFPElementsAttr) -> list[object]:
+    return list(value.get_values())
+
+
+def _ensure_layout(op: Operation) -> str | None:
+    source, result = op.operands[0].type, op.results[0].type
+    reason = tables.ensure_layout_support(source, result)  # type: ignore[arg-type]
+    if reason is None:
+        return None
+    tail = "partial/tail layout materialization requires an explicit packing plan"
+    uses = list(op.results[0].uses)
+    if len(uses) == 1:
+        raise OpError(
+            uses[0].operation,
+            f"{UNSUPPORTED}{uses[0].operation.name} operand #{uses[0].index} has type "
+            f"{type_text(source)} but requires {type_text(result)}; pto.vmi.ensure_layout "
+            "cannot materialize this conversion",
+        )
+    return (
+        "pto.vmi.ensure_layout cannot materialize the requested data layout conversion "
+        f"({reason}); {tail}"
+    )
+
+
+def _ensure_mask_layout(op: Operation) -> str | None:
+    reason = tables.ensure_mask_layout_support(op.operands[0].type, op.results[0].type)  # type: ignore[arg-type]
+    if reason is None:
+        return None
+    return (
+        "pto.vmi.ensure_mask_layout cannot materialize the requested mask layout conversion "
+        f"({reason}); partial/tail predicate layout materialization requires an explicit "
+        "packing plan"
+    )
+
+
+def supported_op_error(op: Operation, lowered: bool) -> str | None:
+    """Why `-vmi-to-vpto` cannot lower the op (its message without the prefix)."""
+    short = op.name.removeprefix("pto.vmi.")
+    if not op.name.startswith("pto.vmi."):
+        return None
+    if short == "constant":
+        return _constant(op)
+    if short == "ensure_layout":
+        return _ensure_layout(op)
+    if short == "ensure_mask_layout":
+        return _ensure_mask_layout(op)
+    if short in VECTOR_SCALAR_OPS and string_prop(op, "pmode") == "merge":
+        return f"pto.vmi.{short} with pmode=merge requires an explicit passthru lowering"
+    form = vmi_form(op, lowered)
+    entry = SUPPORT_RULES.get(form.name.removeprefix("pto.vmi."))
+    if entry is None:
+        return None
+    rule, message = entry
+    reason = rule(form)
+    return f"{message} ({reason})" if reason else None
+
+
+def check_supported_ops(module: ModuleOp, lowered: bool) -> None:
+    """`-vmi-to-vpto`'s survey of the ops it converts, before converting any."""
+    for op in _post_order(module):
+        reason = supported_op_error(op, lowered)
+        if reason:
+            raise OpError(op, UNSUPPORTED + reason)
