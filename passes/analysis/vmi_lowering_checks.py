@@ -22,22 +22,32 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, ModuleOp, Signedness
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    Signedness,
+)
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from xla_emit.dialects.pto.types import PtrType
 from xla_emit.dialects.pto.vmi_lanes import padding_free
 from xla_emit.dialects.pto.vmi_rules import (
     is_contiguous,
+    lanes_per_register,
     layout_of,
+    VMI_RULES,
     physical_arity,
     storage_bits,
     string_prop,
 )
 from xla_emit.dialects.pto.vpto_types import VMILayoutAttr, VMIMaskType, VMIVRegType
 from xla_emit.passes.analysis import vmi_layout_support as tables
-from xla_emit.passes.analysis.vmi_legacy_form import VMIForm, vmi_form
+from xla_emit.passes.analysis.vmi_legacy_form import VMIForm, unified_form, vmi_form
 from xla_emit.passes.diagnostics import OpError
 
 LAYOUT_CONTRACT = "VMI-LAYOUT-CONTRACT: "
@@ -396,6 +406,33 @@ def _vselr(form: VMIForm) -> str | None:
     )
 
 
+def _vselr_shape(op: Operation) -> str | None:
+    """vselr after a layout assignment: every row is contiguous and one register per
+    operand, so only element widths and lane counts decide, as in a contiguous layout."""
+    source, index, result = (v.type for v in (*op.operands, *op.results))
+    bits = storage_bits(source.element_type)  # type: ignore[attr-defined]
+    one_register = all(
+        t.count.data <= lanes_per_register(t.element_type)  # type: ignore[attr-defined]
+        for t in (source, index, result)
+    )
+    fits = (
+        source.element_type == result.element_type  # type: ignore[attr-defined]
+        and index.count.data == result.count.data  # type: ignore[attr-defined]
+        and bits == storage_bits(index.element_type)  # type: ignore[attr-defined]
+        and any(
+            bits == width and all(t.count.data in counts for t in (source, index, result))  # type: ignore[attr-defined]
+            for width, counts in VSELR_ROWS
+        )
+        and one_register
+    )
+    if fits:
+        return None
+    return SUPPORT_RULES["vselr"][1] + (
+        " (vselr requires contiguous layouts and supports N=64, 128, or 256 for 8-bit, N=64 "
+        "or 128 for 16-bit, and N=64 for 32-bit elements)"
+    )
+
+
 def _vmull(form: VMIForm) -> str | None:
     a, b, mask = (v.type for v in form.op.operands)
     low, high = (v.type for v in form.op.results)
@@ -615,11 +652,20 @@ def _ensure_mask_layout(op: Operation) -> str | None:
     )
 
 
-def supported_op_error(op: Operation, lowered: bool) -> str | None:
-    """Why `-vmi-to-vpto` cannot lower the op (its message without the prefix)."""
+# Rules that read no layout: they hold whatever layout assignment chose.
+LAYOUT_FREE_RULES = ("constant", "vselr") + VECTOR_SCALAR_OPS
+
+
+def supported_op_error(op: Operation, lowered: bool, assigned: bool = False) -> str | None:
+    """Why `-vmi-to-vpto` cannot lower the op (its message without the prefix). After a
+    layout assignment we do not run (`assigned`), only the rules that read no layout."""
     short = op.name.removeprefix("pto.vmi.")
     if not op.name.startswith("pto.vmi."):
         return None
+    if assigned and short not in LAYOUT_FREE_RULES:
+        return None
+    if assigned and short == "vselr":
+        return _vselr_shape(op)
     if short == "constant":
         return _constant(op)
     if short == "ensure_layout":
@@ -637,9 +683,65 @@ def supported_op_error(op: Operation, lowered: bool) -> str | None:
     return f"{message} ({reason})" if reason else None
 
 
-def check_supported_ops(module: ModuleOp, lowered: bool) -> None:
+def check_supported_ops(module: ModuleOp, lowered: bool, assigned: bool = False) -> None:
     """`-vmi-to-vpto`'s survey of the ops it converts, before converting any."""
     for op in _post_order(module):
-        reason = supported_op_error(op, lowered)
+        reason = supported_op_error(op, lowered, assigned)
         if reason:
             raise OpError(op, UNSUPPORTED + reason)
+
+
+# -- after -vmi-lower-unified-to-legacy: the legacy ops' own verifiers ------------------
+
+
+class _LegacyOp:
+    """A unified op seen as the legacy op the rewrite builds: its operands and results
+    by role, its properties, for the legacy op's verifier rule."""
+
+    def __init__(self, form: VMIForm) -> None:
+        self.name = form.name
+        self.properties = dict(form.op.properties)
+        self.properties.pop("group", None)
+        if form.num_groups:
+            self.properties["num_groups"] = IntegerAttr(form.num_groups, 64)
+        self.attributes = {k: v for k, v in form.op.attributes.items() if k != "group"}
+        for role, value in form.roles.items():
+            setattr(self, role, value)
+
+
+def verify_legacy_forms(module: ModuleOp) -> None:
+    """The module verifier after the rewrite: each unified op it lowers must satisfy
+    the C++ verifier of the legacy op it becomes (`vmi_rules.py`)."""
+    for op in _post_order(module):
+        form = unified_form(op)
+        if form is None:
+            continue
+        rule = VMI_RULES.get(form.name.removeprefix("pto."))
+        if rule is None:
+            continue
+        try:
+            rule(_LegacyOp(form))  # type: ignore[arg-type]
+        except VerifyException as error:
+            raise OpError(op, f"as '{form.name}': {error}") from None
+        except AttributeError:
+            # The rewrite builds an operand the unified op lacks (a zero passthru, a
+            # second result): its verifier is not modelled here.
+            continue
+
+
+# -- -vmi-layout-assignment: the call boundaries it cannot plan -------------------------
+
+
+def check_assignment_boundaries(module: ModuleOp) -> None:
+    """A function declared without a body whose signature has VMI types: layout
+    assignment cannot choose layouts for a callee it does not see."""
+    for op in _post_order(module):
+        if not isinstance(op, FuncOp) or op.body.blocks:
+            continue
+        signature = (*op.function_type.inputs.data, *op.function_type.outputs.data)
+        if any(_is_vmi(t) for t in signature):
+            raise OpError(
+                op,
+                LAYOUT_CONTRACT + "VMI typed function declaration requires an explicit "
+                "external ABI materialization plan",
+            )

@@ -37,7 +37,12 @@ from collections.abc import Callable, Iterator, Sequence
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
 from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
-from xla_emit.passes.analysis.vmi_lowering_checks import check_layout_support, check_supported_ops
+from xla_emit.passes.analysis.vmi_lowering_checks import (
+    check_assignment_boundaries,
+    check_layout_support,
+    check_supported_ops,
+    verify_legacy_forms,
+)
 from xla_emit.passes.diagnostics import OpError
 
 PASS_INVARIANT = "VMI-PASS-INVARIANT: "
@@ -235,6 +240,7 @@ def check_layout_assignment(module: ModuleOp) -> None:
     """`-vmi-layout-assignment`: the channel counts, then its post gate's attribute rule
     (the layouts it assigns make every value's type layout-assigned)."""
     check_channel_counts(module)
+    check_assignment_boundaries(module)
     for op in _post_order(module):
         _check_no_hidden_types(op, PASS_INVARIANT + "VMI type appears in a non-signature attribute")
 
@@ -256,10 +262,9 @@ def check_vmi_to_vpto(module: ModuleOp, layouts_assigned: bool, lowered: bool = 
         if not (layouts_assigned or assigned):
             raise OpError(op, PASS_INVARIANT + "vmi-to-vpto requires layout-assigned VMI types")
     check_channel_counts(module)
-    if not layouts_assigned:
-        # The op survey reads the layouts it lowers; after a layout assignment we do
-        # not run, those are not the module's.
-        check_supported_ops(module, lowered)
+    # The op survey reads the layouts it lowers; after a layout assignment we do not
+    # run, those are not the module's: only its rules that read no layout apply.
+    check_supported_ops(module, lowered, layouts_assigned)
     for op in _post_order(module):
         _check_no_hidden_types(op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
 
@@ -301,6 +306,7 @@ def check_vmi_passes(module: ModuleOp, flags: Sequence[str]) -> None:
         elif flag == MASK_GRANULARITY_FLAG:
             granular = True
         elif flag == UNIFIED_TO_LEGACY_FLAG:
+            verify_legacy_forms(module)
             lowered = True
         elif flag not in KEEPING_FLAGS:
             return
