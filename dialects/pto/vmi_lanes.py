@@ -14,7 +14,6 @@ chunks, chunks without padding (PTOAS `lib/PTO/IR/VMI.cpp`: `isPaddingLane`;
 from __future__ import annotations
 
 from xdsl.ir import Attribute
-
 from xla_emit.dialects.pto.vmi_rules import (
     MASK_LANES,
     is_dense_split,

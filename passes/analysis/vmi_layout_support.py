@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute, SSAValue
-
 from xla_emit.dialects.pto.vmi_rules import lanes_per_register, layout_of, storage_bits
 from xla_emit.dialects.pto.vpto_types import VMILayoutAttr, VMIMaskType, VMIVRegType
 
@@ -162,9 +161,10 @@ def ensure_layout_support(source: VMIVRegType, result: VMIVRegType) -> str | Non
     groups = _group_count(src) or _group_count(dst)
     bits = storage_bits(source.element_type)
     for widths, counts, from_, to in ENSURE_LAYOUT_ROWS:
-        if bits in widths and (counts is None or source.count.data in counts):
-            if layout_matches(from_, src, groups) and layout_matches(to, dst, groups):
-                return None
+        lanes_fit = counts is None or source.count.data in counts
+        row_fits = bits in widths and lanes_fit
+        if row_fits and layout_matches(from_, src, groups) and layout_matches(to, dst, groups):
+            return None
     return "source/result layouts do not match a supported ensure_layout table row"
 
 
@@ -175,9 +175,9 @@ def ensure_mask_layout_support(source: VMIMaskType, result: VMIMaskType) -> str 
     if src == dst:
         return None
     for granularity, counts, from_, to in ENSURE_MASK_LAYOUT_ROWS:
-        if source.granularity.data == granularity and source.count.data in counts:
-            if layout_matches(from_, src) and layout_matches(to, dst):
-                return None
+        fits = source.granularity.data == granularity and source.count.data in counts
+        if fits and layout_matches(from_, src) and layout_matches(to, dst):
+            return None
     return "source/result mask layouts do not match a supported ensure_mask_layout table row"
 
 
@@ -202,9 +202,9 @@ def store_support(value: VMIVRegType) -> str | None:
         return "requires assigned value layout"
     bits = storage_bits(value.element_type)
     for widths, pattern, counts in DENSE_STORE_ROWS:
-        if bits in widths and (counts is None or value.count.data in counts):
-            if layout_matches(pattern, layout):
-                return None
+        lanes_fit = counts is None or value.count.data in counts
+        if bits in widths and lanes_fit and layout_matches(pattern, layout):
+            return None
     return "value layout does not match a supported dense store table row"
 
 
@@ -298,10 +298,7 @@ def group_load_support(result: VMIVRegType, stride: int | None, num_groups: int)
             and layout_matches(pattern, layout)
         ):
             return None
-    return (
-        "result layout, group size, and row_stride do not match a supported group_load "
-        "table row"
-    )
+    return "result layout, group size, and row_stride do not match a supported group_load table row"
 
 
 # The group-slot layouts a slot load or a slot store reads and writes.

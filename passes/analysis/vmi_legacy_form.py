@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from xdsl.dialects.arith import ConstantOp
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Attribute, Operation, SSAValue
-
 from xla_emit.dialects.pto.vmi_rules import (
     int_prop,
     is_float_like,

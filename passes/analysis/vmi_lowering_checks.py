@@ -33,14 +33,13 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-
 from xla_emit.dialects.pto.types import PtrType
 from xla_emit.dialects.pto.vmi_lanes import padding_free
 from xla_emit.dialects.pto.vmi_rules import (
+    VMI_RULES,
     is_contiguous,
     lanes_per_register,
     layout_of,
-    VMI_RULES,
     physical_arity,
     storage_bits,
     string_prop,
@@ -248,7 +247,9 @@ def _active_prefix_index(form: VMIForm) -> str | None:
     full = _full(mask, data=False)  # type: ignore[arg-type]
     if full:
         return f"requires full mask physical chunks so {why}{full}"
-    return _one_chunk([mask, result], "mask and result", "multi-chunk prefix needs cross-chunk carry")  # type: ignore[list-item]
+    return _one_chunk(
+        [mask, result], "mask and result", "multi-chunk prefix needs cross-chunk carry"
+    )  # type: ignore[list-item]
 
 
 def _compress(form: VMIForm) -> str | None:
@@ -653,7 +654,7 @@ def _ensure_mask_layout(op: Operation) -> str | None:
 
 
 # Rules that read no layout: they hold whatever layout assignment chose.
-LAYOUT_FREE_RULES = ("constant", "vselr") + VECTOR_SCALAR_OPS
+LAYOUT_FREE_RULES = ("constant", "vselr", *VECTOR_SCALAR_OPS)
 
 
 def supported_op_error(op: Operation, lowered: bool, assigned: bool = False) -> str | None:
