@@ -498,3 +498,84 @@ def bitcast_support(source: VMIVRegType, result: VMIVRegType) -> str | None:
     ):
         return "width-changing bitcast layout does not match a bitcast layout table row"
     return None
+
+
+# (element bits, block class, memory form, value layout) of dense group stores.
+GROUP_STORE_ROWS: tuple[tuple[tuple[int, ...], Pattern, str, Pattern], ...] = (
+    ((8, 16, 32), gb(1), "aligned", C),
+    ((8, 16, 32), full(), "any", C),
+    ((8, 16, 32), full(2), "any", d(2)),
+)
+
+
+def group_store_row(value: VMIVRegType, stride: int | None, num_groups: int) -> Pattern | str:
+    """The block class of the dense group-store row the value matches, or why none."""
+    layout = layout_of(value)
+    if layout is None:
+        return "requires assigned value layout"
+    bits = storage_bits(value.element_type)
+    if bits == 0:
+        return "group_store requires known element bit width"
+    no_row = "group_store layout table has no row for this group size"
+    key = group_key(value, num_groups, no_row)
+    if isinstance(key, str):
+        return key
+    for widths, block, memory, pattern in GROUP_STORE_ROWS:
+        if (
+            bits in widths
+            and key.matches(block)
+            and _memory_matches(memory, stride, key.group_size, bits)
+            and layout_matches(pattern, layout)
+        ):
+            return block
+    return (
+        "value layout, group size, and row_stride do not match a supported group_store "
+        "table row"
+    )
+
+
+# (block class, element bits, memory form, result layout, group counts or None)
+GROUP_BROADCAST_LOAD_ROWS: tuple[
+    tuple[Pattern, tuple[int, ...], str, Pattern, tuple[int, ...] | None], ...
+] = (
+    (gb(1, 4), (8, 16, 32), "unit", ls(4), None),
+    (gb(1, 2), (8, 16, 32), "unit", ls(2), None),
+    (gb(1), (8, 16, 32), "unit", C, None),
+    (gb(2), (8, 16, 32), "unit", C, None),
+    (gb(2), (8, 16, 32), "unit", d(2), None),
+    (gb(4), (8, 16, 32), "unit", C, None),
+    (gb(4), (8, 16, 32), "unit", d(4), None),
+    (full(), (8, 16, 32), "any", C, None),
+    # One group is a scalar broadcast: every lane equal, any split layout holds it.
+    (full(), (8, 16, 32), "any", d(2), (1,)),
+    (full(), (8, 16, 32), "any", d(4), (1,)),
+)
+
+
+def group_broadcast_load_support(
+    result: VMIVRegType, stride: int | None, num_groups: int
+) -> str | None:
+    layout = layout_of(result)
+    if layout is None:
+        return "requires assigned result layout"
+    bits = storage_bits(result.element_type)
+    if bits == 0:
+        return "group_broadcast_load requires known element bit width"
+    no_row = "group_broadcast_load layout table has no row for this group size"
+    key = group_key(result, num_groups, no_row)
+    if isinstance(key, str):
+        return key
+    for block, widths, memory, pattern, groups in GROUP_BROADCAST_LOAD_ROWS:
+        if (
+            key.matches(block)
+            and (groups is None or num_groups in groups)
+            and bits in widths
+            and (memory == "any" or stride == 1)
+            and layout_matches(pattern, layout, num_groups)
+        ):
+            return None
+    return (
+        "group_broadcast_load requires a table row for result layout, group size, and either "
+        "constant unit source_group_stride or constant positive source_group_stride divisible "
+        f"by {256 // bits} elements"
+    )

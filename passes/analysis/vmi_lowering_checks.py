@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
+    Float32Type,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -501,6 +502,99 @@ def _channel_merge(form: VMIForm) -> str | None:
     return None
 
 
+def _ub_pointer(type_: Attribute | None) -> bool:
+    """A `ub` pointer: the memory whose access plan these rules take as given (a
+    memref's plan reads its strides and offsets, which is not modelled here)."""
+    return isinstance(type_, PtrType) and type_.space.data == "ub"
+
+
+def _slot_load_stride(slots: int, element: Attribute, stride: int | None) -> str | None:
+    """A slot load reads eight slots from consecutive elements, or one slot per group
+    with one 32-byte-aligned scalar load each."""
+    if slots == 8:
+        if stride != 1:
+            return "slots=8 group_slot_load requires constant unit source_group_stride"
+        return None
+    bits = storage_bits(element)
+    if bits == 0 or 256 % bits:
+        return "slots=1 group_slot_load requires supported element width"
+    aligned = 256 // bits
+    if stride is None or stride <= 0 or stride % aligned:
+        return (
+            "slots=1 group_slot_load currently lowers as one lane-0 vsldb per group and "
+            f"requires constant positive source_group_stride divisible by {aligned} elements "
+            "for 32B load alignment; packed or unaligned scalar load lowering is not "
+            "implemented"
+        )
+    return None
+
+
+def _group_slot_load(form: VMIForm) -> str | None:
+    result = form.type("result")
+    reason = tables.group_slot_load_support(result, form.num_groups)  # type: ignore[arg-type]
+    if reason:
+        return reason
+    if not _ub_pointer(form.type("source")):
+        return None
+    slots = layout_of(result).slots.data  # type: ignore[union-attr]
+    return _slot_load_stride(slots, result.element_type, form.stride)  # type: ignore[union-attr]
+
+
+def _group_slot_load_any_layout(op: Operation, form: VMIForm) -> str | None:
+    """After a layout assignment we do not run: the result is one of the slot layouts
+    (slots 8 or 1); a stride neither lowering reads is refused whichever it chose."""
+    element = op.results[0].type.element_type  # type: ignore[attr-defined]
+    if not _ub_pointer(form.type("source")):
+        return None
+    eight = _slot_load_stride(8, element, form.stride)
+    one = _slot_load_stride(1, element, form.stride)
+    return f"{eight}; {one}" if eight and one else None
+
+
+def _group_broadcast_load(form: VMIForm) -> str | None:
+    reason = tables.group_broadcast_load_support(
+        form.type("result"),  # type: ignore[arg-type]
+        form.stride,
+        form.num_groups,
+    )
+    if reason or _ub_pointer(form.type("source")):
+        return reason
+    return None
+
+
+# vsstb's block stride is a 16-bit field.
+VSSTB_MAX_BLOCK_STRIDE = 0xFFFF
+
+
+def _group_store(form: VMIForm) -> str | None:
+    value = form.type("value")
+    layout = layout_of(value)
+    if not _ub_pointer(form.type("destination")):
+        return None
+    if isinstance(layout, VMILayoutAttr) and layout.is_group_slots:
+        reason = tables.group_slot_store_support(value, form.num_groups)  # type: ignore[arg-type]
+        if reason or layout.slots.data == 1:
+            return reason
+        if form.stride != 1:
+            return "slots=8 group_store currently requires constant unit row_stride"
+        return None
+    block = tables.group_store_row(value, form.stride, form.num_groups)  # type: ignore[arg-type]
+    if isinstance(block, str):
+        return block
+    if block != tables.gb(1):
+        return None
+    # One group per 32-byte block: one vsstb, striding whole blocks.
+    group_size = value.count.data // form.num_groups  # type: ignore[union-attr]
+    stride = form.stride
+    if stride is None or stride <= 0 or stride % group_size:
+        return (
+            "one-block group_store requires a constant positive row_stride aligned to 32B blocks"
+        )
+    if stride // group_size > VSSTB_MAX_BLOCK_STRIDE:
+        return "one-block group_store block_stride exceeds the 16-bit vsstb control field"
+    return None
+
+
 def _bitcast(form: VMIForm) -> str | None:
     return tables.bitcast_support(form.type("source"), form.type("result"))  # type: ignore[arg-type]
 
@@ -552,6 +646,24 @@ SUPPORT_RULES: dict[str, tuple[Rule, str]] = {
         "pto.vcadd for contiguous full source/mask chunks, #pto.vmi.layout<num_groups = G, "
         "slots = K> result chunks, and num_groups deriving a group size aligned to physical "
         "chunks",
+    ),
+    "group_slot_load": (
+        _group_slot_load,
+        "pto.vmi.group_slot_load requires explicit group_slots result layout matching "
+        "num_groups, a supported UB pointer source, and either slots=8 with constant unit "
+        "source_group_stride or slots=1 row-local lowering",
+    ),
+    "group_broadcast_load": (
+        _group_broadcast_load,
+        "pto.vmi.group_broadcast_load requires either the BRC full-group chunk form, the E2B "
+        "packet form for b16/b32 direct or split group size, or the generic "
+        "group-slot-load then group-broadcast fallback with supported UB pointer source and "
+        "source_group_stride",
+    ),
+    "group_store": (
+        _group_store,
+        "pto.vmi.group_store requires a supported UB destination and a table-supported value "
+        "layout lowering through one-block vsstb, full-chunk vsts, or deinterleaved vstsx2",
     ),
     "active_prefix_index": (
         _active_prefix_index,
@@ -654,7 +766,7 @@ def _ensure_mask_layout(op: Operation) -> str | None:
 
 
 # Rules that read no layout: they hold whatever layout assignment chose.
-LAYOUT_FREE_RULES = ("constant", "vselr", *VECTOR_SCALAR_OPS)
+LAYOUT_FREE_RULES = ("constant", "vselr", "group_slot_load", "vload", *VECTOR_SCALAR_OPS)
 
 
 def supported_op_error(op: Operation, lowered: bool, assigned: bool = False) -> str | None:
@@ -667,6 +779,10 @@ def supported_op_error(op: Operation, lowered: bool, assigned: bool = False) -> 
         return None
     if assigned and short == "vselr":
         return _vselr_shape(op)
+    form = vmi_form(op, lowered)
+    if assigned and form.name == "pto.vmi.group_slot_load":
+        reason = _group_slot_load_any_layout(op, form)
+        return f"{SUPPORT_RULES['group_slot_load'][1]} ({reason})" if reason else None
     if short == "constant":
         return _constant(op)
     if short == "ensure_layout":
@@ -675,7 +791,8 @@ def supported_op_error(op: Operation, lowered: bool, assigned: bool = False) -> 
         return _ensure_mask_layout(op)
     if short in VECTOR_SCALAR_OPS and string_prop(op, "pmode") == "merge":
         return f"pto.vmi.{short} with pmode=merge requires an explicit passthru lowering"
-    form = vmi_form(op, lowered)
+    if assigned:
+        return None
     entry = SUPPORT_RULES.get(form.name.removeprefix("pto.vmi."))
     if entry is None:
         return None
@@ -733,10 +850,39 @@ def verify_legacy_forms(module: ModuleOp) -> None:
 # -- -vmi-layout-assignment: the call boundaries it cannot plan -------------------------
 
 
-def check_assignment_boundaries(module: ModuleOp) -> None:
-    """A function declared without a body whose signature has VMI types: layout
-    assignment cannot choose layouts for a callee it does not see."""
+def _group_load_plan(form: VMIForm) -> str | None:
+    """An f32 group load of 16 or 32 lanes per group whose rows are not back to back
+    is given a block-deinterleaved layout, which loads whole 32-byte blocks per row:
+    its row stride must be a constant multiple of 8 f32 elements."""
+    result = form.type("result")
+    if layout_of(result) is not None or form.num_groups <= 0:
+        return None
+    count, element = result.count.data, result.element_type  # type: ignore[union-attr]
+    if count % form.num_groups or not isinstance(element, Float32Type):
+        return None
+    group_size = count // form.num_groups
+    stride = form.stride
+    if group_size not in (16, 32) or stride == group_size:
+        return None
+    if stride is not None and stride > 0 and stride % 8 == 0:
+        return None
+    return (
+        f"pto.vmi.group_load group_size {group_size} requires constant positive row_stride "
+        "divisible by 8 f32 elements for the block8 stride plan; stable gather fallback is "
+        "not implemented"
+    )
+
+
+def check_assignment_boundaries(module: ModuleOp, lowered: bool = False) -> None:
+    """What layout assignment refuses while it collects its constraints: a function
+    declared without a body whose signature has VMI types (it cannot choose layouts
+    for a callee it does not see), a strided f32 group load it cannot plan."""
     for op in _post_order(module):
+        form = vmi_form(op, lowered) if op.name.startswith("pto.vmi.") else None
+        if form is not None and form.name == "pto.vmi.group_load":
+            reason = _group_load_plan(form)
+            if reason:
+                raise OpError(op, LAYOUT_CONTRACT + reason)
         if not isinstance(op, FuncOp) or op.body.blocks:
             continue
         signature = (*op.function_type.inputs.data, *op.function_type.outputs.data)

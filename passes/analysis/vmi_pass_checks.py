@@ -236,11 +236,11 @@ def check_channel_counts(module: ModuleOp) -> None:
             raise OpError(op, f"{UNSUPPORTED}pto.vmi.{name} supports only 2 or 4 channels")
 
 
-def check_layout_assignment(module: ModuleOp) -> None:
+def check_layout_assignment(module: ModuleOp, lowered: bool = False) -> None:
     """`-vmi-layout-assignment`: the channel counts, then its post gate's attribute rule
     (the layouts it assigns make every value's type layout-assigned)."""
     check_channel_counts(module)
-    check_assignment_boundaries(module)
+    check_assignment_boundaries(module, lowered)
     for op in _post_order(module):
         _check_no_hidden_types(op, PASS_INVARIANT + "VMI type appears in a non-signature attribute")
 
@@ -298,7 +298,7 @@ def check_vmi_passes(module: ModuleOp, flags: Sequence[str]) -> None:
             if not assigned:
                 check_layout_assigned(module, lowered)
         elif flag == "vmi-layout-assignment":
-            check_layout_assignment(module)
+            check_layout_assignment(module, lowered)
             assigned = True
         elif flag == "vmi-to-vpto":
             check_vmi_to_vpto(module, assigned, lowered)
