@@ -25,17 +25,19 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float32Type,
+    IntAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
     Signedness,
+    StringAttr,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.types import PtrType
-from xla_emit.dialects.pto.vmi_lanes import padding_free
+from xla_emit.dialects.pto.vmi_lanes import chunks_in_part, padding_free
 from xla_emit.dialects.pto.vmi_rules import (
     VMI_RULES,
     is_contiguous,
@@ -47,6 +49,7 @@ from xla_emit.dialects.pto.vmi_rules import (
 )
 from xla_emit.dialects.pto.vpto_types import VMILayoutAttr, VMIMaskType, VMIVRegType
 from xla_emit.passes.analysis import vmi_layout_support as tables
+from xla_emit.passes.analysis.vmi_layout_support import constant_index
 from xla_emit.passes.analysis.vmi_legacy_form import VMIForm, unified_form, vmi_form
 from xla_emit.passes.diagnostics import OpError
 
@@ -595,6 +598,141 @@ def _group_store(form: VMIForm) -> str | None:
     return None
 
 
+def _materialization_parts(type_: Attribute) -> int | str:
+    """Registers of the value once made contiguous (PTOAS's
+    `getContiguousMaterializationPartCount`), or why it cannot be."""
+    arity = physical_arity(type_)
+    layout = layout_of(type_)
+    if arity is None or layout is None:
+        return "requires computable physical arity and assigned layout"
+    if is_contiguous(layout) and layout.lane_stride.data == 1:
+        return arity
+    factor = layout.factor.data
+    split = layout.kind.data in ("deinterleaved", "block_deinterleaved")
+    if not split or factor not in (2, 4):
+        return "requires contiguous, deinterleaved=2/4, or block_deinterleaved=2/4 layout"
+    first = chunks_in_part(type_, 0)
+    if first == 0:
+        return "requires at least one physical chunk per part"
+    if factor == 2 and chunks_in_part(type_, 1) != first:
+        return "requires every deinterleaved part to have the same physical chunk count"
+    contiguous = VMILayoutAttr(
+        [StringAttr("contiguous"), IntAttr(1), IntAttr(1), IntAttr(0), IntAttr(1)]
+    )
+    # The same lanes and element (or granularity), laid out contiguously.
+    return physical_arity(type(type_)([*type_.parameters[:-1], contiguous]))  # type: ignore[attr-defined, call-arg, return-value]
+
+
+def _store(form: VMIForm) -> str | None:
+    value = form.type("value")
+    layout = layout_of(value)
+    if not _ub_pointer(form.type("destination")) or layout is None:
+        return None
+    arity = physical_arity(value)  # type: ignore[arg-type]
+    if arity is None or arity < 1:
+        return "requires computable non-empty physical vreg parts"
+    reason = tables.store_support(value)  # type: ignore[arg-type]
+    if reason:
+        return reason
+    if is_contiguous(layout) and layout.lane_stride.data != 1:
+        return None  # a lane-stride store distribution; not modelled further
+    full = _full(value)  # type: ignore[arg-type]
+    if full is None or (is_contiguous(layout) and layout.lane_stride.data == 1):
+        return None
+    parts = _materialization_parts(value)  # type: ignore[arg-type]
+    if isinstance(parts, int):
+        return None
+    return (
+        "partial/tail store requires contiguous layout or deinterleaved layout that can "
+        f"materialize to contiguous; value {full}, materialization {parts}"
+    )
+
+
+def _masked_store(form: VMIForm) -> str | None:
+    value, mask = form.type("value"), form.type("mask")
+    if not _ub_pointer(form.type("destination")):
+        return None
+    value_full, mask_full = _full(value), _full(mask, data=False)  # type: ignore[arg-type]
+    if value_full is None and mask_full is None:
+        return None
+    if not _assigned(value, mask):
+        return "requires assigned value and mask layouts"
+    if physical_arity(value) != physical_arity(mask):  # type: ignore[arg-type]
+        return "requires matching value/mask physical arity"
+    layout = layout_of(value)
+    if layout is not None and layout.lane_stride.data != 1:
+        return None  # the lane-stride masked-store table; not modelled further
+    value_parts = _materialization_parts(value)  # type: ignore[arg-type]
+    if isinstance(value_parts, str):
+        return (
+            f"value cannot materialize to contiguous; value {value_full or ''}, "
+            f"materialization {value_parts}"
+        )
+    mask_parts = _materialization_parts(mask)  # type: ignore[arg-type]
+    if isinstance(mask_parts, str):
+        return (
+            f"mask cannot materialize to contiguous; mask {mask_full or ''}, "
+            f"materialization {mask_parts}"
+        )
+    if value_parts != mask_parts:
+        return "requires value/mask contiguous materialization arity to match"
+    return None
+
+
+def _static_all_active(mask: SSAValue, lanes: int) -> bool | None:
+    """Whether a mask is all active by construction: a `create_mask` of a constant
+    lane count says; a mask made otherwise is not, unless it is a constant or moved
+    between layouts (not modelled: None)."""
+    owner = mask.owner
+    if not isinstance(owner, Operation):
+        return False
+    if owner.name != "pto.vmi.create_mask":
+        return None if owner.name.startswith("pto.vmi.") else False
+    active = constant_index(owner.operands[0])
+    return active is not None and active >= lanes
+
+
+def _expand_load(form: VMIForm) -> str | None:
+    result, passthru, mask = form.type("result"), form.type("passthru"), form.type("mask")
+    if not _ub_pointer(form.type("source")):
+        return None
+    if not _assigned(result, passthru, mask):
+        return "requires assigned result, passthru, and mask layouts"
+    if not _contiguous(result, passthru, mask):
+        return "requires contiguous result, passthru, and mask layouts"
+    all_active = _static_all_active(form.roles["mask"], result.count.data)  # type: ignore[union-attr]
+    if all_active is None or all_active:
+        return None  # the all-active path reads a safe-read proof; not modelled
+    if storage_bits(result.element_type) != 32:  # type: ignore[union-attr]
+        return (
+            "runtime-mask path currently requires 32-bit result element type so prefix "
+            "indices and gather result lane counts match"
+        )
+    if mask.granularity.data != "b32":  # type: ignore[union-attr]
+        return "runtime-mask path requires b32 mask granularity"
+    arities = [physical_arity(t) for t in (result, passthru, mask)]  # type: ignore[arg-type]
+    if None in arities:
+        return "runtime-mask path requires computable physical arity"
+    if arities != [1, 1, 1]:
+        return (
+            "runtime-mask path currently supports only one physical chunk because prefix "
+            "indices must not reset across chunks"
+        )
+    for label, type_, data in (
+        ("result requires", result, True),
+        ("passthru requires", passthru, True),
+        ("mask requires", mask, False),
+    ):
+        full = _full(type_, data)  # type: ignore[arg-type]
+        if full:
+            return f"runtime-mask {label} full physical chunks; {full}"
+    return None
+
+
+def _cast(form: VMIForm) -> str | None:
+    return tables.cast_support(form.type("source"), form.type("result"))  # type: ignore[arg-type]
+
+
 def _bitcast(form: VMIForm) -> str | None:
     return tables.bitcast_support(form.type("source"), form.type("result"))  # type: ignore[arg-type]
 
@@ -664,6 +802,50 @@ SUPPORT_RULES: dict[str, tuple[Rule, str]] = {
         _group_store,
         "pto.vmi.group_store requires a supported UB destination and a table-supported value "
         "layout lowering through one-block vsstb, full-chunk vsts, or deinterleaved vstsx2",
+    ),
+    "store": (
+        _store,
+        "pto.vmi.store requires an 8/16/32-bit predicate-maskable element type and either "
+        "full physical chunks or contiguous tail-store layout, with UB-backed destination",
+    ),
+    "masked_store": (
+        _masked_store,
+        "pto.vmi.masked_store requires either full physical chunks or contiguous tail-store "
+        "value/mask layout, with UB-backed destination",
+    ),
+    "expand_load": (
+        _expand_load,
+        "pto.vmi.expand_load direct lowering is currently supported for either a static "
+        "all-active mask lowered as pto.vlds, or a one-full-chunk 32-bit UB runtime mask "
+        "lowered through pto.vusqz + pto.vgather2_bc + pto.vsel",
+    ),
+    "truncf": (
+        _cast,
+        "pto.vmi.truncf supports f32/f16/bf16 source narrowing (dense EvenOdd, Packed4, or "
+        "f32 group_slots(num_groups=G, slots=1) to f16 group_slots(num_groups=G, slots=1)); "
+        "non-f32 sources currently require dense contiguous layouts",
+    ),
+    "extsi": (
+        _cast,
+        "pto.vmi.extsi supports contiguous signed/signless 8-bit or 16-bit integer physical "
+        "source chunks to 2x/4x wider integer deinterleaved results, or matching "
+        "group_slots(num_groups=G, slots=1) layouts and natural group_slots(num_groups=G, "
+        "slots=8, lane_stride=2/4) to group_slots(num_groups=G, slots=8) widening layouts",
+    ),
+    "extui": (
+        _cast,
+        "pto.vmi.extui supports contiguous unsigned 8-bit or 16-bit integer physical source "
+        "chunks to 2x/4x wider unsigned integer deinterleaved results, or matching "
+        "group_slots(num_groups=G, slots=1) layouts and natural group_slots(num_groups=G, "
+        "slots=8, lane_stride=2/4) to group_slots(num_groups=G, slots=8) widening layouts",
+    ),
+    "trunci": (
+        _cast,
+        "pto.vmi.trunci supports integer deinterleaved source layouts whose factor is the "
+        "2x/4x narrowing multiple of the contiguous or deinterleaved result layout factor, or "
+        "matching group_slots(num_groups=G, slots=1) layouts and natural "
+        "group_slots(num_groups=G, slots=8) to group_slots(num_groups=G, slots=8, "
+        "lane_stride=2/4) narrowing layouts",
     ),
     "active_prefix_index": (
         _active_prefix_index,
