@@ -248,3 +248,32 @@ def vmi_form(op: Operation, lowered: bool) -> VMIForm:
 
 
 __all__ = ["VMIForm", "cvt_name", "unified_form", "vmi_form"]
+
+
+# The unified ops `-vmi-lower-unified-to-legacy` rewrites; `-vmi-to-vpto` has no
+# pattern of its own for them, so one it leaves is left unconverted.
+REWRITTEN_UNIFIED_OPS = frozenset(
+    f"pto.vmi.{name}"
+    for name in (
+        "vci vinterpret_cast vsel vbrc vadd vsub vmul vdiv vmin vmax vand vor vxor vshl vshr "
+        "vneg vabs vsqrt vexp vln vrelu vnot vcmp vcmps vcvt vload vstore vsstb pset pge plt "
+        "vcadd vcmax vcmin vmula vaxpy vgather vscatter vlrelu vprelu"
+    ).split()
+)
+
+
+def left_unified(op: Operation, lowered: bool) -> bool:
+    """A unified op still in the module for `-vmi-to-vpto`: every one where the rewrite
+    did not run; after it, those it skips (a merging form, which legacy ops cannot
+    express; a float-only fusion of integers; a conversion with no legacy twin)."""
+    if op.name not in REWRITTEN_UNIFIED_OPS:
+        return False
+    if not lowered or _merge(op):
+        return True
+    name = op.name.removeprefix("pto.vmi.")
+    if name in ("vmula", "vaxpy", "vlrelu", "vprelu"):
+        return not is_float_like(op.results[0].type.element_type)  # type: ignore[attr-defined]
+    if name == "vcvt":
+        source, result = op.operands[0].type, op.results[0].type
+        return cvt_name(source.element_type, result.element_type) is None  # type: ignore[attr-defined]
+    return name == "vload" and string_prop(op, "dist_mode") == "unpack"

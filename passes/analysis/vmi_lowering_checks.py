@@ -50,11 +50,17 @@ from xla_emit.dialects.pto.vmi_rules import (
 from xla_emit.dialects.pto.vpto_types import VMILayoutAttr, VMIMaskType, VMIVRegType
 from xla_emit.passes.analysis import vmi_layout_support as tables
 from xla_emit.passes.analysis.vmi_layout_support import constant_index
-from xla_emit.passes.analysis.vmi_legacy_form import VMIForm, unified_form, vmi_form
+from xla_emit.passes.analysis.vmi_legacy_form import (
+    VMIForm,
+    left_unified,
+    unified_form,
+    vmi_form,
+)
 from xla_emit.passes.diagnostics import OpError
 
 LAYOUT_CONTRACT = "VMI-LAYOUT-CONTRACT: "
 UNSUPPORTED = "VMI-UNSUPPORTED: "
+RESIDUAL = "VMI-RESIDUAL-OP: "
 
 
 def type_text(attr: Attribute) -> str:
@@ -984,11 +990,14 @@ def supported_op_error(op: Operation, lowered: bool, assigned: bool = False) -> 
 
 
 def check_supported_ops(module: ModuleOp, lowered: bool, assigned: bool = False) -> None:
-    """`-vmi-to-vpto`'s survey of the ops it converts, before converting any."""
+    """`-vmi-to-vpto`'s survey of the ops it converts, before converting any; then the
+    conversion itself fails on a unified op left for it, which it has no pattern for."""
     for op in _post_order(module):
         reason = supported_op_error(op, lowered, assigned)
         if reason:
             raise OpError(op, UNSUPPORTED + reason)
+    if any(left_unified(op, lowered) for op in _post_order(module)):
+        raise OpError(module, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
 
 
 # -- after -vmi-lower-unified-to-legacy: the legacy ops' own verifiers ------------------
