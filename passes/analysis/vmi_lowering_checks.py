@@ -596,9 +596,7 @@ def _group_store(form: VMIForm) -> str | None:
     group_size = value.count.data // form.num_groups  # type: ignore[union-attr]
     stride = form.stride
     if stride is None or stride <= 0 or stride % group_size:
-        return (
-            "one-block group_store requires a constant positive row_stride aligned to 32B blocks"
-        )
+        return "one-block group_store requires a constant positive row_stride aligned to 32B blocks"
     if stride // group_size > VSSTB_MAX_BLOCK_STRIDE:
         return "one-block group_store block_stride exceeds the 16-bit vsstb control field"
     return None
@@ -623,10 +621,10 @@ def _materialization_parts(type_: Attribute) -> int | str:
     if factor == 2 and chunks_in_part(type_, 1) != first:
         return "requires every deinterleaved part to have the same physical chunk count"
     contiguous = VMILayoutAttr(
-        [StringAttr("contiguous"), IntAttr(1), IntAttr(1), IntAttr(0), IntAttr(1)]
+        StringAttr("contiguous"), IntAttr(1), IntAttr(1), IntAttr(0), IntAttr(1)
     )
     # The same lanes and element (or granularity), laid out contiguously.
-    return physical_arity(type(type_)([*type_.parameters[:-1], contiguous]))  # type: ignore[attr-defined, call-arg, return-value]
+    return physical_arity(type(type_)(*type_.parameters[:-1], contiguous))  # type: ignore[attr-defined, call-arg, return-value]
 
 
 def _store(form: VMIForm) -> str | None:

@@ -373,3 +373,156 @@ def test_the_gate_pass_reports_a_located_error(tmp_path: Path) -> None:
     assert f"{path}:3:5: error:" in run.stderr
     assert "pto.vmi.store has no registered contiguous-memory layout support" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+# -- grouped memory ops of -vmi-to-vpto ---------------------------------------------------
+
+
+def slot_load(slots: int, stride: str) -> ModuleOp:
+    result = vreg(8, layout=f"num_groups = 8, slots = {slots}")
+    return kernel(
+        "%p: !pto.ptr<f32, ub>, %o: index, %d: index",
+        f"%c1 = arith.constant 1 : index\n%c8 = arith.constant 8 : index\n"
+        f"%c2 = arith.constant 2 : index\n"
+        f"%r = pto.vmi.group_slot_load %p[%o], {stride} {{num_groups = 8}} "
+        f": !pto.ptr<f32, ub> -> {result}",
+    )
+
+
+@pytest.mark.parametrize(
+    ("slots", "stride", "ok"),
+    [(8, "%c1", True), (8, "%c8", False), (1, "%c8", True), (1, "%c2", False), (1, "%d", False)],
+    ids=["8-unit", "8-strided", "1-block", "1-unaligned", "1-dynamic"],
+)
+def test_slot_loads_read_eight_neighbours_or_one_block_per_group(
+    slots: int, stride: str, ok: bool
+) -> None:
+    # Eight f32 slots are one 32-byte block of neighbours; one slot per group is a
+    # scalar load per group, which must start on a 32-byte (8 x f32) boundary.
+    module = slot_load(slots, stride)
+    if ok:
+        check_vmi_passes(module, ["vmi-to-vpto"])
+        return
+    _, message = error(module, ["vmi-to-vpto"])
+    assert message.startswith("VMI-UNSUPPORTED: pto.vmi.group_slot_load requires explicit")
+    expected = "constant unit source_group_stride" if slots == 8 else "divisible by 8 elements"
+    assert expected in message
+
+
+def test_a_stride_no_slot_layout_reads_is_refused_before_layouts_are_known() -> None:
+    surface = "!pto.vmi.vreg<8xf32>"
+    body = (
+        "%c2 = arith.constant 2 : index\n%c8 = arith.constant 8 : index\n"
+        "%r = pto.vmi.group_slot_load %p[%o], {} {{num_groups = 8}} "
+        f": !pto.ptr<f32, ub> -> {surface}"
+    )
+    flags = FULL[1:]
+    check_vmi_passes(kernel("%p: !pto.ptr<f32, ub>, %o: index", body.format("%c8")), flags)
+    _, message = error(kernel("%p: !pto.ptr<f32, ub>, %o: index", body.format("%c2")), flags)
+    assert "slots=8 group_slot_load requires constant unit source_group_stride; slots=1" in message
+
+
+def one_block_store(stride: int) -> ModuleOp:
+    # 128 bf16 lanes in 8 groups of 16: one 32-byte block per group, one vsstb whose
+    # block stride is the row stride in blocks.
+    value = vreg(128, "bf16")
+    return kernel(
+        f"%v: {value}, %p: !pto.ptr<bf16, ub>, %o: index",
+        f"%s = arith.constant {stride} : index\n"
+        f"pto.vmi.group_store %v, %p[%o], %s {{num_groups = 8 : i64}} "
+        f": {value}, !pto.ptr<bf16, ub>",
+    )
+
+
+def test_a_one_block_group_store_strides_at_most_65535_blocks() -> None:
+    check_vmi_passes(one_block_store(16 * 0xFFFF), ["vmi-to-vpto"])
+    _, message = error(one_block_store(16 * 0x10000), ["vmi-to-vpto"])
+    assert message.endswith(
+        "(one-block group_store block_stride exceeds the 16-bit vsstb control field)"
+    )
+
+
+def test_a_broadcast_load_of_two_block_groups_needs_a_unit_stride() -> None:
+    result = vreg(256, "bf16", "deinterleaved = 2")
+    body = (
+        "%c1 = arith.constant 1 : index\n"
+        "%r = pto.vmi.group_broadcast_load %p[%o], {} {{num_groups = 8}} "
+        f": !pto.ptr<bf16, ub> -> {result}"
+    )
+    args = "%p: !pto.ptr<bf16, ub>, %o: index, %s: index"
+    check_vmi_passes(kernel(args, body.format("%c1")), ["vmi-to-vpto"])
+    _, message = error(kernel(args, body.format("%s")), ["vmi-to-vpto"])
+    assert "group_broadcast_load requires a table row for result layout" in message
+
+
+def test_layout_assignment_plans_strided_f32_group_loads_in_whole_blocks() -> None:
+    surface = "!pto.vmi.vreg<128xf32>"
+    body = (
+        "%s = arith.constant {} : index\n"
+        f"%x = pto.vmi.vload %p[%o], %s {{{{group = 8}}}} : !pto.ptr<f32, ub> -> {surface}"
+    )
+    flags = FULL[:-1]
+    args = "%p: !pto.ptr<f32, ub>, %o: index"
+    for stride in (16, 24):  # rows back to back, or 32-byte aligned rows
+        check_vmi_passes(kernel(args, body.format(stride)), flags)
+    _, message = error(kernel(args, body.format(12)), flags)
+    assert message == (
+        "VMI-LAYOUT-CONTRACT: pto.vmi.group_load group_size 16 requires constant positive "
+        "row_stride divisible by 8 f32 elements for the block8 stride plan; stable gather "
+        "fallback is not implemented"
+    )
+
+
+# -- dense stores, expand loads, casts of -vmi-to-vpto -----------------------------------
+
+
+def test_a_tail_store_of_unequal_deinterleaved_parts_cannot_be_made_contiguous() -> None:
+    # 130 lanes: parts of 65 lanes, two registers each; 129 lanes: parts of 65 and 64,
+    # two registers and one.
+    check_vmi_passes(store(vreg(130, layout="deinterleaved = 2")), TO_VPTO)
+    _, message = error(store(vreg(129, layout="deinterleaved = 2")), TO_VPTO)
+    assert message.endswith(
+        "materialization requires every deinterleaved part to have the same physical chunk count)"
+    )
+
+
+def expand_load(active: int, count: int) -> ModuleOp:
+    data, m = vreg(count), mask(count)
+    return kernel(
+        f"%p: !pto.ptr<f32, ub>, %o: index, %t: {data}",
+        f"%n = arith.constant {active} : index\n"
+        f"%m = pto.vmi.create_mask %n : index -> {m}\n"
+        f"%r = pto.vmi.expand_load %p[%o], %m, %t : !pto.ptr<f32, ub>, {m}, {data} -> {data}",
+    )
+
+
+def test_a_runtime_mask_expand_load_fits_one_register() -> None:
+    check_vmi_passes(expand_load(4, 64), ["vmi-to-vpto"])
+    check_vmi_passes(expand_load(128, 128), ["vmi-to-vpto"])  # all lanes: a plain load
+    _, message = error(expand_load(4, 128), ["vmi-to-vpto"])
+    assert message.endswith(
+        "(runtime-mask path currently supports only one physical chunk because prefix indices "
+        "must not reset across chunks)"
+    )
+
+
+def test_truncf_narrows_four_parts_into_two() -> None:
+    source = vreg(256, layout="deinterleaved = 4")
+    body = '%h = pto.vmi.vcvt %a {{saturate = "SAT"}} : {} -> {}'
+    good = kernel(f"%a: {source}", body.format(source, vreg(256, "f16", "deinterleaved = 2")))
+    check_vmi_passes(good, TO_VPTO)
+    bad = kernel(f"%a: {source}", body.format(source, vreg(256, "f16")))
+    _, message = error(bad, TO_VPTO)
+    assert message.startswith("VMI-UNSUPPORTED: pto.vmi.truncf supports f32/f16/bf16")
+    assert message.endswith("(source/result layouts do not match a legal cast table row)")
+
+
+def test_a_unified_op_the_rewrite_keeps_is_left_unconverted() -> None:
+    body = "%r = pto.vmi.vmula %a, %a, %a : {t}, {t}, {t} -> {t}"
+    floats, ints = "!pto.vmi.vreg<64xf32>", "!pto.vmi.vreg<64xi32>"
+    check_vmi_passes(kernel(f"%a: {floats}", body.format(t=floats)), FULL)
+    # An integer vmula has no legacy fma, and -vmi-to-vpto no pattern of its own.
+    assert error(kernel(f"%a: {ints}", body.format(t=ints)), FULL) == (
+        "builtin.module",
+        "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO",
+    )
