@@ -254,11 +254,7 @@ __all__ = ["VMIForm", "cvt_name", "unified_form", "vmi_form"]
 # pattern of its own for them, so one it leaves is left unconverted.
 REWRITTEN_UNIFIED_OPS = frozenset(
     f"pto.vmi.{name}"
-    for name in (
-        "vci vinterpret_cast vsel vbrc vadd vsub vmul vdiv vmin vmax vand vor vxor vshl vshr "
-        "vneg vabs vsqrt vexp vln vrelu vnot vcmp vcmps vcvt vload vstore vsstb pset pge plt "
-        "vcadd vcmax vcmin vmula vaxpy vgather vscatter vlrelu vprelu"
-    ).split()
+    for name in ["vci", "vinterpret_cast", "vsel", "vbrc", "vadd", "vsub", "vmul", "vdiv", "vmin", "vmax", "vand", "vor", "vxor", "vshl", "vshr", "vneg", "vabs", "vsqrt", "vexp", "vln", "vrelu", "vnot", "vcmp", "vcmps", "vcvt", "vload", "vstore", "vsstb", "pset", "pge", "plt", "vcadd", "vcmax", "vcmin", "vmula", "vaxpy", "vgather", "vscatter", "vlrelu", "vprelu"]
 )
 
 
