@@ -247,9 +247,6 @@ def vmi_form(op: Operation, lowered: bool) -> VMIForm:
     return _own_form(op)
 
 
-__all__ = ["VMIForm", "cvt_name", "unified_form", "vmi_form"]
-
-
 # The unified ops `-vmi-lower-unified-to-legacy` rewrites; `-vmi-to-vpto` has no
 # pattern of its own for them, so one it leaves is left unconverted.
 REWRITTEN_UNIFIED_OPS = frozenset(
