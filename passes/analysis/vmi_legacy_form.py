@@ -251,7 +251,48 @@ def vmi_form(op: Operation, lowered: bool) -> VMIForm:
 # pattern of its own for them, so one it leaves is left unconverted.
 REWRITTEN_UNIFIED_OPS = frozenset(
     f"pto.vmi.{name}"
-    for name in ["vci", "vinterpret_cast", "vsel", "vbrc", "vadd", "vsub", "vmul", "vdiv", "vmin", "vmax", "vand", "vor", "vxor", "vshl", "vshr", "vneg", "vabs", "vsqrt", "vexp", "vln", "vrelu", "vnot", "vcmp", "vcmps", "vcvt", "vload", "vstore", "vsstb", "pset", "pge", "plt", "vcadd", "vcmax", "vcmin", "vmula", "vaxpy", "vgather", "vscatter", "vlrelu", "vprelu"]
+    for name in [
+        "vci",
+        "vinterpret_cast",
+        "vsel",
+        "vbrc",
+        "vadd",
+        "vsub",
+        "vmul",
+        "vdiv",
+        "vmin",
+        "vmax",
+        "vand",
+        "vor",
+        "vxor",
+        "vshl",
+        "vshr",
+        "vneg",
+        "vabs",
+        "vsqrt",
+        "vexp",
+        "vln",
+        "vrelu",
+        "vnot",
+        "vcmp",
+        "vcmps",
+        "vcvt",
+        "vload",
+        "vstore",
+        "vsstb",
+        "pset",
+        "pge",
+        "plt",
+        "vcadd",
+        "vcmax",
+        "vcmin",
+        "vmula",
+        "vaxpy",
+        "vgather",
+        "vscatter",
+        "vlrelu",
+        "vprelu",
+    ]
 )
 
 
