@@ -28,8 +28,11 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     ModuleOp,
+    NoneAttr,
     Signedness,
+    StridedLayoutAttr,
     StringAttr,
 )
 from xdsl.dialects.func import FuncOp
@@ -511,10 +514,62 @@ def _channel_merge(form: VMIForm) -> str | None:
     return None
 
 
-def _ub_pointer(type_: Attribute | None) -> bool:
-    """A `ub` pointer: the memory whose access plan these rules take as given (a
-    memref's plan reads its strides and offsets, which is not modelled here)."""
-    return isinstance(type_, PtrType) and type_.space.data == "ub"
+def _identity_layout(memref: MemRefType) -> bool:
+    """A memref whose elements lie at their row-major offsets from its base."""
+    layout = memref.layout
+    if isinstance(layout, NoneAttr):
+        return True
+    if not isinstance(layout, StridedLayoutAttr):
+        return False
+    shape = [int(d) for d in memref.get_shape()]
+    expected, step = [], 1
+    for extent in reversed(shape):
+        expected.insert(0, step)
+        step *= max(extent, 0)
+    return layout.get_offset() == 0 and list(layout.get_strides()) == expected
+
+
+def memory_plan(value: SSAValue | None, role: str) -> str | None:
+    """Whether `-vmi-to-vpto` can plan the lane addresses of a memory operand (PTOAS's
+    `requireIdentityMemRefLayout`): a pointer, or a memref with the identity layout."""
+    type_ = value.type if value is not None else None
+    if not isinstance(type_, MemRefType) or _identity_layout(type_):
+        return None
+    reason = (
+        f"{role} memref layout is non-identity; current VMI memory access plan supports only "
+        "contiguous identity lane-to-address maps"
+    )
+    owner = value.owner  # type: ignore[union-attr]
+    if isinstance(owner, Operation) and owner.name == "memref.subview":
+        reason += "; memref.subview requires normalized base/offset/stride lane-to-address planning"
+    return reason
+
+
+def safe_full_read(form: VMIForm, result: VMIVRegType) -> str | None:
+    """None when reading whole registers from the source's offset stays inside the
+    source (PTOAS's safe full-read proof), else why it is not proven."""
+    offset = constant_index(form.roles.get("offset"))
+    if offset is None:
+        return "requires constant index offset"
+    source = form.type("source")
+    shape = source.get_shape() if isinstance(source, MemRefType) else None
+    if shape is None or any(d < 0 for d in shape):
+        return "requires statically shaped memref source"
+    elements = 1
+    for extent in shape:
+        elements *= extent
+    if offset < 0:
+        return "requires non-negative offset"
+    arity = physical_arity(result)
+    if arity is None:
+        return "requires computable physical read footprint"
+    end = offset + arity * lanes_per_register(result.element_type)
+    if end > elements:
+        return (
+            f"full physical read footprint [{offset}, {end}) exceeds static memref element "
+            f"count {elements}"
+        )
+    return None
 
 
 def _slot_load_stride(slots: int, element: Attribute, stride: int | None) -> str | None:
@@ -543,8 +598,11 @@ def _group_slot_load(form: VMIForm) -> str | None:
     reason = tables.group_slot_load_support(result, form.num_groups)  # type: ignore[arg-type]
     if reason:
         return reason
-    if not _ub_pointer(form.type("source")):
-        return None
+    plan = memory_plan(form.roles.get("source"), "source")
+    if plan:
+        return plan
+    if not isinstance(form.type("source"), PtrType):
+        return "group_slot_load requires !pto.ptr source"
     slots = layout_of(result).slots.data  # type: ignore[union-attr]
     return _slot_load_stride(slots, result.element_type, form.stride)  # type: ignore[union-attr]
 
@@ -553,7 +611,7 @@ def _group_slot_load_any_layout(op: Operation, form: VMIForm) -> str | None:
     """After a layout assignment we do not run: the result is one of the slot layouts
     (slots 8 or 1); a stride neither lowering reads is refused whichever it chose."""
     element = op.results[0].type.element_type  # type: ignore[attr-defined]
-    if not _ub_pointer(form.type("source")):
+    if not isinstance(form.type("source"), PtrType):
         return None
     eight = _slot_load_stride(8, element, form.stride)
     one = _slot_load_stride(1, element, form.stride)
@@ -566,8 +624,13 @@ def _group_broadcast_load(form: VMIForm) -> str | None:
         form.stride,
         form.num_groups,
     )
-    if reason or _ub_pointer(form.type("source")):
+    if reason:
         return reason
+    plan = memory_plan(form.roles.get("source"), "source")
+    if plan:
+        return plan
+    if not isinstance(form.type("source"), PtrType):
+        return "group_broadcast_load requires !pto.ptr source"
     return None
 
 
@@ -578,20 +641,24 @@ VSSTB_MAX_BLOCK_STRIDE = 0xFFFF
 def _group_store(form: VMIForm) -> str | None:
     value = form.type("value")
     layout = layout_of(value)
-    if not _ub_pointer(form.type("destination")):
-        return None
+    plan = memory_plan(form.roles.get("destination"), "destination")
     if isinstance(layout, VMILayoutAttr) and layout.is_group_slots:
         reason = tables.group_slot_store_support(value, form.num_groups)  # type: ignore[arg-type]
-        if reason or layout.slots.data == 1:
-            return reason
+        if reason or plan:
+            return reason or plan
+        if layout.slots.data == 1:
+            return None  # a point store per group; its store token is not modelled
         if form.stride != 1:
             return "slots=8 group_store currently requires constant unit row_stride"
         return None
     block = tables.group_store_row(value, form.stride, form.num_groups)  # type: ignore[arg-type]
     if isinstance(block, str):
         return block
-    if block != tables.gb(1):
-        return None
+    store = _store(form)
+    if store or block != tables.gb(1):
+        return store
+    if not isinstance(form.type("destination"), PtrType):
+        return "one-block group_store requires !pto.ptr destination"
     # One group per 32-byte block: one vsstb, striding whole blocks.
     group_size = value.count.data // form.num_groups  # type: ignore[union-attr]
     stride = form.stride
@@ -630,7 +697,10 @@ def _materialization_parts(type_: Attribute) -> int | str:
 def _store(form: VMIForm) -> str | None:
     value = form.type("value")
     layout = layout_of(value)
-    if not _ub_pointer(form.type("destination")) or layout is None:
+    plan = memory_plan(form.roles.get("destination"), "destination")
+    if plan:
+        return plan
+    if layout is None:
         return None
     arity = physical_arity(value)  # type: ignore[arg-type]
     if arity is None or arity < 1:
@@ -654,8 +724,9 @@ def _store(form: VMIForm) -> str | None:
 
 def _masked_store(form: VMIForm) -> str | None:
     value, mask = form.type("value"), form.type("mask")
-    if not _ub_pointer(form.type("destination")):
-        return None
+    plan = memory_plan(form.roles.get("destination"), "destination")
+    if plan:
+        return plan
     value_full, mask_full = _full(value), _full(mask, data=False)  # type: ignore[arg-type]
     if value_full is None and mask_full is None:
         return None
@@ -698,15 +769,32 @@ def _static_all_active(mask: SSAValue, lanes: int) -> bool | None:
 
 def _expand_load(form: VMIForm) -> str | None:
     result, passthru, mask = form.type("result"), form.type("passthru"), form.type("mask")
-    if not _ub_pointer(form.type("source")):
-        return None
+    plan = memory_plan(form.roles.get("source"), "source")
+    if plan:
+        return plan
     if not _assigned(result, passthru, mask):
         return "requires assigned result, passthru, and mask layouts"
     if not _contiguous(result, passthru, mask):
         return "requires contiguous result, passthru, and mask layouts"
     all_active = _static_all_active(form.roles["mask"], result.count.data)  # type: ignore[union-attr]
-    if all_active is None or all_active:
-        return None  # the all-active path reads a safe-read proof; not modelled
+    if all_active is None:
+        return None  # a constant mask or one moved between layouts: not modelled
+    if all_active:
+        full = _full(result)  # type: ignore[arg-type]
+        proof = safe_full_read(form, result) if full else None  # type: ignore[arg-type]
+        if full is None or proof is None:
+            return None
+        all_active_path = (
+            f"requires full physical chunks or statically safe full-read footprint; value "
+            f"{full}, safe-read proof {proof}"
+        )
+    else:
+        all_active_path = "create_mask active_lanes is smaller than the logical lane count"
+    if not isinstance(form.type("source"), PtrType):
+        return (
+            "runtime-mask path requires !pto.ptr source because pto.vgather2_bc is "
+            f"pointer-only; all-active path {all_active_path}"
+        )
     if storage_bits(result.element_type) != 32:  # type: ignore[union-attr]
         return (
             "runtime-mask path currently requires 32-bit result element type so prefix "
@@ -731,6 +819,44 @@ def _expand_load(form: VMIForm) -> str | None:
         if full:
             return f"runtime-mask {label} full physical chunks; {full}"
     return None
+
+
+# (element bits, layout) a dense load reads into.
+DENSE_LOAD_ROWS = (
+    ((8, 16, 32), tables.C),
+    ((8, 16, 32), tables.ls(2)),
+    ((8,), tables.ls(4)),
+    ((8, 16, 32), tables.d(2)),
+    ((8, 16, 32), tables.d(4)),
+)
+
+
+def _load(form: VMIForm) -> str | None:
+    plan = memory_plan(form.roles.get("source"), "source")
+    if plan:
+        return plan
+    result = form.type("result")
+    layout = layout_of(result)
+    if layout is None:
+        return "requires assigned result layout"
+    bits = storage_bits(result.element_type)  # type: ignore[union-attr]
+    if not any(
+        bits in widths and tables.layout_matches(p, layout) for widths, p in DENSE_LOAD_ROWS
+    ):
+        return "result layout does not match a supported dense load table row"
+    return None
+
+
+def _masked_load(form: VMIForm) -> str | None:
+    plan = memory_plan(form.roles.get("source"), "source")
+    if plan:
+        return plan
+    result, passthru, mask = form.type("result"), form.type("passthru"), form.type("mask")
+    if not _assigned(result, passthru, mask):
+        return "requires assigned result, passthru, and mask layouts"
+    if not _contiguous(result, passthru, mask):
+        return "requires contiguous result, passthru, and mask layouts"
+    return None  # a tail read past full registers needs a safe-read proof: not modelled
 
 
 def _cast(form: VMIForm) -> str | None:
@@ -806,6 +932,13 @@ SUPPORT_RULES: dict[str, tuple[Rule, str]] = {
         _group_store,
         "pto.vmi.group_store requires a supported UB destination and a table-supported value "
         "layout lowering through one-block vsstb, full-chunk vsts, or deinterleaved vstsx2",
+    ),
+    "load": (_load, "pto.vmi.load direct lowering requires a supported memory source"),
+    "masked_load": (
+        _masked_load,
+        "pto.vmi.masked_load direct lowering requires a supported memory source, contiguous "
+        "result/passthru/mask layouts, and either full physical chunks or a statically safe "
+        "full-read footprint",
     ),
     "store": (
         _store,
