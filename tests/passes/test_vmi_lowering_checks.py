@@ -526,3 +526,52 @@ def test_a_unified_op_the_rewrite_keeps_is_left_unconverted() -> None:
         "builtin.module",
         "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO",
     )
+
+
+# -- the memory access plan of -vmi-to-vpto ---------------------------------------------
+
+
+VEC = "#pto.address_space<vec>"
+
+
+@pytest.mark.parametrize(
+    ("memref", "ok"),
+    [
+        (f"memref<128xf32, {VEC}>", True),
+        (f"memref<128xf32, strided<[1], offset: 0>, {VEC}>", True),
+        (f"memref<128xf32, strided<[2], offset: 0>, {VEC}>", False),
+        (f"memref<128xf32, strided<[1], offset: 4>, {VEC}>", False),
+    ],
+    ids=["identity", "strided-identity", "stride-2", "offset-4"],
+)
+def test_a_load_plans_lane_addresses_only_for_identity_memrefs(memref: str, ok: bool) -> None:
+    result = vreg(64)
+    module = kernel(
+        f"%m: {memref}",
+        f"%c0 = arith.constant 0 : index\n%v = pto.vmi.vload %m[%c0] : {memref} -> {result}",
+    )
+    if ok:
+        check_vmi_passes(module, TO_VPTO)
+        return
+    _, message = error(module, TO_VPTO)
+    assert message == (
+        "VMI-UNSUPPORTED: pto.vmi.load direct lowering requires a supported memory source "
+        "(source memref layout is non-identity; current VMI memory access plan supports only "
+        "contiguous identity lane-to-address maps)"
+    )
+
+
+def test_a_store_into_a_subview_says_the_view_needs_planning() -> None:
+    value, whole = vreg(64), f"memref<128xf32, {VEC}>"
+    view = f"memref<64xf32, strided<[1], offset: ?>, {VEC}>"
+    module = kernel(
+        f"%v: {value}, %m: {whole}, %o: index",
+        f"%c0 = arith.constant 0 : index\n"
+        f"%s = memref.subview %m[%o] [64] [1] : {whole} to {view}\n"
+        f"pto.vmi.vstore %v, %s[%c0] : {value}, {view}",
+    )
+    _, message = error(module, TO_VPTO)
+    assert message.startswith("VMI-UNSUPPORTED: pto.vmi.store requires an 8/16/32-bit")
+    assert message.endswith(
+        "; memref.subview requires normalized base/offset/stride lane-to-address planning)"
+    )
