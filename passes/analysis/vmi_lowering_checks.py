@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     Float32Type,
+    FunctionType,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -77,7 +78,12 @@ def _is_vmi(attr: Attribute) -> bool:
 
 
 def _has_vmi_value(op: Operation) -> bool:
-    return any(_is_vmi(v.type) for v in (*op.operands, *op.results))
+    """An operand or result of VMI type, or of a function type taking or giving one."""
+    types = [v.type for v in (*op.operands, *op.results)]
+    inner = [
+        t for f in types if isinstance(f, FunctionType) for t in (*f.inputs.data, *f.outputs.data)
+    ]
+    return any(_is_vmi(t) for t in (*types, *inner))
 
 
 def _post_order(module: ModuleOp) -> list[Operation]:
@@ -1197,14 +1203,20 @@ def _group_load_plan(form: VMIForm) -> str | None:
 
 def check_assignment_boundaries(module: ModuleOp, lowered: bool = False) -> None:
     """What layout assignment refuses while it collects its constraints: a function
-    declared without a body whose signature has VMI types (it cannot choose layouts
-    for a callee it does not see), a strided f32 group load it cannot plan."""
+    declared without a body whose signature has VMI types, or an indirect call of VMI
+    values (it cannot choose layouts for a callee it does not see), a strided f32 group
+    load it cannot plan."""
     for op in _post_order(module):
         form = vmi_form(op, lowered) if op.name.startswith("pto.vmi.") else None
         if form is not None and form.name == "pto.vmi.group_load":
             reason = _group_load_plan(form)
             if reason:
                 raise OpError(op, LAYOUT_CONTRACT + reason)
+        if op.name == "func.call_indirect" and _has_vmi_value(op):
+            raise OpError(
+                op,
+                LAYOUT_CONTRACT + "VMI typed call requires a direct internal callee with a body",
+            )
         if not isinstance(op, FuncOp) or op.body.blocks:
             continue
         signature = (*op.function_type.inputs.data, *op.function_type.outputs.data)

@@ -575,3 +575,16 @@ def test_a_store_into_a_subview_says_the_view_needs_planning() -> None:
     assert message.endswith(
         "; memref.subview requires normalized base/offset/stride lane-to-address planning)"
     )
+
+
+def test_layout_assignment_cannot_see_through_an_indirect_call() -> None:
+    value = "!pto.vmi.vreg<64xf32>"
+    callee = f"({value}) -> {value}"
+    flags = ["vmi-mask-granularity-assignment", "vmi-layout-assignment"]
+    scalar = kernel("%f: (f32) -> f32, %x: f32", "%r = func.call_indirect %f(%x) : (f32) -> f32")
+    check_vmi_passes(scalar, flags)
+    vector = kernel(f"%f: {callee}, %x: {value}", f"%r = func.call_indirect %f(%x) : {callee}")
+    assert error(vector, flags) == (
+        "func.call_indirect",
+        "VMI-LAYOUT-CONTRACT: VMI typed call requires a direct internal callee with a body",
+    )
