@@ -1133,8 +1133,9 @@ def check_supported_ops(module: ModuleOp, lowered: bool, assigned: bool = False)
         reason = supported_op_error(op, lowered, assigned)
         if reason:
             raise OpError(op, UNSUPPORTED + reason)
-    if any(left_unified(op, lowered) for op in _post_order(module)):
-        raise OpError(module, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
+    for op in _post_order(module):
+        if left_unified(op, lowered):
+            raise OpError(op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
 
 
 # -- after -vmi-lower-unified-to-legacy: the legacy ops' own verifiers ------------------

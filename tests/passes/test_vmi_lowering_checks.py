@@ -354,6 +354,7 @@ def test_layout_assignment_needs_the_bodies_of_vmi_functions() -> None:
     )
 
 
+@pytest.mark.slow  # one tool run; the fast tests above cover the gate's rules
 def test_the_gate_pass_reports_a_located_error(tmp_path: Path) -> None:
     value = vreg(128, layout="block_deinterleaved = 2")
     path = tmp_path / "store.mlir"
@@ -523,7 +524,7 @@ def test_a_unified_op_the_rewrite_keeps_is_left_unconverted() -> None:
     check_vmi_passes(kernel(f"%a: {floats}", body.format(t=floats)), FULL)
     # An integer vmula has no legacy fma, and -vmi-to-vpto no pattern of its own.
     assert error(kernel(f"%a: {ints}", body.format(t=ints)), FULL) == (
-        "builtin.module",
+        "pto.vmi.vmula",
         "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO",
     )
 
