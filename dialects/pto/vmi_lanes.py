@@ -115,3 +115,48 @@ def padding_free(type_: Attribute, data_chunks: bool = False) -> str | None:
 def total_chunks(type_: Attribute) -> int:
     """Registers of all parts."""
     return sum(chunks_in_part(type_, part) for part in range(split_factor(type_)))
+
+
+def logical_to_physical(type_: Attribute, logical: int) -> tuple[int, int, int] | None:
+    """The (part, chunk, lane) holding logical lane `logical`; None where none does."""
+    per_chunk = lanes_per_chunk(type_)
+    if not 0 <= logical < _count(type_) or per_chunk <= 0:
+        return None
+    layout = layout_of(type_)
+    if is_group_slots(layout) and layout.slots.data > 0:  # type: ignore[union-attr]
+        slots = layout.slots.data  # type: ignore[union-attr]
+        lane = logical % slots
+        return None if lane >= per_chunk else (0, logical // slots, lane)
+    factor, block = split_factor(type_), block_elems(type_)
+    blocks, within = divmod(logical, block)
+    part_block, part = divmod(blocks, factor)
+    index = (part_block * block + within) * lane_stride(type_)
+    return part, index // per_chunk, index % per_chunk
+
+
+def physical_to_logical(type_: Attribute, part: int, chunk: int, lane: int) -> int | None:
+    """The logical lane a physical lane holds; None for padding."""
+    per_chunk = lanes_per_chunk(type_)
+    if not (0 <= part < split_factor(type_) and chunk >= 0 and 0 <= lane < per_chunk):
+        return None
+    layout = layout_of(type_)
+    if is_group_slots(layout) and layout.slots.data > 0:  # type: ignore[union-attr]
+        slots = layout.slots.data  # type: ignore[union-attr]
+        logical = chunk * slots + lane
+        return logical if part == 0 and lane < slots and logical < _count(type_) else None
+    index = chunk * per_chunk + lane
+    stride = lane_stride(type_)
+    if index % stride:
+        return None
+    index //= stride
+    factor, block = split_factor(type_), block_elems(type_)
+    part_block, within = divmod(index, block)
+    logical = (part_block * factor + part) * block + within
+    return logical if logical < _count(type_) else None
+
+
+def flat_chunk_index(type_: Attribute, part: int, chunk: int) -> int | None:
+    """A chunk's position among all registers, parts in order (data counts)."""
+    if not 0 <= part < split_factor(type_) or not 0 <= chunk < chunks_in_part(type_, part, False):
+        return None
+    return sum(chunks_in_part(type_, p, False) for p in range(part)) + chunk

@@ -41,7 +41,16 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.types import PtrType
-from xla_emit.dialects.pto.vmi_lanes import chunks_in_part, padding_free
+from xla_emit.dialects.pto.vmi_lanes import (
+    chunks_in_part,
+    flat_chunk_index,
+    is_padding_lane,
+    lanes_per_chunk,
+    logical_to_physical,
+    padding_free,
+    physical_to_logical,
+    split_factor,
+)
 from xla_emit.dialects.pto.vmi_rules import (
     VMI_RULES,
     is_contiguous,
@@ -865,6 +874,121 @@ def _masked_load(form: VMIForm) -> str | None:
     return None  # a tail read past full registers needs a safe-read proof: not modelled
 
 
+def _shuffle_lanes(op: Operation) -> tuple[Attribute, Attribute, list[int]]:
+    indices = op.properties.get("indices") or op.attributes.get("indices")
+    values = [int(v) for v in indices.get_values()] if indices is not None else []  # type: ignore[attr-defined]
+    return op.operands[0].type, op.results[0].type, values
+
+
+def _result_lanes(
+    result: Attribute, indices: list[int], full: bool
+) -> list[list[tuple[int, int]]] | str:
+    """Each result register's lanes as (lane, logical source lane), or a reason."""
+    per_chunk = lanes_per_chunk(result)
+    registers = []
+    for part in range(split_factor(result)):
+        for chunk in range(chunks_in_part(result, part, False)):
+            lanes = []
+            for lane in range(per_chunk):
+                if is_padding_lane(result, part, chunk, lane):
+                    if full:
+                        return "requires full physical result chunks"
+                    continue
+                logical = physical_to_logical(result, part, chunk, lane)
+                if logical is None or logical >= len(indices):
+                    return "failed to map result lane"
+                lanes.append((lane, indices[logical]))
+            registers.append(lanes)
+    return registers
+
+
+def _shuffle_forwarding(source: Attribute, result: Attribute, indices: list[int]) -> str | None:
+    """Each result register is one source register, lanes in place."""
+    if not indices:
+        return "requires non-empty indices"
+    registers = _result_lanes(result, indices, full=False)
+    if isinstance(registers, str):
+        return registers
+    for lanes in registers:
+        where = set()
+        for lane, logical in lanes:
+            physical = logical_to_physical(source, logical)
+            if physical is None:
+                return "failed to map source lane"
+            if physical[2] != lane:
+                return "requires same-lane physical chunks"
+            where.add(physical[:2])
+        if not where:
+            return "requires at least one logical lane per result chunk"
+        if len(where) > 1:
+            return "requires one source chunk per result chunk"
+        if flat_chunk_index(source, *where.pop()) is None:
+            return "source part range is out of bounds"
+    return None
+
+
+def _shuffle_splat(source: Attribute, indices: list[int]) -> str | None:
+    if not indices:
+        return "requires non-empty indices"
+    if any(index != 0 for index in indices):
+        return "requires every result lane to select source lane 0"
+    physical = logical_to_physical(source, 0)
+    if physical is None:
+        return "failed to map source lane 0"
+    if flat_chunk_index(source, *physical[:2]) is None:
+        return "source lane 0 part range is out of bounds"
+    return None
+
+
+def _shuffle_vselr(source: Attribute, result: Attribute, indices: list[int]) -> str | None:
+    """Each full result register selects from one source register with indices that
+    `vci` makes: ascending or descending from a base lane."""
+    if not indices:
+        return "requires non-empty indices"
+    registers = _result_lanes(result, indices, full=True)
+    if isinstance(registers, str):
+        return registers
+    for lanes in registers:
+        first: tuple[int, int, int] | None = None
+        order: bool | None = None
+        for lane, logical in lanes:
+            physical = logical_to_physical(source, logical)
+            if physical is None:
+                return "failed to map source lane"
+            if first is None:
+                first = physical
+                continue
+            if physical[:2] != first[:2]:
+                return "requires one source chunk per result chunk"
+            ascending, descending = physical[2] == first[2] + lane, physical[2] == first[2] - lane
+            if not (ascending or descending):
+                return "requires ASC or DESC affine source lane indices"
+            lane_descending = descending and not ascending
+            if order is None:
+                order = lane_descending
+            elif order != lane_descending:
+                return "requires one index order per result chunk"
+        if first is not None and flat_chunk_index(source, *first[:2]) is None:
+            return "source part range is out of bounds"
+    return None
+
+
+def _shuffle(form: VMIForm) -> str | None:
+    source, result, indices = _shuffle_lanes(form.op)
+    if layout_of(result) is None or layout_of(source) is None:
+        return None
+    forwarding = _shuffle_forwarding(source, result, indices)
+    if forwarding is None:
+        return None
+    splat = _shuffle_splat(source, indices)
+    if splat is None:
+        return None
+    vselr = _shuffle_vselr(source, result, indices)
+    if vselr is None:
+        return None
+    return f"forwarding: {forwarding}; lane0 splat: {splat}; vselr: {vselr}"
+
+
 def _cast(form: VMIForm) -> str | None:
     return tables.cast_support(form.type("source"), form.type("result"))  # type: ignore[arg-type]
 
@@ -989,6 +1113,11 @@ SUPPORT_RULES: dict[str, tuple[Rule, str]] = {
         "matching group_slots(num_groups=G, slots=1) layouts and natural "
         "group_slots(num_groups=G, slots=8) to group_slots(num_groups=G, slots=8, "
         "lane_stride=2/4) narrowing layouts",
+    ),
+    "shuffle": (
+        _shuffle,
+        "pto.vmi.shuffle requires physical chunk forwarding or lane0 splat or "
+        "vci-materializable vselr indices",
     ),
     "active_prefix_index": (
         _active_prefix_index,

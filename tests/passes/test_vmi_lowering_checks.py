@@ -17,7 +17,13 @@ from pathlib import Path
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute
-from xla_emit.dialects.pto.vmi_lanes import chunks_in_part, is_padding_lane, padding_free
+from xla_emit.dialects.pto.vmi_lanes import (
+    chunks_in_part,
+    is_padding_lane,
+    logical_to_physical,
+    padding_free,
+    physical_to_logical,
+)
 from xla_emit.passes.analysis.vmi_pass_checks import check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 
@@ -82,6 +88,17 @@ def test_deinterleaved_parts_take_every_other_lane() -> None:
     assert chunks_in_part(type_, 0) == 2 and chunks_in_part(type_, 1) == 2
     assert not is_padding_lane(type_, 1, 1, 0) and is_padding_lane(type_, 1, 1, 1)
     assert padding_free(vtype(vreg(128, layout="deinterleaved = 2"))) is None
+
+
+def test_block_deinterleaving_deals_out_32_byte_blocks() -> None:
+    # f32 blocks of 8 lanes go to parts 0 and 1 in turn: lane 8 starts part 1, lane 16
+    # continues part 0 at its index 8.
+    type_ = vtype(vreg(64, layout="block_deinterleaved = 2"))
+    assert logical_to_physical(type_, 7) == (0, 0, 7)
+    assert logical_to_physical(type_, 8) == (1, 0, 0)
+    assert logical_to_physical(type_, 16) == (0, 0, 8)
+    assert physical_to_logical(type_, 1, 0, 9) == 25
+    assert physical_to_logical(type_, 1, 0, 32) is None  # padding: part 1 holds 32 lanes
 
 
 def test_group_slots_fill_only_their_slots() -> None:
@@ -588,4 +605,34 @@ def test_layout_assignment_cannot_see_through_an_indirect_call() -> None:
     assert error(vector, flags) == (
         "func.call_indirect",
         "VMI-LAYOUT-CONTRACT: VMI typed call requires a direct internal callee with a body",
+    )
+
+
+def shuffle(indices: list[int]) -> ModuleOp:
+    source, result = vreg(128), vreg(len(indices))
+    listed = ", ".join(map(str, indices))
+    return kernel(
+        f"%a: {source}",
+        f'%s = "pto.vmi.shuffle"(%a) {{indices = array<i64: {listed}>}} : ({source}) -> {result}',
+    )
+
+
+@pytest.mark.parametrize(
+    "indices",
+    [list(range(64, 128)), [0] * 8, list(range(63, -1, -1))],
+    ids=["forward-register-1", "splat-lane-0", "reverse-register-0"],
+)
+def test_a_shuffle_forwards_a_register_splats_lane_0_or_selects_affinely(
+    indices: list[int],
+) -> None:
+    # Source lanes 64..127 are register 1 in place; all-0 is a splat; 63..0 reverses
+    # register 0, which vselr does with descending `vci` indices.
+    check_vmi_passes(shuffle(indices), ["vmi-to-vpto"])
+
+
+def test_a_shuffle_of_shifted_lanes_into_a_partial_register_has_no_plan() -> None:
+    _, message = error(shuffle([1, 2, 3, 4]), ["vmi-to-vpto"])
+    assert message.endswith(
+        "(forwarding: requires same-lane physical chunks; lane0 splat: requires every result "
+        "lane to select source lane 0; vselr: requires full physical result chunks)"
     )
