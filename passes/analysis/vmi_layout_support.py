@@ -528,10 +528,7 @@ def group_store_row(value: VMIVRegType, stride: int | None, num_groups: int) -> 
             and layout_matches(pattern, layout)
         ):
             return block
-    return (
-        "value layout, group size, and row_stride do not match a supported group_store "
-        "table row"
-    )
+    return "value layout, group size, and row_stride do not match a supported group_store table row"
 
 
 # (block class, element bits, memory form, result layout, group counts or None)
