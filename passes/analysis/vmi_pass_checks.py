@@ -40,9 +40,9 @@ from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
 from xla_emit.passes.analysis.vmi_lowering_checks import (
     check_assignment_boundaries,
     check_layout_support,
-    check_supported_ops,
     verify_legacy_forms,
 )
+from xla_emit.passes.analysis.vmi_to_vpto_checks import check_supported_ops
 from xla_emit.passes.diagnostics import OpError
 
 PASS_INVARIANT = "VMI-PASS-INVARIANT: "

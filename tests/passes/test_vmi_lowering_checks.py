@@ -1,4 +1,5 @@
-"""PTOAS's VMI lowering checks (`passes/analysis/vmi_lowering_checks.py`): the
+"""PTOAS's VMI lowering checks (`passes/analysis/vmi_lowering_checks.py`,
+`vmi_to_vpto_checks.py`): the
 layout-support gate of `-pto-validate-vmi-layout-ir`, the op survey of `-vmi-to-vpto`,
 the legacy ops' verifiers after `-vmi-lower-unified-to-legacy`, layout assignment's
 call boundaries; and the physical lanes they read (`dialects/pto/vmi_lanes.py`).
