@@ -22,6 +22,7 @@ BUILT_IN_DIALECTS: dict[str, str] = {
     "scf": "xla_emit.dialects.scf_ext:SCF",
     "tensor": "xla_emit.dialects.tensor_ext:TENSOR",
     "memref": "xla_emit.dialects.memref_ext:MEMREF",
+    "func": "xla_emit.dialects.func_ext:FUNC",
     "llvm": "xla_emit.dialects.llvm_ext:LLVM",
     "tpu": "xla_emit.dialects.tpu:TPU",
     "pto": "xla_emit.dialects.pto:PTO",

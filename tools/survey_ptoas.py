@@ -386,6 +386,10 @@ def _chunked(name: str, text: str, runs: list[RunLine], file: str) -> list[Case]
         or (checks_errors and bool(_CHECK_LINE.search(chunk)))
         for chunk in chunks
     ]
+    if checks_errors and len(_CHECKS_ERROR.findall(text)) >= len(chunks):
+        # As many error CHECK lines as chunks, wherever they sit (some files gather
+        # them at the end): FileCheck reads one error from each chunk, in order.
+        marked = [True] * len(chunks)
     cases = []
     for number, chunk in enumerate(chunks, 1):
         # A chunk fails when it says so; a `not` line whose chunks say nothing fails on each.

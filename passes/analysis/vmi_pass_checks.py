@@ -37,6 +37,12 @@ from collections.abc import Callable, Iterator, Sequence
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
 from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
+from xla_emit.passes.analysis.vmi_lowering_checks import (
+    check_assignment_boundaries,
+    check_layout_support,
+    verify_legacy_forms,
+)
+from xla_emit.passes.analysis.vmi_to_vpto_checks import check_supported_ops
 from xla_emit.passes.diagnostics import OpError
 
 PASS_INVARIANT = "VMI-PASS-INVARIANT: "
@@ -184,9 +190,11 @@ def check_producer_boundary(module: ModuleOp) -> None:
         _check_vmi_user(op)
 
 
-def check_layout_assigned(module: ModuleOp) -> None:
+def check_layout_assigned(module: ModuleOp, lowered: bool = False) -> None:
     """`-pto-validate-vmi-layout-ir`: every VMI type has its layout, every VMI value
-    is used by VMI ops; pack/unpack wait for physicalization."""
+    is used by VMI ops; pack/unpack wait for physicalization; layout helpers and
+    semantic ops pass the layout-support gate (`vmi_lowering_checks.py`, reading ops
+    in their legacy form where `lowered`)."""
     for op in _post_order(module):
         _check_types(
             op,
@@ -194,7 +202,11 @@ def check_layout_assigned(module: ModuleOp) -> None:
             "layout-assigned VMI IR requires !pto.vmi.vreg with layout and "
             "!pto.vmi.mask with b8/b16/b32 granularity plus layout",
         )
-        if not _has_vmi_value(op) or op.name in LAYOUT_HELPER_OPS:
+        if not _has_vmi_value(op):
+            continue
+        if op.name in LAYOUT_HELPER_OPS or _is_semantic(op):
+            check_layout_support(op, lowered)
+        if op.name in LAYOUT_HELPER_OPS:
             continue
         if op.name in HELPER_OPS:
             raise OpError(
@@ -224,15 +236,16 @@ def check_channel_counts(module: ModuleOp) -> None:
             raise OpError(op, f"{UNSUPPORTED}pto.vmi.{name} supports only 2 or 4 channels")
 
 
-def check_layout_assignment(module: ModuleOp) -> None:
+def check_layout_assignment(module: ModuleOp, lowered: bool = False) -> None:
     """`-vmi-layout-assignment`: the channel counts, then its post gate's attribute rule
     (the layouts it assigns make every value's type layout-assigned)."""
     check_channel_counts(module)
+    check_assignment_boundaries(module, lowered)
     for op in _post_order(module):
         _check_no_hidden_types(op, PASS_INVARIANT + "VMI type appears in a non-signature attribute")
 
 
-def check_vmi_to_vpto(module: ModuleOp, layouts_assigned: bool) -> None:
+def check_vmi_to_vpto(module: ModuleOp, layouts_assigned: bool, lowered: bool = False) -> None:
     """`-vmi-to-vpto`: its input carries no VMI value through an unrealized cast and
     has layout-assigned types (unless a layout assignment ran first); the channel
     counts it lowers; no VMI type left in an attribute after the rewrite."""
@@ -249,6 +262,9 @@ def check_vmi_to_vpto(module: ModuleOp, layouts_assigned: bool) -> None:
         if not (layouts_assigned or assigned):
             raise OpError(op, PASS_INVARIANT + "vmi-to-vpto requires layout-assigned VMI types")
     check_channel_counts(module)
+    # The op survey reads the layouts it lowers; after a layout assignment we do not
+    # run, those are not the module's: only its rules that read no layout apply.
+    check_supported_ops(module, lowered, layouts_assigned)
     for op in _post_order(module):
         _check_no_hidden_types(op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
 
@@ -262,7 +278,10 @@ VMI_PASS_FLAGS = (
 )
 # Flags that leave what the checks read as it was: options, and the rewrite of unified
 # VMI ops into their legacy forms (same types, VMI ops still).
-KEEPING_FLAGS = frozenset({"split-input-file", "verify-diagnostics", "vmi-lower-unified-to-legacy"})
+KEEPING_FLAGS = frozenset({"split-input-file", "verify-diagnostics"})
+# Rewrites unified VMI ops into their legacy forms: same types, VMI ops still; the
+# checks after it read each op in its legacy form (`vmi_legacy_form.py`).
+UNIFIED_TO_LEGACY_FLAG = "vmi-lower-unified-to-legacy"
 # Gives every `pred` mask a b8/b16/b32 granularity.
 MASK_GRANULARITY_FLAG = "vmi-mask-granularity-assignment"
 
@@ -270,21 +289,24 @@ MASK_GRANULARITY_FLAG = "vmi-mask-granularity-assignment"
 def check_vmi_passes(module: ModuleOp, flags: Sequence[str]) -> None:
     """Run the checks of the VMI passes a pipeline names, in its order. A pass not
     modelled here may rewrite what a later check reads: the checks stop there."""
-    assigned = granular = False
+    assigned = granular = lowered = False
     for flag in flags:
         if flag == "pto-validate-vmi-ir":
             if not granular:
                 check_producer_boundary(module)
         elif flag == "pto-validate-vmi-layout-ir":
             if not assigned:
-                check_layout_assigned(module)
+                check_layout_assigned(module, lowered)
         elif flag == "vmi-layout-assignment":
-            check_layout_assignment(module)
+            check_layout_assignment(module, lowered)
             assigned = True
         elif flag == "vmi-to-vpto":
-            check_vmi_to_vpto(module, assigned)
+            check_vmi_to_vpto(module, assigned, lowered)
             return
         elif flag == MASK_GRANULARITY_FLAG:
             granular = True
+        elif flag == UNIFIED_TO_LEGACY_FLAG:
+            verify_legacy_forms(module)
+            lowered = True
         elif flag not in KEEPING_FLAGS:
             return

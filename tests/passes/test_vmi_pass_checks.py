@@ -130,8 +130,14 @@ def test_vmi_to_vpto_wants_layouts_unless_assignment_ran_first() -> None:
         "pto.vmi.vadd",
         "VMI-PASS-INVARIANT: vmi-to-vpto requires layout-assigned VMI types",
     )
-    check_vmi_passes(
-        kernel, ["vmi-mask-granularity-assignment", "vmi-layout-assignment", "vmi-to-vpto"]
+    assigned = ["vmi-mask-granularity-assignment", "vmi-layout-assignment", "vmi-to-vpto"]
+    check_vmi_passes(kernel, ["vmi-lower-unified-to-legacy", *assigned])
+    # Without the unified-to-legacy rewrite the unified add reaches -vmi-to-vpto, which
+    # has no pattern for it.
+    name, message = _error(kernel, assigned)
+    assert (name, message) == (
+        "pto.vmi.vadd",
+        "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO",
     )
 
 

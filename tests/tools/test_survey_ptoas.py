@@ -181,6 +181,18 @@ def test_under_a_not_line_each_chunk_with_a_check_line_fails() -> None:
     ]
 
 
+def test_error_check_lines_gathered_at_the_end_speak_for_every_chunk() -> None:
+    """As many `CHECK: error:` lines as chunks, all after the last split: FileCheck
+    reads one error from each chunk's output in turn, so every chunk fails."""
+    text = (
+        "// RUN: not pto-test-opt %s -split-input-file 2>&1 | FileCheck %s\n"
+        f"{PLANNED}\n// -----\n{PLANNED}\n"
+        "// CHECK: error: the first\n// CHECK: error: the second\n"
+    )
+    cases = _survey().cases_of("g.pto", text)
+    assert [(c.name, c.expects_error) for c in cases] == [("g.pto#1", True), ("g.pto#2", True)]
+
+
 def test_a_case_our_code_raises_on_is_a_crash_and_the_survey_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
