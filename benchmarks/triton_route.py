@@ -25,8 +25,12 @@ Three tables, each ratio taken within this one run (PART: process, softmax, fusi
             take under a second in all).
             Both outputs are compared where the fallback finishes. Goal: 10x.
             `--gemms`: the gemm fusions' rows only. `--cpu-time`: both sides timed in
-            the process's CPU time instead of wall time (on a loaded machine the wall
-            time of a run counts the other processes' turns on the cores).
+            the CPU time of the calling thread instead of wall time (on a loaded machine
+            the wall time of a run counts the other processes' turns on the cores). Not
+            the process's CPU time: after a matmul (the TF32 allowance's evaluation of
+            the previous fusion) OpenBLAS's pool threads spin for about 0.1 s, and on an
+            idle core that doubles the CPU time of the tile runs that follow. Both sides
+            run in the calling thread alone (elementwise numpy starts no threads).
 
 Compilation is never timed. Interpreter runs keep the runtime's default checks
 (`CheckOptions.fast()`).
@@ -56,7 +60,8 @@ FALLBACK_SECONDS = 1.0
 QUICK_FALLBACK_STEPS = 10_000
 
 
-# What the fusions table times with: wall time, or the process's CPU time (`--cpu-time`).
+# What the fusions table times with: wall time, or the calling thread's CPU time
+# (`--cpu-time`; see the module docstring for why not the process's).
 clock = time.perf_counter
 
 
@@ -249,7 +254,7 @@ def fusions_table(
     from xla_emit.hlo.fusion_configs import TRITON, fusion_backend_kind
 
     global clock
-    clock = time.process_time if cpu_time else time.perf_counter
+    clock = time.thread_time if cpu_time else time.perf_counter
     timings = [
         time_fusion(program, module, fusion, operands, steps, repeats)
         for program, module, launches in corpus_fusions()
@@ -289,7 +294,7 @@ def main() -> None:
     parser.add_argument("--fallback-steps", type=int, help="the loop fallback's step budget")
     parser.add_argument("--gemms", action="store_true", help="only the gemm fusions' rows")
     parser.add_argument(
-        "--cpu-time", action="store_true", help="time fusions in CPU time, not wall time"
+        "--cpu-time", action="store_true", help="time fusions in thread CPU time, not wall time"
     )
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats
