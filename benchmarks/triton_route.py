@@ -65,6 +65,12 @@ QUICK_FALLBACK_STEPS = 10_000
 clock = time.perf_counter
 
 
+def timing_clock(cpu_time: bool) -> Callable[[], float]:
+    """Wall time, or the calling thread's CPU time (`--cpu-time`; not the process's, which
+    counts other threads' spinning, see the module docstring)."""
+    return time.thread_time if cpu_time else time.perf_counter
+
+
 def best_seconds(run: Callable[[], object], repeats: int) -> float:
     timings: list[float] = []
     for _ in range(repeats):
@@ -254,7 +260,7 @@ def fusions_table(
     from xla_emit.hlo.fusion_configs import TRITON, fusion_backend_kind
 
     global clock
-    clock = time.thread_time if cpu_time else time.perf_counter
+    clock = timing_clock(cpu_time)
     timings = [
         time_fusion(program, module, fusion, operands, steps, repeats)
         for program, module, launches in corpus_fusions()
