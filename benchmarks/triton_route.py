@@ -28,7 +28,7 @@ Three tables, each ratio taken within this one run (PART: process, softmax, fusi
             the CPU time of the calling thread instead of wall time (on a loaded machine
             the wall time of a run counts the other processes' turns on the cores). Not
             the process's CPU time: after a matmul (the TF32 allowance's evaluation of
-            the previous fusion) OpenBLAS's pool threads spin for about 0.1 s, and on an
+            the previous fusion) OpenBLAS's pool threads spin for some 60 ms, and on an
             idle core that doubles the CPU time of the tile runs that follow. Both sides
             run in the calling thread alone (elementwise numpy starts no threads).
 
