@@ -97,7 +97,9 @@ def _sequential_oracle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return total
 
 
-@pytest.mark.parametrize("shape", [(16, 1, 4, 3, 1), (9, 2, 3, 2, 67), (1, 1, 1, 1, 5)])
+@pytest.mark.parametrize(
+    "shape", [(16, 1, 4, 3, 1), (9, 2, 3, 2, 67), (1, 1, 1, 1, 5), (64, 1, 1, 1, 1)]
+)
 def test_products_are_summed_in_order_as_f32_scalars_sum_them(
     shape: tuple[int, int, int, int, int],
 ) -> None:

@@ -95,10 +95,13 @@ def sum_products_in_order(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     not exact and whose sums depend on their order (`_einsum_sums_in_order`): a numpy
     whose einsum fuses the multiply-add or reorders the sum falls back to two passes per
     K position. Where the total holds a NaN, the passes decide it too: which of two NaNs an
-    addition keeps depends on the order of its operands, which einsum does not promise."""
-    if _einsum_sums_in_order():
+    addition keeps depends on the order of its operands, which einsum does not promise. So
+    they do for a total of one element: the summed axis is then einsum's inner loop, which
+    it sums in several vector lanes at once."""
+    elements = a.shape[1] * a.shape[2] * b.shape[2] * a.shape[3]
+    if elements > 1 and _einsum_sums_in_order():
         total = np.einsum("kgml,kgnl->gmnl", a, b)
-        if total.size == 0 or not np.isnan(np.max(total)):
+        if not np.isnan(total.max()):
             return total
     return _sum_products_by_passes(a, b)
 
@@ -119,11 +122,13 @@ def _einsum_sums_in_order() -> bool:
     """Whether `np.einsum` sums as `_sum_products_by_passes` does, bit for bit, on f32
     values of full precision (their products round; a fused multiply-add would not) over
     a long K (each order of the additions gives other bits), with lane counts that take
-    its vector loop and its remainder."""
+    its vector loop and its remainder, and with one inner dimension only."""
     rng = np.random.default_rng(0)
-    for lanes in (1, 7, 67, 256):
-        a = rng.standard_normal((33, 2, 3, lanes)).astype(np.float32)
-        b = rng.standard_normal((33, 2, 5, lanes)).astype(np.float32)
+    shapes = [(2, 3, 5, lanes) for lanes in (1, 7, 67, 256)]
+    shapes += [(1, 1, 1, 2), (1, 2, 1, 1), (1, 1, 3, 1)]
+    for groups, rows, columns, lanes in shapes:
+        a = rng.standard_normal((33, groups, rows, lanes)).astype(np.float32)
+        b = rng.standard_normal((33, groups, columns, lanes)).astype(np.float32)
         ours = np.einsum("kgml,kgnl->gmnl", a, b)
         if ours.tobytes() != _sum_products_by_passes(a, b).tobytes():
             return False
