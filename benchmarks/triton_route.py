@@ -21,8 +21,9 @@ Three tables, each ratio taken within this one run (PART: process, softmax, fusi
             interpreter, as the runtime ran `__triton` fusions before the route. The
             fallback stops at a step budget (`--fallback-steps`); a stopped run's
             time over the tile program's is a lower bound of the speed-up (`> Nx`).
-            Both sides: the best of `--repeats` runs (the fallback's while its runs
-            take under a second in all).
+            Both sides: the best of at least `--repeats` runs (the tile program's run
+            on until they took 0.2 s in all, the fallback's while its runs take under
+            a second in all).
             Both outputs are compared where the fallback finishes. Goal: 10x.
             `--gemms`: the gemm fusions' rows only. `--cpu-time`: both sides timed in
             the CPU time of the calling thread instead of wall time (on a loaded machine
@@ -57,6 +58,10 @@ SOFTMAX = CORPUS / "jax-0.12" / "softmax_f32" / "gpu.hlo"
 SOFTMAX_ROWS, SOFTMAX_COLUMNS = 128, 512
 FALLBACK_STEPS = 100_000
 FALLBACK_SECONDS = 1.0
+# A tile program's runs go on until they took this long in all: on a loaded machine the
+# other processes slow whole stretches of a few ms, longer than ten runs of a small gemm.
+TILE_SECONDS = 0.2
+MAX_RUNS = 1000
 QUICK_FALLBACK_STEPS = 10_000
 
 
@@ -71,9 +76,11 @@ def timing_clock(cpu_time: bool) -> Callable[[], float]:
     return time.thread_time if cpu_time else time.perf_counter
 
 
-def best_seconds(run: Callable[[], object], repeats: int) -> float:
+def best_seconds(run: Callable[[], object], repeats: int, min_seconds: float = 0.0) -> float:
+    """The least time of `repeats` runs, run on until they took `min_seconds` in all (at
+    most `MAX_RUNS`)."""
     timings: list[float] = []
-    for _ in range(repeats):
+    while len(timings) < repeats or (sum(timings) < min_seconds and len(timings) < MAX_RUNS):
         started = clock()
         run()
         timings.append(clock() - started)
@@ -175,7 +182,11 @@ def time_fusion(
 
     runtime = ModuleRuntime(module)  # type: ignore[arg-type]
     kernel = runtime.kernels.triton_kernel(fusion)  # type: ignore[arg-type]
-    triton = best_seconds(lambda: runtime.launch_triton(fusion, operands), repeats)  # type: ignore[arg-type]
+
+    def launch() -> object:
+        return runtime.launch_triton(fusion, operands)  # type: ignore[arg-type]
+
+    triton = best_seconds(launch, repeats, TILE_SECONDS)
     triton_out = runtime.launch_triton(fusion, operands)  # type: ignore[arg-type]
     fallback_runtime = ModuleRuntime(module, KernelCache())  # type: ignore[arg-type]
     fallback_runtime.kernels.kernel(module, fusion)  # type: ignore[arg-type]  # compile, untimed

@@ -81,3 +81,20 @@ def test_cpu_time_counts_the_calling_thread_alone() -> None:
         spinner.join()
     assert time.process_time() - process_started >= 0.05
     assert spent < 0.02
+
+
+def test_runs_go_on_until_they_took_the_least_time_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A clock that advances 10 ms at each reading: every run takes 10 ms.
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(triton_route, "clock", lambda: 0.01 * next(ticks))
+    runs: list[int] = []
+    assert triton_route.best_seconds(lambda: runs.append(1), 3) == pytest.approx(0.01)
+    assert len(runs) == 3
+    runs.clear()
+    triton_route.best_seconds(lambda: runs.append(1), 3, min_seconds=0.2)
+    assert len(runs) == 20
+    runs.clear()
+    triton_route.best_seconds(lambda: runs.append(1), 3, min_seconds=10**9)
+    assert len(runs) == triton_route.MAX_RUNS
