@@ -21,12 +21,17 @@ Three tables, each ratio taken within this one run (PART: process, softmax, fusi
             interpreter, as the runtime ran `__triton` fusions before the route. The
             fallback stops at a step budget (`--fallback-steps`); a stopped run's
             time over the tile program's is a lower bound of the speed-up (`> Nx`).
-            Both sides: the best of `--repeats` runs (the fallback's while its runs
-            take under a second in all).
+            Both sides: the best of at least `--repeats` runs (the tile program's run
+            on until they took 0.2 s in all, the fallback's while its runs take under
+            a second in all).
             Both outputs are compared where the fallback finishes. Goal: 10x.
             `--gemms`: the gemm fusions' rows only. `--cpu-time`: both sides timed in
-            the process's CPU time instead of wall time (on a loaded machine the wall
-            time of a run counts the other processes' turns on the cores).
+            the CPU time of the calling thread instead of wall time (on a loaded machine
+            the wall time of a run counts the other processes' turns on the cores). Not
+            the process's CPU time: after a matmul (the TF32 allowance's evaluation of
+            the previous fusion) OpenBLAS's pool threads spin for some 60 ms, and on an
+            idle core that doubles the CPU time of the tile runs that follow. Both sides
+            run in the calling thread alone (elementwise numpy starts no threads).
 
 Compilation is never timed. Interpreter runs keep the runtime's default checks
 (`CheckOptions.fast()`).
@@ -53,16 +58,29 @@ SOFTMAX = CORPUS / "jax-0.12" / "softmax_f32" / "gpu.hlo"
 SOFTMAX_ROWS, SOFTMAX_COLUMNS = 128, 512
 FALLBACK_STEPS = 100_000
 FALLBACK_SECONDS = 1.0
+# A tile program's runs go on until they took this long in all: on a loaded machine the
+# other processes slow whole stretches of a few ms, longer than ten runs of a small gemm.
+TILE_SECONDS = 0.2
+MAX_RUNS = 1000
 QUICK_FALLBACK_STEPS = 10_000
 
 
-# What the fusions table times with: wall time, or the process's CPU time (`--cpu-time`).
+# What the fusions table times with: wall time, or the calling thread's CPU time
+# (`--cpu-time`; see the module docstring for why not the process's).
 clock = time.perf_counter
 
 
-def best_seconds(run: Callable[[], object], repeats: int) -> float:
+def timing_clock(cpu_time: bool) -> Callable[[], float]:
+    """Wall time, or the calling thread's CPU time (`--cpu-time`; not the process's, which
+    counts other threads' spinning, see the module docstring)."""
+    return time.thread_time if cpu_time else time.perf_counter
+
+
+def best_seconds(run: Callable[[], object], repeats: int, min_seconds: float = 0.0) -> float:
+    """The least time of `repeats` runs, run on until they took `min_seconds` in all (at
+    most `MAX_RUNS`)."""
     timings: list[float] = []
-    for _ in range(repeats):
+    while len(timings) < repeats or (sum(timings) < min_seconds and len(timings) < MAX_RUNS):
         started = clock()
         run()
         timings.append(clock() - started)
@@ -164,7 +182,11 @@ def time_fusion(
 
     runtime = ModuleRuntime(module)  # type: ignore[arg-type]
     kernel = runtime.kernels.triton_kernel(fusion)  # type: ignore[arg-type]
-    triton = best_seconds(lambda: runtime.launch_triton(fusion, operands), repeats)  # type: ignore[arg-type]
+
+    def launch() -> object:
+        return runtime.launch_triton(fusion, operands)  # type: ignore[arg-type]
+
+    triton = best_seconds(launch, repeats, TILE_SECONDS)
     triton_out = runtime.launch_triton(fusion, operands)  # type: ignore[arg-type]
     fallback_runtime = ModuleRuntime(module, KernelCache())  # type: ignore[arg-type]
     fallback_runtime.kernels.kernel(module, fusion)  # type: ignore[arg-type]  # compile, untimed
@@ -249,7 +271,7 @@ def fusions_table(
     from xla_emit.hlo.fusion_configs import TRITON, fusion_backend_kind
 
     global clock
-    clock = time.process_time if cpu_time else time.perf_counter
+    clock = timing_clock(cpu_time)
     timings = [
         time_fusion(program, module, fusion, operands, steps, repeats)
         for program, module, launches in corpus_fusions()
@@ -289,7 +311,7 @@ def main() -> None:
     parser.add_argument("--fallback-steps", type=int, help="the loop fallback's step budget")
     parser.add_argument("--gemms", action="store_true", help="only the gemm fusions' rows")
     parser.add_argument(
-        "--cpu-time", action="store_true", help="time fusions in CPU time, not wall time"
+        "--cpu-time", action="store_true", help="time fusions in thread CPU time, not wall time"
     )
     args = parser.parse_args()
     repeats = 1 if args.quick else args.repeats

@@ -6,6 +6,8 @@ reported as stopped (its time is then only a lower bound)."""
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -54,3 +56,45 @@ def test_fallback_stopped_by_its_step_budget(
     timing = triton_route.time_fusion("small", module, fusion, operands, 10, 1)
     assert not timing.fallback_done
     assert timing.agree is None
+
+
+def test_cpu_time_counts_the_calling_thread_alone() -> None:
+    # Another thread of the process spinning (as OpenBLAS's pool does after a matmul) while
+    # the caller sleeps: the process's CPU time counts it, the caller's does not.
+    clock = triton_route.timing_clock(cpu_time=True)
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            pass
+
+    spinner = threading.Thread(target=spin)
+    started, process_started = clock(), time.process_time()
+    deadline = time.monotonic() + 10
+    spinner.start()
+    try:
+        while time.process_time() - process_started < 0.05 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        spent = clock() - started
+    finally:
+        stop.set()
+        spinner.join()
+    assert time.process_time() - process_started >= 0.05
+    assert spent < 0.02
+
+
+def test_runs_go_on_until_they_took_the_least_time_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A clock that advances 10 ms at each reading: every run takes 10 ms.
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(triton_route, "clock", lambda: 0.01 * next(ticks))
+    runs: list[int] = []
+    assert triton_route.best_seconds(lambda: runs.append(1), 3) == pytest.approx(0.01)
+    assert len(runs) == 3
+    runs.clear()
+    triton_route.best_seconds(lambda: runs.append(1), 3, min_seconds=0.2)
+    assert len(runs) == 20
+    runs.clear()
+    triton_route.best_seconds(lambda: runs.append(1), 3, min_seconds=10**9)
+    assert len(runs) == triton_route.MAX_RUNS

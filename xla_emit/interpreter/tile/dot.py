@@ -12,8 +12,10 @@ their `arith.addf %acc, %dot` into the dot's accumulator: every stage rounds ali
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -69,18 +71,68 @@ def contract(
         raise ValueError("dots with other than one contracting dimension are not supported")
     lhs_free = [d for d in range(lhs.ndim - 1) if d not in lhs_batch and d not in lhs_k]
     rhs_free = [d for d in range(rhs.ndim - 1) if d not in rhs_batch and d not in rhs_k]
-    # [K, batch..., lhs free..., 1..., pids] and [K, batch..., 1..., rhs free..., pids]
+    # [K, batch..., lhs free..., pids] and [K, batch..., rhs free..., pids]
     a = _pid_last(lhs, [lhs_k[0], *lhs_batch, *lhs_free], tf32)
     b = _pid_last(rhs, [rhs_k[0], *rhs_batch, *rhs_free], tf32)
-    batch_rank = len(lhs_batch)
-    a = a.reshape(*a.shape[:-1], *[1] * len(rhs_free), a.shape[-1])
-    b = b.reshape(*b.shape[: 1 + batch_rank], *[1] * len(lhs_free), *b.shape[1 + batch_rank :])
+    batch_shape = a.shape[1 : 1 + len(lhs_batch)]
+    lhs_shape, rhs_shape = a.shape[1 + len(lhs_batch) : -1], b.shape[1 + len(rhs_batch) : -1]
+    k, lanes = a.shape[0], a.shape[-1]
+    size = math.prod
+    # [K, batch, M, pids] and [K, batch, N, pids]: contiguous, so reshaping moves nothing.
+    a = a.reshape(k, size(batch_shape), size(lhs_shape), lanes)
+    b = b.reshape(k, size(batch_shape), size(rhs_shape), lanes)
+    total = sum_products_in_order(a, b)
+    return np.moveaxis(total.reshape(*batch_shape, *lhs_shape, *rhs_shape, lanes), -1, 0)
+
+
+def sum_products_in_order(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`total[g, m, n, l]`: the f32 sum over `k` of `a[k, g, m, l] * b[k, g, n, l]`, each
+    product rounded to f32, then added to a total that starts at zero, `k` in order.
+
+    numpy's `einsum` computes that in one call: its loop runs the summed axis outermost here
+    (the largest strides of both inputs) and the lanes innermost, and adds each rounded
+    product into the output. That is checked once per process on values whose products are
+    not exact and whose sums depend on their order (`_einsum_sums_in_order`): a numpy
+    whose einsum fuses the multiply-add or reorders the sum falls back to two passes per
+    K position. Where the total holds a NaN, the passes decide it too: which of two NaNs an
+    addition keeps depends on the order of its operands, which einsum does not promise. So
+    they do for a total of one element: the summed axis is then einsum's inner loop, which
+    it sums in several vector lanes at once."""
+    elements = a.shape[1] * a.shape[2] * b.shape[2] * a.shape[3]
+    if elements > 1 and _einsum_sums_in_order():
+        total = np.einsum("kgml,kgnl->gmnl", a, b)
+        if not np.isnan(total.max()):
+            return total
+    return _sum_products_by_passes(a, b)
+
+
+def _sum_products_by_passes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """`sum_products_in_order` as a multiply and an add per K position."""
+    a, b = a[:, :, :, None, :], b[:, :, None, :, :]
     total = np.zeros(np.broadcast_shapes(a.shape[1:], b.shape[1:]), dtype=np.float32)
     product = np.empty_like(total)
     for k in range(a.shape[0]):
         np.multiply(a[k], b[k], out=product)
         np.add(total, product, out=total)
-    return np.moveaxis(total, -1, 0)
+    return total
+
+
+@cache
+def _einsum_sums_in_order() -> bool:
+    """Whether `np.einsum` sums as `_sum_products_by_passes` does, bit for bit, on f32
+    values of full precision (their products round; a fused multiply-add would not) over
+    a long K (each order of the additions gives other bits), with lane counts that take
+    its vector loop and its remainder, and with one inner dimension only."""
+    rng = np.random.default_rng(0)
+    shapes = [(2, 3, 5, lanes) for lanes in (1, 7, 67, 256)]
+    shapes += [(1, 1, 1, 2), (1, 2, 1, 1), (1, 1, 3, 1)]
+    for groups, rows, columns, lanes in shapes:
+        a = rng.standard_normal((33, groups, rows, lanes)).astype(np.float32)
+        b = rng.standard_normal((33, groups, columns, lanes)).astype(np.float32)
+        ours = np.einsum("kgml,kgnl->gmnl", a, b)
+        if ours.tobytes() != _sum_products_by_passes(a, b).tobytes():
+            return False
+    return True
 
 
 def _pid_last(tiles: np.ndarray, order: Sequence[int], tf32: bool) -> np.ndarray:

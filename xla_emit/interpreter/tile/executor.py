@@ -91,6 +91,8 @@ class TileExecutor:
         # Printing a type costs more than most ops on small tiles: each label once.
         self._labels: dict[object, str] = {}
         self._largest_tiles: dict[EntryFuncOp, int] = {}
+        # Reading the pid's `xla.range` walks attributes: once per function.
+        self._launch_sizes: dict[EntryFuncOp, int] = {}
         self._buffer_specs: dict[EntryFuncOp, list[_BufferSpec]] = {}
         self._ranks: dict[int, tuple[Attribute, int]] = {}
         # Per group of lanes: the values the same at every launch (see `plan`).
@@ -119,11 +121,15 @@ class TileExecutor:
         """One program per value of the pid argument's `xla.range` (unless given)."""
         if self.programs is not None:
             return self.programs
+        known = self._launch_sizes.get(function)
+        if known is not None:
+            return known
         bounds = _arg_range(function, len(function.entry_block.args) - 1)
         if bounds is None:
             raise self.error(
                 function, "needs an `xla.range` on its program id argument (or a launch size)"
             )
+        self._launch_sizes[function] = bounds[1] + 1
         return bounds[1] + 1
 
     def run(
