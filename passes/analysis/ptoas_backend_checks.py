@@ -22,7 +22,9 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   `pto.section.simt` into a helper launched on its threads
   (`PTOOutlineSIMTSections.cpp`): the section sits in a function not marked
   `pto.simt_entry`, nests no other SIMT section, and launches a positive number of
-  threads, at most 2048. (Its rule that no value defined inside escapes is MLIR's
+  threads, at most 2048. Before that, its persistent SIMT fragments
+  (`llvm.alloca {pto.persistent}`) must be ones it can keep in registers
+  (`simt_persistent_fragment.py`). (Its rule that no value defined inside escapes is MLIR's
   dominance, which the parser already enforces.)
 
 `check_backend` raises `OpError` at the op the rule is about (the module, for the
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
+from xla_emit.passes.analysis.simt_persistent_fragment import check_persistent_fragments
 from xla_emit.passes.diagnostics import OpError
 
 BACKENDS = ("emitc", "vpto")
@@ -159,6 +162,8 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
                 "currently require the EmitC backend",
             )
     if (options.flags & IR_OUTPUT_FLAGS) != {"emit-pto-ir"}:
+        # Persistent fragments are materialized before the sections are outlined.
+        check_persistent_fragments(module)
         for op in module.walk():
             if op.name == "pto.section.simt":
                 _check_simt_outlining(op)
