@@ -17,7 +17,8 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   (`PTOValidateVPTOIR.cpp`), and the high-level memory-consistency ops
   (`pto.cmo.cacheinvalid`, `pto.fence.barrier_all`) must be lowered to `pto.dcci` /
   `pto.dsb` before LLVM emission (`VPTOLLVMEmitter.cpp`), which a full compile and
-  `--emit-vpto-llvm-ir` run.
+  `--emit-vpto-llvm-ir` run; so do `pto.ld_dev` / `pto.st_dev`, which only A5 with
+  CANN 9.0.0 or newer lowers (`vpto_emission_checks.py`).
 - Its kernel pipeline (run unless only `--emit-pto-ir` is asked) outlines each
   `pto.section.simt` into a helper launched on its threads
   (`PTOOutlineSIMTSections.cpp`): the section sits in a function not marked
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xla_emit.passes.analysis.simt_persistent_fragment import check_persistent_fragments
+from xla_emit.passes.analysis.vpto_emission_checks import check_dev_access_lowering
 from xla_emit.passes.diagnostics import OpError
 
 BACKENDS = ("emitc", "vpto")
@@ -64,19 +66,28 @@ class DriverOptions:
     backend: str | None = None
     flags: frozenset[str] = frozenset()
     output: str | None = None
+    # `--pto-arch` and `--cann-output-version`, where the command gives them.
+    arch: str | None = None
+    cann_version: str | None = None
 
     @classmethod
     def from_words(cls, words: Sequence[str]) -> DriverOptions:
         """From a command's words after `ptoas` (`--pto-backend=vpto`, `-o`, `-`)."""
         backend, output, flags = None, None, set[str]()
+        values: dict[str, str] = {}
         for at, word in enumerate(words):
             if word.startswith("--pto-backend="):
                 backend = word.partition("=")[2]
             elif word == "-o" and at + 1 < len(words):
                 output = words[at + 1]
             elif word.startswith("-"):
-                flags.add(word.lstrip("-").partition("=")[0])
-        return cls(backend, frozenset(flags), output)
+                flag, equals, value = word.lstrip("-").partition("=")
+                flags.add(flag)
+                if not equals and at + 1 < len(words) and not words[at + 1].startswith("-"):
+                    value = words[at + 1]
+                values[flag] = value
+        arch, version = values.get("pto-arch"), values.get("cann-output-version")
+        return cls(backend, frozenset(flags), output, arch or None, version or None)
 
     @property
     def prints_ir(self) -> bool:
@@ -169,6 +180,7 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
                 _check_simt_outlining(op)
     if not emits_llvm:
         return
+    check_dev_access_lowering(module, options.arch, options.cann_version)
     for op in module.walk():
         if op.name in MEMORY_CONSISTENCY_OPS:
             raise OpError(
