@@ -12,7 +12,8 @@ line may continue over several `RUN:` lines ending in `\\`): the op verifiers,
 then `pto-verify-driver` for a `ptoas` line's `--pto-level` and
 `--enable-insert-sync`, `pto-verify-target` for its `--pto-arch` (else the
 module's target), `pto-verify-pipes`, the checks of the VMI passes a `pto-test-opt`
-line names (`passes/analysis/vmi_pass_checks.py`) and, for a `ptoas` line, the rules of
+line names (`passes/analysis/vmi_pass_checks.py`) or of its
+`--pto-normalize-uncovered-tile-sections` and, for a `ptoas` line, the rules of
 its backend options (`passes/analysis/ptoas_backend_checks.py`). A file without RUN
 lines (a sample that PTOAS's runop.sh compiles with options of its own) gets all but
 the driver's option checks.
@@ -44,6 +45,8 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
+from xla_emit.passes.analysis.tool_option_checks import option_error
+from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
 from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
@@ -134,6 +137,9 @@ def sample_arch(name: str) -> str | None:
         return "a5"
     return None
 
+
+# The `pto-test-opt` flag of the pass that infers each kernel function's core.
+NORMALIZE_SECTIONS = "--pto-normalize-uncovered-tile-sections"
 
 # The tools of PTOAS whose RUN lines the survey follows.
 TOOLS = ("ptoas", "pto-test-opt")
@@ -531,12 +537,17 @@ def _fails_everywhere(case: Case) -> bool:
 def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> OpError | None:
     """The first error PTOAS's checks find for one invocation, after its op verifiers."""
     try:
+        bad_option = option_error(run.tool, run.words)
+        if bad_option is not None:
+            raise OpError(module, bad_option)
         if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
             check_backend(module, DriverOptions.from_words(run.words))
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
         check_vmi_passes(module, run.passes)
+        if run.tool == "pto-test-opt" and NORMALIZE_SECTIONS in run.words:
+            check_uncovered_tile_sections(module)
     except OpError as error:
         return error
     return None

@@ -23,10 +23,13 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   `pto.section.simt` into a helper launched on its threads
   (`PTOOutlineSIMTSections.cpp`): the section sits in a function not marked
   `pto.simt_entry`, nests no other SIMT section, and launches a positive number of
-  threads, at most 2048. Before that, its persistent SIMT fragments
+  threads, at most 2048. Before that, A2/A3 tload/tstore views need a unit
+  innermost stride and its persistent SIMT fragments
   (`llvm.alloca {pto.persistent}`) must be ones it can keep in registers
-  (`simt_persistent_fragment.py`). (Its rule that no value defined inside escapes is MLIR's
-  dominance, which the parser already enforces.)
+  (`simt_persistent_fragment.py`); after it, A5 integer `pto.vdiv`s must be ones
+  its software library divides and no fp8 `arith.constant` may be left
+  (`vpto_emission_checks.py`). (Its rule that no value defined inside escapes is
+  MLIR's dominance, which the parser already enforces.)
 
 `check_backend` raises `OpError` at the op the rule is about (the module, for the
 driver's own errors), with PTOAS's message.
@@ -40,7 +43,13 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xla_emit.passes.analysis.simt_persistent_fragment import check_persistent_fragments
-from xla_emit.passes.analysis.vpto_emission_checks import check_dev_access_lowering
+from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
+from xla_emit.passes.analysis.vpto_emission_checks import (
+    check_a2a3_dma_strides,
+    check_dev_access_lowering,
+    check_fp8_constants,
+    check_integer_vdiv,
+)
 from xla_emit.passes.diagnostics import OpError
 
 BACKENDS = ("emitc", "vpto")
@@ -136,7 +145,9 @@ def resolve_backend(module: ModuleOp, options: DriverOptions) -> str | None:
 
 
 def check_backend(module: ModuleOp, options: DriverOptions) -> None:
-    """The driver's backend rules, then the VPTO backend's unsupported ops."""
+    """The driver's backend rules, then the VPTO backend's unsupported ops. (Before any
+    backend, the driver infers each function's core: `uncovered_tile_sections.py`.)"""
+    check_uncovered_tile_sections(module)
     backend = resolve_backend(module, options)
     if backend is None:
         _check_fatobj(module, options)
@@ -174,7 +185,10 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
             )
     if (options.flags & IR_OUTPUT_FLAGS) != {"emit-pto-ir"}:
         # Persistent fragments are materialized before the sections are outlined.
+        check_a2a3_dma_strides(module, options.arch)
         check_persistent_fragments(module)
+        check_integer_vdiv(module)
+        check_fp8_constants(module)
         for op in module.walk():
             if op.name == "pto.section.simt":
                 _check_simt_outlining(op)
