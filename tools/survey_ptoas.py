@@ -358,8 +358,11 @@ def cases_of(name: str, text: str, folder: Path | None = None) -> list[Case]:
     """The inputs PTOAS's RUN lines give its tools for one file: the file, its parts,
     or a file beside it that its RUN lines name (`%S/other.pto`, in `folder`)."""
     runs = run_lines(text)
-    if not runs and any(_invokes_tool(command) for command in run_commands(text)):
+    commands = run_commands(text)
+    if not runs and any(_invokes_tool(command) for command in commands):
         return []  # its RUN lines read no input (`ptoas --help`): nothing is parsed
+    if commands and not any(re.search(r"ptoas|pto-test-opt", c) for c in commands):
+        return []  # its RUN lines run another program (a unit-test driver), not on it
     beside = [run for run in runs if run.input.startswith("%S/")]
     if beside and folder is not None and len(beside) == len(runs):
         other = beside[0].input.removeprefix("%S/")

@@ -1,0 +1,193 @@
+"""Rules of PTOAS's lowering passes on our own small kernels: the core inference of
+`--pto-normalize-uncovered-tile-sections` (`uncovered_tile_sections.py`) and the VPTO
+backend's checks (`vpto_emission_checks.py`: A2/A3 DMA strides, A5 integer vdiv, fp8
+constants), each worked out by hand from PTOAS's pass. A kernel passes, and the same
+kernel with one thing changed fails at the op and with the message PTOAS gives."""
+
+from __future__ import annotations
+
+import pytest
+from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
+from xla_emit.passes.analysis.tool_option_checks import option_error
+from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
+from xla_emit.passes.diagnostics import OpError
+
+from xla_emit.ir import op_error, parse_mlir, verify_module
+
+VEC = "!pto.tile_buf<vec, 16x16xf32>"
+VIEW = "!pto.partition_tensor_view<16x16xf32>"
+
+
+def located(text: str, check: object) -> str:
+    """'' where `check(module)` passes, else its located first error."""
+    module, source_map = parse_mlir(text, "k.pto")
+    verify_module(module, source_map)
+    try:
+        check(module)  # type: ignore[operator]
+    except OpError as error:
+        return op_error(error.op, error.message, source_map).format().splitlines()[0]
+    return ""
+
+
+def function(body: str, attrs: str = "{pto.kernel}", module_attrs: str = "") -> str:
+    return f"""module attributes {{pto.target_arch = "a5"{module_attrs}}} {{
+  func.func @k(%v: {VIEW}, %t: {VEC}, %u: {VEC}, %x: f32) attributes {attrs} {{
+{body}
+    return
+  }}
+}}
+"""
+
+
+LOAD = f"    pto.tload ins(%v : {VIEW}) outs(%t : {VEC})"
+ADDS = f"    pto.tadds ins(%t, %x : {VEC}, f32) outs(%u : {VEC})"
+SHARED_FLAG = "    pto.set_flag[<PIPE_MTE2>, <PIPE_S>, <EVENT_ID0>]"
+VECTOR_FLAG = "    pto.set_flag[<PIPE_V>, <PIPE_MTE2>, <EVENT_ID0>]"
+
+
+def sections_error(text: str) -> str:
+    return located(text, check_uncovered_tile_sections)
+
+
+def test_a_vector_segment_and_a_flag_from_a_vector_pipe_are_inferred() -> None:
+    assert sections_error(function(LOAD + "\n" + VECTOR_FLAG + "\n" + ADDS)) == ""
+
+
+def test_a_flag_from_a_pipe_both_cores_have_names_no_core() -> None:
+    error = sections_error(function(SHARED_FLAG))
+    assert error.startswith("k.pto:2:3: error: 'func.func' op contains an uncovered top-level op")
+    assert "ambiguous op(s): 'pto.set_flag'; wrap the ambiguous region in pto.section.cube" in error
+    # wait_flag runs on its destination pipe: PIPE_S there is just as ambiguous.
+    wait = "    pto.wait_flag[<PIPE_V>, <PIPE_S>, <EVENT_ID0>]"
+    assert "ambiguous op(s): 'pto.wait_flag'" in sections_error(function(wait))
+
+
+def test_a_known_kernel_kind_or_an_explicit_section_settles_the_core() -> None:
+    kind = ", pto.kernel_kind = #pto.kernel_kind<vector>"
+    assert sections_error(function(SHARED_FLAG, module_attrs=kind)) == ""
+    wrapped = f"    pto.section.vector {{\n  {SHARED_FLAG}\n    }}"
+    assert sections_error(function(wrapped)) == ""
+
+
+def test_vector_and_cube_ops_in_one_top_level_op_are_refused() -> None:
+    cube_flag = "      pto.set_flag[<PIPE_FIX>, <PIPE_V>, <EVENT_ID0>]"
+    loop = (
+        "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+        f"    scf.for %i = %c0 to %c1 step %c1 {{\n  {LOAD}\n{cube_flag}\n    }}"
+    )
+    error = sections_error(function(loop))
+    assert "saw both vector-like and cube-like ops in the same segment" in error
+
+
+def test_tile_ops_beside_a_nested_section_stay_uncovered() -> None:
+    loop = (
+        "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+        f"    scf.for %i = %c0 to %c1 step %c1 {{\n"
+        f"      pto.section.vector {{\n  {LOAD}\n      }}\n  {ADDS}\n    }}"
+    )
+    error = sections_error(function(loop))
+    assert "still contains an uncovered top-level op segment after section normalization" in error
+    assert "first uncovered op segment starts at 'scf.for'" in error
+    inside = loop.replace(f"      }}\n  {ADDS}", f"  {ADDS}\n      }}")
+    assert sections_error(function(inside)) == ""
+
+
+def backend_error(text: str, *words: str) -> str:
+    options = DriverOptions.from_words(["--pto-backend=vpto", *words])
+    return located(text, lambda module: check_backend(module, options))
+
+
+DMA = """module attributes {{pto.target_arch = "a3", pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+  func.func @k(%p: !pto.ptr<f32, gm>, %t: {vec}) attributes {{pto.aicore}} {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    %c64 = arith.constant 64 : index
+    %w = pto.make_tensor_view %p, shape = [%c16, %c16], strides = [%c64, {inner}] \
+: !pto.tensor_view<?x?xf32>
+    %v = pto.partition_view %w, offsets = [%c0, %c0], sizes = [%c16, %c16] \
+: !pto.tensor_view<?x?xf32> -> {view}
+    pto.tload ins(%v : {view}) outs(%t : {vec})
+    return
+  }}
+}}
+"""
+
+
+def test_a2a3_dma_reads_contiguous_rows_only() -> None:
+    unit = DMA.format(vec=VEC, view=VIEW, inner="%c1")
+    assert backend_error(unit, "--pto-arch=a3") == ""
+    strided = DMA.format(vec=VEC, view=VIEW, inner="%c2")
+    error = backend_error(strided, "--pto-arch=a3")
+    assert error.startswith("k.pto:10:5: error: 'pto.tload' op A2/A3 DMA lowering requires")
+    # A5 expands tload through its own templates; printing PTO IR lowers nothing.
+    assert backend_error(strided, "--pto-arch=a5") == ""
+    assert backend_error(strided, "--pto-arch=a3", "--emit-pto-ir") == ""
+
+
+VECTOR_A5 = 'pto.target_arch = "a5", pto.kernel_kind = #pto.kernel_kind<vector>'
+VDIV = """module attributes {{{module}}} {{
+  func.func @k(%a: {reg}, %m: !pto.mask<{mask}>) attributes {{pto.kernel}} {{
+    %q = pto.vdiv %a, %a, %m : {reg}, {reg}, !pto.mask<{mask}> -> {reg}
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("reg", "mask", "message"),
+    [
+        ("!pto.vreg<128xsi16>", "b16", ""),
+        ("!pto.vreg<64xi32>", "b32", ""),
+        ("!pto.vreg<128xf16>", "b16", ""),  # the hardware divides floats
+        ("!pto.vreg<128xui16>", "b16", "'!pto.vreg<128xui16>' with mask '!pto.mask<b16>'"),
+        ("!pto.vreg<64xi32>", "b16", "'!pto.vreg<64xi32>' with mask '!pto.mask<b16>'"),
+        ("!pto.vreg<256xi8>", "b8", "'!pto.vreg<256xi8>' with mask '!pto.mask<b8>'"),
+    ],
+)
+def test_a5_integer_vdiv_goes_through_the_software_library(
+    reg: str, mask: str, message: str
+) -> None:
+    error = backend_error(VDIV.format(module=VECTOR_A5, reg=reg, mask=mask), "--emit-vpto")
+    if not message:
+        assert error == ""
+        return
+    assert error.startswith("k.pto:3:5: error: 'pto.vdiv' op A5 integer pto.vdiv is not supported")
+    assert message in error
+
+
+FP8 = """module attributes {{{module}}} {{
+  func.func @k(%d: !pto.ptr<{kind}, gm>) attributes {{pto.entry}} {{
+    pto.section.simt<<<32, 1, 1>>> {{
+      %c = arith.constant dense<0.0> : {kind}
+      %c0 = arith.constant 0 : index
+      pto.stg %c, %d[%c0] : !pto.ptr<{kind}, gm>, {kind}
+    }}
+    return
+  }}
+}}
+"""
+
+
+def test_the_vpto_backend_builds_no_fp8_constant() -> None:
+    assert backend_error(FP8.format(module=VECTOR_A5, kind="vector<2xf16>"), "--emit-vpto") == ""
+    error = backend_error(FP8.format(module=VECTOR_A5, kind="vector<4xf8E5M2>"), "--emit-vpto")
+    assert error.startswith("k.pto:4:7: error: 'arith.constant' op does not support directly")
+    assert "produce FP8 values with pto.convert" in error
+    # Only the PTO IR is printed: the VPTO pipeline does not run.
+    assert (
+        backend_error(FP8.format(module=VECTOR_A5, kind="vector<4xf8E5M2>"), "--emit-pto-ir") == ""
+    )
+
+
+def test_enum_options_take_their_values_only() -> None:
+    assert option_error("ptoas", ["--bisheng-vf-auto-sync=global", "%s"]) is None
+    assert option_error("ptoas", ["--bisheng-vf-auto-sync=on"]) == (
+        "for the --bisheng-vf-auto-sync option: Cannot find option named 'on'!"
+    )
+    assert option_error("pto-test-opt", ["'-pto-vpto-scheduler=mode=on'"]) is None
+    assert option_error("pto-test-opt", ["-pto-vpto-scheduler=mode=fast"]) == (
+        "unknown VPTO scheduler mode 'fast'"
+    )
