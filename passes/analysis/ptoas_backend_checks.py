@@ -13,7 +13,8 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   Asked to print IR, the driver does not split the module: the backend then is the
   outer module's, else the children's if they agree.
 - `--emit-vpto` and `--emit-vpto-llvm-ir` need the VPTO backend.
-- On the VPTO backend, the async SDMA session ops need EmitC
+- On the VPTO backend, A5 expands each tile op through a template
+  (`tile_template_checks.py`: textract's location pairs); the async SDMA session ops need EmitC
   (`PTOValidateVPTOIR.cpp`), and the high-level memory-consistency ops
   (`pto.cmo.cacheinvalid`, `pto.fence.barrier_all`) must be lowered to `pto.dcci` /
   `pto.dsb` before LLVM emission (`VPTOLLVMEmitter.cpp`), which a full compile and
@@ -43,6 +44,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xla_emit.passes.analysis.simt_persistent_fragment import check_persistent_fragments
+from xla_emit.passes.analysis.tile_template_checks import check_textract_templates
 from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
 from xla_emit.passes.analysis.vpto_emission_checks import (
     check_a2a3_dma_strides,
@@ -174,6 +176,7 @@ def _check_fatobj(module: ModuleOp, options: DriverOptions) -> None:
 
 
 def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
+    check_textract_templates(module, options.arch)
     # LLVM emission runs for a full compile and for --emit-vpto-llvm-ir only.
     emits_llvm = "emit-vpto-llvm-ir" in options.flags or not options.prints_ir
     for op in module.walk():

@@ -191,3 +191,37 @@ def test_enum_options_take_their_values_only() -> None:
     assert option_error("pto-test-opt", ["-pto-vpto-scheduler=mode=fast"]) == (
         "unknown VPTO scheduler mode 'fast'"
     )
+
+
+TEXTRACT = """module attributes {{{module}}} {{
+  func.func @k(%s: {src}, %d: {dst}) attributes {{pto.kernel}} {{
+    %c0 = arith.constant 0 : index
+    pto.textract ins(%s, %c0, %c0 : {src}, index, index) outs(%d : {dst})
+    return
+  }}
+}}
+"""
+NZ = "blayout=col_major, slayout=row_major"
+
+
+def test_a5_vpto_expands_textract_only_where_a_template_moves_its_locations() -> None:
+    """vec -> mat passes A5's op verifier but no PTODSL template moves it."""
+    mat_left = TEXTRACT.format(
+        module=VECTOR_A5,
+        src=f"!pto.tile_buf<mat, 32x32xf16, {NZ}>",
+        dst=f"!pto.tile_buf<left, 16x16xf16, {NZ}>",
+    )
+    assert backend_error(mat_left, "--pto-arch=a5", "--emit-pto-ir") == ""
+    vec_mat = TEXTRACT.format(
+        module=VECTOR_A5,
+        src="!pto.tile_buf<vec, 16x16xf16>",
+        dst=f"!pto.tile_buf<mat, 16x16xf16, {NZ}>",
+    )
+    error = backend_error(vec_mat, "--pto-arch=a5", "--emit-pto-ir")
+    assert error.startswith(
+        "k.pto:4:5: error: 'pto.textract' op NoMatchingTemplate: no legal template for "
+        "op='pto.textract' target='a5'; no template moves vec to mat"
+    )
+    # The EmitC backend has a library call for it.
+    options = DriverOptions.from_words(["--pto-arch=a5"])
+    assert located(vec_mat, lambda module: check_backend(module, options)) == ""
