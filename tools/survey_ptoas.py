@@ -37,7 +37,8 @@ import io
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -163,6 +164,8 @@ class RunLine:
     passes: tuple[str, ...] = ()
     # The words after the tool's name, for the driver's backend options.
     words: tuple[str, ...] = ()
+    # Environment variables the command unsets (`env -u NAME ptoas ...`).
+    unset_env: frozenset[str] = frozenset()
 
     def options(self) -> str:
         words = [f"--pto-arch={self.arch}" if self.arch else ""]
@@ -270,18 +273,7 @@ def run_lines(text: str) -> list[RunLine]:
 
 
 def _with_fails(line: RunLine, fails: bool) -> RunLine:
-    return RunLine(
-        line.arch,
-        line.level,
-        line.insert_sync,
-        fails,
-        line.tool,
-        line.input,
-        line.split_input,
-        line.verify_diagnostics,
-        line.passes,
-        line.words,
-    )
+    return replace(line, fails=fails)
 
 
 def _run_line(command: str) -> RunLine | None:
@@ -296,17 +288,19 @@ def _run_line(command: str) -> RunLine | None:
         source = re.search(r"(?<!\S)(%s|%t/(\S+)|%S/\S+)(?!\S)", rest)
         if source is None:
             return None  # `ptoas --help` and the like read no input
+        before = words[:at]
         return RunLine(
             _option(rest, "pto-arch"),
             _option(rest, "pto-level"),
             "--enable-insert-sync" in rest,
-            at > 0 and words[at - 1] == "not",
+            "not" in before,
             words[at],
             source.group(2) or source.group(1),
             "split-input-file" in rest,
             "verify-diagnostics" in rest,
             _pass_flags(rest),
             tuple(rest.split()),
+            frozenset(b for a, b in pairwise(before) if a == "-u"),
         )
     return None
 
@@ -545,7 +539,8 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
             raise OpError(module, bad_option)
         if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
-            check_backend(module, DriverOptions.from_words(run.words))
+            options = DriverOptions.from_words(run.words)
+            check_backend(module, replace(options, unset_env=run.unset_env))
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
         check_vmi_passes(module, run.passes)

@@ -12,7 +12,8 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   flag that prints IR (`--emit-pto-ir`, `--emit-vpto`, `--emit-vpto-llvm-ir`, ...).
   Asked to print IR, the driver does not split the module: the backend then is the
   outer module's, else the children's if they agree.
-- `--emit-vpto` and `--emit-vpto-llvm-ir` need the VPTO backend.
+- `--emit-vpto` and `--emit-vpto-llvm-ir` need the VPTO backend. A fatobj, and VPTO
+  output that is an object, need the CANN toolchain `ASCEND_HOME_PATH` names.
 - On the VPTO backend, A5 expands each tile op through a template
   (`tile_template_checks.py`: textract's location pairs); the async SDMA session ops need EmitC
   (`PTOValidateVPTOIR.cpp`), and the high-level memory-consistency ops
@@ -57,6 +58,7 @@ from xla_emit.passes.diagnostics import OpError
 BACKENDS = ("emitc", "vpto")
 IR_OUTPUT_FLAGS = frozenset({"emit-pto-ir", "emit-vpto", "emit-vpto-llvm-ir", "pto-print-seam-ir"})
 VPTO_ONLY_FLAGS = frozenset({"emit-vpto", "emit-vpto-llvm-ir", "pto-print-seam-ir"})
+TOOLCHAIN_FREE_FLAGS = frozenset({"emit-pto-ir", "emit-vpto", "emit-vpto-llvm-ir"})
 ASYNC_SESSION_OPS = frozenset(
     {
         "pto.comm.build_async_session",
@@ -80,6 +82,8 @@ class DriverOptions:
     # `--pto-arch` and `--cann-output-version`, where the command gives them.
     arch: str | None = None
     cann_version: str | None = None
+    # Environment variables the command runs without (`env -u NAME ptoas ...`).
+    unset_env: frozenset[str] = frozenset()
 
     @classmethod
     def from_words(cls, words: Sequence[str]) -> DriverOptions:
@@ -147,21 +151,27 @@ def resolve_backend(module: ModuleOp, options: DriverOptions) -> str | None:
 
 
 def check_backend(module: ModuleOp, options: DriverOptions) -> None:
-    """The driver's backend rules, then the VPTO backend's unsupported ops. (Before any
-    backend, the driver infers each function's core: `uncovered_tile_sections.py`.)"""
-    check_uncovered_tile_sections(module)
+    """The driver's backend rules and its toolchain, then the passes' rules: the core
+    inference every backend runs (`uncovered_tile_sections.py`) and the VPTO backend's."""
     backend = resolve_backend(module, options)
     if backend is None:
         _check_fatobj(module, options)
-        return
-    if backend != "vpto":
-        if options.flags & VPTO_ONLY_FLAGS:
-            raise OpError(
-                module,
-                'VPTO-specific flags require --pto-backend=vpto or pto.backend = "vpto".',
-            )
-        return
-    _check_vpto_ops(module, options)
+    elif backend != "vpto" and options.flags & VPTO_ONLY_FLAGS:
+        raise OpError(
+            module,
+            'VPTO-specific flags require --pto-backend=vpto or pto.backend = "vpto".',
+        )
+    if "ASCEND_HOME_PATH" in options.unset_env and _needs_toolchain(backend, options):
+        raise OpError(module, "ASCEND_HOME_PATH is required for VPTO fatobj emission.")
+    check_uncovered_tile_sections(module)
+    if backend == "vpto":
+        _check_vpto_ops(module, options)
+
+
+def _needs_toolchain(backend: str | None, options: DriverOptions) -> bool:
+    """A fatobj, or VPTO output that is an object rather than printed IR, is built by
+    the CANN toolchain found through `ASCEND_HOME_PATH` (PTOAS `driver.cpp`)."""
+    return backend is None or (backend == "vpto" and not options.flags & TOOLCHAIN_FREE_FLAGS)
 
 
 def _check_fatobj(module: ModuleOp, options: DriverOptions) -> None:
@@ -197,7 +207,9 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
                 _check_simt_outlining(op)
     if not emits_llvm:
         return
-    check_dev_access_lowering(module, options.arch, options.cann_version)
+    check_dev_access_lowering(
+        module, options.arch, options.cann_version, toolchain=not options.prints_ir
+    )
     for op in module.walk():
         if op.name in MEMORY_CONSISTENCY_OPS:
             raise OpError(

@@ -5,7 +5,8 @@ version the output is for (`lib/PTO/Transforms/VPTOLLVMEmitterDispatcher.cpp`).
 emitter for A5: on A2/A3 (`dav-c220`) emission fails whatever the version, and on
 A5 it fails for an output version before 9.0.0 (a `9.0.0-beta.N` is before it).
 The version is `--cann-output-version`, else the installed CANN toolchain's, which a
-survey cannot know: without the option only the A2/A3 rule is checked. The target is
+survey cannot know, except for `--emit-vpto-llvm-ir`: that needs no toolchain, so the
+driver never reads its version and keeps its default, 9.0.0-beta.1. The target is
 `--pto-arch`, else the module's `pto.target_arch`, else A3 (PTOAS's default).
 
 `check_dev_access_lowering` raises `OpError` at the module with PTOAS's message.
@@ -60,7 +61,15 @@ def cann_version(text: str) -> tuple[int, int, int, int] | None:
     return int(major), int(minor), int(patch), int(beta) if beta else RELEASE
 
 
-def check_dev_access_lowering(module: ModuleOp, arch: str | None, version: str | None) -> None:
+DEFAULT_VERSION = "9.0.0-beta.1"
+
+
+def check_dev_access_lowering(
+    module: ModuleOp, arch: str | None, version: str | None, toolchain: bool = True
+) -> None:
+    """`toolchain`: the run builds objects, so the installed CANN's version counts."""
+    if version is None and not toolchain:
+        version = DEFAULT_VERSION
     if not any(op.name in DEV_ACCESS_OPS for op in module.walk()):
         return
     own = module.attributes.get("pto.target_arch")

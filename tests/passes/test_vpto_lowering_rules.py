@@ -6,6 +6,8 @@ kernel with one thing changed fails at the op and with the message PTOAS gives."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
 from xla_emit.passes.analysis.tool_option_checks import option_error
@@ -225,3 +227,20 @@ def test_a5_vpto_expands_textract_only_where_a_template_moves_its_locations() ->
     # The EmitC backend has a library call for it.
     options = DriverOptions.from_words(["--pto-arch=a5"])
     assert located(vec_mat, lambda module: check_backend(module, options)) == ""
+
+
+def test_objects_need_the_cann_toolchain() -> None:
+    """Without ASCEND_HOME_PATH, a VPTO object (or a fatobj) cannot be built; printed IR
+    and the EmitC backend need no toolchain."""
+    text = function(LOAD, module_attrs=", pto.kernel_kind = #pto.kernel_kind<vector>")
+    unset = frozenset({"ASCEND_HOME_PATH"})
+
+    def error(*words: str) -> str:
+        options = replace(DriverOptions.from_words(list(words)), unset_env=unset)
+        return located(text, lambda module: check_backend(module, options))
+
+    assert error("--pto-backend=vpto", "-o", "k.o").endswith(
+        "error: 'builtin.module' op ASCEND_HOME_PATH is required for VPTO fatobj emission."
+    )
+    assert error("--pto-backend=vpto", "--emit-vpto", "-o", "-") == ""
+    assert error("-o", "k.cpp") == ""

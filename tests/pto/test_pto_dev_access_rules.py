@@ -82,3 +82,11 @@ def test_only_a5_with_cann_9_lowers_them_to_llvm() -> None:
 def test_printing_ir_emits_no_llvm() -> None:
     emission(kernel(LOAD), "--pto-arch=a3", "--emit-vpto")
     emission(kernel(LOAD), "--pto-arch=a5", "--cann-output-version=9.0.0-beta.1", "--emit-vpto")
+
+
+def test_llvm_ir_text_keeps_the_drivers_default_cann_version() -> None:
+    """`--emit-vpto-llvm-ir` builds no object, so the driver reads no toolchain version
+    and lowers for its default 9.0.0-beta.1, which has no ld_dev lowering."""
+    with pytest.raises(OpError, match=re.escape("require CANN 9.0.0 or newer")):
+        emission(kernel(LOAD), "--pto-arch=a5", "--emit-vpto-llvm-ir")
+    emission(kernel(LOAD), "--pto-arch=a5")  # an object: the installed CANN decides

@@ -301,6 +301,16 @@ def test_pto_test_opt_lines_run_the_uncovered_section_pass_they_name(tmp_path: P
     assert not survey.survey_case(tmp_path / "flag.pto", case).agrees
 
 
+def test_a_not_before_env_marks_the_line_failing_and_env_u_is_kept() -> None:
+    survey = _survey()
+    (line,) = survey.run_lines("// RUN: not env -u ASCEND_HOME_PATH ptoas --pto-arch=a5 %s -o x\n")
+    assert line.fails and line.unset_env == frozenset({"ASCEND_HOME_PATH"})
+    (line,) = survey.run_lines("// RUN: env -u A -u B not ptoas %s -o x\n")
+    assert line.fails and line.unset_env == frozenset({"A", "B"})
+    (line,) = survey.run_lines("// RUN: ptoas %s -o x\n")
+    assert not line.fails and not line.unset_env
+
+
 def test_samples_without_run_lines_take_the_target_runop_sh_gives_them(tmp_path: Path) -> None:
     survey = _survey()
     assert survey.sample_arch("test/samples/TquantMx/tquant_mx.pto") == "a5"
