@@ -26,11 +26,12 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   (`PTOOutlineSIMTSections.cpp`): the section sits in a function not marked
   `pto.simt_entry`, nests no other SIMT section, and launches a positive number of
   threads, at most 2048. Before that, A2/A3 tload/tstore views need a unit
-  innermost stride and its persistent SIMT fragments
-  (`llvm.alloca {pto.persistent}`) must be ones it can keep in registers
-  (`simt_persistent_fragment.py`); after it, A5 integer `pto.vdiv`s must be ones
-  its software library divides and no fp8 `arith.constant` may be left
-  (`vpto_emission_checks.py`). (Its rule that no value defined inside escapes is
+  innermost stride and its persistent SIMT fragments (`llvm.alloca {pto.persistent}`)
+  must be ones it can keep in registers (`simt_persistent_fragment.py`); after it, no
+  register a load makes may leave the run of ops its inferred `pto.vecscope` covers
+  (`vecscope_inference.py`), A5 integer `pto.vdiv`s must be ones its software library
+  divides and no fp8 `arith.constant` may be left (`vpto_emission_checks.py`). (Its
+  rule that no value defined inside escapes is
   MLIR's dominance, which the parser already enforces.)
 
 `check_backend` raises `OpError` at the op the rule is about (the module, for the
@@ -47,6 +48,7 @@ from xdsl.ir import Operation
 from xla_emit.passes.analysis.simt_persistent_fragment import check_persistent_fragments
 from xla_emit.passes.analysis.tile_template_checks import check_textract_templates
 from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
+from xla_emit.passes.analysis.vecscope_inference import check_vecscope_escapes
 from xla_emit.passes.analysis.vpto_emission_checks import (
     check_a2a3_dma_strides,
     check_dev_access_lowering,
@@ -200,11 +202,12 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
         # Persistent fragments are materialized before the sections are outlined.
         check_a2a3_dma_strides(module, options.arch)
         check_persistent_fragments(module)
-        check_integer_vdiv(module)
-        check_fp8_constants(module)
         for op in module.walk():
             if op.name == "pto.section.simt":
                 _check_simt_outlining(op)
+        check_vecscope_escapes(module)
+        check_integer_vdiv(module)
+        check_fp8_constants(module)
     if not emits_llvm:
         return
     check_dev_access_lowering(

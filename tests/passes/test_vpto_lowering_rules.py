@@ -244,3 +244,41 @@ def test_objects_need_the_cann_toolchain() -> None:
     )
     assert error("--pto-backend=vpto", "--emit-vpto", "-o", "-") == ""
     assert error("-o", "k.cpp") == ""
+
+
+SCOPE = """module attributes {{{module}}} {{
+  func.func @k(%ub: !pto.ptr<f32, ub>) attributes {{pto.kernel}} {{
+    %c0 = arith.constant 0 : index
+    %r = pto.vlds %ub[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>
+{between}
+    %m = pto.pset_b32 "PAT_ALL" : !pto.mask<b32>
+    pto.vsts %r, %ub[%c0], %m : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>
+    return
+  }}
+}}
+"""
+
+
+def test_a_loaded_register_cannot_outlive_its_inferred_vecscope() -> None:
+    """A barrier ends the run PTOAS wraps in one resultless pto.vecscope; the loaded
+    register, used past it, would have to leave the scope."""
+    flag = "    pto.set_flag[<PIPE_V>, <PIPE_MTE3>, <EVENT_ID0>]"
+    assert backend_error(SCOPE.format(module=VECTOR_A5, between=flag), "--emit-vpto") == ""
+    barrier = "    pto.barrier #pto.pipe<PIPE_ALL>"
+    error = backend_error(SCOPE.format(module=VECTOR_A5, between=barrier), "--emit-vpto")
+    assert error.startswith(
+        "k.pto:4:5: error: 'pto.vlds' op cannot infer resultless pto.vecscope because VPTO "
+        "vector-scope data cannot have external users; escaping value type is "
+        "'!pto.vreg<64xf32>'"
+    )
+    # A scalar loop is a boundary too; one holding vector ops is kept whole.
+    loop = (
+        "    %c1 = arith.constant 1 : index\n"
+        "    scf.for %i = %c0 to %c1 step %c1 {\n      BODY\n    }"
+    )
+    scalar = loop.replace("BODY", "%s = arith.addi %i, %i : index")
+    text = SCOPE.format(module=VECTOR_A5, between=scalar)
+    assert "cannot infer resultless pto.vecscope" in backend_error(text, "--emit-vpto")
+    vector = loop.replace("BODY", '%n = pto.pset_b32 "PAT_ALL" : !pto.mask<b32>')
+    text = SCOPE.format(module=VECTOR_A5, between=vector)
+    assert backend_error(text, "--emit-vpto") == ""
