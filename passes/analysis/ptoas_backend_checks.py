@@ -21,7 +21,8 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   `pto.dsb` before LLVM emission (`VPTOLLVMEmitter.cpp`), which a full compile and
   `--emit-vpto-llvm-ir` run; so do `pto.ld_dev` / `pto.st_dev`, which only A5 with
   CANN 9.0.0 or newer lowers (`vpto_emission_checks.py`).
-- Its kernel pipeline (run unless only `--emit-pto-ir` is asked) outlines each
+- Its kernel pipeline (run unless only `--emit-pto-ir` is asked) compiles kernel
+  modules of a known core (`vpto_container_checks.py`) and outlines each
   `pto.section.simt` into a helper launched on its threads
   (`PTOOutlineSIMTSections.cpp`): the section sits in a function not marked
   `pto.simt_entry`, nests no other SIMT section, and launches a positive number of
@@ -49,6 +50,7 @@ from xla_emit.passes.analysis.simt_persistent_fragment import check_persistent_f
 from xla_emit.passes.analysis.tile_template_checks import check_textract_templates
 from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
 from xla_emit.passes.analysis.vecscope_inference import check_vecscope_escapes
+from xla_emit.passes.analysis.vpto_container_checks import check_vpto_container
 from xla_emit.passes.analysis.vpto_emission_checks import (
     check_a2a3_dma_strides,
     check_dev_access_lowering,
@@ -199,6 +201,7 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
                 "currently require the EmitC backend",
             )
     if (options.flags & IR_OUTPUT_FLAGS) != {"emit-pto-ir"}:
+        check_vpto_container(module)
         # Persistent fragments are materialized before the sections are outlined.
         check_a2a3_dma_strides(module, options.arch)
         check_persistent_fragments(module)

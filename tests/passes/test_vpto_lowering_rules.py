@@ -282,3 +282,30 @@ def test_a_loaded_register_cannot_outlive_its_inferred_vecscope() -> None:
     vector = loop.replace("BODY", '%n = pto.pset_b32 "PAT_ALL" : !pto.mask<b32>')
     text = SCOPE.format(module=VECTOR_A5, between=vector)
     assert backend_error(text, "--emit-vpto") == ""
+
+
+CONTAINER = """module attributes {{pto.target_arch = "a5"}} {{
+  module attributes {{pto.backend = "vpto"{kind}}} {{
+    func.func @k() {{
+{body}
+      return
+    }}
+  }}
+}}
+"""
+
+
+def test_a_vpto_child_module_needs_a_core_some_pass_can_give_it() -> None:
+    """Nothing in the child tells its core, and it carries no kind: PTOAS's container
+    normalization refuses it; a kind, or an op the inference may count, settles it."""
+    empty = CONTAINER.format(kind="", body="      %c = arith.constant 0 : index")
+    error = backend_error(empty, "--emit-vpto")
+    assert error.startswith(
+        "k.pto:2:3: error: 'builtin.module' op expected VPTO kernel submodule to carry "
+        "'pto.kernel_kind'"
+    )
+    kind = ", pto.kernel_kind = #pto.kernel_kind<vector>"
+    assert backend_error(CONTAINER.format(kind=kind, body=""), "--emit-vpto") == ""
+    barrier = CONTAINER.format(kind="", body="      pto.barrier #pto.pipe<PIPE_ALL>")
+    assert backend_error(barrier, "--emit-vpto") == ""
+    assert backend_error(empty, "--emit-pto-ir") == ""
