@@ -31,7 +31,6 @@ rewritten: the module is only read.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
@@ -65,7 +64,9 @@ NOT_TILE_OPS = frozenset(
 )
 PIPE_TILE_OPS = ("pto.tpush", "pto.tpop", "pto.tfree", "pto.talloc")
 PIPE_INITS = ("pto.initialize_l2l_pipe", "pto.initialize_l2g2l_pipe")
-# (an op of a cube-to-vector pipe, one of a vector-to-cube pipe) runs on (core, core).
+# The core an op runs on when its pipe carries tiles cube to vector (direction 1), then
+# vector to cube (direction 2): the producer pushes and allocates, the consumer pops
+# and frees.
 _BY_DIRECTION = {"pto.tpush": ("cube", "vector"), "pto.talloc": ("cube", "vector")}
 _AMBIGUOUS = "ambiguous"
 
@@ -100,11 +101,11 @@ class Segment:
 
 def check_uncovered_tile_sections(module: ModuleOp) -> None:
     """Raise `OpError` at the first function PTOAS's pass refuses."""
-    known = {id(m) for m in _walk(module) if isinstance(m, ModuleOp) and _kind_of(m)}
-    for inner in (op for op in _walk(module) if isinstance(op, ModuleOp)):
+    known = {id(m) for m in module.walk() if isinstance(m, ModuleOp) and _kind_of(m)}
+    for inner in (op for op in module.walk() if isinstance(op, ModuleOp)):
         if id(inner) not in known and _whole_module_kind(inner) is not None:
             known.add(id(inner))
-    for function in (op for op in _walk(module) if isinstance(op, FuncOp)):
+    for function in (op for op in module.walk() if isinstance(op, FuncOp)):
         if not function.body.blocks:
             continue
         owner = _parent_module(function)
@@ -271,10 +272,10 @@ def _by_pipe_direction(op: Operation) -> str | None:
         return None
     mask = init.attributes.get("dir_mask", init.properties.get("dir_mask"))
     direction = mask.value.data if isinstance(mask, IntegerAttr) else None
-    producer, consumer = _BY_DIRECTION.get(op.name, ("vector", "cube"))
+    cube_to_vector, vector_to_cube = _BY_DIRECTION.get(op.name, ("vector", "cube"))
     if direction == 1:
-        return producer
-    return consumer if direction == 2 else None
+        return cube_to_vector
+    return vector_to_cube if direction == 2 else None
 
 
 def _location(kind: Attribute) -> str | None:
@@ -360,7 +361,3 @@ def _parent_module(op: Operation) -> ModuleOp | None:
     while parent is not None and not isinstance(parent, ModuleOp):
         parent = parent.parent_op()
     return parent
-
-
-def _walk(module: ModuleOp) -> Iterator[Operation]:
-    yield from module.walk()
