@@ -309,3 +309,23 @@ def test_a_vpto_child_module_needs_a_core_some_pass_can_give_it() -> None:
     barrier = CONTAINER.format(kind="", body="      pto.barrier #pto.pipe<PIPE_ALL>")
     assert backend_error(barrier, "--emit-vpto") == ""
     assert backend_error(empty, "--emit-pto-ir") == ""
+
+
+def test_a_pipes_direction_names_the_core_of_its_pops_and_pushes() -> None:
+    """On a cube-to-vector pipe (dir_mask 1) a tpop runs on the vector core, whatever
+    tile it fills: in one loop with a flag from PIPE_FIX (a cube pipe) the segment is
+    mixed; on a vector-to-cube pipe both are the cube's."""
+    mat = "!pto.tile_buf<mat, 16x16xf32>"
+    pop = (
+        "    %z = arith.constant 0 : i32\n"
+        "    %p = pto.initialize_l2l_pipe {dir_mask = DIR, slot_size = 1024} (%z : i32) "
+        "-> !pto.pipe\n"
+        f"    %m = pto.alloc_tile : {mat}\n"
+        "    %c0 = arith.constant 0 : index\n    %c1 = arith.constant 1 : index\n"
+        "    scf.for %i = %c0 to %c1 step %c1 {\n"
+        f"      pto.tpop(%m, %p : {mat}, !pto.pipe) {{split = 0}}\n"
+        "      pto.set_flag[<PIPE_FIX>, <PIPE_M>, <EVENT_ID0>]\n    }"
+    )
+    error = sections_error(function(pop.replace("DIR", "1")))
+    assert "saw both vector-like and cube-like ops in the same segment" in error
+    assert sections_error(function(pop.replace("DIR", "2"))) == ""
