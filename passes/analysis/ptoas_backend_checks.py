@@ -165,11 +165,17 @@ def check_backend(module: ModuleOp, options: DriverOptions) -> None:
             module,
             'VPTO-specific flags require --pto-backend=vpto or pto.backend = "vpto".',
         )
-    if "ASCEND_HOME_PATH" in options.unset_env and _needs_toolchain(backend, options):
-        raise OpError(module, "ASCEND_HOME_PATH is required for VPTO fatobj emission.")
     check_uncovered_tile_sections(module)
     if backend == "vpto":
         _check_vpto_ops(module, options)
+    # The driver only warns when it finds no toolchain; the object writer, after every
+    # pass, fails.
+    if "ASCEND_HOME_PATH" in options.unset_env and _needs_toolchain(backend, options):
+        raise OpError(
+            module,
+            "CANN toolchain is required but was not initialized: ASCEND_HOME_PATH is "
+            "required for VPTO fatobj emission.",
+        )
 
 
 def _needs_toolchain(backend: str | None, options: DriverOptions) -> bool:

@@ -240,7 +240,8 @@ def test_objects_need_the_cann_toolchain() -> None:
         return located(text, lambda module: check_backend(module, options))
 
     assert error("--pto-backend=vpto", "-o", "k.o").endswith(
-        "error: 'builtin.module' op ASCEND_HOME_PATH is required for VPTO fatobj emission."
+        "error: 'builtin.module' op CANN toolchain is required but was not initialized: "
+        "ASCEND_HOME_PATH is required for VPTO fatobj emission."
     )
     assert error("--pto-backend=vpto", "--emit-vpto", "-o", "-") == ""
     assert error("-o", "k.cpp") == ""
