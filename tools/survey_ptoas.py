@@ -293,7 +293,7 @@ def _run_line(command: str) -> RunLine | None:
             _option(rest, "pto-arch"),
             _option(rest, "pto-level"),
             "--enable-insert-sync" in rest,
-            "not" in before,
+            "not" in before or "!" in before,
             words[at],
             source.group(2) or source.group(1),
             "split-input-file" in rest,

@@ -301,12 +301,14 @@ def test_pto_test_opt_lines_run_the_uncovered_section_pass_they_name(tmp_path: P
     assert not survey.survey_case(tmp_path / "flag.pto", case).agrees
 
 
-def test_a_not_before_env_marks_the_line_failing_and_env_u_is_kept() -> None:
+def test_not_or_bang_before_the_tool_marks_the_line_failing_and_env_u_is_kept() -> None:
     survey = _survey()
     (line,) = survey.run_lines("// RUN: not env -u ASCEND_HOME_PATH ptoas --pto-arch=a5 %s -o x\n")
     assert line.fails and line.unset_env == frozenset({"ASCEND_HOME_PATH"})
     (line,) = survey.run_lines("// RUN: env -u A -u B not ptoas %s -o x\n")
     assert line.fails and line.unset_env == frozenset({"A", "B"})
+    (line,) = survey.run_lines("// RUN: ! ptoas %s -o x\n")
+    assert line.fails
     (line,) = survey.run_lines("// RUN: ptoas %s -o x\n")
     assert not line.fails and not line.unset_env
 
