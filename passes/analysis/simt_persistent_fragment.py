@@ -235,8 +235,11 @@ def _unrolled_loops(op: Operation) -> list[Operation]:
 
 
 def _fully_unrolled(op: Operation) -> bool:
+    """An `scf.for {pto.unroll = "full"}` MLIR's unroller takes: none of its results
+    used after it (their constant bounds are checked per iteration)."""
     attr = op.attributes.get("pto.unroll")
-    return op.name == "scf.for" and not op.results and getattr(attr, "data", None) == "full"
+    live_out = any(result.uses for result in op.results)
+    return op.name == "scf.for" and not live_out and getattr(attr, "data", None) == "full"
 
 
 def _position(op: Operation, env: Env) -> tuple[int, ...]:
