@@ -1,8 +1,9 @@
 """`LLVM`: xDSL's `llvm` dialect with `#llvm.linkage` printed as MLIR prints it,
 and the ops `xla-lower-to-llvm` needs that xDSL 0.74 lacks
 (`llvm.extractelement`, `llvm.mlir.poison`, `llvm.fptosi`, `llvm.fptoui`,
-`llvm.uitofp`, `llvm.addrspacecast`), and `llvm.load` as MLIR spells a load of
-memory that does not change while the kernel runs: `llvm.load %p invariant
+`llvm.uitofp`, `llvm.addrspacecast`), and `llvm.load` as MLIR spells a volatile
+load (`llvm.load volatile %p`) and a load of memory that does not change while the
+kernel runs: `llvm.load %p invariant
 {alignment = 4 : i64} : !llvm.ptr -> f32` (what XLA's `xla-lower-tensors` writes;
 xDSL 0.74 does not read the `invariant` keyword).
 
@@ -224,12 +225,14 @@ INVARIANT = "invariant"
 
 @irdl_op_definition
 class LoadOp(IRDLOperation):
-    """`%v = llvm.load %p invariant {alignment = 4 : i64} : !llvm.ptr -> f32`."""
+    """`%v = llvm.load [volatile] %p [invariant] {alignment = 4 : i64} : !llvm.ptr -> f32`."""
 
     name = "llvm.load"
 
     ptr = operand_def(llvm.LLVMPointerType)
     alignment = opt_prop_def(IntegerAttr)
+    # MLIR's property of a load the optimizer may not remove or reorder.
+    volatile_ = opt_prop_def(UnitAttr)
     dereferenced_value = result_def()
 
     def __init__(self, ptr: SSAValue, result_type: Attribute, alignment: int | None = None):
@@ -240,6 +243,7 @@ class LoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
+        volatile = parser.parse_optional_keyword("volatile") is not None
         ptr = parser.parse_unresolved_operand()
         invariant = parser.parse_optional_keyword(INVARIANT) is not None
         attrs = parser.parse_optional_attr_dict()
@@ -256,10 +260,12 @@ class LoadOp(IRDLOperation):
         op.attributes |= attrs
         if invariant:
             op.attributes[INVARIANT] = UnitAttr()
+        if volatile:
+            op.volatile_ = UnitAttr()
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
+        printer.print_string(" volatile " if self.volatile_ is not None else " ")
         printer.print_ssa_value(self.ptr)
         if INVARIANT in self.attributes:
             printer.print_string(f" {INVARIANT}")

@@ -12,7 +12,8 @@ line may continue over several `RUN:` lines ending in `\\`): the op verifiers,
 then `pto-verify-driver` for a `ptoas` line's `--pto-level` and
 `--enable-insert-sync`, `pto-verify-target` for its `--pto-arch` (else the
 module's target), `pto-verify-pipes`, the checks of the VMI passes a `pto-test-opt`
-line names (`passes/analysis/vmi_pass_checks.py`) and, for a `ptoas` line, the rules of
+line names (`passes/analysis/vmi_pass_checks.py`) or of its
+`--pto-normalize-uncovered-tile-sections` and, for a `ptoas` line, the rules of
 its backend options (`passes/analysis/ptoas_backend_checks.py`). A file without RUN
 lines (a sample that PTOAS's runop.sh compiles with options of its own) gets all but
 the driver's option checks.
@@ -36,7 +37,8 @@ import io
 import re
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import pairwise
 from pathlib import Path
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -44,6 +46,8 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
+from xla_emit.passes.analysis.tool_option_checks import option_error
+from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
 from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
@@ -135,6 +139,9 @@ def sample_arch(name: str) -> str | None:
     return None
 
 
+# The `pto-test-opt` flag of the pass that infers each kernel function's core.
+NORMALIZE_SECTIONS = "--pto-normalize-uncovered-tile-sections"
+
 # The tools of PTOAS whose RUN lines the survey follows.
 TOOLS = ("ptoas", "pto-test-opt")
 
@@ -157,6 +164,8 @@ class RunLine:
     passes: tuple[str, ...] = ()
     # The words after the tool's name, for the driver's backend options.
     words: tuple[str, ...] = ()
+    # Environment variables the command unsets (`env -u NAME ptoas ...`).
+    unset_env: frozenset[str] = frozenset()
 
     def options(self) -> str:
         words = [f"--pto-arch={self.arch}" if self.arch else ""]
@@ -264,18 +273,7 @@ def run_lines(text: str) -> list[RunLine]:
 
 
 def _with_fails(line: RunLine, fails: bool) -> RunLine:
-    return RunLine(
-        line.arch,
-        line.level,
-        line.insert_sync,
-        fails,
-        line.tool,
-        line.input,
-        line.split_input,
-        line.verify_diagnostics,
-        line.passes,
-        line.words,
-    )
+    return replace(line, fails=fails)
 
 
 def _run_line(command: str) -> RunLine | None:
@@ -290,17 +288,19 @@ def _run_line(command: str) -> RunLine | None:
         source = re.search(r"(?<!\S)(%s|%t/(\S+)|%S/\S+)(?!\S)", rest)
         if source is None:
             return None  # `ptoas --help` and the like read no input
+        before = words[:at]
         return RunLine(
             _option(rest, "pto-arch"),
             _option(rest, "pto-level"),
             "--enable-insert-sync" in rest,
-            at > 0 and words[at - 1] == "not",
+            "not" in before or "!" in before,
             words[at],
             source.group(2) or source.group(1),
             "split-input-file" in rest,
             "verify-diagnostics" in rest,
             _pass_flags(rest),
             tuple(rest.split()),
+            frozenset(b for a, b in pairwise(before) if a == "-u"),
         )
     return None
 
@@ -352,8 +352,11 @@ def cases_of(name: str, text: str, folder: Path | None = None) -> list[Case]:
     """The inputs PTOAS's RUN lines give its tools for one file: the file, its parts,
     or a file beside it that its RUN lines name (`%S/other.pto`, in `folder`)."""
     runs = run_lines(text)
-    if not runs and any(_invokes_tool(command) for command in run_commands(text)):
+    commands = run_commands(text)
+    if not runs and any(_invokes_tool(command) for command in commands):
         return []  # its RUN lines read no input (`ptoas --help`): nothing is parsed
+    if commands and not any(re.search(r"ptoas|pto-test-opt", c) for c in commands):
+        return []  # its RUN lines run another program (a unit-test driver), not on it
     beside = [run for run in runs if run.input.startswith("%S/")]
     if beside and folder is not None and len(beside) == len(runs):
         other = beside[0].input.removeprefix("%S/")
@@ -535,12 +538,18 @@ def _fails_everywhere(case: Case) -> bool:
 def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> OpError | None:
     """The first error PTOAS's checks find for one invocation, after its op verifiers."""
     try:
+        bad_option = option_error(run.tool, run.words)
+        if bad_option is not None:
+            raise OpError(module, bad_option)
         if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
-            check_backend(module, DriverOptions.from_words(run.words))
+            options = DriverOptions.from_words(run.words)
+            check_backend(module, replace(options, unset_env=run.unset_env))
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
         check_vmi_passes(module, run.passes)
+        if run.tool == "pto-test-opt" and NORMALIZE_SECTIONS in run.words:
+            check_uncovered_tile_sections(module)
     except OpError as error:
         return error
     return None

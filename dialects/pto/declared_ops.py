@@ -60,6 +60,7 @@ from xla_emit.dialects.pto.attrs import (
     enum_attr,
     keyword_enum_attr,
 )
+from xla_emit.dialects.pto.dev_access_rules import DEV_ACCESS_RULES
 from xla_emit.dialects.pto.ptoas_op_table import (
     PTOAS_DECLARED_OPS,
     PTOAS_ENUM_ATTRS,
@@ -123,7 +124,7 @@ KINDS: dict[str, Callable[[], AttrConstraint]] = {
     "pipe": lambda: BaseAttr(PipeHandleType),
     "any": lambda: AnyAttr(),
 }
-DECLARED_OP_RULES = {**VMI_RULES, **VPTO_RULES}
+DECLARED_OP_RULES = {**VMI_RULES, **VPTO_RULES, **DEV_ACCESS_RULES}
 _ = AnyFloat  # floats are `any`: PTOAS's float constraints name lists of widths
 
 

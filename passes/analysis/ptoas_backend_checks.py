@@ -12,18 +12,28 @@ attribute, else by its child modules' (PTOAS `tools/ptoas/driver.cpp`,
   flag that prints IR (`--emit-pto-ir`, `--emit-vpto`, `--emit-vpto-llvm-ir`, ...).
   Asked to print IR, the driver does not split the module: the backend then is the
   outer module's, else the children's if they agree.
-- `--emit-vpto` and `--emit-vpto-llvm-ir` need the VPTO backend.
-- On the VPTO backend, the async SDMA session ops need EmitC
+- `--emit-vpto` and `--emit-vpto-llvm-ir` need the VPTO backend. A fatobj, and VPTO
+  output that is an object, need the CANN toolchain `ASCEND_HOME_PATH` names.
+- On the VPTO backend, A5 expands each tile op through a template
+  (`tile_template_checks.py`: textract's location pairs); the async SDMA session ops need EmitC
   (`PTOValidateVPTOIR.cpp`), and the high-level memory-consistency ops
   (`pto.cmo.cacheinvalid`, `pto.fence.barrier_all`) must be lowered to `pto.dcci` /
   `pto.dsb` before LLVM emission (`VPTOLLVMEmitter.cpp`), which a full compile and
-  `--emit-vpto-llvm-ir` run.
-- Its kernel pipeline (run unless only `--emit-pto-ir` is asked) outlines each
+  `--emit-vpto-llvm-ir` run; so do `pto.ld_dev` / `pto.st_dev`, which only A5 with
+  CANN 9.0.0 or newer lowers (`vpto_emission_checks.py`).
+- Its kernel pipeline (run unless only `--emit-pto-ir` is asked) compiles kernel
+  modules of a known core (`vpto_container_checks.py`) and outlines each
   `pto.section.simt` into a helper launched on its threads
   (`PTOOutlineSIMTSections.cpp`): the section sits in a function not marked
   `pto.simt_entry`, nests no other SIMT section, and launches a positive number of
-  threads, at most 2048. (Its rule that no value defined inside escapes is MLIR's
-  dominance, which the parser already enforces.)
+  threads, at most 2048. Before that, A2/A3 tload/tstore views need a unit
+  innermost stride and its persistent SIMT fragments (`llvm.alloca {pto.persistent}`)
+  must be ones it can keep in registers (`simt_persistent_fragment.py`); after it, no
+  register a load makes may leave the run of ops its inferred `pto.vecscope` covers
+  (`vecscope_inference.py`), A5 integer `pto.vdiv`s must be ones its software library
+  divides and no fp8 `arith.constant` may be left (`vpto_emission_checks.py`). (Its
+  rule that no value defined inside escapes is
+  MLIR's dominance, which the parser already enforces.)
 
 `check_backend` raises `OpError` at the op the rule is about (the module, for the
 driver's own errors), with PTOAS's message.
@@ -36,11 +46,23 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
+from xla_emit.passes.analysis.simt_persistent_fragment import check_persistent_fragments
+from xla_emit.passes.analysis.tile_template_checks import check_textract_templates
+from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
+from xla_emit.passes.analysis.vecscope_inference import check_vecscope_escapes
+from xla_emit.passes.analysis.vpto_container_checks import check_vpto_container
+from xla_emit.passes.analysis.vpto_emission_checks import (
+    check_a2a3_dma_strides,
+    check_dev_access_lowering,
+    check_fp8_constants,
+    check_integer_vdiv,
+)
 from xla_emit.passes.diagnostics import OpError
 
 BACKENDS = ("emitc", "vpto")
 IR_OUTPUT_FLAGS = frozenset({"emit-pto-ir", "emit-vpto", "emit-vpto-llvm-ir", "pto-print-seam-ir"})
 VPTO_ONLY_FLAGS = frozenset({"emit-vpto", "emit-vpto-llvm-ir", "pto-print-seam-ir"})
+TOOLCHAIN_FREE_FLAGS = frozenset({"emit-pto-ir", "emit-vpto", "emit-vpto-llvm-ir"})
 ASYNC_SESSION_OPS = frozenset(
     {
         "pto.comm.build_async_session",
@@ -61,19 +83,30 @@ class DriverOptions:
     backend: str | None = None
     flags: frozenset[str] = frozenset()
     output: str | None = None
+    # `--pto-arch` and `--cann-output-version`, where the command gives them.
+    arch: str | None = None
+    cann_version: str | None = None
+    # Environment variables the command runs without (`env -u NAME ptoas ...`).
+    unset_env: frozenset[str] = frozenset()
 
     @classmethod
     def from_words(cls, words: Sequence[str]) -> DriverOptions:
         """From a command's words after `ptoas` (`--pto-backend=vpto`, `-o`, `-`)."""
         backend, output, flags = None, None, set[str]()
+        values: dict[str, str] = {}
         for at, word in enumerate(words):
             if word.startswith("--pto-backend="):
                 backend = word.partition("=")[2]
             elif word == "-o" and at + 1 < len(words):
                 output = words[at + 1]
             elif word.startswith("-"):
-                flags.add(word.lstrip("-").partition("=")[0])
-        return cls(backend, frozenset(flags), output)
+                flag, equals, value = word.lstrip("-").partition("=")
+                flags.add(flag)
+                if not equals and at + 1 < len(words) and not words[at + 1].startswith("-"):
+                    value = words[at + 1]
+                values[flag] = value
+        arch, version = values.get("pto-arch"), values.get("cann-output-version")
+        return cls(backend, frozenset(flags), output, arch or None, version or None)
 
     @property
     def prints_ir(self) -> bool:
@@ -122,19 +155,33 @@ def resolve_backend(module: ModuleOp, options: DriverOptions) -> str | None:
 
 
 def check_backend(module: ModuleOp, options: DriverOptions) -> None:
-    """The driver's backend rules, then the VPTO backend's unsupported ops."""
+    """The driver's backend rules and its toolchain, then the passes' rules: the core
+    inference every backend runs (`uncovered_tile_sections.py`) and the VPTO backend's."""
     backend = resolve_backend(module, options)
     if backend is None:
         _check_fatobj(module, options)
-        return
-    if backend != "vpto":
-        if options.flags & VPTO_ONLY_FLAGS:
-            raise OpError(
-                module,
-                'VPTO-specific flags require --pto-backend=vpto or pto.backend = "vpto".',
-            )
-        return
-    _check_vpto_ops(module, options)
+    elif backend != "vpto" and options.flags & VPTO_ONLY_FLAGS:
+        raise OpError(
+            module,
+            'VPTO-specific flags require --pto-backend=vpto or pto.backend = "vpto".',
+        )
+    check_uncovered_tile_sections(module)
+    if backend == "vpto":
+        _check_vpto_ops(module, options)
+    # The driver only warns when it finds no toolchain; the object writer, after every
+    # pass, fails.
+    if "ASCEND_HOME_PATH" in options.unset_env and _needs_toolchain(backend, options):
+        raise OpError(
+            module,
+            "CANN toolchain is required but was not initialized: ASCEND_HOME_PATH is "
+            "required for VPTO fatobj emission.",
+        )
+
+
+def _needs_toolchain(backend: str | None, options: DriverOptions) -> bool:
+    """A fatobj, or VPTO output that is an object rather than printed IR, is built by
+    the CANN toolchain found through `ASCEND_HOME_PATH` (PTOAS `driver.cpp`)."""
+    return backend is None or (backend == "vpto" and not options.flags & TOOLCHAIN_FREE_FLAGS)
 
 
 def _check_fatobj(module: ModuleOp, options: DriverOptions) -> None:
@@ -149,6 +196,7 @@ def _check_fatobj(module: ModuleOp, options: DriverOptions) -> None:
 
 
 def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
+    check_textract_templates(module, options.arch)
     # LLVM emission runs for a full compile and for --emit-vpto-llvm-ir only.
     emits_llvm = "emit-vpto-llvm-ir" in options.flags or not options.prints_ir
     for op in module.walk():
@@ -159,11 +207,21 @@ def _check_vpto_ops(module: ModuleOp, options: DriverOptions) -> None:
                 "currently require the EmitC backend",
             )
     if (options.flags & IR_OUTPUT_FLAGS) != {"emit-pto-ir"}:
+        check_vpto_container(module)
+        # Persistent fragments are materialized before the sections are outlined.
+        check_a2a3_dma_strides(module, options.arch)
+        check_persistent_fragments(module)
         for op in module.walk():
             if op.name == "pto.section.simt":
                 _check_simt_outlining(op)
+        check_vecscope_escapes(module)
+        check_integer_vdiv(module)
+        check_fp8_constants(module)
     if not emits_llvm:
         return
+    check_dev_access_lowering(
+        module, options.arch, options.cann_version, toolchain=not options.prints_ir
+    )
     for op in module.walk():
         if op.name in MEMORY_CONSISTENCY_OPS:
             raise OpError(

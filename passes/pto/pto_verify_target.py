@@ -4,9 +4,9 @@ The op verifiers of the `pto` dialect check what every target requires; this
 pass adds what A2A3 or A5 requires on top (TTRANS's source layout, transpose
 domain and 32-byte alignment; A2A3's element types of elementwise ops; A2A3's
 extent limits of tload and tmatmul; the location pairs, layouts and element
-types of textract and tinsert; the ops only A5 has; compare-form tgather's element
-types; alloc_tile's box-layout fit and address alignment), and PTOAS's module rules for
-every target (void entry functions, no recursion).
+types of textract (`xla_emit/pto/textract_rules.py`) and tinsert; the ops only A5
+has; compare-form tgather's element types; alloc_tile's box-layout fit and address
+alignment), and PTOAS's module rules for every target (void entry functions, no recursion).
 The target comes from the `target-arch` option, else the module's `pto.target_arch`
 attribute, else A2A3.
 """
@@ -37,11 +37,11 @@ from xla_emit.dialects.pto import (
     module_target,
 )
 from xla_emit.dialects.pto.aggregate_types import StructType
-from xla_emit.dialects.pto.cube_ops import TGatherOp
+from xla_emit.dialects.pto.cube_ops import TExtractFpOp, TGatherOp
 from xla_emit.dialects.pto.vector_ops import ExpandOpBase, ScalarOperandOpBase, TSelOp
 from xla_emit.passes.diagnostics import OpError
 
-from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, textract_errors, tinsert_errors
+from xla_emit.pto.move_rules import PlacedTile, a5_only_errors, tinsert_errors
 from xla_emit.pto.rules import (
     elementwise_errors,
     extent_errors,
@@ -50,6 +50,7 @@ from xla_emit.pto.rules import (
     ttrans_errors,
 )
 from xla_emit.pto.targets import Target
+from xla_emit.pto.textract_rules import ExtractForm, textract_errors
 
 
 def target_errors(op: Operation, target: Target) -> list[str]:
@@ -76,8 +77,9 @@ def target_errors(op: Operation, target: Target) -> list[str]:
     if isinstance(op, TMatmulOp):
         (m, k), n = op.source(0).valid_shape, op.source(1).valid_cols.data
         return extent_errors(target, "tmatmul", {"m": m, "k": k, "n": n})
-    if isinstance(op, TExtractOp):
-        return textract_errors(target, _placed(op.source()), _placed(op.destination_type()))
+    if isinstance(op, TExtractOp | TExtractFpOp):
+        placed = _placed(op.source()), _placed(op.destination_type())
+        return textract_errors(target, *placed, _extract_form(op))
     if isinstance(op, TInsertOp):
         # A fourth input is the pre-quantization scalar.
         quantized = len(op.ins) > 3
@@ -88,6 +90,19 @@ def target_errors(op: Operation, target: Target) -> list[str]:
         cmp_mode = mode.data if isinstance(mode, PTOEnumAttrBase) else "eq"
         return tgather_compare_errors(target, op.source().element_name, cmp_mode)
     return a5_only_errors(target, op.name.removeprefix("pto."))
+
+
+def _extract_form(op: TileOpBase) -> ExtractForm:
+    """textract's ins are (src, row, col[, pre-quant scalar]); textract_fp's are
+    (src, fp, row, col)."""
+    relu = op.attributes.get("reluPreMode")
+    fp = op.ins[1].type if isinstance(op, TExtractFpOp) else None
+    return ExtractForm(
+        fp_loc=fp.loc.data if isinstance(fp, TileTypeBase) else None,
+        pre_quant=isinstance(op, TExtractOp) and len(op.ins) > 3,
+        relu=isinstance(relu, PTOEnumAttrBase) and relu.value.data != "no_relu",
+        acc_to_vec="accToVecMode" in op.attributes,
+    )
 
 
 def _placed(tile: TileTypeBase) -> PlacedTile:

@@ -270,6 +270,61 @@ def test_a_file_whose_run_lines_read_no_input_is_no_case() -> None:
     assert _survey().cases_of("help.pto", text) == []
 
 
+def test_a_file_whose_run_lines_run_another_program_is_no_case() -> None:
+    """A unit-test driver's RUN line: the file is its FileCheck input, no MLIR."""
+    text = "// RUN: some-unit-test-driver | FileCheck %s\n// CHECK: pass\n"
+    assert _survey().cases_of("driver.pto", text) == []
+
+
+def test_bad_enum_options_fail_before_any_input_is_read(tmp_path: Path) -> None:
+    """`ptoas --bisheng-vf-auto-sync=` and `pto-test-opt -pto-vpto-scheduler=mode=` take
+    fixed values; a good value verifies the same module."""
+    survey = _survey()
+    runs = {
+        "good.pto": "// RUN: ptoas --bisheng-vf-auto-sync=fused %s -o %t\n",
+        "bad.pto": "// RUN: not ptoas --bisheng-vf-auto-sync=sometimes %s -o %t\n",
+        "mode.pto": "// RUN: not pto-test-opt %s '-pto-vpto-scheduler=mode=eager'\n",
+        "on.pto": "// RUN: pto-test-opt %s '-pto-vpto-scheduler=mode=analyze'\n",
+    }
+    for name, run in runs.items():
+        (tmp_path / name).write_text(run + PLANNED)
+        (case,) = survey.cases_of(name, run + PLANNED)
+        outcome = survey.survey_case(tmp_path / name, case)
+        assert outcome.agrees, (name, outcome.error)
+    (case,) = survey.cases_of("bad.pto", runs["bad.pto"] + PLANNED)
+    error = survey.survey_case(tmp_path / "bad.pto", case).error
+    assert "for the --bisheng-vf-auto-sync option: Cannot find option named 'sometimes'!" in error
+
+
+def test_pto_test_opt_lines_run_the_uncovered_section_pass_they_name(tmp_path: Path) -> None:
+    """A lone set_flag from the shared MTE2 pipe belongs to neither core: the pass
+    refuses it, and a RUN line without the pass does not."""
+    body = (
+        "func.func @k() attributes {pto.entry} {\n"
+        "  pto.set_flag[<PIPE_MTE2>, <PIPE_V>, <EVENT_ID0>]\n  return\n}\n"
+    )
+    survey = _survey()
+    with_pass = "// RUN: not pto-test-opt --pto-normalize-uncovered-tile-sections %s\n"
+    (case,) = survey.cases_of("flag.pto", with_pass + body)
+    outcome = survey.survey_case(tmp_path / "flag.pto", case)
+    assert outcome.agrees
+    assert "ambiguous op(s): 'pto.set_flag'" in outcome.error
+    (case,) = survey.cases_of("flag.pto", "// RUN: not pto-test-opt %s\n" + body)
+    assert not survey.survey_case(tmp_path / "flag.pto", case).agrees
+
+
+def test_not_or_bang_before_the_tool_marks_the_line_failing_and_env_u_is_kept() -> None:
+    survey = _survey()
+    (line,) = survey.run_lines("// RUN: not env -u ASCEND_HOME_PATH ptoas --pto-arch=a5 %s -o x\n")
+    assert line.fails and line.unset_env == frozenset({"ASCEND_HOME_PATH"})
+    (line,) = survey.run_lines("// RUN: env -u A -u B not ptoas %s -o x\n")
+    assert line.fails and line.unset_env == frozenset({"A", "B"})
+    (line,) = survey.run_lines("// RUN: ! ptoas %s -o x\n")
+    assert line.fails
+    (line,) = survey.run_lines("// RUN: ptoas %s -o x\n")
+    assert not line.fails and not line.unset_env
+
+
 def test_samples_without_run_lines_take_the_target_runop_sh_gives_them(tmp_path: Path) -> None:
     survey = _survey()
     assert survey.sample_arch("test/samples/TquantMx/tquant_mx.pto") == "a5"

@@ -1,5 +1,5 @@
-"""Target rules of PTO's data-movement ops between tile locations (textract,
-tinsert) and of the ops only A5 has, as PTOAS's verifiers state them
+"""Target rules of PTO's data-movement ops between tile locations (tinsert;
+textract's are in `textract_rules.py`) and of the ops only A5 has, as PTOAS's verifiers state them
 (`lib/PTO/IR/PTO.cpp`, dispatched on the module's target).
 
 - A2A3 tinsert moves vec -> vec (same i8/f16/bf16/f32 element) or acc -> mat, both
@@ -8,7 +8,6 @@ tinsert) and of the ops only A5 has, as PTOAS's verifiers state them
 - A5 tinsert moves acc -> mat or vec (f32 -> f16/bf16/f32 or i32 -> i32; quantized
   f32 -> i8/fp8/f16/bf16/f32, i32 -> i8/f16/bf16), vec -> mat (dst NZ, src ND or
   NZ, same element) or vec -> vec (both ND or both NZ, same element).
-- A5 textract from vec to vec needs ND tiles.
 - thistogram and tpack exist on A5 only.
 """
 
@@ -54,15 +53,6 @@ def a5_only_errors(target: Target, op: str) -> list[str]:
     if target == "a5" or op not in A5_ONLY_OPS:
         return []
     return [f"{op} is only supported on A5"]
-
-
-def textract_errors(target: Target, src: PlacedTile, dst: PlacedTile) -> list[str]:
-    if target == "a5" and src.loc == dst.loc == "vec" and not (src.is_nd and dst.is_nd):
-        return [
-            "expects A5 vec->vec textract src/dst to use ND layout "
-            "(blayout=row_major, slayout=none_box)"
-        ]
-    return []
 
 
 def tinsert_errors(

@@ -426,8 +426,8 @@ func.func @k(%payload: f32) {
 }
 
 // ----- pto.ld_dev
-func.func @k(%ptr: !pto.ptr<f32, ub>, %offset: index) {
-  %value = pto.ld_dev %ptr[%offset] : !pto.ptr<f32, ub> -> f32
+func.func @k(%ptr: !pto.ptr<i32, gm>, %offset: index) attributes {pto.aicore} {
+  %value = pto.ld_dev %ptr[%offset] : !pto.ptr<i32, gm> -> i32
   return
 }
 
@@ -1045,8 +1045,8 @@ func.func @k(%value: f32) {
 }
 
 // ----- pto.st_dev
-func.func @k(%value: f32, %ptr: !pto.ptr<f32, ub>, %offset: index) {
-  pto.st_dev %value, %ptr[%offset] : !pto.ptr<f32, ub>, f32
+func.func @k(%value: i32, %ptr: !pto.ptr<i32, gm>, %offset: index) attributes {pto.aicore} {
+  pto.st_dev %value, %ptr[%offset] : !pto.ptr<i32, gm>, i32
   return
 }
 
