@@ -53,7 +53,9 @@ def default_workers() -> int:
         if not text.isdigit() or int(text) < 1:
             raise UserError(f"${THREADS_VARIABLE} must be a positive integer, not '{text}'")
         return int(text)
-    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
+    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    cpus = len(usable) if usable is not None else (os.cpu_count() or 1)
+    return max(1, min(cpus, MAX_WORKERS))
 
 
 def chunk_size(blocks: int, workers: int) -> int:

@@ -208,9 +208,10 @@ class NativeKernel:
     parallel: bool = False
     # The bytes of its buffers: how much a launch reads and writes.
     buffer_bytes: int = 0
-    # Per worker: its scratch buffers and the array of their addresses; that array's address.
-    scratch: list[tuple[list[np.ndarray], Any]] = field(
-        default_factory=list[tuple[list[np.ndarray], Any]], compare=False
+    # Per worker: its scratch memory and the array of its buffers' addresses; that array's
+    # address.
+    scratch: list[tuple[np.ndarray, Any]] = field(
+        default_factory=list[tuple[np.ndarray, Any]], compare=False
     )
     scratch_arrays: list[int] = field(default_factory=list[int], compare=False)
     # The buffer array handed to the kernel by `run`: a launch only writes its buffers'
@@ -263,14 +264,22 @@ class NativeKernel:
 
     def scratch_addresses(self, workers: int) -> list[int]:
         """For each of `workers` workers, the address of its array of scratch pointers;
-        the buffers allocated on first use and reused (a worker runs one block at a time):
-        aligned as XLA aligns buffers, garbage at first, as shared memory is."""
+        the buffers allocated on first use and reused (a worker runs one block at a time),
+        garbage at first, as shared memory is. A worker's buffers lie in one allocation,
+        each starting a cache line (beyond XLA's alignment), a line of padding at either
+        end: two workers never write one line."""
         while len(self.scratch) < workers:
-            arrays = [np.empty(n + BUFFER_ALIGNMENT, np.uint8) for n in self.scratch_bytes]
-            starts = (a.__array_interface__["data"][0] for a in arrays)
-            pointers = (ctypes.c_void_p * max(len(arrays), 1))()
-            pointers[: len(arrays)] = [start + (-start) % BUFFER_ALIGNMENT for start in starts]
-            self.scratch.append((arrays, pointers))
+            offsets: list[int] = []
+            size = 0
+            for n in self.scratch_bytes:
+                offsets.append(size)
+                size += -(-n // _SCRATCH_ALIGNMENT) * _SCRATCH_ALIGNMENT
+            memory = np.empty(size + 3 * _SCRATCH_ALIGNMENT, np.uint8)
+            base = memory.__array_interface__["data"][0]
+            start = base + _SCRATCH_ALIGNMENT + (-base) % _SCRATCH_ALIGNMENT
+            pointers = (ctypes.c_void_p * max(len(offsets), 1))()
+            pointers[: len(offsets)] = [start + offset for offset in offsets]
+            self.scratch.append((memory, pointers))
             self.scratch_arrays.append(ctypes.addressof(pointers))
         return self.scratch_arrays[:workers]
 
@@ -327,6 +336,9 @@ def slice_indices(kernel: llvm.FuncOp) -> list[int | None]:
         indices.append(index.value.data if isinstance(index, IntegerAttr) else None)
     return indices
 
+
+# Scratch buffers start on a cache line (a multiple of XLA's `BUFFER_ALIGNMENT`).
+_SCRATCH_ALIGNMENT = max(64, BUFFER_ALIGNMENT)
 
 # `@xla.grid(buffers, scratch, work, chunk, join)`, called without the GIL.
 _BLOCK_RANGE = ctypes.CFUNCTYPE(
