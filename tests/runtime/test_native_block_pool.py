@@ -60,7 +60,7 @@ class RecordingPool(BlockPool):
         def workers_first(buffers: int, scratch: int, work: int, chunk: int, join: int) -> None:
             if join:  # the calling thread
                 for _ in range(helpers):
-                    workers.acquire()
+                    assert workers.acquire(timeout=30), "a worker never ran its job"
             entry(buffers, scratch, work, chunk, join)
             if not join:
                 workers.release()
@@ -285,3 +285,37 @@ func.func @kernel(%in: tensor<64xf32>, %out: tensor<64xf32>) -> tensor<64xf32>
   func.return %r : tensor<64xf32>
 }
 """
+
+
+def test_mailbox_counts_posts_and_marks_a_sleeping_worker() -> None:
+    from xla_emit.runtime.block_pool import _SLEEPING, _mailbox_functions
+
+    wait, post, _ = _mailbox_functions()
+    mailbox = ctypes.c_int64(0)
+    address = ctypes.addressof(mailbox)
+    assert post(address) == 0 and mailbox.value == 1
+    assert wait(address, 0, 5) == 1  # changed since 0: returns at once
+    assert wait(address, 1, 3) == 1 | _SLEEPING  # unchanged: asleep after 3 polls
+    assert mailbox.value == 1 | _SLEEPING
+    assert post(address) == 1 | _SLEEPING and mailbox.value == 2  # woken: bit cleared
+
+
+@pytest.mark.parametrize("spins", [0, 2000], ids=["sleeping", "spinning"])
+def test_workers_take_every_launch_asleep_or_spinning(
+    spins: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forty launches in a row, the calling thread waiting each time until the workers
+    ran theirs: a worker that sleeps after every job (no polls) is woken by each post,
+    one that polls sees each; none is lost (else the wait times out)."""
+    import xla_emit.runtime.block_pool as block_pool
+
+    monkeypatch.setattr(block_pool, "SPINS", spins)
+    kernel, (x,) = root_kernel("row_sum")
+    want = np.empty(256, np.float32)
+    kernel.run([x, want], ONE)
+    pool = RecordingPool(3, min_bytes=0)
+    for _ in range(40):
+        out = np.full(256, np.nan, np.float32)
+        kernel.run([x, out], pool)
+        assert out.tobytes() == want.tobytes()
+    assert pool.parallel_launches == 40
