@@ -319,3 +319,27 @@ def test_workers_take_every_launch_asleep_or_spinning(
         kernel.run([x, out], pool)
         assert out.tobytes() == want.tobytes()
     assert pool.parallel_launches == 40
+
+
+def test_ids_read_outside_the_kernel_are_an_error_at_the_op() -> None:
+    """Only the kernel has `%ids` (the host pipeline inlines every call first)."""
+    from xla_emit.passes.diagnostics import OpError
+
+    from xla_emit.ir import parse_mlir
+    from xla_emit.runtime.llvm_ir import module_to_llvm_ir
+
+    text = """
+func.func private @helper() -> index {
+  %b = gpu.block_id x {xla.range = [0 : index, 3 : index]}
+  func.return %b : index
+}
+func.func @kernel(%out: tensor<4xindex>) -> tensor<4xindex> attributes {xla.entry} {
+  %b = func.call @helper() : () -> index
+  %r = tensor.insert %b into %out[%b] : tensor<4xindex>
+  func.return %r : tensor<4xindex>
+}
+"""
+    module, _ = parse_mlir(text, "helper.mlir")
+    apply_pipeline(module, "xla-lower-tensors,xla-lower-to-llvm")
+    with pytest.raises(OpError, match="on the host only the kernel reads thread and block ids"):
+        module_to_llvm_ir(module, host=True)
