@@ -7,7 +7,8 @@
 In process (compilation not timed, best of `--repeats` and of at least 0.5 s of
 runs, wall and CPU time of this process): GELU bf16[6,512,4096], softmax
 f32[64,1000] and a row sum f32[1024,4096] (`examples/*.hlo`) on
-`ModuleRuntime(native=...)`, against the same functions jitted by jax and run on
+`ModuleRuntime(native=...)` (a kernel's blocks on `$XLA_EMIT_NATIVE_THREADS` threads,
+default the CPUs), against the same functions jitted by jax and run on
 XLA:CPU in a subprocess that prints its own times as JSON (same shapes, random
 inputs). The two take `--rounds` turns and each keeps its best, so that a loaded
 machine slows both alike. Goal: within 2x of jax.
@@ -43,6 +44,7 @@ from subprocess_timing import compile_bytecode  # noqa: E402  # pyright: ignore[
 from zoo_models import _JAX_SNIPPET, ZOO  # noqa: E402  # pyright: ignore[reportMissingImports]
 
 DEFAULT_JAX = Path("/work/venvs/jax-0.10.2/bin/python")
+THREADS = "XLA_EMIT_NATIVE_THREADS"
 IN_PROCESS = ("gelu", "softmax", "reduction_row")
 # In process, each program runs at least this long (both ours and jax's).
 MIN_SECONDS = 0.5
@@ -187,6 +189,9 @@ def main() -> int:
     parser.add_argument("--models", nargs="*", default=list(ZOO_MODELS))
     args = parser.parse_args()
     print(f"load average at the start: {os.getloadavg()[0]:.1f}")
+    from xla_emit.runtime.block_pool import default_workers
+
+    print(f"native engine threads: {default_workers()} (${THREADS} to change)")
     if not args.only_whole_process:
         in_process(args)
     if not args.only_in_process:

@@ -94,6 +94,10 @@ REQNTID = "nvvm.reqntid"
 # The widest vectors LLVM should use for a host kernel, in bits (`xla-host-thread-loops`
 # sets it; the LLVM IR printer makes it the function's "prefer-vector-width").
 HOST_VECTOR_BITS = "xla.host_vector_bits"
+# On a host kernel: its blocks must run one after the other, not on several threads at
+# once (`xla-host-serialize-atomics` sets it where updates of one element became plain
+# reads and writes).
+BLOCKS_IN_ORDER = "xla.host_blocks_in_order"
 # On an `scf.for`, then on its back edge: LLVM's loop vectorizer must leave the loop
 # alone (printed as `!llvm.loop` metadata with `llvm.loop.vectorize.enable` false).
 NO_LOOP_VECTORIZE = "xla.no_loop_vectorize"
@@ -269,8 +273,9 @@ def lower_function(function: func.FuncOp, lowering: Lowering) -> None:
     )
     if "xla.entry" in function.attributes:
         mark_kernel(lowered, block, function.arg_attrs)
-    if HOST_VECTOR_BITS in function.attributes:
-        lowered.attributes[HOST_VECTOR_BITS] = function.attributes[HOST_VECTOR_BITS]
+    for host_attribute in (HOST_VECTOR_BITS, BLOCKS_IN_ORDER):
+        if host_attribute in function.attributes:
+            lowered.attributes[host_attribute] = function.attributes[host_attribute]
     Rewriter.replace_op(function, lowered)
 
 

@@ -133,11 +133,19 @@ def scalar_text(value: Attribute, t: Attribute) -> str:
     raise ValueError(f"no LLVM IR constant for {value}")
 
 
+# A host kernel's last argument, and the registers it holds in order (int32 each).
+HOST_IDS = "%ids"
+HOST_ID_REGISTERS = ("tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z")
+
+
 class _Printer:
     """Prints one module; names every value `%vN` and numbers the metadata.
 
-    For the host (`host=True`) a special register is a call of `@xla.sreg.<reg>`,
-    which the grid driver defines, and libdevice's functions call the C library's.
+    For the host (`host=True`) the kernel takes one more argument, `ptr %ids`: the
+    six ids of the thread and block it runs (`HOST_ID_REGISTERS`' order), which the
+    grid driver keeps on its own stack, so that several host threads can run blocks
+    of one kernel at once; a special register is a load from it. libdevice's
+    functions call the C library's.
     """
 
     def __init__(self, host: bool = False) -> None:
@@ -147,6 +155,8 @@ class _Printer:
         # Declarations of the overloaded intrinsics called, by mangled name.
         self.intrinsics: dict[str, str] = {}
         self.labels: dict[Block, str] = {}
+        # Set while printing a host kernel, whose `%ids` argument its registers read.
+        self.reads_ids = False
 
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
@@ -181,9 +191,8 @@ class _Printer:
             {op.name for op in module.walk() if isinstance(op, ReadSpecialRegisterOp)}
         )
         lines += [self.intrinsics[name] for name in sorted(self.intrinsics)]
-        if not self.host:  # the host's grid driver defines its registers
+        if declared and not self.host:  # the host's kernel reads them from `%ids`
             lines += [f"declare i32 @{self.register_function(name)}()" for name in declared]
-        if declared and not self.host:
             lines.append("")
         lines += [f"!{i} = {text}" for i, text in enumerate(self.metadata)]
         return "\n".join(lines) + "\n"
@@ -201,9 +210,8 @@ class _Printer:
         )
 
     def register_function(self, op_name: str) -> str:
-        """The function a special register's op calls: the NVVM intrinsic, or the host's."""
-        register = op_name.removeprefix("nvvm.read.ptx.sreg.")
-        return f"xla.sreg.{register}" if self.host else f"llvm.{op_name}"
+        """The NVVM intrinsic a special register's op calls."""
+        return f"llvm.{op_name}"
 
     def function(self, op: llvm.FuncOp) -> list[str]:
         result = type_text(op.function_type.output)
@@ -254,6 +262,9 @@ class _Printer:
             if i < len(arg_attrs) and isinstance(arg_attrs[i], DictionaryAttr):
                 flags = argument_flags(arg_attrs[i])
             params.append(f"{type_text(arg.type)}{flags} {self.name(arg)}")
+        self.reads_ids = self.host and "nvvm.kernel" in op.attributes
+        if self.reads_ids:
+            params.append(f"ptr noalias readonly {HOST_IDS}")
         kernel = "nvvm.kernel" in op.attributes and not self.host
         header = f"define {'ptx_kernel ' if kernel else ''}{result} @{op.sym_name.data}"
         header += f"({', '.join(params)})"
@@ -279,6 +290,16 @@ class _Printer:
                 lines += ["  " + line for line in self.instruction(inner)]
         lines.append("}")
         return lines
+
+    def host_register(self, op: ReadSpecialRegisterOp, suffix: str) -> Iterator[str]:
+        """A special register on the host: the kernel's `%ids` slot of it, loaded."""
+        if not self.reads_ids:
+            raise OpError(op, "LLVM IR: on the host only the kernel reads thread and block ids")
+        register = op.name.removeprefix("nvvm.read.ptx.sreg.")
+        name = self.name(op.results[0])
+        slot = HOST_ID_REGISTERS.index(register)
+        yield f"{name}.p = getelementptr inbounds i32, ptr {HOST_IDS}, i64 {slot}"
+        yield f"{name} = load i32, ptr {name}.p, align 4{suffix}"
 
     def incoming_values(
         self, blocks: list[Block]
@@ -348,7 +369,10 @@ class _Printer:
             if isinstance(value_range, DenseArrayBase):
                 low, high = (int(v) for v in value_range.get_values())
                 suffix = ", !range " + self.add_metadata(f"!{{i32 {low}, i32 {high}}}")
-            yield f"{result}call i32 @{self.register_function(op.name)}(){suffix}"
+            if self.host:
+                yield from self.host_register(op, suffix)
+            else:
+                yield f"{result}call i32 @{self.register_function(op.name)}(){suffix}"
         elif isinstance(op, llvm.GEPOp):
             element = type_text(op.elem_type)
             indices = ", ".join(self.gep_indices(op))

@@ -119,6 +119,7 @@ class ModuleRuntime:
                     and not runs_as_triton(instruction)
                     and not is_library_fusion(instruction)
                 ),
+                native.pool,
             )
         return self._sequences[computation]
 
@@ -231,7 +232,7 @@ class ModuleRuntime:
         assert self.native is not None
         kernel = self.native.kernel(self.module, fusion)
         started = time.perf_counter()
-        results = launch_native(kernel, fusion, _arrays(fusion, operands))
+        results = launch_native(kernel, fusion, _arrays(fusion, operands), self.native.pool)
         self.runs.append(KernelRun(fusion.name, kernel.lanes, time.perf_counter() - started))
         return _fusion_outputs(fusion, results)
 

@@ -28,6 +28,7 @@ import numpy as np
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, flatten_shape
+from xla_emit.runtime.block_pool import BlockPool, shared_pool
 from xla_emit.runtime.kernels import compile_fusion, fusion_key
 from xla_emit.runtime.native import NativeKernel, compile_llvm_ir, kernel_ir
 
@@ -57,12 +58,18 @@ class NativeKernelCache:
     """Native kernels by fusion text; `disk=False` keeps them in this process only."""
 
     disk: bool = True
+    # The host threads that run a kernel's blocks (None: the process's shared pool).
+    block_pool: BlockPool | None = None
     _kernels: dict[str, NativeKernel] = field(default_factory=dict[str, NativeKernel])
 
     # A fusion launched again finds its kernel without printing its computation for the key.
     _by_fusion: WeakKeyDictionary[HloInstruction, NativeKernel] = field(
         default_factory=WeakKeyDictionary[HloInstruction, NativeKernel]
     )
+
+    @property
+    def pool(self) -> BlockPool:
+        return shared_pool() if self.block_pool is None else self.block_pool
 
     def kernel(self, module: HloModule, fusion: HloInstruction) -> NativeKernel:
         known = self._by_fusion.get(fusion)
@@ -96,9 +103,13 @@ class NativeKernelCache:
 
 
 def launch_native(
-    kernel: NativeKernel, fusion: HloInstruction, operands: list[np.ndarray]
+    kernel: NativeKernel,
+    fusion: HloInstruction,
+    operands: list[np.ndarray],
+    pool: BlockPool | None = None,
 ) -> list[np.ndarray]:
-    """Runs the kernel on the operands' bytes; the fusion's outputs, flat."""
+    """Runs the kernel on the operands' bytes (its blocks on `pool`); the fusion's
+    outputs, flat."""
     inputs = [np.ascontiguousarray(operand) for operand in operands]
     outputs: list[np.ndarray] = []
     for number, leaf in enumerate(flatten_shape(fusion.shape)):
@@ -112,7 +123,7 @@ def launch_native(
             f"'{fusion.name}': its native kernel takes {kernel.buffers} buffers, "
             f"not {len(inputs)} operands and {len(outputs)} results"
         )
-    kernel.run([*inputs, *outputs])
+    kernel.run([*inputs, *outputs], pool)
     return outputs
 
 
@@ -143,6 +154,7 @@ class NativeSequence:
     parameters: int
     launches: tuple[_Launch, ...]
     root: int
+    pool: BlockPool | None = None
 
     def run(self, arguments: Sequence[np.ndarray]) -> tuple[np.ndarray, list[float]]:
         """The root's value and the seconds each launch took."""
@@ -159,7 +171,7 @@ class NativeSequence:
             for index, buffer in enumerate(operands):
                 pointers[index] = buffer.__array_interface__["data"][0]
             pointers[len(operands)] = output.__array_interface__["data"][0]
-            launch.kernel.entry(launch.address)
+            launch.kernel.launch(launch.address, self.pool)
             values.append(output)
             seconds.append(time.perf_counter() - started)
         return values[self.root], seconds
@@ -169,6 +181,7 @@ def native_sequence(
     computation: HloComputation,
     kernel_of: Callable[[HloInstruction], NativeKernel],
     launched_natively: Callable[[HloInstruction], bool],
+    pool: BlockPool | None = None,
 ) -> NativeSequence | None:
     """The computation as a `NativeSequence`; None where an instruction is anything but a
     parameter or a natively launched fusion with one array output (those take the general
@@ -207,4 +220,4 @@ def native_sequence(
         slots[fusion] = parameters + len(launches) - 1
     if not launches or computation.root not in slots:
         return None
-    return NativeSequence(parameters, tuple(launches), slots[computation.root])
+    return NativeSequence(parameters, tuple(launches), slots[computation.root], pool)
