@@ -31,7 +31,9 @@ from xla_emit.dialects.pto.attrs import (
     PipeHandleType,
 )
 from xla_emit.dialects.pto.fixpipe_rules import (
+    verify_fixpipe_consumer_peer,
     verify_fixpipe_pop,
+    verify_fixpipe_producer_peer,
     verify_fixpipe_push,
     verify_fixpipe_split,
     verify_no_unpublished_attributes,
@@ -151,6 +153,10 @@ class _InitializePipeOpBase(IRDLOperation):
         epilogue = self.attributes.get("acc_push_epilogue")
         if epilogue is not None:
             self._verify_fixpipe(dir_mask, epilogue)
+            if self.name == "pto.aic_initialize_pipe":
+                verify_fixpipe_producer_peer(self)
+            else:
+                verify_fixpipe_consumer_peer(self)
 
     def _verify_global_entries(self, dir_mask: int) -> bool:
         """A pipe of GlobalTensor entries; True when it has no local consumer buffer."""

@@ -245,8 +245,9 @@ func.func @k(%lhs: f32, %rhs: f32) {
 }
 
 // ----- pto.fusion_region
-func.func @k() {
+func.func @k(%x: f32) {
   %outputs = pto.fusion_region {
+    pto.yield(%x) : (f32) -> ()
   } : f32
   return
 }
@@ -961,14 +962,16 @@ func.func @k(%value: i64) {
 }
 
 // ----- pto.set_quant_scalar
-func.func @k(%scale: f32) {
+func.func @k(%scale: f32, %gm: memref<256xf32, #pto.address_space<gm>>, %z: i32) {
   pto.set_quant_scalar(%scale : f32) {id =}
+  %pipe = pto.initialize_l2g2l_pipe {dir_mask = 1 : i64, slot_size = 1024 : i64, slot_num = 8 : i64, local_slot_num = 8 : i64, flag_base = 0 : i64, __pto.frontend_id = 0 : i32, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = deqf16_scalar, relu = no_relu>}(%gm : memref<256xf32, #pto.address_space<gm>>, %z : i32) -> !pto.pipe
   return
 }
 
 // ----- pto.set_quant_vector
-func.func @k(%scaling_tile: f32) {
-  pto.set_quant_vector(%scaling_tile : f32) {id =}
+func.func @k(%scaling_tile: !pto.tile_buf<scaling, 1x32xi64>, %gm: memref<256xf32, #pto.address_space<gm>>, %z: i32) {
+  pto.set_quant_vector(%scaling_tile : !pto.tile_buf<scaling, 1x32xi64>) {id =}
+  %pipe = pto.initialize_l2g2l_pipe {dir_mask = 1 : i64, slot_size = 1024 : i64, slot_num = 8 : i64, local_slot_num = 8 : i64, flag_base = 0 : i64, __pto.frontend_id = 0 : i32, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = deqf16_vec, relu = no_relu>}(%gm : memref<256xf32, #pto.address_space<gm>>, %z : i32) -> !pto.pipe
   return
 }
 
@@ -2717,6 +2720,8 @@ func.func @k(%src: !pto.vreg<64xf32>, %part: index) {
 
 // ----- pto.yield
 func.func @k(%values: f32) {
-  pto.yield(%values) : (f32) -> ()
+  %outputs = pto.fusion_region {
+    pto.yield(%values) : (f32) -> ()
+  } : f32
   return
 }
