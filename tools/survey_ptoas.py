@@ -44,6 +44,7 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
+from xla_emit.passes.analysis.ptoas_driver_checks import check_driver_flags
 from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
@@ -316,10 +317,6 @@ def _option(line: str, name: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _invokes_tool(command: str) -> bool:
-    return any(word in TOOLS for word in re.split(r"[\s|&;()]+", command))
-
-
 def split_parts(text: str) -> dict[str, str]:
     """`split-file`'s parts: the text after each `//--- name` line, up to the next.
     Blank lines keep each part's line numbers those of the file."""
@@ -352,8 +349,10 @@ def cases_of(name: str, text: str, folder: Path | None = None) -> list[Case]:
     """The inputs PTOAS's RUN lines give its tools for one file: the file, its parts,
     or a file beside it that its RUN lines name (`%S/other.pto`, in `folder`)."""
     runs = run_lines(text)
-    if not runs and any(_invokes_tool(command) for command in run_commands(text)):
-        return []  # its RUN lines read no input (`ptoas --help`): nothing is parsed
+    if run_commands(text) and not runs:
+        # Its RUN lines give it to no PTOAS tool (`ptoas --help`, or a unit-test binary
+        # whose output its CHECK lines match): nothing is parsed.
+        return []
     beside = [run for run in runs if run.input.startswith("%S/")]
     if beside and folder is not None and len(beside) == len(runs):
         other = beside[0].input.removeprefix("%S/")
@@ -534,6 +533,7 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
         if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
             check_backend(module, DriverOptions.from_words(run.words))
+            check_driver_flags(module, run.words)
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
         check_vmi_passes(module, run.passes)
