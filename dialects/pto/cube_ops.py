@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import QuantTypeAttr
+from xla_emit.dialects.pto.gather_scatter_rules import verify_mgather, verify_mscatter
 from xla_emit.dialects.pto.tile_op import (
     FP_FORMS,
     SEGMENTS,
@@ -265,15 +266,29 @@ TScatterOp = _d(
     1,
     (0, 1),
 )
+
+
+class _MGatherOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        verify_mgather(self, self.ins[0].type, self.ins[1].type, self.outs[0].type)
+
+
+class _MScatterOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        verify_mscatter(self, self.ins[0].type, self.ins[1].type)
+
+
 MGatherOp = _d(
     "mgather",
-    LooseTileOpBase,
+    _MGatherOpBase,
     "dst[j] = mem[idx[j]] from global memory (ins mem, idx[, scratch]).",
     2,
     (0, 1),
     VIEW_INPUTS=(0, 1),
 )
-MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
+MScatterOp = _d("mscatter", _MScatterOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
 
 
 class _THistogramOpBase(LooseTileOpBase):
