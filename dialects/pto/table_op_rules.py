@@ -1,14 +1,19 @@
 """PTOAS main's C++ verifiers of table-built ops other than the VMI and VPTO
 micro-ops (those are `vmi_rules` and `vpto_rules`), keyed by op name without `pto.`:
-region ops (`region_rules`) and the fixpipe pipe's quantization setters
-(`fixpipe_rules`)."""
+region ops (`region_rules`), the fixpipe pipe's quantization setters
+(`fixpipe_rules`) and point-to-point communication (`comm_p2p_rules`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from xdsl.ir import Operation
+from xla_emit.dialects.pto.comm_p2p_rules import COMM_P2P_RULES
 from xla_emit.dialects.pto.fixpipe_rules import FIXPIPE_OP_RULES
 from xla_emit.dialects.pto.region_rules import REGION_RULES
 
-TABLE_OP_RULES: dict[str, Callable[[Operation], None]] = {**REGION_RULES, **FIXPIPE_OP_RULES}
+TABLE_OP_RULES: dict[str, Callable[[Operation], None]] = {
+    **REGION_RULES,
+    **FIXPIPE_OP_RULES,
+    **COMM_P2P_RULES,
+}

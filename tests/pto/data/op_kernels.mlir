@@ -47,44 +47,44 @@ func.func @k(%event: !pto.async_event, %session: !pto.async_session) {
 }
 
 // ----- pto.comm.tget
-func.func @k(%dst: f32, %src: f32, %ping: f32, %pong: f32) {
-  pto.comm.tget(%dst, %src, buf(%ping, %pong) : f32, f32, f32, f32)
+func.func @k(%dst: !pto.partition_tensor_view<4x256xi8>, %src: !pto.partition_tensor_view<4x256xi8>, %ping: !pto.tile_buf<vec, 1x256xi8>, %pong: !pto.tile_buf<vec, 1x256xi8>) {
+  pto.comm.tget(%dst, %src, buf(%ping, %pong) : !pto.partition_tensor_view<4x256xi8>, !pto.partition_tensor_view<4x256xi8>, !pto.tile_buf<vec, 1x256xi8>, !pto.tile_buf<vec, 1x256xi8>)
   return
 }
 
 // ----- pto.comm.tget_async
-func.func @k(%dst: f32, %src: f32, %session: !pto.async_session) {
-  %event = pto.comm.tget_async(%dst, %src, %session : f32, f32, !pto.async_session) -> !pto.async_event
+func.func @k(%dst: !pto.partition_tensor_view<1x256xi8>, %src: !pto.partition_tensor_view<1x256xi8>, %session: !pto.async_session) {
+  %event = pto.comm.tget_async(%dst, %src, %session : !pto.partition_tensor_view<1x256xi8>, !pto.partition_tensor_view<1x256xi8>, !pto.async_session) -> !pto.async_event
   return
 }
 
 // ----- pto.comm.tnotify
-func.func @k(%signal: f32, %value: i32) {
-  pto.comm.tnotify(%signal, %value : f32, i32) {notifyOp = #pto.notify_op<set>}
+func.func @k(%signal: !pto.partition_tensor_view<1xi32>, %value: i32) {
+  pto.comm.tnotify(%signal, %value : !pto.partition_tensor_view<1xi32>, i32) {notifyOp = #pto.notify_op<set>}
   return
 }
 
 // ----- pto.comm.tput
-func.func @k(%dst: f32, %src: f32, %ping: f32, %pong: f32) {
-  pto.comm.tput(%dst, %src, buf(%ping, %pong) : f32, f32, f32, f32)
+func.func @k(%dst: !pto.partition_tensor_view<4x256xi8>, %src: !pto.partition_tensor_view<4x256xi8>, %ping: !pto.tile_buf<vec, 1x256xi8>, %pong: !pto.tile_buf<vec, 1x256xi8>) {
+  pto.comm.tput(%dst, %src, buf(%ping, %pong) : !pto.partition_tensor_view<4x256xi8>, !pto.partition_tensor_view<4x256xi8>, !pto.tile_buf<vec, 1x256xi8>, !pto.tile_buf<vec, 1x256xi8>)
   return
 }
 
 // ----- pto.comm.tput_async
-func.func @k(%dst: f32, %src: f32, %session: !pto.async_session) {
-  %event = pto.comm.tput_async(%dst, %src, %session : f32, f32, !pto.async_session) -> !pto.async_event
+func.func @k(%dst: !pto.partition_tensor_view<1x256xi8>, %src: !pto.partition_tensor_view<1x256xi8>, %session: !pto.async_session) {
+  %event = pto.comm.tput_async(%dst, %src, %session : !pto.partition_tensor_view<1x256xi8>, !pto.partition_tensor_view<1x256xi8>, !pto.async_session) -> !pto.async_event
   return
 }
 
 // ----- pto.comm.ttest
-func.func @k(%signal: f32, %cmpValue: i32) {
-  %result = pto.comm.ttest(%signal, %cmpValue : f32, i32) {cmp = #pto.wait_cmp<ge>} -> i1
+func.func @k(%signal: !pto.partition_tensor_view<1xi32>, %cmpValue: i32) {
+  %result = pto.comm.ttest(%signal, %cmpValue : !pto.partition_tensor_view<1xi32>, i32) {cmp = #pto.wait_cmp<ge>} -> i1
   return
 }
 
 // ----- pto.comm.twait
-func.func @k(%signal: f32, %cmpValue: i32) {
-  pto.comm.twait(%signal, %cmpValue : f32, i32) {cmp = #pto.wait_cmp<ge>}
+func.func @k(%signal: !pto.partition_tensor_view<1xi32>, %cmpValue: i32) {
+  pto.comm.twait(%signal, %cmpValue : !pto.partition_tensor_view<1xi32>, i32) {cmp = #pto.wait_cmp<ge>}
   return
 }
 
@@ -1158,8 +1158,8 @@ func.func @k(%src0: f32, %src1: f32, %src0Idx: f32, %src1Idx: f32, %dst: f32, %d
 }
 
 // ----- pto.tprefetch_async
-func.func @k(%src: f32, %ctx: !pto.prefetch_async_context) {
-  %event = pto.tprefetch_async(%src, %ctx : f32, !pto.prefetch_async_context) -> !pto.async_event
+func.func @k(%src: !pto.partition_tensor_view<1x256xi8>, %ctx: !pto.prefetch_async_context) {
+  %event = pto.tprefetch_async(%src, %ctx : !pto.partition_tensor_view<1x256xi8>, !pto.prefetch_async_context) -> !pto.async_event
   return
 }
 
