@@ -45,6 +45,7 @@ from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
 from xla_emit.passes.analysis.ptoas_driver_checks import check_driver_flags
+from xla_emit.passes.analysis.ptoas_pipeline_checks import check_pipeline
 from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
@@ -534,6 +535,7 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
             verify_driver_options(module, run.level or "level2", run.insert_sync)
             check_backend(module, DriverOptions.from_words(run.words))
             check_driver_flags(module, run.words)
+            check_pipeline(module)
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
         check_vmi_passes(module, run.passes)

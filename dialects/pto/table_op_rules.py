@@ -1,7 +1,8 @@
 """PTOAS main's C++ verifiers of table-built ops other than the VMI and VPTO
 micro-ops (those are `vmi_rules` and `vpto_rules`), keyed by op name without `pto.`:
 region ops (`region_rules`), the fixpipe pipe's quantization setters
-(`fixpipe_rules`) and point-to-point communication (`comm_p2p_rules`)."""
+(`fixpipe_rules`), point-to-point communication (`comm_p2p_rules`) and
+`inttoptr` (`scalar_ptr_rules`)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from xdsl.ir import Operation
 from xla_emit.dialects.pto.comm_p2p_rules import COMM_P2P_RULES
 from xla_emit.dialects.pto.fixpipe_rules import FIXPIPE_OP_RULES
 from xla_emit.dialects.pto.region_rules import REGION_RULES
+from xla_emit.dialects.pto.scalar_ptr_rules import SCALAR_PTR_RULES
 
 TABLE_OP_RULES: dict[str, Callable[[Operation], None]] = {
     **REGION_RULES,
     **FIXPIPE_OP_RULES,
     **COMM_P2P_RULES,
+    **SCALAR_PTR_RULES,
 }

@@ -415,8 +415,8 @@ func.func @k() {
 }
 
 // ----- pto.inttoptr
-func.func @k(%addr: i32) {
-  %result = pto.inttoptr %addr : i32 -> !pto.ptr<f32, ub>
+func.func @k(%addr: i64) {
+  %result = pto.inttoptr %addr : i64 -> !pto.ptr<f32, ub>
   return
 }
 
