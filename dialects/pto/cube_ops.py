@@ -35,9 +35,17 @@ from xla_emit.dialects.pto.tile_op import (
     require_same_element,
     shape_str,
 )
-from xla_emit.dialects.pto.types import DYNAMIC, TileBufType, TileTypeBase, op_target
+from xla_emit.dialects.pto.types import (
+    DYNAMIC,
+    TileBufType,
+    TileTypeBase,
+    element_type_name,
+    op_target,
+)
 
+from xla_emit.pto.acc_form_rules import acc_store_error, prequant_source_error
 from xla_emit.pto.mx_quant_rules import MxQuant, tquant_mx_error
+from xla_emit.pto.rules import is_low_precision
 from xla_emit.pto.scratch_rules import tci_tmp_error, tgather_index_error, tquant_error
 
 
@@ -104,13 +112,27 @@ class SameElementMoveOpBase(TileOpBase):
 
 
 _d = define_tile_op
+
+
+class _PreQuantOpBase(LooseTileOpBase):
+    """textract / tinsert: a fourth input, the pre-quantization word, reads an acc tile."""
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        source = self.ins[0].type
+        if len(self.ins) == 4 and isinstance(source, TileTypeBase):
+            error = prequant_source_error(source.loc.data)
+            if error:
+                raise VerifyException(error)
+
+
 TExtractOp = _d(
-    "textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+    "textract", _PreQuantOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
 )
 TExtractFpOp = _d("textract_fp", LooseTileOpBase, "textract through fixpipe params.", 2, (2, 2))
 
 
-class _TInsertOpBase(LooseTileOpBase):
+class _TInsertOpBase(_PreQuantOpBase):
     @classmethod
     def create(
         cls,
@@ -148,11 +170,39 @@ TInsertOp = _d(
 )
 TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
 TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)
-TStoreFpOp = _d("tstore_fp", LooseTileOpBase, "tstore from acc through fixpipe params.", 2)
+
+
+class _TStoreFpOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        source, view = self.ins[0].type, self.outs[0].type
+        if isinstance(source, TileTypeBase) and source.loc.data == "acc":
+            destination = element_type_name(getattr(view, "element_type", source.element_type))
+            error = acc_store_error(
+                op_target(self), source.element_name, destination, fp=True, prequant=False
+            )
+            if error:
+                raise VerifyException(error)
+
+
+class _TPrefetchOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        if op_target(self) == "a5":
+            return
+        elements = [getattr(v.type, "element_type", None) for v in (*self.ins, *self.outs)]
+        names = [element_type_name(e) for e in elements if e is not None]
+        if any(is_low_precision(name) for name in names):
+            raise VerifyException(
+                "expects A2/A3 tprefetch low-precision element types to be unsupported"
+            )
+
+
+TStoreFpOp = _d("tstore_fp", _TStoreFpOpBase, "tstore from acc through fixpipe params.", 2)
 FP_FORMS.update(
     {"pto.textract": TExtractFpOp, "pto.tinsert": TInsertFpOp, "pto.tstore": TStoreFpOp}
 )
-TPrefetchOp = _d("tprefetch", LooseTileOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
+TPrefetchOp = _d("tprefetch", _TPrefetchOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
 TFillPadOp = _d("tfillpad", SameElementMoveOpBase, "dst = src, padding filled with dst's pad.")
 TFillPadInplaceOp = _d(
     "tfillpad_inplace", SameElementMoveOpBase, "Fill src's padding in place with the pad value."

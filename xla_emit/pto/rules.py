@@ -125,10 +125,36 @@ def elementwise_errors(target: Target, op: str, element: str) -> list[str]:
 
 
 def low_precision_cvt_errors(target: Target, src: str, dst: str) -> list[str]:
-    """A2A3's tcvt has no f8, hif8, packed f4 or e8m0 element types (PTOAS main)."""
-    if target != "a2a3" or not any(_low_precision(e) for e in (src, dst)):
+    """A2A3's tcvt has no f8, hif8, packed f4 or e8m0 element types; A5's converts
+    f32 to f8/hif8, f16 to hif8, bf16 to packed f4 and back, f8/hif8 to f32 (PTOAS
+    main's isA5LowPrecisionTCvtPair)."""
+    if not any(_low_precision(e) for e in (src, dst)):
         return []
-    return ["expects A2/A3 tcvt low-precision element types to be unsupported"]
+    if target == "a2a3":
+        return ["expects A2/A3 tcvt low-precision element types to be unsupported"]
+    if _a5_low_precision_pair(src.removeprefix("!pto."), dst.removeprefix("!pto.")):
+        return []
+    return ["expects A5 tcvt low-precision type pairs to match PTO-ISA support"]
+
+
+def _a5_low_precision_pair(src: str, dst: str) -> bool:
+    f8 = dst.startswith("f8") and dst != "f8E8M0"
+    if src == "f32":
+        return f8 or dst == "hif8"
+    if src == "f16":
+        return dst == "hif8"
+    if src == "bf16":
+        return dst.startswith("f4")
+    if src.startswith("f4"):
+        return dst == "bf16"
+    if (src.startswith("f8") and src != "f8E8M0") or src == "hif8":
+        return dst == "f32"
+    return False
+
+
+def is_low_precision(element: str) -> bool:
+    """PTOAS's low-precision element types: f8 kinds, hif8, packed f4, e8m0, bf16x2."""
+    return _low_precision(element)
 
 
 def _low_precision(element: str) -> bool:

@@ -99,12 +99,10 @@ def row_arg_error(target: str, src: PlainTile, tmp: PlainTile | None) -> str | N
 
 
 def tsel_error(target: str, data: PlainTile, tmp: PlainTile | None) -> str | None:
-    if target == "a5" or tmp is None:
-        return None
+    if target == "a5" or tmp is None or data.element_bytes not in (2, 4):
+        return None  # an 8-bit select is A2A3's element-type rule (pto-verify-target)
     if tmp.element_bytes != 4:
         return "expects A2/A3 tsel tmp element type to be 4 bytes wide"
-    if data.element_bytes not in (2, 4):
-        return "expects A2/A3 tsel data element type to be 16 or 32 bits"
     return _capacity_error(tmp, 16 if data.element_bytes == 2 else 8)
 
 
