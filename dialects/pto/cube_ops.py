@@ -44,6 +44,7 @@ from xla_emit.dialects.pto.types import (
 )
 
 from xla_emit.pto.acc_form_rules import acc_store_error, prequant_source_error
+from xla_emit.pto.mx_matmul_rules import mx_error
 from xla_emit.pto.mx_quant_rules import MxQuant, tquant_mx_error
 from xla_emit.pto.rules import is_low_precision
 from xla_emit.pto.scratch_rules import tci_tmp_error, tgather_index_error, tquant_error
@@ -80,6 +81,16 @@ class MatmulFamilyOpBase(TileOpBase):
             for role, tile in (("lhs", left), ("dst", dst)):
                 if tile.valid_shape[0] not in (1, DYNAMIC):
                     raise VerifyException(f"expects {role} valid_shape[0] to be 1 for tgemv")
+        if ".mx" in self.name and op_target(self) == "a5":
+            self._verify_mx(dst)
+
+    def _verify_mx(self, dst: TileTypeBase) -> None:
+        """PTOAS main's A5 MX rules: K, the scale tiles, the element pair."""
+        start = self.ROLES.index("left")
+        tiles = [plain_tile(self.source(start + offset)) for offset in range(4)]
+        error = mx_error(self.name.startswith("pto.tgemv"), *tiles, plain_tile(dst))
+        if error:
+            raise VerifyException(error)
 
 
 def _matmul(mnemonic: str, roles: tuple[str, ...], doc: str) -> type[TileOpBase]:
