@@ -67,3 +67,62 @@ def test_only_scalar_accesses_use_the_pointer(use: str, user: str) -> None:
         "result may only be used as the pointer operand of pto.load_scalar or "
         f"pto.store_scalar; found use by '{user}'"
     )
+
+
+def _helper(signature: str, body: str) -> str:
+    return f"""module attributes {{pto.target_arch = "a5"}} {{
+  func.func private @h({signature}) attributes {{pto.tileop.helper}} {{
+{body}    return
+  }}
+}}
+"""
+
+
+VEC = "!pto.tile_buf<vec, 1x16xf32>"
+
+
+def test_a_tileop_helper_of_register_ops_passes() -> None:
+    body = '    %m = pto.pset_b32 "PAT_ALL" : !pto.mask<b32>\n'
+    check_pipeline(_module(_helper(f"%t: {VEC}, %n: i32", body)))
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("    pto.barrier <PIPE_V>\n", "tileop helpers must not contain pipe synchronization"),
+        (
+            "    %z = arith.constant 0 : i32\n"
+            "    %v = pto.prmt %z, %z, %z : i32, i32, i32 -> i32\n",
+            "tileop helpers must launch a @pto.simt helper instead of containing SIMT "
+            "operations directly",
+        ),
+        (
+            f"    %a = pto.alloc_tile : {VEC}\n",
+            "tileop helpers must not contain Tile allocation or high-level TileOps",
+        ),
+        (
+            f"    pto.tadd ins(%t, %t : {VEC}, {VEC}) outs(%t : {VEC})\n",
+            "tileop helpers must not contain Tile allocation or high-level TileOps",
+        ),
+    ],
+)
+def test_what_a_tileop_helper_may_not_hold(body: str, message: str) -> None:
+    with pytest.raises(OpError) as caught:
+        check_pipeline(_module(_helper(f"%t: {VEC}", body)))
+    assert caught.value.message == message
+
+
+def test_a_tileop_helper_returns_nothing_and_takes_tiles_or_scalars() -> None:
+    text = _helper("", "").replace(
+        "pto.tileop.helper} {", "pto.tileop.helper} {\n    %c = arith.constant 1 : i32"
+    )
+    text = text.replace("@h()", "@h() -> i32").replace("    return\n", "    return %c : i32\n")
+    with pytest.raises(OpError) as caught:
+        check_pipeline(_module(text))
+    assert caught.value.message.startswith("tileop helpers must not return values")
+    view = "!pto.partition_tensor_view<16xf32>"
+    with pytest.raises(OpError) as caught:
+        check_pipeline(_module(_helper(f"%v: {view}", "")))
+    assert caught.value.message == (
+        f"tileop argument #0 must be !pto.tile_buf or a PTO scalar, got {view}"
+    )
