@@ -40,6 +40,7 @@ from xla_emit.dialects.pto.types import (
     TileBufType,
     TileTypeBase,
     element_type_name,
+    format_dim,
     op_target,
 )
 
@@ -214,7 +215,38 @@ FP_FORMS.update(
     {"pto.textract": TExtractFpOp, "pto.tinsert": TInsertFpOp, "pto.tstore": TStoreFpOp}
 )
 TPrefetchOp = _d("tprefetch", _TPrefetchOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
-TFillPadOp = _d("tfillpad", SameElementMoveOpBase, "dst = src, padding filled with dst's pad.")
+
+
+class _TFillPadOpBase(SameElementMoveOpBase):
+    """PTOAS main infers tfillpad's lowering (no `mode`); between `mat` tiles pto-isa
+    has only the overload of one tile type, valid shape and pad included."""
+
+    def verify_semantics(self) -> None:
+        if "mode" in self.attributes:
+            raise VerifyException(
+                "does not accept 'mode'; PTOAS infers TFILLPAD lowering from physical shape "
+                "and planned addresses"
+            )
+        super().verify_semantics()
+        source, dst = self.ins[0].type, self.outs[0].type
+        mat = all(isinstance(t, TileBufType) and t.loc.data == "mat" for t in (source, dst))
+        if mat and source != dst:
+            raise VerifyException(_fillpad_mismatch(source, dst))
+
+
+def _fillpad_mismatch(source: TileBufType, dst: TileBufType) -> str:
+    fields = [
+        f"{name} ({format_dim(a)} vs {format_dim(b)})"
+        for name, a, b in zip(("v_row", "v_col"), source.valid_shape, dst.valid_shape, strict=True)
+        if a != b
+    ]
+    if source.pad != dst.pad:
+        fields.append(f"pad ({source.pad.data} vs {dst.pad.data})")
+    detail = f"; mismatching fields: {', '.join(fields)}" if fields else ""
+    return f"expects src/dst tile types to be lowerable to TFILLPAD for loc=mat{detail}"
+
+
+TFillPadOp = _d("tfillpad", _TFillPadOpBase, "dst = src, padding filled with dst's pad.")
 TFillPadInplaceOp = _d(
     "tfillpad_inplace", SameElementMoveOpBase, "Fill src's padding in place with the pad value."
 )

@@ -321,6 +321,13 @@ class TAssignOp(IRDLOperation):
             raise VerifyException(
                 f"tile addresses are 32-byte aligned, but got {hex(self.address.data)}"
             )
+        # PTOAS main: a constant address operand is aligned as its memory wants.
+        address = _constant(self.dynamic_address) if self.dynamic_address is not None else None
+        tile = self.tile.type
+        if address is not None and isinstance(tile, TileBufType):
+            error = address_error(tile.loc.data, address)
+            if error:
+                raise VerifyException(error)
 
 
 def _parse_defined_operand(parser: Parser) -> SSAValue:

@@ -7,7 +7,12 @@ For that target it rejects:
 
 - `--enable-bufid_sync` and `--vpto-scheduler=analyze|schedule` off A5;
 - `--enable-op-fusion=true` off A5;
-- a `--plan-memory-impl` other than `legacy` or `modern`.
+- a `--plan-memory-impl` other than `legacy` or `modern`;
+- more than one automatic synchronization mode (`--enable-insert-sync`,
+  `--enable-bufid_sync`, `--enable-inject-barrier-all-sync`,
+  `--enable-graph-sync-solver`), and any of them with a `pto.tassign`;
+- a `pto.alloc_multi_tile` carrying `pto.multi_buffer_addrs` (the planner's slot
+  addresses), one without a base `addr` at level 3, one with it below.
 
 A module compiled as a fatobj of backend children (`ptoas_backend_checks`) builds one
 compile unit per child; a child whose public functions (without a kernel kind) share
@@ -83,6 +88,8 @@ def check_driver_flags(module: ModuleOp, words: Sequence[str]) -> None:
         raise OpError(
             module, f"invalid --plan-memory-impl='{impl}', expected 'legacy' or 'modern'."
         )
+    _check_sync_modes(module, values)
+    _check_multi_tiles(module, values.get("pto-level", "level2"))
     if resolve_backend(module, DriverOptions.from_words(words)) is None:
         for child in module.body.ops:
             if isinstance(child, ModuleOp):
@@ -116,3 +123,46 @@ def _check_logical_names(child: ModuleOp) -> None:
                 "definitions",
             )
         seen.add(name)
+
+
+SYNC_MODES = (
+    "enable-insert-sync",
+    "enable-bufid_sync",
+    "enable-inject-barrier-all-sync",
+    "enable-graph-sync-solver",
+)
+PLANNED_ADDRESSES_ATTR = "pto.multi_buffer_addrs"
+
+
+def _check_sync_modes(module: ModuleOp, values: dict[str, str]) -> None:
+    modes = [mode for mode in SYNC_MODES if values.get(mode) == "true"]
+    if len(modes) > 1:
+        raise OpError(
+            module,
+            "--enable-insert-sync, --enable-bufid_sync, --enable-inject-barrier-all-sync, and "
+            "--enable-graph-sync-solver are mutually exclusive.",
+        )
+    tassign = next((op for op in module.walk() if op.name == "pto.tassign"), None)
+    if tassign is not None and modes:
+        raise OpError(tassign, f"pto.tassign requires --{modes[0]} to be disabled.")
+
+
+def _check_multi_tiles(module: ModuleOp, level: str) -> None:
+    allocs = [op for op in module.walk() if op.name == "pto.alloc_multi_tile"]
+    for op in allocs:
+        if PLANNED_ADDRESSES_ATTR in op.attributes:
+            raise OpError(
+                op, f"attribute '{PLANNED_ADDRESSES_ATTR}' is reserved for pto-plan-memory"
+            )
+    for op in allocs:
+        has_address = getattr(op, "addr", None) is not None
+        if level == "level3" and not has_address:
+            raise OpError(
+                op, "pto.alloc_multi_tile requires a base 'addr' operand when --pto-level=level3"
+            )
+        if level != "level3" and has_address:
+            raise OpError(
+                op,
+                "unexpected 'addr' operand on pto.alloc_multi_tile: only supported when "
+                "--pto-level=level3",
+            )

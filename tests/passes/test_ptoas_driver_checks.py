@@ -114,3 +114,66 @@ def test_a_fatobj_child_needs_distinct_logical_names() -> None:
         "mixed-backend child assembly does not yet support ambiguous in-child logical "
         "reference '@f'; found multiple ABI-specialized public func.func definitions"
     )
+
+
+TASSIGN = """module {
+  func.func @k(%t: !pto.tile_buf<vec, 16x16xf32>) {
+    %a = arith.constant 0 : i64
+    %r = pto.tassign %t, %a : !pto.tile_buf<vec, 16x16xf32> -> !pto.tile_buf<vec, 16x16xf32>
+    return
+  }
+}
+"""
+
+
+def test_automatic_synchronization_modes() -> None:
+    check_driver_flags(_module(PLAIN), ["--enable-insert-sync"])
+    with pytest.raises(OpError) as caught:
+        check_driver_flags(_module(PLAIN), ["--enable-insert-sync", "--enable-graph-sync-solver"])
+    assert "are mutually exclusive" in caught.value.message
+    with pytest.raises(OpError) as caught:
+        check_driver_flags(_module(TASSIGN), ["--pto-level=level3", "--enable-graph-sync-solver"])
+    assert caught.value.message == "pto.tassign requires --enable-graph-sync-solver to be disabled."
+
+
+MULTI = """module {{
+  func.func @k() {{
+    %a = arith.constant 0 : i64
+    %m = pto.alloc_multi_tile {form}: !pto.multi_tile_buf<vec, 16x16xf16, count=2>
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("form", "level", "message"),
+    [
+        ("addr = %a ", "level3", None),
+        ("", "level2", None),
+        (
+            "",
+            "level3",
+            "pto.alloc_multi_tile requires a base 'addr' operand when --pto-level=level3",
+        ),
+        (
+            "addr = %a ",
+            "level1",
+            "unexpected 'addr' operand on pto.alloc_multi_tile: only supported when "
+            "--pto-level=level3",
+        ),
+        (
+            "{pto.multi_buffer_addrs = array<i64: 0, 512>} ",
+            "level2",
+            "attribute 'pto.multi_buffer_addrs' is reserved for pto-plan-memory",
+        ),
+    ],
+)
+def test_multi_buffer_addresses_per_level(form: str, level: str, message: str | None) -> None:
+    module = _module(MULTI.format(form=form))
+    if message is None:
+        check_driver_flags(module, [f"--pto-level={level}"])
+        return
+    with pytest.raises(OpError) as caught:
+        check_driver_flags(module, [f"--pto-level={level}"])
+    assert caught.value.message == message

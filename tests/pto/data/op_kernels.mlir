@@ -12,7 +12,7 @@ func.func @k(%value: f32) {
 
 // ----- pto.alloc_multi_tile
 func.func @k(%addr: i64, %valid_row: index, %valid_col: index) {
-  %result = pto.alloc_multi_tile addr = %addr valid_row = %valid_row valid_col = %valid_col : !pto.multi_tile_buf<!pto.tile_buf<vec, 16x16xf32>, count=2>
+  %result = pto.alloc_multi_tile addr = %addr valid_row = %valid_row valid_col = %valid_col : !pto.multi_tile_buf<!pto.tile_buf<vec, 16x16xf32, valid=?x?>, count=2>
   return
 }
 
