@@ -10,6 +10,7 @@
   synchronization, SIMT op (it launches a SIMT helper instead), tile allocation or
   high-level tile op, nor a call. The op families are PTOAS's op interfaces
   (`MteOpInterface`, `SimtOpInterface`, `TileOpInterface`), listed here by name.
+- `PTOResolveReservedBuffers`: peer pipe pairing and flag ids (`pipe_flag_checks`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Operation
 from xla_emit.dialects.pto.types import TileBufType
+from xla_emit.passes.analysis.pipe_flag_checks import check_pipe_flags
 from xla_emit.passes.diagnostics import OpError
 
 SCALAR_ACCESSES = ("pto.load_scalar", "pto.store_scalar")
@@ -148,3 +150,4 @@ def check_pipeline(module: ModuleOp) -> None:
     """Raise `OpError` at the first op a pipeline check rejects."""
     check_inttoptr_uses(module)
     check_tileop_helpers(module)
+    check_pipe_flags(module)
