@@ -386,11 +386,6 @@ def _chunked(name: str, text: str, runs: list[RunLine], file: str) -> list[Case]
         or (checks_errors and bool(_CHECK_LINE.search(chunk)))
         for chunk in chunks
     ]
-    if checks_errors:
-        # FileCheck reads the chunks' diagnostics in order: a CHECK line naming an op's
-        # error (wherever the file puts it) speaks for the next chunk holding that op.
-        for chunk_index in _chunks_named_by_checks(text, chunks):
-            marked[chunk_index] = True
     cases = []
     for number, chunk in enumerate(chunks, 1):
         # A chunk fails when it says so; a `not` line whose chunks say nothing fails on each.
@@ -400,25 +395,6 @@ def _chunked(name: str, text: str, runs: list[RunLine], file: str) -> list[Case]
             Case(f"{name}#{number}", chunk, chunk_runs, fails, expected_error(chunk), file)
         )
     return cases
-
-
-_CHECKED_OP_ERROR = re.compile(r"CHECK(?!-NOT)[\w-]*:.*error: '([\w.]+)' op ")
-
-
-def _chunks_named_by_checks(text: str, chunks: list[str]) -> list[int]:
-    """The chunks the file's CHECK error lines name by op, matched in order."""
-    named, start = [], 0
-    for op in _CHECKED_OP_ERROR.findall(text):
-        for index in range(start, len(chunks)):
-            if re.search(rf"(?<![\w.]){re.escape(op)}(?![\w.])", _without_comments(chunks[index])):
-                named.append(index)
-                start = index + 1
-                break
-    return named
-
-
-def _without_comments(text: str) -> str:
-    return re.sub(r"//.*", "", text)
 
 
 def survey_file(path: Path, name: str) -> list[Outcome]:

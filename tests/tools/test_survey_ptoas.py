@@ -181,24 +181,6 @@ def test_under_a_not_line_each_chunk_with_a_check_line_fails() -> None:
     ]
 
 
-def test_check_lines_gathered_at_the_end_name_their_chunks_by_op() -> None:
-    """FileCheck reads every chunk's diagnostics in order, so CHECK lines the file puts
-    after its last chunk speak for the chunks holding the ops they name."""
-    first = "func.func @a() {\n  pto.barrier <PIPE_V>\n  return\n}\n"
-    second = "func.func @b() {\n  pto.pipe_barrier <PIPE_V>\n  return\n}\n"
-    text = (
-        "// RUN: not pto-test-opt %s -split-input-file 2>&1 | FileCheck %s\n"
-        f"{PLANNED}\n// -----\n{first}\n// -----\n{second}\n"
-        "// CHECK: error: 'pto.barrier' op is wrong\n"
-    )
-    cases = _survey().cases_of("e.pto", text)
-    assert [(c.name, c.expects_error) for c in cases] == [
-        ("e.pto#1", False),
-        ("e.pto#2", True),
-        ("e.pto#3", True),  # its own CHECK line (the file's last) marks it too
-    ]
-
-
 def test_a_case_our_code_raises_on_is_a_crash_and_the_survey_goes_on(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
