@@ -318,6 +318,10 @@ def _option(line: str, name: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _invokes_tool(command: str) -> bool:
+    return any(word in TOOLS for word in re.split(r"[\s|&;()]+", command))
+
+
 def split_parts(text: str) -> dict[str, str]:
     """`split-file`'s parts: the text after each `//--- name` line, up to the next.
     Blank lines keep each part's line numbers those of the file."""
@@ -350,10 +354,8 @@ def cases_of(name: str, text: str, folder: Path | None = None) -> list[Case]:
     """The inputs PTOAS's RUN lines give its tools for one file: the file, its parts,
     or a file beside it that its RUN lines name (`%S/other.pto`, in `folder`)."""
     runs = run_lines(text)
-    if run_commands(text) and not runs:
-        # Its RUN lines give it to no PTOAS tool (`ptoas --help`, or a unit-test binary
-        # whose output its CHECK lines match): nothing is parsed.
-        return []
+    if not runs and any(_invokes_tool(command) for command in run_commands(text)):
+        return []  # its RUN lines read no input (`ptoas --help`): nothing is parsed
     beside = [run for run in runs if run.input.startswith("%S/")]
     if beside and folder is not None and len(beside) == len(runs):
         other = beside[0].input.removeprefix("%S/")
@@ -534,10 +536,11 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
         if driver_options and run.tool == "ptoas":
             verify_driver_options(module, run.level or "level2", run.insert_sync)
             check_backend(module, DriverOptions.from_words(run.words))
-            check_driver_flags(module, run.words)
-            check_pipeline(module)
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
+        if driver_options and run.tool == "ptoas":
+            check_driver_flags(module, run.words)
+            check_pipeline(module)
         check_vmi_passes(module, run.passes)
     except OpError as error:
         return error

@@ -258,13 +258,6 @@ def test_a_file_whose_run_lines_read_no_input_is_no_case() -> None:
     assert _survey().cases_of("help.pto", text) == []
 
 
-def test_a_file_checking_another_tools_output_is_no_case() -> None:
-    """Its RUN line runs a unit-test binary and matches the file's CHECK lines against
-    that output: no PTOAS tool reads the file."""
-    text = "// RUN: pto-unit-test | FileCheck %s\n// CHECK: pass\n"
-    assert _survey().cases_of("unit.pto", text) == []
-
-
 def test_samples_without_run_lines_take_the_target_runop_sh_gives_them(tmp_path: Path) -> None:
     survey = _survey()
     assert survey.sample_arch("test/samples/TquantMx/tquant_mx.pto") == "a5"
