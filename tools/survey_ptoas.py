@@ -46,6 +46,10 @@ from xla_emit.dialects.pto import TARGET_ATTR
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
 from xla_emit.passes.analysis.ptoas_driver_checks import check_driver_flags
 from xla_emit.passes.analysis.ptoas_pipeline_checks import check_pipeline
+from xla_emit.passes.analysis.semantic_alias_checks import (
+    PLAN_MEMORY_FLAGS,
+    check_semantic_no_alias,
+)
 from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
 from xla_emit.passes.diagnostics import OpError
 from xla_emit.passes.pto.pto_verify_driver import verify_driver_options
@@ -541,6 +545,8 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
         if driver_options and run.tool == "ptoas":
             check_driver_flags(module, run.words)
             check_pipeline(module)
+        elif PLAN_MEMORY_FLAGS & set(run.words):
+            check_semantic_no_alias(module)
         check_vmi_passes(module, run.passes)
     except OpError as error:
         return error

@@ -11,6 +11,8 @@
   high-level tile op, nor a call. The op families are PTOAS's op interfaces
   (`MteOpInterface`, `SimtOpInterface`, `TileOpInterface`), listed here by name.
 - `PTOResolveReservedBuffers`: peer pipe pairing and flag ids (`pipe_flag_checks`).
+- PlanMemory's (or, at level 3, ResolveReservedBuffers') semantic no-alias rule
+  (`semantic_alias_checks`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation
 from xla_emit.dialects.pto.types import TileBufType
 from xla_emit.passes.analysis.pipe_flag_checks import check_pipe_flags
+from xla_emit.passes.analysis.semantic_alias_checks import check_semantic_no_alias
 from xla_emit.passes.diagnostics import OpError
 
 SCALAR_ACCESSES = ("pto.load_scalar", "pto.store_scalar")
@@ -151,3 +154,4 @@ def check_pipeline(module: ModuleOp) -> None:
     check_inttoptr_uses(module)
     check_tileop_helpers(module)
     check_pipe_flags(module)
+    check_semantic_no_alias(module)
