@@ -18,6 +18,11 @@ A module compiled as a fatobj of backend children (`ptoas_backend_checks`) build
 compile unit per child; a child whose public functions (without a kernel kind) share
 a PTODSL logical name (`pto.ptodsl.logical_name`, else the symbol) cannot get its
 logical wrapper yet, which the driver rejects at the child.
+
+A full EmitC compile lowers every `pto.subview` through the address of the tile it
+views (ResolveBufferSelect rewrites it into an `alloc_tile` at that address); a
+subview of a function's tile argument has none, stays, and EmitC's conversion, which
+takes no `pto.subview`, fails on it.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import BlockArgument, Operation
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, resolve_backend
 from xla_emit.passes.diagnostics import OpError
 
@@ -90,7 +95,10 @@ def check_driver_flags(module: ModuleOp, words: Sequence[str]) -> None:
         )
     _check_sync_modes(module, values)
     _check_multi_tiles(module, values.get("pto-level", "level2"))
-    if resolve_backend(module, DriverOptions.from_words(words)) is None:
+    options = DriverOptions.from_words(words)
+    if not options.prints_ir and resolve_backend(module, options) == "emitc":
+        _check_emitc_subviews(module)
+    if resolve_backend(module, options) is None:
         for child in module.body.ops:
             if isinstance(child, ModuleOp):
                 _check_logical_names(child)
@@ -165,4 +173,20 @@ def _check_multi_tiles(module: ModuleOp, level: str) -> None:
                 op,
                 "unexpected 'addr' operand on pto.alloc_multi_tile: only supported when "
                 "--pto-level=level3",
+            )
+
+
+def _viewed_root(op: Operation) -> object:
+    """What a chain of subviews views: the first value not made by a subview."""
+    value = op.operands[0]
+    while isinstance(value.owner, Operation) and value.owner.name == "pto.subview":
+        value = value.owner.operands[0]
+    return value
+
+
+def _check_emitc_subviews(module: ModuleOp) -> None:
+    for op in module.walk():
+        if op.name == "pto.subview" and isinstance(_viewed_root(op), BlockArgument):
+            raise OpError(
+                op, "failed to legalize operation 'pto.subview' that was explicitly marked illegal"
             )

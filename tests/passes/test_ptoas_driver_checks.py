@@ -177,3 +177,28 @@ def test_multi_buffer_addresses_per_level(form: str, level: str, message: str | 
     with pytest.raises(OpError) as caught:
         check_driver_flags(module, [f"--pto-level={level}"])
     assert caught.value.message == message
+
+
+SUBVIEW = """module {{
+  func.func @k(%arg: !pto.tile_buf<vec, 16x16xf32>) {{
+    %c0 = arith.constant 0 : index
+    %a = pto.alloc_tile : !pto.tile_buf<vec, 16x16xf32>
+    %t = pto.subview {root}[%c0, %c0] sizes [8, 16]
+      : !pto.tile_buf<vec, 16x16xf32> -> !pto.tile_buf<vec, 8x16xf32>
+    return
+  }}
+}}
+"""
+
+
+def test_emitc_lowers_subviews_of_addressed_tiles_only() -> None:
+    check_driver_flags(_module(SUBVIEW.format(root="%a")), ["-o", "out.cpp"])
+    argument = _module(SUBVIEW.format(root="%arg"))
+    with pytest.raises(OpError) as caught:
+        check_driver_flags(argument, ["-o", "out.cpp"])
+    assert caught.value.message == (
+        "failed to legalize operation 'pto.subview' that was explicitly marked illegal"
+    )
+    # Printing PTO IR stops before the EmitC conversion; VPTO keeps the view.
+    check_driver_flags(argument, ["--emit-pto-ir"])
+    check_driver_flags(argument, ["--pto-backend=vpto", "-o", "out.o"])
