@@ -376,11 +376,33 @@ def _peer_consumer_init(producer: Operation) -> Operation | None:
     matches = [
         o
         for o in function.walk()
-        if o.name == "pto.aiv_initialize_pipe"
-        and (reserved := _c2v_buffer_owner(o, "pto.reserve_buffer")) is not None
-        and _buffer_name(reserved) == name
+        if (
+            o.name == "pto.aiv_initialize_pipe"
+            and (reserved := _c2v_buffer_owner(o, "pto.reserve_buffer")) is not None
+            and _buffer_name(reserved) == name
+        )
+        or _lowered_peer(o, function, name)
     ]
     return matches[0] if len(matches) == 1 else None
+
+
+def _lowered_peer(op: Operation, owner: Operation, buffer: str | None) -> bool:
+    """A lowered fixpipe init that keeps its C2V peer contract: the function owning
+    the reserved buffer, the buffer's name, direction 1 (PTOAS's
+    matchesLoweredFixpipePeerContract)."""
+    if op.name not in LOWERED_INITS or "acc_push_epilogue" not in op.attributes:
+        return False
+    owner_attr = op.attributes.get("__pto.peer_owner_func")
+    name_attr = op.attributes.get("__pto.peer_reserve_name")
+    owner_name = owner.properties.get("sym_name")
+    return (
+        isinstance(owner_attr, SymbolRefAttr)
+        and isinstance(owner_name, StringAttr)
+        and owner_attr.root_reference.data == owner_name.data
+        and isinstance(name_attr, StringAttr)
+        and name_attr.data == buffer
+        and _integer(op, "__pto.peer_dir_mask") == 1
+    )
 
 
 def _epilogue_fields(init: Operation) -> Attribute | None:
@@ -452,10 +474,13 @@ def _peer_producer_init(consumer: Operation) -> tuple[Operation, Operation]:
     producers = [
         o
         for o in (function.walk() if function is not None else ())
-        if o.name == "pto.aic_initialize_pipe"
-        and (imported := _c2v_buffer_owner(o, "pto.import_reserved_buffer")) is not None
-        and _buffer_name(imported) == name
-        and _peer_function(imported) is own_function
+        if (
+            o.name == "pto.aic_initialize_pipe"
+            and (imported := _c2v_buffer_owner(o, "pto.import_reserved_buffer")) is not None
+            and _buffer_name(imported) == name
+            and _peer_function(imported) is own_function
+        )
+        or (own_function is not None and _lowered_peer(o, own_function, name))
     ]
     if function is None or len(producers) != 1:
         raise VerifyException(
@@ -531,7 +556,8 @@ def verify_fixpipe_consumer_peer(init: Operation) -> None:
             f"expects consumer tile layout to match acc_push_epilogue.layout {layout}"
         )
     _verify_slot_sizes(init, producer, tile)
-    producer_id = _integer(producer, "id")
+    lowered = producer.name in LOWERED_INITS
+    producer_id = _integer(producer, FRONTEND_ID_ATTR if lowered else "id")
     for push in function.walk():
         if push.name != "pto.tpush_to_aiv" or _integer(push, "id") != producer_id:
             continue

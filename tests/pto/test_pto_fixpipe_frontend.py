@@ -279,3 +279,21 @@ def test_a_fixpipe_talloc_does_not_split() -> None:
     view = "!pto.tensor_view<16x16xf32>"
     body = f"    %e = pto.talloc_to_aiv {{id = 0, split = 1}} -> {view}\n"
     assert _error(_kernels(cube_body=body)) == (5, "expects fixpipe TALLOC to have split = 0")
+
+
+def test_a_lowered_consumer_that_keeps_its_peer_contract_pairs() -> None:
+    """PTOAS's lowered fixpipe init keeps the owner, buffer and direction of its peer
+    contract; a front-end producer pairs with it as with a front-end consumer."""
+    epilogue = "#pto.acc_push_epilogue<layout = nz2nd, quant = no_convert, relu = no_relu>"
+    text = _kernels().replace(
+        "    pto.aiv_initialize_pipe {dir_mask",
+        "    %pipe = pto.initialize_l2l_pipe {dir_mask = 1, slot_size = 1024, slot_num = 8, "
+        '__pto.peer_owner_func = @vector, __pto.peer_reserve_name = "{name}", '
+        f"__pto.peer_dir_mask = 1 : i32, acc_push_epilogue = {epilogue}}}(%fifo : i32) -> !pto.pipe"
+        "\n    // {dir_mask",
+    )
+    lines = [line for line in text.splitlines() if "pto.tpop_from_aic" not in line]
+    lines = [line for line in lines if "tfree_from_aic" not in line]
+    _verify("\n".join(lines).replace('"{name}"', '"fifo"'))
+    with pytest.raises(UserError, match="expects peer consumer function"):
+        _verify("\n".join(lines).replace('"{name}"', '"other"'))
