@@ -46,6 +46,12 @@ from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
+from xla_emit.passes.analysis.ptoas_driver_checks import check_driver_flags
+from xla_emit.passes.analysis.ptoas_pipeline_checks import check_pipeline
+from xla_emit.passes.analysis.semantic_alias_checks import (
+    PLAN_MEMORY_FLAGS,
+    check_semantic_no_alias,
+)
 from xla_emit.passes.analysis.tool_option_checks import option_error
 from xla_emit.passes.analysis.uncovered_tile_sections import check_uncovered_tile_sections
 from xla_emit.passes.analysis.vmi_pass_checks import VMI_PASS_FLAGS, check_vmi_passes
@@ -547,6 +553,11 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
             check_backend(module, replace(options, unset_env=run.unset_env))
         verify_target(module, run.arch)
         verify_pipes(module, run.arch)
+        if driver_options and run.tool == "ptoas":
+            check_driver_flags(module, run.words)
+            check_pipeline(module)
+        elif PLAN_MEMORY_FLAGS & set(run.words):
+            check_semantic_no_alias(module)
         check_vmi_passes(module, run.passes)
         if run.tool == "pto-test-opt" and NORMALIZE_SECTIONS in run.words:
             check_uncovered_tile_sections(module)

@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from xdsl.utils.exceptions import VerifyException
 from xla_emit.dialects.pto.attrs import QuantTypeAttr
+from xla_emit.dialects.pto.gather_scatter_rules import verify_mgather, verify_mscatter
 from xla_emit.dialects.pto.tile_op import (
     FP_FORMS,
     SEGMENTS,
@@ -34,9 +35,19 @@ from xla_emit.dialects.pto.tile_op import (
     require_same_element,
     shape_str,
 )
-from xla_emit.dialects.pto.types import DYNAMIC, TileBufType, TileTypeBase, op_target
+from xla_emit.dialects.pto.types import (
+    DYNAMIC,
+    TileBufType,
+    TileTypeBase,
+    element_type_name,
+    format_dim,
+    op_target,
+)
 
+from xla_emit.pto.acc_form_rules import acc_store_error, prequant_source_error
+from xla_emit.pto.mx_matmul_rules import mx_error
 from xla_emit.pto.mx_quant_rules import MxQuant, tquant_mx_error
+from xla_emit.pto.rules import is_low_precision
 from xla_emit.pto.scratch_rules import tci_tmp_error, tgather_index_error, tquant_error
 
 
@@ -71,6 +82,16 @@ class MatmulFamilyOpBase(TileOpBase):
             for role, tile in (("lhs", left), ("dst", dst)):
                 if tile.valid_shape[0] not in (1, DYNAMIC):
                     raise VerifyException(f"expects {role} valid_shape[0] to be 1 for tgemv")
+        if ".mx" in self.name and op_target(self) == "a5":
+            self._verify_mx(dst)
+
+    def _verify_mx(self, dst: TileTypeBase) -> None:
+        """PTOAS main's A5 MX rules: K, the scale tiles, the element pair."""
+        start = self.ROLES.index("left")
+        tiles = [plain_tile(self.source(start + offset)) for offset in range(4)]
+        error = mx_error(self.name.startswith("pto.tgemv"), *tiles, plain_tile(dst))
+        if error:
+            raise VerifyException(error)
 
 
 def _matmul(mnemonic: str, roles: tuple[str, ...], doc: str) -> type[TileOpBase]:
@@ -103,13 +124,27 @@ class SameElementMoveOpBase(TileOpBase):
 
 
 _d = define_tile_op
+
+
+class _PreQuantOpBase(LooseTileOpBase):
+    """textract / tinsert: a fourth input, the pre-quantization word, reads an acc tile."""
+
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        source = self.ins[0].type
+        if len(self.ins) == 4 and isinstance(source, TileTypeBase):
+            error = prequant_source_error(source.loc.data)
+            if error:
+                raise VerifyException(error)
+
+
 TExtractOp = _d(
-    "textract", LooseTileOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
+    "textract", _PreQuantOpBase, "dst = src[r:, c:] (ins src, r, c[, pre-quant scalar]).", 1, (2, 3)
 )
 TExtractFpOp = _d("textract_fp", LooseTileOpBase, "textract through fixpipe params.", 2, (2, 2))
 
 
-class _TInsertOpBase(LooseTileOpBase):
+class _TInsertOpBase(_PreQuantOpBase):
     @classmethod
     def create(
         cls,
@@ -147,12 +182,71 @@ TInsertOp = _d(
 )
 TInsertFpOp = _d("tinsert_fp", LooseTileOpBase, "tinsert through fixpipe params.", 2, (2, 2))
 TMovFpOp = _d("tmov.fp", LooseTileOpBase, "tmov from acc, quantized by fixpipe params.", 2)
-TStoreFpOp = _d("tstore_fp", LooseTileOpBase, "tstore from acc through fixpipe params.", 2)
+
+
+class _TStoreFpOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        source, view = self.ins[0].type, self.outs[0].type
+        if isinstance(source, TileTypeBase) and source.loc.data == "acc":
+            destination = element_type_name(getattr(view, "element_type", source.element_type))
+            error = acc_store_error(
+                op_target(self), source.element_name, destination, fp=True, prequant=False
+            )
+            if error:
+                raise VerifyException(error)
+
+
+class _TPrefetchOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        if op_target(self) == "a5":
+            return
+        elements = [getattr(v.type, "element_type", None) for v in (*self.ins, *self.outs)]
+        names = [element_type_name(e) for e in elements if e is not None]
+        if any(is_low_precision(name) for name in names):
+            raise VerifyException(
+                "expects A2/A3 tprefetch low-precision element types to be unsupported"
+            )
+
+
+TStoreFpOp = _d("tstore_fp", _TStoreFpOpBase, "tstore from acc through fixpipe params.", 2)
 FP_FORMS.update(
     {"pto.textract": TExtractFpOp, "pto.tinsert": TInsertFpOp, "pto.tstore": TStoreFpOp}
 )
-TPrefetchOp = _d("tprefetch", LooseTileOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
-TFillPadOp = _d("tfillpad", SameElementMoveOpBase, "dst = src, padding filled with dst's pad.")
+TPrefetchOp = _d("tprefetch", _TPrefetchOpBase, "Prefetch a global view into a tile.", 0, (1, 1))
+
+
+class _TFillPadOpBase(SameElementMoveOpBase):
+    """PTOAS main infers tfillpad's lowering (no `mode`); between `mat` tiles pto-isa
+    has only the overload of one tile type, valid shape and pad included."""
+
+    def verify_semantics(self) -> None:
+        if "mode" in self.attributes:
+            raise VerifyException(
+                "does not accept 'mode'; PTOAS infers TFILLPAD lowering from physical shape "
+                "and planned addresses"
+            )
+        super().verify_semantics()
+        source, dst = self.ins[0].type, self.outs[0].type
+        mat = all(isinstance(t, TileBufType) and t.loc.data == "mat" for t in (source, dst))
+        if mat and source != dst:
+            raise VerifyException(_fillpad_mismatch(source, dst))
+
+
+def _fillpad_mismatch(source: TileBufType, dst: TileBufType) -> str:
+    fields = [
+        f"{name} ({format_dim(a)} vs {format_dim(b)})"
+        for name, a, b in zip(("v_row", "v_col"), source.valid_shape, dst.valid_shape, strict=True)
+        if a != b
+    ]
+    if source.pad != dst.pad:
+        fields.append(f"pad ({source.pad.data} vs {dst.pad.data})")
+    detail = f"; mismatching fields: {', '.join(fields)}" if fields else ""
+    return f"expects src/dst tile types to be lowerable to TFILLPAD for loc=mat{detail}"
+
+
+TFillPadOp = _d("tfillpad", _TFillPadOpBase, "dst = src, padding filled with dst's pad.")
 TFillPadInplaceOp = _d(
     "tfillpad_inplace", SameElementMoveOpBase, "Fill src's padding in place with the pad value."
 )
@@ -265,15 +359,29 @@ TScatterOp = _d(
     1,
     (0, 1),
 )
+
+
+class _MGatherOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        verify_mgather(self, self.ins[0].type, self.ins[1].type, self.outs[0].type)
+
+
+class _MScatterOpBase(LooseTileOpBase):
+    def verify_semantics(self) -> None:
+        super().verify_semantics()
+        verify_mscatter(self, self.ins[0].type, self.ins[1].type)
+
+
 MGatherOp = _d(
     "mgather",
-    LooseTileOpBase,
+    _MGatherOpBase,
     "dst[j] = mem[idx[j]] from global memory (ins mem, idx[, scratch]).",
     2,
     (0, 1),
     VIEW_INPUTS=(0, 1),
 )
-MScatterOp = _d("mscatter", LooseTileOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
+MScatterOp = _d("mscatter", _MScatterOpBase, "mem[idx[j]] = src[j] into global memory.", 2)
 
 
 class _THistogramOpBase(LooseTileOpBase):

@@ -66,6 +66,7 @@ from xla_emit.dialects.pto.ptoas_op_table import (
     PTOAS_ENUM_ATTRS,
     PTOAS_KEYWORD_ENUM_ATTRS,
 )
+from xla_emit.dialects.pto.table_op_rules import TABLE_OP_RULES
 from xla_emit.dialects.pto.types import PtrType, TensorViewType, TileBufType
 from xla_emit.dialects.pto.vmi_rules import VMI_RULES
 from xla_emit.dialects.pto.vpto_rules import VPTO_RULES
@@ -124,7 +125,7 @@ KINDS: dict[str, Callable[[], AttrConstraint]] = {
     "pipe": lambda: BaseAttr(PipeHandleType),
     "any": lambda: AnyAttr(),
 }
-DECLARED_OP_RULES = {**VMI_RULES, **VPTO_RULES, **DEV_ACCESS_RULES}
+DECLARED_OP_RULES = {**VMI_RULES, **VPTO_RULES, **DEV_ACCESS_RULES, **TABLE_OP_RULES}
 _ = AnyFloat  # floats are `any`: PTOAS's float constraints name lists of widths
 
 

@@ -484,10 +484,11 @@ class EventIdArraySetOp(IRDLOperation):
 
 @irdl_op_definition
 class DeclareTileMemrefOp(IRDLOperation):
-    """`%m = pto.declare_tile_memref -> memref<...>`."""
+    """`%m = pto.declare_tile_memref -> memref<...>` (PTOAS a56b18c's; main retired it):
+    a memref handle, as a56b18c's `AnyMemRef` result has it."""
 
     name = "pto.declare_tile_memref"
-    result = result_def()
+    result = result_def(MemRefType)
     assembly_format = "attr-dict `->` type($result)"
 
 

@@ -30,10 +30,12 @@ from xla_emit.dialects.pto.types import (
     TensorViewType,
     TileBufType,
     TileType,
+    element_type_name,
     op_target,
 )
 from xla_emit.dialects.syntax import defined_value
 
+from xla_emit.pto.acc_form_rules import acc_store_error
 from xla_emit.pto.alloc_rules import address_error, tile_layout_error
 
 
@@ -120,6 +122,16 @@ class TStoreOp(TileOpBase):
             )
         if src.loc.data == "mat" and op_target(self) == "a5":
             raise VerifyException("expects A5 tstore src to use loc=vec or loc=acc")
+        if src.loc.data == "acc":
+            error = acc_store_error(
+                op_target(self),
+                src.element_name,
+                element_type_name(view.element_type),
+                fp=False,
+                prequant=len(self.ins) == 2,
+            )
+            if error:
+                raise VerifyException(error)
         # PTOAS main: a fully static view holds exactly the tile's valid elements.
         count, valid = prod(view.dims), prod(src.valid_shape)
         # (An empty tile, PTOAS's no-op marker, is not counted.)
@@ -309,6 +321,13 @@ class TAssignOp(IRDLOperation):
             raise VerifyException(
                 f"tile addresses are 32-byte aligned, but got {hex(self.address.data)}"
             )
+        # PTOAS main: a constant address operand is aligned as its memory wants.
+        address = _constant(self.dynamic_address) if self.dynamic_address is not None else None
+        tile = self.tile.type
+        if address is not None and isinstance(tile, TileBufType):
+            error = address_error(tile.loc.data, address)
+            if error:
+                raise VerifyException(error)
 
 
 def _parse_defined_operand(parser: Parser) -> SSAValue:

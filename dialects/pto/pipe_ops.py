@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, MemRefType, StringAttr
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -31,11 +31,14 @@ from xla_emit.dialects.pto.attrs import (
     PipeHandleType,
 )
 from xla_emit.dialects.pto.fixpipe_rules import (
+    verify_fixpipe_consumer_peer,
     verify_fixpipe_pop,
+    verify_fixpipe_producer_peer,
     verify_fixpipe_push,
     verify_fixpipe_split,
     verify_no_unpublished_attributes,
 )
+from xla_emit.dialects.pto.internal_pipe_rules import entry_shape_error, verify_pipe_split
 from xla_emit.dialects.pto.types import (
     DYNAMIC,
     TensorViewType,
@@ -151,6 +154,10 @@ class _InitializePipeOpBase(IRDLOperation):
         epilogue = self.attributes.get("acc_push_epilogue")
         if epilogue is not None:
             self._verify_fixpipe(dir_mask, epilogue)
+            if self.name == "pto.aic_initialize_pipe":
+                verify_fixpipe_producer_peer(self)
+            else:
+                verify_fixpipe_consumer_peer(self)
 
     def _verify_global_entries(self, dir_mask: int) -> bool:
         """A pipe of GlobalTensor entries; True when it has no local consumer buffer."""
@@ -535,31 +542,14 @@ class _PipeTileOpBase(IRDLOperation):
     )
 
     def verify_(self) -> None:
-        """A global-memory entry has the shape of the slots its pipe was made with."""
-        entry, init = self.tile.type, self.pipe_handle.owner
-        if not isinstance(entry, TensorViewType) or not isinstance(init, InitializeL2G2LPipeOp):
-            return
-        slot = init.gm_addr.type
-        if not isinstance(slot, TensorViewType):
-            raise VerifyException(
-                "expects !pto.tensor_view pipe entry to use pto.initialize_l2g2l_pipe gm_addr "
-                "with tensor_view slot type"
-            )
-        if slot.element_type != entry.element_type:
-            raise VerifyException(
-                "expects pipe entry element type to match initialize_l2g2l_pipe gm_addr "
-                "element type"
-            )
-        if len(slot.dims) != len(entry.dims):
-            raise VerifyException(
-                "expects pipe entry rank to match initialize_l2g2l_pipe gm_addr rank"
-            )
-        for index, (have, want) in enumerate(zip(entry.dims, slot.dims, strict=True)):
-            if DYNAMIC not in (have, want) and have != want:
-                raise VerifyException(
-                    f"expects pipe entry dimension {index} to match initialize_l2g2l_pipe "
-                    f"gm_addr dimension {want}"
-                )
+        """The split mode, and a global-memory entry has the shape of the slots its pipe
+        was made with."""
+        verify_pipe_split(self, self.pipe_handle)
+        init = self.pipe_handle.owner
+        if isinstance(init, Operation):
+            error = entry_shape_error(self.tile.type, init)
+            if error:
+                raise VerifyException(error)
 
 
 @irdl_op_definition
@@ -609,6 +599,9 @@ class TFreeOp(IRDLOperation):
         printer.print_list([v.type for v in values], printer.print_attribute)
         printer.print_string(")")
         printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        verify_pipe_split(self, self.pipe_handle)
 
 
 # -- asynchronous DMA -------------------------------------------------------------------

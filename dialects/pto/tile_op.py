@@ -41,6 +41,7 @@ from xla_emit.dialects.pto.types import (
 from xla_emit.pto.plain_tile import PlainTile
 from xla_emit.pto.scratch_rules import SCRATCH_RULE_OPS, scratch_error
 from xla_emit.pto.targets import is_element_type
+from xla_emit.pto.tmp_contract_rules import TMP_CONTRACT_OPS, tmp_contract_error
 
 # The property of a generic-form op that splits its operands into groups.
 SEGMENTS = "operandSegmentSizes"
@@ -217,6 +218,7 @@ class TileOpBase(IRDLOperation):
         if not any(isinstance(v.type, MemRefType) for v in [*self.ins, *self.outs]):
             self.verify_semantics()
             self._verify_scratch()
+            self._verify_tmp_contract()
 
     def _verify_scratch(self) -> None:
         """PTOAS main's rules on the scratch tile: the last input past the tile inputs."""
@@ -231,6 +233,23 @@ class TileOpBase(IRDLOperation):
         precision = self.attributes.get("precisionType")
         error = scratch_error(
             op, op_target(self), plain_tile(dst), tmp, str(getattr(precision, "data", ""))
+        )
+        if error:
+            raise VerifyException(error)
+
+    def _verify_tmp_contract(self) -> None:
+        """PTOAS main's tmp contracts of arg reductions, tsel, tcolsum and tmrgsort."""
+        op = self.name.removeprefix("pto.")
+        if op not in TMP_CONTRACT_OPS or not self.is_dps or not self.outs:
+            return
+        tiles = [v.type for v in self.ins]
+        last = tiles[-1] if len(tiles) > self.TILE_INPUTS else None
+        tmp = plain_tile(last) if isinstance(last, TileTypeBase) else None
+        first, dst = tiles[0], self.outs[0].type
+        if not isinstance(first, TileTypeBase) or not isinstance(dst, TileTypeBase):
+            return
+        error = tmp_contract_error(
+            op, op_target(self), plain_tile(first), tmp, plain_tile(dst), self.attributes
         )
         if error:
             raise VerifyException(error)

@@ -23,6 +23,7 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xla_emit.pto.rules import TileDesc
 from xla_emit.pto.targets import (
@@ -515,11 +516,12 @@ def parse_spaced_ranked_shape(parser: AttrParser) -> tuple[list[int], Attribute]
     while True:
         if parser.parse_optional_punctuation("?") is not None:
             dims.append(DYNAMIC)
+        elif parser._current_token.kind == MLIRTokenKind.INTEGER_LIT:
+            # xDSL's dimension reader splits `0x4096` into 0 and `x4096`, as MLIR does
+            # (an integer reader would take it for hexadecimal).
+            dims.append(parser.parse_shape_dimension())
         else:
-            value = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
-            if value is None:
-                break
-            dims.append(value)
+            break
         parser.parse_shape_delimiter()
     return dims, parser.parse_type()
 

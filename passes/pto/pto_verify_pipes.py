@@ -84,6 +84,8 @@ class PipeInit:
     nosplit: bool | None
     flag_base: int | None
     keys: list[PipeKey] = field(default_factory=list[PipeKey])
+    # A pipe of GlobalTensor slots only: its peers share its front-end id and direction.
+    global_key: PipeKey | None = None
 
 
 def verify_pipes(module: ModuleOp, target_arch: str | None = None) -> None:
@@ -175,6 +177,8 @@ def verify_buffer_pairs(inits: list[PipeInit]) -> None:
     """PTOAS's reserved-buffer resolution: each buffer's pipe has its two sides."""
     by_key: dict[PipeKey, list[PipeInit]] = {}
     for init in inits:
+        if init.global_key is not None:
+            continue  # no reserved buffer to resolve
         if not init.keys and init.flag_base is None:
             raise OpError(
                 init.op,
@@ -218,13 +222,20 @@ def _inits_of(function: func.FuncOp) -> Iterator[PipeInit]:
     for op in function.walk():
         if isinstance(op, LOWERED_INITS):
             init = _lowered_init(op, name)
+            global_only = isinstance(op, InitializeL2G2LPipeOp) and op.local_addr is None
+            pipe_id = _integer(op, "__pto.frontend_id")
         elif isinstance(op, FRONTEND_INITS) and _dir_mask(op) in (1, 2, 3):
-            if op.c2v_consumer_buf is None and op.v2c_consumer_buf is None:
-                continue  # GlobalTensor entries only: no reserved buffer to resolve
             init = _frontend_init(op, function)
+            global_only = op.c2v_consumer_buf is None and op.v2c_consumer_buf is None
+            pipe_id = _integer(op, "id") or 0
         else:
             continue
         init.keys = [key for value, d in init.buffers if (key := _key(value, d, name))]
+        if global_only:
+            # PTOAS keys a GlobalTensor-only pipe by its front-end id (else the op
+            # itself) and direction.
+            name_key = f"id_{pipe_id}" if pipe_id is not None else f"op_{id(op)}"
+            init.global_key = ("__globaltensor", name_key, _dir_mask(op) or 0)
         yield init
 
 
@@ -292,7 +303,8 @@ def _peer_groups(inits: list[PipeInit]) -> list[list[PipeInit]]:
 
     first: dict[PipeKey, int] = {}
     for index, init in enumerate(inits):
-        for key in init.keys:
+        global_keys = [init.global_key] if init.global_key is not None else []
+        for key in [*init.keys, *global_keys]:
             if key in first:
                 group_of[root(index)] = root(first[key])
             else:

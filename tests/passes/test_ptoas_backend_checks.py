@@ -15,6 +15,7 @@ from xla_emit.passes.analysis.ptoas_backend_checks import (
 )
 from xla_emit.passes.diagnostics import OpError
 
+from xla_emit.diagnostics import UserError
 from xla_emit.ir import parse_mlir, verify_module
 
 KIND = "pto.kernel_kind = #pto.kernel_kind<vector>"
@@ -142,7 +143,8 @@ def test_simt_sections_launch_at_most_2048_threads(dims: str, ok: bool) -> None:
     check_backend(_simt(dims), _options("--emit-pto-ir %s -o -"))
 
 
-def test_simt_sections_are_outlined_from_ordinary_functions() -> None:
-    inside_entry = _simt("32, 1, 1", entry="pto.simt_entry")
-    message = _error(inside_entry, "--emit-vpto %s -o -")
-    assert message == "must not be nested in a function marked with 'pto.simt_entry'"
+def test_simt_sections_in_simt_entries_fail_the_op_verifier_first() -> None:
+    """PTOAS main's section verifier rejects a section in a `pto.simt_entry` function
+    before any backend runs (`tests/pto/test_pto_region_rules.py`)."""
+    with pytest.raises(UserError, match="must not appear inside a function marked with"):
+        _simt("32, 1, 1", entry="pto.simt_entry")

@@ -39,13 +39,17 @@ ROWS = {f"pto.{row[0]}": row for row in (*PTOAS_DECLARED_OPS, *HAND_PARSED_ROWS)
 
 
 def _printed_function(text: str, name: str) -> tuple[str, str]:
-    """The kernel's function printed, and the name of its first op."""
+    """The kernel's function printed, and the name of its first op (or of the op
+    named, where it only lives inside another: `pto.yield` in a fusion region)."""
     module, source_map = parse_mlir(text, f"{name}.mlir")
     verify_module(module, source_map)
     function = module.body.block.first_op
     stream = io.StringIO()
     Printer(stream=stream).print_op(function)  # type: ignore[arg-type]
     first = function.body.block.first_op.name  # type: ignore[union-attr]
+    if name.startswith("pto.") and first != name:
+        nested = [op.name for op in function.walk() if op.name == name]  # type: ignore[attr-defined]
+        first = nested[0] if nested else first
     return stream.getvalue().replace("func.return", "return") + "\n", first
 
 

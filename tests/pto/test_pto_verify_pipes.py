@@ -361,8 +361,9 @@ def test_front_end_init_prints_as_ptoas() -> None:
         f"acc_push_epilogue = {EPILOGUE.format(quant='f32_bf16')}}}({C2V})\n"
         "    return\n  }\n}\n"
     )
+    # Printed only: a fixpipe producer without its consumer function does not verify.
     stream = io.StringIO()
-    Printer(stream=stream).print_op(_module(text))  # type: ignore[arg-type]
+    Printer(stream=stream).print_op(parse_mlir(text, "pipes.mlir")[0])
     assert (
         "pto.aic_initialize_pipe {id = 0, dir_mask = 1, slot_size = 64, nosplit = true, "
         f"acc_push_epilogue = {EPILOGUE.format(quant='f32_bf16')}}}(c2v_consumer_buf = %fifo : i32)"
@@ -388,3 +389,32 @@ def test_global_tensor_front_end_pipes_need_no_reserved_buffer() -> None:
     text = text.replace("(v2c_consumer_buf = %x : i32)", "(gm_slot_tensor = %t : " + view + ")")
     text = text.replace("@vector(%v", "@vector(%t: " + view + ", %v")
     verify_pipes(_module(text), "a5")  # type: ignore[arg-type]
+
+
+def test_global_tensor_pipes_pair_by_id_for_split_agreement() -> None:
+    """A pipe of GlobalTensor slots only has no buffer to pair by: PTOAS pairs its two
+    inits by front-end id and direction, and they agree on splitting."""
+    view = "!pto.tensor_view<2x16x16xf32>"
+
+    def text(vector_split: int) -> str:
+        return f"""module attributes {{pto.target_arch = "a3"}} {{
+  func.func @cube(%g: {view}) attributes {{pto.kernel_kind = #pto.kernel_kind<cube>}} {{
+    pto.aic_initialize_pipe {{id = 0, dir_mask = 1, slot_size = 2048}}(gm_slot_tensor = %g : {view})
+    %e = pto.talloc_to_aiv {{id = 0, split = 0}} -> {view}
+    pto.tpush_to_aiv(%e : {view}) {{id = 0, split = 0}}
+    return
+  }}
+  func.func @vector(%g: {view}) attributes {{pto.kernel_kind = #pto.kernel_kind<vector>}} {{
+    pto.aiv_initialize_pipe {{id = 0, dir_mask = 1, slot_size = 2048}}(gm_slot_tensor = %g : {view})
+    %e = pto.tpop_from_aic {{id = 0, split = {vector_split}}} -> {view}
+    pto.tfree_from_aic(%e : {view}) {{id = 0, split = {vector_split}}}
+    return
+  }}
+}}
+"""
+
+    verify_pipes(_module(text(0)), "a3")  # type: ignore[arg-type]
+    assert _error(text(1), "a3") == (
+        "pto.aiv_initialize_pipe",
+        "conflicting pipe split usage across peer pipe init ops",
+    )

@@ -11,10 +11,11 @@ module attributes {pto.target_arch = "a2a3"} {
 
 // -----
 
-// A2A3: the transpose size comes from the source's valid rows and columns.
+// A2A3 transposes the valid region the source has at run time; PTOAS main's verifier
+// leaves the destination's valid shape to the kernel (one row to one row verifies).
 module attributes {pto.target_arch = "a2a3"} {
-  func.func @a2a3_valid_region(%s: !pto.tile_buf<vec, 16x16xf32, valid=16x8>, %d: !pto.tile_buf<vec, 16x16xf32, valid=16x8>) {
-    // expected-error@+1 {{A2A3 ttrans transposes the source's valid region 16x8, so the destination's valid shape must be 8x16, but it is 16x8}}
+  func.func @a2a3_valid_region(%s: !pto.tile_buf<vec, 16x16xf32, valid=16x8>, %d: !pto.tile_buf<vec, 16x16xf32, valid=16x8>, %r: !pto.tile_buf<vec, 1x16xf32>, %q: !pto.tile_buf<vec, 1x16xf32>) {
+    pto.ttrans ins(%r : !pto.tile_buf<vec, 1x16xf32>) outs(%q : !pto.tile_buf<vec, 1x16xf32>)
     pto.ttrans ins(%s : !pto.tile_buf<vec, 16x16xf32, valid=16x8>) outs(%d : !pto.tile_buf<vec, 16x16xf32, valid=16x8>)
     return
   }
@@ -69,9 +70,9 @@ module attributes {pto.target_arch = "a5"} {
 
 // Level 1 follows the same rules.
 module attributes {pto.target_arch = "a2a3"} {
-  func.func @a2a3_level1(%s: !pto.tile<16x16xf32, valid=16x8>) -> !pto.tile<16x16xf32> {
-    // expected-error@+1 {{A2A3 ttrans transposes the source's valid region 16x8, so the destination's valid shape must be 8x16, but it is 16x16}}
-    %d = pto.ttrans %s : !pto.tile<16x16xf32, valid=16x8> -> !pto.tile<16x16xf32>
+  func.func @a2a3_level1(%s: !pto.tile<16x16xf32, valid=16x8, blayout=col_major>) -> !pto.tile<16x16xf32> {
+    // expected-error@+1 {{A2A3 ttrans needs a row-major source, but the source is col_major}}
+    %d = pto.ttrans %s : !pto.tile<16x16xf32, valid=16x8, blayout=col_major> -> !pto.tile<16x16xf32>
     return %d : !pto.tile<16x16xf32>
   }
 }

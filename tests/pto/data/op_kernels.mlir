@@ -12,7 +12,7 @@ func.func @k(%value: f32) {
 
 // ----- pto.alloc_multi_tile
 func.func @k(%addr: i64, %valid_row: index, %valid_col: index) {
-  %result = pto.alloc_multi_tile addr = %addr valid_row = %valid_row valid_col = %valid_col : !pto.multi_tile_buf<!pto.tile_buf<vec, 16x16xf32>, count=2>
+  %result = pto.alloc_multi_tile addr = %addr valid_row = %valid_row valid_col = %valid_col : !pto.multi_tile_buf<!pto.tile_buf<vec, 16x16xf32, valid=?x?>, count=2>
   return
 }
 
@@ -47,44 +47,44 @@ func.func @k(%event: !pto.async_event, %session: !pto.async_session) {
 }
 
 // ----- pto.comm.tget
-func.func @k(%dst: f32, %src: f32, %ping: f32, %pong: f32) {
-  pto.comm.tget(%dst, %src, buf(%ping, %pong) : f32, f32, f32, f32)
+func.func @k(%dst: !pto.partition_tensor_view<4x256xi8>, %src: !pto.partition_tensor_view<4x256xi8>, %ping: !pto.tile_buf<vec, 1x256xi8>, %pong: !pto.tile_buf<vec, 1x256xi8>) {
+  pto.comm.tget(%dst, %src, buf(%ping, %pong) : !pto.partition_tensor_view<4x256xi8>, !pto.partition_tensor_view<4x256xi8>, !pto.tile_buf<vec, 1x256xi8>, !pto.tile_buf<vec, 1x256xi8>)
   return
 }
 
 // ----- pto.comm.tget_async
-func.func @k(%dst: f32, %src: f32, %session: !pto.async_session) {
-  %event = pto.comm.tget_async(%dst, %src, %session : f32, f32, !pto.async_session) -> !pto.async_event
+func.func @k(%dst: !pto.partition_tensor_view<1x256xi8>, %src: !pto.partition_tensor_view<1x256xi8>, %session: !pto.async_session) {
+  %event = pto.comm.tget_async(%dst, %src, %session : !pto.partition_tensor_view<1x256xi8>, !pto.partition_tensor_view<1x256xi8>, !pto.async_session) -> !pto.async_event
   return
 }
 
 // ----- pto.comm.tnotify
-func.func @k(%signal: f32, %value: i32) {
-  pto.comm.tnotify(%signal, %value : f32, i32) {notifyOp = #pto.notify_op<set>}
+func.func @k(%signal: !pto.partition_tensor_view<1xi32>, %value: i32) {
+  pto.comm.tnotify(%signal, %value : !pto.partition_tensor_view<1xi32>, i32) {notifyOp = #pto.notify_op<set>}
   return
 }
 
 // ----- pto.comm.tput
-func.func @k(%dst: f32, %src: f32, %ping: f32, %pong: f32) {
-  pto.comm.tput(%dst, %src, buf(%ping, %pong) : f32, f32, f32, f32)
+func.func @k(%dst: !pto.partition_tensor_view<4x256xi8>, %src: !pto.partition_tensor_view<4x256xi8>, %ping: !pto.tile_buf<vec, 1x256xi8>, %pong: !pto.tile_buf<vec, 1x256xi8>) {
+  pto.comm.tput(%dst, %src, buf(%ping, %pong) : !pto.partition_tensor_view<4x256xi8>, !pto.partition_tensor_view<4x256xi8>, !pto.tile_buf<vec, 1x256xi8>, !pto.tile_buf<vec, 1x256xi8>)
   return
 }
 
 // ----- pto.comm.tput_async
-func.func @k(%dst: f32, %src: f32, %session: !pto.async_session) {
-  %event = pto.comm.tput_async(%dst, %src, %session : f32, f32, !pto.async_session) -> !pto.async_event
+func.func @k(%dst: !pto.partition_tensor_view<1x256xi8>, %src: !pto.partition_tensor_view<1x256xi8>, %session: !pto.async_session) {
+  %event = pto.comm.tput_async(%dst, %src, %session : !pto.partition_tensor_view<1x256xi8>, !pto.partition_tensor_view<1x256xi8>, !pto.async_session) -> !pto.async_event
   return
 }
 
 // ----- pto.comm.ttest
-func.func @k(%signal: f32, %cmpValue: i32) {
-  %result = pto.comm.ttest(%signal, %cmpValue : f32, i32) {cmp = #pto.wait_cmp<ge>} -> i1
+func.func @k(%signal: !pto.partition_tensor_view<1xi32>, %cmpValue: i32) {
+  %result = pto.comm.ttest(%signal, %cmpValue : !pto.partition_tensor_view<1xi32>, i32) {cmp = #pto.wait_cmp<ge>} -> i1
   return
 }
 
 // ----- pto.comm.twait
-func.func @k(%signal: f32, %cmpValue: i32) {
-  pto.comm.twait(%signal, %cmpValue : f32, i32) {cmp = #pto.wait_cmp<ge>}
+func.func @k(%signal: !pto.partition_tensor_view<1xi32>, %cmpValue: i32) {
+  pto.comm.twait(%signal, %cmpValue : !pto.partition_tensor_view<1xi32>, i32) {cmp = #pto.wait_cmp<ge>}
   return
 }
 
@@ -245,8 +245,9 @@ func.func @k(%lhs: f32, %rhs: f32) {
 }
 
 // ----- pto.fusion_region
-func.func @k() {
+func.func @k(%x: f32) {
   %outputs = pto.fusion_region {
+    pto.yield(%x) : (f32) -> ()
   } : f32
   return
 }
@@ -414,8 +415,8 @@ func.func @k() {
 }
 
 // ----- pto.inttoptr
-func.func @k(%addr: i32) {
-  %result = pto.inttoptr %addr : i32 -> !pto.ptr<f32, ub>
+func.func @k(%addr: i64) {
+  %result = pto.inttoptr %addr : i64 -> !pto.ptr<f32, ub>
   return
 }
 
@@ -961,14 +962,16 @@ func.func @k(%value: i64) {
 }
 
 // ----- pto.set_quant_scalar
-func.func @k(%scale: f32) {
+func.func @k(%scale: f32, %gm: memref<256xf32, #pto.address_space<gm>>, %z: i32) {
   pto.set_quant_scalar(%scale : f32) {id =}
+  %pipe = pto.initialize_l2g2l_pipe {dir_mask = 1 : i64, slot_size = 1024 : i64, slot_num = 8 : i64, local_slot_num = 8 : i64, flag_base = 0 : i64, __pto.frontend_id = 0 : i32, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = deqf16_scalar, relu = no_relu>}(%gm : memref<256xf32, #pto.address_space<gm>>, %z : i32) -> !pto.pipe
   return
 }
 
 // ----- pto.set_quant_vector
-func.func @k(%scaling_tile: f32) {
-  pto.set_quant_vector(%scaling_tile : f32) {id =}
+func.func @k(%scaling_tile: !pto.tile_buf<scaling, 1x32xi64>, %gm: memref<256xf32, #pto.address_space<gm>>, %z: i32) {
+  pto.set_quant_vector(%scaling_tile : !pto.tile_buf<scaling, 1x32xi64>) {id =}
+  %pipe = pto.initialize_l2g2l_pipe {dir_mask = 1 : i64, slot_size = 1024 : i64, slot_num = 8 : i64, local_slot_num = 8 : i64, flag_base = 0 : i64, __pto.frontend_id = 0 : i32, acc_push_epilogue = #pto.acc_push_epilogue<layout = nz2nd, quant = deqf16_vec, relu = no_relu>}(%gm : memref<256xf32, #pto.address_space<gm>>, %z : i32) -> !pto.pipe
   return
 }
 
@@ -1155,8 +1158,8 @@ func.func @k(%src0: f32, %src1: f32, %src0Idx: f32, %src1Idx: f32, %dst: f32, %d
 }
 
 // ----- pto.tprefetch_async
-func.func @k(%src: f32, %ctx: !pto.prefetch_async_context) {
-  %event = pto.tprefetch_async(%src, %ctx : f32, !pto.prefetch_async_context) -> !pto.async_event
+func.func @k(%src: !pto.partition_tensor_view<1x256xi8>, %ctx: !pto.prefetch_async_context) {
+  %event = pto.tprefetch_async(%src, %ctx : !pto.partition_tensor_view<1x256xi8>, !pto.prefetch_async_context) -> !pto.async_event
   return
 }
 
@@ -2717,6 +2720,8 @@ func.func @k(%src: !pto.vreg<64xf32>, %part: index) {
 
 // ----- pto.yield
 func.func @k(%values: f32) {
-  pto.yield(%values) : (f32) -> ()
+  %outputs = pto.fusion_region {
+    pto.yield(%values) : (f32) -> ()
+  } : f32
   return
 }
