@@ -171,3 +171,25 @@ def test_fold_rule_fires_only_on_the_folded_patterns() -> None:
     assert not _folds("add", sub, a)  # (a - b) + a rounds
     assert not _folds("subtract", a, a)  # a - a rounds too
     assert not _folds("subtract", sub, b) and not _folds("add", add, b)
+
+
+def test_remainder_takes_no_16_bit_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One f16 ulp of a small dot (XLA:GPU rounds each product) is 128 ulp of the remainder
+    # it feeds (seed 804540).
+    def remainders_of_sums(program: Program) -> list[str]:
+        return [
+            i.text()
+            for i in program.instrs
+            if i.opcode == "remainder"
+            and any(
+                isinstance(v := program.value(name), Instr)
+                and v.ptype in ("f16", "bf16")
+                and v.opcode in ("dot", "reduce", "reduce-window")
+                for name in i.operands
+            )
+        ]
+
+    for seed in [804540, *range(300)]:
+        assert remainders_of_sums(generate(seed)) == []
+    monkeypatch.setattr(generate_module, "_is_16_bit_sum", lambda _: False)
+    assert remainders_of_sums(generate(804540))
