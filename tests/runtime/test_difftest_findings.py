@@ -644,6 +644,112 @@ ENTRY %main (x: c64[4]) -> c64[4] {
                 ],
             )
         ],
+    ),  # XLA's canonicalization folds complex `b + (a - b)` to `a` in the fusion's kernel
+    # (MLIR's `complex.add` folder; XLA:GPU's log and XLA:CPU's kernel alike): `a` exactly,
+    # not IEEE's rounded sum (1.8080776641656775 where a has ...773). Seed 800792.
+    Finding(
+        "complex_add_of_a_difference_folds",
+        """HloModule difftest, is_scheduled=true
+
+%fused_add (param_0: c128[3], param_1.1: c128[3]) -> c128[3] {
+  %param_0 = c128[3]{0} parameter(0)
+  %param_1.1 = c128[3]{0} parameter(1)
+  %subtract.1.1 = c128[3]{0} subtract(%param_1.1, %param_0)
+  ROOT %add.1.1 = c128[3]{0} add(%param_0, %subtract.1.1)
+}
+
+ENTRY %main.1 (p.2: c128[3], p.3: c128[3]) -> c128[3] {
+  %p.3 = c128[3]{0} parameter(1)
+  %p.2 = c128[3]{0} parameter(0)
+  ROOT %loop_add_fusion = c128[3]{0} fusion(%p.3, %p.2), kind=kLoop, calls=%fused_add
+}
+""",
+        [
+            (
+                "c128",
+                (3,),
+                [
+                    complex(0.7591897956479776, 1.8080776641656773),
+                    complex(-5.891436896911447, 2.4419673764373475),
+                    complex(2.0438623978396975, -INF),
+                ],
+            ),
+            (
+                "c128",
+                (3,),
+                [
+                    complex(-5e-324, -2.5586769816068764),
+                    complex(9.008710369634766, 0.1685592586128695),
+                    complex(-0.7313006271852239, -6.684056588514261),
+                ],
+            ),
+        ],
+        [
+            (
+                "c128",
+                (3,),
+                [
+                    complex(0.7591897956479776, 1.8080776641656773),
+                    complex(-5.891436896911447, 2.4419673764373475),
+                    complex(2.0438623978396975, -INF),
+                ],
+            )
+        ],
+    ),  # `(a + b) - b` in a multi-output fusion: XLA:GPU's kernel stores `a` (its log shows
+    # `complex.sub` folded away once CSE made both `b` one value; its PTX has no f64 add for
+    # it), so 0.1, -0 and 1.5e308 come back where IEEE gives 0.09999999999999998, +0 and inf.
+    # XLA:CPU runs the two ops as two kernels and rounds: this oracle is XLA:GPU's IR; the
+    # sum is XLA:CPU's.
+    Finding(
+        "complex_difference_of_a_sum_folds",
+        """HloModule complex_folds, is_scheduled=true
+
+%fused_add_subtract (param_0.62: c128[4], param_1.83: c128[4]) -> (c128[4], c128[4]) {
+  %param_1.83 = c128[4]{0} parameter(1)
+  %param_0.62 = c128[4]{0} parameter(0)
+  %sum.1.1 = c128[4]{0} add(%param_1.83, %param_0.62)
+  %back.1.1 = c128[4]{0} subtract(%sum.1.1, %param_0.62)
+  ROOT %tuple = (c128[4]{0}, c128[4]{0}) tuple(%back.1.1, %sum.1.1)
+}
+
+ENTRY %main.1 (a.1: c128[4], b.1: c128[4]) -> (c128[4], c128[4]) {
+  %b.1 = c128[4]{0} parameter(1)
+  %a.1 = c128[4]{0} parameter(0)
+  %fusion = (c128[4]{0}, c128[4]{0}) fusion(%b.1, %a.1), kind=kLoop, calls=%fused_add_subtract
+  %back = c128[4]{0} get-tuple-element(%fusion), index=0
+  %sum = c128[4]{0} get-tuple-element(%fusion), index=1
+  ROOT %tuple.1.0 = (c128[4]{0}, c128[4]{0}) tuple(%back, %sum)
+}
+""",
+        [
+            (
+                "c128",
+                (4,),
+                [complex(0.1, -0.0), complex(INF, 1.0), complex(-0.0, 2.5), complex(1.5e308, 3.0)],
+            ),
+            (
+                "c128",
+                (4,),
+                [complex(0.7, 0.3), complex(1.0, -2.0), complex(0.0, 1e-17), complex(1e308, -1.0)],
+            ),
+        ],
+        [
+            (
+                "c128",
+                (4,),
+                [complex(0.1, -0.0), complex(INF, 1.0), complex(-0.0, 2.5), complex(1.5e308, 3.0)],
+            ),
+            (
+                "c128",
+                (4,),
+                [
+                    complex(0.7999999999999999, 0.3),
+                    complex(INF, -1.0),
+                    complex(0.0, 2.5),
+                    complex(INF, 2.0),
+                ],
+            ),
+        ],
     ),
 ]
 

@@ -216,6 +216,22 @@ def _is_16_bit_quotient(value: Param | Instr) -> bool:
     )
 
 
+def _folds(opcode: str, x: Param | Instr, y: Param | Instr) -> bool:
+    """Whether `opcode(x, y)` is a complex add of a difference and its subtrahend, or a
+    subtract of a sum's addend (either order: XLA may swap an add's operands)."""
+    if opcode == "add":
+        return any(
+            isinstance(a, Instr) and a.opcode == "subtract" and a.operands[1] == b.name
+            for a, b in ((x, y), (y, x))
+        )
+    return (
+        opcode == "subtract"
+        and isinstance(x, Instr)
+        and x.opcode == "add"
+        and (y.name in x.operands)
+    )
+
+
 class _Builder:
     def __init__(self, seed: int) -> None:
         self.rng = np.random.default_rng([seed, 0])
@@ -335,10 +351,18 @@ class _Builder:
         op = self.pick(ops)
         if op == "divide":
             x, y = self._no_16_bit_quotients(x, y)
-        if x.ptype in COMPLEX and op == "subtract" and y is x:
-            # XLA:CPU computes complex (x - x) + x as x (a -0 part stays -0, an infinite
-            # part stays infinite), where IEEE arithmetic, XLA:GPU and ours give +0 and NaN
-            # (seed 700739); f64 keeps IEEE's answer.
+        if op == "remainder":
+            # A remainder keeps its dividend's error in absolute terms while its value
+            # shrinks: one f16 ulp (0.0625) of a small dot XLA:GPU rounds per product
+            # became 128 ulp of the remainder -1.89 (seed 804540). No 16-bit sums.
+            x, y = (
+                self.program.value(self.param(v.ptype, v.dims)) if _is_16_bit_sum(v) else v
+                for v in (x, y)
+            )
+        if x.ptype in COMPLEX and _folds(op, x, y):
+            # XLA folds complex `b + (a - b)` and `(a + b) - b` to `a` (MLIR's complex
+            # folders) inside one fusion kernel, and rounds where the two ops are kernels
+            # of their own: XLA:CPU and XLA:GPU fuse them differently (seed 800792, 700739).
             y = self.program.value(self.param(x.ptype, x.dims))
         if op == "atan2":
             # XLA:CPU's atan2(0, 0) is 0 from parameters but NaN from an iota's zeros (seed

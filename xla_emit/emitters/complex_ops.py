@@ -82,11 +82,42 @@ def emit_complex_op(
         if op_class is None:
             raise unsupported(instruction, f"{direction} on {operand_type.value}")
         return emitter.insert(op_class(operands[0], operands[1])).results[0]
+    folded = fold_complex_op(opcode, operands)
+    if folded is not None:
+        return folded
     if len(operands) == 2 and opcode in _BINARY:
         return emitter.insert(_BINARY[opcode](operands[0], operands[1])).results[0]
     if len(operands) == 1 and opcode in _UNARY:
         return emitter.insert(_UNARY[opcode](operands[0])).results[0]
     raise unsupported(instruction, f"on {operand_type.value}")
+
+
+def _defined_by(value: SSAValue, op_class: type[Operation]) -> Operation | None:
+    return value.owner if isinstance(value.owner, op_class) else None
+
+
+def fold_complex_op(opcode: str, operands: list[SSAValue]) -> SSAValue | None:
+    """The value MLIR's `complex.add`/`complex.sub` folders (`ComplexOps.cpp`) replace the
+    op with, if any: `b + (a - b)`, `(a - b) + b` and `(a + b) - b` are `a`.
+
+    XLA's canonicalization folds them in every fusion kernel (its GPU log of `p4 + (p1 -
+    p4)` on c128 stores p1; XLA:CPU's fused kernel too), so the result is `a` exactly, its
+    -0 and infinite parts kept, not the sum IEEE arithmetic rounds. The evaluator folds the
+    same instructions (`hlo/complex_ops.folded_operand`).
+    """
+    if len(operands) != 2:
+        return None
+    lhs, rhs = operands
+    if opcode == "add":
+        for sub, other in ((lhs, rhs), (rhs, lhs)):
+            op = _defined_by(sub, cplx.SubOp)
+            if op is not None and op.operands[1] is other:
+                return op.operands[0]
+    if opcode == "subtract":
+        op = _defined_by(lhs, cplx.AddOp)
+        if op is not None and op.operands[1] is rhs:
+            return op.operands[0]
+    return None
 
 
 def _convert(

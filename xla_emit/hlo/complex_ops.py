@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from xla_emit.hlo.shape import PrimitiveType
+from xla_emit.hlo.ir import HloInstruction
+from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 
 COMPLEX_UNARY_OPS: frozenset[str] = frozenset(
     {
@@ -166,3 +167,24 @@ def part(opcode: str, operands: list[np.ndarray], result: PrimitiveType) -> np.n
     if opcode == "real":
         return np.real(x).astype(result.dtype)
     return np.imag(x).astype(result.dtype) if np.iscomplexobj(x) else np.zeros_like(x)
+
+
+def folded_operand(instruction: HloInstruction) -> HloInstruction | None:
+    """The instruction whose value a complex add or subtract takes unchanged, as MLIR's
+    `complex` folders rewrite it in XLA's fusion kernels: `b + (a - b)`, `(a - b) + b` and
+    `(a + b) - b` are `a` exactly (a -0 or infinite part kept), not IEEE's rounded sum.
+    The emitters' folds (`emitters/complex_ops.fold_complex_op`), on HLO instructions."""
+    shape = instruction.shape
+    if not (isinstance(shape, ArrayShape) and shape.element_type.is_complex):
+        return None
+    opcode, operands = instruction.opcode, instruction.operands
+    if len(operands) != 2:
+        return None
+    lhs, rhs = operands
+    if opcode == "add":
+        for sub, other in ((lhs, rhs), (rhs, lhs)):
+            if sub.opcode == "subtract" and sub.operands[1] is other:
+                return sub.operands[0]
+    if opcode == "subtract" and lhs.opcode == "add" and lhs.operands[1] is rhs:
+        return lhs.operands[0]
+    return None

@@ -21,7 +21,7 @@ import numpy as np
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo import complex_ops, elementwise, eval_control, eval_linalg, eval_window
-from xla_emit.hlo.complex_ops import COMPLEX_PART_OPS
+from xla_emit.hlo.complex_ops import COMPLEX_PART_OPS, folded_operand
 from xla_emit.hlo.eval_indexed import gather, scatter
 from xla_emit.hlo.eval_library import custom_call
 from xla_emit.hlo.fft import evaluate_fft
@@ -104,6 +104,9 @@ def evaluate_values(
         if instruction.opcode == "parameter":
             assert instruction.parameter_number is not None
             values[instruction] = arguments[instruction.parameter_number]
+        elif not computation.is_entry and (folded := folded_operand(instruction)) is not None:
+            # XLA folds it inside a fusion's kernel; an entry's ops are a kernel each.
+            values[instruction] = values[folded]
         else:
             values[instruction] = evaluate_instruction(
                 instruction, [values[o] for o in instruction.operands]
