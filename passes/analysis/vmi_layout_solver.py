@@ -19,7 +19,8 @@ Both solvers join an `scf.if`'s results with what its branches yield, a branch's
 operands with its successor's arguments, and each `func.return`'s operands with those
 of the function's first return. Seeds and joins the model leaves out (other ops'
 layouts, loops, calls) only take conflicts away, so it refuses only what PTOAS refuses.
-Walks are MLIR's post-order, as PTOAS's, so the first conflict is PTOAS's first.
+Walks are MLIR's post-order, as PTOAS's: where only the modelled seeds conflict, the
+first conflict reported is PTOAS's first.
 """
 
 from __future__ import annotations
