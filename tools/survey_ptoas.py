@@ -45,8 +45,9 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Attribute
 from xdsl.printer import Printer
 from xla_emit.dialects.pto import TARGET_ATTR
+from xla_emit.passes.analysis.plan_memory_capacity_checks import check_planner_capacity
 from xla_emit.passes.analysis.ptoas_backend_checks import DriverOptions, check_backend
-from xla_emit.passes.analysis.ptoas_driver_checks import check_driver_flags
+from xla_emit.passes.analysis.ptoas_driver_checks import check_driver_flags, option_values
 from xla_emit.passes.analysis.ptoas_pipeline_checks import check_pipeline
 from xla_emit.passes.analysis.semantic_alias_checks import (
     PLAN_MEMORY_FLAGS,
@@ -556,6 +557,9 @@ def first_ptoas_error(module: ModuleOp, run: RunLine, driver_options: bool) -> O
         if driver_options and run.tool == "ptoas":
             check_driver_flags(module, run.words)
             check_pipeline(module)
+            if (run.level or "level2") != "level3":
+                impl = option_values(run.words).get("plan-memory-impl", "legacy")
+                check_planner_capacity(module, run.arch, impl)
         elif PLAN_MEMORY_FLAGS & set(run.words):
             check_semantic_no_alias(module)
         check_vmi_passes(module, run.passes)

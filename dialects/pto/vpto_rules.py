@@ -812,11 +812,21 @@ def _token(op: Operation, names: tuple[str, ...], prefix: str) -> str | None:
     return None
 
 
+VCVT_PAIR_MESSAGE = "unsupported vcvt source/result element type pair"
+
+
+def vcvt_pair_supported(source: Attribute, result: Attribute) -> bool:
+    """Whether `pto.vcvt` converts `source` elements to `result` ones at all (its
+    verifier's first rule; `-vmi-to-vpto` checks the ops it builds with it too)."""
+    pair = (vcvt_kind(source) or "", vcvt_kind(result) or "")
+    return pair in VCVT_CONTRACTS
+
+
 def _vcvt(op: Operation) -> None:
     input_, result = op.input.type, op.result.type  # type: ignore[attr-defined]
     source, target = vcvt_kind(input_.element_type), vcvt_kind(result.element_type)
     contract = VCVT_CONTRACTS.get((source or "", target or ""))
-    require(contract is not None, "unsupported vcvt source/result element type pair")
+    require(contract is not None, VCVT_PAIR_MESSAGE)
     assert contract is not None and source is not None and target is not None
     needs_rnd, needs_sat, needs_part, family, modes = contract
     a, b = _kind_bits(source), _kind_bits(target)

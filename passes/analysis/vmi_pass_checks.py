@@ -37,6 +37,10 @@ from collections.abc import Callable, Iterator, Sequence
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
 from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
+from xla_emit.passes.analysis.vmi_layout_solver import (
+    check_mask_granularities,
+    check_preferred_layouts,
+)
 from xla_emit.passes.analysis.vmi_lowering_checks import (
     check_assignment_boundaries,
     check_layout_support,
@@ -299,11 +303,13 @@ def check_vmi_passes(module: ModuleOp, flags: Sequence[str]) -> None:
                 check_layout_assigned(module, lowered)
         elif flag == "vmi-layout-assignment":
             check_layout_assignment(module, lowered)
+            check_preferred_layouts(module, lowered)
             assigned = True
         elif flag == "vmi-to-vpto":
             check_vmi_to_vpto(module, assigned, lowered)
             return
         elif flag == MASK_GRANULARITY_FLAG:
+            check_mask_granularities(module, lowered)
             granular = True
         elif flag == UNIFIED_TO_LEGACY_FLAG:
             verify_legacy_forms(module)

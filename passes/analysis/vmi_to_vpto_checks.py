@@ -41,12 +41,14 @@ from xla_emit.dialects.pto.vmi_lanes import (
 )
 from xla_emit.dialects.pto.vmi_rules import (
     is_contiguous,
+    is_group_slots,
     lanes_per_register,
     layout_of,
     physical_arity,
     storage_bits,
     string_prop,
 )
+from xla_emit.dialects.pto.vpto_rules import VCVT_PAIR_MESSAGE, vcvt_pair_supported
 from xla_emit.dialects.pto.vpto_types import VMILayoutAttr, VMIVRegType
 from xla_emit.passes.analysis import vmi_layout_support as tables
 from xla_emit.passes.analysis.vmi_layout_support import constant_index
@@ -1121,3 +1123,63 @@ def check_supported_ops(module: ModuleOp, lowered: bool, assigned: bool = False)
     for op in post_order(module):
         if left_unified(op, lowered):
             raise OpError(op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
+    if assigned:
+        return
+    # The module the conversion built is verified after it: an op it builds may break
+    # that op's own rule.
+    for op in post_order(module):
+        reason = built_op_error(op, lowered)
+        if reason:
+            raise OpError(op, reason)
+
+
+def built_op_error(op: Operation, lowered: bool) -> str | None:
+    """The verifier error of a VPTO op the conversion of `op` builds, if it has one."""
+    if not op.name.startswith("pto.vmi."):
+        return None
+    form = vmi_form(op, lowered)
+    if form.name == "pto.vmi.trunci":
+        return _trunci_vcvt_error(form)
+    return None
+
+
+def _trunci_vcvt_error(form: VMIForm) -> str | None:
+    """`trunci` narrows through `pto.vcvt` on its own element types, save that it
+    converts si32 to si8 as ui32 to ui8 between bitcasts (the same bits)."""
+    source, result = form.type("source"), form.type("result")
+    if not isinstance(source, VMIVRegType) or not isinstance(result, VMIVRegType):
+        return None
+    if not _trunci_builds_vcvt(form.op, source, result):
+        return None
+    narrow, wide = result.element_type, source.element_type
+    if _signed_width(wide) == 32 and _signed_width(narrow) == 8:
+        return None
+    if vcvt_pair_supported(wide, narrow):
+        return None
+    return f"'pto.vcvt' op {VCVT_PAIR_MESSAGE}"
+
+
+def _trunci_builds_vcvt(op: Operation, source: VMIVRegType, result: VMIVRegType) -> bool:
+    """Whether the trunci lowering emits a `vcvt`: not where it only reinterprets the
+    wide register (NOSAT into a dense lane-strided result; 32 to 8 bits into eight
+    group slots, left for the store to pack)."""
+    src, dst = layout_of(source), layout_of(result)
+    if src is None or dst is None:
+        return False
+    wide, narrow = storage_bits(source.element_type), storage_bits(result.element_type)
+    factor = wide // narrow if narrow else 0
+    lane_strided = (
+        is_contiguous(src)
+        and is_contiguous(dst)
+        and src.lane_stride.data == 1
+        and dst.lane_stride.data == factor
+    )
+    if lane_strided and string_prop(op, "saturate") == "NOSAT":
+        return False
+    return not (is_group_slots(dst) and dst.slots.data == 8 and (wide, narrow) == (32, 8))
+
+
+def _signed_width(element: Attribute) -> int | None:
+    if isinstance(element, IntegerType) and element.signedness.data == Signedness.SIGNED:
+        return element.width.data
+    return None

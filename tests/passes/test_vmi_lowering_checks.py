@@ -536,6 +536,42 @@ def test_truncf_narrows_four_parts_into_two() -> None:
     assert message.endswith("(source/result layouts do not match a legal cast table row)")
 
 
+@pytest.mark.parametrize(
+    ("wide", "narrow", "sat", "ok"),
+    [
+        ("i32", "ui8", "SAT", True),  # vcvt s32 -> u8
+        ("ui32", "ui8", "SAT", True),  # vcvt u32 -> u8
+        ("si32", "si8", "NOSAT", True),  # converted as ui32 -> ui8 between bitcasts
+        ("i32", "i8", "SAT", False),  # signless counts as signed: vcvt has no s32 -> s8
+        ("i32", "i8", "NOSAT", False),
+    ],
+)
+def test_trunci_builds_a_vcvt_of_its_element_types(
+    wide: str, narrow: str, sat: str, ok: bool
+) -> None:
+    source = vreg(256, wide, "deinterleaved = 4")
+    body = f'%h = pto.vmi.vcvt %a {{saturate = "{sat}"}} : {source} -> {vreg(256, narrow)}'
+    module = kernel(f"%a: {source}", body)
+    if ok:
+        check_vmi_passes(module, TO_VPTO)
+    else:
+        assert error(module, TO_VPTO) == (
+            "pto.vmi.vcvt",
+            "'pto.vcvt' op unsupported vcvt source/result element type pair",
+        )
+    # The survey of what it converts accepts them all: the op built is what fails.
+    check_vmi_passes(module, GATE)
+
+
+def test_a_nosat_trunci_into_strided_lanes_builds_no_vcvt() -> None:
+    source = vreg(64, "i32")
+    result = vreg(64, "i8", "contiguous, lane_stride = 4")
+    body = '%h = pto.vmi.vcvt %a {{saturate = "{}"}} : {} -> {}'
+    check_vmi_passes(kernel(f"%a: {source}", body.format("NOSAT", source, result)), TO_VPTO)
+    sat = kernel(f"%a: {source}", body.format("SAT", source, result))
+    assert error(sat, TO_VPTO)[1].endswith("unsupported vcvt source/result element type pair")
+
+
 def test_a_unified_op_the_rewrite_keeps_is_left_unconverted() -> None:
     body = "%r = pto.vmi.vmula %a, %a, %a : {t}, {t}, {t} -> {t}"
     floats, ints = "!pto.vmi.vreg<64xf32>", "!pto.vmi.vreg<64xi32>"
