@@ -355,8 +355,12 @@ def has_reduction_side_outputs(
     input shape and reduced dims form one group, tiled together (`max(p)` beside
     `convert(xor(convert(p)))`).
     """
-    reduces = list(dict.fromkeys(reduction_heroes(roots, heroes)))
+    reduces = reduction_heroes(roots, heroes)
     if not reduces or not all(_same_reduction(reduce, reduces[0]) for reduce in reduces):
+        return False
+    # Two roots of one reduce (`r` and `negate(r)`) stay with the loop emitter, as before
+    # there were groups: no XLA dump of ours shows its reduction emitter writing those.
+    if len(set(reduces)) != len(reduces):
         return False
     if len(reduces) > 1 and not _one_epilogue_shape(roots, heroes, reduces):
         return False
