@@ -152,3 +152,29 @@ def test_reduces_of_other_reduced_dims_are_no_group() -> None:
     )
     analysis = analyze_fusion(fused_computation(parse(text).entry.root))
     assert analysis.kind is EmitterKind.LOOP
+
+
+DISJOINT_INPUTS = f"""HloModule disjoint_inputs
+{REDUCERS}
+fused {{
+  x = f32[16,256] parameter(0)
+  y = s32[16,256] parameter(1)
+  lo = f32[] constant(-inf)
+  m = f32[16] reduce(x, lo), dimensions={{1}}, to_apply=max_f32
+  zero = s32[] constant(0)
+  r = s32[16] reduce(y, zero), dimensions={{1}}, to_apply=xor_s32
+  ROOT t = (f32[16], s32[16]) tuple(m, r)
+}}
+
+ENTRY main {{
+  x = f32[16,256] parameter(0)
+  y = s32[16,256] parameter(1)
+  ROOT f = (f32[16], s32[16]) fusion(x, y), kind=kInput, calls=fused
+}}
+"""
+
+
+def test_reduces_of_disjoint_inputs_share_one_group() -> None:
+    """XLA launches such reduces as groups of their own (`blockIdx.y`); ours runs them as one
+    group, with the same values."""
+    _check_against_the_evaluator(DISJOINT_INPUTS, heroes=2)
