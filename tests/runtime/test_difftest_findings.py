@@ -751,6 +751,22 @@ ENTRY %main.1 (a.1: c128[4], b.1: c128[4]) -> (c128[4], c128[4]) {
             ),
         ],
     ),
+    # Two reduces of one input (`max` of f32[2], `xor` of its s64 convert under a u32
+    # convert) beside a side output `complex(p, p)`: XLA's reduction emitter runs both in
+    # one group (one thread loop, a shuffle per reduce, one epilogue); ours tiled one reduce
+    # only and refused the fusion as a multi-output loop of two shapes (seed 802057). By
+    # hand: s64(inf) saturates to 2**63 - 1, s64(-7.9) is -7, their xor is 0x8000...0006,
+    # whose low 32 bits are 6.
+    Finding(
+        "two_reduce_heroes_with_side_output",
+        "two_reduce_heroes_with_side_output.hlo",
+        [("f32", (2,), [INF, -7.900000095367432])],
+        [
+            ("f32", (), [INF]),
+            ("c64", (2,), [complex(INF, INF), complex(-7.900000095367432, -7.900000095367432)]),
+            ("u32", (), [6]),
+        ],
+    ),
 ]
 
 

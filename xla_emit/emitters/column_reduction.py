@@ -25,7 +25,6 @@ from xla_emit.emitters.reduction_parts import (
     allocate_shared,
     emit_vector_element_loop,
     extract_element,
-    shuffle_reduce,
 )
 from xla_emit.emitters.work_items import BLOCK_X, grid_dim_vars
 from xla_emit.indexing.affine import AffineExpr, SymbolExpr
@@ -188,7 +187,7 @@ def combine_column(
             ]
             for tile, init in zip(synced, partials.inits, strict=True)
         ]
-        results = shuffle_reduce(grid.builder, transposed, partials.reducer)
+        results = partials.shuffle(grid.builder, transposed)
         return partials.write(grid.emitter, [element], results, outputs)
 
     return emit_vector_element_loop(grid, size, partials.outputs, reduce_and_write)

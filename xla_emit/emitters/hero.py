@@ -245,37 +245,52 @@ class FusionAnalysis:
 
     @property
     def hero(self) -> HloInstruction:
-        """The hero the emitter is chosen by: the reduce of a reduction with side outputs."""
+        """The hero the emitter is chosen by: the first reduce of a reduction group."""
         if self.kind is EmitterKind.REDUCTION:
-            return reduction_heroes(list(self.roots), self.heroes)[0]
+            return self.reduction_group[0]
         return self.heroes[0]
+
+    @property
+    def reduction_group(self) -> tuple[HloInstruction, ...]:
+        """The reduces a reduction fusion tiles together, in the order of their roots (XLA's
+        reduction group: one thread loop carrying every hero's accumulators)."""
+        if self.kind is not EmitterKind.REDUCTION:
+            return ()
+        return tuple(dict.fromkeys(reduction_heroes(list(self.roots), self.heroes)))
 
     @property
     def side_outputs(self) -> tuple[int, ...]:
         """The output positions (tuples flattened: a variadic reduce's root holds several) a
         reduction fusion computes per input element (XLA's side outputs): every root but
-        the reduction's."""
+        the reductions'."""
         if self.kind is not EmitterKind.REDUCTION:
             return ()
+        group = self.reduction_group
         return tuple(
-            i for i, root in enumerate(self.output_roots) if self._hero_of(root) is not self.hero
+            i for i, root in enumerate(self.output_roots) if self.hero_of(root) not in group
         )
 
     @property
-    def reduction_epilogue_root(self) -> HloInstruction | None:
-        """The root a reduction with side outputs writes through an epilogue (None: the
-        reduce is a root itself, or there are no side outputs)."""
-        if self.kind is not EmitterKind.REDUCTION or len(self.roots) == 1:
-            return None
-        root = next(r for r in self.roots if self._hero_of(r) is self.hero)
-        return None if root is self.hero else root
+    def reduction_roots(self) -> tuple[HloInstruction, ...]:
+        """The roots a reduction group writes from lane 0 (a reduce, or an epilogue of one)."""
+        group = self.reduction_group
+        return tuple(root for root in self.roots if self.hero_of(root) in group)
+
+    @property
+    def reduction_epilogue_roots(self) -> tuple[HloInstruction, ...]:
+        """The roots a reduction with side outputs or several heroes writes through one
+        epilogue (empty: every reduction root is its reduce, or the fusion has one root)."""
+        roots = self.reduction_roots
+        if len(self.roots) == 1 or all(root is self.hero_of(root) for root in roots):
+            return ()
+        return roots
 
     @property
     def output_roots(self) -> tuple[HloInstruction, ...]:
         """The root writing each output position (tuples flattened)."""
         return tuple(root for root in self.roots for _ in flatten_shape(root.shape))
 
-    def _hero_of(self, root: HloInstruction) -> HloInstruction:
+    def hero_of(self, root: HloInstruction) -> HloInstruction:
         return self.heroes[self.roots.index(root)]
 
 
@@ -329,22 +344,53 @@ def reduction_heroes(
 def has_reduction_side_outputs(
     roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
 ) -> bool:
-    """One root is a supported reduce, every other root has as many elements as its input.
+    """Every root is a supported reduce (or an epilogue of one) of one reduction group, or has
+    as many elements as the reduces' input.
 
     XLA's reduction emitter computes such "side outputs" per input element in the
     reduction's own loop (`GetEmitterFusionKind` accepts them by element count).
-    The reduce is a root itself (a variadic one too: XLA fuses an argmin with an
+    A reduce is a root itself (a variadic one too: XLA fuses an argmin with an
     elementwise op of its input, `((u8[], s32[]), u8[2])`) or under an epilogue of its own
-    (`convert(reduce)` beside a `reduce-precision` of the input).
+    (`convert(reduce)` beside a `reduce-precision` of the input). Several reduces of one
+    input shape and reduced dims form one group, tiled together (`max(p)` beside
+    `convert(xor(convert(p)))`).
     """
     reduces = reduction_heroes(roots, heroes)
-    if len(reduces) != 1:
+    if not reduces or not all(_same_reduction(reduce, reduces[0]) for reduce in reduces):
+        return False
+    # Two roots of one reduce (`r` and `negate(r)`) stay with the loop emitter, as before
+    # there were groups: no XLA dump of ours shows its reduction emitter writing those.
+    if len(set(reduces)) != len(reduces):
+        return False
+    if len(reduces) > 1 and not _one_epilogue_shape(roots, heroes, reduces):
         return False
     input_elements = reduces[0].operands[0].array_shape.num_elements
-    sides = [root for root, hero in zip(roots, heroes, strict=True) if hero is not reduces[0]]
+    sides = [root for root, hero in zip(roots, heroes, strict=True) if hero not in reduces]
     return all(
         len(flatten_shape(root.shape)) == 1 and root.array_shape.num_elements == input_elements
         for root in sides
+    )
+
+
+def _same_reduction(reduce: HloInstruction, first: HloInstruction) -> bool:
+    """Whether `reduce` tiles as `first` does: the same input dims, the same reduced dims."""
+    dims = reduce.operands[0].array_shape.dimensions
+    return dims == first.operands[0].array_shape.dimensions and set(reduce.dimensions or ()) == set(
+        first.dimensions or ()
+    )
+
+
+def _one_epilogue_shape(
+    roots: list[HloInstruction], heroes: tuple[HloInstruction, ...], reduces: list[HloInstruction]
+) -> bool:
+    """Whether every root of several reduces has its reduce's dims (one epilogue writes them
+    all at the reduced element's index)."""
+    kept = flatten_shape(reduces[0].shape)[0].dimensions
+    return all(
+        leaf.dimensions == kept
+        for root, hero in zip(roots, heroes, strict=True)
+        if hero in reduces
+        for leaf in flatten_shape(root.shape)
     )
 
 

@@ -16,7 +16,6 @@ from xla_emit.emitters.addition_order import IN_ORDER, AdditionTree
 from xla_emit.emitters.column_reduction import ColumnReductionTiling, combine_column
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
 from xla_emit.emitters.hero import (
-    EmitterKind,
     FusionAnalysis,
     ReductionGroups,
     analyze_fusion,
@@ -90,8 +89,8 @@ def emit_reduction_entry(
 
 def reduce_addition_tree(computation: HloComputation, reduce: HloInstruction) -> AdditionTree:
     """How the kernel of the fused `computation` adds up `reduce` (one of its instructions):
-    by the reduction emitter's tiling when it is the fusion's hero, else in order."""
+    by the reduction emitter's tiling when it is one of the fusion's heroes, else in order."""
     analysis = analyze_fusion(computation)
-    if analysis.kind is EmitterKind.REDUCTION and analysis.hero is reduce:
+    if reduce in analysis.reduction_group:
         return reduction_tiling(analysis).addition_tree
     return IN_ORDER

@@ -20,7 +20,7 @@ from xdsl.dialects import arith, func, scf, vector
 from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, VectorType, i1
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
-from xla_emit.dialects.xla import PredicatedInsertOp, PureCallOp, YieldOp
+from xla_emit.dialects.xla import LoopOp, PredicatedInsertOp, PureCallOp, YieldOp
 from xla_emit.dialects.xla_gpu import WARP_SIZE, AllocateSharedOp, ShuffleReduceOp
 from xla_emit.emitters.addition_order import AdditionTree
 from xla_emit.emitters.elemental import ElementalEmitter
@@ -282,16 +282,53 @@ WriteResults = Callable[
 ]
 
 
+@dataclass(frozen=True)
+class HeroReducer:
+    """A hero's reducer and how many of the group's values (accumulators, inits) are its."""
+
+    name: str
+    width: int
+
+
 @dataclass
 class PartialResults:
-    """What a thread holds after its loop, and how a row's combined results are written."""
+    """What a thread holds after its loop, and how a row's combined results are written.
+
+    `values` and `inits` hold every hero's in turn (XLA's reduction group carries all of
+    its heroes' accumulators), `reducers` says which are whose."""
 
     values: list[SSAValue]
     inits: list[SSAValue]
-    reducer: str
+    reducers: list[HeroReducer]
     # The reduced outputs, before the write.
     outputs: list[SSAValue]
     write: WriteResults
+
+    @property
+    def widths(self) -> list[int]:
+        return [reducer.width for reducer in self.reducers]
+
+    def shuffle(self, builder: Builder, values: Sequence[SSAValue]) -> list[SSAValue]:
+        """Each hero's `values` combined across a warp's lanes, one shuffle per hero (XLA's
+        `shuffle_reduce` per reducer)."""
+        return [
+            result
+            for reducer, group in zip(
+                self.reducers, split_by_hero(values, self.widths), strict=True
+            )
+            for result in shuffle_reduce(builder, group, reducer.name)
+        ]
+
+
+def split_by_hero(values: Sequence[SSAValue], widths: Sequence[int]) -> list[list[SSAValue]]:
+    """`values` (every hero's in turn, `widths[i]` of hero i) cut into each hero's."""
+    groups: list[list[SSAValue]] = []
+    offset = 0
+    for width in widths:
+        groups.append(list(values[offset : offset + width]))
+        offset += width
+    assert offset == len(values), "one value per accumulator"
+    return groups
 
 
 # Combines the threads' partial results into one result per row and writes them:
@@ -309,15 +346,17 @@ def emit_reduction_entry_with(
 ) -> func.FuncOp:
     """A reduction's entry: thread loop (writing the side outputs), `combine`, which writes
     each row's result from its lane 0."""
-    hero = analysis.hero
     output_shapes = [leaf for root in analysis.roots for leaf in flatten_shape(root.shape)]
     entry = begin_entry_function(name, fusion, output_shapes, tiling.launch)
     emitter = entry.emitter(entry.body)
     grid = GridValues(entry, emitter, tiling.grid_map())
-    num_inputs = len(hero.operands) // 2
-    inits = [emitter.emit(init, [])[0] for init in hero.operands[num_inputs:]]
-    reducer = fusion.reducer(hero.called_computations[0])
-    outputs, partials = _emit_thread_loop(entry, tiling, analysis, inits, reducer)
+    inits: list[SSAValue] = []
+    reducers: list[HeroReducer] = []
+    for hero in analysis.reduction_group:
+        num_inputs = len(hero.operands) // 2
+        inits.extend(emitter.emit(init, [])[0] for init in hero.operands[num_inputs:])
+        reducers.append(HeroReducer(fusion.reducer(hero.called_computations[0]), num_inputs))
+    outputs, partials = _emit_thread_loop(entry, tiling, analysis, inits, reducers)
     reduced_outputs = [output for i, output in enumerate(outputs) if i not in analysis.side_outputs]
 
     def write(
@@ -333,7 +372,7 @@ def emit_reduction_entry_with(
         output_index = [write_grid.value(expr) for expr in tiling.output_index()]
         return _emit_write(write_grid, analysis, epilogue, condition, output_index, values, outputs)
 
-    state = PartialResults(partials, inits, reducer, reduced_outputs, write)
+    state = PartialResults(partials, inits, reducers, reduced_outputs, write)
     written = iter(combine(grid, tiling, state))
     return entry.finish(
         [
@@ -363,12 +402,12 @@ def _emit_thread_loop(
     tiling: ReductionTiling,
     analysis: FusionAnalysis,
     inits: list[SSAValue],
-    reducer: str,
+    reducers: list[HeroReducer],
 ) -> tuple[list[SSAValue], list[SSAValue]]:
-    """Each thread folds its share of the reduced elements into its accumulators and writes
-    the side outputs at the elements it reads: (the outputs, partial results). As XLA's
-    EmitPerThreadElements, every output goes through the loop, before the accumulators."""
-    hero = analysis.hero
+    """Each thread folds its share of the reduced elements into every hero's accumulators
+    and writes the side outputs at the elements it reads: (the outputs, partial results).
+    As XLA's EmitPerThreadElements, every output goes through the loop, before the
+    accumulators."""
     names = [f"component{d}" for d in range(len(tiling.components_shape))]
     outputs = list(entry.outputs)
     if tiling.vectorized_partials:
@@ -383,26 +422,42 @@ def _emit_thread_loop(
     components = list(loop.map_results)
     input_map = tiling.bitcast_map(tiling.input_shape)
     input_index = emitter.apply_map(input_map, components, tiling.components_shape)
-    inputs = hero.operands[: len(hero.operands) // 2]
-    values = [emitter.emit(op, input_index)[0] for op in inputs]
-    if tiling.vectorized_partials:
-        element = loop.induction_vars[-1]
-        elements = [_extract(builder, acc, element) for acc in accumulators]
-        call = builder.insert(PureCallOp(reducer, [*elements, *values], [e.type for e in elements]))
-        partials = [
-            _insert(builder, result, acc, element)
-            for result, acc in zip(call.results, accumulators, strict=True)
-        ]
-    else:
-        types = [init.type for init in inits]
-        call = builder.insert(PureCallOp(reducer, [*accumulators, *values], types))
-        partials = list(call.results)
+    partials: list[SSAValue] = []
+    hero_accumulators = split_by_hero(list(accumulators), [r.width for r in reducers])
+    for hero, reducer, hero_accs in zip(
+        analysis.reduction_group, reducers, hero_accumulators, strict=True
+    ):
+        inputs = hero.operands[: len(hero.operands) // 2]
+        values = [emitter.emit(op, input_index)[0] for op in inputs]
+        partials.extend(_fold(builder, tiling, loop, reducer.name, hero_accs, values))
     for i in analysis.side_outputs:
         root = analysis.output_roots[i]
         carried[i] = _write_side_output(emitter, tiling, root, carried[i], components)
     builder.insert(YieldOp([*carried, *partials]))
     entry.body.insert(loop)
     return list(loop.res[: len(outputs)]), list(loop.res[len(outputs) :])
+
+
+def _fold(
+    builder: Builder,
+    tiling: ReductionTiling,
+    loop: LoopOp,
+    reducer: str,
+    accumulators: list[SSAValue],
+    values: list[SSAValue],
+) -> list[SSAValue]:
+    """One hero's accumulators with the elements read folded in (into the vector element the
+    loop is at, where a thread keeps a vector of partials)."""
+    if tiling.vectorized_partials:
+        element = loop.induction_vars[-1]
+        elements = [_extract(builder, acc, element) for acc in accumulators]
+        call = builder.insert(PureCallOp(reducer, [*elements, *values], [e.type for e in elements]))
+        return [
+            _insert(builder, result, acc, element)
+            for result, acc in zip(call.results, accumulators, strict=True)
+        ]
+    types = [acc.type for acc in accumulators]
+    return list(builder.insert(PureCallOp(reducer, [*accumulators, *values], types)).results)
 
 
 def _write_side_output(
@@ -497,7 +552,9 @@ def _emit_write(
         return [grid.builder.insert(insert).results[0] for insert in inserts]
     then_block = Block()
     then_builder = builder_at_end(then_block)
-    emitter = entry.emitter(then_builder, {analysis.hero: results})
+    widths = [len(flatten_shape(hero.shape)) for hero in analysis.reduction_group]
+    by_hero = split_by_hero(results, widths)
+    emitter = entry.emitter(then_builder, dict(zip(analysis.reduction_group, by_hero, strict=True)))
     values, root_index = emit_epilogue(emitter, analysis, epilogue, output_index)
     inserted = [
         insert_element(then_builder, value, output, root_index)

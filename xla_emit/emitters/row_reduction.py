@@ -27,7 +27,6 @@ from xla_emit.emitters.reduction_parts import (
     ReductionTiling,
     allocate_shared,
     round_up,
-    shuffle_reduce,
 )
 from xla_emit.emitters.work_items import BLOCK_X, THREAD_X
 from xla_emit.indexing.affine import AffineExpr, SymbolExpr
@@ -141,20 +140,19 @@ def combine_row(
     grid: GridValues, tiling: ReductionTiling, partials: PartialResults
 ) -> list[SSAValue]:
     """A warp shuffle; rows wider than a warp then meet in shared memory for one more."""
-    results = _combine_row_partials(grid, tiling, partials.values, partials.inits, partials.reducer)
+    results = _combine_row_partials(grid, tiling, partials)
     return partials.write(grid.emitter, (), results, partials.outputs)
 
 
 def _combine_row_partials(
-    grid: GridValues,
-    tiling: ReductionTiling,
-    partials: list[SSAValue],
-    inits: list[SSAValue],
-    reducer: str,
+    grid: GridValues, tiling: ReductionTiling, partials: PartialResults
 ) -> list[SSAValue]:
+    """Every hero's partials combined: a shuffle per hero, then (for rows of several warps)
+    shared memory and one more shuffle per hero."""
     assert isinstance(tiling, RowReductionTiling)
     builder = grid.builder
-    warp_results = shuffle_reduce(builder, partials, reducer)
+    inits = partials.inits
+    warp_results = partials.shuffle(builder, partials.values)
     warps = tiling.warps_per_row
     if tiling.shuffle_rounds == 1:
         return warp_results
@@ -176,4 +174,4 @@ def _combine_row_partials(
         ]
         for tile, init in zip(synced, inits, strict=True)
     ]
-    return shuffle_reduce(builder, gathered, reducer)
+    return partials.shuffle(builder, gathered)

@@ -39,9 +39,10 @@ def partition(analysis: FusionAnalysis) -> partitioner.PartitionedComputation:
     return partitioner.partition_computation(analysis.computation, forced_roots(analysis))
 
 
-def epilogue_name(computation: HloComputation, root: HloInstruction) -> str:
-    """XLA's epilogue name: `<computation>__epilogue__<root>`, sanitized."""
-    return partitioner.sanitize_function_name(f"{computation.name}__epilogue__{root.name}")
+def epilogue_name(computation: HloComputation, *roots: HloInstruction) -> str:
+    """XLA's epilogue name: `<computation>__epilogue__<roots joined by _>`, sanitized."""
+    names = "_".join(root.name for root in roots)
+    return partitioner.sanitize_function_name(f"{computation.name}__epilogue__{names}")
 
 
 def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgraph | None]:
@@ -57,13 +58,16 @@ def emitter_subgraphs(analysis: FusionAnalysis) -> tuple[list[Subgraph], Subgrap
         (subgraph_root,) = subgraph.roots
         if subgraph_root.opcode == "tuple":
             roots = tuple(dict.fromkeys(subgraph_root.operands))
-            reduced = analysis.reduction_epilogue_root
-            if reduced is not None and reduced in roots:
-                # The reduction's root beside side outputs: its own epilogue.
-                name = epilogue_name(analysis.computation, reduced)
-                epilogue = Subgraph(name, (reduced,), members - {subgraph_root}, injected=(hero,))
+            reduced = analysis.reduction_epilogue_roots
+            if reduced and all(r in roots for r in reduced):
+                # The reduction group's roots beside side outputs: one epilogue for them all,
+                # taking every hero's value.
+                name = epilogue_name(analysis.computation, *reduced)
+                epilogue = Subgraph(
+                    name, reduced, members - {subgraph_root}, injected=analysis.reduction_group
+                )
                 subgraphs.append(epilogue)
-                roots = tuple(r for r in roots if r is not reduced)
+                roots = tuple(r for r in roots if r not in reduced)
             subgraphs.extend(_tuple_subgraphs(subgraph.name, roots, members - {subgraph_root}))
         elif has_epilogue and subgraph_root is root:
             epilogue = Subgraph(
@@ -103,10 +107,15 @@ def emit_epilogue(
     epilogue: Subgraph,
     hero_index: Sequence[SSAValue],
 ) -> tuple[list[SSAValue], list[SSAValue]]:
-    """The epilogue's values for the hero's element at `hero_index` (injected beforehand),
-    and the root index they belong at: reshapes and bitcasts between the hero and the root
-    (a reduce's keep-dims reshape) move the index, as XLA's epilogue indexing does."""
-    root = epilogue.roots[0]
-    to_root = epilogue_input_to_output_map(epilogue_path(analysis.hero, root))
-    root_index = emitter.apply_map(to_root, hero_index, analysis.hero.array_shape.dimensions)
-    return emitter.emit_call(epilogue, root, root_index), root_index
+    """The epilogue's values, every root's, for the heroes' element at `hero_index` (injected
+    beforehand), and the root index they belong at: reshapes and bitcasts between the hero
+    and the root (a reduce's keep-dims reshape) move the index, as XLA's epilogue indexing
+    does. Several roots (a reduction group's) share their reduces' dims and so the index."""
+    root = next((r for r in epilogue.roots if r is not analysis.hero_of(r)), epilogue.roots[0])
+    hero = analysis.hero_of(root)
+    root_index = list(hero_index)
+    if root is not hero:
+        to_root = epilogue_input_to_output_map(epilogue_path(hero, root))
+        root_index = emitter.apply_map(to_root, hero_index, hero.array_shape.dimensions)
+    values = [v for r in epilogue.roots for v in emitter.emit_call(epilogue, r, root_index)]
+    return values, root_index
