@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from xla_emit.pto.acc_form_rules import prequant_source_error
 from xla_emit.pto.move_rules import PlacedTile
 from xla_emit.pto.targets import Target
 
@@ -75,7 +76,8 @@ def _source_form_error(src: PlacedTile, form: ExtractForm) -> str:
     if form.fp_loc is not None:
         return "expects fp form to use loc=acc src"
     if form.pre_quant:
-        return "expects preQuantScalar form to use loc=acc src"
+        # The op verifier checks it first (`acc_form_rules`); kept for targets' own callers.
+        return prequant_source_error(src.loc) or ""
     if form.relu:
         return "expects reluPreMode form to use loc=acc src"
     return ""
