@@ -114,8 +114,8 @@ def _contiguous_argument(value: SSAValue | None, module: ModuleOp) -> bool:
 
 
 def _plain_function(function: FuncOp | None, lowered: bool) -> bool:
-    """A function without explicit layouts or block8 loads, whose seeds could reach a
-    reduction before its own phase."""
+    """A function with no explicit layout and no block8 load: no seed of a phase before
+    the reductions' own reaches them."""
     if function is None:
         return False
     for op in function.walk():
@@ -223,14 +223,24 @@ class SettledLayouts:
             if not _group_reduce(form) or form.roles.get("source") not in self.block8:
                 continue
             mask = form.roles.get("mask")
-            if _contiguous_argument(mask, self.module) and _b32_capable(mask):
+            if _contiguous_argument(mask, self.module) and _b32_capable(mask, self.lowered):
                 raise OpError(form.op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
 
 
-def _b32_capable(mask: SSAValue | None) -> bool:
-    """A mask the granularity pass leaves as a 32-bit argument (pred or b32)."""
+def _b32_capable(mask: SSAValue | None, lowered: bool) -> bool:
+    """A pred or b32 mask that only reductions of 32-bit lanes use: the granularity
+    pass makes it b32 in place, with no helper between it and the reductions."""
     granularity = getattr(getattr(mask, "type", None), "granularity", None)
-    return granularity is not None and granularity.data in ("pred", "b32")
+    if mask is None or granularity is None or granularity.data not in ("pred", "b32"):
+        return False
+    for use in mask.uses:
+        form = vmi_form(use.operation, lowered)
+        source = form.type("source")
+        if not _group_reduce(form) or form.roles.get("mask") is not mask:
+            return False
+        if not isinstance(source, VMIVRegType) or storage_bits(source.element_type) != 32:
+            return False
+    return True
 
 
 # -- unplaceable group reductions ------------------------------------------------------
