@@ -222,21 +222,33 @@ def verify_legacy_forms(module: ModuleOp) -> None:
 # -- -vmi-layout-assignment: the call boundaries it cannot plan -------------------------
 
 
-def _group_load_plan(form: VMIForm) -> str | None:
-    """An f32 group load of 16 or 32 lanes per group whose rows are not back to back
-    is given a block-deinterleaved layout, which loads whole 32-byte blocks per row:
-    its row stride must be a constant multiple of 8 f32 elements."""
+def block8_group_size(form: VMIForm) -> int | None:
+    """The group size of an unassigned f32 group load of 16 or 32 lanes per group whose
+    rows are not back to back: layout assignment plans it block-deinterleaved, loading
+    whole 32-byte blocks per row. None for any other load."""
     result = form.type("result")
-    if layout_of(result) is not None or form.num_groups <= 0:
+    if form.name != "pto.vmi.group_load" or layout_of(result) is not None:
+        return None
+    if form.num_groups <= 0:
         return None
     count, element = result.count.data, result.element_type  # type: ignore[union-attr]
     if count % form.num_groups or not isinstance(element, Float32Type):
         return None
     group_size = count // form.num_groups
-    stride = form.stride
-    if group_size not in (16, 32) or stride == group_size:
+    if group_size not in (16, 32) or form.stride == group_size:
         return None
-    if stride is not None and stride > 0 and stride % 8 == 0:
+    return group_size
+
+
+def block8_stride_fits(form: VMIForm) -> bool:
+    """The block8 plan's row stride: a constant multiple of 8 f32 elements."""
+    return form.stride is not None and form.stride > 0 and form.stride % 8 == 0
+
+
+def _group_load_plan(form: VMIForm) -> str | None:
+    """A block8 group load whose row stride is not whole 32-byte blocks."""
+    group_size = block8_group_size(form)
+    if group_size is None or block8_stride_fits(form):
         return None
     return (
         f"pto.vmi.group_load group_size {group_size} requires constant positive row_stride "

@@ -37,6 +37,10 @@ from collections.abc import Callable, Iterator, Sequence
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, NoneAttr
 from xdsl.ir import Attribute, Operation
 from xla_emit.dialects.pto.vpto_types import VMIMaskType, VMIVRegType
+from xla_emit.passes.analysis.vmi_layout_plan import (
+    SettledLayouts,
+    check_unplaceable_reduces,
+)
 from xla_emit.passes.analysis.vmi_layout_solver import (
     check_mask_granularities,
     check_preferred_layouts,
@@ -267,8 +271,14 @@ def check_vmi_to_vpto(module: ModuleOp, layouts_assigned: bool, lowered: bool = 
             raise OpError(op, PASS_INVARIANT + "vmi-to-vpto requires layout-assigned VMI types")
     check_channel_counts(module)
     # The op survey reads the layouts it lowers; after a layout assignment we do not
-    # run, those are not the module's: only its rules that read no layout apply.
-    check_supported_ops(module, lowered, layouts_assigned)
+    # run, those are not the module's: only its rules that read no layout apply, and
+    # those that read the layouts assignment certainly gave (`vmi_layout_plan.py`).
+    if layouts_assigned:
+        settled = SettledLayouts(module, lowered)
+        check_supported_ops(module, lowered, True, settled.support_error)
+        settled.check_conversions()
+    else:
+        check_supported_ops(module, lowered)
     for op in _post_order(module):
         _check_no_hidden_types(op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
 
@@ -304,6 +314,7 @@ def check_vmi_passes(module: ModuleOp, flags: Sequence[str]) -> None:
         elif flag == "vmi-layout-assignment":
             check_layout_assignment(module, lowered)
             check_preferred_layouts(module, lowered)
+            check_unplaceable_reduces(module, lowered)
             assigned = True
         elif flag == "vmi-to-vpto":
             check_vmi_to_vpto(module, assigned, lowered)

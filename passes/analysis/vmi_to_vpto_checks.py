@@ -1113,13 +1113,22 @@ def supported_op_error(op: Operation, lowered: bool, assigned: bool = False) -> 
     return f"{message} ({reason})" if reason else None
 
 
-def check_supported_ops(module: ModuleOp, lowered: bool, assigned: bool = False) -> None:
+def check_supported_ops(
+    module: ModuleOp,
+    lowered: bool,
+    assigned: bool = False,
+    settled: Callable[[Operation], OpError | None] | None = None,
+) -> None:
     """`-vmi-to-vpto`'s survey of the ops it converts, before converting any; then the
-    conversion itself fails on a unified op left for it, which it has no pattern for."""
+    conversion itself fails on a unified op left for it, which it has no pattern for.
+    `settled` judges an op on the layouts a layout assignment certainly gave it."""
     for op in post_order(module):
         reason = supported_op_error(op, lowered, assigned)
         if reason:
             raise OpError(op, UNSUPPORTED + reason)
+        error = settled(op) if settled is not None else None
+        if error is not None:
+            raise error
     for op in post_order(module):
         if left_unified(op, lowered):
             raise OpError(op, RESIDUAL + "failed to convert all VMI ops/types to VPTO")
