@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parents[2] / "tools" / "difftest"))
 
 from check import _rules
-from dot_rewrite import rewritten_dot_outputs
+from dot_rewrite import has_sixteen_bit_dot, rewritten_dot_outputs
 
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.runtime.module_runtime import ModuleRuntime
@@ -138,3 +138,63 @@ def test_the_rule_leaves_other_dots_and_sums_alone() -> None:
     own = parse_hlo_module(_OWN_PRODUCTS, "own.hlo")
     rhs = inputs[1]
     assert rewritten_dot_outputs(own, [rhs, rhs]) == {}
+
+
+# Seed 805300: XLA's H100 module for `dot(bf16[1,2], bf16[2,1])` (jax 0.10.2, the dot's
+# part): a dot of two vectors becomes a multiply of two bitcasts, no broadcast.
+_VECTOR_DOT = """HloModule difftest, is_scheduled=true
+
+%add (scalar_lhs: f32[], scalar_rhs: f32[]) -> f32[] {
+  %scalar_rhs = f32[] parameter(1)
+  %scalar_lhs = f32[] parameter(0)
+  ROOT %add.1 = f32[] add(%scalar_lhs, %scalar_rhs)
+}
+
+%fused_reduce (param_0.6: bf16[2,1], param_1.8: bf16[1,2]) -> bf16[] {
+  %param_1.8 = bf16[1,2]{1,0} parameter(1)
+  %bitcast.6 = bf16[2]{0} bitcast(%param_1.8)
+  %param_0.6 = bf16[2,1]{1,0} parameter(0)
+  %bitcast.1.3 = bf16[2]{0} bitcast(%param_0.6)
+  %multiply.4 = bf16[2]{0} multiply(%bitcast.6, %bitcast.1.3)
+  %convert.3 = f32[2]{0} convert(%multiply.4)
+  %constant_3 = f32[] constant(0)
+  %reduce.2 = f32[] reduce(%convert.3, %constant_3), dimensions={0}, to_apply=%add
+  ROOT %convert.1.1 = bf16[] convert(%reduce.2)
+}
+
+ENTRY %main.1 (p.9: bf16[1,2], p.10: bf16[2,1]) -> bf16[1,1] {
+  %p.10 = bf16[2,1]{1,0} parameter(1)
+  %p.9 = bf16[1,2]{1,0} parameter(0)
+  %input_reduce_fusion = bf16[] fusion(%p.10, %p.9), kind=kInput, calls=%fused_reduce
+  ROOT %bitcast.2.0 = bf16[1,1]{1,0} bitcast(%input_reduce_fusion)
+}
+"""
+_VECTOR_DOT_PROGRAM = """HloModule difftest
+
+ENTRY %main (p.6: bf16[1,2], p.7: bf16[2,1]) -> bf16[1,1] {
+  %p.6 = bf16[1,2] parameter(0)
+  %p.7 = bf16[2,1] parameter(1)
+  ROOT %dot.8 = bf16[1,1] dot(%p.6, %p.7), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"""
+
+
+def test_a_dot_of_two_vectors_is_held_to_its_rounded_products() -> None:
+    bf16 = ml_dtypes.bfloat16
+    inputs = [np.array([[-3.125, -3.171875]], bf16), np.array([[2.5], [-2.328125]], bf16)]
+    module = parse_hlo_module(_VECTOR_DOT, "vector_dot.hlo")
+    ours = ModuleRuntime(module).run(inputs)[0]
+    # By hand: the products rounded to bf16 are -7.8125 and 7.375 (7.3845 rounded), their
+    # sum -0.4375; XLA:CPU's f32 products sum to -0.42798, in bf16 -0.427734375 (5 ulp).
+    assert float(ours[0, 0]) == -0.4375
+    xla_cpu = np.array([[-0.427734375]], bf16)
+    program_has_dot = has_sixteen_bit_dot(parse_hlo_module(_VECTOR_DOT_PROGRAM, "p.hlo"))
+    assert program_has_dot
+    rule = _rules(module, inputs, program_has_dot=program_has_dot)[0]
+    assert rule(xla_cpu, ours).matches
+    # The bound: (15.1875 * 2**-8 + 4 * 2**-24 * 15.1875) + 2**-9 = 0.0613; -0.5 is 0.072 off.
+    assert not rule(xla_cpu, np.array([[-0.5]], bf16)).matches
+    # Without a dot in the program the multiply of bitcasts is the program's own (its
+    # reshapes are bitcasts too): exact, as before.
+    assert rewritten_dot_outputs(module, inputs) == {}
+    assert not _rules(module, inputs)[0](xla_cpu, ours).matches

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from arrays import decode, encode, flush_denormals
-from dot_rewrite import rewritten_dot_outputs
+from dot_rewrite import has_sixteen_bit_dot, rewritten_dot_outputs
 
 from xla_emit.diagnostics import UserError
 from xla_emit.hlo.evaluator import evaluate_module
@@ -241,7 +241,8 @@ def judge(
         return Verdict("xla-rejects", str(reply["error"]))
     gpu_hlo = str(reply["gpu_hlo"])
     expected = [decode(r) for r in reply["outputs"]]  # type: ignore[union-attr]
-    verdict = compare_with_xla(gpu_hlo, inputs, expected)
+    program_has_dot = _has_sixteen_bit_dot(hlo)
+    verdict = compare_with_xla(gpu_hlo, inputs, expected, program_has_dot=program_has_dot)
     flushed = [flush_denormals(x) for x in inputs]
     if verdict.kind not in ("differs", "evaluator-differs"):
         return verdict
@@ -249,17 +250,34 @@ def judge(
     if "error" in again:
         return verdict
     expected = [flush_denormals(decode(r)) for r in again["outputs"]]  # type: ignore[union-attr]
-    retry = compare_with_xla(str(again["gpu_hlo"]), flushed, expected, flush_outputs=True)
+    retry = compare_with_xla(
+        str(again["gpu_hlo"]),
+        flushed,
+        expected,
+        flush_outputs=True,
+        program_has_dot=program_has_dot,
+    )
     if retry.kind == "agree":
         return Verdict("agree-flushed", verdict.message, verdict.gpu_hlo, verdict.xla_outputs)
     return verdict
+
+
+def _has_sixteen_bit_dot(hlo: str) -> bool:
+    """Whether program `hlo` as written has an f16/bf16 dot (False where it does not parse:
+    XLA's module is what the verdict reads)."""
+    try:
+        return has_sixteen_bit_dot(parse_hlo_module(hlo, "program.hlo"))
+    except UserError:
+        return False
 
 
 def _same_bits(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     return all(x.tobytes() == y.tobytes() for x, y in zip(a, b, strict=True))
 
 
-def _rules(module: HloModule, inputs: list[np.ndarray]) -> list[Callable[..., Comparison]]:
+def _rules(
+    module: HloModule, inputs: list[np.ndarray], *, program_has_dot: bool = False
+) -> list[Callable[..., Comparison]]:
     """`--check`'s rule per output, with three allowances for XLA:CPU's compiler:
     - bit for bit becomes the ulp tolerance where a float multiply (or dot) feeds an add
       or subtract: XLA:CPU contracts them into one fused multiply-add (x*x - x in f64 came
@@ -273,7 +291,7 @@ def _rules(module: HloModule, inputs: list[np.ndarray]) -> list[Callable[..., Co
     # XLA:CPU sums a 16-bit float reduce in an order of its own (ours follows the GPU's).
     contractible = _contractible(module) or _has_float_reduce(module)
     narrowest = _narrowest_float(module)
-    rewritten = rewritten_dot_outputs(module, inputs)
+    rewritten = rewritten_dot_outputs(module, inputs, program_has_dot=program_has_dot)
     rules: list[Callable[..., Comparison]] = []
     for number, e in enumerate(expectations):
         if number in rewritten:
@@ -356,9 +374,11 @@ def compare_with_xla(
     inputs: list[np.ndarray],
     expected: list[np.ndarray],
     flush_outputs: bool = False,
+    program_has_dot: bool = False,
 ) -> Verdict:
     """Ours, then the evaluator, against XLA's `expected` outputs (with `flush_outputs`,
-    ours are flushed as XLA:CPU flushes subnormal results)."""
+    ours are flushed as XLA:CPU flushes subnormal results; `program_has_dot`: the program
+    as written has a 16-bit dot, see `dot_rewrite.py`)."""
     try:
         module = parse_hlo_module(gpu_hlo, "program.hlo")
     except UserError as error:
@@ -370,7 +390,7 @@ def compare_with_xla(
         if flush_outputs:
             outputs = [flush_denormals(x) for x in outputs]
         try:
-            rules = _rules(module, inputs)
+            rules = _rules(module, inputs, program_has_dot=program_has_dot)
         except Exception as error:  # noqa: BLE001 (any traceback of ours is a finding)
             return Verdict("crash", "expectations: " + _crash(error), gpu_hlo, expected)
         difference = _first_difference(expected, outputs, rules)

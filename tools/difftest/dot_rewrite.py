@@ -1,7 +1,8 @@
 """A small 16-bit dot that XLA:GPU writes as a multiply and a reduce, and its bound.
 
 XLA's dot strength reduction turns a dot too small for a library call (`bf16[2,1,3] x
-bf16[2,3,4]`, seed 704666) into `multiply(broadcast(a), b)` in the dot's 16-bit type,
+bf16[2,3,4]`, seed 704666) into `multiply(broadcast(a), b)` in the dot's 16-bit type (a
+dot of two vectors, `bf16[1,2] x bf16[2,1]`, into `multiply(bitcast(a), bitcast(b))`),
 `convert` to f32 and an f32 `reduce` (add): each product is rounded to 16 bits before
 the sum. XLA:CPU computes the same dot with f32 products. Ours runs XLA's H100 module, so
 the two differ by the products' roundings, which no ulp tolerance covers (3 bf16 ulp of
@@ -46,17 +47,30 @@ class RewrittenDot:
     fusion: HloInstruction | None
 
 
+def has_sixteen_bit_dot(program: HloModule) -> bool:
+    """Whether the program (as written, before XLA's passes) has a dot of f16 or bf16."""
+    return any(
+        instruction.opcode == "dot"
+        and isinstance(instruction.shape, ArrayShape)
+        and instruction.array_shape.element_type in _SIXTEEN_BITS
+        for computation in program.computations
+        for instruction in computation.instructions
+    )
+
+
 def rewritten_dot_outputs(
-    module: HloModule, inputs: Sequence[np.ndarray]
+    module: HloModule, inputs: Sequence[np.ndarray], *, program_has_dot: bool = False
 ) -> dict[int, Callable[[np.ndarray, np.ndarray], Comparison]]:
-    """The rule of each output (by number) that is a rewritten dot, moved or rounded."""
+    """The rule of each output (by number) that is a rewritten dot, moved or rounded.
+    `program_has_dot`: the program as written has a 16-bit dot (`has_sixteen_bit_dot`),
+    which XLA's form of a vector dot (a multiply of bitcasts) needs to be taken for one."""
     rules: dict[int, Callable[[np.ndarray, np.ndarray], Comparison]] = {}
     entry_values: dict[HloInstruction, object] | None = None
     for number, leaf in enumerate(_output_leaves(module.entry.root)):
         traced = _trace_to_reduce(leaf)
         if traced is None:
             continue
-        dot = _rewritten_dot(*traced)
+        dot = _rewritten_dot(*traced, program_has_dot=program_has_dot)
         if dot is None:
             continue
         if entry_values is None:
@@ -98,9 +112,13 @@ def _trace_to_reduce(
             return None
 
 
-def _rewritten_dot(reduce: HloInstruction, fusion: HloInstruction | None) -> RewrittenDot | None:
-    """`reduce` if it adds f32 conversions of a 16-bit multiply of a broadcast: XLA's form of
-    a small dot (a program's own multiply-reduce has no broadcast of an operand's rows)."""
+def _rewritten_dot(
+    reduce: HloInstruction, fusion: HloInstruction | None, *, program_has_dot: bool
+) -> RewrittenDot | None:
+    """`reduce` if it adds f32 conversions of a 16-bit multiply in XLA's form of a small dot:
+    of a broadcast (a program's own multiply-reduce has no broadcast of an operand's rows),
+    or, for a dot of two vectors (`bf16[1,2] x bf16[2,1]`, seed 805300), of two bitcasts,
+    taken for a dot only where the program has one (its own reshapes are bitcasts too)."""
     if len(reduce.operands) != 2 or not isinstance(reduce.shape, ArrayShape):
         return None
     if reduce.array_shape.element_type is not PrimitiveType.F32:
@@ -114,7 +132,9 @@ def _rewritten_dot(reduce: HloInstruction, fusion: HloInstruction | None) -> Rew
     products = multiply.array_shape.element_type if multiply.opcode == "multiply" else None
     if products not in _SIXTEEN_BITS:
         return None
-    if not any(operand.opcode == "broadcast" for operand in multiply.operands):
+    broadcast = any(operand.opcode == "broadcast" for operand in multiply.operands)
+    bitcasts = all(operand.opcode == "bitcast" for operand in multiply.operands)
+    if not (broadcast or (bitcasts and program_has_dot)):
         return None
     assert products is not None
     return RewrittenDot(reduce, products, fusion)
