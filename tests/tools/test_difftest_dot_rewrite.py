@@ -198,3 +198,65 @@ def test_a_dot_of_two_vectors_is_held_to_its_rounded_products() -> None:
     # reshapes are bitcasts too): exact, as before.
     assert rewritten_dot_outputs(module, inputs) == {}
     assert not _rules(module, inputs)[0](xla_cpu, ours).matches
+
+
+# Seed 1000555: XLA's H100 module for `broadcast(dot(f16[2,4], f16[4,1]))`: the rewritten
+# dot's reduce in one fusion, the broadcast of its sums in another (XLA:CPU's outputs are
+# the run's).
+_SPREAD_DOT = """HloModule difftest, is_scheduled=true
+
+%add (scalar_lhs: f32[], scalar_rhs: f32[]) -> f32[] {
+  %scalar_rhs = f32[] parameter(1)
+  %scalar_lhs = f32[] parameter(0)
+  ROOT %add.1 = f32[] add(%scalar_lhs, %scalar_rhs)
+}
+
+%fused_reduce (param_0.11: f16[2,4], param_1.11: f16[4,1]) -> f16[2] {
+  %param_0.11 = f16[2,4]{1,0} parameter(0)
+  %param_1.11 = f16[4,1]{1,0} parameter(1)
+  %bitcast.8 = f16[4]{0} bitcast(%param_1.11)
+  %broadcast.2.7 = f16[2,4]{1,0} broadcast(%bitcast.8), dimensions={1}
+  %multiply.6 = f16[2,4]{1,0} multiply(%param_0.11, %broadcast.2.7)
+  %convert.5 = f32[2,4]{1,0} convert(%multiply.6)
+  %constant_5 = f32[] constant(0)
+  %reduce.2 = f32[2]{0} reduce(%convert.5, %constant_5), dimensions={1}, to_apply=%add
+  ROOT %convert.1.1 = f16[2]{0} convert(%reduce.2)
+}
+
+%wrapped_broadcast_computation (param_0.12: f16[2]) -> f16[4,2,1] {
+  %param_0.12 = f16[2]{0} parameter(0)
+  ROOT %broadcast.1.1 = f16[4,2,1]{2,1,0} broadcast(%param_0.12), dimensions={1}
+}
+
+ENTRY %main.1 (p.2: f16[2,4], p.3: f16[4,1]) -> f16[4,2,1] {
+  %p.3 = f16[4,1]{1,0} parameter(1)
+  %p.2 = f16[2,4]{1,0} parameter(0)
+  %input_reduce_fusion = f16[2]{0} fusion(%p.2, %p.3), kind=kInput, calls=%fused_reduce
+  ROOT %wrapped_broadcast = f16[4,2,1]{2,1,0} fusion(%input_reduce_fusion), kind=kLoop,
+    calls=%wrapped_broadcast_computation
+}
+"""
+
+
+def test_a_broadcast_of_a_rewritten_dot_takes_each_sums_bound() -> None:
+    lhs = [-2.5, -5.703125, 1.720703125, -2.451171875]
+    lhs += [-1.638671875, -5.9296875, 6.4765625, 10.03125]
+    inputs = [
+        np.array(lhs, np.float16).reshape(2, 4),
+        np.array([-5.46484375, 1.8203125, 0.25, 0.033172607421875], np.float16).reshape(4, 1),
+    ]
+    module = parse_hlo_module(_SPREAD_DOT, "spread_dot.hlo")
+    ours = ModuleRuntime(module).run(inputs)[0]
+    # By hand, row 0: f32 products sum to 3.6295, f16 3.62890625 (XLA:CPU); products
+    # rounded to f16 (13.6640625, -10.3828125, 0.43017578, -0.08129883) sum to 3.63013,
+    # f16 3.630859375 (the H100 module's): 1 ulp, past the bit-exact rule.
+    assert float(ours[0, 0, 0]) == 3.630859375
+    xla_cpu = np.tile(np.array([3.62890625, 0.11309814453125], np.float16), 4).reshape(4, 2, 1)
+    assert sorted(rewritten_dot_outputs(module, inputs)) == [0]
+    rule = _rules(module, inputs)[0]
+    assert rule(xla_cpu, ours).matches
+    # Row 0's bound: 24.56 * (2**-11 + 8 * 2**-24) + 2**-9 = 0.014; 0.03 off is outside, at
+    # any of the four places the broadcast put it.
+    wrong = ours.copy()
+    wrong[3, 0, 0] = np.float16(3.66)
+    assert not rule(xla_cpu, wrong).matches

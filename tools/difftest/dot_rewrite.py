@@ -8,7 +8,8 @@ the sum. XLA:CPU computes the same dot with f32 products. Ours runs XLA's H100 m
 the two differ by the products' roundings, which no ulp tolerance covers (3 bf16 ulp of
 -6.3, where the sum of three products cancelled).
 
-The bound, per output element, for the sum s of n products p_k (|p_k| summing to P):
+The bound, per output element, for the sum s of n products p_k (|p_k| summing to P; an output that
+broadcasts or transposes the sums takes each element's own bound):
 - each product rounded to nearest in a type of precision t bits errs by at most
   u = 2**-t of itself (bf16: t = 8, u = 2**-8; f16: t = 11, u = 2**-11): at most u * P;
 - XLA:CPU's and the module's f32 sums of n terms err by at most n * 2**-24 * P each
@@ -30,8 +31,10 @@ from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 from xla_emit.runtime.compare import Comparison, compare, failed_at, first_index
 
-# Ops between the rewritten dot's reduce and an output that only move or round its values.
+# Ops between the rewritten dot's reduce and an output that only move or round its values,
+# or spread them (each output element is one of the reduce's).
 _MOVES = frozenset({"bitcast", "reshape", "copy", "convert"})
+_SPREADS = frozenset({"broadcast", "transpose"})
 _SIXTEEN_BITS = (PrimitiveType.BF16, PrimitiveType.F16)
 # Precision in bits (the significand, its implicit bit included).
 _PRECISION = {PrimitiveType.BF16: 8, PrimitiveType.F16: 11, PrimitiveType.F32: 24}
@@ -70,13 +73,15 @@ def rewritten_dot_outputs(
         traced = _trace_to_reduce(leaf)
         if traced is None:
             continue
-        dot = _rewritten_dot(*traced, program_has_dot=program_has_dot)
+        reduce, fusion, moves = traced
+        dot = _rewritten_dot(reduce, fusion, program_has_dot=program_has_dot)
         if dot is None:
             continue
         if entry_values is None:
             entry_values = evaluate_values(module.entry, list(inputs))  # type: ignore[assignment]
         assert entry_values is not None
         magnitudes, length = _product_magnitudes(dot, entry_values)
+        magnitudes = _moved(magnitudes, moves)
         rules[number] = _within_rounded_products(dot.products, magnitudes, length)
     return rules
 
@@ -89,9 +94,12 @@ def _output_leaves(root: HloInstruction) -> list[HloInstruction]:
 
 def _trace_to_reduce(
     instruction: HloInstruction,
-) -> tuple[HloInstruction, HloInstruction | None] | None:
-    """The reduce whose value `instruction` moves or rounds, and its fusion (or None)."""
+) -> tuple[HloInstruction, HloInstruction | None, list[HloInstruction]] | None:
+    """The reduce whose value `instruction` moves, spreads or rounds, its fusion (or None),
+    and the ops between them, from the reduce outward. The path may leave a fusion by a
+    parameter (`broadcast(fusion(reduce))` is two fusions: seed 1000555)."""
     current, fusion = instruction, None
+    moves: list[HloInstruction] = []
     while True:
         if current.opcode == "get-tuple-element" and current.operands[0].opcode == "fusion":
             fusion = current.operands[0]
@@ -102,14 +110,38 @@ def _trace_to_reduce(
         elif current.opcode == "fusion" and fusion is None:
             fusion = current
             current = current.called_computations[0].root
-        elif current.opcode in _MOVES and (
-            current.opcode != "convert" or _is_float(current.operands[0])
+        elif current.opcode == "parameter" and fusion is not None:
+            assert current.parameter_number is not None
+            current, fusion = fusion.operands[current.parameter_number], None
+        elif current.opcode in _SPREADS or (
+            current.opcode in _MOVES
+            and (current.opcode != "convert" or _is_float(current.operands[0]))
         ):
+            moves.append(current)
             current = current.operands[0]
         elif current.opcode == "reduce":
-            return current, fusion
+            return current, fusion, moves[::-1]
         else:
             return None
+
+
+def _moved(values: np.ndarray, moves: Sequence[HloInstruction]) -> np.ndarray:
+    """`values` (one per element of the reduce) put where `moves` put the reduce's values."""
+    for move in moves:
+        shape = move.array_shape.dimensions
+        if move.opcode == "transpose":
+            values = np.transpose(values, move.dimensions)
+        elif move.opcode == "broadcast":
+            dims = tuple(move.dimensions or ())
+            # Operand dim i goes to output dim dims[i]: in increasing order, then spread.
+            order = sorted(range(len(dims)), key=lambda i: dims[i])
+            placed = [1] * len(shape)
+            for i in order:
+                placed[dims[i]] = values.shape[i]
+            values = np.broadcast_to(np.transpose(values, order).reshape(placed), shape)
+        else:
+            values = values.reshape(shape)
+    return values
 
 
 def _rewritten_dot(
