@@ -103,13 +103,23 @@ def emit_float_to_integer(
 ) -> SSAValue:
     """`convert` float -> integer: truncates toward zero, saturates, NaN gives 0 (the ops
     XLA's emitters write, `saturating_float_to_integer`'s, one fact)."""
+
+    def float_limit(limit: int) -> SSAValue:
+        # As in XLA, the limits are compared in the source type (INT_MAX may round up).
+        return emitter.scalar_constant(float(limit), source)
+
+    def integer(value: int) -> SSAValue:
+        return emitter.scalar_constant(value, target)
+
+    def emit(op: Operation) -> SSAValue:
+        return _result(emitter, op)
+
     return saturating_float_to_integer(
         x,
         integer_type(target),
         signed=target.is_signed_int,
         limits=target.int_limits,
-        # As in XLA, the limits are compared in the source type (INT_MAX may round up).
-        float_limit=lambda limit: emitter.scalar_constant(float(limit), source),
-        integer=lambda value: emitter.scalar_constant(value, target),
-        emit=lambda op: _result(emitter, op),
+        float_limit=float_limit,
+        integer=integer,
+        emit=emit,
     )
