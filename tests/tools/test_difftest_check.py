@@ -75,3 +75,22 @@ def test_flushing_inside_explains_no_other_difference() -> None:
     assert not flushed_inside(
         _FLUSHED_INSIDE, normal, [_bf16([-math.inf, 3.984375])], program_has_dot=False
     )
+
+
+def test_a_subnormal_quotient_in_f32_is_flushed_by_xla_cpu_only() -> None:
+    # Seed 1009656, cut down: log(1.18e-38 / -3.47), a subnormal quotient: -inf on XLA:CPU.
+    program = """HloModule flushed_quotient
+
+ENTRY %main (a: f32[2], b: f32[2]) -> f32[2] {
+  %a = f32[2] parameter(0)
+  %b = f32[2] parameter(1)
+  %q = f32[2] divide(%a, %b)
+  ROOT %l = f32[2] log(%q)
+}
+"""
+    inputs = [np.array([1.1754944e-38, 2.0], np.float32), np.array([-3.4672816, 1.0], np.float32)]
+    xla_cpu = [np.array([-math.inf, 0.6931472], np.float32)]
+    assert flushed_inside(program, inputs, xla_cpu, program_has_dot=False)
+    assert not flushed_inside(
+        program, inputs, [np.array([-math.inf, 0.75], np.float32)], program_has_dot=False
+    )
