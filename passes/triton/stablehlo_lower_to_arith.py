@@ -2,7 +2,8 @@
 
 XLA's Triton pipeline runs this right after `tensor-lower-to-triton`:
 `stablehlo.add` on floats becomes `arith.addf`, on integers `arith.addi`;
-`stablehlo.convert` an `arith.extf`, `truncf`, `sitofp`, ... by the types;
+`stablehlo.convert` an `arith.extf`, `truncf`, `sitofp`, ... by the types (float to
+integer: `fptosi` with XLA's saturation and NaN -> 0 selected in, bf16 extended first);
 `stablehlo.not` an `arith.xori` with all ones; an integer `stablehlo.negate`
 `0 - x` (`arith.subi`), an integer `stablehlo.abs` `math.absi`; an integer
 `divide`/`remainder` an `arith.divsi`/`remsi` marked `xla.guard_ub`, guarded
@@ -22,16 +23,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
     IntegerType,
     ModuleOp,
+    Signedness,
     TensorType,
     UnitAttr,
+    f32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -41,6 +47,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 from xla_emit.dialects import arith_vector, stablehlo
+from xla_emit.passes.float_to_integer import saturating_float_to_integer
 from xla_emit.passes.gpu.safe_integer_arithmetic import GUARD_UB
 
 _FLOAT_BINARY: dict[type[Operation], type[Operation]] = {
@@ -187,12 +194,61 @@ def _convert(value: SSAValue, target: Attribute) -> list[Operation]:
     elif to_float:
         op_class = arith_vector.UIToFPOp if source_width == 1 else arith_vector.SIToFPOp
     elif from_float:
-        op_class = arith_vector.FPToSIOp
+        return _float_to_integer(value, target)
     elif target_width > source_width:
         op_class = arith_vector.ExtUIOp if source_width == 1 else arith_vector.ExtSIOp
     else:
         op_class = arith_vector.TruncIOp
     return [op_class.create(operands=[value], result_types=[target])]
+
+
+# The float types whose limits `_float_to_integer` rounds with numpy (bf16 is extended).
+_NUMPY_FLOATS: dict[int, type[np.floating[Any]]] = {16: np.float16, 32: np.float32, 64: np.float64}
+
+
+def _float_to_integer(value: SSAValue, target: Attribute) -> list[Operation]:
+    """A float tile to an integer one, saturating, NaN to 0, as XLA's Triton emitter writes
+    it (`saturating_float_to_integer`); a bf16 tile is extended to f32 first, as there."""
+    ops: list[Operation] = []
+
+    def emit(op: Operation) -> SSAValue:
+        ops.append(op)
+        return op.results[0]
+
+    if _width(target) == 1:  # to pred: x != 0
+        zero = DenseIntOrFPElementsAttr.from_list(value.type, [0.0])  # type: ignore[arg-type]
+        emit(arith_vector.CmpfOp(value, emit(arith.ConstantOp(zero)), "une"))
+        return ops
+    if isinstance(_element(value.type), BFloat16Type):
+        shape = value.type.get_shape() if isinstance(value.type, TensorType) else None
+        value = emit(arith.ExtFOp(value, f32 if shape is None else TensorType(f32, shape)))
+    float_type = value.type
+    rounded = _NUMPY_FLOATS[_width(float_type)]
+
+    def float_limit(limit: int) -> SSAValue:
+        with np.errstate(over="ignore"):  # INT_MAX is 2**31 in f32, inf in f16
+            splat = [float(rounded(limit))]
+        return emit(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(float_type, splat)))  # type: ignore[arg-type]
+
+    def integer(number: int) -> SSAValue:
+        splat = DenseIntOrFPElementsAttr.from_list(target, [number])  # type: ignore[arg-type]
+        return emit(arith.ConstantOp(splat))
+
+    element = _element(target)
+    assert isinstance(element, IntegerType)
+    width = element.width.data
+    unsigned = element.signedness.data == Signedness.UNSIGNED
+    limits = (0, (1 << width) - 1) if unsigned else (-(1 << (width - 1)), (1 << (width - 1)) - 1)
+    saturating_float_to_integer(
+        value,
+        target,
+        signed=not unsigned,
+        limits=limits,
+        float_limit=float_limit,
+        integer=integer,
+        emit=emit,
+    )
+    return ops
 
 
 @dataclass

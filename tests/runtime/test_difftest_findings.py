@@ -85,6 +85,39 @@ _SCALAR_TILE_CONFIG = (
     '{"num_warps":"1","output_tiles":[{"sizes":[]}],"num_ctas":1,"num_stages":1}}}'
 )
 
+_ROW_TILE_CONFIG = (
+    'backend_config={"fusion_backend_config":{"kind":"__triton","block_level_fusion_config":'
+    '{"num_warps":"1","output_tiles":[{"sizes":["1"]}],"num_ctas":1,"num_stages":1}}}'
+)
+
+
+def _triton_row_sum(source: str, target: str) -> str:
+    """XLA's H100 module for `reduce(convert(SOURCE[2,4] -> TARGET), add)` over rows: a
+    `__triton` fusion with one row per tile."""
+    return f"""HloModule triton_row_sum
+
+%region_0.1 (reduce.2: {target}[], reduce.3: {target}[]) -> {target}[] {{
+  %reduce.3 = {target}[] parameter(1)
+  %reduce.2 = {target}[] parameter(0)
+  ROOT %r.1.0 = {target}[] add(%reduce.2, %reduce.3)
+}}
+
+%fused_reduce (param_0.5: {source}[2,4]) -> {target}[2] {{
+  %param_0.5 = {source}[2,4]{{1,0}} parameter(0)
+  %convert.1.2 = {target}[2,4]{{1,0}} convert(%param_0.5)
+  %constant_1_1 = {target}[] constant(0)
+  ROOT %r = {target}[2]{{0}} reduce(%convert.1.2, %constant_1_1), dimensions={{1}},
+    to_apply=%region_0.1
+}}
+
+ENTRY %main.2 (p.3: {source}[2,4]) -> {target}[2] {{
+  %p.3 = {source}[2,4]{{1,0}} parameter(0)
+  ROOT %input_reduce_fusion = {target}[2]{{0}} fusion(%p.3), kind=kCustom,
+    calls=%fused_reduce, {_ROW_TILE_CONFIG}
+}}
+"""
+
+
 _GEMM_A = [complex(i % 3 - 1, i % 2) for i in range(30)]
 _GEMM_B = [complex(i % 4 - 2, 1 - i % 3) for i in range(24)]
 # What XLA:CPU printed: 2 * A @ B, exactly (integer parts).
@@ -536,6 +569,23 @@ ENTRY %main.2 (p.1: s32[5]) -> s32[] {
         + "\n}\n",
         [("s32", (5,), [3, -7, -2147483648, 5, -1])],
         [("s32", (), [-2147483632])],
+    ),
+    # A __triton fusion converting f32 to s32 (seed 809594): the tile executor's bare
+    # `fptosi` wrapped inf to -1029. XLA's Triton emitter saturates (fptosi, then INT_MIN,
+    # INT_MAX and 0 for NaN selected in); row 0 sums INT_MAX, INT_MIN, 0 and 2, row 1
+    # INT_MAX, -2, 2147483520 and INT_MIN with wraparound (XLA:CPU's outputs).
+    Finding(
+        "triton_float_to_integer_saturates",
+        _triton_row_sum("f32", "s32"),
+        [("f32", (2, 4), [INF, -INF, NAN, 2.5, 3e9, -2.7, 2147483520.0, -3e9])],
+        [("s32", (2,), [1, 2147483517])],
+    ),
+    # The same from bf16, which XLA's Triton emitter extends to f32 before the convert.
+    Finding(
+        "triton_bf16_to_integer_saturates",
+        _triton_row_sum("bf16", "s32"),
+        [("bf16", (2, 4), [INF, -INF, NAN, 2.5, 65536.0, -2.703125, -65536.0, 3.00406e38])],
+        [("s32", (2,), [1, 2147483645])],
     ),
     # A __triton fusion reducing to a scalar (output tile sizes []): `tt.reduce` of a 1-d
     # tile gives a scalar, not a 0-d tensor; stablehlo-lower-to-triton left invalid IR.

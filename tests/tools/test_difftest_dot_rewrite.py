@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parents[2] / "tools" / "difftest"))
 
 from check import _rules
-from dot_rewrite import rewritten_dot_outputs
+from dot_rewrite import has_sixteen_bit_dot, rewritten_dot_outputs
 
 from xla_emit.hlo.parser import parse_hlo_module
 from xla_emit.runtime.module_runtime import ModuleRuntime
@@ -138,3 +138,125 @@ def test_the_rule_leaves_other_dots_and_sums_alone() -> None:
     own = parse_hlo_module(_OWN_PRODUCTS, "own.hlo")
     rhs = inputs[1]
     assert rewritten_dot_outputs(own, [rhs, rhs]) == {}
+
+
+# Seed 805300: XLA's H100 module for `dot(bf16[1,2], bf16[2,1])` (jax 0.10.2, the dot's
+# part): a dot of two vectors becomes a multiply of two bitcasts, no broadcast.
+_VECTOR_DOT = """HloModule difftest, is_scheduled=true
+
+%add (scalar_lhs: f32[], scalar_rhs: f32[]) -> f32[] {
+  %scalar_rhs = f32[] parameter(1)
+  %scalar_lhs = f32[] parameter(0)
+  ROOT %add.1 = f32[] add(%scalar_lhs, %scalar_rhs)
+}
+
+%fused_reduce (param_0.6: bf16[2,1], param_1.8: bf16[1,2]) -> bf16[] {
+  %param_1.8 = bf16[1,2]{1,0} parameter(1)
+  %bitcast.6 = bf16[2]{0} bitcast(%param_1.8)
+  %param_0.6 = bf16[2,1]{1,0} parameter(0)
+  %bitcast.1.3 = bf16[2]{0} bitcast(%param_0.6)
+  %multiply.4 = bf16[2]{0} multiply(%bitcast.6, %bitcast.1.3)
+  %convert.3 = f32[2]{0} convert(%multiply.4)
+  %constant_3 = f32[] constant(0)
+  %reduce.2 = f32[] reduce(%convert.3, %constant_3), dimensions={0}, to_apply=%add
+  ROOT %convert.1.1 = bf16[] convert(%reduce.2)
+}
+
+ENTRY %main.1 (p.9: bf16[1,2], p.10: bf16[2,1]) -> bf16[1,1] {
+  %p.10 = bf16[2,1]{1,0} parameter(1)
+  %p.9 = bf16[1,2]{1,0} parameter(0)
+  %input_reduce_fusion = bf16[] fusion(%p.10, %p.9), kind=kInput, calls=%fused_reduce
+  ROOT %bitcast.2.0 = bf16[1,1]{1,0} bitcast(%input_reduce_fusion)
+}
+"""
+_VECTOR_DOT_PROGRAM = """HloModule difftest
+
+ENTRY %main (p.6: bf16[1,2], p.7: bf16[2,1]) -> bf16[1,1] {
+  %p.6 = bf16[1,2] parameter(0)
+  %p.7 = bf16[2,1] parameter(1)
+  ROOT %dot.8 = bf16[1,1] dot(%p.6, %p.7), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"""
+
+
+def test_a_dot_of_two_vectors_is_held_to_its_rounded_products() -> None:
+    bf16 = ml_dtypes.bfloat16
+    inputs = [np.array([[-3.125, -3.171875]], bf16), np.array([[2.5], [-2.328125]], bf16)]
+    module = parse_hlo_module(_VECTOR_DOT, "vector_dot.hlo")
+    ours = ModuleRuntime(module).run(inputs)[0]
+    # By hand: the products rounded to bf16 are -7.8125 and 7.375 (7.3845 rounded), their
+    # sum -0.4375; XLA:CPU's f32 products sum to -0.42798, in bf16 -0.427734375 (5 ulp).
+    assert float(ours[0, 0]) == -0.4375
+    xla_cpu = np.array([[-0.427734375]], bf16)
+    program_has_dot = has_sixteen_bit_dot(parse_hlo_module(_VECTOR_DOT_PROGRAM, "p.hlo"))
+    assert program_has_dot
+    rule = _rules(module, inputs, program_has_dot=program_has_dot)[0]
+    assert rule(xla_cpu, ours).matches
+    # The bound: (15.1875 * 2**-8 + 4 * 2**-24 * 15.1875) + 2**-9 = 0.0613; -0.5 is 0.072 off.
+    assert not rule(xla_cpu, np.array([[-0.5]], bf16)).matches
+    # Without a dot in the program the multiply of bitcasts is the program's own (its
+    # reshapes are bitcasts too): exact, as before.
+    assert rewritten_dot_outputs(module, inputs) == {}
+    assert not _rules(module, inputs)[0](xla_cpu, ours).matches
+
+
+# Seed 1000555: XLA's H100 module for `broadcast(dot(f16[2,4], f16[4,1]))`: the rewritten
+# dot's reduce in one fusion, the broadcast of its sums in another (XLA:CPU's outputs are
+# the run's).
+_SPREAD_DOT = """HloModule difftest, is_scheduled=true
+
+%add (scalar_lhs: f32[], scalar_rhs: f32[]) -> f32[] {
+  %scalar_rhs = f32[] parameter(1)
+  %scalar_lhs = f32[] parameter(0)
+  ROOT %add.1 = f32[] add(%scalar_lhs, %scalar_rhs)
+}
+
+%fused_reduce (param_0.11: f16[2,4], param_1.11: f16[4,1]) -> f16[2] {
+  %param_0.11 = f16[2,4]{1,0} parameter(0)
+  %param_1.11 = f16[4,1]{1,0} parameter(1)
+  %bitcast.8 = f16[4]{0} bitcast(%param_1.11)
+  %broadcast.2.7 = f16[2,4]{1,0} broadcast(%bitcast.8), dimensions={1}
+  %multiply.6 = f16[2,4]{1,0} multiply(%param_0.11, %broadcast.2.7)
+  %convert.5 = f32[2,4]{1,0} convert(%multiply.6)
+  %constant_5 = f32[] constant(0)
+  %reduce.2 = f32[2]{0} reduce(%convert.5, %constant_5), dimensions={1}, to_apply=%add
+  ROOT %convert.1.1 = f16[2]{0} convert(%reduce.2)
+}
+
+%wrapped_broadcast_computation (param_0.12: f16[2]) -> f16[4,2,1] {
+  %param_0.12 = f16[2]{0} parameter(0)
+  ROOT %broadcast.1.1 = f16[4,2,1]{2,1,0} broadcast(%param_0.12), dimensions={1}
+}
+
+ENTRY %main.1 (p.2: f16[2,4], p.3: f16[4,1]) -> f16[4,2,1] {
+  %p.3 = f16[4,1]{1,0} parameter(1)
+  %p.2 = f16[2,4]{1,0} parameter(0)
+  %input_reduce_fusion = f16[2]{0} fusion(%p.2, %p.3), kind=kInput, calls=%fused_reduce
+  ROOT %wrapped_broadcast = f16[4,2,1]{2,1,0} fusion(%input_reduce_fusion), kind=kLoop,
+    calls=%wrapped_broadcast_computation
+}
+"""
+
+
+def test_a_broadcast_of_a_rewritten_dot_takes_each_sums_bound() -> None:
+    lhs = [-2.5, -5.703125, 1.720703125, -2.451171875]
+    lhs += [-1.638671875, -5.9296875, 6.4765625, 10.03125]
+    inputs = [
+        np.array(lhs, np.float16).reshape(2, 4),
+        np.array([-5.46484375, 1.8203125, 0.25, 0.033172607421875], np.float16).reshape(4, 1),
+    ]
+    module = parse_hlo_module(_SPREAD_DOT, "spread_dot.hlo")
+    ours = ModuleRuntime(module).run(inputs)[0]
+    # By hand, row 0: f32 products sum to 3.6295, f16 3.62890625 (XLA:CPU); products
+    # rounded to f16 (13.6640625, -10.3828125, 0.43017578, -0.08129883) sum to 3.63013,
+    # f16 3.630859375 (the H100 module's): 1 ulp, past the bit-exact rule.
+    assert float(ours[0, 0, 0]) == 3.630859375
+    xla_cpu = np.tile(np.array([3.62890625, 0.11309814453125], np.float16), 4).reshape(4, 2, 1)
+    assert sorted(rewritten_dot_outputs(module, inputs)) == [0]
+    rule = _rules(module, inputs)[0]
+    assert rule(xla_cpu, ours).matches
+    # Row 0's bound: 24.56 * (2**-11 + 8 * 2**-24) + 2**-9 = 0.014; 0.03 off is outside, at
+    # any of the four places the broadcast put it.
+    wrong = ours.copy()
+    wrong[3, 0, 0] = np.float16(3.66)
+    assert not rule(xla_cpu, wrong).matches

@@ -16,7 +16,15 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "tools" / "difftest"))
 
 import generate as generate_module
 from arrays import decode, edge_array, encode, flush_denormals
-from generate import CLASS_NAMES, Instr, Param, Program, _folds, generate
+from generate import (
+    CLASS_NAMES,
+    Instr,
+    Param,
+    Program,
+    _folds,
+    _from_float_by_other_signedness,
+    generate,
+)
 
 from xla_emit.hlo.evaluator import evaluate_module
 from xla_emit.hlo.parser import parse_hlo_module
@@ -220,3 +228,44 @@ def test_remainder_takes_no_16_bit_sum(monkeypatch: pytest.MonkeyPatch) -> None:
         assert remainders_of_sums(generate(seed)) == []
     monkeypatch.setattr(generate_module, "_is_16_bit_sum", lambda _: False)
     assert remainders_of_sums(generate(804540))
+
+
+def _converts_of_other_signedness(program: Program) -> list[str]:
+    """Converts to a float of an integer that a float became, by the other signedness."""
+    return [
+        i.text()
+        for i in program.instrs
+        if i.opcode == "convert"
+        and i.ptype in ("f16", "bf16", "f32", "f64", "c64", "c128")
+        and _from_float_by_other_signedness(program, program.value(i.operands[0]))
+    ]
+
+
+def test_no_float_to_integer_to_float_across_signedness(monkeypatch: pytest.MonkeyPatch) -> None:
+    # XLA:CPU folds uitofp(fptosi x) to x: f64 -2.0 to s64, bitcast to u64, to bf16 was -2.0
+    # there, not 2**64 - 2 (seed 1000817).
+    for seed in [1000817, *range(300)]:
+        assert _converts_of_other_signedness(generate(seed)) == []
+    monkeypatch.setattr(generate_module, "_from_float_by_other_signedness", lambda *_: False)
+    assert _converts_of_other_signedness(generate(1000817)) == [
+        "%convert.10 = bf16[6] convert(%bitcast_convert.9)"
+    ]
+
+
+def test_the_signedness_rule_fires_only_across_signedness() -> None:
+    program = Program()
+    program.params.append(Param("x", "f64", (3,)))
+    program.instrs += [
+        Instr("s", "s64", (3,), "convert", ["x"]),
+        Instr("u", "u64", (3,), "bitcast-convert", ["s"]),
+        Instr("r", "u64", (1, 3), "reshape", ["u"]),
+        Instr("v", "u64", (3,), "convert", ["x"]),
+        Instr("h", "s16", (3,), "convert", ["x"]),
+        Instr("k", "u16", (3,), "bitcast-convert", ["h"]),
+    ]
+    fires = _from_float_by_other_signedness
+    assert fires(program, program.value("u")) and fires(program, program.value("r"))
+    assert not fires(program, program.value("s"))  # sitofp(fptosi x): the same value
+    assert not fires(program, program.value("v"))  # f64 -> u64 itself
+    assert not fires(program, program.value("k"))  # 16 bits: XLA:CPU widens, right
+    assert not fires(program, Param("p", "u64", (3,)))

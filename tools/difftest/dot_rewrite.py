@@ -1,13 +1,15 @@
 """A small 16-bit dot that XLA:GPU writes as a multiply and a reduce, and its bound.
 
 XLA's dot strength reduction turns a dot too small for a library call (`bf16[2,1,3] x
-bf16[2,3,4]`, seed 704666) into `multiply(broadcast(a), b)` in the dot's 16-bit type,
+bf16[2,3,4]`, seed 704666) into `multiply(broadcast(a), b)` in the dot's 16-bit type (a
+dot of two vectors, `bf16[1,2] x bf16[2,1]`, into `multiply(bitcast(a), bitcast(b))`),
 `convert` to f32 and an f32 `reduce` (add): each product is rounded to 16 bits before
 the sum. XLA:CPU computes the same dot with f32 products. Ours runs XLA's H100 module, so
 the two differ by the products' roundings, which no ulp tolerance covers (3 bf16 ulp of
 -6.3, where the sum of three products cancelled).
 
-The bound, per output element, for the sum s of n products p_k (|p_k| summing to P):
+The bound, per output element, for the sum s of n products p_k (|p_k| summing to P; an output that
+broadcasts or transposes the sums takes each element's own bound):
 - each product rounded to nearest in a type of precision t bits errs by at most
   u = 2**-t of itself (bf16: t = 8, u = 2**-8; f16: t = 11, u = 2**-11): at most u * P;
 - XLA:CPU's and the module's f32 sums of n terms err by at most n * 2**-24 * P each
@@ -29,8 +31,10 @@ from xla_emit.hlo.ir import HloComputation, HloInstruction, HloModule
 from xla_emit.hlo.shape import ArrayShape, PrimitiveType
 from xla_emit.runtime.compare import Comparison, compare, failed_at, first_index
 
-# Ops between the rewritten dot's reduce and an output that only move or round its values.
+# Ops between the rewritten dot's reduce and an output that only move or round its values,
+# or spread them (each output element is one of the reduce's).
 _MOVES = frozenset({"bitcast", "reshape", "copy", "convert"})
+_SPREADS = frozenset({"broadcast", "transpose"})
 _SIXTEEN_BITS = (PrimitiveType.BF16, PrimitiveType.F16)
 # Precision in bits (the significand, its implicit bit included).
 _PRECISION = {PrimitiveType.BF16: 8, PrimitiveType.F16: 11, PrimitiveType.F32: 24}
@@ -46,23 +50,38 @@ class RewrittenDot:
     fusion: HloInstruction | None
 
 
+def has_sixteen_bit_dot(program: HloModule) -> bool:
+    """Whether the program (as written, before XLA's passes) has a dot of f16 or bf16."""
+    return any(
+        instruction.opcode == "dot"
+        and isinstance(instruction.shape, ArrayShape)
+        and instruction.array_shape.element_type in _SIXTEEN_BITS
+        for computation in program.computations
+        for instruction in computation.instructions
+    )
+
+
 def rewritten_dot_outputs(
-    module: HloModule, inputs: Sequence[np.ndarray]
+    module: HloModule, inputs: Sequence[np.ndarray], *, program_has_dot: bool = False
 ) -> dict[int, Callable[[np.ndarray, np.ndarray], Comparison]]:
-    """The rule of each output (by number) that is a rewritten dot, moved or rounded."""
+    """The rule of each output (by number) that is a rewritten dot, moved or rounded.
+    `program_has_dot`: the program as written has a 16-bit dot (`has_sixteen_bit_dot`),
+    which XLA's form of a vector dot (a multiply of bitcasts) needs to be taken for one."""
     rules: dict[int, Callable[[np.ndarray, np.ndarray], Comparison]] = {}
     entry_values: dict[HloInstruction, object] | None = None
     for number, leaf in enumerate(_output_leaves(module.entry.root)):
         traced = _trace_to_reduce(leaf)
         if traced is None:
             continue
-        dot = _rewritten_dot(*traced)
+        reduce, fusion, moves = traced
+        dot = _rewritten_dot(reduce, fusion, program_has_dot=program_has_dot)
         if dot is None:
             continue
         if entry_values is None:
             entry_values = evaluate_values(module.entry, list(inputs))  # type: ignore[assignment]
         assert entry_values is not None
         magnitudes, length = _product_magnitudes(dot, entry_values)
+        magnitudes = _moved(magnitudes, moves)
         rules[number] = _within_rounded_products(dot.products, magnitudes, length)
     return rules
 
@@ -75,9 +94,12 @@ def _output_leaves(root: HloInstruction) -> list[HloInstruction]:
 
 def _trace_to_reduce(
     instruction: HloInstruction,
-) -> tuple[HloInstruction, HloInstruction | None] | None:
-    """The reduce whose value `instruction` moves or rounds, and its fusion (or None)."""
+) -> tuple[HloInstruction, HloInstruction | None, list[HloInstruction]] | None:
+    """The reduce whose value `instruction` moves, spreads or rounds, its fusion (or None),
+    and the ops between them, from the reduce outward. The path may leave a fusion by a
+    parameter (`broadcast(fusion(reduce))` is two fusions: seed 1000555)."""
     current, fusion = instruction, None
+    moves: list[HloInstruction] = []
     while True:
         if current.opcode == "get-tuple-element" and current.operands[0].opcode == "fusion":
             fusion = current.operands[0]
@@ -88,19 +110,47 @@ def _trace_to_reduce(
         elif current.opcode == "fusion" and fusion is None:
             fusion = current
             current = current.called_computations[0].root
-        elif current.opcode in _MOVES and (
-            current.opcode != "convert" or _is_float(current.operands[0])
+        elif current.opcode == "parameter" and fusion is not None:
+            assert current.parameter_number is not None
+            current, fusion = fusion.operands[current.parameter_number], None
+        elif current.opcode in _SPREADS or (
+            current.opcode in _MOVES
+            and (current.opcode != "convert" or _is_float(current.operands[0]))
         ):
+            moves.append(current)
             current = current.operands[0]
         elif current.opcode == "reduce":
-            return current, fusion
+            return current, fusion, moves[::-1]
         else:
             return None
 
 
-def _rewritten_dot(reduce: HloInstruction, fusion: HloInstruction | None) -> RewrittenDot | None:
-    """`reduce` if it adds f32 conversions of a 16-bit multiply of a broadcast: XLA's form of
-    a small dot (a program's own multiply-reduce has no broadcast of an operand's rows)."""
+def _moved(values: np.ndarray, moves: Sequence[HloInstruction]) -> np.ndarray:
+    """`values` (one per element of the reduce) put where `moves` put the reduce's values."""
+    for move in moves:
+        shape = move.array_shape.dimensions
+        if move.opcode == "transpose":
+            values = np.transpose(values, move.dimensions)
+        elif move.opcode == "broadcast":
+            dims = tuple(move.dimensions or ())
+            # Operand dim i goes to output dim dims[i]: in increasing order, then spread.
+            order = sorted(range(len(dims)), key=lambda i: dims[i])
+            placed = [1] * len(shape)
+            for i in order:
+                placed[dims[i]] = values.shape[i]
+            values = np.broadcast_to(np.transpose(values, order).reshape(placed), shape)
+        else:
+            values = values.reshape(shape)
+    return values
+
+
+def _rewritten_dot(
+    reduce: HloInstruction, fusion: HloInstruction | None, *, program_has_dot: bool
+) -> RewrittenDot | None:
+    """`reduce` if it adds f32 conversions of a 16-bit multiply in XLA's form of a small dot:
+    of a broadcast (a program's own multiply-reduce has no broadcast of an operand's rows),
+    or, for a dot of two vectors (`bf16[1,2] x bf16[2,1]`, seed 805300), of two bitcasts,
+    taken for a dot only where the program has one (its own reshapes are bitcasts too)."""
     if len(reduce.operands) != 2 or not isinstance(reduce.shape, ArrayShape):
         return None
     if reduce.array_shape.element_type is not PrimitiveType.F32:
@@ -114,7 +164,9 @@ def _rewritten_dot(reduce: HloInstruction, fusion: HloInstruction | None) -> Rew
     products = multiply.array_shape.element_type if multiply.opcode == "multiply" else None
     if products not in _SIXTEEN_BITS:
         return None
-    if not any(operand.opcode == "broadcast" for operand in multiply.operands):
+    broadcast = any(operand.opcode == "broadcast" for operand in multiply.operands)
+    bitcasts = all(operand.opcode == "bitcast" for operand in multiply.operands)
+    if not (broadcast or (bitcasts and program_has_dot)):
         return None
     assert products is not None
     return RewrittenDot(reduce, products, fusion)

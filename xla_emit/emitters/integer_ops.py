@@ -10,7 +10,8 @@ elemental_ir_emitter.cc and the MLIR emitters' lowering of mhlo ops):
   XLA's Triton route runs as a pass);
 - a shift by an amount that is negative or >= the bit width (compared
   unsigned) gives 0, or the sign fill for `shift-right-arithmetic`;
-- float to integer truncates toward zero and saturates; NaN gives 0.
+- float to integer truncates toward zero and saturates; NaN gives 0
+  (`passes/float_to_integer.py`, which XLA's Triton route writes too).
 
 The undefined cases get a safe operand (divisor 1, shift amount 0) and
 `arith.select` puts XLA's value in their place, so the emitted IR computes
@@ -27,6 +28,7 @@ from xdsl.ir import Operation, SSAValue
 
 from xla_emit.emitters.types import integer_type
 from xla_emit.hlo.shape import PrimitiveType
+from xla_emit.passes.float_to_integer import saturating_float_to_integer
 from xla_emit.passes.gpu.safe_integer_arithmetic import guarded_division
 
 if TYPE_CHECKING:
@@ -99,18 +101,25 @@ def emit_shift(
 def emit_float_to_integer(
     emitter: ScalarOps, x: SSAValue, source: PrimitiveType, target: PrimitiveType
 ) -> SSAValue:
-    """`convert` float -> integer: truncates toward zero, saturates, NaN gives 0.
+    """`convert` float -> integer: truncates toward zero, saturates, NaN gives 0 (the ops
+    XLA's emitters write, `saturating_float_to_integer`'s, one fact)."""
 
-    As in XLA, the limits are compared in the source type (where INT_MAX may
-    round up to 2**31, which still saturates correctly); the raw conversion's
-    value is used only where the operand is in range.
-    """
-    low, high = target.int_limits
-    op_class = arith.FPToSIOp if target.is_signed_int else arith.FPToUIOp
-    converted = _result(emitter, op_class(x, integer_type(target)))
-    below = _result(emitter, arith.CmpfOp(x, emitter.scalar_constant(float(low), source), "ole"))
-    above = _result(emitter, arith.CmpfOp(x, emitter.scalar_constant(float(high), source), "oge"))
-    is_nan = _result(emitter, arith.CmpfOp(x, x, "uno"))
-    result = _select(emitter, below, emitter.scalar_constant(low, target), converted)
-    result = _select(emitter, above, emitter.scalar_constant(high, target), result)
-    return _select(emitter, is_nan, emitter.scalar_constant(0, target), result)
+    def float_limit(limit: int) -> SSAValue:
+        # As in XLA, the limits are compared in the source type (INT_MAX may round up).
+        return emitter.scalar_constant(float(limit), source)
+
+    def integer(value: int) -> SSAValue:
+        return emitter.scalar_constant(value, target)
+
+    def emit(op: Operation) -> SSAValue:
+        return _result(emitter, op)
+
+    return saturating_float_to_integer(
+        x,
+        integer_type(target),
+        signed=target.is_signed_int,
+        limits=target.int_limits,
+        float_limit=float_limit,
+        integer=integer,
+        emit=emit,
+    )

@@ -8,7 +8,8 @@ element, vectorized over the kept ones.
 `evaluate_module(..., tf32_dots=DOTS)` (or evaluating inside `rounding_to_tf32(DOTS)`)
 rounds the f32 operands of the dots DOTS to TF32 first, wherever they sit (fusions,
 loop bodies): what those dots compute on an H100 at XLA:GPU's default precision, but
-for the order of their f32 sums.
+for the order of their f32 sums. Inside `flushing_subnormals()` every op flushes its
+subnormal float results to zero, as XLA:CPU does (the differential tester's oracle).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable, Collection, Generator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+import ml_dtypes
 import numpy as np
 
 from xla_emit.diagnostics import UserError
@@ -44,6 +46,41 @@ def rounding_to_tf32(dots: Collection[HloInstruction]) -> Generator[None, None, 
         yield
     finally:
         _TF32_DOTS.reset(token)
+
+
+# XLA:CPU's flush-to-zero (a context, as `_TF32_DOTS`): every float result below the smallest
+# normal f32 (f64: f64) in magnitude becomes a zero of its sign.
+_FLUSHING: ContextVar[bool] = ContextVar("flushing_subnormals", default=False)
+_F32_TINY = float(np.finfo(np.float32).tiny)
+_F64_TINY = float(np.finfo(np.float64).tiny)
+
+
+@contextmanager
+def flushing_subnormals() -> Generator[None, None, None]:
+    """Within the block, each op's subnormal float results are flushed to zero, as XLA:CPU
+    computes (it runs with flush-to-zero; a 16-bit op is an f32 op there, so only values
+    below f32's smallest normal flush: bf16's subnormals, never f16's)."""
+    token = _FLUSHING.set(True)
+    try:
+        yield
+    finally:
+        _FLUSHING.reset(token)
+
+
+def _flushed(value: Value) -> Value:
+    if isinstance(value, tuple):
+        return tuple(_flushed(v) for v in value)
+    if value.dtype.kind == "c":  # each part (no complex arithmetic: inf parts stay)
+        parts = np.stack([_flushed(np.real(value)), _flushed(np.imag(value))], axis=-1)
+        return np.ascontiguousarray(parts).view(value.dtype)[..., 0]
+    if value.dtype.kind != "f" and value.dtype != np.dtype(ml_dtypes.bfloat16):
+        return value
+    tiny = _F64_TINY if value.dtype == np.float64 else _F32_TINY
+    wide = value.astype(np.float64)
+    subnormal = (wide != 0) & (np.abs(wide) < tiny)
+    if not subnormal.any():
+        return value
+    return np.where(subnormal, np.copysign(0.0, wide), wide).astype(value.dtype)
 
 
 def evaluate_module(
@@ -118,7 +155,8 @@ def evaluate_instruction(instruction: HloInstruction, operands: Sequence[Value])
     """Evaluates one (non-parameter) instruction on the values of its operands."""
     result = _evaluate(instruction, operands)
     # numpy turns 0-d results of ufuncs into scalars; values are always arrays.
-    return result if isinstance(result, tuple) else np.asarray(result)
+    value = result if isinstance(result, tuple) else np.asarray(result)
+    return _flushed(value) if _FLUSHING.get() else value
 
 
 def _evaluate(instruction: HloInstruction, operands: Sequence[Value]) -> Value:

@@ -91,3 +91,44 @@ xtile.entry_func @integer_divide(%in: memref<4xi32>, %out: memref<4xi32>, %pid: 
   xtile.insert %r into %out[%pid] [4] [1] : tensor<4xi32> -> memref<4xi32>
   xtile.return
 }
+
+// -----
+
+// A float -> integer convert saturates as XLA's Triton emitter writes it (its TTIR for
+// `convert(f32 -> s32)`): fptosi, then INT_MIN where x <= -2**31, INT_MAX where x >= 2**31
+// (INT_MAX rounded to f32) and 0 for NaN selected in; bf16 is extended to f32 first; f16's
+// limits round to infinities.
+// CHECK-LABEL: xtile.entry_func @float_to_integer
+// CHECK: %[[R:.*]] = arith.fptosi %[[X:.*]] : tensor<1x4xf32> to tensor<1x4xi32>
+// CHECK: %[[LO:.*]] = arith.constant dense<-2.14748365e+09> : tensor<1x4xf32>
+// CHECK: %[[B:.*]] = arith.cmpf ole, %[[X]], %[[LO]] : tensor<1x4xf32>
+// CHECK: %[[MIN:.*]] = arith.constant dense<-2147483648> : tensor<1x4xi32>
+// CHECK: %[[S1:.*]] = arith.select %[[B]], %[[MIN]], %[[R]] : tensor<1x4xi1>, tensor<1x4xi32>
+// CHECK: %[[HI:.*]] = arith.constant dense<2.14748365e+09> : tensor<1x4xf32>
+// CHECK: %[[A:.*]] = arith.cmpf oge, %[[X]], %[[HI]] : tensor<1x4xf32>
+// CHECK: %[[MAX:.*]] = arith.constant dense<2147483647> : tensor<1x4xi32>
+// CHECK: %[[S2:.*]] = arith.select %[[A]], %[[MAX]], %[[S1]]
+// CHECK: %[[N:.*]] = arith.cmpf uno, %[[X]], %[[X]] : tensor<1x4xf32>
+// CHECK: %[[Z:.*]] = arith.constant dense<0> : tensor<1x4xi32>
+// CHECK: %[[I:.*]] = arith.select %[[N]], %[[Z]], %[[S2]]
+// CHECK: %[[W:.*]] = arith.extf %{{.*}} : tensor<1x4xbf16> to tensor<1x4xf32>
+// CHECK: arith.fptosi %[[W]] : tensor<1x4xf32> to tensor<1x4xi32>
+// CHECK: arith.cmpf ole, %[[W]]
+// CHECK: arith.fptosi %{{.*}} : tensor<1x4xf16> to tensor<1x4xi32>
+// CHECK: arith.constant dense<0xfc00> : tensor<1x4xf16>
+// CHECK: arith.constant dense<0x7c00> : tensor<1x4xf16>
+// CHECK: xtile.insert %[[I]]
+// CHECK-NOT: stablehlo.
+xtile.entry_func @float_to_integer(%in: memref<2x4xf32>, %inb: memref<2x4xbf16>, %inh: memref<2x4xf16>, %out: memref<2x4xi32>, %outb: memref<2x4xi32>, %outh: memref<2x4xi32>, %pid: index {xla.range = [0 : index, 1 : index]}) {
+  %c0 = arith.constant 0 : index
+  %x = xtile.extract %in[%pid, %c0] [1, 4] [1, 1] : memref<2x4xf32> -> tensor<1x4xf32>
+  %b = xtile.extract %inb[%pid, %c0] [1, 4] [1, 1] : memref<2x4xbf16> -> tensor<1x4xbf16>
+  %h = xtile.extract %inh[%pid, %c0] [1, 4] [1, 1] : memref<2x4xf16> -> tensor<1x4xf16>
+  %i = stablehlo.convert %x : (tensor<1x4xf32>) -> tensor<1x4xi32>
+  %j = stablehlo.convert %b : (tensor<1x4xbf16>) -> tensor<1x4xi32>
+  %k = stablehlo.convert %h : (tensor<1x4xf16>) -> tensor<1x4xi32>
+  xtile.insert %i into %out[%pid, %c0] [1, 4] [1, 1] : tensor<1x4xi32> -> memref<2x4xi32>
+  xtile.insert %j into %outb[%pid, %c0] [1, 4] [1, 1] : tensor<1x4xi32> -> memref<2x4xi32>
+  xtile.insert %k into %outh[%pid, %c0] [1, 4] [1, 1] : tensor<1x4xi32> -> memref<2x4xi32>
+  xtile.return
+}
