@@ -1,5 +1,6 @@
 """Kernel text and checks the PTO tests share: parse, verify and run a kernel `@k`,
-wrap statements in an a5 module, and check a verifier rule on a valid and a changed body."""
+wrap statements in a module for a target, check a verifier rule on a valid and a changed
+body, and find where and why a kernel fails to verify."""
 
 from __future__ import annotations
 
@@ -41,14 +42,20 @@ def run_kernel(text: str, args: list[object]) -> None:
     PTOExecutor(verify_kernel(text)).run("k", args)
 
 
-def a5_kernel(params: str, body: str, attributes: str = "") -> str:
-    """`@k(params)` in an a5 module: `body` (lines indented by four) before its return."""
-    return f"""module attributes {{pto.target_arch = "a5"}} {{
+def target_kernel(target: str, params: str, body: str, attributes: str = "") -> str:
+    """`@k(params)` in a module for `target`: `body` (lines indented by four) before its
+    return, so the body's first line is the text's third."""
+    return f"""module attributes {{pto.target_arch = "{target}"}} {{
   func.func @k({params}){attributes} {{
 {body}
     return
   }}
 }}"""
+
+
+def a5_kernel(params: str, body: str, attributes: str = "") -> str:
+    """`@k(params)` in an a5 module: `body` (lines indented by four) before its return."""
+    return target_kernel("a5", params, body, attributes)
 
 
 def verify_body(arguments: dict[str, str], body: str) -> None:
@@ -66,3 +73,18 @@ def check_rule(verify: Callable[[str], None], valid: str, invalid: str, message:
         verify(invalid)
     assert message in caught.value.message
     return caught.value
+
+
+def located_error(text: str) -> tuple[int, str]:
+    """Where verifying `text` fails: the line, and the message after `'<op name>' op `."""
+    with pytest.raises(UserError) as caught:
+        verify_kernel(text)
+    assert caught.value.location is not None
+    return caught.value.location.line, caught.value.message.split("' op ", 1)[1]
+
+
+def error_on_line(text: str, line: int) -> str:
+    """The message of the error verifying `text` raises, which must stand on `line`."""
+    found, message = located_error(text)
+    assert found == line
+    return message

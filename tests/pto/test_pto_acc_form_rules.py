@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import error_on_line, target_kernel, verify_kernel
 from xla_emit.pto.acc_form_rules import acc_store_error, prequant_source_error
 from xla_emit.pto.rules import low_precision_cvt_errors
 
@@ -15,25 +14,12 @@ ACC = "!pto.tile_buf<acc, 16x16x{e}, blayout=col_major, slayout=row_major, fract
 
 
 def _kernel(target: str, params: str, line: str) -> str:
-    return f"""module attributes {{pto.target_arch = "{target}"}} {{
-  func.func @k({params}) {{
-    {line}
-    return
-  }}
-}}
-"""
-
-
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
+    return target_kernel(target, params, f"    {line}")
 
 
 def _error(text: str) -> str:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None and caught.value.location.line == 3
-    return caught.value.message.split("' op ", 1)[1]
+    """The message of the error of the kernel's op, on line 3."""
+    return error_on_line(text, 3)
 
 
 def _prequant_store(target: str, acc: str, view: str) -> str:
@@ -61,7 +47,7 @@ def _prequant_store(target: str, acc: str, view: str) -> str:
 def test_prequant_acc_stores(target: str, acc: str, view: str, message: str | None) -> None:
     text = _prequant_store(target, acc, view)
     if message is None:
-        _verify(text)
+        verify_kernel(text)
     else:
         assert _error(text) == message
 
@@ -121,7 +107,7 @@ def test_a2a3_prefetches_no_low_precision_elements() -> None:
     for target, element in (("a3", "i8"), ("a5", "!pto.hif8")):
         part = view.format(e=element)
         line = f"pto.tprefetch ins(%s : {part}) outs(%d : {tile})"
-        _verify(_kernel(target, f"%s: {part}, %d: {tile}", line))
+        verify_kernel(_kernel(target, f"%s: {part}, %d: {tile}", line))
     part = view.format(e="!pto.hif8")
     line = f"pto.tprefetch ins(%s : {part}) outs(%d : {tile})"
     assert _error(_kernel("a3", f"%s: {part}, %d: {tile}", line)) == (

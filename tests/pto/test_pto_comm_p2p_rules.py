@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import error_on_line, verify_kernel
 
 STAGE = "!pto.tile_buf<vec, 1x256xi8>"
 
@@ -37,27 +36,20 @@ def _notify(signal: str) -> str:
 """
 
 
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-
-
 def _error(text: str) -> str:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None and caught.value.location.line == 2
-    return caught.value.message.split("' op ", 1)[1]
+    """The message of the error of the kernel's op, on line 2."""
+    return error_on_line(text, 2)
 
 
 PART = "!pto.partition_tensor_view<{}xi8>"
 VIEW = "!pto.tensor_view<{}xi8>"
 
 
-def test_transfers_that_verify() -> None:
-    _verify(_put(PART.format("?x256"), PART.format("?x256")))
-    _verify(_put(VIEW.format("4x256"), PART.format("4x256"), op="comm.tget"))
-    _verify(_async(PART.format("1x1x512")))
-    _verify(_notify("!pto.partition_tensor_view<1xi32>"))
+def test_transfers_thatverify_kernel() -> None:
+    verify_kernel(_put(PART.format("?x256"), PART.format("?x256")))
+    verify_kernel(_put(VIEW.format("4x256"), PART.format("4x256"), op="comm.tget"))
+    verify_kernel(_async(PART.format("1x1x512")))
+    verify_kernel(_notify("!pto.partition_tensor_view<1xi32>"))
 
 
 @pytest.mark.parametrize(
@@ -99,7 +91,7 @@ def test_an_async_prefetch_reads_a_flat_view() -> None:
   return
 }}
 """
-    _verify(text.format(view="!pto.partition_tensor_view<1x128xf32>", context=context))
+    verify_kernel(text.format(view="!pto.partition_tensor_view<1x128xf32>", context=context))
     assert _error(text.format(view="!pto.partition_tensor_view<2x64xf32>", context=context)) == (
         "expects src to be a static flat contiguous logical 1D GM view"
     )

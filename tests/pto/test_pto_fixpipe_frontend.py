@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.pto.kernel_checks import located_error, verify_kernel
 from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
 
 ACC = "!pto.tile_buf<acc, 16x16x{acc}, blayout=col_major, slayout=row_major, fractal=1024>"
 VEC = "!pto.tile_buf<vec, 16x16x{vec}{layout}>"
@@ -46,18 +46,6 @@ def _kernels(
 """
 
 
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-
-
-def _error(text: str) -> tuple[int, str]:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None
-    return caught.value.location.line, caught.value.message.split("' op ", 1)[1]
-
-
 SET_SCALAR = "    pto.set_quant_scalar(%s : f32) {id = 0}\n"
 SET_VECTOR = f"    pto.set_quant_vector(%fp : {SCALE}) {{id = 0}}\n"
 
@@ -72,7 +60,7 @@ SET_VECTOR = f"    pto.set_quant_vector(%fp : {SCALE}) {{id = 0}}\n"
     ],
 )
 def test_a_fixpipe_pipe_verifies(quant: str, acc: str, vec: str, cube_body: str) -> None:
-    _verify(_kernels(quant, acc, vec, cube_body=cube_body))
+    verify_kernel(_kernels(quant, acc, vec, cube_body=cube_body))
 
 
 @pytest.mark.parametrize(
@@ -116,12 +104,12 @@ def test_a_fixpipe_pipe_verifies(quant: str, acc: str, vec: str, cube_body: str)
     ],
 )
 def test_fixpipe_rules(options: dict[str, str], line: int, message: str) -> None:
-    assert _error(_kernels(**options)) == (line, message)
+    assert located_error(_kernels(**options)) == (line, message)
 
 
 def test_the_pops_of_one_fixpipe_pipe_agree() -> None:
     other = "    %u = pto.tpop_from_aic {id = 0, split = 0} -> !pto.tile_buf<vec, 8x16xf32>\n"
-    line, message = _error(_kernels(vector_body=other))
+    line, message = located_error(_kernels(vector_body=other))
     assert message == (
         "expects all tpop_from_aic results for fixpipe pipe id = 0 to use the same tile type"
     )
@@ -134,7 +122,7 @@ def test_an_ordinary_pipe_has_none_of_these_rules() -> None:
         "quant = no_convert, relu = no_relu>",
         "nosplit = false",
     )
-    _verify(text)
+    verify_kernel(text)
 
 
 def _with_consumer_epilogue(text: str, quant: str = "no_convert", relu: str = "no_relu") -> str:
@@ -194,12 +182,12 @@ def _with_consumer_epilogue(text: str, quant: str = "no_convert", relu: str = "n
     ],
 )
 def test_producer_and_consumer_inits_agree(text: str, line: int, message: str) -> None:
-    assert _error(text) == (line, message)
+    assert located_error(text) == (line, message)
 
 
 def test_a_producer_needs_its_consumer_init() -> None:
     text = _kernels().replace("peer_func = @vector", "peer_func = @nowhere")
-    assert _error(text) == (
+    assert located_error(text) == (
         4,
         "expects peer consumer function to contain a matching aiv_initialize_pipe with the "
         "same consumer buffer contract",
@@ -264,21 +252,27 @@ def test_quantization_setters(quant: str, acc: str, vec: str, cube_body: str, me
     setter_tile = cube_body.partition("%fp : ")[2].partition(") {")[0]
     if setter_tile:
         text = text.replace(f"%fp: {SCALE}", f"%fp: {setter_tile}")
-    assert _error(text) == (5, message)
+    assert located_error(text) == (5, message)
 
 
 def test_a2a3_scaling_tiles_hold_packed_words() -> None:
     """On A2A3 a vector setter's payload is 64-bit words (f16 is A5's)."""
     text = _kernels("deqf16_vec", "i32", "f16", cube_body=SET_VECTOR).replace('"a5"', '"a3"')
-    assert _error(text) == (5, "expects 'scaling_tile' element type to be packed i64/ui64 on A3")
+    assert located_error(text) == (
+        5,
+        "expects 'scaling_tile' element type to be packed i64/ui64 on A3",
+    )
     wide = SCALE.replace("xf16", "xi64")
-    _verify(text.replace(SCALE, wide))
+    verify_kernel(text.replace(SCALE, wide))
 
 
 def test_a_fixpipe_talloc_does_not_split() -> None:
     view = "!pto.tensor_view<16x16xf32>"
     body = f"    %e = pto.talloc_to_aiv {{id = 0, split = 1}} -> {view}\n"
-    assert _error(_kernels(cube_body=body)) == (5, "expects fixpipe TALLOC to have split = 0")
+    assert located_error(_kernels(cube_body=body)) == (
+        5,
+        "expects fixpipe TALLOC to have split = 0",
+    )
 
 
 def test_a_lowered_consumer_that_keeps_its_peer_contract_pairs() -> None:
@@ -294,6 +288,6 @@ def test_a_lowered_consumer_that_keeps_its_peer_contract_pairs() -> None:
     )
     lines = [line for line in text.splitlines() if "pto.tpop_from_aic" not in line]
     lines = [line for line in lines if "tfree_from_aic" not in line]
-    _verify("\n".join(lines).replace('"{name}"', '"fifo"'))
+    verify_kernel("\n".join(lines).replace('"{name}"', '"fifo"'))
     with pytest.raises(UserError, match="expects peer consumer function"):
-        _verify("\n".join(lines).replace('"{name}"', '"other"'))
+        verify_kernel("\n".join(lines).replace('"{name}"', '"other"'))

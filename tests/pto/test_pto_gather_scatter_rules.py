@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import error_on_line, verify_kernel
 
 VIEW = "!pto.partition_tensor_view<8x32xf32>"
 DST = "!pto.tile_buf<vec, 8x32xf32>"
@@ -29,16 +28,9 @@ def _scatter(index: str, attrs: str) -> str:
 """
 
 
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-
-
 def _error(text: str) -> str:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None and caught.value.location.line == 2
-    return caught.value.message.split("' op ", 1)[1]
+    """The message of the error of the kernel's op, on line 2."""
+    return error_on_line(text, 2)
 
 
 ROW = " {coalesce = #pto<coalesce row>}"
@@ -56,14 +48,14 @@ ELEM = " {coalesce = #pto.coalesce<elem>}"
         ("!pto.tile_buf<vec, 8x32xi32, valid=?x?>", ROW),
     ],
 )
-def test_gathers_that_verify(index: str, attrs: str) -> None:
-    _verify(_gather(index, attrs))
+def test_gathers_thatverify_kernel(index: str, attrs: str) -> None:
+    verify_kernel(_gather(index, attrs))
 
 
 def test_an_mgather_from_a_view_names_its_coalesce_mode() -> None:
     assert _error(_gather("!pto.tile_buf<vec, 8x32xi32>", "")) == "requires attribute 'coalesce'"
     # The older form from a memref has no mode.
-    _verify(_gather("!pto.tile_buf<vec, 8x32xi32>", "", memory="memref<8x32xf32>"))
+    verify_kernel(_gather("!pto.tile_buf<vec, 8x32xi32>", "", memory="memref<8x32xf32>"))
 
 
 @pytest.mark.parametrize(
@@ -96,8 +88,8 @@ def test_a_gather_into_l1_reads_its_indices_from_global_memory() -> None:
 
 def test_a_scatter_with_options_names_its_mode() -> None:
     index = "!pto.tile_buf<vec, 8x32xi32>"
-    _verify(_scatter(index, ""))
-    _verify(
+    verify_kernel(_scatter(index, ""))
+    verify_kernel(
         _scatter(index, " {coalesce = #pto.coalesce<elem>, scatterOob = #pto<scatter_oob skip>}")
     )
     assert _error(_scatter(index, " {scatterOob = #pto<scatter_oob skip>}")) == (

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import error_on_line, verify_kernel
 
 ACC = (
     "!pto.tile_buf<acc, 16x16xf32, valid=15x16, blayout=col_major, slayout=row_major, fractal=1024>"
@@ -35,21 +34,14 @@ def _cube(init: str, split: int) -> str:
 """
 
 
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-
-
 def _error(text: str) -> str:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None and caught.value.location.line == 3
-    return caught.value.message.split("' op ", 1)[1]
+    """The message of the error of the kernel's op, on line 3."""
+    return error_on_line(text, 3)
 
 
-def test_splits_that_verify() -> None:
-    _verify(_cube(L2L, 1))
-    _verify(_cube(L2G2L, 3))  # an odd split of a one-way C2V pipe with a local buffer
+def test_splits_thatverify_kernel() -> None:
+    verify_kernel(_cube(L2L, 1))
+    verify_kernel(_cube(L2G2L, 3))  # an odd split of a one-way C2V pipe with a local buffer
 
 
 @pytest.mark.parametrize(
@@ -82,7 +74,7 @@ def test_a_global_entry_has_the_slot_shape() -> None:
 }}
 """
 
-    _verify(text(VIEW))
+    verify_kernel(text(VIEW))
     assert _error(text("!pto.tensor_view<16x32xf32>")) == (
         "expects pipe entry dimension 1 to match initialize_l2g2l_pipe gm_addr dimension 16"
     )

@@ -6,23 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import located_error, verify_kernel
 
 MULTI = "!pto.multi_tile_buf<vec, 16x16xf16, count=2>"
 SLOT = "!pto.tile_buf<vec, 16x16xf16>"
-
-
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-
-
-def _error(text: str) -> tuple[int, str]:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None
-    return caught.value.location.line, caught.value.message.split("' op ", 1)[1]
 
 
 def _multi(address: int | None = None, slot: int = 1, kind: str = MULTI) -> str:
@@ -38,8 +25,8 @@ def _multi(address: int | None = None, slot: int = 1, kind: str = MULTI) -> str:
 
 
 def test_a_multi_buffer_verifies() -> None:
-    _verify(_multi())
-    _verify(_multi(address=512))
+    verify_kernel(_multi())
+    verify_kernel(_multi(address=512))
 
 
 @pytest.mark.parametrize(
@@ -65,7 +52,7 @@ def test_a_multi_buffer_verifies() -> None:
     ],
 )
 def test_multi_buffer_rules(text: str, line: int, message: str) -> None:
-    assert _error(text) == (line, message)
+    assert located_error(text) == (line, message)
 
 
 def _fillpad(src: str, dst: str, attrs: str = "") -> str:
@@ -81,13 +68,13 @@ MAT = "!pto.tile_buf<mat, 16x64xbf16, blayout=col_major, slayout=row_major{extra
 
 def test_mat_fillpads_keep_one_tile_type() -> None:
     same = MAT.format(extra=", pad=1")
-    _verify(_fillpad(same, same))
-    assert _error(_fillpad(MAT.format(extra=", valid=?x?"), same)) == (
+    verify_kernel(_fillpad(same, same))
+    assert located_error(_fillpad(MAT.format(extra=", valid=?x?"), same)) == (
         2,
         "expects src/dst tile types to be lowerable to TFILLPAD for loc=mat; mismatching "
         "fields: v_row (? vs 16), v_col (? vs 64), pad (0 vs 1)",
     )
-    assert _error(_fillpad(same, same, ' {mode = "expand"}')) == (
+    assert located_error(_fillpad(same, same, ' {mode = "expand"}')) == (
         2,
         "does not accept 'mode'; PTOAS infers TFILLPAD lowering from physical shape and "
         "planned addresses",
@@ -103,8 +90,8 @@ def test_a_constant_tassign_address_is_aligned() -> None:
 }}
 """
 
-    _verify(text(64))
-    assert _error(text(70660)) == (
+    verify_kernel(text(64))
+    assert located_error(text(70660)) == (
         3,
         "addr must be aligned to 32 bytes for local tile memory space, got 70660",
     )

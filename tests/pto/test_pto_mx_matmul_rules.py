@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import error_on_line, verify_kernel
 
 ACC = "!pto.tile_buf<acc, {m}x16xf32, blayout=col_major, slayout=row_major, fractal=1024>"
 
@@ -41,22 +40,15 @@ def _kernel(
 """
 
 
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-
-
 def _error(text: str) -> str:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None and caught.value.location.line == 3
-    return caught.value.message.split("' op ", 1)[1]
+    """The message of the error of the kernel's op, on line 3."""
+    return error_on_line(text, 3)
 
 
-def test_mx_kernels_that_verify() -> None:
-    _verify(_kernel())
-    _verify(_kernel(lhs="!pto.f4E2M1x2", rhs="!pto.f4E1M2x2"))
-    _verify(_kernel("tgemv.mx", m=1))
+def test_mx_kernels_thatverify_kernel() -> None:
+    verify_kernel(_kernel())
+    verify_kernel(_kernel(lhs="!pto.f4E2M1x2", rhs="!pto.f4E1M2x2"))
+    verify_kernel(_kernel("tgemv.mx", m=1))
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import located_error, verify_kernel
 
 SECTION = """module attributes {{pto.target_arch = "a5"}} {{
   func.func @k(){attrs} {{
@@ -25,20 +24,8 @@ REGION = """func.func @k(%x: i32, %y: index) {{
 """
 
 
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-
-
-def _error(text: str) -> tuple[int, str]:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None
-    return caught.value.location.line, caught.value.message.split("' op ", 1)[1]
-
-
 def test_a_simt_section_verifies() -> None:
-    _verify(SECTION.format(attrs="", dims="32, 2, 1", inner=""))
+    verify_kernel(SECTION.format(attrs="", dims="32, 2, 1", inner=""))
 
 
 @pytest.mark.parametrize(
@@ -60,11 +47,11 @@ def test_a_simt_section_verifies() -> None:
     ],
 )
 def test_simt_section_rules(attrs: str, dims: str, inner: str, message: str) -> None:
-    assert _error(SECTION.format(attrs=attrs, dims=dims, inner=inner)) == (3, message)
+    assert located_error(SECTION.format(attrs=attrs, dims=dims, inner=inner)) == (3, message)
 
 
 def test_a_fusion_region_verifies() -> None:
-    _verify(REGION.format(body="    pto.yield(%x) : (i32) -> ()\n"))
+    verify_kernel(REGION.format(body="    pto.yield(%x) : (i32) -> ()\n"))
 
 
 @pytest.mark.parametrize(
@@ -79,14 +66,14 @@ def test_a_fusion_region_verifies() -> None:
     ],
 )
 def test_fusion_region_rules(body: str, message: str) -> None:
-    assert _error(REGION.format(body=body)) == (2, message)
+    assert located_error(REGION.format(body=body)) == (2, message)
 
 
 def test_a_fusion_region_body_takes_no_arguments() -> None:
     text = REGION.format(body="  ^bb0(%a: i32):\n    pto.yield(%a) : (i32) -> ()\n")
-    assert _error(text) == (2, "expects body block to have no arguments, got 1")
+    assert located_error(text) == (2, "expects body block to have no arguments, got 1")
 
 
 def test_yield_only_ends_a_fusion_region() -> None:
     text = "func.func @k(%x: i32) {\n  pto.yield(%x) : (i32) -> ()\n  return\n}\n"
-    assert _error(text) == (2, "expects parent op to be pto.fusion_region")
+    assert located_error(text) == (2, "expects parent op to be pto.fusion_region")

@@ -5,34 +5,18 @@ f32 has 64 elements per 256-byte repeat and 8 per 32-byte block."""
 
 from __future__ import annotations
 
-import pytest
-
-from xla_emit.diagnostics import UserError
-from xla_emit.ir import parse_mlir, verify_module
+from tests.pto.kernel_checks import error_on_line, target_kernel, verify_kernel
 from xla_emit.pto.tmp_contract_rules import arg_tmp_columns
 
 
 def _kernel(target: str, line: str, **tiles: str) -> str:
     params = ", ".join(f"%{name}: {kind}" for name, kind in tiles.items())
-    return f"""module attributes {{pto.target_arch = "{target}"}} {{
-  func.func @k({params}) {{
-    {line}
-    return
-  }}
-}}
-"""
-
-
-def _verify(text: str) -> None:
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
+    return target_kernel(target, params, f"    {line}")
 
 
 def _error(text: str) -> str:
-    with pytest.raises(UserError) as caught:
-        _verify(text)
-    assert caught.value.location is not None and caught.value.location.line == 3
-    return caught.value.message.split("' op ", 1)[1]
+    """The message of the error of the kernel's op, on line 3."""
+    return error_on_line(text, 3)
 
 
 def test_arg_reduction_tmp_columns() -> None:
@@ -55,8 +39,8 @@ def _col_arg(target: str, tmp_cols: int, element: str = "f32") -> str:
 
 
 def test_column_arg_reduction_tmp() -> None:
-    _verify(_col_arg("a3", 16))
-    _verify(_col_arg("a5", 8))  # A5 has no such contract
+    verify_kernel(_col_arg("a3", 16))
+    verify_kernel(_col_arg("a5", 8))  # A5 has no such contract
     assert _error(_col_arg("a3", 8)) == (
         "expects A2/A3 tmp valid_shape[1] to be at least 16 for src valid_shape[1] = 255"
     )
@@ -84,12 +68,12 @@ def _row_arg(valid_cols: int, tmp_cols: int) -> str:
 
 def test_row_arg_reduction_tmp() -> None:
     # 127 columns take two repeats: 16 tmp columns.
-    _verify(_row_arg(127, 16))
+    verify_kernel(_row_arg(127, 16))
     assert _error(_row_arg(127, 8)) == (
         "expects A2/A3 tmp valid_shape[1] to be at least 16 for src valid_shape[1] = 127"
     )
     # 60 columns fit one repeat: an ND tmp of two columns does.
-    _verify(_row_arg(60, 8).replace("16x8xf32, valid=13x8", "16x8xf32, valid=13x2"))
+    verify_kernel(_row_arg(60, 8).replace("16x8xf32, valid=13x8", "16x8xf32, valid=13x2"))
     assert _error(_row_arg(60, 8).replace("16x8xf32, valid=13x8", "16x8xf32, valid=13x1")) == (
         "expects A2/A3 tmp valid_shape[1] to be at least 2 in the small-col ND path"
     )
@@ -103,7 +87,7 @@ def _tsel(tmp: str) -> str:
 
 
 def test_tsel_tmp_capacity() -> None:
-    _verify(_tsel("!pto.tile_buf<vec, 1x8xi32>"))  # 32 bytes
+    verify_kernel(_tsel("!pto.tile_buf<vec, 1x8xi32>"))  # 32 bytes
     assert _error(_tsel("!pto.tile_buf<vec, 1x2xi32>")) == (
         "expects tmp capacity to be at least 16 bytes, but got 8 bytes"
     )
@@ -121,7 +105,7 @@ def test_binary_column_sum_tmp_width() -> None:
         line = f"pto.tcolsum ins(%s, %t {{isBinary = true}} : {src}, {tmp}) outs(%d : {dst})"
         return _kernel("a5", line, s=src, t=tmp, d=dst)
 
-    _verify(kernel(64))
+    verify_kernel(kernel(64))
     assert _error(kernel(32)) == (
         "expects tmp shape[1] to be at least src valid_shape[1] when isBinary is true; got 32 vs 64"
     )
@@ -138,5 +122,5 @@ def test_merge_sort_tmp_width() -> None:
         )
         return _kernel("a3", line, a=row, b=row, t=tmp, d=row, e="vector<4xi16>")
 
-    _verify(kernel(256))
+    verify_kernel(kernel(256))
     assert _error(kernel(128)) == "format2 expects tmp.cols >= dst.cols"
