@@ -10,27 +10,13 @@ into `deinterleaved = 4` for f32 is for 256 lanes."""
 
 from __future__ import annotations
 
-import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xla_emit.passes.analysis.vmi_pass_checks import check_vmi_passes
-from xla_emit.passes.diagnostics import OpError
 
-from xla_emit.ir import parse_mlir, verify_module
+from tests.passes.vmi_checks import pass_error, verified_module
 
 ASSIGN = ["vmi-lower-unified-to-legacy", "vmi-mask-granularity-assignment", "vmi-layout-assignment"]
 LOWER = [*ASSIGN, "vmi-to-vpto"]
-
-
-def _module(text: str) -> ModuleOp:
-    module, source_map = parse_mlir(text, "k.pto")
-    verify_module(module, source_map)
-    return module
-
-
-def _error(module: ModuleOp, flags: list[str]) -> tuple[str, str]:
-    with pytest.raises(OpError) as caught:
-        check_vmi_passes(module, flags)
-    return caught.value.op.name, caught.value.message
 
 
 def _grouped_sum(lanes: int, groups: int, stride: int, mask: str = "arg") -> ModuleOp:
@@ -44,7 +30,7 @@ def _grouped_sum(lanes: int, groups: int, stride: int, mask: str = "arg") -> Mod
         else f"    %n = arith.constant {lanes} : index\n"
         f"    %m = pto.vmi.create_mask %n : index -> {mask_type}\n"
     )
-    return _module(f"""module {{
+    return verified_module(f"""module {{
   func.func @k(%src: !pto.ptr<f32, ub>, %dst: !pto.ptr<f32, ub>, %i: index{mask_arg}) {{
     %one = arith.constant 1 : index
     %stride = arith.constant {stride} : index
@@ -61,11 +47,11 @@ def _grouped_sum(lanes: int, groups: int, stride: int, mask: str = "arg") -> Mod
 def test_a_block8_sum_is_assigned_but_its_argument_mask_is_not_lowered() -> None:
     kernel = _grouped_sum(256, 8, 48)  # 32 lanes a group: block_deinterleaved = 4
     check_vmi_passes(kernel, ASSIGN)
-    assert _error(kernel, LOWER) == (
+    assert pass_error(kernel, LOWER) == (
         "pto.vmi.vcadd",
         "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO",
     )
-    assert _error(_grouped_sum(256, 16, 24), LOWER)[1].startswith("VMI-RESIDUAL-OP")
+    assert pass_error(_grouped_sum(256, 16, 24), LOWER)[1].startswith("VMI-RESIDUAL-OP")
 
 
 def test_a_sum_without_the_block8_plan_lowers() -> None:
@@ -76,7 +62,7 @@ def test_a_sum_without_the_block8_plan_lowers() -> None:
 
 def _narrowed(stride: int) -> ModuleOp:
     vreg, half = "!pto.vmi.vreg<256xf32>", "!pto.vmi.vreg<256xbf16>"
-    return _module(f"""module {{
+    return verified_module(f"""module {{
   func.func @k(%src: !pto.ptr<f32, ub>, %dst: !pto.ptr<bf16, ub>, %i: index) {{
     %stride = arith.constant {stride} : index
     %x = pto.vmi.vload %src[%i], %stride {{group = 16}} : !pto.ptr<f32, ub> -> {vreg}
@@ -89,7 +75,7 @@ def _narrowed(stride: int) -> ModuleOp:
 
 
 def test_a_narrowing_cast_of_a_block8_value_has_no_helper() -> None:
-    assert _error(_narrowed(24), LOWER) == (
+    assert pass_error(_narrowed(24), LOWER) == (
         "pto.vmi.vcvt",
         "VMI-UNSUPPORTED: pto.vmi.truncf operand #0 has type "
         "!pto.vmi.vreg<256xf32, #pto.vmi.layout<block_deinterleaved = 2>> but requires "
@@ -112,7 +98,7 @@ def _summed_argument(lanes: int, groups: int, called: bool = False) -> ModuleOp:
         if called
         else ""
     )
-    return _module(f"""module {{
+    return verified_module(f"""module {{
   func.func @k(%v: {vreg}, %m: {mask_type}, %dst: !pto.ptr<f32, ub>, %i: index) {{
     %one = arith.constant 1 : index
     %s = pto.vmi.vcadd %v, %m {{group = {groups}, reassoc}} : {vreg}, {mask_type} -> {sums}
@@ -125,7 +111,7 @@ def _summed_argument(lanes: int, groups: int, called: bool = False) -> ModuleOp:
 
 def test_a_sum_of_arguments_needs_an_ensure_layout_row() -> None:
     check_vmi_passes(_summed_argument(256, 8), LOWER)  # 256 lanes: a row exists
-    assert _error(_summed_argument(320, 10), LOWER) == (
+    assert pass_error(_summed_argument(320, 10), LOWER) == (
         "pto.vmi.vcadd",
         "VMI-UNSUPPORTED: pto.vmi.group_reduce_addf operand #0 has type "
         "!pto.vmi.vreg<320xf32, #pto.vmi.layout<contiguous>> but requires "
@@ -139,10 +125,10 @@ def test_a_sum_of_arguments_needs_an_ensure_layout_row() -> None:
 
 def test_a_store_of_a_sum_without_a_group_row_cannot_be_materialized() -> None:
     check_vmi_passes(_summed_argument(128, 8), ASSIGN)  # 16 lanes a group
-    assert _error(_summed_argument(160, 8), ASSIGN) == (  # 20 lanes a group
+    assert pass_error(_summed_argument(160, 8), ASSIGN) == (  # 20 lanes a group
         "pto.vmi.vstore",
         "VMI-LAYOUT-CONTRACT: cannot materialize requested VMI operand layout "
         "#pto.vmi.layout<num_groups = 8, slots = 8>",
     )
     # Fewer than 8 groups are stored one slot each.
-    assert "num_groups = 4" in _error(_summed_argument(80, 4), ASSIGN)[1]
+    assert "num_groups = 4" in pass_error(_summed_argument(80, 4), ASSIGN)[1]

@@ -7,28 +7,14 @@ one source register, widen into one contiguous register."""
 
 from __future__ import annotations
 
-import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xla_emit.passes.analysis.vmi_pass_checks import check_vmi_passes
-from xla_emit.passes.diagnostics import OpError
 
-from xla_emit.ir import parse_mlir, verify_module
+from tests.passes.vmi_checks import pass_error, verified_module
 
 LOWER = "vmi-lower-unified-to-legacy"
 GRANULARITY = [LOWER, "vmi-mask-granularity-assignment"]
 ASSIGN = [*GRANULARITY, "vmi-layout-assignment"]
-
-
-def _module(text: str) -> ModuleOp:
-    module, source_map = parse_mlir(text, "k.pto")
-    verify_module(module, source_map)
-    return module
-
-
-def _error(module: ModuleOp, flags: list[str]) -> tuple[str, str]:
-    with pytest.raises(OpError) as caught:
-        check_vmi_passes(module, flags)
-    return caught.value.op.name, caught.value.message
 
 
 def _select_mask(then_element: str, else_element: str) -> ModuleOp:
@@ -41,7 +27,7 @@ def _select_mask(then_element: str, else_element: str) -> ModuleOp:
 
     elements = sorted({then_element, else_element})
     args = ", ".join(f"%x_{e}: !pto.vmi.vreg<64x{e}>" for e in elements)
-    return _module(f"""module {{
+    return verified_module(f"""module {{
   func.func @k(%c: i1, {args}) {{
     %r = scf.if %c -> !pto.vmi.mask<64xpred> {{
 {branch(then_element)}
@@ -60,11 +46,11 @@ def test_branches_of_one_granularity_agree() -> None:
 
 
 def test_branches_of_two_granularities_conflict_at_the_if() -> None:
-    assert _error(_select_mask("f16", "f32"), GRANULARITY) == (
+    assert pass_error(_select_mask("f16", "f32"), GRANULARITY) == (
         "scf.if",
         "VMI-LAYOUT-CONTRACT: conflicting mask granularities b16 and b32",
     )
-    assert _error(_select_mask("f32", "i8"), GRANULARITY)[1].endswith("b32 and b8")
+    assert pass_error(_select_mask("f32", "i8"), GRANULARITY)[1].endswith("b32 and b8")
 
 
 def test_unified_compares_are_read_only_once_rewritten() -> None:
@@ -77,7 +63,7 @@ def test_a_mask_and_joins_its_masks() -> None:
     mask = "!pto.vmi.mask<64xpred>"
 
     def kernel(other: str) -> ModuleOp:
-        return _module(f"""module {{
+        return verified_module(f"""module {{
   func.func @k(%a: {f16}, %b: {other}, %s: {mask}) {{
     %m = pto.vmi.cmpf "olt", %a, %a : {f16}, {f16} -> {mask}
     %n = pto.vmi.cmpf "olt", %b, %b : {other}, {other} -> {mask}
@@ -88,7 +74,7 @@ def test_a_mask_and_joins_its_masks() -> None:
 """)
 
     check_vmi_passes(kernel(f16), GRANULARITY)
-    assert _error(kernel(f32), GRANULARITY) == (
+    assert pass_error(kernel(f32), GRANULARITY) == (
         "pto.vmi.mask_and",
         "VMI-LAYOUT-CONTRACT: conflicting mask granularities b16 and b32",
     )
@@ -103,7 +89,7 @@ def _two_returns(lanes: int, first: str, second: str) -> ModuleOp:
         )
 
     result = f"!pto.vmi.vreg<{lanes}xf32>"
-    return _module(f"""module {{
+    return verified_module(f"""module {{
   func.func @k(%c: i1, %a: !pto.vmi.vreg<{lanes}x{first}>,
       %b: !pto.vmi.vreg<{lanes}x{second}>) -> {result} {{
     cf.cond_br %c, ^one, ^two
@@ -122,7 +108,7 @@ def test_returns_of_one_preferred_layout_agree() -> None:
 
 
 def test_returns_of_two_preferred_layouts_conflict_at_the_second() -> None:
-    assert _error(_two_returns(128, "f16", "f8E5M2"), ASSIGN) == (
+    assert pass_error(_two_returns(128, "f16", "f8E5M2"), ASSIGN) == (
         "func.return",
         "VMI-LAYOUT-CONTRACT: conflicting preferred layouts "
         "#pto.vmi.layout<deinterleaved = 2> and #pto.vmi.layout<deinterleaved = 4>",

@@ -26,9 +26,8 @@ from xla_emit.dialects.pto.vmi_lanes import (
     physical_to_logical,
 )
 from xla_emit.passes.analysis.vmi_pass_checks import check_vmi_passes
-from xla_emit.passes.diagnostics import OpError
 
-from xla_emit.ir import parse_mlir, verify_module
+from tests.passes.vmi_checks import pass_error, verified_module
 
 ROOT = Path(__file__).resolve().parents[2]
 GATE = ["vmi-lower-unified-to-legacy", "pto-validate-vmi-layout-ir"]
@@ -51,15 +50,7 @@ def mask(count: int, granularity: str = "b32", layout: str = "contiguous") -> st
 
 def kernel(args: str, body: str, extra: str = "") -> ModuleOp:
     text = f"module {{\n{extra}\nfunc.func @k({args}) {{\n{body}\nreturn\n}}\n}}\n"
-    module, source_map = parse_mlir(text, "k.mlir")
-    verify_module(module, source_map)
-    return module
-
-
-def error(module: ModuleOp, flags: list[str]) -> tuple[str, str]:
-    with pytest.raises(OpError) as caught:
-        check_vmi_passes(module, flags)
-    return caught.value.op.name, caught.value.message
+    return verified_module(text)
 
 
 def vtype(text: str) -> Attribute:
@@ -122,7 +113,7 @@ def test_a_deinterleaved_store_has_a_table_row() -> None:
 
 
 def test_a_block_deinterleaved_store_has_none() -> None:
-    name, message = error(store(vreg(128, layout="block_deinterleaved = 2")), GATE)
+    name, message = pass_error(store(vreg(128, layout="block_deinterleaved = 2")), GATE)
     assert name == "pto.vmi.vstore"
     assert message.startswith(
         "VMI-LAYOUT-CONTRACT: pto.vmi.store has no registered contiguous-memory layout "
@@ -148,7 +139,7 @@ def group_reduce(result_layout: str) -> ModuleOp:
 
 def test_a_group_reduce_row_for_one_block_groups() -> None:
     check_vmi_passes(group_reduce("num_groups = 8, slots = 8"), GATE)
-    name, message = error(group_reduce("num_groups = 8, slots = 4"), GATE)
+    name, message = pass_error(group_reduce("num_groups = 8, slots = 4"), GATE)
     assert name == "pto.vmi.vcadd"
     assert message.startswith(
         "VMI-LAYOUT-CONTRACT: pto.vmi.group_reduce_addf has no registered group_slots layout "
@@ -167,7 +158,7 @@ def ensure(count: int, use: bool) -> ModuleOp:
 
 def test_ensure_layout_splits_whole_registers_only() -> None:
     check_vmi_passes(ensure(128, use=False), ["pto-validate-vmi-layout-ir"])
-    name, message = error(ensure(96, use=False), ["pto-validate-vmi-layout-ir"])
+    name, message = pass_error(ensure(96, use=False), ["pto-validate-vmi-layout-ir"])
     assert (name, message) == (
         "pto.vmi.ensure_layout",
         "VMI-LAYOUT-CONTRACT: pto.vmi.ensure_layout has no registered materialization "
@@ -176,7 +167,7 @@ def test_ensure_layout_splits_whole_registers_only() -> None:
 
 
 def test_a_helper_with_one_user_is_reported_on_that_user() -> None:
-    name, message = error(ensure(96, use=True), ["pto-validate-vmi-layout-ir"])
+    name, message = pass_error(ensure(96, use=True), ["pto-validate-vmi-layout-ir"])
     assert name == "pto.vmi.vadd"
     assert message.startswith(
         "VMI-LAYOUT-CONTRACT: pto.vmi.vadd operand #0 has type !pto.vmi.vreg<96xf32, "
@@ -194,7 +185,7 @@ def test_a_width_changing_bitcast_keeps_a_contiguous_layout(layout: str, ok: boo
     if ok:
         check_vmi_passes(module, GATE)
         return
-    _, message = error(module, GATE)
+    _, message = pass_error(module, GATE)
     assert message.startswith(
         "VMI-LAYOUT-CONTRACT: pto.vmi.bitcast has no registered layout support: "
         "width-changing bitcast layout does not match a bitcast layout table row"
@@ -210,7 +201,7 @@ def test_extf_widens_into_two_parts(layout: str, ok: bool) -> None:
     if ok:
         check_vmi_passes(module, GATE)
         return
-    _, message = error(module, GATE)
+    _, message = pass_error(module, GATE)
     assert message.startswith(
         "VMI-LAYOUT-CONTRACT: pto.vmi.extf has no registered layout support: "
         "source/result layouts do not match a legal cast table row"
@@ -230,7 +221,7 @@ def reduce(count: int) -> ModuleOp:
 
 def test_a_reduction_reads_whole_registers() -> None:
     check_vmi_passes(reduce(128), TO_VPTO)
-    name, message = error(reduce(96), TO_VPTO)
+    name, message = pass_error(reduce(96), TO_VPTO)
     assert name == "pto.vmi.vcadd"
     assert message.startswith("VMI-UNSUPPORTED: pto.vmi.reduce_addf lowers through pto.vcadd")
     assert message.endswith(
@@ -249,7 +240,7 @@ def compress(count: int) -> ModuleOp:
 
 def test_compress_works_on_one_register() -> None:
     check_vmi_passes(compress(64), ["vmi-to-vpto"])
-    _, message = error(compress(128), ["vmi-to-vpto"])
+    _, message = pass_error(compress(128), ["vmi-to-vpto"])
     assert message == (
         "VMI-UNSUPPORTED: pto.vmi.compress lowers through pto.vsqz only for one contiguous "
         "full physical chunk (requires a single physical chunk; multi-chunk compress needs "
@@ -268,7 +259,7 @@ def gather(element: str) -> ModuleOp:
 
 def test_gather_loads_32_bit_lanes() -> None:
     check_vmi_passes(gather("f32"), TO_VPTO)
-    _, message = error(gather("f16"), TO_VPTO)
+    _, message = pass_error(gather("f16"), TO_VPTO)
     assert message.endswith(
         "(requires either 32-bit results with 32-bit indices and b32 mask, or ui16 results "
         "with ui16 indices and b16 mask)"
@@ -288,7 +279,7 @@ def test_vselr_of_32_bit_lanes_takes_one_full_register() -> None:
     check_vmi_passes(vselr(64, layouts=True), ["vmi-to-vpto"])
     check_vmi_passes(vselr(64, layouts=False), FULL)
     for module, flags in ((vselr(32, True), ["vmi-to-vpto"]), (vselr(32, False), FULL)):
-        _, message = error(module, flags)
+        _, message = pass_error(module, flags)
         assert message.startswith(
             "VMI-UNSUPPORTED: pto.vmi.vselr supports only contiguous lane_stride=1 layouts"
         )
@@ -301,7 +292,7 @@ def test_a_merging_vector_scalar_op_has_no_lowering() -> None:
         kernel(f"%s: {source}, %c: f32, %m: {m}", body.format('"zero"', source, m, source)), FULL
     )
     module = kernel(f"%s: {source}, %c: f32, %m: {m}", body.format('"merge"', source, m, source))
-    assert error(module, FULL) == (
+    assert pass_error(module, FULL) == (
         "pto.vmi.vmuls",
         "VMI-UNSUPPORTED: pto.vmi.vmuls with pmode=merge requires an explicit passthru lowering",
     )
@@ -318,14 +309,14 @@ def test_channel_split_keeps_the_register_count() -> None:
         f"%a: {source}",
         f'%c:3 = "pto.vmi.channel_split"(%a) : ({source}) -> ({channel}, {channel}, {channel})',
     )
-    _name, message = error(module, ["vmi-to-vpto"])
+    _name, message = pass_error(module, ["vmi-to-vpto"])
     assert message == "VMI-UNSUPPORTED: pto.vmi.channel_split supports only 2 or 4 channels"
     two = kernel(
         f"%a: {vreg(130)}",
         f'%c:2 = "pto.vmi.channel_split"(%a) : ({vreg(130)}) -> ({vreg(65)}, {vreg(65)})',
     )
     # 130 lanes: 3 registers; two 65-lane channels: 2 registers each, 4 in all.
-    _, message = error(two, ["vmi-to-vpto"])
+    _, message = pass_error(two, ["vmi-to-vpto"])
     assert message.endswith("(requires source and result to have the same physical arity)")
 
 
@@ -339,7 +330,7 @@ def test_an_integer_lane_sum_becomes_reduce_addi_of_32_bit_lanes() -> None:
         f"%r = pto.vmi.vcadd %s, %m : {source}, {m} -> {vreg(1, 'i16')}",
     )
     check_vmi_passes(module, ["pto-validate-vmi-layout-ir"])
-    assert error(module, GATE) == (
+    assert pass_error(module, GATE) == (
         "pto.vmi.vcadd",
         "as 'pto.vmi.reduce_addi': requires 32-bit integer source element type",
     )
@@ -351,7 +342,7 @@ def test_a_store_to_global_memory_is_no_vmi_store() -> None:
         f"%v: {value}, %p: !pto.ptr<f32, gm>, %o: index",
         f"pto.vmi.vstore %v, %p[%o] : {value}, !pto.ptr<f32, gm>",
     )
-    name, message = error(module, TO_VPTO)
+    name, message = pass_error(module, TO_VPTO)
     assert name == "pto.vmi.vstore"
     assert message.startswith("as 'pto.vmi.store': ") and "UB" in message
 
@@ -365,7 +356,7 @@ def test_layout_assignment_needs_the_bodies_of_vmi_functions() -> None:
     defined = f"func.func @ext(%x: {value}) -> {value} {{\nreturn %x : {value}\n}}"
     check_vmi_passes(kernel(f"%a: {value}", "", defined), flags)
     declared = f"func.func private @ext({value}) -> {value}"
-    assert error(kernel(f"%a: {value}", "", declared), flags) == (
+    assert pass_error(kernel(f"%a: {value}", "", declared), flags) == (
         "func.func",
         "VMI-LAYOUT-CONTRACT: VMI typed function declaration requires an explicit external "
         "ABI materialization plan",
@@ -422,7 +413,7 @@ def test_slot_loads_read_eight_neighbours_or_one_block_per_group(
     if ok:
         check_vmi_passes(module, ["vmi-to-vpto"])
         return
-    _, message = error(module, ["vmi-to-vpto"])
+    _, message = pass_error(module, ["vmi-to-vpto"])
     assert message.startswith("VMI-UNSUPPORTED: pto.vmi.group_slot_load requires explicit")
     expected = "constant unit source_group_stride" if slots == 8 else "divisible by 8 elements"
     assert expected in message
@@ -437,7 +428,7 @@ def test_a_stride_no_slot_layout_reads_is_refused_before_layouts_are_known() -> 
     )
     flags = FULL[1:]
     check_vmi_passes(kernel("%p: !pto.ptr<f32, ub>, %o: index", body.format("%c8")), flags)
-    _, message = error(kernel("%p: !pto.ptr<f32, ub>, %o: index", body.format("%c2")), flags)
+    _, message = pass_error(kernel("%p: !pto.ptr<f32, ub>, %o: index", body.format("%c2")), flags)
     assert "slots=8 group_slot_load requires constant unit source_group_stride; slots=1" in message
 
 
@@ -455,7 +446,7 @@ def one_block_store(stride: int) -> ModuleOp:
 
 def test_a_one_block_group_store_strides_at_most_65535_blocks() -> None:
     check_vmi_passes(one_block_store(16 * 0xFFFF), ["vmi-to-vpto"])
-    _, message = error(one_block_store(16 * 0x10000), ["vmi-to-vpto"])
+    _, message = pass_error(one_block_store(16 * 0x10000), ["vmi-to-vpto"])
     assert message.endswith(
         "(one-block group_store block_stride exceeds the 16-bit vsstb control field)"
     )
@@ -470,7 +461,7 @@ def test_a_broadcast_load_of_two_block_groups_needs_a_unit_stride() -> None:
     )
     args = "%p: !pto.ptr<bf16, ub>, %o: index, %s: index"
     check_vmi_passes(kernel(args, body.format("%c1")), ["vmi-to-vpto"])
-    _, message = error(kernel(args, body.format("%s")), ["vmi-to-vpto"])
+    _, message = pass_error(kernel(args, body.format("%s")), ["vmi-to-vpto"])
     assert "group_broadcast_load requires a table row for result layout" in message
 
 
@@ -484,7 +475,7 @@ def test_layout_assignment_plans_strided_f32_group_loads_in_whole_blocks() -> No
     args = "%p: !pto.ptr<f32, ub>, %o: index"
     for stride in (16, 24):  # rows back to back, or 32-byte aligned rows
         check_vmi_passes(kernel(args, body.format(stride)), flags)
-    _, message = error(kernel(args, body.format(12)), flags)
+    _, message = pass_error(kernel(args, body.format(12)), flags)
     assert message == (
         "VMI-LAYOUT-CONTRACT: pto.vmi.group_load group_size 16 requires constant positive "
         "row_stride divisible by 8 f32 elements for the block8 stride plan; stable gather "
@@ -499,7 +490,7 @@ def test_a_tail_store_of_unequal_deinterleaved_parts_cannot_be_made_contiguous()
     # 130 lanes: parts of 65 lanes, two registers each; 129 lanes: parts of 65 and 64,
     # two registers and one.
     check_vmi_passes(store(vreg(130, layout="deinterleaved = 2")), TO_VPTO)
-    _, message = error(store(vreg(129, layout="deinterleaved = 2")), TO_VPTO)
+    _, message = pass_error(store(vreg(129, layout="deinterleaved = 2")), TO_VPTO)
     assert message.endswith(
         "materialization requires every deinterleaved part to have the same physical chunk count)"
     )
@@ -518,7 +509,7 @@ def expand_load(active: int, count: int) -> ModuleOp:
 def test_a_runtime_mask_expand_load_fits_one_register() -> None:
     check_vmi_passes(expand_load(4, 64), ["vmi-to-vpto"])
     check_vmi_passes(expand_load(128, 128), ["vmi-to-vpto"])  # all lanes: a plain load
-    _, message = error(expand_load(4, 128), ["vmi-to-vpto"])
+    _, message = pass_error(expand_load(4, 128), ["vmi-to-vpto"])
     assert message.endswith(
         "(runtime-mask path currently supports only one physical chunk because prefix indices "
         "must not reset across chunks)"
@@ -531,7 +522,7 @@ def test_truncf_narrows_four_parts_into_two() -> None:
     good = kernel(f"%a: {source}", body.format(source, vreg(256, "f16", "deinterleaved = 2")))
     check_vmi_passes(good, TO_VPTO)
     bad = kernel(f"%a: {source}", body.format(source, vreg(256, "f16")))
-    _, message = error(bad, TO_VPTO)
+    _, message = pass_error(bad, TO_VPTO)
     assert message.startswith("VMI-UNSUPPORTED: pto.vmi.truncf supports f32/f16/bf16")
     assert message.endswith("(source/result layouts do not match a legal cast table row)")
 
@@ -555,7 +546,7 @@ def test_trunci_builds_a_vcvt_of_its_element_types(
     if ok:
         check_vmi_passes(module, TO_VPTO)
     else:
-        assert error(module, TO_VPTO) == (
+        assert pass_error(module, TO_VPTO) == (
             "pto.vmi.vcvt",
             "'pto.vcvt' op unsupported vcvt source/result element type pair",
         )
@@ -569,7 +560,7 @@ def test_a_nosat_trunci_into_strided_lanes_builds_no_vcvt() -> None:
     body = '%h = pto.vmi.vcvt %a {{saturate = "{}"}} : {} -> {}'
     check_vmi_passes(kernel(f"%a: {source}", body.format("NOSAT", source, result)), TO_VPTO)
     sat = kernel(f"%a: {source}", body.format("SAT", source, result))
-    assert error(sat, TO_VPTO)[1].endswith("unsupported vcvt source/result element type pair")
+    assert pass_error(sat, TO_VPTO)[1].endswith("unsupported vcvt source/result element type pair")
 
 
 def test_a_unified_op_the_rewrite_keeps_is_left_unconverted() -> None:
@@ -577,7 +568,7 @@ def test_a_unified_op_the_rewrite_keeps_is_left_unconverted() -> None:
     floats, ints = "!pto.vmi.vreg<64xf32>", "!pto.vmi.vreg<64xi32>"
     check_vmi_passes(kernel(f"%a: {floats}", body.format(t=floats)), FULL)
     # An integer vmula has no legacy fma, and -vmi-to-vpto no pattern of its own.
-    assert error(kernel(f"%a: {ints}", body.format(t=ints)), FULL) == (
+    assert pass_error(kernel(f"%a: {ints}", body.format(t=ints)), FULL) == (
         "pto.vmi.vmula",
         "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO",
     )
@@ -608,7 +599,7 @@ def test_a_load_plans_lane_addresses_only_for_identity_memrefs(memref: str, ok: 
     if ok:
         check_vmi_passes(module, TO_VPTO)
         return
-    _, message = error(module, TO_VPTO)
+    _, message = pass_error(module, TO_VPTO)
     assert message == (
         "VMI-UNSUPPORTED: pto.vmi.load direct lowering requires a supported memory source "
         "(source memref layout is non-identity; current VMI memory access plan supports only "
@@ -625,7 +616,7 @@ def test_a_store_into_a_subview_says_the_view_needs_planning() -> None:
         f"%s = memref.subview %m[%o] [64] [1] : {whole} to {view}\n"
         f"pto.vmi.vstore %v, %s[%c0] : {value}, {view}",
     )
-    _, message = error(module, TO_VPTO)
+    _, message = pass_error(module, TO_VPTO)
     assert message.startswith("VMI-UNSUPPORTED: pto.vmi.store requires an 8/16/32-bit")
     assert message.endswith(
         "; memref.subview requires normalized base/offset/stride lane-to-address planning)"
@@ -639,7 +630,7 @@ def test_layout_assignment_cannot_see_through_an_indirect_call() -> None:
     scalar = kernel("%f: (f32) -> f32, %x: f32", "%r = func.call_indirect %f(%x) : (f32) -> f32")
     check_vmi_passes(scalar, flags)
     vector = kernel(f"%f: {callee}, %x: {value}", f"%r = func.call_indirect %f(%x) : {callee}")
-    assert error(vector, flags) == (
+    assert pass_error(vector, flags) == (
         "func.call_indirect",
         "VMI-LAYOUT-CONTRACT: VMI typed call requires a direct internal callee with a body",
     )
@@ -668,7 +659,7 @@ def test_a_shuffle_forwards_a_register_splats_lane_0_or_selects_affinely(
 
 
 def test_a_shuffle_of_shifted_lanes_into_a_partial_register_has_no_plan() -> None:
-    _, message = error(shuffle([1, 2, 3, 4]), ["vmi-to-vpto"])
+    _, message = pass_error(shuffle([1, 2, 3, 4]), ["vmi-to-vpto"])
     assert message.endswith(
         "(forwarding: requires same-lane physical chunks; lane0 splat: requires every result "
         "lane to select source lane 0; vselr: requires full physical result chunks)"

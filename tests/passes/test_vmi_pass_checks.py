@@ -21,9 +21,8 @@ from xla_emit.passes.analysis.vmi_pass_checks import (
     check_producer_boundary,
     check_vmi_passes,
 )
-from xla_emit.passes.diagnostics import OpError
 
-from xla_emit.ir import parse_mlir, verify_module
+from tests.passes.vmi_checks import pass_error, verified_module
 
 SURFACE = "!pto.vmi.vreg<64xf32>"
 ASSIGNED = "!pto.vmi.vreg<64xf32, #pto.vmi.layout<contiguous>>"
@@ -32,15 +31,9 @@ B32 = "!pto.vmi.mask<64xb32, #pto.vmi.layout<contiguous>>"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _module(text: str) -> ModuleOp:
-    module, source_map = parse_mlir(text, "vmi.mlir")
-    verify_module(module, source_map)
-    return module
-
-
 def _kernel(args: str, body: str = "", attrs: str = "") -> ModuleOp:
     head = f"module attributes {{{attrs}}} {{" if attrs else "module {"
-    return _module(f"{head}\nfunc.func @k({args}) {{\n{body}\nreturn\n}}\n}}\n")
+    return verified_module(f"{head}\nfunc.func @k({args}) {{\n{body}\nreturn\n}}\n}}\n")
 
 
 def _add(vreg: str) -> str:
@@ -58,12 +51,6 @@ def _merge(channels: int) -> ModuleOp:
     return _kernel(args, body)
 
 
-def _error(module: ModuleOp, flags: list[str]) -> tuple[str, str]:
-    with pytest.raises(OpError) as caught:
-        check_vmi_passes(module, flags)
-    return caught.value.op.name, caught.value.message
-
-
 def test_surface_kernel_passes_the_producer_boundary() -> None:
     check_producer_boundary(_kernel(f"%a: {SURFACE}, %m: {PRED}", _add(SURFACE)))
 
@@ -74,7 +61,7 @@ def test_surface_kernel_passes_the_producer_boundary() -> None:
     ids=["vreg-layout", "mask-granularity", "mask-layout"],
 )
 def test_producer_boundary_wants_surface_types(args: str) -> None:
-    name, message = _error(_kernel(args), ["pto-validate-vmi-ir"])
+    name, message = pass_error(_kernel(args), ["pto-validate-vmi-ir"])
     assert name == "func.func"
     assert message == (
         "VMI-PASS-INVARIANT: VMI producer boundary requires surface !pto.vmi.vreg or "
@@ -84,7 +71,7 @@ def test_producer_boundary_wants_surface_types(args: str) -> None:
 
 def test_producer_boundary_rejects_a_vmi_value_used_by_another_op() -> None:
     cast = f"%c = builtin.unrealized_conversion_cast %a : {SURFACE} to {SURFACE}"
-    name, message = _error(_kernel(f"%a: {SURFACE}", cast), ["pto-validate-vmi-ir"])
+    name, message = pass_error(_kernel(f"%a: {SURFACE}", cast), ["pto-validate-vmi-ir"])
     assert name == "builtin.unrealized_conversion_cast"
     assert message.endswith("VMI typed value is used by a non-VMI semantic op")
 
@@ -95,7 +82,7 @@ def test_producer_boundary_rejects_a_vmi_value_used_by_another_op() -> None:
     ids=["type", "nested"],
 )
 def test_a_vmi_type_hidden_in_an_attribute_is_rejected(attrs: str) -> None:
-    name, message = _error(_kernel("", attrs=attrs), ["pto-validate-vmi-ir"])
+    name, message = pass_error(_kernel("", attrs=attrs), ["pto-validate-vmi-ir"])
     assert name == "builtin.module"
     assert message == "VMI-PASS-INVARIANT: VMI type appears in a non-signature attribute"
 
@@ -106,7 +93,7 @@ def test_layout_assigned_ir_passes_its_gate() -> None:
 
 @pytest.mark.parametrize("args", [f"%a: {SURFACE}", f"%m: {PRED}"], ids=["vreg", "mask"])
 def test_layout_gate_wants_layouts(args: str) -> None:
-    name, message = _error(
+    name, message = pass_error(
         _kernel(args), ["vmi-lower-unified-to-legacy", "pto-validate-vmi-layout-ir"]
     )
     assert name == "func.func"
@@ -117,14 +104,14 @@ def test_layout_assignment_merges_two_or_four_channels() -> None:
     check_vmi_passes(_merge(2), ["vmi-layout-assignment"])
     check_vmi_passes(_merge(4), ["vmi-layout-assignment", "vmi-to-vpto"])
     for flags in (["vmi-layout-assignment"], ["vmi-layout-assignment", "vmi-to-vpto"]):
-        name, message = _error(_merge(3), flags)
+        name, message = pass_error(_merge(3), flags)
         assert name == "pto.vmi.channel_merge"
         assert message == "VMI-UNSUPPORTED: pto.vmi.channel_merge supports only 2 or 4 channels"
 
 
 def test_vmi_to_vpto_wants_layouts_unless_assignment_ran_first() -> None:
     kernel = _kernel(f"%a: {SURFACE}", _add(SURFACE))
-    name, message = _error(kernel, ["vmi-to-vpto"])
+    name, message = pass_error(kernel, ["vmi-to-vpto"])
     # MLIR walks an op after the ops inside it: the add is met before its function.
     assert (name, message) == (
         "pto.vmi.vadd",
@@ -134,7 +121,7 @@ def test_vmi_to_vpto_wants_layouts_unless_assignment_ran_first() -> None:
     check_vmi_passes(kernel, ["vmi-lower-unified-to-legacy", *assigned])
     # Without the unified-to-legacy rewrite the unified add reaches -vmi-to-vpto, which
     # has no pattern for it.
-    name, message = _error(kernel, assigned)
+    name, message = pass_error(kernel, assigned)
     assert (name, message) == (
         "pto.vmi.vadd",
         "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO",
@@ -142,13 +129,13 @@ def test_vmi_to_vpto_wants_layouts_unless_assignment_ran_first() -> None:
 
 
 def test_vmi_to_vpto_leaves_no_vmi_type_in_an_attribute() -> None:
-    _, message = _error(_kernel("", attrs=f"pto.kept = {ASSIGNED}"), ["vmi-to-vpto"])
+    _, message = pass_error(_kernel("", attrs=f"pto.kept = {ASSIGNED}"), ["vmi-to-vpto"])
     assert message == "VMI-RESIDUAL-OP: failed to convert all VMI ops/types to VPTO"
 
 
 def test_vmi_to_vpto_takes_no_vmi_value_through_an_unrealized_cast() -> None:
     cast = f"%c = builtin.unrealized_conversion_cast %i : i32 to {ASSIGNED}"
-    name, message = _error(_kernel("%i: i32", cast), ["vmi-to-vpto"])
+    name, message = pass_error(_kernel("%i: i32", cast), ["vmi-to-vpto"])
     assert name == "builtin.unrealized_conversion_cast"
     assert message.startswith("VMI-RESIDUAL-OP: unrealized_conversion_cast cannot carry VMI")
 
