@@ -84,15 +84,51 @@ def _full(type_: Attribute, data: bool = True) -> str | None:
     return padding_free(type_, data_chunks=data)
 
 
+def _contiguous_layouts(names: str, *types: Attribute | None) -> str | None:
+    """Why the operands `names` are not all laid out contiguously: a layout missing on one,
+    or one that is not contiguous."""
+    if not _assigned(*types):
+        return f"requires assigned {names} layouts"
+    if not _contiguous(*types):
+        return f"requires contiguous {names} layouts"
+    return None
+
+
+def _full_chunks(
+    rows: Sequence[tuple[str, Attribute | None, bool]], prefix: str = ""
+) -> str | None:
+    """Why one of the operands of `rows` (its label, type, whether data or mask) has a
+    padding lane in a physical chunk."""
+    for label, type_, data in rows:
+        full = _full(type_, data)  # type: ignore[arg-type]
+        if full:
+            return f"{prefix}{label} full physical chunks; {full}"
+    return None
+
+
+def _equal_arities(types: Sequence[Attribute | None], names: str) -> str | None:
+    """Why the operands `names` do not split into the same number of registers."""
+    arities = [physical_arity(t) for t in types]  # type: ignore[arg-type]
+    if None in arities:
+        return "requires computable physical arity"
+    if len(set(arities)) != 1:
+        return f"requires {names} to have the same physical arity"
+    return None
+
+
+def _memory_plan_of(form: VMIForm, role: str) -> str | None:
+    """Why the lane addresses of the memory operand `role` cannot be planned."""
+    return memory_plan(form.roles.get(role), role)
+
+
 def _reduce(requires_reassoc: bool) -> Rule:
     def rule(form: VMIForm) -> str | None:
         if requires_reassoc and "reassoc" not in form.op.attributes | form.op.properties:
             return "requires reassoc attr for pair-wise floating-point vcadd"
         source, mask, result = form.type("source"), form.type("mask"), form.type("result")
-        if not _assigned(source, mask, result):
-            return "requires assigned source, mask, and result layouts"
-        if not _contiguous(source, mask, result):
-            return "requires contiguous source, mask, and result layouts"
+        layouts = _contiguous_layouts("source, mask, and result", source, mask, result)
+        if layouts:
+            return layouts
         full = _full(source)  # type: ignore[arg-type]
         if full:
             return (
@@ -122,10 +158,9 @@ def _one_chunk(types: Sequence[Attribute], what: str, why: str) -> str | None:
 
 def _active_prefix_index(form: VMIForm) -> str | None:
     mask, result = form.type("mask"), form.type("result")
-    if not _assigned(mask, result):
-        return "requires assigned mask and result layouts"
-    if not _contiguous(mask, result):
-        return "requires contiguous mask and result layouts"
+    layouts = _contiguous_layouts("mask and result", mask, result)
+    if layouts:
+        return layouts
     why = "padding mask lanes cannot affect the observable prefix; "
     full = _full(result)  # type: ignore[arg-type]
     if full:
@@ -140,10 +175,9 @@ def _active_prefix_index(form: VMIForm) -> str | None:
 
 def _compress(form: VMIForm) -> str | None:
     source, mask, result = form.type("source"), form.type("mask"), form.type("result")
-    if not _assigned(source, mask, result):
-        return "requires assigned source, mask, and result layouts"
-    if not _contiguous(source, mask, result):
-        return "requires contiguous source, mask, and result layouts"
+    layouts = _contiguous_layouts("source, mask, and result", source, mask, result)
+    if layouts:
+        return layouts
     full = _full(source)  # type: ignore[arg-type]
     if full:
         return (
@@ -159,10 +193,9 @@ def _compress(form: VMIForm) -> str | None:
 
 def _compress_store(form: VMIForm) -> str | None:
     value, mask = form.type("value"), form.type("mask")
-    if not _assigned(value, mask):
-        return "requires assigned value and mask layouts"
-    if not _contiguous(value, mask):
-        return "requires contiguous value and mask layouts"
+    layouts = _contiguous_layouts("value and mask", value, mask)
+    if layouts:
+        return layouts
     if not isinstance(form.type("destination"), PtrType):
         return "requires !pto.ptr destination because pto.vstur is pointer-only"
     full = _full(value)  # type: ignore[arg-type]
@@ -189,10 +222,11 @@ def _gather(form: VMIForm) -> str | None:
     result, indices, mask = form.type("result"), form.type("indices"), form.type("mask")
     # The unified gather's passthru is a zero constant of the result's type.
     passthru = form.type("passthru") or result
-    if not _assigned(result, indices, passthru, mask):
-        return "requires assigned result, indices, passthru, and mask layouts"
-    if not _contiguous(result, indices, passthru, mask):
-        return "requires contiguous result, indices, passthru, and mask layouts"
+    layouts = _contiguous_layouts(
+        "result, indices, passthru, and mask", result, indices, passthru, mask
+    )
+    if layouts:
+        return layouts
     if not isinstance(form.type("source"), PtrType):
         return "requires !pto.ptr source because pto.vgather2_bc is pointer-only"
     bits = storage_bits(result.element_type)  # type: ignore[union-attr]
@@ -212,31 +246,29 @@ def _gather(form: VMIForm) -> str | None:
             "requires either 32-bit results with 32-bit indices and b32 mask, or ui16 results "
             "with ui16 indices and b16 mask"
         )
-    arities = [physical_arity(t) for t in (result, indices, passthru, mask)]  # type: ignore[arg-type]
-    if None in arities:
-        return "requires computable physical arity"
-    if len(set(arities)) != 1:
-        return "requires result, indices, passthru, and mask to have the same physical arity"
+    arities = _equal_arities(
+        (result, indices, passthru, mask), "result, indices, passthru, and mask"
+    )
+    if arities:
+        return arities
     if u16:
-        return None if arities[0] == 1 else "ui16 gather currently supports one physical chunk"
-    for label, type_, data in (
-        ("result requires", result, True),
-        ("indices require", indices, True),
-        ("passthru requires", passthru, True),
-        ("mask requires", mask, False),
-    ):
-        full = _full(type_, data)  # type: ignore[arg-type]
-        if full:
-            return f"{label} full physical chunks; {full}"
-    return None
+        one = physical_arity(result) == 1  # type: ignore[arg-type]
+        return None if one else "ui16 gather currently supports one physical chunk"
+    return _full_chunks(
+        (
+            ("result requires", result, True),
+            ("indices require", indices, True),
+            ("passthru requires", passthru, True),
+            ("mask requires", mask, False),
+        )
+    )
 
 
 def _scatter(form: VMIForm) -> str | None:
     value, indices, mask = form.type("value"), form.type("indices"), form.type("mask")
-    if not _assigned(value, indices, mask):
-        return "requires assigned value, indices, and mask layouts"
-    if not _contiguous(value, indices, mask):
-        return "requires contiguous value, indices, and mask layouts"
+    layouts = _contiguous_layouts("value, indices, and mask", value, indices, mask)
+    if layouts:
+        return layouts
     if not isinstance(form.type("destination"), PtrType):
         return "requires !pto.ptr destination because pto.vscatter is pointer-only"
     bits = storage_bits(value.element_type)  # type: ignore[union-attr]
@@ -249,60 +281,30 @@ def _scatter(form: VMIForm) -> str | None:
             "requires either 32-bit values with 32-bit indices and b32 mask, 16-bit values "
             "with 16-bit indices and b16 mask, or 8-bit values with 16-bit indices and b16 mask"
         )
-    arities = [physical_arity(t) for t in (value, indices, mask)]  # type: ignore[arg-type]
-    if None in arities:
-        return "requires computable physical arity"
-    if len(set(arities)) != 1:
-        return "requires value, indices, and mask to have the same physical arity"
-    for label, type_, data in (
-        ("value requires", value, True),
-        ("indices require", indices, True),
-        ("mask requires", mask, False),
-    ):
-        full = _full(type_, data)  # type: ignore[arg-type]
-        if full:
-            return f"{label} full physical chunks; {full}"
-    return None
+    arities = _equal_arities((value, indices, mask), "value, indices, and mask")
+    if arities:
+        return arities
+    return _full_chunks(
+        (
+            ("value requires", value, True),
+            ("indices require", indices, True),
+            ("mask requires", mask, False),
+        )
+    )
 
 
 # vselr's rows: (element bits, logical lane counts), contiguous, one register each.
 VSELR_ROWS = ((8, (64, 128, 256)), (16, (64, 128)), (32, (64,)))
+VSELR_ROWS_MESSAGE = (
+    "vselr requires contiguous layouts and supports N=64, 128, or 256 for 8-bit, N=64 or "
+    "128 for 16-bit, and N=64 for 32-bit elements"
+)
 
 
-def _vselr(form: VMIForm) -> str | None:
-    source, index, result = (v.type for v in (*form.op.operands, *form.op.results))
-    if not _assigned(source, index, result):
-        return "vselr requires assigned source/index/result layouts"
+def _vselr_row_fits(source: Attribute, index: Attribute, result: Attribute) -> bool:
+    """Whether the element widths and lane counts of a vselr are those of a row."""
     bits = storage_bits(source.element_type)  # type: ignore[attr-defined]
-    fits = (
-        _contiguous(source, index, result)
-        and source.element_type == result.element_type  # type: ignore[attr-defined]
-        and index.count.data == result.count.data  # type: ignore[attr-defined]
-        and bits == storage_bits(index.element_type)  # type: ignore[attr-defined]
-        and any(
-            bits == width and all(t.count.data in counts for t in (source, index, result))  # type: ignore[attr-defined]
-            for width, counts in VSELR_ROWS
-        )
-        and all(physical_arity(t) == 1 for t in (source, index, result))
-    )
-    if fits:
-        return None
     return (
-        "vselr requires contiguous layouts and supports N=64, 128, or 256 for 8-bit, N=64 or "
-        "128 for 16-bit, and N=64 for 32-bit elements"
-    )
-
-
-def _vselr_shape(op: Operation) -> str | None:
-    """vselr after a layout assignment: every row is contiguous and one register per
-    operand, so only element widths and lane counts decide, as in a contiguous layout."""
-    source, index, result = (v.type for v in (*op.operands, *op.results))
-    bits = storage_bits(source.element_type)  # type: ignore[attr-defined]
-    one_register = all(
-        t.count.data <= lanes_per_register(t.element_type)  # type: ignore[attr-defined]
-        for t in (source, index, result)
-    )
-    fits = (
         source.element_type == result.element_type  # type: ignore[attr-defined]
         and index.count.data == result.count.data  # type: ignore[attr-defined]
         and bits == storage_bits(index.element_type)  # type: ignore[attr-defined]
@@ -310,14 +312,32 @@ def _vselr_shape(op: Operation) -> str | None:
             bits == width and all(t.count.data in counts for t in (source, index, result))  # type: ignore[attr-defined]
             for width, counts in VSELR_ROWS
         )
-        and one_register
     )
-    if fits:
+
+
+def _vselr(form: VMIForm) -> str | None:
+    source, index, result = (v.type for v in (*form.op.operands, *form.op.results))
+    if not _assigned(source, index, result):
+        return "vselr requires assigned source/index/result layouts"
+    fits = (
+        _contiguous(source, index, result)
+        and _vselr_row_fits(source, index, result)
+        and all(physical_arity(t) == 1 for t in (source, index, result))
+    )
+    return None if fits else VSELR_ROWS_MESSAGE
+
+
+def _vselr_shape(op: Operation) -> str | None:
+    """vselr after a layout assignment: every row is contiguous and one register per
+    operand, so only element widths and lane counts decide, as in a contiguous layout."""
+    source, index, result = (v.type for v in (*op.operands, *op.results))
+    one_register = all(
+        t.count.data <= lanes_per_register(t.element_type)  # type: ignore[attr-defined]
+        for t in (source, index, result)
+    )
+    if _vselr_row_fits(source, index, result) and one_register:
         return None
-    return SUPPORT_RULES["vselr"][1] + (
-        " (vselr requires contiguous layouts and supports N=64, 128, or 256 for 8-bit, N=64 "
-        "or 128 for 16-bit, and N=64 for 32-bit elements)"
-    )
+    return f"{SUPPORT_RULES['vselr'][1]} ({VSELR_ROWS_MESSAGE})"
 
 
 def _vmull(form: VMIForm) -> str | None:
@@ -353,6 +373,13 @@ def _channel_arity(types: Sequence[Attribute]) -> int | None:
     return None if None in arities else sum(arities)  # type: ignore[arg-type]
 
 
+def _channel_layout(layout: VMILayoutAttr, channels: int) -> bool:
+    """Whether `channels` registers split from or merge into `layout` lane by lane:
+    it is contiguous, or deinterleaved by the channel count with unit lane stride."""
+    deinterleaved = layout.kind.data == "deinterleaved" and layout.factor.data == channels
+    return is_contiguous(layout) or (deinterleaved and layout.lane_stride.data == 1)
+
+
 def _channel_split(form: VMIForm) -> str | None:
     op = form.op
     source, results = op.operands[0].type, [r.type for r in op.results]
@@ -360,8 +387,7 @@ def _channel_split(form: VMIForm) -> str | None:
     layout = layout_of(source)
     if layout is None:
         return "requires assigned source layout"
-    deinterleaved = layout.kind.data == "deinterleaved" and layout.factor.data == channels
-    if not (is_contiguous(layout) or (deinterleaved and layout.lane_stride.data == 1)):
+    if not _channel_layout(layout, channels):
         return "requires source layout to be contiguous or matching deinterleaved channel layout"
     if not all(is_contiguous(layout_of(t)) for t in results):
         return "requires every result layout to be contiguous"
@@ -379,8 +405,7 @@ def _channel_merge(form: VMIForm) -> str | None:
     layout = layout_of(result)
     if layout is None:
         return "requires assigned result layout"
-    deinterleaved = layout.kind.data == "deinterleaved" and layout.factor.data == channels
-    if not (is_contiguous(layout) or (deinterleaved and layout.lane_stride.data == 1)):
+    if not _channel_layout(layout, channels):
         return "requires result layout to be contiguous or matching deinterleaved channel layout"
     if physical_arity(result) != _channel_arity(inputs):
         return "requires source and result to have the same physical arity"
@@ -466,16 +491,25 @@ def _slot_load_stride(slots: int, element: Attribute, stride: int | None) -> str
     return None
 
 
+def _pointer_source(form: VMIForm, op_name: str) -> str | None:
+    """Why the source of the group load `op_name` is not a pointer whose lane addresses
+    can be planned."""
+    plan = _memory_plan_of(form, "source")
+    if plan:
+        return plan
+    if not isinstance(form.type("source"), PtrType):
+        return f"{op_name} requires !pto.ptr source"
+    return None
+
+
 def _group_slot_load(form: VMIForm) -> str | None:
     result = form.type("result")
     reason = tables.group_slot_load_support(result, form.num_groups)  # type: ignore[arg-type]
     if reason:
         return reason
-    plan = memory_plan(form.roles.get("source"), "source")
-    if plan:
-        return plan
-    if not isinstance(form.type("source"), PtrType):
-        return "group_slot_load requires !pto.ptr source"
+    reason = _pointer_source(form, "group_slot_load")
+    if reason:
+        return reason
     slots = layout_of(result).slots.data  # type: ignore[union-attr]
     return _slot_load_stride(slots, result.element_type, form.stride)  # type: ignore[union-attr]
 
@@ -499,12 +533,7 @@ def _group_broadcast_load(form: VMIForm) -> str | None:
     )
     if reason:
         return reason
-    plan = memory_plan(form.roles.get("source"), "source")
-    if plan:
-        return plan
-    if not isinstance(form.type("source"), PtrType):
-        return "group_broadcast_load requires !pto.ptr source"
-    return None
+    return _pointer_source(form, "group_broadcast_load")
 
 
 # vsstb's block stride is a 16-bit field.
@@ -514,7 +543,7 @@ VSSTB_MAX_BLOCK_STRIDE = 0xFFFF
 def _group_store(form: VMIForm) -> str | None:
     value = form.type("value")
     layout = layout_of(value)
-    plan = memory_plan(form.roles.get("destination"), "destination")
+    plan = _memory_plan_of(form, "destination")
     if isinstance(layout, VMILayoutAttr) and layout.is_group_slots:
         reason = tables.group_slot_store_support(value, form.num_groups)  # type: ignore[arg-type]
         if reason or plan:
@@ -570,7 +599,7 @@ def _materialization_parts(type_: Attribute) -> int | str:
 def _store(form: VMIForm) -> str | None:
     value = form.type("value")
     layout = layout_of(value)
-    plan = memory_plan(form.roles.get("destination"), "destination")
+    plan = _memory_plan_of(form, "destination")
     if plan:
         return plan
     if layout is None:
@@ -597,7 +626,7 @@ def _store(form: VMIForm) -> str | None:
 
 def _masked_store(form: VMIForm) -> str | None:
     value, mask = form.type("value"), form.type("mask")
-    plan = memory_plan(form.roles.get("destination"), "destination")
+    plan = _memory_plan_of(form, "destination")
     if plan:
         return plan
     value_full, mask_full = _full(value), _full(mask, data=False)  # type: ignore[arg-type]
@@ -642,13 +671,11 @@ def _static_all_active(mask: SSAValue, lanes: int) -> bool | None:
 
 def _expand_load(form: VMIForm) -> str | None:
     result, passthru, mask = form.type("result"), form.type("passthru"), form.type("mask")
-    plan = memory_plan(form.roles.get("source"), "source")
-    if plan:
-        return plan
-    if not _assigned(result, passthru, mask):
-        return "requires assigned result, passthru, and mask layouts"
-    if not _contiguous(result, passthru, mask):
-        return "requires contiguous result, passthru, and mask layouts"
+    reason = _memory_plan_of(form, "source") or _contiguous_layouts(
+        "result, passthru, and mask", result, passthru, mask
+    )
+    if reason:
+        return reason
     all_active = _static_all_active(form.roles["mask"], result.count.data)  # type: ignore[union-attr]
     if all_active is None:
         return None  # a constant mask or one moved between layouts: not modelled
@@ -683,15 +710,14 @@ def _expand_load(form: VMIForm) -> str | None:
             "runtime-mask path currently supports only one physical chunk because prefix "
             "indices must not reset across chunks"
         )
-    for label, type_, data in (
-        ("result requires", result, True),
-        ("passthru requires", passthru, True),
-        ("mask requires", mask, False),
-    ):
-        full = _full(type_, data)  # type: ignore[arg-type]
-        if full:
-            return f"runtime-mask {label} full physical chunks; {full}"
-    return None
+    return _full_chunks(
+        (
+            ("result requires", result, True),
+            ("passthru requires", passthru, True),
+            ("mask requires", mask, False),
+        ),
+        prefix="runtime-mask ",
+    )
 
 
 # (element bits, layout) a dense load reads into.
@@ -705,7 +731,7 @@ DENSE_LOAD_ROWS = (
 
 
 def _load(form: VMIForm) -> str | None:
-    plan = memory_plan(form.roles.get("source"), "source")
+    plan = _memory_plan_of(form, "source")
     if plan:
         return plan
     result = form.type("result")
@@ -721,15 +747,11 @@ def _load(form: VMIForm) -> str | None:
 
 
 def _masked_load(form: VMIForm) -> str | None:
-    plan = memory_plan(form.roles.get("source"), "source")
-    if plan:
-        return plan
     result, passthru, mask = form.type("result"), form.type("passthru"), form.type("mask")
-    if not _assigned(result, passthru, mask):
-        return "requires assigned result, passthru, and mask layouts"
-    if not _contiguous(result, passthru, mask):
-        return "requires contiguous result, passthru, and mask layouts"
-    return None  # a tail read past full registers needs a safe-read proof: not modelled
+    # A tail read past full registers needs a safe-read proof: not modelled.
+    return _memory_plan_of(form, "source") or _contiguous_layouts(
+        "result, passthru, and mask", result, passthru, mask
+    )
 
 
 def _shuffle_lanes(op: Operation) -> tuple[Attribute, Attribute, list[int]]:
