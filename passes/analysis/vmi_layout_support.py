@@ -255,6 +255,23 @@ def group_key(type_: VMIVRegType, num_groups: int, no_row: str) -> GroupKey | st
     return key
 
 
+def _grouped_operand(
+    type_: VMIVRegType, num_groups: int, role: str, op: str
+) -> tuple[VMILayoutAttr, int, GroupKey] | str:
+    """The layout, element bits and group key the tables of the grouped memory op `op`
+    read its `role` operand with, or why they cannot read it."""
+    layout = layout_of(type_)
+    if layout is None:
+        return f"requires assigned {role} layout"
+    bits = storage_bits(type_.element_type)
+    if bits == 0:
+        return f"{op} requires known element bit width"
+    key = group_key(type_, num_groups, f"{op} layout table has no row for this group size")
+    if isinstance(key, str):
+        return key
+    return layout, bits, key
+
+
 def _memory_matches(memory: str, row_stride: int | None, group_size: int, bits: int) -> bool:
     """A group table's memory form: any, rows back to back, or rows 32-byte aligned."""
     if memory == "any":
@@ -279,25 +296,32 @@ GROUP_LOAD_ROWS: tuple[tuple[tuple[int, ...], Pattern, str, Pattern], ...] = (
 )
 
 
-def group_load_support(result: VMIVRegType, stride: int | None, num_groups: int) -> str | None:
-    """A group load; `stride` is its row stride where that is a constant."""
-    layout = layout_of(result)
-    if layout is None:
-        return "requires assigned result layout"
-    bits = storage_bits(result.element_type)
-    if bits == 0:
-        return "group_load requires known element bit width"
-    key = group_key(result, num_groups, "group_load layout table has no row for this group size")
-    if isinstance(key, str):
-        return key
-    for widths, block, memory, pattern in GROUP_LOAD_ROWS:
+def _dense_group_row(
+    rows: tuple[tuple[tuple[int, ...], Pattern, str, Pattern], ...],
+    operand: tuple[VMILayoutAttr, int, GroupKey],
+    stride: int | None,
+) -> Pattern | None:
+    """The block class of the first row of a dense group load or store table that the
+    operand (layout, element bits, group key) and row stride match."""
+    layout, bits, key = operand
+    for widths, block, memory, pattern in rows:
         if (
             bits in widths
             and key.matches(block)
             and _memory_matches(memory, stride, key.group_size, bits)
             and layout_matches(pattern, layout)
         ):
-            return None
+            return block
+    return None
+
+
+def group_load_support(result: VMIVRegType, stride: int | None, num_groups: int) -> str | None:
+    """A group load; `stride` is its row stride where that is a constant."""
+    operand = _grouped_operand(result, num_groups, "result", "group_load")
+    if isinstance(operand, str):
+        return operand
+    if _dense_group_row(GROUP_LOAD_ROWS, operand, stride) is not None:
+        return None
     return "result layout, group size, and row_stride do not match a supported group_load table row"
 
 
@@ -313,20 +337,21 @@ def group_slot_memory_layout(layout: Attribute | None, num_groups: int) -> bool:
     return any(layout_matches(p, layout, num_groups) for p in GROUP_SLOT_MEMORY_LAYOUTS)
 
 
-def group_slot_load_support(result: VMIVRegType, num_groups: int) -> str | None:
-    if layout_of(result) is None:
-        return "requires assigned result layout"
-    if not group_slot_memory_layout(layout_of(result), num_groups):
-        return "result layout does not match a supported group_slot_load table row"
+def _group_slot_support(type_: VMIVRegType, num_groups: int, role: str, op: str) -> str | None:
+    """Why the `role` operand of the slot load or store `op` has no slot memory layout."""
+    if layout_of(type_) is None:
+        return f"requires assigned {role} layout"
+    if not group_slot_memory_layout(layout_of(type_), num_groups):
+        return f"{role} layout does not match a supported {op} table row"
     return None
+
+
+def group_slot_load_support(result: VMIVRegType, num_groups: int) -> str | None:
+    return _group_slot_support(result, num_groups, "result", "group_slot_load")
 
 
 def group_slot_store_support(value: VMIVRegType, num_groups: int) -> str | None:
-    if layout_of(value) is None:
-        return "requires assigned value layout"
-    if not group_slot_memory_layout(layout_of(value), num_groups):
-        return "value layout does not match a supported group_store table row"
-    return None
+    return _group_slot_support(value, num_groups, "value", "group_store")
 
 
 # (block class, source layout, result layout); the mask's layout is the source's.
@@ -510,24 +535,12 @@ GROUP_STORE_ROWS: tuple[tuple[tuple[int, ...], Pattern, str, Pattern], ...] = (
 
 def group_store_row(value: VMIVRegType, stride: int | None, num_groups: int) -> Pattern | str:
     """The block class of the dense group-store row the value matches, or why none."""
-    layout = layout_of(value)
-    if layout is None:
-        return "requires assigned value layout"
-    bits = storage_bits(value.element_type)
-    if bits == 0:
-        return "group_store requires known element bit width"
-    no_row = "group_store layout table has no row for this group size"
-    key = group_key(value, num_groups, no_row)
-    if isinstance(key, str):
-        return key
-    for widths, block, memory, pattern in GROUP_STORE_ROWS:
-        if (
-            bits in widths
-            and key.matches(block)
-            and _memory_matches(memory, stride, key.group_size, bits)
-            and layout_matches(pattern, layout)
-        ):
-            return block
+    operand = _grouped_operand(value, num_groups, "value", "group_store")
+    if isinstance(operand, str):
+        return operand
+    block = _dense_group_row(GROUP_STORE_ROWS, operand, stride)
+    if block is not None:
+        return block
     return "value layout, group size, and row_stride do not match a supported group_store table row"
 
 
@@ -552,16 +565,10 @@ GROUP_BROADCAST_LOAD_ROWS: tuple[
 def group_broadcast_load_support(
     result: VMIVRegType, stride: int | None, num_groups: int
 ) -> str | None:
-    layout = layout_of(result)
-    if layout is None:
-        return "requires assigned result layout"
-    bits = storage_bits(result.element_type)
-    if bits == 0:
-        return "group_broadcast_load requires known element bit width"
-    no_row = "group_broadcast_load layout table has no row for this group size"
-    key = group_key(result, num_groups, no_row)
-    if isinstance(key, str):
-        return key
+    operand = _grouped_operand(result, num_groups, "result", "group_broadcast_load")
+    if isinstance(operand, str):
+        return operand
+    layout, bits, key = operand
     for block, widths, memory, pattern, groups in GROUP_BROADCAST_LOAD_ROWS:
         if (
             key.matches(block)
