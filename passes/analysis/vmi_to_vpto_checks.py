@@ -121,20 +121,29 @@ def _memory_plan_of(form: VMIForm, role: str) -> str | None:
     return memory_plan(form.roles.get(role), role)
 
 
+def _contiguous_full_source(
+    source: Attribute | None, mask: Attribute | None, result: Attribute | None, why: str
+) -> str | None:
+    """Why a source, mask and result are not contiguous with a source free of padding
+    lanes, which `why` explains the need of."""
+    layouts = _contiguous_layouts("source, mask, and result", source, mask, result)
+    if layouts:
+        return layouts
+    full = _full(source)  # type: ignore[arg-type]
+    if full:
+        return f"requires full source physical chunks so {why}; {full}"
+    return None
+
+
 def _reduce(requires_reassoc: bool) -> Rule:
     def rule(form: VMIForm) -> str | None:
         if requires_reassoc and "reassoc" not in form.op.attributes | form.op.properties:
             return "requires reassoc attr for pair-wise floating-point vcadd"
         source, mask, result = form.type("source"), form.type("mask"), form.type("result")
-        layouts = _contiguous_layouts("source, mask, and result", source, mask, result)
-        if layouts:
-            return layouts
-        full = _full(source)  # type: ignore[arg-type]
-        if full:
-            return (
-                "requires full source physical chunks so padding lanes do not participate in "
-                f"the reduction; {full}"
-            )
+        why = "padding lanes do not participate in the reduction"
+        reason = _contiguous_full_source(source, mask, result, why)
+        if reason:
+            return reason
         arities = [physical_arity(t) for t in (source, mask, result)]  # type: ignore[arg-type]
         if None in arities:
             return "requires computable physical arity"
@@ -175,15 +184,10 @@ def _active_prefix_index(form: VMIForm) -> str | None:
 
 def _compress(form: VMIForm) -> str | None:
     source, mask, result = form.type("source"), form.type("mask"), form.type("result")
-    layouts = _contiguous_layouts("source, mask, and result", source, mask, result)
-    if layouts:
-        return layouts
-    full = _full(source)  # type: ignore[arg-type]
-    if full:
-        return (
-            "requires full source physical chunks so padding mask lanes cannot be squeezed "
-            f"into the result; {full}"
-        )
+    why = "padding mask lanes cannot be squeezed into the result"
+    reason = _contiguous_full_source(source, mask, result, why)
+    if reason:
+        return reason
     return _one_chunk(
         [source, mask, result],  # type: ignore[list-item]
         "source, mask, and result",
