@@ -430,13 +430,18 @@ def verify_fixpipe_producer_peer(init: Operation) -> None:
             "expects peer consumer function to contain a matching aiv_initialize_pipe with "
             "the same consumer buffer contract"
         )
-    peer_epilogue = _epilogue_fields(peer)
-    if peer_epilogue is None:
+    _compare_epilogues(epilogue, _peer_epilogue(peer, "consumer"), "consumer", "producer")
+
+
+def _peer_epilogue(peer: Operation, role: str) -> Attribute:
+    """The epilogue of the peer `role` pipe init, which one side's epilogue requires."""
+    epilogue = _epilogue_fields(peer)
+    if epilogue is None:
         raise VerifyException(
-            "expects peer consumer pipe init to also have 'acc_push_epilogue' for fixpipe "
+            f"expects peer {role} pipe init to also have 'acc_push_epilogue' for fixpipe "
             "contract consistency"
         )
-    _compare_epilogues(epilogue, peer_epilogue, "consumer", "producer")
+    return epilogue
 
 
 def _peer_producer_init(consumer: Operation) -> tuple[Operation, Operation]:
@@ -518,13 +523,7 @@ def verify_fixpipe_consumer_peer(init: Operation) -> None:
     if epilogue is None:
         return
     function, producer = _peer_producer_init(init)
-    producer_epilogue = _epilogue_fields(producer)
-    if producer_epilogue is None:
-        raise VerifyException(
-            "expects peer producer pipe init to also have 'acc_push_epilogue' for fixpipe "
-            "contract consistency"
-        )
-    _compare_epilogues(epilogue, producer_epilogue, "producer", "consumer")
+    _compare_epilogues(epilogue, _peer_epilogue(producer, "producer"), "producer", "consumer")
     pipe_id = _integer(init, "id")
     own = _function(init)
     pops = [

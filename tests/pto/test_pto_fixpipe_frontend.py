@@ -291,3 +291,21 @@ def test_a_lowered_consumer_that_keeps_its_peer_contract_pairs() -> None:
     verify_kernel("\n".join(lines).replace('"{name}"', '"fifo"'))
     with pytest.raises(UserError, match="expects peer consumer function"):
         verify_kernel("\n".join(lines).replace('"{name}"', '"other"'))
+
+
+@pytest.mark.parametrize(
+    ("bare_init", "line", "peer"),
+    [("pto.aic_initialize_pipe", 10, "producer"), ("pto.aiv_initialize_pipe", 4, "consumer")],
+)
+def test_an_epilogue_needs_one_on_the_peer_init(bare_init: str, line: int, peer: str) -> None:
+    """An init with an epilogue is refused, on its own line, where its peer has none."""
+    text = _kernels()
+    epilogue = text[text.index(", acc_push_epilogue") : text.index("}(c2v_consumer_buf")]
+    text = "\n".join(
+        row.replace(epilogue, "") if bare_init in row else row for row in text.split("\n")
+    )
+    assert located_error(text) == (
+        line,
+        f"expects peer {peer} pipe init to also have 'acc_push_epilogue' for fixpipe "
+        "contract consistency",
+    )
