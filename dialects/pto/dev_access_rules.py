@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerType, MemRefType, UnitAttr
 from xdsl.ir import Attribute, Operation
-from xla_emit.dialects.pto.types import PtrType
+from xla_emit.dialects.pto.types import PtrType, enclosing_function
 from xla_emit.dialects.pto.vmi_rules import Rule, require
 
 ENTRY_ATTRS = ("pto.entry", "hacc.entry", "pto.kernel", "pto.aicore")
@@ -41,7 +41,7 @@ def _dev_access(mnemonic: str, pointer: int, value_of: str) -> Rule:
             isinstance(value, IntegerType) and value.width.data in (8, 16, 32, 64),
             "supports only i8, i16, i32 or i64 values",
         )
-        function = _enclosing_function(op)
+        function = enclosing_function(op)
         require(
             not _in_simt_scope(op, function),
             "must be outside pto.simt_entry functions and pto.section.simt",
@@ -63,13 +63,6 @@ def _access_types(mnemonic: str, ptr: Attribute, value: Attribute) -> None:
     )
     element = ptr.element_type if isinstance(ptr, PtrType | MemRefType) else None
     require(value == element, f"expects {mnemonic} value type to match pointer element type")
-
-
-def _enclosing_function(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and parent.name != "func.func":
-        parent = parent.parent_op()
-    return parent
 
 
 def _in_simt_scope(op: Operation, function: Operation | None) -> bool:

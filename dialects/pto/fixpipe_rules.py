@@ -27,7 +27,12 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
-from xla_emit.dialects.pto.types import TileTypeBase, element_type_name, op_target
+from xla_emit.dialects.pto.types import (
+    TileTypeBase,
+    element_type_name,
+    enclosing_function,
+    op_target,
+)
 
 from xla_emit.pto.targets import element_bytes, is_element_type
 
@@ -236,13 +241,6 @@ A5_PAYLOAD_ELEMENTS = ("f16", "bf16", "f32")
 A2A3_PAYLOAD_ELEMENTS = ("i64", "si64", "ui64")
 
 
-def _function(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and parent.name != "func.func":
-        parent = parent.parent_op()
-    return parent
-
-
 def _init_by_id(op: Operation, function: Operation) -> Operation:
     """The one front-end init of `op`'s id in the function, else the one lowered init
     that keeps it (PTOAS's lookupFrontendOrLoweredInitOpById)."""
@@ -280,7 +278,7 @@ def _init_by_id(op: Operation, function: Operation) -> Operation:
 def _setter_mode(op: Operation, family: str, modes: frozenset[str]) -> None:
     """The checks both setters share: the pipe they name, and its mode's family."""
     verify_no_unpublished_attributes(op)
-    function = _function(op)
+    function = enclosing_function(op)
     if function is None:
         raise VerifyException("must be nested under a func.func")
     init = _init_by_id(op, function)
@@ -458,7 +456,7 @@ def _peer_producer_init(consumer: Operation) -> tuple[Operation, Operation]:
             "expects fixpipe pipe 'c2v_consumer_buf' to trace to reserve_buffer or "
             "import_reserved_buffer for peer contract verification"
         )
-    name, own_function = _buffer_name(reserved), _function(consumer)
+    name, own_function = _buffer_name(reserved), enclosing_function(consumer)
     module = own_function.parent_op() if own_function is not None else None
     imports = [
         o
@@ -475,7 +473,7 @@ def _peer_producer_init(consumer: Operation) -> tuple[Operation, Operation]:
         raise VerifyException(
             f"finds multiple peer import_reserved_buffer ops for consumer buffer '{name}'"
         )
-    function = _function(imports[0])
+    function = enclosing_function(imports[0])
     producers = [
         o
         for o in (function.walk() if function is not None else ())
@@ -525,7 +523,7 @@ def verify_fixpipe_consumer_peer(init: Operation) -> None:
     function, producer = _peer_producer_init(init)
     _compare_epilogues(epilogue, _peer_epilogue(producer, "producer"), "producer", "consumer")
     pipe_id = _integer(init, "id")
-    own = _function(init)
+    own = enclosing_function(init)
     pops = [
         o
         for o in (own.walk() if own is not None else ())

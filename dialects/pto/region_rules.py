@@ -15,15 +15,9 @@ from collections.abc import Callable
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import VerifyException
+from xla_emit.dialects.pto.types import enclosing_function
 
 SIMT_ENTRY_ATTR = "pto.simt_entry"
-
-
-def _parent_function(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and parent.name != "func.func":
-        parent = parent.parent_op()
-    return parent
 
 
 def _int(op: Operation, name: str) -> int:
@@ -32,7 +26,7 @@ def _int(op: Operation, name: str) -> int:
 
 
 def verify_section_simt(op: Operation) -> None:
-    function = _parent_function(op)
+    function = enclosing_function(op)
     if function is None:
         raise VerifyException("must be nested under a func.func")
     if any(_int(op, name) < 0 for name in ("dimX", "dimY", "dimZ")):

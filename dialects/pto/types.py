@@ -139,6 +139,14 @@ def op_target(op: Operation) -> Target:
     return DEFAULT_TARGET
 
 
+def enclosing_function(op: Operation) -> Operation | None:
+    """The nearest `func.func` around `op`, if it stands in one."""
+    parent = op.parent_op()
+    while parent is not None and parent.name != "func.func":
+        parent = parent.parent_op()
+    return parent
+
+
 def format_dim(dim: int) -> str:
     return "?" if dim == DYNAMIC else str(dim)
 

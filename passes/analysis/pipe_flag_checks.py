@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Operation, SSAValue
+from xla_emit.dialects.pto.types import enclosing_function
 from xla_emit.passes.diagnostics import OpError
 
 MAX_FLAG_IDS = 16
@@ -52,13 +53,6 @@ def _int(op: Operation, name: str) -> int | None:
     return attr.value.data if isinstance(attr, IntegerAttr) else None
 
 
-def _function(op: Operation) -> Operation | None:
-    parent = op.parent_op()
-    while parent is not None and parent.name != "func.func":
-        parent = parent.parent_op()
-    return parent
-
-
 def _symbol(function: Operation | None) -> str:
     name = function.properties.get("sym_name") if function is not None else None
     return name.data if isinstance(name, StringAttr) else ""
@@ -84,7 +78,7 @@ def _operand(op: Operation, name: str) -> SSAValue | None:
 
 
 def _describe(op: Operation) -> _Init | None:
-    function = _symbol(_function(op))
+    function = _symbol(enclosing_function(op))
     direction = _int(op, "dir_mask") or 0
     slot_num = _int(op, "slot_num") or (4 if direction == 3 else 8)
     signature = (direction, _int(op, "slot_size") or 0, slot_num, _int(op, "local_slot_num"))

@@ -22,7 +22,7 @@ from typing import Final
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Operation
-from xla_emit.dialects.pto.types import TARGET_ATTR, TileBufType
+from xla_emit.dialects.pto.types import TARGET_ATTR, TileBufType, enclosing_function
 from xla_emit.passes.diagnostics import OpError
 
 from xla_emit.pto.targets import Target, element_bytes, is_element_type, parse_target
@@ -101,7 +101,5 @@ def check_planner_capacity(module: ModuleOp, arch: str | None, impl: str = "lega
 
 
 def _enclosing_function(op: Operation) -> Operation:
-    parent = op.parent_op()
-    while parent is not None and parent.name != "func.func":
-        parent = parent.parent_op()
-    return parent if parent is not None else op
+    """The function around `op`, or `op` itself where it stands in none."""
+    return enclosing_function(op) or op
