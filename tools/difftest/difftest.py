@@ -26,11 +26,26 @@ from check import XlaWorker, check_program, judge, stderr
 from generate import CLASS_NAMES, Program, generate
 from minimize import minimize
 
-# Kinds that are ours to fix; the others are XLA refusing a program, or a located error.
-# (`agree-flushed`: agree once subnormals are flushed as XLA:CPU flushes them.)
+# Kinds that are ours to fix: they end a run of agreement. An `unsupported` is one of them:
+# XLA ran the program, so a located refusal of ours is no agreement with it. The others are
+# XLA refusing a program (`xla-rejects`) and agreement (`agree-flushed`: once subnormals are
+# flushed as XLA:CPU flushes them).
 FAILURES = frozenset(
-    {"crash", "timeout", "differs", "evaluator-differs", "evaluator-crash", "evaluator-timeout"}
+    {
+        "crash",
+        "timeout",
+        "unsupported",
+        "differs",
+        "evaluator-differs",
+        "evaluator-crash",
+        "evaluator-timeout",
+    }
 )
+
+
+def next_streak(streak: int, kind: str) -> int:
+    """The run of agreeing programs after one whose verdict is `kind`."""
+    return 0 if kind in FAILURES else streak + 1
 
 
 def _submit(worker: XlaWorker, seed: int, only: str | None) -> tuple[Program, list[np.ndarray]]:
@@ -73,7 +88,7 @@ def main() -> None:
             upcoming = _submit(worker, seeds[position + 1], args.only)
         verdict = judge(worker, program.text(), inputs, program.shapes(), reply)
         kinds[verdict.kind] += 1
-        streak = 0 if verdict.kind in FAILURES else streak + 1
+        streak = next_streak(streak, verdict.kind)
         if verdict.kind != "agree":
             record: dict[str, object] = {"seed": seed, "only": args.only, "kind": verdict.kind,
                                          "message": verdict.message}  # fmt: skip
