@@ -289,3 +289,21 @@ def test_the_signedness_rule_fires_only_across_signedness() -> None:
     assert not fires(program, program.value("v"))  # f64 -> u64 itself
     assert not fires(program, program.value("k"))  # 16 bits: XLA:CPU widens, right
     assert not fires(program, Param("p", "u64", (3,)))
+
+
+def test_a_float_sort_takes_a_parameter(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A total order sees a NaN's sign: `minimum` of a NaN that rsqrt computed was +NaN on
+    # XLA:CPU and -NaN in ours, which sorted it last instead of first (seed 1102656).
+    def sorts_of_computed_floats(program: Program) -> list[str]:
+        return [
+            i.text()
+            for i in program.instrs
+            if i.opcode == "sort"
+            and i.ptype in ("f16", "bf16", "f32", "f64")
+            and isinstance(program.value(i.operands[0]), Instr)
+        ]
+
+    for seed in [1102656, *range(300)]:
+        assert sorts_of_computed_floats(generate(seed)) == []
+    monkeypatch.setattr(generate_module, "_is_computed_float", lambda _: False)
+    assert sorts_of_computed_floats(generate(1102656))
