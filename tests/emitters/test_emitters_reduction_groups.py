@@ -178,3 +178,44 @@ def test_reduces_of_disjoint_inputs_share_one_group() -> None:
     """XLA launches such reduces as groups of their own (`blockIdx.y`); ours runs them as one
     group, with the same values."""
     _check_against_the_evaluator(DISJOINT_INPUTS, heroes=2)
+
+
+def one_hero_two_roots(dims: tuple[int, ...], reduced: tuple[int, ...]) -> str:
+    """`sign(erf(max(x)))` and `abs(erf(max(x)))` (an epilogue op of two users) beside the
+    side output `negate(x)`: seed 1100388's fusion, as XLA's H100 module writes it."""
+    shape = ",".join(map(str, dims))
+    kept = ",".join(str(d) for i, d in enumerate(dims) if i not in reduced)
+    dims_attr = ",".join(map(str, reduced))
+    return f"""HloModule one_hero_two_roots
+{REDUCERS}
+fused {{
+  x = f32[{shape}] parameter(0)
+  lo = f32[] constant(-inf)
+  m = f32[{kept}] reduce(x, lo), dimensions={{{dims_attr}}}, to_apply=max_f32
+  e = f32[{kept}] erf(m)
+  s = f32[{kept}] sign(e)
+  a = f32[{kept}] abs(e)
+  n = f32[{shape}] negate(x)
+  ROOT t = (f32[{kept}], f32[{kept}], f32[{shape}]) tuple(s, a, n)
+}}
+
+ENTRY main {{
+  x = f32[{shape}] parameter(0)
+  ROOT f = (f32[{kept}], f32[{kept}], f32[{shape}]) fusion(x), kind=kInput, calls=fused
+}}
+"""
+
+
+@pytest.mark.parametrize(("dims", "reduced"), [((2,), (0,)), ((16, 256), (1,))])
+def test_one_hero_under_two_roots_matches_the_evaluator(
+    dims: tuple[int, ...], reduced: tuple[int, ...]
+) -> None:
+    _check_against_the_evaluator(one_hero_two_roots(dims, reduced), heroes=1)
+
+
+def test_one_hero_under_two_roots_has_one_epilogue() -> None:
+    """XLA's `__epilogue__sign_1_1_abs_1_1_clone_1` returns both roots (seed 1100388)."""
+    text = one_hero_two_roots((16, 256), (1,))
+    analysis = analyze_fusion(fused_computation(parse(text).entry.root))
+    assert [r.name for r in analysis.reduction_epilogue_roots] == ["s", "a"]
+    assert analysis.side_outputs == (2,)

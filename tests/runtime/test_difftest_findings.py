@@ -817,6 +817,21 @@ ENTRY %main.1 (a.1: c128[4], b.1: c128[4]) -> (c128[4], c128[4]) {
             ("u32", (), [6]),
         ],
     ),
+    # `sign(erf(max(p)))` and `abs(erf(max(p)))` beside a side output `divide(p, q)`: XLA's
+    # reduction emitter takes the reduce as both roots' hero (its epilogue walk ignores that
+    # `erf` has two users) and writes both through one epilogue; ours stopped at `erf`,
+    # found no hero and refused a multi-output loop of two shapes (seed 1100388). By hand:
+    # -0.75 / 2 = -0.375, -3 / -0 = inf, max = -0.75, sign(erf(-0.75)) = -1.
+    Finding(
+        "reduce_under_two_epilogue_roots",
+        "reduce_under_two_epilogue_roots.hlo",
+        [("f64", (2,), [-0.75, -3.0]), ("f64", (2,), [2.0, -0.0])],
+        [
+            ("f64", (2,), [-0.375, INF]),
+            ("f64", (), [0.7111556336535151]),
+            ("f64", (), [-1.0]),
+        ],
+    ),
 ]
 
 

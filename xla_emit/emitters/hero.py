@@ -54,10 +54,12 @@ def fusion_roots(computation: HloComputation) -> list[HloInstruction]:
     return [root]
 
 
-def _is_intermediate(instruction: HloInstruction, users: list[HloInstruction]) -> bool:
-    """Ops an epilogue may contain between a hero and a root (one operand, one user)."""
-    if len(users) > 1:
-        return False
+def _is_intermediate(instruction: HloInstruction) -> bool:
+    """Ops an epilogue may contain between a hero and a root (one computed operand).
+
+    Users do not count, as in XLA's `IsIntermediate`: an `erf(reduce)` feeding two roots
+    (`sign` and `abs` of it) leaves both roots with the reduce as their hero (XLA's H100
+    module writes both through one epilogue of the reduction)."""
     if instruction.opcode in ("bitcast", "reshape", "copy"):
         return True
     non_constant = [op for op in instruction.operands if not _is_constant_like(op)]
@@ -78,21 +80,18 @@ def find_hero(root: HloInstruction, computation: HloComputation) -> HloInstructi
     elementwise ops with several computed operands (the shared-memory
     transpose does not mind what else the epilogue reads).
     """
-    users = computation.users()
-    hero = _walk_to_hero(root, users)
+    hero = _walk_to_hero(root)
     if hero is not root:
         return hero
+    users = computation.users()
     transposes = _transposes_below_elementwise(root, users)
     return transposes[0] if len(transposes) == 1 else root
 
 
-def _walk_to_hero(
-    root: HloInstruction, users: dict[HloInstruction, list[HloInstruction]]
-) -> HloInstruction:
+def _walk_to_hero(root: HloInstruction) -> HloInstruction:
     current = root
     while current.opcode not in _HERO_OPCODES:
-        # The root's own users are outside the epilogue (a tuple at most).
-        if not _is_intermediate(current, users[current] if current is not root else []):
+        if not _is_intermediate(current):
             return root
         producers = [op for op in current.operands if not _is_constant_like(op)]
         if len(producers) != 1:
@@ -357,10 +356,6 @@ def has_reduction_side_outputs(
     """
     reduces = reduction_heroes(roots, heroes)
     if not reduces or not all(_same_reduction(reduce, reduces[0]) for reduce in reduces):
-        return False
-    # Two roots of one reduce (`r` and `negate(r)`) stay with the loop emitter, as before
-    # there were groups: no XLA dump of ours shows its reduction emitter writing those.
-    if len(set(reduces)) != len(reduces):
         return False
     if len(reduces) > 1 and not _one_epilogue_shape(roots, heroes, reduces):
         return False
