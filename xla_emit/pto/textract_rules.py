@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from xla_emit.pto.acc_form_rules import prequant_source_error
 from xla_emit.pto.move_rules import PlacedTile
 from xla_emit.pto.targets import Target
 
@@ -68,16 +67,15 @@ def _common_error(src: PlacedTile, dst: PlacedTile, form: ExtractForm) -> str:
 
 
 def _source_form_error(src: PlacedTile, form: ExtractForm) -> str:
-    """The forms that only an acc source takes (both targets check them alike)."""
+    """The forms that only an acc source takes (both targets check them alike). A
+    pre-quantization word on another source is the op verifier's to reject
+    (`acc_form_rules.prequant_source_error`), before any target pass runs."""
     if form.fp_loc is not None and form.pre_quant:
         return "expects fp and preQuantScalar to be mutually exclusive"
     if src.loc == "acc":
         return ""
     if form.fp_loc is not None:
         return "expects fp form to use loc=acc src"
-    if form.pre_quant:
-        # The op verifier checks it first (`acc_form_rules`); kept for targets' own callers.
-        return prequant_source_error(src.loc) or ""
     if form.relu:
         return "expects reluPreMode form to use loc=acc src"
     return ""
