@@ -43,6 +43,20 @@ def test_reports_the_first_difference() -> None:
     assert comparison.max_abs_error == 89.0
 
 
+def test_equal_infinities_are_no_difference() -> None:
+    # inf - inf is NaN: the report once named [0] (-inf against -inf) as the first
+    # difference and inf as the largest error, where the outputs differ by 1 at [1].
+    expected = np.array([-np.inf, 2.0, np.inf], np.float16)
+    actual = np.array([-np.inf, 3.0, np.inf], np.float16)
+    comparison = compare(expected, actual)
+    assert comparison.first_difference == (1,)
+    assert comparison.max_abs_error == 1.0
+    assert (comparison.expected_value, comparison.actual_value) == (2.0, 3.0)
+    finite_against_inf = compare(expected, np.array([-np.inf, 2.0, 7.0], np.float16))
+    assert finite_against_inf.max_abs_error == np.inf
+    assert finite_against_inf.first_difference == (2,)
+
+
 def test_small_errors_relative_to_the_largest_output_are_tolerated() -> None:
     # A reassociated sum: 1e-3 next to 1e3 is off by many ulp of itself, not of the output.
     expected = np.array([1000.0, 1e-3], np.float32)

@@ -260,3 +260,70 @@ def test_a_broadcast_of_a_rewritten_dot_takes_each_sums_bound() -> None:
     wrong = ours.copy()
     wrong[3, 0, 0] = np.float16(3.66)
     assert not rule(xla_cpu, wrong).matches
+
+
+# Seed 1215976 (minimized): an f16 dot XLA:GPU rewrote, then `reduce-precision` to 2
+# exponent bits and 5 mantissa bits (largest finite 3.9375, one unit 0.0625 in [2, 4)).
+_REDUCED_DOT = """HloModule reduced, is_scheduled=true
+
+%add (scalar_lhs: f32[], scalar_rhs: f32[]) -> f32[] {
+  %scalar_rhs = f32[] parameter(1)
+  %scalar_lhs = f32[] parameter(0)
+  ROOT %add.1 = f32[] add(%scalar_lhs, %scalar_rhs)
+}
+
+%fused_reduce (param_0.17: f16[3,2,5], param_1.14: f16[3,1,2]) -> f16[3,5] {
+  %param_1.14 = f16[3,1,2]{2,1,0} parameter(1)
+  %bitcast.9 = f16[3,2]{1,0} bitcast(%param_1.14)
+  %broadcast.1.7 = f16[3,2,5]{2,1,0} broadcast(%bitcast.9), dimensions={0,1}
+  %param_0.17 = f16[3,2,5]{2,1,0} parameter(0)
+  %multiply.1.5 = f16[3,2,5]{2,1,0} multiply(%broadcast.1.7, %param_0.17)
+  %convert.2.3 = f32[3,2,5]{2,1,0} convert(%multiply.1.5)
+  %constant_6 = f32[] constant(0)
+  %reduce.5 = f32[3,5]{1,0} reduce(%convert.2.3, %constant_6), dimensions={1}, to_apply=%add
+  %convert.1.3 = f16[3,5]{1,0} convert(%reduce.5)
+  ROOT %rp = f16[3,5]{1,0} reduce-precision(%convert.1.3), exponent_bits=2, mantissa_bits=5
+}
+
+ENTRY %main.1 (p.2: f16[3,1,2], p.3: f16[3,2,5]) -> f16[3,1,5] {
+  %p.3 = f16[3,2,5]{2,1,0} parameter(1)
+  %p.2 = f16[3,1,2]{2,1,0} parameter(0)
+  %loop_reduce_fusion = f16[3,5]{1,0} fusion(%p.3, %p.2), kind=kLoop, calls=%fused_reduce
+  ROOT %bitcast.1.0 = f16[3,1,5]{2,1,0} bitcast(%loop_reduce_fusion)
+}
+"""
+_REDUCED_LHS = [1.171875, -2.41796875, 2.5, 5.69921875, 6.6875, -3.49609375]
+_REDUCED_RHS = [-0.96337890625, 0.1761474609375, -3.279296875, 0.0, -2.8203125]
+_REDUCED_RHS += [8.9140625, -0.6796875, 6.103515625e-05, -5.15625, 0.138427734375]
+_REDUCED_RHS += [13.6953125, -0.0213775634765625, -0.348388671875, 2.2421875, -5.83984375]
+_REDUCED_RHS += [-1.171875, 6.21484375, 2.5, -1.578125, -4.55859375]
+_REDUCED_RHS += [-0.39599609375, -1.0, -0.92822265625, -1.3369140625, 1.1494140625]
+_REDUCED_RHS += [5.203125, -6.41015625, -1.966796875, -7.40234375, 3.31640625]
+_REDUCED_XLA_CPU = [-np.inf, 1.84375, -3.875, np.inf, -3.625, np.inf, np.inf, np.inf]
+_REDUCED_XLA_CPU += [-3.375, -np.inf, -np.inf, np.inf, 0.0, np.inf, -3.9375]
+
+
+def test_a_reduce_precision_of_a_rewritten_dot_rounds_to_its_own_unit() -> None:
+    inputs = [
+        np.array(_REDUCED_LHS, np.float16).reshape(3, 1, 2),
+        np.array(_REDUCED_RHS, np.float16).reshape(3, 2, 5),
+    ]
+    module = parse_hlo_module(_REDUCED_DOT, "reduced_dot.hlo")
+    ours = ModuleRuntime(module).run(inputs)[0]
+    xla_cpu = np.array(_REDUCED_XLA_CPU, np.float16).reshape(3, 1, 5)
+    # By hand, [2, 0, 4]: 6.6875 * 1.1494 - 3.4961 * 3.3164 in f32 is -3.9078 (f16 -3.908,
+    # 62.53 units of 0.0625: -3.9375); the products rounded to f16 (7.6875, -11.59375) sum
+    # to -3.90625, exactly 62.5 units, to even: -3.875. One unit of the reduced type apart.
+    assert float(ours[2, 0, 4]) == -3.875
+    assert sorted(rewritten_dot_outputs(module, inputs)) == [0]
+    rule = _rules(module, inputs)[0]
+    assert rule(xla_cpu, ours).matches
+    # Two units off is outside; so is an infinity where XLA:CPU's value is far from 3.9375.
+    for index, value in (((0, 0, 4), -3.75), ((0, 0, 1), np.inf), ((0, 0, 0), np.inf)):
+        wrong = ours.copy()
+        wrong[index] = value
+        assert not rule(xla_cpu, wrong).matches, index
+    # An infinity where XLA:CPU's value is the largest finite one: either side of overflow.
+    overflowed = ours.copy()
+    overflowed[2, 0, 4] = -np.inf
+    assert rule(xla_cpu, overflowed).matches

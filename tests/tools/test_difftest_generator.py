@@ -307,3 +307,31 @@ def test_a_float_sort_takes_a_parameter(monkeypatch: pytest.MonkeyPatch) -> None
         assert sorts_of_computed_floats(generate(seed)) == []
     monkeypatch.setattr(generate_module, "_is_computed_float", lambda _: False)
     assert sorts_of_computed_floats(generate(1102656))
+
+
+def test_a_float_divisor_is_no_broadcast(monkeypatch: pytest.MonkeyPatch) -> None:
+    # XLA:CPU's module multiplies by the broadcast divisor's reciprocal, XLA:GPU's divides:
+    # bf16 -3.39e38 / -3.39e38 was 0 on XLA:CPU (the reciprocal a subnormal, flushed) and 1
+    # on the H100 module (seed 1215505). Such a divisor becomes a parameter.
+    def broadcast_divisors(program: Program) -> list[str]:
+        found = []
+        for i in program.instrs:
+            dividing = i.opcode == "divide" or "to_apply=%divide_" in i.attributes
+            if not dividing or i.ptype not in ("f16", "bf16", "f32", "f64"):
+                continue
+            divisor = program.value(i.operands[1])
+            while isinstance(divisor, Instr) and divisor.opcode in (
+                "convert",
+                "reshape",
+                "bitcast",
+                "copy",
+            ):
+                divisor = program.value(divisor.operands[0])
+            if isinstance(divisor, Instr) and divisor.opcode == "broadcast":
+                found.append(i.text())
+        return found
+
+    for seed in [1215505, *range(300)]:
+        assert broadcast_divisors(generate(seed)) == []
+    monkeypatch.setattr(generate_module, "_is_broadcast_float", lambda *_: False)
+    assert broadcast_divisors(generate(1215505))

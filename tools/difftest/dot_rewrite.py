@@ -16,7 +16,11 @@ broadcasts or transposes the sums takes each element's own bound):
   (one f32 rounding per addition, the partial sums below P), so 2 n 2**-24 P for both;
 - both round the f32 sum to the dot's type and then to the output's: two values d apart
   round to values at most d + one ulp (of the larger, in the narrowest type) apart.
-A float -> integer convert of the dot (truncation) adds at most 1 more.
+A float -> integer convert of the dot (truncation) adds at most 1 more. A `reduce-precision`
+on the way is a rounding too, to its own precision, with its own overflow to infinity and
+flush to zero below its smallest normal (seed 1215976: `exponent_bits=2` makes 3.97 inf).
+Where one side overflowed to infinity, the other's finite value must be within the bound
+of the type's largest finite value.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import ml_dtypes
 import numpy as np
 
 from xla_emit.hlo.evaluator import evaluate_values, simple_reducer
@@ -33,11 +38,41 @@ from xla_emit.runtime.compare import Comparison, compare, failed_at, first_index
 
 # Ops between the rewritten dot's reduce and an output that only move or round its values,
 # or spread them (each output element is one of the reduce's).
-_MOVES = frozenset({"bitcast", "reshape", "copy", "convert"})
+_MOVES = frozenset({"bitcast", "reshape", "copy", "convert", "reduce-precision"})
 _SPREADS = frozenset({"broadcast", "transpose"})
 _SIXTEEN_BITS = (PrimitiveType.BF16, PrimitiveType.F16)
 # Precision in bits (the significand, its implicit bit included).
 _PRECISION = {PrimitiveType.BF16: 8, PrimitiveType.F16: 11, PrimitiveType.F32: 24}
+
+
+@dataclass(frozen=True)
+class Rounding:
+    """The coarsest rounding between the products and an output: the fewest significand
+    bits, the smallest largest finite value, and the value below which results are zero."""
+
+    precision: int
+    largest: float
+    flushes_below: float = 0.0
+
+    @staticmethod
+    def of_type(element_type: PrimitiveType) -> Rounding:
+        info = ml_dtypes.finfo(element_type.dtype)
+        return Rounding(int(info.nmant) + 1, float(info.max))
+
+    @staticmethod
+    def of_reduce_precision(exponent_bits: int, mantissa_bits: int) -> Rounding:
+        """XLA's `reduce-precision`: IEEE-like, but results below its smallest normal are
+        zero (its type has no subnormals)."""
+        bias = 2 ** (exponent_bits - 1) - 1
+        largest = 2.0**bias * (2.0 - 2.0**-mantissa_bits)
+        return Rounding(mantissa_bits + 1, largest, 2.0 ** (1 - bias))
+
+    def coarser(self, other: Rounding) -> Rounding:
+        return Rounding(
+            min(self.precision, other.precision),
+            min(self.largest, other.largest),
+            max(self.flushes_below, other.flushes_below),
+        )
 
 
 @dataclass(frozen=True)
@@ -82,7 +117,8 @@ def rewritten_dot_outputs(
         assert entry_values is not None
         magnitudes, length = _product_magnitudes(dot, entry_values)
         magnitudes = _moved(magnitudes, moves)
-        rules[number] = _within_rounded_products(dot.products, magnitudes, length)
+        rounding = _coarsest_rounding(dot.products, moves)
+        rules[number] = _within_rounded_products(dot.products, rounding, magnitudes, length)
     return rules
 
 
@@ -144,6 +180,22 @@ def _moved(values: np.ndarray, moves: Sequence[HloInstruction]) -> np.ndarray:
     return values
 
 
+def _coarsest_rounding(products: PrimitiveType, moves: Sequence[HloInstruction]) -> Rounding:
+    """The coarsest rounding of the products' type and the float results on the way out."""
+    rounding = Rounding.of_type(products)
+    for move in moves:
+        if move.opcode == "reduce-precision":
+            assert move.precision_bits is not None
+            exponent, mantissa = move.precision_bits
+            reduced = Rounding.of_reduce_precision(exponent, mantissa)
+            if exponent >= ml_dtypes.finfo(move.array_shape.element_type.dtype).nexp:
+                reduced = Rounding(reduced.precision, reduced.largest)  # the type's range
+            rounding = rounding.coarser(reduced)
+        elif move.opcode == "convert" and move.array_shape.element_type.is_float:
+            rounding = rounding.coarser(Rounding.of_type(move.array_shape.element_type))
+    return rounding
+
+
 def _rewritten_dot(
     reduce: HloInstruction, fusion: HloInstruction | None, *, program_has_dot: bool
 ) -> RewrittenDot | None:
@@ -198,7 +250,7 @@ def _ulp(values: np.ndarray, precision: int) -> np.ndarray:
 
 
 def _within_rounded_products(
-    products: PrimitiveType, magnitudes: np.ndarray, length: int
+    products: PrimitiveType, rounding: Rounding, magnitudes: np.ndarray, length: int
 ) -> Callable[[np.ndarray, np.ndarray], Comparison]:
     u = 2.0 ** -_PRECISION[products]
     f32 = 2.0 ** -_PRECISION[PrimitiveType.F32]
@@ -208,17 +260,23 @@ def _within_rounded_products(
         if expected.shape != actual.shape or expected.dtype != actual.dtype:
             return compare(expected, actual)
         want, got = expected.astype(np.float64), actual.astype(np.float64)
+        finite = np.isfinite(want) & np.isfinite(got)
         larger = np.maximum(np.abs(want), np.abs(got))
+        larger = np.where(finite, larger, np.minimum(larger, rounding.largest))
         integers = expected.dtype.kind in "iu"
         # An integer came from a float less than 1 larger in magnitude (truncation).
-        rounding = _ulp(larger + 1 if integers else larger, _PRECISION[products])
-        bound = before_rounding.reshape(expected.shape) + rounding
+        ulp = _ulp(larger + 1 if integers else larger, rounding.precision)
+        # A zero on one side may be a value flushed from up to the smallest normal.
+        flushed = np.minimum(np.abs(want), np.abs(got)) == 0
+        ulp = np.where(flushed, np.maximum(ulp, rounding.flushes_below), ulp)
+        bound = before_rounding.reshape(expected.shape) + ulp
         if integers:
             bound = np.floor(bound) + 1
         same = (want == got) | (np.isnan(want) & np.isnan(got))
-        finite = np.isfinite(want) & np.isfinite(got)
         with np.errstate(invalid="ignore"):
-            outside = ~same & (~finite | (np.abs(want - got) > bound))
+            near = np.abs(want - got) <= bound
+            overflowed = _one_overflowed(want, got, bound, rounding.largest)
+        outside = ~same & ~((finite & near) | overflowed)
         error = float(np.where(same, 0.0, np.abs(want - got)).max(initial=0.0))
         if not outside.any():
             verdict = "within the bound of a 16-bit dot's rounded products (XLA:GPU's rewrite)"
@@ -229,6 +287,18 @@ def _within_rounded_products(
         return failed_at(expected, actual, index, (error, 0), why)
 
     return rule
+
+
+def _one_overflowed(
+    want: np.ndarray, got: np.ndarray, bound: np.ndarray, largest: float
+) -> np.ndarray:
+    """Where one side is an infinity and the other a finite value of its sign within
+    `bound` of the largest finite value: the values before rounding may lie either side
+    of the overflow."""
+    infinite, finite = np.where(np.isinf(want), want, got), np.where(np.isinf(want), got, want)
+    one_infinite = np.isinf(want) != np.isinf(got)
+    same_sign = np.sign(infinite) == np.sign(finite)
+    return one_infinite & np.isfinite(finite) & same_sign & (np.abs(finite) + bound >= largest)
 
 
 def _is_float(instruction: HloInstruction) -> bool:

@@ -226,6 +226,17 @@ def _is_complex_dot(program: Program, value: Param | Instr) -> bool:
     return isinstance(value, Instr) and value.opcode == "dot" and value.ptype in COMPLEX
 
 
+def _is_broadcast_float(program: Program, value: Param | Instr) -> bool:
+    """Whether `value` is a real float broadcast, or one converted or moved: XLA:CPU's
+    simplifier rewrites `a / broadcast(b)` as `a * broadcast(1 / b)` (its converts of
+    16-bit floats to f32 and its reshapes of broadcasts leave a broadcast divisor)."""
+    if value.ptype not in FLOATS:
+        return False
+    while isinstance(value, Instr) and value.opcode in ("convert", "reshape", "bitcast", "copy"):
+        value = program.value(value.operands[0])
+    return isinstance(value, Instr) and value.opcode == "broadcast"
+
+
 def _is_16_bit_quotient(value: Param | Instr) -> bool:
     """Whether `value` is an f16/bf16 divide (or a map dividing)."""
     if not isinstance(value, Instr) or value.ptype not in ("f16", "bf16"):
@@ -350,18 +361,22 @@ class _Builder:
         )
         return name
 
-    def _no_16_bit_quotients(
+    def _divide_operands(
         self, x: Param | Instr, y: Param | Instr
     ) -> tuple[Param | Instr, Param | Instr]:
-        """Operands for a divide: a 16-bit quotient becomes a new parameter. XLA's
-        simplifier rewrites (a / b) / c as a / (b * c) and a / (b / c) as (a * c) / b; on
-        XLA:GPU the new product rounds to bf16, XLA:CPU computes 16-bit floats in f32
-        behind converts that hide the pattern (seed 301994: x / x / x gave -0.6367 for
-        x = -1.578 on the H100 module, -0.6328 on XLA:CPU)."""
-        x, y = (
-            self.program.value(self.param(v.ptype, v.dims)) if _is_16_bit_quotient(v) else v
-            for v in (x, y)
-        )
+        """Operands for a divide, each replaced by a new parameter where XLA:CPU and XLA:GPU
+        simplify the divide differently:
+        - a 16-bit quotient: XLA's simplifier rewrites (a / b) / c as a / (b * c) and
+          a / (b / c) as (a * c) / b; on XLA:GPU the new product rounds to bf16, XLA:CPU
+          computes 16-bit floats in f32 behind converts that hide the pattern (seed 301994:
+          x / x / x gave -0.6367 for x = -1.578 on the H100 module, -0.6328 on XLA:CPU);
+        - a float divisor that is a broadcast: XLA:CPU's module multiplies by a broadcast
+          reciprocal, XLA:GPU's divides (seed 1215505: bf16 -3.39e38 / -3.39e38 was 0 on
+          XLA:CPU, its reciprocal a subnormal flushed, and 1 on the H100 module)."""
+        if _is_16_bit_quotient(x):
+            x = self.program.value(self.param(x.ptype, x.dims))
+        if _is_16_bit_quotient(y) or _is_broadcast_float(self.program, y):
+            y = self.program.value(self.param(y.ptype, y.dims))
         return x, y
 
     # -- op classes ------------------------------------------------------------------------
@@ -397,7 +412,7 @@ class _Builder:
         )
         op = self.pick(ops)
         if op == "divide":
-            x, y = self._no_16_bit_quotients(x, y)
+            x, y = self._divide_operands(x, y)
         if op == "remainder":
             # A remainder keeps its dividend's error in absolute terms while its value
             # shrinks: one f16 ulp (0.0625) of a small dot XLA:GPU rounds per product
@@ -795,7 +810,7 @@ class _Builder:
         ops = _FLOAT_BINARY[:4] if x.ptype in FLOATS else ["add", "multiply", "xor"]
         op = self.pick(ops)
         if op == "divide":
-            x, y = self._no_16_bit_quotients(x, y)
+            x, y = self._divide_operands(x, y)
         computation = self.scalar_computation(op, x.ptype)
         dims = ",".join(str(i) for i in range(len(x.dims)))
         self.add(x.ptype, x.dims, "map", [x.name, y.name],

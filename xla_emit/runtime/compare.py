@@ -124,9 +124,10 @@ def compare(
     wide_expected = expected.astype(np.float64)
     wide_actual = actual.astype(np.float64)
     nan_mismatch = np.isnan(wide_expected) != np.isnan(wide_actual)
-    error = np.where(
-        np.isnan(wide_expected) & np.isnan(wide_actual), 0.0, np.abs(wide_expected - wide_actual)
-    )
+    # Equal values (equal infinities too, whose difference is NaN) and two NaNs are no error.
+    same = (wide_expected == wide_actual) | (np.isnan(wide_expected) & np.isnan(wide_actual))
+    with np.errstate(invalid="ignore"):
+        error = np.where(same, 0.0, np.abs(wide_expected - wide_actual))
     error = np.where(np.isnan(error), np.inf, error)
     ulps = ulp_distance(expected, actual)
     ulps = np.where(np.isnan(wide_expected) & np.isnan(wide_actual), 0, ulps)
