@@ -388,3 +388,34 @@ def test_a_reduce_window_pads_one_dimension_at_most(monkeypatch: pytest.MonkeyPa
     assert 1 in counts  # one padded dimension stays
     monkeypatch.setattr(generate_module, "_PADDED_DIMENSIONS", 2)
     assert 2 in padded_dimensions(generate(1300780))
+
+
+def test_a_float_argmin_gives_one_answer_in_any_order() -> None:
+    # With NaN taken first and two NaNs not a tie, the kept NaN was the first one met:
+    # XLA:GPU's shuffle tree kept index 2 of the row (1, NaN, NaN, 1.46), XLA:CPU's loop
+    # index 1 (seed 1502315). Two NaNs are a tie now, which the lower index wins.
+    program = next(
+        p
+        for seed in range(200)
+        if "argmin_f32" in (p := generate(seed, only="argmin")).computations
+    )
+    module = parse_hlo_module(
+        "HloModule argmin\n\n"
+        + program.computations["argmin_f32"]
+        + """
+ENTRY %main (v: f32[6], i: s32[6]) -> (f32[], s32[]) {
+  %v = f32[6] parameter(0)
+  %i = s32[6] parameter(1)
+  %inf = f32[] constant(inf)
+  %zero = s32[] constant(0)
+  ROOT %r = (f32[], s32[]) reduce(%v, %i, %inf, %zero), dimensions={0}, to_apply=%argmin_f32
+}
+""",
+        "argmin.hlo",
+    )
+    row = np.array([1.0, np.nan, np.nan, 1.46, -np.nan, 0.5], np.float32)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        order = rng.permutation(6)
+        value, index = evaluate_module(module, [row[order], order.astype(np.int32)])
+        assert np.isnan(value) and int(index) == 1  # the lowest index of a NaN

@@ -600,20 +600,30 @@ class _Builder:
                  f"index={which}")  # fmt: skip
 
     def _argmin_computation(self, ptype: str) -> str:
+        """An argmin reducer that is commutative and associative, NaN the smallest value and
+        two NaNs a tie (the lower index wins): with `less = a < b or a != a` alone, two NaNs
+        keep whichever comes first, so the order decides, and XLA:GPU's shuffle tree and
+        XLA:CPU's loop gave indices 2 and 1 for a row (1, NaN, NaN, 1.46) (seed 1502315)."""
         name = f"argmin_{ptype}"
         v, i = f"{ptype}[]", "s32[]"
         nan_rule = (
             "  %an = pred[] compare(%a, %a), direction=NE\n"
+            "  %bn = pred[] compare(%b, %b), direction=NE\n"
+            "  %bnum = pred[] not(%bn)\n"
+            "  %nanfirst = pred[] and(%an, %bnum)\n"
             "  %lt = pred[] compare(%a, %b), direction=LT\n"
-            "  %less = pred[] or(%lt, %an)\n"
+            "  %less = pred[] or(%lt, %nanfirst)\n"
+            "  %eqv = pred[] compare(%a, %b), direction=EQ\n"
+            "  %nans = pred[] and(%an, %bn)\n"
+            "  %eq = pred[] or(%eqv, %nans)\n"
             if ptype in FLOATS
             else "  %less = pred[] compare(%a, %b), direction=LT\n"
+            "  %eq = pred[] compare(%a, %b), direction=EQ\n"
         )
         self.program.computations[name] = (
             f"%{name} (a: {v}, ai: {i}, b: {v}, bi: {i}) -> ({v}, {i}) {{\n"
             f"  %a = {v} parameter(0)\n  %ai = {i} parameter(1)\n"
             f"  %b = {v} parameter(2)\n  %bi = {i} parameter(3)\n{nan_rule}"
-            f"  %eq = pred[] compare(%a, %b), direction=EQ\n"
             f"  %ilt = pred[] compare(%ai, %bi), direction=LT\n"
             f"  %tie = pred[] and(%eq, %ilt)\n  %take = pred[] or(%less, %tie)\n"
             f"  %v = {v} select(%take, %a, %b)\n  %ix = {i} select(%take, %ai, %bi)\n"
