@@ -46,11 +46,15 @@ argmin {
 """
 
 
+def _shape_texts(dims: tuple[int, ...], reduced: tuple[int, ...]) -> tuple[str, str, str]:
+    """The input's dims, the kept dims and the reduced dims, as HLO text writes them."""
+    kept = ",".join(str(d) for i, d in enumerate(dims) if i not in reduced)
+    return ",".join(map(str, dims)), kept, ",".join(map(str, reduced))
+
+
 def two_heroes(dims: tuple[int, ...], reduced: tuple[int, ...]) -> str:
     """`max(x)` and `convert(xor(bitcast-convert(x)))` beside the side output `negate(x)`."""
-    shape = ",".join(map(str, dims))
-    kept = ",".join(str(d) for i, d in enumerate(dims) if i not in reduced)
-    dims_attr = ",".join(map(str, reduced))
+    shape, kept, dims_attr = _shape_texts(dims, reduced)
     return f"""HloModule two_heroes
 {REDUCERS}
 fused {{
@@ -183,9 +187,7 @@ def test_reduces_of_disjoint_inputs_share_one_group() -> None:
 def one_hero_two_roots(dims: tuple[int, ...], reduced: tuple[int, ...]) -> str:
     """`sign(erf(max(x)))` and `abs(erf(max(x)))` (an epilogue op of two users) beside the
     side output `negate(x)`: seed 1100388's fusion, as XLA's H100 module writes it."""
-    shape = ",".join(map(str, dims))
-    kept = ",".join(str(d) for i, d in enumerate(dims) if i not in reduced)
-    dims_attr = ",".join(map(str, reduced))
+    shape, kept, dims_attr = _shape_texts(dims, reduced)
     return f"""HloModule one_hero_two_roots
 {REDUCERS}
 fused {{
