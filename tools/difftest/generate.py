@@ -270,11 +270,21 @@ def _product_dims(x: Param | Instr, opcode: str) -> tuple[int, ...]:
     return tuple(min(d, 2) for d in x.dims[:2])
 
 
+# Ops that pass one operand's values on unchanged in order (a convert rounds them).
+_MOVES_AND_CONVERTS = ("convert", "reshape", "bitcast", "copy")
+
+
+def _before(program: Program, value: Param | Instr, through: tuple[str, ...]) -> Param | Instr:
+    """The value `value` comes from, past any ops of `through` (single-operand ops)."""
+    while isinstance(value, Instr) and value.opcode in through:
+        value = program.value(value.operands[0])
+    return value
+
+
 def _is_complex_dot(program: Program, value: Param | Instr) -> bool:
     """Whether `value` is a complex dot, or one moved or converted (which XLA:GPU folds into
     the gemm as well)."""
-    while isinstance(value, Instr) and value.opcode in ("convert", "reshape", "bitcast", "copy"):
-        value = program.value(value.operands[0])
+    value = _before(program, value, _MOVES_AND_CONVERTS)
     return isinstance(value, Instr) and value.opcode == "dot" and value.ptype in COMPLEX
 
 
@@ -284,15 +294,13 @@ def _is_broadcast_float(program: Program, value: Param | Instr) -> bool:
     16-bit floats to f32 and its reshapes of broadcasts leave a broadcast divisor)."""
     if value.ptype not in FLOATS:
         return False
-    while isinstance(value, Instr) and value.opcode in ("convert", "reshape", "bitcast", "copy"):
-        value = program.value(value.operands[0])
+    value = _before(program, value, _MOVES_AND_CONVERTS)
     return isinstance(value, Instr) and value.opcode == "broadcast"
 
 
 def _is_sliced(program: Program, value: Param | Instr) -> bool:
     """Whether `value` is a slice, dynamic-slice or gather, or one moved."""
-    while isinstance(value, Instr) and value.opcode in ("reshape", "bitcast", "copy"):
-        value = program.value(value.operands[0])
+    value = _before(program, value, _MOVES_AND_CONVERTS[1:])
     return isinstance(value, Instr) and value.opcode in ("slice", "dynamic-slice", "gather")
 
 
