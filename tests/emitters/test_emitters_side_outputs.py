@@ -163,3 +163,45 @@ def test_a_root_of_another_size_than_the_reduce_input_is_no_side_output() -> Non
         "<test>:13:3: error: Unsupported: multi-output loop fusion with outputs of shapes "
         "f32[4] and f32[4,4]"
     )
+
+
+def _column_major_sums_module(side_layout: str) -> str:
+    """`-x` beside the sums of x's rows of two, the sums laid out column-major."""
+    return f"""HloModule column_major_sums
+
+add {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}}
+
+fused {{
+  x = f32[3,5,2]{{2,1,0}} parameter(0)
+  side = f32[3,5,2]{side_layout} negate(x)
+  zero = f32[] constant(0)
+  r = f32[3,5]{{0,1}} reduce(x, zero), dimensions={{2}}, to_apply=add
+  ROOT t = (f32[3,5,2]{side_layout}, f32[3,5]{{0,1}}) tuple(side, r)
+}}
+
+ENTRY main {{
+  x = f32[3,5,2]{{2,1,0}} parameter(0)
+  ROOT f = (f32[3,5,2]{side_layout}, f32[3,5]{{0,1}}) fusion(x), kind=kInput, calls=fused
+}}
+"""
+
+
+@pytest.mark.parametrize("side_layout", ["{2,1,0}", "{0,1,2}"])
+def test_a_column_major_reduce_output_keeps_the_reduction_emitter(side_layout: str) -> None:
+    # XLA's H100 module for seed 1805512 of the differential tester: outputs' layouts do not
+    # decide the emitter, the reduce's input does. The sums are written at their logical
+    # index whatever the layout: x[i, j, k] = 10i + 2j + k sums to 20i + 4j + 1.
+    module = parse(_column_major_sums_module(side_layout))
+    fusion = module.entry.root
+    analysis = analyze_fusion(fused_computation(fusion))
+    assert analysis.kind is EmitterKind.REDUCTION
+    assert analysis.side_outputs == (0,)
+    i, j, k = np.meshgrid(np.arange(3), np.arange(5), np.arange(2), indexing="ij")
+    x = (10 * i + 2 * j + k).astype(np.float32)
+    side, sums = run_fusion(module, fusion, [x])
+    np.testing.assert_array_equal(side, -x)
+    np.testing.assert_array_equal(sums, 20 * i[:, :, 0] + 4 * j[:, :, 0] + 1)

@@ -305,16 +305,19 @@ def _emitter_kind(
     computation: HloComputation, roots: list[HloInstruction], heroes: tuple[HloInstruction, ...]
 ) -> EmitterKind:
     leaves = [leaf for root in roots for leaf in flatten_shape(root.shape)]
-    if not all(_has_default_layout(leaf) for leaf in leaves):
-        return EmitterKind.LOOP
     # Empty arrays need no tiling; the loop emitter handles them (and empty reductions).
     hero_inputs = [leaf for op in heroes[0].operands for leaf in flatten_shape(op.shape)]
     if any(leaf.num_elements == 0 for leaf in leaves + hero_inputs):
         return EmitterKind.LOOP
+    # A reduction tiles its input, whatever its outputs' layouts: it writes each kept element
+    # at its logical index (`f32[3,5]{0,1}` from `f32[3,5,2]` reduced over dim 2, as XLA does).
     if len(roots) == 1 and heroes[0].opcode == "reduce" and _is_supported_reduction_hero(heroes[0]):
         return EmitterKind.REDUCTION
     if len(roots) > 1 and has_reduction_side_outputs(roots, heroes):
         return EmitterKind.REDUCTION
+    # The other tiled emitters index their outputs in the default layout.
+    if not all(_has_default_layout(leaf) for leaf in leaves):
+        return EmitterKind.LOOP
     if len(roots) == 1 and heroes[0].opcode == "transpose" and is_tiled_transpose(heroes[0]):
         return EmitterKind.TRANSPOSE
     if len(roots) > 1:
