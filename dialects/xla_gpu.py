@@ -267,7 +267,8 @@ class SyncThreadsOp(IRDLOperation):
 class ShuffleReduceOp(IRDLOperation):
     """`%r:2 = xla_gpu.shuffle_reduce(%a, %b) to 16 combiner=@f : f32, i32`.
 
-    A warp reduction by shuffling down at distances 16, 8, 4, 2, 1, calling
+    A warp reduction by shuffling down at distances 16, 8, 4, 2, 1 (from the
+    distance after `to` down; `to 0` shuffles nothing), calling
     `@f(own values..., shuffled values...)` after each step.
     """
 
@@ -321,10 +322,11 @@ class ShuffleReduceOp(IRDLOperation):
         printer.print_list([value.type for value in self.values], printer.print_attribute)
 
     def verify_(self) -> None:
+        # 0 shuffles nothing: XLA's multi-row reduction with one thread per row prints it.
         distance = self.max_distance.value.data
-        if distance <= 0 or distance >= WARP_SIZE or distance & (distance - 1):
+        if distance < 0 or distance >= WARP_SIZE or distance & (distance - 1):
             raise VerifyException(
-                f"expected the shuffle distance to be a power of 2 below the warp size "
+                f"expected the shuffle distance to be 0 or a power of 2 below the warp size "
                 f"{WARP_SIZE}, but got {distance}"
             )
         types = [value.type for value in self.values]

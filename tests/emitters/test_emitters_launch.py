@@ -23,7 +23,7 @@ from xla_emit.indexing.indexing_map import IndexingMap
 
 
 def test_seed_gelu_grid() -> None:
-    # 6*512*4096 = 12582912 elements, a multiple of 4 and far above 2048*108 resident threads.
+    # 6*512*4096 = 12582912 elements, a multiple of 4 and far above 2048*132 resident threads.
     unroll = loop_unroll_factor(12582912, 16)
     assert unroll == 4
     assert launch_dimensions(12582912, unroll) == LaunchDimensions(threads_x=128, blocks_x=24576)
@@ -32,10 +32,12 @@ def test_seed_gelu_grid() -> None:
 @pytest.mark.parametrize(
     ("elements", "bits", "expected"),
     [
-        (221184, 32, 4),  # exactly the resident-thread count: unrolled
-        (221183, 32, 1),  # one fewer: not unrolled
-        (221186, 32, 2),  # even but not a multiple of 4
-        (221185, 32, 1),  # odd
+        # An H100's 2048 * 132 resident threads. XLA's H100 kernels (jax 0.10.2): f32[270336]
+        # runs 528 blocks of 128 threads, 4 elements each; f32[270332] 2112 blocks, 1 each.
+        (270336, 32, 4),  # exactly the resident-thread count: unrolled
+        (270332, 32, 1),  # four fewer: not unrolled
+        (270338, 32, 2),  # even but not a multiple of 4
+        (270337, 32, 1),  # odd
         (100, 1, 1),  # pred is stored as a byte: nothing forces unrolling
         (100, 4, 2),  # 4-bit outputs: two per byte
     ],

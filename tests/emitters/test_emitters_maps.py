@@ -175,7 +175,9 @@ def test_reduction_writes_every_output_once(
     )
     dims = [threads.ravel().astype(np.int64), blocks.ravel().astype(np.int64)]
     symbols = [symbol.ravel().astype(np.int64)][: len(tiling.write_symbols)]
-    writes = np.asarray(tiling.lane_in_row.evaluate(dims, symbols) == 0)
+    # A constant lane (one thread a row) evaluates to a scalar: one per thread all the same.
+    lane = np.asarray(tiling.lane_in_row.evaluate(dims, symbols))
+    writes = np.broadcast_to(lane == 0, dims[0].shape).copy()
     for expr, interval in tiling.written_in_bounds():
         values = np.asarray(expr.evaluate(dims, symbols), dtype=np.int64)
         writes &= np.asarray(interval.contains(values))

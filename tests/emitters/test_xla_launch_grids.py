@@ -29,10 +29,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "XLA's packed transpose (two bf16 per 4-byte shared-memory word, 64x64 tiles); our "
         "transpose emitter has no packed variant and tiles 32x32"
     ),
-    "multi_row_sum/input_reduce_fusion": (
-        "rows of 8: XLA's row reduction gives each row 8 threads and a warp 4 rows (a "
-        "shorter shuffle); ours gives every row at least a warp"
-    ),
 }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 
+from xla_emit.dialects.xla_gpu import WARP_SIZE
 from xla_emit.emitters.addition_order import IN_ORDER, AdditionTree
 from xla_emit.emitters.column_reduction import ColumnReductionTiling, combine_column
 from xla_emit.emitters.functions import FusionFunctions, Subgraph
@@ -21,10 +22,29 @@ from xla_emit.emitters.hero import (
     analyze_fusion,
     reduction_groups,
 )
+from xla_emit.emitters.launch import storage_bits
+from xla_emit.emitters.multi_row_reduction import (
+    MultiRowReductionTiling,
+    combine_multi_row,
+    multi_row_vector_size,
+)
 from xla_emit.emitters.reduction_parts import emit_reduction_entry_with
 from xla_emit.emitters.row_reduction import RowReductionTiling, combine_row
+from xla_emit.emitters.small_column_reduction import (
+    SmallColumnReductionTiling,
+    combine_small_column,
+    is_small_column,
+    small_column_vector_size,
+)
 from xla_emit.hlo.ir import HloComputation, HloInstruction
-from xla_emit.hlo.shape import ArrayShape, flatten_shape
+from xla_emit.hlo.shape import flatten_shape
+
+ReductionTilings = (
+    MultiRowReductionTiling
+    | RowReductionTiling
+    | SmallColumnReductionTiling
+    | ColumnReductionTiling
+)
 
 
 def tiling_of_groups(
@@ -32,13 +52,26 @@ def tiling_of_groups(
     input_shape: tuple[int, ...],
     output_shape: tuple[int, ...],
     smallest_input_bits: int | None = None,
-) -> RowReductionTiling | ColumnReductionTiling:
-    """The row or column tiling of a reduction viewed as `groups`, vectorized as XLA does
-    for fusion inputs whose narrowest element has `smallest_input_bits` (None: no inputs)."""
+    smallest_output_bits: int = 32,
+) -> ReductionTilings:
+    """The tiling of a reduction viewed as `groups`, vectorized as XLA does for fusion inputs
+    whose narrowest element has `smallest_input_bits` (None: no inputs) and outputs whose
+    narrowest has `smallest_output_bits`: rows that fit a warp's vectors several a warp,
+    longer rows a warp or more each; columns a warp's width divides by 128 threads a block,
+    wider ones in 32 x 32 tiles (as XLA's CreateReductionFusion chooses)."""
     if groups.is_row:
+        size = multi_row_vector_size(groups, smallest_input_bits, smallest_output_bits)
+        if size is not None:
+            return MultiRowReductionTiling(groups, input_shape, output_shape, size)
         row = RowReductionTiling(groups, input_shape, output_shape)
         size = vector_size(row.reduced, row.threads_per_row, smallest_input_bits)
         return RowReductionTiling(groups, input_shape, output_shape, size)
+    if is_small_column(groups):
+        # The vector runs along the block's whole `R x Km` slice, read linearly.
+        _, reduced, minor = groups.components
+        size = vector_size(reduced * minor, WARP_SIZE, smallest_input_bits)
+        size = small_column_vector_size(groups, size)
+        return SmallColumnReductionTiling(groups, input_shape, output_shape, size)
     column = ColumnReductionTiling(groups, input_shape, output_shape)
     size = vector_size(column.minor, column.threads_per_row, smallest_input_bits)
     return ColumnReductionTiling(groups, input_shape, output_shape, size)
@@ -59,31 +92,53 @@ def vector_size(minor: int, threads: int, smallest_input_bits: int | None) -> in
 
 
 def smallest_input_bits(analysis: FusionAnalysis) -> int | None:
-    """The narrowest element type among the fusion's array inputs, in bits."""
+    """The narrowest element type among the fusion's array inputs, in bits as XLA counts
+    them (`pred` a byte)."""
     widths = [
-        parameter.array_shape.element_type.bit_width
+        storage_bits(leaf.element_type.bit_width)
         for parameter in analysis.computation.parameters
-        if isinstance(parameter.shape, ArrayShape)
+        for leaf in flatten_shape(parameter.shape)
     ]
     return min(widths, default=None)
 
 
-def reduction_tiling(analysis: FusionAnalysis) -> RowReductionTiling | ColumnReductionTiling:
+def smallest_output_bits(analysis: FusionAnalysis) -> int:
+    """The narrowest element type among the fusion's outputs, in bits as XLA counts them."""
+    return min(
+        storage_bits(leaf.element_type.bit_width)
+        for root in analysis.roots
+        for leaf in flatten_shape(root.shape)
+    )
+
+
+def reduction_tiling(analysis: FusionAnalysis) -> ReductionTilings:
     hero = analysis.hero
     groups = reduction_groups(hero)
     assert groups is not None, "the hero choice only picks contiguous reductions"
     output = flatten_shape(hero.shape)[0]
     input_shape = hero.operands[0].array_shape.dimensions
-    bits = smallest_input_bits(analysis)
-    return tiling_of_groups(groups, input_shape, output.dimensions, bits)
+    return tiling_of_groups(
+        groups,
+        input_shape,
+        output.dimensions,
+        smallest_input_bits(analysis),
+        smallest_output_bits(analysis),
+    )
 
 
 def emit_reduction_entry(
     name: str, fusion: FusionFunctions, analysis: FusionAnalysis, epilogue: Subgraph | None
 ) -> func.FuncOp:
-    """The reduction fusion's entry function, by the row or the column emitter."""
+    """The reduction fusion's entry function, by the tiling's emitter."""
     tiling = reduction_tiling(analysis)
-    combine = combine_row if isinstance(tiling, RowReductionTiling) else combine_column
+    if isinstance(tiling, MultiRowReductionTiling):
+        combine = combine_multi_row
+    elif isinstance(tiling, RowReductionTiling):
+        combine = combine_row
+    elif isinstance(tiling, SmallColumnReductionTiling):
+        combine = combine_small_column
+    else:
+        combine = combine_column
     return emit_reduction_entry_with(name, fusion, analysis, epilogue, tiling, combine)
 
 

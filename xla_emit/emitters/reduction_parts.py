@@ -308,15 +308,17 @@ class PartialResults:
     def widths(self) -> list[int]:
         return [reducer.width for reducer in self.reducers]
 
-    def shuffle(self, builder: Builder, values: Sequence[SSAValue]) -> list[SSAValue]:
-        """Each hero's `values` combined across a warp's lanes, one shuffle per hero (XLA's
-        `shuffle_reduce` per reducer)."""
+    def shuffle(
+        self, builder: Builder, values: Sequence[SSAValue], max_distance: int = WARP_SIZE // 2
+    ) -> list[SSAValue]:
+        """Each hero's `values` combined across lanes (a warp's, or `2 * max_distance` of
+        them), one shuffle per hero (XLA's `shuffle_reduce` per reducer)."""
         return [
             result
             for reducer, group in zip(
                 self.reducers, split_by_hero(values, self.widths), strict=True
             )
-            for result in shuffle_reduce(builder, group, reducer.name)
+            for result in shuffle_reduce(builder, group, reducer.name, max_distance)
         ]
 
 
@@ -527,9 +529,11 @@ def allocate_shared(builder: Builder, shape: Sequence[int], value_type: Attribut
     return builder.insert(AllocateSharedOp(TensorType(value_type, shape))).results[0]
 
 
-def shuffle_reduce(builder: Builder, values: Sequence[SSAValue], reducer: str) -> list[SSAValue]:
-    """Each warp's values combined across its lanes (butterfly from half the warp down)."""
-    return list(builder.insert(ShuffleReduceOp(values, WARP_SIZE // 2, reducer)).results)
+def shuffle_reduce(
+    builder: Builder, values: Sequence[SSAValue], reducer: str, max_distance: int
+) -> list[SSAValue]:
+    """Values combined across lanes, a butterfly from `max_distance` lanes apart down."""
+    return list(builder.insert(ShuffleReduceOp(values, max_distance, reducer)).results)
 
 
 def _emit_write(

@@ -1,7 +1,8 @@
 """The row reduction emitter: `[kept, reduced]` inputs reduced along the minor dim.
 
 Each row gets `T = min(1024, roundup(ceil(R / 16), 32))` threads (about 16
-elements per thread) and a block holds `max(1, 256 / T)` rows. Every thread
+elements per thread) and a block holds `256 / T` rows (one where `T > 128`; no
+more than there are). Every thread
 folds its strided share of the row in an `xla.loop` over the input viewed as
 `[M, kept, R / V, V]`, reading vectors of `V` consecutive elements (`V` from
 XLA's `GetVectorSizeForMlir`; vector `s1 * T + lane`, element `s2` of it; `s0`
@@ -72,7 +73,11 @@ class RowReductionTiling(ReductionTiling):
 
     @property
     def rows_per_block(self) -> int:
-        return max(1, TARGET_THREADS_PER_BLOCK // self.threads_per_row)
+        """Rows fill a block of 256 threads where a row takes at most half of it, and no more
+        rows than there are (XLA's num_threads_kept: 4 rows of 32 threads launch 128)."""
+        if self.threads_per_row * 2 > TARGET_THREADS_PER_BLOCK:
+            return 1
+        return min(self.kept, TARGET_THREADS_PER_BLOCK // self.threads_per_row)
 
     @property
     def blocks(self) -> int:

@@ -30,7 +30,7 @@ func.func @max(%a: f32, %b: f32) -> f32 {
   func.return %a : f32
 }
 func.func @shuffle_distance_not_power_of_two(%a: f32) -> f32 {
-  // expected-error@+1 {{expected the shuffle distance to be a power of 2 below the warp size 32, but got 12}}
+  // expected-error@+1 {{expected the shuffle distance to be 0 or a power of 2 below the warp size 32, but got 12}}
   %r = xla_gpu.shuffle_reduce(%a) to 12 combiner=@max : f32
   func.return %r : f32
 }
@@ -41,7 +41,7 @@ func.func @max(%a: f32, %b: f32) -> f32 {
   func.return %a : f32
 }
 func.func @shuffle_distance_warp_size(%a: f32) -> f32 {
-  // expected-error@+1 {{expected the shuffle distance to be a power of 2 below the warp size 32, but got 32}}
+  // expected-error@+1 {{expected the shuffle distance to be 0 or a power of 2 below the warp size 32, but got 32}}
   %r = xla_gpu.shuffle_reduce(%a) to 32 combiner=@max : f32
   func.return %r : f32
 }
