@@ -187,7 +187,7 @@ def combine_column(
             ]
             for tile, init in zip(synced, partials.inits, strict=True)
         ]
-        results = partials.shuffle(grid.builder, transposed)
+        results = partials.shuffle(grid.builder, transposed, tiling.shuffle_distance)
         return partials.write(grid.emitter, [element], results, outputs)
 
     return emit_vector_element_loop(grid, size, partials.outputs, reduce_and_write)

@@ -131,7 +131,7 @@ class MultiRowReductionTiling(ReductionTiling):
 
     @property
     def shuffle_distance(self) -> int:
-        """The shuffle's first distance: half the row's threads (0: a thread per row)."""
+        # Half the row's threads (0, no shuffle: a thread per row).
         return self.threads_per_row // 2
 
     @property

@@ -2,9 +2,11 @@
 
 The hero reduce's input is viewed as contiguous components (see
 `hero.reduction_groups`): row reductions `[K, R]` reduce the minor dim
-(`row_reduction`), column reductions `[KM, R, Km]` a major one
-(`column_reduction`). Both build on `reduction_parts`; this module picks one,
-the only place that asks which kind a reduction is. Lane 0 of each row writes
+(`row_reduction`, or `multi_row_reduction` for rows that fit a warp's vectors),
+column reductions `[KM, R, Km]` a major one (`column_reduction`, or
+`small_column_reduction` for columns a warp's width divides). All build on
+`reduction_parts`; this module picks one, the only place that asks which kind a
+reduction is, as XLA's CreateReductionFusion. The first lane of each row writes
 the result (through the epilogue, if any).
 """
 
@@ -28,7 +30,11 @@ from xla_emit.emitters.multi_row_reduction import (
     combine_multi_row,
     multi_row_vector_size,
 )
-from xla_emit.emitters.reduction_parts import emit_reduction_entry_with
+from xla_emit.emitters.reduction_parts import (
+    CombinePartials,
+    ReductionTiling,
+    emit_reduction_entry_with,
+)
 from xla_emit.emitters.row_reduction import RowReductionTiling, combine_row
 from xla_emit.emitters.small_column_reduction import (
     SmallColumnReductionTiling,
@@ -45,6 +51,14 @@ ReductionTilings = (
     | SmallColumnReductionTiling
     | ColumnReductionTiling
 )
+
+# How each tiling combines its threads' partial results and writes them.
+_COMBINES: dict[type[ReductionTiling], CombinePartials] = {
+    MultiRowReductionTiling: combine_multi_row,
+    RowReductionTiling: combine_row,
+    SmallColumnReductionTiling: combine_small_column,
+    ColumnReductionTiling: combine_column,
+}
 
 
 def tiling_of_groups(
@@ -131,14 +145,7 @@ def emit_reduction_entry(
 ) -> func.FuncOp:
     """The reduction fusion's entry function, by the tiling's emitter."""
     tiling = reduction_tiling(analysis)
-    if isinstance(tiling, MultiRowReductionTiling):
-        combine = combine_multi_row
-    elif isinstance(tiling, RowReductionTiling):
-        combine = combine_row
-    elif isinstance(tiling, SmallColumnReductionTiling):
-        combine = combine_small_column
-    else:
-        combine = combine_column
+    combine = _COMBINES[type(tiling)]
     return emit_reduction_entry_with(name, fusion, analysis, epilogue, tiling, combine)
 
 

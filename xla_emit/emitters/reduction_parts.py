@@ -150,6 +150,11 @@ class ReductionTiling(ABC):
         """How many warp shuffles combine the threads' partial results."""
 
     @property
+    def shuffle_distance(self) -> int:
+        """The first distance of a shuffle: half the lanes it combines (a warp's)."""
+        return WARP_SIZE // 2
+
+    @property
     def addition_tree(self) -> AdditionTree:
         """The order the kernel adds in: `loop_stride` threads fold every `loop_stride`-th
         reduced element (see `read_map`), then `shuffle_rounds` shuffles."""
@@ -309,10 +314,10 @@ class PartialResults:
         return [reducer.width for reducer in self.reducers]
 
     def shuffle(
-        self, builder: Builder, values: Sequence[SSAValue], max_distance: int = WARP_SIZE // 2
+        self, builder: Builder, values: Sequence[SSAValue], max_distance: int
     ) -> list[SSAValue]:
-        """Each hero's `values` combined across lanes (a warp's, or `2 * max_distance` of
-        them), one shuffle per hero (XLA's `shuffle_reduce` per reducer)."""
+        """Each hero's `values` combined across `2 * max_distance` lanes, one shuffle per hero
+        (XLA's `shuffle_reduce` per reducer)."""
         return [
             result
             for reducer, group in zip(

@@ -157,7 +157,7 @@ def _combine_row_partials(
     assert isinstance(tiling, RowReductionTiling)
     builder = grid.builder
     inits = partials.inits
-    warp_results = partials.shuffle(builder, partials.values)
+    warp_results = partials.shuffle(builder, partials.values, tiling.shuffle_distance)
     warps = tiling.warps_per_row
     if tiling.shuffle_rounds == 1:
         return warp_results
@@ -179,4 +179,4 @@ def _combine_row_partials(
         ]
         for tile, init in zip(synced, inits, strict=True)
     ]
-    return partials.shuffle(builder, gathered)
+    return partials.shuffle(builder, gathered, tiling.shuffle_distance)

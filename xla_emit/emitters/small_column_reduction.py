@@ -127,6 +127,7 @@ class SmallColumnReductionTiling(ReductionTiling):
 
     @property
     def shuffle_distance(self) -> int:
+        # Half a column's partials.
         return self.shared_rows // 2
 
     @property
