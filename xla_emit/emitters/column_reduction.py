@@ -33,8 +33,8 @@ from xla_emit.indexing.interval import Interval, ceil_div
 
 
 @dataclass(frozen=True)
-class ColumnReductionTiling(ReductionTiling):
-    """`[major, reduced, minor]` components: a warp-wide tile of minor elements per block."""
+class ColumnComponents(ReductionTiling):
+    """`[major kept, reduced, minor kept]` components, what every column tiling reads."""
 
     @property
     def kept(self) -> int:
@@ -48,6 +48,11 @@ class ColumnReductionTiling(ReductionTiling):
     @property
     def minor(self) -> int:
         return self.groups.components[2]
+
+
+@dataclass(frozen=True)
+class ColumnReductionTiling(ColumnComponents):
+    """A warp-wide tile of minor elements per block."""
 
     @property
     def threads_per_row(self) -> int:

@@ -20,7 +20,7 @@ from xla_emit.emitters.addition_order import AdditionTree
 from xla_emit.emitters.hero import ReductionGroups
 from xla_emit.emitters.launch import DEFAULT_DEVICE, DeviceInfo
 from xla_emit.emitters.reduction_parts import GridValues, PartialResults, ReductionTiling
-from xla_emit.emitters.work_items import BLOCK_X
+from xla_emit.emitters.row_reduction import RowReductionTiling
 from xla_emit.indexing.affine import AffineExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import Variable
 from xla_emit.indexing.interval import Interval, ceil_div
@@ -80,21 +80,9 @@ def _blocks(groups: ReductionGroups, vector_size: int) -> int:
 
 
 @dataclass(frozen=True)
-class MultiRowReductionTiling(ReductionTiling):
+class MultiRowReductionTiling(RowReductionTiling):
     """`[major, kept, reduced]` components: `reduced / vector_size` threads per kept element,
-    each reading one vector of it."""
-
-    @property
-    def major(self) -> int:
-        return self.groups.components[0]
-
-    @property
-    def kept(self) -> int:
-        return self.groups.components[1]
-
-    @property
-    def reduced(self) -> int:
-        return self.groups.components[2]
+    each reading one vector of it (the row tiling's kept side, its own reduced side)."""
 
     @property
     def threads_per_row(self) -> int:
@@ -103,10 +91,6 @@ class MultiRowReductionTiling(ReductionTiling):
     @property
     def rows_per_block(self) -> int:
         return _rows_per_block(self.groups, self.vector_size)
-
-    @property
-    def blocks(self) -> int:
-        return _blocks(self.groups, self.vector_size)
 
     @property
     def loop_stride(self) -> int:
@@ -122,10 +106,6 @@ class MultiRowReductionTiling(ReductionTiling):
         return self.reduced
 
     @property
-    def vectorized_partials(self) -> bool:
-        return False
-
-    @property
     def shuffle_rounds(self) -> int:
         return 1
 
@@ -137,19 +117,6 @@ class MultiRowReductionTiling(ReductionTiling):
     @property
     def addition_tree(self) -> AdditionTree:
         return AdditionTree(self.threads_per_row, self.shuffle_rounds)
-
-    def kept_index(self) -> AffineExpr:
-        return BLOCK_X * self.rows_per_block + self.row_in_block
-
-    @property
-    def write_symbols(self) -> tuple[Variable, ...]:
-        return ()
-
-    def written_kept_index(self) -> AffineExpr:
-        return self.kept_index()
-
-    def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
-        return [(self.kept_index(), Interval(0, self.kept - 1))]
 
     @property
     def components_shape(self) -> tuple[int, ...]:
@@ -167,9 +134,6 @@ class MultiRowReductionTiling(ReductionTiling):
     def loop_symbols(self) -> tuple[Variable, ...]:
         """s0 over the major reduced component, s1 along the vector."""
         return (Variable(Interval(0, self.major - 1), "s0"), self.vector_symbol(1))
-
-    def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
-        return self.kept_index(), Interval(0, self.kept - 1)
 
 
 def combine_multi_row(

@@ -20,7 +20,7 @@ from xdsl.ir import SSAValue
 from xla_emit.dialects.xla import PredicatedExtractOp
 from xla_emit.dialects.xla_gpu import WARP_SIZE, SyncThreadsOp
 from xla_emit.emitters.addition_order import AdditionTree
-from xla_emit.emitters.column_reduction import element_type
+from xla_emit.emitters.column_reduction import ColumnComponents, element_type
 from xla_emit.emitters.entry import insert_element
 from xla_emit.emitters.hero import ReductionGroups
 from xla_emit.emitters.reduction_parts import (
@@ -54,21 +54,8 @@ def small_column_vector_size(groups: ReductionGroups, vector_size: int) -> int:
 
 
 @dataclass(frozen=True)
-class SmallColumnReductionTiling(ReductionTiling):
-    """`[major kept, reduced, minor kept]` components, a block per major kept element."""
-
-    @property
-    def kept(self) -> int:
-        major, _, minor = self.groups.components
-        return major * minor
-
-    @property
-    def reduced(self) -> int:
-        return self.groups.components[1]
-
-    @property
-    def minor(self) -> int:
-        return self.groups.components[2]
+class SmallColumnReductionTiling(ColumnComponents):
+    """A block per major kept element."""
 
     @property
     def threads(self) -> int:
