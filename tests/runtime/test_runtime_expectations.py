@@ -309,3 +309,54 @@ def test_a_fusion_summing_a_dot_keeps_the_ulp_tolerance() -> None:
     inputs = random_inputs(module.entry, 0)
     kinds = [e.kind for e in output_expectations(module, inputs)]
     assert kinds == [OutputKind.APPROXIMATE, OutputKind.REORDERED_SUM]
+
+
+# XLA's H100 module for difftest seed 2003119: a loop fusion sums 12 f32 values to an f32[],
+# and the entry computation bitcasts it to f32[1].
+SUM_BEHIND_A_BITCAST = """HloModule sum_behind_a_bitcast
+
+%add (a: f32[], b: f32[]) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = f32[] parameter(1)
+  ROOT %s = f32[] add(%a, %b)
+}
+
+%fused_reduce (init: f32[], x: f32[1,3,4]) -> f32[] {
+  %x = f32[1,3,4]{2,1,0} parameter(1)
+  %flat = f32[12]{0} bitcast(%x)
+  %init = f32[] parameter(0)
+  ROOT %r = f32[] reduce(%flat, %init), dimensions={0}, to_apply=%add
+}
+
+ENTRY %main (x: f32[1,3,4], c: f32[]) -> f32[1] {
+  %c = f32[] parameter(1)
+  %x = f32[1,3,4]{2,1,0} parameter(0)
+  %sum = f32[] fusion(%c, %x), kind=kLoop, calls=%fused_reduce
+  ROOT %out = f32[1]{0} bitcast(%sum)
+}
+"""
+
+
+def test_a_sum_behind_the_entrys_bitcast_keeps_the_reordered_sum_bound() -> None:
+    # The terms cancel to 0.0539 from magnitudes up to 10: XLA:CPU (and the kernel) adding in
+    # order give 0.053900719, numpy's pairwise order 0.053898811, 512 f32 ulp apart. Both are
+    # within the bound of the sum (exact 0.0538994); the ulp tolerance took the numpy one
+    # for a wrong value.
+    module = parse_hlo(SUM_BEHIND_A_BITCAST)
+    x = np.array(
+        [-3.8422282, 10.180703, 5.5241714, 8.630733, 0.08415365, 0.774045, -1.9152417,
+         -3.7674181, -5.0056038, -1.0978006, -5.095725, -4.415889],
+        np.float32,
+    ).reshape(1, 3, 4)  # fmt: skip
+    inputs = [x, np.zeros((), np.float32)]
+    (expectation,) = output_expectations(module, inputs)
+    assert expectation.kind is OutputKind.REORDERED_SUM
+    in_order = np.float32(0)
+    for value in x.ravel():
+        in_order = np.float32(in_order + value)
+    pairwise = np.array([np.sum(x.ravel())], np.float32)
+    assert not compare(np.array([in_order]), pairwise).matches
+    assert expectation.compare(np.array([in_order]), pairwise).matches
+    # One term left out is still caught.
+    missing = np.array([in_order - x.ravel()[4]], np.float32)
+    assert not expectation.compare(np.array([in_order]), missing).matches

@@ -356,6 +356,10 @@ def _adds_in_reference_order(source: _SumSource) -> bool:
 def _summed(instruction: HloInstruction, index: int | None) -> _SumSource | None:
     """The add-reduce that `instruction` (output `index`) stores, if it stores one whose
     operand is computed exactly."""
+    # XLA's modules often end in a bitcast of the kernel's output (`f32[1]` of an `f32[]`
+    # sum): the same values, in the same order.
+    while index is None and _keeps_row_major_order(instruction):
+        ((instruction, index),) = _leaves(instruction.operands[0], None)
     fusion: HloInstruction | None = None
     current = instruction
     if instruction.opcode == "fusion":
@@ -377,6 +381,17 @@ def _summed(instruction: HloInstruction, index: int | None) -> _SumSource | None
     if _summands_feeding(current, fusion) & (_ORDER_DEPENDENT | APPROXIMATED_OPS):
         return None
     return _SumSource(current, fusion, output)
+
+
+def _keeps_row_major_order(instruction: HloInstruction) -> bool:
+    """A copy or reshape, or a bitcast between row-major layouts: its values in row-major
+    order are its operand's (a bitcast to another layout reorders them)."""
+    if instruction.opcode in ("copy", "reshape"):
+        return True
+    if instruction.opcode != "bitcast":
+        return False
+    shapes = (instruction.array_shape, instruction.operands[0].array_shape)
+    return all(shape.minor_to_major == tuple(range(shape.rank - 1, -1, -1)) for shape in shapes)
 
 
 def _summands_feeding(reduce: HloInstruction, fusion: HloInstruction | None) -> set[str]:
