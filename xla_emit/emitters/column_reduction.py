@@ -49,6 +49,20 @@ class ColumnComponents(ReductionTiling):
     def minor(self) -> int:
         return self.groups.components[2]
 
+    @property
+    def reduced_positions(self) -> int:
+        return self.reduced
+
+    @property
+    def vectorized_partials(self) -> bool:
+        # The vector runs along kept minor elements: one partial result each.
+        return self.vector_size > 1
+
+    @property
+    def shuffle_rounds(self) -> int:
+        """A column's partials meet in one shuffle, out of the shared tile."""
+        return 1
+
 
 @dataclass(frozen=True)
 class ColumnReductionTiling(ColumnComponents):
@@ -61,11 +75,6 @@ class ColumnReductionTiling(ColumnComponents):
     @property
     def rows_per_block(self) -> int:
         return WARP_SIZE
-
-    @property
-    def shuffle_rounds(self) -> int:
-        """The 32 partials of a column meet in one warp shuffle."""
-        return 1
 
     @property
     def column_tiles(self) -> int:
@@ -83,14 +92,6 @@ class ColumnReductionTiling(ColumnComponents):
     @property
     def lane_in_reduced(self) -> AffineExpr:
         return self.row_in_block
-
-    @property
-    def reduced_positions(self) -> int:
-        return self.reduced
-
-    @property
-    def vectorized_partials(self) -> bool:
-        return self.vector_size > 1
 
     @property
     def tile(self) -> AffineExpr:

@@ -101,18 +101,6 @@ class SmallColumnReductionTiling(ColumnComponents):
         return (THREAD_X * self.vector_size + self.vector_index).floordiv(self.minor)
 
     @property
-    def reduced_positions(self) -> int:
-        return self.reduced
-
-    @property
-    def vectorized_partials(self) -> bool:
-        return self.vector_size > 1
-
-    @property
-    def shuffle_rounds(self) -> int:
-        return 1
-
-    @property
     def shuffle_distance(self) -> int:
         # Half a column's partials.
         return self.shared_rows // 2
