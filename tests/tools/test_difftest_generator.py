@@ -424,31 +424,39 @@ ENTRY %main (v: f32[6], i: s32[6]) -> (f32[], s32[]) {
         assert np.isnan(value) and int(index) == 1  # the lowest index of a NaN
 
 
+# Ops XLA:CPU and XLA:GPU approximate each in its own way (within an ulp).
+_APPROXIMATED = ("exponential", "exponential-minus-one", "log", "log-plus-one", "logistic",
+                 "rsqrt", "cbrt", "tanh", "sine", "cosine", "tan", "erf", "power",
+                 "atan2")  # fmt: skip
+
+
+def _approximations_taken_by(
+    program: Program, opcode: str, types: tuple[str, ...] = ("f16", "bf16", "f32", "f64")
+) -> list[str]:
+    """The `opcode` instructions of `types` that take a 16-bit value computed from an
+    approximated op."""
+    held: set[str] = set()
+    for i in program.instrs:
+        if i.ptype in ("f16", "bf16") and (
+            i.opcode in _APPROXIMATED or (i.opcode != opcode and set(i.operands) & held)
+        ):
+            held.add(i.name)
+    return [
+        i.text()
+        for i in program.instrs
+        if i.opcode == opcode and i.ptype in types and set(i.operands) & held
+    ]
+
+
 def test_a_16_bit_remainder_takes_no_approximation(monkeypatch: pytest.MonkeyPatch) -> None:
     # XLA:CPU and XLA:GPU approximate a bf16 logistic each in its own way (0.5649 and
     # 0.5654); a remainder kept that ulp in absolute terms as its value shrank (seed
     # 1606386). A 16-bit remainder takes no value computed from an approximated op.
-    approximated = ("exponential", "exponential-minus-one", "log", "log-plus-one")
-    approximated += ("logistic", "rsqrt", "cbrt", "tanh", "sine", "cosine", "tan", "erf")
-    approximated += ("power", "atan2")
-
-    def remainders_of_approximations(program: Program) -> list[str]:
-        held: set[str] = set()
-        for i in program.instrs:
-            if i.ptype in ("f16", "bf16") and (
-                i.opcode in approximated or (i.opcode != "remainder" and set(i.operands) & held)
-            ):
-                held.add(i.name)
-        return [
-            i.text()
-            for i in program.instrs
-            if i.opcode == "remainder" and i.ptype in ("f16", "bf16") and set(i.operands) & held
-        ]
-
+    sixteen_bit = ("f16", "bf16")
     for seed in [1606386, *range(300)]:
-        assert remainders_of_approximations(generate(seed)) == []
+        assert _approximations_taken_by(generate(seed), "remainder", sixteen_bit) == []
     monkeypatch.setattr(generate_module, "_APPROXIMATED", ())
-    assert remainders_of_approximations(generate(1606386))
+    assert _approximations_taken_by(generate(1606386), "remainder", sixteen_bit)
 
 
 def test_a_reduce_precision_takes_no_16_bit_approximation(
@@ -457,28 +465,10 @@ def test_a_reduce_precision_takes_no_16_bit_approximation(
     # bf16 logistic(-1.1015625) is 0.2490 on XLA:CPU and 0.25 in XLA's H100 module (its
     # steps rounded); a reduce-precision to 3 exponent bits flushed the one below 0.25 to 0
     # (seed 2008924). A reduce-precision takes no value computed from an approximated op.
-    approximated = ("exponential", "exponential-minus-one", "log", "log-plus-one")
-    approximated += ("logistic", "rsqrt", "cbrt", "tanh", "sine", "cosine", "tan", "erf")
-    approximated += ("power", "atan2")
-
-    def reduced_approximations(program: Program) -> list[str]:
-        held: set[str] = set()
-        for i in program.instrs:
-            if i.ptype in ("f16", "bf16") and (
-                i.opcode in approximated
-                or (i.opcode != "reduce-precision" and set(i.operands) & held)
-            ):
-                held.add(i.name)
-        return [
-            i.text()
-            for i in program.instrs
-            if i.opcode == "reduce-precision" and set(i.operands) & held
-        ]
-
     for seed in [2008924, *range(300)]:
-        assert reduced_approximations(generate(seed)) == []
+        assert _approximations_taken_by(generate(seed), "reduce-precision") == []
     monkeypatch.setattr(generate_module, "_APPROXIMATED", ())
-    assert reduced_approximations(generate(2008924))
+    assert _approximations_taken_by(generate(2008924), "reduce-precision")
 
 
 def test_a_dynamic_slice_of_a_slice_starts_in_range(monkeypatch: pytest.MonkeyPatch) -> None:

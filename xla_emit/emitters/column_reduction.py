@@ -63,6 +63,32 @@ class ColumnComponents(ReductionTiling):
         """A column's partials meet in one shuffle, out of the shared tile."""
         return 1
 
+    @property
+    def components_shape(self) -> tuple[int, ...]:
+        # [major kept, reduced, minor kept]: XLA's input_shape_.
+        return self.groups.components
+
+    @property
+    def iteration_symbol(self) -> int:
+        return 0
+
+    @property
+    def loop_symbols(self) -> tuple[Variable, ...]:
+        """s0 over a thread's steps along the reduced rows, s1 along a vector of kept minor
+        elements."""
+        return (Variable(Interval(0, self.iterations - 1), "s0"), self.vector_symbol(1))
+
+    @property
+    def write_symbols(self) -> tuple[Variable, ...]:
+        """The vector element the read-shuffle-write loop is at."""
+        return (Variable(Interval(0, self.vector_size - 1), "s0"),)
+
+    def shared_tile_domain(self) -> IndexingMap:
+        """The domain of the shared tile's maps: th_x alone and the vector element, as XLA's
+        GetThreadIndexingMap."""
+        (thread, _) = grid_dim_vars(self.launch)
+        return IndexingMap((thread,), self.write_symbols, (), ())
+
 
 @dataclass(frozen=True)
 class ColumnReductionTiling(ColumnComponents):
@@ -111,43 +137,18 @@ class ColumnReductionTiling(ColumnComponents):
         vector = self.tile * WARP_SIZE + self.lane_in_row
         return self.major * self.minor + vector * self.vector_size + self.vector_index
 
-    @property
-    def write_symbols(self) -> tuple[Variable, ...]:
-        """The vector element the read-shuffle-write loop is at."""
-        return (Variable(Interval(0, self.vector_size - 1), "s0"),)
-
     def written_kept_index(self) -> AffineExpr:
         # The shared tile is read transposed: lane 0 of row y writes the vector of column y.
         vector = self.tile * WARP_SIZE + self.row_in_block
         return self.major * self.minor + vector * self.vector_size + SymbolExpr(0)
 
-    def shared_tile_domain(self) -> IndexingMap:
-        """The domain of the shared tile's maps: th_x alone and the vector element, as XLA's
-        GetThreadIndexingMap."""
-        (thread, _) = grid_dim_vars(self.launch)
-        return IndexingMap((thread,), self.write_symbols, (), ())
-
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         return [(self.tile * WARP_SIZE + self.row_in_block, Interval(0, self.minor_vectors - 1))]
-
-    @property
-    def components_shape(self) -> tuple[int, ...]:
-        # [major kept, reduced, minor kept]: XLA's input_shape_.
-        return self.groups.components
 
     def component_index(self) -> tuple[AffineExpr, ...]:
         row = self.loop_step + self.row_in_block
         vector = self.tile * WARP_SIZE + self.lane_in_row
         return (self.major, row, vector * self.vector_size + self.vector_index)
-
-    @property
-    def iteration_symbol(self) -> int:
-        return 0
-
-    @property
-    def loop_symbols(self) -> tuple[Variable, ...]:
-        """s0 over every 32nd row, s1 along a vector of kept minor elements."""
-        return (Variable(Interval(0, self.iterations - 1), "s0"), self.vector_symbol(1))
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         return self.tile * WARP_SIZE + self.lane_in_row, Interval(0, self.minor_vectors - 1)

@@ -31,9 +31,8 @@ from xla_emit.emitters.reduction_parts import (
     emit_vector_element_loop,
     extract_element,
 )
-from xla_emit.emitters.work_items import BLOCK_X, THREAD_X, grid_dim_vars
+from xla_emit.emitters.work_items import BLOCK_X, THREAD_X
 from xla_emit.indexing.affine import AffineExpr, SymbolExpr
-from xla_emit.indexing.indexing_map import IndexingMap, Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
 MAX_THREADS = 128
@@ -121,11 +120,6 @@ class SmallColumnReductionTiling(ColumnComponents):
         return BLOCK_X * self.minor + column
 
     @property
-    def write_symbols(self) -> tuple[Variable, ...]:
-        """The vector element the read-shuffle-write loop is at."""
-        return (Variable(Interval(0, self.vector_size - 1), "s0"),)
-
-    @property
     def read_position(self) -> AffineExpr:
         """Which partial of the tile a thread reads at the vector element `s0`: consecutive
         threads read one column's `shared_rows` partials."""
@@ -137,27 +131,9 @@ class SmallColumnReductionTiling(ColumnComponents):
     def written_in_bounds(self) -> list[tuple[AffineExpr, Interval]]:
         return [(self.read_position.floordiv(self.shared_rows), Interval(0, self.minor - 1))]
 
-    def shared_tile_domain(self) -> IndexingMap:
-        """th_x alone and the vector element, as XLA's GetThreadIndexingMap."""
-        (thread, _) = grid_dim_vars(self.launch)
-        return IndexingMap((thread,), self.write_symbols, (), ())
-
-    @property
-    def components_shape(self) -> tuple[int, ...]:
-        return self.groups.components
-
     def component_index(self) -> tuple[AffineExpr, ...]:
         linear = self.linear_index
         return (BLOCK_X, linear.floordiv(self.minor), linear.mod(self.minor))
-
-    @property
-    def iteration_symbol(self) -> int:
-        return 0
-
-    @property
-    def loop_symbols(self) -> tuple[Variable, ...]:
-        """s0 over the block's steps, s1 along a vector."""
-        return (Variable(Interval(0, self.iterations - 1), "s0"), self.vector_symbol(1))
 
     def read_in_bounds(self) -> tuple[AffineExpr, Interval]:
         # The slice's linear bounds, as XLA's bitcast of the slice to the components adds
