@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from xla_emit.dialects.xla_gpu import WARP_SIZE
 from xla_emit.hlo.ir import HloComputation, HloInstruction
 from xla_emit.hlo.opcodes import ELEMENTWISE_OPS
-from xla_emit.hlo.shape import ArrayShape, flatten_shape
+from xla_emit.hlo.shape import flatten_shape
 
 # XLA's thresholds for the shared-memory transpose (`ir_emission_utils.h`).
 MIN_DIMENSION_TO_TRANSPOSE_TILED = 16
@@ -203,7 +203,7 @@ def reduction_emitter_is_faster(groups: ReductionGroups) -> bool:
 
 def _is_supported_reduction_hero(reduce: HloInstruction) -> bool:
     operands = reduce.operands[: len(reduce.operands) // 2]
-    if not all(_has_default_layout(op.array_shape) for op in operands):
+    if not all(op.array_shape.has_default_layout for op in operands):
         return False
     groups = reduction_groups(reduce)
     return groups is not None and reduction_emitter_is_faster(groups)
@@ -227,10 +227,6 @@ def is_tiled_transpose(transpose: HloInstruction) -> bool:
         and output_minor >= MIN_DIMENSION_TO_TRANSPOSE_TILED_2
         and input_minor * output_minor >= MIN_TOTAL_DIMENSIONS_TO_TRANSPOSE_TILED
     )
-
-
-def _has_default_layout(shape: ArrayShape) -> bool:
-    return shape.minor_to_major == tuple(range(shape.rank - 1, -1, -1))
 
 
 @dataclass(frozen=True)
@@ -316,7 +312,7 @@ def _emitter_kind(
     if len(roots) > 1 and has_reduction_side_outputs(roots, heroes):
         return EmitterKind.REDUCTION
     # The other tiled emitters index their outputs in the default layout.
-    if not all(_has_default_layout(leaf) for leaf in leaves):
+    if not all(leaf.has_default_layout for leaf in leaves):
         return EmitterKind.LOOP
     if len(roots) == 1 and heroes[0].opcode == "transpose" and is_tiled_transpose(heroes[0]):
         return EmitterKind.TRANSPOSE
@@ -406,8 +402,9 @@ def is_concatenate_hero(root: HloInstruction, hero: HloInstruction) -> bool:
     """A concatenate of few operands whose epilogue keeps its shape (index for index)."""
     if hero.opcode != "concatenate" or len(hero.operands) > MAX_CONCATENATE_OPERANDS:
         return False
-    return hero.array_shape.dimensions == root.array_shape.dimensions and _has_default_layout(
-        hero.array_shape
+    return (
+        hero.array_shape.dimensions == root.array_shape.dimensions
+        and hero.array_shape.has_default_layout
     )
 
 

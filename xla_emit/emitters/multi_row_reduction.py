@@ -20,12 +20,11 @@ from xla_emit.emitters.addition_order import AdditionTree
 from xla_emit.emitters.hero import ReductionGroups
 from xla_emit.emitters.launch import DEFAULT_DEVICE, DeviceInfo
 from xla_emit.emitters.reduction_parts import GridValues, PartialResults, ReductionTiling
-from xla_emit.emitters.row_reduction import RowReductionTiling
+from xla_emit.emitters.row_reduction import RowReductionTiling, rows_per_block
 from xla_emit.indexing.affine import AffineExpr, SymbolExpr
 from xla_emit.indexing.indexing_map import Variable
 from xla_emit.indexing.interval import Interval, ceil_div
 
-TARGET_THREADS_PER_BLOCK = 256
 # A thread reads at most 64 bits of the narrowest type a step, and at most 16 bytes when
 # some input or output is 32 bits wide or more.
 MAX_VECTOR_BITS = 64
@@ -67,16 +66,9 @@ def _threads_per_row(groups: ReductionGroups, vector_size: int) -> int:
     return groups.components[2] // vector_size
 
 
-def _rows_per_block(groups: ReductionGroups, vector_size: int) -> int:
-    kept = groups.components[1]
-    threads = _threads_per_row(groups, vector_size)
-    if kept * threads <= TARGET_THREADS_PER_BLOCK:
-        return kept
-    return TARGET_THREADS_PER_BLOCK // threads
-
-
 def _blocks(groups: ReductionGroups, vector_size: int) -> int:
-    return ceil_div(groups.components[1], _rows_per_block(groups, vector_size))
+    kept = groups.components[1]
+    return ceil_div(kept, rows_per_block(kept, _threads_per_row(groups, vector_size)))
 
 
 @dataclass(frozen=True)
@@ -87,10 +79,6 @@ class MultiRowReductionTiling(RowReductionTiling):
     @property
     def threads_per_row(self) -> int:
         return _threads_per_row(self.groups, self.vector_size)
-
-    @property
-    def rows_per_block(self) -> int:
-        return _rows_per_block(self.groups, self.vector_size)
 
     @property
     def loop_stride(self) -> int:

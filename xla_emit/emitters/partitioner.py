@@ -74,8 +74,7 @@ def mlir_tensor_type(shape: ArrayShape) -> str:
     """`tensor<2x3xf32>`; a non-default layout becomes the encoding `dense<[minor_to_major]>`."""
     dims = "".join(f"{d}x" for d in shape.dimensions)
     text = f"tensor<{dims}{mlir_element_type(shape.element_type)}"
-    default = tuple(range(shape.rank - 1, -1, -1))
-    if shape.minor_to_major != default:
+    if not shape.has_default_layout:
         order = ", ".join(str(d) for d in shape.minor_to_major)
         text += f", dense<[{order}]> : tensor<{shape.rank}xi64>"
     return text + ">"

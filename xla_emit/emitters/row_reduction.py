@@ -39,6 +39,14 @@ ELEMENTS_PER_THREAD = 16
 TARGET_THREADS_PER_BLOCK = 256
 
 
+def rows_per_block(kept: int, threads_per_row: int) -> int:
+    """Rows fill a block of 256 threads where a row takes at most half of it, and no more
+    rows than there are (XLA's num_threads_kept: 4 rows of 32 threads launch 128)."""
+    if threads_per_row * 2 > TARGET_THREADS_PER_BLOCK:
+        return 1
+    return min(kept, TARGET_THREADS_PER_BLOCK // threads_per_row)
+
+
 @dataclass(frozen=True)
 class RowReductionTiling(ReductionTiling):
     """`[major, kept, reduced]` components: a row of threads per kept element."""
@@ -73,11 +81,7 @@ class RowReductionTiling(ReductionTiling):
 
     @property
     def rows_per_block(self) -> int:
-        """Rows fill a block of 256 threads where a row takes at most half of it, and no more
-        rows than there are (XLA's num_threads_kept: 4 rows of 32 threads launch 128)."""
-        if self.threads_per_row * 2 > TARGET_THREADS_PER_BLOCK:
-            return 1
-        return min(self.kept, TARGET_THREADS_PER_BLOCK // self.threads_per_row)
+        return rows_per_block(self.kept, self.threads_per_row)
 
     @property
     def blocks(self) -> int:

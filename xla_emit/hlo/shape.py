@@ -157,6 +157,11 @@ class ArrayShape:
             return self.layout.minor_to_major
         return tuple(range(self.rank - 1, -1, -1))
 
+    @property
+    def has_default_layout(self) -> bool:
+        """Row-major: the last dimension minor-most, as XLA lays out shapes by default."""
+        return self.minor_to_major == tuple(range(self.rank - 1, -1, -1))
+
     def same_dims_and_type(self, other: Shape) -> bool:
         return (
             isinstance(other, ArrayShape)

@@ -391,7 +391,7 @@ def _keeps_row_major_order(instruction: HloInstruction) -> bool:
     if instruction.opcode != "bitcast":
         return False
     shapes = (instruction.array_shape, instruction.operands[0].array_shape)
-    return all(shape.minor_to_major == tuple(range(shape.rank - 1, -1, -1)) for shape in shapes)
+    return all(shape.has_default_layout for shape in shapes)
 
 
 def _summands_feeding(reduce: HloInstruction, fusion: HloInstruction | None) -> set[str]:
